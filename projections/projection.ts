@@ -1,0 +1,35 @@
+// What a read model is: the events it handles, the tables it owns, and how an event changes rows.
+// The runner (runner.ts) feeds it batches and moves its checkpoint in the same transaction.
+import type { Kysely, Transaction } from 'kysely';
+import type { StoredEvent } from '../services/eventstore/port.js';
+
+/** Published on Redis after the read-model commit, so gateways can push to GraphQL subscribers. */
+export interface ChangeNotice {
+  /** e.g. 'user', 'company', 'approval', 'activity' */
+  topic: string;
+  id: string;
+  /** small extra facts for subscribers (status, version); never a whole row */
+  data?: Record<string, unknown>;
+}
+
+export interface ProjectionContext {
+  /** The Postgres schema the tables live in: 'public' when live, a scratch schema during a rebuild. */
+  schema: string;
+  /** Collects notices for this batch; published only after commit, and not during a rebuild. */
+  notify(notice: ChangeNotice): void;
+}
+
+export interface Projection {
+  /** Unique, stable: the checkpoint key. */
+  name: string;
+  /** Bump when the tables or the handling change: the runner then rebuilds from the log. */
+  version: number;
+  /** Tables this projection owns (unqualified). A rebuild swaps exactly these. */
+  tables: readonly string[];
+  /** Event types handled; the others still move the checkpoint. */
+  handles: readonly string[];
+  /** Creates the tables (and indexes) in `schema`. Must not assume `public`. */
+  setup(db: Kysely<any>, schema: string): Promise<void>;
+  /** Applies one event inside the batch transaction. Use `trx.withSchema(ctx.schema)`. */
+  apply(trx: Transaction<any>, event: StoredEvent, ctx: ProjectionContext): Promise<void>;
+}

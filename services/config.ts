@@ -1,0 +1,73 @@
+// All configuration comes from the environment, validated once at start. A bad value stops the
+// process with one clear line per problem instead of failing later somewhere deep.
+import { z } from 'zod';
+
+const urlWithScheme = (schemes: string[]) =>
+  z.string().refine(
+    (v) => {
+      try {
+        return schemes.includes(new URL(v).protocol.replace(/:$/, ''));
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a URL starting with ${schemes.map((s) => `${s}://`).join(' or ')}` },
+  );
+
+const intFromEnv = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+export const configSchema = z.object({
+  NODE_ENV: z.enum(['development', 'test', 'production']).default('development'),
+  ROLE: z.enum(['all', 'gateway', 'projector', 'worker']).default('all'),
+  HOST: z.string().min(1).default('127.0.0.1'),
+  PORT: intFromEnv(0, 65535).default(3000),
+  PUBLIC_URL: z.url().optional(),
+  DATABASE_URL: urlWithScheme(['postgres', 'postgresql']),
+  REDIS_URL: urlWithScheme(['redis', 'rediss']),
+  /** Prefix of every Redis key and channel, so several deployments or tests can share one Redis. */
+  REDIS_PREFIX: z.string().regex(/^[a-z0-9_:-]+$/i, 'letters, digits, _ : - only').default('bf'),
+  /** esdb:// or kurrentdb:// selects KurrentDB/EventStoreDB; unset keeps events in Postgres. */
+  EVENTSTORE_URL: urlWithScheme(['esdb', 'esdb+discover', 'kurrentdb', 'kurrentdb+discover', 'kurrent']).optional(),
+  ADMIN_EMAIL: z.email().default('admin@billflow.local'),
+  ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
+  JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
+  /** 32 bytes, base64: encrypts secrets at rest (AES-256-GCM). */
+  ENCRYPTION_KEY: z
+    .string()
+    .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes encoded as base64'),
+  ACCESS_TOKEN_TTL_SECONDS: intFromEnv(30, 86_400).default(900),
+  REFRESH_TOKEN_TTL_SECONDS: intFromEnv(60, 90 * 86_400).default(30 * 86_400),
+  LOGIN_MAX_FAILURES: intFromEnv(1, 1000).default(5),
+  LOGIN_WINDOW_SECONDS: intFromEnv(1, 86_400).default(900),
+  /** How long a mutation waits for the read model to reach its write before answering anyway. */
+  READ_YOUR_WRITES_TIMEOUT_MS: intFromEnv(0, 60_000).default(5000),
+  SMTP_URL: urlWithScheme(['smtp', 'smtps']).optional(),
+  MAIL_FROM: z.string().default('Billflow <no-reply@billflow.local>'),
+  WEB_DIST: z.string().optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+export class ConfigError extends Error {
+  constructor(public readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  // Empty strings mean "not set", as they do in .env files.
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = configSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => {
+        const key = i.path.join('.');
+        const given = key in cleaned && !/SECRET|PASSWORD|KEY/.test(key) ? ` (got "${cleaned[key]}")` : '';
+        return i.code === 'invalid_type' && !(key in cleaned) ? `${key} is required` : `${key} ${i.message}${given}`;
+      }),
+    );
+  }
+  return parsed.data;
+}

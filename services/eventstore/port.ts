@@ -1,0 +1,102 @@
+// The event store port. Both adapters (Postgres, KurrentDB) pass one contract suite
+// (contract.ts), so everything above this file is free of which one runs.
+
+/**
+ * An opaque, totally ordered position in the global log, string-encoded so that plain string
+ * comparison orders it (zero-padded `txid:position` for Postgres, `commit:prepare` for KurrentDB).
+ * START is before every event.
+ */
+export type Position = string;
+export const START: Position = '';
+
+export interface EventMetadata {
+  commandId?: string;
+  correlationId?: string;
+  causationId?: string;
+  /** The acting user's id, or null for the system. */
+  userId?: string | null;
+  [key: string]: unknown;
+}
+
+export interface NewEvent {
+  /** UUID; appending the same ids again at the same place is a no-op (idempotent retry). */
+  id: string;
+  type: string;
+  data: unknown;
+  metadata?: EventMetadata;
+  schemaVersion?: number;
+}
+
+export interface StoredEvent<T = unknown> {
+  id: string;
+  type: string;
+  schemaVersion: number;
+  streamId: string;
+  /** 1-based: the first event of a stream has version 1. */
+  streamVersion: number;
+  position: Position;
+  data: T;
+  metadata: EventMetadata;
+  createdAt: Date;
+}
+
+/** Version = number of events in the stream (0 = no stream). */
+export type ExpectedVersion = 'any' | 'no_stream' | 'stream_exists' | number;
+
+export interface AppendResult {
+  nextVersion: number;
+  position: Position;
+}
+
+export class WrongExpectedVersionError extends Error {
+  constructor(
+    public readonly streamId: string,
+    public readonly expected: ExpectedVersion,
+    public readonly actual: number,
+  ) {
+    super(`Stream ${streamId}: expected version ${String(expected)}, actual ${actual}`);
+    this.name = 'WrongExpectedVersionError';
+  }
+}
+
+export interface ReadStreamOptions {
+  /** First version to return (1-based, inclusive). */
+  fromVersion?: number;
+  maxCount?: number;
+}
+
+export interface ReadAllOptions {
+  /** Only events of these types (the position still moves past the others). */
+  types?: readonly string[];
+}
+
+export type SubscriptionMessage =
+  | { kind: 'event'; event: StoredEvent }
+  /** Everything committed up to now has been delivered. */
+  | { kind: 'caughtUp'; position: Position };
+
+export interface SubscribeOptions extends ReadAllOptions {
+  after?: Position;
+  signal?: AbortSignal;
+  batchSize?: number;
+}
+
+export interface EventStore {
+  readonly kind: 'postgres' | 'kurrentdb';
+  /** Creates whatever storage the adapter needs; safe to call on every start. */
+  init(): Promise<void>;
+  append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult>;
+  readStream(streamId: string, options?: ReadStreamOptions): Promise<{ version: number; events: StoredEvent[] }>;
+  /** Events strictly after `after`, in global order, only ever committed ones with no gap before them. */
+  readAll(after: Position, limit: number, options?: ReadAllOptions): Promise<StoredEvent[]>;
+  /** Catch-up then live: every event after `after` exactly once, in order, until the signal aborts. */
+  subscribe(options: SubscribeOptions): AsyncIterable<SubscriptionMessage>;
+  /** Position of the newest event a reader can see now (START when empty). */
+  headPosition(): Promise<Position>;
+  close(): Promise<void>;
+}
+
+export function streamTypeOf(streamId: string): string {
+  const dash = streamId.indexOf('-');
+  return dash > 0 ? streamId.slice(0, dash) : streamId;
+}

@@ -1,0 +1,361 @@
+// Postgres event store: one append-only table with a gap-free global order.
+//
+// A sequence value is taken at insert, not at commit, so under concurrent writers position 11 can
+// become visible before 10. Readers therefore order by (transaction_id, global_position) and only
+// take rows whose transaction is older than every transaction still running
+// (`transaction_id < pg_snapshot_xmin(pg_current_snapshot())`): nothing can later appear before a
+// position a reader has passed. (Same approach as Emmett's readMessagesBatch; see
+// shared/reference/event-store.md.)
+import { EventEmitter } from 'node:events';
+import pg from 'pg';
+import {
+  type AppendResult,
+  type EventStore,
+  type ExpectedVersion,
+  type NewEvent,
+  type Position,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  START,
+  type StoredEvent,
+  type SubscribeOptions,
+  type SubscriptionMessage,
+  streamTypeOf,
+  WrongExpectedVersionError,
+} from './port.js';
+
+const CHANNEL = 'es_events';
+
+const SCHEMA_SQL = `
+CREATE TABLE IF NOT EXISTS es_streams(
+  stream_id text PRIMARY KEY,
+  stream_type text NOT NULL,
+  version bigint NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now());
+CREATE SEQUENCE IF NOT EXISTS es_global_position;
+CREATE TABLE IF NOT EXISTS es_events(
+  transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
+  global_position bigint NOT NULL DEFAULT nextval('es_global_position'),
+  stream_id text NOT NULL,
+  stream_version bigint NOT NULL,
+  event_id uuid NOT NULL UNIQUE,
+  event_type text NOT NULL,
+  schema_version int NOT NULL DEFAULT 1,
+  data jsonb NOT NULL,
+  metadata jsonb NOT NULL DEFAULT '{}',
+  created_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (stream_id, stream_version));
+CREATE INDEX IF NOT EXISTS es_events_global_order ON es_events(transaction_id, global_position);
+`;
+
+const PAD = 20;
+export function encodePosition(txid: string, globalPosition: string): Position {
+  return `${txid.padStart(PAD, '0')}:${globalPosition.padStart(PAD, '0')}`;
+}
+export function decodePosition(position: Position): { txid: string; globalPosition: string } {
+  if (position === START) return { txid: '0', globalPosition: '0' };
+  const m = /^(\d+):(\d+)$/.exec(position);
+  if (!m) throw new Error(`Not a Postgres event store position: ${position}`);
+  return { txid: BigInt(m[1]).toString(), globalPosition: BigInt(m[2]).toString() };
+}
+
+interface EventRow {
+  transaction_id: string;
+  global_position: string;
+  stream_id: string;
+  stream_version: string;
+  event_id: string;
+  event_type: string;
+  schema_version: number;
+  data: unknown;
+  metadata: Record<string, unknown>;
+  created_at: Date;
+}
+
+const EVENT_COLUMNS =
+  'transaction_id::text, global_position::text, stream_id, stream_version::text, event_id, event_type, schema_version, data, metadata, created_at';
+
+function toStored(row: EventRow): StoredEvent {
+  return {
+    id: row.event_id,
+    type: row.event_type,
+    schemaVersion: row.schema_version,
+    streamId: row.stream_id,
+    streamVersion: Number(row.stream_version),
+    position: encodePosition(row.transaction_id, row.global_position),
+    data: row.data,
+    metadata: row.metadata,
+    createdAt: row.created_at,
+  };
+}
+
+export interface PostgresEventStoreOptions {
+  /** Fallback poll when no notification arrives (ms). */
+  pollIntervalMs?: number;
+}
+
+export class PostgresEventStore implements EventStore {
+  readonly kind = 'postgres' as const;
+  private readonly wake = new EventEmitter();
+  private listener: pg.Client | null = null;
+  private listenerStarting: Promise<void> | null = null;
+  private closed = false;
+  private readonly pollIntervalMs: number;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    options: PostgresEventStoreOptions = {},
+  ) {
+    this.wake.setMaxListeners(0);
+    this.pollIntervalMs = options.pollIntervalMs ?? 500;
+  }
+
+  async init(): Promise<void> {
+    // Advisory lock: several processes may start at once and CREATE ... IF NOT EXISTS is not race-free.
+    const client = await this.pool.connect();
+    try {
+      await client.query('SELECT pg_advisory_lock(7261001)');
+      await client.query(SCHEMA_SQL);
+    } finally {
+      await client.query('SELECT pg_advisory_unlock(7261001)').catch(() => {});
+      client.release();
+    }
+  }
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const k = events.length;
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      let previous: number;
+      try {
+        previous = await this.claimVersions(client, streamId, k, expected);
+      } catch (err) {
+        await client.query('ROLLBACK');
+        if (err instanceof WrongExpectedVersionError) {
+          const prior = await this.priorAppend(client, streamId, events);
+          if (prior) return prior;
+        }
+        throw err;
+      }
+      let last: { transaction_id: string; global_position: string; stream_version: string };
+      try {
+        const res = await client.query(
+          `INSERT INTO es_events(stream_id, stream_version, event_id, event_type, schema_version, data, metadata)
+           SELECT $1, $2::bigint + e.ord, e.id, e.type, e.sv, e.data, e.meta
+           FROM unnest($3::uuid[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[])
+             WITH ORDINALITY AS e(id, type, sv, data, meta, ord)
+           ORDER BY e.ord
+           RETURNING transaction_id::text, global_position::text, stream_version::text`,
+          [
+            streamId,
+            previous,
+            events.map((e) => e.id),
+            events.map((e) => e.type),
+            events.map((e) => e.schemaVersion ?? 1),
+            events.map((e) => JSON.stringify(e.data ?? null)),
+            events.map((e) => JSON.stringify(e.metadata ?? {})),
+          ],
+        );
+        last = res.rows.reduce((a, b) => (Number(a.stream_version) > Number(b.stream_version) ? a : b));
+        await client.query('SELECT pg_notify($1, $2)', [CHANNEL, streamId]);
+        await client.query('COMMIT');
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => {});
+        // The same event ids were appended meanwhile (a retried command): answer as the first time.
+        if ((err as { code?: string }).code === '23505') {
+          const prior = await this.priorAppend(client, streamId, events);
+          if (prior) return prior;
+          const { version } = await this.streamVersion(client, streamId);
+          throw new WrongExpectedVersionError(streamId, expected, version);
+        }
+        throw err;
+      }
+      return { nextVersion: previous + k, position: encodePosition(last.transaction_id, last.global_position) };
+    } finally {
+      client.release();
+    }
+  }
+
+  /** Moves the stream's version forward by k under the expected-version rule; returns the version before. */
+  private async claimVersions(client: pg.PoolClient, streamId: string, k: number, expected: ExpectedVersion) {
+    const type = streamTypeOf(streamId);
+    if (expected === 'no_stream' || expected === 0) {
+      const r = await client.query(
+        `INSERT INTO es_streams(stream_id, stream_type, version) VALUES ($1, $2, $3)
+         ON CONFLICT (stream_id) DO NOTHING RETURNING version`,
+        [streamId, type, k],
+      );
+      if (r.rowCount === 0) {
+        const { version } = await this.streamVersion(client, streamId);
+        throw new WrongExpectedVersionError(streamId, expected, version);
+      }
+      return 0;
+    }
+    if (expected === 'any') {
+      const r = await client.query(
+        `INSERT INTO es_streams(stream_id, stream_type, version) VALUES ($1, $2, $3)
+         ON CONFLICT (stream_id) DO UPDATE SET version = es_streams.version + $3, updated_at = now()
+         RETURNING version::text`,
+        [streamId, type, k],
+      );
+      return Number(r.rows[0].version) - k;
+    }
+    const r =
+      expected === 'stream_exists'
+        ? await client.query(
+            `UPDATE es_streams SET version = version + $2, updated_at = now() WHERE stream_id = $1 RETURNING version::text`,
+            [streamId, k],
+          )
+        : await client.query(
+            `UPDATE es_streams SET version = version + $2, updated_at = now()
+             WHERE stream_id = $1 AND version = $3 RETURNING version::text`,
+            [streamId, k, expected],
+          );
+    if (r.rowCount === 0) {
+      const { version } = await this.streamVersion(client, streamId);
+      throw new WrongExpectedVersionError(streamId, expected, version);
+    }
+    return Number(r.rows[0].version) - k;
+  }
+
+  private async streamVersion(client: pg.PoolClient | pg.Pool, streamId: string) {
+    const r = await client.query('SELECT version::text FROM es_streams WHERE stream_id = $1', [streamId]);
+    return { version: r.rowCount ? Number(r.rows[0].version) : 0 };
+  }
+
+  /** The result of an earlier append of exactly these events to this stream, if there was one. */
+  private async priorAppend(client: pg.PoolClient, streamId: string, events: NewEvent[]): Promise<AppendResult | null> {
+    const r = await client.query(
+      `SELECT event_id, stream_id, stream_version::text, transaction_id::text, global_position::text
+       FROM es_events WHERE event_id = ANY($1::uuid[]) ORDER BY stream_version`,
+      [events.map((e) => e.id)],
+    );
+    if (r.rowCount !== events.length) return null;
+    const rows = r.rows as Array<{ event_id: string; stream_id: string; stream_version: string; transaction_id: string; global_position: string }>;
+    const same = rows.every((row, i) => row.stream_id === streamId && row.event_id === events[i].id);
+    if (!same) return null;
+    const last = rows[rows.length - 1];
+    return { nextVersion: Number(last.stream_version), position: encodePosition(last.transaction_id, last.global_position) };
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}) {
+    const from = options.fromVersion ?? 1;
+    const limit = options.maxCount ?? null;
+    const [events, version] = await Promise.all([
+      this.pool.query(
+        `SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream_id = $1 AND stream_version >= $2
+         ORDER BY stream_version LIMIT $3`,
+        [streamId, from, limit],
+      ),
+      this.streamVersion(this.pool, streamId),
+    ]);
+    return { version: version.version, events: (events.rows as EventRow[]).map(toStored) };
+  }
+
+  async readAll(after: Position, limit: number, options: ReadAllOptions = {}): Promise<StoredEvent[]> {
+    const { txid, globalPosition } = decodePosition(after);
+    const typed = options.types && options.types.length > 0;
+    const r = await this.pool.query(
+      `SELECT ${EVENT_COLUMNS} FROM es_events
+       WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+         AND (transaction_id, global_position) > ($1::xid8, $2::bigint)
+         ${typed ? 'AND event_type = ANY($4::text[])' : ''}
+       ORDER BY transaction_id, global_position
+       LIMIT $3`,
+      typed ? [txid, globalPosition, limit, options.types] : [txid, globalPosition, limit],
+    );
+    return (r.rows as EventRow[]).map(toStored);
+  }
+
+  async headPosition(): Promise<Position> {
+    const r = await this.pool.query(
+      `SELECT transaction_id::text, global_position::text FROM es_events
+       WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
+       ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+    );
+    return r.rowCount ? encodePosition(r.rows[0].transaction_id, r.rows[0].global_position) : START;
+  }
+
+  /** One LISTEN connection per store, shared by every subscriber in this process. */
+  private ensureListener(): Promise<void> {
+    if (this.listener || this.closed) return Promise.resolve();
+    if (this.listenerStarting) return this.listenerStarting;
+    this.listenerStarting = (async () => {
+      const client = new pg.Client(this.pool.options);
+      client.on('notification', () => this.wake.emit('wake'));
+      client.on('error', () => {
+        // Polling keeps subscribers going; try to listen again on the next wait.
+        this.listener = null;
+        client.end().catch(() => {});
+      });
+      await client.connect();
+      await client.query(`LISTEN ${CHANNEL}`);
+      this.listener = client;
+    })()
+      .catch(() => {
+        /* polling fallback */
+      })
+      .finally(() => {
+        this.listenerStarting = null;
+      });
+    return this.listenerStarting;
+  }
+
+  /** Resolves on a notification, after `ms`, or when aborted. */
+  private waitForWake(ms: number, signal?: AbortSignal): Promise<boolean> {
+    return new Promise((resolve) => {
+      const done = (woke: boolean) => {
+        clearTimeout(timer);
+        this.wake.off('wake', onWake);
+        signal?.removeEventListener('abort', onAbort);
+        resolve(woke);
+      };
+      const onWake = () => done(true);
+      const onAbort = () => done(false);
+      const timer = setTimeout(() => done(false), ms);
+      this.wake.on('wake', onWake);
+      signal?.addEventListener('abort', onAbort);
+    });
+  }
+
+  async *subscribe(options: SubscribeOptions): AsyncIterable<SubscriptionMessage> {
+    const batchSize = options.batchSize ?? 500;
+    const signal = options.signal;
+    let position = options.after ?? START;
+    let caughtUpAnnounced = false;
+    // After a wake-up an event can still be hidden behind an older open transaction: retry soon,
+    // backing off, before falling back to the slow poll.
+    let retryDelay = 0;
+    await this.ensureListener();
+    while (!signal?.aborted && !this.closed) {
+      const batch = await this.readAll(position, batchSize, options);
+      for (const event of batch) {
+        if (signal?.aborted) return;
+        position = event.position;
+        yield { kind: 'event', event };
+      }
+      if (batch.length === batchSize) continue;
+      if (batch.length > 0 || !caughtUpAnnounced) {
+        caughtUpAnnounced = true;
+        yield { kind: 'caughtUp', position };
+      }
+      if (batch.length > 0) {
+        retryDelay = 0;
+        continue;
+      }
+      await this.ensureListener();
+      const woke = await this.waitForWake(retryDelay > 0 ? retryDelay : this.pollIntervalMs, signal);
+      retryDelay = woke ? 5 : retryDelay > 0 && retryDelay < 160 ? retryDelay * 2 : 0;
+    }
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.wake.emit('wake');
+    const l = this.listener;
+    this.listener = null;
+    if (l) await l.end().catch(() => {});
+  }
+}

@@ -1,0 +1,42 @@
+import { defineConfig } from 'vitest/config';
+
+// Three projects: server-side tests (real Postgres and Redis), web component tests (jsdom), and
+// end-to-end tests in real Chromium against a real gateway.
+export default defineConfig({
+  test: {
+    globalSetup: ['test/global-setup.ts'],
+    testTimeout: 30_000,
+    hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'server',
+          environment: 'node',
+          include: ['{schema,services,projections,workers,tools,test}/**/*.test.ts'],
+          exclude: ['**/node_modules/**', '**/*.e2e.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        esbuild: { jsx: 'automatic' },
+        test: {
+          name: 'web',
+          environment: 'jsdom',
+          include: ['web/src/**/*.test.{ts,tsx}'],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          environment: 'node',
+          include: ['e2e/**/*.e2e.test.ts'],
+          // Each file drives its own Chromium and gateway: two at a time on a 2-core machine.
+          maxWorkers: 2,
+          testTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
