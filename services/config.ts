@@ -35,7 +35,7 @@ export const configSchema = z.object({
   ENCRYPTION_KEY: z
     .string()
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes encoded as base64'),
-  ACCESS_TOKEN_TTL_SECONDS: intFromEnv(30, 86_400).default(900),
+  ACCESS_TOKEN_TTL_SECONDS: intFromEnv(5, 86_400).default(900),
   REFRESH_TOKEN_TTL_SECONDS: intFromEnv(60, 90 * 86_400).default(30 * 86_400),
   LOGIN_MAX_FAILURES: intFromEnv(1, 1000).default(5),
   LOGIN_WINDOW_SECONDS: intFromEnv(1, 86_400).default(900),

@@ -1,0 +1,144 @@
+// Recent activity of the whole system in plain words ('System Administrator created user Ann Lee').
+// Keeps its own small table of people's display names so that a rebuild needs nothing but the log.
+import { sql } from 'kysely';
+import { decodeEvent } from '../schema/events/index.js';
+import type { UserEvent } from '../schema/events/user.js';
+import type { StoredEvent } from '../services/eventstore/port.js';
+import type { Projection } from './projection.js';
+
+export interface ActivityTable {
+  id: string;
+  position: string;
+  type: string;
+  description: string;
+  actor_id: number | null;
+  subject_type: string;
+  subject_id: string;
+  occurred_at: Date;
+}
+
+export interface ActivityPeopleTable {
+  user_id: number;
+  first_name: string | null;
+  last_name: string | null;
+  email: string;
+}
+
+const displayName = (first: string | null | undefined, last: string | null | undefined, email: string) =>
+  [first, last].filter(Boolean).join(' ').trim() || email;
+
+type Describe = (e: UserEvent, names: { actor: string | null; subject: string }) => string | null;
+
+const describeUser: Describe = (e, { actor, subject }) => {
+  const who = actor ?? 'The system';
+  switch (e.type) {
+    case 'UserRegistered':
+      return actor ? `${actor} created user ${subject}` : `User ${subject} was created`;
+    case 'UserProfileUpdated':
+      return actor === subject ? `${subject} updated their profile` : `${who} updated user ${subject}`;
+    case 'UserRoleChanged':
+      return `${who} changed the role of ${subject} from ${e.data.from} to ${e.data.to}`;
+    case 'UserDeactivated':
+      return `${who} deactivated user ${subject}`;
+    case 'UserReactivated':
+      return `${who} activated user ${subject}`;
+    case 'UserDeleted':
+      return `${who} deleted user ${subject}`;
+    case 'UserPasswordChanged':
+      return e.data.by === 'self' ? `${subject} changed their password` : `${who} set a new password for ${subject}`;
+    case 'UserSignedIn':
+      return `${subject} signed in`;
+    case 'UserSignedOut':
+      return `${subject} signed out`;
+    default:
+      return null;
+  }
+};
+
+export const activityProjection: Projection = {
+  name: 'activity',
+  version: 1,
+  tables: ['activity', 'activity_people'],
+  handles: [
+    'UserRegistered',
+    'UserProfileUpdated',
+    'UserRoleChanged',
+    'UserDeactivated',
+    'UserReactivated',
+    'UserDeleted',
+    'UserPasswordChanged',
+    'UserSignedIn',
+    'UserSignedOut',
+  ],
+  async setup(db, schema) {
+    await sql`CREATE TABLE IF NOT EXISTS ${sql.id(schema, 'activity')} (
+      id uuid PRIMARY KEY,
+      position text NOT NULL,
+      type text NOT NULL,
+      description text NOT NULL,
+      actor_id integer,
+      subject_type text NOT NULL,
+      subject_id text NOT NULL,
+      occurred_at timestamptz NOT NULL
+    )`.execute(db);
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`activity_position_${schema}`)} ON ${sql.id(schema, 'activity')} (position DESC)`.execute(db);
+    await sql`CREATE TABLE IF NOT EXISTS ${sql.id(schema, 'activity_people')} (
+      user_id integer PRIMARY KEY,
+      first_name text,
+      last_name text,
+      email text NOT NULL
+    )`.execute(db);
+  },
+  async apply(trx, stored: StoredEvent, ctx) {
+    const event = decodeEvent(stored) as UserEvent;
+    const db = trx.withSchema(ctx.schema);
+    if (!('userId' in event.data)) return;
+    const userId = event.data.userId;
+    if (event.type === 'UserRegistered') {
+      const d = event.data;
+      await db
+        .insertInto('activity_people')
+        .values({ user_id: userId, first_name: d.firstName, last_name: d.lastName, email: d.email })
+        .onConflict((oc) => oc.column('user_id').doNothing())
+        .execute();
+    }
+    const actorId = stored.metadata.userId ? Number(stored.metadata.userId) : null;
+    const ids = actorId !== null && actorId !== userId ? [userId, actorId] : [userId];
+    const people = await db.selectFrom('activity_people').selectAll().where('user_id', 'in', ids).execute();
+    const nameOf = (id: number) => {
+      const p = people.find((x) => x.user_id === id);
+      return p ? displayName(p.first_name, p.last_name, p.email) : `user #${id}`;
+    };
+    const subject = nameOf(userId);
+    const actor = actorId === null ? null : nameOf(actorId);
+    const description = describeUser(event, { actor, subject });
+    if (event.type === 'UserProfileUpdated') {
+      // The new name applies from this event on; older lines keep the name they were written with.
+      const d = event.data;
+      await db
+        .updateTable('activity_people')
+        .set({
+          ...(d.firstName !== undefined ? { first_name: d.firstName } : {}),
+          ...(d.lastName !== undefined ? { last_name: d.lastName } : {}),
+          ...(d.email !== undefined ? { email: d.email } : {}),
+        })
+        .where('user_id', '=', userId)
+        .execute();
+    }
+    if (!description) return;
+    await db
+      .insertInto('activity')
+      .values({
+        id: stored.id,
+        position: stored.position,
+        type: stored.type,
+        description,
+        actor_id: actorId,
+        subject_type: 'user',
+        subject_id: String(userId),
+        occurred_at: stored.createdAt,
+      })
+      .execute();
+    ctx.notify({ topic: 'activity', id: stored.id });
+  },
+};

@@ -1,0 +1,114 @@
+// The command handler against the real Postgres event store: metadata, dedupe by command id,
+// bounded conflict retries, and upcasting of older event versions on load.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eventRegistry } from '../../schema/events/index.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
+import { userDecider } from '../domain/user/decider.js';
+import { PostgresEventStore } from '../eventstore/postgres.js';
+import { WrongExpectedVersionError } from '../eventstore/port.js';
+import { CommandHandler, eventIdFor } from './command-handler.js';
+
+let db: TestDatabase;
+let store: PostgresEventStore;
+let handler: CommandHandler;
+const now = '2026-01-01T00:00:00.000Z';
+
+const register = (userId: number) =>
+  ({
+    type: 'RegisterUser',
+    userId,
+    email: `u${userId}@x.test`,
+    firstName: null,
+    lastName: null,
+    role: 'USER',
+    isActive: true,
+    passwordHash: 'h',
+    now,
+  }) as const;
+
+beforeAll(async () => {
+  db = await createTestDatabase('cmd', 30);
+  store = new PostgresEventStore(db.pool);
+  await store.init();
+  handler = new CommandHandler(store);
+});
+afterAll(async () => {
+  await store.close();
+  await db.drop();
+});
+
+describe('command handler', () => {
+  it('appends the decided events with command, correlation, causation and user in the metadata', async () => {
+    const r = await handler.handle(userDecider, 'user-1', register(1), {
+      commandId: 'c-1',
+      correlationId: 'corr-1',
+      causationId: 'cause-1',
+      userId: '42',
+    });
+    expect(r.duplicate).toBe(false);
+    expect(r.position).not.toBeNull();
+    const { events, version } = await store.readStream('user-1');
+    expect(version).toBe(1);
+    expect(events[0].id).toBe(eventIdFor('c-1', 0));
+    expect(events[0].metadata).toEqual({ commandId: 'c-1', correlationId: 'corr-1', causationId: 'cause-1', userId: '42' });
+  });
+
+  it('appends once when the same command id is sent twice, and answers the second like the first', async () => {
+    const first = await handler.handle(userDecider, 'user-2', register(2), { commandId: 'c-2' });
+    const second = await handler.handle(userDecider, 'user-2', register(2), { commandId: 'c-2' });
+    expect(second.duplicate).toBe(true);
+    expect(second.position).toBe(first.position);
+    expect((await store.readStream('user-2')).version).toBe(1);
+  });
+
+  it('returns no events and no position when the decision changes nothing', async () => {
+    await handler.handle(userDecider, 'user-3', register(3));
+    const r = await handler.handle(userDecider, 'user-3', { type: 'ReactivateUser', now });
+    expect(r.events).toEqual([]);
+    expect(r.position).toBeNull();
+  });
+
+  it('retries on concurrent writers so that every command lands exactly once', async () => {
+    await handler.handle(userDecider, 'user-4', register(4));
+    // 20 concurrent sign-ins on one stream: each conflicts with the others and re-decides.
+    const busy = new CommandHandler(store, 50);
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        busy.handle(userDecider, 'user-4', { type: 'RecordSignIn', ip: `10.0.0.${i}`, now }, { commandId: `sign-${i}` }),
+      ),
+    );
+    const { events } = await store.readStream('user-4');
+    expect(events.filter((e) => e.type === 'UserSignedIn')).toHaveLength(20);
+    expect(new Set(events.map((e) => e.metadata.commandId)).size).toBe(21);
+  });
+
+  it('gives up after its bounded attempts and reports the conflict', async () => {
+    await handler.handle(userDecider, 'user-5', register(5));
+    const once = new CommandHandler(store, 1);
+    const results = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => once.handle(userDecider, 'user-5', { type: 'RecordSignIn', ip: null, now }, { commandId: `s5-${i}` })),
+    );
+    const rejected = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+    expect(rejected.length).toBeGreaterThan(0);
+    for (const r of rejected) expect(r.reason).toBeInstanceOf(WrongExpectedVersionError);
+    const landed = results.length - rejected.length;
+    expect((await store.readStream('user-5')).version).toBe(1 + landed);
+  });
+
+  it('upcasts an older stored event version before folding it', async () => {
+    // A v0 shape of UserRoleChanged ({role} instead of {from,to}) stored long ago.
+    await handler.handle(userDecider, 'user-6', register(6));
+    await store.append('user-6', [{ id: randomUUID(), type: 'UserRoleChanged', schemaVersion: 0, data: { userId: 6, role: 'MODERATOR', changedAt: now } }], 1);
+    const def = eventRegistry.UserRoleChanged;
+    const saved = def.upcasters;
+    def.upcasters = { 0: (d: any) => ({ userId: d.userId, from: 'USER', to: d.role, changedAt: d.changedAt }) };
+    try {
+      const { state } = await handler.load(userDecider, 'user-6');
+      expect(state.role).toBe('MODERATOR');
+    } finally {
+      def.upcasters = saved;
+    }
+    await expect(handler.load(userDecider, 'user-6')).rejects.toThrow(/No upcaster for UserRoleChanged v0/);
+  });
+});

@@ -1,0 +1,103 @@
+// Loads a stream, folds it, decides, and appends with the expected version. Conflicts are retried
+// a bounded number of times; a command sent twice (same command id) appends once.
+import { createHash, randomUUID } from 'node:crypto';
+import { decodeEvent, schemaVersionOf } from '../../schema/events/index.js';
+import type { EventMetadata, EventStore, Position, StoredEvent } from '../eventstore/port.js';
+import { WrongExpectedVersionError } from '../eventstore/port.js';
+
+export interface Decider<S, C, E extends { type: string; data: unknown }> {
+  initialState(): S;
+  evolve(state: S, event: E): S;
+  decide(command: C, state: S): E[];
+}
+
+export interface CommandContext {
+  /** Same id → same events → appended once. Generated when absent. */
+  commandId?: string;
+  correlationId?: string;
+  causationId?: string;
+  /** The acting user (string form of the id), or null for the system. */
+  userId?: string | null;
+}
+
+export interface HandleResult<S, E> {
+  events: E[];
+  state: S;
+  /** Position of the last appended event; null when the command changed nothing. */
+  position: Position | null;
+  /** True when this command id had already been handled. */
+  duplicate: boolean;
+}
+
+/** Deterministic UUID from a command id and an index, so a retried command carries the same ids. */
+export function eventIdFor(commandId: string, index: number): string {
+  const h = createHash('sha256').update(`${commandId}:${index}`).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((Number.parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+export class CommandHandler {
+  constructor(
+    private readonly store: EventStore,
+    private readonly maxAttempts = 5,
+  ) {}
+
+  async load<S, E extends { type: string; data: unknown }>(decider: Decider<S, unknown, E>, streamId: string) {
+    const { version, events } = await this.store.readStream(streamId);
+    let state = decider.initialState();
+    for (const stored of events) state = decider.evolve(state, decodeEvent(stored) as unknown as E);
+    return { state, version, events };
+  }
+
+  async handle<S, C, E extends { type: string; data: unknown }>(
+    decider: Decider<S, C, E>,
+    streamId: string,
+    command: C,
+    context: CommandContext = {},
+  ): Promise<HandleResult<S, E>> {
+    const commandId = context.commandId ?? randomUUID();
+    const metadata: EventMetadata = {
+      commandId,
+      correlationId: context.correlationId ?? commandId,
+      causationId: context.causationId ?? commandId,
+      userId: context.userId ?? null,
+    };
+    for (let attempt = 1; ; attempt++) {
+      const { state, version, events: stored } = await this.load(decider as Decider<S, unknown, E>, streamId);
+      const prior = stored.filter((e) => e.metadata.commandId === commandId);
+      if (prior.length > 0) return this.duplicateResult(state, prior);
+      const events = decider.decide(command, state);
+      if (events.length === 0) return { events, state, position: null, duplicate: false };
+      try {
+        const result = await this.store.append(
+          streamId,
+          events.map((e, i) => ({
+            id: eventIdFor(commandId, i),
+            type: e.type,
+            data: e.data,
+            metadata,
+            schemaVersion: schemaVersionOf(e.type),
+          })),
+          version === 0 ? 'no_stream' : version,
+        );
+        const next = events.reduce((s, e) => decider.evolve(s, e), state);
+        return { events, state: next, position: result.position, duplicate: false };
+      } catch (err) {
+        if (err instanceof WrongExpectedVersionError && attempt < this.maxAttempts) {
+          // Someone else wrote first: re-read and decide again on the new state, after a short jitter.
+          await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
+          continue;
+        }
+        throw err;
+      }
+    }
+  }
+
+  private duplicateResult<S, E>(state: S, prior: StoredEvent[]): HandleResult<S, E> {
+    return {
+      events: prior.map((e) => decodeEvent(e) as unknown as E),
+      state,
+      position: prior[prior.length - 1].position,
+      duplicate: true,
+    };
+  }
+}

@@ -1,0 +1,56 @@
+// Everything an application function needs, built once per process (services/main.ts).
+import type { Redis } from 'ioredis';
+import type { Kysely } from 'kysely';
+import type pg from 'pg';
+import { projections } from '../../projections/index.js';
+import type { AccessTokens } from '../auth/access-tokens.js';
+import type { LoginRateLimit } from '../auth/login-rate-limit.js';
+import type { RefreshTokens } from '../auth/refresh-tokens.js';
+import type { Config } from '../config.js';
+import type { Database } from '../db.js';
+import type { EventStore, Position } from '../eventstore/port.js';
+import type { CommandHandler } from './command-handler.js';
+
+export interface Logger {
+  info(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+}
+
+export interface ProjectionWaiter {
+  waitFor(position: Position, projectionNames: string[], timeoutMs: number): Promise<boolean>;
+}
+
+export interface AppServices {
+  config: Config;
+  pool: pg.Pool;
+  db: Kysely<Database>;
+  store: EventStore;
+  commands: CommandHandler;
+  waiter: ProjectionWaiter;
+  redis: Redis;
+  accessTokens: AccessTokens;
+  refreshTokens: RefreshTokens;
+  loginLimit: LoginRateLimit;
+  log: Logger;
+  startedAt: number;
+}
+
+/**
+ * Read your writes: waits (bounded) until every projection that handles one of these event types
+ * has applied the given position, so the answer to a mutation already shows its effect.
+ */
+export async function awaitProjections(app: AppServices, position: Position | null, eventTypes: string[]) {
+  if (!position) return true;
+  const names = projections.filter((p) => p.handles.some((t) => eventTypes.includes(t))).map((p) => p.name);
+  if (names.length === 0) return true;
+  const ok = await app.waiter.waitFor(position, names, app.config.READ_YOUR_WRITES_TIMEOUT_MS);
+  if (!ok) app.log.warn({ position, names }, 'read model did not catch up in time; answering anyway');
+  return ok;
+}
+
+/** Ids the spec wants numeric (users): a Postgres sequence, whatever event store runs. */
+export async function nextUserId(app: AppServices): Promise<number> {
+  const r = await app.pool.query("SELECT nextval('user_ids')::int AS id");
+  return r.rows[0].id as number;
+}

@@ -1,0 +1,52 @@
+// Dashboard figures (spec 1 §3 Dashboard stats), all from read models.
+import { type Actor, authorize } from '../auth/permissions.js';
+import type { AppServices } from './context.js';
+
+export interface ActivityItem {
+  id: string;
+  type: string;
+  description: string;
+  timestamp: string;
+}
+
+export interface DashboardStats {
+  totalCompanies: number;
+  activeUsers: number;
+  pendingApprovals: number;
+  totalApiKeys: number;
+  recentActivity: ActivityItem[];
+}
+
+export async function recentActivity(app: AppServices, actor: Actor | null, limit = 10): Promise<ActivityItem[]> {
+  authorize(actor, 'activity.read');
+  const rows = await app.db
+    .selectFrom('activity')
+    .select(['id', 'type', 'description', 'occurred_at'])
+    .orderBy('position', 'desc')
+    .limit(Math.min(Math.max(limit, 1), 100))
+    .execute();
+  return rows.map((r) => ({ id: r.id, type: r.type, description: r.description, timestamp: r.occurred_at.toISOString() }));
+}
+
+export async function activityItem(app: AppServices, id: string): Promise<ActivityItem | null> {
+  const r = await app.db.selectFrom('activity').select(['id', 'type', 'description', 'occurred_at']).where('id', '=', id).executeTakeFirst();
+  return r ? { id: r.id, type: r.type, description: r.description, timestamp: r.occurred_at.toISOString() } : null;
+}
+
+/**
+ * Companies and approvals have no read model yet: their counts are 0 until those features land.
+ * API keys are not a feature of this product: always 0 (the field is in the spec's shape).
+ */
+export async function dashboardStats(app: AppServices, actor: Actor | null): Promise<DashboardStats> {
+  authorize(actor, 'dashboard.read');
+  const [active, activity] = await Promise.all([
+    app.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('is_active', '=', true)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow(),
+    recentActivity(app, actor, 10),
+  ]);
+  return { totalCompanies: 0, activeUsers: Number(active.n), pendingApprovals: 0, totalApiKeys: 0, recentActivity: activity };
+}

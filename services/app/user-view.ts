@@ -1,0 +1,57 @@
+// The user as the API shows it (spec 1 §3): never the password hash, dates as ISO strings.
+import type { Selectable } from 'kysely';
+import type { UsersTable } from '../../projections/users.js';
+import type { Actor } from '../auth/permissions.js';
+import type { AppServices } from './context.js';
+
+export interface UserDto {
+  id: number;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  role: UsersTable['role'];
+  isActive: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export function toUserDto(row: Selectable<UsersTable>): UserDto {
+  return {
+    id: row.id,
+    email: row.email,
+    firstName: row.first_name,
+    lastName: row.last_name,
+    role: row.role,
+    isActive: row.is_active,
+    createdAt: row.created_at.toISOString(),
+    updatedAt: row.updated_at.toISOString(),
+  };
+}
+
+/** A live (not deleted) user row by id. */
+export function findUserRow(app: AppServices, id: number) {
+  return app.db.selectFrom('users').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+}
+
+export function findUserRowByEmail(app: AppServices, email: string) {
+  return app.db
+    .selectFrom('users')
+    .selectAll()
+    .where('email_lower', '=', email.toLowerCase())
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+}
+
+/** The caller behind a bearer token: only an existing, active, not deleted user counts. */
+export async function resolveActor(app: AppServices, bearer: string | null | undefined): Promise<Actor | null> {
+  if (!bearer) return null;
+  const claims = await app.accessTokens.verify(bearer);
+  if (!claims) return null;
+  const row = await app.db
+    .selectFrom('users')
+    .select(['id', 'role', 'email', 'is_active', 'deleted_at'])
+    .where('id', '=', claims.userId)
+    .executeTakeFirst();
+  if (!row || !row.is_active || row.deleted_at) return null;
+  return { id: row.id, role: row.role, email: row.email };
+}

@@ -1,0 +1,238 @@
+// User administration (spec 1 §7 Users): every change is a command on the user aggregate, every
+// read comes from the users read model. REST and GraphQL both call these functions.
+import { sql } from 'kysely';
+import { AdminChangePasswordInput, ChangeRoleInput, PageInput, UpdateUserInput } from '../../schema/commands/user.js';
+import type { Role } from '../../schema/events/user.js';
+import { hashPassword } from '../auth/passwords.js';
+import { type Actor, authorize } from '../auth/permissions.js';
+import { userDecider } from '../domain/user/decider.js';
+import { emailClaimDecider } from '../domain/user/email-claim.js';
+import { claimEmail } from './auth.js';
+import { type AppServices, awaitProjections } from './context.js';
+import { AppError, parseInput } from './errors.js';
+import { findUserRow, toUserDto, type UserDto } from './user-view.js';
+
+export interface Page<T> {
+  data: T[];
+  total: number;
+  page: number;
+  limit: number;
+  totalPages: number;
+}
+
+function parseId(id: unknown): number {
+  const n = typeof id === 'number' ? id : /^\d+$/.test(String(id)) ? Number(id) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n <= 0) throw new AppError('NOT_FOUND', 'User not found');
+  return n;
+}
+
+async function requireUser(app: AppServices, id: number) {
+  const row = await findUserRow(app, id);
+  if (!row) throw new AppError('NOT_FOUND', 'User not found');
+  return row;
+}
+
+export async function listUsers(app: AppServices, actor: Actor | null, query: unknown): Promise<Page<UserDto>> {
+  authorize(actor, 'users.read');
+  const { page, limit } = parseInput(PageInput, query);
+  const [rows, count] = await Promise.all([
+    app.db
+      .selectFrom('users')
+      .selectAll()
+      .where('deleted_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .offset((page - 1) * limit)
+      .execute(),
+    app.db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('n')).where('deleted_at', 'is', null).executeTakeFirstOrThrow(),
+  ]);
+  const total = Number(count.n);
+  return { data: rows.map(toUserDto), total, page, limit, totalPages: Math.max(1, Math.ceil(total / limit)) };
+}
+
+export async function getUser(app: AppServices, actor: Actor | null, id: unknown): Promise<UserDto> {
+  authorize(actor, 'users.read');
+  return toUserDto(await requireUser(app, parseId(id)));
+}
+
+/** Serialises changes that could leave no active ADMIN (across gateways: a Postgres advisory lock). */
+async function withAdminGuard<T>(app: AppServices, targetId: number, removesAdmin: boolean, fn: () => Promise<T>): Promise<T> {
+  if (!removesAdmin) return fn();
+  const client = await app.pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(7261002)');
+    const r = await client.query(
+      "SELECT count(*)::int AS n FROM users WHERE role = 'ADMIN' AND is_active AND deleted_at IS NULL AND id <> $1",
+      [targetId],
+    );
+    if (r.rows[0].n === 0) throw new AppError('CONFLICT', 'The last active administrator cannot be removed, demoted or deactivated');
+    return await fn();
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(7261002)').catch(() => {});
+    client.release();
+  }
+}
+
+async function run(app: AppServices, actor: Actor, userId: number, command: Parameters<typeof userDecider.decide>[0]) {
+  const result = await app.commands.handle(userDecider, userDecider.streamId(userId), command, { userId: String(actor.id) });
+  await awaitProjections(app, result.position, result.events.map((e) => e.type));
+  return result;
+}
+
+export async function updateUser(app: AppServices, actor: Actor | null, id: unknown, input: unknown): Promise<UserDto> {
+  authorize(actor, 'users.write');
+  const userId = parseId(id);
+  const data = parseInput(UpdateUserInput, input);
+  const row = await requireUser(app, userId);
+  const now = new Date().toISOString();
+  if (data.email !== undefined && data.email !== row.email_lower) {
+    await claimEmail(app, data.email, userId, now, { userId: String(actor.id) });
+  }
+  await run(app, actor, userId, { type: 'UpdateUserProfile', email: data.email, firstName: data.firstName, lastName: data.lastName, now });
+  if (data.email !== undefined && data.email !== row.email_lower) {
+    await app.commands.handle(emailClaimDecider, emailClaimDecider.streamId(row.email_lower), { type: 'ReleaseEmail', email: row.email_lower, userId, now });
+  }
+  if (data.role !== undefined && data.role !== row.role) await changeRole(app, actor, userId, { role: data.role });
+  if (data.isActive === false && row.is_active) await deactivateUser(app, actor, userId);
+  if (data.isActive === true && !row.is_active) await reactivateUser(app, actor, userId);
+  return toUserDto(await requireUser(app, userId));
+}
+
+export async function changeRole(app: AppServices, actor: Actor | null, id: unknown, input: unknown): Promise<UserDto> {
+  authorize(actor, 'users.write');
+  const userId = parseId(id);
+  const { role } = parseInput(ChangeRoleInput, input);
+  const row = await requireUser(app, userId);
+  await withAdminGuard(app, userId, row.role === 'ADMIN' && role !== 'ADMIN' && row.is_active, () =>
+    run(app, actor, userId, { type: 'ChangeUserRole', role: role as Role, actorId: actor.id, now: new Date().toISOString() }),
+  );
+  return toUserDto(await requireUser(app, userId));
+}
+
+export async function deactivateUser(app: AppServices, actor: Actor | null, id: unknown): Promise<UserDto> {
+  authorize(actor, 'users.write');
+  const userId = parseId(id);
+  const row = await requireUser(app, userId);
+  await withAdminGuard(app, userId, row.role === 'ADMIN' && row.is_active, () =>
+    run(app, actor, userId, { type: 'DeactivateUser', actorId: actor.id, now: new Date().toISOString() }),
+  );
+  // Sessions end at once (the access token is refused too: resolveActor reads is_active).
+  await app.refreshTokens.revokeAllFor(userId);
+  return toUserDto(await requireUser(app, userId));
+}
+
+export async function reactivateUser(app: AppServices, actor: Actor | null, id: unknown): Promise<UserDto> {
+  authorize(actor, 'users.write');
+  const userId = parseId(id);
+  await requireUser(app, userId);
+  await run(app, actor, userId, { type: 'ReactivateUser', now: new Date().toISOString() });
+  return toUserDto(await requireUser(app, userId));
+}
+
+/** Removes the user from every list; the stream (their history) stays. The address becomes free. */
+export async function deleteUser(app: AppServices, actor: Actor | null, id: unknown): Promise<void> {
+  authorize(actor, 'users.write');
+  const userId = parseId(id);
+  const row = await requireUser(app, userId);
+  const now = new Date().toISOString();
+  await withAdminGuard(app, userId, row.role === 'ADMIN' && row.is_active, () =>
+    run(app, actor, userId, { type: 'DeleteUser', actorId: actor.id, now }),
+  );
+  await app.refreshTokens.revokeAllFor(userId);
+  await app.commands.handle(emailClaimDecider, emailClaimDecider.streamId(row.email_lower), { type: 'ReleaseEmail', email: row.email_lower, userId, now });
+}
+
+export async function adminChangePassword(app: AppServices, actor: Actor | null, id: unknown, input: unknown): Promise<void> {
+  authorize(actor, 'users.write');
+  const userId = parseId(id);
+  const { newPassword } = parseInput(AdminChangePasswordInput, input);
+  await requireUser(app, userId);
+  const passwordHash = await hashPassword(newPassword);
+  await run(app, actor, userId, { type: 'ChangeUserPassword', passwordHash, by: 'admin', now: new Date().toISOString() });
+  // Someone else set the password: whoever held the old one is signed out.
+  if (userId !== actor.id) await app.refreshTokens.revokeAllFor(userId);
+}
+
+export async function getProfile(app: AppServices, actor: Actor | null): Promise<UserDto> {
+  authorize(actor, 'profile.read');
+  return toUserDto(await requireUser(app, actor.id));
+}
+
+/** Own profile: names and e-mail; role and active state are not the user's to change. */
+export async function updateProfile(app: AppServices, actor: Actor | null, input: unknown): Promise<UserDto> {
+  authorize(actor, 'profile.write');
+  const data = parseInput(UpdateUserInput.pick({ email: true, firstName: true, lastName: true }).strict(), input);
+  const row = await requireUser(app, actor.id);
+  const now = new Date().toISOString();
+  if (data.email !== undefined && data.email !== row.email_lower) {
+    await claimEmail(app, data.email, actor.id, now, { userId: String(actor.id) });
+  }
+  await run(app, actor, actor.id, { type: 'UpdateUserProfile', ...data, now });
+  if (data.email !== undefined && data.email !== row.email_lower) {
+    await app.commands.handle(emailClaimDecider, emailClaimDecider.streamId(row.email_lower), {
+      type: 'ReleaseEmail',
+      email: row.email_lower,
+      userId: actor.id,
+      now,
+    });
+  }
+  return toUserDto(await requireUser(app, actor.id));
+}
+
+export interface UserStatistics {
+  totalLogins: number;
+  lastLogin: string | null;
+  companiesManaged: number;
+  approvalsCreated: number;
+}
+
+/**
+ * Sign-in figures come from UserSignedIn events (via the read model). Companies and approvals have
+ * no read model yet: zero until those features exist.
+ */
+export async function userStatistics(app: AppServices, actor: Actor | null, query: { userId?: unknown }): Promise<UserStatistics> {
+  authorize(actor, 'profile.read');
+  const userId = query.userId === undefined || query.userId === '' ? actor.id : parseId(query.userId);
+  if (userId !== actor.id) authorize(actor, 'users.read');
+  const row = await requireUser(app, userId);
+  return {
+    totalLogins: row.total_logins,
+    lastLogin: row.last_login_at ? row.last_login_at.toISOString() : null,
+    companiesManaged: 0,
+    approvalsCreated: 0,
+  };
+}
+
+export interface OverviewStats {
+  totalUsers: number;
+  activeUsers: number;
+  newUsersThisMonth: number;
+  usersByRole: Record<Role, number>;
+}
+
+export async function overviewStats(app: AppServices, actor: Actor | null): Promise<OverviewStats> {
+  authorize(actor, 'users.read');
+  const rows = await app.db
+    .selectFrom('users')
+    .select([
+      'role',
+      (eb) => eb.fn.countAll<string>().as('total'),
+      sql<string>`count(*) FILTER (WHERE is_active)`.as('active'),
+      sql<string>`count(*) FILTER (WHERE created_at >= date_trunc('month', now()))`.as('new_this_month'),
+    ])
+    .where('deleted_at', 'is', null)
+    .groupBy('role')
+    .execute();
+  const usersByRole: Record<Role, number> = { ADMIN: 0, MODERATOR: 0, USER: 0, GUEST: 0 };
+  let totalUsers = 0;
+  let activeUsers = 0;
+  let newUsersThisMonth = 0;
+  for (const r of rows) {
+    usersByRole[r.role] = Number(r.total);
+    totalUsers += Number(r.total);
+    activeUsers += Number(r.active);
+    newUsersThisMonth += Number(r.new_this_month);
+  }
+  return { totalUsers, activeUsers, newUsersThisMonth, usersByRole };
+}

@@ -1,0 +1,157 @@
+// The user aggregate as a decider: initialState, evolve (fold events), decide (command → events).
+// Pure: no I/O, no clock (times come in on the command), no hashing (hashes come in ready).
+import type { Role, UserEvent } from '../../../schema/events/user.js';
+import { DomainError } from '../errors.js';
+
+export interface UserState {
+  exists: boolean;
+  deleted: boolean;
+  userId: number | null;
+  email: string | null;
+  firstName: string | null;
+  lastName: string | null;
+  role: Role | null;
+  isActive: boolean;
+  passwordHash: string | null;
+}
+
+export const initialState = (): UserState => ({
+  exists: false,
+  deleted: false,
+  userId: null,
+  email: null,
+  firstName: null,
+  lastName: null,
+  role: null,
+  isActive: false,
+  passwordHash: null,
+});
+
+export type UserCommand =
+  | {
+      type: 'RegisterUser';
+      userId: number;
+      email: string;
+      firstName: string | null;
+      lastName: string | null;
+      role: Role;
+      isActive: boolean;
+      passwordHash: string;
+      now: string;
+    }
+  | {
+      type: 'UpdateUserProfile';
+      email?: string;
+      firstName?: string | null;
+      lastName?: string | null;
+      now: string;
+    }
+  | { type: 'ChangeUserRole'; role: Role; actorId: number | null; now: string }
+  | { type: 'DeactivateUser'; actorId: number | null; now: string }
+  | { type: 'ReactivateUser'; now: string }
+  | { type: 'DeleteUser'; actorId: number | null; now: string }
+  | { type: 'ChangeUserPassword'; passwordHash: string; by: 'self' | 'admin'; now: string }
+  | { type: 'RecordSignIn'; ip: string | null; now: string }
+  | { type: 'RecordSignOut'; now: string };
+
+export function evolve(state: UserState, event: UserEvent): UserState {
+  switch (event.type) {
+    case 'UserRegistered':
+      return {
+        ...state,
+        exists: true,
+        userId: event.data.userId,
+        email: event.data.email,
+        firstName: event.data.firstName,
+        lastName: event.data.lastName,
+        role: event.data.role,
+        isActive: event.data.isActive,
+        passwordHash: event.data.passwordHash,
+      };
+    case 'UserProfileUpdated': {
+      const d = event.data;
+      return {
+        ...state,
+        email: d.email ?? state.email,
+        firstName: d.firstName === undefined ? state.firstName : d.firstName,
+        lastName: d.lastName === undefined ? state.lastName : d.lastName,
+      };
+    }
+    case 'UserRoleChanged':
+      return { ...state, role: event.data.to };
+    case 'UserDeactivated':
+      return { ...state, isActive: false };
+    case 'UserReactivated':
+      return { ...state, isActive: true };
+    case 'UserDeleted':
+      return { ...state, deleted: true, isActive: false };
+    case 'UserPasswordChanged':
+      return { ...state, passwordHash: event.data.passwordHash };
+    default:
+      return state;
+  }
+}
+
+function requireLive(state: UserState): asserts state is UserState & { userId: number } {
+  if (!state.exists || state.deleted) throw new DomainError('NOT_FOUND', 'User not found');
+}
+
+export function decide(command: UserCommand, state: UserState): UserEvent[] {
+  if (command.type === 'RegisterUser') {
+    if (state.exists) throw new DomainError('CONFLICT', 'User already exists');
+    return [
+      {
+        type: 'UserRegistered',
+        data: {
+          userId: command.userId,
+          email: command.email,
+          firstName: command.firstName,
+          lastName: command.lastName,
+          role: command.role,
+          isActive: command.isActive,
+          passwordHash: command.passwordHash,
+          registeredAt: command.now,
+        },
+      },
+    ];
+  }
+  requireLive(state);
+  const userId = state.userId;
+  switch (command.type) {
+    case 'UpdateUserProfile': {
+      const changes: { email?: string; firstName?: string | null; lastName?: string | null } = {};
+      if (command.email !== undefined && command.email !== state.email) changes.email = command.email;
+      if (command.firstName !== undefined && command.firstName !== state.firstName) changes.firstName = command.firstName;
+      if (command.lastName !== undefined && command.lastName !== state.lastName) changes.lastName = command.lastName;
+      if (Object.keys(changes).length === 0) return [];
+      return [{ type: 'UserProfileUpdated', data: { userId, ...changes, updatedAt: command.now } }];
+    }
+    case 'ChangeUserRole':
+      if (command.role === state.role) return [];
+      if (command.actorId === userId && state.role === 'ADMIN') {
+        throw new DomainError('FORBIDDEN', 'You cannot change your own role');
+      }
+      return [{ type: 'UserRoleChanged', data: { userId, from: state.role!, to: command.role, changedAt: command.now } }];
+    case 'DeactivateUser':
+      if (command.actorId === userId) throw new DomainError('FORBIDDEN', 'You cannot deactivate your own account');
+      if (!state.isActive) return [];
+      return [{ type: 'UserDeactivated', data: { userId, at: command.now } }];
+    case 'ReactivateUser':
+      if (state.isActive) return [];
+      return [{ type: 'UserReactivated', data: { userId, at: command.now } }];
+    case 'DeleteUser':
+      if (command.actorId === userId) throw new DomainError('FORBIDDEN', 'You cannot delete your own account');
+      return [{ type: 'UserDeleted', data: { userId, at: command.now } }];
+    case 'ChangeUserPassword':
+      return [
+        { type: 'UserPasswordChanged', data: { userId, passwordHash: command.passwordHash, by: command.by, at: command.now } },
+      ];
+    case 'RecordSignIn':
+      if (!state.isActive) throw new DomainError('FORBIDDEN', 'Account is deactivated');
+      return [{ type: 'UserSignedIn', data: { userId, at: command.now, ip: command.ip } }];
+    case 'RecordSignOut':
+      return [{ type: 'UserSignedOut', data: { userId, at: command.now } }];
+  }
+}
+
+export const userDecider = { initialState, evolve, decide, streamId: (userId: number) => `user-${userId}` };

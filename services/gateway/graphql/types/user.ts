@@ -1,0 +1,198 @@
+// The User type, its queries, and the live user-change subscription.
+import { me } from '../../../app/auth.js';
+import { findUserRow, toUserDto, type UserDto } from '../../../app/user-view.js';
+import {
+  adminChangePassword,
+  changeRole,
+  deactivateUser,
+  deleteUser,
+  getProfile,
+  getUser,
+  listUsers,
+  type OverviewStats,
+  overviewStats,
+  type Page,
+  reactivateUser,
+  updateProfile,
+  updateUser,
+  type UserStatistics,
+  userStatistics,
+} from '../../../app/users.js';
+import { withoutNulls } from '../inputs.js';
+import { authorize } from '../../../auth/permissions.js';
+import { builder } from '../builder.js';
+import { run } from '../errors.js';
+
+export const RoleEnum = builder.enumType('Role', { values: ['ADMIN', 'MODERATOR', 'USER', 'GUEST'] as const });
+
+export const UserRef = builder.objectRef<UserDto>('User').implement({
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    email: t.exposeString('email'),
+    firstName: t.exposeString('firstName', { nullable: true }),
+    lastName: t.exposeString('lastName', { nullable: true }),
+    role: t.field({ type: RoleEnum, resolve: (u) => u.role }),
+    isActive: t.exposeBoolean('isActive'),
+    createdAt: t.field({ type: 'DateTime', resolve: (u) => u.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (u) => u.updatedAt }),
+  }),
+});
+
+builder.queryField('me', (t) =>
+  t.field({ type: UserRef, description: 'The signed-in user.', resolve: (_, __, ctx) => run(() => me(ctx.app, ctx.actor)) }),
+);
+
+const UserChange = builder.objectRef<{ id: number; type: string; user: UserDto | null }>('UserChange').implement({
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    type: t.exposeString('type', { description: 'The event that changed the user, e.g. UserRoleChanged.' }),
+    user: t.field({ type: UserRef, nullable: true, description: 'The user as the read model holds it now; null once deleted.', resolve: (c) => c.user }),
+  }),
+});
+
+builder.subscriptionField('userChanged', (t) =>
+  t.field({
+    type: UserChange,
+    description: 'Pushed after the users read model changed (any gateway, through Redis). Optionally one user only.',
+    authScopes: { permission: 'users.read' },
+    args: { id: t.arg.int({ required: false }) },
+    subscribe: (_, args, ctx) => ctx.live.subscribe('user', args.id == null ? undefined : String(args.id)),
+    resolve: async (notice, _, ctx) => {
+      authorize(ctx.actor, 'users.read');
+      const row = await findUserRow(ctx.app, Number(notice.id));
+      return { id: Number(notice.id), type: String(notice.data?.type ?? 'changed'), user: row ? toUserDto(row) : null };
+    },
+  }),
+);
+
+const UserPage = builder.objectRef<Page<UserDto>>('UserPage').implement({
+  fields: (t) => ({
+    data: t.field({ type: [UserRef], resolve: (p) => p.data }),
+    total: t.exposeInt('total'),
+    page: t.exposeInt('page'),
+    limit: t.exposeInt('limit'),
+    totalPages: t.exposeInt('totalPages'),
+  }),
+});
+
+builder.queryField('users', (t) =>
+  t.field({
+    type: UserPage,
+    args: { page: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
+    resolve: (_, args, ctx) => run(() => listUsers(ctx.app, ctx.actor, withoutNulls(args))),
+  }),
+);
+
+builder.queryField('user', (t) =>
+  t.field({ type: UserRef, args: { id: t.arg.int({ required: true }) }, resolve: (_, args, ctx) => run(() => getUser(ctx.app, ctx.actor, args.id)) }),
+);
+
+builder.queryField('profile', (t) => t.field({ type: UserRef, resolve: (_, __, ctx) => run(() => getProfile(ctx.app, ctx.actor)) }));
+
+const StatsRef = builder.objectRef<UserStatistics>('UserStatistics').implement({
+  fields: (t) => ({
+    totalLogins: t.exposeInt('totalLogins'),
+    lastLogin: t.field({ type: 'DateTime', nullable: true, resolve: (s) => s.lastLogin }),
+    companiesManaged: t.exposeInt('companiesManaged'),
+    approvalsCreated: t.exposeInt('approvalsCreated'),
+  }),
+});
+
+builder.queryField('userStatistics', (t) =>
+  t.field({
+    type: StatsRef,
+    description: 'Statistics of one user (ADMIN), or of the caller when no id is given.',
+    args: { userId: t.arg.int({ required: false }) },
+    resolve: (_, args, ctx) => run(() => userStatistics(ctx.app, ctx.actor, { userId: args.userId ?? undefined })),
+  }),
+);
+
+const RoleCounts = builder.objectRef<OverviewStats['usersByRole']>('UsersByRole').implement({
+  fields: (t) => ({
+    ADMIN: t.exposeInt('ADMIN'),
+    MODERATOR: t.exposeInt('MODERATOR'),
+    USER: t.exposeInt('USER'),
+    GUEST: t.exposeInt('GUEST'),
+  }),
+});
+
+builder.queryField('userOverviewStats', (t) =>
+  t.field({
+    type: builder.objectRef<OverviewStats>('UserOverviewStats').implement({
+      fields: (f) => ({
+        totalUsers: f.exposeInt('totalUsers'),
+        activeUsers: f.exposeInt('activeUsers'),
+        newUsersThisMonth: f.exposeInt('newUsersThisMonth'),
+        usersByRole: f.field({ type: RoleCounts, resolve: (s) => s.usersByRole }),
+      }),
+    }),
+    resolve: (_, __, ctx) => run(() => overviewStats(ctx.app, ctx.actor)),
+  }),
+);
+
+const UpdateUserInputRef = builder.inputType('UpdateUserInput', {
+  fields: (t) => ({
+    email: t.string({ required: false }),
+    firstName: t.string({ required: false }),
+    lastName: t.string({ required: false }),
+    role: t.field({ type: RoleEnum, required: false }),
+    isActive: t.boolean({ required: false }),
+  }),
+});
+
+builder.mutationField('updateUser', (t) =>
+  t.field({
+    type: UserRef,
+    args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateUserInputRef, required: true }) },
+    // firstName/lastName may be set to null on purpose (clearing them): keep explicit nulls there.
+    resolve: (_, args, ctx) => run(() => updateUser(ctx.app, ctx.actor, args.id, args.input)),
+  }),
+);
+
+builder.mutationField('updateProfile', (t) =>
+  t.field({
+    type: UserRef,
+    args: { email: t.arg.string({ required: false }), firstName: t.arg.string({ required: false }), lastName: t.arg.string({ required: false }) },
+    resolve: (_, args, ctx) =>
+      run(() => updateProfile(ctx.app, ctx.actor, { ...args, email: args.email ?? undefined })),
+  }),
+);
+
+builder.mutationField('changeUserRole', (t) =>
+  t.field({
+    type: UserRef,
+    args: { id: t.arg.int({ required: true }), role: t.arg({ type: RoleEnum, required: true }) },
+    resolve: (_, args, ctx) => run(() => changeRole(ctx.app, ctx.actor, args.id, { role: args.role })),
+  }),
+);
+
+builder.mutationField('deactivateUser', (t) =>
+  t.field({ type: UserRef, args: { id: t.arg.int({ required: true }) }, resolve: (_, args, ctx) => run(() => deactivateUser(ctx.app, ctx.actor, args.id)) }),
+);
+
+builder.mutationField('reactivateUser', (t) =>
+  t.field({ type: UserRef, args: { id: t.arg.int({ required: true }) }, resolve: (_, args, ctx) => run(() => reactivateUser(ctx.app, ctx.actor, args.id)) }),
+);
+
+builder.mutationField('deleteUser', (t) =>
+  t.boolean({
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_, args, ctx) =>
+      run(async () => {
+        await deleteUser(ctx.app, ctx.actor, args.id);
+        return true;
+      }),
+  }),
+);
+
+builder.mutationField('setUserPassword', (t) =>
+  t.boolean({
+    description: 'An ADMIN sets another user’s password (6+ characters); their sessions end.',
+    args: { id: t.arg.int({ required: true }), newPassword: t.arg.string({ required: true }) },
+    resolve: (_, args, ctx) =>
+      run(async () => {
+        await adminChangePassword(ctx.app, ctx.actor, args.id, { newPassword: args.newPassword });
+        return true;
+      }),
+  }),
+);

@@ -1,0 +1,43 @@
+// Live updates: the projector publishes change notices on Redis after each read-model commit; every
+// gateway listens and fans them out to its own GraphQL subscribers. Redis pub/sub is fire-and-forget,
+// so a client that reconnects re-runs its queries (urql does).
+import { createPubSub } from 'graphql-yoga';
+import type { Redis } from 'ioredis';
+import type { ChangeNotice } from '../../projections/projection.js';
+
+export interface LiveBus {
+  subscribe(topic: string, id?: string): AsyncIterable<ChangeNotice>;
+  /** For this process only (tests, and the single-process mode before the first notice). */
+  publishLocal(notice: ChangeNotice): void;
+  close(): Promise<void>;
+}
+
+export async function createLiveBus(subscriber: Redis, prefix: string): Promise<LiveBus> {
+  // Topics are dynamic ('user', 'company', …), each also keyed by id: typed loosely on purpose.
+  const pubSub = createPubSub() as unknown as {
+    publish(topic: string, ...args: [ChangeNotice] | [string, ChangeNotice]): void;
+    subscribe(topic: string, id?: string): AsyncIterable<ChangeNotice>;
+  };
+  const channel = `${prefix}:changes`;
+  const publishLocal = (notice: ChangeNotice) => {
+    pubSub.publish(notice.topic, notice);
+    pubSub.publish(notice.topic, notice.id, notice);
+  };
+  subscriber.on('message', (ch: string, message: string) => {
+    if (ch !== channel) return;
+    try {
+      const parsed = JSON.parse(message) as ChangeNotice | ChangeNotice[];
+      for (const notice of Array.isArray(parsed) ? parsed : [parsed]) publishLocal(notice);
+    } catch {
+      /* a malformed message is dropped: clients re-query on reconnect anyway */
+    }
+  });
+  await subscriber.subscribe(channel);
+  return {
+    subscribe: (topic, id) => (id === undefined ? pubSub.subscribe(topic) : pubSub.subscribe(topic, id)),
+    publishLocal,
+    async close() {
+      await subscriber.unsubscribe(channel).catch(() => {});
+    },
+  };
+}

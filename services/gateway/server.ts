@@ -1,0 +1,171 @@
+// The gateway: one Fastify server on one port with GraphQL (HTTP and graphql-ws), the REST adapter
+// under /api, /metrics, and the built web app with SPA fallback.
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { useServer } from 'graphql-ws/use/ws';
+import { createYoga } from 'graphql-yoga';
+import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { WebSocketServer } from 'ws';
+import type { AppServices } from '../app/context.js';
+import { AppError } from '../app/errors.js';
+import { resolveActor } from '../app/user-view.js';
+import type { Actor } from '../auth/permissions.js';
+import type { GraphQLContext } from './graphql/builder.js';
+import { schema } from './graphql/schema.js';
+import type { LiveBus } from './live.js';
+import { authRoutes } from './rest/auth-routes.js';
+import type { RestDeps } from './rest/deps.js';
+import { bearerOf, failureBody, sendError } from './rest/envelope.js';
+import { dashboardRoutes } from './rest/dashboard-routes.js';
+import { healthRoutes } from './rest/health-routes.js';
+import { userRoutes } from './rest/user-routes.js';
+
+export interface GatewayOptions {
+  app: AppServices;
+  live: LiveBus;
+  /** Folder of the built web app (index.html); the SPA is not served when it is missing. */
+  webDist?: string;
+  /** Extra REST route groups (later features register theirs here). */
+  routes?: Array<(server: FastifyInstance, deps: RestDeps) => void>;
+  metrics?: Registry;
+}
+
+const actorCache = new WeakMap<FastifyRequest, Promise<Actor | null>>();
+
+export async function buildGateway(options: GatewayOptions): Promise<FastifyInstance> {
+  const { app, live } = options;
+  const server = Fastify({
+    logger: app.config.LOG_LEVEL === 'silent' ? false : { level: app.config.LOG_LEVEL },
+    disableRequestLogging: true,
+    bodyLimit: 1024 * 1024,
+  });
+  server.setErrorHandler(sendError);
+
+  // Metrics: one registry per gateway so several in a process (tests) do not collide.
+  const registry = options.metrics ?? new Registry();
+  if (!options.metrics) collectDefaultMetrics({ register: registry });
+  const httpDuration = new Histogram({
+    name: 'billflow_http_request_duration_seconds',
+    help: 'HTTP request duration by route and status',
+    labelNames: ['method', 'route', 'status'],
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [registry],
+  });
+  const wsConnections = new Counter({
+    name: 'billflow_graphql_ws_connections_total',
+    help: 'graphql-ws connections accepted',
+    registers: [registry],
+  });
+  server.addHook('onResponse', async (req, reply) => {
+    httpDuration.observe(
+      { method: req.method, route: req.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) },
+      reply.elapsedTime / 1000,
+    );
+  });
+  server.get('/metrics', async (_req, reply) => {
+    reply.header('content-type', registry.contentType);
+    return registry.metrics();
+  });
+
+  const actorOf = (req: FastifyRequest) => {
+    let p = actorCache.get(req);
+    if (!p) {
+      p = resolveActor(app, bearerOf(req));
+      actorCache.set(req, p);
+    }
+    return p;
+  };
+  const deps: RestDeps = { app, actorOf };
+  authRoutes(server, deps);
+  healthRoutes(server, deps);
+  userRoutes(server, deps);
+  dashboardRoutes(server, deps);
+  for (const register of options.routes ?? []) register(server, deps);
+
+  // GraphQL over HTTP.
+  const yoga = createYoga<{ req: FastifyRequest; actor?: Actor | null }, GraphQLContext>({
+    schema,
+    graphqlEndpoint: '/graphql',
+    logging: false,
+    // Masks unexpected errors ('Unexpected error.'), keeps GraphQLErrors we raise on purpose.
+    maskedErrors: true,
+    context: async (initial) => ({
+      app,
+      live,
+      actor: initial.actor !== undefined ? initial.actor : initial.req ? await actorOf(initial.req) : null,
+      ip: initial.req?.ip ?? null,
+    }),
+  });
+  server.route({
+    url: '/graphql',
+    method: ['GET', 'POST', 'OPTIONS'],
+    handler: async (req, reply) => {
+      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req });
+      response.headers.forEach((value, key) => {
+        reply.header(key, value);
+      });
+      reply.status(response.status);
+      reply.send(response.body);
+      return reply;
+    },
+  });
+
+  // GraphQL subscriptions over graphql-ws on the same port and path, through the same Yoga plugins.
+  const wss = new WebSocketServer({ server: server.server, path: '/graphql' });
+  const wsServer = useServer<{ token?: string }, { actor?: Actor | null }>(
+    {
+      onConnect: async (ctx) => {
+        const actor = await resolveActor(app, ctx.connectionParams?.token ?? null);
+        if (!actor) return false; // closes with 4403: the client refreshes its token and reconnects
+        ctx.extra.actor = actor;
+        wsConnections.inc();
+        return true;
+      },
+      onSubscribe: async (ctx, _id, params) => {
+        const enveloped = yoga.getEnveloped({
+          ...ctx,
+          req: ctx.extra.request,
+          socket: ctx.extra.socket,
+          params,
+          actor: ctx.extra.actor ?? null,
+        });
+        const document = enveloped.parse(params.query);
+        const errors = enveloped.validate(enveloped.schema, document);
+        if (errors.length) return errors;
+        return {
+          schema: enveloped.schema,
+          operationName: params.operationName,
+          document,
+          variableValues: params.variables,
+          contextValue: await enveloped.contextFactory(),
+          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
+        };
+      },
+      execute: (args: any) => args.rootValue.execute(args),
+      subscribe: (args: any) => args.rootValue.subscribe(args),
+    },
+    wss,
+  );
+  server.addHook('onClose', async () => {
+    await wsServer.dispose();
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+  });
+
+  // The web app, with SPA fallback for client-side routes.
+  const webDist = options.webDist;
+  const hasWeb = webDist !== undefined && existsSync(path.join(webDist, 'index.html'));
+  if (hasWeb) {
+    await server.register(fastifyStatic, { root: webDist, wildcard: false, index: ['index.html'] });
+  }
+  server.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0];
+    if (hasWeb && req.method === 'GET' && !url.startsWith('/api/') && url !== '/graphql' && !path.extname(url)) {
+      return reply.type('text/html').sendFile('index.html');
+    }
+    return reply.status(404).send(failureBody(new AppError('NOT_FOUND', `Route ${req.method} ${url} not found`)));
+  });
+
+  return server;
+}

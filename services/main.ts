@@ -1,0 +1,165 @@
+// One build, several roles: `all` (one process), or `gateway`, `projector`, `worker` as separate
+// processes against the same Postgres, Redis and event store.
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { CatchUpWaiter } from '../projections/catch-up.js';
+import { projections } from '../projections/index.js';
+import { ProjectionRunner } from '../projections/runner.js';
+import { startWorkers } from '../workers/index.js';
+import { registerUser } from './app/auth.js';
+import { CommandHandler } from './app/command-handler.js';
+import type { AppServices } from './app/context.js';
+import { AccessTokens } from './auth/access-tokens.js';
+import { LoginRateLimit } from './auth/login-rate-limit.js';
+import { RefreshTokens } from './auth/refresh-tokens.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+import { createDb } from './db.js';
+import { emailClaimDecider } from './domain/user/email-claim.js';
+import { createEventStore } from './eventstore/index.js';
+import { createLiveBus } from './gateway/live.js';
+import { buildGateway } from './gateway/server.js';
+import { createLogger } from './log.js';
+import { createRedis } from './redis.js';
+
+export interface StartedApp {
+  app: AppServices;
+  /** Base URL of the gateway (when this process runs one). */
+  url: string | null;
+  gateway: FastifyInstance | null;
+  /** The first admin's sign-in when this start created it. */
+  adminCreated: { email: string; password: string } | null;
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  webDist?: string;
+}
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** Storage every role needs, created idempotently (several processes may start at once). */
+async function prepareStorage(app: AppServices) {
+  await app.store.init();
+  await RefreshTokens.setup(app.db);
+  await app.pool.query('CREATE SEQUENCE IF NOT EXISTS user_ids');
+}
+
+/** The first admin, from ADMIN_EMAIL / ADMIN_PASSWORD; returns the sign-in when it created it. */
+export async function ensureAdmin(app: AppServices, password: string) {
+  const email = app.config.ADMIN_EMAIL.toLowerCase();
+  const { state } = await app.commands.load(emailClaimDecider, emailClaimDecider.streamId(email));
+  if (state.claimedBy !== null) return null;
+  try {
+    await registerUser(
+      app,
+      null,
+      { email, password, firstName: 'System', lastName: 'Administrator', role: 'ADMIN' },
+      { system: true, context: { commandId: `bootstrap-admin-${email}` } },
+    );
+    return { email, password };
+  } catch (err) {
+    // Another process created it at the same moment.
+    if ((err as { code?: string }).code === 'CONFLICT') return null;
+    throw err;
+  }
+}
+
+export async function startApp(config: Config, options: StartOptions = {}): Promise<StartedApp> {
+  const log = createLogger(config.LOG_LEVEL, { role: config.ROLE });
+  const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 20 });
+  pool.on('error', (err) => log.error({ err: err.message }, 'idle Postgres connection failed'));
+  const db = createDb(pool);
+  const store = await createEventStore({ pool, eventstoreUrl: config.EVENTSTORE_URL });
+  const redis = createRedis(config.REDIS_URL);
+  const subscriber = createRedis(config.REDIS_URL);
+  const waiter = new CatchUpWaiter({ pool, subscriber, prefix: config.REDIS_PREFIX });
+  const app: AppServices = {
+    config,
+    pool,
+    db,
+    store,
+    commands: new CommandHandler(store),
+    waiter,
+    redis,
+    accessTokens: new AccessTokens(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS),
+    refreshTokens: new RefreshTokens(db as unknown as ConstructorParameters<typeof RefreshTokens>[0], config.REFRESH_TOKEN_TTL_SECONDS),
+    loginLimit: new LoginRateLimit(redis, config.REDIS_PREFIX, config.LOGIN_MAX_FAILURES, config.LOGIN_WINDOW_SECONDS),
+    log,
+    startedAt: Date.now(),
+  };
+  await prepareStorage(app);
+  await waiter.start();
+
+  const role = config.ROLE;
+  const closers: Array<() => Promise<void>> = [];
+  if (role === 'all' || role === 'projector') {
+    const runner = new ProjectionRunner({ pool, store, projections, redis, prefix: config.REDIS_PREFIX, log });
+    await runner.start();
+    closers.push(() => runner.stop());
+  }
+  if (role === 'all' || role === 'worker') {
+    const workers = await startWorkers(app);
+    closers.push(() => workers.close());
+  }
+
+  let gateway: FastifyInstance | null = null;
+  let url: string | null = null;
+  let adminCreated: StartedApp['adminCreated'] = null;
+  if (role === 'all' || role === 'gateway') {
+    const liveSubscriber = createRedis(config.REDIS_URL);
+    const live = await createLiveBus(liveSubscriber, config.REDIS_PREFIX);
+    gateway = await buildGateway({ app, live, webDist: options.webDist ?? config.WEB_DIST ?? path.join(ROOT, 'web', 'dist') });
+    await gateway.listen({ port: config.PORT, host: config.HOST });
+    const address = gateway.server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    url = `http://${config.HOST === '0.0.0.0' ? '127.0.0.1' : config.HOST}:${port}`;
+    const g = gateway;
+    closers.push(async () => {
+      await g.close();
+      await live.close();
+      liveSubscriber.disconnect();
+    });
+    // Without ADMIN_PASSWORD a strong one is generated; it is shown once, by whoever started us.
+    adminCreated = await ensureAdmin(app, config.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url'));
+  }
+
+  return {
+    app,
+    url,
+    gateway,
+    adminCreated,
+    async close() {
+      // Stop taking work first, then the connections everything shares.
+      for (const close of closers.reverse()) await close().catch((err) => log.error({ err: String(err) }, 'close failed'));
+      await waiter.close();
+      await store.close();
+      redis.disconnect();
+      subscriber.disconnect();
+      await pool.end();
+    },
+  };
+}
+
+// `tsx services/main.ts` (or ROLE=… in a container): run from the environment until a signal.
+if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename)) {
+  try {
+    const config = loadConfig();
+    const started = await startApp(config);
+    if (started.url) process.stdout.write(`Billflow ${config.ROLE} listening on ${started.url}\n`);
+    else process.stdout.write(`Billflow ${config.ROLE} running\n`);
+    if (started.adminCreated) {
+      process.stdout.write(`First admin created: ${started.adminCreated.email} / ${started.adminCreated.password}\n`);
+    }
+    const stop = async () => {
+      await started.close();
+      process.exit(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  } catch (err) {
+    process.stderr.write(`${err instanceof ConfigError ? err.message : String((err as Error).stack ?? err)}\n`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,98 @@
+// `npm start`: the whole product on embedded defaults. Local Postgres and Redis on loopback
+// (installed from Debian's packages when missing), an SMTP catcher with a web inbox, the web app
+// built when needed, all roles in one process, the first admin and demo users. Prints where to go.
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { ConfigError, loadConfig } from '../services/config.js';
+import { startApp } from '../services/main.js';
+import { ensureDatabase, ensureLocalServices, ROOT, withDatabase } from './local-services.js';
+import { seedDemoData } from './seed.js';
+import { startSmtpCatcher } from './smtp-catcher.js';
+
+const SECRETS = path.join(ROOT, '.local', 'secrets.json');
+
+/** Secrets generated once per checkout and kept in .local/ (never committed), unless set in the environment. */
+function localSecrets(): { JWT_SECRET: string; ENCRYPTION_KEY: string; ADMIN_PASSWORD: string } {
+  mkdirSync(path.dirname(SECRETS), { recursive: true });
+  const saved = existsSync(SECRETS) ? JSON.parse(readFileSync(SECRETS, 'utf8')) : {};
+  const secrets = {
+    JWT_SECRET: saved.JWT_SECRET ?? randomBytes(32).toString('hex'),
+    ENCRYPTION_KEY: saved.ENCRYPTION_KEY ?? randomBytes(32).toString('base64'),
+    ADMIN_PASSWORD: saved.ADMIN_PASSWORD ?? randomBytes(9).toString('base64url'),
+  };
+  writeFileSync(SECRETS, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
+  return secrets;
+}
+
+/** Builds web/dist when it is missing or older than any web source file. */
+function ensureWebBuild() {
+  const dist = path.join(ROOT, 'web', 'dist', 'index.html');
+  const config = path.join(ROOT, 'web', 'vite.config.ts');
+  if (!existsSync(config)) return;
+  const newestSource = (dir: string): number => {
+    let newest = 0;
+    for (const entry of readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, entry.name);
+      newest = Math.max(newest, entry.isDirectory() ? newestSource(p) : statSync(p).mtimeMs);
+    }
+    return newest;
+  };
+  if (existsSync(dist) && statSync(dist).mtimeMs >= newestSource(path.join(ROOT, 'web', 'src'))) return;
+  process.stdout.write('Building the web app…\n');
+  const r = spawnSync('npx', ['vite', 'build', '--config', config, '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  if (r.status !== 0) throw new Error('web build failed');
+}
+
+async function main() {
+  const services = await ensureLocalServices();
+  const databaseUrl = await ensureDatabase(process.env.DATABASE_URL ?? withDatabase(services.databaseUrl, 'billflow'));
+  const secrets = localSecrets();
+  const smtpPort = Number(process.env.SMTP_CATCHER_PORT ?? 1025);
+  const inboxPort = Number(process.env.SMTP_INBOX_PORT ?? 8025);
+  const catcher = process.env.SMTP_URL ? null : await startSmtpCatcher({ smtpPort, httpPort: inboxPort });
+  ensureWebBuild();
+
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    REDIS_URL: services.redisUrl,
+    JWT_SECRET: process.env.JWT_SECRET ?? secrets.JWT_SECRET,
+    ENCRYPTION_KEY: process.env.ENCRYPTION_KEY ?? secrets.ENCRYPTION_KEY,
+    ADMIN_PASSWORD: process.env.ADMIN_PASSWORD ?? secrets.ADMIN_PASSWORD,
+    SMTP_URL: process.env.SMTP_URL ?? `smtp://127.0.0.1:${smtpPort}`,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  });
+  const started = await startApp(config);
+  const demo = await seedDemoData(started.app);
+
+  const lines = [
+    '',
+    `  Billflow is running at ${started.url}`,
+    '',
+    `  Sign in as the admin:  ${config.ADMIN_EMAIL}  /  ${config.ADMIN_PASSWORD}`,
+    ...demo.map((u) => `  Demo ${u.role.padEnd(9)}         ${u.email}  /  ${u.password}`),
+    catcher ? `  Outgoing mail inbox:  http://127.0.0.1:${inboxPort}` : `  Mail goes to ${config.SMTP_URL}`,
+    `  GraphQL:              ${started.url}/graphql     Metrics: ${started.url}/metrics`,
+    '',
+    '  Press Ctrl+C to stop.',
+    '',
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  const stop = async () => {
+    process.stdout.write('Stopping…\n');
+    await started.close();
+    await catcher?.stop();
+    await services.stop();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((err) => {
+  process.stderr.write(`${err instanceof ConfigError ? err.message : (err?.stack ?? String(err))}\n`);
+  process.exit(1);
+});
