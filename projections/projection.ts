@@ -32,4 +32,9 @@ export interface Projection {
   setup(db: Kysely<any>, schema: string): Promise<void>;
   /** Applies one event inside the batch transaction. Use `trx.withSchema(ctx.schema)`. */
   apply(trx: Transaction<any>, event: StoredEvent, ctx: ProjectionContext): Promise<void>;
+  /**
+   * Optional: applies a whole batch (handled events only, in log order) with a few set-based
+   * statements instead of one per event. Runners prefer it; the result must equal applying one by one.
+   */
+  applyBatch?(trx: Transaction<any>, events: StoredEvent[], ctx: ProjectionContext): Promise<void>;
 }

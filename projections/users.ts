@@ -2,7 +2,9 @@
 import { sql } from 'kysely';
 import { decodeEvent } from '../schema/events/index.js';
 import type { UserEvent } from '../schema/events/user.js';
-import type { Projection } from './projection.js';
+import type { Transaction } from 'kysely';
+import type { StoredEvent } from '../services/eventstore/port.js';
+import type { Projection, ProjectionContext } from './projection.js';
 
 export interface UsersTable {
   id: number;
@@ -53,77 +55,104 @@ export const usersProjection: Projection = {
     await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`users_email_lower_${schema}`)} ON ${sql.id(schema, 'users')} (email_lower)`.execute(db);
     await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`users_created_${schema}`)} ON ${sql.id(schema, 'users')} (created_at DESC, id DESC)`.execute(db);
   },
-  async apply(trx, stored, ctx) {
-    const event = decodeEvent(stored) as UserEvent;
-    const users = trx.withSchema(ctx.schema);
-    const at = stored.createdAt;
-    switch (event.type) {
-      case 'UserRegistered': {
-        const d = event.data;
-        await users
-          .insertInto('users')
-          .values({
-            id: d.userId,
-            email: d.email,
-            email_lower: d.email.toLowerCase(),
-            first_name: d.firstName,
-            last_name: d.lastName,
-            role: d.role,
-            is_active: d.isActive,
-            password_hash: d.passwordHash,
-            created_at: new Date(d.registeredAt),
-            updated_at: new Date(d.registeredAt),
-          })
-          .execute();
-        break;
-      }
-      case 'UserProfileUpdated': {
-        const d = event.data;
-        await users
-          .updateTable('users')
-          .set({
-            ...(d.email !== undefined ? { email: d.email, email_lower: d.email.toLowerCase() } : {}),
-            ...(d.firstName !== undefined ? { first_name: d.firstName } : {}),
-            ...(d.lastName !== undefined ? { last_name: d.lastName } : {}),
-            updated_at: new Date(d.updatedAt),
-          })
-          .where('id', '=', d.userId)
-          .execute();
-        break;
-      }
-      case 'UserRoleChanged':
-        await users.updateTable('users').set({ role: event.data.to, updated_at: at }).where('id', '=', event.data.userId).execute();
-        break;
-      case 'UserDeactivated':
-        await users.updateTable('users').set({ is_active: false, updated_at: at }).where('id', '=', event.data.userId).execute();
-        break;
-      case 'UserReactivated':
-        await users.updateTable('users').set({ is_active: true, updated_at: at }).where('id', '=', event.data.userId).execute();
-        break;
-      case 'UserDeleted':
-        await users
-          .updateTable('users')
-          .set({ deleted_at: at, is_active: false, updated_at: at })
-          .where('id', '=', event.data.userId)
-          .execute();
-        break;
-      case 'UserPasswordChanged':
-        await users
-          .updateTable('users')
-          .set({ password_hash: event.data.passwordHash, updated_at: at })
-          .where('id', '=', event.data.userId)
-          .execute();
-        break;
-      case 'UserSignedIn':
-        await users
-          .updateTable('users')
-          .set((eb) => ({ total_logins: eb('total_logins', '+', 1), last_login_at: new Date(event.data.at) }))
-          .where('id', '=', event.data.userId)
-          .execute();
-        break;
-      default:
-        return;
-    }
-    ctx.notify({ topic: 'user', id: String(event.data.userId), data: { type: event.type } });
+  apply(trx, stored, ctx) {
+    return applyUsers(trx, [stored], ctx);
   },
+  applyBatch: (trx, events, ctx) => applyUsers(trx, events, ctx),
 };
+
+type UserRow = UsersTable;
+
+/** One user row after one event: the whole projection logic, pure. */
+export function evolveUserRow(row: UserRow | undefined, event: UserEvent, at: Date): UserRow | undefined {
+  if (event.type === 'UserRegistered') {
+    const d = event.data;
+    return {
+      id: d.userId,
+      email: d.email,
+      email_lower: d.email.toLowerCase(),
+      first_name: d.firstName,
+      last_name: d.lastName,
+      role: d.role,
+      is_active: d.isActive,
+      password_hash: d.passwordHash,
+      deleted_at: null,
+      created_at: new Date(d.registeredAt),
+      updated_at: new Date(d.registeredAt),
+      total_logins: 0,
+      last_login_at: null,
+    };
+  }
+  if (!row) return row;
+  switch (event.type) {
+    case 'UserProfileUpdated': {
+      const d = event.data;
+      return {
+        ...row,
+        ...(d.email !== undefined ? { email: d.email, email_lower: d.email.toLowerCase() } : {}),
+        ...(d.firstName !== undefined ? { first_name: d.firstName } : {}),
+        ...(d.lastName !== undefined ? { last_name: d.lastName } : {}),
+        updated_at: new Date(d.updatedAt),
+      };
+    }
+    case 'UserRoleChanged':
+      return { ...row, role: event.data.to, updated_at: at };
+    case 'UserDeactivated':
+      return { ...row, is_active: false, updated_at: at };
+    case 'UserReactivated':
+      return { ...row, is_active: true, updated_at: at };
+    case 'UserDeleted':
+      return { ...row, deleted_at: at, is_active: false, updated_at: at };
+    case 'UserPasswordChanged':
+      return { ...row, password_hash: event.data.passwordHash, updated_at: at };
+    case 'UserSignedIn':
+      return { ...row, total_logins: row.total_logins + 1, last_login_at: new Date(event.data.at) };
+    default:
+      return row;
+  }
+}
+
+const COLUMNS = [
+  'email',
+  'email_lower',
+  'first_name',
+  'last_name',
+  'role',
+  'is_active',
+  'password_hash',
+  'deleted_at',
+  'created_at',
+  'updated_at',
+  'total_logins',
+  'last_login_at',
+] as const;
+
+/** Reads the touched rows once, folds the batch in memory, writes the changed rows in one upsert. */
+async function applyUsers(trx: Transaction<any>, events: StoredEvent[], ctx: ProjectionContext) {
+  const decoded = events
+    .filter((e) => usersProjection.handles.includes(e.type))
+    .map((stored) => ({ stored, event: decodeEvent(stored) as UserEvent }));
+  if (decoded.length === 0) return;
+  const ids = [...new Set(decoded.map((d) => (d.event.data as { userId: number }).userId))];
+  const db = trx.withSchema(ctx.schema);
+  const existing = (await db.selectFrom('users').selectAll().where('id', 'in', ids).execute()) as UserRow[];
+  const rows = new Map<number, UserRow | undefined>(existing.map((r) => [r.id, r]));
+  const dirty = new Set<number>();
+  for (const { stored, event } of decoded) {
+    const id = (event.data as { userId: number }).userId;
+    const next = evolveUserRow(rows.get(id), event, stored.createdAt);
+    if (next === undefined) continue;
+    rows.set(id, next);
+    dirty.add(id);
+    ctx.notify({ topic: 'user', id: String(id), data: { type: event.type } });
+  }
+  if (dirty.size === 0) return;
+  const values = [...dirty].map((id) => rows.get(id)!);
+  await db
+    .insertInto('users')
+    .values(values)
+    .onConflict((oc) =>
+      oc.column('id').doUpdateSet((eb) => Object.fromEntries(COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])) as any),
+    )
+    .execute();
+}
