@@ -89,10 +89,61 @@ function toStored(row: EventRow): StoredEvent {
   };
 }
 
+/** The claim CTE for each expected-version rule: yields `prev`, the stream's version before the append. */
+function claimFor(expected: ExpectedVersion, streamId: string, k: number): { name: string; claim: string; params: unknown[] } {
+  if (expected === 'no_stream' || expected === 0) {
+    return {
+      name: 'no_stream',
+      claim: `INSERT INTO es_streams(stream_id, stream_type, version) VALUES ($1, $2, $3)
+              ON CONFLICT (stream_id) DO NOTHING RETURNING 0::bigint AS prev`,
+      params: [streamId, streamTypeOf(streamId), k],
+    };
+  }
+  if (expected === 'any') {
+    return {
+      name: 'any',
+      claim: `INSERT INTO es_streams(stream_id, stream_type, version) VALUES ($1, $2, $3)
+              ON CONFLICT (stream_id) DO UPDATE SET version = es_streams.version + $3, updated_at = now()
+              RETURNING version - $3 AS prev`,
+      params: [streamId, streamTypeOf(streamId), k],
+    };
+  }
+  if (expected === 'stream_exists') {
+    return {
+      name: 'exists',
+      claim: `UPDATE es_streams SET version = version + $2, updated_at = now() WHERE stream_id = $1
+              RETURNING version - $2 AS prev`,
+      params: [streamId, k],
+    };
+  }
+  return {
+    name: 'version',
+    claim: `UPDATE es_streams SET version = version + $2, updated_at = now() WHERE stream_id = $1 AND version = $3
+            RETURNING version - $2 AS prev`,
+    params: [streamId, k, expected],
+  };
+}
+
 export interface PostgresEventStoreOptions {
   /** Fallback poll when no notification arrives (ms). */
   pollIntervalMs?: number;
+  /** Group commit: appends waiting at the same time share one transaction (default on). */
+  groupCommit?: boolean;
+  /** Most appends in one shared transaction. */
+  maxBatch?: number;
+  /** Shared transactions in flight at once (each holds one pooled connection). */
+  maxInFlight?: number;
 }
+
+interface PendingAppend {
+  streamId: string;
+  events: NewEvent[];
+  expected: ExpectedVersion;
+  resolve(result: AppendResult): void;
+  reject(err: unknown): void;
+}
+
+type AppendRow = { transaction_id: string; global_position: string; stream_version: string };
 
 export class PostgresEventStore implements EventStore {
   readonly kind = 'postgres' as const;
@@ -101,6 +152,11 @@ export class PostgresEventStore implements EventStore {
   private listenerStarting: Promise<void> | null = null;
   private closed = false;
   private readonly pollIntervalMs: number;
+  private readonly groupCommit: boolean;
+  private readonly maxBatch: number;
+  private readonly maxInFlight: number;
+  private readonly pending: PendingAppend[] = [];
+  private inFlight = 0;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -108,6 +164,9 @@ export class PostgresEventStore implements EventStore {
   ) {
     this.wake.setMaxListeners(0);
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.groupCommit = options.groupCommit ?? true;
+    this.maxBatch = options.maxBatch ?? 64;
+    this.maxInFlight = options.maxInFlight ?? 2;
   }
 
   async init(): Promise<void> {
@@ -122,102 +181,84 @@ export class PostgresEventStore implements EventStore {
     }
   }
 
-  async append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
-    if (events.length === 0) throw new Error('append needs at least one event');
-    const k = events.length;
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
-      let previous: number;
-      try {
-        previous = await this.claimVersions(client, streamId, k, expected);
-      } catch (err) {
-        await client.query('ROLLBACK');
-        if (err instanceof WrongExpectedVersionError) {
-          const prior = await this.priorAppend(client, streamId, events);
-          if (prior) return prior;
-        }
-        throw err;
-      }
-      let last: { transaction_id: string; global_position: string; stream_version: string };
-      try {
-        const res = await client.query(
-          `INSERT INTO es_events(stream_id, stream_version, event_id, event_type, schema_version, data, metadata)
-           SELECT $1, $2::bigint + e.ord, e.id, e.type, e.sv, e.data, e.meta
-           FROM unnest($3::uuid[], $4::text[], $5::int[], $6::jsonb[], $7::jsonb[])
-             WITH ORDINALITY AS e(id, type, sv, data, meta, ord)
-           ORDER BY e.ord
-           RETURNING transaction_id::text, global_position::text, stream_version::text`,
-          [
-            streamId,
-            previous,
-            events.map((e) => e.id),
-            events.map((e) => e.type),
-            events.map((e) => e.schemaVersion ?? 1),
-            events.map((e) => JSON.stringify(e.data ?? null)),
-            events.map((e) => JSON.stringify(e.metadata ?? {})),
-          ],
-        );
-        last = res.rows.reduce((a, b) => (Number(a.stream_version) > Number(b.stream_version) ? a : b));
-        await client.query('SELECT pg_notify($1, $2)', [CHANNEL, streamId]);
-        await client.query('COMMIT');
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => {});
-        // The same event ids were appended meanwhile (a retried command): answer as the first time.
-        if ((err as { code?: string }).code === '23505') {
-          const prior = await this.priorAppend(client, streamId, events);
-          if (prior) return prior;
-          const { version } = await this.streamVersion(client, streamId);
-          throw new WrongExpectedVersionError(streamId, expected, version);
-        }
-        throw err;
-      }
-      return { nextVersion: previous + k, position: encodePosition(last.transaction_id, last.global_position) };
-    } finally {
-      client.release();
+  /**
+   * Appends under the expected-version rule. Each append is one statement (claim the versions on
+   * es_streams, insert the events, notify). Appends that wait at the same time are committed together
+   * in one transaction — one WAL flush for many — yet each keeps its own version check and result.
+   */
+  append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
+    if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
+    if (!this.groupCommit) return this.appendAlone({ streamId, events, expected });
+    return new Promise((resolve, reject) => {
+      this.pending.push({ streamId, events, expected, resolve, reject });
+      this.drain();
+    });
+  }
+
+  private drain() {
+    while (this.pending.length > 0 && this.inFlight < this.maxInFlight) {
+      const batch = this.pending.splice(0, this.maxBatch);
+      this.inFlight++;
+      this.commitBatch(batch).finally(() => {
+        this.inFlight--;
+        this.drain();
+      });
     }
   }
 
-  /** Moves the stream's version forward by k under the expected-version rule; returns the version before. */
-  private async claimVersions(client: pg.PoolClient, streamId: string, k: number, expected: ExpectedVersion) {
-    const type = streamTypeOf(streamId);
-    if (expected === 'no_stream' || expected === 0) {
-      const r = await client.query(
-        `INSERT INTO es_streams(stream_id, stream_type, version) VALUES ($1, $2, $3)
-         ON CONFLICT (stream_id) DO NOTHING RETURNING version`,
-        [streamId, type, k],
-      );
-      if (r.rowCount === 0) {
-        const { version } = await this.streamVersion(client, streamId);
-        throw new WrongExpectedVersionError(streamId, expected, version);
+  private async commitBatch(batch: PendingAppend[]) {
+    if (batch.length === 1) {
+      const [one] = batch;
+      await this.appendAlone(one).then(one.resolve, one.reject);
+      return;
+    }
+    let rows: Array<AppendRow | null>;
+    const client = await this.pool.connect().catch((err) => {
+      for (const p of batch) p.reject(err);
+      return null;
+    });
+    if (!client) return;
+    try {
+      await client.query('BEGIN');
+      rows = [];
+      for (const p of batch) {
+        const r = await client.query(appendQuery(p.streamId, p.events, p.expected, false));
+        rows.push((r.rows[0] as AppendRow | undefined) ?? null);
       }
-      return 0;
+      // One notification for the whole batch: listeners re-read from their position anyway.
+      if (rows.some((r) => r !== null)) await client.query(`NOTIFY ${CHANNEL}`);
+      await client.query('COMMIT');
+    } catch {
+      // Rare (an event id appended before, a lost connection): nothing of the batch committed, so
+      // each append runs again on its own and gets its own answer.
+      await client.query('ROLLBACK').catch(() => {});
+      client.release();
+      await Promise.all(batch.map((p) => this.appendAlone(p).then(p.resolve, p.reject)));
+      return;
     }
-    if (expected === 'any') {
-      const r = await client.query(
-        `INSERT INTO es_streams(stream_id, stream_type, version) VALUES ($1, $2, $3)
-         ON CONFLICT (stream_id) DO UPDATE SET version = es_streams.version + $3, updated_at = now()
-         RETURNING version::text`,
-        [streamId, type, k],
-      );
-      return Number(r.rows[0].version) - k;
+    client.release();
+    await Promise.all(batch.map((p, i) => this.settle(p, rows[i]).then(p.resolve, p.reject)));
+  }
+
+  private async appendAlone(p: Pick<PendingAppend, 'streamId' | 'events' | 'expected'>): Promise<AppendResult> {
+    let row: AppendRow | null;
+    try {
+      const r = await this.pool.query(appendQuery(p.streamId, p.events, p.expected));
+      row = (r.rows[0] as AppendRow | undefined) ?? null;
+    } catch (err) {
+      // The same event ids were appended before (a retried command): answer as the first time did.
+      if ((err as { code?: string }).code !== '23505') throw err;
+      row = null;
     }
-    const r =
-      expected === 'stream_exists'
-        ? await client.query(
-            `UPDATE es_streams SET version = version + $2, updated_at = now() WHERE stream_id = $1 RETURNING version::text`,
-            [streamId, k],
-          )
-        : await client.query(
-            `UPDATE es_streams SET version = version + $2, updated_at = now()
-             WHERE stream_id = $1 AND version = $3 RETURNING version::text`,
-            [streamId, k, expected],
-          );
-    if (r.rowCount === 0) {
-      const { version } = await this.streamVersion(client, streamId);
-      throw new WrongExpectedVersionError(streamId, expected, version);
-    }
-    return Number(r.rows[0].version) - k;
+    return this.settle(p, row);
+  }
+
+  /** No row: the expected version did not hold — unless these very events are already there. */
+  private async settle(p: Pick<PendingAppend, 'streamId' | 'events' | 'expected'>, row: AppendRow | null): Promise<AppendResult> {
+    if (row) return { nextVersion: Number(row.stream_version), position: encodePosition(row.transaction_id, row.global_position) };
+    const prior = await this.priorAppend(p.streamId, p.events);
+    if (prior) return prior;
+    throw new WrongExpectedVersionError(p.streamId, p.expected, (await this.streamVersion(this.pool, p.streamId)).version);
   }
 
   private async streamVersion(client: pg.PoolClient | pg.Pool, streamId: string) {
@@ -226,8 +267,8 @@ export class PostgresEventStore implements EventStore {
   }
 
   /** The result of an earlier append of exactly these events to this stream, if there was one. */
-  private async priorAppend(client: pg.PoolClient, streamId: string, events: NewEvent[]): Promise<AppendResult | null> {
-    const r = await client.query(
+  private async priorAppend(streamId: string, events: NewEvent[]): Promise<AppendResult | null> {
+    const r = await this.pool.query(
       `SELECT event_id, stream_id, stream_version::text, transaction_id::text, global_position::text
        FROM es_events WHERE event_id = ANY($1::uuid[]) ORDER BY stream_version`,
       [events.map((e) => e.id)],
@@ -358,4 +399,31 @@ export class PostgresEventStore implements EventStore {
     this.listener = null;
     if (l) await l.end().catch(() => {});
   }
+}
+
+/** The append statement for one stream (a prepared statement per expected-version rule). */
+function appendQuery(streamId: string, events: NewEvent[], expected: ExpectedVersion, notify = true): pg.QueryConfig {
+  const { name, claim, params } = claimFor(expected, streamId, events.length);
+  const n = params.length;
+  return {
+    name: `es_append_${name}${notify ? '_n' : ''}`,
+    text: `WITH claim AS (${claim}),
+      ins AS (
+        INSERT INTO es_events(stream_id, stream_version, event_id, event_type, schema_version, data, metadata)
+        SELECT $1, claim.prev + e.ord, e.id, e.type, e.sv, e.data, e.meta
+        FROM claim, unnest($${n + 1}::uuid[], $${n + 2}::text[], $${n + 3}::int[], $${n + 4}::jsonb[], $${n + 5}::jsonb[])
+             WITH ORDINALITY AS e(id, type, sv, data, meta, ord)
+        ORDER BY e.ord
+        RETURNING transaction_id, global_position, stream_version)
+      SELECT transaction_id::text, global_position::text, stream_version::text${notify ? `, pg_notify('${CHANNEL}', $1) AS notified` : ''}
+      FROM ins ORDER BY stream_version DESC LIMIT 1`,
+    values: [
+      ...params,
+      events.map((e) => e.id),
+      events.map((e) => e.type),
+      events.map((e) => e.schemaVersion ?? 1),
+      events.map((e) => JSON.stringify(e.data ?? null)),
+      events.map((e) => JSON.stringify(e.metadata ?? {})),
+    ],
+  };
 }
