@@ -5,12 +5,14 @@ import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { CatchUpWaiter } from '../projections/catch-up.js';
+import { ensureCheckpoints } from '../projections/checkpoints.js';
 import { projections } from '../projections/index.js';
 import { ProjectionRunner } from '../projections/runner.js';
 import { startWorkers } from '../workers/index.js';
 import { registerUser } from './app/auth.js';
 import { CommandHandler } from './app/command-handler.js';
 import type { AppServices } from './app/context.js';
+import { AppError } from './app/errors.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { LoginRateLimit } from './auth/login-rate-limit.js';
 import { RefreshTokens } from './auth/refresh-tokens.js';
@@ -42,8 +44,17 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 /** Storage every role needs, created idempotently (several processes may start at once). */
 async function prepareStorage(app: AppServices) {
   await app.store.init();
-  await RefreshTokens.setup(app.db);
-  await app.pool.query('CREATE SEQUENCE IF NOT EXISTS user_ids');
+  // CREATE … IF NOT EXISTS is not safe against a concurrent twin: serialise across processes.
+  const client = await app.pool.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock(7261003)');
+    await RefreshTokens.setup(app.db);
+    await ensureCheckpoints(app.db);
+    await client.query('CREATE SEQUENCE IF NOT EXISTS user_ids');
+  } finally {
+    await client.query('SELECT pg_advisory_unlock(7261003)').catch(() => {});
+    client.release();
+  }
 }
 
 /** The first admin, from ADMIN_EMAIL / ADMIN_PASSWORD; returns the sign-in when it created it. */
@@ -62,6 +73,11 @@ export async function ensureAdmin(app: AppServices, password: string) {
   } catch (err) {
     // Another process created it at the same moment.
     if ((err as { code?: string }).code === 'CONFLICT') return null;
+    // Created, but no projector has shown it yet (a gateway started before any projector).
+    if (err instanceof AppError && err.code === 'INTERNAL') {
+      app.log.warn({ email }, 'first admin created; the users read model has not caught up yet');
+      return { email, password };
+    }
     throw err;
   }
 }

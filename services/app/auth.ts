@@ -123,6 +123,9 @@ export async function registerUser(
   return toUserDto(row);
 }
 
+/** A claim whose registration has not followed for this long is taken as abandoned (a crash). */
+const ABANDONED_CLAIM_MS = 5 * 60_000;
+
 /** Claims the address for userId; takes over a claim whose holder never finished registering. */
 export async function claimEmail(
   app: AppServices,
@@ -136,10 +139,13 @@ export async function claimEmail(
     await app.commands.handle(emailClaimDecider, streamId, { type: 'ClaimEmail', email, userId, now }, context);
   } catch (err) {
     if (!(err instanceof DomainError) || err.code !== 'CONFLICT') throw err;
-    const { state } = await app.commands.load(emailClaimDecider, streamId);
+    // Taken over only when the holder's registration never happened and is not merely in progress.
+    const { state, events } = await app.commands.load(emailClaimDecider, streamId);
     const holder = state.claimedBy;
-    const holderStream = holder === null ? null : await app.store.readStream(userDecider.streamId(holder), { maxCount: 1 });
-    if (holderStream && holderStream.version > 0) throw err;
+    const claimedAt = events.at(-1)?.createdAt.getTime() ?? Date.now();
+    if (holder === null || Date.now() - claimedAt < ABANDONED_CLAIM_MS) throw err;
+    const holderStream = await app.store.readStream(userDecider.streamId(holder), { maxCount: 1 });
+    if (holderStream.version > 0) throw err;
     await app.commands.handle(
       emailClaimDecider,
       streamId,

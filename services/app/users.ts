@@ -57,8 +57,15 @@ export async function getUser(app: AppServices, actor: Actor | null, id: unknown
 }
 
 /** Serialises changes that could leave no active ADMIN (across gateways: a Postgres advisory lock). */
-async function withAdminGuard<T>(app: AppServices, targetId: number, removesAdmin: boolean, fn: () => Promise<T>): Promise<T> {
-  if (!removesAdmin) return fn();
+async function withAdminGuard<T>(
+  app: AppServices,
+  actor: Actor,
+  targetId: number,
+  removesAdmin: boolean,
+  fn: () => Promise<T>,
+): Promise<T> {
+  // Acting on oneself is refused by the decider (403) before any count matters.
+  if (!removesAdmin || actor.id === targetId) return fn();
   const client = await app.pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock(7261002)');
@@ -104,7 +111,7 @@ export async function changeRole(app: AppServices, actor: Actor | null, id: unkn
   const userId = parseId(id);
   const { role } = parseInput(ChangeRoleInput, input);
   const row = await requireUser(app, userId);
-  await withAdminGuard(app, userId, row.role === 'ADMIN' && role !== 'ADMIN' && row.is_active, () =>
+  await withAdminGuard(app, actor, userId, row.role === 'ADMIN' && role !== 'ADMIN' && row.is_active, () =>
     run(app, actor, userId, { type: 'ChangeUserRole', role: role as Role, actorId: actor.id, now: new Date().toISOString() }),
   );
   return toUserDto(await requireUser(app, userId));
@@ -114,7 +121,7 @@ export async function deactivateUser(app: AppServices, actor: Actor | null, id: 
   authorize(actor, 'users.write');
   const userId = parseId(id);
   const row = await requireUser(app, userId);
-  await withAdminGuard(app, userId, row.role === 'ADMIN' && row.is_active, () =>
+  await withAdminGuard(app, actor, userId, row.role === 'ADMIN' && row.is_active, () =>
     run(app, actor, userId, { type: 'DeactivateUser', actorId: actor.id, now: new Date().toISOString() }),
   );
   // Sessions end at once (the access token is refused too: resolveActor reads is_active).
@@ -136,7 +143,7 @@ export async function deleteUser(app: AppServices, actor: Actor | null, id: unkn
   const userId = parseId(id);
   const row = await requireUser(app, userId);
   const now = new Date().toISOString();
-  await withAdminGuard(app, userId, row.role === 'ADMIN' && row.is_active, () =>
+  await withAdminGuard(app, actor, userId, row.role === 'ADMIN' && row.is_active, () =>
     run(app, actor, userId, { type: 'DeleteUser', actorId: actor.id, now }),
   );
   await app.refreshTokens.revokeAllFor(userId);

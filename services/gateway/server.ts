@@ -37,8 +37,8 @@ const actorCache = new WeakMap<FastifyRequest, Promise<Actor | null>>();
 export async function buildGateway(options: GatewayOptions): Promise<FastifyInstance> {
   const { app, live } = options;
   const server = Fastify({
-    logger: app.config.LOG_LEVEL === 'silent' ? false : { level: app.config.LOG_LEVEL },
-    disableRequestLogging: true,
+    // warn at the least: one line per request is noise; failures are logged by the error handler.
+    logger: app.config.LOG_LEVEL === 'silent' ? false : { level: ['fatal', 'error'].includes(app.config.LOG_LEVEL) ? app.config.LOG_LEVEL : 'warn' },
     bodyLimit: 1024 * 1024,
   });
   server.setErrorHandler(sendError);

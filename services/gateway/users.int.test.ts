@@ -229,9 +229,11 @@ describe('figures from events', () => {
     const overview = await api(t.url, 'GET', '/api/user/overview-stats', { token: tokens.ADMIN });
     expect(r.body.data.activeUsers).toBe(overview.body.data.activeUsers);
     expect(r.body.data).toMatchObject({ totalCompanies: 0, pendingApprovals: 0 });
+    const me = (await api(t.url, 'GET', '/api/auth/me', { token: tokens.ADMIN })).body.data;
+    const adminName = `${me.firstName} ${me.lastName}`;
     const descriptions = r.body.data.recentActivity.map((a: any) => a.description);
-    expect(descriptions[0]).toBe('System Administrator changed the role of Ada Activity from USER to MODERATOR');
-    expect(descriptions[1]).toBe('System Administrator created user Ada Activity');
+    expect(descriptions[0]).toBe(`${adminName} changed the role of Ada Activity from USER to MODERATOR`);
+    expect(descriptions[1]).toBe(`${adminName} created user Ada Activity`);
     const times = r.body.data.recentActivity.map((a: any) => new Date(a.timestamp).getTime());
     expect([...times].sort((a, b) => b - a)).toEqual(times);
   });

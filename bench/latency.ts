@@ -1,0 +1,79 @@
+// Command-to-subscriber latency: mutations sent on one connection at a steady 100 commands/s, the
+// matching subscription messages received on another connection (graphql-ws), through the whole
+// path: gateway → decider → event store → projector → Redis → gateway → WebSocket.
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+
+export interface LatencyFigures {
+  commands: number;
+  received: number;
+  p50: number;
+  p95: number;
+  p99: number;
+  max: number;
+}
+
+function percentile(sorted: number[], p: number) {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+export async function benchLatency(baseUrl: string, token: string, userIds: number[], rate = 100, seconds = 10): Promise<LatencyFigures> {
+  const sentAt = new Map<string, number>();
+  const latencies: number[] = [];
+  const client = createClient({ url: `${baseUrl.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { token } });
+  await new Promise<void>((resolve, reject) => {
+    client.subscribe(
+      { query: 'subscription { userChanged { id type user { lastName } } }' },
+      {
+        next: (msg: any) => {
+          const lastName = msg.data?.userChanged?.user?.lastName as string | undefined;
+          const t = lastName ? sentAt.get(lastName) : undefined;
+          if (t !== undefined) {
+            latencies.push(performance.now() - t);
+            sentAt.delete(lastName!);
+          }
+        },
+        error: reject,
+        complete: () => {},
+      },
+    );
+    client.on('connected', () => setTimeout(resolve, 300));
+  });
+
+  const total = rate * seconds;
+  const interval = 1000 / rate;
+  const start = performance.now();
+  const inFlight: Promise<unknown>[] = [];
+  for (let i = 0; i < total; i++) {
+    const due = start + i * interval;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const marker = `L${i}`;
+    const id = userIds[i % userIds.length];
+    sentAt.set(marker, performance.now());
+    inFlight.push(
+      fetch(`${baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({
+          query: 'mutation($id:Int!,$input:UpdateUserInput!){ updateUser(id:$id, input:$input){ id } }',
+          variables: { id, input: { lastName: marker } },
+        }),
+      }).then((r) => r.text()),
+    );
+  }
+  await Promise.all(inFlight);
+  const deadline = performance.now() + 5000;
+  while (sentAt.size > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  await client.dispose();
+  const sorted = [...latencies].sort((a, b) => a - b);
+  return {
+    commands: total,
+    received: latencies.length,
+    p50: percentile(sorted, 50),
+    p95: percentile(sorted, 95),
+    p99: percentile(sorted, 99),
+    max: sorted[sorted.length - 1] ?? Number.NaN,
+  };
+}

@@ -1,0 +1,234 @@
+// Shared helpers for the browser tests: the built web app, Chromium, users of each role, sign-in and
+// axe-core. Each test file starts its own gateway (test/support/app.ts) and its own Chromium.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const WEB_DIST = path.join(ROOT, 'web', 'dist');
+const AXE_PATH = path.join(ROOT, 'node_modules', 'axe-core', 'axe.min.js');
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+function newestMtime(target: string): number {
+  const stat = statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let newest = stat.mtimeMs;
+  for (const entry of readdirSync(target)) {
+    if (entry === 'node_modules' || entry === 'dist') continue;
+    newest = Math.max(newest, newestMtime(path.join(target, entry)));
+  }
+  return newest;
+}
+
+/** Builds web/dist when it is missing or older than its sources; one build even with parallel files. */
+export async function ensureWebBuild(): Promise<void> {
+  const manifest = path.join(WEB_DIST, '.vite', 'manifest.json');
+  const sources = [
+    path.join(ROOT, 'web', 'src'),
+    path.join(ROOT, 'web', 'index.html'),
+    path.join(ROOT, 'web', 'vite.config.ts'),
+  ];
+  const stale = () =>
+    !existsSync(manifest) || statSync(manifest).mtimeMs < Math.max(...sources.map(newestMtime));
+  if (!stale()) return;
+  const lock = path.join(ROOT, '.local', 'web-build.lock');
+  mkdirSync(path.dirname(lock), { recursive: true });
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    try {
+      mkdirSync(lock);
+      break;
+    } catch {
+      // Another test file is building: wait, then use its result (or take over a stale lock).
+      if (Date.now() > deadline || Date.now() - statSync(lock).mtimeMs > 180_000)
+        rmSync(lock, { recursive: true, force: true });
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  try {
+    if (stale()) {
+      execFileSync(
+        process.execPath,
+        [
+          path.join(ROOT, 'node_modules', 'vite', 'bin', 'vite.js'),
+          'build',
+          '--config',
+          'web/vite.config.ts',
+          '--logLevel',
+          'warn',
+        ],
+        {
+          cwd: ROOT,
+          stdio: 'inherit',
+        },
+      );
+    }
+  } finally {
+    rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** Headless Chromium; Playwright gives every launch a fresh temporary profile (user-data-dir). */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}
+
+export interface PageOptions {
+  viewport?: { width: number; height: number };
+}
+
+export const DESKTOP = { width: 1280, height: 800 };
+export const MOBILE = { width: 390, height: 844 };
+
+/** A fresh context (own storage) and page on the app; page errors are collected in `errors`. */
+export async function openPage(
+  browser: Browser,
+  baseURL: string,
+  options: PageOptions = {},
+): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+  const context = await browser.newContext({ baseURL, viewport: options.viewport ?? DESKTOP });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const errors: string[] = [];
+  page.on('pageerror', (err) => errors.push(err.message));
+  return { context, page, errors };
+}
+
+export interface Credentials {
+  email: string;
+  password: string;
+}
+
+export type Role = 'ADMIN' | 'MODERATOR' | 'USER' | 'GUEST';
+
+async function apiCall<T>(
+  baseURL: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  token?: string,
+): Promise<{ status: number; body: T }> {
+  const res = await fetch(new URL(path, baseURL), {
+    method,
+    headers: {
+      'Content-Type': 'application/json',
+      'X-Client-Environment': 'e2e',
+      ...(token ? { Authorization: `Bearer ${token}` } : {}),
+    },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json().catch(() => null)) as T };
+}
+
+export async function apiLogin(baseURL: string, who: Credentials) {
+  const res = await apiCall<{
+    data: { tokens: { accessToken: string; refreshToken: string }; user: { id: number } };
+  }>(baseURL, 'POST', '/api/auth/login', who);
+  if (res.status !== 200) throw new Error(`login of ${who.email} answered ${res.status}`);
+  return res.body.data;
+}
+
+export { apiCall };
+
+let userCounter = 0;
+
+/** Creates a user of a role through POST /api/auth/register with the admin's token. */
+export async function createUser(
+  baseURL: string,
+  admin: Credentials,
+  role: Role,
+  fields: { firstName?: string | null; lastName?: string | null; isActive?: boolean; email?: string } = {},
+): Promise<Credentials & { id: number }> {
+  const { tokens } = await apiLogin(baseURL, admin);
+  userCounter += 1;
+  const email = fields.email ?? `${role.toLowerCase()}-${userCounter}-${Date.now()}@billflow.test`;
+  const password = 'Passw0rd-e2e!';
+  const res = await apiCall<{ data: { id: number } }>(
+    baseURL,
+    'POST',
+    '/api/auth/register',
+    {
+      email,
+      password,
+      firstName:
+        fields.firstName === undefined ? `${role[0]}${role.slice(1).toLowerCase()}` : fields.firstName,
+      lastName: fields.lastName === undefined ? 'Tester' : fields.lastName,
+      role,
+      isActive: fields.isActive ?? true,
+    },
+    tokens.accessToken,
+  );
+  if (res.status !== 201)
+    throw new Error(`register ${role} answered ${res.status}: ${JSON.stringify(res.body)}`);
+  return { email, password, id: res.body.data.id };
+}
+
+/** Fills and submits the sign-in form (the page must be on /login). */
+export async function submitLogin(page: Page, who: Credentials) {
+  await page.getByLabel('Email').fill(who.email);
+  await page.getByLabel('Password').fill(who.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** Signs in through the form and waits until the app has left /login. */
+export async function signIn(page: Page, who: Credentials, path = '/login') {
+  await page.goto(path);
+  await submitLogin(page, who);
+  await page.waitForURL((url) => url.pathname !== '/login');
+}
+
+export function pathOf(page: Page): string {
+  return new URL(page.url()).pathname;
+}
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: string[]; failureSummary?: string }[];
+}
+
+/** Runs axe-core in the page; returns the serious and critical violations. */
+export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> {
+  const loaded = await page.evaluate(
+    () => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined',
+  );
+  if (!loaded) await page.addScriptTag({ path: AXE_PATH });
+  const violations = await page.evaluate(async () => {
+    const axe = (
+      window as unknown as {
+        axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> };
+      }
+    ).axe;
+    const result = await axe.run(document, { resultTypes: ['violations'] });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => ({ target: n.target, failureSummary: n.failureSummary })),
+    }));
+  });
+  return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Storage of the page's origin, as the app sees it. */
+export function readStorage(page: Page) {
+  return page.evaluate(() => ({
+    token: localStorage.getItem('auth_token'),
+    refresh: localStorage.getItem('refresh_token'),
+    session: localStorage.getItem('auth-storage'),
+  }));
+}

@@ -1,0 +1,85 @@
+// Read your writes: a mutation waits until the projections that handle its events have passed its
+// position. Checkpoints arrive on Redis right after each projection commit; a short Postgres poll
+// covers a missed message (Redis pub/sub is fire-and-forget).
+import type { Redis } from 'ioredis';
+import type pg from 'pg';
+import type { Position } from '../services/eventstore/port.js';
+
+interface Waiter {
+  position: Position;
+  names: string[];
+  resolve(ok: boolean): void;
+}
+
+export class CatchUpWaiter {
+  private readonly known = new Map<string, Position>();
+  private readonly waiters = new Set<Waiter>();
+  private readonly channel: string;
+  private poller: NodeJS.Timeout | null = null;
+
+  constructor(private readonly opts: { pool: pg.Pool; subscriber: Redis; prefix: string; pollMs?: number }) {
+    this.channel = `${opts.prefix}:checkpoint`;
+  }
+
+  async start() {
+    this.opts.subscriber.on('message', (channel: string, message: string) => {
+      if (channel !== this.channel) return;
+      try {
+        const { name, position } = JSON.parse(message) as { name: string; position: Position };
+        this.advance(name, position);
+      } catch {
+        /* ignore malformed */
+      }
+    });
+    await this.opts.subscriber.subscribe(this.channel);
+  }
+
+  private advance(name: string, position: Position) {
+    const current = this.known.get(name);
+    if (current === undefined || position > current) this.known.set(name, position);
+    for (const w of this.waiters) if (this.satisfied(w)) this.finish(w, true);
+  }
+
+  private satisfied(w: Waiter) {
+    return w.names.every((n) => (this.known.get(n) ?? '') >= w.position);
+  }
+
+  private finish(w: Waiter, ok: boolean) {
+    this.waiters.delete(w);
+    w.resolve(ok);
+    if (this.waiters.size === 0 && this.poller) {
+      clearInterval(this.poller);
+      this.poller = null;
+    }
+  }
+
+  private async poll() {
+    try {
+      const r = await this.opts.pool.query('SELECT name, position FROM projection_checkpoints');
+      for (const row of r.rows as Array<{ name: string; position: string }>) this.advance(row.name, row.position);
+    } catch {
+      /* table not there yet: the projector has not started */
+    }
+  }
+
+  /** True once every named projection has reached `position`; false after `timeoutMs`. */
+  async waitFor(position: Position, names: string[], timeoutMs: number): Promise<boolean> {
+    const w: Waiter = { position, names, resolve: () => {} };
+    if (this.satisfied(w)) return true;
+    const done = new Promise<boolean>((resolve) => {
+      w.resolve = resolve;
+    });
+    this.waiters.add(w);
+    const timer = setTimeout(() => this.finish(w, false), timeoutMs);
+    await this.poll();
+    this.poller ??= setInterval(() => void this.poll(), this.opts.pollMs ?? 50);
+    const ok = await done;
+    clearTimeout(timer);
+    return ok;
+  }
+
+  async close() {
+    for (const w of [...this.waiters]) this.finish(w, false);
+    await this.opts.subscriber.unsubscribe(this.channel).catch(() => {});
+  }
+}

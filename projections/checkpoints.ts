@@ -1,0 +1,18 @@
+// Where each projection is in the log, and which version of its code built its tables.
+import { type Kysely, sql } from 'kysely';
+import type { Position } from '../services/eventstore/port.js';
+
+export async function ensureCheckpoints(db: Kysely<any>) {
+  await sql`CREATE TABLE IF NOT EXISTS projection_checkpoints (
+    name text PRIMARY KEY,
+    position text NOT NULL,
+    version integer NOT NULL,
+    updated_at timestamptz NOT NULL DEFAULT now()
+  )`.execute(db);
+}
+
+export async function readCheckpoint(db: Kysely<any>, name: string): Promise<{ position: Position; version: number } | null> {
+  const r = await sql<{ position: string; version: number }>`
+    SELECT position, version FROM projection_checkpoints WHERE name = ${name}`.execute(db);
+  return r.rows[0] ?? null;
+}

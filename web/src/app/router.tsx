@@ -1,0 +1,178 @@
+// The route table (spec 1 §2, spec 2 §2). /login is in the first bundle; the shell and every screen
+// load as their own chunks.
+import { type ComponentType, lazy, Suspense } from 'react';
+import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { LandingRedirect } from '../components/auth/landing-redirect';
+import { FullPageLoading, ProtectedRoute } from '../components/auth/protected-route';
+import { LoginPage } from '../features/auth/components/login-page';
+import { setSessionExpiredHandler } from '../lib/api-client';
+import { ACCESS } from '../lib/authorization';
+import { RouteError } from './route-error';
+
+const AppShell = lazy(() => import('../components/layout/app-shell'));
+
+/** A route whose screen loads on demand. */
+function screen<M>(path: string, load: () => Promise<M>, pick: (module: M) => ComponentType): RouteObject {
+  return { path, lazy: async () => ({ Component: pick(await load()) }) };
+}
+
+export const routes: RouteObject[] = [
+  {
+    ErrorBoundary: RouteError,
+    HydrateFallback: FullPageLoading,
+    children: [
+      { path: '/login', element: <LoginPage /> },
+      screen(
+        '/direct-action-result',
+        () => import('../features/direct-action/components/direct-action-result-page'),
+        (m) => m.DirectActionResultPage,
+      ),
+      {
+        path: '/',
+        element: (
+          <ProtectedRoute>
+            <Suspense fallback={<FullPageLoading />}>
+              <AppShell />
+            </Suspense>
+          </ProtectedRoute>
+        ),
+        children: [
+          { index: true, element: <LandingRedirect /> },
+          {
+            element: <ProtectedRoute requiredRole={ACCESS.admin.requiredRole} />,
+            children: [
+              screen(
+                'dashboard',
+                () => import('../features/dashboard/components/dashboard-page'),
+                (m) => m.DashboardPage,
+              ),
+              screen(
+                'companies',
+                () => import('../features/companies/components/companies-page'),
+                (m) => m.CompaniesPage,
+              ),
+              screen(
+                'companies/new',
+                () => import('../features/companies/components/company-create-page'),
+                (m) => m.CompanyCreatePage,
+              ),
+              screen(
+                'companies/:id',
+                () => import('../features/companies/components/company-detail-page'),
+                (m) => m.CompanyDetailPage,
+              ),
+              screen(
+                'companies/:id/edit',
+                () => import('../features/companies/components/company-edit-page'),
+                (m) => m.CompanyEditPage,
+              ),
+              screen(
+                'companies/:id/nacha',
+                () => import('../features/companies/components/company-nacha-page'),
+                (m) => m.CompanyNachaPage,
+              ),
+              screen(
+                'users',
+                () => import('../features/users/components/users-page'),
+                (m) => m.UsersPage,
+              ),
+              screen(
+                'users/new',
+                () => import('../features/users/components/user-create-page'),
+                (m) => m.UserCreatePage,
+              ),
+              screen(
+                'users/:id',
+                () => import('../features/users/components/user-detail-page'),
+                (m) => m.UserDetailPage,
+              ),
+              screen(
+                'users/:id/edit',
+                () => import('../features/users/components/user-edit-page'),
+                (m) => m.UserEditPage,
+              ),
+              screen(
+                'managers',
+                () => import('../features/managers/components/managers-page'),
+                (m) => m.ManagersPage,
+              ),
+              screen(
+                'managers/new',
+                () => import('../features/managers/components/manager-create-page'),
+                (m) => m.ManagerCreatePage,
+              ),
+              screen(
+                'managers/:id',
+                () => import('../features/managers/components/manager-detail-page'),
+                (m) => m.ManagerDetailPage,
+              ),
+              screen(
+                'managers/:id/edit',
+                () => import('../features/managers/components/manager-edit-page'),
+                (m) => m.ManagerEditPage,
+              ),
+            ],
+          },
+          {
+            element: <ProtectedRoute allowedRoles={ACCESS.vendors.allowedRoles} />,
+            children: [
+              screen(
+                'vendors',
+                () => import('../features/vendors/components/vendors-page'),
+                (m) => m.VendorsPage,
+              ),
+              screen(
+                'vendors/:id',
+                () => import('../features/vendors/components/vendor-detail-page'),
+                (m) => m.VendorDetailPage,
+              ),
+              screen(
+                'vendors/:id/edit-banking',
+                () => import('../features/vendors/components/vendor-edit-banking-page'),
+                (m) => m.VendorEditBankingPage,
+              ),
+            ],
+          },
+          {
+            element: <ProtectedRoute allowedRoles={ACCESS.approvals.allowedRoles} />,
+            children: [
+              screen(
+                'approvals',
+                () => import('../features/approvals/components/approvals-page'),
+                (m) => m.ApprovalsPage,
+              ),
+              screen(
+                'approvals/direct-action-result',
+                () => import('../features/approvals/components/approval-action-result-page'),
+                (m) => m.ApprovalActionResultPage,
+              ),
+              screen(
+                'approvals/:id',
+                () => import('../features/approvals/components/approval-detail-page'),
+                (m) => m.ApprovalDetailPage,
+              ),
+              screen(
+                'approvals/:id/confirm',
+                () => import('../features/approvals/components/approval-confirm-page'),
+                (m) => m.ApprovalConfirmPage,
+              ),
+            ],
+          },
+          // Unknown paths land through the same role-based redirect.
+          { path: '*', element: <LandingRedirect /> },
+        ],
+      },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  const router = createBrowserRouter(routes);
+  // A refused token refresh: the session is gone; go to /login unless already there.
+  setSessionExpiredHandler(() => {
+    const { location } = router.state;
+    if (location.pathname !== '/login')
+      void router.navigate('/login', { replace: true, state: { from: location } });
+  });
+  return router;
+}

@@ -1,0 +1,5 @@
+import { PagePlaceholder } from '../../../components/layout/page-placeholder';
+
+export function UserEditPage() {
+  return <PagePlaceholder title="Edit User" />;
+}

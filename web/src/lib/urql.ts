@@ -1,0 +1,73 @@
+// The GraphQL client: urql over HTTP POST through the API client's fetch (bearer, refresh, time-out)
+// and graphql-ws for subscriptions on the same path, reconnecting with the fresh token.
+import { createClient as createWsClient } from 'graphql-ws';
+import { Client, cacheExchange, fetchExchange, subscriptionExchange } from 'urql';
+import { authFetch, refreshAccessToken } from './api-client';
+import { tokenStorage } from './token-storage';
+import { createWsAuth, isAuthClose } from './ws-auth';
+
+function wsUrl(): string {
+  const url = new URL('/graphql', window.location.href);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  return url.toString();
+}
+
+export interface GraphQLClient {
+  client: Client;
+  dispose(): void;
+}
+
+export function createGraphQLClient(): GraphQLClient {
+  const wsAuth = createWsAuth({ getToken: tokenStorage.getAccessToken, refresh: refreshAccessToken });
+  const ws = createWsClient({
+    url: wsUrl(),
+    lazy: true,
+    connectionParams: wsAuth.connectionParams,
+    on: { closed: wsAuth.onClosed },
+    retryAttempts: 8,
+    // 0.5 s, 1 s, 2 s … up to 15 s, with jitter so many tabs do not reconnect in step.
+    retryWait: (retries) =>
+      new Promise((resolve) => setTimeout(resolve, Math.min(500 * 2 ** retries, 15_000) * (0.75 + Math.random() / 2))),
+    // Network drops and auth refusals (4403) are retried; graphql-ws treats 4401 as fatal, handled below.
+    shouldRetry: () => true,
+  });
+
+  const client = new Client({
+    url: '/graphql',
+    fetch: (input, init) => authFetch(input instanceof Request ? input.url : input, init),
+    preferGetMethod: false,
+    exchanges: [
+      cacheExchange,
+      fetchExchange,
+      subscriptionExchange({
+        forwardSubscription(request) {
+          const payload = { ...request, query: request.query ?? '' };
+          return {
+            subscribe(sink) {
+              let unsubscribe = ws.subscribe(payload, {
+                next: (value) => sink.next(value as never),
+                complete: () => sink.complete(),
+                error: (err) => {
+                  // A fatal 4401: resubscribe once; connectionParams refreshes the token first.
+                  if (isAuthClose(err)) {
+                    unsubscribe = ws.subscribe(payload, sink as never);
+                    return;
+                  }
+                  sink.error(err);
+                },
+              });
+              return { unsubscribe: () => unsubscribe() };
+            },
+          };
+        },
+      }),
+    ],
+  });
+
+  return {
+    client,
+    dispose() {
+      void ws.dispose();
+    },
+  };
+}
