@@ -13,7 +13,10 @@ export interface AppendFigures {
 
 const WRITERS = 16;
 
-async function runWriters(perWriter: number, appendOne: (writer: number, i: number) => Promise<void>): Promise<AppendFigures> {
+async function runWriters(
+  perWriter: number,
+  appendOne: (writer: number, i: number) => Promise<void>,
+): Promise<AppendFigures> {
   const start = performance.now();
   await Promise.all(
     Array.from({ length: WRITERS }, async (_, w) => {
@@ -32,10 +35,18 @@ export async function benchOurs(databaseUrl: string, perWriter: number): Promise
   await store.init();
   const run = randomUUID().slice(0, 8);
   // warm-up: connections and plans
-  await Promise.all(Array.from({ length: WRITERS }, (_, w) => store.append(`warm-${run}-${w}`, [{ id: randomUUID(), type: 'Warm', data: {} }], 'no_stream')));
+  await Promise.all(
+    Array.from({ length: WRITERS }, (_, w) =>
+      store.append(`warm-${run}-${w}`, [{ id: randomUUID(), type: 'Warm', data: {} }], 'no_stream'),
+    ),
+  );
   const figures = await runWriters(perWriter, async (w, i) => {
     const stream = `bench-${run}-${w}-${Math.floor(i / 10)}`;
-    await store.append(stream, [{ id: randomUUID(), type: 'BillApproved', data: { amount: i, writer: w } }], i % 10);
+    await store.append(
+      stream,
+      [{ id: randomUUID(), type: 'BillApproved', data: { amount: i, writer: w } }],
+      i % 10,
+    );
   });
   await store.close();
   await pool.end();
@@ -48,7 +59,9 @@ export async function benchEmmett(databaseUrl: string, perWriter: number): Promi
   });
   const run = randomUUID().slice(0, 8);
   await Promise.all(
-    Array.from({ length: WRITERS }, (_, w) => store.appendToStream(`warm-${run}-${w}`, [{ type: 'Warm', data: {} }])),
+    Array.from({ length: WRITERS }, (_, w) =>
+      store.appendToStream(`warm-${run}-${w}`, [{ type: 'Warm', data: {} }]),
+    ),
   );
   const figures = await runWriters(perWriter, async (w, i) => {
     const stream = `bench-${run}-${w}-${Math.floor(i / 10)}`;

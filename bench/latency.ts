@@ -18,10 +18,20 @@ function percentile(sorted: number[], p: number) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-export async function benchLatency(baseUrl: string, token: string, userIds: number[], rate = 100, seconds = 10): Promise<LatencyFigures> {
+export async function benchLatency(
+  baseUrl: string,
+  token: string,
+  userIds: number[],
+  rate = 100,
+  seconds = 10,
+): Promise<LatencyFigures> {
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
-  const client = createClient({ url: `${baseUrl.replace(/^http/, 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { token } });
+  const client = createClient({
+    url: `${baseUrl.replace(/^http/, 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { token },
+  });
   await new Promise<void>((resolve, reject) => {
     client.subscribe(
       { query: 'subscription { userChanged { id type user { lastName } } }' },

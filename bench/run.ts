@@ -20,6 +20,12 @@ interface Row {
 }
 
 const quick = process.argv.includes('--quick');
+/** `--only=append,replay,latency,web` runs a subset. */
+const only = process.argv
+  .find((a) => a.startsWith('--only='))
+  ?.slice(7)
+  .split(',');
+const wanted = (part: string) => !only || only.includes(part);
 
 async function freshDatabase(adminUrl: string, label: string) {
   const name = `bf_bench_${label}_${randomBytes(4).toString('hex')}`;
@@ -38,7 +44,8 @@ async function freshDatabase(adminUrl: string, label: string) {
   };
 }
 
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 async function main() {
   process.env.BILLFLOW_QUIET = '1';
@@ -47,92 +54,141 @@ async function main() {
   const rows: Row[] = [];
 
   // 1. Append throughput, ours vs Emmett, same server, same load shape.
-  const perWriter = quick ? 100 : 400;
-  const oursDb = await freshDatabase(admin, 'ours');
-  const emmettDb = await freshDatabase(admin, 'emmett');
-  const ours = await benchOurs(oursDb.url, perWriter);
-  const emmett = await benchEmmett(emmettDb.url, perWriter);
-  await oursDb.drop();
-  await emmettDb.drop();
-  const ratio = ours.perSecond / emmett.perSecond;
-  rows.push({ figure: 'append, 16 writers, 1 event/command: Billflow Postgres store', value: `${fmt(ours.perSecond)} events/s`, target: '', met: null });
-  rows.push({ figure: 'append, 16 writers, 1 event/command: Emmett PostgreSQL store', value: `${fmt(emmett.perSecond)} events/s`, target: '', met: null });
-  rows.push({ figure: 'append throughput ratio (ours / Emmett)', value: `${fmt(ratio, 2)}×`, target: '≥ 1.5×', met: ratio >= 1.5 });
+  let ours: unknown;
+  let emmett: unknown;
+  let replay: unknown;
+  let latency: unknown;
+  if (wanted('append')) {
+    const perWriter = quick ? 100 : 400;
+    const oursDb = await freshDatabase(admin, 'ours');
+    const emmettDb = await freshDatabase(admin, 'emmett');
+    const o = await benchOurs(oursDb.url, perWriter);
+    const e = await benchEmmett(emmettDb.url, perWriter);
+    ours = o;
+    emmett = e;
+    await oursDb.drop();
+    await emmettDb.drop();
+    const ratio = o.perSecond / e.perSecond;
+    rows.push({
+      figure: 'append, 16 writers, 1 event/command: Billflow Postgres store',
+      value: `${fmt(o.perSecond)} events/s`,
+      target: '',
+      met: null,
+    });
+    rows.push({
+      figure: 'append, 16 writers, 1 event/command: Emmett PostgreSQL store',
+      value: `${fmt(e.perSecond)} events/s`,
+      target: '',
+      met: null,
+    });
+    rows.push({
+      figure: 'append throughput ratio (ours / Emmett)',
+      value: `${fmt(ratio, 2)}×`,
+      target: '≥ 1.5×',
+      met: ratio >= 1.5,
+    });
+  }
 
   // 2. Projection replay of 100,000 events into the users read model.
-  const replayDb = await freshDatabase(admin, 'replay');
-  const replay = await benchReplay(replayDb.url, quick ? 20_000 : 100_000);
-  await replayDb.drop();
-  rows.push({
-    figure: `projection replay, ${fmt(replay.events)} events → users table`,
-    value: `${fmt(replay.perSecond)} events/s (${fmt(replay.seconds, 2)} s)`,
-    target: '≥ 20,000 events/s',
-    met: replay.perSecond >= 20_000,
-  });
+  if (wanted('replay')) {
+    const replayDb = await freshDatabase(admin, 'replay');
+    const r = await benchReplay(replayDb.url, quick ? 20_000 : 100_000);
+    replay = r;
+    await replayDb.drop();
+    rows.push({
+      figure: `projection replay, ${fmt(r.events)} events → users table`,
+      value: `${fmt(r.perSecond)} events/s (${fmt(r.seconds, 2)} s)`,
+      target: '≥ 20,000 events/s',
+      met: r.perSecond >= 20_000,
+    });
+  }
 
   // 3. Command-to-subscriber latency at 100 commands/s through a running product.
-  const appDb = await freshDatabase(admin, 'latency');
-  const config = loadConfig({
-    DATABASE_URL: appDb.url,
-    REDIS_URL: services.redisUrl,
-    REDIS_PREFIX: `bench_${randomBytes(3).toString('hex')}`,
-    PORT: '0',
-    LOG_LEVEL: 'error',
-    JWT_SECRET: randomBytes(32).toString('hex'),
-    ENCRYPTION_KEY: randomBytes(32).toString('base64'),
-    ADMIN_EMAIL: 'admin@bench.test',
-    ADMIN_PASSWORD: 'bench-admin-pass',
-  });
-  const started = await startApp(config);
-  const base = started.url!;
-  const login = await (
-    await fetch(`${base}/api/auth/login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: 'admin@bench.test', password: 'bench-admin-pass' }),
-    })
-  ).json();
-  const token = login.data.tokens.accessToken as string;
-  const userIds: number[] = [];
-  for (let i = 0; i < 200; i++) {
-    const r = await (
-      await fetch(`${base}/api/auth/register`, {
+  if (wanted('latency')) {
+    const appDb = await freshDatabase(admin, 'latency');
+    const config = loadConfig({
+      DATABASE_URL: appDb.url,
+      REDIS_URL: services.redisUrl,
+      REDIS_PREFIX: `bench_${randomBytes(3).toString('hex')}`,
+      PORT: '0',
+      LOG_LEVEL: 'error',
+      JWT_SECRET: randomBytes(32).toString('hex'),
+      ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+      ADMIN_EMAIL: 'admin@bench.test',
+      ADMIN_PASSWORD: 'bench-admin-pass',
+    });
+    const started = await startApp(config);
+    const base = started.url!;
+    const login = await (
+      await fetch(`${base}/api/auth/login`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
-        body: JSON.stringify({ email: `u${i}@bench.test`, password: 'bench-user-pass' }),
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'admin@bench.test', password: 'bench-admin-pass' }),
       })
     ).json();
-    userIds.push(r.data.id);
+    const token = login.data.tokens.accessToken as string;
+    const userIds: number[] = [];
+    for (let i = 0; i < 200; i++) {
+      const r = await (
+        await fetch(`${base}/api/auth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+          body: JSON.stringify({ email: `u${i}@bench.test`, password: 'bench-user-pass' }),
+        })
+      ).json();
+      userIds.push(r.data.id);
+    }
+    const l = await benchLatency(base, token, userIds, 100, quick ? 3 : 10);
+    latency = l;
+    await started.close();
+    await appDb.drop();
+    rows.push({
+      figure: `command → subscriber latency at 100 commands/s (${l.received}/${l.commands} received)`,
+      value: `p50 ${fmt(l.p50, 1)} ms · p95 ${fmt(l.p95, 1)} ms · p99 ${fmt(l.p99, 1)} ms`,
+      target: 'p99 ≤ 50 ms',
+      met: l.p99 <= 50 && l.received === l.commands,
+    });
   }
-  const latency = await benchLatency(base, token, userIds, 100, quick ? 3 : 10);
-  await started.close();
-  await appDb.drop();
-  rows.push({
-    figure: `command → subscriber latency at 100 commands/s (${latency.received}/${latency.commands} received)`,
-    value: `p50 ${fmt(latency.p50, 1)} ms · p95 ${fmt(latency.p95, 1)} ms · p99 ${fmt(latency.p99, 1)} ms`,
-    target: 'p99 ≤ 50 ms',
-    met: latency.p99 <= 50 && latency.received === latency.commands,
-  });
 
   // 4. Web budget: initial JavaScript for /login (gzip), from the production build.
-  const budget = await webBudget();
-  if (budget) rows.push(budget);
+  if (wanted('web')) {
+    const budget = await webBudget();
+    if (budget) rows.push(budget);
+  }
 
   await services.stop();
   print(rows);
   mkdirSync(path.join(ROOT, '.local'), { recursive: true });
-  writeFileSync(path.join(ROOT, '.local', 'bench.json'), `${JSON.stringify({ at: new Date().toISOString(), rows, ours, emmett, replay, latency }, null, 2)}\n`);
+  writeFileSync(
+    path.join(ROOT, '.local', 'bench.json'),
+    `${JSON.stringify({ at: new Date().toISOString(), rows, ours, emmett, replay, latency }, null, 2)}\n`,
+  );
 }
 
 async function webBudget(): Promise<Row | null> {
   const script = path.join(ROOT, 'web', 'scripts', 'bundle-budget.ts');
   try {
-    const build = spawnSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'error'], { cwd: ROOT, stdio: 'ignore' });
-    if (build.status !== 0) return { figure: 'web: initial JS for /login (gzip)', value: 'build failed', target: '≤ 150 KB', met: false };
+    const build = spawnSync(
+      'npx',
+      ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'error'],
+      { cwd: ROOT, stdio: 'ignore' },
+    );
+    if (build.status !== 0)
+      return {
+        figure: 'web: initial JS for /login (gzip)',
+        value: 'build failed',
+        target: '≤ 150 KB',
+        met: false,
+      };
     const mod = (await import(script)) as { loginBundleGzipBytes?: () => Promise<number> | number };
     if (!mod.loginBundleGzipBytes) return null;
     const bytes = await mod.loginBundleGzipBytes();
-    return { figure: 'web: initial JavaScript for /login (gzip)', value: `${fmt(bytes / 1024, 1)} KB`, target: '≤ 150 KB', met: bytes <= 150 * 1024 };
+    return {
+      figure: 'web: initial JavaScript for /login (gzip)',
+      value: `${fmt(bytes / 1024, 1)} KB`,
+      target: '≤ 150 KB',
+      met: bytes <= 150 * 1024,
+    };
   } catch {
     return null;
   }
@@ -140,10 +196,14 @@ async function webBudget(): Promise<Row | null> {
 
 function print(rows: Row[]) {
   const w = [Math.max(...rows.map((r) => r.figure.length)), Math.max(...rows.map((r) => r.value.length)), 20];
-  const line = (a: string, b: string, c: string, d: string) => `| ${a.padEnd(w[0])} | ${b.padEnd(w[1])} | ${c.padEnd(w[2])} | ${d} |`;
+  const line = (a: string, b: string, c: string, d: string) =>
+    `| ${a.padEnd(w[0])} | ${b.padEnd(w[1])} | ${c.padEnd(w[2])} | ${d} |`;
   process.stdout.write(`\n${line('figure', 'measured', 'target', 'met')}\n`);
   process.stdout.write(`|${'-'.repeat(w[0] + 2)}|${'-'.repeat(w[1] + 2)}|${'-'.repeat(w[2] + 2)}|-----|\n`);
-  for (const r of rows) process.stdout.write(`${line(r.figure, r.value, r.target, r.met === null ? '' : r.met ? 'yes' : 'NO')}\n`);
+  for (const r of rows)
+    process.stdout.write(
+      `${line(r.figure, r.value, r.target, r.met === null ? '' : r.met ? 'yes' : 'NO')}\n`,
+    );
   process.stdout.write('\n');
 }
 

@@ -72,7 +72,9 @@ describe('sign-in screen', () => {
   });
 
   it('says "Signing in..." while busy, then lands an ADMIN on /dashboard, replacing /login in history', async () => {
-    const page = await loginPage();
+    const { page } = await openPage(browser, app.url);
+    await page.goto('/direct-action-result');
+    await page.getByRole('heading', { level: 1 }).waitFor();
     await page.route('**/api/auth/login', async (route) => {
       await new Promise((r) => setTimeout(r, 400));
       await route.continue();
@@ -91,9 +93,9 @@ describe('sign-in screen', () => {
       isAuthenticated: true,
       user: { email: app.admin.email },
     });
-    // Back goes to the page before /login, not to /login.
+    // Back skips /login (its history entry was replaced) and returns to the page before it.
     await page.goBack();
-    expect(pathOf(page)).toBe('/login');
+    expect(pathOf(page)).toBe('/direct-action-result');
     await page.context().close();
   });
 

@@ -366,9 +366,10 @@ export class PostgresEventStore implements EventStore {
     const signal = options.signal;
     let position = options.after ?? START;
     let caughtUpAnnounced = false;
-    // After a wake-up an event can still be hidden behind an older open transaction: retry soon,
-    // backing off, before falling back to the slow poll.
-    let retryDelay = 0;
+    // After a wake-up the new event can still be hidden behind an older open transaction (any
+    // writer, a projection batch too): re-read every few ms for a while instead of waiting for the
+    // slow poll, since that other transaction's commit sends no notification.
+    let eagerUntil = 0;
     await this.ensureListener();
     while (!signal?.aborted && !this.closed) {
       const batch = await this.readAll(position, batchSize, options);
@@ -383,12 +384,13 @@ export class PostgresEventStore implements EventStore {
         yield { kind: 'caughtUp', position };
       }
       if (batch.length > 0) {
-        retryDelay = 0;
+        eagerUntil = 0;
         continue;
       }
       await this.ensureListener();
-      const woke = await this.waitForWake(retryDelay > 0 ? retryDelay : this.pollIntervalMs, signal);
-      retryDelay = woke ? 5 : retryDelay > 0 && retryDelay < 160 ? retryDelay * 2 : 0;
+      const eager = Date.now() < eagerUntil;
+      const woke = await this.waitForWake(eager ? 3 : this.pollIntervalMs, signal);
+      if (woke) eagerUntil = Date.now() + 300;
     }
   }
 

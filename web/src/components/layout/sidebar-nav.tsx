@@ -30,12 +30,11 @@ export function SidebarBrand({ collapsed = false }: { collapsed?: boolean }) {
         'flex h-14 shrink-0 items-center gap-2.5 border-b border-sidebar-border px-4 outline-none focus-visible:ring-[3px] focus-visible:ring-ring/50',
         collapsed && 'justify-center px-0',
       )}
-      aria-label="Billflow home"
     >
-      <span className="flex size-8 shrink-0 items-center justify-center rounded-lg bg-primary text-sm font-bold text-primary-foreground">
+      <span aria-hidden="true" className="flex size-8 shrink-0 items-center justify-center rounded-lg bg-primary text-sm font-bold text-primary-foreground">
         B
       </span>
-      {collapsed ? null : <span className="truncate text-base font-semibold tracking-tight">Billflow</span>}
+      <span className={cn('truncate text-base font-semibold tracking-tight', collapsed && 'sr-only')}>Billflow</span>
     </Link>
   );
 }

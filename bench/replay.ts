@@ -1,0 +1,70 @@
+// Projection replay: builds the users read model from N events already in the log (registrations,
+// then sign-ins, profile and role changes spread over them), timing the rebuild alone.
+import { randomUUID } from 'node:crypto';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { PostgresEventStore } from '../services/eventstore/postgres.js';
+import type { NewEvent } from '../services/eventstore/port.js';
+import { rebuildProjection } from '../projections/rebuild.js';
+import { usersProjection } from '../projections/users.js';
+
+export async function benchReplay(databaseUrl: string, total: number) {
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 8 });
+  const store = new PostgresEventStore(pool);
+  await store.init();
+  const users = Math.max(1, Math.floor(total / 10));
+  const at = new Date().toISOString();
+  // Each user stream: registered, then 9 more events of the kinds a user stream holds.
+  const writes: Promise<unknown>[] = [];
+  for (let u = 1; u <= users; u++) {
+    const events: NewEvent[] = [
+      {
+        id: randomUUID(),
+        type: 'UserRegistered',
+        data: {
+          userId: u,
+          email: `u${u}@replay.test`,
+          firstName: 'Re',
+          lastName: `Play${u}`,
+          role: 'USER',
+          isActive: true,
+          passwordHash: 'x',
+          registeredAt: at,
+        },
+      },
+    ];
+    for (let i = 1; i < 10; i++) {
+      const kind = i % 3;
+      events.push(
+        kind === 0
+          ? {
+              id: randomUUID(),
+              type: 'UserProfileUpdated',
+              data: { userId: u, lastName: `P${u}-${i}`, updatedAt: at },
+            }
+          : kind === 1
+            ? { id: randomUUID(), type: 'UserSignedIn', data: { userId: u, at, ip: null } }
+            : {
+                id: randomUUID(),
+                type: 'UserRoleChanged',
+                data: { userId: u, from: 'USER', to: 'USER', changedAt: at },
+              },
+      );
+    }
+    writes.push(store.append(`user-${u}`, events, 'no_stream'));
+    if (writes.length >= 64) await Promise.all(writes.splice(0));
+  }
+  await Promise.all(writes);
+  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const start = performance.now();
+  const result = await rebuildProjection(db, store, usersProjection, { batchSize: 5000 });
+  const seconds = (performance.now() - start) / 1000;
+  const rows = await db
+    .selectFrom('users')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .executeTakeFirstOrThrow();
+  if (Number(rows.n) !== users) throw new Error(`replay built ${rows.n} users, expected ${users}`);
+  await store.close();
+  await pool.end();
+  return { events: result.events, seconds, perSecond: result.events / seconds };
+}
