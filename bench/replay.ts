@@ -3,10 +3,10 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { PostgresEventStore } from '../services/eventstore/postgres.js';
-import type { NewEvent } from '../services/eventstore/port.js';
 import { rebuildProjection } from '../projections/rebuild.js';
 import { usersProjection } from '../projections/users.js';
+import type { NewEvent } from '../services/eventstore/port.js';
+import { PostgresEventStore } from '../services/eventstore/postgres.js';
 
 export async function benchReplay(databaseUrl: string, total: number) {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: 8 });

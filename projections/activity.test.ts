@@ -22,9 +22,23 @@ const ev = (event: UserEvent, actor: number | null): StoredEvent => ({
   metadata: { userId: actor === null ? null : String(actor) },
   createdAt: new Date(Date.parse(at) + pos * 1000),
 });
-const reg = (userId: number, firstName: string | null, lastName: string | null, email: string): UserEvent => ({
+const reg = (
+  userId: number,
+  firstName: string | null,
+  lastName: string | null,
+  email: string,
+): UserEvent => ({
   type: 'UserRegistered',
-  data: { userId, email, firstName, lastName, role: 'USER', isActive: true, passwordHash: 'h', registeredAt: at },
+  data: {
+    userId,
+    email,
+    firstName,
+    lastName,
+    role: 'USER',
+    isActive: true,
+    passwordHash: 'h',
+    registeredAt: at,
+  },
 });
 
 beforeAll(async () => {
@@ -41,7 +55,10 @@ it('describes each event in plain words, newest first by position', async () => 
     ev(reg(1, 'Alice', 'Smith', 'alice@x.test'), null),
     ev(reg(2, null, null, 'bob@x.test'), 1),
     ev({ type: 'UserRoleChanged', data: { userId: 2, from: 'USER', to: 'MODERATOR', changedAt: at } }, 1),
-    ev({ type: 'UserProfileUpdated', data: { userId: 2, firstName: 'Bob', lastName: 'Stone', updatedAt: at } }, 1),
+    ev(
+      { type: 'UserProfileUpdated', data: { userId: 2, firstName: 'Bob', lastName: 'Stone', updatedAt: at } },
+      1,
+    ),
     ev({ type: 'UserSignedIn', data: { userId: 2, at, ip: null } }, 2),
     ev({ type: 'UserPasswordChanged', data: { userId: 2, passwordHash: 'x', by: 'self', at } }, 2),
     ev({ type: 'UserPasswordChanged', data: { userId: 2, passwordHash: 'y', by: 'admin', at } }, 1),
@@ -51,9 +68,14 @@ it('describes each event in plain words, newest first by position', async () => 
   ];
   const notified: string[] = [];
   await db.transaction().execute(async (trx) => {
-    for (const e of events) await activityProjection.apply(trx, e, { schema: 'public', notify: (n) => notified.push(n.id) });
+    for (const e of events)
+      await activityProjection.apply(trx, e, { schema: 'public', notify: (n) => notified.push(n.id) });
   });
-  const rows = await db.selectFrom('activity').select(['description', 'id']).orderBy('position', 'desc').execute();
+  const rows = await db
+    .selectFrom('activity')
+    .select(['description', 'id'])
+    .orderBy('position', 'desc')
+    .execute();
   expect(rows.map((r) => r.description)).toEqual([
     'Alice Smith deleted user Bob Stone',
     'Alice Smith activated user Bob Stone',

@@ -45,7 +45,9 @@ const describeUser: Describe = (e, { actor, subject }) => {
     case 'UserDeleted':
       return `${who} deleted user ${subject}`;
     case 'UserPasswordChanged':
-      return e.data.by === 'self' ? `${subject} changed their password` : `${who} set a new password for ${subject}`;
+      return e.data.by === 'self'
+        ? `${subject} changed their password`
+        : `${who} set a new password for ${subject}`;
     case 'UserSignedIn':
       return `${subject} signed in`;
     case 'UserSignedOut':
@@ -81,7 +83,9 @@ export const activityProjection: Projection = {
       subject_id text NOT NULL,
       occurred_at timestamptz NOT NULL
     )`.execute(db);
-    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`activity_position_${schema}`)} ON ${sql.id(schema, 'activity')} (position DESC)`.execute(db);
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`activity_position_${schema}`)} ON ${sql.id(schema, 'activity')} (position DESC)`.execute(
+      db,
+    );
     await sql`CREATE TABLE IF NOT EXISTS ${sql.id(schema, 'activity_people')} (
       user_id integer PRIMARY KEY,
       first_name text,

@@ -56,7 +56,8 @@ export class CatchUpWaiter {
   private async poll() {
     try {
       const r = await this.opts.pool.query('SELECT name, position FROM projection_checkpoints');
-      for (const row of r.rows as Array<{ name: string; position: string }>) this.advance(row.name, row.position);
+      for (const row of r.rows as Array<{ name: string; position: string }>)
+        this.advance(row.name, row.position);
     } catch {
       /* table not there yet: the projector has not started */
     }

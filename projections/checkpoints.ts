@@ -11,7 +11,10 @@ export async function ensureCheckpoints(db: Kysely<any>) {
   )`.execute(db);
 }
 
-export async function readCheckpoint(db: Kysely<any>, name: string): Promise<{ position: Position; version: number } | null> {
+export async function readCheckpoint(
+  db: Kysely<any>,
+  name: string,
+): Promise<{ position: Position; version: number } | null> {
   const r = await sql<{ position: string; version: number }>`
     SELECT position, version FROM projection_checkpoints WHERE name = ${name}`.execute(db);
   return r.rows[0] ?? null;

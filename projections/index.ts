@@ -1,6 +1,7 @@
 // Every read model the projector runs. Order does not matter: each has its own checkpoint.
-import type { Projection } from './projection.js';
+
 import { activityProjection } from './activity.js';
+import type { Projection } from './projection.js';
 import { usersProjection } from './users.js';
 
 export const projections: Projection[] = [usersProjection, activityProjection];

@@ -27,7 +27,10 @@ export interface RunnerOptions {
 
 /** A stable 63-bit key per projection name for pg_advisory_lock. */
 export function lockKey(name: string): string {
-  return BigInt.asIntN(64, BigInt(`0x${createHash('sha256').update(`projection:${name}`).digest('hex').slice(0, 16)}`)).toString();
+  return BigInt.asIntN(
+    64,
+    BigInt(`0x${createHash('sha256').update(`projection:${name}`).digest('hex').slice(0, 16)}`),
+  ).toString();
 }
 
 export class ProjectionRunner {
@@ -77,7 +80,10 @@ export class ProjectionRunner {
         await this.run(p, () => lost);
       } catch (err) {
         if (!this.abort.signal.aborted) {
-          this.opts.log.error({ projection: p.name, err: String(err) }, 'projection failed; restarting from its checkpoint');
+          this.opts.log.error(
+            { projection: p.name, err: String(err) },
+            'projection failed; restarting from its checkpoint',
+          );
           await this.sleep(500);
         }
       } finally {
@@ -91,14 +97,21 @@ export class ProjectionRunner {
   private async run(p: Projection, lockLost: () => boolean) {
     let checkpoint = await readCheckpoint(this.db, p.name);
     if (!checkpoint || checkpoint.version !== p.version) {
-      this.opts.log.info({ projection: p.name, from: checkpoint?.version ?? null, to: p.version }, 'rebuilding projection');
+      this.opts.log.info(
+        { projection: p.name, from: checkpoint?.version ?? null, to: p.version },
+        'rebuilding projection',
+      );
       await rebuildProjection(this.db, this.opts.store, p, { batchSize: this.opts.batchSize });
       checkpoint = await readCheckpoint(this.db, p.name);
     }
     let position: Position = checkpoint?.position ?? START;
     const batchSize = this.opts.batchSize ?? 500;
     let buffer: StoredEvent[] = [];
-    for await (const msg of this.opts.store.subscribe({ after: position, signal: this.abort.signal, batchSize })) {
+    for await (const msg of this.opts.store.subscribe({
+      after: position,
+      signal: this.abort.signal,
+      batchSize,
+    })) {
       if (lockLost()) throw new Error('advisory lock connection lost');
       if (msg.kind === 'event') buffer.push(msg.event);
       if (buffer.length > 0 && (buffer.length >= batchSize || msg.kind === 'caughtUp')) {
@@ -117,7 +130,8 @@ export class ProjectionRunner {
       const moved = await sql<{ name: string }>`
         UPDATE projection_checkpoints SET position = ${to}, updated_at = now()
         WHERE name = ${p.name} AND position = ${from} RETURNING name`.execute(trx);
-      if (moved.rows.length !== 1) throw new Error(`checkpoint of ${p.name} moved under us (expected ${from})`);
+      if (moved.rows.length !== 1)
+        throw new Error(`checkpoint of ${p.name} moved under us (expected ${from})`);
       const handled = events.filter((e) => p.handles.includes(e.type));
       if (handled.length === 0) return;
       if (p.applyBatch) await p.applyBatch(trx, handled, ctx);
@@ -126,7 +140,9 @@ export class ProjectionRunner {
     const multi = this.opts.redis.multi();
     if (notices.length) multi.publish(`${this.opts.prefix}:changes`, JSON.stringify(notices));
     multi.publish(`${this.opts.prefix}:checkpoint`, JSON.stringify({ name: p.name, position: to }));
-    await multi.exec().catch((err) => this.opts.log.warn({ err: String(err) }, 'publish after commit failed'));
+    await multi
+      .exec()
+      .catch((err) => this.opts.log.warn({ err: String(err) }, 'publish after commit failed'));
     return to;
   }
 

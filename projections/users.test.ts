@@ -30,7 +30,16 @@ function stored(event: UserEvent, at = t0): StoredEvent {
 
 const reg = (userId: number, email: string): UserEvent => ({
   type: 'UserRegistered',
-  data: { userId, email, firstName: 'F', lastName: 'L', role: 'USER', isActive: true, passwordHash: 'h', registeredAt: t0.toISOString() },
+  data: {
+    userId,
+    email,
+    firstName: 'F',
+    lastName: 'L',
+    role: 'USER',
+    isActive: true,
+    passwordHash: 'h',
+    registeredAt: t0.toISOString(),
+  },
 });
 
 const history: StoredEvent[] = [
@@ -38,12 +47,24 @@ const history: StoredEvent[] = [
   stored(reg(2, 'two@example.com')),
   stored({ type: 'UserSignedIn', data: { userId: 1, at: '2026-03-02T00:00:00.000Z', ip: null } }),
   stored({ type: 'UserSignedIn', data: { userId: 1, at: '2026-03-03T00:00:00.000Z', ip: null } }),
-  stored({ type: 'UserRoleChanged', data: { userId: 2, from: 'USER', to: 'ADMIN', changedAt: t0.toISOString() } }),
-  stored({ type: 'UserProfileUpdated', data: { userId: 1, email: 'uno@example.com', firstName: null, updatedAt: '2026-03-04T00:00:00.000Z' } }),
+  stored({
+    type: 'UserRoleChanged',
+    data: { userId: 2, from: 'USER', to: 'ADMIN', changedAt: t0.toISOString() },
+  }),
+  stored({
+    type: 'UserProfileUpdated',
+    data: { userId: 1, email: 'uno@example.com', firstName: null, updatedAt: '2026-03-04T00:00:00.000Z' },
+  }),
   stored({ type: 'UserDeactivated', data: { userId: 2, at: t0.toISOString() } }),
   stored(reg(3, 'three@example.com')),
-  stored({ type: 'UserDeleted', data: { userId: 3, at: t0.toISOString() } }, new Date('2026-03-05T00:00:00.000Z')),
-  stored({ type: 'UserPasswordChanged', data: { userId: 1, passwordHash: 'h2', by: 'self', at: t0.toISOString() } }),
+  stored(
+    { type: 'UserDeleted', data: { userId: 3, at: t0.toISOString() } },
+    new Date('2026-03-05T00:00:00.000Z'),
+  ),
+  stored({
+    type: 'UserPasswordChanged',
+    data: { userId: 1, passwordHash: 'h2', by: 'self', at: t0.toISOString() },
+  }),
 ];
 
 beforeAll(async () => {
@@ -62,7 +83,8 @@ describe('users projection', () => {
   it('turns the history into the expected rows, one event at a time and in one batch alike', async () => {
     const notices: ChangeNotice[] = [];
     await db.transaction().execute(async (trx) => {
-      for (const e of history) await usersProjection.apply(trx, e, { schema: 'one', notify: (n) => notices.push(n) });
+      for (const e of history)
+        await usersProjection.apply(trx, e, { schema: 'one', notify: (n) => notices.push(n) });
     });
     await db.transaction().execute(async (trx) => {
       await usersProjection.applyBatch!(trx, history, { schema: 'batch', notify: () => {} });
@@ -83,7 +105,13 @@ describe('users projection', () => {
       is_active: true,
     });
     expect(one[1]).toMatchObject({ id: 2, role: 'ADMIN', is_active: false });
-    expect(one[2]).toMatchObject({ id: 3, deleted_at: new Date('2026-03-05T00:00:00.000Z'), is_active: false });
-    expect(notices.map((n) => `${n.topic}:${n.id}`)).toEqual(history.map((e) => `user:${(e.data as any).userId}`));
+    expect(one[2]).toMatchObject({
+      id: 3,
+      deleted_at: new Date('2026-03-05T00:00:00.000Z'),
+      is_active: false,
+    });
+    expect(notices.map((n) => `${n.topic}:${n.id}`)).toEqual(
+      history.map((e) => `user:${(e.data as any).userId}`),
+    );
   });
 });

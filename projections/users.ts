@@ -1,8 +1,9 @@
 // Read model of users: the lists, the detail, sign-in lookups and per-user sign-in statistics.
+
+import type { Transaction } from 'kysely';
 import { sql } from 'kysely';
 import { decodeEvent } from '../schema/events/index.js';
 import type { UserEvent } from '../schema/events/user.js';
-import type { Transaction } from 'kysely';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import type { Projection, ProjectionContext } from './projection.js';
 
@@ -52,8 +53,12 @@ export const usersProjection: Projection = {
       total_logins integer NOT NULL DEFAULT 0,
       last_login_at timestamptz
     )`.execute(db);
-    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`users_email_lower_${schema}`)} ON ${sql.id(schema, 'users')} (email_lower)`.execute(db);
-    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`users_created_${schema}`)} ON ${sql.id(schema, 'users')} (created_at DESC, id DESC)`.execute(db);
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`users_email_lower_${schema}`)} ON ${sql.id(schema, 'users')} (email_lower)`.execute(
+      db,
+    );
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`users_created_${schema}`)} ON ${sql.id(schema, 'users')} (created_at DESC, id DESC)`.execute(
+      db,
+    );
   },
   apply(trx, stored, ctx) {
     return applyUsers(trx, [stored], ctx);
@@ -152,7 +157,9 @@ async function applyUsers(trx: Transaction<any>, events: StoredEvent[], ctx: Pro
     .insertInto('users')
     .values(values)
     .onConflict((oc) =>
-      oc.column('id').doUpdateSet((eb) => Object.fromEntries(COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])) as any),
+      oc
+        .column('id')
+        .doUpdateSet((eb) => Object.fromEntries(COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])) as any),
     )
     .execute();
 }

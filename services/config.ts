@@ -25,9 +25,18 @@ export const configSchema = z.object({
   DATABASE_URL: urlWithScheme(['postgres', 'postgresql']),
   REDIS_URL: urlWithScheme(['redis', 'rediss']),
   /** Prefix of every Redis key and channel, so several deployments or tests can share one Redis. */
-  REDIS_PREFIX: z.string().regex(/^[a-z0-9_:-]+$/i, 'letters, digits, _ : - only').default('bf'),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[a-z0-9_:-]+$/i, 'letters, digits, _ : - only')
+    .default('bf'),
   /** esdb:// or kurrentdb:// selects KurrentDB/EventStoreDB; unset keeps events in Postgres. */
-  EVENTSTORE_URL: urlWithScheme(['esdb', 'esdb+discover', 'kurrentdb', 'kurrentdb+discover', 'kurrent']).optional(),
+  EVENTSTORE_URL: urlWithScheme([
+    'esdb',
+    'esdb+discover',
+    'kurrentdb',
+    'kurrentdb+discover',
+    'kurrent',
+  ]).optional(),
   ADMIN_EMAIL: z.email().default('admin@billflow.local'),
   ADMIN_PASSWORD: z.string().min(8, 'must be at least 8 characters').optional(),
   JWT_SECRET: z.string().min(32, 'must be at least 32 characters'),
@@ -65,7 +74,9 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       parsed.error.issues.map((i) => {
         const key = i.path.join('.');
         const given = key in cleaned && !/SECRET|PASSWORD|KEY/.test(key) ? ` (got "${cleaned[key]}")` : '';
-        return i.code === 'invalid_type' && !(key in cleaned) ? `${key} is required` : `${key} ${i.message}${given}`;
+        return i.code === 'invalid_type' && !(key in cleaned)
+          ? `${key} is required`
+          : `${key} ${i.message}${given}`;
       }),
     );
   }

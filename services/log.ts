@@ -7,8 +7,11 @@ export function createLogger(level: string, base: Record<string, unknown> = {}):
   const min = LEVELS.indexOf(level as (typeof LEVELS)[number]);
   const write = (lvl: (typeof LEVELS)[number], obj: unknown, msg?: string) => {
     if (LEVELS.indexOf(lvl) < min) return;
-    const fields = obj instanceof Error ? { err: { message: obj.message, stack: obj.stack } } : (obj as object);
-    process.stderr.write(`${JSON.stringify({ level: lvl, time: new Date().toISOString(), ...base, ...fields, msg })}\n`);
+    const fields =
+      obj instanceof Error ? { err: { message: obj.message, stack: obj.stack } } : (obj as object);
+    process.stderr.write(
+      `${JSON.stringify({ level: lvl, time: new Date().toISOString(), ...base, ...fields, msg })}\n`,
+    );
   };
   return {
     info: (o, m) => write('info', o, m),

@@ -100,8 +100,16 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     waiter,
     redis,
     accessTokens: new AccessTokens(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS),
-    refreshTokens: new RefreshTokens(db as unknown as ConstructorParameters<typeof RefreshTokens>[0], config.REFRESH_TOKEN_TTL_SECONDS),
-    loginLimit: new LoginRateLimit(redis, config.REDIS_PREFIX, config.LOGIN_MAX_FAILURES, config.LOGIN_WINDOW_SECONDS),
+    refreshTokens: new RefreshTokens(
+      db as unknown as ConstructorParameters<typeof RefreshTokens>[0],
+      config.REFRESH_TOKEN_TTL_SECONDS,
+    ),
+    loginLimit: new LoginRateLimit(
+      redis,
+      config.REDIS_PREFIX,
+      config.LOGIN_MAX_FAILURES,
+      config.LOGIN_WINDOW_SECONDS,
+    ),
     log,
     startedAt: Date.now(),
   };
@@ -111,7 +119,14 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const role = config.ROLE;
   const closers: Array<() => Promise<void>> = [];
   if (role === 'all' || role === 'projector') {
-    const runner = new ProjectionRunner({ pool, store, projections, redis, prefix: config.REDIS_PREFIX, log });
+    const runner = new ProjectionRunner({
+      pool,
+      store,
+      projections,
+      redis,
+      prefix: config.REDIS_PREFIX,
+      log,
+    });
     await runner.start();
     closers.push(() => runner.stop());
   }
@@ -126,7 +141,11 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   if (role === 'all' || role === 'gateway') {
     const liveSubscriber = createRedis(config.REDIS_URL);
     const live = await createLiveBus(liveSubscriber, config.REDIS_PREFIX);
-    gateway = await buildGateway({ app, live, webDist: options.webDist ?? config.WEB_DIST ?? path.join(ROOT, 'web', 'dist') });
+    gateway = await buildGateway({
+      app,
+      live,
+      webDist: options.webDist ?? config.WEB_DIST ?? path.join(ROOT, 'web', 'dist'),
+    });
     await gateway.listen({ port: config.PORT, host: config.HOST });
     const address = gateway.server.address();
     const port = typeof address === 'object' && address ? address.port : config.PORT;
@@ -148,7 +167,8 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     adminCreated,
     async close() {
       // Stop taking work first, then the connections everything shares.
-      for (const close of closers.reverse()) await close().catch((err) => log.error({ err: String(err) }, 'close failed'));
+      for (const close of closers.reverse())
+        await close().catch((err) => log.error({ err: String(err) }, 'close failed'));
       await waiter.close();
       await store.close();
       redis.disconnect();
@@ -166,7 +186,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
     if (started.url) process.stdout.write(`Billflow ${config.ROLE} listening on ${started.url}\n`);
     else process.stdout.write(`Billflow ${config.ROLE} running\n`);
     if (started.adminCreated) {
-      process.stdout.write(`First admin created: ${started.adminCreated.email} / ${started.adminCreated.password}\n`);
+      process.stdout.write(
+        `First admin created: ${started.adminCreated.email} / ${started.adminCreated.password}\n`,
+      );
     }
     const stop = async () => {
       await started.close();
@@ -175,7 +197,9 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   } catch (err) {
-    process.stderr.write(`${err instanceof ConfigError ? err.message : String((err as Error).stack ?? err)}\n`);
+    process.stderr.write(
+      `${err instanceof ConfigError ? err.message : String((err as Error).stack ?? err)}\n`,
+    );
     process.exit(1);
   }
 }

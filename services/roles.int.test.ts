@@ -5,10 +5,10 @@ import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
-import { createTestRedis, type TestRedis } from '../test/support/redis.js';
 import { testSecrets } from '../test/support/app.js';
+import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { api, signIn } from '../test/support/http.js';
+import { createTestRedis, type TestRedis } from '../test/support/redis.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 let db: TestDatabase;
@@ -59,7 +59,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const c of children) c.kill('SIGTERM');
-  await Promise.all(children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))));
+  await Promise.all(
+    children.map((c) => new Promise((r) => (c.exitCode !== null ? r(null) : c.once('exit', r)))),
+  );
   await redis?.cleanup();
   await db?.drop();
 });
@@ -74,7 +76,11 @@ it('a change made through gateway A reaches a subscriber on gateway B', { timeou
   const token = admin.tokens.accessToken;
 
   const received: any[] = [];
-  const client = createClient({ url: `${b!.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { token } });
+  const client = createClient({
+    url: `${b!.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { token },
+  });
   const subscribed = new Promise<void>((resolve, reject) => {
     client.subscribe(
       { query: 'subscription { userChanged { id type user { email role } } }' },
@@ -84,12 +90,18 @@ it('a change made through gateway A reaches a subscriber on gateway B', { timeou
   });
   await subscribed;
 
-  const created = await api(a!, 'POST', '/api/auth/register', { body: { email: 'live@roles.test', password: 'Passw0rd-123' }, token });
+  const created = await api(a!, 'POST', '/api/auth/register', {
+    body: { email: 'live@roles.test', password: 'Passw0rd-123' },
+    token,
+  });
   expect(created.status).toBe(201);
   // read-your-writes across processes: gateway B already sees it
   const onB = await api(b!, 'GET', `/api/user/users/${created.body.data.id}`, { token });
   expect(onB.status).toBe(200);
-  await api(a!, 'PUT', `/api/user/users/${created.body.data.id}/role`, { body: { role: 'MODERATOR' }, token });
+  await api(a!, 'PUT', `/api/user/users/${created.body.data.id}/role`, {
+    body: { role: 'MODERATOR' },
+    token,
+  });
 
   const deadline = Date.now() + 10_000;
   while (Date.now() < deadline && !received.some((r) => r.data?.userChanged?.type === 'UserRoleChanged')) {
@@ -106,9 +118,17 @@ it('a change made through gateway A reaches a subscriber on gateway B', { timeou
 it('refuses a subscription without a valid token (socket closed 4403)', async () => {
   const url = (await startRole('gateway'))!;
   const closed = await new Promise<number>((resolve) => {
-    const client = createClient({ url: `${url.replace('http', 'ws')}/graphql`, webSocketImpl: WebSocket, connectionParams: { token: 'nope' }, retryAttempts: 0 });
+    const client = createClient({
+      url: `${url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { token: 'nope' },
+      retryAttempts: 0,
+    });
     client.on('closed', (e: any) => resolve(e.code));
-    client.subscribe({ query: 'subscription { userChanged { id } }' }, { next: () => {}, error: () => {}, complete: () => {} });
+    client.subscribe(
+      { query: 'subscription { userChanged { id } }' },
+      { next: () => {}, error: () => {}, complete: () => {} },
+    );
   });
   expect(closed).toBe(4403);
 }, 60_000);

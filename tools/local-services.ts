@@ -53,7 +53,9 @@ async function urlReachable(url: string): Promise<boolean> {
 let aptUpdated = false;
 function aptInstall(pkgs: string[]) {
   if (!isRoot()) {
-    throw new Error(`Missing ${pkgs.join(', ')}: install them with 'sudo apt-get install -y ${pkgs.join(' ')}'`);
+    throw new Error(
+      `Missing ${pkgs.join(', ')}: install them with 'sudo apt-get install -y ${pkgs.join(' ')}'`,
+    );
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   if (!aptUpdated) {
@@ -117,13 +119,24 @@ async function startPostgres(): Promise<{ url: string; stop?: () => void }> {
     if (isRoot()) execFileSync('chown', ['-R', 'postgres', dataDir, pwFile]);
     const r = asPg(
       path.join(bin, 'initdb'),
-      ['-D', dataDir, '-U', 'postgres', `--pwfile=${pwFile}`, '--auth-host=scram-sha-256', '--auth-local=trust', '-E', 'UTF8', '--locale=C.UTF-8'],
+      [
+        '-D',
+        dataDir,
+        '-U',
+        'postgres',
+        `--pwfile=${pwFile}`,
+        '--auth-host=scram-sha-256',
+        '--auth-local=trust',
+        '-E',
+        'UTF8',
+        '--locale=C.UTF-8',
+      ],
       { stdio: 'inherit' },
     );
     if (r.status !== 0) throw new Error('initdb failed');
     writeFileSync(
       path.join(dataDir, 'postgresql.auto.conf'),
-      [
+      `${[
         "listen_addresses = '127.0.0.1'",
         `port = ${PG_PORT}`,
         'max_connections = 400',
@@ -131,14 +144,23 @@ async function startPostgres(): Promise<{ url: string; stop?: () => void }> {
         // A transaction left open would hold back every gap-free reader: cut such sessions off.
         "idle_in_transaction_session_timeout = '60s'",
         "unix_socket_directories = ''",
-      ].join('\n') + '\n',
+      ].join('\n')}\n`,
     );
     if (isRoot()) execFileSync('chown', ['-R', 'postgres', dataDir]);
   }
   mkdirSync(runDir, { recursive: true });
   if (isRoot()) execFileSync('chown', ['postgres', runDir]);
   log(`starting Postgres on 127.0.0.1:${PG_PORT}`);
-  const r = asPg(path.join(bin, 'pg_ctl'), ['-D', dataDir, '-l', path.join(runDir, 'postgres.log'), '-w', '-t', '60', 'start']);
+  const r = asPg(path.join(bin, 'pg_ctl'), [
+    '-D',
+    dataDir,
+    '-l',
+    path.join(runDir, 'postgres.log'),
+    '-w',
+    '-t',
+    '60',
+    'start',
+  ]);
   if (r.status !== 0) {
     const logTail = existsSync(path.join(runDir, 'postgres.log'))
       ? readFileSync(path.join(runDir, 'postgres.log'), 'utf8').slice(-2000)
@@ -178,14 +200,30 @@ async function startRedis(): Promise<{ url: string; stop?: () => void }> {
   const r = spawnSync(
     bin,
     [
-      '--port', String(REDIS_PORT), '--bind', '127.0.0.1', '--dir', dir, '--daemonize', 'yes',
-      '--pidfile', pidFile, '--logfile', path.join(dir, 'redis.log'), '--appendonly', 'yes',
-      '--save', '', '--maxmemory-policy', 'noeviction',
+      '--port',
+      String(REDIS_PORT),
+      '--bind',
+      '127.0.0.1',
+      '--dir',
+      dir,
+      '--daemonize',
+      'yes',
+      '--pidfile',
+      pidFile,
+      '--logfile',
+      path.join(dir, 'redis.log'),
+      '--appendonly',
+      'yes',
+      '--save',
+      '',
+      '--maxmemory-policy',
+      'noeviction',
     ],
     { stdio: 'inherit' },
   );
   if (r.status !== 0) throw new Error('redis-server did not start');
-  for (let i = 0; i < 100 && !(await portOpen(REDIS_PORT)); i++) await new Promise((res) => setTimeout(res, 50));
+  for (let i = 0; i < 100 && !(await portOpen(REDIS_PORT)); i++)
+    await new Promise((res) => setTimeout(res, 50));
   return {
     url,
     stop: () => {

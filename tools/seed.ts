@@ -15,7 +15,12 @@ export async function seedDemoData(app: AppServices) {
   for (const u of DEMO_USERS) {
     const { state } = await app.commands.load(emailClaimDecider, emailClaimDecider.streamId(u.email));
     if (state.claimedBy !== null) continue;
-    await registerUser(app, null, { ...u, password: DEMO_PASSWORD }, { system: true, context: { commandId: `seed-${u.email}` } });
+    await registerUser(
+      app,
+      null,
+      { ...u, password: DEMO_PASSWORD },
+      { system: true, context: { commandId: `seed-${u.email}` } },
+    );
   }
   return DEMO_USERS.map((u) => ({ email: u.email, role: u.role, password: DEMO_PASSWORD }));
 }

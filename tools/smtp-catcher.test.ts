@@ -12,7 +12,12 @@ afterAll(async () => {
 });
 
 it('catches a message and lists it in the JSON inbox and the HTML page', async () => {
-  const transport = nodemailer.createTransport({ host: '127.0.0.1', port: catcher.smtpPort, secure: false, ignoreTLS: true });
+  const transport = nodemailer.createTransport({
+    host: '127.0.0.1',
+    port: catcher.smtpPort,
+    secure: false,
+    ignoreTLS: true,
+  });
   const waiting = catcher.waitFor((m) => m.subject === 'Bank upload confirmation');
   await transport.sendMail({
     from: 'Billflow <no-reply@billflow.local>',
@@ -25,7 +30,9 @@ it('catches a message and lists it in the JSON inbox and the HTML page', async (
   expect(m.to).toEqual(['manager@client.test']);
   expect(m.text.trim()).toBe('Please confirm');
   expect(m.html).toContain('<b>confirm</b>');
-  const json = (await (await fetch(`http://127.0.0.1:${catcher.httpPort}/api/messages`)).json()) as Array<{ subject: string }>;
+  const json = (await (await fetch(`http://127.0.0.1:${catcher.httpPort}/api/messages`)).json()) as Array<{
+    subject: string;
+  }>;
   expect(json.map((x) => x.subject)).toContain('Bank upload confirmation');
   const page = await (await fetch(`http://127.0.0.1:${catcher.httpPort}/`)).text();
   expect(page).toContain('Bank upload confirmation');

@@ -112,7 +112,10 @@ export async function startSmtpCatcher(options: SmtpCatcherOptions): Promise<Smt
   const limit = options.limit ?? 500;
   let store: CaughtMessage[] = [];
   let nextId = 1;
-  const waiters = new Set<{ predicate: (m: CaughtMessage) => boolean; resolve: (m: CaughtMessage) => void }>();
+  const waiters = new Set<{
+    predicate: (m: CaughtMessage) => boolean;
+    resolve: (m: CaughtMessage) => void;
+  }>();
 
   const smtp = new SMTPServer({
     authOptional: true,
@@ -189,7 +192,8 @@ export async function startSmtpCatcher(options: SmtpCatcherOptions): Promise<Smt
       const newestFirst = () => [...store].reverse();
       const byId = (id: string) => store.find((m) => m.id === id);
       const one = url.pathname.match(/^\/(api\/)?messages\/([^/]+)$/);
-      if (req.method === 'GET' && url.pathname === '/') return send(200, 'text/html', listPage(newestFirst()));
+      if (req.method === 'GET' && url.pathname === '/')
+        return send(200, 'text/html', listPage(newestFirst()));
       if (req.method === 'GET' && url.pathname === '/api/messages') {
         return send(200, 'application/json', JSON.stringify(newestFirst()));
       }
@@ -199,8 +203,11 @@ export async function startSmtpCatcher(options: SmtpCatcherOptions): Promise<Smt
       }
       if (req.method === 'GET' && one) {
         const m = byId(decodeURIComponent(one[2]));
-        if (one[1]) return m ? send(200, 'application/json', JSON.stringify(m)) : send(404, 'application/json', '{}');
-        return m ? send(200, 'text/html', messagePage(m)) : send(404, 'text/html', page('Not found', 'No such message.'));
+        if (one[1])
+          return m ? send(200, 'application/json', JSON.stringify(m)) : send(404, 'application/json', '{}');
+        return m
+          ? send(200, 'text/html', messagePage(m))
+          : send(404, 'text/html', page('Not found', 'No such message.'));
       }
       send(404, 'text/plain', 'Not found');
     });

@@ -41,13 +41,18 @@ function ensureWebBuild() {
   };
   if (existsSync(dist) && statSync(dist).mtimeMs >= newestSource(path.join(ROOT, 'web', 'src'))) return;
   process.stdout.write('Building the web app…\n');
-  const r = spawnSync('npx', ['vite', 'build', '--config', config, '--logLevel', 'warn'], { cwd: ROOT, stdio: 'inherit' });
+  const r = spawnSync('npx', ['vite', 'build', '--config', config, '--logLevel', 'warn'], {
+    cwd: ROOT,
+    stdio: 'inherit',
+  });
   if (r.status !== 0) throw new Error('web build failed');
 }
 
 async function main() {
   const services = await ensureLocalServices();
-  const databaseUrl = await ensureDatabase(process.env.DATABASE_URL ?? withDatabase(services.databaseUrl, 'billflow'));
+  const databaseUrl = await ensureDatabase(
+    process.env.DATABASE_URL ?? withDatabase(services.databaseUrl, 'billflow'),
+  );
   const secrets = localSecrets();
   const smtpPort = Number(process.env.SMTP_CATCHER_PORT ?? 1025);
   const inboxPort = Number(process.env.SMTP_INBOX_PORT ?? 8025);

@@ -16,7 +16,9 @@ function step(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv 
   const started = Date.now();
   const r = spawnSync(cmd, args, { cwd: ROOT, stdio: 'inherit', env });
   const ok = r.status === 0;
-  process.stdout.write(`=== ${name}: ${ok ? 'ok' : `FAILED (exit ${r.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  process.stdout.write(
+    `=== ${name}: ${ok ? 'ok' : `FAILED (exit ${r.status})`} in ${((Date.now() - started) / 1000).toFixed(1)} s\n`,
+  );
   if (!ok) failed = true;
   return ok;
 }
@@ -24,13 +26,18 @@ function step(name: string, cmd: string, args: string[], env: NodeJS.ProcessEnv 
 function ensureChromium() {
   if (existsSync('/usr/bin/chromium')) return;
   if (process.getuid?.() !== 0) {
-    process.stdout.write('chromium is missing: install it with `sudo apt-get install -y chromium` for the browser tests\n');
+    process.stdout.write(
+      'chromium is missing: install it with `sudo apt-get install -y chromium` for the browser tests\n',
+    );
     return;
   }
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   process.stdout.write('Installing Debian chromium for the browser tests…\n');
   spawnSync('apt-get', ['update', '-qq'], { stdio: 'ignore', env });
-  const r = spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], { stdio: ['ignore', 'ignore', 'inherit'], env });
+  const r = spawnSync('apt-get', ['install', '-y', '-qq', 'chromium'], {
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env,
+  });
   if (r.status !== 0) throw new Error('apt-get install chromium failed');
 }
 
@@ -42,23 +49,44 @@ function summary(): { passed: number; failed: number; skipped: number } {
     numPendingTests: number;
     numTodoTests: number;
   };
-  return { passed: json.numPassedTests, failed: json.numFailedTests, skipped: json.numPendingTests + json.numTodoTests };
+  return {
+    passed: json.numPassedTests,
+    failed: json.numFailedTests,
+    skipped: json.numPendingTests + json.numTodoTests,
+  };
 }
 
 async function main() {
   ensureChromium();
   const services = await ensureLocalServices();
-  const env = { ...process.env, DATABASE_URL: services.databaseUrl, REDIS_URL: services.redisUrl, BILLFLOW_QUIET: '1' };
+  const env = {
+    ...process.env,
+    DATABASE_URL: services.databaseUrl,
+    REDIS_URL: services.redisUrl,
+    BILLFLOW_QUIET: '1',
+  };
   try {
     if (extra.length === 0) {
       step('lint and format (biome)', 'npx', ['biome', 'check', '.']);
       step('types (tsc)', 'npx', ['tsc', '-p', 'tsconfig.json', '--noEmit']);
       if (existsSync(path.join(ROOT, 'web', 'vite.config.ts'))) {
-        step('web build (vite)', 'npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'warn']);
+        step('web build (vite)', 'npx', [
+          'vite',
+          'build',
+          '--config',
+          'web/vite.config.ts',
+          '--logLevel',
+          'warn',
+        ]);
       }
     }
     rmSync(report, { force: true });
-    step('tests (vitest: server, web, e2e)', 'npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${report}`, ...extra], env);
+    step(
+      'tests (vitest: server, web, e2e)',
+      'npx',
+      ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile=${report}`, ...extra],
+      env,
+    );
   } finally {
     await services.stop();
   }

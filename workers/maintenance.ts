@@ -8,7 +8,11 @@ export const MAINTENANCE_QUEUE = 'maintenance';
 
 export async function startMaintenance(app: AppServices, connection: ConnectionOptions, prefix: string) {
   const queue = new Queue(MAINTENANCE_QUEUE, { connection, prefix });
-  await queue.upsertJobScheduler('purge-refresh-tokens', { every: 60 * 60 * 1000 }, { name: 'purge-refresh-tokens' });
+  await queue.upsertJobScheduler(
+    'purge-refresh-tokens',
+    { every: 60 * 60 * 1000 },
+    { name: 'purge-refresh-tokens' },
+  );
   const worker = new Worker(
     MAINTENANCE_QUEUE,
     async (job) => {
@@ -17,7 +21,9 @@ export async function startMaintenance(app: AppServices, connection: ConnectionO
     },
     { connection, prefix, concurrency: 1 },
   );
-  worker.on('failed', (job, err) => app.log.error({ job: job?.name, err: err.message }, 'maintenance job failed'));
+  worker.on('failed', (job, err) =>
+    app.log.error({ job: job?.name, err: err.message }, 'maintenance job failed'),
+  );
   return {
     queue,
     async close() {

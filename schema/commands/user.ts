@@ -3,7 +3,11 @@
 import { z } from 'zod';
 import { Role } from '../events/user.js';
 
-const email = z.string().trim().toLowerCase().pipe(z.email({ message: 'Please enter a valid email address' }));
+const email = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .pipe(z.email({ message: 'Please enter a valid email address' }));
 const name = z
   .string()
   .trim()

@@ -8,9 +8,9 @@ import {
 } from '../../schema/commands/user.js';
 import { burnVerify, hashPassword, verifyPassword } from '../auth/passwords.js';
 import { type Actor, authorize } from '../auth/permissions.js';
-import { emailClaimDecider } from '../domain/user/email-claim.js';
-import { userDecider } from '../domain/user/decider.js';
 import { DomainError } from '../domain/errors.js';
+import { userDecider } from '../domain/user/decider.js';
+import { emailClaimDecider } from '../domain/user/email-claim.js';
 import type { CommandContext } from './command-handler.js';
 import { type AppServices, awaitProjections, nextUserId } from './context.js';
 import { AppError, parseInput } from './errors.js';
@@ -30,10 +30,15 @@ export async function login(
 ): Promise<{ user: UserDto; tokens: Tokens }> {
   const { email, password } = parseInput(LoginInput, input);
   if (await app.loginLimit.isLimited(email, client.ip)) {
-    throw new AppError('RATE_LIMITED', 'Too many login attempts. Please wait a few minutes before trying again.');
+    throw new AppError(
+      'RATE_LIMITED',
+      'Too many login attempts. Please wait a few minutes before trying again.',
+    );
   }
   const row = await findUserRowByEmail(app, email);
-  const valid = row ? await verifyPassword(row.password_hash, password) : (await burnVerify(password), false);
+  let valid = false;
+  if (row) valid = await verifyPassword(row.password_hash, password);
+  else await burnVerify(password);
   if (!row || !valid) {
     await app.loginLimit.recordFailure(email, client.ip);
     throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
@@ -43,14 +48,22 @@ export async function login(
   }
   await app.loginLimit.reset(email);
   const now = new Date().toISOString();
-  await app.commands.handle(userDecider, userDecider.streamId(row.id), { type: 'RecordSignIn', ip: client.ip, now }, {
-    userId: String(row.id),
-  });
+  await app.commands.handle(
+    userDecider,
+    userDecider.streamId(row.id),
+    { type: 'RecordSignIn', ip: client.ip, now },
+    {
+      userId: String(row.id),
+    },
+  );
   return { user: toUserDto(row), tokens: await issueTokens(app, row.id) };
 }
 
 async function issueTokens(app: AppServices, userId: number): Promise<Tokens> {
-  const [accessToken, refresh] = await Promise.all([app.accessTokens.sign(userId), app.refreshTokens.issue(userId)]);
+  const [accessToken, refresh] = await Promise.all([
+    app.accessTokens.sign(userId),
+    app.refreshTokens.issue(userId),
+  ]);
   return { accessToken, refreshToken: refresh.token };
 }
 
@@ -58,11 +71,12 @@ export async function refresh(app: AppServices, input: unknown): Promise<{ token
   const { refreshToken } = parseInput(RefreshInput, input);
   const rotated = await app.refreshTokens.rotate(refreshToken);
   if (!rotated.ok) {
-    if (rotated.reason === 'reused') app.log.warn({ reason: rotated.reason }, 'refresh token reused: family revoked');
+    if (rotated.reason === 'reused')
+      app.log.warn({ reason: rotated.reason }, 'refresh token reused: family revoked');
     throw new AppError('UNAUTHENTICATED', 'Invalid or expired refresh token');
   }
   const row = await findUserRow(app, rotated.userId);
-  if (!row || !row.is_active) {
+  if (!row?.is_active) {
     await app.refreshTokens.revokeAllFor(rotated.userId);
     throw new AppError('UNAUTHENTICATED', 'Invalid or expired refresh token');
   }
@@ -77,9 +91,14 @@ export async function logout(app: AppServices, actor: Actor | null, input: unkno
   if (refreshToken) userId = (await app.refreshTokens.revokeFamilyOf(refreshToken, userId)) ?? userId;
   if (userId !== null) {
     await app.commands
-      .handle(userDecider, userDecider.streamId(userId), { type: 'RecordSignOut', now: new Date().toISOString() }, {
-        userId: String(userId),
-      })
+      .handle(
+        userDecider,
+        userDecider.streamId(userId),
+        { type: 'RecordSignOut', now: new Date().toISOString() },
+        {
+          userId: String(userId),
+        },
+      )
       .catch(() => {
         /* a deleted user signing out: nothing to record */
       });
@@ -136,7 +155,12 @@ export async function claimEmail(
 ): Promise<void> {
   const streamId = emailClaimDecider.streamId(email);
   try {
-    await app.commands.handle(emailClaimDecider, streamId, { type: 'ClaimEmail', email, userId, now }, context);
+    await app.commands.handle(
+      emailClaimDecider,
+      streamId,
+      { type: 'ClaimEmail', email, userId, now },
+      context,
+    );
   } catch (err) {
     if (!(err instanceof DomainError) || err.code !== 'CONFLICT') throw err;
     // Taken over only when the holder's registration never happened and is not merely in progress.
@@ -155,7 +179,11 @@ export async function claimEmail(
   }
 }
 
-export async function changeOwnPassword(app: AppServices, actor: Actor | null, input: unknown): Promise<void> {
+export async function changeOwnPassword(
+  app: AppServices,
+  actor: Actor | null,
+  input: unknown,
+): Promise<void> {
   authorize(actor, 'password.changeOwn');
   const { currentPassword, newPassword } = parseInput(ChangeOwnPasswordInput, input);
   const row = await findUserRow(app, actor.id);

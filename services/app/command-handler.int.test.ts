@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventRegistry } from '../../schema/events/index.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
 import { userDecider } from '../domain/user/decider.js';
-import { PostgresEventStore } from '../eventstore/postgres.js';
 import { WrongExpectedVersionError } from '../eventstore/port.js';
+import { PostgresEventStore } from '../eventstore/postgres.js';
 import { CommandHandler, eventIdFor } from './command-handler.js';
 
 let db: TestDatabase;
@@ -51,7 +51,12 @@ describe('command handler', () => {
     const { events, version } = await store.readStream('user-1');
     expect(version).toBe(1);
     expect(events[0].id).toBe(eventIdFor('c-1', 0));
-    expect(events[0].metadata).toEqual({ commandId: 'c-1', correlationId: 'corr-1', causationId: 'cause-1', userId: '42' });
+    expect(events[0].metadata).toEqual({
+      commandId: 'c-1',
+      correlationId: 'corr-1',
+      causationId: 'cause-1',
+      userId: '42',
+    });
   });
 
   it('appends once when the same command id is sent twice, and answers the second like the first', async () => {
@@ -75,7 +80,12 @@ describe('command handler', () => {
     const busy = new CommandHandler(store, 50);
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        busy.handle(userDecider, 'user-4', { type: 'RecordSignIn', ip: `10.0.0.${i}`, now }, { commandId: `sign-${i}` }),
+        busy.handle(
+          userDecider,
+          'user-4',
+          { type: 'RecordSignIn', ip: `10.0.0.${i}`, now },
+          { commandId: `sign-${i}` },
+        ),
       ),
     );
     const { events } = await store.readStream('user-4');
@@ -87,7 +97,9 @@ describe('command handler', () => {
     await handler.handle(userDecider, 'user-5', register(5));
     const once = new CommandHandler(store, 1);
     const results = await Promise.allSettled(
-      Array.from({ length: 10 }, (_, i) => once.handle(userDecider, 'user-5', { type: 'RecordSignIn', ip: null, now }, { commandId: `s5-${i}` })),
+      Array.from({ length: 10 }, (_, i) =>
+        once.handle(userDecider, 'user-5', { type: 'RecordSignIn', ip: null, now }, { commandId: `s5-${i}` }),
+      ),
     );
     const rejected = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
     expect(rejected.length).toBeGreaterThan(0);
@@ -99,10 +111,23 @@ describe('command handler', () => {
   it('upcasts an older stored event version before folding it', async () => {
     // A v0 shape of UserRoleChanged ({role} instead of {from,to}) stored long ago.
     await handler.handle(userDecider, 'user-6', register(6));
-    await store.append('user-6', [{ id: randomUUID(), type: 'UserRoleChanged', schemaVersion: 0, data: { userId: 6, role: 'MODERATOR', changedAt: now } }], 1);
+    await store.append(
+      'user-6',
+      [
+        {
+          id: randomUUID(),
+          type: 'UserRoleChanged',
+          schemaVersion: 0,
+          data: { userId: 6, role: 'MODERATOR', changedAt: now },
+        },
+      ],
+      1,
+    );
     const def = eventRegistry.UserRoleChanged;
     const saved = def.upcasters;
-    def.upcasters = { 0: (d: any) => ({ userId: d.userId, from: 'USER', to: d.role, changedAt: d.changedAt }) };
+    def.upcasters = {
+      0: (d: any) => ({ userId: d.userId, from: 'USER', to: d.role, changedAt: d.changedAt }),
+    };
     try {
       const { state } = await handler.load(userDecider, 'user-6');
       expect(state.role).toBe('MODERATOR');

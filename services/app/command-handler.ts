@@ -41,7 +41,10 @@ export class CommandHandler {
     private readonly maxAttempts = 5,
   ) {}
 
-  async load<S, E extends { type: string; data: unknown }>(decider: Decider<S, unknown, E>, streamId: string) {
+  async load<S, E extends { type: string; data: unknown }>(
+    decider: Decider<S, unknown, E>,
+    streamId: string,
+  ) {
     const { version, events } = await this.store.readStream(streamId);
     let state = decider.initialState();
     for (const stored of events) state = decider.evolve(state, decodeEvent(stored) as unknown as E);

@@ -17,7 +17,11 @@ export interface DashboardStats {
   recentActivity: ActivityItem[];
 }
 
-export async function recentActivity(app: AppServices, actor: Actor | null, limit = 10): Promise<ActivityItem[]> {
+export async function recentActivity(
+  app: AppServices,
+  actor: Actor | null,
+  limit = 10,
+): Promise<ActivityItem[]> {
   authorize(actor, 'activity.read');
   const rows = await app.db
     .selectFrom('activity')
@@ -25,12 +29,23 @@ export async function recentActivity(app: AppServices, actor: Actor | null, limi
     .orderBy('position', 'desc')
     .limit(Math.min(Math.max(limit, 1), 100))
     .execute();
-  return rows.map((r) => ({ id: r.id, type: r.type, description: r.description, timestamp: r.occurred_at.toISOString() }));
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.type,
+    description: r.description,
+    timestamp: r.occurred_at.toISOString(),
+  }));
 }
 
 export async function activityItem(app: AppServices, id: string): Promise<ActivityItem | null> {
-  const r = await app.db.selectFrom('activity').select(['id', 'type', 'description', 'occurred_at']).where('id', '=', id).executeTakeFirst();
-  return r ? { id: r.id, type: r.type, description: r.description, timestamp: r.occurred_at.toISOString() } : null;
+  const r = await app.db
+    .selectFrom('activity')
+    .select(['id', 'type', 'description', 'occurred_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return r
+    ? { id: r.id, type: r.type, description: r.description, timestamp: r.occurred_at.toISOString() }
+    : null;
 }
 
 /**
@@ -48,5 +63,11 @@ export async function dashboardStats(app: AppServices, actor: Actor | null): Pro
       .executeTakeFirstOrThrow(),
     recentActivity(app, actor, 10),
   ]);
-  return { totalCompanies: 0, activeUsers: Number(active.n), pendingApprovals: 0, totalApiKeys: 0, recentActivity: activity };
+  return {
+    totalCompanies: 0,
+    activeUsers: Number(active.n),
+    pendingApprovals: 0,
+    totalApiKeys: 0,
+    recentActivity: activity,
+  };
 }

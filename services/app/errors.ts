@@ -52,13 +52,19 @@ export function toAppError(err: unknown): AppError {
     return new AppError(err.code === 'VALIDATION' ? 'VALIDATION' : err.code, err.message);
   }
   if (err instanceof WrongExpectedVersionError) {
-    return new AppError('CONFLICT', 'The record was changed by someone else at the same time. Please try again.');
+    return new AppError(
+      'CONFLICT',
+      'The record was changed by someone else at the same time. Please try again.',
+    );
   }
   return new AppError('INTERNAL', 'Internal server error');
 }
 
 /** Validates input with a zod schema, throwing a VALIDATION AppError with every field's message. */
-export function parseInput<T>(schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: ZodError } }, input: unknown): T {
+export function parseInput<T>(
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false; error: ZodError } },
+  input: unknown,
+): T {
   const r = schema.safeParse(input ?? {});
   if (!r.success) throw toAppError(r.error);
   return r.data;

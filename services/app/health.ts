@@ -1,7 +1,7 @@
 // System health (spec 1 §3): status, uptime, version, database, api, memory and disk.
 import { statfs } from 'node:fs/promises';
 import os from 'node:os';
-import { authorize, type Actor } from '../auth/permissions.js';
+import { type Actor, authorize } from '../auth/permissions.js';
 import type { AppServices } from './context.js';
 
 export const VERSION: string = process.env.npm_package_version ?? '0.1.0';
@@ -33,7 +33,10 @@ const usage = (used: number, total: number): Usage => ({
 async function timed(fn: () => Promise<unknown>): Promise<number | null> {
   const t = performance.now();
   try {
-    await Promise.race([fn(), new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000))]);
+    await Promise.race([
+      fn(),
+      new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), 2000)),
+    ]);
     return Math.round((performance.now() - t) * 10) / 10;
   } catch {
     return null;

@@ -30,7 +30,12 @@ export function toUserDto(row: Selectable<UsersTable>): UserDto {
 
 /** A live (not deleted) user row by id. */
 export function findUserRow(app: AppServices, id: number) {
-  return app.db.selectFrom('users').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+  return app.db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', id)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
 }
 
 export function findUserRowByEmail(app: AppServices, email: string) {
@@ -43,7 +48,10 @@ export function findUserRowByEmail(app: AppServices, email: string) {
 }
 
 /** The caller behind a bearer token: only an existing, active, not deleted user counts. */
-export async function resolveActor(app: AppServices, bearer: string | null | undefined): Promise<Actor | null> {
+export async function resolveActor(
+  app: AppServices,
+  bearer: string | null | undefined,
+): Promise<Actor | null> {
   if (!bearer) return null;
   const claims = await app.accessTokens.verify(bearer);
   if (!claims) return null;
@@ -52,6 +60,6 @@ export async function resolveActor(app: AppServices, bearer: string | null | und
     .select(['id', 'role', 'email', 'is_active', 'deleted_at'])
     .where('id', '=', claims.userId)
     .executeTakeFirst();
-  if (!row || !row.is_active || row.deleted_at) return null;
+  if (!row?.is_active || row.deleted_at) return null;
   return { id: row.id, role: row.role, email: row.email };
 }

@@ -1,7 +1,12 @@
 // User administration (spec 1 §7 Users): every change is a command on the user aggregate, every
 // read comes from the users read model. REST and GraphQL both call these functions.
 import { sql } from 'kysely';
-import { AdminChangePasswordInput, ChangeRoleInput, PageInput, UpdateUserInput } from '../../schema/commands/user.js';
+import {
+  AdminChangePasswordInput,
+  ChangeRoleInput,
+  PageInput,
+  UpdateUserInput,
+} from '../../schema/commands/user.js';
 import type { Role } from '../../schema/events/user.js';
 import { hashPassword } from '../auth/passwords.js';
 import { type Actor, authorize } from '../auth/permissions.js';
@@ -32,7 +37,11 @@ async function requireUser(app: AppServices, id: number) {
   return row;
 }
 
-export async function listUsers(app: AppServices, actor: Actor | null, query: unknown): Promise<Page<UserDto>> {
+export async function listUsers(
+  app: AppServices,
+  actor: Actor | null,
+  query: unknown,
+): Promise<Page<UserDto>> {
   authorize(actor, 'users.read');
   const { page, limit } = parseInput(PageInput, query);
   const [rows, count] = await Promise.all([
@@ -45,7 +54,11 @@ export async function listUsers(app: AppServices, actor: Actor | null, query: un
       .limit(limit)
       .offset((page - 1) * limit)
       .execute(),
-    app.db.selectFrom('users').select((eb) => eb.fn.countAll<string>().as('n')).where('deleted_at', 'is', null).executeTakeFirstOrThrow(),
+    app.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow(),
   ]);
   const total = Number(count.n);
   return { data: rows.map(toUserDto), total, page, limit, totalPages: Math.max(1, Math.ceil(total / limit)) };
@@ -73,7 +86,11 @@ async function withAdminGuard<T>(
       "SELECT count(*)::int AS n FROM users WHERE role = 'ADMIN' AND is_active AND deleted_at IS NULL AND id <> $1",
       [targetId],
     );
-    if (r.rows[0].n === 0) throw new AppError('CONFLICT', 'The last active administrator cannot be removed, demoted or deactivated');
+    if (r.rows[0].n === 0)
+      throw new AppError(
+        'CONFLICT',
+        'The last active administrator cannot be removed, demoted or deactivated',
+      );
     return await fn();
   } finally {
     await client.query('SELECT pg_advisory_unlock(7261002)').catch(() => {});
@@ -81,13 +98,29 @@ async function withAdminGuard<T>(
   }
 }
 
-async function run(app: AppServices, actor: Actor, userId: number, command: Parameters<typeof userDecider.decide>[0]) {
-  const result = await app.commands.handle(userDecider, userDecider.streamId(userId), command, { userId: String(actor.id) });
-  await awaitProjections(app, result.position, result.events.map((e) => e.type));
+async function run(
+  app: AppServices,
+  actor: Actor,
+  userId: number,
+  command: Parameters<typeof userDecider.decide>[0],
+) {
+  const result = await app.commands.handle(userDecider, userDecider.streamId(userId), command, {
+    userId: String(actor.id),
+  });
+  await awaitProjections(
+    app,
+    result.position,
+    result.events.map((e) => e.type),
+  );
   return result;
 }
 
-export async function updateUser(app: AppServices, actor: Actor | null, id: unknown, input: unknown): Promise<UserDto> {
+export async function updateUser(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+  input: unknown,
+): Promise<UserDto> {
   authorize(actor, 'users.write');
   const userId = parseId(id);
   const data = parseInput(UpdateUserInput, input);
@@ -96,23 +129,45 @@ export async function updateUser(app: AppServices, actor: Actor | null, id: unkn
   if (data.email !== undefined && data.email !== row.email_lower) {
     await claimEmail(app, data.email, userId, now, { userId: String(actor.id) });
   }
-  await run(app, actor, userId, { type: 'UpdateUserProfile', email: data.email, firstName: data.firstName, lastName: data.lastName, now });
+  await run(app, actor, userId, {
+    type: 'UpdateUserProfile',
+    email: data.email,
+    firstName: data.firstName,
+    lastName: data.lastName,
+    now,
+  });
   if (data.email !== undefined && data.email !== row.email_lower) {
-    await app.commands.handle(emailClaimDecider, emailClaimDecider.streamId(row.email_lower), { type: 'ReleaseEmail', email: row.email_lower, userId, now });
+    await app.commands.handle(emailClaimDecider, emailClaimDecider.streamId(row.email_lower), {
+      type: 'ReleaseEmail',
+      email: row.email_lower,
+      userId,
+      now,
+    });
   }
-  if (data.role !== undefined && data.role !== row.role) await changeRole(app, actor, userId, { role: data.role });
+  if (data.role !== undefined && data.role !== row.role)
+    await changeRole(app, actor, userId, { role: data.role });
   if (data.isActive === false && row.is_active) await deactivateUser(app, actor, userId);
   if (data.isActive === true && !row.is_active) await reactivateUser(app, actor, userId);
   return toUserDto(await requireUser(app, userId));
 }
 
-export async function changeRole(app: AppServices, actor: Actor | null, id: unknown, input: unknown): Promise<UserDto> {
+export async function changeRole(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+  input: unknown,
+): Promise<UserDto> {
   authorize(actor, 'users.write');
   const userId = parseId(id);
   const { role } = parseInput(ChangeRoleInput, input);
   const row = await requireUser(app, userId);
   await withAdminGuard(app, actor, userId, row.role === 'ADMIN' && role !== 'ADMIN' && row.is_active, () =>
-    run(app, actor, userId, { type: 'ChangeUserRole', role: role as Role, actorId: actor.id, now: new Date().toISOString() }),
+    run(app, actor, userId, {
+      type: 'ChangeUserRole',
+      role: role as Role,
+      actorId: actor.id,
+      now: new Date().toISOString(),
+    }),
   );
   return toUserDto(await requireUser(app, userId));
 }
@@ -147,16 +202,31 @@ export async function deleteUser(app: AppServices, actor: Actor | null, id: unkn
     run(app, actor, userId, { type: 'DeleteUser', actorId: actor.id, now }),
   );
   await app.refreshTokens.revokeAllFor(userId);
-  await app.commands.handle(emailClaimDecider, emailClaimDecider.streamId(row.email_lower), { type: 'ReleaseEmail', email: row.email_lower, userId, now });
+  await app.commands.handle(emailClaimDecider, emailClaimDecider.streamId(row.email_lower), {
+    type: 'ReleaseEmail',
+    email: row.email_lower,
+    userId,
+    now,
+  });
 }
 
-export async function adminChangePassword(app: AppServices, actor: Actor | null, id: unknown, input: unknown): Promise<void> {
+export async function adminChangePassword(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+  input: unknown,
+): Promise<void> {
   authorize(actor, 'users.write');
   const userId = parseId(id);
   const { newPassword } = parseInput(AdminChangePasswordInput, input);
   await requireUser(app, userId);
   const passwordHash = await hashPassword(newPassword);
-  await run(app, actor, userId, { type: 'ChangeUserPassword', passwordHash, by: 'admin', now: new Date().toISOString() });
+  await run(app, actor, userId, {
+    type: 'ChangeUserPassword',
+    passwordHash,
+    by: 'admin',
+    now: new Date().toISOString(),
+  });
   // Someone else set the password: whoever held the old one is signed out.
   if (userId !== actor.id) await app.refreshTokens.revokeAllFor(userId);
 }
@@ -169,7 +239,10 @@ export async function getProfile(app: AppServices, actor: Actor | null): Promise
 /** Own profile: names and e-mail; role and active state are not the user's to change. */
 export async function updateProfile(app: AppServices, actor: Actor | null, input: unknown): Promise<UserDto> {
   authorize(actor, 'profile.write');
-  const data = parseInput(UpdateUserInput.pick({ email: true, firstName: true, lastName: true }).strict(), input);
+  const data = parseInput(
+    UpdateUserInput.pick({ email: true, firstName: true, lastName: true }).strict(),
+    input,
+  );
   const row = await requireUser(app, actor.id);
   const now = new Date().toISOString();
   if (data.email !== undefined && data.email !== row.email_lower) {
@@ -198,7 +271,11 @@ export interface UserStatistics {
  * Sign-in figures come from UserSignedIn events (via the read model). Companies and approvals have
  * no read model yet: zero until those features exist.
  */
-export async function userStatistics(app: AppServices, actor: Actor | null, query: { userId?: unknown }): Promise<UserStatistics> {
+export async function userStatistics(
+  app: AppServices,
+  actor: Actor | null,
+  query: { userId?: unknown },
+): Promise<UserStatistics> {
   authorize(actor, 'profile.read');
   const userId = query.userId === undefined || query.userId === '' ? actor.id : parseId(query.userId);
   if (userId !== actor.id) authorize(actor, 'users.read');

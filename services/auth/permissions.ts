@@ -35,5 +35,6 @@ export function can(actor: Actor | null, permission: Permission): boolean {
 /** Throws 401 without a caller and 403 when the caller's role may not do this. */
 export function authorize(actor: Actor | null, permission: Permission): asserts actor is Actor {
   if (!actor) throw new AppError('UNAUTHENTICATED', 'Authentication required');
-  if (!can(actor, permission)) throw new AppError('FORBIDDEN', 'You do not have permission to perform this action');
+  if (!can(actor, permission))
+    throw new AppError('FORBIDDEN', 'You do not have permission to perform this action');
 }

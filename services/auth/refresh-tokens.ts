@@ -38,8 +38,12 @@ export class RefreshTokens {
       used_at timestamptz,
       revoked_at timestamptz
     )`.execute(db);
-    await sql`CREATE INDEX IF NOT EXISTS auth_refresh_tokens_family ON auth_refresh_tokens (family_id)`.execute(db);
-    await sql`CREATE INDEX IF NOT EXISTS auth_refresh_tokens_user ON auth_refresh_tokens (user_id)`.execute(db);
+    await sql`CREATE INDEX IF NOT EXISTS auth_refresh_tokens_family ON auth_refresh_tokens (family_id)`.execute(
+      db,
+    );
+    await sql`CREATE INDEX IF NOT EXISTS auth_refresh_tokens_user ON auth_refresh_tokens (user_id)`.execute(
+      db,
+    );
   }
 
   /** Starts a new family (a sign-in). */
@@ -47,7 +51,11 @@ export class RefreshTokens {
     return this.insert(userId, randomUUID(), this.db);
   }
 
-  private async insert(userId: number, familyId: string, db: Kysely<{ auth_refresh_tokens: RefreshTokensTable }>) {
+  private async insert(
+    userId: number,
+    familyId: string,
+    db: Kysely<{ auth_refresh_tokens: RefreshTokensTable }>,
+  ) {
     const token = randomBytes(32).toString('base64url');
     await db
       .insertInto('auth_refresh_tokens')
@@ -87,7 +95,11 @@ export class RefreshTokens {
         return { ok: false, reason: 'reused' } as const;
       }
       if (row.expires_at.getTime() <= Date.now()) return { ok: false, reason: 'expired' } as const;
-      await trx.updateTable('auth_refresh_tokens').set({ used_at: new Date() }).where('id', '=', row.id).execute();
+      await trx
+        .updateTable('auth_refresh_tokens')
+        .set({ used_at: new Date() })
+        .where('id', '=', row.id)
+        .execute();
       const next = await this.insert(row.user_id, row.family_id, trx);
       return { ok: true, userId: row.user_id, ...next } as const;
     });

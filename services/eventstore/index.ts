@@ -3,7 +3,11 @@ import pg from 'pg';
 import type { EventStore } from './port.js';
 import { PostgresEventStore } from './postgres.js';
 
-export async function createEventStore(opts: { databaseUrl?: string; pool?: pg.Pool; eventstoreUrl?: string }): Promise<EventStore> {
+export async function createEventStore(opts: {
+  databaseUrl?: string;
+  pool?: pg.Pool;
+  eventstoreUrl?: string;
+}): Promise<EventStore> {
   if (opts.eventstoreUrl) {
     const { KurrentDbEventStore } = await import('./kurrentdb.js');
     const store: EventStore = new KurrentDbEventStore(opts.eventstoreUrl);

@@ -86,7 +86,10 @@ export interface EventStore {
   /** Creates whatever storage the adapter needs; safe to call on every start. */
   init(): Promise<void>;
   append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult>;
-  readStream(streamId: string, options?: ReadStreamOptions): Promise<{ version: number; events: StoredEvent[] }>;
+  readStream(
+    streamId: string,
+    options?: ReadStreamOptions,
+  ): Promise<{ version: number; events: StoredEvent[] }>;
   /** Events strictly after `after`, in global order, only ever committed ones with no gap before them. */
   readAll(after: Position, limit: number, options?: ReadAllOptions): Promise<StoredEvent[]>;
   /** Catch-up then live: every event after `after` exactly once, in order, until the signal aborts. */

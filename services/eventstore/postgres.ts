@@ -90,7 +90,11 @@ function toStored(row: EventRow): StoredEvent {
 }
 
 /** The claim CTE for each expected-version rule: yields `prev`, the stream's version before the append. */
-function claimFor(expected: ExpectedVersion, streamId: string, k: number): { name: string; claim: string; params: unknown[] } {
+function claimFor(
+  expected: ExpectedVersion,
+  streamId: string,
+  k: number,
+): { name: string; claim: string; params: unknown[] } {
   if (expected === 'no_stream' || expected === 0) {
     return {
       name: 'no_stream',
@@ -240,7 +244,9 @@ export class PostgresEventStore implements EventStore {
     await Promise.all(batch.map((p, i) => this.settle(p, rows[i]).then(p.resolve, p.reject)));
   }
 
-  private async appendAlone(p: Pick<PendingAppend, 'streamId' | 'events' | 'expected'>): Promise<AppendResult> {
+  private async appendAlone(
+    p: Pick<PendingAppend, 'streamId' | 'events' | 'expected'>,
+  ): Promise<AppendResult> {
     let row: AppendRow | null;
     try {
       const r = await this.pool.query(appendQuery(p.streamId, p.events, p.expected));
@@ -254,11 +260,22 @@ export class PostgresEventStore implements EventStore {
   }
 
   /** No row: the expected version did not hold — unless these very events are already there. */
-  private async settle(p: Pick<PendingAppend, 'streamId' | 'events' | 'expected'>, row: AppendRow | null): Promise<AppendResult> {
-    if (row) return { nextVersion: Number(row.stream_version), position: encodePosition(row.transaction_id, row.global_position) };
+  private async settle(
+    p: Pick<PendingAppend, 'streamId' | 'events' | 'expected'>,
+    row: AppendRow | null,
+  ): Promise<AppendResult> {
+    if (row)
+      return {
+        nextVersion: Number(row.stream_version),
+        position: encodePosition(row.transaction_id, row.global_position),
+      };
     const prior = await this.priorAppend(p.streamId, p.events);
     if (prior) return prior;
-    throw new WrongExpectedVersionError(p.streamId, p.expected, (await this.streamVersion(this.pool, p.streamId)).version);
+    throw new WrongExpectedVersionError(
+      p.streamId,
+      p.expected,
+      (await this.streamVersion(this.pool, p.streamId)).version,
+    );
   }
 
   private async streamVersion(client: pg.PoolClient | pg.Pool, streamId: string) {
@@ -274,11 +291,20 @@ export class PostgresEventStore implements EventStore {
       [events.map((e) => e.id)],
     );
     if (r.rowCount !== events.length) return null;
-    const rows = r.rows as Array<{ event_id: string; stream_id: string; stream_version: string; transaction_id: string; global_position: string }>;
+    const rows = r.rows as Array<{
+      event_id: string;
+      stream_id: string;
+      stream_version: string;
+      transaction_id: string;
+      global_position: string;
+    }>;
     const same = rows.every((row, i) => row.stream_id === streamId && row.event_id === events[i].id);
     if (!same) return null;
     const last = rows[rows.length - 1];
-    return { nextVersion: Number(last.stream_version), position: encodePosition(last.transaction_id, last.global_position) };
+    return {
+      nextVersion: Number(last.stream_version),
+      position: encodePosition(last.transaction_id, last.global_position),
+    };
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}) {
@@ -404,7 +430,12 @@ export class PostgresEventStore implements EventStore {
 }
 
 /** The append statement for one stream (a prepared statement per expected-version rule). */
-function appendQuery(streamId: string, events: NewEvent[], expected: ExpectedVersion, notify = true): pg.QueryConfig {
+function appendQuery(
+  streamId: string,
+  events: NewEvent[],
+  expected: ExpectedVersion,
+  notify = true,
+): pg.QueryConfig {
   const { name, claim, params } = claimFor(expected, streamId, events.length);
   const n = params.length;
   return {

@@ -21,7 +21,9 @@ async function register(body: Record<string, unknown>, token: string | null = ad
 
 describe('sign-in over REST', () => {
   it('signs the first admin in and returns the user and both tokens', async () => {
-    const r = await api(t.url, 'POST', '/api/auth/login', { body: { email: t.admin.email, password: t.admin.password } });
+    const r = await api(t.url, 'POST', '/api/auth/login', {
+      body: { email: t.admin.email, password: t.admin.password },
+    });
     expect(r.status).toBe(200);
     expect(r.body.success).toBe(true);
     expect(r.body.data.user).toMatchObject({ email: t.admin.email, role: 'ADMIN', isActive: true });
@@ -34,13 +36,19 @@ describe('sign-in over REST', () => {
   });
 
   it('accepts the e-mail in any case', async () => {
-    const r = await api(t.url, 'POST', '/api/auth/login', { body: { email: t.admin.email.toUpperCase(), password: t.admin.password } });
+    const r = await api(t.url, 'POST', '/api/auth/login', {
+      body: { email: t.admin.email.toUpperCase(), password: t.admin.password },
+    });
     expect(r.status).toBe(200);
   });
 
   it('answers 401 with the same message for a wrong password and an unknown e-mail', async () => {
-    const wrong = await api(t.url, 'POST', '/api/auth/login', { body: { email: t.admin.email, password: 'nope-nope' } });
-    const unknown = await api(t.url, 'POST', '/api/auth/login', { body: { email: 'ghost@billflow.test', password: 'nope-nope' } });
+    const wrong = await api(t.url, 'POST', '/api/auth/login', {
+      body: { email: t.admin.email, password: 'nope-nope' },
+    });
+    const unknown = await api(t.url, 'POST', '/api/auth/login', {
+      body: { email: 'ghost@billflow.test', password: 'nope-nope' },
+    });
     for (const r of [wrong, unknown]) {
       expect(r.status).toBe(401);
       expect(r.body).toMatchObject({ success: false, error: 'Invalid email or password' });
@@ -54,7 +62,9 @@ describe('sign-in over REST', () => {
     expect(r.status).toBe(400);
     expect(r.body.success).toBe(false);
     expect(r.body.errors?.map((e) => e.field).sort()).toEqual(['email', 'password']);
-    expect(r.body.errors?.find((e) => e.field === 'email')?.message).toBe('Please enter a valid email address');
+    expect(r.body.errors?.find((e) => e.field === 'email')?.message).toBe(
+      'Please enter a valid email address',
+    );
     const bad = await api(t.url, 'POST', '/api/auth/login', { rawBody: '{"email":' });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ success: false, error: 'Malformed request body' });
@@ -67,11 +77,21 @@ describe('sign-in over REST', () => {
       const r = await api(t.url, 'POST', '/api/auth/login', { body: { email, password: 'wrong-password' } });
       expect(r.status).toBe(401);
     }
-    const limited = await api(t.url, 'POST', '/api/auth/login', { body: { email, password: 'Right-passw0rd' } });
+    const limited = await api(t.url, 'POST', '/api/auth/login', {
+      body: { email, password: 'Right-passw0rd' },
+    });
     expect(limited.status).toBe(429);
-    expect(limited.body.error).toBe('Too many login attempts. Please wait a few minutes before trying again.');
+    expect(limited.body.error).toBe(
+      'Too many login attempts. Please wait a few minutes before trying again.',
+    );
     // another account from the same address is not blocked by this e-mail's count
-    expect((await api(t.url, 'POST', '/api/auth/login', { body: { email: t.admin.email, password: t.admin.password } })).status).toBe(200);
+    expect(
+      (
+        await api(t.url, 'POST', '/api/auth/login', {
+          body: { email: t.admin.email, password: t.admin.password },
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('refuses an inactive user', async () => {
@@ -86,29 +106,39 @@ describe('sign-in over REST', () => {
     expect((await api(t.url, 'GET', '/api/auth/me')).status).toBe(401);
     expect((await api(t.url, 'GET', '/api/auth/me', { token: 'garbage' })).status).toBe(401);
     const [h, p] = adminToken.split('.');
-    expect((await api(t.url, 'GET', '/api/auth/me', { token: `${h}.${p}.forgedsignature` })).status).toBe(401);
+    expect((await api(t.url, 'GET', '/api/auth/me', { token: `${h}.${p}.forgedsignature` })).status).toBe(
+      401,
+    );
   });
 });
 
 describe('refresh tokens', () => {
   it('rotates on use, and a reused token revokes the whole family', async () => {
     const first = await signIn(t.url, t.admin.email, t.admin.password);
-    const r1 = await api(t.url, 'POST', '/api/auth/refresh', { body: { refreshToken: first.tokens.refreshToken } });
+    const r1 = await api(t.url, 'POST', '/api/auth/refresh', {
+      body: { refreshToken: first.tokens.refreshToken },
+    });
     expect(r1.status).toBe(200);
     const second = r1.body.data.tokens;
     expect(second.refreshToken).not.toBe(first.tokens.refreshToken);
     expect((await api(t.url, 'GET', '/api/auth/me', { token: second.accessToken })).status).toBe(200);
     // the old token again: theft suspected, family revoked
-    const reuse = await api(t.url, 'POST', '/api/auth/refresh', { body: { refreshToken: first.tokens.refreshToken } });
+    const reuse = await api(t.url, 'POST', '/api/auth/refresh', {
+      body: { refreshToken: first.tokens.refreshToken },
+    });
     expect(reuse.status).toBe(401);
-    const afterReuse = await api(t.url, 'POST', '/api/auth/refresh', { body: { refreshToken: second.refreshToken } });
+    const afterReuse = await api(t.url, 'POST', '/api/auth/refresh', {
+      body: { refreshToken: second.refreshToken },
+    });
     expect(afterReuse.status).toBe(401);
   });
 
   it('lets exactly one of two concurrent refreshes with the same token win', async () => {
     const s = await signIn(t.url, t.admin.email, t.admin.password);
     const results = await Promise.all(
-      [1, 2].map(() => api(t.url, 'POST', '/api/auth/refresh', { body: { refreshToken: s.tokens.refreshToken } })),
+      [1, 2].map(() =>
+        api(t.url, 'POST', '/api/auth/refresh', { body: { refreshToken: s.tokens.refreshToken } }),
+      ),
     );
     expect(results.map((r) => r.status).sort()).toEqual([200, 401]);
   });
@@ -117,16 +147,23 @@ describe('refresh tokens', () => {
     const s = await signIn(t.url, t.admin.email, t.admin.password);
     const client = new pg.Client({ connectionString: t.env.DATABASE_URL });
     await client.connect();
-    const r = await client.query('SELECT count(*)::int AS n FROM auth_refresh_tokens WHERE token_hash = $1', [s.tokens.refreshToken]);
+    const r = await client.query('SELECT count(*)::int AS n FROM auth_refresh_tokens WHERE token_hash = $1', [
+      s.tokens.refreshToken,
+    ]);
     await client.end();
     expect(r.rows[0].n).toBe(0);
   });
 
   it('logout revokes the refresh token', async () => {
     const s = await signIn(t.url, t.admin.email, t.admin.password);
-    const out = await api(t.url, 'POST', '/api/auth/logout', { body: { refreshToken: s.tokens.refreshToken }, token: s.tokens.accessToken });
+    const out = await api(t.url, 'POST', '/api/auth/logout', {
+      body: { refreshToken: s.tokens.refreshToken },
+      token: s.tokens.accessToken,
+    });
     expect(out.status).toBe(200);
-    const r = await api(t.url, 'POST', '/api/auth/refresh', { body: { refreshToken: s.tokens.refreshToken } });
+    const r = await api(t.url, 'POST', '/api/auth/refresh', {
+      body: { refreshToken: s.tokens.refreshToken },
+    });
     expect(r.status).toBe(401);
     expect(r.body.error).toBe('Invalid or expired refresh token');
   });
@@ -134,9 +171,19 @@ describe('refresh tokens', () => {
 
 describe('registration', () => {
   it('lets an ADMIN create a user who can then sign in, and reads its own write', async () => {
-    const r = await register({ email: 'New.User@Billflow.test', password: 'Passw0rd-123', firstName: 'New', lastName: 'User' });
+    const r = await register({
+      email: 'New.User@Billflow.test',
+      password: 'Passw0rd-123',
+      firstName: 'New',
+      lastName: 'User',
+    });
     expect(r.status).toBe(201);
-    expect(r.body.data).toMatchObject({ email: 'new.user@billflow.test', role: 'USER', isActive: true, firstName: 'New' });
+    expect(r.body.data).toMatchObject({
+      email: 'new.user@billflow.test',
+      role: 'USER',
+      isActive: true,
+      firstName: 'New',
+    });
     expect(typeof r.body.data.id).toBe('number');
     const s = await signIn(t.url, 'new.user@billflow.test', 'Passw0rd-123');
     expect(s.user.id).toBe(r.body.data.id);
@@ -146,11 +193,16 @@ describe('registration', () => {
     await register({ email: 'plain@billflow.test', password: 'Passw0rd-123', role: 'USER' });
     const user = await signIn(t.url, 'plain@billflow.test', 'Passw0rd-123');
     const noToken = await register({ email: 'x1@billflow.test', password: 'Passw0rd-123' }, null);
-    const asUser = await register({ email: 'x2@billflow.test', password: 'Passw0rd-123', role: 'ADMIN' }, user.tokens.accessToken);
+    const asUser = await register(
+      { email: 'x2@billflow.test', password: 'Passw0rd-123', role: 'ADMIN' },
+      user.tokens.accessToken,
+    );
     expect(noToken.status).toBe(401);
     expect(asUser.status).toBe(403);
     for (const email of ['x1@billflow.test', 'x2@billflow.test']) {
-      expect((await api(t.url, 'POST', '/api/auth/login', { body: { email, password: 'Passw0rd-123' } })).status).toBe(401);
+      expect(
+        (await api(t.url, 'POST', '/api/auth/login', { body: { email, password: 'Passw0rd-123' } })).status,
+      ).toBe(401);
     }
   });
 
@@ -188,17 +240,27 @@ describe('own password', () => {
       token: s.tokens.accessToken,
     });
     expect(ok.status).toBe(200);
-    expect((await api(t.url, 'POST', '/api/auth/login', { body: { email: 'pw@billflow.test', password: 'Old-passw0rd' } })).status).toBe(401);
+    expect(
+      (
+        await api(t.url, 'POST', '/api/auth/login', {
+          body: { email: 'pw@billflow.test', password: 'Old-passw0rd' },
+        })
+      ).status,
+    ).toBe(401);
     await signIn(t.url, 'pw@billflow.test', 'New-passw0rd');
   });
 });
 
 describe('GraphQL twins', () => {
   it('signs in, reads me, and reports errors with codes and statuses', async () => {
-    const login = await gql(t.url, 'mutation($e:String!,$p:String!){ login(email:$e,password:$p){ user{ id email role } tokens{ accessToken refreshToken } } }', {
-      e: t.admin.email,
-      p: t.admin.password,
-    });
+    const login = await gql(
+      t.url,
+      'mutation($e:String!,$p:String!){ login(email:$e,password:$p){ user{ id email role } tokens{ accessToken refreshToken } } }',
+      {
+        e: t.admin.email,
+        p: t.admin.password,
+      },
+    );
     expect(login.errors).toBeUndefined();
     const token = login.data.login.tokens.accessToken;
     const me = await gql(t.url, '{ me { email role isActive } }', {}, token);
@@ -217,7 +279,12 @@ describe('GraphQL twins', () => {
     const created = await gql(t.url, q, { i: input }, adminToken);
     expect(created.data).toEqual({ register: { email: 'gql-user@billflow.test', role: 'MODERATOR' } });
     const mod = await signIn(t.url, input.email, input.password);
-    const refused = await gql(t.url, q, { i: { ...input, email: 'gql-2@billflow.test' } }, mod.tokens.accessToken);
+    const refused = await gql(
+      t.url,
+      q,
+      { i: { ...input, email: 'gql-2@billflow.test' } },
+      mod.tokens.accessToken,
+    );
     expect(refused.errors?.[0].extensions?.code).toBe('FORBIDDEN');
     expect(refused.status).toBe(403);
   });
@@ -235,9 +302,16 @@ describe('gateway plumbing', () => {
     await client.connect();
     await client.query('ALTER TABLE users RENAME TO users_broken');
     try {
-      const r = await api(t.url, 'POST', '/api/auth/login', { body: { email: 'someone@billflow.test', password: 'whatever1' } });
+      const r = await api(t.url, 'POST', '/api/auth/login', {
+        body: { email: 'someone@billflow.test', password: 'whatever1' },
+      });
       expect(r.status).toBe(500);
-      expect(r.body).toEqual({ success: false, error: 'Internal server error', message: 'Internal server error', code: 'INTERNAL' });
+      expect(r.body).toEqual({
+        success: false,
+        error: 'Internal server error',
+        message: 'Internal server error',
+        code: 'INTERNAL',
+      });
       const g = await gql(t.url, '{ me { email } }', {}, adminToken);
       expect(JSON.stringify(g)).not.toMatch(/users_broken|relation|SELECT/);
     } finally {
@@ -257,7 +331,12 @@ describe('gateway plumbing', () => {
   it('gives the detailed health to an ADMIN only', async () => {
     const r = await api(t.url, 'GET', '/api/health/detailed', { token: adminToken });
     expect(r.status).toBe(200);
-    expect(r.body.data).toMatchObject({ status: 'healthy', version: expect.any(String), database: { status: 'connected' }, api: { status: 'operational' } });
+    expect(r.body.data).toMatchObject({
+      status: 'healthy',
+      version: expect.any(String),
+      database: { status: 'connected' },
+      api: { status: 'operational' },
+    });
     expect(r.body.data.uptime).toBeGreaterThanOrEqual(0);
     for (const k of ['memory', 'disk']) {
       expect(r.body.data[k].total).toBeGreaterThan(0);
@@ -266,6 +345,8 @@ describe('gateway plumbing', () => {
     expect((await api(t.url, 'GET', '/api/health/detailed')).status).toBe(401);
     await register({ email: 'guest@billflow.test', password: 'Passw0rd-123', role: 'GUEST' });
     const guest = await signIn(t.url, 'guest@billflow.test', 'Passw0rd-123');
-    expect((await api(t.url, 'GET', '/api/health/detailed', { token: guest.tokens.accessToken })).status).toBe(403);
+    expect(
+      (await api(t.url, 'GET', '/api/health/detailed', { token: guest.tokens.accessToken })).status,
+    ).toBe(403);
   });
 });

@@ -16,9 +16,9 @@ import type { GraphQLContext } from './graphql/builder.js';
 import { schema } from './graphql/schema.js';
 import type { LiveBus } from './live.js';
 import { authRoutes } from './rest/auth-routes.js';
+import { dashboardRoutes } from './rest/dashboard-routes.js';
 import type { RestDeps } from './rest/deps.js';
 import { bearerOf, failureBody, sendError } from './rest/envelope.js';
-import { dashboardRoutes } from './rest/dashboard-routes.js';
 import { healthRoutes } from './rest/health-routes.js';
 import { userRoutes } from './rest/user-routes.js';
 
@@ -38,7 +38,10 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   const { app, live } = options;
   const server = Fastify({
     // warn at the least: one line per request is noise; failures are logged by the error handler.
-    logger: app.config.LOG_LEVEL === 'silent' ? false : { level: ['fatal', 'error'].includes(app.config.LOG_LEVEL) ? app.config.LOG_LEVEL : 'warn' },
+    logger:
+      app.config.LOG_LEVEL === 'silent'
+        ? false
+        : { level: ['fatal', 'error'].includes(app.config.LOG_LEVEL) ? app.config.LOG_LEVEL : 'warn' },
     bodyLimit: 1024 * 1024,
   });
   server.setErrorHandler(sendError);
@@ -114,6 +117,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
 
   // GraphQL subscriptions over graphql-ws on the same port and path, through the same Yoga plugins.
   const wss = new WebSocketServer({ server: server.server, path: '/graphql' });
+  // biome-ignore lint/correctness/useHookAtTopLevel: graphql-ws's useServer is not a React hook
   const wsServer = useServer<{ token?: string }, { actor?: Actor | null }>(
     {
       onConnect: async (ctx) => {
@@ -161,10 +165,18 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   }
   server.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0];
-    if (hasWeb && req.method === 'GET' && !url.startsWith('/api/') && url !== '/graphql' && !path.extname(url)) {
+    if (
+      hasWeb &&
+      req.method === 'GET' &&
+      !url.startsWith('/api/') &&
+      url !== '/graphql' &&
+      !path.extname(url)
+    ) {
       return reply.type('text/html').sendFile('index.html');
     }
-    return reply.status(404).send(failureBody(new AppError('NOT_FOUND', `Route ${req.method} ${url} not found`)));
+    return reply
+      .status(404)
+      .send(failureBody(new AppError('NOT_FOUND', `Route ${req.method} ${url} not found`)));
   });
 
   return server;

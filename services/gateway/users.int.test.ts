@@ -6,12 +6,20 @@ import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
 
 let t: TestApp;
-const tokens: Record<'ADMIN' | 'MODERATOR' | 'USER' | 'GUEST', string> = { ADMIN: '', MODERATOR: '', USER: '', GUEST: '' };
+const tokens: Record<'ADMIN' | 'MODERATOR' | 'USER' | 'GUEST', string> = {
+  ADMIN: '',
+  MODERATOR: '',
+  USER: '',
+  GUEST: '',
+};
 let adminId: number;
 const PASSWORD = 'Passw0rd-123';
 
 async function createUser(email: string, role = 'USER', extra: Record<string, unknown> = {}) {
-  const r = await api(t.url, 'POST', '/api/auth/register', { body: { email, password: PASSWORD, role, ...extra }, token: tokens.ADMIN });
+  const r = await api(t.url, 'POST', '/api/auth/register', {
+    body: { email, password: PASSWORD, role, ...extra },
+    token: tokens.ADMIN,
+  });
   expect(r.status).toBe(201);
   return r.body.data as { id: number; email: string };
 }
@@ -31,17 +39,48 @@ afterAll(async () => {
 });
 
 describe('role matrix: every Users and Dashboard call, every role, and no token', () => {
-  type Call = { method: string; path: (id: number) => string; body?: unknown; admin: number; others: number; self?: boolean };
+  type Call = {
+    method: string;
+    path: (id: number) => string;
+    body?: unknown;
+    admin: number;
+    others: number;
+    self?: boolean;
+  };
   // `admin` is the ADMIN's expected status; `others` that of MODERATOR, USER and GUEST.
   const calls: Call[] = [
     { method: 'GET', path: () => '/api/user/users?page=1&limit=10', admin: 200, others: 403 },
     { method: 'GET', path: (id) => `/api/user/users/${id}`, admin: 200, others: 403 },
-    { method: 'PUT', path: (id) => `/api/user/users/${id}`, body: { firstName: 'Renamed' }, admin: 200, others: 403 },
+    {
+      method: 'PUT',
+      path: (id) => `/api/user/users/${id}`,
+      body: { firstName: 'Renamed' },
+      admin: 200,
+      others: 403,
+    },
     { method: 'PUT', path: (id) => `/api/user/users/${id}/deactivate`, admin: 200, others: 403 },
     { method: 'PUT', path: (id) => `/api/user/users/${id}/reactivate`, admin: 200, others: 403 },
-    { method: 'PUT', path: (id) => `/api/user/users/${id}/role`, body: { role: 'GUEST' }, admin: 200, others: 403 },
-    { method: 'PUT', path: (id) => `/api/user/users/${id}/change-password`, body: { newPassword: 'secret6' }, admin: 200, others: 403 },
-    { method: 'POST', path: () => '/api/auth/register', body: { email: 'matrix-new@matrix.test', password: PASSWORD }, admin: 201, others: 403 },
+    {
+      method: 'PUT',
+      path: (id) => `/api/user/users/${id}/role`,
+      body: { role: 'GUEST' },
+      admin: 200,
+      others: 403,
+    },
+    {
+      method: 'PUT',
+      path: (id) => `/api/user/users/${id}/change-password`,
+      body: { newPassword: 'secret6' },
+      admin: 200,
+      others: 403,
+    },
+    {
+      method: 'POST',
+      path: () => '/api/auth/register',
+      body: { email: 'matrix-new@matrix.test', password: PASSWORD },
+      admin: 201,
+      others: 403,
+    },
     { method: 'DELETE', path: (id) => `/api/user/users/${id}`, admin: 200, others: 403 },
     { method: 'GET', path: () => '/api/user/profile', admin: 200, others: 200 },
     { method: 'PUT', path: () => '/api/user/profile', body: { lastName: 'Self' }, admin: 200, others: 200 },
@@ -58,7 +97,10 @@ describe('role matrix: every Users and Dashboard call, every role, and no token'
       // A fresh target per call, so destructive calls do not interfere with each other.
       const target = await createUser(`target-${Math.random().toString(36).slice(2)}@matrix.test`);
       const path = call.path(target.id);
-      const body = call.body && (call.body as any).email ? { ...(call.body as object), email: `n${Math.random().toString(36).slice(2)}@m.test` } : call.body;
+      const body =
+        call.body && (call.body as any).email
+          ? { ...(call.body as object), email: `n${Math.random().toString(36).slice(2)}@m.test` }
+          : call.body;
       const anon = await api(t.url, call.method, path, { body });
       expect(anon.status, 'no token').toBe(401);
       for (const role of ['MODERATOR', 'USER', 'GUEST'] as const) {
@@ -78,7 +120,12 @@ describe('role matrix: every Users and Dashboard call, every role, and no token'
       const d = await gql(t.url, '{ dashboardStats { activeUsers } }', {}, tokens[role]);
       expect(d.errors?.[0].extensions?.code).toBe('FORBIDDEN');
     }
-    const ok = await gql(t.url, '{ users(page:1, limit:2) { total totalPages data { email } } }', {}, tokens.ADMIN);
+    const ok = await gql(
+      t.url,
+      '{ users(page:1, limit:2) { total totalPages data { email } } }',
+      {},
+      tokens.ADMIN,
+    );
     expect(ok.errors).toBeUndefined();
     expect(ok.data.users.data).toHaveLength(2);
   });
@@ -86,9 +133,14 @@ describe('role matrix: every Users and Dashboard call, every role, and no token'
 
 describe('rules the spec leaves to us', () => {
   it('an admin cannot deactivate, delete or demote themself', async () => {
-    const deactivate = await api(t.url, 'PUT', `/api/user/users/${adminId}/deactivate`, { token: tokens.ADMIN });
+    const deactivate = await api(t.url, 'PUT', `/api/user/users/${adminId}/deactivate`, {
+      token: tokens.ADMIN,
+    });
     const remove = await api(t.url, 'DELETE', `/api/user/users/${adminId}`, { token: tokens.ADMIN });
-    const demote = await api(t.url, 'PUT', `/api/user/users/${adminId}/role`, { body: { role: 'USER' }, token: tokens.ADMIN });
+    const demote = await api(t.url, 'PUT', `/api/user/users/${adminId}/role`, {
+      body: { role: 'USER' },
+      token: tokens.ADMIN,
+    });
     expect([deactivate.status, remove.status, demote.status]).toEqual([403, 403, 403]);
     const me = await api(t.url, 'GET', '/api/auth/me', { token: tokens.ADMIN });
     expect(me.body.data).toMatchObject({ role: 'ADMIN', isActive: true });
@@ -101,17 +153,40 @@ describe('rules the spec leaves to us', () => {
     const third = await createUser('third-admin@matrix.test', 'ADMIN');
     // third demotes second: allowed (admin + third remain)
     const thirdToken = (await signIn(t.url, third.email, PASSWORD)).tokens.accessToken;
-    expect((await api(t.url, 'PUT', `/api/user/users/${second.id}/role`, { body: { role: 'USER' }, token: thirdToken })).status).toBe(200);
+    expect(
+      (
+        await api(t.url, 'PUT', `/api/user/users/${second.id}/role`, {
+          body: { role: 'USER' },
+          token: thirdToken,
+        })
+      ).status,
+    ).toBe(200);
     // deactivate third via admin: allowed (admin remains)
-    expect((await api(t.url, 'PUT', `/api/user/users/${third.id}/deactivate`, { token: tokens.ADMIN })).status).toBe(200);
+    expect(
+      (await api(t.url, 'PUT', `/api/user/users/${third.id}/deactivate`, { token: tokens.ADMIN })).status,
+    ).toBe(200);
     // now only the first admin is an active ADMIN; a re-promoted second tries to remove it
-    expect((await api(t.url, 'PUT', `/api/user/users/${second.id}/role`, { body: { role: 'ADMIN' }, token: tokens.ADMIN })).status).toBe(200);
-    expect((await api(t.url, 'PUT', `/api/user/users/${adminId}/deactivate`, { token: secondToken })).status).toBe(200);
+    expect(
+      (
+        await api(t.url, 'PUT', `/api/user/users/${second.id}/role`, {
+          body: { role: 'ADMIN' },
+          token: tokens.ADMIN,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await api(t.url, 'PUT', `/api/user/users/${adminId}/deactivate`, { token: secondToken })).status,
+    ).toBe(200);
     // second is now the last active ADMIN: nobody can remove them (the deactivated first admin can't act)
-    const r = await api(t.url, 'PUT', `/api/user/users/${second.id}/role`, { body: { role: 'USER' }, token: secondToken });
+    const r = await api(t.url, 'PUT', `/api/user/users/${second.id}/role`, {
+      body: { role: 'USER' },
+      token: secondToken,
+    });
     expect(r.status).toBe(403); // self-demotion
     // restore the first admin for the remaining tests
-    expect((await api(t.url, 'PUT', `/api/user/users/${adminId}/reactivate`, { token: secondToken })).status).toBe(200);
+    expect(
+      (await api(t.url, 'PUT', `/api/user/users/${adminId}/reactivate`, { token: secondToken })).status,
+    ).toBe(200);
     tokens.ADMIN = (await signIn(t.url, t.admin.email, t.admin.password)).tokens.accessToken;
     // with two active admins, concurrently deactivating each other leaves exactly one active
     const [a, b] = await Promise.all([
@@ -125,13 +200,17 @@ describe('rules the spec leaves to us', () => {
     expect([401, 409]).toContain(statuses[1]);
     const client = new pg.Client({ connectionString: t.env.DATABASE_URL });
     await client.connect();
-    const n = await client.query("SELECT count(*)::int AS n FROM users WHERE role='ADMIN' AND is_active AND deleted_at IS NULL");
+    const n = await client.query(
+      "SELECT count(*)::int AS n FROM users WHERE role='ADMIN' AND is_active AND deleted_at IS NULL",
+    );
     await client.end();
     expect(n.rows[0].n).toBe(1);
     // put things back: whichever survived reactivates the other
     const survivorToken = a.status === 200 ? tokens.ADMIN : secondToken;
     const other = a.status === 200 ? second.id : adminId;
-    expect((await api(t.url, 'PUT', `/api/user/users/${other}/reactivate`, { token: survivorToken })).status).toBe(200);
+    expect(
+      (await api(t.url, 'PUT', `/api/user/users/${other}/reactivate`, { token: survivorToken })).status,
+    ).toBe(200);
     tokens.ADMIN = (await signIn(t.url, t.admin.email, t.admin.password)).tokens.accessToken;
   });
 
@@ -139,9 +218,14 @@ describe('rules the spec leaves to us', () => {
     const u = await createUser('session-end@matrix.test');
     const s = await signIn(t.url, u.email, PASSWORD);
     expect((await api(t.url, 'GET', '/api/auth/me', { token: s.tokens.accessToken })).status).toBe(200);
-    expect((await api(t.url, 'PUT', `/api/user/users/${u.id}/deactivate`, { token: tokens.ADMIN })).status).toBe(200);
+    expect(
+      (await api(t.url, 'PUT', `/api/user/users/${u.id}/deactivate`, { token: tokens.ADMIN })).status,
+    ).toBe(200);
     expect((await api(t.url, 'GET', '/api/auth/me', { token: s.tokens.accessToken })).status).toBe(401);
-    expect((await api(t.url, 'POST', '/api/auth/refresh', { body: { refreshToken: s.tokens.refreshToken } })).status).toBe(401);
+    expect(
+      (await api(t.url, 'POST', '/api/auth/refresh', { body: { refreshToken: s.tokens.refreshToken } }))
+        .status,
+    ).toBe(401);
   });
 
   it('deleting keeps the history and removes the user from lists; the address can be used again', async () => {
@@ -152,7 +236,10 @@ describe('rules the spec leaves to us', () => {
     expect(list.body.data.data.map((x: any) => x.id)).not.toContain(u.id);
     const client = new pg.Client({ connectionString: t.env.DATABASE_URL });
     await client.connect();
-    const events = await client.query('SELECT event_type FROM es_events WHERE stream_id = $1 ORDER BY stream_version', [`user-${u.id}`]);
+    const events = await client.query(
+      'SELECT event_type FROM es_events WHERE stream_id = $1 ORDER BY stream_version',
+      [`user-${u.id}`],
+    );
     await client.end();
     expect(events.rows.map((r) => r.event_type)).toEqual(['UserRegistered', 'UserDeleted']);
     const again = await createUser('to-delete@matrix.test');
@@ -162,9 +249,15 @@ describe('rules the spec leaves to us', () => {
   it('keeps e-mails unique when an address is changed', async () => {
     const a = await createUser('unique-a@matrix.test');
     await createUser('unique-b@matrix.test');
-    const r = await api(t.url, 'PUT', `/api/user/users/${a.id}`, { body: { email: 'UNIQUE-B@matrix.test' }, token: tokens.ADMIN });
+    const r = await api(t.url, 'PUT', `/api/user/users/${a.id}`, {
+      body: { email: 'UNIQUE-B@matrix.test' },
+      token: tokens.ADMIN,
+    });
     expect(r.status).toBe(409);
-    const moved = await api(t.url, 'PUT', `/api/user/users/${a.id}`, { body: { email: 'unique-c@matrix.test' }, token: tokens.ADMIN });
+    const moved = await api(t.url, 'PUT', `/api/user/users/${a.id}`, {
+      body: { email: 'unique-c@matrix.test' },
+      token: tokens.ADMIN,
+    });
     expect(moved.status).toBe(200);
     // the old address is free again
     await createUser('unique-a@matrix.test');
@@ -172,10 +265,20 @@ describe('rules the spec leaves to us', () => {
 
   it('validates passwords: 6+ on admin change, with the spec’s message', async () => {
     const u = await createUser('pw-rule@matrix.test');
-    const r = await api(t.url, 'PUT', `/api/user/users/${u.id}/change-password`, { body: { newPassword: '12345' }, token: tokens.ADMIN });
+    const r = await api(t.url, 'PUT', `/api/user/users/${u.id}/change-password`, {
+      body: { newPassword: '12345' },
+      token: tokens.ADMIN,
+    });
     expect(r.status).toBe(400);
     expect(r.body.error).toBe('Password must be at least 6 characters long');
-    expect((await api(t.url, 'PUT', `/api/user/users/${u.id}/change-password`, { body: { newPassword: '123456' }, token: tokens.ADMIN })).status).toBe(200);
+    expect(
+      (
+        await api(t.url, 'PUT', `/api/user/users/${u.id}/change-password`, {
+          body: { newPassword: '123456' },
+          token: tokens.ADMIN,
+        })
+      ).status,
+    ).toBe(200);
     await signIn(t.url, u.email, '123456');
   });
 
@@ -195,7 +298,8 @@ describe('figures from events', () => {
     // sign-ins are recorded asynchronously to the read model: poll briefly
     let stats: any;
     for (let i = 0; i < 50; i++) {
-      stats = (await api(t.url, 'GET', `/api/user/statistics?userId=${u.id}`, { token: tokens.ADMIN })).body.data;
+      stats = (await api(t.url, 'GET', `/api/user/statistics?userId=${u.id}`, { token: tokens.ADMIN })).body
+        .data;
       if (stats.totalLogins === 3) break;
       await new Promise((r) => setTimeout(r, 50));
     }
@@ -210,20 +314,33 @@ describe('figures from events', () => {
     expect(r.body.data.totalUsers).toBe(users.length);
     expect(r.body.data.activeUsers).toBe(users.filter((u) => u.isActive).length);
     expect(r.body.data.newUsersThisMonth).toBe(users.length);
-    const byRole = Object.fromEntries(['ADMIN', 'MODERATOR', 'USER', 'GUEST'].map((role) => [role, users.filter((u) => u.role === role).length]));
+    const byRole = Object.fromEntries(
+      ['ADMIN', 'MODERATOR', 'USER', 'GUEST'].map((role) => [
+        role,
+        users.filter((u) => u.role === role).length,
+      ]),
+    );
     expect(r.body.data.usersByRole).toEqual(byRole);
   });
 
   it('pages the list with the envelope’s pagination block', async () => {
     const r = await api(t.url, 'GET', '/api/user/users?page=2&limit=3', { token: tokens.ADMIN });
     expect(r.body.data.data).toHaveLength(3);
-    expect(r.body.meta.pagination).toEqual({ total: r.body.data.total, page: 2, limit: 3, totalPages: Math.ceil(r.body.data.total / 3) });
+    expect(r.body.meta.pagination).toEqual({
+      total: r.body.data.total,
+      page: 2,
+      limit: 3,
+      totalPages: Math.ceil(r.body.data.total / 3),
+    });
     expect((await api(t.url, 'GET', '/api/user/users?page=0', { token: tokens.ADMIN })).status).toBe(400);
   });
 
   it('the dashboard shows real counts and the newest activity in plain words', async () => {
     const u = await createUser('activity@matrix.test', 'USER', { firstName: 'Ada', lastName: 'Activity' });
-    await api(t.url, 'PUT', `/api/user/users/${u.id}/role`, { body: { role: 'MODERATOR' }, token: tokens.ADMIN });
+    await api(t.url, 'PUT', `/api/user/users/${u.id}/role`, {
+      body: { role: 'MODERATOR' },
+      token: tokens.ADMIN,
+    });
     const r = await api(t.url, 'GET', '/api/dashboard/stats', { token: tokens.ADMIN });
     expect(r.status).toBe(200);
     const overview = await api(t.url, 'GET', '/api/user/overview-stats', { token: tokens.ADMIN });

@@ -19,7 +19,9 @@ export function testSecrets() {
   return { JWT_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('base64') };
 }
 
-export async function startTestApp(opts: { env?: Record<string, string>; webDist?: string } = {}): Promise<TestApp> {
+export async function startTestApp(
+  opts: { env?: Record<string, string>; webDist?: string } = {},
+): Promise<TestApp> {
   const db = await createTestDatabase('app');
   await db.pool.end();
   const redis = await createTestRedis('app');

@@ -15,7 +15,10 @@ export function adminUrl(): string {
 }
 
 export async function createTestDatabase(label = 't', poolSize = 10): Promise<TestDatabase> {
-  const name = `bf_${label.replace(/[^a-z0-9]/gi, '').toLowerCase().slice(0, 20)}_${randomBytes(5).toString('hex')}`;
+  const name = `bf_${label
+    .replace(/[^a-z0-9]/gi, '')
+    .toLowerCase()
+    .slice(0, 20)}_${randomBytes(5).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl() });
   await admin.connect();
   await admin.query(`CREATE DATABASE ${name}`);

@@ -12,6 +12,7 @@ export function deciderSpec<S, C, E extends { type: string; data: unknown }>(dec
         when(command: C) {
           const run = () => decider.decide(command, state);
           return {
+            // biome-ignore lint/suspicious/noThenProperty: given/when/then is the point of this helper
             then(expected: E[]) {
               expect(run()).toEqual(expected);
             },

@@ -1,7 +1,15 @@
 // Tiny clients for the REST adapter and GraphQL over HTTP, as a browser would call them.
 export interface ApiResponse<T = any> {
   status: number;
-  body: { success: boolean; data?: T; error?: string; message?: string; code?: string; errors?: { field: string; message: string }[]; meta?: any };
+  body: {
+    success: boolean;
+    data?: T;
+    error?: string;
+    message?: string;
+    code?: string;
+    errors?: { field: string; message: string }[];
+    meta?: any;
+  };
 }
 
 export async function api<T = any>(
@@ -41,9 +49,14 @@ export async function gql<T = any>(
 }
 
 export async function signIn(base: string, email: string, password: string) {
-  const r = await api<{ user: any; tokens: { accessToken: string; refreshToken: string } }>(base, 'POST', '/api/auth/login', {
-    body: { email, password },
-  });
+  const r = await api<{ user: any; tokens: { accessToken: string; refreshToken: string } }>(
+    base,
+    'POST',
+    '/api/auth/login',
+    {
+      body: { email, password },
+    },
+  );
   if (r.status !== 200) throw new Error(`sign-in of ${email} failed: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.data!;
 }

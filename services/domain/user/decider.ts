@@ -121,8 +121,10 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
     case 'UpdateUserProfile': {
       const changes: { email?: string; firstName?: string | null; lastName?: string | null } = {};
       if (command.email !== undefined && command.email !== state.email) changes.email = command.email;
-      if (command.firstName !== undefined && command.firstName !== state.firstName) changes.firstName = command.firstName;
-      if (command.lastName !== undefined && command.lastName !== state.lastName) changes.lastName = command.lastName;
+      if (command.firstName !== undefined && command.firstName !== state.firstName)
+        changes.firstName = command.firstName;
+      if (command.lastName !== undefined && command.lastName !== state.lastName)
+        changes.lastName = command.lastName;
       if (Object.keys(changes).length === 0) return [];
       return [{ type: 'UserProfileUpdated', data: { userId, ...changes, updatedAt: command.now } }];
     }
@@ -131,20 +133,30 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
       if (command.actorId === userId && state.role === 'ADMIN') {
         throw new DomainError('FORBIDDEN', 'You cannot change your own role');
       }
-      return [{ type: 'UserRoleChanged', data: { userId, from: state.role!, to: command.role, changedAt: command.now } }];
+      return [
+        {
+          type: 'UserRoleChanged',
+          data: { userId, from: state.role!, to: command.role, changedAt: command.now },
+        },
+      ];
     case 'DeactivateUser':
-      if (command.actorId === userId) throw new DomainError('FORBIDDEN', 'You cannot deactivate your own account');
+      if (command.actorId === userId)
+        throw new DomainError('FORBIDDEN', 'You cannot deactivate your own account');
       if (!state.isActive) return [];
       return [{ type: 'UserDeactivated', data: { userId, at: command.now } }];
     case 'ReactivateUser':
       if (state.isActive) return [];
       return [{ type: 'UserReactivated', data: { userId, at: command.now } }];
     case 'DeleteUser':
-      if (command.actorId === userId) throw new DomainError('FORBIDDEN', 'You cannot delete your own account');
+      if (command.actorId === userId)
+        throw new DomainError('FORBIDDEN', 'You cannot delete your own account');
       return [{ type: 'UserDeleted', data: { userId, at: command.now } }];
     case 'ChangeUserPassword':
       return [
-        { type: 'UserPasswordChanged', data: { userId, passwordHash: command.passwordHash, by: command.by, at: command.now } },
+        {
+          type: 'UserPasswordChanged',
+          data: { userId, passwordHash: command.passwordHash, by: command.by, at: command.now },
+        },
       ];
     case 'RecordSignIn':
       if (!state.isActive) throw new DomainError('FORBIDDEN', 'Account is deactivated');

@@ -5,7 +5,9 @@ import { userDecider } from './decider.js';
 
 const spec = deciderSpec(userDecider);
 const now = '2026-01-02T03:04:05.000Z';
-const registered = (over: Partial<Extract<UserEvent, { type: 'UserRegistered' }>['data']> = {}): UserEvent => ({
+const registered = (
+  over: Partial<Extract<UserEvent, { type: 'UserRegistered' }>['data']> = {},
+): UserEvent => ({
   type: 'UserRegistered',
   data: {
     userId: 7,
@@ -41,7 +43,17 @@ describe('user decider', () => {
   it('refuses to register the same user twice', () => {
     spec
       .given([registered()])
-      .when({ type: 'RegisterUser', userId: 7, email: 'x@y.z', firstName: null, lastName: null, role: 'USER', isActive: true, passwordHash: 'h', now })
+      .when({
+        type: 'RegisterUser',
+        userId: 7,
+        email: 'x@y.z',
+        firstName: null,
+        lastName: null,
+        role: 'USER',
+        isActive: true,
+        passwordHash: 'h',
+        now,
+      })
       .thenRefuses('CONFLICT');
   });
 
@@ -65,27 +77,47 @@ describe('user decider', () => {
     spec
       .given([registered()])
       .when({ type: 'ChangeUserRole', role: 'MODERATOR', actorId: 1, now })
-      .then([{ type: 'UserRoleChanged', data: { userId: 7, from: 'USER', to: 'MODERATOR', changedAt: now } }]);
+      .then([
+        { type: 'UserRoleChanged', data: { userId: 7, from: 'USER', to: 'MODERATOR', changedAt: now } },
+      ]);
     spec.given([registered()]).when({ type: 'ChangeUserRole', role: 'USER', actorId: 1, now }).then([]);
   });
 
   it('does not let an admin demote, deactivate or delete themself', () => {
     const admin = registered({ role: 'ADMIN' });
-    spec.given([admin]).when({ type: 'ChangeUserRole', role: 'USER', actorId: 7, now }).thenRefuses('FORBIDDEN');
+    spec
+      .given([admin])
+      .when({ type: 'ChangeUserRole', role: 'USER', actorId: 7, now })
+      .thenRefuses('FORBIDDEN');
     spec.given([admin]).when({ type: 'DeactivateUser', actorId: 7, now }).thenRefuses('FORBIDDEN');
     spec.given([admin]).when({ type: 'DeleteUser', actorId: 7, now }).thenRefuses('FORBIDDEN');
   });
 
   it('deactivates and reactivates idempotently', () => {
-    spec.given([registered()]).when({ type: 'DeactivateUser', actorId: 1, now }).then([{ type: 'UserDeactivated', data: { userId: 7, at: now } }]);
-    spec.given([registered(), { type: 'UserDeactivated', data: { userId: 7, at: now } }]).when({ type: 'DeactivateUser', actorId: 1, now }).then([]);
-    spec.given([registered(), { type: 'UserDeactivated', data: { userId: 7, at: now } }]).when({ type: 'ReactivateUser', now }).then([{ type: 'UserReactivated', data: { userId: 7, at: now } }]);
+    spec
+      .given([registered()])
+      .when({ type: 'DeactivateUser', actorId: 1, now })
+      .then([{ type: 'UserDeactivated', data: { userId: 7, at: now } }]);
+    spec
+      .given([registered(), { type: 'UserDeactivated', data: { userId: 7, at: now } }])
+      .when({ type: 'DeactivateUser', actorId: 1, now })
+      .then([]);
+    spec
+      .given([registered(), { type: 'UserDeactivated', data: { userId: 7, at: now } }])
+      .when({ type: 'ReactivateUser', now })
+      .then([{ type: 'UserReactivated', data: { userId: 7, at: now } }]);
     spec.given([registered()]).when({ type: 'ReactivateUser', now }).then([]);
   });
 
   it('refuses a sign-in of a deactivated user and records one of an active user', () => {
-    spec.given([registered({ isActive: false })]).when({ type: 'RecordSignIn', ip: '127.0.0.1', now }).thenRefuses('FORBIDDEN');
-    spec.given([registered()]).when({ type: 'RecordSignIn', ip: '127.0.0.1', now }).then([{ type: 'UserSignedIn', data: { userId: 7, at: now, ip: '127.0.0.1' } }]);
+    spec
+      .given([registered({ isActive: false })])
+      .when({ type: 'RecordSignIn', ip: '127.0.0.1', now })
+      .thenRefuses('FORBIDDEN');
+    spec
+      .given([registered()])
+      .when({ type: 'RecordSignIn', ip: '127.0.0.1', now })
+      .then([{ type: 'UserSignedIn', data: { userId: 7, at: now, ip: '127.0.0.1' } }]);
   });
 
   it('records a password change with who made it', () => {

@@ -33,10 +33,14 @@ export function decide(command: EmailClaimCommand, state: EmailClaimState): User
     if (state.claimedBy !== null && !command.holderAbandoned) {
       throw new DomainError('CONFLICT', 'A user with this email already exists');
     }
-    return [{ type: 'UserEmailClaimed', data: { email: command.email, userId: command.userId, at: command.now } }];
+    return [
+      { type: 'UserEmailClaimed', data: { email: command.email, userId: command.userId, at: command.now } },
+    ];
   }
   if (state.claimedBy !== command.userId) return [];
-  return [{ type: 'UserEmailReleased', data: { email: command.email, userId: command.userId, at: command.now } }];
+  return [
+    { type: 'UserEmailReleased', data: { email: command.email, userId: command.userId, at: command.now } },
+  ];
 }
 
 export const emailClaimDecider = {

@@ -4,25 +4,49 @@ import { emailClaimDecider } from './email-claim.js';
 
 const spec = deciderSpec(emailClaimDecider);
 const now = '2026-01-02T03:04:05.000Z';
-const claimed = (userId: number) => ({ type: 'UserEmailClaimed' as const, data: { email: 'a@b.c', userId, at: now } });
+const claimed = (userId: number) => ({
+  type: 'UserEmailClaimed' as const,
+  data: { email: 'a@b.c', userId, at: now },
+});
 
 describe('e-mail claim decider', () => {
   it('claims a free address', () => {
-    spec.given([]).when({ type: 'ClaimEmail', email: 'a@b.c', userId: 1, now }).then([claimed(1)]);
+    spec
+      .given([])
+      .when({ type: 'ClaimEmail', email: 'a@b.c', userId: 1, now })
+      .then([claimed(1)]);
   });
   it('refuses an address another user holds', () => {
-    spec.given([claimed(1)]).when({ type: 'ClaimEmail', email: 'a@b.c', userId: 2, now }).thenRefuses('CONFLICT', 'already exists');
+    spec
+      .given([claimed(1)])
+      .when({ type: 'ClaimEmail', email: 'a@b.c', userId: 2, now })
+      .thenRefuses('CONFLICT', 'already exists');
   });
   it('lets a claim whose holder never registered be taken over', () => {
-    spec.given([claimed(1)]).when({ type: 'ClaimEmail', email: 'a@b.c', userId: 2, holderAbandoned: true, now }).then([claimed(2)]);
+    spec
+      .given([claimed(1)])
+      .when({ type: 'ClaimEmail', email: 'a@b.c', userId: 2, holderAbandoned: true, now })
+      .then([claimed(2)]);
   });
   it('frees an address on release by its holder only', () => {
     const released = { type: 'UserEmailReleased' as const, data: { email: 'a@b.c', userId: 1, at: now } };
-    spec.given([claimed(1)]).when({ type: 'ReleaseEmail', email: 'a@b.c', userId: 1, now }).then([released]);
-    spec.given([claimed(1)]).when({ type: 'ReleaseEmail', email: 'a@b.c', userId: 2, now }).then([]);
-    spec.given([claimed(1), released]).when({ type: 'ClaimEmail', email: 'a@b.c', userId: 2, now }).then([claimed(2)]);
+    spec
+      .given([claimed(1)])
+      .when({ type: 'ReleaseEmail', email: 'a@b.c', userId: 1, now })
+      .then([released]);
+    spec
+      .given([claimed(1)])
+      .when({ type: 'ReleaseEmail', email: 'a@b.c', userId: 2, now })
+      .then([]);
+    spec
+      .given([claimed(1), released])
+      .when({ type: 'ClaimEmail', email: 'a@b.c', userId: 2, now })
+      .then([claimed(2)]);
   });
   it('is idempotent for the same holder', () => {
-    spec.given([claimed(1)]).when({ type: 'ClaimEmail', email: 'a@b.c', userId: 1, now }).then([]);
+    spec
+      .given([claimed(1)])
+      .when({ type: 'ClaimEmail', email: 'a@b.c', userId: 1, now })
+      .then([]);
   });
 });

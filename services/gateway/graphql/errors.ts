@@ -8,7 +8,8 @@ import { AppError, toAppError } from '../../app/errors.js';
 export function toGraphQLError(err: unknown): Error {
   if (err instanceof GraphQLError) return err;
   const appError = toAppError(err);
-  if (appError.code === 'INTERNAL' && !(err instanceof AppError)) return err instanceof Error ? err : new Error(String(err));
+  if (appError.code === 'INTERNAL' && !(err instanceof AppError))
+    return err instanceof Error ? err : new Error(String(err));
   return createGraphQLError(appError.message, {
     extensions: {
       code: appError.code,

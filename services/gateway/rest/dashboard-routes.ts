@@ -5,5 +5,7 @@ import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
 
 export function dashboardRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) {
-  server.get('/api/dashboard/stats', async (req, reply) => ok(reply, await dashboardStats(app, await actorOf(req))));
+  server.get('/api/dashboard/stats', async (req, reply) =>
+    ok(reply, await dashboardStats(app, await actorOf(req))),
+  );
 }

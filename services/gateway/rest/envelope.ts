@@ -9,7 +9,11 @@ export interface Pagination {
   totalPages: number;
 }
 
-export function ok(reply: FastifyReply, data: unknown, options: { status?: number; message?: string; pagination?: Pagination } = {}) {
+export function ok(
+  reply: FastifyReply,
+  data: unknown,
+  options: { status?: number; message?: string; pagination?: Pagination } = {},
+) {
   return reply.status(options.status ?? 200).send({
     success: true,
     data,

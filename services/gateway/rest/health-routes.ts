@@ -6,5 +6,7 @@ import { ok } from './envelope.js';
 
 export function healthRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) {
   server.get('/api/health', async (_req, reply) => ok(reply, { status: 'ok' }));
-  server.get('/api/health/detailed', async (req, reply) => ok(reply, await detailedHealth(app, await actorOf(req))));
+  server.get('/api/health/detailed', async (req, reply) =>
+    ok(reply, await detailedHealth(app, await actorOf(req))),
+  );
 }

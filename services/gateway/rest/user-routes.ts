@@ -22,24 +22,36 @@ type IdParams = { Params: { id: string } };
 export function userRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) {
   server.get('/api/user/users', async (req, reply) => {
     const page = await listUsers(app, await actorOf(req), req.query);
-    return ok(reply, page, { pagination: { total: page.total, page: page.page, limit: page.limit, totalPages: page.totalPages } });
+    return ok(reply, page, {
+      pagination: { total: page.total, page: page.page, limit: page.limit, totalPages: page.totalPages },
+    });
   });
-  server.get<IdParams>('/api/user/users/:id', async (req, reply) => ok(reply, await getUser(app, await actorOf(req), req.params.id)));
+  server.get<IdParams>('/api/user/users/:id', async (req, reply) =>
+    ok(reply, await getUser(app, await actorOf(req), req.params.id)),
+  );
   server.put<IdParams>('/api/user/users/:id', async (req, reply) =>
-    ok(reply, await updateUser(app, await actorOf(req), req.params.id, req.body), { message: 'User updated successfully' }),
+    ok(reply, await updateUser(app, await actorOf(req), req.params.id, req.body), {
+      message: 'User updated successfully',
+    }),
   );
   server.delete<IdParams>('/api/user/users/:id', async (req, reply) => {
     await deleteUser(app, await actorOf(req), req.params.id);
     return ok(reply, null, { message: 'User deleted successfully' });
   });
   server.put<IdParams>('/api/user/users/:id/reactivate', async (req, reply) =>
-    ok(reply, await reactivateUser(app, await actorOf(req), req.params.id), { message: 'User activated successfully' }),
+    ok(reply, await reactivateUser(app, await actorOf(req), req.params.id), {
+      message: 'User activated successfully',
+    }),
   );
   server.put<IdParams>('/api/user/users/:id/deactivate', async (req, reply) =>
-    ok(reply, await deactivateUser(app, await actorOf(req), req.params.id), { message: 'User deactivated successfully' }),
+    ok(reply, await deactivateUser(app, await actorOf(req), req.params.id), {
+      message: 'User deactivated successfully',
+    }),
   );
   server.put<IdParams>('/api/user/users/:id/role', async (req, reply) =>
-    ok(reply, await changeRole(app, await actorOf(req), req.params.id, req.body), { message: 'Role updated successfully' }),
+    ok(reply, await changeRole(app, await actorOf(req), req.params.id, req.body), {
+      message: 'Role updated successfully',
+    }),
   );
   server.put<IdParams>('/api/user/users/:id/change-password', async (req, reply) => {
     await adminChangePassword(app, await actorOf(req), req.params.id, req.body);
@@ -47,10 +59,14 @@ export function userRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) 
   });
   server.get('/api/user/profile', async (req, reply) => ok(reply, await getProfile(app, await actorOf(req))));
   server.put('/api/user/profile', async (req, reply) =>
-    ok(reply, await updateProfile(app, await actorOf(req), req.body), { message: 'Profile updated successfully' }),
+    ok(reply, await updateProfile(app, await actorOf(req), req.body), {
+      message: 'Profile updated successfully',
+    }),
   );
   server.get<{ Querystring: { userId?: string } }>('/api/user/statistics', async (req, reply) =>
     ok(reply, await userStatistics(app, await actorOf(req), req.query ?? {})),
   );
-  server.get('/api/user/overview-stats', async (req, reply) => ok(reply, await overviewStats(app, await actorOf(req))));
+  server.get('/api/user/overview-stats', async (req, reply) =>
+    ok(reply, await overviewStats(app, await actorOf(req))),
+  );
 }

@@ -87,7 +87,8 @@ export function loginErrorMessage(error: unknown): string {
     if (error.status === 429) return LOGIN_MESSAGES.tooManyAttempts;
     if (error.status !== null && error.status >= 500) return LOGIN_MESSAGES.serverError;
     // An answer without success (but no failure status) gives 'Login failed'.
-    if (error.status !== null && error.status < 300) return buildErrorMessage(error.body, LOGIN_MESSAGES.unsuccessful);
+    if (error.status !== null && error.status < 300)
+      return buildErrorMessage(error.body, LOGIN_MESSAGES.unsuccessful);
     const server = error.body ? buildErrorMessage(error.body, '') : '';
     return server || LOGIN_MESSAGES.fallback;
   }

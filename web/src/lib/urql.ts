@@ -27,7 +27,9 @@ export function createGraphQLClient(): GraphQLClient {
     retryAttempts: 8,
     // 0.5 s, 1 s, 2 s … up to 15 s, with jitter so many tabs do not reconnect in step.
     retryWait: (retries) =>
-      new Promise((resolve) => setTimeout(resolve, Math.min(500 * 2 ** retries, 15_000) * (0.75 + Math.random() / 2))),
+      new Promise((resolve) =>
+        setTimeout(resolve, Math.min(500 * 2 ** retries, 15_000) * (0.75 + Math.random() / 2)),
+      ),
     // Network drops and auth refusals (4403) are retried; graphql-ws treats 4401 as fatal, handled below.
     shouldRetry: () => true,
   });

@@ -7,7 +7,10 @@ import { withoutNulls } from '../inputs.js';
 import { RoleEnum, UserRef } from './user.js';
 
 const TokensRef = builder.objectRef<Tokens>('Tokens').implement({
-  fields: (t) => ({ accessToken: t.exposeString('accessToken'), refreshToken: t.exposeString('refreshToken') }),
+  fields: (t) => ({
+    accessToken: t.exposeString('accessToken'),
+    refreshToken: t.exposeString('refreshToken'),
+  }),
 });
 
 const AuthPayload = builder.objectRef<{ user: UserDto; tokens: Tokens }>('AuthPayload').implement({
@@ -59,7 +62,6 @@ const RegisterInput = builder.inputType('RegisterUserInput', {
   }),
 });
 
-
 builder.mutationField('register', (t) =>
   t.field({
     type: UserRef,
@@ -72,7 +74,10 @@ builder.mutationField('register', (t) =>
 builder.mutationField('changePassword', (t) =>
   t.boolean({
     description: 'Changes the signed-in user’s own password.',
-    args: { currentPassword: t.arg.string({ required: true }), newPassword: t.arg.string({ required: true }) },
+    args: {
+      currentPassword: t.arg.string({ required: true }),
+      newPassword: t.arg.string({ required: true }),
+    },
     resolve: (_, args, ctx) =>
       run(async () => {
         await changeOwnPassword(ctx.app, ctx.actor, args);

@@ -1,5 +1,10 @@
 // Dashboard stats and the live activity feed.
-import { activityItem, type ActivityItem, type DashboardStats, dashboardStats } from '../../../app/dashboard.js';
+import {
+  type ActivityItem,
+  activityItem,
+  type DashboardStats,
+  dashboardStats,
+} from '../../../app/dashboard.js';
 import { authorize } from '../../../auth/permissions.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';

@@ -4,15 +4,21 @@ import { builder } from '../builder.js';
 import { run } from '../errors.js';
 
 const UsageRef = builder.objectRef<Usage>('Usage').implement({
-  fields: (t) => ({ used: t.exposeFloat('used'), total: t.exposeFloat('total'), percentage: t.exposeFloat('percentage') }),
-});
-
-const ServiceStatus = builder.objectRef<{ status: string; responseTime: number | null }>('ServiceStatus').implement({
   fields: (t) => ({
-    status: t.exposeString('status'),
-    responseTime: t.exposeFloat('responseTime', { nullable: true, description: 'milliseconds' }),
+    used: t.exposeFloat('used'),
+    total: t.exposeFloat('total'),
+    percentage: t.exposeFloat('percentage'),
   }),
 });
+
+const ServiceStatus = builder
+  .objectRef<{ status: string; responseTime: number | null }>('ServiceStatus')
+  .implement({
+    fields: (t) => ({
+      status: t.exposeString('status'),
+      responseTime: t.exposeFloat('responseTime', { nullable: true, description: 'milliseconds' }),
+    }),
+  });
 
 const HealthRef = builder.objectRef<SystemHealth>('SystemHealth').implement({
   fields: (t) => ({

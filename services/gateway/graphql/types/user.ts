@@ -13,17 +13,19 @@ import {
   overviewStats,
   type Page,
   reactivateUser,
+  type UserStatistics,
   updateProfile,
   updateUser,
-  type UserStatistics,
   userStatistics,
 } from '../../../app/users.js';
-import { withoutNulls } from '../inputs.js';
 import { authorize } from '../../../auth/permissions.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
+import { withoutNulls } from '../inputs.js';
 
-export const RoleEnum = builder.enumType('Role', { values: ['ADMIN', 'MODERATOR', 'USER', 'GUEST'] as const });
+export const RoleEnum = builder.enumType('Role', {
+  values: ['ADMIN', 'MODERATOR', 'USER', 'GUEST'] as const,
+});
 
 export const UserRef = builder.objectRef<UserDto>('User').implement({
   fields: (t) => ({
@@ -39,28 +41,44 @@ export const UserRef = builder.objectRef<UserDto>('User').implement({
 });
 
 builder.queryField('me', (t) =>
-  t.field({ type: UserRef, description: 'The signed-in user.', resolve: (_, __, ctx) => run(() => me(ctx.app, ctx.actor)) }),
+  t.field({
+    type: UserRef,
+    description: 'The signed-in user.',
+    resolve: (_, __, ctx) => run(() => me(ctx.app, ctx.actor)),
+  }),
 );
 
-const UserChange = builder.objectRef<{ id: number; type: string; user: UserDto | null }>('UserChange').implement({
-  fields: (t) => ({
-    id: t.exposeInt('id'),
-    type: t.exposeString('type', { description: 'The event that changed the user, e.g. UserRoleChanged.' }),
-    user: t.field({ type: UserRef, nullable: true, description: 'The user as the read model holds it now; null once deleted.', resolve: (c) => c.user }),
-  }),
-});
+const UserChange = builder
+  .objectRef<{ id: number; type: string; user: UserDto | null }>('UserChange')
+  .implement({
+    fields: (t) => ({
+      id: t.exposeInt('id'),
+      type: t.exposeString('type', { description: 'The event that changed the user, e.g. UserRoleChanged.' }),
+      user: t.field({
+        type: UserRef,
+        nullable: true,
+        description: 'The user as the read model holds it now; null once deleted.',
+        resolve: (c) => c.user,
+      }),
+    }),
+  });
 
 builder.subscriptionField('userChanged', (t) =>
   t.field({
     type: UserChange,
-    description: 'Pushed after the users read model changed (any gateway, through Redis). Optionally one user only.',
+    description:
+      'Pushed after the users read model changed (any gateway, through Redis). Optionally one user only.',
     authScopes: { permission: 'users.read' },
     args: { id: t.arg.int({ required: false }) },
     subscribe: (_, args, ctx) => ctx.live.subscribe('user', args.id == null ? undefined : String(args.id)),
     resolve: async (notice, _, ctx) => {
       authorize(ctx.actor, 'users.read');
       const row = await findUserRow(ctx.app, Number(notice.id));
-      return { id: Number(notice.id), type: String(notice.data?.type ?? 'changed'), user: row ? toUserDto(row) : null };
+      return {
+        id: Number(notice.id),
+        type: String(notice.data?.type ?? 'changed'),
+        user: row ? toUserDto(row) : null,
+      };
     },
   }),
 );
@@ -84,10 +102,16 @@ builder.queryField('users', (t) =>
 );
 
 builder.queryField('user', (t) =>
-  t.field({ type: UserRef, args: { id: t.arg.int({ required: true }) }, resolve: (_, args, ctx) => run(() => getUser(ctx.app, ctx.actor, args.id)) }),
+  t.field({
+    type: UserRef,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_, args, ctx) => run(() => getUser(ctx.app, ctx.actor, args.id)),
+  }),
 );
 
-builder.queryField('profile', (t) => t.field({ type: UserRef, resolve: (_, __, ctx) => run(() => getProfile(ctx.app, ctx.actor)) }));
+builder.queryField('profile', (t) =>
+  t.field({ type: UserRef, resolve: (_, __, ctx) => run(() => getProfile(ctx.app, ctx.actor)) }),
+);
 
 const StatsRef = builder.objectRef<UserStatistics>('UserStatistics').implement({
   fields: (t) => ({
@@ -103,7 +127,8 @@ builder.queryField('userStatistics', (t) =>
     type: StatsRef,
     description: 'Statistics of one user (ADMIN), or of the caller when no id is given.',
     args: { userId: t.arg.int({ required: false }) },
-    resolve: (_, args, ctx) => run(() => userStatistics(ctx.app, ctx.actor, { userId: args.userId ?? undefined })),
+    resolve: (_, args, ctx) =>
+      run(() => userStatistics(ctx.app, ctx.actor, { userId: args.userId ?? undefined })),
   }),
 );
 
@@ -152,7 +177,11 @@ builder.mutationField('updateUser', (t) =>
 builder.mutationField('updateProfile', (t) =>
   t.field({
     type: UserRef,
-    args: { email: t.arg.string({ required: false }), firstName: t.arg.string({ required: false }), lastName: t.arg.string({ required: false }) },
+    args: {
+      email: t.arg.string({ required: false }),
+      firstName: t.arg.string({ required: false }),
+      lastName: t.arg.string({ required: false }),
+    },
     resolve: (_, args, ctx) =>
       run(() => updateProfile(ctx.app, ctx.actor, { ...args, email: args.email ?? undefined })),
   }),
@@ -167,11 +196,19 @@ builder.mutationField('changeUserRole', (t) =>
 );
 
 builder.mutationField('deactivateUser', (t) =>
-  t.field({ type: UserRef, args: { id: t.arg.int({ required: true }) }, resolve: (_, args, ctx) => run(() => deactivateUser(ctx.app, ctx.actor, args.id)) }),
+  t.field({
+    type: UserRef,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_, args, ctx) => run(() => deactivateUser(ctx.app, ctx.actor, args.id)),
+  }),
 );
 
 builder.mutationField('reactivateUser', (t) =>
-  t.field({ type: UserRef, args: { id: t.arg.int({ required: true }) }, resolve: (_, args, ctx) => run(() => reactivateUser(ctx.app, ctx.actor, args.id)) }),
+  t.field({
+    type: UserRef,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_, args, ctx) => run(() => reactivateUser(ctx.app, ctx.actor, args.id)),
+  }),
 );
 
 builder.mutationField('deleteUser', (t) =>

@@ -31,10 +31,15 @@ export function SidebarBrand({ collapsed = false }: { collapsed?: boolean }) {
         collapsed && 'justify-center px-0',
       )}
     >
-      <span aria-hidden="true" className="flex size-8 shrink-0 items-center justify-center rounded-lg bg-primary text-sm font-bold text-primary-foreground">
+      <span
+        aria-hidden="true"
+        className="flex size-8 shrink-0 items-center justify-center rounded-lg bg-primary text-sm font-bold text-primary-foreground"
+      >
         B
       </span>
-      <span className={cn('truncate text-base font-semibold tracking-tight', collapsed && 'sr-only')}>Billflow</span>
+      <span className={cn('truncate text-base font-semibold tracking-tight', collapsed && 'sr-only')}>
+        Billflow
+      </span>
     </Link>
   );
 }
