@@ -51,7 +51,8 @@ async function urlReachable(url: string): Promise<boolean> {
 }
 
 let aptUpdated = false;
-function aptInstall(pkgs: string[]) {
+/** Installs Debian packages (root only), running `apt-get update` at most once per process. */
+export function aptInstall(pkgs: string[]) {
   if (!isRoot()) {
     throw new Error(
       `Missing ${pkgs.join(', ')}: install them with 'sudo apt-get install -y ${pkgs.join(' ')}'`,

@@ -1,42 +1,105 @@
 // The SMTP catcher receives what nodemailer sends and shows it over HTTP.
 import nodemailer from 'nodemailer';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type SmtpCatcher, startSmtpCatcher } from './smtp-catcher.js';
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { type CaughtMessage, type SmtpCatcher, startSmtpCatcher } from './smtp-catcher.js';
 
 let catcher: SmtpCatcher;
+let inbox: string;
+const transport = () =>
+  nodemailer.createTransport({ host: '127.0.0.1', port: catcher.smtpPort, secure: false, ignoreTLS: true });
+
 beforeAll(async () => {
   catcher = await startSmtpCatcher({ smtpPort: 0, httpPort: 0 });
+  inbox = catcher.inboxUrl!;
 });
 afterAll(async () => {
   await catcher.stop();
 });
+beforeEach(() => catcher.clear());
 
-it('catches a message and lists it in the JSON inbox and the HTML page', async () => {
-  const transport = nodemailer.createTransport({
-    host: '127.0.0.1',
-    port: catcher.smtpPort,
-    secure: false,
-    ignoreTLS: true,
-  });
+it('catches a message and lists it in messages(), the JSON inbox and the HTML page', async () => {
   const waiting = catcher.waitFor((m) => m.subject === 'Bank upload confirmation');
-  await transport.sendMail({
+  await transport().sendMail({
     from: 'Billflow <no-reply@billflow.local>',
     to: 'manager@client.test',
+    bcc: 'audit@client.test',
     subject: 'Bank upload confirmation',
     text: 'Please confirm',
     html: '<p>Please <b>confirm</b></p>',
   });
   const m = await waiting;
+  expect(m.from).toBe('Billflow <no-reply@billflow.local>');
   expect(m.to).toEqual(['manager@client.test']);
+  // Bcc shows only in the envelope, as on a real server.
+  expect(m.envelope.to).toEqual(['manager@client.test', 'audit@client.test']);
   expect(m.text.trim()).toBe('Please confirm');
   expect(m.html).toContain('<b>confirm</b>');
-  const json = (await (await fetch(`http://127.0.0.1:${catcher.httpPort}/api/messages`)).json()) as Array<{
-    subject: string;
-  }>;
-  expect(json.map((x) => x.subject)).toContain('Bank upload confirmation');
-  const page = await (await fetch(`http://127.0.0.1:${catcher.httpPort}/`)).text();
+  expect(catcher.messages().map((x) => x.id)).toEqual([m.id]);
+
+  const json = (await (await fetch(`${inbox}/api/messages`)).json()) as CaughtMessage[];
+  expect(json).toHaveLength(1);
+  expect(json[0]).toMatchObject({
+    id: m.id,
+    subject: 'Bank upload confirmation',
+    to: ['manager@client.test'],
+  });
+  const one = (await (await fetch(`${inbox}/api/messages/${m.id}`)).json()) as CaughtMessage;
+  expect(one.html).toContain('<b>confirm</b>');
+
+  const page = await (await fetch(`${inbox}/`)).text();
   expect(page).toContain('Bank upload confirmation');
-  const detail = await fetch(`http://127.0.0.1:${catcher.httpPort}/messages/${m.id}`);
+  expect(page).toContain(`href="/messages/${m.id}"`);
+  const detail = await fetch(`${inbox}/messages/${m.id}`);
   expect(detail.status).toBe(200);
-  expect((await fetch(`http://127.0.0.1:${catcher.httpPort}/messages/99999`)).status).toBe(404);
+  // The mail's HTML is shown only inside a sandboxed iframe, escaped into srcdoc.
+  const html = await detail.text();
+  expect(html).toContain('<iframe sandbox');
+  expect(html).toContain('srcdoc="&lt;p&gt;Please &lt;b&gt;confirm&lt;/b&gt;&lt;/p&gt;');
+  expect((await fetch(`${inbox}/messages/99999`)).status).toBe(404);
+  expect((await fetch(`${inbox}/api/messages/99999`)).status).toBe(404);
+});
+
+it('lists newest first and escapes what senders control', async () => {
+  const t = transport();
+  await t.sendMail({ from: 'a@x.test', to: 'b@x.test', subject: 'first', text: 'one' });
+  await t.sendMail({ from: 'a@x.test', to: 'b@x.test', subject: '<script>alert(1)</script>', text: 'two' });
+  expect(catcher.messages().map((m) => m.subject)).toEqual(['first', '<script>alert(1)</script>']);
+
+  const json = (await (await fetch(`${inbox}/api/messages`)).json()) as CaughtMessage[];
+  expect(json.map((m) => m.subject)).toEqual(['<script>alert(1)</script>', 'first']);
+  const page = await (await fetch(`${inbox}/`)).text();
+  expect(page).not.toContain('<script>alert(1)</script>');
+  expect(page).toContain('&lt;script&gt;alert(1)&lt;/script&gt;');
+  expect(page.indexOf('&lt;script&gt;')).toBeLessThan(page.indexOf('>first<'));
+});
+
+it('waitFor() finds messages already caught, and times out when none comes', async () => {
+  await transport().sendMail({ from: 'a@x.test', to: 'early@x.test', subject: 'early', text: 'x' });
+  const early = await catcher.waitFor((m) => m.to.includes('early@x.test'), 100);
+  expect(early.subject).toBe('early');
+  await expect(catcher.waitFor((m) => m.subject === 'never', 150)).rejects.toThrow(/No matching e-mail/);
+});
+
+it('clear() and DELETE /api/messages empty the inbox', async () => {
+  await transport().sendMail({ from: 'a@x.test', to: 'b@x.test', subject: 'gone soon', text: 'x' });
+  expect(catcher.messages()).toHaveLength(1);
+  catcher.clear();
+  expect(catcher.messages()).toHaveLength(0);
+
+  await transport().sendMail({ from: 'a@x.test', to: 'b@x.test', subject: 'gone too', text: 'x' });
+  expect((await fetch(`${inbox}/api/messages`, { method: 'DELETE' })).status).toBe(200);
+  expect(catcher.messages()).toHaveLength(0);
+});
+
+it('keeps only the newest messages up to its limit, and runs without an inbox', async () => {
+  const small = await startSmtpCatcher({ smtpPort: 0, limit: 2 });
+  try {
+    expect(small.inboxUrl).toBeNull();
+    const t = nodemailer.createTransport({ host: '127.0.0.1', port: small.smtpPort, ignoreTLS: true });
+    for (const subject of ['1', '2', '3'])
+      await t.sendMail({ from: 'a@x.test', to: 'b@x.test', subject, text: 'x' });
+    expect(small.messages().map((m) => m.subject)).toEqual(['2', '3']);
+  } finally {
+    await small.stop();
+  }
 });

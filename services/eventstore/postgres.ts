@@ -307,18 +307,22 @@ export class PostgresEventStore implements EventStore {
     };
   }
 
+  /** Events and version in one statement, so both come from one snapshot (a decision needs both). */
   async readStream(streamId: string, options: ReadStreamOptions = {}) {
-    const from = options.fromVersion ?? 1;
-    const limit = options.maxCount ?? null;
-    const [events, version] = await Promise.all([
-      this.pool.query(
-        `SELECT ${EVENT_COLUMNS} FROM es_events WHERE stream_id = $1 AND stream_version >= $2
-         ORDER BY stream_version LIMIT $3`,
-        [streamId, from, limit],
-      ),
-      this.streamVersion(this.pool, streamId),
-    ]);
-    return { version: version.version, events: (events.rows as EventRow[]).map(toStored) };
+    const r = await this.pool.query(
+      `SELECT s.version::text AS head, e.*
+       FROM (SELECT version FROM es_streams WHERE stream_id = $1) s
+       LEFT JOIN LATERAL (
+         SELECT ${EVENT_COLUMNS} FROM es_events
+         WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version LIMIT $3) e ON true`,
+      [streamId, options.fromVersion ?? 1, options.maxCount ?? null],
+    );
+    if (r.rowCount === 0) return { version: 0, events: [] };
+    const rows = r.rows as Array<EventRow & { head: string }>;
+    return {
+      version: Number(rows[0].head),
+      events: rows.filter((row) => row.event_id !== null).map(toStored),
+    };
   }
 
   async readAll(after: Position, limit: number, options: ReadAllOptions = {}): Promise<StoredEvent[]> {
