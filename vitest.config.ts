@@ -1,4 +1,9 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+
+// Node loads graphql's CommonJS entry for packages (Pothos, Yoga); Vite would pick the .mjs one for our
+// code, and graphql refuses objects from "another realm". One entry for all.
+const graphqlEntry = createRequire(import.meta.url).resolve('graphql');
 
 // Three projects: server-side tests (real Postgres and Redis), web component tests (jsdom), and
 // end-to-end tests in real Chromium against a real gateway.
@@ -10,6 +15,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
+        resolve: { alias: [{ find: /^graphql$/, replacement: graphqlEntry }] },
         test: {
           name: 'server',
           environment: 'node',
@@ -34,6 +40,8 @@ export default defineConfig({
           include: ['e2e/**/*.e2e.test.ts'],
           // Each file drives its own Chromium and gateway: two at a time on a 2-core machine.
           maxWorkers: 2,
+          // A project with its own maxWorkers needs its own group (vitest 4): browsers run after the rest.
+          sequence: { groupOrder: 1 },
           testTimeout: 60_000,
         },
       },

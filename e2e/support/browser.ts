@@ -73,6 +73,8 @@ export async function ensureWebBuild(): Promise<void> {
         {
           cwd: ROOT,
           stdio: 'inherit',
+          // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
+          env: { ...process.env, NODE_ENV: 'production' },
         },
       );
     }

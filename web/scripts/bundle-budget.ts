@@ -83,6 +83,11 @@ export function measureLoginBundle(
   };
 }
 
+/** The gzip bytes of the /login JS (what `npm run bench` reports). */
+export function loginBundleGzipBytes(distDir: string = DEFAULT_DIST): number {
+  return measureLoginBundle(distDir).gzipBytes;
+}
+
 /** Source files that the build put in chunks of their own (loaded on demand). */
 export function lazyChunkSources(manifest: ViteManifest): string[] {
   return Object.values(manifest)

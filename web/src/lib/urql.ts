@@ -1,6 +1,6 @@
 // The GraphQL client: urql over HTTP POST through the API client's fetch (bearer, refresh, time-out)
 // and graphql-ws for subscriptions on the same path, reconnecting with the fresh token.
-import { createClient as createWsClient } from 'graphql-ws';
+import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws';
 import { Client, cacheExchange, fetchExchange, subscriptionExchange } from 'urql';
 import { authFetch, refreshAccessToken } from './api-client';
 import { tokenStorage } from './token-storage';
@@ -19,20 +19,28 @@ export interface GraphQLClient {
 
 export function createGraphQLClient(): GraphQLClient {
   const wsAuth = createWsAuth({ getToken: tokenStorage.getAccessToken, refresh: refreshAccessToken });
-  const ws = createWsClient({
-    url: wsUrl(),
-    lazy: true,
-    connectionParams: wsAuth.connectionParams,
-    on: { closed: wsAuth.onClosed },
-    retryAttempts: 8,
-    // 0.5 s, 1 s, 2 s … up to 15 s, with jitter so many tabs do not reconnect in step.
-    retryWait: (retries) =>
-      new Promise((resolve) =>
-        setTimeout(resolve, Math.min(500 * 2 ** retries, 15_000) * (0.75 + Math.random() / 2)),
-      ),
-    // Network drops and auth refusals (4403) are retried; graphql-ws treats 4401 as fatal, handled below.
-    shouldRetry: () => true,
-  });
+  // The socket client is made on the first subscription and dropped by dispose(), so a provider
+  // that React mounts twice (StrictMode) still ends with a live one.
+  let socket: WsClient | null = null;
+  const makeSocket = () =>
+    createWsClient({
+      url: wsUrl(),
+      lazy: true,
+      connectionParams: wsAuth.connectionParams,
+      on: { closed: wsAuth.onClosed },
+      retryAttempts: 8,
+      // 0.5 s, 1 s, 2 s … up to 15 s, with jitter so many tabs do not reconnect in step.
+      retryWait: (retries) =>
+        new Promise((resolve) =>
+          setTimeout(resolve, Math.min(500 * 2 ** retries, 15_000) * (0.75 + Math.random() / 2)),
+        ),
+      // Network drops and auth refusals (4403) are retried; graphql-ws treats 4401 as fatal, handled below.
+      shouldRetry: () => true,
+    });
+  const ws = () => {
+    socket ??= makeSocket();
+    return socket;
+  };
 
   const client = new Client({
     url: '/graphql',
@@ -46,13 +54,13 @@ export function createGraphQLClient(): GraphQLClient {
           const payload = { ...request, query: request.query ?? '' };
           return {
             subscribe(sink) {
-              let unsubscribe = ws.subscribe(payload, {
+              let unsubscribe = ws().subscribe(payload, {
                 next: (value) => sink.next(value as never),
                 complete: () => sink.complete(),
                 error: (err) => {
                   // A fatal 4401: resubscribe once; connectionParams refreshes the token first.
                   if (isAuthClose(err)) {
-                    unsubscribe = ws.subscribe(payload, sink as never);
+                    unsubscribe = ws().subscribe(payload, sink as never);
                     return;
                   }
                   sink.error(err);
@@ -69,7 +77,8 @@ export function createGraphQLClient(): GraphQLClient {
   return {
     client,
     dispose() {
-      void ws.dispose();
+      void socket?.dispose();
+      socket = null;
     },
   };
 }

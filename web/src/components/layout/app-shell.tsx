@@ -34,16 +34,13 @@ function UserSummary({ user }: { user: User }) {
       >
         {initials(user)}
       </span>
-      <div className="hidden min-w-0 flex-col leading-tight sm:flex">
-        <span className="truncate text-sm font-medium" data-testid="current-user-name">
-          {displayName(user)}
-        </span>
-      </div>
-      <Badge
-        variant="outline"
-        className="font-mono text-[0.7rem] tracking-wide"
-        data-testid="current-user-role"
+      <span
+        className="max-w-[9rem] truncate text-sm font-medium sm:max-w-[16rem]"
+        data-testid="current-user-name"
       >
+        {displayName(user)}
+      </span>
+      <Badge variant="secondary" className="text-[0.7rem] tracking-wide" data-testid="current-user-role">
         {user.role}
       </Badge>
     </div>

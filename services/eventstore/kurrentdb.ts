@@ -1,0 +1,221 @@
+// KurrentDB (EventStoreDB) adapter of the event store port, chosen by EVENTSTORE_URL. Checkpoints
+// stay in the read-model Postgres (projections/), so nothing here keeps state of its own.
+import {
+  ANY,
+  BACKWARDS,
+  END,
+  excludeSystemEvents,
+  FORWARDS,
+  jsonEvent,
+  START as K_START,
+  type Position as KPosition,
+  KurrentDBClient,
+  WrongExpectedVersionError as KWrongExpectedVersionError,
+  NO_STREAM,
+  type ResolvedEvent,
+  STREAM_EXISTS,
+  StreamNotFoundError,
+} from '@kurrent/kurrentdb-client';
+import {
+  type AppendResult,
+  type EventMetadata,
+  type EventStore,
+  type ExpectedVersion,
+  type NewEvent,
+  type Position,
+  type ReadAllOptions,
+  type ReadStreamOptions,
+  START,
+  type StoredEvent,
+  type SubscribeOptions,
+  type SubscriptionMessage,
+  WrongExpectedVersionError,
+} from './port.js';
+
+const PAD = 20;
+export function encodeKPosition(p: KPosition): Position {
+  return `${p.commit.toString().padStart(PAD, '0')}:${p.prepare.toString().padStart(PAD, '0')}`;
+}
+export function decodeKPosition(position: Position): KPosition | typeof K_START {
+  if (position === START) return K_START;
+  const m = /^(\d+):(\d+)$/.exec(position);
+  if (!m) throw new Error(`Not a KurrentDB position: ${position}`);
+  return { commit: BigInt(m[1]), prepare: BigInt(m[2]) };
+}
+
+type Recorded = NonNullable<ResolvedEvent['event']>;
+
+function toStored(resolved: ResolvedEvent): StoredEvent | null {
+  const e = resolved.event as (Recorded & { position?: KPosition }) | undefined;
+  if (!e || e.type.startsWith('$') || e.streamId.startsWith('$')) return null;
+  const metadata = (e.isJson ? (e.metadata as EventMetadata) : {}) ?? {};
+  const { schemaVersion, ...rest } = metadata as EventMetadata & { schemaVersion?: number };
+  return {
+    id: e.id,
+    type: e.type,
+    schemaVersion: typeof schemaVersion === 'number' ? schemaVersion : 1,
+    streamId: e.streamId,
+    streamVersion: Number(e.revision) + 1,
+    position: e.position ? encodeKPosition(e.position) : START,
+    data: e.data,
+    metadata: rest,
+    createdAt: e.created instanceof Date ? e.created : new Date(e.created as unknown as string),
+  };
+}
+
+export class KurrentDbEventStore implements EventStore {
+  readonly kind = 'kurrentdb' as const;
+  private readonly client: KurrentDBClient;
+
+  constructor(connectionString: string) {
+    this.client = KurrentDBClient.connectionString(connectionString.replace(/^kurrent:\/\//, 'kurrentdb://'));
+  }
+
+  async init(): Promise<void> {
+    // Fails fast with a clear error when the server does not answer.
+    await this.headPosition();
+  }
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const streamState =
+      expected === 'any'
+        ? ANY
+        : expected === 'no_stream' || expected === 0
+          ? NO_STREAM
+          : expected === 'stream_exists'
+            ? STREAM_EXISTS
+            : BigInt(expected - 1);
+    try {
+      const result = await this.client.appendToStream(
+        streamId,
+        events.map((e) =>
+          jsonEvent({
+            id: e.id,
+            type: e.type,
+            data: (e.data ?? null) as never,
+            metadata: { ...(e.metadata ?? {}), schemaVersion: e.schemaVersion ?? 1 } as never,
+          }),
+        ),
+        { streamState },
+      );
+      return {
+        nextVersion: Number(result.nextExpectedRevision) + 1,
+        position: result.position ? encodeKPosition(result.position) : await this.headPosition(),
+      };
+    } catch (err) {
+      if (err instanceof KWrongExpectedVersionError) {
+        const actual = typeof err.actualState === 'bigint' ? Number(err.actualState) + 1 : 0;
+        throw new WrongExpectedVersionError(streamId, expected, actual);
+      }
+      throw err;
+    }
+  }
+
+  private async streamVersion(streamId: string): Promise<number> {
+    try {
+      for await (const r of this.client.readStream(streamId, {
+        direction: BACKWARDS,
+        fromRevision: END,
+        maxCount: 1,
+      })) {
+        if (r.event) return Number(r.event.revision) + 1;
+      }
+      return 0;
+    } catch (err) {
+      if (err instanceof StreamNotFoundError) return 0;
+      throw err;
+    }
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}) {
+    const events: StoredEvent[] = [];
+    try {
+      for await (const r of this.client.readStream(streamId, {
+        direction: FORWARDS,
+        fromRevision: BigInt(Math.max(0, (options.fromVersion ?? 1) - 1)),
+        ...(options.maxCount ? { maxCount: options.maxCount } : {}),
+      })) {
+        const e = toStored(r);
+        if (e) events.push(e);
+      }
+    } catch (err) {
+      if (err instanceof StreamNotFoundError) return { version: 0, events: [] };
+      throw err;
+    }
+    const version = await this.streamVersion(streamId);
+    return { version, events };
+  }
+
+  async readAll(after: Position, limit: number, options: ReadAllOptions = {}): Promise<StoredEvent[]> {
+    const out: StoredEvent[] = [];
+    const from = decodeKPosition(after);
+    // readAll's start is inclusive: skip the event at `after` itself.
+    for await (const r of this.client.readAll({
+      fromPosition: from,
+      maxCount: limit + 1,
+      direction: FORWARDS,
+      filter: excludeSystemEvents(),
+    })) {
+      const e = toStored(r);
+      if (!e || (after !== START && e.position <= after)) continue;
+      if (options.types && options.types.length > 0 && !options.types.includes(e.type)) continue;
+      out.push(e);
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  async headPosition(): Promise<Position> {
+    for await (const r of this.client.readAll({
+      fromPosition: END,
+      direction: BACKWARDS,
+      maxCount: 1,
+      filter: excludeSystemEvents(),
+    })) {
+      const e = toStored(r);
+      if (e) return e.position;
+    }
+    return START;
+  }
+
+  async *subscribe(options: SubscribeOptions): AsyncIterable<SubscriptionMessage> {
+    const batchSize = options.batchSize ?? 500;
+    let position = options.after ?? START;
+    // Catch up by paging, then follow live from where the pages ended.
+    for (;;) {
+      if (options.signal?.aborted) return;
+      const page = await this.readAll(position, batchSize, options);
+      for (const event of page) {
+        position = event.position;
+        yield { kind: 'event', event };
+      }
+      if (page.length < batchSize) break;
+    }
+    yield { kind: 'caughtUp', position };
+    const subscription = this.client.subscribeToAll({
+      fromPosition:
+        decodeKPosition(position) === K_START ? K_START : (decodeKPosition(position) as KPosition),
+      filter: excludeSystemEvents(),
+    });
+    const onAbort = () => void subscription.unsubscribe();
+    options.signal?.addEventListener('abort', onAbort);
+    try {
+      for await (const r of subscription) {
+        const e = toStored(r as ResolvedEvent);
+        if (!e || e.position <= position) continue;
+        if (options.types && options.types.length > 0 && !options.types.includes(e.type)) continue;
+        position = e.position;
+        yield { kind: 'event', event: e };
+        yield { kind: 'caughtUp', position };
+      }
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+      await subscription.unsubscribe().catch(() => {});
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.client.dispose();
+  }
+}
