@@ -31,7 +31,9 @@ async function runWriters(
 /** Each writer appends to a stream of its own, 10 events a stream, with the expected version. */
 export async function benchOurs(databaseUrl: string, perWriter: number): Promise<AppendFigures> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: WRITERS + 2 });
-  const store = new PostgresEventStore(pool);
+  const store = new PostgresEventStore(pool, {
+    maxInFlight: Number(process.env.BENCH_INFLIGHT ?? 2),
+  });
   await store.init();
   const run = randomUUID().slice(0, 8);
   // warm-up: connections and plans

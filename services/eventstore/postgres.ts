@@ -72,6 +72,8 @@ interface EventRow {
   created_at: Date;
 }
 
+// Careful: these output names shadow the table's columns in ORDER BY, and as text they sort '10' before
+// '2'. Every ORDER BY below therefore names the table's column (es_events.x), never the bare name.
 const EVENT_COLUMNS =
   'transaction_id::text, global_position::text, stream_id, stream_version::text, event_id, event_type, schema_version, data, metadata, created_at';
 
@@ -95,10 +97,11 @@ function claimFor(
   streamId: string,
   k: number,
 ): { name: string; claim: string; params: unknown[] } {
+  // Every claim reads FROM lock, so the stream's lock is held before the first write (see STREAM_LOCK).
   if (expected === 'no_stream' || expected === 0) {
     return {
       name: 'no_stream',
-      claim: `INSERT INTO es_streams(stream_id, stream_type, version) VALUES ($1, $2, $3)
+      claim: `INSERT INTO es_streams(stream_id, stream_type, version) SELECT $1, $2, $3 FROM lock
               ON CONFLICT (stream_id) DO NOTHING RETURNING 0::bigint AS prev`,
       params: [streamId, streamTypeOf(streamId), k],
     };
@@ -106,7 +109,7 @@ function claimFor(
   if (expected === 'any') {
     return {
       name: 'any',
-      claim: `INSERT INTO es_streams(stream_id, stream_type, version) VALUES ($1, $2, $3)
+      claim: `INSERT INTO es_streams(stream_id, stream_type, version) SELECT $1, $2, $3 FROM lock
               ON CONFLICT (stream_id) DO UPDATE SET version = es_streams.version + $3, updated_at = now()
               RETURNING version - $3 AS prev`,
       params: [streamId, streamTypeOf(streamId), k],
@@ -115,18 +118,31 @@ function claimFor(
   if (expected === 'stream_exists') {
     return {
       name: 'exists',
-      claim: `UPDATE es_streams SET version = version + $2, updated_at = now() WHERE stream_id = $1
+      claim: `UPDATE es_streams SET version = version + $2, updated_at = now() FROM lock WHERE stream_id = $1
               RETURNING version - $2 AS prev`,
       params: [streamId, k],
     };
   }
   return {
     name: 'version',
-    claim: `UPDATE es_streams SET version = version + $2, updated_at = now() WHERE stream_id = $1 AND version = $3
+    claim: `UPDATE es_streams SET version = version + $2, updated_at = now() FROM lock
+            WHERE stream_id = $1 AND version = $3
             RETURNING version - $2 AS prev`,
     params: [streamId, k, expected],
   };
 }
+
+/**
+ * Per-stream order in the global log. Readers order by transaction id, and Postgres hands out a
+ * transaction id at the first write. Were a transaction to write first and then wait for another
+ * writer of the same stream, it would hold the older id yet the newer stream version, and the log
+ * would show version 6 before version 5. So a writer takes an advisory lock per stream (held to
+ * commit; taking it assigns no transaction id) before it writes anything: whoever wrote the stream
+ * before has committed, with an older id. Two-key form, so it never meets our single-key locks.
+ */
+const STREAM_LOCK = 'pg_advisory_xact_lock(7262, hashtext($1))';
+const LOCK_BATCH_STREAMS = `SELECT count(pg_advisory_xact_lock(7262, k))
+  FROM (SELECT DISTINCT hashtext(s) AS k FROM unnest($1::text[]) AS s ORDER BY 1) AS keys`;
 
 export interface PostgresEventStoreOptions {
   /** Fallback poll when no notification arrives (ms). */
@@ -223,15 +239,18 @@ export class PostgresEventStore implements EventStore {
     });
     if (!client) return;
     try {
-      await client.query('BEGIN');
+      // BEGIN and all of the batch's stream locks (one sorted pass: no deadlock) in one round trip,
+      // before the first write.
+      const streams = `ARRAY[${batch.map((p) => client.escapeLiteral(p.streamId)).join(',')}]::text[]`;
+      await client.query(`BEGIN; ${LOCK_BATCH_STREAMS.replace('$1::text[]', streams)}`);
       rows = [];
       for (const p of batch) {
         const r = await client.query(appendQuery(p.streamId, p.events, p.expected, false));
         rows.push((r.rows[0] as AppendRow | undefined) ?? null);
       }
-      // One notification for the whole batch: listeners re-read from their position anyway.
-      if (rows.some((r) => r !== null)) await client.query(`NOTIFY ${CHANNEL}`);
-      await client.query('COMMIT');
+      // One notification for the whole batch (listeners re-read from their position anyway), sent
+      // with the COMMIT in one round trip.
+      await client.query(rows.some((r) => r !== null) ? `NOTIFY ${CHANNEL}; COMMIT` : 'COMMIT');
     } catch {
       // Rare (an event id appended before, a lost connection): nothing of the batch committed, so
       // each append runs again on its own and gets its own answer.
@@ -287,7 +306,7 @@ export class PostgresEventStore implements EventStore {
   private async priorAppend(streamId: string, events: NewEvent[]): Promise<AppendResult | null> {
     const r = await this.pool.query(
       `SELECT event_id, stream_id, stream_version::text, transaction_id::text, global_position::text
-       FROM es_events WHERE event_id = ANY($1::uuid[]) ORDER BY stream_version`,
+       FROM es_events WHERE event_id = ANY($1::uuid[]) ORDER BY es_events.stream_version`,
       [events.map((e) => e.id)],
     );
     if (r.rowCount !== events.length) return null;
@@ -314,7 +333,7 @@ export class PostgresEventStore implements EventStore {
        FROM (SELECT version FROM es_streams WHERE stream_id = $1) s
        LEFT JOIN LATERAL (
          SELECT ${EVENT_COLUMNS} FROM es_events
-         WHERE stream_id = $1 AND stream_version >= $2 ORDER BY stream_version LIMIT $3) e ON true`,
+         WHERE stream_id = $1 AND stream_version >= $2 ORDER BY es_events.stream_version LIMIT $3) e ON true`,
       [streamId, options.fromVersion ?? 1, options.maxCount ?? null],
     );
     if (r.rowCount === 0) return { version: 0, events: [] };
@@ -333,7 +352,7 @@ export class PostgresEventStore implements EventStore {
        WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
          AND (transaction_id, global_position) > ($1::xid8, $2::bigint)
          ${typed ? 'AND event_type = ANY($4::text[])' : ''}
-       ORDER BY transaction_id, global_position
+       ORDER BY es_events.transaction_id, es_events.global_position
        LIMIT $3`,
       typed ? [txid, globalPosition, limit, options.types] : [txid, globalPosition, limit],
     );
@@ -344,7 +363,7 @@ export class PostgresEventStore implements EventStore {
     const r = await this.pool.query(
       `SELECT transaction_id::text, global_position::text FROM es_events
        WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-       ORDER BY transaction_id DESC, global_position DESC LIMIT 1`,
+       ORDER BY es_events.transaction_id DESC, es_events.global_position DESC LIMIT 1`,
     );
     return r.rowCount ? encodePosition(r.rows[0].transaction_id, r.rows[0].global_position) : START;
   }
@@ -444,7 +463,8 @@ function appendQuery(
   const n = params.length;
   return {
     name: `es_append_${name}${notify ? '_n' : ''}`,
-    text: `WITH claim AS (${claim}),
+    text: `WITH lock AS MATERIALIZED (SELECT ${STREAM_LOCK} AS locked),
+      claim AS (${claim}),
       ins AS (
         INSERT INTO es_events(stream_id, stream_version, event_id, event_type, schema_version, data, metadata)
         SELECT $1, claim.prev + e.ord, e.id, e.type, e.sv, e.data, e.meta
@@ -453,7 +473,7 @@ function appendQuery(
         ORDER BY e.ord
         RETURNING transaction_id, global_position, stream_version)
       SELECT transaction_id::text, global_position::text, stream_version::text${notify ? `, pg_notify('${CHANNEL}', $1) AS notified` : ''}
-      FROM ins ORDER BY stream_version DESC LIMIT 1`,
+      FROM ins ORDER BY ins.stream_version DESC LIMIT 1`,
     values: [
       ...params,
       events.map((e) => e.id),
