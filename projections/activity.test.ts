@@ -90,3 +90,49 @@ it('describes each event in plain words, newest first by position', async () => 
   ]);
   expect(notified).toEqual(events.map((e) => e.id));
 });
+
+it('applies a batch exactly as it applies the events one by one (also across batches)', async () => {
+  const events = [
+    ev(reg(10, 'Cara', 'Diaz', 'cara@x.test'), null),
+    ev(reg(11, null, null, 'dan@x.test'), 10),
+    ev({ type: 'UserProfileUpdated', data: { userId: 11, firstName: 'Dan', updatedAt: at } }, 10),
+    ev({ type: 'UserSignedIn', data: { userId: 11, at, ip: null } }, 11),
+    ev({ type: 'UserProfileUpdated', data: { userId: 10, lastName: 'Diaz-Ruiz', updatedAt: at } }, 10),
+    ev({ type: 'UserRoleChanged', data: { userId: 11, from: 'USER', to: 'GUEST', changedAt: at } }, 10),
+    ev(reg(10, 'Ignored', 'Again', 'x@x.test'), null),
+    ev({ type: 'UserDeleted', data: { userId: 11, at } }, 10),
+  ];
+  const read = async (schema: string) => ({
+    activity: await db.withSchema(schema).selectFrom('activity').selectAll().orderBy('position').execute(),
+    people: await db
+      .withSchema(schema)
+      .selectFrom('activity_people')
+      .selectAll()
+      .orderBy('user_id')
+      .execute(),
+  });
+  for (const schema of ['one_by_one', 'batched']) {
+    await db.schema.createSchema(schema).ifNotExists().execute();
+    await activityProjection.setup(db, schema);
+  }
+  const oneNotes: string[] = [];
+  const batchNotes: string[] = [];
+  await db.transaction().execute(async (trx) => {
+    for (const e of events)
+      await activityProjection.apply(trx, e, { schema: 'one_by_one', notify: (n) => oneNotes.push(n.id) });
+  });
+  // Two batches, split between a registration and the events that use the name.
+  for (const part of [events.slice(0, 2), events.slice(2)])
+    await db.transaction().execute(async (trx) => {
+      await activityProjection.applyBatch?.(trx, part, {
+        schema: 'batched',
+        notify: (n) => batchNotes.push(n.id),
+      });
+    });
+  const one = await read('one_by_one');
+  expect(one.activity.map((r) => r.description)).toContain(
+    'Cara Diaz-Ruiz changed the role of Dan from USER to GUEST',
+  );
+  expect(await read('batched')).toEqual(one);
+  expect(batchNotes).toEqual(oneNotes);
+});

@@ -145,4 +145,89 @@ export const activityProjection: Projection = {
       .execute();
     ctx.notify({ topic: 'activity', id: stored.id });
   },
+  /** Same result as `apply` one by one: names are followed in memory through the batch. */
+  async applyBatch(trx, events, ctx) {
+    const db = trx.withSchema(ctx.schema);
+    const decoded = events.map((stored) => ({ stored, event: decodeEvent(stored) as UserEvent }));
+    const ids = new Set<number>();
+    for (const { stored, event } of decoded) {
+      if (!('userId' in event.data)) continue;
+      ids.add(event.data.userId);
+      if (stored.metadata.userId) ids.add(Number(stored.metadata.userId));
+    }
+    type Person = { user_id: number; first_name: string | null; last_name: string | null; email: string };
+    const people = new Map<number, Person>();
+    if (ids.size > 0)
+      for (const p of await db
+        .selectFrom('activity_people')
+        .selectAll()
+        .where('user_id', 'in', [...ids])
+        .execute())
+        people.set(p.user_id as number, p as Person);
+    const dirty = new Set<number>();
+    const rows: Array<Record<string, unknown>> = [];
+    const nameOf = (id: number) => {
+      const p = people.get(id);
+      return p ? displayName(p.first_name, p.last_name, p.email) : `user #${id}`;
+    };
+    for (const { stored, event } of decoded) {
+      if (!('userId' in event.data)) continue;
+      const userId = event.data.userId;
+      if (event.type === 'UserRegistered' && !people.has(userId)) {
+        const d = event.data;
+        people.set(userId, {
+          user_id: userId,
+          first_name: d.firstName,
+          last_name: d.lastName,
+          email: d.email,
+        });
+        dirty.add(userId);
+      }
+      const actorId = stored.metadata.userId ? Number(stored.metadata.userId) : null;
+      const description = describeUser(event, {
+        actor: actorId === null ? null : nameOf(actorId),
+        subject: nameOf(userId),
+      });
+      if (event.type === 'UserProfileUpdated') {
+        const d = event.data;
+        const p = people.get(userId);
+        if (p) {
+          if (d.firstName !== undefined) p.first_name = d.firstName;
+          if (d.lastName !== undefined) p.last_name = d.lastName;
+          if (d.email !== undefined) p.email = d.email;
+          dirty.add(userId);
+        }
+      }
+      if (!description) continue;
+      rows.push({
+        id: stored.id,
+        position: stored.position,
+        type: stored.type,
+        description,
+        actor_id: actorId,
+        subject_type: 'user',
+        subject_id: String(userId),
+        occurred_at: stored.createdAt,
+      });
+      ctx.notify({ topic: 'activity', id: stored.id });
+    }
+    const changed = [...dirty].map((id) => people.get(id) as Person);
+    for (let i = 0; i < changed.length; i += 1000)
+      await db
+        .insertInto('activity_people')
+        .values(changed.slice(i, i + 1000))
+        .onConflict((oc) =>
+          oc.column('user_id').doUpdateSet((eb) => ({
+            first_name: eb.ref('excluded.first_name'),
+            last_name: eb.ref('excluded.last_name'),
+            email: eb.ref('excluded.email'),
+          })),
+        )
+        .execute();
+    for (let i = 0; i < rows.length; i += 1000)
+      await db
+        .insertInto('activity')
+        .values(rows.slice(i, i + 1000))
+        .execute();
+  },
 };

@@ -4,7 +4,7 @@
 // stand by and take over when the holder's connection goes away.
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../services/app/context.js';
 import type { EventStore, Position, StoredEvent } from '../services/eventstore/port.js';
@@ -23,7 +23,16 @@ export interface RunnerOptions {
   batchSize?: number;
   /** How often a standby tries to take the lock (ms). */
   standbyRetryMs?: number;
+  /** Pause before starting over from the checkpoint after a failure (ms). */
+  restartDelayMs?: number;
+  /**
+   * Fault injection for tests: called at each step of a batch; throwing there (or killing the
+   * connection through `trx`) simulates a crash at that point.
+   */
+  faults?: (point: FaultPoint, trx?: Transaction<any>) => void | Promise<void>;
 }
+
+export type FaultPoint = 'batch:start' | 'checkpoint:moved' | 'batch:applied' | 'batch:committed';
 
 /** A stable 63-bit key per projection name for pg_advisory_lock. */
 export function lockKey(name: string): string {
@@ -84,7 +93,7 @@ export class ProjectionRunner {
             { projection: p.name, err: String(err) },
             'projection failed; restarting from its checkpoint',
           );
-          await this.sleep(500);
+          await this.sleep(this.opts.restartDelayMs ?? 500);
         }
       } finally {
         this.active.delete(p.name);
@@ -126,17 +135,22 @@ export class ProjectionRunner {
     const to = events[events.length - 1].position;
     const notices: ChangeNotice[] = [];
     const ctx = { schema: 'public', notify: (n: ChangeNotice) => notices.push(n) };
+    const fault = this.opts.faults;
+    await fault?.('batch:start');
     await this.db.transaction().execute(async (trx) => {
       const moved = await sql<{ name: string }>`
         UPDATE projection_checkpoints SET position = ${to}, updated_at = now()
         WHERE name = ${p.name} AND position = ${from} RETURNING name`.execute(trx);
       if (moved.rows.length !== 1)
         throw new Error(`checkpoint of ${p.name} moved under us (expected ${from})`);
+      await fault?.('checkpoint:moved', trx);
       const handled = events.filter((e) => p.handles.includes(e.type));
-      if (handled.length === 0) return;
-      if (p.applyBatch) await p.applyBatch(trx, handled, ctx);
-      else for (const e of handled) await p.apply(trx, e, ctx);
+      if (p.applyBatch) {
+        if (handled.length > 0) await p.applyBatch(trx, handled, ctx);
+      } else for (const e of handled) await p.apply(trx, e, ctx);
+      await fault?.('batch:applied', trx);
     });
+    await fault?.('batch:committed');
     const multi = this.opts.redis.multi();
     if (notices.length) multi.publish(`${this.opts.prefix}:changes`, JSON.stringify(notices));
     multi.publish(`${this.opts.prefix}:checkpoint`, JSON.stringify({ name: p.name, position: to }));

@@ -1,6 +1,6 @@
 // The read-model database as kysely sees it. pg returns int8 as string: keep ids in int4.
 import { Kysely, PostgresDialect } from 'kysely';
-import type pg from 'pg';
+import pg from 'pg';
 import type { ActivityPeopleTable, ActivityTable } from '../projections/activity.js';
 import type { UsersTable } from '../projections/users.js';
 import type { RefreshTokensTable } from './auth/refresh-tokens.js';
@@ -15,4 +15,19 @@ export interface Database {
 
 export function createDb(pool: pg.Pool): Kysely<Database> {
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+/**
+ * A pool that survives a dropped connection. pg emits 'error' on a client whose connection dies
+ * while checked out, and an 'error' event without a listener ends the process; the failing query
+ * already rejects, so the event itself only needs to be logged.
+ */
+export function createPool(
+  options: pg.PoolConfig,
+  onError: (err: Error) => void = (err) => console.error(`postgres connection lost: ${err.message}`),
+): pg.Pool {
+  const pool = new pg.Pool(options);
+  pool.on('error', onError);
+  pool.on('connect', (client) => client.on('error', onError));
+  return pool;
 }

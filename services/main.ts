@@ -17,7 +17,7 @@ import { AccessTokens } from './auth/access-tokens.js';
 import { LoginRateLimit } from './auth/login-rate-limit.js';
 import { RefreshTokens } from './auth/refresh-tokens.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
-import { createDb } from './db.js';
+import { createDb, createPool } from './db.js';
 import { emailClaimDecider } from './domain/user/email-claim.js';
 import { createEventStore } from './eventstore/index.js';
 import { createLiveBus } from './gateway/live.js';
@@ -84,8 +84,9 @@ export async function ensureAdmin(app: AppServices, password: string) {
 
 export async function startApp(config: Config, options: StartOptions = {}): Promise<StartedApp> {
   const log = createLogger(config.LOG_LEVEL, { role: config.ROLE });
-  const pool = new pg.Pool({ connectionString: config.DATABASE_URL, max: 20 });
-  pool.on('error', (err) => log.error({ err: err.message }, 'idle Postgres connection failed'));
+  const pool = createPool({ connectionString: config.DATABASE_URL, max: 20 }, (err) =>
+    log.warn({ err: err.message }, 'postgres connection lost'),
+  );
   const db = createDb(pool);
   const store = await createEventStore({ pool, eventstoreUrl: config.EVENTSTORE_URL });
   const redis = createRedis(config.REDIS_URL);

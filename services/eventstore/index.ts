@@ -1,5 +1,6 @@
 // Picks the event store: KurrentDB when EVENTSTORE_URL is set, else Postgres (the default).
-import pg from 'pg';
+import type pg from 'pg';
+import { createPool } from '../db.js';
 import type { EventStore } from './port.js';
 import { PostgresEventStore } from './postgres.js';
 
@@ -14,7 +15,7 @@ export async function createEventStore(opts: {
     await store.init();
     return store;
   }
-  const pool = opts.pool ?? new pg.Pool({ connectionString: opts.databaseUrl });
+  const pool = opts.pool ?? createPool({ connectionString: opts.databaseUrl });
   const store = new PostgresEventStore(pool);
   await store.init();
   return store;

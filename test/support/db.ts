@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
+import { createPool } from '../../services/db.js';
 import { withDatabase } from '../../tools/local-services.js';
 
 export interface TestDatabase {
@@ -24,7 +25,7 @@ export async function createTestDatabase(label = 't', poolSize = 10): Promise<Te
   await admin.query(`CREATE DATABASE ${name}`);
   await admin.end();
   const url = withDatabase(inject('databaseUrl'), name);
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
+  const pool = createPool({ connectionString: url, max: poolSize }, () => {});
   return {
     url,
     pool,
