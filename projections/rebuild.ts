@@ -37,6 +37,11 @@ export async function rebuildProjection(
       position = batch[batch.length - 1].position;
     }
     await db.transaction().execute(async (trx) => {
+      // The checkpoint row first, as a live runner's batch takes it first too: the swap waits for a
+      // batch in flight (and the next one waits for the swap) instead of deadlocking on the tables.
+      await sql`INSERT INTO projection_checkpoints(name, position, version) VALUES (${p.name}, '', ${p.version})
+        ON CONFLICT (name) DO NOTHING`.execute(trx);
+      await sql`SELECT 1 FROM projection_checkpoints WHERE name = ${p.name} FOR UPDATE`.execute(trx);
       for (const table of p.tables) {
         await sql`DROP TABLE IF EXISTS ${sql.id('public', table)} CASCADE`.execute(trx);
         await sql`ALTER TABLE ${sql.id(scratch, table)} SET SCHEMA public`.execute(trx);

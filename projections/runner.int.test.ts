@@ -12,6 +12,7 @@ import { activityProjection } from './activity.js';
 import { ensureCheckpoints, readCheckpoint } from './checkpoints.js';
 import type { Projection } from './projection.js';
 import { rebuildProjection } from './rebuild.js';
+import { rebuildByName } from './rebuild-cli.js';
 import { ProjectionRunner, type RunnerOptions } from './runner.js';
 import { usersProjection } from './users.js';
 
@@ -255,6 +256,24 @@ describe('projection runner', () => {
     const schemas = await sql<{ n: string }>`
       SELECT count(*)::text AS n FROM pg_namespace WHERE nspname LIKE 'rb\\_%'`.execute(kysely);
     expect(schemas.rows[0].n).toBe('0');
+  });
+
+  it('a rebuild by hand (the CLI) while a runner is live swaps in, and the runner carries on to the same result', async () => {
+    await resetReadModels();
+    const r = runner();
+    await r.start();
+    // Mid catch-up: the runner is applying batches while the CLI rebuilds and swaps.
+    await expect
+      .poll(async () => (await readCheckpoint(kysely, 'users'))?.position ?? '', { timeout: 10_000 })
+      .not.toBe('');
+    const results = await rebuildByName(['all'], { DATABASE_URL: db.url });
+    expect(results.map((x) => [x.name, x.events])).toEqual(PROJECTIONS.map((p) => [p.name, TOTAL_EVENTS]));
+    await waitCaughtUp();
+    await r.stop();
+    expect(await snapshot()).toEqual(clean);
+    await expect(rebuildByName(['nope'], { DATABASE_URL: db.url })).rejects.toThrow(
+      'Unknown projection nope; choose from: all, users, activity',
+    );
   });
 
   it('crashes injected at random points, 20 trials over 10,000 events, always end equal to a clean rebuild', {
