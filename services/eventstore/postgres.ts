@@ -239,18 +239,19 @@ export class PostgresEventStore implements EventStore {
     });
     if (!client) return;
     try {
-      // BEGIN and all of the batch's stream locks (one sorted pass: no deadlock) in one round trip,
-      // before the first write.
-      const streams = `ARRAY[${batch.map((p) => client.escapeLiteral(p.streamId)).join(',')}]::text[]`;
-      await client.query(`BEGIN; ${LOCK_BATCH_STREAMS.replace('$1::text[]', streams)}`);
-      rows = [];
-      for (const p of batch) {
-        const r = await client.query(appendQuery(p.streamId, p.events, p.expected, false));
-        rows.push((r.rows[0] as AppendRow | undefined) ?? null);
-      }
-      // One notification for the whole batch (listeners re-read from their position anyway), sent
-      // with the COMMIT in one round trip.
-      await client.query(rows.some((r) => r !== null) ? `NOTIFY ${CHANNEL}; COMMIT` : 'COMMIT');
+      // The whole batch in one round trip: BEGIN, all of its stream locks (one sorted pass: no
+      // deadlock, and before the first write), each append with its own version check, one NOTIFY,
+      // COMMIT. Several statements need the simple protocol, so values go in as escaped literals.
+      const literal = (value: unknown) => toLiteral(client, value);
+      const text = [
+        'BEGIN',
+        LOCK_BATCH_STREAMS.replace('$1', literal(batch.map((p) => p.streamId))),
+        ...batch.map((p) => inlineParams(appendQuery(p.streamId, p.events, p.expected, false), literal)),
+        `NOTIFY ${CHANNEL}`,
+        'COMMIT',
+      ].join(';\n');
+      const results = (await client.query(text)) as unknown as pg.QueryResult[];
+      rows = batch.map((_, i) => (results[i + 2].rows[0] as AppendRow | undefined) ?? null);
     } catch {
       // Rare (an event id appended before, a lost connection): nothing of the batch committed, so
       // each append runs again on its own and gets its own answer.
@@ -450,6 +451,23 @@ export class PostgresEventStore implements EventStore {
     this.listener = null;
     if (l) await l.end().catch(() => {});
   }
+}
+
+/** A value as a SQL literal (strings escaped by pg, arrays as ARRAY[...]), for multi-statement text. */
+function toLiteral(client: pg.PoolClient, value: unknown): string {
+  if (Array.isArray(value)) return `ARRAY[${value.map((v) => toLiteral(client, v)).join(',')}]`;
+  if (typeof value === 'number') {
+    if (!Number.isSafeInteger(value)) throw new Error(`not an integer: ${value}`);
+    return String(value);
+  }
+  if (typeof value === 'string') return client.escapeLiteral(value);
+  throw new Error(`cannot inline ${typeof value}`);
+}
+
+/** Replaces $n placeholders with literals (longest numbers first: $10 is not $1 followed by 0). */
+function inlineParams(query: pg.QueryConfig, literal: (value: unknown) => string): string {
+  const values = query.values ?? [];
+  return query.text.replace(/\$(\d+)/g, (_, n: string) => literal(values[Number(n) - 1]));
 }
 
 /** The append statement for one stream (a prepared statement per expected-version rule). */

@@ -1,0 +1,363 @@
+// The dashboard (spec 1 §2, §3, §7, §8) in real Chromium against a real gateway: heading and welcome,
+// real figures, System Health and its 30 s refresh, Recent Activity (5 newest, plain words), Quick
+// Actions, the fallback when the stats call fails, axe, and live updates across two sessions.
+import type { Browser, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../test/support/app.js';
+import {
+  apiCall,
+  apiLogin,
+  type Credentials,
+  createUser,
+  ensureWebBuild,
+  launchBrowser,
+  openPage,
+  pathOf,
+  seriousAxeViolations,
+  signIn,
+} from './support/browser.js';
+
+let app: TestApp;
+let browser: Browser;
+let bea: Credentials & { id: number };
+const created: Array<Credentials & { id: number }> = [];
+
+interface StatsBody {
+  data: {
+    totalCompanies: number;
+    activeUsers: number;
+    pendingApprovals: number;
+    recentActivity: { id: string; description: string; timestamp: string }[];
+  };
+}
+
+beforeAll(async () => {
+  await ensureWebBuild();
+  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+  // Second admin (session B of the live test), three more active users and one inactive one.
+  bea = await createUser(app.url, app.admin, 'ADMIN', { firstName: 'Bea', lastName: 'Admin' });
+  for (const [first, last] of [
+    ['Carl', 'Jones'],
+    ['Dana', 'Park'],
+    ['Eli', 'Ng'],
+  ] as const)
+    created.push(await createUser(app.url, app.admin, 'USER', { firstName: first, lastName: last }));
+  created.push(
+    await createUser(app.url, app.admin, 'USER', { firstName: 'Ina', lastName: 'Active', isActive: false }),
+  );
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+// One API session for the test's own reads: every sign-in is itself an activity line.
+let token: string | null = null;
+async function adminToken() {
+  token ??= (await apiLogin(app.url, app.admin)).tokens.accessToken;
+  return token;
+}
+
+async function serverStats(): Promise<StatsBody['data']> {
+  const res = await apiCall<StatsBody>(app.url, 'GET', '/api/dashboard/stats', undefined, await adminToken());
+  expect(res.status).toBe(200);
+  return res.body.data;
+}
+
+async function dashboard(who: Credentials = app.admin, prepare?: (page: Page) => Promise<void>) {
+  const { page, errors } = await openPage(browser, app.url);
+  if (prepare) await prepare(page);
+  await signIn(page, who);
+  await page.waitForURL('**/dashboard');
+  await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+  return { page, errors };
+}
+
+const stat = (page: Page, title: string) =>
+  page.getByRole('group', { name: title }).getByTestId(/stat-.*-value/);
+
+const activityTexts = (page: Page) =>
+  page.getByRole('group', { name: 'Recent Activity' }).getByTestId('activity-description').allTextContents();
+
+async function waitForStat(page: Page, title: string, value: string) {
+  await page.waitForFunction(
+    ([t, v]) => {
+      const group = [...document.querySelectorAll('[role="group"]')].find(
+        (g) => g.querySelector('h2')?.textContent === t,
+      );
+      return group?.querySelector('[data-testid$="-value"]')?.textContent === v;
+    },
+    [title, value] as const,
+    { timeout: 10_000 },
+  );
+}
+
+describe('dashboard content', () => {
+  it('shows the heading, welcome text and the real figures from the server', async () => {
+    const { page, errors } = await dashboard();
+    await page.getByText('Welcome back. Here is an overview of your system.').waitFor();
+    // admin + Bea + Carl, Dana, Eli are active; Ina is not.
+    await waitForStat(page, 'Active Users', '5');
+    expect(await stat(page, 'Total Companies').textContent()).toBe('0');
+    expect(await stat(page, 'Pending Approvals').textContent()).toBe('0');
+    const server = await serverStats();
+    expect(server.activeUsers).toBe(5);
+    for (const [title, description] of [
+      ['Total Companies', 'Active business accounts'],
+      ['Active Users', 'Registered users'],
+      ['Pending Approvals', 'Awaiting review'],
+    ])
+      await page.getByRole('group', { name: title }).getByText(description).waitFor();
+
+    // One more active user: after a reload the figure follows.
+    created.push(await createUser(app.url, app.admin, 'USER', { firstName: 'Finn', lastName: 'Lee' }));
+    await page.reload();
+    await waitForStat(page, 'Active Users', '6');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows System Health: status in capitals with the default badge, uptime in h/m, version', async () => {
+    const { page } = await dashboard();
+    const card = page.getByRole('group', { name: 'System Health' });
+    const status = card.getByTestId('health-status');
+    await status.waitFor();
+    expect(await status.textContent()).toBe('HEALTHY');
+    expect(await status.getAttribute('data-variant')).toBe('default');
+    expect(await card.getByTestId('health-uptime').textContent()).toMatch(/^\d+h \d{1,2}m$/);
+    const res = await apiCall<{ data: { version: string; status: string } }>(
+      app.url,
+      'GET',
+      '/api/health/detailed',
+      undefined,
+      await adminToken(),
+    );
+    expect(res.body.data.status).toBe('healthy');
+    expect(await card.getByTestId('health-version').textContent()).toBe(res.body.data.version);
+    await page.context().close();
+  });
+
+  it('shows a status other than healthy with the destructive badge', async () => {
+    const { page } = await dashboard(app.admin, async (p) => {
+      await p.route('**/api/health/detailed', async (route) => {
+        const response = await route.fetch();
+        const body = await response.json();
+        body.data.status = 'degraded';
+        body.data.uptime = 7_500;
+        await route.fulfill({ response, json: body });
+      });
+    });
+    const status = page.getByTestId('health-status');
+    await status.waitFor();
+    expect(await status.textContent()).toBe('DEGRADED');
+    expect(await status.getAttribute('data-variant')).toBe('destructive');
+    expect(await page.getByTestId('health-uptime').textContent()).toBe('2h 5m');
+    await page.context().close();
+  });
+
+  it('refetches System Health every 30 seconds (and not sooner)', async () => {
+    const healthRequests: Request[] = [];
+    const statsRequests: Request[] = [];
+    const { page } = await dashboard(app.admin, async (p) => {
+      await p.clock.install();
+      p.on('request', (r) => {
+        const path = new URL(r.url()).pathname;
+        if (path === '/api/health/detailed') healthRequests.push(r);
+        if (path === '/api/dashboard/stats') statsRequests.push(r);
+      });
+    });
+    await page.getByTestId('health-status').waitFor();
+    expect(healthRequests).toHaveLength(1);
+    await page.clock.fastForward(25_000);
+    await page.waitForTimeout(300);
+    expect(healthRequests).toHaveLength(1);
+    await page.clock.fastForward(5_500);
+    await expect.poll(() => healthRequests.length, { timeout: 5_000 }).toBe(2);
+    await page.clock.fastForward(30_000);
+    await expect.poll(() => healthRequests.length, { timeout: 5_000 }).toBe(3);
+    // The figures are not polled.
+    expect(statsRequests).toHaveLength(1);
+    await page.context().close();
+  });
+
+  it('lists the 5 newest events in plain words with local timestamps', async () => {
+    const { page } = await dashboard();
+    await page.getByRole('group', { name: 'Recent Activity' }).getByRole('listitem').first().waitFor();
+    const server = await serverStats();
+    expect(server.recentActivity.length).toBeGreaterThan(5);
+    const expected = server.recentActivity.slice(0, 5);
+    const shown = await activityTexts(page);
+    expect(shown).toEqual(expected.map((a) => a.description));
+    // Plain words: names, not ids or event types.
+    for (const text of shown) {
+      expect(text).toMatch(/^[A-Z][\w .@'-]+ (signed in|created user|deactivated user|signed out)/);
+      expect(text).not.toMatch(/User(Registered|SignedIn)/);
+    }
+    expect(shown[0]).toMatch(/ signed in$/);
+    const times = await page
+      .getByRole('group', { name: 'Recent Activity' })
+      .locator('time')
+      .evaluateAll((els) => els.map((e) => [e.getAttribute('datetime'), e.textContent]));
+    expect(times).toHaveLength(5);
+    const localTexts = await page.evaluate(
+      (isos) => isos.map((iso) => new Date(iso).toLocaleString()),
+      expected.map((a) => a.timestamp),
+    );
+    expect(times).toEqual(expected.map((a, i) => [a.timestamp, localTexts[i]]));
+    await page.context().close();
+  });
+
+  it('Quick Actions go to the company, user and approval screens', async () => {
+    const { page } = await dashboard();
+    for (const [label, path] of [
+      ['Add New Company', '/companies/new'],
+      ['Create User Account', '/users/new'],
+      ['Review Approvals', '/approvals'],
+    ]) {
+      await page.getByRole('group', { name: 'Quick Actions' }).getByRole('link', { name: label }).click();
+      await page.waitForURL(`**${path}`);
+      expect(pathOf(page)).toBe(path);
+      await page.getByRole('heading', { level: 1 }).first().waitFor();
+      await page.goBack();
+      await page.waitForURL('**/dashboard');
+      await page.getByRole('heading', { name: 'Dashboard', level: 1 }).waitFor();
+    }
+    await page.context().close();
+  });
+
+  it('has no serious or critical axe violation', async () => {
+    const { page } = await dashboard();
+    await page.getByTestId('health-status').waitFor();
+    await page.getByRole('group', { name: 'Recent Activity' }).getByRole('listitem').first().waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('when the calls fail', () => {
+  it('shows zero figures, the error with Retry, and recovers on Retry', async () => {
+    let fail = true;
+    let attempts = 0;
+    const { page, errors } = await dashboard(app.admin, async (p) => {
+      await p.route('**/api/dashboard/stats', async (route) => {
+        if (!fail) return route.continue();
+        attempts += 1;
+        await route.fulfill({ status: 500, json: { success: false, error: 'Stats service unavailable' } });
+      });
+    });
+    const alert = page.getByTestId('stats-error');
+    await alert.waitFor();
+    expect(await alert.textContent()).toContain('Error loading dashboard stats: Stats service unavailable');
+    expect(attempts).toBe(2); // the query layer retries once
+    for (const title of ['Total Companies', 'Active Users', 'Pending Approvals'])
+      expect(await stat(page, title).textContent()).toBe('0');
+    await page.getByRole('group', { name: 'Recent Activity' }).getByText('No recent activity').waitFor();
+    // The rest of the screen still works.
+    expect(await page.getByTestId('health-status').textContent()).toBe('HEALTHY');
+
+    fail = false;
+    await alert.getByRole('button', { name: 'Retry' }).click();
+    await alert.waitFor({ state: 'detached' });
+    const server = await serverStats();
+    await waitForStat(page, 'Active Users', String(server.activeUsers));
+    expect(await activityTexts(page)).toHaveLength(5);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows the health error when the health call fails', async () => {
+    const { page } = await dashboard(app.admin, async (p) => {
+      await p.route('**/api/health/detailed', (route) =>
+        route.fulfill({ status: 503, json: { success: false, message: 'Health probe failed' } }),
+      );
+    });
+    await page
+      .getByRole('group', { name: 'System Health' })
+      .getByText('Error loading system health: Health probe failed')
+      .waitFor();
+    expect(await page.getByTestId('health-status').count()).toBe(0);
+    await page.context().close();
+  });
+});
+
+describe('live updates across sessions', () => {
+  it("session A's dashboard follows what session B and the API do, without a reload", async () => {
+    const frames: string[] = [];
+    const a = await dashboard(app.admin, async (p) => {
+      p.on('websocket', (ws) => ws.on('framesent', (f) => frames.push(String(f.payload))));
+    });
+    // Both dashboard subscriptions are open before anything happens.
+    await expect
+      .poll(() => frames.some((f) => f.includes('DashboardActivityAdded')), { timeout: 10_000 })
+      .toBe(true);
+    await expect
+      .poll(() => frames.some((f) => f.includes('DashboardUserChanged')), { timeout: 10_000 })
+      .toBe(true);
+    await a.page.waitForTimeout(500);
+    const before = await serverStats();
+    await waitForStat(a.page, 'Active Users', String(before.activeUsers));
+    await a.page.evaluate(() => {
+      (window as unknown as { __sameDocument: boolean }).__sameDocument = true;
+    });
+    const requestsOfA: string[] = [];
+    a.page.on('request', (r) => requestsOfA.push(new URL(r.url()).pathname));
+
+    // Session B signs in in another browser context: A sees it.
+    const b = await openPage(browser, app.url);
+    await signIn(b.page, bea);
+    await a.page
+      .getByRole('group', { name: 'Recent Activity' })
+      .getByText('Bea Admin signed in')
+      .first()
+      .waitFor();
+    expect((await activityTexts(a.page))[0]).toBe('Bea Admin signed in');
+
+    // Session B deactivates Carl (with its own session's token): the activity and the count follow.
+    const carl = created[0];
+    const status = await b.page.evaluate(async (id) => {
+      const res = await fetch(`/api/user/users/${id}/deactivate`, {
+        method: 'PUT',
+        headers: { Authorization: `Bearer ${localStorage.getItem('auth_token')}` },
+      });
+      return res.status;
+    }, carl.id);
+    expect(status).toBe(200);
+    await a.page
+      .getByRole('group', { name: 'Recent Activity' })
+      .getByText('Bea Admin deactivated user Carl Jones')
+      .waitFor();
+    await waitForStat(a.page, 'Active Users', String(before.activeUsers - 1));
+
+    // A plain API call creates a user: A shows it and the count goes up again.
+    const gus = await createUser(app.url, app.admin, 'USER', { firstName: 'Gus', lastName: 'Hale' });
+    await a.page
+      .getByRole('group', { name: 'Recent Activity' })
+      .getByText(/created user Gus Hale$/)
+      .waitFor();
+    await waitForStat(a.page, 'Active Users', String(before.activeUsers));
+    const shown = await activityTexts(a.page);
+    expect(shown.length).toBeLessThanOrEqual(5);
+    expect(shown.indexOf(shown.find((t) => t.endsWith('created user Gus Hale')) ?? '')).toBeLessThan(
+      shown.indexOf('Bea Admin deactivated user Carl Jones'),
+    );
+    // Matches the server's own newest-first list.
+    await expect
+      .poll(async () => {
+        const server = (await serverStats()).recentActivity.slice(0, 5).map((x) => x.description);
+        return JSON.stringify(server) === JSON.stringify(await activityTexts(a.page));
+      })
+      .toBe(true);
+
+    // No reload happened, and the page never went to the server for the document again.
+    expect(
+      await a.page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument),
+    ).toBe(true);
+    expect(requestsOfA).not.toContain('/dashboard');
+    expect(requestsOfA).toContain('/api/dashboard/stats');
+    expect(gus.id).toBeGreaterThan(0);
+    expect(a.errors).toEqual([]);
+    await b.page.context().close();
+    await a.page.context().close();
+  });
+});

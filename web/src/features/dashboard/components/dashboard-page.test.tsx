@@ -1,0 +1,236 @@
+import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sessionStore } from '../../../lib/session-store';
+import { json, mockFetch, sampleUser } from '../../../testing/fetch-mock';
+import type { ActivityItem, DashboardStats } from '../api/get-dashboard-stats';
+import type { LiveDashboardHandlers } from '../api/use-live-dashboard';
+
+// The subscription socket is replaced by a handle the test drives.
+const live = vi.hoisted(() => ({
+  handlers: null as null | LiveDashboardHandlers,
+  paused: null as null | boolean,
+}));
+vi.mock('../api/use-live-dashboard', () => ({
+  useLiveDashboard: (handlers: LiveDashboardHandlers, pause: boolean) => {
+    live.handlers = handlers;
+    live.paused = pause;
+  },
+}));
+
+const { DashboardPage, DASHBOARD_WELCOME } = await import('./dashboard-page');
+
+const activity = (n: number): ActivityItem[] =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `a${n - i}`,
+    type: 'UserSignedIn',
+    description: `Person ${n - i} signed in`,
+    timestamp: new Date(Date.UTC(2024, 0, 5, 10, n - i)).toISOString(),
+  }));
+
+const stats = (over: Partial<DashboardStats> = {}): DashboardStats => ({
+  totalCompanies: 12,
+  activeUsers: 34,
+  pendingApprovals: 5,
+  totalApiKeys: 0,
+  recentActivity: activity(7),
+  ...over,
+});
+
+const health = (status = 'healthy') => ({
+  status,
+  uptime: 3725,
+  version: '2.4.1',
+  database: { status: 'connected', responseTime: 1 },
+  api: { status: 'operational', responseTime: 1 },
+  memory: { used: 1, total: 2, percentage: 50 },
+  disk: { used: 1, total: 2, percentage: 50 },
+});
+
+function renderPage(props: { healthRefreshMs?: number } = {}) {
+  return render(
+    <MemoryRouter initialEntries={['/dashboard']}>
+      <DashboardPage {...props} />
+    </MemoryRouter>,
+  );
+}
+
+const statValue = (title: string) =>
+  within(screen.getByRole('group', { name: title })).getByTestId(/stat-.*-value/).textContent;
+
+beforeEach(() => {
+  sessionStore.setUser(sampleUser);
+  live.handlers = null;
+});
+
+afterEach(() => {
+  cleanup();
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+describe('DashboardPage', () => {
+  it('shows the heading, welcome, figures, health, the 5 newest events and quick actions', async () => {
+    const { calls } = mockFetch((call) =>
+      call.url === '/api/dashboard/stats'
+        ? json(200, { success: true, data: stats() })
+        : json(200, { success: true, data: health() }),
+    );
+    renderPage();
+    expect(screen.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeTruthy();
+    expect(screen.getByText(DASHBOARD_WELCOME)).toBeTruthy();
+
+    await screen.findByText('Person 7 signed in');
+    expect(statValue('Total Companies')).toBe('12');
+    expect(statValue('Active Users')).toBe('34');
+    expect(statValue('Pending Approvals')).toBe('5');
+    expect(screen.getByText('Active business accounts')).toBeTruthy();
+    expect(screen.getByText('Registered users')).toBeTruthy();
+    expect(screen.getByText('Awaiting review')).toBeTruthy();
+
+    const items = within(screen.getByRole('group', { name: 'Recent Activity' })).getAllByRole('listitem');
+    expect(items.map((li) => li.querySelector('[data-testid="activity-description"]')?.textContent)).toEqual([
+      'Person 7 signed in',
+      'Person 6 signed in',
+      'Person 5 signed in',
+      'Person 4 signed in',
+      'Person 3 signed in',
+    ]);
+    expect(items[0].querySelector('time')?.textContent).toBe(
+      new Date(Date.UTC(2024, 0, 5, 10, 7)).toLocaleString(),
+    );
+
+    const status = await screen.findByTestId('health-status');
+    expect(status.textContent).toBe('HEALTHY');
+    expect(status.getAttribute('data-variant')).toBe('default');
+    expect(screen.getByTestId('health-uptime').textContent).toBe('1h 2m');
+    expect(screen.getByTestId('health-version').textContent).toBe('2.4.1');
+
+    const links = within(screen.getByRole('group', { name: 'Quick Actions' })).getAllByRole('link');
+    expect(links.map((a) => [a.textContent, a.getAttribute('href')])).toEqual([
+      ['Add New Company', '/companies/new'],
+      ['Create User Account', '/users/new'],
+      ['Review Approvals', '/approvals'],
+    ]);
+    expect(calls.map((c) => c.url).sort()).toEqual(['/api/dashboard/stats', '/api/health/detailed']);
+    expect(live.paused).toBe(false);
+  });
+
+  it("uses the destructive badge for a status other than 'healthy', and shows an empty feed", async () => {
+    mockFetch((call) =>
+      call.url === '/api/dashboard/stats'
+        ? json(200, { success: true, data: stats({ recentActivity: [] }) })
+        : json(200, { success: true, data: health('degraded') }),
+    );
+    renderPage();
+    const status = await screen.findByTestId('health-status');
+    expect(status.textContent).toBe('DEGRADED');
+    expect(status.getAttribute('data-variant')).toBe('destructive');
+    expect(await screen.findByText('No recent activity')).toBeTruthy();
+  });
+
+  it('retries a failed stats call once, then shows zero figures and the error with Retry', async () => {
+    let fail = true;
+    const { calls } = mockFetch((call) =>
+      call.url === '/api/dashboard/stats'
+        ? fail
+          ? json(500, { success: false, error: 'Stats store down' })
+          : json(200, { success: true, data: stats() })
+        : json(200, { success: true, data: health() }),
+    );
+    renderPage();
+    const alert = await screen.findByText('Error loading dashboard stats: Stats store down', undefined, {
+      timeout: 3000,
+    });
+    expect(calls.filter((c) => c.url === '/api/dashboard/stats')).toHaveLength(2);
+    expect(statValue('Total Companies')).toBe('0');
+    expect(statValue('Active Users')).toBe('0');
+    expect(statValue('Pending Approvals')).toBe('0');
+    expect(screen.getByText('No recent activity')).toBeTruthy();
+
+    fail = false;
+    await act(async () =>
+      within(alert.closest('[role="alert"]') as HTMLElement)
+        .getByRole('button')
+        .click(),
+    );
+    await screen.findByText('Person 7 signed in');
+    expect(statValue('Active Users')).toBe('34');
+    expect(screen.queryByTestId('stats-error')).toBeNull();
+  });
+
+  it('falls back to the generic message when the server gives none', async () => {
+    mockFetch((call) =>
+      call.url === '/api/dashboard/stats' ? json(502, {}) : json(200, { success: true, data: health() }),
+    );
+    renderPage();
+    expect(
+      await screen.findByText('Error loading dashboard stats: Failed to fetch dashboard stats', undefined, {
+        timeout: 3000,
+      }),
+    ).toBeTruthy();
+  });
+
+  it('refetches system health every 30 seconds', async () => {
+    vi.useFakeTimers({ shouldAdvanceTime: false });
+    let uptime = 3600;
+    const { calls } = mockFetch((call) => {
+      if (call.url === '/api/dashboard/stats') return json(200, { success: true, data: stats() });
+      uptime += 60;
+      return json(200, { success: true, data: { ...health(), uptime } });
+    });
+    renderPage();
+    const healthCalls = () => calls.filter((c) => c.url === '/api/health/detailed').length;
+    await act(() => vi.advanceTimersByTimeAsync(10));
+    expect(healthCalls()).toBe(1);
+    expect(screen.getByTestId('health-uptime').textContent).toBe('1h 1m');
+    await act(() => vi.advanceTimersByTimeAsync(29_900));
+    expect(healthCalls()).toBe(1);
+    await act(() => vi.advanceTimersByTimeAsync(200));
+    expect(healthCalls()).toBe(2);
+    expect(screen.getByTestId('health-uptime').textContent).toBe('1h 2m');
+    await act(() => vi.advanceTimersByTimeAsync(30_000));
+    expect(healthCalls()).toBe(3);
+    // The figures are not polled.
+    expect(calls.filter((c) => c.url === '/api/dashboard/stats')).toHaveLength(1);
+  });
+
+  it('shows live activity on top at once and refetches the figures', async () => {
+    let active = 34;
+    const { calls } = mockFetch((call) =>
+      call.url === '/api/dashboard/stats'
+        ? json(200, { success: true, data: stats({ activeUsers: active }) })
+        : json(200, { success: true, data: health() }),
+    );
+    renderPage();
+    await screen.findByText('Person 7 signed in');
+    expect(live.handlers).not.toBeNull();
+
+    active = 35;
+    const pushed: ActivityItem = {
+      id: 'new-1',
+      type: 'UserRegistered',
+      description: 'Ada Lovelace created user Bob Stone',
+      timestamp: new Date().toISOString(),
+    };
+    act(() => {
+      live.handlers?.onActivity([pushed]);
+      live.handlers?.onChange();
+    });
+    const items = () =>
+      within(screen.getByRole('group', { name: 'Recent Activity' }))
+        .getAllByTestId('activity-description')
+        .map((e) => e.textContent);
+    expect(items()[0]).toBe('Ada Lovelace created user Bob Stone');
+    expect(items()).toHaveLength(5);
+    await vi.waitFor(() => expect(statValue('Active Users')).toBe('35'));
+    expect(calls.filter((c) => c.url === '/api/dashboard/stats')).toHaveLength(2);
+    expect(items()).toEqual([
+      'Ada Lovelace created user Bob Stone',
+      'Person 7 signed in',
+      'Person 6 signed in',
+      'Person 5 signed in',
+      'Person 4 signed in',
+    ]);
+  });
+});
