@@ -15,6 +15,21 @@ export function redisOptions(url: string): RedisOptions {
   };
 }
 
-export function createRedis(url: string): Redis {
-  return new Redis(redisOptions(url));
+/**
+ * ioredis reconnects by itself; an 'error' event without a listener would only print a stack trace
+ * per failed attempt, so errors are reported once per distinct message instead.
+ */
+export function createRedis(url: string, onError?: (err: Error) => void): Redis {
+  const client = new Redis(redisOptions(url));
+  let last = '';
+  client.on('error', (err: Error) => {
+    if (onError) return onError(err);
+    if (err.message === last) return;
+    last = err.message;
+    process.stderr.write(`redis: ${err.message}\n`);
+  });
+  client.on('ready', () => {
+    last = '';
+  });
+  return client;
 }

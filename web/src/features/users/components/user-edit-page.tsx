@@ -1,5 +1,81 @@
-import { PagePlaceholder } from '../../../components/layout/page-placeholder';
+import { ArrowLeft } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { PageHeader } from '../../../components/layout/page-header';
+import { Button } from '../../../components/ui/button';
+import { LoadingState } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/use-toast';
+import { ApiError } from '../../../lib/errors';
+import { getUser } from '../api/get-user';
+import { updateUser } from '../api/update-user';
+import { useRemote } from '../api/use-remote';
+import { UserForm } from './user-form';
+import { UserLoadError } from './user-load-error';
 
 export function UserEditPage() {
-  return <PagePlaceholder title="Edit User" />;
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const invalidId = id === 'undefined';
+  const remote = useRemote((signal) => getUser(id, signal), [id], { enabled: !invalidId });
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const user = remote.data;
+
+  return (
+    <div className="grid gap-6">
+      <PageHeader
+        title="Edit User"
+        description={user ? user.email : 'Update the user account'}
+        actions={
+          <Button variant="outline" size="sm" asChild>
+            <Link to={invalidId ? '/users' : `/users/${id}`}>
+              <ArrowLeft aria-hidden="true" />
+              Back
+            </Link>
+          </Button>
+        }
+      />
+      {invalidId || (remote.error && !user) ? (
+        <UserLoadError
+          message={invalidId ? 'User not found' : (remote.error?.message ?? 'User not found')}
+          onRetry={invalidId ? undefined : remote.reload}
+        />
+      ) : !user ? (
+        <LoadingState text="Loading user..." />
+      ) : (
+        <UserForm
+          key={user.id}
+          mode="edit"
+          initial={{
+            email: user.email,
+            password: '',
+            firstName: user.firstName ?? '',
+            lastName: user.lastName ?? '',
+            role: user.role,
+            isActive: user.isActive,
+          }}
+          submitLabel="Save Changes"
+          busyLabel="Saving..."
+          serverErrors={serverErrors}
+          onCancel={() => navigate(`/users/${user.id}`)}
+          onSubmit={async (values) => {
+            setServerErrors({});
+            try {
+              const res = await updateUser(user.id, {
+                email: values.email.trim(),
+                firstName: values.firstName.trim() || null,
+                lastName: values.lastName.trim() || null,
+                role: values.role,
+                isActive: values.isActive,
+              });
+              toast.success(res.message ?? 'User updated successfully');
+              navigate(`/users/${user.id}`);
+            } catch (err) {
+              if (err instanceof ApiError) setServerErrors(err.fieldErrors);
+              toast.error(err instanceof Error ? err.message : 'Failed to update user');
+            }
+          }}
+        />
+      )}
+    </div>
+  );
 }

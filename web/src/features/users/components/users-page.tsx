@@ -1,5 +1,355 @@
-import { PagePlaceholder } from '../../../components/layout/page-placeholder';
+import { ChevronRight, MoreHorizontal, Plus, RefreshCw } from 'lucide-react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { PageHeader } from '../../../components/layout/page-header';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent } from '../../../components/ui/card';
+import { Checkbox } from '../../../components/ui/checkbox';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuLabel,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '../../../components/ui/dropdown-menu';
+import { PaginationFooter } from '../../../components/ui/pagination';
+import { LoadingState } from '../../../components/ui/spinner';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
+import { toast } from '../../../components/ui/use-toast';
+import { useSession } from '../../../lib/auth';
+import type { User } from '../../../types/api';
+import { getOverviewStats } from '../api/get-overview-stats';
+import { getUsers } from '../api/get-users';
+import { setUserActive } from '../api/set-user-active';
+import { useRemote } from '../api/use-remote';
+import { useUserChanged } from '../api/use-user-changed';
+import { type BatchResult, runBatch } from '../utils/run-batch';
+import { formatDate, fullName, USERS_PAGE_SIZE } from '../utils/user-rules';
+import { ChangePasswordDialog } from './change-password-dialog';
+import { ChangeRoleDialog } from './change-role-dialog';
+import { DeleteUserDialog } from './delete-user-dialog';
+import { RoleBadge, StatusBadge } from './role-badge';
+import { UsersOverview } from './users-overview';
+
+type DialogState = { kind: 'role' | 'password' | 'delete'; user: User } | null;
 
 export function UsersPage() {
-  return <PagePlaceholder title="Users" description="Manage users, their roles and access" />;
+  const navigate = useNavigate();
+  const { user: me } = useSession();
+  const [page, setPage] = useState(1);
+  const list = useRemote((signal) => getUsers(page, USERS_PAGE_SIZE, signal), [page]);
+  const stats = useRemote((signal) => getOverviewStats(signal), []);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [dialog, setDialog] = useState<DialogState>(null);
+  const [batch, setBatch] = useState<{ running: boolean; action: string; results: BatchResult[] } | null>(
+    null,
+  );
+
+  const refresh = useCallback(() => {
+    list.reload();
+    stats.reload();
+  }, [list.reload, stats.reload]);
+
+  // Changes from any session (or gateway) refetch the page and the overview, coalesced.
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useUserChanged(null, () => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(refresh, 150);
+  });
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+
+  const data = list.data;
+  const rows = data?.data ?? [];
+  // A page left empty (e.g. after deletions) steps back.
+  useEffect(() => {
+    if (data && data.data.length === 0 && page > 1 && data.totalPages < page) setPage(data.totalPages);
+  }, [data, page]);
+
+  const pageIds = rows.map((u) => u.id);
+  const allSelected = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
+  const toggle = (id: number, on: boolean) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  async function toggleActive(u: User) {
+    try {
+      const res = await setUserActive(u.id, !u.isActive);
+      toast.success(
+        res.message ?? (u.isActive ? 'User deactivated successfully' : 'User activated successfully'),
+      );
+      refresh();
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : 'An error occurred');
+    }
+  }
+
+  async function runBatchAction(activate: boolean) {
+    const targets = rows.filter((u) => selected.has(u.id));
+    if (targets.length === 0) return;
+    const action = activate ? 'Activate' : 'Deactivate';
+    setBatch({ running: true, action, results: [] });
+    const results = await runBatch(
+      targets,
+      (u) => setUserActive(u.id, activate),
+      (u) => u.email,
+      activate ? 'Activated' : 'Deactivated',
+      (result) => setBatch((b) => (b ? { ...b, results: [...b.results, result] } : b)),
+    );
+    setBatch((b) => (b ? { ...b, running: false } : b));
+    const failed = results.filter((r) => !r.ok).length;
+    const done = results.length - failed;
+    const summary = `${done} of ${results.length} users ${activate ? 'activated' : 'deactivated'}`;
+    if (failed > 0) toast.error(`${summary}; ${failed} failed`);
+    else toast.success(summary);
+    setSelected(new Set());
+    refresh();
+  }
+
+  return (
+    <div className="grid gap-6">
+      <nav aria-label="Page breadcrumb" className="text-sm text-muted-foreground">
+        <ol className="flex items-center gap-1.5">
+          <li>
+            <Link to="/dashboard" className="hover:text-foreground">
+              Dashboard
+            </Link>
+          </li>
+          <li aria-hidden="true">
+            <ChevronRight className="size-3.5" />
+          </li>
+          <li aria-current="page" className="font-medium text-foreground">
+            Users
+          </li>
+        </ol>
+      </nav>
+      <PageHeader
+        title="Users"
+        description="Manage users, their roles and access"
+        actions={
+          <Button asChild>
+            <Link to="/users/new">
+              <Plus aria-hidden="true" />
+              Add User
+            </Link>
+          </Button>
+        }
+      />
+      <UsersOverview stats={stats.data} />
+
+      <Card className="gap-0 py-0">
+        <CardContent className="px-0">
+          {selected.size > 0 || batch ? (
+            <div className="flex flex-wrap items-center gap-2 border-b px-4 py-3" data-testid="batch-bar">
+              {selected.size > 0 ? (
+                <>
+                  <span className="text-sm font-medium">{selected.size} selected</span>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    disabled={batch?.running}
+                    onClick={() => runBatchAction(true)}
+                  >
+                    Activate Selected
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    disabled={batch?.running}
+                    onClick={() => runBatchAction(false)}
+                  >
+                    Deactivate Selected
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    disabled={batch?.running}
+                    onClick={() => setSelected(new Set())}
+                  >
+                    Clear Selection
+                  </Button>
+                </>
+              ) : null}
+              {batch ? (
+                <section aria-label="Batch results" className="basis-full text-sm" aria-live="polite">
+                  <div className="flex items-center justify-between">
+                    <p className="font-medium">
+                      {batch.action} {batch.running ? 'in progress' : 'finished'}:{' '}
+                      {batch.results.filter((r) => r.ok).length} succeeded,{' '}
+                      {batch.results.filter((r) => !r.ok).length} failed
+                    </p>
+                    {!batch.running ? (
+                      <Button size="sm" variant="ghost" onClick={() => setBatch(null)}>
+                        Dismiss
+                      </Button>
+                    ) : null}
+                  </div>
+                  <ul className="mt-1 grid gap-0.5" data-testid="batch-results">
+                    {batch.results.map((r) => (
+                      <li key={r.id} className={r.ok ? 'text-foreground' : 'text-destructive'}>
+                        {r.label}: {r.message}
+                      </li>
+                    ))}
+                  </ul>
+                </section>
+              ) : null}
+            </div>
+          ) : null}
+
+          {list.error && !data ? (
+            <div role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
+              <p className="text-sm text-destructive">Error loading users: {list.error.message}</p>
+              <Button variant="outline" size="sm" onClick={list.reload}>
+                <RefreshCw aria-hidden="true" />
+                Retry
+              </Button>
+            </div>
+          ) : !data ? (
+            <LoadingState text="Loading users..." />
+          ) : rows.length === 0 ? (
+            <div className="flex flex-col items-center gap-2 px-6 py-12 text-center">
+              <p className="font-medium">No users found</p>
+              <Button variant="outline" size="sm" asChild>
+                <Link to="/users/new">Create a user</Link>
+              </Button>
+            </div>
+          ) : (
+            <>
+              <Table>
+                <TableHeader>
+                  <TableRow>
+                    <TableHead className="w-10 pl-4">
+                      <Checkbox
+                        aria-label="Select all users on this page"
+                        checked={allSelected}
+                        onChange={(e) =>
+                          setSelected((s) => {
+                            const next = new Set(s);
+                            for (const id of pageIds) {
+                              if (e.target.checked) next.add(id);
+                              else next.delete(id);
+                            }
+                            return next;
+                          })
+                        }
+                      />
+                    </TableHead>
+                    <TableHead>Name</TableHead>
+                    <TableHead>Email</TableHead>
+                    <TableHead>Role</TableHead>
+                    <TableHead>Status</TableHead>
+                    <TableHead>Created</TableHead>
+                    <TableHead className="w-12 pr-4 text-right">
+                      <span className="sr-only">Actions</span>
+                    </TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {rows.map((u) => (
+                    <TableRow
+                      key={u.id}
+                      data-state={selected.has(u.id) ? 'selected' : undefined}
+                      data-testid={`user-row-${u.id}`}
+                    >
+                      <TableCell className="pl-4">
+                        <Checkbox
+                          aria-label={`Select ${u.email}`}
+                          checked={selected.has(u.id)}
+                          onChange={(e) => toggle(u.id, e.target.checked)}
+                        />
+                      </TableCell>
+                      <TableCell>
+                        <Link to={`/users/${u.id}`} className="font-medium hover:underline">
+                          {fullName(u) || 'N/A'}
+                        </Link>
+                      </TableCell>
+                      <TableCell>{u.email}</TableCell>
+                      <TableCell>
+                        <RoleBadge role={u.role} />
+                      </TableCell>
+                      <TableCell>
+                        <StatusBadge active={u.isActive} />
+                      </TableCell>
+                      <TableCell>{formatDate(u.createdAt)}</TableCell>
+                      <TableCell className="pr-4 text-right">
+                        <DropdownMenu>
+                          <DropdownMenuTrigger asChild>
+                            <Button variant="ghost" size="icon" aria-label={`Actions for ${u.email}`}>
+                              <MoreHorizontal aria-hidden="true" />
+                            </Button>
+                          </DropdownMenuTrigger>
+                          <DropdownMenuContent align="end">
+                            <DropdownMenuLabel>Actions</DropdownMenuLabel>
+                            <DropdownMenuItem onSelect={() => navigate(`/users/${u.id}`)}>
+                              View Details
+                            </DropdownMenuItem>
+                            <DropdownMenuItem onSelect={() => navigate(`/users/${u.id}/edit`)}>
+                              Edit User
+                            </DropdownMenuItem>
+                            <DropdownMenuItem onSelect={() => setDialog({ kind: 'role', user: u })}>
+                              Change Role
+                            </DropdownMenuItem>
+                            <DropdownMenuItem onSelect={() => setDialog({ kind: 'password', user: u })}>
+                              Change Password
+                            </DropdownMenuItem>
+                            <DropdownMenuItem disabled={u.id === me?.id} onSelect={() => toggleActive(u)}>
+                              {u.isActive ? 'Deactivate' : 'Activate'}
+                            </DropdownMenuItem>
+                            <DropdownMenuSeparator />
+                            <DropdownMenuItem
+                              variant="destructive"
+                              disabled={u.id === me?.id}
+                              onSelect={() => setDialog({ kind: 'delete', user: u })}
+                            >
+                              Delete User
+                            </DropdownMenuItem>
+                          </DropdownMenuContent>
+                        </DropdownMenu>
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+              <PaginationFooter
+                className="border-t"
+                noun="users"
+                pagination={{ page, limit: data.limit, total: data.total, totalPages: data.totalPages }}
+                onPageChange={(p) => {
+                  setSelected(new Set());
+                  setPage(p);
+                }}
+              />
+            </>
+          )}
+        </CardContent>
+      </Card>
+
+      <ChangeRoleDialog
+        user={dialog?.kind === 'role' ? dialog.user : null}
+        open={dialog?.kind === 'role'}
+        onOpenChange={(open) => !open && setDialog(null)}
+        onChanged={refresh}
+      />
+      <ChangePasswordDialog
+        user={dialog?.kind === 'password' ? dialog.user : null}
+        open={dialog?.kind === 'password'}
+        onOpenChange={(open) => !open && setDialog(null)}
+      />
+      <DeleteUserDialog
+        user={dialog?.kind === 'delete' ? dialog.user : null}
+        open={dialog?.kind === 'delete'}
+        onOpenChange={(open) => !open && setDialog(null)}
+        onDeleted={refresh}
+      />
+    </div>
+  );
 }

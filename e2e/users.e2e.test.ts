@@ -1,0 +1,575 @@
+// The Users screens in real Chromium against a real gateway (spec 1 §2 Users, §3, §5, §7, §8):
+// list and paging, create and edit with validation, detail with statistics, the role, password and
+// delete dialogs, batch activate/deactivate, error states, and live updates across two sessions.
+import type { Browser, Page, Request } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../test/support/app.js';
+import {
+  apiCall,
+  apiLogin,
+  type Credentials,
+  createUser,
+  ensureWebBuild,
+  launchBrowser,
+  openPage,
+  pathOf,
+  seriousAxeViolations,
+  signIn,
+} from './support/browser.js';
+
+let app: TestApp;
+let browser: Browser;
+let adminToken: string;
+let adminId: number;
+
+interface ApiUser {
+  id: number;
+  email: string;
+  firstName: string | null;
+  lastName: string | null;
+  role: string;
+  isActive: boolean;
+}
+
+beforeAll(async () => {
+  await ensureWebBuild();
+  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+  for (let i = 0; i < 12; i += 1) {
+    await createUser(app.url, app.admin, i % 3 === 0 ? 'MODERATOR' : 'USER', {
+      firstName: `Listed${i}`,
+      lastName: 'Person',
+    });
+  }
+  const login = await apiLogin(app.url, app.admin);
+  adminToken = login.tokens.accessToken;
+  adminId = login.user.id;
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+async function freshToken() {
+  adminToken = (await apiLogin(app.url, app.admin)).tokens.accessToken;
+  return adminToken;
+}
+
+async function getApi<T>(path: string) {
+  return apiCall<{ success: boolean; data: T }>(app.url, 'GET', path, undefined, await freshToken());
+}
+
+async function adminPage(path = '/users') {
+  const { page, errors } = await openPage(browser, app.url);
+  await signIn(page, app.admin);
+  if (path) {
+    await page.goto(path);
+  }
+  return { page, errors };
+}
+
+const row = (page: Page, id: number) => page.getByTestId(`user-row-${id}`);
+
+async function chooseRole(page: Page, comboboxName: string, role: string) {
+  await page.getByRole('combobox', { name: comboboxName }).click();
+  await page.getByRole('option', { name: role, exact: true }).click();
+}
+
+async function toastText(page: Page) {
+  const toast = page.getByTestId('toast').last();
+  await toast.waitFor();
+  return (await toast.textContent()) ?? '';
+}
+
+describe('users list', () => {
+  it('shows the breadcrumb, the overview from the server, 10 rows a page and pages through', async () => {
+    const { page, errors } = await adminPage();
+    await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
+    const crumb = page.getByRole('navigation', { name: 'Page breadcrumb' });
+    expect(await crumb.getByRole('listitem').allTextContents()).toEqual(['Dashboard', 'Users']);
+    expect(await crumb.getByRole('link', { name: 'Dashboard' }).getAttribute('href')).toBe('/dashboard');
+
+    const overview = (
+      await getApi<{ totalUsers: number; activeUsers: number; usersByRole: Record<string, number> }>(
+        '/api/user/overview-stats',
+      )
+    ).body.data;
+    const all = (await getApi<{ data: ApiUser[]; total: number }>('/api/user/users?page=1&limit=100')).body
+      .data;
+    expect(all.total).toBe(13);
+    await page.getByTestId('stat-total-users').getByText(String(overview.totalUsers)).waitFor();
+    expect(await page.getByTestId('stat-active-users').textContent()).toBe(String(overview.activeUsers));
+    expect(await page.getByTestId('stat-role-MODERATOR').textContent()).toBe(
+      `MODERATOR${overview.usersByRole.MODERATOR}`,
+    );
+
+    const rows = page.locator('tbody tr');
+    await rows.first().waitFor();
+    expect(await rows.count()).toBe(10);
+    expect(await page.getByText('Showing 1 to 10 of 13 users').count()).toBe(1);
+    await page.getByText('Page 1 of 2').waitFor();
+    // Newest first, as the server orders them; each row shows its role badge and status.
+    for (const u of all.data.slice(0, 10)) {
+      const r = row(page, u.id);
+      expect(await r.getByRole('cell').nth(2).textContent()).toBe(u.email);
+      expect(await r.getByTestId('role-badge').textContent()).toBe(u.role);
+      expect(await r.getByTestId('status-badge').textContent()).toBe(u.isActive ? 'Active' : 'Inactive');
+    }
+    expect(await page.getByRole('columnheader').allTextContents()).toEqual([
+      '',
+      'Name',
+      'Email',
+      'Role',
+      'Status',
+      'Created',
+      'Actions',
+    ]);
+
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByText('Page 2 of 2').waitFor();
+    await page.getByText('Showing 11 to 13 of 13 users').waitFor();
+    expect(await rows.count()).toBe(3);
+    await row(page, adminId).waitFor(); // the first account is the oldest
+    expect(await page.getByRole('button', { name: 'Next' }).isDisabled()).toBe(true);
+    await page.getByRole('button', { name: 'Previous' }).click();
+    await page.getByText('Page 1 of 2').waitFor();
+
+    // The row menu leads to the detail page.
+    const first = all.data[0];
+    await page.getByRole('button', { name: `Actions for ${first.email}` }).click();
+    await page.getByRole('menuitem', { name: 'View Details' }).click();
+    await page.waitForURL(`**/users/${first.id}`);
+    await page.getByRole('heading', { name: 'User Details', level: 1 }).waitFor();
+
+    await page.goto('/users');
+    await rows.first().waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('create user', () => {
+  it('validates on the client, creates through POST /api/auth/register and opens the new user', async () => {
+    const { page, errors } = await adminPage('/users/new');
+    await page.getByRole('heading', { name: 'Create User', level: 1 }).waitFor();
+    const registerCalls: Request[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/auth/register')) registerCalls.push(r);
+    });
+
+    await page.getByRole('button', { name: 'Create User' }).click();
+    await page.getByText('Please enter a valid email address').waitFor();
+    await page.getByText('Password must be at least 8 characters').waitFor();
+    expect(await page.getByLabel('Email').getAttribute('aria-invalid')).toBe('true');
+
+    await page.getByLabel('Email').fill('not-an-email');
+    await page.getByLabel('Password').fill('1234567');
+    await page.getByRole('button', { name: 'Create User' }).click();
+    await page.getByText('Please enter a valid email address').waitFor();
+    await page.getByText('Password must be at least 8 characters').waitFor();
+    expect(registerCalls).toHaveLength(0);
+
+    const email = `created-${Date.now()}@billflow.test`;
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('12345678');
+    await page.getByLabel('First Name').fill('Grace');
+    await page.getByLabel('Last Name').fill('Hopper');
+    await chooseRole(page, 'Role', 'MODERATOR');
+    expect(await page.getByRole('switch', { name: 'Active' }).getAttribute('aria-checked')).toBe('true');
+    await page.getByRole('button', { name: 'Create User' }).click();
+    await page.waitForURL(/\/users\/\d+$/);
+    expect(registerCalls).toHaveLength(1);
+    expect(registerCalls[0].postDataJSON()).toEqual({
+      email,
+      password: '12345678',
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      role: 'MODERATOR',
+      isActive: true,
+    });
+    expect(await toastText(page)).toContain('User created successfully');
+    await page.getByRole('heading', { name: 'User Details', level: 1 }).waitFor();
+    await page.getByTestId('field-email').getByText(email).waitFor();
+    expect(await page.getByTestId('field-role').textContent()).toBe('MODERATOR');
+    expect(await page.getByTestId('field-name').textContent()).toBe('Grace Hopper');
+
+    // The same address again: the server's refusal shows as an error toast, the form stays.
+    await page.goto('/users/new');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill('12345678');
+    await page.getByRole('button', { name: 'Create User' }).click();
+    const refused = await toastText(page);
+    expect(refused).toMatch(/^Error/);
+    expect(pathOf(page)).toBe('/users/new');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('user detail', () => {
+  it('shows details and statistics with the login frequency and usage labels', async () => {
+    const who = await createUser(app.url, app.admin, 'USER', { firstName: 'Stat', lastName: 'Person' });
+    await apiLogin(app.url, who);
+    await apiLogin(app.url, who);
+    const { page, errors } = await adminPage(`/users/${who.id}`);
+    await page.getByRole('heading', { name: 'User Details', level: 1 }).waitFor();
+    await page.getByTestId('field-total-logins').getByText('2').waitFor();
+    expect(await page.getByTestId('field-name').textContent()).toBe('Stat Person');
+    expect(await page.getByTestId('field-email').textContent()).toBe(who.email);
+    expect(await page.getByTestId('field-status').textContent()).toBe('Active');
+    expect(await page.getByTestId('field-companies-managed').textContent()).toBe('0');
+    expect(await page.getByTestId('field-approvals-created').textContent()).toBe('0');
+    expect(await page.getByTestId('field-login-frequency').textContent()).toBe('Low');
+    expect(await page.getByTestId('field-system-usage').textContent()).toBe('Moderate');
+    expect(await page.getByTestId('field-last-login').textContent()).not.toBe('Never');
+    expect(await page.getByTestId('field-created').textContent()).toMatch(/^[A-Z][a-z]{2} \d{2}, \d{4}$/);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // Activate/deactivate from the detail page.
+    await page.getByRole('button', { name: 'Deactivate' }).click();
+    await page.getByTestId('field-status').getByText('Inactive').waitFor();
+    expect((await getApi<ApiUser>(`/api/user/users/${who.id}`)).body.data.isActive).toBe(false);
+    await page.getByRole('button', { name: 'Activate' }).click();
+    await page.getByTestId('field-status').getByText('Active').waitFor();
+
+    // Edit link.
+    await page.getByRole('link', { name: 'Edit User' }).click();
+    await page.waitForURL(`**/users/${who.id}/edit`);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it("treats the literal id 'undefined' as an error without calling the server, and 404 as not found", async () => {
+    const { page } = await adminPage('');
+    const calls: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/user/')) calls.push(new URL(r.url()).pathname);
+    });
+    await page.goto('/users/undefined');
+    await page.getByRole('heading', { name: 'User Details', level: 1 }).waitFor();
+    await page.getByText('Error loading user: User not found').waitFor();
+    expect(calls.filter((c) => c.includes('undefined'))).toEqual([]);
+
+    await page.goto('/users/999999');
+    await page.getByText('Error loading user: User not found').waitFor();
+    expect(await page.getByRole('button', { name: 'Delete User' }).count()).toBe(0);
+    await page.getByRole('link', { name: 'Back to Users' }).first().click();
+    await page.waitForURL('**/users');
+    await page.context().close();
+  });
+});
+
+describe('edit user', () => {
+  it('loads the user, validates the email and saves names, role and active state', async () => {
+    const who = await createUser(app.url, app.admin, 'USER', { firstName: 'Old', lastName: 'Name' });
+    const { page, errors } = await adminPage(`/users/${who.id}/edit`);
+    await page.getByRole('heading', { name: 'Edit User', level: 1 }).waitFor();
+    const email = page.getByLabel('Email');
+    await page.waitForFunction(
+      (expected) => (document.querySelector('#user-email') as HTMLInputElement | null)?.value === expected,
+      who.email,
+    );
+    expect(await page.getByLabel('First Name').inputValue()).toBe('Old');
+    expect(await page.getByLabel('Password').count()).toBe(0);
+
+    await email.fill('broken');
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.getByText('Please enter a valid email address').waitFor();
+
+    await email.fill(who.email);
+    await page.getByLabel('First Name').fill('New');
+    await chooseRole(page, 'Role', 'GUEST');
+    await page.getByRole('switch', { name: 'Active' }).click();
+    await page.getByRole('button', { name: 'Save Changes' }).click();
+    await page.waitForURL(`**/users/${who.id}`);
+    expect(await toastText(page)).toContain('User updated successfully');
+    await page.getByTestId('field-name').getByText('New Name').waitFor();
+    expect(await page.getByTestId('field-role').textContent()).toBe('GUEST');
+    expect(await page.getByTestId('field-status').textContent()).toBe('Inactive');
+    const saved = (await getApi<ApiUser>(`/api/user/users/${who.id}`)).body.data;
+    expect(saved).toMatchObject({ firstName: 'New', lastName: 'Name', role: 'GUEST', isActive: false });
+
+    await page.goto('/users/424242/edit');
+    await page.getByText('Error loading user: User not found').waitFor();
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
+
+describe('dialogs', () => {
+  it('role change: upgrade and downgrade wording by level, then the new role in the list', async () => {
+    const who = await createUser(app.url, app.admin, 'USER', { firstName: 'Role', lastName: 'Change' });
+    const { page } = await adminPage();
+    await page.getByRole('button', { name: `Actions for ${who.email}` }).click();
+    await page.getByRole('menuitem', { name: 'Change Role' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change User Role' });
+    await dialog.waitFor();
+    expect(await dialog.getByRole('button', { name: 'Update Role' }).isDisabled()).toBe(true);
+    await chooseRole(page, 'New Role', 'ADMIN');
+    expect(await dialog.getByTestId('role-change-kind').textContent()).toBe(
+      'This is an upgrade from USER to ADMIN.',
+    );
+    await chooseRole(page, 'New Role', 'MODERATOR');
+    expect(await dialog.getByTestId('role-change-kind').textContent()).toBe(
+      'This is an upgrade from USER to MODERATOR.',
+    );
+    await chooseRole(page, 'New Role', 'GUEST');
+    expect(await dialog.getByTestId('role-change-kind').textContent()).toBe(
+      'This is a downgrade from USER to GUEST.',
+    );
+    await dialog.getByRole('button', { name: 'Update Role' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await toastText(page)).toContain('Role updated successfully');
+    await row(page, who.id).getByTestId('role-badge').getByText('GUEST').waitFor();
+    expect((await getApi<ApiUser>(`/api/user/users/${who.id}`)).body.data.role).toBe('GUEST');
+    await page.context().close();
+  });
+
+  it('role change refused by the server (self-demotion) shows an error toast', async () => {
+    const { page } = await adminPage(`/users/${adminId}`);
+    await page.getByRole('button', { name: 'Change Role' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change User Role' });
+    await chooseRole(page, 'New Role', 'USER');
+    expect(await dialog.getByTestId('role-change-kind').textContent()).toBe(
+      'This is a downgrade from ADMIN to USER.',
+    );
+    await dialog.getByRole('button', { name: 'Update Role' }).click();
+    expect(await toastText(page)).toMatch(/^Error/);
+    expect(await dialog.isVisible()).toBe(true);
+    expect((await getApi<ApiUser>(`/api/user/users/${adminId}`)).body.data.role).toBe('ADMIN');
+    await page.context().close();
+  });
+
+  it('password change: the spec messages, then the new password signs in', async () => {
+    const who = await createUser(app.url, app.admin, 'USER');
+    const { page } = await adminPage(`/users/${who.id}`);
+    await page.getByRole('button', { name: 'Change Password' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Change Password' });
+    await dialog.waitFor();
+    const submit = dialog.getByRole('button', { name: 'Change Password' });
+    const calls: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/change-password')) calls.push(r.method());
+    });
+    await submit.click();
+    await dialog.getByText('Please enter a new password').waitFor();
+    await dialog.getByLabel('New Password').fill('12345');
+    await submit.click();
+    await dialog.getByText('Password must be at least 6 characters long').waitFor();
+    await dialog.getByLabel('New Password').fill('secret-9');
+    await dialog.getByLabel('Confirm Password').fill('secret-8');
+    await submit.click();
+    await dialog.getByText('Passwords do not match').waitFor();
+    expect(calls).toEqual([]);
+    await dialog.getByLabel('Confirm Password').fill('secret-9');
+    await submit.click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await toastText(page)).toContain('Password changed successfully');
+    expect(calls).toEqual(['PUT']);
+    await apiLogin(app.url, { email: who.email, password: 'secret-9' });
+    await expect(apiLogin(app.url, who)).rejects.toThrow(/401/);
+    await page.context().close();
+  });
+
+  it('delete: asks first; Cancel keeps the user, confirming removes it and returns to the list', async () => {
+    const who = await createUser(app.url, app.admin, 'USER', { firstName: 'Delete', lastName: 'Me' });
+    const { page } = await adminPage(`/users/${who.id}`);
+    await page.getByRole('button', { name: 'Delete User' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Delete User' });
+    await confirm.waitFor();
+    expect(await confirm.textContent()).toContain(
+      `Are you sure you want to delete Delete Me (${who.email})? This action cannot be undone.`,
+    );
+    await confirm.getByRole('button', { name: 'Cancel' }).click();
+    await confirm.waitFor({ state: 'detached' });
+    expect((await getApi<ApiUser>(`/api/user/users/${who.id}`)).status).toBe(200);
+
+    await page.getByRole('button', { name: 'Delete User' }).click();
+    await confirm.getByRole('button', { name: 'Delete User' }).click();
+    await page.waitForURL('**/users');
+    expect(await toastText(page)).toContain('User deleted successfully');
+    expect((await getApi<ApiUser>(`/api/user/users/${who.id}`)).status).toBe(404);
+    await page.locator('tbody tr').first().waitFor();
+    expect(await row(page, who.id).count()).toBe(0);
+    await page.context().close();
+  });
+});
+
+describe('batch activate and deactivate', () => {
+  it('runs one user at a time and reports each result, a refusal included', async () => {
+    const a = await createUser(app.url, app.admin, 'USER', { firstName: 'Batch', lastName: 'A' });
+    const b = await createUser(app.url, app.admin, 'USER', { firstName: 'Batch', lastName: 'B' });
+    const { page } = await adminPage();
+    await row(page, a.id).waitFor();
+    const timeline: Array<{ url: string; start: number; end: number }> = [];
+    page.on('request', (r) => {
+      if (/\/(deactivate|reactivate)$/.test(r.url()))
+        timeline.push({ url: r.url(), start: Date.now(), end: 0 });
+    });
+    page.on('requestfinished', (r) => {
+      const entry = timeline.find((t) => t.url === r.url() && t.end === 0);
+      if (entry) entry.end = Date.now();
+    });
+
+    await page.getByRole('checkbox', { name: `Select ${a.email}` }).check();
+    await page.getByRole('checkbox', { name: `Select ${b.email}` }).check();
+    await page.getByText('2 selected').waitFor();
+    await page.getByRole('button', { name: 'Deactivate Selected', exact: true }).click();
+    const results = page.getByTestId('batch-results');
+    await page.getByText('Deactivate finished: 2 succeeded, 0 failed').waitFor();
+    expect(await results.getByRole('listitem').allTextContents()).toEqual([
+      `${b.email}: Deactivated`,
+      `${a.email}: Deactivated`,
+    ]);
+    expect(timeline).toHaveLength(2);
+    expect(timeline[1].start).toBeGreaterThanOrEqual(timeline[0].end);
+    await row(page, a.id).getByTestId('status-badge').getByText('Inactive').waitFor();
+    await row(page, b.id).getByTestId('status-badge').getByText('Inactive').waitFor();
+
+    // Activate again, and deactivate a set holding the signed-in admin: refused for that one only.
+    await page.getByRole('checkbox', { name: 'Select all users on this page' }).check();
+    await page.getByText('10 selected').waitFor();
+    await page.getByRole('button', { name: 'Activate Selected', exact: true }).click();
+    await page.getByText('Activate finished: 10 succeeded, 0 failed').waitFor();
+    await row(page, a.id).getByTestId('status-badge').getByText('Active').waitFor();
+
+    // The first account is the oldest: on the last page.
+    while (!(await page.getByRole('button', { name: 'Next' }).isDisabled()))
+      await page.getByRole('button', { name: 'Next' }).click();
+    await row(page, adminId).waitFor();
+    await page.getByRole('checkbox', { name: `Select ${app.admin.email}` }).check();
+    await page.getByRole('button', { name: 'Deactivate Selected', exact: true }).click();
+    await page.getByText('Deactivate finished: 0 succeeded, 1 failed').waitFor();
+    expect(await results.getByRole('listitem').allTextContents()).toEqual([
+      `${app.admin.email}: You cannot deactivate your own account`,
+    ]);
+    expect((await getApi<ApiUser>(`/api/user/users/${adminId}`)).body.data.isActive).toBe(true);
+    await page.context().close();
+  });
+});
+
+describe('error states', () => {
+  it('a failing list shows the error with Retry; Retry loads it', async () => {
+    const { page } = await adminPage('');
+    await page.route(/\/api\/user\/users\?/, (route) =>
+      route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: JSON.stringify({ success: false, error: 'Database unavailable' }),
+      }),
+    );
+    await page.goto('/users');
+    await page.getByText('Error loading users: Database unavailable').waitFor();
+    await page.unroute(/\/api\/user\/users\?/);
+    await page.getByRole('button', { name: 'Retry' }).click();
+    await page.locator('tbody tr').first().waitFor();
+    expect(await page.getByText(/Error loading users/).count()).toBe(0);
+    await page.context().close();
+  });
+
+  it('403 answers show their message; failed overview stats fall back to the sample numbers', async () => {
+    const { page } = await adminPage('');
+    await page.route(/\/api\/user\/users\?/, (route) =>
+      route.fulfill({
+        status: 403,
+        contentType: 'application/json',
+        body: JSON.stringify({ success: false, error: 'Insufficient permissions', code: 'FORBIDDEN' }),
+      }),
+    );
+    await page.route('**/api/user/overview-stats', (route) => route.fulfill({ status: 500, body: '' }));
+    await page.goto('/users');
+    await page.getByText('Error loading users: Insufficient permissions').waitFor();
+    await page.getByTestId('stat-total-users').getByText('1247').waitFor();
+    expect(await page.getByTestId('stat-active-users').textContent()).toBe('1089');
+    expect(await page.getByTestId('stat-new-users').textContent()).toBe('89');
+    expect(await page.getByTestId('stat-role-USER').textContent()).toBe('USER1156');
+    await page.context().close();
+  });
+
+  it('an empty list says "No users found"', async () => {
+    const { page } = await adminPage('');
+    await page.route(/\/api\/user\/users\?/, (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          success: true,
+          data: { data: [], total: 0, page: 1, limit: 10, totalPages: 1 },
+        }),
+      }),
+    );
+    await page.goto('/users');
+    await page.getByText('No users found').waitFor();
+    await page.context().close();
+  });
+
+  it('a non-admin never reaches the user screens', async () => {
+    const mod: Credentials = await createUser(app.url, app.admin, 'MODERATOR');
+    const { page } = await openPage(browser, app.url);
+    await signIn(page, mod);
+    await page.goto('/users/1');
+    await page.waitForURL((url) => !url.pathname.startsWith('/users'));
+    expect(pathOf(page)).not.toMatch(/^\/users/);
+    const direct = await apiCall(
+      app.url,
+      'GET',
+      '/api/user/users',
+      undefined,
+      (await apiLogin(app.url, mod)).tokens.accessToken,
+    );
+    expect(direct.status).toBe(403);
+    await page.context().close();
+  });
+});
+
+describe('live updates', () => {
+  it("session B's role change shows in session A's list and detail without a reload", async () => {
+    const target = await createUser(app.url, app.admin, 'USER', { firstName: 'Live', lastName: 'Target' });
+    const secondAdmin = await createUser(app.url, app.admin, 'ADMIN', {
+      firstName: 'Second',
+      lastName: 'Admin',
+    });
+    const a = await adminPage();
+    const b = await openPage(browser, app.url);
+    await signIn(b.page, secondAdmin);
+
+    await row(a.page, target.id).getByTestId('role-badge').getByText('USER').waitFor();
+    await a.page.evaluate(() => {
+      (window as unknown as { __noReload: boolean }).__noReload = true;
+    });
+
+    // B changes the role through the dialog on the detail page.
+    await b.page.goto(`/users/${target.id}`);
+    await b.page.getByRole('button', { name: 'Change Role' }).click();
+    await chooseRole(b.page, 'New Role', 'MODERATOR');
+    await b.page.getByRole('button', { name: 'Update Role' }).click();
+    await b.page.getByTestId('field-role').getByText('MODERATOR').waitFor();
+
+    await row(a.page, target.id).getByTestId('role-badge').getByText('MODERATOR').waitFor();
+
+    // A opens the detail page in-app; B changes the role again (and deactivates), A follows.
+    await a.page.getByRole('link', { name: 'Live Target' }).click();
+    await a.page.waitForURL(`**/users/${target.id}`);
+    await a.page.getByTestId('field-role').getByText('MODERATOR').waitFor();
+    await b.page.getByRole('button', { name: 'Change Role' }).click();
+    await chooseRole(b.page, 'New Role', 'GUEST');
+    await b.page.getByRole('button', { name: 'Update Role' }).click();
+    await a.page.getByTestId('field-role').getByText('GUEST').waitFor();
+    await b.page.getByRole('button', { name: 'Deactivate' }).click();
+    await a.page.getByTestId('field-status').getByText('Inactive').waitFor();
+
+    // Deleted elsewhere: A's detail page says so.
+    await b.page.getByRole('button', { name: 'Delete User' }).click();
+    await b.page.getByRole('alertdialog').getByRole('button', { name: 'Delete User' }).click();
+    await b.page.waitForURL('**/users');
+    await a.page.getByText('Error loading user: User not found').waitFor();
+
+    expect(await a.page.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(
+      true,
+    );
+    expect(a.errors).toEqual([]);
+    await a.page.context().close();
+    await b.page.context().close();
+  }, 90_000);
+});

@@ -1,0 +1,108 @@
+import { ArrowDown, ArrowUp } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { Label } from '../../../components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
+import { toast } from '../../../components/ui/use-toast';
+import { displayName } from '../../../lib/auth';
+import type { Role, User } from '../../../types/api';
+import { changeUserRole } from '../api/change-user-role';
+import { roleChangeKind, roleChangeText, USER_ROLES } from '../utils/user-rules';
+import { RoleBadge } from './role-badge';
+
+export function ChangeRoleDialog({
+  user,
+  open,
+  onOpenChange,
+  onChanged,
+}: {
+  user: User | null;
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  onChanged?: (user: User) => void;
+}) {
+  const [role, setRole] = useState<Role>(user?.role ?? 'USER');
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (open && user) setRole(user.role);
+  }, [open, user]);
+  if (!user) return null;
+  const kind = roleChangeKind(user.role, role);
+
+  async function submit() {
+    if (!user || kind === 'none') return;
+    setBusy(true);
+    try {
+      const res = await changeUserRole(user.id, role);
+      toast.success(res.message ?? 'Role updated successfully');
+      onChanged?.(res.user);
+      onOpenChange(false);
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : 'Failed to update role');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Change User Role</DialogTitle>
+          <DialogDescription>Choose a new role for {displayName(user)}.</DialogDescription>
+        </DialogHeader>
+        <div className="grid gap-4">
+          <div className="flex items-center gap-2 text-sm">
+            <span className="text-muted-foreground">Current role:</span>
+            <RoleBadge role={user.role} />
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor="change-role-select">New Role</Label>
+            <Select value={role} onValueChange={(v) => setRole(v as Role)}>
+              <SelectTrigger id="change-role-select" aria-label="New Role">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {USER_ROLES.map((r) => (
+                  <SelectItem key={r} value={r}>
+                    {r}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+          {kind !== 'none' ? (
+            <p
+              data-testid="role-change-kind"
+              className={
+                kind === 'upgrade'
+                  ? 'flex items-center gap-2 rounded-md border border-green-600/40 bg-green-50 p-3 text-sm text-green-900'
+                  : 'flex items-center gap-2 rounded-md border border-amber-600/40 bg-amber-50 p-3 text-sm text-amber-900'
+              }
+            >
+              {kind === 'upgrade' ? <ArrowUp aria-hidden="true" className="size-4" /> : null}
+              {kind === 'downgrade' ? <ArrowDown aria-hidden="true" className="size-4" /> : null}
+              {roleChangeText(user.role, role)}
+            </p>
+          ) : null}
+        </div>
+        <DialogFooter>
+          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
+            Cancel
+          </Button>
+          <Button onClick={submit} disabled={busy || kind === 'none'}>
+            {busy ? 'Updating...' : 'Update Role'}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

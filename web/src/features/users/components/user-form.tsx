@@ -1,0 +1,141 @@
+import { type FormEvent, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
+import { Switch } from '../../../components/ui/switch';
+import type { Role } from '../../../types/api';
+import {
+  CREATE_USER_PASSWORD_MIN,
+  USER_ROLES,
+  type UserFormErrors,
+  type UserFormValues,
+  validateUserForm,
+} from '../utils/user-rules';
+
+export const EMPTY_USER_FORM: UserFormValues = {
+  email: '',
+  password: '',
+  firstName: '',
+  lastName: '',
+  role: 'USER',
+  isActive: true,
+};
+
+function FieldError({ id, message }: { id: string; message?: string }) {
+  return message ? (
+    <p id={id} className="text-sm text-destructive">
+      {message}
+    </p>
+  ) : null;
+}
+
+/** The create and edit form (spec 1 §5): the password only when creating. */
+export function UserForm({
+  mode,
+  initial,
+  submitLabel,
+  busyLabel,
+  serverErrors,
+  onSubmit,
+  onCancel,
+}: {
+  mode: 'create' | 'edit';
+  initial: UserFormValues;
+  submitLabel: string;
+  busyLabel: string;
+  serverErrors?: Record<string, string>;
+  onSubmit: (values: UserFormValues) => Promise<void>;
+  onCancel: () => void;
+}) {
+  const [values, setValues] = useState<UserFormValues>(initial);
+  const [errors, setErrors] = useState<UserFormErrors>({});
+  const [busy, setBusy] = useState(false);
+  const shown = { ...serverErrors, ...errors } as Record<string, string | undefined>;
+  const set = <K extends keyof UserFormValues>(key: K, value: UserFormValues[K]) =>
+    setValues((v) => ({ ...v, [key]: value }));
+
+  async function submit(event: FormEvent) {
+    event.preventDefault();
+    const found = validateUserForm(values, mode);
+    setErrors(found);
+    if (Object.keys(found).length > 0) return;
+    setBusy(true);
+    try {
+      await onSubmit(values);
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const text = (key: 'email' | 'password' | 'firstName' | 'lastName', label: string, type = 'text') => (
+    <div className="grid gap-2">
+      <Label htmlFor={`user-${key}`}>{label}</Label>
+      <Input
+        id={`user-${key}`}
+        type={type}
+        value={values[key]}
+        autoComplete={key === 'password' ? 'new-password' : 'off'}
+        onChange={(e) => set(key, e.target.value)}
+        aria-invalid={shown[key] ? true : undefined}
+        aria-describedby={shown[key] ? `user-${key}-error` : undefined}
+      />
+      <FieldError id={`user-${key}-error`} message={shown[key]} />
+    </div>
+  );
+
+  return (
+    <form onSubmit={submit} noValidate className="grid gap-6">
+      <Card>
+        <CardHeader>
+          <CardTitle as="h2">User Information</CardTitle>
+          <CardDescription>
+            {mode === 'create'
+              ? `Email and a password of at least ${CREATE_USER_PASSWORD_MIN} characters are required.`
+              : 'Update the account details.'}
+          </CardDescription>
+        </CardHeader>
+        <CardContent className="grid gap-4 sm:grid-cols-2">
+          {text('email', 'Email', 'email')}
+          {mode === 'create' ? text('password', 'Password', 'password') : <div className="hidden sm:block" />}
+          {text('firstName', 'First Name')}
+          {text('lastName', 'Last Name')}
+          <div className="grid gap-2">
+            <Label htmlFor="user-role">Role</Label>
+            <Select value={values.role} onValueChange={(v) => set('role', v as Role)}>
+              <SelectTrigger id="user-role" aria-label="Role">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {USER_ROLES.map((r) => (
+                  <SelectItem key={r} value={r}>
+                    {r}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+            <FieldError id="user-role-error" message={shown.role} />
+          </div>
+          <div className="flex items-center gap-3 self-end pb-2">
+            <Switch
+              id="user-active"
+              checked={values.isActive}
+              onCheckedChange={(checked) => set('isActive', checked)}
+              aria-label="Active"
+            />
+            <Label htmlFor="user-active">Active</Label>
+          </div>
+        </CardContent>
+      </Card>
+      <div className="flex justify-end gap-2">
+        <Button variant="outline" onClick={onCancel} disabled={busy}>
+          Cancel
+        </Button>
+        <Button type="submit" disabled={busy}>
+          {busy ? busyLabel : submitLabel}
+        </Button>
+      </div>
+    </form>
+  );
+}
