@@ -1,0 +1,48 @@
+// Starts the product's roles as separate processes, as deployed (docker-compose.yml): the benchmark
+// client then measures from outside, and the gateway and projector each get their own event loop.
+import { type ChildProcess, spawn } from 'node:child_process';
+import path from 'node:path';
+
+const ROOT = path.resolve(import.meta.dirname, '..');
+
+export interface RoleProcess {
+  url: string | null;
+  stop(): Promise<void>;
+}
+
+export function startRole(role: 'gateway' | 'projector' | 'worker' | 'all', env: Record<string, string>) {
+  const profile = process.env.BENCH_PROFILE
+    ? ['--cpu-prof', `--cpu-prof-dir=${ROOT}/.local/prof/${role}`]
+    : [];
+  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', 'services/main.ts'], {
+    cwd: ROOT,
+    env: { ...process.env, ...env, ROLE: role, PORT: '0', NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  return new Promise<RoleProcess>((resolve, reject) => {
+    let out = '';
+    let err = '';
+    const timer = setTimeout(() => reject(new Error(`${role} did not start: ${out} ${err}`)), 60_000);
+    const onExit = (code: number | null) => reject(new Error(`${role} exited ${code}: ${err}`));
+    child.once('exit', onExit);
+    child.stderr?.on('data', (d) => {
+      err += d;
+    });
+    child.stdout?.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (!m && !/running/.test(out)) return;
+      clearTimeout(timer);
+      child.off('exit', onExit);
+      resolve({
+        url: m ? m[1] : null,
+        stop: () =>
+          new Promise<void>((done) => {
+            if (child.exitCode !== null) return done();
+            child.once('exit', () => done());
+            child.kill('SIGTERM');
+          }),
+      });
+    });
+  });
+}
