@@ -32,6 +32,8 @@ CREATE TABLE IF NOT EXISTS es_streams(
   stream_type text NOT NULL,
   version bigint NOT NULL,
   updated_at timestamptz NOT NULL DEFAULT now());
+-- The expected version of the latest claim: lets one upsert check a different expectation per stream.
+ALTER TABLE es_streams ADD COLUMN IF NOT EXISTS claim_expected bigint;
 CREATE SEQUENCE IF NOT EXISTS es_global_position;
 CREATE TABLE IF NOT EXISTS es_events(
   transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),
@@ -91,58 +93,101 @@ function toStored(row: EventRow): StoredEvent {
   };
 }
 
-/** The claim CTE for each expected-version rule: yields `prev`, the stream's version before the append. */
-function claimFor(
-  expected: ExpectedVersion,
-  streamId: string,
-  k: number,
-): { name: string; claim: string; params: unknown[] } {
-  // Every claim reads FROM lock, so the stream's lock is held before the first write (see STREAM_LOCK).
-  if (expected === 'no_stream' || expected === 0) {
-    return {
-      name: 'no_stream',
-      claim: `INSERT INTO es_streams(stream_id, stream_type, version) SELECT $1, $2, $3 FROM lock
-              ON CONFLICT (stream_id) DO NOTHING RETURNING 0::bigint AS prev`,
-      params: [streamId, streamTypeOf(streamId), k],
-    };
-  }
-  if (expected === 'any') {
-    return {
-      name: 'any',
-      claim: `INSERT INTO es_streams(stream_id, stream_type, version) SELECT $1, $2, $3 FROM lock
-              ON CONFLICT (stream_id) DO UPDATE SET version = es_streams.version + $3, updated_at = now()
-              RETURNING version - $3 AS prev`,
-      params: [streamId, streamTypeOf(streamId), k],
-    };
-  }
-  if (expected === 'stream_exists') {
-    return {
-      name: 'exists',
-      claim: `UPDATE es_streams SET version = version + $2, updated_at = now() FROM lock WHERE stream_id = $1
-              RETURNING version - $2 AS prev`,
-      params: [streamId, k],
-    };
-  }
-  return {
-    name: 'version',
-    claim: `UPDATE es_streams SET version = version + $2, updated_at = now() FROM lock
-            WHERE stream_id = $1 AND version = $3
-            RETURNING version - $2 AS prev`,
-    params: [streamId, k, expected],
-  };
-}
-
 /**
  * Per-stream order in the global log. Readers order by transaction id, and Postgres hands out a
  * transaction id at the first write. Were a transaction to write first and then wait for another
  * writer of the same stream, it would hold the older id yet the newer stream version, and the log
- * would show version 6 before version 5. So a writer takes an advisory lock per stream (held to
+ * would show version 6 before version 5. So an append takes an advisory lock per stream (held to
  * commit; taking it assigns no transaction id) before it writes anything: whoever wrote the stream
  * before has committed, with an older id. Two-key form, so it never meets our single-key locks.
+ *
+ * One statement appends to many streams (group commit): `lock` takes every stream's lock in one
+ * sorted pass (no deadlock); `claim` moves each stream's version only where its expected version
+ * holds — the check runs in ON CONFLICT DO UPDATE, which sees the newest committed row even though
+ * the statement's snapshot predates the lock wait; `ins` writes the events of the claimed streams in
+ * append order. Expected versions: -1 any, -2 stream exists, 0 no stream, n > 0 exactly n.
+ * (`seen` comes from the older snapshot; it only refuses a version expected of a stream that did not
+ * exist then — if it was created meanwhile, the caller gets a conflict and decides again.)
  */
-const STREAM_LOCK = 'pg_advisory_xact_lock(7262, hashtext($1))';
-const LOCK_BATCH_STREAMS = `SELECT count(pg_advisory_xact_lock(7262, k))
-  FROM (SELECT DISTINCT hashtext(s) AS k FROM unnest($1::text[]) AS s ORDER BY 1) AS keys`;
+const APPEND_MANY = `
+WITH lock AS MATERIALIZED (
+  SELECT count(pg_advisory_xact_lock(7262, k)) AS locked
+  FROM (SELECT DISTINCT hashtext(s) AS k FROM unnest($1::text[]) AS s ORDER BY 1) AS keys),
+req AS MATERIALIZED (
+  SELECT r.stream_id, r.stream_type, r.expected, r.n, r.idx, s.version AS seen
+  FROM lock,
+       unnest($1::text[], $2::text[], $3::bigint[], $4::int[]) WITH ORDINALITY
+         AS r(stream_id, stream_type, expected, n, idx)
+       LEFT JOIN es_streams s ON s.stream_id = r.stream_id),
+claim AS (
+  INSERT INTO es_streams AS st (stream_id, stream_type, version, claim_expected)
+  SELECT stream_id, stream_type, n, expected FROM req
+  WHERE NOT ((expected > 0 OR expected = -2) AND seen IS NULL)
+  ON CONFLICT (stream_id) DO UPDATE
+    SET version = st.version + excluded.version, claim_expected = excluded.claim_expected, updated_at = now()
+    WHERE excluded.claim_expected < 0 OR st.version = excluded.claim_expected
+  RETURNING st.stream_id, st.version),
+ins AS (
+  INSERT INTO es_events(stream_id, stream_version, event_id, event_type, schema_version, data, metadata)
+  SELECT c.stream_id, c.version - r.n + e.ord, e.id, e.type, e.sv, e.data, e.meta
+  FROM unnest($5::int[], $6::int[], $7::uuid[], $8::text[], $9::int[], $10::jsonb[], $11::jsonb[])
+         AS e(idx, ord, id, type, sv, data, meta)
+       JOIN req r ON r.idx = e.idx
+       JOIN claim c ON c.stream_id = r.stream_id
+  ORDER BY e.idx, e.ord
+  RETURNING es_events.stream_id, es_events.stream_version, es_events.transaction_id, es_events.global_position)
+SELECT ins.stream_id, max(ins.stream_version)::text AS stream_version,
+       min(ins.transaction_id::text) AS transaction_id, max(ins.global_position)::text AS global_position,
+       pg_notify('${CHANNEL}', '') AS notified
+FROM ins GROUP BY ins.stream_id`;
+
+function expectedCode(expected: ExpectedVersion): number {
+  if (expected === 'any') return -1;
+  if (expected === 'stream_exists') return -2;
+  if (expected === 'no_stream') return 0;
+  return expected;
+}
+
+/** One statement for appends to distinct streams; rows come back per stream that was appended. */
+function appendManyQuery(
+  batch: ReadonlyArray<Pick<PendingAppend, 'streamId' | 'events' | 'expected'>>,
+): pg.QueryConfig {
+  const idx: number[] = [];
+  const ord: number[] = [];
+  const ids: string[] = [];
+  const types: string[] = [];
+  const versions: number[] = [];
+  const data: string[] = [];
+  const meta: string[] = [];
+  batch.forEach((p, i) =>
+    p.events.forEach((e, j) => {
+      idx.push(i + 1);
+      ord.push(j + 1);
+      ids.push(e.id);
+      types.push(e.type);
+      versions.push(e.schemaVersion ?? 1);
+      data.push(JSON.stringify(e.data ?? null));
+      meta.push(JSON.stringify(e.metadata ?? {}));
+    }),
+  );
+  return {
+    name: 'es_append_many',
+    text: APPEND_MANY,
+    values: [
+      batch.map((p) => p.streamId),
+      batch.map((p) => streamTypeOf(p.streamId)),
+      batch.map((p) => expectedCode(p.expected)),
+      batch.map((p) => p.events.length),
+      idx,
+      ord,
+      ids,
+      types,
+      versions,
+      data,
+      meta,
+    ],
+  };
+}
 
 export interface PostgresEventStoreOptions {
   /** Fallback poll when no notification arrives (ms). */
@@ -217,7 +262,19 @@ export class PostgresEventStore implements EventStore {
 
   private drain() {
     while (this.pending.length > 0 && this.inFlight < this.maxInFlight) {
-      const batch = this.pending.splice(0, this.maxBatch);
+      // Distinct streams per batch (one statement claims each stream once); the rest wait their turn.
+      const batch: PendingAppend[] = [];
+      const streams = new Set<string>();
+      for (let i = 0; i < this.pending.length && batch.length < this.maxBatch; ) {
+        const p = this.pending[i];
+        if (streams.has(p.streamId)) {
+          i++;
+          continue;
+        }
+        streams.add(p.streamId);
+        batch.push(p);
+        this.pending.splice(i, 1);
+      }
       this.inFlight++;
       this.commitBatch(batch).finally(() => {
         this.inFlight--;
@@ -227,41 +284,19 @@ export class PostgresEventStore implements EventStore {
   }
 
   private async commitBatch(batch: PendingAppend[]) {
-    if (batch.length === 1) {
-      const [one] = batch;
-      await this.appendAlone(one).then(one.resolve, one.reject);
-      return;
-    }
-    let rows: Array<AppendRow | null>;
-    const client = await this.pool.connect().catch((err) => {
-      for (const p of batch) p.reject(err);
-      return null;
-    });
-    if (!client) return;
+    let rows: pg.QueryResult['rows'];
     try {
-      // The whole batch in one round trip: BEGIN, all of its stream locks (one sorted pass: no
-      // deadlock, and before the first write), each append with its own version check, one NOTIFY,
-      // COMMIT. Several statements need the simple protocol, so values go in as escaped literals.
-      const literal = (value: unknown) => toLiteral(client, value);
-      const text = [
-        'BEGIN',
-        LOCK_BATCH_STREAMS.replace('$1', literal(batch.map((p) => p.streamId))),
-        ...batch.map((p) => inlineParams(appendQuery(p.streamId, p.events, p.expected, false), literal)),
-        `NOTIFY ${CHANNEL}`,
-        'COMMIT',
-      ].join(';\n');
-      const results = (await client.query(text)) as unknown as pg.QueryResult[];
-      rows = batch.map((_, i) => (results[i + 2].rows[0] as AppendRow | undefined) ?? null);
+      rows = (await this.pool.query(appendManyQuery(batch))).rows;
     } catch {
       // Rare (an event id appended before, a lost connection): nothing of the batch committed, so
       // each append runs again on its own and gets its own answer.
-      await client.query('ROLLBACK').catch(() => {});
-      client.release();
       await Promise.all(batch.map((p) => this.appendAlone(p).then(p.resolve, p.reject)));
       return;
     }
-    client.release();
-    await Promise.all(batch.map((p, i) => this.settle(p, rows[i]).then(p.resolve, p.reject)));
+    const byStream = new Map(rows.map((r) => [r.stream_id as string, r as AppendRow]));
+    await Promise.all(
+      batch.map((p) => this.settle(p, byStream.get(p.streamId) ?? null).then(p.resolve, p.reject)),
+    );
   }
 
   private async appendAlone(
@@ -269,7 +304,7 @@ export class PostgresEventStore implements EventStore {
   ): Promise<AppendResult> {
     let row: AppendRow | null;
     try {
-      const r = await this.pool.query(appendQuery(p.streamId, p.events, p.expected));
+      const r = await this.pool.query(appendManyQuery([p]));
       row = (r.rows[0] as AppendRow | undefined) ?? null;
     } catch (err) {
       // The same event ids were appended before (a retried command): answer as the first time did.
@@ -451,54 +486,4 @@ export class PostgresEventStore implements EventStore {
     this.listener = null;
     if (l) await l.end().catch(() => {});
   }
-}
-
-/** A value as a SQL literal (strings escaped by pg, arrays as ARRAY[...]), for multi-statement text. */
-function toLiteral(client: pg.PoolClient, value: unknown): string {
-  if (Array.isArray(value)) return `ARRAY[${value.map((v) => toLiteral(client, v)).join(',')}]`;
-  if (typeof value === 'number') {
-    if (!Number.isSafeInteger(value)) throw new Error(`not an integer: ${value}`);
-    return String(value);
-  }
-  if (typeof value === 'string') return client.escapeLiteral(value);
-  throw new Error(`cannot inline ${typeof value}`);
-}
-
-/** Replaces $n placeholders with literals (longest numbers first: $10 is not $1 followed by 0). */
-function inlineParams(query: pg.QueryConfig, literal: (value: unknown) => string): string {
-  const values = query.values ?? [];
-  return query.text.replace(/\$(\d+)/g, (_, n: string) => literal(values[Number(n) - 1]));
-}
-
-/** The append statement for one stream (a prepared statement per expected-version rule). */
-function appendQuery(
-  streamId: string,
-  events: NewEvent[],
-  expected: ExpectedVersion,
-  notify = true,
-): pg.QueryConfig {
-  const { name, claim, params } = claimFor(expected, streamId, events.length);
-  const n = params.length;
-  return {
-    name: `es_append_${name}${notify ? '_n' : ''}`,
-    text: `WITH lock AS MATERIALIZED (SELECT ${STREAM_LOCK} AS locked),
-      claim AS (${claim}),
-      ins AS (
-        INSERT INTO es_events(stream_id, stream_version, event_id, event_type, schema_version, data, metadata)
-        SELECT $1, claim.prev + e.ord, e.id, e.type, e.sv, e.data, e.meta
-        FROM claim, unnest($${n + 1}::uuid[], $${n + 2}::text[], $${n + 3}::int[], $${n + 4}::jsonb[], $${n + 5}::jsonb[])
-             WITH ORDINALITY AS e(id, type, sv, data, meta, ord)
-        ORDER BY e.ord
-        RETURNING transaction_id, global_position, stream_version)
-      SELECT transaction_id::text, global_position::text, stream_version::text${notify ? `, pg_notify('${CHANNEL}', $1) AS notified` : ''}
-      FROM ins ORDER BY ins.stream_version DESC LIMIT 1`,
-    values: [
-      ...params,
-      events.map((e) => e.id),
-      events.map((e) => e.type),
-      events.map((e) => e.schemaVersion ?? 1),
-      events.map((e) => JSON.stringify(e.data ?? null)),
-      events.map((e) => JSON.stringify(e.metadata ?? {})),
-    ],
-  };
 }
