@@ -124,9 +124,12 @@ export async function updateUser(
   authorize(actor, 'users.write');
   const userId = parseId(id);
   const data = parseInput(UpdateUserInput, input);
-  const row = await requireUser(app, userId);
+  // The current row matters only for changes beyond the profile (address claim, role, active); a
+  // plain profile edit goes straight to the decider, which refuses a missing user itself.
+  const needsRow = data.email !== undefined || data.role !== undefined || data.isActive !== undefined;
+  const row = needsRow ? await requireUser(app, userId) : null;
   const now = new Date().toISOString();
-  if (data.email !== undefined && data.email !== row.email_lower) {
+  if (row && data.email !== undefined && data.email !== row.email_lower) {
     await claimEmail(app, data.email, userId, now, { userId: String(actor.id) });
   }
   await run(app, actor, userId, {
@@ -136,7 +139,7 @@ export async function updateUser(
     lastName: data.lastName,
     now,
   });
-  if (data.email !== undefined && data.email !== row.email_lower) {
+  if (row && data.email !== undefined && data.email !== row.email_lower) {
     await app.commands.handle(emailClaimDecider, emailClaimDecider.streamId(row.email_lower), {
       type: 'ReleaseEmail',
       email: row.email_lower,
@@ -144,10 +147,10 @@ export async function updateUser(
       now,
     });
   }
-  if (data.role !== undefined && data.role !== row.role)
+  if (row && data.role !== undefined && data.role !== row.role)
     await changeRole(app, actor, userId, { role: data.role });
-  if (data.isActive === false && row.is_active) await deactivateUser(app, actor, userId);
-  if (data.isActive === true && !row.is_active) await reactivateUser(app, actor, userId);
+  if (row && data.isActive === false && row.is_active) await deactivateUser(app, actor, userId);
+  if (row && data.isActive === true && !row.is_active) await reactivateUser(app, actor, userId);
   return toUserDto(await requireUser(app, userId));
 }
 
@@ -249,7 +252,7 @@ export async function updateProfile(app: AppServices, actor: Actor | null, input
     await claimEmail(app, data.email, actor.id, now, { userId: String(actor.id) });
   }
   await run(app, actor, actor.id, { type: 'UpdateUserProfile', ...data, now });
-  if (data.email !== undefined && data.email !== row.email_lower) {
+  if (row && data.email !== undefined && data.email !== row.email_lower) {
     await app.commands.handle(emailClaimDecider, emailClaimDecider.streamId(row.email_lower), {
       type: 'ReleaseEmail',
       email: row.email_lower,

@@ -7,28 +7,38 @@ export interface AccessTokenClaims {
 }
 
 export class AccessTokens {
-  private readonly key: Uint8Array;
+  /** Imported once: jose would otherwise import raw key bytes on every sign and verify. */
+  private readonly key: Promise<CryptoKey>;
   constructor(
     secret: string,
     private readonly ttlSeconds: number,
   ) {
-    this.key = new TextEncoder().encode(secret);
+    this.key = crypto.subtle.importKey(
+      'raw',
+      new TextEncoder().encode(secret),
+      { name: 'HMAC', hash: 'SHA-256' },
+      false,
+      ['sign', 'verify'],
+    );
   }
 
-  sign(userId: number): Promise<string> {
+  async sign(userId: number): Promise<string> {
     return new SignJWT({})
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(String(userId))
       .setIssuer('billflow')
       .setIssuedAt()
       .setExpirationTime(`${this.ttlSeconds}s`)
-      .sign(this.key);
+      .sign(await this.key);
   }
 
   /** The claims, or null for a missing, malformed, forged or expired token. */
   async verify(token: string): Promise<AccessTokenClaims | null> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { issuer: 'billflow', algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, await this.key, {
+        issuer: 'billflow',
+        algorithms: ['HS256'],
+      });
       const userId = Number(payload.sub);
       return Number.isInteger(userId) && userId > 0 ? { userId } : null;
     } catch {

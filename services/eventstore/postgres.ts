@@ -222,6 +222,9 @@ export class PostgresEventStore implements EventStore {
   private readonly maxInFlight: number;
   private readonly pending: PendingAppend[] = [];
   private inFlight = 0;
+  /** Notifications seen so far: a shared read is reused only if no notification came after it began. */
+  private wakes = 0;
+  private readonly sharedReads = new Map<string, { wakes: number; promise: Promise<StoredEvent[]> }>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -380,6 +383,21 @@ export class PostgresEventStore implements EventStore {
     };
   }
 
+  /**
+   * Subscribers at the same position (every projection, usually) wake together and would send the
+   * same query: they share one in flight, unless a notification arrived after it was sent.
+   */
+  private readShared(after: Position, limit: number, options: ReadAllOptions): Promise<StoredEvent[]> {
+    const key = `${after}|${limit}|${options.types?.join(',') ?? ''}`;
+    const running = this.sharedReads.get(key);
+    if (running && running.wakes === this.wakes) return running.promise;
+    const promise = this.readAll(after, limit, options).finally(() => {
+      if (this.sharedReads.get(key)?.promise === promise) this.sharedReads.delete(key);
+    });
+    this.sharedReads.set(key, { wakes: this.wakes, promise });
+    return promise;
+  }
+
   async readAll(after: Position, limit: number, options: ReadAllOptions = {}): Promise<StoredEvent[]> {
     const { txid, globalPosition } = decodePosition(after);
     const typed = options.types && options.types.length > 0;
@@ -410,7 +428,10 @@ export class PostgresEventStore implements EventStore {
     if (this.listenerStarting) return this.listenerStarting;
     this.listenerStarting = (async () => {
       const client = new pg.Client(this.pool.options);
-      client.on('notification', () => this.wake.emit('wake'));
+      client.on('notification', () => {
+        this.wakes++;
+        this.wake.emit('wake');
+      });
       client.on('error', () => {
         // Polling keeps subscribers going; try to listen again on the next wait.
         this.listener = null;
@@ -457,7 +478,7 @@ export class PostgresEventStore implements EventStore {
     let eagerUntil = 0;
     await this.ensureListener();
     while (!signal?.aborted && !this.closed) {
-      const batch = await this.readAll(position, batchSize, options);
+      const batch = await this.readShared(position, batchSize, options);
       for (const event of batch) {
         if (signal?.aborted) return;
         position = event.position;

@@ -288,6 +288,12 @@ describe('rules the spec leaves to us', () => {
       expect(r.status, id).toBe(404);
       expect(r.body.error).toBe('User not found');
     }
+    // Updates too: a plain profile edit (decided without a read-model lookup) and one with a role.
+    for (const body of [{ lastName: 'Ghost' }, { lastName: 'Ghost', role: 'USER' }]) {
+      const r = await api(t.url, 'PUT', '/api/user/users/999999', { token: tokens.ADMIN, body });
+      expect(r.status, JSON.stringify(body)).toBe(404);
+      expect(r.body.error).toBe('User not found');
+    }
   });
 });
 
