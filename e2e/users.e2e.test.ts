@@ -487,6 +487,23 @@ describe('error states', () => {
     await page.context().close();
   });
 
+  it('server down: the list and the detail show their error, and the list loads once the server answers', async () => {
+    const { page } = await adminPage('');
+    // No answer at all, as when the gateway is down.
+    await page.route(/\/api\/user\/users/, (route) => route.abort('connectionrefused'));
+    await page.goto('/users');
+    const listError = page.getByText(/^Error loading users: /);
+    await listError.waitFor();
+    expect(await listError.textContent()).not.toBe('Error loading users: ');
+    await page.goto(`/users/${adminId}`);
+    await page.getByText(/Error loading user/).waitFor();
+    await page.unroute(/\/api\/user\/users/);
+    await page.goto('/users');
+    await page.locator('tbody tr').first().waitFor();
+    expect(await page.getByText(/Error loading users/).count()).toBe(0);
+    await page.context().close();
+  });
+
   it('an empty list says "No users found"', async () => {
     const { page } = await adminPage('');
     await page.route(/\/api\/user\/users\?/, (route) =>

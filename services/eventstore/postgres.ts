@@ -159,8 +159,8 @@ function appendManyQuery(
   const versions: number[] = [];
   const data: string[] = [];
   const meta: string[] = [];
-  batch.forEach((p, i) =>
-    p.events.forEach((e, j) => {
+  for (const [i, p] of batch.entries())
+    for (const [j, e] of p.events.entries()) {
       idx.push(i + 1);
       ord.push(j + 1);
       ids.push(e.id);
@@ -168,8 +168,7 @@ function appendManyQuery(
       versions.push(e.schemaVersion ?? 1);
       data.push(JSON.stringify(e.data ?? null));
       meta.push(JSON.stringify(e.metadata ?? {}));
-    }),
-  );
+    }
   return {
     name: 'es_append_many',
     text: APPEND_MANY,
