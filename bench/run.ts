@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
-import { ensureLocalServices, ROOT, withDatabase } from '../tools/local-services.js';
+import { ensureLocalServices, localSocketUrl, ROOT, withDatabase } from '../tools/local-services.js';
 import { benchEmmett, benchOurs } from './append.js';
 import { benchLatency } from './latency.js';
 import { startRole } from './processes.js';
@@ -106,7 +106,8 @@ async function main() {
   if (wanted('latency')) {
     const appDb = await freshDatabase(admin, 'latency');
     const env = {
-      DATABASE_URL: appDb.url,
+      // Over the local server's Unix socket when there is one, as `npm start` runs the product.
+      DATABASE_URL: localSocketUrl(appDb.url) ?? appDb.url,
       REDIS_URL: services.redisUrl,
       REDIS_PREFIX: `bench_${randomBytes(3).toString('hex')}`,
       LOG_LEVEL: 'error',

@@ -151,6 +151,8 @@ async function startPostgres(): Promise<{ url: string; stop?: () => void }> {
   }
   mkdirSync(runDir, { recursive: true });
   if (isRoot()) execFileSync('chown', ['postgres', runDir]);
+  // The Unix socket trusts local connections: only the server's owner (and root) may reach it.
+  chmodSync(runDir, 0o700);
   log(`starting Postgres on 127.0.0.1:${PG_PORT}`);
   const r = asPg(path.join(bin, 'pg_ctl'), [
     '-D',
@@ -160,6 +162,9 @@ async function startPostgres(): Promise<{ url: string; stop?: () => void }> {
     '-w',
     '-t',
     '60',
+    // Also a Unix socket in .local/pg-run (cheaper than loopback TCP for the product on this host);
+    // skipped when the path would be too long for a socket name.
+    ...(socketFile(runDir).length < 100 ? ['-o', `-k ${runDir}`] : []),
     'start',
   ]);
   if (r.status !== 0) {
@@ -236,6 +241,28 @@ async function startRedis(): Promise<{ url: string; stop?: () => void }> {
       }
     },
   };
+}
+
+function socketFile(runDir: string) {
+  return path.join(runDir, `.s.PGSQL.${PG_PORT}`);
+}
+
+/**
+ * The same local database over the Unix socket of the Postgres this project runs (.local/pg-run),
+ * or null when `url` is not that server or it has no socket. Same server, same data: only the
+ * transport differs, and a socket costs the product less CPU per query than loopback TCP.
+ */
+export function localSocketUrl(url: string): string | null {
+  const u = new URL(url);
+  const runDir = path.join(LOCAL, 'pg-run');
+  if (u.hostname !== '127.0.0.1' || Number(u.port) !== PG_PORT || !existsSync(socketFile(runDir)))
+    return null;
+  const socket = new URL(url);
+  socket.hostname = 'localhost';
+  socket.port = '';
+  socket.searchParams.set('host', runDir);
+  socket.searchParams.set('port', String(PG_PORT));
+  return socket.toString();
 }
 
 /** Postgres and Redis for this process: given URLs when reachable, otherwise local servers. */

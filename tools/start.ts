@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../services/config.js';
 import { startApp } from '../services/main.js';
-import { ensureDatabase, ensureLocalServices, ROOT, withDatabase } from './local-services.js';
+import { ensureDatabase, ensureLocalServices, localSocketUrl, ROOT, withDatabase } from './local-services.js';
 import { seedDemoData } from './seed.js';
 import { startSmtpCatcher } from './smtp-catcher.js';
 
@@ -51,7 +51,8 @@ function ensureWebBuild() {
 async function main() {
   const services = await ensureLocalServices();
   const databaseUrl = await ensureDatabase(
-    process.env.DATABASE_URL ?? withDatabase(services.databaseUrl, 'billflow'),
+    process.env.DATABASE_URL ??
+      withDatabase(localSocketUrl(services.databaseUrl) ?? services.databaseUrl, 'billflow'),
   );
   const secrets = localSecrets();
   const smtpPort = Number(process.env.SMTP_CATCHER_PORT ?? 1025);
