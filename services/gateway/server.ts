@@ -7,7 +7,7 @@ import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { useServer } from 'graphql-ws/use/ws';
 import { createYoga } from 'graphql-yoga';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
-import { WebSocketServer } from 'ws';
+import { type WebSocket, WebSocketServer } from 'ws';
 import type { AppServices } from '../app/context.js';
 import { AppError } from '../app/errors.js';
 import { resolveActor } from '../app/user-view.js';
@@ -117,6 +117,21 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
 
   // GraphQL subscriptions over graphql-ws on the same port and path, through the same Yoga plugins.
   const wss = new WebSocketServer({ server: server.server, path: '/graphql' });
+  // A socket's caller is resolved when it connects. When that user's role or standing changes, their
+  // sockets are closed with 4403: the client reconnects with a fresh token and is checked again, so
+  // a demoted or deactivated user stops receiving what their old role allowed.
+  const socketsByUser = new Map<number, Set<WebSocket>>();
+  const ACCESS_EVENTS = new Set(['UserRoleChanged', 'UserDeactivated', 'UserDeleted']);
+  const accessNotices = live.subscribe('user')[Symbol.asyncIterator]();
+  void (async () => {
+    for (;;) {
+      const next = await accessNotices.next();
+      if (next.done) return;
+      const notice = next.value;
+      if (!ACCESS_EVENTS.has(String(notice.data?.type))) continue;
+      for (const socket of socketsByUser.get(Number(notice.id)) ?? []) socket.close(4403, 'Forbidden');
+    }
+  })();
   // biome-ignore lint/correctness/useHookAtTopLevel: graphql-ws's useServer is not a React hook
   const wsServer = useServer<{ token?: string }, { actor?: Actor | null }>(
     {
@@ -124,6 +139,14 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
         const actor = await resolveActor(app, ctx.connectionParams?.token ?? null);
         if (!actor) return false; // closes with 4403: the client refreshes its token and reconnects
         ctx.extra.actor = actor;
+        const socket = ctx.extra.socket;
+        const mine = socketsByUser.get(actor.id) ?? new Set<WebSocket>();
+        mine.add(socket);
+        socketsByUser.set(actor.id, mine);
+        socket.once('close', () => {
+          mine.delete(socket);
+          if (mine.size === 0 && socketsByUser.get(actor.id) === mine) socketsByUser.delete(actor.id);
+        });
         wsConnections.inc();
         return true;
       },
@@ -153,6 +176,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     wss,
   );
   server.addHook('onClose', async () => {
+    await accessNotices.return?.();
     await wsServer.dispose();
     await new Promise<void>((resolve) => wss.close(() => resolve()));
   });

@@ -3,6 +3,7 @@
 import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws';
 import { Client, cacheExchange, fetchExchange, subscriptionExchange } from 'urql';
 import { authFetch, refreshAccessToken } from './api-client';
+import { liveResync } from './live-resync';
 import { tokenStorage } from './token-storage';
 import { createWsAuth, isAuthClose } from './ws-auth';
 
@@ -27,7 +28,13 @@ export function createGraphQLClient(): GraphQLClient {
       url: wsUrl(),
       lazy: true,
       connectionParams: wsAuth.connectionParams,
-      on: { closed: wsAuth.onClosed },
+      on: {
+        closed: wsAuth.onClosed,
+        // Back after a drop: whatever changed meanwhile was not pushed, so screens re-read.
+        connected: (_socket, _payload, wasRetry) => {
+          if (wasRetry) liveResync.emit();
+        },
+      },
       retryAttempts: 8,
       // 0.5 s, 1 s, 2 s … up to 15 s, with jitter so many tabs do not reconnect in step.
       retryWait: (retries) =>

@@ -4,6 +4,7 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
+import { useLiveResync } from '../../../hooks/use-live-resync';
 import { useSession } from '../../../lib/auth';
 import {
   type ActivityItem,
@@ -50,6 +51,7 @@ export function DashboardPage({
     setLive((prev) => mergeActivity(items, prev, 50));
   }, []);
   useLiveDashboard({ onActivity, onChange: refetchStats }, user?.role !== 'ADMIN');
+  useLiveResync(refetchStats);
 
   const figures = stats.data ?? EMPTY_DASHBOARD_STATS;
   const activity = useMemo(() => mergeActivity(live, figures.recentActivity), [live, figures.recentActivity]);

@@ -7,6 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
+import { useLiveResync } from '../../../hooks/use-live-resync';
 import { ApiError } from '../../../lib/errors';
 import type { User } from '../../../types/api';
 import { getUser } from '../api/get-user';
@@ -56,6 +57,12 @@ export function UserDetailPage() {
     },
     numericId === null,
   );
+
+  useLiveResync(() => {
+    if (invalidId || deleted) return;
+    remote.reload();
+    stats.reload();
+  });
 
   const errorMessage = invalidId
     ? 'User not found'

@@ -17,6 +17,7 @@ import { PaginationFooter } from '../../../components/ui/pagination';
 import { LoadingState } from '../../../components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { toast } from '../../../components/ui/use-toast';
+import { useLiveResync } from '../../../hooks/use-live-resync';
 import { useSession } from '../../../lib/auth';
 import type { User } from '../../../types/api';
 import { getOverviewStats } from '../api/get-overview-stats';
@@ -63,6 +64,7 @@ export function UsersPage() {
     },
     [],
   );
+  useLiveResync(refresh);
 
   const data = list.data;
   const rows = data?.data ?? [];
