@@ -62,9 +62,9 @@ export function UsersOverview({ stats }: { stats: OverviewStats | undefined }) {
         icon={<Shield className={icon} aria-hidden="true" />}
         value={
           stats ? (
-            <ul className="grid grid-cols-2 gap-x-4 text-sm font-normal">
+            <ul className="grid grid-cols-2 gap-x-3 text-xs font-normal">
               {USER_ROLES.map((r) => (
-                <li key={r} className="flex justify-between gap-2" data-testid={`stat-role-${r}`}>
+                <li key={r} className="flex min-w-0 justify-between gap-1" data-testid={`stat-role-${r}`}>
                   <span className="text-muted-foreground">{r}</span>
                   <span className="font-semibold">{stats.usersByRole[r] ?? 0}</span>
                 </li>
