@@ -541,6 +541,35 @@ describe('error states', () => {
 });
 
 describe('live updates', () => {
+  it('an admin demoted in another session loses the admin screens at once, without a reload', async () => {
+    const ann = await createUser(app.url, app.admin, 'ADMIN', { firstName: 'Ann', lastName: 'Demoted' });
+    const { page } = await openPage(browser, app.url);
+    await signIn(page, ann);
+    await page.goto('/users');
+    await page.locator('tbody tr').first().waitFor();
+    await page.waitForTimeout(300); // subscriptions registered
+    await page.evaluate(() => {
+      (window as unknown as { stillSamePage: boolean }).stillSamePage = true;
+    });
+    const demoted = await apiCall(
+      app.url,
+      'PUT',
+      `/api/user/users/${ann.id}/role`,
+      { role: 'MODERATOR' },
+      adminToken,
+    );
+    expect(demoted.status).toBe(200);
+    // The server closes her socket; after reconnecting the app asks who she is, and the guard sends a
+    // MODERATOR from /users to her landing page.
+    await page.waitForURL('**/approvals', { timeout: 15_000 });
+    const stored = await page.evaluate(() => localStorage.getItem('auth-storage') ?? '');
+    expect(stored).toContain('"role":"MODERATOR"');
+    expect(await page.evaluate(() => (window as unknown as { stillSamePage?: boolean }).stillSamePage)).toBe(
+      true,
+    );
+    await page.context().close();
+  });
+
   it('after the live connection drops, the list re-reads and shows what changed during the gap', async () => {
     const { page } = await openPage(browser, app.url);
     // Every subscription socket passes through here. Until the change below is made, any reconnect

@@ -2,10 +2,11 @@
 // once; a deactivated or deleted account ends the session. The server lets ADMIN subscribe to users.
 import { useEffect } from 'react';
 import { useSubscription } from 'urql';
-import { updateSessionUser } from '../lib/auth';
+import { checkSession, updateSessionUser } from '../lib/auth';
 import { graphql } from '../lib/graphql';
 import { sessionStore } from '../lib/session-store';
 import type { User } from '../types/api';
+import { useLiveResync } from './use-live-resync';
 
 export const SessionUserChanged = graphql(`
   subscription SessionUserChanged($id: Int) {
@@ -31,6 +32,11 @@ export function useLiveSessionUser(user: User | null) {
     query: SessionUserChanged,
     variables: { id: user?.id ?? null },
     pause: user?.role !== 'ADMIN',
+  });
+  // The server closes a user's sockets when their role or standing changes, possibly before the
+  // change itself is pushed: after any reconnect, ask again who we are.
+  useLiveResync(() => {
+    void checkSession();
   });
   const change = result.data?.userChanged;
   useEffect(() => {
