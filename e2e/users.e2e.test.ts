@@ -125,7 +125,20 @@ describe('users list', () => {
       'Actions',
     ]);
 
+    // Page 2 answers slowly: until it arrives the footer keeps describing the rows on screen.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/\/api\/user\/users\?page=2/, async (route) => {
+      await held;
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Next' }).click();
+    await page.waitForTimeout(200);
+    expect(await page.getByText('Page 1 of 2').count()).toBe(1);
+    expect(await rows.count()).toBe(10);
+    release();
     await page.getByText('Page 2 of 2').waitFor();
     await page.getByText('Showing 11 to 13 of 13 users').waitFor();
     expect(await rows.count()).toBe(3);

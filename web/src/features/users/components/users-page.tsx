@@ -324,7 +324,14 @@ export function UsersPage() {
               <PaginationFooter
                 className="border-t"
                 noun="users"
-                pagination={{ page, limit: data.limit, total: data.total, totalPages: data.totalPages }}
+                // The page the rows came from, not the one asked for: while the next page loads the
+                // footer must still describe the rows on screen.
+                pagination={{
+                  page: data.page,
+                  limit: data.limit,
+                  total: data.total,
+                  totalPages: data.totalPages,
+                }}
                 onPageChange={(p) => {
                   setSelected(new Set());
                   setPage(p);
