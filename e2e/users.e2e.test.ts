@@ -448,8 +448,14 @@ describe('batch activate and deactivate', () => {
     await row(page, a.id).getByTestId('status-badge').getByText('Active').waitFor();
 
     // The first account is the oldest: on the last page.
-    while (!(await page.getByRole('button', { name: 'Next' }).isDisabled()))
+    // Each step waits for its page to arrive: Next stays enabled while the next page loads.
+    const [, current, last] = ((await page.getByText(/^Page \d+ of \d+$/).textContent()) ?? '')
+      .match(/Page (\d+) of (\d+)/)!
+      .map(Number);
+    for (let p = current + 1; p <= last; p++) {
       await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByText(`Page ${p} of ${last}`).waitFor();
+    }
     await row(page, adminId).waitFor();
     await page.getByRole('checkbox', { name: `Select ${app.admin.email}` }).check();
     await page.getByRole('button', { name: 'Deactivate Selected', exact: true }).click();

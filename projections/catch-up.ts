@@ -72,7 +72,9 @@ export class CatchUpWaiter {
     });
     this.waiters.add(w);
     const timer = setTimeout(() => this.finish(w, false), timeoutMs);
-    await this.poll();
+    // Redis keeps `known` current, so a query per command is needed only until the first message
+    // of each projection has arrived; a missed message is caught by the interval poll below.
+    if (names.some((n) => !this.known.has(n))) await this.poll();
     this.poller ??= setInterval(() => void this.poll(), this.opts.pollMs ?? 50);
     const ok = await done;
     clearTimeout(timer);

@@ -41,3 +41,22 @@ export async function createLiveBus(subscriber: Redis, prefix: string): Promise<
     },
   };
 }
+
+const reads = new WeakMap<ChangeNotice, Map<string, Promise<unknown>>>();
+
+/**
+ * One read per notice and key, shared by every subscriber in this process: all of them receive the
+ * same notice object, so a change seen by N open screens costs one query, not N.
+ */
+export function sharedRead<T>(notice: ChangeNotice, key: string, read: () => Promise<T>): Promise<T> {
+  let byKey = reads.get(notice);
+  if (!byKey) reads.set(notice, (byKey = new Map()));
+  let pending = byKey.get(key) as Promise<T> | undefined;
+  if (!pending) {
+    pending = read();
+    byKey.set(key, pending);
+    // A failed read is not kept: the next subscriber tries again.
+    pending.catch(() => byKey.delete(key));
+  }
+  return pending;
+}

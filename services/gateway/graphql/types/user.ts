@@ -19,6 +19,7 @@ import {
   userStatistics,
 } from '../../../app/users.js';
 import { authorize } from '../../../auth/permissions.js';
+import { sharedRead } from '../../live.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
 import { withoutNulls } from '../inputs.js';
@@ -73,7 +74,7 @@ builder.subscriptionField('userChanged', (t) =>
     subscribe: (_, args, ctx) => ctx.live.subscribe('user', args.id == null ? undefined : String(args.id)),
     resolve: async (notice, _, ctx) => {
       authorize(ctx.actor, 'users.read');
-      const row = await findUserRow(ctx.app, Number(notice.id));
+      const row = await sharedRead(notice, 'user', () => findUserRow(ctx.app, Number(notice.id)));
       return {
         id: Number(notice.id),
         type: String(notice.data?.type ?? 'changed'),

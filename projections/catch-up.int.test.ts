@@ -1,0 +1,79 @@
+// Read your writes: a mutation's wait ends on the projector's Redis message, falls back to polling
+// Postgres when that message is lost, and gives up after its timeout.
+import { Redis } from 'ioredis';
+import { Kysely, PostgresDialect } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
+import { createTestRedis, type TestRedis } from '../test/support/redis.js';
+import { CatchUpWaiter } from './catch-up.js';
+import { ensureCheckpoints } from './checkpoints.js';
+
+let tdb: TestDatabase;
+let tredis: TestRedis;
+let subscriber: Redis;
+let waiter: CatchUpWaiter;
+
+async function setCheckpoint(name: string, position: string) {
+  await tdb.pool.query(
+    `INSERT INTO projection_checkpoints (name, position, version) VALUES ($1, $2, 1)
+     ON CONFLICT (name) DO UPDATE SET position = EXCLUDED.position`,
+    [name, position],
+  );
+}
+
+const publish = (name: string, position: string) =>
+  tredis.client.publish(`${tredis.prefix}:checkpoint`, JSON.stringify({ name, position }));
+
+beforeAll(async () => {
+  tdb = await createTestDatabase('catchup');
+  tredis = await createTestRedis('catchup');
+  await ensureCheckpoints(new Kysely({ dialect: new PostgresDialect({ pool: tdb.pool }) }));
+  await setCheckpoint('users', '0000000010');
+  await setCheckpoint('activity', '0000000010');
+  subscriber = new Redis(tredis.url, { maxRetriesPerRequest: null });
+  waiter = new CatchUpWaiter({ pool: tdb.pool, subscriber, prefix: tredis.prefix, pollMs: 50 });
+  await waiter.start();
+});
+
+afterAll(async () => {
+  await waiter.close();
+  subscriber.disconnect();
+  await tredis.cleanup();
+  await tdb.drop();
+});
+
+describe('CatchUpWaiter', () => {
+  it('answers at once from Postgres before any Redis message has arrived', async () => {
+    expect(await waiter.waitFor('0000000010', ['users', 'activity'], 1000)).toBe(true);
+  });
+
+  it('ends the wait when every named projection has published a position at or past it', async () => {
+    const wait = waiter.waitFor('0000000012', ['users', 'activity'], 5000);
+    await publish('users', '0000000012');
+    await publish('activity', '0000000011');
+    await new Promise((r) => setTimeout(r, 100));
+    // Checkpoints stand still in Postgres, so only the messages can move it.
+    await publish('activity', '0000000013');
+    const started = performance.now();
+    expect(await wait).toBe(true);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+
+  it('is not ended by a projection it does not wait for', async () => {
+    await setCheckpoint('users', '0000000020');
+    await publish('users', '0000000020');
+    expect(await waiter.waitFor('0000000020', ['activity'], 300)).toBe(false);
+  });
+
+  it('catches up by polling Postgres when the Redis message is lost', async () => {
+    const wait = waiter.waitFor('0000000030', ['users'], 5000);
+    await setCheckpoint('users', '0000000030'); // committed, but never published
+    expect(await wait).toBe(true);
+  });
+
+  it('gives up after its timeout when the projection does not get there', async () => {
+    const started = performance.now();
+    expect(await waiter.waitFor('0000000099', ['users'], 200)).toBe(false);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+  });
+});
