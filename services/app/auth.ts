@@ -142,10 +142,17 @@ export async function registerUser(
   return toUserDto(row);
 }
 
-/** A claim whose registration has not followed for this long is taken as abandoned (a crash). */
-const ABANDONED_CLAIM_MS = 5 * 60_000;
+/**
+ * How long a claim may stand without its holder's user stream showing the address before it is
+ * taken as stale: longer than any create or e-mail change takes, so one in progress is never taken.
+ */
+const STALE_CLAIM_MS = 5 * 60_000;
 
-/** Claims the address for userId; takes over a claim whose holder never finished registering. */
+/**
+ * Claims the address for userId. A claim is taken over when it is stale: its holder never finished
+ * registering, or changed address, or was deleted, and a crash between the two commands left the
+ * claim behind (without this the address would be blocked for good).
+ */
 export async function claimEmail(
   app: AppServices,
   email: string,
@@ -163,13 +170,14 @@ export async function claimEmail(
     );
   } catch (err) {
     if (!(err instanceof DomainError) || err.code !== 'CONFLICT') throw err;
-    // Taken over only when the holder's registration never happened and is not merely in progress.
     const { state, events } = await app.commands.load(emailClaimDecider, streamId);
     const holder = state.claimedBy;
-    const claimedAt = events.at(-1)?.createdAt.getTime() ?? Date.now();
-    if (holder === null || Date.now() - claimedAt < ABANDONED_CLAIM_MS) throw err;
-    const holderStream = await app.store.readStream(userDecider.streamId(holder), { maxCount: 1 });
-    if (holderStream.version > 0) throw err;
+    const claimedAt = events.at(-1)?.createdAt.getTime() ?? Date.parse(now);
+    if (holder === null || Date.parse(now) - claimedAt < STALE_CLAIM_MS) throw err;
+    const { state: holderState } = await app.commands.load(userDecider, userDecider.streamId(holder));
+    const holds =
+      holderState.exists && !holderState.deleted && holderState.email?.toLowerCase() === email.toLowerCase();
+    if (holds) throw err;
     await app.commands.handle(
       emailClaimDecider,
       streamId,

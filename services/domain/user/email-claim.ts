@@ -13,7 +13,7 @@ export type EmailClaimCommand =
       type: 'ClaimEmail';
       email: string;
       userId: number;
-      /** The current holder never finished registering (crashed half-way): it may be taken over. */
+      /** The current claim is stale (its holder does not hold the address: a crash half-way): take it over. */
       holderAbandoned?: boolean;
       now: string;
     }
