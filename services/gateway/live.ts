@@ -49,8 +49,8 @@ const reads = new WeakMap<ChangeNotice, Map<string, Promise<unknown>>>();
  * same notice object, so a change seen by N open screens costs one query, not N.
  */
 export function sharedRead<T>(notice: ChangeNotice, key: string, read: () => Promise<T>): Promise<T> {
-  let byKey = reads.get(notice);
-  if (!byKey) reads.set(notice, (byKey = new Map()));
+  const byKey = reads.get(notice) ?? new Map<string, Promise<unknown>>();
+  reads.set(notice, byKey);
   let pending = byKey.get(key) as Promise<T> | undefined;
   if (!pending) {
     pending = read();
