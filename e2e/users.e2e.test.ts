@@ -88,6 +88,8 @@ describe('users list', () => {
     const crumb = page.getByRole('navigation', { name: 'Page breadcrumb' });
     expect(await crumb.getByRole('listitem').allTextContents()).toEqual(['Dashboard', 'Users']);
     expect(await crumb.getByRole('link', { name: 'Dashboard' }).getAttribute('href')).toBe('/dashboard');
+    // One breadcrumb only: the header's path-built one stands aside for the page's own.
+    expect(await page.getByRole('navigation', { name: 'Breadcrumb', exact: true }).count()).toBe(0);
 
     const overview = (
       await getApi<{ totalUsers: number; activeUsers: number; usersByRole: Record<string, number> }>(
@@ -166,6 +168,10 @@ describe('create user', () => {
   it('validates on the client, creates through POST /api/auth/register and opens the new user', async () => {
     const { page, errors } = await adminPage('/users/new');
     await page.getByRole('heading', { name: 'Create User', level: 1 }).waitFor();
+    // User pages below the list: the header's breadcrumb, built from the path with Home.
+    const crumbs = page.getByRole('navigation', { name: 'Breadcrumb', exact: true });
+    expect(await crumbs.getByRole('listitem').allTextContents()).toEqual(['Home', 'Users', 'New']);
+    expect(await crumbs.getByRole('link', { name: 'Home' }).getAttribute('href')).toBe('/dashboard');
     const registerCalls: Request[] = [];
     page.on('request', (r) => {
       if (r.url().includes('/api/auth/register')) registerCalls.push(r);

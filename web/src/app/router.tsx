@@ -4,6 +4,7 @@ import { type ComponentType, lazy, Suspense } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { LandingRedirect } from '../components/auth/landing-redirect';
 import { FullPageLoading, ProtectedRoute } from '../components/auth/protected-route';
+import type { ScreenHandle } from '../components/layout/breadcrumbs';
 import { LoginPage } from '../features/auth/components/login-page';
 import { setSessionExpiredHandler } from '../lib/api-client';
 import { ACCESS } from '../lib/authorization';
@@ -12,8 +13,13 @@ import { RouteError } from './route-error';
 const AppShell = lazy(() => import('../components/layout/app-shell'));
 
 /** A route whose screen loads on demand. */
-function screen<M>(path: string, load: () => Promise<M>, pick: (module: M) => ComponentType): RouteObject {
-  return { path, lazy: async () => ({ Component: pick(await load()) }) };
+function screen<M>(
+  path: string,
+  load: () => Promise<M>,
+  pick: (module: M) => ComponentType,
+  handle: ScreenHandle = {},
+): RouteObject {
+  return { path, handle, lazy: async () => ({ Component: pick(await load()) }) };
 }
 
 export const routes: RouteObject[] = [
@@ -75,6 +81,7 @@ export const routes: RouteObject[] = [
                 'users',
                 () => import('../features/users/components/users-page'),
                 (m) => m.UsersPage,
+                { ownBreadcrumb: true },
               ),
               screen(
                 'users/new',

@@ -1,6 +1,12 @@
 import { ChevronRight } from 'lucide-react';
-import { Link, useLocation } from 'react-router-dom';
+import { Link, useLocation, useMatches } from 'react-router-dom';
 import { cn } from '../../lib/utils';
+
+/** What a route tells the shell (its `handle`). */
+export interface ScreenHandle {
+  /** The screen draws the spec's own breadcrumb (/users: Dashboard > Users): the header draws none. */
+  ownBreadcrumb?: boolean;
+}
 
 export interface Crumb {
   label: string;
@@ -52,6 +58,8 @@ export function buildBreadcrumbs(pathname: string): Crumb[] {
 
 export function Breadcrumbs({ className }: { className?: string }) {
   const { pathname } = useLocation();
+  const matches = useMatches();
+  if (matches.some((m) => (m.handle as ScreenHandle | undefined)?.ownBreadcrumb)) return null;
   const crumbs = buildBreadcrumbs(pathname);
   return (
     <nav aria-label="Breadcrumb" className={cn('min-w-0', className)}>
