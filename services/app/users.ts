@@ -224,14 +224,17 @@ export async function adminChangePassword(
   const { newPassword } = parseInput(AdminChangePasswordInput, input);
   await requireUser(app, userId);
   const passwordHash = await hashPassword(newPassword);
+  // Someone else sets the password: whoever held the old one is signed out. Before the change too,
+  // so a crash between the two steps cannot leave the old sessions alive after the reset.
+  const othersSessions = userId !== actor.id;
+  if (othersSessions) await app.refreshTokens.revokeAllFor(userId);
   await run(app, actor, userId, {
     type: 'ChangeUserPassword',
     passwordHash,
     by: 'admin',
     now: new Date().toISOString(),
   });
-  // Someone else set the password: whoever held the old one is signed out.
-  if (userId !== actor.id) await app.refreshTokens.revokeAllFor(userId);
+  if (othersSessions) await app.refreshTokens.revokeAllFor(userId);
 }
 
 export async function getProfile(app: AppServices, actor: Actor | null): Promise<UserDto> {

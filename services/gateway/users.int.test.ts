@@ -228,6 +228,28 @@ describe('rules the spec leaves to us', () => {
     ).toBe(401);
   });
 
+  it("an admin's password reset signs the user's sessions out; their new sign-in works", async () => {
+    const u = await createUser('reset-sessions@matrix.test');
+    const s = await signIn(t.url, u.email, PASSWORD);
+    expect(
+      (
+        await api(t.url, 'PUT', `/api/user/users/${u.id}/change-password`, {
+          body: { newPassword: 'reset-by-admin' },
+          token: tokens.ADMIN,
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await api(t.url, 'POST', '/api/auth/refresh', { body: { refreshToken: s.tokens.refreshToken } }))
+        .status,
+    ).toBe(401);
+    const fresh = await signIn(t.url, u.email, 'reset-by-admin');
+    expect(
+      (await api(t.url, 'POST', '/api/auth/refresh', { body: { refreshToken: fresh.tokens.refreshToken } }))
+        .status,
+    ).toBe(200);
+  });
+
   it('deleting keeps the history and removes the user from lists; the address can be used again', async () => {
     const u = await createUser('to-delete@matrix.test');
     expect((await api(t.url, 'DELETE', `/api/user/users/${u.id}`, { token: tokens.ADMIN })).status).toBe(200);
