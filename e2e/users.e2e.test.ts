@@ -680,3 +680,51 @@ describe('live updates', () => {
     await b.page.context().close();
   }, 90_000);
 });
+
+describe('accessibility', () => {
+  it('the user screens and their dialogs have no serious or critical axe violation', async () => {
+    const who = await createUser(app.url, app.admin, 'USER', { firstName: 'Axe', lastName: 'Checked' });
+    const { page } = await adminPage('/users');
+    const found: Record<string, unknown[]> = {};
+    const check = async (where: string) => {
+      // Dialogs and menus fade in: measured mid-animation, text is paler than it ends up.
+      await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+      const violations = await seriousAxeViolations(page);
+      if (violations.length) found[where] = violations;
+    };
+
+    await row(page, who.id).waitFor();
+    await check('/users');
+    await page.getByRole('button', { name: `Actions for ${who.email}` }).click();
+    await page.getByRole('menuitem', { name: 'Change Role' }).waitFor();
+    await check('/users row menu');
+    await page.keyboard.press('Escape');
+
+    await page.goto(`/users/${who.id}`);
+    await page.getByTestId('field-name').getByText('Axe Checked').waitFor();
+    await check('/users/:id');
+    for (const [button, dialog] of [
+      ['Change Role', 'Change User Role'],
+      ['Change Password', 'Change Password'],
+      ['Delete User', 'Delete User'],
+    ]) {
+      await page.getByRole('button', { name: button, exact: true }).click();
+      const opened = page.getByRole(button === 'Delete User' ? 'alertdialog' : 'dialog', { name: dialog });
+      await opened.waitFor();
+      await check(`/users/:id ${dialog} dialog`);
+      await page.keyboard.press('Escape');
+      await opened.waitFor({ state: 'detached' });
+    }
+
+    await page.goto(`/users/${who.id}/edit`);
+    await page.getByLabel('Email').waitFor();
+    await check('/users/:id/edit');
+    await page.goto('/users/new');
+    await page.getByRole('button', { name: 'Create User' }).click();
+    await page.getByText('Please enter a valid email address').waitFor();
+    await check('/users/new with its validation messages');
+
+    expect(found).toEqual({});
+    await page.context().close();
+  });
+});
