@@ -8,13 +8,13 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { useLiveResync } from '../../../hooks/use-live-resync';
+import { useUserChanged } from '../../../hooks/use-user-changed';
 import { ApiError } from '../../../lib/errors';
 import type { User } from '../../../types/api';
 import { getUser } from '../api/get-user';
 import { getUserStatistics } from '../api/get-user-statistics';
 import { setUserActive } from '../api/set-user-active';
 import { useRemote } from '../api/use-remote';
-import { useUserChanged } from '../api/use-user-changed';
 import { formatDate, formatDateTime, fullName, loginFrequency, systemUsage } from '../utils/user-rules';
 import { ChangePasswordDialog } from './change-password-dialog';
 import { ChangeRoleDialog } from './change-role-dialog';

@@ -1,9 +1,10 @@
 // Live updates: the userChanged subscription (GraphQL over the shared socket). Every change calls
-// `onChange`; a list refetches, a detail page patches its user.
+// `onChange`: a list refetches, a detail page patches its user, the shell updates the signed-in user.
+// Shared (not in features/users) because the shell uses it too.
 import { useEffect, useRef } from 'react';
 import { useSubscription } from 'urql';
-import { graphql } from '../../../lib/graphql';
-import type { User } from '../../../types/api';
+import { graphql } from '../lib/graphql';
+import type { User } from '../types/api';
 
 export const UsersChanged = graphql(`
   subscription UsersChanged($id: Int) {
