@@ -14,6 +14,7 @@ import {
   TableHeader,
   TableRow,
 } from './table';
+import { TextField } from './text-field';
 import Toaster from './toaster';
 import { resetToasts, toast } from './use-toast';
 
@@ -151,5 +152,19 @@ describe('toasts', () => {
       await vi.advanceTimersByTimeAsync(1_000);
     });
     expect(screen.queryByText('Saved')).toBeNull();
+  });
+});
+
+describe('TextField', () => {
+  it('labels its input, and marks it invalid and described by the message only while there is one', () => {
+    const { rerender } = render(<TextField id="f-email" label="Email" value="" onChange={() => {}} />);
+    const input = screen.getByLabelText('Email');
+    expect(input.getAttribute('aria-invalid')).toBeNull();
+    expect(input.getAttribute('aria-describedby')).toBeNull();
+    rerender(<TextField id="f-email" label="Email" value="" onChange={() => {}} error="Email is required" />);
+    expect(input.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(input.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+      'Email is required',
+    );
   });
 });

@@ -1,9 +1,8 @@
 import { AlertCircle, Info } from 'lucide-react';
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
 import { Spinner } from '../../../components/ui/spinner';
+import { TextField } from '../../../components/ui/text-field';
 import { login } from '../../../lib/auth';
 import { FAILED_LOGIN_HINT_THRESHOLD } from '../../../lib/constants';
 import { loginErrorMessage } from '../../../lib/errors';
@@ -67,9 +66,6 @@ export function LoginForm({ onSuccess, signIn = login }: LoginFormProps) {
     }
   };
 
-  const emailErrorId = `${id}-email-error`;
-  const passwordErrorId = `${id}-password-error`;
-
   return (
     <form noValidate onSubmit={onSubmit} className="grid gap-5" aria-label="Sign in">
       {formError ? (
@@ -82,49 +78,33 @@ export function LoginForm({ onSuccess, signIn = login }: LoginFormProps) {
         </div>
       ) : null}
 
-      <div className="grid gap-2">
-        <Label htmlFor={`${id}-email`}>Email</Label>
-        <Input
-          ref={emailRef}
-          id={`${id}-email`}
-          name="email"
-          type="email"
-          inputMode="email"
-          autoComplete="email"
-          placeholder="name@company.com"
-          autoFocus
-          value={values.email}
-          onChange={(e) => update('email', e.target.value)}
-          aria-invalid={errors.email ? true : undefined}
-          aria-describedby={errors.email ? emailErrorId : undefined}
-        />
-        {errors.email ? (
-          <p id={emailErrorId} className="text-sm text-destructive">
-            {errors.email}
-          </p>
-        ) : null}
-      </div>
+      <TextField
+        ref={emailRef}
+        id={`${id}-email`}
+        label="Email"
+        name="email"
+        type="email"
+        inputMode="email"
+        autoComplete="email"
+        placeholder="name@company.com"
+        autoFocus
+        value={values.email}
+        onChange={(e) => update('email', e.target.value)}
+        error={errors.email}
+      />
 
-      <div className="grid gap-2">
-        <Label htmlFor={`${id}-password`}>Password</Label>
-        <Input
-          ref={passwordRef}
-          id={`${id}-password`}
-          name="password"
-          type="password"
-          autoComplete="current-password"
-          placeholder="Enter your password"
-          value={values.password}
-          onChange={(e) => update('password', e.target.value)}
-          aria-invalid={errors.password ? true : undefined}
-          aria-describedby={errors.password ? passwordErrorId : undefined}
-        />
-        {errors.password ? (
-          <p id={passwordErrorId} className="text-sm text-destructive">
-            {errors.password}
-          </p>
-        ) : null}
-      </div>
+      <TextField
+        ref={passwordRef}
+        id={`${id}-password`}
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        placeholder="Enter your password"
+        value={values.password}
+        onChange={(e) => update('password', e.target.value)}
+        error={errors.password}
+      />
 
       {failedAttempts >= FAILED_LOGIN_HINT_THRESHOLD ? (
         <p

@@ -8,8 +8,7 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../../components/ui/dialog';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
+import { TextField } from '../../../components/ui/text-field';
 import { toast } from '../../../components/ui/use-toast';
 import { displayName } from '../../../lib/auth';
 import type { User } from '../../../types/api';
@@ -64,40 +63,24 @@ export function ChangePasswordDialog({
             <DialogTitle>Change Password</DialogTitle>
             <DialogDescription>Set a new password for {displayName(user)}.</DialogDescription>
           </DialogHeader>
-          <div className="grid gap-2">
-            <Label htmlFor="new-password">New Password</Label>
-            <Input
-              id="new-password"
-              type="password"
-              autoComplete="new-password"
-              value={newPassword}
-              onChange={(e) => setNewPassword(e.target.value)}
-              aria-invalid={errors.newPassword ? true : undefined}
-              aria-describedby={errors.newPassword ? 'new-password-error' : undefined}
-            />
-            {errors.newPassword ? (
-              <p id="new-password-error" className="text-sm text-destructive">
-                {errors.newPassword}
-              </p>
-            ) : null}
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor="confirm-password">Confirm Password</Label>
-            <Input
-              id="confirm-password"
-              type="password"
-              autoComplete="new-password"
-              value={confirmPassword}
-              onChange={(e) => setConfirmPassword(e.target.value)}
-              aria-invalid={errors.confirmPassword ? true : undefined}
-              aria-describedby={errors.confirmPassword ? 'confirm-password-error' : undefined}
-            />
-            {errors.confirmPassword ? (
-              <p id="confirm-password-error" className="text-sm text-destructive">
-                {errors.confirmPassword}
-              </p>
-            ) : null}
-          </div>
+          <TextField
+            id="new-password"
+            label="New Password"
+            type="password"
+            autoComplete="new-password"
+            value={newPassword}
+            onChange={(e) => setNewPassword(e.target.value)}
+            error={errors.newPassword}
+          />
+          <TextField
+            id="confirm-password"
+            label="Confirm Password"
+            type="password"
+            autoComplete="new-password"
+            value={confirmPassword}
+            onChange={(e) => setConfirmPassword(e.target.value)}
+            error={errors.confirmPassword}
+          />
           <DialogFooter>
             <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
               Cancel

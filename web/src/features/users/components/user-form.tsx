@@ -1,10 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { Switch } from '../../../components/ui/switch';
+import { FieldError, TextField } from '../../../components/ui/text-field';
 import type { Role } from '../../../types/api';
 import {
   CREATE_USER_PASSWORD_MIN,
@@ -22,14 +22,6 @@ export const EMPTY_USER_FORM: UserFormValues = {
   role: 'USER',
   isActive: true,
 };
-
-function FieldError({ id, message }: { id: string; message?: string }) {
-  return message ? (
-    <p id={id} className="text-sm text-destructive">
-      {message}
-    </p>
-  ) : null;
-}
 
 /** The create and edit form (spec 1 §5): the password only when creating. */
 export function UserForm({
@@ -70,19 +62,15 @@ export function UserForm({
   }
 
   const text = (key: 'email' | 'password' | 'firstName' | 'lastName', label: string, type = 'text') => (
-    <div className="grid gap-2">
-      <Label htmlFor={`user-${key}`}>{label}</Label>
-      <Input
-        id={`user-${key}`}
-        type={type}
-        value={values[key]}
-        autoComplete={key === 'password' ? 'new-password' : 'off'}
-        onChange={(e) => set(key, e.target.value)}
-        aria-invalid={shown[key] ? true : undefined}
-        aria-describedby={shown[key] ? `user-${key}-error` : undefined}
-      />
-      <FieldError id={`user-${key}-error`} message={shown[key]} />
-    </div>
+    <TextField
+      id={`user-${key}`}
+      label={label}
+      type={type}
+      value={values[key]}
+      autoComplete={key === 'password' ? 'new-password' : 'off'}
+      onChange={(e) => set(key, e.target.value)}
+      error={shown[key]}
+    />
   );
 
   return (
