@@ -1,5 +1,5 @@
-// Failed sign-ins counted in Redis per e-mail and per client address over a sliding window. Once a
-// limit is reached, sign-in answers 429 without checking the password.
+// Failed sign-ins counted in Redis per e-mail and per client address, in a fixed window that opens
+// at the first failure. Once a limit is reached, sign-in answers 429 without checking the password.
 import type { Redis } from 'ioredis';
 
 export class LoginRateLimit {
