@@ -328,6 +328,33 @@ describe('gateway plumbing', () => {
     expect(text).toContain('process_cpu_user_seconds_total');
   });
 
+  it("reports each projection's lag: 0 when caught up, the age of the oldest unapplied event when not", async () => {
+    const lagOf = async (name: string) => {
+      const text = await (await fetch(`${t.url}/metrics`)).text();
+      const m = text.match(
+        new RegExp(`^billflow_projection_lag_seconds\\{projection="${name}"\\} (\\S+)$`, 'm'),
+      );
+      return m ? Number(m[1]) : undefined;
+    };
+    // A write that waits for its read models: afterwards both are caught up with it.
+    await api(t.url, 'PUT', '/api/user/profile', { body: { firstName: 'Lag' }, token: adminToken });
+    expect(await lagOf('users')).toBeLessThan(1);
+    expect(await lagOf('activity')).toBeLessThan(1);
+    // A projection that never moved (checkpoint at the start) is as far behind as the first event.
+    const first = await t.started.app.store.readAll('', 1);
+    await t.started.app.pool.query(
+      "INSERT INTO projection_checkpoints (name, position, version) VALUES ('stalled-probe', '', 1)",
+    );
+    try {
+      const lag = (await lagOf('stalled-probe')) ?? Number.NaN;
+      const expected = (Date.now() - first[0].createdAt.getTime()) / 1000;
+      expect(lag).toBeGreaterThan(0);
+      expect(Math.abs(lag - expected)).toBeLessThan(2);
+    } finally {
+      await t.started.app.pool.query("DELETE FROM projection_checkpoints WHERE name = 'stalled-probe'");
+    }
+  });
+
   it('gives the detailed health to an ADMIN only', async () => {
     const r = await api(t.url, 'GET', '/api/health/detailed', { token: adminToken });
     expect(r.status).toBe(200);

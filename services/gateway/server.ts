@@ -15,6 +15,7 @@ import type { Actor } from '../auth/permissions.js';
 import type { GraphQLContext } from './graphql/builder.js';
 import { schema } from './graphql/schema.js';
 import type { LiveBus } from './live.js';
+import { registerProjectionMetrics } from './projection-metrics.js';
 import { authRoutes } from './rest/auth-routes.js';
 import { dashboardRoutes } from './rest/dashboard-routes.js';
 import type { RestDeps } from './rest/deps.js';
@@ -56,6 +57,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
+  registerProjectionMetrics(registry, app);
   const wsConnections = new Counter({
     name: 'billflow_graphql_ws_connections_total',
     help: 'graphql-ws connections accepted',
