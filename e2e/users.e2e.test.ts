@@ -11,6 +11,7 @@ import {
   createUser,
   ensureWebBuild,
   launchBrowser,
+  MOBILE,
   openPage,
   pathOf,
   seriousAxeViolations,
@@ -59,8 +60,8 @@ async function getApi<T>(path: string) {
   return apiCall<{ success: boolean; data: T }>(app.url, 'GET', path, undefined, await freshToken());
 }
 
-async function adminPage(path = '/users') {
-  const { page, errors } = await openPage(browser, app.url);
+async function adminPage(path = '/users', viewport?: { width: number; height: number }) {
+  const { page, errors } = await openPage(browser, app.url, { viewport });
   await signIn(page, app.admin);
   if (path) {
     await page.goto(path);
@@ -726,5 +727,29 @@ describe('accessibility', () => {
 
     expect(found).toEqual({});
     await page.context().close();
+  });
+});
+
+describe('small screens', () => {
+  it("fit the phone's width: the table scrolls inside its card instead of widening the page", async () => {
+    for (const path of ['/users', `/users/${adminId}`, `/users/${adminId}/edit`, '/users/new']) {
+      const { page } = await adminPage(path, MOBILE);
+      await page.getByRole('heading', { level: 1 }).waitFor();
+      if (path === '/users') await page.locator('tbody tr').first().waitFor();
+      const widths = await page.evaluate(() => {
+        const content = document.querySelector('main')?.firstElementChild as HTMLElement;
+        return { page: document.documentElement.scrollWidth, content: content.scrollWidth, view: innerWidth };
+      });
+      expect(widths, path).toEqual({ page: MOBILE.width, content: MOBILE.width, view: MOBILE.width });
+      if (path === '/users') {
+        const table = await page.locator('table').evaluate((t) => {
+          const box = t.parentElement as HTMLElement;
+          return { scrolls: box.scrollWidth > box.clientWidth, right: box.getBoundingClientRect().right };
+        });
+        expect(table.scrolls).toBe(true);
+        expect(table.right).toBeLessThanOrEqual(MOBILE.width);
+      }
+      await page.context().close();
+    }
   });
 });

@@ -57,7 +57,7 @@ export function DashboardPage({
   const activity = useMemo(() => mergeActivity(live, figures.recentActivity), [live, figures.recentActivity]);
 
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <PageHeader title="Dashboard" description={DASHBOARD_WELCOME} />
 
       {stats.error ? (

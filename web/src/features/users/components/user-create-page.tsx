@@ -12,7 +12,7 @@ export function UserCreatePage() {
   const navigate = useNavigate();
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <PageHeader
         title="Create User"
         description="Add a new user account"

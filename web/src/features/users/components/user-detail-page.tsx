@@ -89,7 +89,7 @@ export function UserDetailPage() {
 
   const s = stats.data;
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <PageHeader
         title="User Details"
         description={user ? fullName(user) || user.email : undefined}

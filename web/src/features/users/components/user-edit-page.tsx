@@ -21,7 +21,7 @@ export function UserEditPage() {
   const user = remote.data;
 
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <PageHeader
         title="Edit User"
         description={user ? user.email : 'Update the user account'}

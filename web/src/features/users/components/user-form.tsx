@@ -74,7 +74,7 @@ export function UserForm({
   );
 
   return (
-    <form onSubmit={submit} noValidate className="grid gap-6">
+    <form onSubmit={submit} noValidate className="grid grid-cols-1 gap-6">
       <Card>
         <CardHeader>
           <CardTitle as="h2">User Information</CardTitle>

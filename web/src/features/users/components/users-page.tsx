@@ -118,7 +118,7 @@ export function UsersPage() {
   }
 
   return (
-    <div className="grid gap-6">
+    <div className="grid grid-cols-1 gap-6">
       <nav aria-label="Page breadcrumb" className="text-sm text-muted-foreground">
         <ol className="flex items-center gap-1.5">
           <li>
