@@ -730,26 +730,43 @@ describe('accessibility', () => {
   });
 });
 
-describe('small screens', () => {
-  it("fit the phone's width: the table scrolls inside its card instead of widening the page", async () => {
-    for (const path of ['/users', `/users/${adminId}`, `/users/${adminId}/edit`, '/users/new']) {
-      const { page } = await adminPage(path, MOBILE);
-      await page.getByRole('heading', { level: 1 }).waitFor();
-      if (path === '/users') await page.locator('tbody tr').first().waitFor();
-      const widths = await page.evaluate(() => {
-        const content = document.querySelector('main')?.firstElementChild as HTMLElement;
-        return { page: document.documentElement.scrollWidth, content: content.scrollWidth, view: innerWidth };
-      });
-      expect(widths, path).toEqual({ page: MOBILE.width, content: MOBILE.width, view: MOBILE.width });
-      if (path === '/users') {
-        const table = await page.locator('table').evaluate((t) => {
-          const box = t.parentElement as HTMLElement;
-          return { scrolls: box.scrollWidth > box.clientWidth, right: box.getBoundingClientRect().right };
-        });
-        expect(table.scrolls).toBe(true);
-        expect(table.right).toBeLessThanOrEqual(MOBILE.width);
+describe('narrow screens', () => {
+  it('nothing runs out of its box at phone and tablet widths; the table scrolls inside its card', async () => {
+    const who = await createUser(app.url, app.admin, 'MODERATOR', {
+      firstName: 'Maximilian',
+      lastName: 'Longaddress',
+      email: `maximilian.longaddress.${Date.now()}@subsidiary.example-holdings.test`,
+    });
+    const { page } = await adminPage('', MOBILE);
+    for (const width of [MOBILE.width, 768, 1024]) {
+      await page.setViewportSize({ width, height: 900 });
+      for (const path of ['/users', `/users/${who.id}`, `/users/${who.id}/edit`, '/users/new']) {
+        await page.goto(path);
+        await page.getByRole('heading', { level: 1 }).waitFor();
+        if (path === '/users') await page.locator('tbody tr').first().waitFor();
+        else if (path.endsWith('/edit'))
+          await expect.poll(() => page.getByLabel('Email').inputValue()).toBe(who.email);
+        else if (path !== '/users/new') await page.getByText(who.email).waitFor();
+        const overflowing = await page.evaluate(() =>
+          Array.from(document.querySelectorAll<HTMLElement>('main, main *'))
+            .filter((e) => getComputedStyle(e).overflowX === 'visible' && e.scrollWidth > e.clientWidth + 1)
+            .map((e) => `${e.tagName.toLowerCase()}.${String(e.className).slice(0, 60)}`),
+        );
+        expect(overflowing, `${path} at ${width}px`).toEqual([]);
+        expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBe(width);
+        if (path === '/users' && width === MOBILE.width) {
+          const box = await page.locator('table').evaluate((t) => {
+            const scroller = t.parentElement as HTMLElement;
+            return {
+              scrolls: scroller.scrollWidth > scroller.clientWidth,
+              right: scroller.getBoundingClientRect().right,
+            };
+          });
+          expect(box.scrolls).toBe(true);
+          expect(box.right).toBeLessThanOrEqual(width);
+        }
       }
-      await page.context().close();
     }
-  });
+    await page.context().close();
+  }, 120_000);
 });

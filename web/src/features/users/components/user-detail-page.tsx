@@ -24,9 +24,13 @@ import { UserLoadError } from './user-load-error';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
-    <div className="grid gap-1">
+    <div className="grid min-w-0 gap-1">
       <dt className="text-sm text-muted-foreground">{label}</dt>
-      <dd className="text-sm font-medium" data-testid={`field-${label.toLowerCase().replace(/\s+/g, '-')}`}>
+      {/* Long e-mail addresses wrap inside the card instead of running out of it. */}
+      <dd
+        className="text-sm font-medium [overflow-wrap:anywhere]"
+        data-testid={`field-${label.toLowerCase().replace(/\s+/g, '-')}`}
+      >
         {children}
       </dd>
     </div>
@@ -132,7 +136,7 @@ export function UserDetailPage() {
                 <CardDescription>Account details</CardDescription>
               </CardHeader>
               <CardContent>
-                <dl className="grid gap-4 sm:grid-cols-2">
+                <dl className="grid grid-cols-1 gap-4 sm:grid-cols-2">
                   <Field label="Name">{fullName(user) || 'N/A'}</Field>
                   <Field label="Email">{user.email}</Field>
                   <Field label="Role">
@@ -156,7 +160,7 @@ export function UserDetailPage() {
                 {!s ? (
                   <LoadingState text="Loading statistics..." />
                 ) : (
-                  <dl className="grid gap-4 sm:grid-cols-2">
+                  <dl className="grid grid-cols-1 gap-4 sm:grid-cols-2">
                     <Field label="Total Logins">{s.totalLogins}</Field>
                     <Field label="Last Login">{s.lastLogin ? formatDateTime(s.lastLogin) : 'Never'}</Field>
                     <Field label="Companies Managed">{s.companiesManaged}</Field>

@@ -62,7 +62,7 @@ export function UsersOverview({ stats }: { stats: OverviewStats | undefined }) {
         icon={<Shield className={icon} aria-hidden="true" />}
         value={
           stats ? (
-            <ul className="grid grid-cols-2 gap-x-3 text-xs font-normal">
+            <ul className="grid grid-cols-[repeat(auto-fit,minmax(7.5rem,1fr))] gap-x-3 text-xs font-normal">
               {USER_ROLES.map((r) => (
                 <li key={r} className="flex min-w-0 justify-between gap-1" data-testid={`stat-role-${r}`}>
                   <span className="text-muted-foreground">{r}</span>
