@@ -4,6 +4,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { decodeEvent, schemaVersionOf } from '../../schema/events/index.js';
 import type { EventMetadata, EventStore, Position, StoredEvent } from '../eventstore/port.js';
 import { WrongExpectedVersionError } from '../eventstore/port.js';
+import { currentRequest, type RequestContext } from './request-context.js';
 
 export interface Decider<S, C, E extends { type: string; data: unknown }> {
   initialState(): S;
@@ -35,6 +36,22 @@ export function eventIdFor(commandId: string, index: number): string {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-5${h.slice(13, 16)}-${((Number.parseInt(h[16], 16) & 3) | 8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }
 
+/**
+ * With an idempotency key, the n-th command a request sends to a stream gets the same id on every
+ * retry of that request, so the retry finds its events already there and appends nothing.
+ */
+function commandIdFromRequest(
+  request: RequestContext | undefined,
+  streamId: string,
+  actor: string | null | undefined,
+): string | null {
+  if (!request?.idempotencyKey) return null;
+  const n = (request.commandsPerStream.get(streamId) ?? 0) + 1;
+  request.commandsPerStream.set(streamId, n);
+  // Scoped to the caller: two users who pick the same key do not collide.
+  return eventIdFor(`idempotency:${actor ?? 'system'}:${request.idempotencyKey}:${streamId}`, n);
+}
+
 export class CommandHandler {
   constructor(
     private readonly store: EventStore,
@@ -57,10 +74,12 @@ export class CommandHandler {
     command: C,
     context: CommandContext = {},
   ): Promise<HandleResult<S, E>> {
-    const commandId = context.commandId ?? randomUUID();
+    const request = currentRequest();
+    const commandId =
+      context.commandId ?? commandIdFromRequest(request, streamId, context.userId) ?? randomUUID();
     const metadata: EventMetadata = {
       commandId,
-      correlationId: context.correlationId ?? commandId,
+      correlationId: context.correlationId ?? request?.correlationId ?? commandId,
       causationId: context.causationId ?? commandId,
       userId: context.userId ?? null,
     };

@@ -10,6 +10,7 @@ import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { AppServices } from '../app/context.js';
 import { AppError } from '../app/errors.js';
+import { type RequestContext, requestContextFrom, runInRequest } from '../app/request-context.js';
 import { resolveActor } from '../app/user-view.js';
 import type { Actor } from '../auth/permissions.js';
 import type { GraphQLContext } from './graphql/builder.js';
@@ -72,6 +73,20 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   server.get('/metrics', async (_req, reply) => {
     reply.header('content-type', registry.contentType);
     return registry.metrics();
+  });
+
+  // Every command a request causes shares its correlation id; an Idempotency-Key makes a retried
+  // request append nothing twice (services/app/request-context.ts).
+  server.addHook('onRequest', (req, reply, done) => {
+    let context: RequestContext;
+    try {
+      context = requestContextFrom(req.headers);
+    } catch (err) {
+      sendError(err, req, reply);
+      return;
+    }
+    reply.header('x-correlation-id', context.correlationId);
+    runInRequest(context, done);
   });
 
   const actorOf = (req: FastifyRequest) => {
