@@ -7,7 +7,7 @@ import {
   RegisterUserInput,
 } from '../../schema/commands/user.js';
 import { burnVerify, hashPassword, verifyPassword } from '../auth/passwords.js';
-import { type Actor, authorize } from '../auth/permissions.js';
+import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { DomainError } from '../domain/errors.js';
 import { userDecider } from '../domain/user/decider.js';
 import { emailClaimDecider } from '../domain/user/email-claim.js';
@@ -126,15 +126,15 @@ export async function registerUser(
   const data = parseInput(RegisterUserInput, input);
   const now = new Date().toISOString();
   const userId = await nextUserId(app);
-  const actorId = actor ? String(actor.id) : null;
-  const correlationId = options.context?.correlationId ?? options.context?.commandId;
-  await claimEmail(app, data.email, userId, now, { userId: actorId, correlationId });
+  const context = { ...commandContext(actor), ...options.context };
+  const correlationId = context.correlationId ?? context.request?.correlationId ?? context.commandId;
+  await claimEmail(app, data.email, userId, now, { ...context, commandId: undefined, correlationId });
   const passwordHash = await hashPassword(data.password);
   const result = await app.commands.handle(
     userDecider,
     userDecider.streamId(userId),
     { type: 'RegisterUser', userId, ...data, passwordHash, now },
-    { ...options.context, userId: actorId, correlationId },
+    { ...context, correlationId },
   );
   await awaitProjections(app, result.position, ['UserRegistered']);
   const row = await findUserRow(app, userId);
@@ -162,12 +162,16 @@ export async function claimEmail(
 ): Promise<void> {
   const streamId = emailClaimDecider.streamId(email);
   try {
-    await app.commands.handle(
+    const { state } = await app.commands.handle(
       emailClaimDecider,
       streamId,
       { type: 'ClaimEmail', email, userId, now },
       context,
     );
+    // A retried request (same Idempotency-Key) may find its first attempt's claim, made for another
+    // new user id: the address is then taken, not ours.
+    if (state.claimedBy !== userId)
+      throw new DomainError('CONFLICT', 'A user with this email already exists');
   } catch (err) {
     if (!(err instanceof DomainError) || err.code !== 'CONFLICT') throw err;
     const { state, events } = await app.commands.load(emailClaimDecider, streamId);
@@ -206,7 +210,7 @@ export async function changeOwnPassword(
     userDecider,
     userDecider.streamId(actor.id),
     { type: 'ChangeUserPassword', passwordHash, by: 'self', now: new Date().toISOString() },
-    { userId: String(actor.id) },
+    commandContext(actor),
   );
   await awaitProjections(app, result.position, ['UserPasswordChanged']);
 }

@@ -4,7 +4,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { decodeEvent, schemaVersionOf } from '../../schema/events/index.js';
 import type { EventMetadata, EventStore, Position, StoredEvent } from '../eventstore/port.js';
 import { WrongExpectedVersionError } from '../eventstore/port.js';
-import { currentRequest, type RequestContext } from './request-context.js';
+import type { RequestContext } from './request-context.js';
 
 export interface Decider<S, C, E extends { type: string; data: unknown }> {
   initialState(): S;
@@ -19,6 +19,8 @@ export interface CommandContext {
   causationId?: string;
   /** The acting user (string form of the id), or null for the system. */
   userId?: string | null;
+  /** The HTTP request behind the command: its correlation id and idempotency key. */
+  request?: RequestContext;
 }
 
 export interface HandleResult<S, E> {
@@ -74,7 +76,7 @@ export class CommandHandler {
     command: C,
     context: CommandContext = {},
   ): Promise<HandleResult<S, E>> {
-    const request = currentRequest();
+    const request = context.request;
     const commandId =
       context.commandId ?? commandIdFromRequest(request, streamId, context.userId) ?? randomUUID();
     const metadata: EventMetadata = {

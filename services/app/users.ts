@@ -9,7 +9,7 @@ import {
 } from '../../schema/commands/user.js';
 import type { Role } from '../../schema/events/user.js';
 import { hashPassword } from '../auth/passwords.js';
-import { type Actor, authorize } from '../auth/permissions.js';
+import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { userDecider } from '../domain/user/decider.js';
 import { emailClaimDecider } from '../domain/user/email-claim.js';
 import { claimEmail } from './auth.js';
@@ -104,9 +104,12 @@ async function run(
   userId: number,
   command: Parameters<typeof userDecider.decide>[0],
 ) {
-  const result = await app.commands.handle(userDecider, userDecider.streamId(userId), command, {
-    userId: String(actor.id),
-  });
+  const result = await app.commands.handle(
+    userDecider,
+    userDecider.streamId(userId),
+    command,
+    commandContext(actor),
+  );
   await awaitProjections(
     app,
     result.position,
@@ -130,7 +133,7 @@ export async function updateUser(
   const row = needsRow ? await requireUser(app, userId) : null;
   const now = new Date().toISOString();
   if (row && data.email !== undefined && data.email !== row.email_lower) {
-    await claimEmail(app, data.email, userId, now, { userId: String(actor.id) });
+    await claimEmail(app, data.email, userId, now, commandContext(actor));
   }
   await run(app, actor, userId, {
     type: 'UpdateUserProfile',
@@ -140,12 +143,17 @@ export async function updateUser(
     now,
   });
   if (row && data.email !== undefined && data.email !== row.email_lower) {
-    await app.commands.handle(emailClaimDecider, emailClaimDecider.streamId(row.email_lower), {
-      type: 'ReleaseEmail',
-      email: row.email_lower,
-      userId,
-      now,
-    });
+    await app.commands.handle(
+      emailClaimDecider,
+      emailClaimDecider.streamId(row.email_lower),
+      {
+        type: 'ReleaseEmail',
+        email: row.email_lower,
+        userId,
+        now,
+      },
+      commandContext(actor),
+    );
   }
   if (row && data.role !== undefined && data.role !== row.role)
     await changeRole(app, actor, userId, { role: data.role });
@@ -205,12 +213,17 @@ export async function deleteUser(app: AppServices, actor: Actor | null, id: unkn
     run(app, actor, userId, { type: 'DeleteUser', actorId: actor.id, now }),
   );
   await app.refreshTokens.revokeAllFor(userId);
-  await app.commands.handle(emailClaimDecider, emailClaimDecider.streamId(row.email_lower), {
-    type: 'ReleaseEmail',
-    email: row.email_lower,
-    userId,
-    now,
-  });
+  await app.commands.handle(
+    emailClaimDecider,
+    emailClaimDecider.streamId(row.email_lower),
+    {
+      type: 'ReleaseEmail',
+      email: row.email_lower,
+      userId,
+      now,
+    },
+    commandContext(actor),
+  );
 }
 
 export async function adminChangePassword(
@@ -252,16 +265,21 @@ export async function updateProfile(app: AppServices, actor: Actor | null, input
   const row = await requireUser(app, actor.id);
   const now = new Date().toISOString();
   if (data.email !== undefined && data.email !== row.email_lower) {
-    await claimEmail(app, data.email, actor.id, now, { userId: String(actor.id) });
+    await claimEmail(app, data.email, actor.id, now, commandContext(actor));
   }
   await run(app, actor, actor.id, { type: 'UpdateUserProfile', ...data, now });
   if (row && data.email !== undefined && data.email !== row.email_lower) {
-    await app.commands.handle(emailClaimDecider, emailClaimDecider.streamId(row.email_lower), {
-      type: 'ReleaseEmail',
-      email: row.email_lower,
-      userId: actor.id,
-      now,
-    });
+    await app.commands.handle(
+      emailClaimDecider,
+      emailClaimDecider.streamId(row.email_lower),
+      {
+        type: 'ReleaseEmail',
+        email: row.email_lower,
+        userId: actor.id,
+        now,
+      },
+      commandContext(actor),
+    );
   }
   return toUserDto(await requireUser(app, actor.id));
 }

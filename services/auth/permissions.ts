@@ -2,6 +2,7 @@
 // refuses it. Spec 1 §6 and spec 2 §6 are the source; where they are silent the narrowest role wins.
 import type { Role } from '../../schema/events/user.js';
 import { AppError } from '../app/errors.js';
+import type { RequestContext } from '../app/request-context.js';
 
 export const ROLE_LEVEL: Record<Role, number> = { GUEST: 0, USER: 1, MODERATOR: 2, ADMIN: 3 };
 
@@ -26,6 +27,13 @@ export interface Actor {
   id: number;
   role: Role;
   email: string;
+  /** The HTTP request this actor acts through, when there is one (its commands carry it). */
+  request?: RequestContext;
+}
+
+/** Metadata for the commands an actor sends: who acts, and through which request. */
+export function commandContext(actor: Actor | null): { userId: string | null; request?: RequestContext } {
+  return { userId: actor ? String(actor.id) : null, request: actor?.request };
 }
 
 export function can(actor: Actor | null, permission: Permission): boolean {

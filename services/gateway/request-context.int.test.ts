@@ -96,6 +96,24 @@ describe('Idempotency-Key', () => {
     expect(await lastNameOf(target.id)).toBe('BySecond');
   });
 
+  it('a retried create never makes a second user with the same address', async () => {
+    const create = () =>
+      api(t.url, 'POST', '/api/auth/register', {
+        body: { email: 'retried-create@ctx.test', password: 'long-enough-1' },
+        token: adminToken,
+        headers: { 'idempotency-key': 'create-1' },
+      });
+    expect((await create()).status).toBe(201);
+    // Each attempt takes a fresh user id, so the retry cannot be the same command: it is refused.
+    const retried = await create();
+    expect(retried.status).toBe(409);
+    expect(retried.body.error).toBe('A user with this email already exists');
+    const list = await api(t.url, 'GET', '/api/user/users?limit=100', { token: adminToken });
+    expect(
+      list.body.data.data.filter((u: { email: string }) => u.email === 'retried-create@ctx.test'),
+    ).toHaveLength(1);
+  });
+
   it('refuses a malformed key with a 400 in the envelope, and changes nothing', async () => {
     const u = await createUser('bad-key@ctx.test');
     const r = await api(t.url, 'PUT', `/api/user/users/${u.id}`, {

@@ -10,7 +10,7 @@ import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { AppServices } from '../app/context.js';
 import { AppError } from '../app/errors.js';
-import { type RequestContext, requestContextFrom, runInRequest } from '../app/request-context.js';
+import { type RequestContext, requestContextFrom } from '../app/request-context.js';
 import { resolveActor } from '../app/user-view.js';
 import type { Actor } from '../auth/permissions.js';
 import type { GraphQLContext } from './graphql/builder.js';
@@ -35,6 +35,7 @@ export interface GatewayOptions {
 }
 
 const actorCache = new WeakMap<FastifyRequest, Promise<Actor | null>>();
+const requestContexts = new WeakMap<FastifyRequest, RequestContext>();
 
 export async function buildGateway(options: GatewayOptions): Promise<FastifyInstance> {
   const { app, live } = options;
@@ -76,23 +77,18 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   });
 
   // Every command a request causes shares its correlation id; an Idempotency-Key makes a retried
-  // request append nothing twice (services/app/request-context.ts).
-  server.addHook('onRequest', (req, reply, done) => {
-    let context: RequestContext;
-    try {
-      context = requestContextFrom(req.headers);
-    } catch (err) {
-      sendError(err, req, reply);
-      return;
-    }
+  // request append nothing twice (services/app/request-context.ts). Both travel on the actor.
+  server.addHook('onRequest', async (req, reply) => {
+    const context = requestContextFrom(req.headers);
+    requestContexts.set(req, context);
     reply.header('x-correlation-id', context.correlationId);
-    runInRequest(context, done);
   });
 
   const actorOf = (req: FastifyRequest) => {
     let p = actorCache.get(req);
     if (!p) {
-      p = resolveActor(app, bearerOf(req));
+      const request = requestContexts.get(req);
+      p = resolveActor(app, bearerOf(req)).then((actor) => (actor ? { ...actor, request } : null));
       actorCache.set(req, p);
     }
     return p;
