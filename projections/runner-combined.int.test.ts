@@ -1,0 +1,143 @@
+// The runner commits the batches of its projections together when they arrive together, and a
+// projection that fails still never holds back another.
+import { randomUUID } from 'node:crypto';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NewEvent } from '../services/eventstore/port.js';
+import { PostgresEventStore } from '../services/eventstore/postgres.js';
+import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
+import { createTestRedis, type TestRedis } from '../test/support/redis.js';
+import { activityProjection } from './activity.js';
+import { readCheckpoint } from './checkpoints.js';
+import type { Projection } from './projection.js';
+import { ProjectionRunner } from './runner.js';
+import { usersProjection } from './users.js';
+
+/** Which projections the runner reported as failed. */
+const failed: string[] = [];
+const log = {
+  info() {},
+  warn() {},
+  error(fields: unknown) {
+    failed.push(String((fields as { projection?: string }).projection));
+  },
+};
+let db: TestDatabase;
+let redis: TestRedis;
+let store: PostgresEventStore;
+let kysely: Kysely<any>;
+
+const registered = (userId: number): NewEvent => ({
+  id: randomUUID(),
+  type: 'UserRegistered',
+  data: {
+    userId,
+    email: `u${userId}@combined.test`,
+    firstName: 'C',
+    lastName: 'T',
+    role: 'USER',
+    isActive: true,
+    passwordHash: 'h',
+    registeredAt: new Date().toISOString(),
+  },
+});
+const signedOut = (userId: number): NewEvent => ({
+  id: randomUUID(),
+  type: 'UserSignedOut',
+  data: { userId, at: new Date().toISOString() },
+});
+
+function runner(projections: Projection[]) {
+  return new ProjectionRunner({
+    pool: db.pool,
+    store,
+    projections,
+    redis: redis.client,
+    prefix: redis.prefix,
+    log,
+    standbyRetryMs: 50,
+    restartDelayMs: 20,
+  });
+}
+
+async function until(check: () => Promise<boolean>, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+const at = async (name: string) => (await readCheckpoint(kysely, name))?.position;
+
+beforeAll(async () => {
+  db = await createTestDatabase('combined', 8);
+  redis = await createTestRedis('combined');
+  store = new PostgresEventStore(db.pool, { pollIntervalMs: 50 });
+  await store.init();
+  kysely = new Kysely({ dialect: new PostgresDialect({ pool: db.pool }) });
+});
+
+afterAll(async () => {
+  await store?.close();
+  await kysely?.destroy().catch(() => {});
+  await redis?.cleanup();
+  await db?.drop();
+});
+
+describe('projection runner, several projections', () => {
+  it('commits the batches that arrive together in one transaction', async () => {
+    const r = runner([usersProjection, activityProjection]);
+    await r.start();
+    try {
+      await until(async () => (await at('users')) !== undefined && (await at('activity')) !== undefined);
+      const { position } = await store.append('user-1', [registered(1)], 'no_stream');
+      await until(async () => (await at('users')) === position && (await at('activity')) === position);
+      // Both checkpoint rows were last written by the same transaction.
+      const rows = await sql<{ name: string; xmin: string }>`
+        SELECT name, xmin::text AS xmin FROM projection_checkpoints WHERE name IN ('users', 'activity')`.execute(
+        kysely,
+      );
+      expect(rows.rows).toHaveLength(2);
+      expect(rows.rows[0].xmin).toBe(rows.rows[1].xmin);
+    } finally {
+      await r.stop();
+    }
+  });
+
+  it('a projection that fails on an event does not hold back the others', async () => {
+    const broken: Projection = {
+      name: 'broken-on-sign-out',
+      version: 1,
+      tables: [],
+      handles: ['UserSignedOut'],
+      async setup() {},
+      async apply(_trx, event) {
+        throw new Error(`cannot apply ${event.type}`);
+      },
+    };
+    const head = await store.headPosition();
+    // Caught up with the log so far; the next sign-out is its poison.
+    await sql`INSERT INTO projection_checkpoints (name, position, version) VALUES (${broken.name}, ${head}, 1)`.execute(
+      kysely,
+    );
+    failed.length = 0;
+    const r = runner([usersProjection, broken]);
+    await r.start();
+    try {
+      // Both live and waiting, so the next event reaches them in one read and one shared commit.
+      await until(async () => r.active.size === 2);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const { position } = await store.append('user-1', [signedOut(1)], 'any');
+      await until(async () => (await at('users')) === position);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(await at(broken.name)).toBe(head);
+      expect(await at('users')).toBe(position);
+      // Only the broken one failed: the shared transaction's failure was not passed on to users.
+      expect(failed.length).toBeGreaterThan(0);
+      expect(new Set(failed)).toEqual(new Set([broken.name]));
+    } finally {
+      await r.stop();
+    }
+  });
+});
