@@ -34,14 +34,6 @@ export interface RunnerOptions {
 
 export type FaultPoint = 'batch:start' | 'checkpoint:moved' | 'batch:applied' | 'batch:committed';
 
-interface PendingBatch {
-  p: Projection;
-  from: Position;
-  events: StoredEvent[];
-  resolve(to: Position): void;
-  reject(err: unknown): void;
-}
-
 /** A stable 63-bit key per projection name for pg_advisory_lock. */
 export function lockKey(name: string): string {
   return BigInt.asIntN(
@@ -138,73 +130,34 @@ export class ProjectionRunner {
     }
   }
 
-  /**
-   * Applies a batch and moves the checkpoint from `from`, in one transaction with the rows. The
-   * projections of this runner usually get the same batch in the same tick (they share one read of
-   * the log): those are committed together, one transaction and one publish instead of one each.
-   * If the shared transaction fails, each batch is tried alone, so one failing projection never
-   * holds back another.
-   */
-  private applyBatch(p: Projection, from: Position, events: StoredEvent[]): Promise<Position> {
-    return new Promise<Position>((resolve, reject) => {
-      this.pending.push({ p, from, events, resolve, reject });
-      if (this.pending.length === 1) setImmediate(() => void this.flush());
-    });
-  }
-
-  private readonly pending: PendingBatch[] = [];
-
-  private async flush() {
-    const batches = this.pending.splice(0);
-    if (batches.length > 1) {
-      try {
-        const tos = await this.commit(batches);
-        for (const [i, b] of batches.entries()) b.resolve(tos[i]);
-        return;
-      } catch {
-        /* fall through: each batch alone, each with its own outcome */
-      }
-    }
-    for (const b of batches) {
-      try {
-        b.resolve((await this.commit([b]))[0]);
-      } catch (err) {
-        b.reject(err);
-      }
-    }
-  }
-
-  /** One transaction for the given batches (each its own checkpoint compare-and-set); publish after. */
-  private async commit(batches: PendingBatch[]): Promise<Position[]> {
+  /** Applies a batch and moves the checkpoint from `from` in one transaction; publishes after commit. */
+  private async applyBatch(p: Projection, from: Position, events: StoredEvent[]): Promise<Position> {
+    const to = events[events.length - 1].position;
     const notices: ChangeNotice[] = [];
     const ctx = { schema: 'public', notify: (n: ChangeNotice) => notices.push(n) };
     const fault = this.opts.faults;
-    const tos = batches.map((b) => b.events[b.events.length - 1].position);
-    for (const _ of batches) await fault?.('batch:start');
+    await fault?.('batch:start');
     await this.db.transaction().execute(async (trx) => {
-      for (const [i, { p, from, events }] of batches.entries()) {
-        const moved = await sql<{ name: string }>`
-          UPDATE projection_checkpoints SET position = ${tos[i]}, updated_at = now()
-          WHERE name = ${p.name} AND position = ${from} RETURNING name`.execute(trx);
-        if (moved.rows.length !== 1)
-          throw new Error(`checkpoint of ${p.name} moved under us (expected ${from})`);
-        await fault?.('checkpoint:moved', trx);
-        const handled = events.filter((e) => p.handles.includes(e.type));
-        if (p.applyBatch) {
-          if (handled.length > 0) await p.applyBatch(trx, handled, ctx);
-        } else for (const e of handled) await p.apply(trx, e, ctx);
-        await fault?.('batch:applied', trx);
-      }
+      const moved = await sql<{ name: string }>`
+        UPDATE projection_checkpoints SET position = ${to}, updated_at = now()
+        WHERE name = ${p.name} AND position = ${from} RETURNING name`.execute(trx);
+      if (moved.rows.length !== 1)
+        throw new Error(`checkpoint of ${p.name} moved under us (expected ${from})`);
+      await fault?.('checkpoint:moved', trx);
+      const handled = events.filter((e) => p.handles.includes(e.type));
+      if (p.applyBatch) {
+        if (handled.length > 0) await p.applyBatch(trx, handled, ctx);
+      } else for (const e of handled) await p.apply(trx, e, ctx);
+      await fault?.('batch:applied', trx);
     });
-    for (const _ of batches) await fault?.('batch:committed');
+    await fault?.('batch:committed');
     const multi = this.opts.redis.multi();
     if (notices.length) multi.publish(`${this.opts.prefix}:changes`, JSON.stringify(notices));
-    for (const [i, { p }] of batches.entries())
-      multi.publish(`${this.opts.prefix}:checkpoint`, JSON.stringify({ name: p.name, position: tos[i] }));
+    multi.publish(`${this.opts.prefix}:checkpoint`, JSON.stringify({ name: p.name, position: to }));
     await multi
       .exec()
       .catch((err) => this.opts.log.warn({ err: String(err) }, 'publish after commit failed'));
-    return tos;
+    return to;
   }
 
   async stop() {
