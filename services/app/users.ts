@@ -118,6 +118,16 @@ async function run(
   return result;
 }
 
+/** Frees an address its user no longer holds (after an e-mail change or a delete). */
+function releaseEmail(app: AppServices, actor: Actor, email: string, userId: number, now: string) {
+  return app.commands.handle(
+    emailClaimDecider,
+    emailClaimDecider.streamId(email),
+    { type: 'ReleaseEmail', email, userId, now },
+    commandContext(actor),
+  );
+}
+
 export async function updateUser(
   app: AppServices,
   actor: Actor | null,
@@ -143,17 +153,7 @@ export async function updateUser(
     now,
   });
   if (row && data.email !== undefined && data.email !== row.email_lower) {
-    await app.commands.handle(
-      emailClaimDecider,
-      emailClaimDecider.streamId(row.email_lower),
-      {
-        type: 'ReleaseEmail',
-        email: row.email_lower,
-        userId,
-        now,
-      },
-      commandContext(actor),
-    );
+    await releaseEmail(app, actor, row.email_lower, userId, now);
   }
   if (row && data.role !== undefined && data.role !== row.role)
     await changeRole(app, actor, userId, { role: data.role });
@@ -213,17 +213,7 @@ export async function deleteUser(app: AppServices, actor: Actor | null, id: unkn
     run(app, actor, userId, { type: 'DeleteUser', actorId: actor.id, now }),
   );
   await app.refreshTokens.revokeAllFor(userId);
-  await app.commands.handle(
-    emailClaimDecider,
-    emailClaimDecider.streamId(row.email_lower),
-    {
-      type: 'ReleaseEmail',
-      email: row.email_lower,
-      userId,
-      now,
-    },
-    commandContext(actor),
-  );
+  await releaseEmail(app, actor, row.email_lower, userId, now);
 }
 
 export async function adminChangePassword(
@@ -269,17 +259,7 @@ export async function updateProfile(app: AppServices, actor: Actor | null, input
   }
   await run(app, actor, actor.id, { type: 'UpdateUserProfile', ...data, now });
   if (row && data.email !== undefined && data.email !== row.email_lower) {
-    await app.commands.handle(
-      emailClaimDecider,
-      emailClaimDecider.streamId(row.email_lower),
-      {
-        type: 'ReleaseEmail',
-        email: row.email_lower,
-        userId: actor.id,
-        now,
-      },
-      commandContext(actor),
-    );
+    await releaseEmail(app, actor, row.email_lower, actor.id, now);
   }
   return toUserDto(await requireUser(app, actor.id));
 }
