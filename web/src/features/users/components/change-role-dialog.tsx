@@ -10,13 +10,13 @@ import {
   DialogTitle,
 } from '../../../components/ui/dialog';
 import { Label } from '../../../components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { toast } from '../../../components/ui/use-toast';
 import { displayName } from '../../../lib/auth';
 import type { Role, User } from '../../../types/api';
 import { changeUserRole } from '../api/change-user-role';
-import { roleChangeKind, roleChangeText, USER_ROLES } from '../utils/user-rules';
+import { roleChangeKind, roleChangeText } from '../utils/user-rules';
 import { RoleBadge } from './role-badge';
+import { RoleSelect } from './role-select';
 
 export function ChangeRoleDialog({
   user,
@@ -66,18 +66,7 @@ export function ChangeRoleDialog({
           </div>
           <div className="grid gap-2">
             <Label htmlFor="change-role-select">New Role</Label>
-            <Select value={role} onValueChange={(v) => setRole(v as Role)}>
-              <SelectTrigger id="change-role-select" aria-label="New Role">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                {USER_ROLES.map((r) => (
-                  <SelectItem key={r} value={r}>
-                    {r}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
+            <RoleSelect id="change-role-select" label="New Role" value={role} onChange={setRole} />
           </div>
           {kind !== 'none' ? (
             <p

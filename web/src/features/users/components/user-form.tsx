@@ -2,17 +2,15 @@ import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Label } from '../../../components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { Switch } from '../../../components/ui/switch';
 import { FieldError, TextField } from '../../../components/ui/text-field';
-import type { Role } from '../../../types/api';
 import {
   CREATE_USER_PASSWORD_MIN,
-  USER_ROLES,
   type UserFormErrors,
   type UserFormValues,
   validateUserForm,
 } from '../utils/user-rules';
+import { RoleSelect } from './role-select';
 
 export const EMPTY_USER_FORM: UserFormValues = {
   email: '',
@@ -91,18 +89,7 @@ export function UserForm({
           {text('lastName', 'Last Name')}
           <div className="grid gap-2">
             <Label htmlFor="user-role">Role</Label>
-            <Select value={values.role} onValueChange={(v) => set('role', v as Role)}>
-              <SelectTrigger id="user-role" aria-label="Role">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                {USER_ROLES.map((r) => (
-                  <SelectItem key={r} value={r}>
-                    {r}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
+            <RoleSelect id="user-role" label="Role" value={values.role} onChange={(r) => set('role', r)} />
             <FieldError id="user-role-error" message={shown.role} />
           </div>
           <div className="flex items-center gap-3 self-end pb-2">
