@@ -1,0 +1,38 @@
+// Process managers: reactions to events, run on the log like projections (checkpointed, one active
+// runner each) but turning events into BullMQ jobs instead of rows. A job's id derives from the
+// event, so a replayed event (crash before the checkpoint moved) enqueues nothing twice; the
+// checkpoint moves only after the enqueue succeeded, so Redis being down delays reactions and
+// never loses them. Jobs are idempotent and report back by issuing commands (their own events).
+import type { StoredEvent } from '../services/eventstore/port.js';
+
+/** A job a process manager asks for in reaction to one event. */
+export interface ReactionJob {
+  /** BullMQ queue name (workers/queues.ts). */
+  queue: string;
+  /** Job name within the queue: the handler switches on it. */
+  name: string;
+  /** JSON only; ids, not personal data (the job reads what it needs). */
+  data: Record<string, unknown>;
+  /** Deterministic, from the event: use reactionJobId(). */
+  jobId: string;
+  /** Run later (expiry, stale-claim checks): a BullMQ delayed job. */
+  delayMs?: number;
+}
+
+export interface ProcessManager {
+  /** Unique, stable. Its checkpoint is the row `pm:<name>` in projection_checkpoints. */
+  name: string;
+  /** Event types it reacts to; the others still move its checkpoint. */
+  handles: readonly string[];
+  /** Pure: the jobs this event calls for (none is fine). */
+  react(event: StoredEvent): ReactionJob[];
+}
+
+/** `pm:<name>`: the checkpoint and parking key of a process manager. */
+export const consumerName = (pm: Pick<ProcessManager, 'name'>) => `pm:${pm.name}`;
+
+/** One id per (process manager, event, n-th job of that event): the same on every replay. */
+export function reactionJobId(pm: string, event: Pick<StoredEvent, 'id'>, n = 0): string {
+  // BullMQ refuses ':' in custom ids; keep to [A-Za-z0-9_-].
+  return `${pm}_${event.id}_${n}`.replace(/[^A-Za-z0-9_-]/g, '_');
+}
