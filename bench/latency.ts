@@ -52,6 +52,8 @@ export async function benchLatency(
   rate = 100,
   seconds = 10,
   warmupSeconds = 3,
+  /** Called when the counted phase starts and when its last push has arrived (CPU accounting). */
+  hooks: { countedStart?(): void; countedEnd?(): void } = {},
 ): Promise<LatencyFigures> {
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
@@ -94,6 +96,7 @@ export async function benchLatency(
     const wait = due - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     const counted = n >= warmup;
+    if (n === warmup) hooks.countedStart?.();
     const marker = counted ? `L${n - warmup}` : `W${n}`;
     const id = userIds[n % userIds.length];
     const sent = performance.now();
@@ -116,6 +119,7 @@ export async function benchLatency(
   agent.destroy();
   const deadline = performance.now() + 5000;
   while (sentAt.size > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  hooks.countedEnd?.();
   await client.dispose();
   const sorted = [...latencies].sort((a, b) => a - b);
   return {

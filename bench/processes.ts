@@ -7,6 +7,9 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 
 export interface RoleProcess {
   url: string | null;
+  pid: number;
+  /** Signals the process (SIGKILL for a crash, SIGSTOP/SIGCONT for a frozen host). */
+  kill(signal: NodeJS.Signals): void;
   stop(): Promise<void>;
 }
 
@@ -36,6 +39,10 @@ export function startRole(role: 'gateway' | 'projector' | 'worker' | 'all', env:
       child.off('exit', onExit);
       resolve({
         url: m ? m[1] : null,
+        pid: child.pid!,
+        kill: (signal) => {
+          child.kill(signal);
+        },
         stop: () =>
           new Promise<void>((done) => {
             if (child.exitCode !== null) return done();

@@ -7,7 +7,8 @@ import path from 'node:path';
 import pg from 'pg';
 import { ensureLocalServices, localSocketUrl, ROOT, withDatabase } from '../tools/local-services.js';
 import { benchEmmett, benchOurs } from './append.js';
-import { benchLatency } from './latency.js';
+import { type CpuGroups, cpuDelta, cpuSnapshot } from './cpu.js';
+import { benchLatency, type LatencyFigures } from './latency.js';
 import { startRole } from './processes.js';
 import { benchReplay } from './replay.js';
 
@@ -83,8 +84,8 @@ async function main() {
     rows.push({
       figure: 'append throughput ratio (ours / Emmett)',
       value: `${fmt(ratio, 2)}×`,
-      target: '≥ 1.5×',
-      met: ratio >= 1.5,
+      target: '≥ 5×',
+      met: ratio >= 5,
     });
   }
 
@@ -97,8 +98,8 @@ async function main() {
     rows.push({
       figure: `projection replay, ${fmt(r.events)} events → users table`,
       value: `${fmt(r.perSecond)} events/s (${fmt(r.seconds, 2)} s)`,
-      target: '≥ 20,000 events/s',
-      met: r.perSecond >= 20_000,
+      target: '≥ 100,000 events/s',
+      met: r.perSecond >= 100_000,
     });
   }
 
@@ -135,8 +136,10 @@ async function main() {
       })
     ).json();
     const token = login.data.tokens.accessToken as string;
+    // Enough users that one is edited at most every 2 s even at 300 commands/s: a push carries the
+    // row as it is when sent, so a faster re-edit of the same user would hide the earlier marker.
     const userIds: number[] = [];
-    for (let i = 0; i < 200; i++) {
+    for (let i = 0; i < (quick ? 200 : 600); i++) {
       const r = await (
         await fetch(`${base}/api/auth/register`, {
           method: 'POST',
@@ -146,22 +149,60 @@ async function main() {
       ).json();
       userIds.push(r.data.id);
     }
-    const l = await benchLatency(base, token, userIds, 100, quick ? 3 : 10);
-    latency = l;
+    // CPU per command, from /proc: the two product processes, every Postgres backend, Redis.
+    const groups: CpuGroups = {
+      gateway: [gateway.pid],
+      projector: [projector.pid],
+      postgres: { named: 'postgres' },
+      redis: { named: 'redis-server' },
+    };
+    const runs: Array<{
+      rate: number;
+      target: number;
+      figures: LatencyFigures;
+      cpu: Record<string, number>;
+    }> = [];
+    for (const [rate, target] of [
+      [100, 25],
+      [300, 50],
+    ] as const) {
+      let before: Record<string, number> = {};
+      let cpu: Record<string, number> = {};
+      const figures = await benchLatency(base, token, userIds, rate, quick ? 3 : 10, 3, {
+        countedStart: () => {
+          before = cpuSnapshot(groups);
+        },
+        countedEnd: () => {
+          cpu = cpuDelta(before, cpuSnapshot(groups));
+        },
+      });
+      runs.push({ rate, target, figures, cpu });
+    }
+    latency = runs;
     await started.close();
     await appDb.drop();
-    rows.push({
-      figure: `command → subscriber latency at 100 commands/s (${l.received}/${l.commands} received)`,
-      value: `p50 ${fmt(l.p50, 1)} ms · p95 ${fmt(l.p95, 1)} ms · p99 ${fmt(l.p99, 1)} ms`,
-      target: 'p99 ≤ 50 ms',
-      met: l.p99 <= 50 && l.received === l.commands,
-    });
-    rows.push({
-      figure: 'the same mutations, round trip (answers after its read model caught up)',
-      value: `p50 ${fmt(l.mutationP50, 1)} ms · p99 ${fmt(l.mutationP99, 1)} ms`,
-      target: '',
-      met: null,
-    });
+    for (const { rate, target, figures: l, cpu } of runs) {
+      rows.push({
+        figure: `command → subscriber latency at ${rate} commands/s (${l.received}/${l.commands} received)`,
+        value: `p50 ${fmt(l.p50, 1)} ms · p95 ${fmt(l.p95, 1)} ms · p99 ${fmt(l.p99, 1)} ms`,
+        target: `p99 ≤ ${target} ms`,
+        met: l.p99 <= target && l.received === l.commands,
+      });
+      rows.push({
+        figure: `  the same mutations' round trip at ${rate}/s (answers after its read model caught up)`,
+        value: `p50 ${fmt(l.mutationP50, 1)} ms · p99 ${fmt(l.mutationP99, 1)} ms`,
+        target: '',
+        met: null,
+      });
+      const per = (ms: number) => fmt((ms / l.commands) * 1000, 0);
+      const total = Object.values(cpu).reduce((a, b) => a + b, 0);
+      rows.push({
+        figure: `  CPU per command at ${rate}/s (µs, /proc utime+stime; gateway · projector · Postgres · Redis)`,
+        value: `${per(total)} µs = ${per(cpu.gateway)} · ${per(cpu.projector)} · ${per(cpu.postgres)} · ${per(cpu.redis)}`,
+        target: '',
+        met: null,
+      });
+    }
   }
 
   // 4. Web budget: initial JavaScript for /login (gzip), from the production build.

@@ -23,7 +23,7 @@ function log(msg: string) {
   if (!process.env.BILLFLOW_QUIET) process.stderr.write(`[services] ${msg}\n`);
 }
 
-function isRoot() {
+export function isRoot() {
   return typeof process.getuid === 'function' && process.getuid() === 0;
 }
 
@@ -72,7 +72,7 @@ export function aptInstall(pkgs: string[]) {
   if (r.status !== 0) throw new Error(`apt-get install ${pkgs.join(' ')} failed (exit ${r.status})`);
 }
 
-function findPgBin(): string | null {
+export function findPgBin(): string | null {
   const base = '/usr/lib/postgresql';
   if (!existsSync(base)) return null;
   const versions = readdirSync(base)
@@ -89,7 +89,7 @@ function asPg(cmd: string, args: string[], opts: { stdio?: 'ignore' | 'inherit' 
   return spawnSync(cmd, args, { stdio: opts.stdio ?? 'ignore' });
 }
 
-function ensurePgUser() {
+export function ensurePgUser() {
   if (!isRoot()) return;
   const r = spawnSync('id', ['-u', 'postgres'], { stdio: 'ignore' });
   if (r.status !== 0) execFileSync('useradd', ['--system', '--home', '/var/lib/postgresql', 'postgres']);
@@ -162,9 +162,15 @@ async function startPostgres(): Promise<{ url: string; stop?: () => void }> {
     '-w',
     '-t',
     '60',
-    // Also a Unix socket in .local/pg-run (cheaper than loopback TCP for the product on this host);
-    // skipped when the path would be too long for a socket name.
-    ...(socketFile(runDir).length < 100 ? ['-o', `-k ${runDir}`] : []),
+    // Also a Unix socket in .local/pg-run (cheaper than loopback TCP for the product on this host),
+    // skipped when the path would be too long for a socket name. The idle-transaction cut-off is
+    // given on every start, as docker-compose.yml does, so a data dir made before it was added in
+    // postgresql.auto.conf gets it too.
+    '-o',
+    [
+      '-c idle_in_transaction_session_timeout=60s',
+      ...(socketFile(runDir).length < 100 ? [`-k ${runDir}`] : []),
+    ].join(' '),
     'start',
   ]);
   if (r.status !== 0) {
@@ -181,7 +187,7 @@ async function startPostgres(): Promise<{ url: string; stop?: () => void }> {
   };
 }
 
-function findRedis(): string | null {
+export function findRedis(): string | null {
   for (const p of ['/usr/bin/redis-server', '/usr/local/bin/redis-server']) if (existsSync(p)) return p;
   return null;
 }
