@@ -45,7 +45,7 @@ export function startRole(role: 'gateway' | 'projector' | 'worker' | 'all', env:
         },
         stop: () =>
           new Promise<void>((done) => {
-            if (child.exitCode !== null) return done();
+            if (child.exitCode !== null || child.signalCode !== null) return done();
             child.once('exit', () => done());
             child.kill('SIGTERM');
           }),

@@ -1,9 +1,10 @@
 // Read your writes: a mutation waits until the projections that handle its events have passed its
 // position. Checkpoints arrive on Redis right after each projection commit; a short Postgres poll
-// covers a missed message (Redis pub/sub is fire-and-forget).
+// covers a missed message (Redis pub/sub is fire-and-forget) and all of them while Redis is down.
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { Position } from '../services/eventstore/port.js';
+import { keepSubscribed, unsubscribeQuietly } from '../services/redis.js';
 
 interface Waiter {
   position: Position;
@@ -31,7 +32,8 @@ export class CatchUpWaiter {
         /* ignore malformed */
       }
     });
-    await this.opts.subscriber.subscribe(this.channel);
+    // Does not wait for a Redis that is down: the Postgres poll stands in until it is back.
+    await keepSubscribed(this.opts.subscriber, this.channel);
   }
 
   private advance(name: string, position: Position) {
@@ -74,7 +76,8 @@ export class CatchUpWaiter {
     const timer = setTimeout(() => this.finish(w, false), timeoutMs);
     // Redis keeps `known` current, so a query per command is needed only until the first message
     // of each projection has arrived; a missed message is caught by the interval poll below.
-    if (names.some((n) => !this.known.has(n))) await this.poll();
+    // Without Redis no checkpoint message arrives: what we know may be stale, so ask Postgres now.
+    if (this.opts.subscriber.status !== 'ready' || names.some((n) => !this.known.has(n))) await this.poll();
     this.poller ??= setInterval(() => void this.poll(), this.opts.pollMs ?? 50);
     const ok = await done;
     clearTimeout(timer);
@@ -83,6 +86,6 @@ export class CatchUpWaiter {
 
   async close() {
     for (const w of [...this.waiters]) this.finish(w, false);
-    await this.opts.subscriber.unsubscribe(this.channel).catch(() => {});
+    await unsubscribeQuietly(this.opts.subscriber, this.channel);
   }
 }

@@ -19,3 +19,15 @@ export async function readCheckpoint(
     SELECT position, version FROM projection_checkpoints WHERE name = ${name}`.execute(db);
   return r.rows[0] ?? null;
 }
+
+/**
+ * Moves a checkpoint from `from` to `to` inside the caller's transaction, only if it still is at
+ * `from` (compare-and-set): a runner that lost its lock, or raced a rebuild's swap, fails here
+ * instead of applying anything twice.
+ */
+export async function moveCheckpoint(trx: Kysely<any>, name: string, from: Position, to: Position) {
+  const moved = await sql<{ name: string }>`
+    UPDATE projection_checkpoints SET position = ${to}, updated_at = now()
+    WHERE name = ${name} AND position = ${from} RETURNING name`.execute(trx);
+  if (moved.rows.length !== 1) throw new Error(`checkpoint of ${name} moved under us (expected ${from})`);
+}

@@ -119,3 +119,14 @@ export async function retryFailed(db: Kysely<any>, consumer: string, eventId: st
     SET error = ${parkedErrorText(error)}, attempts = attempts + 1, retry_requested_at = NULL
     WHERE consumer = ${consumer} AND event_id = ${eventId}`.execute(db);
 }
+
+/**
+ * Takes a requested retry inside the caller's transaction: removes the row and says whether it was
+ * there (still asked for). The retry then applies the event in that transaction; if that fails, the
+ * rollback puts the row back. Two runners racing (one that lost its lock) cannot both apply it.
+ */
+export async function claimRetry(db: Kysely<any>, consumer: string, eventId: string): Promise<boolean> {
+  const r = await sql`DELETE FROM parked_events
+    WHERE consumer = ${consumer} AND event_id = ${eventId} AND retry_requested_at IS NOT NULL`.execute(db);
+  return Number(r.numAffectedRows ?? 0) > 0;
+}

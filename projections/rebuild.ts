@@ -1,20 +1,25 @@
 // Builds a projection from the whole log into fresh tables in a scratch schema, then swaps them in
 // with its checkpoint in one transaction. The live tables keep serving reads until the swap.
 // The caller holds the projection's advisory lock, so nothing else applies events meanwhile.
+// An event the projection's code fails on is parked (once: a rebuild does not wait on retries) and
+// the rest is built; the swap replaces the projection's parked events with those of this build.
 import { randomBytes } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
-import type { EventStore, Position } from '../services/eventstore/port.js';
+import { type Kysely, sql, type Transaction } from 'kysely';
+import type { EventStore, Position, StoredEvent } from '../services/eventstore/port.js';
 import { START } from '../services/eventstore/port.js';
 import { ensureCheckpoints } from './checkpoints.js';
-import type { Projection } from './projection.js';
+import { ensureParkedTable, parkEvent } from './parked.js';
+import { ConsumerCodeError, isPoison } from './poison.js';
+import type { Projection, ProjectionContext } from './projection.js';
 
 export async function rebuildProjection(
   db: Kysely<any>,
   store: EventStore,
   p: Projection,
   opts: { batchSize?: number } = {},
-): Promise<{ events: number; position: Position }> {
+): Promise<{ events: number; position: Position; parked: number }> {
   await ensureCheckpoints(db);
+  await ensureParkedTable(db);
   const scratch = `rb_${p.name.replace(/\W/g, '_')}_${randomBytes(4).toString('hex')}`;
   await sql`CREATE SCHEMA ${sql.id(scratch)}`.execute(db);
   try {
@@ -23,15 +28,26 @@ export async function rebuildProjection(
     let position: Position = START;
     let events = 0;
     const ctx = { schema: scratch, notify: () => {} };
+    const poisoned: Array<{ event: StoredEvent; error: unknown }> = [];
     for (;;) {
       const batch = await store.readAll(position, batchSize);
       if (batch.length === 0) break;
       const handled = batch.filter((e) => p.handles.includes(e.type));
       if (handled.length > 0) {
-        await db.transaction().execute(async (trx) => {
-          if (p.applyBatch) await p.applyBatch(trx, handled, ctx);
-          else for (const e of handled) await p.apply(trx, e, ctx);
-        });
+        try {
+          await db.transaction().execute((trx) => applyEvents(p, trx, handled, ctx));
+        } catch (err) {
+          if (!isPoison(err)) throw err;
+          // One event at a time: the culprits are set aside, the others applied.
+          for (const e of handled) {
+            try {
+              await db.transaction().execute((trx) => applyEvents(p, trx, [e], ctx));
+            } catch (one) {
+              if (!isPoison(one)) throw one;
+              poisoned.push({ event: e, error: one.error });
+            }
+          }
+        }
       }
       events += batch.length;
       position = batch[batch.length - 1].position;
@@ -51,9 +67,26 @@ export async function rebuildProjection(
         VALUES (${p.name}, ${position}, ${p.version}, now())
         ON CONFLICT (name) DO UPDATE SET position = excluded.position, version = excluded.version, updated_at = now()
       `.execute(trx);
+      // Parked events of the old tables are moot: this build applied the log afresh.
+      await sql`DELETE FROM parked_events WHERE consumer = ${p.name}`.execute(trx);
+      for (const { event, error } of poisoned) await parkEvent(trx, p.name, event, error, 1);
     });
-    return { events, position };
+    return { events, position, parked: poisoned.length };
   } finally {
     await sql`DROP SCHEMA IF EXISTS ${sql.id(scratch)} CASCADE`.execute(db);
+  }
+}
+
+async function applyEvents(
+  p: Projection,
+  trx: Transaction<any>,
+  events: StoredEvent[],
+  ctx: ProjectionContext,
+) {
+  try {
+    if (p.applyBatch) await p.applyBatch(trx, events, ctx);
+    else for (const e of events) await p.apply(trx, e, ctx);
+  } catch (err) {
+    throw new ConsumerCodeError(err);
   }
 }

@@ -1,4 +1,5 @@
-// Projections run side by side in one runner: one that fails on an event never holds back another.
+// Projections run side by side in one runner: one that fails on an event never holds back another
+// (and, after its retries, parks that event and goes on).
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +8,7 @@ import { PostgresEventStore } from '../services/eventstore/postgres.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { createTestRedis, type TestRedis } from '../test/support/redis.js';
 import { ensureCheckpoints, readCheckpoint } from './checkpoints.js';
+import { listParked } from './parked.js';
 import type { Projection } from './projection.js';
 import { ProjectionRunner } from './runner.js';
 import { usersProjection } from './users.js';
@@ -55,6 +57,8 @@ function runner(projections: Projection[]) {
     log,
     standbyRetryMs: 50,
     restartDelayMs: 20,
+    // Slow retries: the broken one is still retrying its poison event while users moves on.
+    retry: { attempts: 2, firstDelayMs: 1500, maxDelayMs: 1500 },
   });
 }
 
@@ -114,6 +118,9 @@ describe('projection runner, several projections', () => {
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(await at(broken.name)).toBe(head);
       expect(await at('users')).toBe(position);
+      // Then it parks the event and catches up too.
+      await until(async () => (await at(broken.name)) === position);
+      expect((await listParked(kysely, broken.name)).map((e) => e.eventType)).toEqual(['UserSignedOut']);
       // Only the broken one failed: its failure was not passed on to users.
       expect(failed.length).toBeGreaterThan(0);
       expect(new Set(failed)).toEqual(new Set([broken.name]));

@@ -1,17 +1,33 @@
 // Runs projections: catch-up then live, one transaction per batch that applies the events and moves
 // the checkpoint together (compare-and-set), so a crash anywhere never loses or doubles an event.
-// Exactly one active runner per projection across processes: a Postgres advisory lock; the others
-// stand by and take over when the holder's connection goes away.
-import { createHash } from 'node:crypto';
+// Exactly one active runner per projection across processes: an advisory lock plus a heartbeat
+// lease (lease.ts); the others stand by and take over when the holder goes away or freezes.
+//
+// An event the projection's own code keeps failing on (a poison event) must not hold the read model
+// back: a failing batch is applied again one event at a time, the culprit is retried with backoff
+// and then parked (parked.ts) in the transaction that moves the checkpoint past it. Operators retry
+// it from the operations page; the active runner picks the request up. A lost connection is not
+// poison: that restarts from the checkpoint.
 import type { Redis } from 'ioredis';
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from '../services/app/context.js';
 import type { EventStore, Position, StoredEvent } from '../services/eventstore/port.js';
 import { START } from '../services/eventstore/port.js';
-import { ensureCheckpoints, readCheckpoint } from './checkpoints.js';
-import type { ChangeNotice, Projection } from './projection.js';
+import { moveCheckpoint, readCheckpoint } from './checkpoints.js';
+import {
+  DEFAULT_LEASE,
+  ensureConsumerTables,
+  type LeaseOptions,
+  lockKey,
+  superviseConsumer,
+} from './lease.js';
+import { claimRetry, parkEvent, retryFailed, retryRequests } from './parked.js';
+import { ConsumerCodeError, DEFAULT_RETRY, isPoison, type RetryPolicy, retryDelay } from './poison.js';
+import type { ChangeNotice, Projection, ProjectionContext } from './projection.js';
 import { rebuildProjection } from './rebuild.js';
+
+export { lockKey };
 
 export interface RunnerOptions {
   pool: pg.Pool;
@@ -25,6 +41,12 @@ export interface RunnerOptions {
   standbyRetryMs?: number;
   /** Pause before starting over from the checkpoint after a failure (ms). */
   restartDelayMs?: number;
+  /** Tries of an event the projection fails on before it is parked (default 3, 100 ms → 1 s). */
+  retry?: Partial<RetryPolicy>;
+  /** Heartbeat and staleness of the active runner's lease (default every 0.5 s, stale after 2.5 s). */
+  lease?: Partial<Omit<LeaseOptions, 'standbyRetryMs'>>;
+  /** How often the active runner looks for retries operators asked for (ms, default 1000). */
+  retryPollMs?: number;
   /**
    * Fault injection for tests: called at each step of a batch; throwing there (or killing the
    * connection through `trx`) simulates a crash at that point.
@@ -34,76 +56,66 @@ export interface RunnerOptions {
 
 export type FaultPoint = 'batch:start' | 'checkpoint:moved' | 'batch:applied' | 'batch:committed';
 
-/** A stable 63-bit key per projection name for pg_advisory_lock. */
-export function lockKey(name: string): string {
-  return BigInt.asIntN(
-    64,
-    BigInt(`0x${createHash('sha256').update(`projection:${name}`).digest('hex').slice(0, 16)}`),
-  ).toString();
+/** Runs `fn`s one after another: a retry of a parked event never interleaves with a batch. */
+function serial() {
+  let tail: Promise<unknown> = Promise.resolve();
+  return <T>(fn: () => Promise<T>): Promise<T> => {
+    const next = tail.then(fn);
+    tail = next.catch(() => {});
+    return next;
+  };
 }
 
 export class ProjectionRunner {
   private readonly db: Kysely<any>;
   private readonly abort = new AbortController();
   private readonly loops: Promise<void>[] = [];
-  private readonly lockClients = new Set<pg.Client>();
+  private readonly retry: RetryPolicy;
   /** Names of the projections this runner is actively applying (the others it stands by for). */
   readonly active = new Set<string>();
 
   constructor(private readonly opts: RunnerOptions) {
     this.db = new Kysely({ dialect: new PostgresDialect({ pool: opts.pool }) });
+    this.retry = { ...DEFAULT_RETRY, ...opts.retry };
   }
 
   async start() {
-    await ensureCheckpoints(this.db);
-    for (const p of this.opts.projections) this.loops.push(this.supervise(p));
+    await ensureConsumerTables(this.db);
+    const lease = {
+      ...DEFAULT_LEASE,
+      ...this.opts.lease,
+      standbyRetryMs: this.opts.standbyRetryMs ?? DEFAULT_LEASE.standbyRetryMs,
+    };
+    for (const p of this.opts.projections)
+      this.loops.push(
+        superviseConsumer({
+          name: p.name,
+          kind: 'projection',
+          pool: this.opts.pool,
+          log: this.opts.log,
+          signal: this.abort.signal,
+          lease,
+          restartDelayMs: this.opts.restartDelayMs ?? 500,
+          onActive: (on) => (on ? this.active.add(p.name) : this.active.delete(p.name)),
+          run: (signal, lockLost) => this.run(p, signal, lockLost),
+        }),
+      );
   }
 
-  private sleep(ms: number) {
+  private sleep(ms: number, signal: AbortSignal) {
     return new Promise<void>((resolve) => {
-      const t = setTimeout(resolve, ms);
-      this.abort.signal.addEventListener('abort', () => {
+      if (signal.aborted) return resolve();
+      const t = setTimeout(done, ms);
+      function done() {
         clearTimeout(t);
+        signal.removeEventListener('abort', done);
         resolve();
-      });
+      }
+      signal.addEventListener('abort', done, { once: true });
     });
   }
 
-  /** Standby until the lock is ours, then run; start over after any failure. */
-  private async supervise(p: Projection) {
-    while (!this.abort.signal.aborted) {
-      const client = new pg.Client(this.opts.pool.options);
-      let lost = false;
-      client.on('error', () => {
-        lost = true;
-      });
-      try {
-        await client.connect();
-        this.lockClients.add(client);
-        const got = await client.query('SELECT pg_try_advisory_lock($1::bigint) AS ok', [lockKey(p.name)]);
-        if (!got.rows[0].ok) {
-          await this.sleep(this.opts.standbyRetryMs ?? 1000);
-          continue;
-        }
-        this.active.add(p.name);
-        await this.run(p, () => lost);
-      } catch (err) {
-        if (!this.abort.signal.aborted) {
-          this.opts.log.error(
-            { projection: p.name, err: String(err) },
-            'projection failed; restarting from its checkpoint',
-          );
-          await this.sleep(this.opts.restartDelayMs ?? 500);
-        }
-      } finally {
-        this.active.delete(p.name);
-        this.lockClients.delete(client);
-        await client.end().catch(() => {});
-      }
-    }
-  }
-
-  private async run(p: Projection, lockLost: () => boolean) {
+  private async run(p: Projection, signal: AbortSignal, lockLost: () => boolean) {
     let checkpoint = await readCheckpoint(this.db, p.name);
     if (!checkpoint || checkpoint.version !== p.version) {
       this.opts.log.info(
@@ -115,55 +127,201 @@ export class ProjectionRunner {
     }
     let position: Position = checkpoint?.position ?? START;
     const batchSize = this.opts.batchSize ?? 500;
-    let buffer: StoredEvent[] = [];
-    for await (const msg of this.opts.store.subscribe({
-      after: position,
-      signal: this.abort.signal,
-      batchSize,
-    })) {
-      if (lockLost()) throw new Error('advisory lock connection lost');
-      if (msg.kind === 'event') buffer.push(msg.event);
-      if (buffer.length > 0 && (buffer.length >= batchSize || msg.kind === 'caughtUp')) {
-        position = await this.applyBatch(p, position, buffer);
-        buffer = [];
+    const exclusive = serial();
+    let polling = false;
+    const retries = setInterval(() => {
+      if (polling || signal.aborted) return;
+      polling = true;
+      exclusive(() => this.retryParked(p, signal))
+        .catch((err) =>
+          this.opts.log.warn({ projection: p.name, err: String(err) }, 'retrying parked events failed'),
+        )
+        .finally(() => {
+          polling = false;
+        });
+    }, this.opts.retryPollMs ?? 1000);
+    try {
+      let buffer: StoredEvent[] = [];
+      for await (const msg of this.opts.store.subscribe({ after: position, signal, batchSize })) {
+        if (lockLost()) throw new Error('advisory lock connection lost');
+        if (msg.kind === 'event') buffer.push(msg.event);
+        if (buffer.length > 0 && (buffer.length >= batchSize || msg.kind === 'caughtUp')) {
+          const events = buffer;
+          const from = position;
+          position = await exclusive(() => this.applyBatch(p, from, events, signal));
+          buffer = [];
+        }
       }
+    } finally {
+      clearInterval(retries);
+    }
+  }
+
+  /** The projection's own code on events, its errors marked as such (the candidates for parking). */
+  private async applyEvents(
+    p: Projection,
+    trx: Transaction<any>,
+    events: StoredEvent[],
+    ctx: ProjectionContext,
+  ) {
+    if (events.length === 0) return;
+    try {
+      if (p.applyBatch) await p.applyBatch(trx, events, ctx);
+      else for (const e of events) await p.apply(trx, e, ctx);
+    } catch (err) {
+      throw new ConsumerCodeError(err);
     }
   }
 
   /** Applies a batch and moves the checkpoint from `from` in one transaction; publishes after commit. */
-  private async applyBatch(p: Projection, from: Position, events: StoredEvent[]): Promise<Position> {
+  private async applyBatch(
+    p: Projection,
+    from: Position,
+    events: StoredEvent[],
+    signal: AbortSignal = this.abort.signal,
+  ): Promise<Position> {
     const to = events[events.length - 1].position;
     const notices: ChangeNotice[] = [];
     const ctx = { schema: 'public', notify: (n: ChangeNotice) => notices.push(n) };
     const fault = this.opts.faults;
     await fault?.('batch:start');
-    await this.db.transaction().execute(async (trx) => {
-      const moved = await sql<{ name: string }>`
-        UPDATE projection_checkpoints SET position = ${to}, updated_at = now()
-        WHERE name = ${p.name} AND position = ${from} RETURNING name`.execute(trx);
-      if (moved.rows.length !== 1)
-        throw new Error(`checkpoint of ${p.name} moved under us (expected ${from})`);
-      await fault?.('checkpoint:moved', trx);
-      const handled = events.filter((e) => p.handles.includes(e.type));
-      if (p.applyBatch) {
-        if (handled.length > 0) await p.applyBatch(trx, handled, ctx);
-      } else for (const e of handled) await p.apply(trx, e, ctx);
-      await fault?.('batch:applied', trx);
-    });
+    try {
+      await this.db.transaction().execute(async (trx) => {
+        await moveCheckpoint(trx, p.name, from, to);
+        await fault?.('checkpoint:moved', trx);
+        await this.applyEvents(
+          p,
+          trx,
+          events.filter((e) => p.handles.includes(e.type)),
+          ctx,
+        );
+        await fault?.('batch:applied', trx);
+      });
+    } catch (err) {
+      if (!isPoison(err)) throw err;
+      // Rolled back: find the culprit one event at a time; the others are applied as usual.
+      notices.length = 0;
+      await this.applyOneByOne(p, from, events, notices, signal);
+    }
     await fault?.('batch:committed');
+    // Fire and forget: the next batch never waits on Redis. The app's client fails at once while
+    // disconnected and times out otherwise (services/redis.ts), so nothing piles up; readers fall
+    // back to polling the checkpoints. An outage is logged once by the Redis monitor, not per batch.
     const multi = this.opts.redis.multi();
     if (notices.length) multi.publish(`${this.opts.prefix}:changes`, JSON.stringify(notices));
     multi.publish(`${this.opts.prefix}:checkpoint`, JSON.stringify({ name: p.name, position: to }));
-    await multi
-      .exec()
-      .catch((err) => this.opts.log.warn({ err: String(err) }, 'publish after commit failed'));
+    void multi.exec().catch((err) => {
+      if (this.opts.redis.status === 'ready')
+        this.opts.log.warn({ err: String(err) }, 'publish after commit failed');
+    });
     return to;
   }
 
+  private async applyOneByOne(
+    p: Projection,
+    from: Position,
+    events: StoredEvent[],
+    notices: ChangeNotice[],
+    signal: AbortSignal,
+  ) {
+    let at = from;
+    for (const e of events) {
+      if (!p.handles.includes(e.type)) continue;
+      at = await this.applyOrPark(p, at, e, notices, signal);
+    }
+    const to = events[events.length - 1].position;
+    if (at !== to) await this.db.transaction().execute((trx) => moveCheckpoint(trx, p.name, at, to));
+  }
+
+  /** One event in its own transaction, retried with backoff; parked with the checkpoint move at last. */
+  private async applyOrPark(
+    p: Projection,
+    from: Position,
+    e: StoredEvent,
+    notices: ChangeNotice[],
+    signal: AbortSignal,
+  ): Promise<Position> {
+    for (let attempt = 1; ; attempt++) {
+      const mine: ChangeNotice[] = [];
+      try {
+        await this.db.transaction().execute(async (trx) => {
+          await moveCheckpoint(trx, p.name, from, e.position);
+          await this.applyEvents(p, trx, [e], { schema: 'public', notify: (n) => mine.push(n) });
+        });
+        notices.push(...mine);
+        return e.position;
+      } catch (err) {
+        if (!isPoison(err)) throw err;
+        if (attempt === 1)
+          this.opts.log.warn(
+            { projection: p.name, eventType: e.type, position: e.position },
+            'projection failed on an event; retrying it',
+          );
+        if (attempt >= this.retry.attempts) {
+          await this.db.transaction().execute(async (trx) => {
+            await moveCheckpoint(trx, p.name, from, e.position);
+            await parkEvent(trx, p.name, e, err.error, attempt);
+          });
+          // The error text is in the parked row; the log names only the event.
+          this.opts.log.error(
+            { projection: p.name, eventType: e.type, position: e.position, attempts: attempt },
+            'event parked after repeated failures; retry it from the operations page after a fix',
+          );
+          return e.position;
+        }
+        await this.sleep(retryDelay(this.retry, attempt), signal);
+        if (signal.aborted) throw new Error('stopped while retrying an event');
+      }
+    }
+  }
+
+  /** Applies the parked events operators asked to retry: applied and unparked together, or kept. */
+  private async retryParked(p: Projection, signal: AbortSignal) {
+    for (const r of await retryRequests(this.db, p.name)) {
+      if (signal.aborted) return; // stopped, or the lock is lost: the next active runner does it
+      const { events } = await this.opts.store.readStream(r.streamId, {
+        fromVersion: r.streamVersion,
+        maxCount: 1,
+      });
+      const e = events[0];
+      if (!e || e.id !== r.eventId) {
+        await retryFailed(this.db, p.name, r.eventId, new Error('the event is no longer in its stream'));
+        continue;
+      }
+      const notices: ChangeNotice[] = [];
+      let applied = false;
+      try {
+        await this.db.transaction().execute(async (trx) => {
+          // The checkpoint row first, as batches and rebuild swaps take it: one writer at a time.
+          await sql`SELECT 1 FROM projection_checkpoints WHERE name = ${p.name} FOR UPDATE`.execute(trx);
+          // Gone already (another runner took the request): nothing to apply.
+          if (!(await claimRetry(trx, p.name, e.id))) return;
+          if (p.handles.includes(e.type))
+            await this.applyEvents(p, trx, [e], { schema: 'public', notify: (n) => notices.push(n) });
+          applied = true;
+        });
+      } catch (err) {
+        if (!isPoison(err)) throw err;
+        await retryFailed(this.db, p.name, e.id, err.error);
+        this.opts.log.warn(
+          { projection: p.name, eventType: e.type, position: e.position },
+          'parked event failed again on retry',
+        );
+        continue;
+      }
+      if (!applied) continue;
+      this.opts.log.info(
+        { projection: p.name, eventType: e.type, position: e.position },
+        'parked event applied',
+      );
+      if (notices.length)
+        void this.opts.redis.publish(`${this.opts.prefix}:changes`, JSON.stringify(notices)).catch(() => {});
+    }
+  }
+
   async stop() {
+    // Aborting ends the runs and their lock connections, which releases the locks at once.
     this.abort.abort();
-    // Ending the lock connections releases the locks at once, so a standby can take over.
-    for (const c of this.lockClients) await c.end().catch(() => {});
     await Promise.allSettled(this.loops);
   }
 }

@@ -17,6 +17,9 @@ export function createDb(pool: pg.Pool): Kysely<Database> {
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }
 
+/** How long a query waits for a connection (a new one, or a free one from a busy pool). */
+export const POOL_CONNECT_TIMEOUT_MS = 5000;
+
 /**
  * A pool that survives a dropped connection. pg emits 'error' on a client whose connection dies
  * while checked out, and an 'error' event without a listener ends the process; the failing query
@@ -26,7 +29,9 @@ export function createPool(
   options: pg.PoolConfig,
   onError: (err: Error) => void = (err) => console.error(`postgres connection lost: ${err.message}`),
 ): pg.Pool {
-  const pool = new pg.Pool(options);
+  // Without a connection timeout a request queues forever while Postgres is unreachable (or the
+  // pool is exhausted); with it the request fails and answers 503 (services/app/errors.ts).
+  const pool = new pg.Pool({ connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS, ...options });
   pool.on('error', onError);
   pool.on('connect', (client) => client.on('error', onError));
   return pool;

@@ -1,21 +1,26 @@
-// A small structured logger (JSON lines on stderr) for the non-HTTP parts; Fastify has its own.
+// The structured logger (pino, JSON lines on stderr) of the non-HTTP parts; Fastify has its own.
+// Lines keep the shape they had: level as a word, ISO time, the base fields, msg.
+import pino from 'pino';
 import type { Logger } from './app/context.js';
 
-const LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const;
-
-export function createLogger(level: string, base: Record<string, unknown> = {}): Logger {
-  const min = LEVELS.indexOf(level as (typeof LEVELS)[number]);
-  const write = (lvl: (typeof LEVELS)[number], obj: unknown, msg?: string) => {
-    if (LEVELS.indexOf(lvl) < min) return;
-    const fields =
-      obj instanceof Error ? { err: { message: obj.message, stack: obj.stack } } : (obj as object);
-    process.stderr.write(
-      `${JSON.stringify({ level: lvl, time: new Date().toISOString(), ...base, ...fields, msg })}\n`,
-    );
-  };
+/** Where lines go: stderr, written synchronously so nothing is lost when the process exits. */
+export function createLogger(
+  level: string,
+  base: Record<string, unknown> = {},
+  destination: pino.DestinationStream = pino.destination({ dest: 2, sync: true }),
+): Logger {
+  const logger = pino(
+    {
+      level,
+      base,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    destination,
+  );
   return {
-    info: (o, m) => write('info', o, m),
-    warn: (o, m) => write('warn', o, m),
-    error: (o, m) => write('error', o, m),
+    info: (obj, msg) => logger.info(obj, msg),
+    warn: (obj, msg) => logger.warn(obj, msg),
+    error: (obj, msg) => logger.error(obj, msg),
   };
 }

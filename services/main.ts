@@ -3,15 +3,18 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
 import { CatchUpWaiter } from '../projections/catch-up.js';
 import { ensureCheckpoints } from '../projections/checkpoints.js';
 import { projections } from '../projections/index.js';
 import { ProjectionRunner } from '../projections/runner.js';
 import { startWorkers } from '../workers/index.js';
+import { ProcessManagerRunner } from '../workers/process-manager-runner.js';
+import { processManagers } from '../workers/process-managers.js';
+import { queuePrefix } from '../workers/queues.js';
 import { registerUser } from './app/auth.js';
 import { CommandHandler } from './app/command-handler.js';
-import type { AppServices } from './app/context.js';
-import { AppError } from './app/errors.js';
+import type { AppServices, Logger } from './app/context.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { LoginRateLimit } from './auth/login-rate-limit.js';
 import { RefreshTokens } from './auth/refresh-tokens.js';
@@ -19,10 +22,11 @@ import { type Config, ConfigError, loadConfig } from './config.js';
 import { createDb, createPool } from './db.js';
 import { emailClaimDecider } from './domain/user/email-claim.js';
 import { createEventStore } from './eventstore/index.js';
+import { IdempotencyStore } from './gateway/idempotency.js';
 import { createLiveBus } from './gateway/live.js';
 import { buildGateway } from './gateway/server.js';
 import { createLogger } from './log.js';
-import { createRedis } from './redis.js';
+import { createRedis, RedisMonitor, redisOptions, redisReady } from './redis.js';
 
 export interface StartedApp {
   app: AppServices;
@@ -36,9 +40,20 @@ export interface StartedApp {
 
 export interface StartOptions {
   webDist?: string;
+  /** The log of the non-HTTP parts (tests capture it); by default JSON lines on stderr. */
+  log?: Logger;
 }
 
 const ROOT = path.resolve(import.meta.dirname, '..');
+
+/** Rejects when `work` takes longer than `ms` (the work itself is left to finish or fail). */
+function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
 
 /** Storage every role needs, created idempotently (several processes may start at once). */
 async function prepareStorage(app: AppServices) {
@@ -50,6 +65,10 @@ async function prepareStorage(app: AppServices) {
     await RefreshTokens.setup(app.db);
     await ensureCheckpoints(app.db);
     await client.query('CREATE SEQUENCE IF NOT EXISTS user_ids');
+    await IdempotencyStore.setup(app.db);
+    // Empty read-model tables until a projector builds them: a gateway that starts first (or runs
+    // with no projector yet) reads 'nothing yet' instead of failing on a missing table.
+    for (const p of projections) await p.setup(app.db as unknown as Kysely<any>, 'public');
   } finally {
     await client.query('SELECT pg_advisory_unlock(7261003)').catch(() => {});
     client.release();
@@ -72,24 +91,24 @@ export async function ensureAdmin(app: AppServices, password: string) {
   } catch (err) {
     // Another process created it at the same moment.
     if ((err as { code?: string }).code === 'CONFLICT') return null;
-    // Created, but no projector has shown it yet (a gateway started before any projector).
-    if (err instanceof AppError && err.code === 'INTERNAL') {
-      app.log.warn({ email }, 'first admin created; the users read model has not caught up yet');
-      return { email, password };
-    }
     throw err;
   }
 }
 
 export async function startApp(config: Config, options: StartOptions = {}): Promise<StartedApp> {
-  const log = createLogger(config.LOG_LEVEL, { role: config.ROLE });
+  const log = options.log ?? createLogger(config.LOG_LEVEL, { role: config.ROLE });
   const pool = createPool({ connectionString: config.DATABASE_URL, max: 20 }, (err) =>
     log.warn({ err: err.message }, 'postgres connection lost'),
   );
   const db = createDb(pool);
   const store = await createEventStore({ pool, eventstoreUrl: config.EVENTSTORE_URL });
-  const redis = createRedis(config.REDIS_URL);
-  const subscriber = createRedis(config.REDIS_URL);
+  // One monitor per process: Redis going down and coming back is logged once, whatever the client.
+  const redisMonitor = new RedisMonitor(log);
+  const redis = createRedis(config.REDIS_URL, redisMonitor);
+  const subscriber = createRedis(config.REDIS_URL, redisMonitor);
+  // The app's clients fail fast while not connected: give them a moment to connect, but start
+  // (degraded) when Redis is not there.
+  await Promise.all([redisReady(redis, 3000), redisReady(subscriber, 3000)]);
   const waiter = new CatchUpWaiter({ pool, subscriber, prefix: config.REDIS_PREFIX });
   const app: AppServices = {
     config,
@@ -129,6 +148,17 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     });
     await runner.start();
     closers.push(() => runner.stop());
+    // Process managers run beside the projections: events → BullMQ jobs (workers/process-managers.ts).
+    const reactions = new ProcessManagerRunner({
+      pool,
+      store,
+      processManagers,
+      connection: redisOptions(config.REDIS_URL),
+      prefix: queuePrefix(config.REDIS_PREFIX),
+      log,
+    });
+    await reactions.start();
+    closers.push(() => reactions.stop());
   }
   if (role === 'all' || role === 'worker') {
     const workers = await startWorkers(app);
@@ -139,7 +169,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   let url: string | null = null;
   let adminCreated: StartedApp['adminCreated'] = null;
   if (role === 'all' || role === 'gateway') {
-    const liveSubscriber = createRedis(config.REDIS_URL);
+    const liveSubscriber = createRedis(config.REDIS_URL, redisMonitor);
     const live = await createLiveBus(liveSubscriber, config.REDIS_PREFIX);
     gateway = await buildGateway({
       app,
@@ -167,13 +197,16 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     adminCreated,
     async close() {
       // Stop taking work first, then the connections everything shares.
+      // Each part gets a bounded time: a Redis or Postgres that is gone must not hold the exit.
       for (const close of closers.reverse())
-        await close().catch((err) => log.error({ err: String(err) }, 'close failed'));
+        await withDeadline(close(), 3000, 'close').catch((err) =>
+          log.error({ err: String(err) }, 'close failed'),
+        );
       await waiter.close();
-      await store.close();
+      await withDeadline(store.close(), 3000, 'event store close').catch(() => {});
       redis.disconnect();
       subscriber.disconnect();
-      await pool.end();
+      await withDeadline(pool.end(), 3000, 'postgres pool end').catch(() => {});
     },
   };
 }
@@ -191,6 +224,8 @@ if (process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.met
       );
     }
     const stop = async () => {
+      // However close() fares (Redis or Postgres gone), the process ends within 10 s.
+      setTimeout(() => process.exit(1), 9000).unref();
       await started.close();
       process.exit(0);
     };

@@ -50,9 +50,11 @@ beforeAll(async () => {
     LOG_LEVEL: 'warn',
     ...testSecrets(),
   };
-  // The first projector alone, so it is the active one; the second then stands by.
-  projector1 = await start('projector');
+  // A gateway first, on an empty database with no projector yet (it must start and create the
+  // first admin all the same); then the first projector alone, so it is the active one; the second
+  // then stands by.
   gatewayA = await start('gateway');
+  projector1 = await start('projector');
   adminToken = await signInWhenReady(gatewayA.url!);
   await start('projector');
   gatewayB = await start('gateway');

@@ -89,6 +89,11 @@ async function main() {
 
   const stop = async () => {
     process.stdout.write('Stopping…\n');
+    // However the closes fare (Redis or Postgres gone), the process ends within 10 s.
+    setTimeout(() => {
+      process.stderr.write('Did not stop in time; exiting.\n');
+      process.exit(1);
+    }, 9000).unref();
     await started.close();
     await catcher?.stop();
     await services.stop();

@@ -56,3 +56,25 @@ it('purges long-expired refresh tokens when the job runs', async () => {
   await queue.close();
   await events.close();
 });
+
+it('starts and stops while Redis is down (the schedules wait in the background)', async () => {
+  const { startMaintenance } = await import('./maintenance.js');
+  // A port nothing listens on: Redis is down for this worker from the start.
+  const net = await import('node:net');
+  const port = await new Promise<number>((resolve) => {
+    const s = net.createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+  const started = Date.now();
+  const m = await startMaintenance(
+    t.started.app,
+    { ...redisOptions(t.started.app.config.REDIS_URL), port },
+    `${t.started.app.config.REDIS_PREFIX}:down`,
+  );
+  expect(Date.now() - started).toBeLessThan(2_000);
+  const closing = Date.now();
+  await m.close();
+  expect(Date.now() - closing).toBeLessThan(5_000);
+});

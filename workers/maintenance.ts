@@ -3,20 +3,39 @@
 // tick twice.
 import { type ConnectionOptions, Queue, Worker } from 'bullmq';
 import type { AppServices } from '../services/app/context.js';
+import { purgeIdempotencyKeys } from '../services/gateway/idempotency.js';
 
 export const MAINTENANCE_QUEUE = 'maintenance';
 
+const SCHEDULES = [
+  'purge-refresh-tokens',
+  // Stored first answers to Idempotency-Keys may hold personal data: kept 24 h, no longer.
+  'purge-idempotency-keys',
+] as const;
+
 export async function startMaintenance(app: AppServices, connection: ConnectionOptions, prefix: string) {
   const queue = new Queue(MAINTENANCE_QUEUE, { connection, prefix });
-  await queue.upsertJobScheduler(
-    'purge-refresh-tokens',
-    { every: 60 * 60 * 1000 },
-    { name: 'purge-refresh-tokens' },
-  );
+  // The Redis monitor (services/redis.ts) already says once that Redis is down: no line per retry.
+  queue.on('error', () => {});
+  // Scheduling waits for Redis; a worker started while Redis is down must still finish starting
+  // (and stop on SIGTERM), so the schedules are set in the background, retried until they land.
+  let closed = false;
+  const schedule = (async () => {
+    for (let delay = 500; !closed; delay = Math.min(delay * 2, 10_000)) {
+      try {
+        for (const name of SCHEDULES)
+          await queue.upsertJobScheduler(name, { every: 60 * 60 * 1000 }, { name });
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, delay));
+      }
+    }
+  })();
   const worker = new Worker(
     MAINTENANCE_QUEUE,
     async (job) => {
       if (job.name === 'purge-refresh-tokens') return { purged: await app.refreshTokens.purgeExpired() };
+      if (job.name === 'purge-idempotency-keys') return { purged: await purgeIdempotencyKeys(app.pool) };
       throw new Error(`Unknown maintenance job ${job.name}`);
     },
     { connection, prefix, concurrency: 1 },
@@ -24,9 +43,13 @@ export async function startMaintenance(app: AppServices, connection: ConnectionO
   worker.on('failed', (job, err) =>
     app.log.error({ job: job?.name, err: err.message }, 'maintenance job failed'),
   );
+  worker.on('error', () => {});
   return {
     queue,
+    /** Resolves once the schedules are set (tests wait for it). */
+    scheduled: schedule,
     async close() {
+      closed = true;
       await worker.close();
       await queue.close();
     },

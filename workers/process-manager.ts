@@ -3,7 +3,10 @@
 // event, so a replayed event (crash before the checkpoint moved) enqueues nothing twice; the
 // checkpoint moves only after the enqueue succeeded, so Redis being down delays reactions and
 // never loses them. Jobs are idempotent and report back by issuing commands (their own events).
+import type { Job } from 'bullmq';
+import type { AppServices } from '../services/app/context.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
+import type { QueueName } from './queues.js';
 
 /** A job a process manager asks for in reaction to one event. */
 export interface ReactionJob {
@@ -26,6 +29,8 @@ export interface ProcessManager {
   handles: readonly string[];
   /** Pure: the jobs this event calls for (none is fine). */
   react(event: StoredEvent): ReactionJob[];
+  /** Where it starts the first time it runs: 'beginning' (default) or 'now'. */
+  startAt?: ProcessManagerStart;
 }
 
 /** `pm:<name>`: the checkpoint and parking key of a process manager. */
@@ -36,3 +41,21 @@ export function reactionJobId(pm: string, event: Pick<StoredEvent, 'id'>, n = 0)
   // BullMQ refuses ':' in custom ids; keep to [A-Za-z0-9_-].
   return `${pm}_${event.id}_${n}`.replace(/[^A-Za-z0-9_-]/g, '_');
 }
+
+/**
+ * Optional, per process manager: where a new one starts the first time it runs. 'beginning' (the
+ * default) reacts to the whole log; 'now' only to events after its first start (a reaction such as
+ * an e-mail must not fire for years of history when the process manager is added to a running
+ * deployment).
+ */
+export type ProcessManagerStart = 'beginning' | 'now';
+
+/**
+ * Runs one job of a queue. Must be idempotent: a job can run again (a worker died after its effect,
+ * Redis lost the completion). Report the outcome as a command whose id is the job id
+ * (`{ commandId: job.id }`), so the event store appends it once however often the job runs.
+ */
+export type JobHandler = (app: AppServices, job: Job) => Promise<unknown>;
+
+/** Handlers per queue, per job name. */
+export type JobHandlers = Partial<Record<QueueName, Record<string, JobHandler>>>;

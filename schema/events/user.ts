@@ -46,6 +46,7 @@ export const userEvents = {
       at: z.string(),
     }),
   },
+  /** On `usersessions-<userId>` (older ones on `user-<userId>`): projections key them by `userId`. */
   UserSignedIn: {
     version: 1,
     schema: z.object({ userId: z.number().int().positive(), at: z.string(), ip: z.string().nullable() }),
@@ -59,6 +60,32 @@ export const userEvents = {
   UserEmailReleased: {
     version: 1,
     schema: z.object({ email: z.string(), userId: z.number().int().positive(), at: z.string() }),
+  },
+  /**
+   * The admin roster (stream `adminroster`) keeps 'never zero active admins' without a lock: it
+   * learns who is an active ADMIN from the users' own streams (as of `userVersion`, the user stream
+   * version it judged) and approves each removal of one before the user command runs.
+   */
+  AdminRosterAdmitted: {
+    version: 1,
+    schema: z.object({ userId: z.number().int().positive(), userVersion: z.number().int(), at: z.string() }),
+  },
+  AdminRosterDropped: {
+    version: 1,
+    schema: z.object({ userId: z.number().int().positive(), userVersion: z.number().int(), at: z.string() }),
+  },
+  /** The roster let this admin go; the user command (id `userCommandId`) must land at `userVersion`. */
+  AdminRemovalApproved: {
+    version: 1,
+    schema: z.object({
+      userId: z.number().int().positive(),
+      userVersion: z.number().int(),
+      change: z.enum(['demote', 'deactivate', 'delete']),
+      role: Role.optional(),
+      actorId: z.number().int().nullable(),
+      userCommandId: z.string(),
+      at: z.string(),
+    }),
   },
 } as const;
 

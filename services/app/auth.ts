@@ -1,4 +1,6 @@
 // Sign-in, tokens and registration (spec 1 §7 Auth). Both REST and GraphQL call these functions.
+
+import { randomUUID } from 'node:crypto';
 import {
   ChangeOwnPasswordInput,
   LoginInput,
@@ -6,15 +8,18 @@ import {
   RefreshInput,
   RegisterUserInput,
 } from '../../schema/commands/user.js';
+import { schemaVersionOf } from '../../schema/events/index.js';
 import { burnVerify, hashPassword, verifyPassword } from '../auth/passwords.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { DomainError } from '../domain/errors.js';
 import { userDecider } from '../domain/user/decider.js';
-import { emailClaimDecider } from '../domain/user/email-claim.js';
-import type { CommandContext } from './command-handler.js';
+import { CLAIM_TAKEN, emailClaimDecider } from '../domain/user/email-claim.js';
+import { type UserSessionCommand, userSessionDecider } from '../domain/user/session.js';
+import { observeAdmin } from './admin-roster.js';
+import { type CommandContext, eventIdFor } from './command-handler.js';
 import { type AppServices, awaitProjections, nextUserId } from './context.js';
 import { AppError, parseInput } from './errors.js';
-import { findUserRow, findUserRowByEmail, toUserDto, type UserDto } from './user-view.js';
+import { findUserRow, findUserRowByEmail, toUserDto, type UserDto, userAnswer } from './user-view.js';
 
 export interface Tokens {
   accessToken: string;
@@ -29,7 +34,8 @@ export async function login(
   client: { ip: string | null },
 ): Promise<{ user: UserDto; tokens: Tokens }> {
   const { email, password } = parseInput(LoginInput, input);
-  if (await app.loginLimit.isLimited(email, client.ip)) {
+  // Counts this attempt before the password is checked (atomic), so parallel guesses cannot overrun.
+  if (!(await app.loginLimit.attempt(email, client.ip))) {
     throw new AppError(
       'RATE_LIMITED',
       'Too many login attempts. Please wait a few minutes before trying again.',
@@ -40,23 +46,37 @@ export async function login(
   if (row) valid = await verifyPassword(row.password_hash, password);
   else await burnVerify(password);
   if (!row || !valid) {
-    await app.loginLimit.recordFailure(email, client.ip);
     throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
   }
   if (!row.is_active) {
     throw new AppError('FORBIDDEN', 'Your account has been deactivated. Please contact your administrator.');
   }
-  await app.loginLimit.reset(email);
-  const now = new Date().toISOString();
-  await app.commands.handle(
-    userDecider,
-    userDecider.streamId(row.id),
-    { type: 'RecordSignIn', ip: client.ip, now },
-    {
-      userId: String(row.id),
-    },
-  );
+  await app.loginLimit.succeeded(email, client.ip);
+  await recordSession(app, row.id, { type: 'RecordSignIn', userId: row.id, ip: client.ip, now: nowIso() });
   return { user: toUserDto(row), tokens: await issueTokens(app, row.id) };
+}
+
+const nowIso = () => new Date().toISOString();
+
+/**
+ * Appends a sign-in or sign-out to the user's session stream. Each is a new fact that nothing can
+ * refuse, so it is appended without reading the stream first ('any' version): a sign-in costs one
+ * write however many came before, and never conflicts with anything.
+ */
+async function recordSession(app: AppServices, userId: number, command: UserSessionCommand) {
+  const commandId = randomUUID();
+  const events = userSessionDecider.decide(command, userSessionDecider.initialState());
+  await app.store.append(
+    userSessionDecider.streamId(userId),
+    events.map((e, i) => ({
+      id: eventIdFor(commandId, i),
+      type: e.type,
+      data: e.data,
+      metadata: { commandId, correlationId: commandId, causationId: commandId, userId: String(userId) },
+      schemaVersion: schemaVersionOf(e.type),
+    })),
+    'any',
+  );
 }
 
 async function issueTokens(app: AppServices, userId: number): Promise<Tokens> {
@@ -89,19 +109,9 @@ export async function logout(app: AppServices, actor: Actor | null, input: unkno
   const { refreshToken } = parseInput(LogoutInput, input);
   let userId = actor?.id ?? null;
   if (refreshToken) userId = (await app.refreshTokens.revokeFamilyOf(refreshToken, userId)) ?? userId;
-  if (userId !== null) {
-    await app.commands
-      .handle(
-        userDecider,
-        userDecider.streamId(userId),
-        { type: 'RecordSignOut', now: new Date().toISOString() },
-        {
-          userId: String(userId),
-        },
-      )
-      .catch(() => {
-        /* a deleted user signing out: nothing to record */
-      });
+  // A deleted user signing out: nothing to record.
+  if (userId !== null && (await findUserRow(app, userId))) {
+    await recordSession(app, userId, { type: 'RecordSignOut', userId, now: nowIso() });
   }
 }
 
@@ -114,7 +124,8 @@ export async function me(app: AppServices, actor: Actor | null): Promise<UserDto
 
 /**
  * Creates a user (POST /api/auth/register, also the screens' "create user"). `actor` null with
- * `system: true` is the first-start bootstrap of the admin.
+ * `system: true` is the first-start bootstrap of the admin. Once the user is stored it answers with
+ * it: from the read model when that caught up in time, else from the decided state (never a 500).
  */
 export async function registerUser(
   app: AppServices,
@@ -124,11 +135,16 @@ export async function registerUser(
 ): Promise<UserDto> {
   if (!options.system) authorize(actor, 'auth.register');
   const data = parseInput(RegisterUserInput, input);
-  const now = new Date().toISOString();
-  const userId = await nextUserId(app);
+  const now = nowIso();
   const context = { ...commandContext(actor), ...options.context };
   const correlationId = context.correlationId ?? context.request?.correlationId ?? context.commandId;
-  await claimEmail(app, data.email, userId, now, { ...context, commandId: undefined, correlationId });
+  // A retry of this request (same Idempotency-Key) finds its first attempt's claim and goes on with
+  // the id that attempt took, so it finishes (or finds) that user instead of answering 409.
+  const userId = await claimEmail(app, data.email, await nextUserId(app), now, {
+    ...context,
+    commandId: undefined,
+    correlationId,
+  });
   const passwordHash = await hashPassword(data.password);
   const result = await app.commands.handle(
     userDecider,
@@ -136,22 +152,42 @@ export async function registerUser(
     { type: 'RegisterUser', userId, ...data, passwordHash, now },
     { ...context, correlationId },
   );
-  await awaitProjections(app, result.position, ['UserRegistered']);
-  const row = await findUserRow(app, userId);
-  if (!row) throw new AppError('INTERNAL', 'User was created but is not readable yet');
-  return toUserDto(row);
+  // The roster counts a new active ADMIN at once (the users process manager would, a little later).
+  if (result.state.role === 'ADMIN' && result.state.isActive) await observeAdmin(app, userId);
+  const caughtUp = await awaitProjections(app, result.position, ['users']);
+  return userAnswer(app, userId, result.state, caughtUp);
 }
 
 /**
  * How long a claim may stand without its holder's user stream showing the address before it is
  * taken as stale: longer than any create or e-mail change takes, so one in progress is never taken.
+ * The users process manager releases such a claim this long after it was made.
  */
-const STALE_CLAIM_MS = 5 * 60_000;
+export const STALE_CLAIM_MS = 5 * 60_000;
+
+/** A claim as it stands, and whether its holder's own stream shows the address. */
+export async function judgeClaim(app: AppServices, email: string) {
+  const { state, events } = await app.commands.load(emailClaimDecider, emailClaimDecider.streamId(email));
+  const holder = state.claimedBy;
+  if (holder === null) return null;
+  const claim = events.findLast((e) => e.type === 'UserEmailClaimed');
+  const { state: holderState } = await app.commands.load(userDecider, userDecider.streamId(holder));
+  return {
+    judged: { holder, version: state.version },
+    // The claim's own time (its command's `now`), as the callers' `now` is compared with it.
+    claimedAt: claim ? Date.parse((claim.data as { at: string }).at) : 0,
+    claimEventId: claim?.id ?? '',
+    holds:
+      holderState.exists && !holderState.deleted && holderState.email?.toLowerCase() === email.toLowerCase(),
+  };
+}
 
 /**
- * Claims the address for userId. A claim is taken over when it is stale: its holder never finished
- * registering, or changed address, or was deleted, and a crash between the two commands left the
- * claim behind (without this the address would be blocked for good).
+ * Claims the address for userId and answers the user id the claim is for. A claim is taken over
+ * when it is stale: its holder never finished registering, or changed address, or was deleted, and
+ * a crash between the two commands left the claim behind. The take-over replaces only the holder it
+ * judged, at the claim stream version it judged: of two take-overs of one stale claim, one wins and
+ * the other is refused (409), never re-decided.
  */
 export async function claimEmail(
   app: AppServices,
@@ -159,37 +195,61 @@ export async function claimEmail(
   userId: number,
   now: string,
   context: CommandContext,
-): Promise<void> {
+): Promise<number> {
   const streamId = emailClaimDecider.streamId(email);
   try {
-    const { state } = await app.commands.handle(
+    const result = await app.commands.handle(
       emailClaimDecider,
       streamId,
       { type: 'ClaimEmail', email, userId, now },
       context,
     );
-    // A retried request (same Idempotency-Key) may find its first attempt's claim, made for another
-    // new user id: the address is then taken, not ours.
-    if (state.claimedBy !== userId)
-      throw new DomainError('CONFLICT', 'A user with this email already exists');
+    // A retried request (same Idempotency-Key) finds its first attempt's claim, made for the id that
+    // attempt took: that is this request's user.
+    const first = result.duplicate ? result.events.find((e) => e.type === 'UserEmailClaimed') : undefined;
+    if (first?.type === 'UserEmailClaimed') return first.data.userId;
+    if (result.state.claimedBy !== userId) throw new DomainError('CONFLICT', CLAIM_TAKEN);
+    return userId;
   } catch (err) {
     if (!(err instanceof DomainError) || err.code !== 'CONFLICT') throw err;
-    const { state, events } = await app.commands.load(emailClaimDecider, streamId);
-    const holder = state.claimedBy;
-    const claimedAt = events.at(-1)?.createdAt.getTime() ?? Date.parse(now);
-    if (holder === null || Date.parse(now) - claimedAt < STALE_CLAIM_MS) throw err;
-    const { state: holderState } = await app.commands.load(userDecider, userDecider.streamId(holder));
-    const holds =
-      holderState.exists && !holderState.deleted && holderState.email?.toLowerCase() === email.toLowerCase();
-    if (holds) throw err;
+    const claim = await judgeClaim(app, email);
+    if (!claim || claim.holds || Date.parse(now) - claim.claimedAt < STALE_CLAIM_MS) throw err;
     await app.commands.handle(
       emailClaimDecider,
       streamId,
-      { type: 'ClaimEmail', email, userId, now, holderAbandoned: true },
+      { type: 'ClaimEmail', email, userId, now, takeOver: claim.judged },
       context,
     );
+    return userId;
   }
 }
+
+/**
+ * Frees an address whose holder's stream no longer shows it (after a delete or an e-mail change, or
+ * a registration that never followed its claim). The request that deleted or re-addressed the user
+ * calls it, and so does the users process manager; the command id comes from the claim event, so
+ * whoever gets there first appends the one release and the other finds it done.
+ */
+export async function releaseAbandonedClaim(
+  app: AppServices,
+  email: string,
+  holder: number,
+  context: CommandContext = {},
+  only: { claimEventId?: string } = {},
+): Promise<boolean> {
+  const claim = await judgeClaim(app, email);
+  if (!claim || claim.judged.holder !== holder || claim.holds) return false;
+  if (only.claimEventId && claim.claimEventId !== only.claimEventId) return false;
+  const result = await app.commands.handle(
+    emailClaimDecider,
+    emailClaimDecider.streamId(email),
+    { type: 'ReleaseEmail', email, userId: holder, judged: claim.judged, now: nowIso() },
+    { ...context, commandId: releaseCommandId(claim.claimEventId) },
+  );
+  return result.events.length > 0 && !result.duplicate;
+}
+
+export const releaseCommandId = (claimEventId: string) => `release-email:${claimEventId}`;
 
 export async function changeOwnPassword(
   app: AppServices,
@@ -212,5 +272,5 @@ export async function changeOwnPassword(
     { type: 'ChangeUserPassword', passwordHash, by: 'self', now: new Date().toISOString() },
     commandContext(actor),
   );
-  await awaitProjections(app, result.position, ['UserPasswordChanged']);
+  await awaitProjections(app, result.position, ['users']);
 }

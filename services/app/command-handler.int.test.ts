@@ -76,20 +76,20 @@ describe('command handler', () => {
 
   it('retries on concurrent writers so that every command lands exactly once', async () => {
     await handler.handle(userDecider, 'user-4', register(4));
-    // 20 concurrent sign-ins on one stream: each conflicts with the others and re-decides.
+    // 20 concurrent password changes on one stream: each conflicts with the others and re-decides.
     const busy = new CommandHandler(store, 50);
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         busy.handle(
           userDecider,
           'user-4',
-          { type: 'RecordSignIn', ip: `10.0.0.${i}`, now },
+          { type: 'ChangeUserPassword', passwordHash: `h-${i}`, by: 'self', now },
           { commandId: `sign-${i}` },
         ),
       ),
     );
     const { events } = await store.readStream('user-4');
-    expect(events.filter((e) => e.type === 'UserSignedIn')).toHaveLength(20);
+    expect(events.filter((e) => e.type === 'UserPasswordChanged')).toHaveLength(20);
     expect(new Set(events.map((e) => e.metadata.commandId)).size).toBe(21);
   });
 
@@ -98,7 +98,12 @@ describe('command handler', () => {
     const once = new CommandHandler(store, 1);
     const results = await Promise.allSettled(
       Array.from({ length: 10 }, (_, i) =>
-        once.handle(userDecider, 'user-5', { type: 'RecordSignIn', ip: null, now }, { commandId: `s5-${i}` }),
+        once.handle(
+          userDecider,
+          'user-5',
+          { type: 'ChangeUserPassword', passwordHash: `h5-${i}`, by: 'self', now },
+          { commandId: `s5-${i}` },
+        ),
       ),
     );
     const rejected = results.filter((r) => r.status === 'rejected') as PromiseRejectedResult[];

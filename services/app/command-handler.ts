@@ -40,7 +40,9 @@ export function eventIdFor(commandId: string, index: number): string {
 
 /**
  * With an idempotency key, the n-th command a request sends to a stream gets the same id on every
- * retry of that request, so the retry finds its events already there and appends nothing.
+ * retry of that request, so the retry finds its events already there and appends nothing. The
+ * gateway replays a stored first answer to most retries (services/gateway/idempotency.ts); these ids
+ * still matter when the process died between the append and storing that answer: the retry re-runs.
  */
 function commandIdFromRequest(
   request: RequestContext | undefined,

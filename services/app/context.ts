@@ -37,12 +37,21 @@ export interface AppServices {
 }
 
 /**
- * Read your writes: waits (bounded) until every projection that handles one of these event types
- * has applied the given position, so the answer to a mutation already shows its effect.
+ * Read your writes: waits (bounded by READ_YOUR_WRITES_TIMEOUT_MS) until the named projections, the
+ * read models the answer reads, have applied the given position. Only those: a slow projection that
+ * the answer does not read (activity) never delays it. False when the wait timed out: the caller
+ * then answers from the command's own outcome, never with an error (the events are stored).
  */
-export async function awaitProjections(app: AppServices, position: Position | null, eventTypes: string[]) {
-  if (!position) return true;
-  const names = projections.filter((p) => p.handles.some((t) => eventTypes.includes(t))).map((p) => p.name);
+export async function awaitProjections(
+  app: AppServices,
+  position: Position | null,
+  projectionNames: readonly string[],
+): Promise<boolean> {
+  if (!position || projectionNames.length === 0) return true;
+  // A misspelt name would wait out the whole time-out: say so (the events are stored: no throw).
+  const names = projectionNames.filter((n) => projections.some((p) => p.name === n));
+  if (names.length < projectionNames.length)
+    app.log.error({ projectionNames }, 'awaitProjections: unknown projection name');
   if (names.length === 0) return true;
   const ok = await app.waiter.waitFor(position, names, app.config.READ_YOUR_WRITES_TIMEOUT_MS);
   if (!ok) app.log.warn({ position, names }, 'read model did not catch up in time; answering anyway');

@@ -65,6 +65,27 @@ describe('a claim left by a crash', () => {
     expect(await claimant('gone@claims.test')).toBe(900_004);
   });
 
+  it('lets only one of two concurrent take-overs of one stale claim win; the other is refused (409)', async () => {
+    for (let round = 0; round < 5; round++) {
+      const email = `race-${round}@claims.test`;
+      // Stale (made 10 minutes ago, never registered); the take-overs themselves are fresh.
+      await claimEmail(app, email, 910_000 + round, at(-10), {});
+      const [a, b] = await Promise.allSettled([
+        claimEmail(app, email, 920_000 + round, at(0), {}),
+        claimEmail(app, email, 930_000 + round, at(0), {}),
+      ]);
+      const won = [a, b].filter((r) => r.status === 'fulfilled');
+      const lost = [a, b].filter((r) => r.status === 'rejected') as PromiseRejectedResult[];
+      expect(won, `round ${round}`).toHaveLength(1);
+      expect(lost[0].reason).toMatchObject({ code: 'CONFLICT' });
+      const winner = a.status === 'fulfilled' ? 920_000 + round : 930_000 + round;
+      expect(await claimant(email)).toBe(winner);
+      // Exactly one take-over appended: the first claim, then the winner's.
+      const { events } = await app.store.readStream(emailClaimDecider.streamId(email));
+      expect(events.map((e) => (e.data as { userId: number }).userId)).toEqual([910_000 + round, winner]);
+    }
+  });
+
   it('never takes an address from a user who holds it, however old the claim', async () => {
     const user = await register('holder@claims.test');
     await expect(claimEmail(app, 'HOLDER@claims.test', 900_005, at(24 * 60), {})).rejects.toMatchObject({

@@ -9,7 +9,10 @@ export type AppErrorCode =
   | 'FORBIDDEN'
   | 'NOT_FOUND'
   | 'CONFLICT'
+  /** An Idempotency-Key reused for a different request (services/gateway/idempotency.ts). */
+  | 'IDEMPOTENCY_MISMATCH'
   | 'RATE_LIMITED'
+  | 'UNAVAILABLE'
   | 'INTERNAL';
 
 export interface FieldError {
@@ -23,7 +26,9 @@ export const STATUS: Record<AppErrorCode, number> = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  IDEMPOTENCY_MISMATCH: 422,
   RATE_LIMITED: 429,
+  UNAVAILABLE: 503,
   INTERNAL: 500,
 };
 
@@ -39,6 +44,37 @@ export class AppError extends Error {
   get status() {
     return STATUS[this.code];
   }
+}
+
+export const DATABASE_UNAVAILABLE =
+  'Service temporarily unavailable: the database cannot be reached. Please try again shortly.';
+
+// Socket errors, and Postgres's own 'connection exception' (08…) and shutdown (57P01–57P03) codes.
+const CONNECTION_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EPIPE',
+  '57P01',
+  '57P02',
+  '57P03',
+]);
+// What pg says when a connection dies, or the pool cannot get one in connectionTimeoutMillis.
+const CONNECTION_MESSAGES =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly)/;
+
+/** True when the error means the database (or its network) cannot be reached right now. */
+export function isConnectionError(err: unknown, depth = 0): boolean {
+  if (!err || typeof err !== 'object' || depth > 4) return false;
+  const e = err as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+  if (typeof e.code === 'string' && (CONNECTION_CODES.has(e.code) || e.code.startsWith('08'))) return true;
+  if (typeof e.message === 'string' && CONNECTION_MESSAGES.test(e.message)) return true;
+  if (Array.isArray(e.errors) && e.errors.some((x) => isConnectionError(x, depth + 1))) return true;
+  return isConnectionError(e.cause, depth + 1);
 }
 
 /** Normalises anything thrown below the transports. Unknown errors become a bare INTERNAL. */
@@ -57,6 +93,7 @@ export function toAppError(err: unknown): AppError {
       'The record was changed by someone else at the same time. Please try again.',
     );
   }
+  if (isConnectionError(err)) return new AppError('UNAVAILABLE', DATABASE_UNAVAILABLE);
   return new AppError('INTERNAL', 'Internal server error');
 }
 

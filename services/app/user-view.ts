@@ -2,7 +2,9 @@
 import type { Selectable } from 'kysely';
 import type { UsersTable } from '../../projections/users.js';
 import type { Actor } from '../auth/permissions.js';
+import type { UserState } from '../domain/user/decider.js';
 import type { AppServices } from './context.js';
+import { AppError } from './errors.js';
 
 export interface UserDto {
   id: number;
@@ -26,6 +28,41 @@ export function toUserDto(row: Selectable<UsersTable>): UserDto {
     createdAt: row.created_at.toISOString(),
     updatedAt: row.updated_at.toISOString(),
   };
+}
+
+/**
+ * The user as a command left it, for when the read model has not caught up within the bounded wait:
+ * the decided state over whatever row there is (the creation time comes from the row or the event).
+ */
+export function userDtoFromState(state: UserState, row?: Selectable<UsersTable>): UserDto {
+  const now = new Date().toISOString();
+  return {
+    id: state.userId!,
+    email: state.email!,
+    firstName: state.firstName,
+    lastName: state.lastName,
+    role: state.role!,
+    isActive: state.isActive,
+    createdAt: row ? row.created_at.toISOString() : (state.registeredAt ?? now),
+    updatedAt: row ? now : (state.registeredAt ?? now),
+  };
+}
+
+/**
+ * The answer to a mutation of one user: the read model's row once it caught up (`caughtUp`), else
+ * the decided state. Never an error for a user the command found live: its events are stored.
+ */
+export async function userAnswer(
+  app: AppServices,
+  userId: number,
+  state: UserState | null,
+  caughtUp: boolean,
+): Promise<UserDto> {
+  const row = await findUserRow(app, userId);
+  if (row && (caughtUp || !state)) return toUserDto(row);
+  if (state?.exists && !state.deleted) return userDtoFromState(state, row);
+  if (row) return toUserDto(row);
+  throw new AppError('NOT_FOUND', 'User not found');
 }
 
 /** A live (not deleted) user row by id. */

@@ -11,11 +11,11 @@ import type { Role } from '../../schema/events/user.js';
 import { hashPassword } from '../auth/passwords.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { userDecider } from '../domain/user/decider.js';
-import { emailClaimDecider } from '../domain/user/email-claim.js';
-import { claimEmail } from './auth.js';
+import { type GuardedChange, observeAdmin, runGuarded } from './admin-roster.js';
+import { claimEmail, releaseAbandonedClaim } from './auth.js';
 import { type AppServices, awaitProjections } from './context.js';
 import { AppError, parseInput } from './errors.js';
-import { findUserRow, toUserDto, type UserDto } from './user-view.js';
+import { findUserRow, toUserDto, type UserDto, userAnswer } from './user-view.js';
 
 export interface Page<T> {
   data: T[];
@@ -69,35 +69,7 @@ export async function getUser(app: AppServices, actor: Actor | null, id: unknown
   return toUserDto(await requireUser(app, parseId(id)));
 }
 
-/** Serialises changes that could leave no active ADMIN (across gateways: a Postgres advisory lock). */
-async function withAdminGuard<T>(
-  app: AppServices,
-  actor: Actor,
-  targetId: number,
-  removesAdmin: boolean,
-  fn: () => Promise<T>,
-): Promise<T> {
-  // Acting on oneself is refused by the decider (403) before any count matters.
-  if (!removesAdmin || actor.id === targetId) return fn();
-  const client = await app.pool.connect();
-  try {
-    await client.query('SELECT pg_advisory_lock(7261002)');
-    const r = await client.query(
-      "SELECT count(*)::int AS n FROM users WHERE role = 'ADMIN' AND is_active AND deleted_at IS NULL AND id <> $1",
-      [targetId],
-    );
-    if (r.rows[0].n === 0)
-      throw new AppError(
-        'CONFLICT',
-        'The last active administrator cannot be removed, demoted or deactivated',
-      );
-    return await fn();
-  } finally {
-    await client.query('SELECT pg_advisory_unlock(7261002)').catch(() => {});
-    client.release();
-  }
-}
-
+/** Runs a user command and waits (bounded) for the users read model, which the answers read. */
 async function run(
   app: AppServices,
   actor: Actor,
@@ -110,22 +82,21 @@ async function run(
     command,
     commandContext(actor),
   );
-  await awaitProjections(
-    app,
-    result.position,
-    result.events.map((e) => e.type),
-  );
-  return result;
+  return { result, caughtUp: await awaitProjections(app, result.position, ['users']) };
 }
 
-/** Frees an address its user no longer holds (after an e-mail change or a delete). */
-function releaseEmail(app: AppServices, actor: Actor, email: string, userId: number, now: string) {
-  return app.commands.handle(
-    emailClaimDecider,
-    emailClaimDecider.streamId(email),
-    { type: 'ReleaseEmail', email, userId, now },
-    commandContext(actor),
-  );
+/** A role, active or delete change, through the last-admin guard (services/app/admin-roster.ts). */
+async function runChecked(app: AppServices, actor: Actor, userId: number, change: GuardedChange) {
+  const result = await runGuarded(app, actor, userId, change);
+  // A promotion or reactivation: the roster counts the admin at once (the process manager would later).
+  if (result.state.role === 'ADMIN' && result.state.isActive && result.events.length > 0)
+    await observeAdmin(app, userId, commandContext(actor));
+  return { result, caughtUp: await awaitProjections(app, result.position, ['users']) };
+}
+
+/** After an e-mail change: frees the old address (the users process manager would too, same id). */
+async function releaseOldAddress(app: AppServices, actor: Actor, email: string, userId: number) {
+  await releaseAbandonedClaim(app, email, userId, commandContext(actor));
 }
 
 export async function updateUser(
@@ -142,24 +113,24 @@ export async function updateUser(
   const needsRow = data.email !== undefined || data.role !== undefined || data.isActive !== undefined;
   const row = needsRow ? await requireUser(app, userId) : null;
   const now = new Date().toISOString();
-  if (row && data.email !== undefined && data.email !== row.email_lower) {
-    await claimEmail(app, data.email, userId, now, commandContext(actor));
-  }
-  await run(app, actor, userId, {
+  const newAddress = row && data.email !== undefined && data.email !== row.email_lower;
+  if (newAddress) await claimEmail(app, data.email!, userId, now, commandContext(actor));
+  let last = await run(app, actor, userId, {
     type: 'UpdateUserProfile',
     email: data.email,
     firstName: data.firstName,
     lastName: data.lastName,
     now,
   });
-  if (row && data.email !== undefined && data.email !== row.email_lower) {
-    await releaseEmail(app, actor, row.email_lower, userId, now);
-  }
+  if (newAddress) await releaseOldAddress(app, actor, row.email_lower, userId);
   if (row && data.role !== undefined && data.role !== row.role)
-    await changeRole(app, actor, userId, { role: data.role });
-  if (row && data.isActive === false && row.is_active) await deactivateUser(app, actor, userId);
-  if (row && data.isActive === true && !row.is_active) await reactivateUser(app, actor, userId);
-  return toUserDto(await requireUser(app, userId));
+    last = await runChecked(app, actor, userId, { type: 'ChangeUserRole', role: data.role as Role });
+  if (row && data.isActive === false && row.is_active) {
+    last = await runChecked(app, actor, userId, { type: 'DeactivateUser' });
+    await app.refreshTokens.revokeAllFor(userId);
+  }
+  if (row && data.isActive === true && !row.is_active) last = await reactivate(app, actor, userId);
+  return userAnswer(app, userId, last.result.state, last.caughtUp);
 }
 
 export async function changeRole(
@@ -171,49 +142,52 @@ export async function changeRole(
   authorize(actor, 'users.write');
   const userId = parseId(id);
   const { role } = parseInput(ChangeRoleInput, input);
-  const row = await requireUser(app, userId);
-  await withAdminGuard(app, actor, userId, row.role === 'ADMIN' && role !== 'ADMIN' && row.is_active, () =>
-    run(app, actor, userId, {
-      type: 'ChangeUserRole',
-      role: role as Role,
-      actorId: actor.id,
-      now: new Date().toISOString(),
-    }),
-  );
-  return toUserDto(await requireUser(app, userId));
+  await requireUser(app, userId);
+  const { result, caughtUp } = await runChecked(app, actor, userId, {
+    type: 'ChangeUserRole',
+    role: role as Role,
+  });
+  return userAnswer(app, userId, result.state, caughtUp);
 }
 
 export async function deactivateUser(app: AppServices, actor: Actor | null, id: unknown): Promise<UserDto> {
   authorize(actor, 'users.write');
   const userId = parseId(id);
-  const row = await requireUser(app, userId);
-  await withAdminGuard(app, actor, userId, row.role === 'ADMIN' && row.is_active, () =>
-    run(app, actor, userId, { type: 'DeactivateUser', actorId: actor.id, now: new Date().toISOString() }),
-  );
+  await requireUser(app, userId);
+  const { result, caughtUp } = await runChecked(app, actor, userId, { type: 'DeactivateUser' });
   // Sessions end at once (the access token is refused too: resolveActor reads is_active).
   await app.refreshTokens.revokeAllFor(userId);
-  return toUserDto(await requireUser(app, userId));
+  return userAnswer(app, userId, result.state, caughtUp);
 }
 
 export async function reactivateUser(app: AppServices, actor: Actor | null, id: unknown): Promise<UserDto> {
   authorize(actor, 'users.write');
   const userId = parseId(id);
   await requireUser(app, userId);
-  await run(app, actor, userId, { type: 'ReactivateUser', now: new Date().toISOString() });
-  return toUserDto(await requireUser(app, userId));
+  const last = await reactivate(app, actor, userId);
+  return userAnswer(app, userId, last.result.state, last.caughtUp);
 }
 
-/** Removes the user from every list; the stream (their history) stays. The address becomes free. */
+async function reactivate(app: AppServices, actor: Actor, userId: number) {
+  const last = await run(app, actor, userId, { type: 'ReactivateUser', now: new Date().toISOString() });
+  // A reactivated ADMIN: the roster counts them at once (the process manager would later).
+  if (last.result.state.role === 'ADMIN' && last.result.events.length > 0)
+    await observeAdmin(app, userId, commandContext(actor));
+  return last;
+}
+
+/**
+ * Removes the user from every list; the stream (their history) stays. The address becomes free at
+ * once: this request releases it, with the command id the users process manager's reaction to
+ * UserDeleted uses too, so exactly one release is appended whoever gets there first.
+ */
 export async function deleteUser(app: AppServices, actor: Actor | null, id: unknown): Promise<void> {
   authorize(actor, 'users.write');
   const userId = parseId(id);
   const row = await requireUser(app, userId);
-  const now = new Date().toISOString();
-  await withAdminGuard(app, actor, userId, row.role === 'ADMIN' && row.is_active, () =>
-    run(app, actor, userId, { type: 'DeleteUser', actorId: actor.id, now }),
-  );
+  const { result } = await runChecked(app, actor, userId, { type: 'DeleteUser' });
   await app.refreshTokens.revokeAllFor(userId);
-  await releaseEmail(app, actor, row.email_lower, userId, now);
+  await releaseOldAddress(app, actor, result.state.email ?? row.email_lower, userId);
 }
 
 export async function adminChangePassword(
@@ -254,14 +228,11 @@ export async function updateProfile(app: AppServices, actor: Actor | null, input
   );
   const row = await requireUser(app, actor.id);
   const now = new Date().toISOString();
-  if (data.email !== undefined && data.email !== row.email_lower) {
-    await claimEmail(app, data.email, actor.id, now, commandContext(actor));
-  }
-  await run(app, actor, actor.id, { type: 'UpdateUserProfile', ...data, now });
-  if (row && data.email !== undefined && data.email !== row.email_lower) {
-    await releaseEmail(app, actor, row.email_lower, actor.id, now);
-  }
-  return toUserDto(await requireUser(app, actor.id));
+  const newAddress = data.email !== undefined && data.email !== row.email_lower;
+  if (newAddress) await claimEmail(app, data.email!, actor.id, now, commandContext(actor));
+  const { result, caughtUp } = await run(app, actor, actor.id, { type: 'UpdateUserProfile', ...data, now });
+  if (newAddress) await releaseOldAddress(app, actor, row.email_lower, actor.id);
+  return userAnswer(app, actor.id, result.state, caughtUp);
 }
 
 export interface UserStatistics {

@@ -18,6 +18,8 @@ export const permissions = {
   'password.changeOwn': ALL,
   'dashboard.read': ADMIN,
   'health.read': ADMIN,
+  'operations.read': ADMIN,
+  'operations.write': ADMIN,
   'activity.read': ADMIN,
 } satisfies Record<string, Role[]>;
 

@@ -166,6 +166,39 @@ export function eventStoreContract(
         }
         expect((await store.readStream(id)).version).toBe(2);
       });
+
+      it('reads the version from the same state as the events, while others append', async () => {
+        // Were the version read apart from the events, an append in between would let a decision on
+        // the older events pass the expected-version check.
+        const id = fresh();
+        await store.append(id, [ev('E')], 'no_stream');
+        let writing = true;
+        const writer = (async () => {
+          for (let n = 0; writing && n < 400; n++) await store.append(id, [ev('E')], 'any');
+        })();
+        const mismatches: string[] = [];
+        try {
+          for (let i = 0; i < 40; i++) {
+            const whole = await store.readStream(id);
+            const last = whole.events[whole.events.length - 1];
+            if (whole.events.length !== whole.version || last?.streamVersion !== whole.version)
+              mismatches.push(
+                `version ${whole.version}, ${whole.events.length} events up to ${last?.streamVersion}`,
+              );
+            const from = Math.max(1, whole.version - 1);
+            const tail = await store.readStream(id, { fromVersion: from });
+            const tailLast = tail.events[tail.events.length - 1];
+            if (tail.events[0]?.streamVersion !== from || tailLast?.streamVersion !== tail.version)
+              mismatches.push(
+                `from ${from}: version ${tail.version}, events up to ${tailLast?.streamVersion}`,
+              );
+          }
+        } finally {
+          writing = false;
+          await writer;
+        }
+        expect(mismatches).toEqual([]);
+      });
     });
 
     describe('idempotent re-append', () => {

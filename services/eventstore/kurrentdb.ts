@@ -128,23 +128,43 @@ export class KurrentDbEventStore implements EventStore {
     }
   }
 
+  /**
+   * The version must come from the same state as the events: were it read in a second call, an
+   * append in between would give a decision made on the older events a version that passes the
+   * expected-version check. Reading to the end, the last revision read is the version. A page
+   * (maxCount), or nothing read past `fromVersion`, takes the head first and then reads no further
+   * than it: the events then are exactly the stream up to that version.
+   */
   async readStream(streamId: string, options: ReadStreamOptions = {}) {
+    const from = Math.max(1, options.fromVersion ?? 1);
+    if (options.maxCount === undefined) {
+      const read = await this.readForward(streamId, from);
+      if (read.lastRevision !== null) return { version: Number(read.lastRevision) + 1, events: read.events };
+      if (from === 1) return { version: 0, events: [] };
+    }
+    const version = await this.streamVersion(streamId);
+    if (version < from) return { version, events: [] };
+    const count = Math.min(options.maxCount ?? Number.POSITIVE_INFINITY, version - from + 1);
+    return { version, events: (await this.readForward(streamId, from, count)).events };
+  }
+
+  private async readForward(streamId: string, from: number, maxCount?: number) {
     const events: StoredEvent[] = [];
+    let lastRevision: bigint | null = null;
     try {
       for await (const r of this.client.readStream(streamId, {
         direction: FORWARDS,
-        fromRevision: BigInt(Math.max(0, (options.fromVersion ?? 1) - 1)),
-        ...(options.maxCount ? { maxCount: options.maxCount } : {}),
+        fromRevision: BigInt(from - 1),
+        ...(maxCount !== undefined ? { maxCount } : {}),
       })) {
+        if (r.event) lastRevision = r.event.revision;
         const e = toStored(r);
         if (e) events.push(e);
       }
     } catch (err) {
-      if (err instanceof StreamNotFoundError) return { version: 0, events: [] };
-      throw err;
+      if (!(err instanceof StreamNotFoundError)) throw err;
     }
-    const version = await this.streamVersion(streamId);
-    return { version, events };
+    return { events, lastRevision };
   }
 
   async readAll(after: Position, limit: number, options: ReadAllOptions = {}): Promise<StoredEvent[]> {

@@ -3,7 +3,8 @@
 
 /**
  * An opaque, totally ordered position in the global log, string-encoded so that plain string
- * comparison orders it (zero-padded `txid:position` for Postgres, `commit:prepare` for KurrentDB).
+ * comparison orders it (zero-padded `txid:position` for Postgres, `E0001:txid:position` after a
+ * restore began a new epoch; `commit:prepare` for KurrentDB).
  * START is before every event.
  */
 export type Position = string;

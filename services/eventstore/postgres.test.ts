@@ -1,10 +1,18 @@
-// The Postgres adapter: the shared contract, plus what only Postgres can get wrong — a transaction
-// that commits late must hold readers back, and a lost notification must not stall a subscriber.
+// The Postgres adapter: the shared contract, plus what only Postgres can get wrong — an append that
+// commits late must hold readers back (and nothing else may), and a lost notification must not stall
+// a subscriber.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
 import { eventStoreContract } from './contract.js';
-import { PostgresEventStore } from './postgres.js';
+import type { Position } from './port.js';
+import { decodePosition, encodePosition, PostgresEventStore } from './postgres.js';
+
+/** Writes one event the way an append does: the stream's append lock first, then the row. */
+const LOCKED_INSERT = `
+  WITH lock AS MATERIALIZED (SELECT pg_advisory_xact_lock(7262, hashtext($1)))
+  INSERT INTO es_events(stream_id, stream_version, event_id, event_type, data)
+  SELECT $1, 1, $2, $3, '{}' FROM lock`;
 
 eventStoreContract('postgres', async () => {
   const db = await createTestDatabase('escontract', 20);
@@ -32,28 +40,80 @@ describe('postgres event store: ordering under open transactions', () => {
     await db.drop();
   });
 
-  it('does not let readers pass an event whose transaction is still open, then delivers it first', async () => {
+  it('does not let readers pass an append still open mid-append, then delivers it first', async () => {
     const before = await store.headPosition();
     const slow = await db.pool.connect();
+    const seen: string[] = [];
+    const abort = new AbortController();
+    const following = (async () => {
+      for await (const m of store.subscribe({ after: before, signal: abort.signal }))
+        if (m.kind === 'event') seen.push(m.event.type);
+    })();
     try {
       await slow.query('BEGIN');
-      // Takes its sequence number now, commits later.
-      await slow.query(
-        `INSERT INTO es_events(stream_id, stream_version, event_id, event_type, data)
-         VALUES ($1, 1, $2, 'Slow', '{}')`,
-        [`slow-${randomUUID()}`, randomUUID()],
-      );
+      // Holds its stream's append lock and has written: takes its sequence number now, commits later.
+      await slow.query(LOCKED_INSERT, [`slow-${randomUUID()}`, randomUUID(), 'Slow']);
+      const holder = await store.logHolder();
+      expect(holder).toMatchObject({ pid: expect.any(Number), state: 'idle in transaction' });
+      expect(holder?.query).toContain('pg_advisory_xact_lock');
+      expect(holder?.ageSeconds).toBeGreaterThanOrEqual(0);
       const fast = `fast-${randomUUID()}`;
       await store.append(fast, [{ id: randomUUID(), type: 'Fast', data: {} }], 'no_stream');
-      // The fast event is committed, but a reader must not move past the open transaction.
+      // The fast event is committed, but a reader must not move past the open append.
       expect(await store.readAll(before, 100)).toEqual([]);
       expect(await store.headPosition()).toBe(before);
+      await new Promise((r) => setTimeout(r, 500));
+      expect(seen).toEqual([]);
       await slow.query('COMMIT');
     } finally {
       slow.release();
     }
+    expect(await store.logHolder()).toBeNull();
     const after = await store.readAll(before, 100);
     expect(after.map((e) => e.type)).toEqual(['Slow', 'Fast']);
+    await expect.poll(() => seen, { timeout: 10_000 }).toEqual(['Slow', 'Fast']);
+    abort.abort();
+    await following;
+  });
+
+  it('a write transaction left open elsewhere (not an append) holds back no reader', async () => {
+    const before = await store.headPosition();
+    const other = await db.pool.connect();
+    const seen: string[] = [];
+    const abort = new AbortController();
+    const following = (async () => {
+      for await (const m of store.subscribe({ after: before, signal: abort.signal }))
+        if (m.kind === 'event') seen.push(m.event.type);
+    })();
+    try {
+      // As an operator might in psql: a write, and the transaction left open.
+      await other.query('CREATE TABLE IF NOT EXISTS operator_notes(note text)');
+      await other.query('BEGIN');
+      await other.query(`INSERT INTO operator_notes VALUES ('left open')`);
+      const { rows } = await other.query('SELECT pg_current_xact_id()::text AS xid');
+      expect(rows[0].xid).toMatch(/^\d+$/);
+      const first = await store.append(
+        `open-${randomUUID()}`,
+        [{ id: randomUUID(), type: 'Seen1', data: {} }],
+        'no_stream',
+      );
+      expect((await store.readAll(before, 100)).map((e) => e.type)).toEqual(['Seen1']);
+      expect(await store.headPosition()).toBe(first.position);
+      await expect.poll(() => seen, { timeout: 5_000 }).toEqual(['Seen1']);
+      // An open transaction that is no appender is not named as holding the log back.
+      expect(await store.logHolder()).toBeNull();
+      await store.append(
+        `open-${randomUUID()}`,
+        [{ id: randomUUID(), type: 'Seen2', data: {} }],
+        'no_stream',
+      );
+      await expect.poll(() => seen, { timeout: 5_000 }).toEqual(['Seen1', 'Seen2']);
+    } finally {
+      await other.query('ROLLBACK').catch(() => {});
+      other.release();
+    }
+    abort.abort();
+    await following;
   });
 
   it('rolls back cleanly: an aborted transaction leaves no event and no gap that blocks readers', async () => {
@@ -61,11 +121,7 @@ describe('postgres event store: ordering under open transactions', () => {
     const c = await db.pool.connect();
     try {
       await c.query('BEGIN');
-      await c.query(
-        `INSERT INTO es_events(stream_id, stream_version, event_id, event_type, data)
-         VALUES ($1, 1, $2, 'Never', '{}')`,
-        [`never-${randomUUID()}`, randomUUID()],
-      );
+      await c.query(LOCKED_INSERT, [`never-${randomUUID()}`, randomUUID(), 'Never']);
       await c.query('ROLLBACK');
     } finally {
       c.release();
@@ -87,11 +143,7 @@ describe('postgres event store: ordering under open transactions', () => {
       }
     })();
     // Written behind the store's back: no NOTIFY is sent.
-    await db.pool.query(
-      `INSERT INTO es_events(stream_id, stream_version, event_id, event_type, data)
-       VALUES ($1, 1, $2, 'Silent', '{}')`,
-      [`silent-${randomUUID()}`, randomUUID()],
-    );
+    await db.pool.query(LOCKED_INSERT, [`silent-${randomUUID()}`, randomUUID(), 'Silent']);
     await following;
     abort.abort();
     expect(got).toEqual(['Silent']);
@@ -112,5 +164,20 @@ describe('postgres event store: ordering under open transactions', () => {
     expect(new Set(notes)).toEqual(new Set(['es_events']));
     await listener.query('UNLISTEN *');
     listener.release();
+  });
+});
+
+describe('postgres event store: positions', () => {
+  it('keeps the epoch-0 format and sorts every later epoch after it, as strings and decoded', () => {
+    const old = encodePosition(0, '999999', '123');
+    expect(old).toBe('00000000000000999999:00000000000000000123');
+    const next: Position = encodePosition(1, '5', '1');
+    expect(next).toBe('E0001:00000000000000000005:00000000000000000001');
+    expect(next > old).toBe(true);
+    expect(encodePosition(2, '1', '1') > encodePosition(1, '99999999', '9')).toBe(true);
+    expect(decodePosition(old)).toEqual({ epoch: 0, txid: '999999', globalPosition: '123' });
+    expect(decodePosition(next)).toEqual({ epoch: 1, txid: '5', globalPosition: '1' });
+    expect(decodePosition('')).toEqual({ epoch: 0, txid: '0', globalPosition: '0' });
+    expect(() => decodePosition('E1:2:3')).toThrow('Not a Postgres event store position');
   });
 });

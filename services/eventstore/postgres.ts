@@ -1,11 +1,11 @@
 // Postgres event store: one append-only table with a gap-free global order.
 //
 // A sequence value is taken at insert, not at commit, so under concurrent writers position 11 can
-// become visible before 10. Readers therefore order by (transaction_id, global_position) and only
-// take rows whose transaction is older than every transaction still running
-// (`transaction_id < pg_snapshot_xmin(pg_current_snapshot())`): nothing can later appear before a
-// position a reader has passed. (Same approach as Emmett's readMessagesBatch; see
-// shared/reference/event-store.md.)
+// become visible before 10. Readers therefore order by (epoch, transaction_id, global_position) and
+// only take rows below a horizon that no append still running can fall under (see HORIZON_SQL). Only
+// transactions that append count: a transaction left open elsewhere (psql, a long report, a
+// projection batch) no longer holds the log back. The epoch keeps the order growing across a
+// logical restore (see init). Background: shared/reference/event-store.md.
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
 import {
@@ -25,6 +25,47 @@ import {
 } from './port.js';
 
 const CHANNEL = 'es_events';
+
+/** The store's append lock: pg_advisory_xact_lock(APPEND_LOCK_CLASS, hashtext(stream)). */
+export const APPEND_LOCK_CLASS = 7262;
+
+/**
+ * The visibility horizon: es_horizon gives (epoch, xid); a reader takes the rows before it, i.e.
+ * rows of older epochs (all committed: see followRestore) and rows of the current epoch whose
+ * transaction_id < xid. Only appends can hold it back, not any other open transaction.
+ *
+ * Used inside the reading statement, so both use that statement's snapshot S; the lock table is read
+ * during the statement, at a moment T after S. xid = the lowest id in S's running list that, at T,
+ * holds an append lock or shows no lock on its own id; or S's xmax if there is none.
+ * Why nothing below it can still appear: a row S does not show was written by a transaction running
+ * at S (in S's list; ids >= xmax are above the horizon anyway). Every append takes its stream's lock
+ * before its first write, so before it has an id, and holds it to commit. So such a transaction,
+ * still running at T, holds an append lock then and counts; if it finished between S and T (or is
+ * between taking its id and recording its own lock) it shows no lock and counts too, which at worst
+ * holds readers back until the next read. Only a transaction seen running at T without an append
+ * lock is passed: it has not appended and, by the rule above, never will under that id.
+ * Reading the locks before taking S instead would pass an append that commits in between, forever.
+ * Everything comes from one statement, so this holds in any isolation level. pg_locks shows 32-bit
+ * ids: S's list holds ids within 2^31 of each other, so their low 32 bits match them one to one.
+ * Rows written without the append lock (by hand) are outside this promise.
+ */
+const HORIZON_SQL = `
+CREATE OR REPLACE VIEW es_horizon AS
+WITH locks AS MATERIALIZED (
+  SELECT virtualtransaction, locktype, classid, objsubid, transactionid, mode FROM pg_locks WHERE granted),
+own_ids AS (
+  SELECT t.transactionid::text::bigint AS xid32,
+         EXISTS (SELECT 1 FROM locks a
+                 WHERE a.virtualtransaction = t.virtualtransaction AND a.locktype = 'advisory'
+                   AND a.classid = ${APPEND_LOCK_CLASS} AND a.objsubid = 2) AS appends
+  FROM locks t WHERE t.locktype = 'transactionid' AND t.mode = 'ExclusiveLock')
+SELECT (SELECT max(epoch) FROM es_epochs) AS epoch,
+       coalesce((SELECT min(running.xid)
+                 FROM pg_snapshot_xip(pg_current_snapshot()) AS running(xid)
+                 LEFT JOIN own_ids ON own_ids.xid32 = running.xid::text::bigint % 4294967296
+                 WHERE own_ids.appends IS NOT FALSE),
+                pg_snapshot_xmax(pg_current_snapshot())) AS xid;
+`;
 
 const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS es_streams(
@@ -47,21 +88,51 @@ CREATE TABLE IF NOT EXISTS es_events(
   metadata jsonb NOT NULL DEFAULT '{}',
   created_at timestamptz NOT NULL DEFAULT now(),
   PRIMARY KEY (stream_id, stream_version));
-CREATE INDEX IF NOT EXISTS es_events_global_order ON es_events(transaction_id, global_position);
+-- The log's order is (epoch, transaction_id, global_position). A logical restore (pg_dump) lands in a
+-- cluster whose transaction counter may be lower than the restored ids: init() then starts a new
+-- epoch, so whatever is appended next still sorts after everything restored. The current epoch is
+-- the newest row of es_epochs and the column default (a constant: no lookup per insert).
+-- (Checked first: ALTER TABLE would lock out every reader and appender on each start.)
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_attribute
+                 WHERE attrelid = 'es_events'::regclass AND attname = 'epoch' AND NOT attisdropped) THEN
+    ALTER TABLE es_events ADD COLUMN epoch int NOT NULL DEFAULT 0;
+  END IF;
+END $$;
+CREATE TABLE IF NOT EXISTS es_epochs(
+  epoch int PRIMARY KEY,
+  started_at timestamptz NOT NULL DEFAULT now(),
+  -- the cluster's next transaction id when the epoch began, and the highest stored one then
+  next_xid xid8 NOT NULL,
+  restored_max_xid xid8);
+INSERT INTO es_epochs(epoch, next_xid) VALUES (0, '0') ON CONFLICT DO NOTHING;
+CREATE INDEX IF NOT EXISTS es_events_log_order ON es_events(epoch, transaction_id, global_position);
+DROP INDEX IF EXISTS es_events_global_order;
+${HORIZON_SQL}
 `;
 
 const PAD = 20;
-export function encodePosition(txid: string, globalPosition: string): Position {
-  return `${txid.padStart(PAD, '0')}:${globalPosition.padStart(PAD, '0')}`;
+/**
+ * Epoch 0 keeps the original `txid:position` (zero-padded) so existing checkpoints stay valid; later
+ * epochs are `E0001:txid:position`, which sorts after every epoch-0 position ('E' > '9').
+ */
+export function encodePosition(epoch: number, txid: string, globalPosition: string): Position {
+  const tail = `${txid.padStart(PAD, '0')}:${globalPosition.padStart(PAD, '0')}`;
+  return epoch === 0 ? tail : `E${String(epoch).padStart(4, '0')}:${tail}`;
 }
-export function decodePosition(position: Position): { txid: string; globalPosition: string } {
-  if (position === START) return { txid: '0', globalPosition: '0' };
-  const m = /^(\d+):(\d+)$/.exec(position);
+export function decodePosition(position: Position): { epoch: number; txid: string; globalPosition: string } {
+  if (position === START) return { epoch: 0, txid: '0', globalPosition: '0' };
+  const m = /^(?:E(\d{4}):)?(\d+):(\d+)$/.exec(position);
   if (!m) throw new Error(`Not a Postgres event store position: ${position}`);
-  return { txid: BigInt(m[1]).toString(), globalPosition: BigInt(m[2]).toString() };
+  return {
+    epoch: m[1] ? Number(m[1]) : 0,
+    txid: BigInt(m[2]).toString(),
+    globalPosition: BigInt(m[3]).toString(),
+  };
 }
 
 interface EventRow {
+  epoch: number;
   transaction_id: string;
   global_position: string;
   stream_id: string;
@@ -77,7 +148,7 @@ interface EventRow {
 // Careful: these output names shadow the table's columns in ORDER BY, and as text they sort '10' before
 // '2'. Every ORDER BY below therefore names the table's column (es_events.x), never the bare name.
 const EVENT_COLUMNS =
-  'transaction_id::text, global_position::text, stream_id, stream_version::text, event_id, event_type, schema_version, data, metadata, created_at';
+  'epoch, transaction_id::text, global_position::text, stream_id, stream_version::text, event_id, event_type, schema_version, data, metadata, created_at';
 
 function toStored(row: EventRow): StoredEvent {
   return {
@@ -86,7 +157,7 @@ function toStored(row: EventRow): StoredEvent {
     schemaVersion: row.schema_version,
     streamId: row.stream_id,
     streamVersion: Number(row.stream_version),
-    position: encodePosition(row.transaction_id, row.global_position),
+    position: encodePosition(row.epoch, row.transaction_id, row.global_position),
     data: row.data,
     metadata: row.metadata,
     createdAt: row.created_at,
@@ -111,7 +182,7 @@ function toStored(row: EventRow): StoredEvent {
  */
 const APPEND_MANY = `
 WITH lock AS MATERIALIZED (
-  SELECT count(pg_advisory_xact_lock(7262, k)) AS locked
+  SELECT count(pg_advisory_xact_lock(${APPEND_LOCK_CLASS}, k)) AS locked
   FROM (SELECT DISTINCT hashtext(s) AS k FROM unnest($1::text[]) AS s ORDER BY 1) AS keys),
 req AS MATERIALIZED (
   SELECT r.stream_id, r.stream_type, r.expected, r.n, r.idx, s.version AS seen
@@ -135,8 +206,9 @@ ins AS (
        JOIN req r ON r.idx = e.idx
        JOIN claim c ON c.stream_id = r.stream_id
   ORDER BY e.idx, e.ord
-  RETURNING es_events.stream_id, es_events.stream_version, es_events.transaction_id, es_events.global_position)
-SELECT ins.stream_id, max(ins.stream_version)::text AS stream_version,
+  RETURNING es_events.stream_id, es_events.stream_version, es_events.epoch, es_events.transaction_id,
+    es_events.global_position)
+SELECT ins.stream_id, max(ins.stream_version)::text AS stream_version, max(ins.epoch) AS epoch,
        min(ins.transaction_id::text) AS transaction_id, max(ins.global_position)::text AS global_position,
        pg_notify('${CHANNEL}', '') AS notified
 FROM ins GROUP BY ins.stream_id`;
@@ -188,6 +260,20 @@ function appendManyQuery(
   };
 }
 
+/** Characters of the holder's query text kept: enough to recognise it, not a whole statement's data. */
+const LOG_HOLDER_QUERY_CHARS = 120;
+
+/** A transaction that holds the log back (see PostgresEventStore.logHolder). */
+export interface LogHolder {
+  pid: number;
+  /** Since its transaction began. */
+  ageSeconds: number;
+  /** Its current or last statement, truncated. */
+  query: string;
+  /** pg_stat_activity's state, e.g. 'active' or 'idle in transaction'. */
+  state: string;
+}
+
 export interface PostgresEventStoreOptions {
   /** Fallback poll when no notification arrives (ms). */
   pollIntervalMs?: number;
@@ -207,7 +293,7 @@ interface PendingAppend {
   reject(err: unknown): void;
 }
 
-type AppendRow = { transaction_id: string; global_position: string; stream_version: string };
+type AppendRow = { epoch: number; transaction_id: string; global_position: string; stream_version: string };
 
 export class PostgresEventStore implements EventStore {
   readonly kind = 'postgres' as const;
@@ -242,9 +328,57 @@ export class PostgresEventStore implements EventStore {
     try {
       await client.query('SELECT pg_advisory_lock(7261001)');
       await client.query(SCHEMA_SQL);
+      await this.followRestore(client);
     } finally {
       await client.query('SELECT pg_advisory_unlock(7261001)').catch(() => {});
       client.release();
+    }
+  }
+
+  /**
+   * A logical restore (pg_dump) carries the events but not the cluster's transaction counter, which
+   * can be lower in the new cluster: new appends would get lower ids than restored events and sort
+   * before them. In a live cluster every stored id is below the next id, so stored ids at or above it
+   * mean a restore: start a new epoch, which sorts after all of the old one. Appends take the epoch
+   * from the column default (set here), readers from es_epochs. Also puts the default back in line
+   * with es_epochs should the two ever differ (a partial restore).
+   */
+  private async followRestore(client: pg.PoolClient) {
+    const r = await client.query(`
+      SELECT cur.epoch,
+             (SELECT pg_get_expr(d.adbin, d.adrelid) FROM pg_attrdef d
+                JOIN pg_attribute a ON a.attrelid = d.adrelid AND a.attnum = d.adnum
+               WHERE d.adrelid = 'es_events'::regclass AND a.attname = 'epoch') AS column_default,
+             newest.transaction_id::text AS newest_xid,
+             newest.transaction_id >= pg_snapshot_xmax(pg_current_snapshot()) AS restored,
+             pg_snapshot_xmax(pg_current_snapshot())::text AS next_xid
+      FROM (SELECT greatest((SELECT max(epoch) FROM es_epochs),
+                            (SELECT max(epoch) FROM es_events))::int AS epoch) cur
+      LEFT JOIN LATERAL (
+        SELECT transaction_id FROM es_events WHERE es_events.epoch = cur.epoch
+        ORDER BY es_events.epoch DESC, es_events.transaction_id DESC LIMIT 1) newest ON true`);
+    const row = r.rows[0] as {
+      epoch: number;
+      column_default: string | null;
+      newest_xid: string | null;
+      restored: boolean | null;
+      next_xid: string;
+    };
+    const epoch = row.restored ? row.epoch + 1 : row.epoch;
+    if (!row.restored && row.column_default === String(epoch)) return;
+    await client.query('BEGIN');
+    try {
+      await client.query(
+        `INSERT INTO es_epochs(epoch, next_xid, restored_max_xid) VALUES ($1, $2::xid8, $3::xid8)
+         ON CONFLICT (epoch) DO NOTHING`,
+        [epoch, row.next_xid, row.restored ? row.newest_xid : null],
+      );
+      // A constant default: appends pay no lookup. (The number is ours, not input: safe to inline.)
+      await client.query(`ALTER TABLE es_events ALTER COLUMN epoch SET DEFAULT ${Number(epoch)}`);
+      await client.query('COMMIT');
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw err;
     }
   }
 
@@ -324,7 +458,7 @@ export class PostgresEventStore implements EventStore {
     if (row)
       return {
         nextVersion: Number(row.stream_version),
-        position: encodePosition(row.transaction_id, row.global_position),
+        position: encodePosition(row.epoch, row.transaction_id, row.global_position),
       };
     const prior = await this.priorAppend(p.streamId, p.events);
     if (prior) return prior;
@@ -343,7 +477,7 @@ export class PostgresEventStore implements EventStore {
   /** The result of an earlier append of exactly these events to this stream, if there was one. */
   private async priorAppend(streamId: string, events: NewEvent[]): Promise<AppendResult | null> {
     const r = await this.pool.query(
-      `SELECT event_id, stream_id, stream_version::text, transaction_id::text, global_position::text
+      `SELECT event_id, stream_id, stream_version::text, epoch, transaction_id::text, global_position::text
        FROM es_events WHERE event_id = ANY($1::uuid[]) ORDER BY es_events.stream_version`,
       [events.map((e) => e.id)],
     );
@@ -352,6 +486,7 @@ export class PostgresEventStore implements EventStore {
       event_id: string;
       stream_id: string;
       stream_version: string;
+      epoch: number;
       transaction_id: string;
       global_position: string;
     }>;
@@ -360,7 +495,7 @@ export class PostgresEventStore implements EventStore {
     const last = rows[rows.length - 1];
     return {
       nextVersion: Number(last.stream_version),
-      position: encodePosition(last.transaction_id, last.global_position),
+      position: encodePosition(last.epoch, last.transaction_id, last.global_position),
     };
   }
 
@@ -398,27 +533,57 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readAll(after: Position, limit: number, options: ReadAllOptions = {}): Promise<StoredEvent[]> {
-    const { txid, globalPosition } = decodePosition(after);
+    const { epoch, txid, globalPosition } = decodePosition(after);
     const typed = options.types && options.types.length > 0;
-    const r = await this.pool.query(
-      `SELECT ${EVENT_COLUMNS} FROM es_events
-       WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-         AND (transaction_id, global_position) > ($1::xid8, $2::bigint)
-         ${typed ? 'AND event_type = ANY($4::text[])' : ''}
-       ORDER BY es_events.transaction_id, es_events.global_position
-       LIMIT $3`,
-      typed ? [txid, globalPosition, limit, options.types] : [txid, globalPosition, limit],
-    );
+    // One statement: the horizon must come from the snapshot the rows are read with (HORIZON_SQL).
+    // Named, so each connection plans it once (planning the view costs more than running it).
+    const r = await this.pool.query({
+      name: typed ? 'es_read_all_typed' : 'es_read_all',
+      text: `WITH h AS MATERIALIZED (SELECT epoch, xid FROM es_horizon)
+       SELECT ${EVENT_COLUMNS} FROM es_events
+       WHERE (es_events.epoch, es_events.transaction_id, es_events.global_position) > ($1, $2::xid8, $3::bigint)
+         AND (es_events.epoch, es_events.transaction_id) < ((SELECT epoch FROM h), (SELECT xid FROM h))
+         ${typed ? 'AND event_type = ANY($5::text[])' : ''}
+       ORDER BY es_events.epoch, es_events.transaction_id, es_events.global_position
+       LIMIT $4`,
+      values: typed
+        ? [epoch, txid, globalPosition, limit, options.types]
+        : [epoch, txid, globalPosition, limit],
+    });
     return (r.rows as EventRow[]).map(toStored);
   }
 
   async headPosition(): Promise<Position> {
+    const r = await this.pool.query({
+      name: 'es_head',
+      text: `WITH h AS MATERIALIZED (SELECT epoch, xid FROM es_horizon)
+       SELECT epoch, transaction_id::text, global_position::text FROM es_events
+       WHERE (es_events.epoch, es_events.transaction_id) < ((SELECT epoch FROM h), (SELECT xid FROM h))
+       ORDER BY es_events.epoch DESC, es_events.transaction_id DESC, es_events.global_position DESC LIMIT 1`,
+    });
+    return r.rowCount
+      ? encodePosition(r.rows[0].epoch, r.rows[0].transaction_id, r.rows[0].global_position)
+      : START;
+  }
+
+  /**
+   * The oldest transaction that holds back readers now: it holds an append lock and has written
+   * (has a transaction id), so nothing it may commit can be passed. Null when none. For the metrics,
+   * the detailed health and the operations page: a long age means a stuck appender.
+   */
+  async logHolder(): Promise<LogHolder | null> {
     const r = await this.pool.query(
-      `SELECT transaction_id::text, global_position::text FROM es_events
-       WHERE transaction_id < pg_snapshot_xmin(pg_current_snapshot())
-       ORDER BY es_events.transaction_id DESC, es_events.global_position DESC LIMIT 1`,
+      `SELECT a.pid, extract(epoch FROM clock_timestamp() - a.xact_start)::float8 AS age,
+              left(a.query, ${LOG_HOLDER_QUERY_CHARS}) AS query, a.state
+       FROM pg_stat_activity a
+       WHERE a.backend_xid IS NOT NULL AND a.pid <> pg_backend_pid()
+         AND a.pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = ${APPEND_LOCK_CLASS}
+                         AND objsubid = 2 AND granted)
+       ORDER BY age(a.backend_xid) DESC LIMIT 1`,
     );
-    return r.rowCount ? encodePosition(r.rows[0].transaction_id, r.rows[0].global_position) : START;
+    if (!r.rowCount) return null;
+    const row = r.rows[0] as { pid: number; age: number; query: string | null; state: string | null };
+    return { pid: row.pid, ageSeconds: row.age, query: row.query ?? '', state: row.state ?? 'unknown' };
   }
 
   /** One LISTEN connection per store, shared by every subscriber in this process. */
@@ -471,9 +636,9 @@ export class PostgresEventStore implements EventStore {
     const signal = options.signal;
     let position = options.after ?? START;
     let caughtUpAnnounced = false;
-    // After a wake-up the new event can still be hidden behind an older open transaction (any
-    // writer, a projection batch too): re-read every few ms for a while instead of waiting for the
-    // slow poll, since that other transaction's commit sends no notification.
+    // After a wake-up the new event can still be hidden behind an older append not yet committed:
+    // re-read every few ms for a while rather than rely on that append's own notification (or, if it
+    // was written by hand, on the slow poll).
     let eagerUntil = 0;
     await this.ensureListener();
     while (!signal?.aborted && !this.closed) {

@@ -94,6 +94,46 @@ describe('sign-in over REST', () => {
     ).toBe(200);
   });
 
+  it('records sign-ins and sign-outs on their own stream: the user stream and admin edits are not touched', async () => {
+    const email = 'sessions@billflow.test';
+    const created = await register({ email, password: 'Passw0rd-123' });
+    expect(created.status).toBe(201);
+    const id = created.body.data.id as number;
+    const { store } = t.started.app;
+    const before = (await store.readStream(`user-${id}`)).version;
+    // Sign-ins racing an admin's edit of the same user: only the edit lands on the user stream.
+    const [edit, ...signIns] = await Promise.all([
+      api(t.url, 'PUT', `/api/user/users/${id}`, { body: { lastName: 'Edited' }, token: adminToken }),
+      ...Array.from({ length: 2 }, () =>
+        api(t.url, 'POST', '/api/auth/login', { body: { email, password: 'Passw0rd-123' } }),
+      ),
+    ]);
+    expect(edit.status).toBe(200);
+    expect(signIns.map((r) => r.status)).toEqual([200, 200]);
+    const userStream = await store.readStream(`user-${id}`);
+    expect(userStream.version).toBe(before + 1);
+    expect(userStream.events.map((e) => e.type)).not.toContain('UserSignedIn');
+    const logout = await api(t.url, 'POST', '/api/auth/logout', {
+      body: { refreshToken: signIns[0].body.data.tokens.refreshToken },
+      token: signIns[0].body.data.tokens.accessToken,
+    });
+    expect(logout.status).toBe(200);
+    const sessions = await store.readStream(`usersessions-${id}`);
+    expect(sessions.events.map((e) => e.type).sort()).toEqual([
+      'UserSignedIn',
+      'UserSignedIn',
+      'UserSignedOut',
+    ]);
+    // The read model still counts them (by the user id in the data, whichever stream they are on).
+    let stats: any;
+    for (let i = 0; i < 100; i++) {
+      stats = (await api(t.url, 'GET', `/api/user/statistics?userId=${id}`, { token: adminToken })).body.data;
+      if (stats.totalLogins === 2) break;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(stats.totalLogins).toBe(2);
+  });
+
   it('refuses an inactive user', async () => {
     const email = 'inactive@billflow.test';
     expect((await register({ email, password: 'Passw0rd-123', isActive: false })).status).toBe(201);

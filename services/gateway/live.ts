@@ -4,6 +4,7 @@
 import { createPubSub } from 'graphql-yoga';
 import type { Redis } from 'ioredis';
 import type { ChangeNotice } from '../../projections/projection.js';
+import { keepSubscribed, unsubscribeQuietly } from '../redis.js';
 
 export interface LiveBus {
   subscribe(topic: string, id?: string): AsyncIterable<ChangeNotice>;
@@ -32,12 +33,13 @@ export async function createLiveBus(subscriber: Redis, prefix: string): Promise<
       /* a malformed message is dropped: clients re-query on reconnect anyway */
     }
   });
-  await subscriber.subscribe(channel);
+  // Subscribed again after every reconnect, so pushes resume by themselves once Redis is back.
+  await keepSubscribed(subscriber, channel);
   return {
     subscribe: (topic, id) => (id === undefined ? pubSub.subscribe(topic) : pubSub.subscribe(topic, id)),
     publishLocal,
     async close() {
-      await subscriber.unsubscribe(channel).catch(() => {});
+      await unsubscribeQuietly(subscriber, channel);
     },
   };
 }

@@ -4,17 +4,20 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import type { GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { createYoga } from 'graphql-yoga';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { AppServices } from '../app/context.js';
 import { AppError } from '../app/errors.js';
-import { type RequestContext, requestContextFrom } from '../app/request-context.js';
+import { operationContextFrom, type RequestContext, requestContextFrom } from '../app/request-context.js';
 import { resolveActor } from '../app/user-view.js';
 import type { Actor } from '../auth/permissions.js';
 import type { GraphQLContext } from './graphql/builder.js';
+import { toGraphQLError } from './graphql/errors.js';
 import { schema } from './graphql/schema.js';
+import { IdempotencyStore, installIdempotency, socketMutation } from './idempotency.js';
 import type { LiveBus } from './live.js';
 import { registerProjectionMetrics } from './projection-metrics.js';
 import { authRoutes } from './rest/auth-routes.js';
@@ -22,6 +25,7 @@ import { dashboardRoutes } from './rest/dashboard-routes.js';
 import type { RestDeps } from './rest/deps.js';
 import { bearerOf, failureBody, sendError } from './rest/envelope.js';
 import { healthRoutes } from './rest/health-routes.js';
+import { operationsRoutes } from './rest/operations-routes.js';
 import { userRoutes } from './rest/user-routes.js';
 
 export interface GatewayOptions {
@@ -77,9 +81,10 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   });
 
   // Every command a request causes shares its correlation id; an Idempotency-Key makes a retried
-  // request append nothing twice (services/app/request-context.ts). Both travel on the actor.
+  // write get the first answer again (services/gateway/idempotency.ts) and append nothing twice
+  // (services/app/request-context.ts). Both travel on the actor.
   server.addHook('onRequest', async (req, reply) => {
-    const context = requestContextFrom(req.headers);
+    const context = requestContextFrom(req.headers, req.method);
     requestContexts.set(req, context);
     reply.header('x-correlation-id', context.correlationId);
   });
@@ -93,11 +98,18 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     }
     return p;
   };
+  const idempotency = new IdempotencyStore(app.pool, app.config.ENCRYPTION_KEY, app.log);
+  installIdempotency(server, {
+    store: idempotency,
+    actorOf,
+    requestContextOf: (req) => requestContexts.get(req),
+  });
   const deps: RestDeps = { app, actorOf };
   authRoutes(server, deps);
   healthRoutes(server, deps);
   userRoutes(server, deps);
   dashboardRoutes(server, deps);
+  operationsRoutes(server, deps);
   for (const register of options.routes ?? []) register(server, deps);
 
   // GraphQL over HTTP.
@@ -164,23 +176,37 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
         return true;
       },
       onSubscribe: async (ctx, _id, params) => {
+        // Each operation is a request of its own: its correlation id, and for a mutation the
+        // Idempotency-Key from its extensions, replayed as over HTTP (idempotency.ts).
+        let request: RequestContext;
+        try {
+          request = operationContextFrom(params.extensions);
+        } catch (err) {
+          return [toGraphQLError(err) as GraphQLError];
+        }
+        const actor = ctx.extra.actor ? { ...ctx.extra.actor, request } : null;
         const enveloped = yoga.getEnveloped({
           ...ctx,
           req: ctx.extra.request,
           socket: ctx.extra.socket,
           params,
-          actor: ctx.extra.actor ?? null,
+          actor,
         });
         const document = enveloped.parse(params.query);
         const errors = enveloped.validate(enveloped.schema, document);
         if (errors.length) return errors;
+        const idempotent = socketMutation(idempotency, actor, request, params, document);
         return {
           schema: enveloped.schema,
           operationName: params.operationName,
           document,
           variableValues: params.variables,
           contextValue: await enveloped.contextFactory(),
-          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
+          rootValue: {
+            execute: (args: Parameters<typeof enveloped.execute>[0]) =>
+              idempotent(() => enveloped.execute(args)),
+            subscribe: enveloped.subscribe,
+          },
         };
       },
       execute: (args: any) => args.rootValue.execute(args),
@@ -198,7 +224,21 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   const webDist = options.webDist;
   const hasWeb = webDist !== undefined && existsSync(path.join(webDist, 'index.html'));
   if (hasWeb) {
-    await server.register(fastifyStatic, { root: webDist, wildcard: false, index: ['index.html'] });
+    await server.register(fastifyStatic, {
+      root: webDist,
+      wildcard: false,
+      index: ['index.html'],
+      // The build writes .br and .gz beside each file (web/vite.config.ts): sent by Accept-Encoding.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders(res, filePath) {
+        res.setHeader('vary', 'Accept-Encoding');
+        // assets/ names carry a content hash: cache them for a year. Anything else (index.html, which
+        // names the current hashes) is revalidated on every load, so a release shows at once.
+        const hashed = path.relative(webDist, filePath).split(path.sep)[0] === 'assets';
+        res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
   }
   server.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0];

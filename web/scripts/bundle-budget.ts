@@ -1,13 +1,16 @@
 // The JS budget of the sign-in screen: the gzip size of the JavaScript the built index.html loads
 // before /login can render (the entry chunk and its static imports, found through the Vite manifest).
-// Lazy chunks (the shell, each screen, the toast renderer) do not count. `npm run bench` calls
-// measureLoginBundle(); run this file directly to print the figure (exit code 1 when over budget).
+// Lazy chunks (the router, the shell, each screen, the toast renderer) do not count. The gateway sends
+// these files precompressed (brotli to browsers, which is smaller still; gzip to gzip-only clients),
+// so the gzip size is an upper bound of what goes over the wire (issue 8: ≤ 100 KB). `npm run bench`
+// measures the same over HTTP (bench/web.ts); run this file directly to print the figure (exit code 1
+// when over budget).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
-export const LOGIN_JS_BUDGET_BYTES = 150 * 1024;
+export const LOGIN_JS_BUDGET_BYTES = 100 * 1024;
 
 interface ManifestChunk {
   file: string;

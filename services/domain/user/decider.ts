@@ -13,6 +13,9 @@ export interface UserState {
   role: Role | null;
   isActive: boolean;
   passwordHash: string | null;
+  registeredAt: string | null;
+  /** Events folded so far: the stream version this state is as of. */
+  version: number;
 }
 
 export const initialState = (): UserState => ({
@@ -25,7 +28,15 @@ export const initialState = (): UserState => ({
   role: null,
   isActive: false,
   passwordHash: null,
+  registeredAt: null,
+  version: 0,
 });
+
+/**
+ * `atVersion` (role, active and delete changes): decide only on the state the caller judged, as of
+ * this stream version. The last-admin guard judged the user there; a change in between is a conflict.
+ */
+type Judged = { atVersion?: number };
 
 export type UserCommand =
   | {
@@ -46,15 +57,21 @@ export type UserCommand =
       lastName?: string | null;
       now: string;
     }
-  | { type: 'ChangeUserRole'; role: Role; actorId: number | null; now: string }
-  | { type: 'DeactivateUser'; actorId: number | null; now: string }
+  | ({ type: 'ChangeUserRole'; role: Role; actorId: number | null; now: string } & Judged)
+  | ({ type: 'DeactivateUser'; actorId: number | null; now: string } & Judged)
   | { type: 'ReactivateUser'; now: string }
-  | { type: 'DeleteUser'; actorId: number | null; now: string }
-  | { type: 'ChangeUserPassword'; passwordHash: string; by: 'self' | 'admin'; now: string }
-  | { type: 'RecordSignIn'; ip: string | null; now: string }
-  | { type: 'RecordSignOut'; now: string };
+  | ({ type: 'DeleteUser'; actorId: number | null; now: string } & Judged)
+  | { type: 'ChangeUserPassword'; passwordHash: string; by: 'self' | 'admin'; now: string };
+
+/** The refusal when a judged stream moved: callers re-judge on it (see users.ts). */
+export const CHANGED_CONCURRENTLY = 'The user was changed concurrently; please try again';
 
 export function evolve(state: UserState, event: UserEvent): UserState {
+  // Every event counts towards the version, also those this fold ignores (sign-ins stored here once).
+  return { ...fold(state, event), version: state.version + 1 };
+}
+
+function fold(state: UserState, event: UserEvent): UserState {
   switch (event.type) {
     case 'UserRegistered':
       return {
@@ -67,6 +84,7 @@ export function evolve(state: UserState, event: UserEvent): UserState {
         role: event.data.role,
         isActive: event.data.isActive,
         passwordHash: event.data.passwordHash,
+        registeredAt: event.data.registeredAt,
       };
     case 'UserProfileUpdated': {
       const d = event.data;
@@ -117,6 +135,8 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
   }
   requireLive(state);
   const userId = state.userId;
+  if ('atVersion' in command && command.atVersion !== undefined && command.atVersion !== state.version)
+    throw new DomainError('CONFLICT', CHANGED_CONCURRENTLY);
   switch (command.type) {
     case 'UpdateUserProfile': {
       const changes: { email?: string; firstName?: string | null; lastName?: string | null } = {};
@@ -158,11 +178,6 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
           data: { userId, passwordHash: command.passwordHash, by: command.by, at: command.now },
         },
       ];
-    case 'RecordSignIn':
-      if (!state.isActive) throw new DomainError('FORBIDDEN', 'Account is deactivated');
-      return [{ type: 'UserSignedIn', data: { userId, at: command.now, ip: command.ip } }];
-    case 'RecordSignOut':
-      return [{ type: 'UserSignedOut', data: { userId, at: command.now } }];
   }
 }
 

@@ -109,15 +109,24 @@ describe('user decider', () => {
     spec.given([registered()]).when({ type: 'ReactivateUser', now }).then([]);
   });
 
-  it('refuses a sign-in of a deactivated user and records one of an active user', () => {
-    spec
-      .given([registered({ isActive: false })])
-      .when({ type: 'RecordSignIn', ip: '127.0.0.1', now })
-      .thenRefuses('FORBIDDEN');
+  it('decides a role, active or delete change only on the version the caller judged', () => {
+    // Judged at version 1 (just registered): decided; a stream that moved since: refused.
     spec
       .given([registered()])
-      .when({ type: 'RecordSignIn', ip: '127.0.0.1', now })
-      .then([{ type: 'UserSignedIn', data: { userId: 7, at: now, ip: '127.0.0.1' } }]);
+      .when({ type: 'DeactivateUser', actorId: 1, atVersion: 1, now })
+      .then([{ type: 'UserDeactivated', data: { userId: 7, at: now } }]);
+    spec
+      .given([
+        registered(),
+        { type: 'UserProfileUpdated', data: { userId: 7, firstName: 'A', updatedAt: now } },
+      ])
+      .when({ type: 'ChangeUserRole', role: 'USER', actorId: 1, atVersion: 1, now })
+      .thenRefuses('CONFLICT', 'changed concurrently');
+    // Sign-ins stored on user streams before they had their own still count towards the version.
+    spec
+      .given([registered(), { type: 'UserSignedIn', data: { userId: 7, at: now, ip: null } }])
+      .when({ type: 'DeleteUser', actorId: 1, atVersion: 2, now })
+      .then([{ type: 'UserDeleted', data: { userId: 7, at: now } }]);
   });
 
   it('records a password change with who made it', () => {

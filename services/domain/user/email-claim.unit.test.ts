@@ -22,11 +22,30 @@ describe('e-mail claim decider', () => {
       .when({ type: 'ClaimEmail', email: 'a@b.c', userId: 2, now })
       .thenRefuses('CONFLICT', 'already exists');
   });
-  it('lets a claim whose holder never registered be taken over', () => {
+  it('lets a stale claim be taken over only as it was judged (holder and version)', () => {
     spec
       .given([claimed(1)])
-      .when({ type: 'ClaimEmail', email: 'a@b.c', userId: 2, holderAbandoned: true, now })
+      .when({ type: 'ClaimEmail', email: 'a@b.c', userId: 2, takeOver: { holder: 1, version: 1 }, now })
       .then([claimed(2)]);
+    // A second take-over that judged the same stale claim finds it taken over already.
+    spec
+      .given([claimed(1), claimed(2)])
+      .when({ type: 'ClaimEmail', email: 'a@b.c', userId: 3, takeOver: { holder: 1, version: 1 }, now })
+      .thenRefuses('CONFLICT', 'already exists');
+  });
+  it('releases an abandoned claim only as it was judged', () => {
+    spec
+      .given([claimed(1)])
+      .when({ type: 'ReleaseEmail', email: 'a@b.c', userId: 1, judged: { holder: 1, version: 1 }, now })
+      .then([{ type: 'UserEmailReleased', data: { email: 'a@b.c', userId: 1, at: now } }]);
+    spec
+      .given([
+        claimed(1),
+        { type: 'UserEmailReleased', data: { email: 'a@b.c', userId: 1, at: now } },
+        claimed(1),
+      ])
+      .when({ type: 'ReleaseEmail', email: 'a@b.c', userId: 1, judged: { holder: 1, version: 1 }, now })
+      .then([]);
   });
   it('frees an address on release by its holder only', () => {
     const released = { type: 'UserEmailReleased' as const, data: { email: 'a@b.c', userId: 1, at: now } };

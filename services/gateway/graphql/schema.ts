@@ -5,6 +5,7 @@ import './types/user.js';
 import './types/auth.js';
 import './types/health.js';
 import './types/dashboard.js';
+import './types/operations.js';
 
 export const schema = builder.toSchema();
 

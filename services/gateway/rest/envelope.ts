@@ -45,6 +45,8 @@ export function sendError(err: unknown, request: FastifyRequest, reply: FastifyR
     request.log.error({ err }, 'unhandled error');
     appError = toAppError(new Error('internal'));
   }
+  // A database outage is temporary: tell clients and load balancers when to try again.
+  if (appError.code === 'UNAVAILABLE') reply.header('retry-after', '5');
   return reply.status(appError.status).send(failureBody(appError));
 }
 

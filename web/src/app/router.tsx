@@ -1,5 +1,6 @@
-// The route table (spec 1 §2, spec 2 §2). /login is in the first bundle; the shell and every screen
-// load as their own chunks.
+// The route table (spec 1 §2, spec 2 §2). The table and react-router are the router chunk (see
+// app/index.tsx: a signed-out /login paints without it); the shell and every screen load as their
+// own chunks.
 import { type ComponentType, lazy, Suspense } from 'react';
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { LandingRedirect } from '../components/auth/landing-redirect';
@@ -97,6 +98,11 @@ export const routes: RouteObject[] = [
                 'users/:id/edit',
                 () => import('../features/users/components/user-edit-page'),
                 (m) => m.UserEditPage,
+              ),
+              screen(
+                'operations',
+                () => import('../features/operations/components/operations-page'),
+                (m) => m.OperationsPage,
               ),
               screen(
                 'managers',

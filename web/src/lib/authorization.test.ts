@@ -55,7 +55,15 @@ describe('navigation', () => {
   const labels = (role: Parameters<typeof visibleNavEntries>[0]) =>
     visibleNavEntries(role).map((e) => e.label);
   it('shows each role its entries', () => {
-    expect(labels('ADMIN')).toEqual(['Dashboard', 'Companies', 'Vendors', 'Users', 'Managers', 'Approvals']);
+    expect(labels('ADMIN')).toEqual([
+      'Dashboard',
+      'Companies',
+      'Vendors',
+      'Users',
+      'Managers',
+      'Approvals',
+      'Operations',
+    ]);
     expect(labels('MODERATOR')).toEqual(['Vendors', 'Approvals']);
     expect(labels('USER')).toEqual(['Approvals']);
     expect(labels('GUEST')).toEqual([]);

@@ -40,7 +40,7 @@ export function landingPathFor(role: Role | null | undefined): string {
 /** The access rule of a path of the route table, or null for paths any signed-in user may see. */
 export function accessRuleForPath(pathname: string): AccessRule | null {
   const first = pathname.split('/').filter(Boolean)[0] ?? '';
-  if (['dashboard', 'companies', 'users', 'managers'].includes(first)) return ACCESS.admin;
+  if (['dashboard', 'companies', 'users', 'managers', 'operations'].includes(first)) return ACCESS.admin;
   if (first === 'vendors') return ACCESS.vendors;
   if (first === 'approvals') return ACCESS.approvals;
   return null;
@@ -72,6 +72,7 @@ export const NAV_ENTRIES: readonly NavEntry[] = [
   { label: 'Users', to: '/users', roles: ['ADMIN'] },
   { label: 'Managers', to: '/managers', roles: ['ADMIN'] },
   { label: 'Approvals', to: '/approvals', roles: ['ADMIN', 'MODERATOR', 'USER'] },
+  { label: 'Operations', to: '/operations', roles: ['ADMIN'] },
 ];
 
 export function visibleNavEntries(role: Role | null | undefined): NavEntry[] {

@@ -20,6 +20,7 @@ const LABELS: Record<string, string> = {
   managers: 'Managers',
   vendors: 'Vendors',
   approvals: 'Approvals',
+  operations: 'Operations',
   new: 'New',
   edit: 'Edit',
   nacha: 'NACHA',

@@ -1,6 +1,7 @@
 import {
   Building2,
   ClipboardCheck,
+  Gauge,
   LayoutDashboard,
   type LucideIcon,
   Store,
@@ -20,6 +21,7 @@ const ICONS: Record<string, LucideIcon> = {
   '/users': Users,
   '/managers': UserCog,
   '/approvals': ClipboardCheck,
+  '/operations': Gauge,
 };
 
 export function SidebarBrand({ collapsed = false }: { collapsed?: boolean }) {

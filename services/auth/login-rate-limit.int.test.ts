@@ -1,0 +1,76 @@
+// The failed-sign-in limit against a real Redis: a burst of parallel attempts cannot overrun it (each
+// attempt takes its point atomically before the password is checked), and with Redis stopped it
+// still holds, in this process's memory, instead of failing open or hanging.
+import { afterAll, expect, it } from 'vitest';
+import { createTestRedis } from '../../test/support/redis.js';
+import { startScratchRedis } from '../../test/support/scratch-services.js';
+import { createRedis, REDIS_COMMAND_TIMEOUT_MS, RedisMonitor, redisReady } from '../redis.js';
+import { LoginRateLimit } from './login-rate-limit.js';
+
+const quiet = { info() {}, warn() {}, error() {} };
+const cleanups: Array<() => Promise<unknown>> = [];
+afterAll(async () => {
+  for (const c of cleanups.reverse()) await c().catch(() => {});
+});
+
+it('lets exactly the limit through when attempts arrive all at once', async () => {
+  const shared = await createTestRedis('loginlimit');
+  cleanups.push(() => shared.cleanup());
+  const redis = createRedis(shared.url, new RedisMonitor(quiet));
+  cleanups.push(async () => redis.disconnect());
+  expect(await redisReady(redis, 5000)).toBe(true);
+  const limit = new LoginRateLimit(redis, shared.prefix, 3, 60);
+
+  const burst = await Promise.all(
+    Array.from({ length: 20 }, () => limit.attempt('Burst@x.test', '10.0.0.1')),
+  );
+  expect(burst.filter(Boolean)).toHaveLength(3);
+  // The e-mail is counted case-insensitively, and kept in Redis only as a digest.
+  expect(await limit.attempt('burst@X.test', '10.0.0.2')).toBe(false);
+  const keys = await shared.client.keys(`${shared.prefix}*`);
+  expect(keys.length).toBeGreaterThan(0);
+  expect(keys.join(' ')).not.toMatch(/burst|10\.0\.0/i);
+
+  // The address allows four times the per-e-mail limit across accounts; a success gives its point back.
+  const other = await Promise.all(
+    Array.from({ length: 12 }, (_, i) => limit.attempt(`acct${i}@x.test`, '10.0.0.3')),
+  );
+  expect(other.filter(Boolean)).toHaveLength(12);
+  await limit.succeeded('acct0@x.test', '10.0.0.3');
+  expect(await limit.attempt('acct0@x.test', '10.0.0.3')).toBe(true);
+  expect(await limit.attempt('acct1@x.test', '10.0.0.3')).toBe(false);
+});
+
+it('holds while Redis is down, answering at once, and never fails open', async () => {
+  const scratch = await startScratchRedis();
+  cleanups.push(() => scratch.close());
+  const redis = createRedis(scratch.url, new RedisMonitor(quiet));
+  cleanups.push(async () => redis.disconnect());
+  expect(await redisReady(redis, 5000)).toBe(true);
+  const limit = new LoginRateLimit(redis, 'down', 3, 60);
+  await scratch.stop();
+
+  const t = performance.now();
+  const results = await Promise.all(Array.from({ length: 10 }, () => limit.attempt('a@x.test', null)));
+  expect(performance.now() - t).toBeLessThan(1000);
+  expect(results.filter(Boolean)).toHaveLength(3);
+  expect(await limit.attempt('a@x.test', null)).toBe(false);
+  // Another e-mail has its own count.
+  expect(await limit.attempt('b@x.test', null)).toBe(true);
+});
+
+it('does not wait on a Redis that hangs: each attempt answers within the command time-out', async () => {
+  const scratch = await startScratchRedis();
+  cleanups.push(() => scratch.close());
+  const redis = createRedis(scratch.url, new RedisMonitor(quiet));
+  cleanups.push(async () => redis.disconnect());
+  expect(await redisReady(redis, 5000)).toBe(true);
+  const limit = new LoginRateLimit(redis, 'hung', 2, 60);
+  scratch.pause();
+  cleanups.push(async () => scratch.resume());
+
+  const t = performance.now();
+  const results = await Promise.all(Array.from({ length: 5 }, () => limit.attempt('h@x.test', null)));
+  expect(performance.now() - t).toBeLessThan(REDIS_COMMAND_TIMEOUT_MS + 1000);
+  expect(results.filter(Boolean)).toHaveLength(2);
+});

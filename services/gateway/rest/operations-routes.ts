@@ -1,0 +1,38 @@
+// The operations page's calls (ADMIN): the overview, and retries of failed jobs and parked events.
+import type { FastifyInstance } from 'fastify';
+import {
+  closeOperationsQueues,
+  operationsOverview,
+  retryFailedJob,
+  retryParkedEvent,
+} from '../../app/operations.js';
+import { operationsFeed } from '../operations-feed.js';
+import type { RestDeps } from './deps.js';
+import { ok } from './envelope.js';
+
+export function operationsRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) {
+  // The queue objects are opened by this gateway's calls (REST and GraphQL): they close with it.
+  server.addHook('onClose', async () => closeOperationsQueues(app));
+
+  server.get('/api/operations', async (req, reply) =>
+    ok(reply, await operationsOverview(app, await actorOf(req))),
+  );
+
+  server.post<{ Params: { queue: string; jobId: string } }>(
+    '/api/operations/queues/:queue/jobs/:jobId/retry',
+    async (req, reply) => {
+      const data = await retryFailedJob(app, await actorOf(req), req.params.queue, req.params.jobId);
+      operationsFeed(app).refresh();
+      return ok(reply, data, { message: 'Job queued for another run' });
+    },
+  );
+
+  server.post<{ Params: { consumer: string; eventId: string } }>(
+    '/api/operations/parked/:consumer/:eventId/retry',
+    async (req, reply) => {
+      const data = await retryParkedEvent(app, await actorOf(req), req.params.consumer, req.params.eventId);
+      operationsFeed(app).refresh();
+      return ok(reply, data, { message: 'Retry requested: the consumer applies the event again shortly' });
+    },
+  );
+}

@@ -1,0 +1,165 @@
+import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sessionStore } from '../../../lib/session-store';
+import { json, mockFetch, sampleUser } from '../../../testing/fetch-mock';
+import type { OperationsOverview } from '../api/get-operations';
+
+// The subscription socket is replaced by a value the test sets (and a re-render).
+const live = vi.hoisted(() => ({ data: undefined as unknown }));
+vi.mock('urql', () => ({ useSubscription: () => [{ data: live.data }] }));
+
+const { OperationsPage } = await import('./operations-page');
+
+const overview = (over: Partial<OperationsOverview> = {}): OperationsOverview => ({
+  generatedAt: '2026-01-01T10:00:00.000Z',
+  redis: 'up',
+  queues: [
+    {
+      name: 'maintenance',
+      available: true,
+      counts: { waiting: 1, active: 0, delayed: 2, failed: 0, completed: 7, paused: 0 },
+      failedJobs: [],
+    },
+  ],
+  consumers: [
+    {
+      name: 'users',
+      kind: 'projection',
+      checkpoint: '0000000000001234:0000000000000056',
+      lagSeconds: 0,
+      updatedAt: '2026-01-01T10:00:00.000Z',
+      parked: [],
+    },
+  ],
+  logHolder: null,
+  ...over,
+});
+
+const renderPage = () =>
+  render(
+    <MemoryRouter initialEntries={['/operations']}>
+      <OperationsPage />
+    </MemoryRouter>,
+  );
+
+beforeEach(() => {
+  sessionStore.setUser(sampleUser);
+  live.data = undefined;
+});
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('OperationsPage', () => {
+  it('shows the counts, the consumers and the empty states', async () => {
+    mockFetch(() => json(200, { success: true, data: overview() }));
+    renderPage();
+    expect(screen.getByRole('heading', { level: 1, name: 'Operations' })).toBeTruthy();
+    await screen.findByText('No failed jobs');
+    expect(screen.getByText('No parked events')).toBeTruthy();
+    const row = screen.getByTestId('queue-row-maintenance');
+    expect(
+      within(row)
+        .getAllByRole('cell')
+        .map((c) => c.textContent),
+    ).toEqual(['maintenance', '1', '0', '2', '0', '7']);
+    const consumer = screen.getByTestId('consumer-row-users');
+    expect(consumer.textContent).toContain('1234:56');
+    expect(consumer.textContent).toContain('caught up');
+    expect(screen.queryAllByRole('alert')).toEqual([]);
+  });
+
+  it('shows an error with a retry when the overview cannot load', async () => {
+    mockFetch(() => json(500, { success: false, error: 'boom', message: 'boom' }));
+    renderPage();
+    const alert = await screen.findByTestId('operations-error', {}, { timeout: 5000 });
+    expect(alert.textContent).toContain('Error loading operations');
+    expect(within(alert).getByRole('button', { name: 'Retry' })).toBeTruthy();
+  });
+
+  it('warns when Redis is down and when a transaction holds back the log', async () => {
+    mockFetch(() =>
+      json(200, {
+        success: true,
+        data: overview({
+          redis: 'down',
+          queues: [{ name: 'maintenance', available: false, counts: null, failedJobs: [] }],
+          logHolder: {
+            pid: 4242,
+            ageSeconds: 31.6,
+            query: 'SELECT pg_advisory_xact_lock($1)',
+            state: 'idle in transaction',
+          },
+        }),
+      }),
+    );
+    renderPage();
+    expect((await screen.findByTestId('redis-down')).textContent).toMatch(/Redis is unreachable/);
+    const holder = screen.getByTestId('log-holder');
+    expect(holder.textContent).toMatch(/process 4242, open for 32 s/);
+    expect(holder.textContent).toContain('pg_advisory_xact_lock');
+    expect(within(screen.getByTestId('queue-row-maintenance')).getByText('Unavailable')).toBeTruthy();
+  });
+
+  it('takes newer overviews from the subscription: a failed job and a parked event appear', async () => {
+    mockFetch(() => json(200, { success: true, data: overview() }));
+    const view = renderPage();
+    await screen.findByText('No failed jobs');
+    live.data = {
+      operationsChanged: {
+        ...overview({ generatedAt: '2026-01-01T10:00:02.000Z' }),
+        redis: 'UP',
+        queues: [
+          {
+            ...overview().queues[0],
+            failedJobs: [
+              {
+                id: '17',
+                name: 'purge',
+                failedReason: 'disk full',
+                attemptsMade: 3,
+                failedAt: '2026-01-01T10:00:01.000Z',
+              },
+            ],
+          },
+        ],
+        consumers: [
+          {
+            ...overview().consumers[0],
+            kind: 'PROCESS_MANAGER',
+            name: 'pm:users',
+            parked: [
+              {
+                eventId: 'e1',
+                eventType: 'UserRegistered',
+                position: '0000000000000009:0000000000000001',
+                streamId: 'user-1',
+                error: 'no such row',
+                attempts: 5,
+                parkedAt: '2026-01-01T10:00:01.000Z',
+                retryRequested: false,
+              },
+            ],
+          },
+        ],
+      },
+    };
+    await act(async () => {
+      view.rerender(
+        <MemoryRouter initialEntries={['/operations']}>
+          <OperationsPage />
+        </MemoryRouter>,
+      );
+    });
+    const job = screen.getByTestId('failed-job-17');
+    expect(job.textContent).toContain('disk full');
+    expect(job.textContent).toContain('Attempts: 3');
+    expect(within(job).getByRole('button', { name: 'Retry job purge #17' })).toBeTruthy();
+    const parked = screen.getByTestId('parked-e1');
+    expect(parked.textContent).toContain('no such row');
+    expect(within(parked).getByRole('button', { name: 'Retry UserRegistered in pm:users' })).toBeTruthy();
+    expect(screen.getByTestId('consumer-row-pm:users').textContent).toContain('Process manager');
+  });
+});
