@@ -2,6 +2,7 @@
 // each its own OS process, on one database and one Redis prefix. A change made through one gateway
 // reaches a subscriber of the other; killing the active projector hands its work to the standby.
 import { createClient } from 'graphql-ws';
+import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { type RoleProcess, startRole } from '../bench/processes.js';
@@ -17,6 +18,7 @@ const running: RoleProcess[] = [];
 let gatewayA: RoleProcess;
 let gatewayB: RoleProcess;
 let projector1: RoleProcess;
+let worker1: RoleProcess;
 let adminToken: string;
 const admin = { email: 'admin@processes.test', password: 'Processes-Passw0rd!' };
 
@@ -58,7 +60,7 @@ beforeAll(async () => {
   adminToken = await signInWhenReady(gatewayA.url!);
   await start('projector');
   gatewayB = await start('gateway');
-  await start('worker');
+  worker1 = await start('worker');
   await start('worker');
 }, 240_000);
 
@@ -132,6 +134,52 @@ it('killing the active projector hands over to the standby, and no change is los
   expect(read.body.data.lastName).toBe('After-Handover');
   await watch.client.dispose();
 }, 60_000);
+
+it('killing a worker mid-run loses no reaction and doubles none', async () => {
+  // Each new ADMIN is a reaction of the users process manager: a job tells the admin roster, which
+  // records the admin once (AdminRosterAdmitted). One worker is killed while those jobs run; the
+  // other, and BullMQ's stalled-job recovery for what the dead one held, must finish every one.
+  const ids: number[] = [];
+  const register = (i: number) =>
+    api(gatewayA.url!, 'POST', '/api/auth/register', {
+      token: adminToken,
+      body: { email: `admin${i}@workers.test`, password: 'Passw0rd-123', role: 'ADMIN' },
+    }).then((r) => {
+      expect(r.status).toBe(201);
+      ids.push(r.body.data.id as number);
+    });
+  for (let i = 0; i < 10; i++) await register(i);
+  worker1.kill('SIGKILL');
+  await Promise.all(Array.from({ length: 20 }, (_, i) => register(10 + i)));
+
+  const pool = new pg.Pool({ connectionString: db.url, max: 1 });
+  try {
+    const admitted = async () => {
+      const r = await pool.query(
+        `SELECT (data->>'userId')::int AS id, count(*)::int AS n FROM es_events
+         WHERE stream_id = 'adminroster' AND event_type = 'AdminRosterAdmitted' GROUP BY 1`,
+      );
+      return new Map(r.rows.map((row) => [row.id as number, row.n as number]));
+    };
+    // Jobs the killed worker held come back once BullMQ sees them stalled (its lock ran out).
+    await expect
+      .poll(
+        async () => {
+          const m = await admitted();
+          return ids.filter((id) => m.has(id)).length;
+        },
+        {
+          timeout: 90_000,
+          interval: 1000,
+        },
+      )
+      .toBe(30);
+    const counts = await admitted();
+    expect(ids.map((id) => counts.get(id))).toEqual(ids.map(() => 1));
+  } finally {
+    await pool.end();
+  }
+}, 150_000);
 
 function timeout(ms: number) {
   return new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`nothing after ${ms} ms`)), ms));
