@@ -15,6 +15,7 @@ import type { Logger } from '../services/app/context.js';
 import type { EventStore, Position, StoredEvent } from '../services/eventstore/port.js';
 import { START } from '../services/eventstore/port.js';
 import { moveCheckpoint, readCheckpoint } from './checkpoints.js';
+import { consumeLog } from './consume.js';
 import {
   DEFAULT_LEASE,
   ensureConsumerTables,
@@ -55,16 +56,6 @@ export interface RunnerOptions {
 }
 
 export type FaultPoint = 'batch:start' | 'checkpoint:moved' | 'batch:applied' | 'batch:committed';
-
-/** Runs `fn`s one after another: a retry of a parked event never interleaves with a batch. */
-function serial() {
-  let tail: Promise<unknown> = Promise.resolve();
-  return <T>(fn: () => Promise<T>): Promise<T> => {
-    const next = tail.then(fn);
-    tail = next.catch(() => {});
-    return next;
-  };
-}
 
 export class ProjectionRunner {
   private readonly db: Kysely<any>;
@@ -125,36 +116,20 @@ export class ProjectionRunner {
       await rebuildProjection(this.db, this.opts.store, p, { batchSize: this.opts.batchSize });
       checkpoint = await readCheckpoint(this.db, p.name);
     }
-    let position: Position = checkpoint?.position ?? START;
+    const position: Position = checkpoint?.position ?? START;
     const batchSize = this.opts.batchSize ?? 500;
-    const exclusive = serial();
-    let polling = false;
-    const retries = setInterval(() => {
-      if (polling || signal.aborted) return;
-      polling = true;
-      exclusive(() => this.retryParked(p, signal))
-        .catch((err) =>
-          this.opts.log.warn({ projection: p.name, err: String(err) }, 'retrying parked events failed'),
-        )
-        .finally(() => {
-          polling = false;
-        });
-    }, this.opts.retryPollMs ?? 1000);
-    try {
-      let buffer: StoredEvent[] = [];
-      for await (const msg of this.opts.store.subscribe({ after: position, signal, batchSize })) {
-        if (lockLost()) throw new Error('advisory lock connection lost');
-        if (msg.kind === 'event') buffer.push(msg.event);
-        if (buffer.length > 0 && (buffer.length >= batchSize || msg.kind === 'caughtUp')) {
-          const events = buffer;
-          const from = position;
-          position = await exclusive(() => this.applyBatch(p, from, events, signal));
-          buffer = [];
-        }
-      }
-    } finally {
-      clearInterval(retries);
-    }
+    await consumeLog({
+      store: this.opts.store,
+      after: position,
+      batchSize,
+      signal,
+      lockLost,
+      handleBatch: (from, events) => this.applyBatch(p, from, events, signal),
+      retryParked: () => this.retryParked(p, signal),
+      retryPollMs: this.opts.retryPollMs ?? 1000,
+      onRetryError: (err) =>
+        this.opts.log.warn({ projection: p.name, err: String(err) }, 'retrying parked events failed'),
+    });
   }
 
   /** The projection's own code on events, its errors marked as such (the candidates for parking). */

@@ -16,6 +16,7 @@ import type { RedisOptions } from 'ioredis';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
 import { moveCheckpoint, readCheckpoint } from '../projections/checkpoints.js';
+import { consumeLog } from '../projections/consume.js';
 import {
   DEFAULT_LEASE,
   ensureConsumerTables,
@@ -79,15 +80,6 @@ export interface ProcessManagerRunnerOptions {
   /** Pauses between enqueue attempts while Redis is down (default 200 ms doubling to 5 s). */
   enqueueBackoff?: { firstDelayMs: number; maxDelayMs: number };
   jobs?: Partial<ReactionJobDefaults>;
-}
-
-function serial() {
-  let tail: Promise<unknown> = Promise.resolve();
-  return <T>(fn: () => Promise<T>): Promise<T> => {
-    const next = tail.then(fn);
-    tail = next.catch(() => {});
-    return next;
-  };
 }
 
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -183,36 +175,20 @@ export class ProcessManagerRunner {
   }
 
   private async run(pm: ProcessManager, signal: AbortSignal, lockLost: () => boolean) {
-    let position = await this.position(pm);
+    const position = await this.position(pm);
     const batchSize = this.opts.batchSize ?? 200;
-    const exclusive = serial();
-    let polling = false;
-    const retries = setInterval(() => {
-      if (polling || signal.aborted) return;
-      polling = true;
-      exclusive(() => this.retryParked(pm, signal))
-        .catch((err) =>
-          this.opts.log.warn({ processManager: pm.name, err: String(err) }, 'retrying parked events failed'),
-        )
-        .finally(() => {
-          polling = false;
-        });
-    }, this.opts.retryPollMs ?? 1000);
-    try {
-      let buffer: StoredEvent[] = [];
-      for await (const msg of this.opts.store.subscribe({ after: position, signal, batchSize })) {
-        if (lockLost()) throw new Error('advisory lock connection lost');
-        if (msg.kind === 'event') buffer.push(msg.event);
-        if (buffer.length > 0 && (buffer.length >= batchSize || msg.kind === 'caughtUp')) {
-          const events = buffer;
-          const from = position;
-          position = await exclusive(() => this.handleBatch(pm, from, events, signal));
-          buffer = [];
-        }
-      }
-    } finally {
-      clearInterval(retries);
-    }
+    await consumeLog({
+      store: this.opts.store,
+      after: position,
+      batchSize,
+      signal,
+      lockLost,
+      handleBatch: (from, events) => this.handleBatch(pm, from, events, signal),
+      retryParked: () => this.retryParked(pm, signal),
+      retryPollMs: this.opts.retryPollMs ?? 1000,
+      onRetryError: (err) =>
+        this.opts.log.warn({ processManager: pm.name, err: String(err) }, 'retrying parked events failed'),
+    });
   }
 
   /** Reacts to a batch, enqueues its jobs (waiting out Redis), then moves the checkpoint. */
