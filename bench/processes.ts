@@ -13,6 +13,12 @@ export interface RoleProcess {
   stop(): Promise<void>;
 }
 
+/** Children still running: ended when this process exits, even by a crash, so none is left behind. */
+const children = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const c of children) c.kill('SIGKILL');
+});
+
 export function startRole(role: 'gateway' | 'projector' | 'worker' | 'all', env: Record<string, string>) {
   const profile = process.env.BENCH_PROFILE
     ? ['--cpu-prof', `--cpu-prof-dir=${ROOT}/.local/prof/${role}`]
@@ -22,6 +28,8 @@ export function startRole(role: 'gateway' | 'projector' | 'worker' | 'all', env:
     env: { ...process.env, ...env, ROLE: role, PORT: '0', NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  children.add(child);
+  child.once('exit', () => children.delete(child));
   return new Promise<RoleProcess>((resolve, reject) => {
     let out = '';
     let err = '';
@@ -30,6 +38,8 @@ export function startRole(role: 'gateway' | 'projector' | 'worker' | 'all', env:
     child.once('exit', onExit);
     child.stderr?.on('data', (d) => {
       err += d;
+      // BENCH_STDERR=1 shows what the product's processes log (a crash under load, say).
+      if (process.env.BENCH_STDERR) process.stderr.write(`[${role}] ${d}`);
     });
     child.stdout?.on('data', (d) => {
       out += d;

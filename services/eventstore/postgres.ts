@@ -179,14 +179,18 @@ function toStored(row: EventRow): StoredEvent {
  * append order. Expected versions: -1 any, -2 stream exists, 0 no stream, n > 0 exactly n.
  * (`seen` comes from the older snapshot; it only refuses a version expected of a stream that did not
  * exist then — if it was created meanwhile, the caller gets a conflict and decides again.)
+ * `wake` notifies subscribers at commit on every append, even one that wrote no event (a version
+ * conflict): only appenders hold the readers' horizon back (es_horizon), so each move of the horizon
+ * comes with a notification, and readers need no polling to find events that were waiting behind it.
  */
 const APPEND_MANY = `
 WITH lock AS MATERIALIZED (
   SELECT count(pg_advisory_xact_lock(${APPEND_LOCK_CLASS}, k)) AS locked
   FROM (SELECT DISTINCT hashtext(s) AS k FROM unnest($1::text[]) AS s ORDER BY 1) AS keys),
+wake AS MATERIALIZED (SELECT pg_notify('${CHANNEL}', '') AS sent),
 req AS MATERIALIZED (
   SELECT r.stream_id, r.stream_type, r.expected, r.n, r.idx, s.version AS seen
-  FROM lock,
+  FROM lock, wake,
        unnest($1::text[], $2::text[], $3::bigint[], $4::int[]) WITH ORDINALITY
          AS r(stream_id, stream_type, expected, n, idx)
        LEFT JOIN es_streams s ON s.stream_id = r.stream_id),
@@ -209,8 +213,7 @@ ins AS (
   RETURNING es_events.stream_id, es_events.stream_version, es_events.epoch, es_events.transaction_id,
     es_events.global_position)
 SELECT ins.stream_id, max(ins.stream_version)::text AS stream_version, max(ins.epoch) AS epoch,
-       min(ins.transaction_id::text) AS transaction_id, max(ins.global_position)::text AS global_position,
-       pg_notify('${CHANNEL}', '') AS notified
+       min(ins.transaction_id::text) AS transaction_id, max(ins.global_position)::text AS global_position
 FROM ins GROUP BY ins.stream_id`;
 
 function expectedCode(expected: ExpectedVersion): number {
@@ -636,10 +639,7 @@ export class PostgresEventStore implements EventStore {
     const signal = options.signal;
     let position = options.after ?? START;
     let caughtUpAnnounced = false;
-    // After a wake-up the new event can still be hidden behind an older append not yet committed:
-    // re-read every few ms for a while rather than rely on that append's own notification (or, if it
-    // was written by hand, on the slow poll).
-    let eagerUntil = 0;
+    let recheck = true;
     await this.ensureListener();
     while (!signal?.aborted && !this.closed) {
       const batch = await this.readShared(position, batchSize, options);
@@ -654,13 +654,21 @@ export class PostgresEventStore implements EventStore {
         yield { kind: 'caughtUp', position };
       }
       if (batch.length > 0) {
-        eagerUntil = 0;
+        recheck = true;
         continue;
       }
+      // Nothing new. Every append notifies at commit, so events that waited behind an older append
+      // arrive with its notification. One quick re-read after a read that found nothing covers the
+      // horizon's conservative case (a transaction that ended while the read ran counts as holding
+      // it back for that read); then wait for the next notification (the poll only covers a lost
+      // LISTEN connection or an append that rolled back).
       await this.ensureListener();
-      const eager = Date.now() < eagerUntil;
-      const woke = await this.waitForWake(eager ? 3 : this.pollIntervalMs, signal);
-      if (woke) eagerUntil = Date.now() + 300;
+      if (recheck) {
+        recheck = false;
+        if (await this.waitForWake(5, signal)) recheck = true;
+        continue;
+      }
+      if (await this.waitForWake(this.pollIntervalMs, signal)) recheck = true;
     }
   }
 

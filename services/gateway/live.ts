@@ -1,29 +1,102 @@
 // Live updates: the projector publishes change notices on Redis after each read-model commit; every
 // gateway listens and fans them out to its own GraphQL subscribers. Redis pub/sub is fire-and-forget,
 // so a client that reconnects re-runs its queries (urql does).
-import { createPubSub } from 'graphql-yoga';
+import { GraphQLError } from 'graphql';
 import type { Redis } from 'ioredis';
 import type { ChangeNotice } from '../../projections/projection.js';
 import { keepSubscribed, unsubscribeQuietly } from '../redis.js';
 
 export interface LiveBus {
-  subscribe(topic: string, id?: string): AsyncIterable<ChangeNotice>;
+  /**
+   * The notices of a topic (or of one id in it). A subscriber that falls behind gets only the
+   * newest notice per (id, type) it has not taken yet; past `limit` distinct pending notices its
+   * stream ends with an error (the client re-subscribes and re-reads) instead of growing without end.
+   */
+  subscribe(topic: string, id?: string, options?: { limit?: number }): AsyncIterable<ChangeNotice>;
   /** For this process only (tests, and the single-process mode before the first notice). */
   publishLocal(notice: ChangeNotice): void;
   close(): Promise<void>;
 }
 
+/** Distinct notices a subscriber may leave untaken before its stream is ended. */
+export const LIVE_BACKLOG_LIMIT = 1000;
+
+interface Subscriber {
+  /** Untaken notices by (id, type), oldest first: a newer one of the same key takes its place. */
+  pending: Map<string, ChangeNotice>;
+  limit: number;
+  overflowed: boolean;
+  done: boolean;
+  wake: (() => void) | null;
+}
+
+/**
+ * Our own fan-out rather than graphql-yoga's createPubSub: there a subscriber that does not keep up
+ * (a slow socket, an overloaded gateway) overflows a 1,024-item buffer and the error is thrown in
+ * the publisher, which ended the whole gateway process. Here a slow subscriber costs one map entry
+ * per changed record, and only its own stream ends.
+ */
+function createFanOut() {
+  const byKey = new Map<string, Set<Subscriber>>();
+  const deliver = (sub: Subscriber, notice: ChangeNotice) => {
+    if (sub.done || sub.overflowed) return;
+    const key = `${notice.id}|${String(notice.data?.type ?? '')}`;
+    if (!sub.pending.has(key) && sub.pending.size >= sub.limit) sub.overflowed = true;
+    else sub.pending.set(key, notice);
+    sub.wake?.();
+  };
+  return {
+    publish(notice: ChangeNotice) {
+      for (const key of [notice.topic, `${notice.topic}:${notice.id}`])
+        for (const sub of byKey.get(key) ?? []) deliver(sub, notice);
+    },
+    subscribe(topic: string, id: string | undefined, limit: number): AsyncIterable<ChangeNotice> {
+      const key = id === undefined ? topic : `${topic}:${id}`;
+      return {
+        [Symbol.asyncIterator]() {
+          const sub: Subscriber = { pending: new Map(), limit, overflowed: false, done: false, wake: null };
+          const set = byKey.get(key) ?? new Set<Subscriber>();
+          set.add(sub);
+          byKey.set(key, set);
+          const leave = () => {
+            sub.done = true;
+            set.delete(sub);
+            if (set.size === 0 && byKey.get(key) === set) byKey.delete(key);
+            sub.wake?.();
+          };
+          return {
+            async next(): Promise<IteratorResult<ChangeNotice>> {
+              while (!sub.done && !sub.overflowed && sub.pending.size === 0)
+                await new Promise<void>((resolve) => {
+                  sub.wake = resolve;
+                });
+              sub.wake = null;
+              if (sub.overflowed) {
+                leave();
+                throw new GraphQLError('Live updates fell behind; subscribe again to catch up.', {
+                  extensions: { code: 'LIVE_BACKLOG' },
+                });
+              }
+              if (sub.done) return { done: true, value: undefined };
+              const [first, notice] = sub.pending.entries().next().value as [string, ChangeNotice];
+              sub.pending.delete(first);
+              return { done: false, value: notice };
+            },
+            async return(): Promise<IteratorResult<ChangeNotice>> {
+              leave();
+              return { done: true, value: undefined };
+            },
+          };
+        },
+      };
+    },
+  };
+}
+
 export async function createLiveBus(subscriber: Redis, prefix: string): Promise<LiveBus> {
-  // Topics are dynamic ('user', 'company', …), each also keyed by id: typed loosely on purpose.
-  const pubSub = createPubSub() as unknown as {
-    publish(topic: string, ...args: [ChangeNotice] | [string, ChangeNotice]): void;
-    subscribe(topic: string, id?: string): AsyncIterable<ChangeNotice>;
-  };
+  const fanOut = createFanOut();
   const channel = `${prefix}:changes`;
-  const publishLocal = (notice: ChangeNotice) => {
-    pubSub.publish(notice.topic, notice);
-    pubSub.publish(notice.topic, notice.id, notice);
-  };
+  const publishLocal = (notice: ChangeNotice) => fanOut.publish(notice);
   subscriber.on('message', (ch: string, message: string) => {
     if (ch !== channel) return;
     try {
@@ -36,7 +109,7 @@ export async function createLiveBus(subscriber: Redis, prefix: string): Promise<
   // Subscribed again after every reconnect, so pushes resume by themselves once Redis is back.
   await keepSubscribed(subscriber, channel);
   return {
-    subscribe: (topic, id) => (id === undefined ? pubSub.subscribe(topic) : pubSub.subscribe(topic, id)),
+    subscribe: (topic, id, options) => fanOut.subscribe(topic, id, options?.limit ?? LIVE_BACKLOG_LIMIT),
     publishLocal,
     async close() {
       await unsubscribeQuietly(subscriber, channel);

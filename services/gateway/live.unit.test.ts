@@ -1,7 +1,7 @@
 // sharedRead: the subscribers of one notice share one read; another notice reads again.
 import { describe, expect, it } from 'vitest';
 import type { ChangeNotice } from '../../projections/projection.js';
-import { sharedRead } from './live.js';
+import { createLiveBus, sharedRead } from './live.js';
 
 const notice = (id: string): ChangeNotice => ({ topic: 'user', id, data: { type: 'UserRoleChanged' } });
 
@@ -37,5 +37,57 @@ describe('sharedRead', () => {
     };
     await expect(sharedRead(n, 'user', read)).rejects.toThrow('connection lost');
     expect(await sharedRead(n, 'user', read)).toBe('row');
+  });
+});
+
+describe('the live fan-out', () => {
+  const bus = () => {
+    const handlers: Array<(ch: string, m: string) => void> = [];
+    const redis = {
+      on: (_: string, h: (ch: string, m: string) => void) => handlers.push(h),
+      subscribe: async () => 1,
+      unsubscribe: async () => 1,
+      status: 'ready',
+      once: () => {},
+      off: () => {},
+    };
+    return createLiveBus(redis as never, 'p');
+  };
+  const change = (id: string, type: string): ChangeNotice => ({ topic: 'user', id, data: { type } });
+
+  it('delivers every notice of a topic, and the notices of one id to its own subscribers', async () => {
+    const live = await bus();
+    const all = live.subscribe('user')[Symbol.asyncIterator]();
+    const seven = live.subscribe('user', '7')[Symbol.asyncIterator]();
+    live.publishLocal(change('7', 'UserRoleChanged'));
+    live.publishLocal(change('8', 'UserRoleChanged'));
+    expect((await all.next()).value.id).toBe('7');
+    expect((await all.next()).value.id).toBe('8');
+    expect((await seven.next()).value.id).toBe('7');
+    live.publishLocal(change('7', 'UserDeleted'));
+    expect((await seven.next()).value.data.type).toBe('UserDeleted');
+  });
+
+  it('keeps only the newest untaken notice per record and type for a subscriber that lags', async () => {
+    const live = await bus();
+    const it = live.subscribe('user')[Symbol.asyncIterator]();
+    const newest = change('7', 'UserProfileUpdated');
+    live.publishLocal(change('7', 'UserProfileUpdated'));
+    live.publishLocal(change('7', 'UserRoleChanged'));
+    live.publishLocal(newest);
+    const first = await it.next();
+    expect(first.value).toBe(newest);
+    expect((await it.next()).value.data.type).toBe('UserRoleChanged');
+  });
+
+  it('ends only the lagging stream, with an error, past its limit: the publisher never throws', async () => {
+    const live = await bus();
+    const slow = live.subscribe('user', undefined, { limit: 3 })[Symbol.asyncIterator]();
+    const other = live.subscribe('user', undefined, { limit: 5000 })[Symbol.asyncIterator]();
+    expect(() => {
+      for (let i = 0; i < 2000; i++) live.publishLocal(change(String(i), 'UserRegistered'));
+    }).not.toThrow();
+    await expect(slow.next()).rejects.toThrow(/fell behind/);
+    expect((await other.next()).value.id).toBe('0');
   });
 });

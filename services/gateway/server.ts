@@ -147,7 +147,10 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   // a demoted or deactivated user stops receiving what their old role allowed.
   const socketsByUser = new Map<number, Set<WebSocket>>();
   const ACCESS_EVENTS = new Set(['UserRoleChanged', 'UserDeactivated', 'UserDeleted']);
-  const accessNotices = live.subscribe('user')[Symbol.asyncIterator]();
+  // Unbounded: it only reads each notice's type, and must never miss a change of access.
+  const accessNotices = live
+    .subscribe('user', undefined, { limit: Number.POSITIVE_INFINITY })
+    [Symbol.asyncIterator]();
   void (async () => {
     for (;;) {
       const next = await accessNotices.next();
