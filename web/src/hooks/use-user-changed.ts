@@ -5,6 +5,7 @@ import { useEffect, useRef } from 'react';
 import { useSubscription } from 'urql';
 import { graphql } from '../lib/graphql';
 import type { User } from '../types/api';
+import { useResubscribeOnBacklog } from './use-resubscribe-on-backlog';
 
 export const UsersChanged = graphql(`
   subscription UsersChanged($id: Int) {
@@ -32,7 +33,8 @@ export interface UserChange {
 }
 
 export function useUserChanged(id: number | null, onChange: (change: UserChange) => void, pause = false) {
-  const [result] = useSubscription({ query: UsersChanged, variables: { id }, pause });
+  const [result, resubscribe] = useSubscription({ query: UsersChanged, variables: { id }, pause });
+  useResubscribeOnBacklog(result.error, resubscribe);
   const latest = useRef(onChange);
   latest.current = onChange;
   const change = result.data?.userChanged;

@@ -3,6 +3,7 @@
 // Users figure; it may commit after the activity line does).
 import { useEffect, useRef } from 'react';
 import { useSubscription } from 'urql';
+import { useResubscribeOnBacklog } from '../../../hooks/use-resubscribe-on-backlog';
 import { graphql } from '../../../lib/graphql';
 import type { ActivityItem } from './get-dashboard-stats';
 
@@ -38,7 +39,7 @@ export function useLiveDashboard({ onActivity, onChange }: LiveDashboardHandlers
   handlers.current = { onActivity, onChange };
 
   // Each push is collected by the reducer, so two pushes in one render are both seen.
-  const [activity] = useSubscription(
+  const [activity, resubscribeActivity] = useSubscription(
     { query: DashboardActivityAdded, pause },
     (prev: { seq: number; entries: Array<{ seq: number; item: ActivityItem }> } | undefined, data) => {
       const seq = (prev?.seq ?? 0) + 1;
@@ -47,10 +48,12 @@ export function useLiveDashboard({ onActivity, onChange }: LiveDashboardHandlers
       return { seq, entries: item ? [{ seq, item }, ...entries].slice(0, 50) : entries };
     },
   );
-  const [users] = useSubscription(
+  const [users, resubscribeUsers] = useSubscription(
     { query: DashboardUserChanged, pause },
     (prev: number | undefined) => (prev ?? 0) + 1,
   );
+  useResubscribeOnBacklog(activity.error, resubscribeActivity);
+  useResubscribeOnBacklog(users.error, resubscribeUsers);
 
   const delivered = useRef(0);
   useEffect(() => {
