@@ -1,4 +1,4 @@
-import { act, cleanup, render, screen } from '@testing-library/react';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../../lib/errors';
@@ -66,7 +66,8 @@ describe('LoginForm', () => {
     expect(screen.getByRole('alert').textContent).toBe(
       'Invalid email or password. Please check your credentials and try again.',
     );
-    expect(document.activeElement).toBe(screen.getByLabelText('Email'));
+    // The focus moves in an effect after the failure renders: wait for it rather than race it.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Email')));
     expect(screen.queryByText(FAILED_ATTEMPTS_HINT)).toBeNull();
 
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
