@@ -1,7 +1,42 @@
 // The loop every consumer of the log runs (projections, process managers): batches from its
 // position, handled one at a time, with an operator's retries of parked events run between batches
 // (never interleaved with one), until the signal ends it or the lock is lost.
+import type pg from 'pg';
+import type { Logger } from '../services/app/context.js';
 import type { EventStore, Position, StoredEvent } from '../services/eventstore/port.js';
+import type { LeaseOptions } from './lease.js';
+import type { RetryPolicy } from './poison.js';
+
+/** What every runner of log consumers takes (projections, process managers). */
+export interface ConsumerRunnerOptions {
+  pool: pg.Pool;
+  store: EventStore;
+  log: Logger;
+  batchSize?: number;
+  /** How often a standby tries to take the lock (ms). */
+  standbyRetryMs?: number;
+  /** Pause before starting over from the checkpoint after a failure (ms). */
+  restartDelayMs?: number;
+  /** Tries of an event the consumer fails on before it is parked (default 3, 100 ms → 1 s). */
+  retry?: Partial<RetryPolicy>;
+  /** Heartbeat and staleness of the active runner's lease (default every 0.5 s, stale after 2.5 s). */
+  lease?: Partial<Omit<LeaseOptions, 'standbyRetryMs'>>;
+  /** How often the active runner looks for retries operators asked for (ms, default 1000). */
+  retryPollMs?: number;
+}
+
+/** Waits `ms`, or less when the signal aborts (a stopping runner never waits out a backoff). */
+export const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
 
 export interface ConsumeOptions {
   store: EventStore;

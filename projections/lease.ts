@@ -11,11 +11,13 @@
 // A holder that wakes up after being replaced cannot double anything: every batch moves its
 // checkpoint by compare-and-set, so its next batch fails (the new holder moved the row) and it stands
 // by again; it also notices its lock connection is gone and stops on its own.
+
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import type { Logger } from '../services/app/context.js';
 import { ensureCheckpoints } from './checkpoints.js';
+import { sleep } from './consume.js';
 import { ensureParkedTable } from './parked.js';
 
 export interface LeaseOptions {
@@ -75,18 +77,6 @@ export interface SuperviseOptions {
   /** Runs while the lock is held; `signal` aborts on stop() and when the lock is lost. */
   run(signal: AbortSignal, lockLost: () => boolean): Promise<void>;
 }
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 
 /** Standby until the lock is ours, then run; start over after any failure, until the signal. */
 export async function superviseConsumer(o: SuperviseOptions): Promise<void> {

@@ -10,19 +10,11 @@
 // poison: that restarts from the checkpoint.
 import type { Redis } from 'ioredis';
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
-import type pg from 'pg';
-import type { Logger } from '../services/app/context.js';
-import type { EventStore, Position, StoredEvent } from '../services/eventstore/port.js';
+import type { Position, StoredEvent } from '../services/eventstore/port.js';
 import { START } from '../services/eventstore/port.js';
 import { moveCheckpoint, readCheckpoint } from './checkpoints.js';
-import { consumeLog } from './consume.js';
-import {
-  DEFAULT_LEASE,
-  ensureConsumerTables,
-  type LeaseOptions,
-  lockKey,
-  superviseConsumer,
-} from './lease.js';
+import { type ConsumerRunnerOptions, consumeLog, sleep } from './consume.js';
+import { DEFAULT_LEASE, ensureConsumerTables, lockKey, superviseConsumer } from './lease.js';
 import { claimRetry, parkEvent, retryFailed, retryRequests } from './parked.js';
 import { ConsumerCodeError, DEFAULT_RETRY, isPoison, type RetryPolicy, retryDelay } from './poison.js';
 import type { ChangeNotice, Projection, ProjectionContext } from './projection.js';
@@ -30,24 +22,10 @@ import { rebuildProjection } from './rebuild.js';
 
 export { lockKey };
 
-export interface RunnerOptions {
-  pool: pg.Pool;
-  store: EventStore;
+export interface RunnerOptions extends ConsumerRunnerOptions {
   projections: Projection[];
   redis: Redis;
   prefix: string;
-  log: Logger;
-  batchSize?: number;
-  /** How often a standby tries to take the lock (ms). */
-  standbyRetryMs?: number;
-  /** Pause before starting over from the checkpoint after a failure (ms). */
-  restartDelayMs?: number;
-  /** Tries of an event the projection fails on before it is parked (default 3, 100 ms → 1 s). */
-  retry?: Partial<RetryPolicy>;
-  /** Heartbeat and staleness of the active runner's lease (default every 0.5 s, stale after 2.5 s). */
-  lease?: Partial<Omit<LeaseOptions, 'standbyRetryMs'>>;
-  /** How often the active runner looks for retries operators asked for (ms, default 1000). */
-  retryPollMs?: number;
   /**
    * Fault injection for tests: called at each step of a batch; throwing there (or killing the
    * connection through `trx`) simulates a crash at that point.
@@ -91,19 +69,6 @@ export class ProjectionRunner {
           run: (signal, lockLost) => this.run(p, signal, lockLost),
         }),
       );
-  }
-
-  private sleep(ms: number, signal: AbortSignal) {
-    return new Promise<void>((resolve) => {
-      if (signal.aborted) return resolve();
-      const t = setTimeout(done, ms);
-      function done() {
-        clearTimeout(t);
-        signal.removeEventListener('abort', done);
-        resolve();
-      }
-      signal.addEventListener('abort', done, { once: true });
-    });
   }
 
   private async run(p: Projection, signal: AbortSignal, lockLost: () => boolean) {
@@ -244,7 +209,7 @@ export class ProjectionRunner {
           );
           return e.position;
         }
-        await this.sleep(retryDelay(this.retry, attempt), signal);
+        await sleep(retryDelay(this.retry, attempt), signal);
         if (signal.aborted) throw new Error('stopped while retrying an event');
       }
     }

@@ -14,15 +14,9 @@
 import { Queue } from 'bullmq';
 import type { RedisOptions } from 'ioredis';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import type pg from 'pg';
 import { moveCheckpoint, readCheckpoint } from '../projections/checkpoints.js';
-import { consumeLog } from '../projections/consume.js';
-import {
-  DEFAULT_LEASE,
-  ensureConsumerTables,
-  type LeaseOptions,
-  superviseConsumer,
-} from '../projections/lease.js';
+import { type ConsumerRunnerOptions, consumeLog, sleep } from '../projections/consume.js';
+import { DEFAULT_LEASE, ensureConsumerTables, superviseConsumer } from '../projections/lease.js';
 import { parkEvent, retryFailed, retryRequests, unpark } from '../projections/parked.js';
 import {
   ConsumerCodeError,
@@ -31,8 +25,7 @@ import {
   type RetryPolicy,
   retryDelay,
 } from '../projections/poison.js';
-import type { Logger } from '../services/app/context.js';
-import type { EventStore, Position, StoredEvent } from '../services/eventstore/port.js';
+import type { Position, StoredEvent } from '../services/eventstore/port.js';
 import { START } from '../services/eventstore/port.js';
 import { consumerName, type ProcessManager, type ReactionJob } from './process-manager.js';
 
@@ -56,43 +49,18 @@ export const REACTION_JOB_DEFAULTS: ReactionJobDefaults = {
   keepFailedCount: 10_000,
 };
 
-export interface ProcessManagerRunnerOptions {
-  pool: pg.Pool;
-  store: EventStore;
+export interface ProcessManagerRunnerOptions extends ConsumerRunnerOptions {
   processManagers: ProcessManager[];
   /** BullMQ's Redis connection: `redisOptions(config.REDIS_URL)`. */
   connection: RedisOptions;
   /** Queue key prefix: `queuePrefix(config.REDIS_PREFIX)`. */
   prefix: string;
-  log: Logger;
-  batchSize?: number;
-  /** How often a standby tries to take the lock (ms). */
-  standbyRetryMs?: number;
-  /** Pause before starting over from the checkpoint after a failure (ms). */
-  restartDelayMs?: number;
-  /** Tries of an event `react` throws on before it is parked (default 3, 100 ms → 1 s). */
-  retry?: Partial<RetryPolicy>;
-  lease?: Partial<Omit<LeaseOptions, 'standbyRetryMs'>>;
-  /** How often the active runner looks for retries operators asked for (ms, default 1000). */
-  retryPollMs?: number;
   /** An enqueue with no answer in this time counts as failed: Redis is down (ms, default 5000). */
   enqueueTimeoutMs?: number;
   /** Pauses between enqueue attempts while Redis is down (default 200 ms doubling to 5 s). */
   enqueueBackoff?: { firstDelayMs: number; maxDelayMs: number };
   jobs?: Partial<ReactionJobDefaults>;
 }
-
-const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
 
 function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
