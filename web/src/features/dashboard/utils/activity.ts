@@ -2,9 +2,16 @@
 import type { ActivityItem } from '../api/get-dashboard-stats';
 import { RECENT_ACTIVITY_LIMIT } from './dashboard-constants';
 
+const time = (item: ActivityItem) => {
+  const t = Date.parse(item.timestamp);
+  return Number.isNaN(t) ? 0 : t;
+};
+
 /**
- * Live items that the fetched list does not hold yet go first (they are newer than anything the
- * last fetch saw), then the fetched list; each id once; at most `limit` items.
+ * Each id once, newest first by the event's time, at most `limit` items. A fetch can hold a line
+ * whose push has not arrived yet (the users projection may commit first and trigger the re-read),
+ * so putting live lines first would show an older line above a newer one; lines of the same time
+ * keep their order, live before fetched.
  */
 export function mergeActivity(
   live: readonly ActivityItem[],
@@ -17,7 +24,7 @@ export function mergeActivity(
     if (seen.has(item.id)) continue;
     seen.add(item.id);
     merged.push(item);
-    if (merged.length >= limit) break;
   }
-  return merged;
+  // Array.prototype.sort is stable, so ties keep the order above.
+  return merged.sort((a, b) => time(b) - time(a)).slice(0, limit);
 }

@@ -48,4 +48,15 @@ describe('mergeActivity', () => {
     expect(mergeActivity([], fetched, 2).map((a) => a.id)).toEqual(['3', '2']);
     expect(mergeActivity([], [])).toEqual([]);
   });
+
+  it('keeps newest first when a fetch already holds a line whose push is still on its way', () => {
+    const at = (id: string, second: number) => ({
+      ...item(id),
+      timestamp: `2024-01-05T10:00:0${second}.000Z`,
+    });
+    // Live holds 'deactivated' (pushed earlier); the fetch already has the newer 'created' line.
+    const live = [at('deactivated', 2)];
+    const fetched = [at('created', 3), at('deactivated', 2), at('signed-in', 1)];
+    expect(mergeActivity(live, fetched).map((a) => a.id)).toEqual(['created', 'deactivated', 'signed-in']);
+  });
 });
