@@ -23,11 +23,17 @@ export function startRole(role: 'gateway' | 'projector' | 'worker' | 'all', env:
   const profile = process.env.BENCH_PROFILE
     ? ['--cpu-prof', `--cpu-prof-dir=${ROOT}/.local/prof/${role}`]
     : [];
-  const child: ChildProcess = spawn(process.execPath, [...profile, '--import', 'tsx', 'services/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, ROLE: role, PORT: '0', NODE_ENV: 'production' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  // BENCH_QCOUNT=1: statements sent to Postgres per process (bench/query-count.mjs).
+  const qc = process.env.BENCH_QCOUNT ? ['--import', './bench/query-count.mjs'] : [];
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [...profile, ...qc, '--import', 'tsx', 'services/main.ts'],
+    {
+      cwd: ROOT,
+      env: { ...process.env, ...env, ROLE: role, PORT: '0', NODE_ENV: 'production' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   children.add(child);
   child.once('exit', () => children.delete(child));
   return new Promise<RoleProcess>((resolve, reject) => {

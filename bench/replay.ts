@@ -2,14 +2,14 @@
 // then sign-ins, profile and role changes spread over them), timing the rebuild alone.
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
-import pg from 'pg';
 import { rebuildProjection } from '../projections/rebuild.js';
 import { usersProjection } from '../projections/users.js';
+import { createPool } from '../services/db.js';
 import type { NewEvent } from '../services/eventstore/port.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
 
 export async function benchReplay(databaseUrl: string, total: number) {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: 8 });
+  const pool = createPool({ connectionString: databaseUrl, max: 8 });
   const store = new PostgresEventStore(pool);
   await store.init();
   const users = Math.max(1, Math.floor(total / 10));

@@ -1,8 +1,9 @@
 // The loop every consumer of the log runs (projections, process managers): batches from its
 // position, handled one at a time, with an operator's retries of parked events run between batches
 // (never interleaved with one), until the signal ends it or the lock is lost.
-import type pg from 'pg';
+import pg from 'pg';
 import type { Logger } from '../services/app/context.js';
+import { GENERIC_PLANS } from '../services/db.js';
 import type { EventStore, Position, StoredEvent } from '../services/eventstore/port.js';
 import type { LeaseOptions } from './lease.js';
 import type { RetryPolicy } from './poison.js';
@@ -25,6 +26,26 @@ export interface ConsumerRunnerOptions {
   retryPollMs?: number;
 }
 
+/**
+ * Connections for the consumers' own transactions (read-model rows, checkpoints, parked events):
+ * all of it can be built again from the log, so a commit need not wait for its WAL flush
+ * (`synchronous_commit = off`). A crash of Postgres then loses at most the last fraction of a second
+ * of them, rows and checkpoint together, and the consumer applies those events again; the events
+ * themselves are appended on other connections, durably. Saves a flush per batch per consumer.
+ */
+export function consumerPool(pool: pg.Pool, max = 3): pg.Pool {
+  const { options: _own, ...base } = pool.options as pg.PoolConfig & { options?: string };
+  const consumers = new pg.Pool({ ...base, max, options: `${GENERIC_PLANS} -c synchronous_commit=off` });
+  // A connection that dies fails its query (the consumer restarts from its checkpoint); the error
+  // event, of the pool and of a checked-out client, must have a listener or it ends the process.
+  consumers.on('error', () => {});
+  consumers.on('connect', (client) => client.on('error', () => {}));
+  return consumers;
+}
+
+/** How long a checkpoint that only passed events the consumer ignores may stay unwritten (ms). */
+export const CHECKPOINT_FLUSH_MS = 250;
+
 /** Waits `ms`, or less when the signal aborts (a stopping runner never waits out a backoff). */
 export const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -45,12 +66,24 @@ export interface ConsumeOptions {
   signal: AbortSignal;
   /** True once the consumer's lock connection is gone: another runner may be taking over. */
   lockLost(): boolean;
-  /** Handles one batch and returns the position it reached (the checkpoint it moved to). */
-  handleBatch(from: Position, events: StoredEvent[]): Promise<Position>;
+  /**
+   * Handles one batch from the stored checkpoint `from` (which may lag behind the batch's first
+   * event: see `writeCheckpoint`): the position it stored, or null when the batch needed no write
+   * (no event the consumer reacts to), leaving the checkpoint at `from` for now.
+   */
+  handleBatch(from: Position, events: StoredEvent[]): Promise<Position | null>;
+  /**
+   * Moves the stored checkpoint over batches that needed no write, at most CHECKPOINT_FLUSH_MS after
+   * them: at 100 commands/s most batches of a process manager react to nothing, and a write each is
+   * a transaction each. Losing it in a crash only means reading those events again.
+   */
+  writeCheckpoint(from: Position, to: Position): Promise<void>;
   /** Applies the parked events an operator asked to retry. */
   retryParked(): Promise<void>;
   retryPollMs: number;
   onRetryError(err: unknown): void;
+  /** A deferred checkpoint write failed (a rebuild moved it, or the connection went): logged. */
+  onFlushError(err: unknown): void;
 }
 
 export async function consumeLog(o: ConsumeOptions): Promise<void> {
@@ -70,7 +103,23 @@ export async function consumeLog(o: ConsumeOptions): Promise<void> {
         polling = false;
       });
   }, o.retryPollMs);
+  /** Where the consumer has read to, and where its stored checkpoint is. */
   let position = o.after;
+  let stored = o.after;
+  let flushTimer: NodeJS.Timeout | null = null;
+  const flushLater = () => {
+    if (flushTimer) return;
+    flushTimer = setTimeout(() => {
+      flushTimer = null;
+      if (o.signal.aborted) return;
+      exclusive(async () => {
+        if (stored === position) return;
+        const to = position;
+        await o.writeCheckpoint(stored, to);
+        stored = to;
+      }).catch(o.onFlushError);
+    }, CHECKPOINT_FLUSH_MS);
+  };
   try {
     let buffer: StoredEvent[] = [];
     for await (const msg of o.store.subscribe({
@@ -82,12 +131,18 @@ export async function consumeLog(o: ConsumeOptions): Promise<void> {
       if (msg.kind === 'event') buffer.push(msg.event);
       if (buffer.length > 0 && (buffer.length >= o.batchSize || msg.kind === 'caughtUp')) {
         const events = buffer;
-        const from = position;
-        position = await exclusive(() => o.handleBatch(from, events));
+        const to = events[events.length - 1].position;
         buffer = [];
+        await exclusive(async () => {
+          const written = await o.handleBatch(stored, events);
+          if (written !== null) stored = written;
+        });
+        position = to;
+        if (stored !== position) flushLater();
       }
     }
   } finally {
     clearInterval(retries);
+    if (flushTimer) clearTimeout(flushTimer);
   }
 }

@@ -17,6 +17,17 @@ export interface ProjectionContext {
   schema: string;
   /** Collects notices for this batch; published only after commit, and not during a rebuild. */
   notify(notice: ChangeNotice): void;
+  /**
+   * Only in a rebuild: the rows the projection wrote earlier in it, by its own key, so it need not
+   * read its tables back. While `complete`, a key missing here is a row that does not exist (the
+   * scratch tables hold only what this rebuild wrote). The rebuild resets it after a failed batch.
+   */
+  memory?: RebuildMemory;
+}
+
+export interface RebuildMemory {
+  rows: Map<unknown, unknown>;
+  complete: boolean;
 }
 
 export interface Projection {

@@ -27,22 +27,34 @@ export async function rebuildProjection(
     const batchSize = opts.batchSize ?? 2000;
     let position: Position = START;
     let events = 0;
-    const ctx = { schema: scratch, notify: () => {} };
+    const ctx: ProjectionContext = {
+      schema: scratch,
+      notify: () => {},
+      memory: { rows: new Map(), complete: true },
+    };
     const poisoned: Array<{ event: StoredEvent; error: unknown }> = [];
+    // The next batch is read while this one is applied.
+    let next = store.readAll(position, batchSize);
     for (;;) {
-      const batch = await store.readAll(position, batchSize);
+      const batch = await next;
       if (batch.length === 0) break;
+      next = store.readAll(batch[batch.length - 1].position, batchSize);
+      // Rejected while this batch still applies: awaited (and thrown) on the next turn, or moot.
+      next.catch(() => {});
       const handled = batch.filter((e) => p.handles.includes(e.type));
       if (handled.length > 0) {
         try {
           await db.transaction().execute((trx) => applyEvents(p, trx, handled, ctx));
         } catch (err) {
+          // What the failed batch left in memory was rolled back in the tables.
+          ctx.memory = { rows: new Map(), complete: false };
           if (!isPoison(err)) throw err;
           // One event at a time: the culprits are set aside, the others applied.
           for (const e of handled) {
             try {
               await db.transaction().execute((trx) => applyEvents(p, trx, [e], ctx));
             } catch (one) {
+              ctx.memory = { rows: new Map(), complete: false };
               if (!isPoison(one)) throw one;
               poisoned.push({ event: e, error: one.error });
             }
@@ -83,6 +95,9 @@ async function applyEvents(
   events: StoredEvent[],
   ctx: ProjectionContext,
 ) {
+  // Scratch tables: a crash abandons them and the next start builds again, so these commits need
+  // not wait for their WAL flush (the swap does).
+  await sql`SET LOCAL synchronous_commit = off`.execute(trx);
   try {
     if (p.applyBatch) await p.applyBatch(trx, events, ctx);
     else for (const e of events) await p.apply(trx, e, ctx);

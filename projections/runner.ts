@@ -13,7 +13,7 @@ import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import type { Position, StoredEvent } from '../services/eventstore/port.js';
 import { START } from '../services/eventstore/port.js';
 import { moveCheckpoint, readCheckpoint } from './checkpoints.js';
-import { type ConsumerRunnerOptions, consumeLog, sleep } from './consume.js';
+import { type ConsumerRunnerOptions, consumeLog, consumerPool, sleep } from './consume.js';
 import { DEFAULT_LEASE, ensureConsumerTables, lockKey, superviseConsumer } from './lease.js';
 import { claimRetry, parkEvent, retryFailed, retryRequests } from './parked.js';
 import { ConsumerCodeError, DEFAULT_RETRY, isPoison, type RetryPolicy, retryDelay } from './poison.js';
@@ -37,6 +37,9 @@ export type FaultPoint = 'batch:start' | 'checkpoint:moved' | 'batch:applied' | 
 
 export class ProjectionRunner {
   private readonly db: Kysely<any>;
+  /** Batches and their checkpoints: commits that need not wait for the WAL flush (consumerPool). */
+  private readonly batches: Kysely<any>;
+  private readonly batchPool: ReturnType<typeof consumerPool>;
   private readonly abort = new AbortController();
   private readonly loops: Promise<void>[] = [];
   private readonly retry: RetryPolicy;
@@ -45,6 +48,8 @@ export class ProjectionRunner {
 
   constructor(private readonly opts: RunnerOptions) {
     this.db = new Kysely({ dialect: new PostgresDialect({ pool: opts.pool }) });
+    this.batchPool = consumerPool(opts.pool);
+    this.batches = new Kysely({ dialect: new PostgresDialect({ pool: this.batchPool }) });
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
   }
 
@@ -90,6 +95,9 @@ export class ProjectionRunner {
       signal,
       lockLost,
       handleBatch: (from, events) => this.applyBatch(p, from, events, signal),
+      writeCheckpoint: (from, to) => moveCheckpoint(this.batches, p.name, from, to),
+      onFlushError: (err) =>
+        this.opts.log.warn({ projection: p.name, err: String(err) }, 'moving the checkpoint failed'),
       retryParked: () => this.retryParked(p, signal),
       retryPollMs: this.opts.retryPollMs ?? 1000,
       onRetryError: (err) =>
@@ -113,28 +121,32 @@ export class ProjectionRunner {
     }
   }
 
-  /** Applies a batch and moves the checkpoint from `from` in one transaction; publishes after commit. */
+  /**
+   * Applies a batch and moves the checkpoint from `from` in one transaction; publishes after commit.
+   * A batch with no event the projection handles writes nothing (null: consumeLog moves the
+   * checkpoint a little later), but its position is still published for read-your-writes waiters.
+   */
   private async applyBatch(
     p: Projection,
     from: Position,
     events: StoredEvent[],
     signal: AbortSignal = this.abort.signal,
-  ): Promise<Position> {
+  ): Promise<Position | null> {
     const to = events[events.length - 1].position;
     const notices: ChangeNotice[] = [];
     const ctx = { schema: 'public', notify: (n: ChangeNotice) => notices.push(n) };
     const fault = this.opts.faults;
     await fault?.('batch:start');
+    const handled = events.filter((e) => p.handles.includes(e.type));
+    if (handled.length === 0) {
+      this.publish(p, notices, to);
+      return null;
+    }
     try {
-      await this.db.transaction().execute(async (trx) => {
+      await this.batches.transaction().execute(async (trx) => {
         await moveCheckpoint(trx, p.name, from, to);
         await fault?.('checkpoint:moved', trx);
-        await this.applyEvents(
-          p,
-          trx,
-          events.filter((e) => p.handles.includes(e.type)),
-          ctx,
-        );
+        await this.applyEvents(p, trx, handled, ctx);
         await fault?.('batch:applied', trx);
       });
     } catch (err) {
@@ -144,6 +156,11 @@ export class ProjectionRunner {
       await this.applyOneByOne(p, from, events, notices, signal);
     }
     await fault?.('batch:committed');
+    this.publish(p, notices, to);
+    return to;
+  }
+
+  private publish(p: Projection, notices: ChangeNotice[], to: Position) {
     // Fire and forget: the next batch never waits on Redis. The app's client fails at once while
     // disconnected and times out otherwise (services/redis.ts), so nothing piles up; readers fall
     // back to polling the checkpoints. An outage is logged once by the Redis monitor, not per batch.
@@ -154,7 +171,6 @@ export class ProjectionRunner {
       if (this.opts.redis.status === 'ready')
         this.opts.log.warn({ err: String(err) }, 'publish after commit failed');
     });
-    return to;
   }
 
   private async applyOneByOne(
@@ -170,7 +186,7 @@ export class ProjectionRunner {
       at = await this.applyOrPark(p, at, e, notices, signal);
     }
     const to = events[events.length - 1].position;
-    if (at !== to) await this.db.transaction().execute((trx) => moveCheckpoint(trx, p.name, at, to));
+    if (at !== to) await moveCheckpoint(this.batches, p.name, at, to);
   }
 
   /** One event in its own transaction, retried with backoff; parked with the checkpoint move at last. */
@@ -184,7 +200,7 @@ export class ProjectionRunner {
     for (let attempt = 1; ; attempt++) {
       const mine: ChangeNotice[] = [];
       try {
-        await this.db.transaction().execute(async (trx) => {
+        await this.batches.transaction().execute(async (trx) => {
           await moveCheckpoint(trx, p.name, from, e.position);
           await this.applyEvents(p, trx, [e], { schema: 'public', notify: (n) => mine.push(n) });
         });
@@ -198,7 +214,7 @@ export class ProjectionRunner {
             'projection failed on an event; retrying it',
           );
         if (attempt >= this.retry.attempts) {
-          await this.db.transaction().execute(async (trx) => {
+          await this.batches.transaction().execute(async (trx) => {
             await moveCheckpoint(trx, p.name, from, e.position);
             await parkEvent(trx, p.name, e, err.error, attempt);
           });
@@ -263,5 +279,6 @@ export class ProjectionRunner {
     // Aborting ends the runs and their lock connections, which releases the locks at once.
     this.abort.abort();
     await Promise.allSettled(this.loops);
+    await this.batchPool.end().catch(() => {});
   }
 }

@@ -132,16 +132,49 @@ const COLUMNS = [
   'last_login_at',
 ] as const;
 
-/** Reads the touched rows once, folds the batch in memory, writes the changed rows in one upsert. */
+/** Column types for the upsert's unnest, in COLUMNS order after id. */
+const COLUMN_TYPES: Record<(typeof COLUMNS)[number], string> = {
+  email: 'text',
+  email_lower: 'text',
+  first_name: 'text',
+  last_name: 'text',
+  role: 'text',
+  is_active: 'boolean',
+  password_hash: 'text',
+  deleted_at: 'timestamptz',
+  created_at: 'timestamptz',
+  updated_at: 'timestamptz',
+  total_logins: 'integer',
+  last_login_at: 'timestamptz',
+};
+
+/**
+ * Reads the touched rows once (not at all in a rebuild, which remembers what it wrote), folds the
+ * batch in memory, writes the changed rows in one upsert: one array per column (unnest), so the
+ * statement has 13 parameters however many rows it writes.
+ */
 async function applyUsers(trx: Transaction<any>, events: StoredEvent[], ctx: ProjectionContext) {
   const decoded = events
     .filter((e) => usersProjection.handles.includes(e.type))
     .map((stored) => ({ stored, event: decodeEvent(stored) as UserEvent }));
   if (decoded.length === 0) return;
-  const ids = [...new Set(decoded.map((d) => (d.event.data as { userId: number }).userId))];
-  const db = trx.withSchema(ctx.schema);
-  const existing = (await db.selectFrom('users').selectAll().where('id', 'in', ids).execute()) as UserRow[];
-  const rows = new Map<number, UserRow | undefined>(existing.map((r) => [r.id, r]));
+  const memory = ctx.memory as { rows: Map<number, UserRow>; complete: boolean } | undefined;
+  const rows = new Map<number, UserRow | undefined>();
+  const unknown: number[] = [];
+  for (const id of new Set(decoded.map((d) => (d.event.data as { userId: number }).userId))) {
+    const known = memory?.rows.get(id);
+    if (known) rows.set(id, known);
+    else if (!memory?.complete) unknown.push(id);
+  }
+  if (unknown.length > 0) {
+    const existing = (await trx
+      .withSchema(ctx.schema)
+      .selectFrom('users')
+      .selectAll()
+      .where('id', 'in', unknown)
+      .execute()) as UserRow[];
+    for (const r of existing) rows.set(r.id, r);
+  }
   const dirty = new Set<number>();
   for (const { stored, event } of decoded) {
     const id = (event.data as { userId: number }).userId;
@@ -153,13 +186,14 @@ async function applyUsers(trx: Transaction<any>, events: StoredEvent[], ctx: Pro
   }
   if (dirty.size === 0) return;
   const values = [...dirty].map((id) => rows.get(id)!);
-  await db
-    .insertInto('users')
-    .values(values)
-    .onConflict((oc) =>
-      oc
-        .column('id')
-        .doUpdateSet((eb) => Object.fromEntries(COLUMNS.map((c) => [c, eb.ref(`excluded.${c}`)])) as any),
-    )
-    .execute();
+  const arrays = [
+    sql`${values.map((v) => v.id)}::integer[]`,
+    ...COLUMNS.map((c) => sql`${values.map((v) => v[c])}::${sql.raw(COLUMN_TYPES[c])}[]`),
+  ];
+  await sql`INSERT INTO ${sql.id(ctx.schema, 'users')} (id, ${sql.join(COLUMNS.map((c) => sql.id(c)))})
+    SELECT * FROM unnest(${sql.join(arrays)})
+    ON CONFLICT (id) DO UPDATE SET ${sql.join(COLUMNS.map((c) => sql`${sql.id(c)} = excluded.${sql.id(c)}`))}`.execute(
+    trx,
+  );
+  if (memory) for (const v of values) memory.rows.set(v.id, v);
 }

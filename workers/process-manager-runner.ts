@@ -15,7 +15,7 @@ import { Queue } from 'bullmq';
 import type { RedisOptions } from 'ioredis';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { moveCheckpoint, readCheckpoint } from '../projections/checkpoints.js';
-import { type ConsumerRunnerOptions, consumeLog, sleep } from '../projections/consume.js';
+import { type ConsumerRunnerOptions, consumeLog, consumerPool, sleep } from '../projections/consume.js';
 import { DEFAULT_LEASE, ensureConsumerTables, superviseConsumer } from '../projections/lease.js';
 import { parkEvent, retryFailed, retryRequests, unpark } from '../projections/parked.js';
 import {
@@ -72,6 +72,9 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 
 export class ProcessManagerRunner {
   private readonly db: Kysely<any>;
+  /** Checkpoint moves and parked events: commits that need not wait for the WAL flush (consumerPool). */
+  private readonly batches: Kysely<any>;
+  private readonly batchPool: ReturnType<typeof consumerPool>;
   private readonly abort = new AbortController();
   private readonly loops: Promise<void>[] = [];
   private readonly queues = new Map<string, Queue>();
@@ -84,6 +87,8 @@ export class ProcessManagerRunner {
 
   constructor(private readonly opts: ProcessManagerRunnerOptions) {
     this.db = new Kysely({ dialect: new PostgresDialect({ pool: opts.pool }) });
+    this.batchPool = consumerPool(opts.pool, 2);
+    this.batches = new Kysely({ dialect: new PostgresDialect({ pool: this.batchPool }) });
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
     this.jobs = { ...REACTION_JOB_DEFAULTS, ...opts.jobs };
   }
@@ -152,6 +157,9 @@ export class ProcessManagerRunner {
       signal,
       lockLost,
       handleBatch: (from, events) => this.handleBatch(pm, from, events, signal),
+      writeCheckpoint: (from, to) => moveCheckpoint(this.batches, consumerName(pm), from, to),
+      onFlushError: (err) =>
+        this.opts.log.warn({ processManager: pm.name, err: String(err) }, 'moving the checkpoint failed'),
       retryParked: () => this.retryParked(pm, signal),
       retryPollMs: this.opts.retryPollMs ?? 1000,
       onRetryError: (err) =>
@@ -159,13 +167,16 @@ export class ProcessManagerRunner {
     });
   }
 
-  /** Reacts to a batch, enqueues its jobs (waiting out Redis), then moves the checkpoint. */
+  /**
+   * Reacts to a batch, enqueues its jobs (waiting out Redis), then moves the checkpoint. A batch that
+   * makes no job and parks nothing writes nothing (null: consumeLog moves the checkpoint later).
+   */
   private async handleBatch(
     pm: ProcessManager,
     from: Position,
     events: StoredEvent[],
     signal: AbortSignal,
-  ): Promise<Position> {
+  ): Promise<Position | null> {
     const to = events[events.length - 1].position;
     const jobs: ReactionJob[] = [];
     const poisoned: Array<{ event: StoredEvent; error: unknown; attempts: number }> = [];
@@ -175,11 +186,14 @@ export class ProcessManagerRunner {
       if ('jobs' in r) jobs.push(...r.jobs);
       else poisoned.push({ event: e, ...r });
     }
+    if (jobs.length === 0 && poisoned.length === 0) return null;
     await this.enqueue(jobs, signal);
-    await this.db.transaction().execute(async (trx) => {
-      await moveCheckpoint(trx, consumerName(pm), from, to);
-      for (const p of poisoned) await parkEvent(trx, consumerName(pm), p.event, p.error, p.attempts);
-    });
+    if (poisoned.length === 0) await moveCheckpoint(this.batches, consumerName(pm), from, to);
+    else
+      await this.batches.transaction().execute(async (trx) => {
+        await moveCheckpoint(trx, consumerName(pm), from, to);
+        for (const p of poisoned) await parkEvent(trx, consumerName(pm), p.event, p.error, p.attempts);
+      });
     for (const p of poisoned)
       this.opts.log.error(
         {
@@ -308,6 +322,7 @@ export class ProcessManagerRunner {
   async stop() {
     this.abort.abort();
     await Promise.allSettled(this.loops);
+    await this.batchPool.end().catch(() => {});
     // A Redis that is gone must not hold the stop.
     await Promise.allSettled([...this.queues.values()].map((q) => withTimeout(q.close(), 2000)));
   }

@@ -337,6 +337,35 @@ export function eventStoreContract(
 
         const seen = await subscriber;
         const mine = seen.filter(isMine);
+        if (mine.length !== total) {
+          const all: StoredEvent[] = [];
+          let at = before;
+          for (;;) {
+            const page = await store.readAll(at, 1000);
+            if (!page.length) break;
+            all.push(...page);
+            at = page[page.length - 1].position;
+          }
+          const ids = new Set(seen.map((e) => e.id));
+          const missing = all.filter((e) => !ids.has(e.id));
+          console.error('DEBUG total in log', all.filter(isMine).length, 'seen', mine.length, 'last', last);
+          for (const m of missing) {
+            const i = all.indexOf(m);
+            console.error(
+              'MISSING',
+              m.position,
+              m.streamId,
+              m.streamVersion,
+              m.createdAt.toISOString(),
+              'prev',
+              all[i - 1]?.position,
+              ids.has(all[i - 1]?.id),
+              'next',
+              all[i + 1]?.position,
+              ids.has(all[i + 1]?.id),
+            );
+          }
+        }
         expect(outOfOrder).toEqual([]);
         expect(mine).toHaveLength(total);
         expect(new Set(mine.map((e) => e.id)).size).toBe(total);
