@@ -141,4 +141,60 @@ describe('command handler', () => {
     }
     await expect(handler.load(userDecider, 'user-6')).rejects.toThrow(/No upcaster for UserRoleChanged v0/);
   });
+
+  it('decides on the state it remembers, and reads the stream again once another process wrote', async () => {
+    // Two handlers on one store: two gateway processes. Reads are counted on the real store.
+    let reads = 0;
+    const counted = Object.assign(Object.create(store), {
+      readStream: (...args: Parameters<PostgresEventStore['readStream']>) => {
+        reads++;
+        return store.readStream(...args);
+      },
+    }) as PostgresEventStore;
+    const a = new CommandHandler(counted);
+    const b = new CommandHandler(store);
+    await a.handle(userDecider, 'user-7', register(7));
+    reads = 0;
+    for (let i = 0; i < 5; i++)
+      await a.handle(userDecider, 'user-7', { type: 'UpdateUserProfile', lastName: `A${i}`, now });
+    expect(reads).toBe(0);
+
+    // B deactivates the user: A's memory is stale. A's next edit conflicts, reads, and decides on
+    // the real state; a reactivation (a no-op on A's stale "active" state) is not skipped either.
+    await b.handle(userDecider, 'user-7', { type: 'DeactivateUser', actorId: null, now });
+    const edit = await a.handle(userDecider, 'user-7', { type: 'UpdateUserProfile', lastName: 'After', now });
+    expect(edit.state.isActive).toBe(false);
+    expect(reads).toBe(1);
+    await b.handle(userDecider, 'user-7', { type: 'ReactivateUser', now });
+    await b.handle(userDecider, 'user-7', { type: 'DeactivateUser', actorId: null, now });
+    const back = await a.handle(userDecider, 'user-7', { type: 'ReactivateUser', now });
+    expect(back.events.map((e) => e.type)).toEqual(['UserReactivated']);
+    const { events } = await store.readStream('user-7');
+    expect(events.map((e) => e.type).slice(-4)).toEqual([
+      'UserProfileUpdated',
+      'UserReactivated',
+      'UserDeactivated',
+      'UserReactivated',
+    ]);
+  });
+
+  it('reads the stream for a command whose id may repeat, so a retry still finds its events', async () => {
+    const h = new CommandHandler(store);
+    await h.handle(userDecider, 'user-8', register(8));
+    const first = await h.handle(
+      userDecider,
+      'user-8',
+      { type: 'UpdateUserProfile', lastName: 'Once', now },
+      { commandId: 'edit-8' },
+    );
+    const again = await h.handle(
+      userDecider,
+      'user-8',
+      { type: 'UpdateUserProfile', lastName: 'Once', now },
+      { commandId: 'edit-8' },
+    );
+    expect(again.duplicate).toBe(true);
+    expect(again.position).toBe(first.position);
+    expect((await store.readStream('user-8')).version).toBe(2);
+  });
 });

@@ -32,6 +32,15 @@ export interface HandleResult<S, E> {
   duplicate: boolean;
 }
 
+/** An event as the log gives it back: through JSON and the schema (defaults, upcasts). */
+function asStored(e: { type: string; data: unknown }) {
+  return decodeEvent({
+    type: e.type,
+    data: JSON.parse(JSON.stringify(e.data ?? null)),
+    schemaVersion: schemaVersionOf(e.type),
+  } as StoredEvent);
+}
+
 /** Deterministic UUID from a command id and an index, so a retried command carries the same ids. */
 export function eventIdFor(commandId: string, index: number): string {
   const h = createHash('sha256').update(`${commandId}:${index}`).digest('hex');
@@ -56,11 +65,45 @@ function commandIdFromRequest(
   return eventIdFor(`idempotency:${actor ?? 'system'}:${request.idempotencyKey}:${streamId}`, n);
 }
 
+/**
+ * The state and version each stream had after the last command this process handled on it, so the
+ * next command on it can decide without reading the stream again (a round trip per command). Only a
+ * hint: the append still checks the version, and a stale entry (another process wrote since) turns
+ * into a version conflict, after which the stream is read as before. A command whose id may repeat
+ * (an idempotency key, a job's command) always reads, since its earlier events must be found.
+ */
+class StreamStateCache {
+  private readonly entries = new Map<string, { version: number; state: unknown }>();
+  constructor(private readonly max: number) {}
+  get(streamId: string) {
+    const hit = this.entries.get(streamId);
+    if (hit) {
+      // Most recently used last: the first key is the one to evict.
+      this.entries.delete(streamId);
+      this.entries.set(streamId, hit);
+    }
+    return hit;
+  }
+  set(streamId: string, version: number, state: unknown) {
+    this.entries.delete(streamId);
+    this.entries.set(streamId, { version, state });
+    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as string);
+  }
+  delete(streamId: string) {
+    this.entries.delete(streamId);
+  }
+}
+
 export class CommandHandler {
+  private readonly cache: StreamStateCache;
+
   constructor(
     private readonly store: EventStore,
     private readonly maxAttempts = 5,
-  ) {}
+    cachedStreams = 10_000,
+  ) {
+    this.cache = new StreamStateCache(cachedStreams);
+  }
 
   async load<S, E extends { type: string; data: unknown }>(
     decider: Decider<S, unknown, E>,
@@ -79,20 +122,46 @@ export class CommandHandler {
     context: CommandContext = {},
   ): Promise<HandleResult<S, E>> {
     const request = context.request;
-    const commandId =
-      context.commandId ?? commandIdFromRequest(request, streamId, context.userId) ?? randomUUID();
+    const givenId = context.commandId ?? commandIdFromRequest(request, streamId, context.userId);
+    const commandId = givenId ?? randomUUID();
     const metadata: EventMetadata = {
       commandId,
       correlationId: context.correlationId ?? request?.correlationId ?? commandId,
       causationId: context.causationId ?? commandId,
       userId: context.userId ?? null,
     };
+    // A fresh random id cannot have been handled before: the cached state may stand in for a read.
+    let mayUseCache = givenId === null;
     for (let attempt = 1; ; attempt++) {
-      const { state, version, events: stored } = await this.load(decider as Decider<S, unknown, E>, streamId);
-      const prior = stored.filter((e) => e.metadata.commandId === commandId);
-      if (prior.length > 0) return this.duplicateResult(state, prior);
-      const events = decider.decide(command, state);
-      if (events.length === 0) return { events, state, position: null, duplicate: false };
+      const cached = mayUseCache ? this.cache.get(streamId) : undefined;
+      mayUseCache = false;
+      let state: S;
+      let version: number;
+      if (cached) {
+        state = cached.state as S;
+        version = cached.version;
+      } else {
+        const loaded = await this.load(decider as Decider<S, unknown, E>, streamId);
+        const prior = loaded.events.filter((e) => e.metadata.commandId === commandId);
+        if (prior.length > 0) return this.duplicateResult(loaded.state, prior);
+        state = loaded.state;
+        version = loaded.version;
+        this.cache.set(streamId, version, state);
+      }
+      let events: E[];
+      try {
+        events = decider.decide(command, state);
+      } catch (err) {
+        // A refusal on remembered state is checked against the stream itself; not a try of its own.
+        if (!cached) throw err;
+        attempt--;
+        continue;
+      }
+      if (events.length === 0) {
+        if (!cached) return { events, state, position: null, duplicate: false };
+        attempt--;
+        continue;
+      }
       try {
         const result = await this.store.append(
           streamId,
@@ -106,8 +175,20 @@ export class CommandHandler {
           version === 0 ? 'no_stream' : version,
         );
         const next = events.reduce((s, e) => decider.evolve(s, e), state);
+        // What the next command sees is the state as read back from the log would be: decoded events.
+        this.cache.set(
+          streamId,
+          result.nextVersion,
+          events.reduce((s, e) => decider.evolve(s, asStored(e) as unknown as E), state),
+        );
         return { events, state: next, position: result.position, duplicate: false };
       } catch (err) {
+        this.cache.delete(streamId);
+        if (err instanceof WrongExpectedVersionError && cached) {
+          // Only the remembered state was stale: read the stream, without counting a try.
+          attempt--;
+          continue;
+        }
         if (err instanceof WrongExpectedVersionError && attempt < this.maxAttempts) {
           // Someone else wrote first: re-read and decide again on the new state, after a short jitter.
           await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));

@@ -1,5 +1,5 @@
 // The user as the API shows it (spec 1 §3): never the password hash, dates as ISO strings.
-import type { Selectable } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import type { UsersTable } from '../../projections/users.js';
 import type { Actor } from '../auth/permissions.js';
 import type { UserState } from '../domain/user/decider.js';
@@ -73,6 +73,17 @@ export function findUserRow(app: AppServices, id: number) {
     .where('id', '=', id)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
+}
+
+/** Several rows in one query, by id (the deleted ones left out). */
+export async function findUserRows(app: AppServices, ids: readonly number[]) {
+  const rows = await app.db
+    .selectFrom('users')
+    .selectAll()
+    .where('id', '=', sql<number>`ANY(${[...ids]}::int[])`)
+    .where('deleted_at', 'is', null)
+    .execute();
+  return new Map(rows.map((r) => [r.id, r]));
 }
 
 export function findUserRowByEmail(app: AppServices, email: string) {

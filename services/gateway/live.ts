@@ -12,10 +12,22 @@ export interface LiveBus {
    * newest notice per (id, type) it has not taken yet; past `limit` distinct pending notices its
    * stream ends with an error (the client re-subscribes and re-reads) instead of growing without end.
    */
-  subscribe(topic: string, id?: string, options?: { limit?: number }): AsyncIterable<ChangeNotice>;
+  subscribe(topic: string, id?: string, options?: SubscribeOptions): AsyncIterable<ChangeNotice>;
   /** For this process only (tests, and the single-process mode before the first notice). */
   publishLocal(notice: ChangeNotice): void;
+  /**
+   * Called with the notices of each message that a client here subscribes to, before they are
+   * delivered: a resolver's read can start at once, one query for the whole message (seedSharedRead),
+   * instead of one query each when a subscriber's turn comes.
+   */
+  onNotices(listener: (notices: ChangeNotice[]) => void): void;
   close(): Promise<void>;
+}
+
+export interface SubscribeOptions {
+  limit?: number;
+  /** The gateway's own listener (not a client): does not make notices worth prefetching. */
+  internal?: boolean;
 }
 
 /** Distinct notices a subscriber may leave untaken before its stream is ended. */
@@ -28,6 +40,7 @@ interface Subscriber {
   overflowed: boolean;
   done: boolean;
   wake: (() => void) | null;
+  internal: boolean;
 }
 
 /**
@@ -46,15 +59,33 @@ function createFanOut() {
     sub.wake?.();
   };
   return {
+    /** Whether a client (not the gateway itself) subscribes to this notice. */
+    wanted(notice: ChangeNotice) {
+      for (const key of [notice.topic, `${notice.topic}:${notice.id}`])
+        for (const sub of byKey.get(key) ?? []) if (!sub.internal) return true;
+      return false;
+    },
     publish(notice: ChangeNotice) {
       for (const key of [notice.topic, `${notice.topic}:${notice.id}`])
         for (const sub of byKey.get(key) ?? []) deliver(sub, notice);
     },
-    subscribe(topic: string, id: string | undefined, limit: number): AsyncIterable<ChangeNotice> {
+    subscribe(
+      topic: string,
+      id: string | undefined,
+      limit: number,
+      internal: boolean,
+    ): AsyncIterable<ChangeNotice> {
       const key = id === undefined ? topic : `${topic}:${id}`;
       return {
         [Symbol.asyncIterator]() {
-          const sub: Subscriber = { pending: new Map(), limit, overflowed: false, done: false, wake: null };
+          const sub: Subscriber = {
+            pending: new Map(),
+            limit,
+            overflowed: false,
+            done: false,
+            wake: null,
+            internal,
+          };
           const set = byKey.get(key) ?? new Set<Subscriber>();
           set.add(sub);
           byKey.set(key, set);
@@ -97,20 +128,29 @@ export async function createLiveBus(subscriber: Redis, prefix: string): Promise<
   const fanOut = createFanOut();
   const channel = `${prefix}:changes`;
   const publishLocal = (notice: ChangeNotice) => fanOut.publish(notice);
+  const listeners: Array<(notices: ChangeNotice[]) => void> = [];
   subscriber.on('message', (ch: string, message: string) => {
     if (ch !== channel) return;
+    let notices: ChangeNotice[];
     try {
       const parsed = JSON.parse(message) as ChangeNotice | ChangeNotice[];
-      for (const notice of Array.isArray(parsed) ? parsed : [parsed]) publishLocal(notice);
+      notices = Array.isArray(parsed) ? parsed : [parsed];
     } catch {
-      /* a malformed message is dropped: clients re-query on reconnect anyway */
+      return; // a malformed message is dropped: clients re-query on reconnect anyway
     }
+    const wanted = notices.filter((n) => fanOut.wanted(n));
+    if (wanted.length > 0) for (const listener of listeners) listener(wanted);
+    for (const notice of notices) publishLocal(notice);
   });
   // Subscribed again after every reconnect, so pushes resume by themselves once Redis is back.
   await keepSubscribed(subscriber, channel);
   return {
-    subscribe: (topic, id, options) => fanOut.subscribe(topic, id, options?.limit ?? LIVE_BACKLOG_LIMIT),
+    subscribe: (topic, id, options) =>
+      fanOut.subscribe(topic, id, options?.limit ?? LIVE_BACKLOG_LIMIT, options?.internal ?? false),
     publishLocal,
+    onNotices: (listener) => {
+      listeners.push(listener);
+    },
     async close() {
       await unsubscribeQuietly(subscriber, channel);
     },
@@ -123,6 +163,15 @@ const reads = new WeakMap<ChangeNotice, Map<string, Promise<unknown>>>();
  * One read per notice and key, shared by every subscriber in this process: all of them receive the
  * same notice object, so a change seen by N open screens costs one query, not N.
  */
+/** Starts the read of `key` for a notice before any subscriber asks (see LiveBus.onNotices). */
+export function seedSharedRead<T>(notice: ChangeNotice, key: string, read: Promise<T>) {
+  const byKey = reads.get(notice) ?? new Map<string, Promise<unknown>>();
+  reads.set(notice, byKey);
+  if (byKey.has(key)) return;
+  byKey.set(key, read);
+  read.catch(() => byKey.delete(key));
+}
+
 export function sharedRead<T>(notice: ChangeNotice, key: string, read: () => Promise<T>): Promise<T> {
   const byKey = reads.get(notice) ?? new Map<string, Promise<unknown>>();
   reads.set(notice, byKey);

@@ -1,7 +1,7 @@
 // sharedRead: the subscribers of one notice share one read; another notice reads again.
 import { describe, expect, it } from 'vitest';
 import type { ChangeNotice } from '../../projections/projection.js';
-import { createLiveBus, sharedRead } from './live.js';
+import { createLiveBus, seedSharedRead, sharedRead } from './live.js';
 
 const notice = (id: string): ChangeNotice => ({ topic: 'user', id, data: { type: 'UserRoleChanged' } });
 
@@ -89,5 +89,47 @@ describe('the live fan-out', () => {
     }).not.toThrow();
     await expect(slow.next()).rejects.toThrow(/fell behind/);
     expect((await other.next()).value.id).toBe('0');
+  });
+});
+
+describe('prefetching for clients', () => {
+  it('hands onNotices what a client subscribes to, before delivery; resolvers then get the seeded read', async () => {
+    const handlers: Array<(ch: string, m: string) => void> = [];
+    const redis = {
+      on: (_: string, h: (ch: string, m: string) => void) => handlers.push(h),
+      subscribe: async () => 1,
+      unsubscribe: async () => 1,
+      status: 'ready',
+      once: () => {},
+      off: () => {},
+    };
+    const live = await createLiveBus(redis as never, 'p');
+    const send = (ids: string[]) => {
+      const message = JSON.stringify(
+        ids.map((id) => ({ topic: 'user', id, data: { type: 'UserProfileUpdated' } })),
+      );
+      for (const h of handlers) h('p:changes', message);
+    };
+    const prefetched: string[][] = [];
+    live.onNotices((notices) => {
+      prefetched.push(notices.map((n) => n.id));
+      for (const n of notices) seedSharedRead(n, 'user', Promise.resolve(`row ${n.id}`));
+    });
+    // The gateway's own listener does not count: nothing is read for it.
+    live.subscribe('user', undefined, { internal: true })[Symbol.asyncIterator]();
+    send(['1']);
+    expect(prefetched).toEqual([]);
+
+    const client = live.subscribe('user', '2')[Symbol.asyncIterator]();
+    send(['1', '2']);
+    expect(prefetched).toEqual([['2']]);
+    const next = await client.next();
+    let reads = 0;
+    const row = await sharedRead(next.value as ChangeNotice, 'user', async () => {
+      reads++;
+      return 'read again';
+    });
+    expect(row).toBe('row 2');
+    expect(reads).toBe(0);
   });
 });

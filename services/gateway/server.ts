@@ -17,6 +17,7 @@ import type { Actor } from '../auth/permissions.js';
 import type { GraphQLContext } from './graphql/builder.js';
 import { toGraphQLError } from './graphql/errors.js';
 import { schema } from './graphql/schema.js';
+import { prefetchUserChanges } from './graphql/types/user.js';
 import { IdempotencyStore, installIdempotency, socketMutation } from './idempotency.js';
 import type { LiveBus } from './live.js';
 import { registerProjectionMetrics } from './projection-metrics.js';
@@ -140,6 +141,8 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     },
   });
 
+  prefetchUserChanges(live, app);
+
   // GraphQL subscriptions over graphql-ws on the same port and path, through the same Yoga plugins.
   const wss = new WebSocketServer({ server: server.server, path: '/graphql' });
   // A socket's caller is resolved when it connects. When that user's role or standing changes, their
@@ -149,7 +152,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   const ACCESS_EVENTS = new Set(['UserRoleChanged', 'UserDeactivated', 'UserDeleted']);
   // Unbounded: it only reads each notice's type, and must never miss a change of access.
   const accessNotices = live
-    .subscribe('user', undefined, { limit: Number.POSITIVE_INFINITY })
+    .subscribe('user', undefined, { limit: Number.POSITIVE_INFINITY, internal: true })
     [Symbol.asyncIterator]();
   void (async () => {
     for (;;) {
