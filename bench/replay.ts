@@ -57,7 +57,7 @@ export async function benchReplay(databaseUrl: string, total: number) {
   await Promise.all(writes);
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   const start = performance.now();
-  const result = await rebuildProjection(db, store, usersProjection, { batchSize: 5000 });
+  const result = await rebuildProjection(db, store, usersProjection);
   const seconds = (performance.now() - start) / 1000;
   const rows = await db
     .selectFrom('users')

@@ -152,7 +152,7 @@ type EventRow = [
   eventType: string,
   schemaVersion: number,
   data: unknown,
-  metadata: Record<string, unknown>,
+  metadata: string,
   createdMs: number,
 ];
 
@@ -160,11 +160,16 @@ type EventRow = [
 // names the table's column (es_events.x), never a bare name.
 const EVENT_COLUMNS = `CASE WHEN es_events.epoch = 0 THEN '' ELSE 'E' || lpad(es_events.epoch::text, 4, '0') || ':' END
     || lpad(es_events.transaction_id::text, ${PAD}, '0') || ':' || lpad(es_events.global_position::text, ${PAD}, '0') AS position,
-  stream_id, stream_version::text, event_id, event_type, schema_version, data, metadata,
+  stream_id, stream_version::text, event_id, event_type, schema_version, data, metadata::text,
   (extract(epoch FROM es_events.created_at) * 1000)::float8 AS created_ms`;
 
-/** The event in `row` from column `at` on (the columns before it are the statement's own). */
+/**
+ * The event in `row` from column `at` on (the columns before it are the statement's own). The
+ * metadata stays text until asked for: most consumers never read it, and a rebuild's time went to
+ * the garbage collector (a parsed object per event).
+ */
 function toStored(row: unknown[], at: number): StoredEvent {
+  let metadata: unknown = row[at + 7];
   return {
     id: row[at + 3] as string,
     type: row[at + 4] as string,
@@ -173,7 +178,10 @@ function toStored(row: unknown[], at: number): StoredEvent {
     streamVersion: Number(row[at + 2]),
     position: row[at] as string,
     data: row[at + 6],
-    metadata: row[at + 7] as Record<string, unknown>,
+    get metadata() {
+      if (typeof metadata === 'string') metadata = JSON.parse(metadata);
+      return metadata as StoredEvent['metadata'];
+    },
     createdAt: new Date(row[at + 8] as number),
   };
 }
