@@ -2,7 +2,7 @@
 // Postgres event store and for Emmett's PostgreSQL event store, on the same Postgres server.
 import { randomUUID } from 'node:crypto';
 import { getPostgreSQLEventStore } from '@event-driven-io/emmett-postgresql';
-import pg from 'pg';
+import { createPool } from '../services/db.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
 
 export interface AppendFigures {
@@ -30,7 +30,8 @@ async function runWriters(
 
 /** Each writer appends to a stream of its own, 10 events a stream, with the expected version. */
 export async function benchOurs(databaseUrl: string, perWriter: number): Promise<AppendFigures> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: WRITERS + 2 });
+  // The product's pool: its settings (generic plans for the store's named statements) are part of it.
+  const pool = createPool({ connectionString: databaseUrl, max: WRITERS + 2 });
   const store = new PostgresEventStore(pool, {
     maxInFlight: Number(process.env.BENCH_INFLIGHT ?? 2),
   });
