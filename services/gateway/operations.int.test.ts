@@ -327,6 +327,15 @@ it('names an append left open as the transaction holding back the log, on the pa
     expect(holder?.query.length).toBeLessThanOrEqual(200);
     const health = await api(t.url, 'GET', '/api/health/detailed', { token: tokens.ADMIN });
     expect(health.body.data.logHolder).toMatchObject({ pid });
+    // The GraphQL health says the same (the dashboard's card reads it there).
+    const viaGraphql = await gql(
+      t.url,
+      '{ systemHealth { parkedEvents logHolder { pid ageSeconds state } } }',
+      {},
+      tokens.ADMIN,
+    );
+    expect(viaGraphql.data.systemHealth.logHolder).toMatchObject({ pid, state: 'idle in transaction' });
+    expect(viaGraphql.data.systemHealth.parkedEvents).toEqual(expect.any(Number));
     await appender.query('ROLLBACK');
     expect((await overview()).logHolder).toBeNull();
   } finally {

@@ -2,6 +2,7 @@
 import { detailedHealth, type SystemHealth, type Usage } from '../../../app/health.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
+import { LogHolderRef } from './operations.js';
 
 const UsageRef = builder.objectRef<Usage>('Usage').implement({
   fields: (t) => ({
@@ -31,6 +32,16 @@ const HealthRef = builder.objectRef<SystemHealth>('SystemHealth').implement({
     api: t.field({ type: ServiceStatus, resolve: (h) => h.api }),
     memory: t.field({ type: UsageRef, resolve: (h) => h.memory }),
     disk: t.field({ type: UsageRef, resolve: (h) => h.disk }),
+    parkedEvents: t.exposeInt('parkedEvents', {
+      nullable: true,
+      description: 'Events projections and process managers set aside (operations page); null when unknown.',
+    }),
+    logHolder: t.field({
+      type: LogHolderRef,
+      nullable: true,
+      description: 'The open append transaction that holds the event log back, if any.',
+      resolve: (h) => h.logHolder,
+    }),
   }),
 });
 

@@ -82,7 +82,7 @@ const ConsumerRef = builder.objectRef<ConsumerOverview>('LogConsumer').implement
   }),
 });
 
-const LogHolderRef = builder.objectRef<LogHolder>('LogHolder').implement({
+export const LogHolderRef = builder.objectRef<LogHolder>('LogHolder').implement({
   description: 'The open transaction that keeps readers of the log from moving on.',
   fields: (t) => ({
     pid: t.exposeInt('pid'),
