@@ -3,7 +3,7 @@
 // (never interleaved with one), until the signal ends it or the lock is lost.
 import pg from 'pg';
 import type { Logger } from '../services/app/context.js';
-import { GENERIC_PLANS } from '../services/db.js';
+import { GENERIC_PLANS, POOL_IDLE_TIMEOUT_MS } from '../services/db.js';
 import type { EventStore, Position, StoredEvent } from '../services/eventstore/port.js';
 import type { LeaseOptions } from './lease.js';
 import type { RetryPolicy } from './poison.js';
@@ -35,7 +35,12 @@ export interface ConsumerRunnerOptions {
  */
 export function consumerPool(pool: pg.Pool, max = 3): pg.Pool {
   const { options: _own, ...base } = pool.options as pg.PoolConfig & { options?: string };
-  const consumers = new pg.Pool({ ...base, max, options: `${GENERIC_PLANS} -c synchronous_commit=off` });
+  const consumers = new pg.Pool({
+    ...base,
+    max,
+    idleTimeoutMillis: POOL_IDLE_TIMEOUT_MS,
+    options: `${GENERIC_PLANS} -c synchronous_commit=off`,
+  });
   // A connection that dies fails its query (the consumer restarts from its checkpoint); the error
   // event, of the pool and of a checked-out client, must have a listener or it ends the process.
   consumers.on('error', () => {});
