@@ -1,9 +1,9 @@
 // The loop every consumer of the log runs (projections, process managers): batches from its
 // position, handled one at a time, with an operator's retries of parked events run between batches
 // (never interleaved with one), until the signal ends it or the lock is lost.
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from '../services/app/context.js';
-import { GENERIC_PLANS, POOL_IDLE_TIMEOUT_MS } from '../services/db.js';
+import { createPool, GENERIC_PLANS } from '../services/db.js';
 import type { EventStore, Position, StoredEvent } from '../services/eventstore/port.js';
 import type { LeaseOptions } from './lease.js';
 import type { RetryPolicy } from './poison.js';
@@ -33,19 +33,12 @@ export interface ConsumerRunnerOptions {
  * of them, rows and checkpoint together, and the consumer applies those events again; the events
  * themselves are appended on other connections, durably. Saves a flush per batch per consumer.
  */
-export function consumerPool(pool: pg.Pool, max = 3): pg.Pool {
+export function consumerPool(pool: pg.Pool, log: Logger, max = 3): pg.Pool {
   const { options: _own, ...base } = pool.options as pg.PoolConfig & { options?: string };
-  const consumers = new pg.Pool({
-    ...base,
-    max,
-    idleTimeoutMillis: POOL_IDLE_TIMEOUT_MS,
-    options: `${GENERIC_PLANS} -c synchronous_commit=off`,
-  });
-  // A connection that dies fails its query (the consumer restarts from its checkpoint); the error
-  // event, of the pool and of a checked-out client, must have a listener or it ends the process.
-  consumers.on('error', () => {});
-  consumers.on('connect', (client) => client.on('error', () => {}));
-  return consumers;
+  // A connection that dies fails its query and the consumer restarts from its checkpoint.
+  return createPool({ ...base, max, options: `${GENERIC_PLANS} -c synchronous_commit=off` }, (err) =>
+    log.warn({ err: err.message }, 'consumer connection lost'),
+  );
 }
 
 /** How long a checkpoint that only passed events the consumer ignores may stay unwritten (ms). */

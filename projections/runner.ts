@@ -48,7 +48,7 @@ export class ProjectionRunner {
 
   constructor(private readonly opts: RunnerOptions) {
     this.db = new Kysely({ dialect: new PostgresDialect({ pool: opts.pool }) });
-    this.batchPool = consumerPool(opts.pool);
+    this.batchPool = consumerPool(opts.pool, opts.log);
     this.batches = new Kysely({ dialect: new PostgresDialect({ pool: this.batchPool }) });
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
   }

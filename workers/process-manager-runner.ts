@@ -87,7 +87,7 @@ export class ProcessManagerRunner {
 
   constructor(private readonly opts: ProcessManagerRunnerOptions) {
     this.db = new Kysely({ dialect: new PostgresDialect({ pool: opts.pool }) });
-    this.batchPool = consumerPool(opts.pool, 2);
+    this.batchPool = consumerPool(opts.pool, opts.log, 2);
     this.batches = new Kysely({ dialect: new PostgresDialect({ pool: this.batchPool }) });
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
     this.jobs = { ...REACTION_JOB_DEFAULTS, ...opts.jobs };

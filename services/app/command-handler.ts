@@ -1,6 +1,7 @@
 // Loads a stream, folds it, decides, and appends with the expected version. Conflicts are retried
 // a bounded number of times; a command sent twice (same command id) appends once.
 import { createHash, randomUUID } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
 import { decodeEvent, schemaVersionOf } from '../../schema/events/index.js';
 import type { EventMetadata, EventStore, Position, StoredEvent } from '../eventstore/port.js';
 import { WrongExpectedVersionError } from '../eventstore/port.js';
@@ -65,44 +66,22 @@ function commandIdFromRequest(
   return eventIdFor(`idempotency:${actor ?? 'system'}:${request.idempotencyKey}:${streamId}`, n);
 }
 
-/**
- * The state and version each stream had after the last command this process handled on it, so the
- * next command on it can decide without reading the stream again (a round trip per command). Only a
- * hint: the append still checks the version, and a stale entry (another process wrote since) turns
- * into a version conflict, after which the stream is read as before. A command whose id may repeat
- * (an idempotency key, a job's command) always reads, since its earlier events must be found.
- */
-class StreamStateCache {
-  private readonly entries = new Map<string, { version: number; state: unknown }>();
-  constructor(private readonly max: number) {}
-  get(streamId: string) {
-    const hit = this.entries.get(streamId);
-    if (hit) {
-      // Most recently used last: the first key is the one to evict.
-      this.entries.delete(streamId);
-      this.entries.set(streamId, hit);
-    }
-    return hit;
-  }
-  set(streamId: string, version: number, state: unknown) {
-    this.entries.delete(streamId);
-    this.entries.set(streamId, { version, state });
-    if (this.entries.size > this.max) this.entries.delete(this.entries.keys().next().value as string);
-  }
-  delete(streamId: string) {
-    this.entries.delete(streamId);
-  }
-}
-
 export class CommandHandler {
-  private readonly cache: StreamStateCache;
+  /**
+   * The state and version each stream had after the last command this process handled on it, so
+   * the next command on it can decide without reading the stream again (a round trip per command).
+   * Only a hint: the append still checks the version, and a stale entry (another process wrote
+   * since) turns into a version conflict, after which the stream is read as before. A command whose
+   * id may repeat (an idempotency key, a job's command) always reads: its earlier events must be found.
+   */
+  private readonly remembered: LRUCache<string, { version: number; state: unknown }>;
 
   constructor(
     private readonly store: EventStore,
     private readonly maxAttempts = 5,
-    cachedStreams = 10_000,
+    rememberedStreams = 10_000,
   ) {
-    this.cache = new StreamStateCache(cachedStreams);
+    this.remembered = new LRUCache({ max: rememberedStreams });
   }
 
   async load<S, E extends { type: string; data: unknown }>(
@@ -130,38 +109,36 @@ export class CommandHandler {
       causationId: context.causationId ?? commandId,
       userId: context.userId ?? null,
     };
-    // A fresh random id cannot have been handled before: the cached state may stand in for a read.
-    let mayUseCache = givenId === null;
-    for (let attempt = 1; ; attempt++) {
-      const cached = mayUseCache ? this.cache.get(streamId) : undefined;
-      mayUseCache = false;
+    // A fresh random id cannot have been handled before: the remembered state may stand in for a read.
+    let mayRemember = givenId === null;
+    let attempt = 1;
+    for (;;) {
+      const remembered = mayRemember ? this.remembered.get(streamId) : undefined;
+      mayRemember = false;
       let state: S;
       let version: number;
-      if (cached) {
-        state = cached.state as S;
-        version = cached.version;
+      if (remembered) {
+        state = remembered.state as S;
+        version = remembered.version;
       } else {
         const loaded = await this.load(decider as Decider<S, unknown, E>, streamId);
         const prior = loaded.events.filter((e) => e.metadata.commandId === commandId);
         if (prior.length > 0) return this.duplicateResult(loaded.state, prior);
         state = loaded.state;
         version = loaded.version;
-        this.cache.set(streamId, version, state);
+        this.remembered.set(streamId, { version, state });
       }
       let events: E[];
       try {
         events = decider.decide(command, state);
       } catch (err) {
-        // A refusal on remembered state is checked against the stream itself; not a try of its own.
-        if (!cached) throw err;
-        attempt--;
-        continue;
+        // A refusal on remembered state is checked against the stream itself.
+        if (remembered) continue;
+        throw err;
       }
-      if (events.length === 0) {
-        if (!cached) return { events, state, position: null, duplicate: false };
-        attempt--;
-        continue;
-      }
+      // Nothing to do on remembered state: the stream itself may say otherwise.
+      if (events.length === 0 && remembered) continue;
+      if (events.length === 0) return { events, state, position: null, duplicate: false };
       try {
         const result = await this.store.append(
           streamId,
@@ -174,24 +151,19 @@ export class CommandHandler {
           })),
           version === 0 ? 'no_stream' : version,
         );
-        const next = events.reduce((s, e) => decider.evolve(s, e), state);
-        // What the next command sees is the state as read back from the log would be: decoded events.
-        this.cache.set(
-          streamId,
-          result.nextVersion,
-          events.reduce((s, e) => decider.evolve(s, asStored(e) as unknown as E), state),
-        );
+        // Folded as read back from the log would give it (decoded events), so that the next command
+        // on this stream decides on the same state a read would give.
+        const next = events.reduce((s, e) => decider.evolve(s, asStored(e) as unknown as E), state);
+        this.remembered.set(streamId, { version: result.nextVersion, state: next });
         return { events, state: next, position: result.position, duplicate: false };
       } catch (err) {
-        this.cache.delete(streamId);
-        if (err instanceof WrongExpectedVersionError && cached) {
-          // Only the remembered state was stale: read the stream, without counting a try.
-          attempt--;
-          continue;
-        }
+        this.remembered.delete(streamId);
+        // Only the remembered state was stale: read the stream, without counting a try.
+        if (err instanceof WrongExpectedVersionError && remembered) continue;
         if (err instanceof WrongExpectedVersionError && attempt < this.maxAttempts) {
           // Someone else wrote first: re-read and decide again on the new state, after a short jitter.
           await new Promise((r) => setTimeout(r, Math.random() * 5 * attempt));
+          attempt++;
           continue;
         }
         throw err;

@@ -159,28 +159,36 @@ export async function createLiveBus(subscriber: Redis, prefix: string): Promise<
 
 const reads = new WeakMap<ChangeNotice, Map<string, Promise<unknown>>>();
 
+function readsOf(notice: ChangeNotice) {
+  let byKey = reads.get(notice);
+  if (!byKey) reads.set(notice, (byKey = new Map()));
+  return byKey;
+}
+
+function keep(byKey: Map<string, Promise<unknown>>, key: string, read: Promise<unknown>) {
+  byKey.set(key, read);
+  // A failed read is not kept: the next subscriber tries again.
+  read.catch(() => {
+    if (byKey.get(key) === read) byKey.delete(key);
+  });
+}
+
 /**
  * One read per notice and key, shared by every subscriber in this process: all of them receive the
  * same notice object, so a change seen by N open screens costs one query, not N.
  */
-/** Starts the read of `key` for a notice before any subscriber asks (see LiveBus.onNotices). */
-export function seedSharedRead<T>(notice: ChangeNotice, key: string, read: Promise<T>) {
-  const byKey = reads.get(notice) ?? new Map<string, Promise<unknown>>();
-  reads.set(notice, byKey);
-  if (byKey.has(key)) return;
-  byKey.set(key, read);
-  read.catch(() => byKey.delete(key));
-}
-
 export function sharedRead<T>(notice: ChangeNotice, key: string, read: () => Promise<T>): Promise<T> {
-  const byKey = reads.get(notice) ?? new Map<string, Promise<unknown>>();
-  reads.set(notice, byKey);
+  const byKey = readsOf(notice);
   let pending = byKey.get(key) as Promise<T> | undefined;
   if (!pending) {
     pending = read();
-    byKey.set(key, pending);
-    // A failed read is not kept: the next subscriber tries again.
-    pending.catch(() => byKey.delete(key));
+    keep(byKey, key, pending);
   }
   return pending;
+}
+
+/** Starts the read of `key` for a notice before any subscriber asks (see LiveBus.onNotices). */
+export function seedSharedRead<T>(notice: ChangeNotice, key: string, read: Promise<T>) {
+  const byKey = readsOf(notice);
+  if (!byKey.has(key)) keep(byKey, key, read);
 }
