@@ -160,8 +160,10 @@ export async function createLiveBus(subscriber: Redis, prefix: string): Promise<
 const reads = new WeakMap<ChangeNotice, Map<string, Promise<unknown>>>();
 
 function readsOf(notice: ChangeNotice) {
-  let byKey = reads.get(notice);
-  if (!byKey) reads.set(notice, (byKey = new Map()));
+  const known = reads.get(notice);
+  if (known) return known;
+  const byKey = new Map<string, Promise<unknown>>();
+  reads.set(notice, byKey);
   return byKey;
 }
 
