@@ -337,6 +337,8 @@ export function eventStoreContract(
 
         const seen = await subscriber;
         const mine = seen.filter(isMine);
+        // On a failure, say which events the subscriber never got and where they sit in the log
+        // (this is how a skipped group append was diagnosed): nothing else here names them.
         if (mine.length !== total) {
           const all: StoredEvent[] = [];
           let at = before;
@@ -348,11 +350,18 @@ export function eventStoreContract(
           }
           const ids = new Set(seen.map((e) => e.id));
           const missing = all.filter((e) => !ids.has(e.id));
-          console.error('DEBUG total in log', all.filter(isMine).length, 'seen', mine.length, 'last', last);
+          console.error(
+            'in the log',
+            all.filter(isMine).length,
+            'delivered',
+            mine.length,
+            'last delivered',
+            last,
+          );
           for (const m of missing) {
             const i = all.indexOf(m);
             console.error(
-              'MISSING',
+              'never delivered',
               m.position,
               m.streamId,
               m.streamVersion,
