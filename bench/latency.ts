@@ -57,6 +57,10 @@ export async function benchLatency(
 ): Promise<LatencyFigures> {
   const sentAt = new Map<string, number>();
   const latencies: number[] = [];
+  // BENCH_TRACE=1: every counted command's send time, push latency and answer time, to find where a
+  // tail comes from (spread out, or in bursts).
+  const trace: Array<[number, number, number]> = [];
+  const traceIndex = new Map<string, number>();
   const client = createClient({
     url: `${baseUrl.replace(/^http/, 'ws')}/graphql`,
     webSocketImpl: WebSocket,
@@ -71,6 +75,8 @@ export async function benchLatency(
           const t = lastName ? sentAt.get(lastName) : undefined;
           if (t !== undefined) {
             latencies.push(performance.now() - t);
+            const i = traceIndex.get(lastName!);
+            if (i !== undefined) trace[i][1] = performance.now() - t;
             sentAt.delete(lastName!);
           }
         },
@@ -100,7 +106,10 @@ export async function benchLatency(
     const marker = counted ? `L${n - warmup}` : `W${n}`;
     const id = userIds[n % userIds.length];
     const sent = performance.now();
-    if (counted) sentAt.set(marker, sent);
+    if (counted) {
+      sentAt.set(marker, sent);
+      traceIndex.set(marker, trace.push([sent - start, Number.NaN, Number.NaN]) - 1);
+    }
     inFlight.push(
       post(
         agent,
@@ -111,7 +120,10 @@ export async function benchLatency(
           variables: { id, input: { lastName: marker } },
         }),
       ).then(() => {
-        if (counted) mutationMs.push(performance.now() - sent);
+        if (counted) {
+          mutationMs.push(performance.now() - sent);
+          trace[traceIndex.get(marker)!][2] = performance.now() - sent;
+        }
       }),
     );
   }
@@ -121,6 +133,10 @@ export async function benchLatency(
   while (sentAt.size > 0 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   hooks.countedEnd?.();
   await client.dispose();
+  if (process.env.BENCH_TRACE) {
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(`.local/latency-trace-${rate}.json`, JSON.stringify(trace));
+  }
   const sorted = [...latencies].sort((a, b) => a - b);
   return {
     commands: total,

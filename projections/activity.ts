@@ -156,12 +156,20 @@ export const activityProjection: Projection = {
       if (stored.metadata.userId) ids.add(Number(stored.metadata.userId));
     }
     type Person = { user_id: number; first_name: string | null; last_name: string | null; email: string };
+    // Names remembered from earlier batches (copied: this batch changes them in place), the rest read.
+    const memory = ctx.memory;
     const people = new Map<number, Person>();
-    if (ids.size > 0)
+    const unknown: number[] = [];
+    for (const id of ids) {
+      const known = memory?.rows.get(id) as Person | undefined;
+      if (known) people.set(id, { ...known });
+      else if (!memory?.complete) unknown.push(id);
+    }
+    if (unknown.length > 0)
       for (const p of await db
         .selectFrom('activity_people')
         .selectAll()
-        .where('user_id', 'in', [...ids])
+        .where('user_id', 'in', unknown)
         .execute())
         people.set(p.user_id as number, p as Person);
     const dirty = new Set<number>();
@@ -212,26 +220,8 @@ export const activityProjection: Projection = {
       ctx.notify({ topic: 'activity', id: stored.id });
     }
     const changed = [...dirty].map((id) => people.get(id) as Person);
-    if (changed.length > 0 && changed.length <= 1000 && rows.length > 0 && rows.length <= 1000) {
-      // A live batch: both writes in one statement (a round trip is most of a batch's cost).
-      await db
-        .with('people', (w) =>
-          w
-            .insertInto('activity_people')
-            .values(changed)
-            .onConflict((oc) =>
-              oc.column('user_id').doUpdateSet((eb) => ({
-                first_name: eb.ref('excluded.first_name'),
-                last_name: eb.ref('excluded.last_name'),
-                email: eb.ref('excluded.email'),
-              })),
-            ),
-        )
-        .insertInto('activity')
-        .values(rows)
-        .execute();
-      return;
-    }
+    // Two writes (live, the runner sends them as one statement with the checkpoint move), chunked
+    // for a rebuild's big batches.
     for (let i = 0; i < changed.length; i += 1000)
       await db
         .insertInto('activity_people')
@@ -249,5 +239,6 @@ export const activityProjection: Projection = {
         .insertInto('activity')
         .values(rows.slice(i, i + 1000))
         .execute();
+    if (memory) for (const p of people.values()) memory.rows.set(p.user_id, p);
   },
 };

@@ -2,6 +2,9 @@
 import { type Kysely, sql } from 'kysely';
 import type { Position } from '../services/eventstore/port.js';
 
+/** SQLSTATE `projection_advance` raises when the checkpoint is not where the batch started. */
+export const CHECKPOINT_MOVED = 'BFC01';
+
 export async function ensureCheckpoints(db: Kysely<any>) {
   await sql`CREATE TABLE IF NOT EXISTS projection_checkpoints (
     name text PRIMARY KEY,
@@ -9,6 +12,18 @@ export async function ensureCheckpoints(db: Kysely<any>) {
     version integer NOT NULL,
     updated_at timestamptz NOT NULL DEFAULT now()
   )`.execute(db);
+  // The compare-and-set as a function that raises, so that it can end a single statement whose
+  // CTEs are the batch's writes (batch-writes.ts): a failed move undoes them all.
+  await sql`CREATE OR REPLACE FUNCTION projection_advance(p_name text, p_from text, p_to text)
+    RETURNS void LANGUAGE plpgsql AS $fn$
+    BEGIN
+      UPDATE projection_checkpoints SET position = p_to, updated_at = now()
+      WHERE name = p_name AND position = p_from;
+      IF NOT FOUND THEN
+        RAISE EXCEPTION 'checkpoint of % moved under us (expected %)', p_name, p_from
+          USING ERRCODE = ${sql.lit(CHECKPOINT_MOVED)};
+      END IF;
+    END $fn$`.execute(db);
 }
 
 export async function readCheckpoint(
@@ -26,8 +41,5 @@ export async function readCheckpoint(
  * instead of applying anything twice.
  */
 export async function moveCheckpoint(trx: Kysely<any>, name: string, from: Position, to: Position) {
-  const moved = await sql<{ name: string }>`
-    UPDATE projection_checkpoints SET position = ${to}, updated_at = now()
-    WHERE name = ${name} AND position = ${from} RETURNING name`.execute(trx);
-  if (moved.rows.length !== 1) throw new Error(`checkpoint of ${name} moved under us (expected ${from})`);
+  await sql`SELECT projection_advance(${name}, ${from}, ${to})`.execute(trx);
 }

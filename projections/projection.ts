@@ -18,16 +18,25 @@ export interface ProjectionContext {
   /** Collects notices for this batch; published only after commit, and not during a rebuild. */
   notify(notice: ChangeNotice): void;
   /**
-   * Only in a rebuild: the rows the projection wrote earlier in it, by its own key, so it need not
-   * read its tables back. While `complete`, a key missing here is a row that does not exist (the
-   * scratch tables hold only what this rebuild wrote). The rebuild resets it after a failed batch.
+   * The rows the projection wrote earlier, by its own key, so it need not read its tables back. In a
+   * rebuild, while `complete`, a key missing here is a row that does not exist (the scratch tables
+   * hold only what this rebuild wrote). A live run remembers what it wrote (bounded, never complete).
+   * Runners forget it all after a failed batch; a projection updates it as it writes, and only in
+   * `applyBatch` (the one-by-one path gets none).
    */
   memory?: RebuildMemory;
 }
 
 export interface RebuildMemory {
-  rows: Map<unknown, unknown>;
+  rows: RowMemory;
   complete: boolean;
+}
+
+/** A Map, or a bounded cache (a live run's memory: a key missing there is simply not remembered). */
+export interface RowMemory {
+  get(key: any): any;
+  set(key: any, value: any): unknown;
+  clear(): void;
 }
 
 export interface Projection {
@@ -46,6 +55,9 @@ export interface Projection {
   /**
    * Optional: applies a whole batch (handled events only, in log order) with a few set-based
    * statements instead of one per event. Runners prefer it; the result must equal applying one by one.
+   * Live, its writes are held back and sent with the checkpoint move as one statement at the end
+   * (batch-writes.ts): it must read before it writes, never read back what it wrote in the batch, and
+   * not use what a write returns.
    */
   applyBatch?(trx: Transaction<any>, events: StoredEvent[], ctx: ProjectionContext): Promise<void>;
 }

@@ -65,8 +65,11 @@ export async function rebuildProjection(
       position = batch[batch.length - 1].position;
     }
     await db.transaction().execute(async (trx) => {
-      // The checkpoint row first, as a live runner's batch takes it first too: the swap waits for a
-      // batch in flight (and the next one waits for the swap) instead of deadlocking on the tables.
+      // The live tables first, then the checkpoint row: the order every writer takes them in (a live
+      // batch's one statement locks its tables when it is parsed, before its checkpoint move runs).
+      // The swap waits for a batch in flight, and the next one waits for the swap, then finds its
+      // checkpoint moved and starts over from it; no deadlock.
+      await lockTables(trx, p, 'ACCESS EXCLUSIVE');
       await sql`INSERT INTO projection_checkpoints(name, position, version) VALUES (${p.name}, '', ${p.version})
         ON CONFLICT (name) DO NOTHING`.execute(trx);
       await sql`SELECT 1 FROM projection_checkpoints WHERE name = ${p.name} FOR UPDATE`.execute(trx);
@@ -87,6 +90,22 @@ export async function rebuildProjection(
   } finally {
     await sql`DROP SCHEMA IF EXISTS ${sql.id(scratch)} CASCADE`.execute(db);
   }
+}
+
+/** Locks the projection's live tables that exist, in the caller's transaction. */
+export async function lockTables(
+  trx: Transaction<any>,
+  p: Projection,
+  mode: 'ACCESS EXCLUSIVE' | 'ROW EXCLUSIVE',
+) {
+  const existing = await sql<{ t: string }>`
+    SELECT t FROM unnest(${[...p.tables]}::text[]) AS t WHERE to_regclass('public.' || quote_ident(t)) IS NOT NULL`.execute(
+    trx,
+  );
+  if (existing.rows.length === 0) return;
+  await sql`LOCK TABLE ${sql.join(existing.rows.map((r) => sql.id('public', r.t)))} IN ${sql.raw(mode)} MODE`.execute(
+    trx,
+  );
 }
 
 async function applyEvents(

@@ -10,15 +10,17 @@
 // poison: that restarts from the checkpoint.
 import type { Redis } from 'ioredis';
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
+import { LRUCache } from 'lru-cache';
 import type { Position, StoredEvent } from '../services/eventstore/port.js';
 import { START } from '../services/eventstore/port.js';
+import { BatchWrites } from './batch-writes.js';
 import { moveCheckpoint, readCheckpoint } from './checkpoints.js';
 import { type ConsumerRunnerOptions, consumeLog, consumerPool, sleep } from './consume.js';
 import { DEFAULT_LEASE, ensureConsumerTables, lockKey, superviseConsumer } from './lease.js';
 import { claimRetry, parkEvent, retryFailed, retryRequests } from './parked.js';
 import { ConsumerCodeError, DEFAULT_RETRY, isPoison, type RetryPolicy, retryDelay } from './poison.js';
-import type { ChangeNotice, Projection, ProjectionContext } from './projection.js';
-import { rebuildProjection } from './rebuild.js';
+import type { ChangeNotice, Projection, ProjectionContext, RowMemory } from './projection.js';
+import { lockTables, rebuildProjection } from './rebuild.js';
 
 export { lockKey };
 
@@ -30,10 +32,20 @@ export interface RunnerOptions extends ConsumerRunnerOptions {
    * Fault injection for tests: called at each step of a batch; throwing there (or killing the
    * connection through `trx`) simulates a crash at that point.
    */
-  faults?: (point: FaultPoint, trx?: Transaction<any>) => void | Promise<void>;
+  faults?: (point: FaultPoint, trx?: Kysely<any>) => void | Promise<void>;
 }
 
+/** 'checkpoint:moved' only where a batch's writes go as a transaction (batch-writes.ts). */
 export type FaultPoint = 'batch:start' | 'checkpoint:moved' | 'batch:applied' | 'batch:committed';
+
+/** Rows a live projection remembers between batches (it is their only writer), per projection. */
+const LIVE_MEMORY_ROWS = 10_000;
+
+/** One projection's live run: its batch writer and what it remembers of its rows. */
+interface LiveRun {
+  writes: BatchWrites;
+  memory: { rows: RowMemory; complete: false };
+}
 
 export class ProjectionRunner {
   private readonly db: Kysely<any>;
@@ -88,17 +100,22 @@ export class ProjectionRunner {
     }
     const position: Position = checkpoint?.position ?? START;
     const batchSize = this.opts.batchSize ?? 500;
+    // Per run: a restart (lost lock, a rebuild's swap, any failure) starts with nothing remembered.
+    const live: LiveRun = {
+      writes: new BatchWrites(this.batchPool, this.batches),
+      memory: { rows: new LRUCache<string | number, object>({ max: LIVE_MEMORY_ROWS }), complete: false },
+    };
     await consumeLog({
       store: this.opts.store,
       after: position,
       batchSize,
       signal,
       lockLost,
-      handleBatch: (from, events) => this.applyBatch(p, from, events, signal),
+      handleBatch: (from, events) => this.applyBatch(p, live, from, events, signal),
       writeCheckpoint: (from, to) => moveCheckpoint(this.batches, p.name, from, to),
       onFlushError: (err) =>
         this.opts.log.warn({ projection: p.name, err: String(err) }, 'moving the checkpoint failed'),
-      retryParked: () => this.retryParked(p, signal),
+      retryParked: () => this.retryParked(p, signal, live),
       retryPollMs: this.opts.retryPollMs ?? 1000,
       onRetryError: (err) =>
         this.opts.log.warn({ projection: p.name, err: String(err) }, 'retrying parked events failed'),
@@ -122,19 +139,25 @@ export class ProjectionRunner {
   }
 
   /**
-   * Applies a batch and moves the checkpoint from `from` in one transaction; publishes after commit.
-   * A batch with no event the projection handles writes nothing (null: consumeLog moves the
-   * checkpoint a little later), but its position is still published for read-your-writes waiters.
+   * Applies a batch and moves the checkpoint from `from`, atomically (one statement: batch-writes.ts);
+   * publishes after commit. A batch with no event the projection handles writes nothing (null:
+   * consumeLog moves the checkpoint a little later), but its position is still published for
+   * read-your-writes waiters.
    */
   private async applyBatch(
     p: Projection,
+    live: LiveRun,
     from: Position,
     events: StoredEvent[],
     signal: AbortSignal = this.abort.signal,
   ): Promise<Position | null> {
     const to = events[events.length - 1].position;
     const notices: ChangeNotice[] = [];
-    const ctx = { schema: 'public', notify: (n: ChangeNotice) => notices.push(n) };
+    const ctx: ProjectionContext = {
+      schema: 'public',
+      notify: (n: ChangeNotice) => notices.push(n),
+      memory: live.memory,
+    };
     const fault = this.opts.faults;
     await fault?.('batch:start');
     const handled = events.filter((e) => p.handles.includes(e.type));
@@ -143,15 +166,28 @@ export class ProjectionRunner {
       return null;
     }
     try {
-      await this.batches.transaction().execute(async (trx) => {
-        await moveCheckpoint(trx, p.name, from, to);
-        await fault?.('checkpoint:moved', trx);
-        await this.applyEvents(p, trx, handled, ctx);
-        await fault?.('batch:applied', trx);
-      });
+      if (p.applyBatch) {
+        // Its reads come before its writes (the contract of applyBatch): the writes can wait.
+        await live.writes.collect((trx) => this.applyEvents(p, trx, handled, ctx));
+        await fault?.('batch:applied', live.writes.db);
+        await live.writes.commit(p.name, from, to, async (trx) => {
+          await fault?.('checkpoint:moved', trx);
+        });
+      } else {
+        // Event by event, each may read what the one before wrote: a transaction.
+        // Tables before the checkpoint row, as everywhere (see rebuild.ts): the move comes last.
+        await this.batches.transaction().execute(async (trx) => {
+          await this.applyEvents(p, trx, handled, ctx);
+          await fault?.('batch:applied', trx);
+          await moveCheckpoint(trx, p.name, from, to);
+          await fault?.('checkpoint:moved', trx);
+        });
+      }
     } catch (err) {
+      // What the batch put in memory never reached the tables (or may not have): forget it all.
+      live.memory.rows.clear();
       if (!isPoison(err)) throw err;
-      // Rolled back: find the culprit one event at a time; the others are applied as usual.
+      // Nothing was written: find the culprit one event at a time; the others are applied as usual.
       notices.length = 0;
       await this.applyOneByOne(p, from, events, notices, signal);
     }
@@ -201,8 +237,8 @@ export class ProjectionRunner {
       const mine: ChangeNotice[] = [];
       try {
         await this.batches.transaction().execute(async (trx) => {
-          await moveCheckpoint(trx, p.name, from, e.position);
           await this.applyEvents(p, trx, [e], { schema: 'public', notify: (n) => mine.push(n) });
+          await moveCheckpoint(trx, p.name, from, e.position);
         });
         notices.push(...mine);
         return e.position;
@@ -232,8 +268,11 @@ export class ProjectionRunner {
   }
 
   /** Applies the parked events operators asked to retry: applied and unparked together, or kept. */
-  private async retryParked(p: Projection, signal: AbortSignal) {
-    for (const r of await retryRequests(this.db, p.name)) {
+  private async retryParked(p: Projection, signal: AbortSignal, live: LiveRun) {
+    const requests = await retryRequests(this.db, p.name);
+    // A retried event changes rows behind the live run's memory.
+    if (requests.length > 0) live.memory.rows.clear();
+    for (const r of requests) {
       if (signal.aborted) return; // stopped, or the lock is lost: the next active runner does it
       const { events } = await this.opts.store.readStream(r.streamId, {
         fromVersion: r.streamVersion,
@@ -248,7 +287,9 @@ export class ProjectionRunner {
       let applied = false;
       try {
         await this.db.transaction().execute(async (trx) => {
-          // The checkpoint row first, as batches and rebuild swaps take it: one writer at a time.
+          // The tables, then the checkpoint row, as batches and rebuild swaps take them: one writer at
+          // a time, and no deadlock with a swap.
+          await lockTables(trx, p, 'ROW EXCLUSIVE');
           await sql`SELECT 1 FROM projection_checkpoints WHERE name = ${p.name} FOR UPDATE`.execute(trx);
           // Gone already (another runner took the request): nothing to apply.
           if (!(await claimRetry(trx, p.name, e.id))) return;
