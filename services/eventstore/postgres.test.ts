@@ -167,6 +167,78 @@ describe('postgres event store: ordering under open transactions', () => {
   });
 });
 
+describe('postgres event store: subscribers in one process', () => {
+  let db: TestDatabase;
+  let store: PostgresEventStore;
+  let reads = 0;
+  beforeAll(async () => {
+    db = await createTestDatabase('estail', 10);
+    // Counts the store's reads of the log (its named statements).
+    const query = db.pool.query.bind(db.pool) as (...args: unknown[]) => unknown;
+    (db.pool as { query: unknown }).query = (config: { name?: string }, ...rest: unknown[]) => {
+      if (typeof config === 'object' && config?.name?.startsWith('es_read_all_held')) reads++;
+      return query(config, ...rest);
+    };
+    // A long poll: the shared tail counts as current for that long (the test has no lost notices).
+    store = new PostgresEventStore(db.pool, { pollIntervalMs: 30_000 });
+    await store.init();
+  });
+  afterAll(async () => {
+    await store.close();
+    await db.drop();
+  });
+
+  it('serve a subscriber that fell behind from what another already read, and each gets every event once, in order', async () => {
+    const before = await store.headPosition();
+    const abort = new AbortController();
+    const append = async (from: number, to: number) => {
+      for (let n = from; n < to; n++)
+        await store.append(
+          `tail-${n}-${randomUUID()}`,
+          [{ id: randomUUID(), type: `T${n}`, data: {} }],
+          'no_stream',
+        );
+    };
+    const seen = { a: [] as string[], b: [] as string[] };
+    let openGate = () => {};
+    const gate = new Promise<void>((r) => {
+      openGate = r;
+    });
+    const follow = async (who: 'a' | 'b') => {
+      for await (const m of store.subscribe({ after: before, signal: abort.signal })) {
+        if (m.kind !== 'event') continue;
+        seen[who].push(m.event.type);
+        // B is busy with its batch (a projection applying it) while the log moves on.
+        if (who === 'b' && m.event.type === 'T2') await gate;
+        // A goes on following (until the abort), as a projection does.
+        if (who === 'b' && seen[who].length === 10) return;
+      }
+    };
+    const following = [follow('a'), follow('b')];
+    await append(0, 5);
+    await expect.poll(() => seen.a.length).toBe(5);
+    await append(5, 10);
+    await expect.poll(() => seen.a.length).toBe(10);
+    expect(seen.b).toEqual(['T0', 'T1', 'T2']);
+    // A reads once more for the notifications that came while it read: let it settle.
+    let settled = -1;
+    while (settled !== reads) {
+      settled = reads;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const readsBefore = reads;
+    openGate();
+    await following[1];
+    abort.abort();
+    await following[0];
+    const expected = Array.from({ length: 10 }, (_, n) => `T${n}`);
+    expect(seen.a).toEqual(expected);
+    expect(seen.b).toEqual(expected);
+    // B's next read, from T2, was served by what A's reads had brought in: no statement.
+    expect(reads - readsBefore).toBe(0);
+  });
+});
+
 describe('postgres event store: positions', () => {
   it('keeps the epoch-0 format and sorts every later epoch after it, as strings and decoded', () => {
     const old = encodePosition(0, '999999', '123');

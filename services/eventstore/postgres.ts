@@ -320,6 +320,22 @@ interface PendingAppend {
 
 type AppendRow = { epoch: number; transaction_id: string; global_position: string; stream_version: string };
 
+/** Events the shared tail keeps (readTail), and the least it reads at a time. */
+const TAIL_MAX = 4096;
+const TAIL_READ = 500;
+
+/** Index of the first event after `after` (events in log order). */
+function firstAfter(events: StoredEvent[], after: Position): number {
+  let lo = 0;
+  let hi = events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (events[mid].position <= after) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
 export class PostgresEventStore implements EventStore {
   readonly kind = 'postgres' as const;
   private readonly wake = new EventEmitter();
@@ -334,6 +350,21 @@ export class PostgresEventStore implements EventStore {
   private inFlight = 0;
   /** Notifications seen so far: a shared read is reused only if no notification came after it began. */
   private wakes = 0;
+  /**
+   * The end of the log as this process read it last, shared by its subscribers (readTail): the
+   * events after `from`, read when `wakes` notifications had come; `held` and `complete` as that read
+   * said. Bounded to TAIL_MAX events (trimmed from the front).
+   */
+  private tail: {
+    from: Position;
+    events: StoredEvent[];
+    wakes: number;
+    held: boolean;
+    complete: boolean;
+    /** When its last read was sent: a subscriber polling (no notification came) reads afresh. */
+    readAt: number;
+  } | null = null;
+  private extending: Promise<void> | null = null;
   private readonly sharedReads = new Map<
     string,
     { wakes: number; promise: Promise<{ events: StoredEvent[]; held: boolean }> }
@@ -565,6 +596,76 @@ export class PostgresEventStore implements EventStore {
     return promise;
   }
 
+  /**
+   * A subscriber's read. Consumers in one process (every projection, every process manager) follow
+   * the same end of the log but each finishes its batch at its own time, so they rarely read at the
+   * same position: each used to send its own read per append. They share one tail instead: served
+   * from it when it holds everything they could read (no notification since it was read, nothing
+   * held back), extended by one read for all of them otherwise. A subscriber behind the tail (a
+   * catch-up, a restart) reads for itself.
+   */
+  private async readTail(after: Position, limit: number): Promise<{ events: StoredEvent[]; held: boolean }> {
+    // The notifications this caller knows of: what it is given must have been read after them all
+    // (an extension already in flight may have started before the last one: then another is sent).
+    const known = this.wakes;
+    for (let extended = false; ; extended = true) {
+      const t = this.tail;
+      if (!t || after < t.from) break;
+      const to = t.events.length ? t.events[t.events.length - 1].position : t.from;
+      if (after > to) break;
+      const start = firstAfter(t.events, after);
+      const events = t.events.slice(start, start + limit);
+      if (events.length === limit) return { events, held: false };
+      const covers = t.complete && t.wakes >= known;
+      // Held back: the caller backs off and asks again (which extends again).
+      if (covers && (extended || (!t.held && performance.now() - t.readAt < this.pollIntervalMs)))
+        return { events, held: t.held };
+      await this.extendTail(limit);
+    }
+    const readAt = performance.now();
+    const read = await this.readShared(after, limit, {});
+    const t = this.tail;
+    const to = t ? (t.events.length ? t.events[t.events.length - 1].position : t.from) : null;
+    // Read to the end of the log, past what the tail holds: the new tail.
+    if (read.events.length < limit && (to === null || after >= to))
+      this.tail = {
+        from: after,
+        events: [...read.events],
+        wakes: known,
+        held: read.held,
+        complete: true,
+        readAt,
+      };
+    return read;
+  }
+
+  /** One read after the tail's end for every subscriber waiting on it. */
+  private extendTail(limit: number): Promise<void> {
+    if (this.extending) return this.extending;
+    this.extending = (async () => {
+      const t = this.tail;
+      if (!t) return;
+      const wakes = this.wakes;
+      const readAt = performance.now();
+      const to = t.events.length ? t.events[t.events.length - 1].position : t.from;
+      const read = await this.readAllHeld(to, Math.max(limit, TAIL_READ), {});
+      if (this.tail !== t) return;
+      for (const e of read.events) t.events.push(e);
+      t.wakes = wakes;
+      t.readAt = readAt;
+      t.held = read.held;
+      t.complete = read.events.length < Math.max(limit, TAIL_READ);
+      if (t.events.length > TAIL_MAX) {
+        const drop = t.events.length - TAIL_MAX / 2;
+        t.from = t.events[drop - 1].position;
+        t.events = t.events.slice(drop);
+      }
+    })().finally(() => {
+      this.extending = null;
+    });
+    return this.extending;
+  }
+
   async readAll(after: Position, limit: number, options: ReadAllOptions = {}): Promise<StoredEvent[]> {
     return (await this.readAllHeld(after, limit, options)).events;
   }
@@ -701,7 +802,10 @@ export class PostgresEventStore implements EventStore {
     await this.ensureListener();
     while (!signal?.aborted && !this.closed) {
       const wakesBefore = this.wakes;
-      const { events: batch, held } = await this.readShared(position, batchSize, options);
+      const { events: batch, held } =
+        options.types && options.types.length > 0
+          ? await this.readShared(position, batchSize, options)
+          : await this.readTail(position, batchSize);
       for (const event of batch) {
         if (signal?.aborted) return;
         position = event.position;
