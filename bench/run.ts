@@ -7,6 +7,7 @@ import pg from 'pg';
 import { ensureLocalServices, localSocketUrl, ROOT, withDatabase } from '../tools/local-services.js';
 import { benchEmmett, benchOurs } from './append.js';
 import { type CpuGroups, cpuDelta, cpuSnapshot } from './cpu.js';
+import { benchFloor, type FloorFigures } from './floor.js';
 import { benchLatency, type LatencyFigures } from './latency.js';
 import { startRole } from './processes.js';
 import { benchReplay } from './replay.js';
@@ -58,6 +59,7 @@ async function main() {
   let emmett: unknown;
   let replay: unknown;
   let latency: unknown;
+  let floor: FloorFigures[] | undefined;
   if (wanted('append')) {
     const perWriter = quick ? 100 : 400;
     const oursDb = await freshDatabase(admin, 'ours');
@@ -205,6 +207,31 @@ async function main() {
     }
   }
 
+  // 3b. The floor under it: the same hops and processes with none of the product's code.
+  if (wanted('floor')) {
+    const floorDb = await freshDatabase(admin, 'floor');
+    try {
+      floor = await benchFloor(
+        localSocketUrl(floorDb.url) ?? floorDb.url,
+        services.redisUrl,
+        [100, 300],
+        quick ? 3 : 10,
+      );
+    } finally {
+      await floorDb.drop();
+    }
+    for (const f of floor) {
+      const per = (ms: number) => fmt((ms / f.commands) * 1000, 0);
+      const total = Object.values(f.cpu).reduce((a, b) => a + b, 0);
+      rows.push({
+        figure: `floor: the same hops with no product code at ${f.rate}/s (${f.received}/${f.commands}; CPU µs gw · proj · PG · Redis)`,
+        value: `p50 ${fmt(f.p50, 1)} · p99 ${fmt(f.p99, 1)} ms; ${per(total)} µs = ${per(f.cpu.gateway)} · ${per(f.cpu.projector)} · ${per(f.cpu.postgres)} · ${per(f.cpu.redis)}`,
+        target: '',
+        met: null,
+      });
+    }
+  }
+
   // 4. Web: /login's JavaScript as the gateway sends it, and its LCP under Lighthouse's mobile
   // throttling (bench/web.ts), against a gateway process serving a production build.
   let web: unknown;
@@ -256,7 +283,7 @@ async function main() {
   mkdirSync(path.join(ROOT, '.local'), { recursive: true });
   writeFileSync(
     path.join(ROOT, '.local', 'bench.json'),
-    `${JSON.stringify({ at: new Date().toISOString(), rows, ours, emmett, replay, latency, web }, null, 2)}\n`,
+    `${JSON.stringify({ at: new Date().toISOString(), rows, ours, emmett, replay, latency, floor, web }, null, 2)}\n`,
   );
 }
 
