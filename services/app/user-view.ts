@@ -95,19 +95,36 @@ export function findUserRowByEmail(app: AppServices, email: string) {
     .executeTakeFirst();
 }
 
-/** The caller behind a bearer token: only an existing, active, not deleted user counts. */
+/** What a caller's access is decided on. */
+export interface ActorRow {
+  id: number;
+  role: UsersTable['role'];
+  email: string;
+  is_active: boolean;
+  deleted_at: Date | null;
+}
+
+export function findActorRow(app: AppServices, id: number): Promise<ActorRow | undefined> {
+  return app.db
+    .selectFrom('users')
+    .select(['id', 'role', 'email', 'is_active', 'deleted_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/**
+ * The caller behind a bearer token: only an existing, active, not deleted user counts, with the
+ * role the read model has now. `rows` may serve the row from memory (the gateway's ActorRows).
+ */
 export async function resolveActor(
   app: AppServices,
   bearer: string | null | undefined,
+  rows: (id: number) => Promise<ActorRow | undefined> = (id) => findActorRow(app, id),
 ): Promise<Actor | null> {
   if (!bearer) return null;
   const claims = await app.accessTokens.verify(bearer);
   if (!claims) return null;
-  const row = await app.db
-    .selectFrom('users')
-    .select(['id', 'role', 'email', 'is_active', 'deleted_at'])
-    .where('id', '=', claims.userId)
-    .executeTakeFirst();
+  const row = await rows(claims.userId);
   if (!row?.is_active || row.deleted_at) return null;
   return { id: row.id, role: row.role, email: row.email };
 }

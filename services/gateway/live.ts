@@ -21,6 +21,12 @@ export interface LiveBus {
    * instead of one query each when a subscriber's turn comes.
    */
   onNotices(listener: (notices: ChangeNotice[]) => void): void;
+  /** Every notice of every message, before delivery, wanted by a client or not: for caches here. */
+  watch(listener: (notices: ChangeNotice[]) => void): void;
+  /** True while notices can arrive (subscribed and connected); a cache must not trust itself otherwise. */
+  connected(): boolean;
+  /** After every (re)connection: notices sent meanwhile were missed. */
+  onReconnect(listener: () => void): void;
   close(): Promise<void>;
 }
 
@@ -129,6 +135,7 @@ export async function createLiveBus(subscriber: Redis, prefix: string): Promise<
   const channel = `${prefix}:changes`;
   const publishLocal = (notice: ChangeNotice) => fanOut.publish(notice);
   const listeners: Array<(notices: ChangeNotice[]) => void> = [];
+  const watchers: Array<(notices: ChangeNotice[]) => void> = [];
   subscriber.on('message', (ch: string, message: string) => {
     if (ch !== channel) return;
     let notices: ChangeNotice[];
@@ -138,6 +145,7 @@ export async function createLiveBus(subscriber: Redis, prefix: string): Promise<
     } catch {
       return; // a malformed message is dropped: clients re-query on reconnect anyway
     }
+    for (const watcher of watchers) watcher(notices);
     const wanted = notices.filter((n) => fanOut.wanted(n));
     if (wanted.length > 0) for (const listener of listeners) listener(wanted);
     for (const notice of notices) publishLocal(notice);
@@ -150,6 +158,13 @@ export async function createLiveBus(subscriber: Redis, prefix: string): Promise<
     publishLocal,
     onNotices: (listener) => {
       listeners.push(listener);
+    },
+    watch: (listener) => {
+      watchers.push(listener);
+    },
+    connected: () => subscriber.status === 'ready',
+    onReconnect: (listener) => {
+      subscriber.on('ready', listener);
     },
     async close() {
       await unsubscribeQuietly(subscriber, channel);

@@ -12,8 +12,9 @@ import { type WebSocket, WebSocketServer } from 'ws';
 import type { AppServices } from '../app/context.js';
 import { AppError } from '../app/errors.js';
 import { operationContextFrom, type RequestContext, requestContextFrom } from '../app/request-context.js';
-import { resolveActor } from '../app/user-view.js';
+import { findActorRow, resolveActor } from '../app/user-view.js';
 import type { Actor } from '../auth/permissions.js';
+import { ActorRows } from './actor-rows.js';
 import type { GraphQLContext } from './graphql/builder.js';
 import { toGraphQLError } from './graphql/errors.js';
 import { schema } from './graphql/schema.js';
@@ -44,6 +45,11 @@ const requestContexts = new WeakMap<FastifyRequest, RequestContext>();
 
 export async function buildGateway(options: GatewayOptions): Promise<FastifyInstance> {
   const { app, live } = options;
+  // Callers' rows remembered between requests, dropped on every notice about them (actor-rows.ts).
+  const actorRows = new ActorRows({ read: (id) => findActorRow(app, id), connected: () => live.connected() });
+  live.watch((notices) => actorRows.noticed(notices));
+  live.onReconnect(() => actorRows.clear());
+  const actorRow = (id: number) => actorRows.get(id);
   const server = Fastify({
     // warn at the least: one line per request is noise; failures are logged by the error handler.
     logger:
@@ -94,7 +100,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     let p = actorCache.get(req);
     if (!p) {
       const request = requestContexts.get(req);
-      p = resolveActor(app, bearerOf(req)).then((actor) => (actor ? { ...actor, request } : null));
+      p = resolveActor(app, bearerOf(req), actorRow).then((actor) => (actor ? { ...actor, request } : null));
       actorCache.set(req, p);
     }
     return p;
@@ -167,7 +173,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   const wsServer = useServer<{ token?: string }, { actor?: Actor | null }>(
     {
       onConnect: async (ctx) => {
-        const actor = await resolveActor(app, ctx.connectionParams?.token ?? null);
+        const actor = await resolveActor(app, ctx.connectionParams?.token ?? null, actorRow);
         if (!actor) return false; // closes with 4403: the client refreshes its token and reconnects
         ctx.extra.actor = actor;
         const socket = ctx.extra.socket;
