@@ -8,6 +8,7 @@ import { ensureLocalServices, localSocketUrl, ROOT, withDatabase } from '../tool
 import { benchEmmett, benchOurs } from './append.js';
 import { type CpuGroups, cpuDelta, cpuSnapshot } from './cpu.js';
 import { benchFloor, type FloorFigures } from './floor.js';
+import { damonState } from './host.js';
 import { benchLatency, type LatencyFigures } from './latency.js';
 import { startRole } from './processes.js';
 import { benchReplay } from './replay.js';
@@ -53,6 +54,14 @@ async function main() {
   const services = await ensureLocalServices();
   const admin = withDatabase(services.databaseUrl, 'postgres');
   const rows: Row[] = [];
+  const damon = damonState();
+  if (damon !== null)
+    rows.push({
+      figure: "host: the kernel's DAMON memory reclaim (its sampling shows in the latency tail)",
+      value: damon,
+      target: '',
+      met: null,
+    });
 
   // 1. Append throughput, ours vs Emmett, same server, same load shape.
   let ours: unknown;
