@@ -7,7 +7,7 @@
 // (`projection_advance`, which raises when the checkpoint moved under us). One statement is one
 // transaction, so a crash or a failure anywhere leaves rows and checkpoint as they were.
 // Writes that cannot be composed (a WITH of their own, two writes to one table, literals in the
-// text) go the old way: a transaction with the compare-and-set first.
+// text) go as a transaction, the compare-and-set last (tables before the checkpoint row: rebuild.ts).
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -157,7 +157,6 @@ export class BatchWrites {
 function asConsumerError(err: unknown): unknown {
   const code = (err as { code?: unknown })?.code;
   if (code === CHECKPOINT_MOVED || isTransientError(err)) return err;
-  if (err instanceof Error && /moved under us/.test(err.message)) return err;
   // SQLSTATEs that name the data or the statement: 22 data exception, 23 integrity, 42 syntax/rules.
   if (typeof code === 'string' && /^(22|23|42)/.test(code)) return new ConsumerCodeError(err);
   return err;

@@ -24,10 +24,10 @@ export interface ProjectionContext {
    * Runners forget it all after a failed batch; a projection updates it as it writes, and only in
    * `applyBatch` (the one-by-one path gets none).
    */
-  memory?: RebuildMemory;
+  memory?: ProjectionMemory;
 }
 
-export interface RebuildMemory {
+export interface ProjectionMemory {
   rows: RowMemory;
   complete: boolean;
 }

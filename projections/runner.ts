@@ -19,7 +19,7 @@ import { type ConsumerRunnerOptions, consumeLog, consumerPool, sleep } from './c
 import { DEFAULT_LEASE, ensureConsumerTables, lockKey, superviseConsumer } from './lease.js';
 import { claimRetry, parkEvent, retryFailed, retryRequests } from './parked.js';
 import { ConsumerCodeError, DEFAULT_RETRY, isPoison, type RetryPolicy, retryDelay } from './poison.js';
-import type { ChangeNotice, Projection, ProjectionContext, RowMemory } from './projection.js';
+import type { ChangeNotice, Projection, ProjectionContext, ProjectionMemory } from './projection.js';
 import { lockTables, rebuildProjection } from './rebuild.js';
 
 export { lockKey };
@@ -44,7 +44,7 @@ const LIVE_MEMORY_ROWS = 10_000;
 /** One projection's live run: its batch writer and what it remembers of its rows. */
 interface LiveRun {
   writes: BatchWrites;
-  memory: { rows: RowMemory; complete: false };
+  memory: ProjectionMemory & { complete: false };
 }
 
 export class ProjectionRunner {

@@ -158,7 +158,7 @@ async function applyUsers(trx: Transaction<any>, events: StoredEvent[], ctx: Pro
     .filter((e) => usersProjection.handles.includes(e.type))
     .map((stored) => ({ stored, event: decodeEvent(stored) as UserEvent }));
   if (decoded.length === 0) return;
-  const memory = ctx.memory as { rows: Map<number, UserRow>; complete: boolean } | undefined;
+  const memory = ctx.memory;
   const rows = new Map<number, UserRow | undefined>();
   const unknown: number[] = [];
   for (const id of new Set(decoded.map((d) => (d.event.data as { userId: number }).userId))) {

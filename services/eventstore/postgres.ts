@@ -324,6 +324,23 @@ type AppendRow = { epoch: number; transaction_id: string; global_position: strin
 const TAIL_MAX = 4096;
 const TAIL_READ = 500;
 
+/**
+ * The end of the log as a process read it last, shared by its subscribers (readTail): the events
+ * after `from`, read when `wakes` notifications had come; `held` and `complete` as that read said.
+ */
+interface LogTail {
+  from: Position;
+  events: StoredEvent[];
+  wakes: number;
+  held: boolean;
+  complete: boolean;
+  /** When its last read was sent: a subscriber polling (no notification came) reads afresh. */
+  readAt: number;
+}
+
+/** The last position a tail holds. */
+const tailEnd = (t: LogTail): Position => (t.events.length ? t.events[t.events.length - 1].position : t.from);
+
 /** Index of the first event after `after` (events in log order). */
 function firstAfter(events: StoredEvent[], after: Position): number {
   let lo = 0;
@@ -350,20 +367,8 @@ export class PostgresEventStore implements EventStore {
   private inFlight = 0;
   /** Notifications seen so far: a shared read is reused only if no notification came after it began. */
   private wakes = 0;
-  /**
-   * The end of the log as this process read it last, shared by its subscribers (readTail): the
-   * events after `from`, read when `wakes` notifications had come; `held` and `complete` as that read
-   * said. Bounded to TAIL_MAX events (trimmed from the front).
-   */
-  private tail: {
-    from: Position;
-    events: StoredEvent[];
-    wakes: number;
-    held: boolean;
-    complete: boolean;
-    /** When its last read was sent: a subscriber polling (no notification came) reads afresh. */
-    readAt: number;
-  } | null = null;
+  /** Bounded to TAIL_MAX events (trimmed from the front). */
+  private tail: LogTail | null = null;
   private extending: Promise<void> | null = null;
   private readonly sharedReads = new Map<
     string,
@@ -610,9 +615,7 @@ export class PostgresEventStore implements EventStore {
     const known = this.wakes;
     for (let extended = false; ; extended = true) {
       const t = this.tail;
-      if (!t || after < t.from) break;
-      const to = t.events.length ? t.events[t.events.length - 1].position : t.from;
-      if (after > to) break;
+      if (!t || after < t.from || after > tailEnd(t)) break;
       const start = firstAfter(t.events, after);
       const events = t.events.slice(start, start + limit);
       if (events.length === limit) return { events, held: false };
@@ -624,10 +627,8 @@ export class PostgresEventStore implements EventStore {
     }
     const readAt = performance.now();
     const read = await this.readShared(after, limit, {});
-    const t = this.tail;
-    const to = t ? (t.events.length ? t.events[t.events.length - 1].position : t.from) : null;
     // Read to the end of the log, past what the tail holds: the new tail.
-    if (read.events.length < limit && (to === null || after >= to))
+    if (read.events.length < limit && (this.tail === null || after >= tailEnd(this.tail)))
       this.tail = {
         from: after,
         events: [...read.events],
@@ -647,14 +648,14 @@ export class PostgresEventStore implements EventStore {
       if (!t) return;
       const wakes = this.wakes;
       const readAt = performance.now();
-      const to = t.events.length ? t.events[t.events.length - 1].position : t.from;
-      const read = await this.readAllHeld(to, Math.max(limit, TAIL_READ), {});
+      const size = Math.max(limit, TAIL_READ);
+      const read = await this.readAllHeld(tailEnd(t), size, {});
       if (this.tail !== t) return;
       for (const e of read.events) t.events.push(e);
       t.wakes = wakes;
       t.readAt = readAt;
       t.held = read.held;
-      t.complete = read.events.length < Math.max(limit, TAIL_READ);
+      t.complete = read.events.length < size;
       if (t.events.length > TAIL_MAX) {
         const drop = t.events.length - TAIL_MAX / 2;
         t.from = t.events[drop - 1].position;
