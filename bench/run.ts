@@ -70,7 +70,7 @@ async function main() {
   let latency: unknown;
   let floor: FloorFigures[] | undefined;
   if (wanted('append')) {
-    const perWriter = quick ? 100 : 400;
+    const perWriter = quick ? 100 : 1000;
     const oursDb = await freshDatabase(admin, 'ours');
     const emmettDb = await freshDatabase(admin, 'emmett');
     const o = await benchOurs(oursDb.url, perWriter);

@@ -188,7 +188,12 @@ async function applyUsers(trx: Transaction<any>, events: StoredEvent[], ctx: Pro
   const values = [...dirty].map((id) => rows.get(id)!);
   const arrays = [
     sql`${values.map((v) => v.id)}::integer[]`,
-    ...COLUMNS.map((c) => sql`${values.map((v) => v[c])}::${sql.raw(COLUMN_TYPES[c])}[]`),
+    // Times as ISO text: pg's own Date formatting (local time, padded by hand) showed in a replay's profile.
+    ...COLUMNS.map((c) =>
+      COLUMN_TYPES[c] === 'timestamptz'
+        ? sql`${values.map((v) => (v[c] as Date | null)?.toISOString() ?? null)}::timestamptz[]`
+        : sql`${values.map((v) => v[c])}::${sql.raw(COLUMN_TYPES[c])}[]`,
+    ),
   ];
   await sql`INSERT INTO ${sql.id(ctx.schema, 'users')} (id, ${sql.join(COLUMNS.map((c) => sql.id(c)))})
     SELECT * FROM unnest(${sql.join(arrays)})
