@@ -38,9 +38,11 @@ async function runWriters(
 export async function benchOurs(databaseUrl: string, perWriter: number): Promise<AppendFigures> {
   // The product's pool: its settings (generic plans for the store's named statements) are part of it.
   const pool = createPool({ connectionString: databaseUrl, max: WRITERS + 2 });
-  const store = new PostgresEventStore(pool, {
-    maxInFlight: Number(process.env.BENCH_INFLIGHT ?? 2),
-  });
+  // BENCH_INFLIGHT overrides the store's statements in flight, to measure the choice again.
+  const store = new PostgresEventStore(
+    pool,
+    process.env.BENCH_INFLIGHT ? { maxInFlight: Number(process.env.BENCH_INFLIGHT) } : {},
+  );
   await store.init();
   const run = randomUUID().slice(0, 8);
   // warm-up: connections and plans

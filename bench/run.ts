@@ -5,7 +5,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import { ensureLocalServices, localSocketUrl, ROOT, withDatabase } from '../tools/local-services.js';
-import { benchEmmett, benchOurs } from './append.js';
+import { type AppendFigures, benchEmmett, benchOurs } from './append.js';
 import { type CpuGroups, cpuDelta, cpuSnapshot } from './cpu.js';
 import { benchFloor, type FloorFigures } from './floor.js';
 import { damonState } from './host.js';
@@ -28,6 +28,13 @@ const only = process.argv
   ?.slice(7)
   .split(',');
 const wanted = (part: string) => !only || only.includes(part);
+
+async function checkpoint(adminUrl: string) {
+  const c = new pg.Client({ connectionString: adminUrl });
+  await c.connect();
+  await c.query('CHECKPOINT');
+  await c.end();
+}
 
 async function freshDatabase(adminUrl: string, label: string) {
   const name = `bf_bench_${label}_${randomBytes(4).toString('hex')}`;
@@ -71,14 +78,30 @@ async function main() {
   let floor: FloorFigures[] | undefined;
   if (wanted('append')) {
     const perWriter = quick ? 100 : 1000;
-    const oursDb = await freshDatabase(admin, 'ours');
-    const emmettDb = await freshDatabase(admin, 'emmett');
-    const o = await benchOurs(oursDb.url, perWriter);
-    const e = await benchEmmett(emmettDb.url, perWriter);
+    // Three rounds in turn (ours, Emmett, ours, Emmett, …); the round with the median ratio is
+    // counted and every round's ratio is printed. On this VM one store's run can be 30 % slower than
+    // the next for no reason of its own (the host's noise), and a single pair of runs gave 3.6 – 6.3×.
+    const rounds: Array<{ o: AppendFigures; e: AppendFigures; ratio: number }> = [];
+    for (let round = 0; round < (quick ? 1 : 3); round++) {
+      const oursDb = await freshDatabase(admin, 'ours');
+      const emmettDb = await freshDatabase(admin, 'emmett');
+      // Creating and dropping databases forces checkpoints; one right before each store's run puts
+      // both in the same state (after a checkpoint each page's first change writes the whole page to
+      // the WAL), instead of the store that runs first paying for the drop before it.
+      await checkpoint(admin);
+      const o = await benchOurs(oursDb.url, perWriter);
+      await checkpoint(admin);
+      const e = await benchEmmett(emmettDb.url, perWriter);
+      rounds.push({ o, e, ratio: o.perSecond / e.perSecond });
+      await oursDb.drop();
+      await emmettDb.drop();
+    }
+    const byRatio = [...rounds].sort((a, b) => a.ratio - b.ratio);
+    const { o, e } = byRatio[Math.floor(byRatio.length / 2)];
+    const allRatios =
+      rounds.length > 1 ? ` (rounds: ${rounds.map((r) => `${fmt(r.ratio, 2)}×`).join(', ')})` : '';
     ours = o;
     emmett = e;
-    await oursDb.drop();
-    await emmettDb.drop();
     const ratio = o.perSecond / e.perSecond;
     rows.push({
       figure: 'append, 16 writers, 1 event/command: Billflow Postgres store',
@@ -94,7 +117,7 @@ async function main() {
     });
     rows.push({
       figure: 'append throughput ratio (ours / Emmett)',
-      value: `${fmt(ratio, 2)}×`,
+      value: `${fmt(ratio, 2)}×${allRatios}`,
       target: '≥ 5×',
       met: ratio >= 5,
     });

@@ -326,7 +326,13 @@ export interface PostgresEventStoreOptions {
   groupCommit?: boolean;
   /** Most appends in one shared transaction. */
   maxBatch?: number;
-  /** Shared transactions in flight at once (each holds one pooled connection). */
+  /**
+   * Shared transactions in flight at once (each holds one pooled connection). One: appends that
+   * commit at the same time serialize anyway (NOTIFY holds a cluster-wide lock through each commit's
+   * WAL flush), so a second statement in flight only halves the groups. Measured with 16 writers:
+   * one in flight 13,700 – 14,000 events/s (1.1 ms a statement of 16 appends), two 9,300 – 10,000
+   * (1.4 – 1.6 ms a statement of 7), four 7,000 (2.3 ms a statement of 4).
+   */
   maxInFlight?: number;
 }
 
@@ -403,7 +409,7 @@ export class PostgresEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.groupCommit = options.groupCommit ?? true;
     this.maxBatch = options.maxBatch ?? 64;
-    this.maxInFlight = options.maxInFlight ?? 2;
+    this.maxInFlight = options.maxInFlight ?? 1;
   }
 
   async init(): Promise<void> {
