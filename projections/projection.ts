@@ -1,7 +1,7 @@
 // What a read model is: the events it handles, the tables it owns, and how an event changes rows.
 // The runner (runner.ts) feeds it batches and moves its checkpoint in the same transaction.
 import type { Kysely, Transaction } from 'kysely';
-import type { StoredEvent } from '../services/eventstore/port.js';
+import type { Position, StoredEvent } from '../services/eventstore/port.js';
 
 /** Published on Redis after the read-model commit, so gateways can push to GraphQL subscribers. */
 export interface ChangeNotice {
@@ -10,6 +10,11 @@ export interface ChangeNotice {
   id: string;
   /** small extra facts for subscribers (status, version); never a whole row */
   data?: Record<string, unknown>;
+  /**
+   * The log position the read model had applied when this notice was published (the batch's end):
+   * a row read after the notice arrives is at least that fresh. Set by the runner.
+   */
+  at?: Position;
 }
 
 export interface ProjectionContext {

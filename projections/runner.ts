@@ -201,7 +201,8 @@ export class ProjectionRunner {
     // disconnected and times out otherwise (services/redis.ts), so nothing piles up; readers fall
     // back to polling the checkpoints. An outage is logged once by the Redis monitor, not per batch.
     const multi = this.opts.redis.multi();
-    if (notices.length) multi.publish(`${this.opts.prefix}:changes`, JSON.stringify(notices));
+    if (notices.length)
+      multi.publish(`${this.opts.prefix}:changes`, JSON.stringify(notices.map((n) => ({ ...n, at: to }))));
     multi.publish(`${this.opts.prefix}:checkpoint`, JSON.stringify({ name: p.name, position: to }));
     void multi.exec().catch((err) => {
       if (this.opts.redis.status === 'ready')

@@ -15,6 +15,7 @@ import { queuePrefix } from '../workers/queues.js';
 import { registerUser } from './app/auth.js';
 import { CommandHandler } from './app/command-handler.js';
 import type { AppServices, Logger } from './app/context.js';
+import { FreshReads } from './app/fresh-reads.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { LoginRateLimit } from './auth/login-rate-limit.js';
 import { RefreshTokens } from './auth/refresh-tokens.js';
@@ -131,6 +132,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     ),
     log,
     startedAt: Date.now(),
+    freshReads: new FreshReads(),
   };
   await prepareStorage(app);
   await waiter.start();
@@ -169,8 +171,10 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   let url: string | null = null;
   let adminCreated: StartedApp['adminCreated'] = null;
   if (role === 'all' || role === 'gateway') {
-    const liveSubscriber = createRedis(config.REDIS_URL, redisMonitor);
-    const live = await createLiveBus(liveSubscriber, config.REDIS_PREFIX);
+    // The waiter's connection: one connection delivers a batch's notices before its checkpoint (the
+    // projector publishes them in that order), so the row read for the push is on offer before the
+    // mutation that waits for the checkpoint looks for it (services/app/fresh-reads.ts).
+    const live = await createLiveBus(subscriber, config.REDIS_PREFIX);
     gateway = await buildGateway({
       app,
       live,
@@ -184,7 +188,6 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     closers.push(async () => {
       await g.close();
       await live.close();
-      liveSubscriber.disconnect();
     });
     // Without ADMIN_PASSWORD a strong one is generated; it is shown once, by whoever started us.
     adminCreated = await ensureAdmin(app, config.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url'));

@@ -155,7 +155,7 @@ export async function registerUser(
   // The roster counts a new active ADMIN at once (the users process manager would, a little later).
   if (result.state.role === 'ADMIN' && result.state.isActive) await observeAdmin(app, userId);
   const caughtUp = await awaitProjections(app, result.position, ['users']);
-  return userAnswer(app, userId, result.state, caughtUp);
+  return userAnswer(app, userId, result.state, caughtUp, result.position);
 }
 
 /**

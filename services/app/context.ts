@@ -10,6 +10,7 @@ import type { Config } from '../config.js';
 import type { Database } from '../db.js';
 import type { EventStore, Position } from '../eventstore/port.js';
 import type { CommandHandler } from './command-handler.js';
+import type { FreshReads } from './fresh-reads.js';
 
 export interface Logger {
   info(obj: unknown, msg?: string): void;
@@ -34,6 +35,8 @@ export interface AppServices {
   loginLimit: LoginRateLimit;
   log: Logger;
   startedAt: number;
+  /** Rows the gateway read for live pushes, offered to the mutations that caused them. */
+  freshReads: FreshReads;
 }
 
 /**

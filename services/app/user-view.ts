@@ -3,6 +3,7 @@ import { type Selectable, sql } from 'kysely';
 import type { UsersTable } from '../../projections/users.js';
 import type { Actor } from '../auth/permissions.js';
 import type { UserState } from '../domain/user/decider.js';
+import type { Position } from '../eventstore/port.js';
 import type { AppServices } from './context.js';
 import { AppError } from './errors.js';
 
@@ -57,12 +58,23 @@ export async function userAnswer(
   userId: number,
   state: UserState | null,
   caughtUp: boolean,
+  position: Position | null,
 ): Promise<UserDto> {
-  const row = await findUserRow(app, userId);
+  // Caught up: a row the gateway read for the live push of this batch (or a later one) will do.
+  const fresh =
+    caughtUp && position
+      ? app.freshReads.take<Selectable<UsersTable> | undefined>(freshUserKey(userId), position)
+      : null;
+  const row = await (fresh ?? findUserRow(app, userId));
   if (row && (caughtUp || !state)) return toUserDto(row);
   if (state?.exists && !state.deleted) return userDtoFromState(state, row);
   if (row) return toUserDto(row);
   throw new AppError('NOT_FOUND', 'User not found');
+}
+
+/** The key of a user's row among the fresh reads (services/app/fresh-reads.ts). */
+export function freshUserKey(userId: number) {
+  return `user:${userId}`;
 }
 
 /** A live (not deleted) user row by id. */

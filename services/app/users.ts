@@ -130,7 +130,7 @@ export async function updateUser(
     await app.refreshTokens.revokeAllFor(userId);
   }
   if (row && data.isActive === true && !row.is_active) last = await reactivate(app, actor, userId);
-  return userAnswer(app, userId, last.result.state, last.caughtUp);
+  return userAnswer(app, userId, last.result.state, last.caughtUp, last.result.position);
 }
 
 export async function changeRole(
@@ -147,7 +147,7 @@ export async function changeRole(
     type: 'ChangeUserRole',
     role: role as Role,
   });
-  return userAnswer(app, userId, result.state, caughtUp);
+  return userAnswer(app, userId, result.state, caughtUp, result.position);
 }
 
 export async function deactivateUser(app: AppServices, actor: Actor | null, id: unknown): Promise<UserDto> {
@@ -157,7 +157,7 @@ export async function deactivateUser(app: AppServices, actor: Actor | null, id: 
   const { result, caughtUp } = await runChecked(app, actor, userId, { type: 'DeactivateUser' });
   // Sessions end at once (the access token is refused too: resolveActor reads is_active).
   await app.refreshTokens.revokeAllFor(userId);
-  return userAnswer(app, userId, result.state, caughtUp);
+  return userAnswer(app, userId, result.state, caughtUp, result.position);
 }
 
 export async function reactivateUser(app: AppServices, actor: Actor | null, id: unknown): Promise<UserDto> {
@@ -165,7 +165,7 @@ export async function reactivateUser(app: AppServices, actor: Actor | null, id: 
   const userId = parseId(id);
   await requireUser(app, userId);
   const last = await reactivate(app, actor, userId);
-  return userAnswer(app, userId, last.result.state, last.caughtUp);
+  return userAnswer(app, userId, last.result.state, last.caughtUp, last.result.position);
 }
 
 async function reactivate(app: AppServices, actor: Actor, userId: number) {
@@ -232,7 +232,7 @@ export async function updateProfile(app: AppServices, actor: Actor | null, input
   if (newAddress) await claimEmail(app, data.email!, actor.id, now, commandContext(actor));
   const { result, caughtUp } = await run(app, actor, actor.id, { type: 'UpdateUserProfile', ...data, now });
   if (newAddress) await releaseOldAddress(app, actor, row.email_lower, actor.id);
-  return userAnswer(app, actor.id, result.state, caughtUp);
+  return userAnswer(app, actor.id, result.state, caughtUp, result.position);
 }
 
 export interface UserStatistics {

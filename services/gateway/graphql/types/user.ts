@@ -1,7 +1,7 @@
 // The User type, its queries, and the live user-change subscription.
 import { me } from '../../../app/auth.js';
 import type { AppServices } from '../../../app/context.js';
-import { findUserRow, findUserRows, toUserDto, type UserDto } from '../../../app/user-view.js';
+import { findUserRow, findUserRows, freshUserKey, toUserDto, type UserDto } from '../../../app/user-view.js';
 import {
   adminChangePassword,
   changeRole,
@@ -67,22 +67,22 @@ const UserChange = builder
 
 /**
  * The rows behind a message's user notices, in one query as soon as it arrives: under load a
- * subscriber's pushes then await reads already done instead of one query each, in turn.
+ * subscriber's pushes then await reads already done instead of one query each, in turn. The same
+ * reads are offered to the mutation waiting for that batch (userAnswer), which need not read again.
  */
 export function prefetchUserChanges(live: LiveBus, app: AppServices) {
   live.onNotices((notices) => {
     const users = notices.filter((n) => n.topic === 'user');
     if (users.length === 0) return;
     const rows = findUserRows(app, [...new Set(users.map((n) => Number(n.id)))]);
-    for (const n of users)
-      seedSharedRead(
-        n,
-        'user',
-        rows.then(
-          (byId) => byId.get(Number(n.id)),
-          () => findUserRow(app, Number(n.id)),
-        ),
+    for (const n of users) {
+      const row = rows.then(
+        (byId) => byId.get(Number(n.id)),
+        () => findUserRow(app, Number(n.id)),
       );
+      seedSharedRead(n, 'user', row);
+      if (n.at) app.freshReads.offer(freshUserKey(Number(n.id)), n.at, row);
+    }
   });
 }
 
