@@ -1,6 +1,7 @@
 // A live batch's writes and its checkpoint move as one statement, against real Postgres: atomic both
 // ways, a write's own failure reported as the projection's, a moved checkpoint as the runner's.
 import { Kysely, PostgresDialect, sql } from 'kysely';
+import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { BatchWrites, composeBatch } from './batch-writes.js';
@@ -9,12 +10,33 @@ import { ConsumerCodeError } from './poison.js';
 
 let db: TestDatabase;
 let kysely: Kysely<any>;
-/** Statements the batch writer sent to Postgres for its commits (Kysely's log hook). */
+/**
+ * Statements the batch writer sent to Postgres for its commits: one statement goes straight to the
+ * pool, named (recorded by `pool` below); the transaction path through Kysely (its log hook).
+ */
 let sent: string[] = [];
+/** Names the one-statement commits went out with. */
+let named: Array<string | undefined> = [];
 let batches: Kysely<any>;
+let pool: pg.Pool;
 
 beforeAll(async () => {
   db = await createTestDatabase('batchwrites', 4);
+  pool = new Proxy(db.pool, {
+    get(target, key) {
+      if (key === 'query')
+        return (config: pg.QueryConfig, ...rest: unknown[]) => {
+          // Commits say which name they go under (reads do not).
+          if (typeof config === 'object' && 'name' in config) {
+            sent.push(config.text);
+            named.push(config.name);
+          }
+          return (target.query as (...a: unknown[]) => unknown)(config, ...rest);
+        };
+      const value = Reflect.get(target, key);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
   kysely = new Kysely({ dialect: new PostgresDialect({ pool: db.pool }) });
   batches = new Kysely({
     dialect: new PostgresDialect({ pool: db.pool }),
@@ -41,6 +63,7 @@ beforeEach(async () => {
     kysely,
   );
   sent = [];
+  named = [];
 });
 
 const rows = async (table: string) =>
@@ -48,7 +71,7 @@ const rows = async (table: string) =>
 
 describe('a batch written as one statement', () => {
   it('sends the writes to two tables and the checkpoint move as one statement', async () => {
-    const w = new BatchWrites(db.pool, batches);
+    const w = new BatchWrites(pool, batches);
     await w.collect(async (trx) => {
       // A read goes out at once (the runner is the tables' only writer); writes wait.
       expect(await trx.selectFrom('people').selectAll().execute()).toEqual([]);
@@ -75,8 +98,32 @@ describe('a batch written as one statement', () => {
     expect((await readCheckpoint(kysely, 'p'))?.position).toBe('b');
   });
 
+  it('sends batches of one shape under one statement name, so Postgres parses and plans it once', async () => {
+    const w = new BatchWrites(pool, batches);
+    for (const [id, from, to] of [
+      [1, 'a', 'b'],
+      [2, 'b', 'c'],
+    ] as const) {
+      await w.collect(async (trx) => {
+        await trx
+          .insertInto('people')
+          .values({ id, name: `P${id}` })
+          .execute();
+      });
+      await w.commit('p', from, to);
+    }
+    expect(named).toHaveLength(2);
+    expect(named[0]).toMatch(/^bw_[0-9a-f]{20}$/);
+    expect(named[1]).toBe(named[0]);
+    expect(await rows('people')).toEqual([
+      { id: 1, name: 'P1' },
+      { id: 2, name: 'P2' },
+    ]);
+    expect((await readCheckpoint(kysely, 'p'))?.position).toBe('c');
+  });
+
   it('writes nothing when the checkpoint moved under it, and says so as the runner’s error', async () => {
-    const w = new BatchWrites(db.pool, batches);
+    const w = new BatchWrites(pool, batches);
     await w.collect(async (trx) => {
       await trx.insertInto('people').values({ id: 1, name: 'Ann' }).execute();
     });
@@ -89,7 +136,7 @@ describe('a batch written as one statement', () => {
   });
 
   it('writes nothing and leaves the checkpoint when one write fails, and calls that the projection’s error', async () => {
-    const w = new BatchWrites(db.pool, batches);
+    const w = new BatchWrites(pool, batches);
     await w.collect(async (trx) => {
       await trx.insertInto('lines').values({ id: 10, text: 'fine' }).execute();
       await trx.insertInto('people').values({ id: 1, name: '' }).execute();
@@ -102,7 +149,7 @@ describe('a batch written as one statement', () => {
   });
 
   it('drops what a failed collect held back', async () => {
-    const w = new BatchWrites(db.pool, batches);
+    const w = new BatchWrites(pool, batches);
     await expect(
       w.collect(async (trx) => {
         await trx.insertInto('people').values({ id: 1, name: 'Ann' }).execute();
@@ -116,7 +163,7 @@ describe('a batch written as one statement', () => {
   });
 
   it('falls back to a transaction for writes that cannot share one statement, with the same result', async () => {
-    const w = new BatchWrites(db.pool, batches);
+    const w = new BatchWrites(pool, batches);
     await w.collect(async (trx) => {
       // Two writes to one table, and one with a WITH of its own.
       await trx.insertInto('people').values({ id: 1, name: 'Ann' }).execute();

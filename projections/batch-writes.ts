@@ -8,6 +8,7 @@
 // transaction, so a crash or a failure anywhere leaves rows and checkpoint as they were.
 // Writes that cannot be composed (a WITH of their own, two writes to one table, literals in the
 // text) go as a transaction, the compare-and-set last (tables before the checkpoint row: rebuild.ts).
+import { createHash } from 'node:crypto';
 import {
   CompiledQuery,
   type DatabaseConnection,
@@ -66,6 +67,22 @@ export function composeBatch(
   return CompiledQuery.raw(parts.length ? `WITH ${parts.join(', ')} ${main}` : main, parameters);
 }
 
+/**
+ * A name for a batch statement's text, so each connection parses and plans it once: a batch's text
+ * is the same from one batch to the next (the users upsert takes arrays; one-row inserts repeat), and
+ * Postgres parsed and planned each one afresh, a long CTE statement per projection per batch.
+ * Bounded: past MAX_NAMED distinct texts (inserts of many row counts) the rest go unnamed.
+ */
+const MAX_NAMED = 200;
+const names = new Map<string, string>();
+function statementName(text: string): string | undefined {
+  const known = names.get(text);
+  if (known || names.size >= MAX_NAMED) return known;
+  const name = `bw_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+  names.set(text, name);
+  return name;
+}
+
 /** A projection's batch: reads run now, writes wait for `commit`. One per projection run. */
 export class BatchWrites {
   private pending: CompiledQuery[] = [];
@@ -73,7 +90,7 @@ export class BatchWrites {
   readonly db: Kysely<any>;
 
   constructor(
-    pool: pg.Pool,
+    private readonly pool: pg.Pool,
     /** Where commits go: the consumer pool, through Kysely (its transactions). */
     private readonly batches: Kysely<any>,
   ) {
@@ -138,7 +155,11 @@ export class BatchWrites {
     const composed = composeBatch(writes, name, from, to);
     try {
       if (composed) {
-        await this.batches.executeQuery(composed);
+        await this.pool.query({
+          name: statementName(composed.sql),
+          text: composed.sql,
+          values: composed.parameters as unknown[],
+        });
         return;
       }
       // Tables before the checkpoint row, as in the one statement (and everywhere: rebuild.ts).
