@@ -11,7 +11,7 @@ import { benchFloor, type FloorFigures } from './floor.js';
 import { damonState } from './host.js';
 import { benchLatency, type LatencyFigures } from './latency.js';
 import { startRole } from './processes.js';
-import { benchReplay } from './replay.js';
+import { benchReplayApart } from './replay.js';
 import { benchWeb } from './web.js';
 
 interface Row {
@@ -126,7 +126,7 @@ async function main() {
   // 2. Projection replay of 100,000 events into the users read model.
   if (wanted('replay')) {
     const replayDb = await freshDatabase(admin, 'replay');
-    const r = await benchReplay(replayDb.url, quick ? 20_000 : 100_000);
+    const r = await benchReplayApart(replayDb.url, quick ? 20_000 : 100_000);
     replay = r;
     await replayDb.drop();
     rows.push({
