@@ -1,9 +1,6 @@
 // Projection replay: builds the users read model from N events already in the log (registrations,
 // then sign-ins, profile and role changes spread over them), timing the rebuild alone.
-import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { Kysely, PostgresDialect } from 'kysely';
 import { rebuildProjection } from '../projections/rebuild.js';
 import { usersProjection } from '../projections/users.js';
@@ -74,26 +71,4 @@ export async function benchReplay(databaseUrl: string, total: number) {
   await store.close();
   await pool.end();
   return { events: result.events, seconds, perSecond: result.events / seconds };
-}
-
-/**
- * The same, in a process of its own, as a rebuild runs (the projector at start, or `npm run rebuild`).
- * Run inside the bench's process after the append part (which drives Emmett's client through the
- * same pg code), the same rebuild took 1.3 – 1.45 s instead of 0.86 – 0.96 s: the time went to that
- * process's history, not to the rebuild.
- */
-export async function benchReplayApart(databaseUrl: string, total: number) {
-  const { stdout } = await promisify(execFile)(
-    process.execPath,
-    ['--import', 'tsx', fileURLToPath(import.meta.url), databaseUrl, String(total)],
-    { maxBuffer: 1 << 20 },
-  );
-  return JSON.parse(stdout.trim().split('\n').at(-1) as string) as Awaited<ReturnType<typeof benchReplay>>;
-}
-
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [databaseUrl, total] = process.argv.slice(2);
-  const figures = await benchReplay(databaseUrl, Number(total));
-  console.log(JSON.stringify(figures));
-  process.exit(0);
 }
