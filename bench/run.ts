@@ -5,11 +5,18 @@
 // 0.86 – 0.96 s alone, and the latency client's heap had grown with every earlier part).
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { ensureLocalServices, localSocketUrl, ROOT, withDatabase } from '../tools/local-services.js';
+import { CHROMIUM_PATH } from '../e2e/support/browser.js';
+import {
+  aptInstall,
+  ensureLocalServices,
+  localSocketUrl,
+  ROOT,
+  withDatabase,
+} from '../tools/local-services.js';
 import { type AppendFigures, benchEmmett, benchOurs } from './append.js';
 import { type CpuGroups, cpuDelta, cpuSnapshot } from './cpu.js';
 import { benchFloor, type FloorFigures } from './floor.js';
@@ -84,10 +91,28 @@ async function main() {
       target: '',
       met: null,
     });
+  // A fresh machine has no Chromium yet: install it as the test runner does (tools/test.ts).
+  if ((!only || only.includes('web')) && !existsSync(CHROMIUM_PATH)) aptInstall(['chromium']);
+  const failed: string[] = [];
   try {
     for (const name of PARTS) {
       if (only && !only.includes(name)) continue;
-      const result = await runPart(name, services);
+      // One part failing must not throw away the figures the others took: it shows as a failed row.
+      const result = await runPart(name, services).catch((err: Error) => {
+        process.stderr.write(`${err.message}\n`);
+        failed.push(name);
+        return {
+          rows: [
+            {
+              figure: `${name}: the part failed (its error is above)`,
+              value: 'failed',
+              target: '',
+              met: false,
+            },
+          ],
+          data: {},
+        } as PartResult;
+      });
       rows.push(...result.rows);
       Object.assign(data, result.data);
     }
@@ -100,6 +125,7 @@ async function main() {
     path.join(ROOT, '.local', 'bench.json'),
     `${JSON.stringify({ at: new Date().toISOString(), rows, ...data }, null, 2)}\n`,
   );
+  if (failed.length > 0) process.exitCode = 1;
 }
 
 /** This file again with `--part=name`, on the services already running (ensureLocalServices reuses them). */
