@@ -1,16 +1,27 @@
 // Projection replay: builds the users read model from N events already in the log (registrations,
-// then sign-ins, profile and role changes spread over them), timing the rebuild alone.
-import { randomUUID } from 'node:crypto';
+// then sign-ins, profile and role changes spread over them), timing the rebuild alone. The events
+// are sealed as the product stores them, so the replay pays for opening them.
+import { randomBytes, randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
 import { rebuildProjection } from '../projections/rebuild.js';
 import { usersProjection } from '../projections/users.js';
+import { FORGETTING_EVENTS, personalFieldsOf } from '../schema/events/index.js';
 import { createPool } from '../services/db.js';
 import type { NewEvent } from '../services/eventstore/port.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
+import { PersonalDataStore } from '../services/privacy/personal-data.js';
+import { SubjectKeys } from '../services/privacy/subject-keys.js';
 
 export async function benchReplay(databaseUrl: string, total: number) {
   const pool = createPool({ connectionString: databaseUrl, max: 8 });
-  const store = new PostgresEventStore(pool);
+  // As the product runs it: personal fields sealed per user in the log, opened on every read.
+  await SubjectKeys.setup(pool);
+  const store = new PersonalDataStore(
+    new PostgresEventStore(pool),
+    new SubjectKeys(pool, randomBytes(32).toString('base64')),
+    personalFieldsOf,
+    FORGETTING_EVENTS,
+  );
   await store.init();
   const users = Math.max(1, Math.floor(total / 10));
   const at = new Date().toISOString();
@@ -21,6 +32,7 @@ export async function benchReplay(databaseUrl: string, total: number) {
       {
         id: randomUUID(),
         type: 'UserRegistered',
+        schemaVersion: 2,
         data: {
           userId: u,
           email: `u${u}@replay.test`,
@@ -28,7 +40,7 @@ export async function benchReplay(databaseUrl: string, total: number) {
           lastName: `Play${u}`,
           role: 'USER',
           isActive: true,
-          passwordHash: 'x',
+          credentialId: 'x',
           registeredAt: at,
         },
       },

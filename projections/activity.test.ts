@@ -1,7 +1,9 @@
 // Activity read model: plain-words descriptions with the actor's and the subject's names.
+
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { schemaVersionOf } from '../schema/events/index.js';
 import type { UserEvent } from '../schema/events/user.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
@@ -14,7 +16,7 @@ const at = '2026-03-01T10:00:00.000Z';
 const ev = (event: UserEvent, actor: number | null): StoredEvent => ({
   id: randomUUID(),
   type: event.type,
-  schemaVersion: 1,
+  schemaVersion: schemaVersionOf(event.type),
   streamId: `user-${(event.data as any).userId}`,
   streamVersion: 1,
   position: String(++pos).padStart(10, '0'),
@@ -36,7 +38,7 @@ const reg = (
     lastName,
     role: 'USER',
     isActive: true,
-    passwordHash: 'h',
+    credentialId: 'h',
     registeredAt: at,
   },
 });
@@ -60,8 +62,8 @@ it('describes each event in plain words, newest first by position', async () => 
       1,
     ),
     ev({ type: 'UserSignedIn', data: { userId: 2, at, ip: null } }, 2),
-    ev({ type: 'UserPasswordChanged', data: { userId: 2, passwordHash: 'x', by: 'self', at } }, 2),
-    ev({ type: 'UserPasswordChanged', data: { userId: 2, passwordHash: 'y', by: 'admin', at } }, 1),
+    ev({ type: 'UserPasswordChanged', data: { userId: 2, credentialId: 'x', by: 'self', at } }, 2),
+    ev({ type: 'UserPasswordChanged', data: { userId: 2, credentialId: 'y', by: 'admin', at } }, 1),
     ev({ type: 'UserDeactivated', data: { userId: 2, at } }, 1),
     ev({ type: 'UserReactivated', data: { userId: 2, at } }, 1),
     ev({ type: 'UserDeleted', data: { userId: 2, at } }, 1),

@@ -32,6 +32,7 @@ function history(u: number): NewEvent[] {
     {
       id: randomUUID(),
       type: 'UserRegistered',
+      schemaVersion: 2,
       data: {
         userId: u,
         email: `user${u}@poison.test`,
@@ -39,7 +40,7 @@ function history(u: number): NewEvent[] {
         lastName: `Last${u}`,
         role: 'USER',
         isActive: true,
-        passwordHash: 'hash',
+        credentialId: 'hash',
         registeredAt: at(0),
       },
     },
@@ -65,8 +66,8 @@ async function resetActivity() {
   for (const table of activityProjection.tables)
     await sql`DROP TABLE IF EXISTS ${sql.table(table)} CASCADE`.execute(kysely);
   await activityProjection.setup(kysely, 'public');
-  await sql`INSERT INTO projection_checkpoints(name, position, version) VALUES ('activity', '', 1)
-    ON CONFLICT (name) DO UPDATE SET position = '', version = 1`.execute(kysely);
+  await sql`INSERT INTO projection_checkpoints(name, position, version) VALUES ('activity', '', ${activityProjection.version})
+    ON CONFLICT (name) DO UPDATE SET position = '', version = ${activityProjection.version}`.execute(kysely);
   await sql`DELETE FROM parked_events`.execute(kysely).catch(() => {});
 }
 

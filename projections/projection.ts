@@ -41,6 +41,7 @@ export interface ProjectionMemory {
 export interface RowMemory {
   get(key: any): any;
   set(key: any, value: any): unknown;
+  delete(key: any): unknown;
   clear(): void;
 }
 

@@ -30,6 +30,7 @@ let kysely: Kysely<any>;
 const registered = (userId: number): NewEvent => ({
   id: randomUUID(),
   type: 'UserRegistered',
+  schemaVersion: 2,
   data: {
     userId,
     email: `u${userId}@combined.test`,
@@ -37,7 +38,7 @@ const registered = (userId: number): NewEvent => ({
     lastName: 'T',
     role: 'USER',
     isActive: true,
-    passwordHash: 'h',
+    credentialId: 'h',
     registeredAt: new Date().toISOString(),
   },
 });

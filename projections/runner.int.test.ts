@@ -44,6 +44,7 @@ function userHistories(total: number): Array<{ stream: string; events: NewEvent[
       {
         id: randomUUID(),
         type: 'UserRegistered',
+        schemaVersion: 2,
         data: {
           userId: u,
           email: `user${u}@runner.test`,
@@ -51,7 +52,7 @@ function userHistories(total: number): Array<{ stream: string; events: NewEvent[
           lastName: u % 7 === 0 ? null : `Last${u}`,
           role,
           isActive: true,
-          passwordHash: 'hash',
+          credentialId: 'hash',
           registeredAt: at,
         },
       },
@@ -90,7 +91,8 @@ function userHistories(total: number): Array<{ stream: string; events: NewEvent[
         e = {
           id: randomUUID(),
           type: 'UserPasswordChanged',
-          data: { userId: u, passwordHash: `h${i}`, by: 'admin', at: when },
+          schemaVersion: 2,
+          data: { userId: u, credentialId: `h${i}`, by: 'admin', at: when },
         };
       else if (r < 0.97) e = { id: randomUUID(), type: 'UserSignedOut', data: { userId: u, at: when } };
       else {
@@ -219,6 +221,7 @@ describe('projection runner', () => {
         {
           id: randomUUID(),
           type: 'UserRegistered',
+          schemaVersion: 2,
           data: {
             userId: 900_001,
             email: 'late@runner.test',
@@ -226,7 +229,7 @@ describe('projection runner', () => {
             lastName: 'Comer',
             role: 'USER',
             isActive: true,
-            passwordHash: 'x',
+            credentialId: 'x',
             registeredAt: new Date().toISOString(),
           },
         },

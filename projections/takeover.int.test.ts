@@ -73,6 +73,7 @@ async function holder(name: string): Promise<string | null> {
 const registered = (userId: number): NewEvent => ({
   id: randomUUID(),
   type: 'UserRegistered',
+  schemaVersion: 2,
   data: {
     userId,
     email: `u${userId}@takeover.test`,
@@ -80,7 +81,7 @@ const registered = (userId: number): NewEvent => ({
     lastName: 'Over',
     role: 'USER',
     isActive: true,
-    passwordHash: 'h',
+    credentialId: 'h',
     registeredAt: new Date().toISOString(),
   },
 });

@@ -1,7 +1,9 @@
 // Users read model: events in, rows out; the batch path gives the same rows as one event at a time.
+
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { schemaVersionOf } from '../schema/events/index.js';
 import type { UserEvent } from '../schema/events/user.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
@@ -18,7 +20,7 @@ function stored(event: UserEvent, at = t0): StoredEvent {
   return {
     id: randomUUID(),
     type: event.type,
-    schemaVersion: 1,
+    schemaVersion: schemaVersionOf(event.type),
     streamId: `user-${(event.data as any).userId}`,
     streamVersion: pos,
     position: String(pos).padStart(10, '0'),
@@ -37,7 +39,7 @@ const reg = (userId: number, email: string): UserEvent => ({
     lastName: 'L',
     role: 'USER',
     isActive: true,
-    passwordHash: 'h',
+    credentialId: 'h',
     registeredAt: t0.toISOString(),
   },
 });
@@ -63,7 +65,7 @@ const history: StoredEvent[] = [
   ),
   stored({
     type: 'UserPasswordChanged',
-    data: { userId: 1, passwordHash: 'h2', by: 'self', at: t0.toISOString() },
+    data: { userId: 1, credentialId: 'h2', by: 'self', at: t0.toISOString() },
   }),
 ];
 
@@ -101,7 +103,7 @@ describe('users projection', () => {
       last_name: 'L',
       total_logins: 2,
       last_login_at: new Date('2026-03-03T00:00:00.000Z'),
-      password_hash: 'h2',
+      credential_id: 'h2',
       is_active: true,
     });
     expect(one[1]).toMatchObject({ id: 2, role: 'ADMIN', is_active: false });

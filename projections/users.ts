@@ -9,14 +9,17 @@ import type { Projection, ProjectionContext } from './projection.js';
 
 export interface UsersTable {
   id: number;
-  email: string;
-  email_lower: string;
+  /** Null once the user's personal data was erased (UserForgotten). */
+  email: string | null;
+  email_lower: string | null;
   first_name: string | null;
   last_name: string | null;
   role: 'ADMIN' | 'MODERATOR' | 'USER' | 'GUEST';
   is_active: boolean;
-  password_hash: string;
+  /** The current password's row in `user_credentials`: the hash itself is never in a read model. */
+  credential_id: string;
   deleted_at: Date | null;
+  erased_at: Date | null;
   created_at: Date;
   updated_at: Date;
   total_logins: number;
@@ -25,7 +28,8 @@ export interface UsersTable {
 
 export const usersProjection: Projection = {
   name: 'users',
-  version: 1,
+  // 2: credential_id instead of the password hash; personal fields erasable.
+  version: 2,
   tables: ['users'],
   handles: [
     'UserRegistered',
@@ -36,18 +40,20 @@ export const usersProjection: Projection = {
     'UserDeleted',
     'UserPasswordChanged',
     'UserSignedIn',
+    'UserForgotten',
   ],
   async setup(db, schema) {
     await sql`CREATE TABLE IF NOT EXISTS ${sql.id(schema, 'users')} (
       id integer PRIMARY KEY,
-      email text NOT NULL,
-      email_lower text NOT NULL,
+      email text,
+      email_lower text,
       first_name text,
       last_name text,
       role text NOT NULL,
       is_active boolean NOT NULL,
-      password_hash text NOT NULL,
+      credential_id text NOT NULL,
       deleted_at timestamptz,
+      erased_at timestamptz,
       created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL,
       total_logins integer NOT NULL DEFAULT 0,
@@ -74,14 +80,16 @@ export function evolveUserRow(row: UserRow | undefined, event: UserEvent, at: Da
     const d = event.data;
     return {
       id: d.userId,
-      email: d.email,
-      email_lower: d.email.toLowerCase(),
-      first_name: d.firstName,
-      last_name: d.lastName,
+      // Null when the user was forgotten since (a rebuild reads the event with its fields erased).
+      email: d.email ?? null,
+      email_lower: d.email?.toLowerCase() ?? null,
+      first_name: d.firstName ?? null,
+      last_name: d.lastName ?? null,
       role: d.role,
       is_active: d.isActive,
-      password_hash: d.passwordHash,
+      credential_id: d.credentialId,
       deleted_at: null,
+      erased_at: null,
       created_at: new Date(d.registeredAt),
       updated_at: new Date(d.registeredAt),
       total_logins: 0,
@@ -94,7 +102,7 @@ export function evolveUserRow(row: UserRow | undefined, event: UserEvent, at: Da
       const d = event.data;
       return {
         ...row,
-        ...(d.email !== undefined ? { email: d.email, email_lower: d.email.toLowerCase() } : {}),
+        ...(d.email !== undefined ? { email: d.email, email_lower: d.email?.toLowerCase() ?? null } : {}),
         ...(d.firstName !== undefined ? { first_name: d.firstName } : {}),
         ...(d.lastName !== undefined ? { last_name: d.lastName } : {}),
         updated_at: new Date(d.updatedAt),
@@ -109,7 +117,17 @@ export function evolveUserRow(row: UserRow | undefined, event: UserEvent, at: Da
     case 'UserDeleted':
       return { ...row, deleted_at: at, is_active: false, updated_at: at };
     case 'UserPasswordChanged':
-      return { ...row, password_hash: event.data.passwordHash, updated_at: at };
+      return { ...row, credential_id: event.data.credentialId, updated_at: at };
+    case 'UserForgotten':
+      return {
+        ...row,
+        email: null,
+        email_lower: null,
+        first_name: null,
+        last_name: null,
+        erased_at: new Date(event.data.at),
+        updated_at: at,
+      };
     case 'UserSignedIn':
       return { ...row, total_logins: row.total_logins + 1, last_login_at: new Date(event.data.at) };
     default:
@@ -124,8 +142,9 @@ const COLUMNS = [
   'last_name',
   'role',
   'is_active',
-  'password_hash',
+  'credential_id',
   'deleted_at',
+  'erased_at',
   'created_at',
   'updated_at',
   'total_logins',
@@ -140,8 +159,9 @@ const COLUMN_TYPES: Record<(typeof COLUMNS)[number], string> = {
   last_name: 'text',
   role: 'text',
   is_active: 'boolean',
-  password_hash: 'text',
+  credential_id: 'text',
   deleted_at: 'timestamptz',
+  erased_at: 'timestamptz',
   created_at: 'timestamptz',
   updated_at: 'timestamptz',
   total_logins: 'integer',
@@ -151,7 +171,7 @@ const COLUMN_TYPES: Record<(typeof COLUMNS)[number], string> = {
 /**
  * Reads the touched rows once (not at all in a rebuild, which remembers what it wrote), folds the
  * batch in memory, writes the changed rows in one upsert: one array per column (unnest), so the
- * statement has 13 parameters however many rows it writes.
+ * statement has 14 parameters however many rows it writes.
  */
 async function applyUsers(trx: Transaction<any>, events: StoredEvent[], ctx: ProjectionContext) {
   const decoded = events

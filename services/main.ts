@@ -8,15 +8,17 @@ import { CatchUpWaiter } from '../projections/catch-up.js';
 import { ensureCheckpoints } from '../projections/checkpoints.js';
 import { projections } from '../projections/index.js';
 import { ProjectionRunner } from '../projections/runner.js';
+import { FORGETTING_EVENTS, personalFieldsOf } from '../schema/events/index.js';
 import { startWorkers } from '../workers/index.js';
 import { ProcessManagerRunner } from '../workers/process-manager-runner.js';
 import { processManagers } from '../workers/process-managers.js';
 import { queuePrefix } from '../workers/queues.js';
-import { registerUser } from './app/auth.js';
+import { claimStreamOf, registerUser } from './app/auth.js';
 import { CommandHandler } from './app/command-handler.js';
 import type { AppServices, Logger } from './app/context.js';
 import { FreshReads } from './app/fresh-reads.js';
 import { AccessTokens } from './auth/access-tokens.js';
+import { Credentials } from './auth/credentials.js';
 import { LoginRateLimit } from './auth/login-rate-limit.js';
 import { RefreshTokens } from './auth/refresh-tokens.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
@@ -27,6 +29,9 @@ import { IdempotencyStore } from './gateway/idempotency.js';
 import { createLiveBus } from './gateway/live.js';
 import { buildGateway } from './gateway/server.js';
 import { createLogger } from './log.js';
+import { assertNoLegacyEvents } from './privacy/legacy.js';
+import { BlindIndex, PersonalDataStore } from './privacy/personal-data.js';
+import { SubjectKeys } from './privacy/subject-keys.js';
 import { createRedis, RedisMonitor, redisOptions, redisReady } from './redis.js';
 
 export interface StartedApp {
@@ -59,11 +64,15 @@ function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T>
 /** Storage every role needs, created idempotently (several processes may start at once). */
 async function prepareStorage(app: AppServices) {
   await app.store.init();
+  // A log from before personal data was sealed must be copied first (npm run migrate).
+  if (app.store.kind === 'postgres') await assertNoLegacyEvents(app.pool);
   // CREATE … IF NOT EXISTS is not safe against a concurrent twin: serialise across processes.
   const client = await app.pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock(7261003)');
     await RefreshTokens.setup(app.db);
+    await SubjectKeys.setup(client);
+    await Credentials.setup(client);
     await ensureCheckpoints(app.db);
     await client.query('CREATE SEQUENCE IF NOT EXISTS user_ids');
     await IdempotencyStore.setup(app.db);
@@ -79,14 +88,14 @@ async function prepareStorage(app: AppServices) {
 /** The first admin, from ADMIN_EMAIL / ADMIN_PASSWORD; returns the sign-in when it created it. */
 export async function ensureAdmin(app: AppServices, password: string) {
   const email = app.config.ADMIN_EMAIL.toLowerCase();
-  const { state } = await app.commands.load(emailClaimDecider, emailClaimDecider.streamId(email));
+  const { state } = await app.commands.load(emailClaimDecider, claimStreamOf(app, email));
   if (state.claimedBy !== null) return null;
   try {
     await registerUser(
       app,
       null,
       { email, password, firstName: 'System', lastName: 'Administrator', role: 'ADMIN' },
-      { system: true, context: { commandId: `bootstrap-admin-${email}` } },
+      { system: true, context: { commandId: `bootstrap-admin-${app.blindIndex.email(email)}` } },
     );
     return { email, password };
   } catch (err) {
@@ -102,7 +111,14 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     log.warn({ err: err.message }, 'postgres connection lost'),
   );
   const db = createDb(pool);
-  const store = await createEventStore({ pool, eventstoreUrl: config.EVENTSTORE_URL });
+  // Everything above the port sees personal fields opened; the log holds them sealed per subject.
+  const subjectKeys = new SubjectKeys(pool, config.ENCRYPTION_KEY);
+  const store = new PersonalDataStore(
+    await createEventStore({ pool, eventstoreUrl: config.EVENTSTORE_URL }),
+    subjectKeys,
+    personalFieldsOf,
+    FORGETTING_EVENTS,
+  );
   // One monitor per process: Redis going down and coming back is logged once, whatever the client.
   const redisMonitor = new RedisMonitor(log);
   const redis = createRedis(config.REDIS_URL, redisMonitor);
@@ -133,6 +149,9 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     log,
     startedAt: Date.now(),
     freshReads: new FreshReads(),
+    credentials: new Credentials(pool),
+    subjectKeys,
+    blindIndex: new BlindIndex(config.ENCRYPTION_KEY),
   };
   await prepareStorage(app);
   await waiter.start();

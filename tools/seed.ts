@@ -1,5 +1,5 @@
 // Demo data for `npm start`: one user of each other role, created once (idempotent by e-mail claim).
-import { registerUser } from '../services/app/auth.js';
+import { claimStreamOf, registerUser } from '../services/app/auth.js';
 import type { AppServices } from '../services/app/context.js';
 import { emailClaimDecider } from '../services/domain/user/email-claim.js';
 
@@ -13,7 +13,7 @@ const DEMO_USERS = [
 
 export async function seedDemoData(app: AppServices) {
   for (const u of DEMO_USERS) {
-    const { state } = await app.commands.load(emailClaimDecider, emailClaimDecider.streamId(u.email));
+    const { state } = await app.commands.load(emailClaimDecider, claimStreamOf(app, u.email));
     if (state.claimedBy !== null) continue;
     await registerUser(
       app,

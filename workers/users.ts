@@ -15,13 +15,13 @@ import { completeAdminRemoval, observeAdmin } from '../services/app/admin-roster
 import { releaseAbandonedClaim, STALE_CLAIM_MS } from '../services/app/auth.js';
 import type { CommandContext } from '../services/app/command-handler.js';
 import type { AppServices } from '../services/app/context.js';
+import { eraseSubject } from '../services/app/users.js';
 import { userDecider } from '../services/domain/user/decider.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { type JobHandler, type ProcessManager, type ReactionJob, reactionJobId } from './process-manager.js';
 import { QUEUES } from './queues.js';
 
 const NAME = 'users';
-const CLAIM_STREAM_PREFIX = 'useremail-';
 
 export const usersProcessManager: ProcessManager = {
   name: NAME,
@@ -34,6 +34,7 @@ export const usersProcessManager: ProcessManager = {
     'UserDeactivated',
     'UserReactivated',
     'AdminRemovalApproved',
+    'UserForgotten',
   ],
   // From the beginning: on a log from before this process manager, the roster learns every admin
   // and old abandoned claims are freed (every job is a no-op where there is nothing to do).
@@ -51,7 +52,8 @@ export const usersProcessManager: ProcessManager = {
     });
     switch (event.type) {
       case 'UserEmailClaimed':
-        // The address is the claim stream's id: the job needs it to find the claim again.
+        // The claim stream and event: the job finds the address in the event (the stream id is only
+        // its blind index, and job data holds no personal data).
         return [
           job(
             'release-abandoned-claim',
@@ -83,6 +85,9 @@ export const usersProcessManager: ProcessManager = {
         return [job('observe-admin', { userId: event.data.userId })];
       case 'AdminRemovalApproved':
         return [job('complete-admin-removal', { ...event.data })];
+      case 'UserForgotten':
+        // The request deletes the key at once; this makes sure of it after a crash in between.
+        return [job('erase-subject', { userId: event.data.userId })];
       default:
         return [];
     }
@@ -118,7 +123,11 @@ export const usersJobHandlers: Record<string, JobHandler> = {
       holder: number;
       claimEventId: string;
     };
-    const email = claimStream.slice(CLAIM_STREAM_PREFIX.length);
+    const { events } = await app.store.readStream(claimStream);
+    const claim = events.find((e) => e.id === claimEventId);
+    const email = (claim?.data as { email?: string | null } | undefined)?.email;
+    // Gone, or erased with its user (whose delete released the claim already).
+    if (!email) return { released: false };
     // Only the claim this job was scheduled for: a newer claim by the same holder has its own job.
     const released = await releaseAbandonedClaim(app, email, holder, jobContext(job), { claimEventId });
     return { released };
@@ -126,6 +135,10 @@ export const usersJobHandlers: Record<string, JobHandler> = {
   async 'observe-admin'(app, job) {
     await observeAdmin(app, (job.data as { userId: number }).userId, jobContext(job));
     return { observed: true };
+  },
+  async 'erase-subject'(app, job) {
+    await eraseSubject(app, (job.data as { userId: number }).userId);
+    return { erased: true };
   },
   async 'complete-admin-removal'(app, job) {
     const approval = job.data as Parameters<typeof completeAdminRemoval>[1];

@@ -1,12 +1,14 @@
 // The users process manager's reactions, pure: which jobs each event calls for, with ids from the event.
+
 import { describe, expect, it } from 'vitest';
+import { schemaVersionOf } from '../schema/events/index.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { usersProcessManager } from './users.js';
 
 const stored = (type: string, data: unknown, over: Partial<StoredEvent> = {}): StoredEvent => ({
   id: '3f1c2a9e-0000-4000-8000-000000000001',
   type,
-  schemaVersion: 1,
+  schemaVersion: schemaVersionOf(type),
   streamId: 'user-7',
   streamVersion: 4,
   position: '1',
@@ -64,7 +66,7 @@ describe('users process manager reactions', () => {
         lastName: null,
         role,
         isActive: true,
-        passwordHash: 'h',
+        credentialId: 'h',
         registeredAt: at,
       });
     expect(usersProcessManager.react(registered('ADMIN')).map((j) => j.name)).toEqual(['observe-admin']);

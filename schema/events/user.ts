@@ -1,13 +1,27 @@
 // User aggregate events: the contract between the decider, the projections and the audit trail.
 // Each type carries a schema version; an older stored version is upcast on read (schema/events/index.ts).
 import { z } from 'zod';
+import type { PersonalFields } from '../../services/privacy/personal-data.js';
 
 export const Role = z.enum(['ADMIN', 'MODERATOR', 'USER', 'GUEST']);
 export type Role = z.infer<typeof Role>;
 
+/** A user's data key subject. */
+export const userSubject = (userId: number) => `user-${userId}`;
+
+/** Personal fields of a user event: sealed with the user's key (services/privacy/personal-data.ts). */
+function userPersonal(fields: readonly string[]): PersonalFields {
+  return { subject: (data) => userSubject(data.userId as number), fields };
+}
+
 export const userEvents = {
+  /**
+   * v2: no password hash (credentials live in `user_credentials`; the event names the credential).
+   * v1 events held the hash: `npm run migrate` copies an old log into a new one without it.
+   */
   UserRegistered: {
-    version: 1,
+    version: 2,
+    personal: userPersonal(['email', 'firstName', 'lastName']),
     schema: z.object({
       userId: z.number().int().positive(),
       email: z.string(),
@@ -15,12 +29,13 @@ export const userEvents = {
       lastName: z.string().nullable(),
       role: Role,
       isActive: z.boolean(),
-      passwordHash: z.string(),
+      credentialId: z.string(),
       registeredAt: z.string(),
     }),
   },
   UserProfileUpdated: {
     version: 1,
+    personal: userPersonal(['email', 'firstName', 'lastName']),
     schema: z.object({
       userId: z.number().int().positive(),
       email: z.string().optional(),
@@ -36,29 +51,41 @@ export const userEvents = {
   UserDeactivated: { version: 1, schema: z.object({ userId: z.number().int().positive(), at: z.string() }) },
   UserReactivated: { version: 1, schema: z.object({ userId: z.number().int().positive(), at: z.string() }) },
   UserDeleted: { version: 1, schema: z.object({ userId: z.number().int().positive(), at: z.string() }) },
+  /** v2: names the new credential instead of carrying its hash (see UserRegistered). */
   UserPasswordChanged: {
-    version: 1,
+    version: 2,
     schema: z.object({
       userId: z.number().int().positive(),
-      passwordHash: z.string(),
+      credentialId: z.string(),
       /** 'self' when the user changed it, 'admin' when an administrator set it. */
       by: z.enum(['self', 'admin']),
       at: z.string(),
     }),
   },
+  /**
+   * The user's personal data is erased for good: their data key is deleted, so the personal fields
+   * of every event about them stay unreadable, and the read models drop them (GDPR art. 17).
+   */
+  UserForgotten: {
+    version: 1,
+    schema: z.object({ userId: z.number().int().positive(), subject: z.string(), at: z.string() }),
+  },
   /** On `usersessions-<userId>` (older ones on `user-<userId>`): projections key them by `userId`. */
   UserSignedIn: {
     version: 1,
+    personal: userPersonal(['ip']),
     schema: z.object({ userId: z.number().int().positive(), at: z.string(), ip: z.string().nullable() }),
   },
   UserSignedOut: { version: 1, schema: z.object({ userId: z.number().int().positive(), at: z.string() }) },
-  /** Claims an e-mail address (stream `useremail-<lower-cased email>`): uniqueness without a lock. */
+  /** Claims an e-mail address (stream `useremail-<blind index of the address>`): uniqueness without a lock. */
   UserEmailClaimed: {
     version: 1,
+    personal: userPersonal(['email']),
     schema: z.object({ email: z.string(), userId: z.number().int().positive(), at: z.string() }),
   },
   UserEmailReleased: {
     version: 1,
+    personal: userPersonal(['email']),
     schema: z.object({ email: z.string(), userId: z.number().int().positive(), at: z.string() }),
   },
   /**

@@ -9,7 +9,7 @@ import {
   RegisterUserInput,
 } from '../../schema/commands/user.js';
 import { schemaVersionOf } from '../../schema/events/index.js';
-import { burnVerify, hashPassword, verifyPassword } from '../auth/passwords.js';
+import { burnVerify } from '../auth/passwords.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { DomainError } from '../domain/errors.js';
 import { userDecider } from '../domain/user/decider.js';
@@ -43,7 +43,7 @@ export async function login(
   }
   const row = await findUserRowByEmail(app, email);
   let valid = false;
-  if (row) valid = await verifyPassword(row.password_hash, password);
+  if (row) valid = await app.credentials.verify(row.credential_id, password);
   else await burnVerify(password);
   if (!row || !valid) {
     throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
@@ -145,11 +145,13 @@ export async function registerUser(
     commandId: undefined,
     correlationId,
   });
-  const passwordHash = await hashPassword(data.password);
+  // The hash is stored first, under a fresh id the event names (services/auth/credentials.ts).
+  const { password, ...profile } = data;
+  const credentialId = await app.credentials.create(userId, password);
   const result = await app.commands.handle(
     userDecider,
     userDecider.streamId(userId),
-    { type: 'RegisterUser', userId, ...data, passwordHash, now },
+    { type: 'RegisterUser', userId, ...profile, credentialId, now },
     { ...context, correlationId },
   );
   // The roster counts a new active ADMIN at once (the users process manager would, a little later).
@@ -165,9 +167,14 @@ export async function registerUser(
  */
 export const STALE_CLAIM_MS = 5 * 60_000;
 
+/** The claim stream of an address: named by its blind index, never by the address itself. */
+export function claimStreamOf(app: AppServices, email: string): string {
+  return emailClaimDecider.streamId(app.blindIndex.email(email));
+}
+
 /** A claim as it stands, and whether its holder's own stream shows the address. */
 export async function judgeClaim(app: AppServices, email: string) {
-  const { state, events } = await app.commands.load(emailClaimDecider, emailClaimDecider.streamId(email));
+  const { state, events } = await app.commands.load(emailClaimDecider, claimStreamOf(app, email));
   const holder = state.claimedBy;
   if (holder === null) return null;
   const claim = events.findLast((e) => e.type === 'UserEmailClaimed');
@@ -196,7 +203,7 @@ export async function claimEmail(
   now: string,
   context: CommandContext,
 ): Promise<number> {
-  const streamId = emailClaimDecider.streamId(email);
+  const streamId = claimStreamOf(app, email);
   try {
     const result = await app.commands.handle(
       emailClaimDecider,
@@ -242,7 +249,7 @@ export async function releaseAbandonedClaim(
   if (only.claimEventId && claim.claimEventId !== only.claimEventId) return false;
   const result = await app.commands.handle(
     emailClaimDecider,
-    emailClaimDecider.streamId(email),
+    claimStreamOf(app, email),
     { type: 'ReleaseEmail', email, userId: holder, judged: claim.judged, now: nowIso() },
     { ...context, commandId: releaseCommandId(claim.claimEventId) },
   );
@@ -260,16 +267,16 @@ export async function changeOwnPassword(
   const { currentPassword, newPassword } = parseInput(ChangeOwnPasswordInput, input);
   const row = await findUserRow(app, actor.id);
   if (!row) throw new AppError('NOT_FOUND', 'User not found');
-  if (!(await verifyPassword(row.password_hash, currentPassword))) {
+  if (!(await app.credentials.verify(row.credential_id, currentPassword))) {
     throw new AppError('VALIDATION', 'Current password is incorrect', [
       { field: 'currentPassword', message: 'Current password is incorrect' },
     ]);
   }
-  const passwordHash = await hashPassword(newPassword);
+  const credentialId = await app.credentials.create(actor.id, newPassword);
   const result = await app.commands.handle(
     userDecider,
     userDecider.streamId(actor.id),
-    { type: 'ChangeUserPassword', passwordHash, by: 'self', now: new Date().toISOString() },
+    { type: 'ChangeUserPassword', credentialId, by: 'self', now: new Date().toISOString() },
     commandContext(actor),
   );
   await awaitProjections(app, result.position, ['users']);

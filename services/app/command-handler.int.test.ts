@@ -23,7 +23,7 @@ const register = (userId: number) =>
     lastName: null,
     role: 'USER',
     isActive: true,
-    passwordHash: 'h',
+    credentialId: 'h',
     now,
   }) as const;
 
@@ -83,7 +83,7 @@ describe('command handler', () => {
         busy.handle(
           userDecider,
           'user-4',
-          { type: 'ChangeUserPassword', passwordHash: `h-${i}`, by: 'self', now },
+          { type: 'ChangeUserPassword', credentialId: `h-${i}`, by: 'self', now },
           { commandId: `sign-${i}` },
         ),
       ),
@@ -101,7 +101,7 @@ describe('command handler', () => {
         once.handle(
           userDecider,
           'user-5',
-          { type: 'ChangeUserPassword', passwordHash: `h5-${i}`, by: 'self', now },
+          { type: 'ChangeUserPassword', credentialId: `h5-${i}`, by: 'self', now },
           { commandId: `s5-${i}` },
         ),
       ),

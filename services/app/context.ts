@@ -4,11 +4,14 @@ import type { Kysely } from 'kysely';
 import type pg from 'pg';
 import { projections } from '../../projections/index.js';
 import type { AccessTokens } from '../auth/access-tokens.js';
+import type { Credentials } from '../auth/credentials.js';
 import type { LoginRateLimit } from '../auth/login-rate-limit.js';
 import type { RefreshTokens } from '../auth/refresh-tokens.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db.js';
 import type { EventStore, Position } from '../eventstore/port.js';
+import type { BlindIndex } from '../privacy/personal-data.js';
+import type { SubjectKeys } from '../privacy/subject-keys.js';
 import type { CommandHandler } from './command-handler.js';
 import type { FreshReads } from './fresh-reads.js';
 
@@ -37,6 +40,12 @@ export interface AppServices {
   startedAt: number;
   /** Rows the gateway read for live pushes, offered to the mutations that caused them. */
   freshReads: FreshReads;
+  /** Password hashes, outside the log. */
+  credentials: Credentials;
+  /** Per-subject data keys (forgetting a subject deletes its key). */
+  subjectKeys: SubjectKeys;
+  /** Keyed hashes standing for personal values in stream ids. */
+  blindIndex: BlindIndex;
 }
 
 /**

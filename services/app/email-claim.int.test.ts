@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { userDecider } from '../domain/user/decider.js';
 import { emailClaimDecider } from '../domain/user/email-claim.js';
-import { claimEmail, registerUser } from './auth.js';
+import { claimEmail, claimStreamOf, registerUser } from './auth.js';
 import type { AppServices } from './context.js';
 
 let t: TestApp;
@@ -12,7 +12,7 @@ let app: AppServices;
 
 const at = (minutesFromNow: number) => new Date(Date.now() + minutesFromNow * 60_000).toISOString();
 const claimant = async (email: string) =>
-  (await app.commands.load(emailClaimDecider, emailClaimDecider.streamId(email))).state.claimedBy;
+  (await app.commands.load(emailClaimDecider, claimStreamOf(app, email))).state.claimedBy;
 const register = (email: string) =>
   registerUser(app, null, { email, password: 'long-enough-1' }, { system: true });
 
@@ -81,7 +81,7 @@ describe('a claim left by a crash', () => {
       const winner = a.status === 'fulfilled' ? 920_000 + round : 930_000 + round;
       expect(await claimant(email)).toBe(winner);
       // Exactly one take-over appended: the first claim, then the winner's.
-      const { events } = await app.store.readStream(emailClaimDecider.streamId(email));
+      const { events } = await app.store.readStream(claimStreamOf(app, email));
       expect(events.map((e) => (e.data as { userId: number }).userId)).toEqual([910_000 + round, winner]);
     }
   });

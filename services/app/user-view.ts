@@ -21,7 +21,8 @@ export interface UserDto {
 export function toUserDto(row: Selectable<UsersTable>): UserDto {
   return {
     id: row.id,
-    email: row.email,
+    // Null only once erased, and an erased user is deleted: no live read shows one.
+    email: row.email ?? '',
     firstName: row.first_name,
     lastName: row.last_name,
     role: row.role,
@@ -111,7 +112,7 @@ export function findUserRowByEmail(app: AppServices, email: string) {
 export interface ActorRow {
   id: number;
   role: UsersTable['role'];
-  email: string;
+  email: string | null;
   is_active: boolean;
   deleted_at: Date | null;
 }
@@ -138,5 +139,5 @@ export async function resolveActor(
   if (!claims) return null;
   const row = await rows(claims.userId);
   if (!row?.is_active || row.deleted_at) return null;
-  return { id: row.id, role: row.role, email: row.email };
+  return { id: row.id, role: row.role, email: row.email ?? '' };
 }

@@ -10,7 +10,7 @@ import { ADMIN_ROSTER_STREAM, adminRosterDecider } from '../domain/user/admin-ro
 import { userDecider } from '../domain/user/decider.js';
 import { emailClaimDecider } from '../domain/user/email-claim.js';
 import type { StoredEvent } from '../eventstore/port.js';
-import { claimEmail, registerUser } from './auth.js';
+import { claimEmail, claimStreamOf, registerUser } from './auth.js';
 import type { AppServices } from './context.js';
 import { changeRole, deactivateUser, deleteUser, reactivateUser } from './users.js';
 
@@ -29,7 +29,7 @@ beforeAll(async () => {
     .select(['id', 'email'])
     .where('role', '=', 'ADMIN')
     .executeTakeFirstOrThrow();
-  root = { id: row.id, role: 'ADMIN', email: row.email };
+  root = { id: row.id, role: 'ADMIN', email: row.email ?? '' };
 });
 afterAll(async () => {
   await t?.stop();
@@ -48,7 +48,7 @@ const eventsOf = async (stream: string) => (await app.store.readStream(stream)).
 const lastOf = async (stream: string, type: string) =>
   (await eventsOf(stream)).findLast((e) => e.type === type)!;
 const releases = async (email: string) =>
-  (await eventsOf(emailClaimDecider.streamId(email))).filter((e) => e.type === 'UserEmailReleased').length;
+  (await eventsOf(claimStreamOf(app, email))).filter((e) => e.type === 'UserEmailReleased').length;
 const asActor = (u: { id: number; email: string }): Actor => ({ id: u.id, role: 'ADMIN', email: u.email });
 const register = (email: string, role: 'ADMIN' | 'USER' = 'USER') =>
   registerUser(app, root, { email, password: PASSWORD, role });
@@ -65,7 +65,7 @@ async function activeAdmins() {
 describe('the users process manager finishes what a crashed request left', () => {
   it('frees a claim whose registration never followed, once, and leaves a registered one alone', async () => {
     await claimEmail(app, 'pm-half@flows.test', 950_001, at(0), {});
-    const claimed = await lastOf(emailClaimDecider.streamId('pm-half@flows.test'), 'UserEmailClaimed');
+    const claimed = await lastOf(claimStreamOf(app, 'pm-half@flows.test'), 'UserEmailClaimed');
     const [job] = usersProcessManager.react(claimed);
     expect(job).toMatchObject({ queue: 'users', name: 'release-abandoned-claim', delayMs: 5 * 60_000 });
     await react(claimed);
@@ -73,7 +73,7 @@ describe('the users process manager finishes what a crashed request left', () =>
     expect(await releases('pm-half@flows.test')).toBe(1);
     // The address is free at once for someone else.
     expect((await register('pm-half@flows.test')).email).toBe('pm-half@flows.test');
-    const held = await lastOf(emailClaimDecider.streamId('pm-half@flows.test'), 'UserEmailClaimed');
+    const held = await lastOf(claimStreamOf(app, 'pm-half@flows.test'), 'UserEmailClaimed');
     await react(held);
     expect(await releases('pm-half@flows.test')).toBe(1);
   });

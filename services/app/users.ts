@@ -7,8 +7,7 @@ import {
   PageInput,
   UpdateUserInput,
 } from '../../schema/commands/user.js';
-import type { Role } from '../../schema/events/user.js';
-import { hashPassword } from '../auth/passwords.js';
+import { type Role, userSubject } from '../../schema/events/user.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { userDecider } from '../domain/user/decider.js';
 import { type GuardedChange, observeAdmin, runGuarded } from './admin-roster.js';
@@ -122,7 +121,7 @@ export async function updateUser(
     lastName: data.lastName,
     now,
   });
-  if (newAddress) await releaseOldAddress(app, actor, row.email_lower, userId);
+  if (newAddress && row.email_lower) await releaseOldAddress(app, actor, row.email_lower, userId);
   if (row && data.role !== undefined && data.role !== row.role)
     last = await runChecked(app, actor, userId, { type: 'ChangeUserRole', role: data.role as Role });
   if (row && data.isActive === false && row.is_active) {
@@ -187,7 +186,34 @@ export async function deleteUser(app: AppServices, actor: Actor | null, id: unkn
   const row = await requireUser(app, userId);
   const { result } = await runChecked(app, actor, userId, { type: 'DeleteUser' });
   await app.refreshTokens.revokeAllFor(userId);
-  await releaseOldAddress(app, actor, result.state.email ?? row.email_lower, userId);
+  const address = result.state.email ?? row.email_lower;
+  if (address) await releaseOldAddress(app, actor, address, userId);
+}
+
+/**
+ * Erases a deleted user's personal data for good (GDPR art. 17): UserForgotten on their stream, then
+ * their data key and credentials are deleted. The projections erase the read models on the event;
+ * the users process manager deletes the key again on it (a crash between the two steps), and a
+ * retry of this call does too: every step is idempotent.
+ */
+export async function forgetUser(app: AppServices, actor: Actor | null, id: unknown): Promise<void> {
+  authorize(actor, 'users.write');
+  const userId = parseId(id);
+  const result = await app.commands.handle(
+    userDecider,
+    userDecider.streamId(userId),
+    { type: 'ForgetUser', now: new Date().toISOString() },
+    commandContext(actor),
+  );
+  await eraseSubject(app, userId);
+  await awaitProjections(app, result.position, ['users', 'activity']);
+}
+
+/** Deletes a forgotten user's data key, credentials and sessions (idempotent). */
+export async function eraseSubject(app: AppServices, userId: number): Promise<void> {
+  await app.subjectKeys.forget(userSubject(userId));
+  await app.credentials.deleteAllOf(userId);
+  await app.refreshTokens.revokeAllFor(userId);
 }
 
 export async function adminChangePassword(
@@ -200,14 +226,14 @@ export async function adminChangePassword(
   const userId = parseId(id);
   const { newPassword } = parseInput(AdminChangePasswordInput, input);
   await requireUser(app, userId);
-  const passwordHash = await hashPassword(newPassword);
+  const credentialId = await app.credentials.create(userId, newPassword);
   // Someone else sets the password: whoever held the old one is signed out. Before the change too,
   // so a crash between the two steps cannot leave the old sessions alive after the reset.
   const othersSessions = userId !== actor.id;
   if (othersSessions) await app.refreshTokens.revokeAllFor(userId);
   await run(app, actor, userId, {
     type: 'ChangeUserPassword',
-    passwordHash,
+    credentialId,
     by: 'admin',
     now: new Date().toISOString(),
   });
@@ -231,7 +257,7 @@ export async function updateProfile(app: AppServices, actor: Actor | null, input
   const newAddress = data.email !== undefined && data.email !== row.email_lower;
   if (newAddress) await claimEmail(app, data.email!, actor.id, now, commandContext(actor));
   const { result, caughtUp } = await run(app, actor, actor.id, { type: 'UpdateUserProfile', ...data, now });
-  if (newAddress) await releaseOldAddress(app, actor, row.email_lower, actor.id);
+  if (newAddress && row.email_lower) await releaseOldAddress(app, actor, row.email_lower, actor.id);
   return userAnswer(app, actor.id, result.state, caughtUp, result.position);
 }
 

@@ -39,6 +39,8 @@ export interface StoredEvent<T = unknown> {
   data: T;
   metadata: EventMetadata;
   createdAt: Date;
+  /** Personal fields that could not be opened: their subject was forgotten (services/privacy). */
+  erased?: readonly string[];
 }
 
 /** Version = number of events in the stream (0 = no stream). */

@@ -29,6 +29,7 @@ function user(id: number): NewEvent[] {
     {
       id: randomUUID(),
       type: 'UserRegistered',
+      schemaVersion: 2,
       data: {
         userId: id,
         email: `user${id}@restore.test`,
@@ -36,7 +37,7 @@ function user(id: number): NewEvent[] {
         lastName: `Last${id}`,
         role: 'USER',
         isActive: true,
-        passwordHash: 'hash',
+        credentialId: 'hash',
         registeredAt: at,
       },
     },

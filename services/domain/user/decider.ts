@@ -1,6 +1,6 @@
 // The user aggregate as a decider: initialState, evolve (fold events), decide (command → events).
-// Pure: no I/O, no clock (times come in on the command), no hashing (hashes come in ready).
-import type { Role, UserEvent } from '../../../schema/events/user.js';
+// Pure: no I/O, no clock (times come in on the command), no hashing (a stored credential's id comes in).
+import { type Role, type UserEvent, userSubject } from '../../../schema/events/user.js';
 import { DomainError } from '../errors.js';
 
 export interface UserState {
@@ -12,7 +12,10 @@ export interface UserState {
   lastName: string | null;
   role: Role | null;
   isActive: boolean;
-  passwordHash: string | null;
+  /** The current password's row in `user_credentials` (services/auth/credentials.ts). */
+  credentialId: string | null;
+  /** The personal data was erased (UserForgotten). */
+  forgotten: boolean;
   registeredAt: string | null;
   /** Events folded so far: the stream version this state is as of. */
   version: number;
@@ -27,7 +30,8 @@ export const initialState = (): UserState => ({
   lastName: null,
   role: null,
   isActive: false,
-  passwordHash: null,
+  credentialId: null,
+  forgotten: false,
   registeredAt: null,
   version: 0,
 });
@@ -47,7 +51,7 @@ export type UserCommand =
       lastName: string | null;
       role: Role;
       isActive: boolean;
-      passwordHash: string;
+      credentialId: string;
       now: string;
     }
   | {
@@ -61,7 +65,8 @@ export type UserCommand =
   | ({ type: 'DeactivateUser'; actorId: number | null; now: string } & Judged)
   | { type: 'ReactivateUser'; now: string }
   | ({ type: 'DeleteUser'; actorId: number | null; now: string } & Judged)
-  | { type: 'ChangeUserPassword'; passwordHash: string; by: 'self' | 'admin'; now: string };
+  | { type: 'ChangeUserPassword'; credentialId: string; by: 'self' | 'admin'; now: string }
+  | { type: 'ForgetUser'; now: string };
 
 /** The refusal when a judged stream moved: callers re-judge on it (see users.ts). */
 export const CHANGED_CONCURRENTLY = 'The user was changed concurrently; please try again';
@@ -83,7 +88,7 @@ function fold(state: UserState, event: UserEvent): UserState {
         lastName: event.data.lastName,
         role: event.data.role,
         isActive: event.data.isActive,
-        passwordHash: event.data.passwordHash,
+        credentialId: event.data.credentialId,
         registeredAt: event.data.registeredAt,
       };
     case 'UserProfileUpdated': {
@@ -104,7 +109,9 @@ function fold(state: UserState, event: UserEvent): UserState {
     case 'UserDeleted':
       return { ...state, deleted: true, isActive: false };
     case 'UserPasswordChanged':
-      return { ...state, passwordHash: event.data.passwordHash };
+      return { ...state, credentialId: event.data.credentialId };
+    case 'UserForgotten':
+      return { ...state, forgotten: true, email: null, firstName: null, lastName: null };
     default:
       return state;
   }
@@ -127,11 +134,19 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
           lastName: command.lastName,
           role: command.role,
           isActive: command.isActive,
-          passwordHash: command.passwordHash,
+          credentialId: command.credentialId,
           registeredAt: command.now,
         },
       },
     ];
+  }
+  if (command.type === 'ForgetUser') {
+    if (!state.exists) throw new DomainError('NOT_FOUND', 'User not found');
+    if (!state.deleted)
+      throw new DomainError('CONFLICT', 'Delete the user before erasing their personal data');
+    if (state.forgotten) return [];
+    const userId = state.userId!;
+    return [{ type: 'UserForgotten', data: { userId, subject: userSubject(userId), at: command.now } }];
   }
   requireLive(state);
   const userId = state.userId;
@@ -175,7 +190,7 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
       return [
         {
           type: 'UserPasswordChanged',
-          data: { userId, passwordHash: command.passwordHash, by: command.by, at: command.now },
+          data: { userId, credentialId: command.credentialId, by: command.by, at: command.now },
         },
       ];
   }

@@ -16,7 +16,7 @@ const registered = (
     lastName: 'Lee',
     role: 'USER',
     isActive: true,
-    passwordHash: 'h1',
+    credentialId: 'h1',
     registeredAt: now,
     ...over,
   },
@@ -34,7 +34,7 @@ describe('user decider', () => {
         lastName: 'Lee',
         role: 'USER',
         isActive: true,
-        passwordHash: 'h1',
+        credentialId: 'h1',
         now,
       })
       .then([registered()]);
@@ -51,7 +51,7 @@ describe('user decider', () => {
         lastName: null,
         role: 'USER',
         isActive: true,
-        passwordHash: 'h',
+        credentialId: 'h',
         now,
       })
       .thenRefuses('CONFLICT');
@@ -132,7 +132,7 @@ describe('user decider', () => {
   it('records a password change with who made it', () => {
     spec
       .given([registered()])
-      .when({ type: 'ChangeUserPassword', passwordHash: 'h2', by: 'admin', now })
-      .then([{ type: 'UserPasswordChanged', data: { userId: 7, passwordHash: 'h2', by: 'admin', at: now } }]);
+      .when({ type: 'ChangeUserPassword', credentialId: 'h2', by: 'admin', now })
+      .then([{ type: 'UserPasswordChanged', data: { userId: 7, credentialId: 'h2', by: 'admin', at: now } }]);
   });
 });

@@ -1,4 +1,5 @@
-// One stream per lower-cased e-mail address (`useremail-<email>`): appending to it with the expected
+// One stream per e-mail address (`useremail-<blind index>`, a keyed hash of the normalised address,
+// so no stream id holds the address: services/privacy): appending to it with the expected
 // version makes "one user per e-mail" hold under concurrent creates without any lock or unique index
 // on the write side.
 import type { UserEvent } from '../../../schema/events/user.js';
@@ -68,5 +69,6 @@ export const emailClaimDecider = {
   initialState,
   evolve,
   decide,
-  streamId: (email: string) => `useremail-${email.toLowerCase()}`,
+  /** The address's blind index (services/app/auth.ts `claimStreamOf`). */
+  streamId: (emailIndex: string) => `useremail-${emailIndex}`,
 };

@@ -5,6 +5,7 @@ import {
   changeRole,
   deactivateUser,
   deleteUser,
+  forgetUser,
   getProfile,
   getUser,
   listUsers,
@@ -37,6 +38,11 @@ export function userRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) 
   server.delete<IdParams>('/api/user/users/:id', async (req, reply) => {
     await deleteUser(app, await actorOf(req), req.params.id);
     return ok(reply, null, { message: 'User deleted successfully' });
+  });
+  // Not in the spec: erasing a deleted user's personal data (issue 9, docs/OPERATIONS.md).
+  server.post<IdParams>('/api/user/users/:id/forget', async (req, reply) => {
+    await forgetUser(app, await actorOf(req), req.params.id);
+    return ok(reply, null, { message: 'Personal data erased' });
   });
   server.put<IdParams>('/api/user/users/:id/reactivate', async (req, reply) =>
     ok(reply, await reactivateUser(app, await actorOf(req), req.params.id), {

@@ -7,6 +7,7 @@ import {
   changeRole,
   deactivateUser,
   deleteUser,
+  forgetUser,
   getProfile,
   getUser,
   listUsers,
@@ -240,6 +241,19 @@ builder.mutationField('deleteUser', (t) =>
     resolve: (_, args, ctx) =>
       run(async () => {
         await deleteUser(ctx.app, ctx.actor, args.id);
+        return true;
+      }),
+  }),
+);
+
+builder.mutationField('forgetUser', (t) =>
+  t.boolean({
+    description:
+      'An ADMIN erases a deleted user’s personal data for good: their data key goes, and every read model drops their names and e-mail.',
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_, args, ctx) =>
+      run(async () => {
+        await forgetUser(ctx.app, ctx.actor, args.id);
         return true;
       }),
   }),

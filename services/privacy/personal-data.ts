@@ -1,0 +1,204 @@
+// Personal fields inside events are sealed with the subject's key before they reach the log, and
+// opened again on every read, so nothing above the event store port sees ciphertext and nothing in
+// the log holds a plain name, e-mail address or IP (shared/reference/privacy-and-tamper-evidence.md).
+//
+// An event's personal fields are sealed together, AES-256-GCM, in one `pii` member:
+// `{ k: subject, iv, ct, f: [field names] }`, with the event id as additional authenticated data,
+// so a ciphertext cannot be moved to another event unnoticed. One cipher per event rather than one
+// per field: a replay decrypts every event, and each cipher costs a few microseconds to set up.
+// Once the subject is forgotten its key is gone: the event still loads, with those fields null and
+// listed in `erased`.
+import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import type {
+  AppendResult,
+  EventStore,
+  ExpectedVersion,
+  NewEvent,
+  Position,
+  ReadAllOptions,
+  ReadStreamOptions,
+  StoredEvent,
+  SubscribeOptions,
+  SubscriptionMessage,
+} from '../eventstore/port.js';
+import type { SubjectKeys } from './subject-keys.js';
+
+/** Which fields of an event type are personal, and whose they are. */
+export interface PersonalFields {
+  subject(data: Record<string, unknown>): string;
+  fields: readonly string[];
+}
+
+export interface Sealed {
+  k: string;
+  iv: string;
+  ct: string;
+  f: string[];
+}
+
+const aad = (eventId: string) => Buffer.from(`${eventId}:pii`);
+
+export function isSealed(value: unknown): value is Sealed {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as Sealed).ct === 'string' && 'k' in value
+  );
+}
+
+/** The data with its present personal fields replaced by one sealed member (unchanged when none). */
+export function sealData(
+  eventId: string,
+  data: Record<string, unknown>,
+  spec: PersonalFields,
+  subject: string,
+  key: Buffer,
+): Record<string, unknown> {
+  const present = spec.fields.filter((f) => data[f] !== undefined);
+  if (present.length === 0) return data;
+  const rest: Record<string, unknown> = {};
+  const personal: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(data)) {
+    if (present.includes(name)) personal[name] = value;
+    else rest[name] = value;
+  }
+  const iv = randomBytes(12);
+  const c = createCipheriv('aes-256-gcm', key, iv);
+  c.setAAD(aad(eventId));
+  const ct = Buffer.concat([c.update(JSON.stringify(personal)), c.final(), c.getAuthTag()]);
+  rest.pii = {
+    k: subject,
+    iv: iv.toString('base64'),
+    ct: ct.toString('base64'),
+    f: present,
+  } satisfies Sealed;
+  return rest;
+}
+
+/** The data with its sealed member opened, or, without a key, its fields null and named as erased. */
+export function openData(
+  eventId: string,
+  data: Record<string, unknown>,
+  key: Buffer | null,
+): { data: Record<string, unknown>; erased: string[] | null } {
+  const sealed = data.pii as Sealed;
+  const { pii: _, ...rest } = data;
+  if (!key) {
+    for (const f of sealed.f) rest[f] = null;
+    return { data: rest, erased: sealed.f };
+  }
+  const ct = Buffer.from(sealed.ct, 'base64');
+  const d = createDecipheriv('aes-256-gcm', key, Buffer.from(sealed.iv, 'base64'));
+  d.setAAD(aad(eventId));
+  d.setAuthTag(ct.subarray(ct.length - 16));
+  const plain = Buffer.concat([d.update(ct.subarray(0, ct.length - 16)), d.final()]);
+  return { data: { ...rest, ...JSON.parse(plain.toString('utf8')) }, erased: null };
+}
+
+/**
+ * Blind index of an e-mail address: a keyed hash of its normalised form (trimmed, NFC, lower-cased),
+ * so a stream id or a lookup key can stand for the address without holding it.
+ */
+export class BlindIndex {
+  private readonly key: Buffer;
+  constructor(encryptionKey: string) {
+    const ikm = Buffer.from(encryptionKey, 'base64');
+    this.key = Buffer.from(hkdfSync('sha256', ikm, 'billflow', 'blind-index: e-mail', 32));
+  }
+  email(address: string): string {
+    const normal = address.trim().normalize('NFC').toLowerCase();
+    return createHmac('sha256', this.key).update(normal).digest('base64url');
+  }
+}
+
+/**
+ * The event store as everything above the port uses it: seals personal fields on append, opens
+ * them on every read. The adapters below store (and, with the hash chain, hash) only the sealed form.
+ */
+export class PersonalDataStore implements EventStore {
+  readonly kind: EventStore['kind'];
+
+  constructor(
+    readonly inner: EventStore,
+    private readonly keys: SubjectKeys,
+    private readonly personalFieldsOf: (type: string) => PersonalFields | undefined,
+    /** Event types after which a subject's key is gone (dropped from this process's memory at once). */
+    private readonly forgetting: ReadonlySet<string> = new Set(),
+  ) {
+    this.kind = inner.kind;
+  }
+
+  init() {
+    return this.inner.init();
+  }
+
+  async append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
+    const sealed: NewEvent[] = [];
+    for (const e of events) {
+      const spec = this.personalFieldsOf(e.type);
+      const data = e.data as Record<string, unknown>;
+      if (!spec || !spec.fields.some((f) => data[f] !== undefined)) {
+        sealed.push(e);
+        continue;
+      }
+      const subject = spec.subject(data);
+      const key = await this.keys.getOrCreate(subject);
+      sealed.push({ ...e, data: sealData(e.id, data, spec, subject, key) });
+    }
+    return this.inner.append(streamId, sealed, expected);
+  }
+
+  async readStream(streamId: string, options?: ReadStreamOptions) {
+    const result = await this.inner.readStream(streamId, options);
+    await this.openAll(result.events);
+    return result;
+  }
+
+  async readAll(after: Position, limit: number, options?: ReadAllOptions): Promise<StoredEvent[]> {
+    const events = await this.inner.readAll(after, limit, options);
+    await this.openAll(events);
+    return events;
+  }
+
+  async *subscribe(options: SubscribeOptions): AsyncIterable<SubscriptionMessage> {
+    for await (const message of this.inner.subscribe(options)) {
+      if (message.kind === 'event') await this.open(message.event);
+      yield message;
+    }
+  }
+
+  headPosition() {
+    return this.inner.headPosition();
+  }
+
+  close() {
+    return this.inner.close();
+  }
+
+  private async openAll(events: StoredEvent[]) {
+    const subjects: string[] = [];
+    for (const e of events) {
+      const pii = (e.data as Record<string, unknown> | null)?.pii;
+      if (isSealed(pii) && this.keys.cached(pii.k) === undefined) subjects.push(pii.k);
+    }
+    if (subjects.length > 0) await this.keys.preload(subjects);
+    for (const e of events) await this.open(e);
+  }
+
+  /**
+   * Opens the event in place. The log's readers in one process share event objects (the Postgres
+   * adapter's tail), so the first reader opens it for all and the others find it open.
+   */
+  private async open(event: StoredEvent): Promise<void> {
+    const data = event.data as Record<string, unknown> | null;
+    const pii = data?.pii;
+    if (isSealed(pii)) {
+      const key = this.keys.cached(pii.k) ?? (await this.keys.get(pii.k));
+      const opened = openData(event.id, data as Record<string, unknown>, key);
+      event.data = opened.data;
+      if (opened.erased) event.erased = opened.erased;
+    }
+    if (this.forgetting.has(event.type)) {
+      const subject = (event.data as { subject?: string } | null)?.subject;
+      if (subject) this.keys.drop(subject);
+    }
+  }
+}

@@ -1,0 +1,133 @@
+// Per-subject data keys for crypto-shredding (shared/reference/privacy-and-tamper-evidence.md).
+// Each subject (a user now; vendors and companies next) has its own random 32-byte key, stored in
+// `subject_keys` outside the event log, wrapped by a key derived from ENCRYPTION_KEY. Forgetting a
+// subject deletes its wrapped key: its personal fields in the log can never be read again, while
+// every event still loads (services/privacy/personal-data.ts).
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import type pg from 'pg';
+
+/** A subject's key is gone: it was forgotten, or it never had one. */
+export type SubjectKey = Buffer | null;
+
+export class ForgottenSubjectError extends Error {
+  constructor(public readonly subject: string) {
+    super('The subject was forgotten: no personal data can be stored for it');
+    this.name = 'ForgottenSubjectError';
+  }
+}
+
+export class SubjectKeys {
+  private readonly kek: Buffer;
+  /**
+   * Unwrapped keys, kept briefly: another process that forgets a subject deletes the row, and this
+   * copy lives at most `ttl` longer (projections erase the read models on the forget event itself,
+   * whatever a cache holds). Never logged.
+   */
+  private readonly cache: LRUCache<string, { key: SubjectKey }>;
+
+  constructor(
+    private readonly pool: pg.Pool,
+    encryptionKey: string,
+    options: { cacheSize?: number; ttlMs?: number } = {},
+  ) {
+    const ikm = Buffer.from(encryptionKey, 'base64');
+    this.kek = Buffer.from(hkdfSync('sha256', ikm, 'billflow', 'subject-keys: key wrapping', 32));
+    this.cache = new LRUCache({ max: options.cacheSize ?? 10_000, ttl: options.ttlMs ?? 60_000 });
+  }
+
+  static async setup(pool: pg.Pool | pg.PoolClient) {
+    await pool.query(`CREATE TABLE IF NOT EXISTS subject_keys (
+      subject text PRIMARY KEY,
+      wrapped bytea,
+      created_at timestamptz NOT NULL DEFAULT now(),
+      forgotten_at timestamptz,
+      CHECK ((wrapped IS NULL) = (forgotten_at IS NOT NULL))
+    )`);
+  }
+
+  /** A key served from memory without a round trip, if one is there (undefined: ask `get`). */
+  cached(subject: string): SubjectKey | undefined {
+    return this.cache.get(subject)?.key;
+  }
+
+  /** The subject's key; null once forgotten or when it never had one. */
+  async get(subject: string): Promise<SubjectKey> {
+    const hit = this.cache.get(subject);
+    if (hit) return hit.key;
+    const r = await this.pool.query<{ wrapped: Buffer | null }>(
+      'SELECT wrapped FROM subject_keys WHERE subject = $1',
+      [subject],
+    );
+    const wrapped = r.rows[0]?.wrapped ?? null;
+    const key = wrapped ? this.unwrap(subject, wrapped) : null;
+    this.cache.set(subject, { key });
+    return key;
+  }
+
+  /** Loads the keys of several subjects with one query (a batch of events being read). */
+  async preload(subjects: Iterable<string>): Promise<void> {
+    const missing = [...new Set(subjects)].filter((s) => !this.cache.has(s));
+    if (missing.length === 0) return;
+    const r = await this.pool.query<{ subject: string; wrapped: Buffer | null }>(
+      'SELECT subject, wrapped FROM subject_keys WHERE subject = ANY($1::text[])',
+      [missing],
+    );
+    const found = new Map(r.rows.map((row) => [row.subject, row.wrapped]));
+    for (const s of missing) {
+      const wrapped = found.get(s) ?? null;
+      this.cache.set(s, { key: wrapped ? this.unwrap(s, wrapped) : null });
+    }
+  }
+
+  /** The subject's key, made on first use. Refused for a forgotten subject. */
+  async getOrCreate(subject: string): Promise<Buffer> {
+    const known = this.cache.get(subject)?.key;
+    if (known) return known;
+    const fresh = randomBytes(32);
+    // Whoever inserts first wins; everyone then uses the stored key.
+    const r = await this.pool.query<{ wrapped: Buffer | null }>(
+      `WITH ins AS (
+         INSERT INTO subject_keys (subject, wrapped) VALUES ($1, $2)
+         ON CONFLICT (subject) DO NOTHING RETURNING wrapped
+       )
+       SELECT wrapped FROM ins UNION ALL SELECT wrapped FROM subject_keys WHERE subject = $1 LIMIT 1`,
+      [subject, this.wrap(subject, fresh)],
+    );
+    const wrapped = r.rows[0]?.wrapped ?? null;
+    if (!wrapped) throw new ForgottenSubjectError(subject);
+    const key = this.unwrap(subject, wrapped);
+    this.cache.set(subject, { key });
+    return key;
+  }
+
+  /** Deletes the subject's key for good (the row stays, saying when, so no new key is ever made). */
+  async forget(subject: string): Promise<void> {
+    await this.pool.query(
+      `INSERT INTO subject_keys (subject, wrapped, forgotten_at) VALUES ($1, NULL, now())
+       ON CONFLICT (subject) DO UPDATE SET wrapped = NULL,
+         forgotten_at = COALESCE(subject_keys.forgotten_at, now())`,
+      [subject],
+    );
+    this.cache.set(subject, { key: null });
+  }
+
+  /** Drops a remembered key (another process forgot the subject). */
+  drop(subject: string) {
+    this.cache.delete(subject);
+  }
+
+  private wrap(subject: string, key: Buffer): Buffer {
+    const iv = randomBytes(12);
+    const c = createCipheriv('aes-256-gcm', this.kek, iv);
+    c.setAAD(Buffer.from(subject));
+    return Buffer.concat([iv, c.update(key), c.final(), c.getAuthTag()]);
+  }
+
+  private unwrap(subject: string, wrapped: Buffer): Buffer {
+    const d = createDecipheriv('aes-256-gcm', this.kek, wrapped.subarray(0, 12));
+    d.setAAD(Buffer.from(subject));
+    d.setAuthTag(wrapped.subarray(wrapped.length - 16));
+    return Buffer.concat([d.update(wrapped.subarray(12, wrapped.length - 16)), d.final()]);
+  }
+}
