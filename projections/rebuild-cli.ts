@@ -4,16 +4,21 @@
 import { Kysely, PostgresDialect } from 'kysely';
 import { configSchema } from '../services/config.js';
 import { createPool } from '../services/db.js';
-import { createEventStore } from '../services/eventstore/index.js';
+import { openEventStore } from '../services/privacy/store.js';
+import { localSecret } from '../tools/local-secrets.js';
 import { projections } from './index.js';
 import { rebuildProjection } from './rebuild.js';
 
 export async function rebuildByName(names: string[], env: Record<string, string | undefined> = process.env) {
   // Only what a rebuild needs; the gateway's secrets are not required here.
-  const parsed = configSchema.pick({ DATABASE_URL: true, EVENTSTORE_URL: true }).safeParse({
-    DATABASE_URL: env.DATABASE_URL ?? 'postgres://postgres:billflow@127.0.0.1:54329/billflow',
-    EVENTSTORE_URL: env.EVENTSTORE_URL || undefined,
-  });
+  const parsed = configSchema
+    .pick({ DATABASE_URL: true, EVENTSTORE_URL: true, ENCRYPTION_KEY: true })
+    .safeParse({
+      DATABASE_URL: env.DATABASE_URL ?? 'postgres://postgres:billflow@127.0.0.1:54329/billflow',
+      EVENTSTORE_URL: env.EVENTSTORE_URL || undefined,
+      // The key that opens the log's personal fields: npm start keeps it in .local/secrets.json.
+      ENCRYPTION_KEY: env.ENCRYPTION_KEY ?? localSecret('ENCRYPTION_KEY'),
+    });
   if (!parsed.success) throw new Error(`Invalid configuration: ${parsed.error.message}`);
   const config = parsed.data;
   const chosen = names.includes('all') ? projections : projections.filter((p) => names.includes(p.name));
@@ -23,7 +28,11 @@ export async function rebuildByName(names: string[], env: Record<string, string 
       `Unknown projection ${unknown.join(', ') || '(none given)'}; choose from: all, ${projections.map((p) => p.name).join(', ')}`,
     );
   const pool = createPool({ connectionString: config.DATABASE_URL, max: 4 });
-  const store = await createEventStore({ pool, eventstoreUrl: config.EVENTSTORE_URL });
+  const { store } = await openEventStore({
+    pool,
+    encryptionKey: config.ENCRYPTION_KEY,
+    eventstoreUrl: config.EVENTSTORE_URL,
+  });
   const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
   const results: Array<{ name: string; events: number; seconds: number }> = [];
   try {

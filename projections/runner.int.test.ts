@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewEvent } from '../services/eventstore/port.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
+import { testSecrets } from '../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { createTestRedis, type TestRedis } from '../test/support/redis.js';
 import { activityProjection } from './activity.js';
@@ -273,14 +274,17 @@ describe('projection runner', () => {
     await expect
       .poll(async () => (await readCheckpoint(kysely, 'users'))?.position ?? '', { timeout: 10_000 })
       .not.toBe('');
-    const results = await rebuildByName(['all'], { DATABASE_URL: db.url });
+    const results = await rebuildByName(['all'], {
+      DATABASE_URL: db.url,
+      ENCRYPTION_KEY: testSecrets().ENCRYPTION_KEY,
+    });
     expect(results.map((x) => [x.name, x.events])).toEqual(PROJECTIONS.map((p) => [p.name, TOTAL_EVENTS]));
     await waitCaughtUp();
     await r.stop();
     expect(await snapshot()).toEqual(clean);
-    await expect(rebuildByName(['nope'], { DATABASE_URL: db.url })).rejects.toThrow(
-      'Unknown projection nope; choose from: all, users, activity',
-    );
+    await expect(
+      rebuildByName(['nope'], { DATABASE_URL: db.url, ENCRYPTION_KEY: testSecrets().ENCRYPTION_KEY }),
+    ).rejects.toThrow('Unknown projection nope; choose from: all, users, activity');
   });
 
   it('crashes injected at random points, 20 trials over 10,000 events, always end equal to a clean rebuild', {

@@ -8,7 +8,6 @@ import { CatchUpWaiter } from '../projections/catch-up.js';
 import { ensureCheckpoints } from '../projections/checkpoints.js';
 import { projections } from '../projections/index.js';
 import { ProjectionRunner } from '../projections/runner.js';
-import { FORGETTING_EVENTS, personalFieldsOf } from '../schema/events/index.js';
 import { startWorkers } from '../workers/index.js';
 import { ProcessManagerRunner } from '../workers/process-manager-runner.js';
 import { processManagers } from '../workers/process-managers.js';
@@ -24,13 +23,13 @@ import { RefreshTokens } from './auth/refresh-tokens.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createDb, createPool } from './db.js';
 import { emailClaimDecider } from './domain/user/email-claim.js';
-import { createEventStore } from './eventstore/index.js';
 import { IdempotencyStore } from './gateway/idempotency.js';
 import { createLiveBus } from './gateway/live.js';
 import { buildGateway } from './gateway/server.js';
 import { createLogger } from './log.js';
 import { assertNoLegacyEvents } from './privacy/legacy.js';
-import { BlindIndex, PersonalDataStore } from './privacy/personal-data.js';
+import { BlindIndex } from './privacy/personal-data.js';
+import { openEventStore } from './privacy/store.js';
 import { SubjectKeys } from './privacy/subject-keys.js';
 import { createRedis, RedisMonitor, redisOptions, redisReady } from './redis.js';
 
@@ -112,13 +111,11 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   );
   const db = createDb(pool);
   // Everything above the port sees personal fields opened; the log holds them sealed per subject.
-  const subjectKeys = new SubjectKeys(pool, config.ENCRYPTION_KEY);
-  const store = new PersonalDataStore(
-    await createEventStore({ pool, eventstoreUrl: config.EVENTSTORE_URL }),
-    subjectKeys,
-    personalFieldsOf,
-    FORGETTING_EVENTS,
-  );
+  const { store, subjectKeys } = await openEventStore({
+    pool,
+    encryptionKey: config.ENCRYPTION_KEY,
+    eventstoreUrl: config.EVENTSTORE_URL,
+  });
   // One monitor per process: Redis going down and coming back is logged once, whatever the client.
   const redisMonitor = new RedisMonitor(log);
   const redis = createRedis(config.REDIS_URL, redisMonitor);

@@ -7,24 +7,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSy
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../services/config.js';
 import { startApp } from '../services/main.js';
+import { localSecrets } from './local-secrets.js';
 import { ensureDatabase, ensureLocalServices, localSocketUrl, ROOT, withDatabase } from './local-services.js';
 import { seedDemoData } from './seed.js';
 import { startSmtpCatcher } from './smtp-catcher.js';
-
-const SECRETS = path.join(ROOT, '.local', 'secrets.json');
-
-/** Secrets generated once per checkout and kept in .local/ (never committed), unless set in the environment. */
-function localSecrets(): { JWT_SECRET: string; ENCRYPTION_KEY: string; ADMIN_PASSWORD: string } {
-  mkdirSync(path.dirname(SECRETS), { recursive: true });
-  const saved = existsSync(SECRETS) ? JSON.parse(readFileSync(SECRETS, 'utf8')) : {};
-  const secrets = {
-    JWT_SECRET: saved.JWT_SECRET ?? randomBytes(32).toString('hex'),
-    ENCRYPTION_KEY: saved.ENCRYPTION_KEY ?? randomBytes(32).toString('base64'),
-    ADMIN_PASSWORD: saved.ADMIN_PASSWORD ?? randomBytes(9).toString('base64url'),
-  };
-  writeFileSync(SECRETS, `${JSON.stringify(secrets, null, 2)}\n`, { mode: 0o600 });
-  return secrets;
-}
 
 /** Builds web/dist when it is missing or older than any web source file. */
 function ensureWebBuild() {
