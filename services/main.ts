@@ -150,7 +150,16 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     subjectKeys,
     blindIndex: new BlindIndex(config.ENCRYPTION_KEY),
   };
-  await prepareStorage(app);
+  try {
+    await prepareStorage(app);
+  } catch (err) {
+    // Refused to start (an old log, a broken database): leave no connection behind.
+    await store.close().catch(() => {});
+    redis.disconnect();
+    subscriber.disconnect();
+    await pool.end().catch(() => {});
+    throw err;
+  }
   await waiter.start();
 
   const role = config.ROLE;

@@ -160,9 +160,12 @@ type EventRow = [
 // Careful: output names could shadow the table's columns in ORDER BY. Every ORDER BY below therefore
 // names the table's column (es_events.x), never a bare name. `json`, not `jsonb`: pg hands a json
 // column to JSON.parse as it arrives.
+/** An event's position as text (see Position in port.ts), over a row of es_events named es_events. */
+export const POSITION_SQL = `(CASE WHEN es_events.epoch = 0 THEN '' ELSE 'E' || lpad(es_events.epoch::text, 4, '0') || ':' END
+      || lpad(es_events.transaction_id::text, ${PAD}, '0') || ':' || lpad(es_events.global_position::text, ${PAD}, '0'))`;
+
 const EVENT_JSON = `json_build_array(
-    CASE WHEN es_events.epoch = 0 THEN '' ELSE 'E' || lpad(es_events.epoch::text, 4, '0') || ':' END
-      || lpad(es_events.transaction_id::text, ${PAD}, '0') || ':' || lpad(es_events.global_position::text, ${PAD}, '0'),
+    ${POSITION_SQL},
     stream_id, stream_version, event_id, event_type, schema_version, data, metadata::text,
     (extract(epoch FROM es_events.created_at) * 1000)::float8) AS event`;
 

@@ -80,7 +80,11 @@ describe('personal data in the log', () => {
     const registered = mine.find((e) => e.event_type === 'UserRegistered')!;
     expect(JSON.parse(registered.data).pii).toMatchObject({ k: `user-${user.id}` });
     const { events } = await app.store.readStream(`user-${user.id}`);
-    expect(events[0].data).toMatchObject({ email: email.toLowerCase(), firstName: 'Priya', lastName: 'Plainfield' });
+    expect(events[0].data).toMatchObject({
+      email: email.toLowerCase(),
+      firstName: 'Priya',
+      lastName: 'Plainfield',
+    });
     // The hash is in its own table, and the new password is the one that works.
     const creds = await app.pool.query('SELECT password_hash FROM user_credentials WHERE user_id = $1', [
       user.id,
