@@ -229,7 +229,7 @@ async function transform(
     credential = true;
   }
   const spec = personalFieldsOf(row.event_type);
-  if (spec && !isSealed(data.pii) && spec.fields.some((f) => data[f] !== undefined)) {
+  if (spec && !isSealed(data.pii) && spec.fields.some((f) => data[f] !== undefined && data[f] !== null)) {
     const subject = spec.subject(data);
     data = sealData(row.event_id, data, spec, subject, await deps.keys.getOrCreate(subject));
     sealed = true;

@@ -52,7 +52,8 @@ export function sealData(
   subject: string,
   key: Buffer,
 ): Record<string, unknown> {
-  const present = spec.fields.filter((f) => data[f] !== undefined);
+  // A null holds nothing personal: only values are sealed (a replay opens fewer events).
+  const present = spec.fields.filter((f) => data[f] !== undefined && data[f] !== null);
   if (present.length === 0) return data;
   const rest: Record<string, unknown> = {};
   const personal: Record<string, unknown> = {};
@@ -135,7 +136,7 @@ export class PersonalDataStore implements EventStore {
     for (const e of events) {
       const spec = this.personalFieldsOf(e.type);
       const data = e.data as Record<string, unknown>;
-      if (!spec || !spec.fields.some((f) => data[f] !== undefined)) {
+      if (!spec || !spec.fields.some((f) => data[f] !== undefined && data[f] !== null)) {
         sealed.push(e);
         continue;
       }

@@ -1,0 +1,59 @@
+// Sealing personal fields inside an event's data, and opening them again (or not, once forgotten).
+import { randomBytes } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import { BlindIndex, openData, type PersonalFields, sealData } from './personal-data.js';
+
+const spec: PersonalFields = { subject: (d) => `user-${d.userId}`, fields: ['email', 'firstName', 'ip'] };
+const key = randomBytes(32);
+
+describe('sealing personal fields', () => {
+  it('seals only the present, non-null personal fields, in one member, and opens them back', () => {
+    const data = { userId: 7, email: 'ann@example.test', firstName: null, role: 'USER' };
+    const sealed = sealData('event-1', data, spec, 'user-7', key);
+    expect(sealed).toMatchObject({
+      userId: 7,
+      firstName: null,
+      role: 'USER',
+      pii: { k: 'user-7', f: ['email'] },
+    });
+    expect(JSON.stringify(sealed)).not.toContain('ann@example.test');
+    expect(openData('event-1', sealed, key)).toEqual({ data, erased: null });
+  });
+
+  it('leaves data without personal values as it is', () => {
+    const data = { userId: 7, ip: null, at: 'now' };
+    expect(sealData('event-2', data, spec, 'user-7', key)).toBe(data);
+  });
+
+  it('binds the sealed member to its event: moved to another event, it does not open', () => {
+    const sealed = sealData('event-1', { userId: 7, email: 'ann@example.test' }, spec, 'user-7', key);
+    expect(() => openData('event-2', sealed, key)).toThrow();
+    expect(() => openData('event-1', sealed, randomBytes(32))).toThrow();
+  });
+
+  it('without the key (forgotten), the fields read as null and are named as erased', () => {
+    const sealed = sealData(
+      'event-1',
+      { userId: 7, email: 'a@b.test', firstName: 'Ann' },
+      spec,
+      'user-7',
+      key,
+    );
+    expect(openData('event-1', sealed, null)).toEqual({
+      data: { userId: 7, email: null, firstName: null },
+      erased: ['email', 'firstName'],
+    });
+  });
+});
+
+describe('blind index', () => {
+  it('is the same for every way of writing one address, differs per key, and hides the address', () => {
+    const secret = randomBytes(32).toString('base64');
+    const index = new BlindIndex(secret);
+    const a = index.email('Ann.Lee@Example.TEST');
+    expect(index.email('  ann.lee@example.test ')).toBe(a);
+    expect(index.email('ann.lee2@example.test')).not.toBe(a);
+    expect(new BlindIndex(randomBytes(32).toString('base64')).email('ann.lee@example.test')).not.toBe(a);
+    expect(a).not.toContain('ann');
+  });
+});
