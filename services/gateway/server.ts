@@ -21,6 +21,7 @@ import { schema } from './graphql/schema.js';
 import { prefetchUserChanges } from './graphql/types/user.js';
 import { IdempotencyStore, installIdempotency, socketMutation } from './idempotency.js';
 import type { LiveBus } from './live.js';
+import { registerApiDocs } from './openapi.js';
 import { registerProjectionMetrics } from './projection-metrics.js';
 import { authRoutes } from './rest/auth-routes.js';
 import { dashboardRoutes } from './rest/dashboard-routes.js';
@@ -111,6 +112,8 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     actorOf,
     requestContextOf: (req) => requestContexts.get(req),
   });
+  // Before the routes: it documents each /api route as it is added (openapi.ts).
+  await registerApiDocs(server);
   const deps: RestDeps = { app, actorOf };
   authRoutes(server, deps);
   healthRoutes(server, deps);

@@ -1,31 +1,107 @@
 // /api/auth/* and PUT /api/user/password (spec 1 §7 Auth).
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  ChangeOwnPasswordInput,
+  LoginInput,
+  LogoutInput,
+  RefreshInput,
+  RegisterUserInput,
+} from '../../../schema/commands/user.js';
 import { changeOwnPassword, login, logout, me, refresh, registerUser } from '../../app/auth.js';
+import { routeDoc, Tokens, User } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
 
 export function authRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) {
-  server.post('/api/auth/login', async (req, reply) => {
-    const result = await login(app, req.body, { ip: req.ip ?? null });
-    return ok(reply, result, { message: 'Login successful' });
-  });
+  server.post(
+    '/api/auth/login',
+    {
+      schema: routeDoc({
+        summary: 'Sign in',
+        tags: ['auth'],
+        auth: false,
+        body: LoginInput,
+        data: z.object({ user: User, tokens: Tokens }),
+        errors: [401, 429],
+      }),
+    },
+    async (req, reply) => {
+      const result = await login(app, req.body, { ip: req.ip ?? null });
+      return ok(reply, result, { message: 'Login successful' });
+    },
+  );
 
-  server.post('/api/auth/refresh', async (req, reply) => ok(reply, await refresh(app, req.body)));
+  server.post(
+    '/api/auth/refresh',
+    {
+      schema: routeDoc({
+        summary: 'A new token pair for a refresh token',
+        tags: ['auth'],
+        auth: false,
+        body: RefreshInput,
+        data: z.object({ tokens: Tokens }),
+        errors: [401],
+      }),
+    },
+    async (req, reply) => ok(reply, await refresh(app, req.body)),
+  );
 
-  server.post('/api/auth/logout', async (req, reply) => {
-    await logout(app, await actorOf(req), req.body ?? {});
-    return ok(reply, null, { message: 'Logged out' });
-  });
+  server.post(
+    '/api/auth/logout',
+    {
+      schema: routeDoc({
+        summary: "Sign out (revokes the refresh token's family)",
+        tags: ['auth'],
+        auth: 'optional',
+        body: LogoutInput,
+        data: z.null(),
+      }),
+    },
+    async (req, reply) => {
+      await logout(app, await actorOf(req), req.body ?? {});
+      return ok(reply, null, { message: 'Logged out' });
+    },
+  );
 
-  server.post('/api/auth/register', async (req, reply) => {
-    const user = await registerUser(app, await actorOf(req), req.body);
-    return ok(reply, user, { status: 201, message: 'User created successfully' });
-  });
+  server.post(
+    '/api/auth/register',
+    {
+      schema: routeDoc({
+        summary: 'Create a user (ADMIN)',
+        tags: ['auth'],
+        body: RegisterUserInput,
+        status: 201,
+        data: User,
+        errors: [409, 422],
+      }),
+    },
+    async (req, reply) => {
+      const user = await registerUser(app, await actorOf(req), req.body);
+      return ok(reply, user, { status: 201, message: 'User created successfully' });
+    },
+  );
 
-  server.get('/api/auth/me', async (req, reply) => ok(reply, await me(app, await actorOf(req))));
+  server.get(
+    '/api/auth/me',
+    { schema: routeDoc({ summary: 'The signed-in user', tags: ['auth'], data: User }) },
+    async (req, reply) => ok(reply, await me(app, await actorOf(req))),
+  );
 
-  server.put('/api/user/password', async (req, reply) => {
-    await changeOwnPassword(app, await actorOf(req), req.body);
-    return ok(reply, null, { message: 'Password changed successfully' });
-  });
+  server.put(
+    '/api/user/password',
+    {
+      schema: routeDoc({
+        summary: 'Change own password (needs the current one)',
+        tags: ['profile'],
+        body: ChangeOwnPasswordInput,
+        data: z.null(),
+        errors: [422, 429],
+      }),
+    },
+    async (req, reply) => {
+      await changeOwnPassword(app, await actorOf(req), req.body);
+      return ok(reply, null, { message: 'Password changed successfully' });
+    },
+  );
 }

@@ -1,11 +1,20 @@
 // /api/dashboard/stats (spec 1 §7 Dashboard).
 import type { FastifyInstance } from 'fastify';
 import { dashboardStats } from '../../app/dashboard.js';
+import { DashboardStats, routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
 
 export function dashboardRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) {
-  server.get('/api/dashboard/stats', async (req, reply) =>
-    ok(reply, await dashboardStats(app, await actorOf(req))),
+  server.get(
+    '/api/dashboard/stats',
+    {
+      schema: routeDoc({
+        summary: 'Dashboard figures and recent activity',
+        tags: ['dashboard'],
+        data: DashboardStats,
+      }),
+    },
+    async (req, reply) => ok(reply, await dashboardStats(app, await actorOf(req))),
   );
 }

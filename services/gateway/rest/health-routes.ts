@@ -1,26 +1,52 @@
 // Health: a public liveness probe, a public readiness probe for load balancers, and the detailed
 // view for the dashboard (ADMIN).
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import { DATABASE_UNAVAILABLE } from '../../app/errors.js';
 import { detailedHealth, readiness } from '../../app/health.js';
+import { Readiness, routeDoc, SystemHealth } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
 
 export function healthRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) {
-  server.get('/api/health', async (_req, reply) => ok(reply, { status: 'ok' }));
+  server.get(
+    '/api/health',
+    {
+      schema: routeDoc({
+        summary: 'Liveness',
+        tags: ['health'],
+        auth: false,
+        data: z.object({ status: z.literal('ok') }),
+      }),
+    },
+    async (_req, reply) => ok(reply, { status: 'ok' }),
+  );
   // 200 while Postgres answers (Redis down only degrades the service); 503 otherwise.
-  server.get('/api/health/ready', async (_req, reply) => {
-    const ready = await readiness(app);
-    if (ready.status === 'ready') return ok(reply, ready);
-    return reply.status(503).header('retry-after', '5').send({
-      success: false,
-      error: DATABASE_UNAVAILABLE,
-      message: DATABASE_UNAVAILABLE,
-      code: 'UNAVAILABLE',
-      data: ready,
-    });
-  });
-  server.get('/api/health/detailed', async (req, reply) =>
-    ok(reply, await detailedHealth(app, await actorOf(req))),
+  server.get(
+    '/api/health/ready',
+    {
+      schema: routeDoc({
+        summary: 'Readiness for load balancers (503 while Postgres is away)',
+        tags: ['health'],
+        auth: false,
+        data: Readiness,
+      }),
+    },
+    async (_req, reply) => {
+      const ready = await readiness(app);
+      if (ready.status === 'ready') return ok(reply, ready);
+      return reply.status(503).header('retry-after', '5').send({
+        success: false,
+        error: DATABASE_UNAVAILABLE,
+        message: DATABASE_UNAVAILABLE,
+        code: 'UNAVAILABLE',
+        data: ready,
+      });
+    },
+  );
+  server.get(
+    '/api/health/detailed',
+    { schema: routeDoc({ summary: 'Detailed health (ADMIN)', tags: ['health'], data: SystemHealth }) },
+    async (req, reply) => ok(reply, await detailedHealth(app, await actorOf(req))),
   );
 }

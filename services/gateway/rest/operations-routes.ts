@@ -1,5 +1,6 @@
 // The operations page's calls (ADMIN): the overview, and retries of failed jobs and parked events.
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
 import {
   closeOperationsQueues,
   operationsOverview,
@@ -7,6 +8,7 @@ import {
   retryParkedEvent,
 } from '../../app/operations.js';
 import { operationsFeed } from '../operations-feed.js';
+import { OperationsOverview, routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
 
@@ -14,12 +16,29 @@ export function operationsRoutes(server: FastifyInstance, { app, actorOf }: Rest
   // The queue objects are opened by this gateway's calls (REST and GraphQL): they close with it.
   server.addHook('onClose', async () => closeOperationsQueues(app));
 
-  server.get('/api/operations', async (req, reply) =>
-    ok(reply, await operationsOverview(app, await actorOf(req))),
+  server.get(
+    '/api/operations',
+    {
+      schema: routeDoc({
+        summary: 'Queues, consumers and parked events (ADMIN)',
+        tags: ['operations'],
+        data: OperationsOverview,
+      }),
+    },
+    async (req, reply) => ok(reply, await operationsOverview(app, await actorOf(req))),
   );
 
   server.post<{ Params: { queue: string; jobId: string } }>(
     '/api/operations/queues/:queue/jobs/:jobId/retry',
+    {
+      schema: routeDoc({
+        summary: 'Run a failed job again (ADMIN)',
+        tags: ['operations'],
+        params: z.object({ queue: z.string(), jobId: z.string() }),
+        data: z.object({ queue: z.string(), jobId: z.string() }),
+        errors: [404, 409],
+      }),
+    },
     async (req, reply) => {
       const data = await retryFailedJob(app, await actorOf(req), req.params.queue, req.params.jobId);
       operationsFeed(app).refresh();
@@ -29,6 +48,15 @@ export function operationsRoutes(server: FastifyInstance, { app, actorOf }: Rest
 
   server.post<{ Params: { consumer: string; eventId: string } }>(
     '/api/operations/parked/:consumer/:eventId/retry',
+    {
+      schema: routeDoc({
+        summary: 'Apply a parked event again (ADMIN)',
+        tags: ['operations'],
+        params: z.object({ consumer: z.string(), eventId: z.uuid() }),
+        data: z.object({ consumer: z.string(), eventId: z.uuid() }),
+        errors: [404],
+      }),
+    },
     async (req, reply) => {
       const data = await retryParkedEvent(app, await actorOf(req), req.params.consumer, req.params.eventId);
       operationsFeed(app).refresh();

@@ -1,5 +1,12 @@
 // /api/user/* (spec 1 §7 Users). Thin: parse the path and query, call the application function.
 import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  AdminChangePasswordInput,
+  ChangeRoleInput,
+  PageInput,
+  UpdateUserInput,
+} from '../../../schema/commands/user.js';
 import {
   adminChangePassword,
   changeRole,
@@ -15,64 +22,199 @@ import {
   updateUser,
   userStatistics,
 } from '../../app/users.js';
+import { IdParams as IdParamsSchema, OverviewStats, routeDoc, User, UserStatistics } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
 
 type IdParams = { Params: { id: string } };
+// What updateProfile accepts (services/app/users.ts): names and e-mail, nothing else.
+const UpdateProfileInput = UpdateUserInput.pick({ email: true, firstName: true, lastName: true }).strict();
 
 export function userRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) {
-  server.get('/api/user/users', async (req, reply) => {
-    const page = await listUsers(app, await actorOf(req), req.query);
-    return ok(reply, page, {
-      pagination: { total: page.total, page: page.page, limit: page.limit, totalPages: page.totalPages },
-    });
-  });
-  server.get<IdParams>('/api/user/users/:id', async (req, reply) =>
-    ok(reply, await getUser(app, await actorOf(req), req.params.id)),
+  server.get(
+    '/api/user/users',
+    {
+      schema: routeDoc({
+        summary: 'List users (paged, newest first)',
+        tags: ['users'],
+        querystring: PageInput,
+        data: z.array(User),
+        paginated: true,
+      }),
+    },
+    async (req, reply) => {
+      const page = await listUsers(app, await actorOf(req), req.query);
+      return ok(reply, page, {
+        pagination: { total: page.total, page: page.page, limit: page.limit, totalPages: page.totalPages },
+      });
+    },
   );
-  server.put<IdParams>('/api/user/users/:id', async (req, reply) =>
-    ok(reply, await updateUser(app, await actorOf(req), req.params.id, req.body), {
-      message: 'User updated successfully',
-    }),
+  server.get<IdParams>(
+    '/api/user/users/:id',
+    {
+      schema: routeDoc({
+        summary: 'One user',
+        tags: ['users'],
+        params: IdParamsSchema,
+        data: User,
+        errors: [404],
+      }),
+    },
+    async (req, reply) => ok(reply, await getUser(app, await actorOf(req), req.params.id)),
   );
-  server.delete<IdParams>('/api/user/users/:id', async (req, reply) => {
-    await deleteUser(app, await actorOf(req), req.params.id);
-    return ok(reply, null, { message: 'User deleted successfully' });
-  });
+  server.put<IdParams>(
+    '/api/user/users/:id',
+    {
+      schema: routeDoc({
+        summary: 'Update a user (ADMIN)',
+        tags: ['users'],
+        params: IdParamsSchema,
+        body: UpdateUserInput,
+        data: User,
+        errors: [404, 409, 422],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await updateUser(app, await actorOf(req), req.params.id, req.body), {
+        message: 'User updated successfully',
+      }),
+  );
+  server.delete<IdParams>(
+    '/api/user/users/:id',
+    {
+      schema: routeDoc({
+        summary: 'Delete a user (ADMIN)',
+        tags: ['users'],
+        params: IdParamsSchema,
+        data: z.null(),
+        errors: [404, 409, 422],
+      }),
+    },
+    async (req, reply) => {
+      await deleteUser(app, await actorOf(req), req.params.id);
+      return ok(reply, null, { message: 'User deleted successfully' });
+    },
+  );
   // Not in the spec: erasing a deleted user's personal data (issue 9, docs/OPERATIONS.md).
-  server.post<IdParams>('/api/user/users/:id/forget', async (req, reply) => {
-    await forgetUser(app, await actorOf(req), req.params.id);
-    return ok(reply, null, { message: 'Personal data erased' });
-  });
-  server.put<IdParams>('/api/user/users/:id/reactivate', async (req, reply) =>
-    ok(reply, await reactivateUser(app, await actorOf(req), req.params.id), {
-      message: 'User activated successfully',
-    }),
+  server.post<IdParams>(
+    '/api/user/users/:id/forget',
+    {
+      schema: routeDoc({
+        summary: "Erase a deleted user's personal data (ADMIN)",
+        tags: ['users'],
+        params: IdParamsSchema,
+        data: z.null(),
+        errors: [404, 409, 422],
+      }),
+    },
+    async (req, reply) => {
+      await forgetUser(app, await actorOf(req), req.params.id);
+      return ok(reply, null, { message: 'Personal data erased' });
+    },
   );
-  server.put<IdParams>('/api/user/users/:id/deactivate', async (req, reply) =>
-    ok(reply, await deactivateUser(app, await actorOf(req), req.params.id), {
-      message: 'User deactivated successfully',
-    }),
+  server.put<IdParams>(
+    '/api/user/users/:id/reactivate',
+    {
+      schema: routeDoc({
+        summary: 'Reactivate a user (ADMIN)',
+        tags: ['users'],
+        params: IdParamsSchema,
+        data: User,
+        errors: [404, 409, 422],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await reactivateUser(app, await actorOf(req), req.params.id), {
+        message: 'User activated successfully',
+      }),
   );
-  server.put<IdParams>('/api/user/users/:id/role', async (req, reply) =>
-    ok(reply, await changeRole(app, await actorOf(req), req.params.id, req.body), {
-      message: 'Role updated successfully',
-    }),
+  server.put<IdParams>(
+    '/api/user/users/:id/deactivate',
+    {
+      schema: routeDoc({
+        summary: 'Deactivate a user (ADMIN)',
+        tags: ['users'],
+        params: IdParamsSchema,
+        data: User,
+        errors: [404, 409, 422],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await deactivateUser(app, await actorOf(req), req.params.id), {
+        message: 'User deactivated successfully',
+      }),
   );
-  server.put<IdParams>('/api/user/users/:id/change-password', async (req, reply) => {
-    await adminChangePassword(app, await actorOf(req), req.params.id, req.body);
-    return ok(reply, null, { message: 'Password changed successfully' });
-  });
-  server.get('/api/user/profile', async (req, reply) => ok(reply, await getProfile(app, await actorOf(req))));
-  server.put('/api/user/profile', async (req, reply) =>
-    ok(reply, await updateProfile(app, await actorOf(req), req.body), {
-      message: 'Profile updated successfully',
-    }),
+  server.put<IdParams>(
+    '/api/user/users/:id/role',
+    {
+      schema: routeDoc({
+        summary: "Change a user's role (ADMIN)",
+        tags: ['users'],
+        params: IdParamsSchema,
+        body: ChangeRoleInput,
+        data: User,
+        errors: [404, 409, 422],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await changeRole(app, await actorOf(req), req.params.id, req.body), {
+        message: 'Role updated successfully',
+      }),
   );
-  server.get<{ Querystring: { userId?: string } }>('/api/user/statistics', async (req, reply) =>
-    ok(reply, await userStatistics(app, await actorOf(req), req.query ?? {})),
+  server.put<IdParams>(
+    '/api/user/users/:id/change-password',
+    {
+      schema: routeDoc({
+        summary: "Set another user's password (ADMIN)",
+        tags: ['users'],
+        params: IdParamsSchema,
+        body: AdminChangePasswordInput,
+        data: z.null(),
+        errors: [404, 422],
+      }),
+    },
+    async (req, reply) => {
+      await adminChangePassword(app, await actorOf(req), req.params.id, req.body);
+      return ok(reply, null, { message: 'Password changed successfully' });
+    },
   );
-  server.get('/api/user/overview-stats', async (req, reply) =>
-    ok(reply, await overviewStats(app, await actorOf(req))),
+  server.get(
+    '/api/user/profile',
+    { schema: routeDoc({ summary: 'Own profile', tags: ['profile'], data: User }) },
+    async (req, reply) => ok(reply, await getProfile(app, await actorOf(req))),
+  );
+  server.put(
+    '/api/user/profile',
+    {
+      schema: routeDoc({
+        summary: 'Update own names and e-mail',
+        tags: ['profile'],
+        body: UpdateProfileInput,
+        data: User,
+        errors: [409, 422],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await updateProfile(app, await actorOf(req), req.body), {
+        message: 'Profile updated successfully',
+      }),
+  );
+  server.get<{ Querystring: { userId?: string } }>(
+    '/api/user/statistics',
+    {
+      schema: routeDoc({
+        summary: 'Sign-in figures (own, or any user for users.read)',
+        tags: ['profile'],
+        querystring: z.object({ userId: z.string().regex(/^\d+$/).optional() }),
+        data: UserStatistics,
+        errors: [404],
+      }),
+    },
+    async (req, reply) => ok(reply, await userStatistics(app, await actorOf(req), req.query ?? {})),
+  );
+  server.get(
+    '/api/user/overview-stats',
+    { schema: routeDoc({ summary: 'User counts by role and state', tags: ['users'], data: OverviewStats }) },
+    async (req, reply) => ok(reply, await overviewStats(app, await actorOf(req))),
   );
 }
