@@ -94,6 +94,8 @@ async function makeLegacy(encryptionKey: string, started: StartedApp) {
       [row.event_id, data, version, stream, metadata],
     );
   }
+  // From before the hash chain too.
+  await db.pool.query('UPDATE es_events SET digest = NULL, hash = NULL');
   await db.pool.query('DELETE FROM es_streams');
   await db.pool.query(`INSERT INTO es_streams (stream_id, stream_type, version)
     SELECT stream_id, split_part(stream_id, '-', 1), max(stream_version) FROM es_events GROUP BY stream_id`);

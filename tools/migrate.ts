@@ -5,7 +5,8 @@
 // 1. Copy every event, in log order, into a staging table, transformed: password hashes move to
 //    `user_credentials` (the event names the credential), e-mail, names and IPs are sealed with the
 //    user's data key, e-mail claim streams are renamed to the address's blind index, and e-mail
-//    addresses in metadata (the bootstrap admin's command id) are replaced by their blind index.
+//    addresses in metadata (the bootstrap admin's command id) are replaced by their blind index; every
+//    event gets its digest, and the insert chains it (tamper evidence, services/eventstore/chain.ts).
 // 2. Build the users and activity read models from the staged log in a scratch schema and compare
 //    them with the read models the product has now: every row must match (and every user's new
 //    credential must hold the hash the old row had). Any difference stops the migration here, with
@@ -23,6 +24,7 @@ import type { Projection, ProjectionContext } from '../projections/projection.js
 import { personalFieldsOf, schemaVersionOf } from '../schema/events/index.js';
 import { Credentials } from '../services/auth/credentials.js';
 import { createPool } from '../services/db.js';
+import { eventDigest } from '../services/eventstore/chain.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { streamTypeOf } from '../services/eventstore/port.js';
 import { POSITION_SQL } from '../services/eventstore/postgres.js';
@@ -96,7 +98,7 @@ export async function migrateLog(opts: {
   await pool.query(`CREATE TABLE ${STAGE} (
     seq bigint PRIMARY KEY, event_id uuid NOT NULL, stream_id text NOT NULL, stream_version bigint NOT NULL,
     event_type text NOT NULL, schema_version int NOT NULL, data jsonb NOT NULL, metadata jsonb NOT NULL,
-    created_at timestamptz NOT NULL, old_position text NOT NULL)`);
+    created_at timestamptz NOT NULL, old_position text NOT NULL, digest bytea NOT NULL)`);
   const renamed = new Set<string>();
   let after = '';
   let seq = 0;
@@ -125,11 +127,19 @@ export async function migrateLog(opts: {
         JSON.stringify(t.metadata),
         row.created_at,
         row.position,
+        eventDigest({
+          id: row.event_id,
+          streamId: t.streamId,
+          type: row.event_type,
+          schemaVersion: t.schemaVersion,
+          data: t.data,
+          metadata: t.metadata,
+        }),
       ]);
     }
     await pool.query(
       `INSERT INTO ${STAGE} SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::bigint[], $5::text[],
-         $6::int[], $7::jsonb[], $8::jsonb[], $9::timestamptz[], $10::text[])`,
+         $6::int[], $7::jsonb[], $8::jsonb[], $9::timestamptz[], $10::text[], $11::bytea[])`,
       staged[0].map((_, col) => staged.map((s) => s[col])),
     );
     after = r.rows[r.rows.length - 1].position;
@@ -159,10 +169,13 @@ export async function migrateLog(opts: {
     await client.query('DELETE FROM es_events');
     await client.query('DELETE FROM es_streams');
     // One transaction: every row gets its id, and the sequence keeps the staged order.
+    // The insert chains each event to the one before it in its stream (es_chain, chain.ts).
     await client.query(`INSERT INTO es_events (stream_id, stream_version, event_id, event_type, schema_version,
-        data, metadata, created_at)
-      SELECT stream_id, stream_version, event_id, event_type, schema_version, data, metadata, created_at
+        data, metadata, created_at, digest)
+      SELECT stream_id, stream_version, event_id, event_type, schema_version, data, metadata, created_at, digest
         FROM ${STAGE} ORDER BY seq`);
+    // Anchors of the old log name positions that are gone: the next anchor job starts again.
+    await client.query('DELETE FROM es_anchors');
     const streams = await client.query<{ stream_id: string; version: string }>(
       'SELECT stream_id, max(stream_version)::text AS version FROM es_events GROUP BY stream_id',
     );

@@ -3,14 +3,19 @@
 // tick twice.
 import { type ConnectionOptions, Queue, Worker } from 'bullmq';
 import type { AppServices } from '../services/app/context.js';
+import { writeAnchors } from '../services/eventstore/anchors.js';
 import { purgeIdempotencyKeys } from '../services/gateway/idempotency.js';
+import { PersonalDataStore } from '../services/privacy/personal-data.js';
 
 export const MAINTENANCE_QUEUE = 'maintenance';
 
+const HOUR = 60 * 60 * 1000;
 const SCHEDULES = [
-  'purge-refresh-tokens',
+  { name: 'purge-refresh-tokens', every: HOUR },
   // Stored first answers to Idempotency-Keys may hold personal data: kept 24 h, no longer.
-  'purge-idempotency-keys',
+  { name: 'purge-idempotency-keys', every: HOUR },
+  // Tamper evidence: an anchor over the log's new events (services/eventstore/anchors.ts).
+  { name: 'anchor-log', every: 60_000 },
 ] as const;
 
 export async function startMaintenance(app: AppServices, connection: ConnectionOptions, prefix: string) {
@@ -23,8 +28,7 @@ export async function startMaintenance(app: AppServices, connection: ConnectionO
   const schedule = (async () => {
     for (let delay = 500; !closed; delay = Math.min(delay * 2, 10_000)) {
       try {
-        for (const name of SCHEDULES)
-          await queue.upsertJobScheduler(name, { every: 60 * 60 * 1000 }, { name });
+        for (const { name, every } of SCHEDULES) await queue.upsertJobScheduler(name, { every }, { name });
         return;
       } catch {
         await new Promise((r) => setTimeout(r, delay));
@@ -36,6 +40,11 @@ export async function startMaintenance(app: AppServices, connection: ConnectionO
     async (job) => {
       if (job.name === 'purge-refresh-tokens') return { purged: await app.refreshTokens.purgeExpired() };
       if (job.name === 'purge-idempotency-keys') return { purged: await purgeIdempotencyKeys(app.pool) };
+      if (job.name === 'anchor-log') {
+        // The raw log: anchors need hashes, not opened personal fields.
+        const store = app.store instanceof PersonalDataStore ? app.store.inner : app.store;
+        return { anchors: (await writeAnchors(app.pool, store)).length };
+      }
       throw new Error(`Unknown maintenance job ${job.name}`);
     },
     { connection, prefix, concurrency: 1 },

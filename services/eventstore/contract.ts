@@ -2,6 +2,7 @@
 // above the port relies on exactly these behaviours, so a new adapter is done when this passes.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chainHash, eventDigest } from './chain.js';
 import {
   type EventStore,
   type NewEvent,
@@ -121,6 +122,31 @@ export function eventStoreContract(
         const { version, events } = await store.readStream(id, { fromVersion: 2, maxCount: 2 });
         expect(version).toBe(4);
         expect(events.map((e) => e.type)).toEqual(['B', 'C']);
+      });
+    });
+
+    describe('tamper evidence', () => {
+      it("chains each event's hash to the previous event of its stream, over the stored form", async () => {
+        const id = fresh();
+        await store.append(
+          id,
+          [ev('A', { n: 1 }), ev('B', { n: 2, nested: { z: 1, a: [true, null] } })],
+          'no_stream',
+        );
+        await store.append(id, [ev('C', { n: 3 }, { metadata: { commandId: 'c9', userId: null } })], 2);
+        await store.append(id, [ev('D')], 'any');
+        const { events } = await store.readStream(id);
+        let previous: Buffer | null = null;
+        for (const e of events) {
+          const expected = chainHash(previous, e.streamVersion, eventDigest(e));
+          expect(e.hash).toBe(expected.toString('hex'));
+          previous = expected;
+        }
+        // A different stream starts its own chain.
+        const other = fresh();
+        await store.append(other, [ev('A', { n: 1 })], 'no_stream');
+        const [first] = (await store.readStream(other)).events;
+        expect(first.hash).toBe(chainHash(null, 1, eventDigest(first)).toString('hex'));
       });
     });
 

@@ -1,7 +1,6 @@
 // KurrentDB (EventStoreDB) adapter of the event store port, chosen by EVENTSTORE_URL. Checkpoints
 // stay in the read-model Postgres (projections/), so nothing here keeps state of its own.
 import {
-  ANY,
   BACKWARDS,
   END,
   excludeSystemEvents,
@@ -13,9 +12,9 @@ import {
   WrongExpectedVersionError as KWrongExpectedVersionError,
   NO_STREAM,
   type ResolvedEvent,
-  STREAM_EXISTS,
   StreamNotFoundError,
 } from '@kurrent/kurrentdb-client';
+import { chainHash, eventDigest } from './chain.js';
 import {
   type AppendResult,
   type EventMetadata,
@@ -49,7 +48,10 @@ function toStored(resolved: ResolvedEvent): StoredEvent | null {
   const e = resolved.event as (Recorded & { position?: KPosition }) | undefined;
   if (!e || e.type.startsWith('$') || e.streamId.startsWith('$')) return null;
   const metadata = (e.isJson ? (e.metadata as EventMetadata) : {}) ?? {};
-  const { schemaVersion, ...rest } = metadata as EventMetadata & { schemaVersion?: number };
+  const { schemaVersion, $chain, ...rest } = metadata as EventMetadata & {
+    schemaVersion?: number;
+    $chain?: { hash?: string };
+  };
   return {
     id: e.id,
     type: e.type,
@@ -60,6 +62,7 @@ function toStored(resolved: ResolvedEvent): StoredEvent | null {
     data: e.data,
     metadata: rest,
     createdAt: e.created instanceof Date ? e.created : new Date(e.created as unknown as string),
+    ...($chain?.hash ? { hash: $chain.hash } : {}),
   };
 }
 
@@ -76,40 +79,87 @@ export class KurrentDbEventStore implements EventStore {
     await this.headPosition();
   }
 
+  /**
+   * Appends with the hash chain (chain.ts): each event's digest and chained hash go into its
+   * metadata (`$chain`, left out of the digest). The chain needs the stream's last hash, so the
+   * append reads the stream's tail first and appends at exactly that revision: a writer in between
+   * makes it a version conflict (retried for 'any'), never a broken chain. A re-append of the events
+   * already at the stream's end is a no-op, as KurrentDB's own idempotency would make it.
+   */
   async append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
-    const streamState =
-      expected === 'any'
-        ? ANY
-        : expected === 'no_stream' || expected === 0
-          ? NO_STREAM
-          : expected === 'stream_exists'
-            ? STREAM_EXISTS
-            : BigInt(expected - 1);
-    try {
-      const result = await this.client.appendToStream(
-        streamId,
-        events.map((e) =>
-          jsonEvent({
-            id: e.id,
-            type: e.type,
-            data: (e.data ?? null) as never,
-            metadata: { ...(e.metadata ?? {}), schemaVersion: e.schemaVersion ?? 1 } as never,
-          }),
-        ),
-        { streamState },
-      );
-      return {
-        nextVersion: Number(result.nextExpectedRevision) + 1,
-        position: result.position ? encodeKPosition(result.position) : await this.headPosition(),
-      };
-    } catch (err) {
-      if (err instanceof KWrongExpectedVersionError) {
+    for (let attempt = 1; ; attempt++) {
+      const tail = await this.tail(streamId, events.length);
+      const version = tail.length > 0 ? tail[tail.length - 1].streamVersion : 0;
+      const ids = tail.slice(-events.length).map((e) => e.id);
+      if (ids.length === events.length && ids.every((id, i) => id === events[i].id))
+        return { nextVersion: version, position: tail[tail.length - 1].position };
+      const fits =
+        expected === 'any' ||
+        (expected === 'stream_exists' && version > 0) ||
+        ((expected === 'no_stream' || expected === 0) && version === 0) ||
+        (typeof expected === 'number' && expected === version);
+      if (!fits) throw new WrongExpectedVersionError(streamId, expected, version);
+      let previous =
+        tail.length > 0 && tail[tail.length - 1].hash
+          ? Buffer.from(tail[tail.length - 1].hash!, 'hex')
+          : null;
+      const written = events.map((e, i) => {
+        const schemaVersion = e.schemaVersion ?? 1;
+        const digest = eventDigest({
+          id: e.id,
+          streamId,
+          type: e.type,
+          schemaVersion,
+          data: e.data,
+          metadata: e.metadata,
+        });
+        const hash = chainHash(previous, version + i + 1, digest);
+        previous = hash;
+        return jsonEvent({
+          id: e.id,
+          type: e.type,
+          data: (e.data ?? null) as never,
+          metadata: {
+            ...(e.metadata ?? {}),
+            schemaVersion,
+            $chain: { digest: digest.toString('hex'), hash: hash.toString('hex') },
+          } as never,
+        });
+      });
+      try {
+        const result = await this.client.appendToStream(streamId, written, {
+          streamState: version === 0 ? NO_STREAM : BigInt(version - 1),
+        });
+        return {
+          nextVersion: Number(result.nextExpectedRevision) + 1,
+          position: result.position ? encodeKPosition(result.position) : await this.headPosition(),
+        };
+      } catch (err) {
+        if (!(err instanceof KWrongExpectedVersionError)) throw err;
+        if (expected === 'any' && attempt < 5) continue;
         const actual = typeof err.actualState === 'bigint' ? Number(err.actualState) + 1 : 0;
         throw new WrongExpectedVersionError(streamId, expected, actual);
       }
-      throw err;
     }
+  }
+
+  /** The stream's last `count` events, oldest first (none when it does not exist). */
+  private async tail(streamId: string, count: number): Promise<StoredEvent[]> {
+    const out: StoredEvent[] = [];
+    try {
+      for await (const r of this.client.readStream(streamId, {
+        direction: BACKWARDS,
+        fromRevision: END,
+        maxCount: count,
+      })) {
+        const e = toStored(r);
+        if (e) out.unshift(e);
+      }
+    } catch (err) {
+      if (!(err instanceof StreamNotFoundError)) throw err;
+    }
+    return out;
   }
 
   private async streamVersion(streamId: string): Promise<number> {

@@ -41,6 +41,8 @@ export interface StoredEvent<T = unknown> {
   createdAt: Date;
   /** Personal fields that could not be opened: their subject was forgotten (services/privacy). */
   erased?: readonly string[];
+  /** The event's chain hash, hex (services/eventstore/chain.ts), where the adapter keeps one. */
+  hash?: string;
 }
 
 /** Version = number of events in the stream (0 = no stream). */

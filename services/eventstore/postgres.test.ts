@@ -11,8 +11,8 @@ import { decodePosition, encodePosition, PostgresEventStore } from './postgres.j
 /** Writes one event the way an append does: the stream's append lock first, then the row. */
 const LOCKED_INSERT = `
   WITH lock AS MATERIALIZED (SELECT pg_advisory_xact_lock(7262, hashtext($1)))
-  INSERT INTO es_events(stream_id, stream_version, event_id, event_type, data)
-  SELECT $1, 1, $2, $3, '{}' FROM lock`;
+  INSERT INTO es_events(stream_id, stream_version, event_id, event_type, data, digest)
+  SELECT $1, 1, $2, $3, '{}', sha256('test') FROM lock`;
 
 eventStoreContract('postgres', async () => {
   const db = await createTestDatabase('escontract', 20);

@@ -8,6 +8,7 @@
 // logical restore (see init). Background: shared/reference/event-store.md.
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
+import { eventDigest } from './chain.js';
 import {
   type AppendResult,
   type EventStore,
@@ -113,6 +114,41 @@ CREATE TABLE IF NOT EXISTS es_epochs(
   next_xid xid8 NOT NULL,
   restored_max_xid xid8);
 INSERT INTO es_epochs(epoch, next_xid) VALUES (0, '0') ON CONFLICT DO NOTHING;
+-- Tamper evidence (chain.ts): the writer sends each event's digest; the insert chains it to the
+-- stream's previous event, read under the stream's append lock (a row-level trigger sees the rows
+-- its own statement inserted before, so a multi-event append chains too).
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_attribute
+                 WHERE attrelid = 'es_events'::regclass AND attname = 'hash' AND NOT attisdropped) THEN
+    ALTER TABLE es_events ADD COLUMN digest bytea, ADD COLUMN hash bytea;
+  END IF;
+END $$;
+CREATE OR REPLACE FUNCTION es_chain() RETURNS trigger LANGUAGE plpgsql AS $fn$
+DECLARE previous bytea;
+BEGIN
+  IF NEW.digest IS NULL OR length(NEW.digest) <> 32 THEN
+    RAISE EXCEPTION 'es_events: event % has no digest (services/eventstore/chain.ts)', NEW.event_id;
+  END IF;
+  IF NEW.stream_version > 1 THEN
+    SELECT hash INTO previous FROM es_events
+     WHERE stream_id = NEW.stream_id AND stream_version = NEW.stream_version - 1;
+    IF previous IS NULL THEN
+      RAISE EXCEPTION 'es_events: % has no chained event at version % (run npm run migrate)',
+        NEW.stream_id, NEW.stream_version - 1;
+    END IF;
+  END IF;
+  NEW.hash := sha256(COALESCE(previous, ''::bytea) || int8send(NEW.stream_version) || NEW.digest);
+  RETURN NEW;
+END $fn$;
+CREATE OR REPLACE TRIGGER es_events_chain BEFORE INSERT ON es_events FOR EACH ROW EXECUTE FUNCTION es_chain();
+-- Anchors over the global log (anchors.ts), written by a periodic job.
+CREATE TABLE IF NOT EXISTS es_anchors(
+  seq bigint PRIMARY KEY,
+  first_position text NOT NULL,
+  last_position text NOT NULL,
+  event_count int NOT NULL,
+  digest bytea NOT NULL,
+  created_at timestamptz NOT NULL DEFAULT now());
 CREATE INDEX IF NOT EXISTS es_events_log_order ON es_events(epoch, transaction_id, global_position);
 DROP INDEX IF EXISTS es_events_global_order;
 ${HORIZON_SQL}
@@ -155,6 +191,7 @@ type EventRow = [
   data: unknown,
   metadata: string,
   createdMs: number,
+  hash: string | null,
 ];
 
 // Careful: output names could shadow the table's columns in ORDER BY. Every ORDER BY below therefore
@@ -167,7 +204,7 @@ export const POSITION_SQL = `(CASE WHEN es_events.epoch = 0 THEN '' ELSE 'E' || 
 const EVENT_JSON = `json_build_array(
     ${POSITION_SQL},
     stream_id, stream_version, event_id, event_type, schema_version, data, metadata::text,
-    (extract(epoch FROM es_events.created_at) * 1000)::float8) AS event`;
+    (extract(epoch FROM es_events.created_at) * 1000)::float8, encode(es_events.hash, 'hex')) AS event`;
 
 /**
  * An event read from the log. The metadata stays text until asked for: most consumers never read
@@ -184,6 +221,7 @@ class LoggedEvent implements StoredEvent {
   position: string;
   data: unknown;
   createdAt: Date;
+  hash: string | undefined;
   #metadata: unknown;
   constructor(row: EventRow) {
     this.id = row[3] as string;
@@ -194,6 +232,7 @@ class LoggedEvent implements StoredEvent {
     this.position = row[0];
     this.data = row[6];
     this.createdAt = new Date(row[8]);
+    this.hash = row[9] ?? undefined;
     this.#metadata = row[7];
   }
   get metadata(): StoredEvent['metadata'] {
@@ -248,10 +287,10 @@ claim AS (
     WHERE excluded.claim_expected < 0 OR st.version = excluded.claim_expected
   RETURNING st.stream_id, st.version),
 ins AS (
-  INSERT INTO es_events(stream_id, stream_version, event_id, event_type, schema_version, data, metadata)
-  SELECT c.stream_id, c.version - r.n + e.ord, e.id, e.type, e.sv, e.data, e.meta
-  FROM unnest($5::int[], $6::int[], $7::uuid[], $8::text[], $9::int[], $10::jsonb[], $11::jsonb[])
-         AS e(idx, ord, id, type, sv, data, meta)
+  INSERT INTO es_events(stream_id, stream_version, event_id, event_type, schema_version, data, metadata, digest)
+  SELECT c.stream_id, c.version - r.n + e.ord, e.id, e.type, e.sv, e.data, e.meta, e.digest
+  FROM unnest($5::int[], $6::int[], $7::uuid[], $8::text[], $9::int[], $10::jsonb[], $11::jsonb[], $12::bytea[])
+         AS e(idx, ord, id, type, sv, data, meta, digest)
        JOIN req r ON r.idx = e.idx
        JOIN claim c ON c.stream_id = r.stream_id
   ORDER BY e.idx, e.ord
@@ -279,6 +318,7 @@ function appendManyQuery(
   const versions: number[] = [];
   const data: string[] = [];
   const meta: string[] = [];
+  const digests: Buffer[] = [];
   for (const [i, p] of batch.entries())
     for (const [j, e] of p.events.entries()) {
       idx.push(i + 1);
@@ -288,6 +328,16 @@ function appendManyQuery(
       versions.push(e.schemaVersion ?? 1);
       data.push(JSON.stringify(e.data ?? null));
       meta.push(JSON.stringify(e.metadata ?? {}));
+      digests.push(
+        eventDigest({
+          id: e.id,
+          streamId: p.streamId,
+          type: e.type,
+          schemaVersion: e.schemaVersion ?? 1,
+          data: e.data,
+          metadata: e.metadata,
+        }),
+      );
     }
   return {
     name: 'es_append_many',
@@ -304,6 +354,7 @@ function appendManyQuery(
       versions,
       data,
       meta,
+      digests,
     ],
   };
 }

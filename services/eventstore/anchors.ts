@@ -1,0 +1,55 @@
+// Anchors over the global log (tamper evidence, chain.ts). A stream's hash chain shows an event
+// altered or removed inside the stream; it cannot show a whole stream or a log's tail gone, and
+// the global order is only final once no older append is in flight, so the global log is not
+// chained at append time. Instead a periodic job (the maintenance queue) reads the log as every
+// reader does (never past an append in flight) and writes an anchor: a digest over the previous
+// anchor's digest and every event hash in its position range, in log order. An anchor can be
+// exported and kept outside the database; verify.ts recomputes each one.
+import type pg from 'pg';
+import { anchorDigest } from './chain.js';
+import type { EventStore, Position } from './port.js';
+
+export interface Anchor {
+  seq: number;
+  firstPosition: Position;
+  lastPosition: Position;
+  eventCount: number;
+  digest: string;
+}
+
+/** Writes anchors until the log's readable end is covered; answers the anchors written. */
+export async function writeAnchors(
+  pool: pg.Pool,
+  store: EventStore,
+  options: { maxEvents?: number } = {},
+): Promise<Anchor[]> {
+  const maxEvents = options.maxEvents ?? 10_000;
+  const written: Anchor[] = [];
+  for (;;) {
+    const last = await pool.query<{ seq: string; last_position: string; digest: Buffer }>(
+      'SELECT seq::text, last_position, digest FROM es_anchors ORDER BY seq DESC LIMIT 1',
+    );
+    const previous = last.rows[0];
+    const events = await store.readAll(previous?.last_position ?? '', maxEvents);
+    if (events.length === 0) return written;
+    const hashes = events.map((e) => {
+      if (!e.hash) throw new Error(`event ${e.id} has no hash: run npm run migrate`);
+      return Buffer.from(e.hash, 'hex');
+    });
+    const anchor: Anchor = {
+      seq: previous ? Number(previous.seq) + 1 : 1,
+      firstPosition: events[0].position,
+      lastPosition: events[events.length - 1].position,
+      eventCount: events.length,
+      digest: anchorDigest(previous?.digest ?? null, hashes).toString('hex'),
+    };
+    // Two workers at once: one insert wins, the other finds the row and goes on from it.
+    const r = await pool.query(
+      `INSERT INTO es_anchors (seq, first_position, last_position, event_count, digest)
+       VALUES ($1, $2, $3, $4, decode($5, 'hex')) ON CONFLICT (seq) DO NOTHING`,
+      [anchor.seq, anchor.firstPosition, anchor.lastPosition, anchor.eventCount, anchor.digest],
+    );
+    if (r.rowCount === 1) written.push(anchor);
+    if (events.length < maxEvents && r.rowCount === 1) return written;
+  }
+}

@@ -1,0 +1,134 @@
+// Tamper evidence (issue 9, item 2): rows altered, inserted and deleted in SQL behind the store's
+// back, and the verifier names each one.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
+import { writeAnchors } from './anchors.js';
+import { eventDigest } from './chain.js';
+import type { NewEvent } from './port.js';
+import { PostgresEventStore } from './postgres.js';
+import { verifyLog } from './verify.js';
+
+let db: TestDatabase;
+let store: PostgresEventStore;
+
+const ev = (type: string, data: unknown): NewEvent => ({
+  id: randomUUID(),
+  type,
+  data,
+  metadata: { commandId: randomUUID() },
+});
+
+/** Three streams of a few events each, all anchored, plus two events after the last anchor. */
+async function seed() {
+  for (const s of ['a', 'b', 'c'])
+    await store.append(
+      `acct-${s}`,
+      [ev('Opened', { s }), ev('Credited', { s, amount: 100 }), ev('Debited', { s, amount: 40 })],
+      'no_stream',
+    );
+  await store.append('acct-a', [ev('Credited', { s: 'a', amount: 7 })], 3);
+  const anchors = await writeAnchors(db.pool, store, { maxEvents: 4 });
+  await store.append('acct-b', [ev('Credited', { s: 'b', amount: 1 })], 3);
+  return anchors;
+}
+
+beforeEach(async () => {
+  await store?.close();
+  await db?.drop();
+  db = await createTestDatabase('tamper', 4);
+  store = new PostgresEventStore(db.pool, { pollIntervalMs: 100 });
+  await store.init();
+});
+afterAll(async () => {
+  await store?.close();
+  await db?.drop();
+});
+
+describe('tamper evidence', () => {
+  it('an untouched log verifies clean, with anchors over every event read so far', async () => {
+    const anchors = await seed();
+    expect(anchors.map((a) => a.eventCount)).toEqual([4, 4, 2]);
+    // Nothing new: no anchor. One more event: one more anchor, chained to the last.
+    expect(await writeAnchors(db.pool, store)).toHaveLength(1);
+    expect(await writeAnchors(db.pool, store)).toHaveLength(0);
+    const r = await verifyLog(db.pool);
+    expect(r).toMatchObject({ events: 11, streams: 3, anchors: 4, findings: [] });
+  });
+
+  it('names an altered event: its content, or its hash', async () => {
+    await seed();
+    await db.pool.query(
+      `UPDATE es_events SET data = jsonb_set(data, '{amount}', '1000') WHERE stream_id = 'acct-c' AND stream_version = 2`,
+    );
+    await db.pool.query(
+      `UPDATE es_events SET hash = sha256('forged') WHERE stream_id = 'acct-a' AND stream_version = 3`,
+    );
+    const { findings } = await verifyLog(db.pool);
+    expect(findings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'altered', where: 'stream acct-c version 2' }),
+        expect.objectContaining({ kind: 'altered', where: 'stream acct-a version 3' }),
+      ]),
+    );
+    // The forged hash also breaks the link from the next event and the anchor over it.
+    expect(findings.some((f) => f.where.startsWith('anchor') && f.kind === 'altered')).toBe(true);
+  });
+
+  it('names a deleted event, a deleted tail and a deleted stream', async () => {
+    await seed();
+    await db.pool.query(`DELETE FROM es_events WHERE stream_id = 'acct-a' AND stream_version = 2`);
+    await db.pool.query(`DELETE FROM es_events WHERE stream_id = 'acct-b' AND stream_version = 4`);
+    await db.pool.query(`DELETE FROM es_events WHERE stream_id = 'acct-c'`);
+    await db.pool.query(`DELETE FROM es_streams WHERE stream_id = 'acct-c'`);
+    const { findings } = await verifyLog(db.pool);
+    expect(findings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'removed', where: 'stream acct-a version 2' }),
+        expect.objectContaining({ kind: 'removed', where: 'stream acct-b version 4' }),
+      ]),
+    );
+    // A whole stream with its record gone: only the anchors can tell.
+    const anchorFindings = findings.filter((f) => f.where.startsWith('anchor'));
+    expect(anchorFindings.length).toBeGreaterThan(0);
+    expect(anchorFindings.every((f) => f.kind === 'removed')).toBe(true);
+  });
+
+  it('names an event slipped into the past, even one whose chain was forged correctly', async () => {
+    await seed();
+    // A new version at the end of acct-c, given an old transaction id so that it sorts inside an
+    // anchored range; the insert trigger even chains it properly, and the stream record is moved on.
+    const id = randomUUID();
+    const data = { s: 'c', amount: 999 };
+    const digest = eventDigest({
+      id,
+      streamId: 'acct-c',
+      type: 'Credited',
+      schemaVersion: 1,
+      data,
+      metadata: {},
+    });
+    await db.pool.query(
+      `INSERT INTO es_events (transaction_id, stream_id, stream_version, event_id, event_type, data, metadata, digest)
+       SELECT e.transaction_id, 'acct-c', 4, $1, 'Credited', $2, '{}', $3
+         FROM es_events e WHERE e.stream_id = 'acct-c' AND e.stream_version = 3`,
+      [id, data, digest],
+    );
+    await db.pool.query(`UPDATE es_streams SET version = 4 WHERE stream_id = 'acct-c'`);
+    // And a row written around the store entirely, without the trigger.
+    await db.pool.query('ALTER TABLE es_events DISABLE TRIGGER es_events_chain');
+    await db.pool.query(`INSERT INTO es_events (stream_id, stream_version, event_id, event_type, data)
+      VALUES ('acct-z', 1, gen_random_uuid(), 'Opened', '{}')`);
+    await db.pool.query('ALTER TABLE es_events ENABLE TRIGGER es_events_chain');
+    const { findings } = await verifyLog(db.pool);
+    expect(findings).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ kind: 'inserted', where: 'stream acct-z version 1' }),
+        expect.objectContaining({ kind: 'inserted', where: 'stream acct-z' }),
+      ]),
+    );
+    // acct-c's own chain is intact (the forgery is consistent): only the anchor over its range tells.
+    expect(findings.filter((f) => f.where.startsWith('stream acct-c'))).toEqual([]);
+    expect(findings.some((f) => f.where.startsWith('anchor') && f.kind === 'inserted')).toBe(true);
+  });
+});
