@@ -22,6 +22,27 @@ export const configSchema = z.object({
   HOST: z.string().min(1).default('127.0.0.1'),
   PORT: intFromEnv(0, 65535).default(3000),
   PUBLIC_URL: z.url().optional(),
+  /** More origins whose pages may call /graphql with CORS, comma-separated (the app's own always may). */
+  CORS_ORIGINS: z
+    .string()
+    .refine(
+      (v) =>
+        v.split(',').every((o) => {
+          try {
+            const url = new URL(o.trim());
+            return /^https?:$/.test(url.protocol) && url.origin === o.trim().replace(/\/$/, '');
+          } catch {
+            return false;
+          }
+        }),
+      'must be origins such as https://app.example.com, comma-separated',
+    )
+    .optional(),
+  /** Port of the loopback listener that serves /metrics (default 9464; 0 when PORT is 0). */
+  METRICS_PORT: intFromEnv(0, 65535).optional(),
+  METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /** When set, /metrics is also served on the public port to `Authorization: Bearer <token>`. */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters').optional(),
   DATABASE_URL: urlWithScheme(['postgres', 'postgresql']),
   REDIS_URL: urlWithScheme(['redis', 'rediss']),
   /** Prefix of every Redis key and channel, so several deployments or tests can share one Redis. */

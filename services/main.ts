@@ -23,6 +23,7 @@ import { RefreshTokens } from './auth/refresh-tokens.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createDb, createPool } from './db.js';
 import { emailClaimDecider } from './domain/user/email-claim.js';
+import { listenMetrics } from './gateway/hardening.js';
 import { IdempotencyStore } from './gateway/idempotency.js';
 import { createLiveBus } from './gateway/live.js';
 import { buildGateway } from './gateway/server.js';
@@ -38,6 +39,8 @@ export interface StartedApp {
   /** Base URL of the gateway (when this process runs one). */
   url: string | null;
   gateway: FastifyInstance | null;
+  /** Where Prometheus scrapes this gateway: its own loopback listener (METRICS_PORT). */
+  metricsUrl: string | null;
   /** The first admin's sign-in when this start created it. */
   adminCreated: { email: string; password: string } | null;
   close(): Promise<void>;
@@ -194,6 +197,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
 
   let gateway: FastifyInstance | null = null;
   let url: string | null = null;
+  let metricsUrl: string | null = null;
   let adminCreated: StartedApp['adminCreated'] = null;
   if (role === 'all' || role === 'gateway') {
     // The waiter's connection: one connection delivers a batch's notices before its checkpoint (the
@@ -214,6 +218,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
       await g.close();
       await live.close();
     });
+    metricsUrl = await listenMetrics(gateway, config);
     // Without ADMIN_PASSWORD a strong one is generated; it is shown once, by whoever started us.
     adminCreated = await ensureAdmin(app, config.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url'));
   }
@@ -222,6 +227,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     app,
     url,
     gateway,
+    metricsUrl,
     adminCreated,
     async close() {
       // Stop taking work first, then the connections everything shares.

@@ -66,7 +66,7 @@ async function main() {
     `  Sign in as the admin:  ${config.ADMIN_EMAIL}  /  ${config.ADMIN_PASSWORD}`,
     ...demo.map((u) => `  Demo ${u.role.padEnd(9)}         ${u.email}  /  ${u.password}`),
     catcher ? `  Outgoing mail inbox:  http://127.0.0.1:${inboxPort}` : `  Mail goes to ${config.SMTP_URL}`,
-    `  GraphQL:              ${started.url}/graphql     Metrics: ${started.url}/metrics`,
+    `  GraphQL:              ${started.url}/graphql     Metrics: ${started.metricsUrl ?? 'off'}`,
     '',
     '  Press Ctrl+C to stop.',
     '',

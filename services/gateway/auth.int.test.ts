@@ -361,7 +361,8 @@ describe('gateway plumbing', () => {
   });
 
   it('serves Prometheus metrics', async () => {
-    const res = await fetch(`${t.url}/metrics`);
+    // On the gateway's loopback metrics port, not the public one (hardening.int.test.ts).
+    const res = await fetch(t.started.metricsUrl!);
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).toContain('billflow_http_request_duration_seconds_bucket');
@@ -370,7 +371,7 @@ describe('gateway plumbing', () => {
 
   it("reports each projection's lag: 0 when caught up, the age of the oldest unapplied event when not", async () => {
     const lagOf = async (name: string) => {
-      const text = await (await fetch(`${t.url}/metrics`)).text();
+      const text = await (await fetch(t.started.metricsUrl!)).text();
       const m = text.match(
         new RegExp(`^billflow_projection_lag_seconds\\{projection="${name}"\\} (\\S+)$`, 'm'),
       );

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
-import type { GraphQLError } from 'graphql';
+import { GraphQLError } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
 import { createYoga } from 'graphql-yoga';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
@@ -19,6 +19,16 @@ import type { GraphQLContext } from './graphql/builder.js';
 import { toGraphQLError } from './graphql/errors.js';
 import { schema } from './graphql/schema.js';
 import { prefetchUserChanges } from './graphql/types/user.js';
+import {
+  BODY_LIMITS,
+  capSocketMessages,
+  graphqlCors,
+  graphqlHardening,
+  installHttpHardening,
+  installMetrics,
+  WS_MAX_PAYLOAD,
+  WS_MAX_PAYLOAD_BEFORE_INIT,
+} from './hardening.js';
 import { IdempotencyStore, installIdempotency, socketMutation } from './idempotency.js';
 import type { LiveBus } from './live.js';
 import { registerApiDocs } from './openapi.js';
@@ -57,9 +67,11 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
       app.config.LOG_LEVEL === 'silent'
         ? false
         : { level: ['fatal', 'error'].includes(app.config.LOG_LEVEL) ? app.config.LOG_LEVEL : 'warn' },
-    bodyLimit: 1024 * 1024,
+    bodyLimit: BODY_LIMITS.default,
   });
   server.setErrorHandler(sendError);
+  // Headers, no-store and per-route body limits: before any route is added (hardening.ts).
+  await installHttpHardening(server, { webDist: options.webDist });
 
   // Metrics: one registry per gateway so several in a process (tests) do not collide.
   const registry = options.metrics ?? new Registry();
@@ -83,10 +95,8 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
       reply.elapsedTime / 1000,
     );
   });
-  server.get('/metrics', async (_req, reply) => {
-    reply.header('content-type', registry.contentType);
-    return registry.metrics();
-  });
+  // /metrics on a loopback port of its own (listenMetrics in main.ts), or behind METRICS_TOKEN.
+  installMetrics(server, registry, app.config);
 
   // Every command a request causes shares its correlation id; an Idempotency-Key makes a retried
   // write get the first answer again (services/gateway/idempotency.ts) and append nothing twice
@@ -129,6 +139,9 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     logging: false,
     // Masks unexpected errors ('Unexpected error.'), keeps GraphQLErrors we raise on purpose.
     maskedErrors: true,
+    // Aliases, depth, tokens and cost limited, no suggestions, no introspection when signed out.
+    plugins: graphqlHardening(),
+    cors: graphqlCors(app.config),
     context: async (initial) => ({
       app,
       live,
@@ -140,7 +153,11 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
     handler: async (req, reply) => {
-      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req });
+      // The caller is known before validation, which allows introspection only when signed in.
+      const response = await yoga.handleNodeRequestAndResponse(req, reply, {
+        req,
+        actor: await actorOf(req),
+      });
       response.headers.forEach((value, key) => {
         reply.header(key, value);
       });
@@ -153,7 +170,9 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   prefetchUserChanges(live, app);
 
   // GraphQL subscriptions over graphql-ws on the same port and path, through the same Yoga plugins.
-  const wss = new WebSocketServer({ server: server.server, path: '/graphql' });
+  const wss = new WebSocketServer({ server: server.server, path: '/graphql', maxPayload: WS_MAX_PAYLOAD });
+  // Before graphql-ws's own listener: a client that has not been accepted yet gets a small cap.
+  wss.on('connection', (socket) => capSocketMessages(socket, WS_MAX_PAYLOAD_BEFORE_INIT));
   // A socket's caller is resolved when it connects. When that user's role or standing changes, their
   // sockets are closed with 4403: the client reconnects with a fresh token and is checked again, so
   // a demoted or deactivated user stops receiving what their old role allowed.
@@ -188,6 +207,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
           if (mine.size === 0 && socketsByUser.get(actor.id) === mine) socketsByUser.delete(actor.id);
         });
         wsConnections.inc();
+        capSocketMessages(socket, WS_MAX_PAYLOAD);
         return true;
       },
       onSubscribe: async (ctx, _id, params) => {
@@ -207,9 +227,17 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
           params,
           actor,
         });
-        const document = enveloped.parse(params.query);
-        const errors = enveloped.validate(enveloped.schema, document);
-        if (errors.length) return errors;
+        let document: ReturnType<typeof enveloped.parse>;
+        try {
+          document = enveloped.parse(params.query);
+          const errors = enveloped.validate(enveloped.schema, document);
+          if (errors.length) return errors;
+        } catch (err) {
+          // A syntax error, or a limit (hardening.ts) that throws: an error for this operation, as
+          // over HTTP, not a socket closed with 4500.
+          if (err instanceof GraphQLError) return [err];
+          throw err;
+        }
         const idempotent = socketMutation(idempotency, actor, request, params, document);
         return {
           schema: enveloped.schema,
