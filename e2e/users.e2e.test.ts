@@ -192,7 +192,7 @@ describe('create user', () => {
 
     const email = `created-${Date.now()}@billflow.test`;
     await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill('12345678');
+    await page.getByLabel('Password').fill('Grace-1906');
     await page.getByLabel('First Name').fill('Grace');
     await page.getByLabel('Last Name').fill('Hopper');
     await chooseRole(page, 'Role', 'MODERATOR');
@@ -202,7 +202,7 @@ describe('create user', () => {
     expect(registerCalls).toHaveLength(1);
     expect(registerCalls[0].postDataJSON()).toEqual({
       email,
-      password: '12345678',
+      password: 'Grace-1906',
       firstName: 'Grace',
       lastName: 'Hopper',
       role: 'MODERATOR',
@@ -217,7 +217,7 @@ describe('create user', () => {
     // The same address again: the server's refusal shows as an error toast, the form stays.
     await page.goto('/users/new');
     await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill('12345678');
+    await page.getByLabel('Password').fill('Grace-1906');
     await page.getByRole('button', { name: 'Create User' }).click();
     const refused = await toastText(page);
     expect(refused).toMatch(/^Error/);

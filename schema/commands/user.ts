@@ -2,30 +2,31 @@
 // The same schemas validate both transports, so a rule lives in one place.
 import { z } from 'zod';
 import { Role } from '../events/user.js';
+import { newPassword, plainText, secretText } from './text-rules.js';
 
+// 254: the longest address SMTP carries (RFC 5321).
 const email = z
   .string()
+  .max(254, 'Please enter a valid email address')
   .trim()
   .toLowerCase()
   .pipe(z.email({ message: 'Please enter a valid email address' }));
-const name = z
-  .string()
-  .trim()
-  .max(100, 'Must be at most 100 characters')
+const name = plainText(100)
   .nullish()
   .transform((v) => (v ? v : null));
+const token = z.string().min(1, 'No refresh token available').max(200, 'Invalid refresh token');
 
 export const LoginInput = z.object({
   email,
-  password: z.string().min(1, 'Password is required').max(200),
+  password: secretText(1, 'Password is required'),
 });
 
-export const RefreshInput = z.object({ refreshToken: z.string().min(1, 'No refresh token available') });
-export const LogoutInput = z.object({ refreshToken: z.string().optional() });
+export const RefreshInput = z.object({ refreshToken: token });
+export const LogoutInput = z.object({ refreshToken: token.optional() });
 
 export const RegisterUserInput = z.object({
   email,
-  password: z.string().min(8, 'Password must be at least 8 characters').max(200),
+  password: newPassword(8, 'Password must be at least 8 characters'),
   firstName: name,
   lastName: name,
   role: Role.default('USER'),
@@ -38,19 +39,21 @@ export const UpdateUserInput = z.object({
   lastName: name.optional(),
   role: Role.optional(),
   isActive: z.boolean().optional(),
+  /** Needed when the change is to one's own e-mail address. */
+  currentPassword: secretText(1, 'Current password is required').optional(),
 });
 
 export const ChangeRoleInput = z.object({ role: Role });
 
 /** Own password: the current one must be given; the new one follows the create rule (8+). */
 export const ChangeOwnPasswordInput = z.object({
-  currentPassword: z.string().min(1, 'Current password is required'),
-  newPassword: z.string().min(8, 'Password must be at least 8 characters').max(200),
+  currentPassword: secretText(1, 'Current password is required'),
+  newPassword: newPassword(8, 'Password must be at least 8 characters'),
 });
 
 /** An administrator setting someone's password: 6+ as the spec's dialog says. */
 export const AdminChangePasswordInput = z.object({
-  newPassword: z.string().min(6, 'Password must be at least 6 characters long').max(200),
+  newPassword: newPassword(6, 'Password must be at least 6 characters long'),
 });
 
 export const PageInput = z.object({

@@ -34,13 +34,7 @@ export async function login(
   client: { ip: string | null },
 ): Promise<{ user: UserDto; tokens: Tokens }> {
   const { email, password } = parseInput(LoginInput, input);
-  // Counts this attempt before the password is checked (atomic), so parallel guesses cannot overrun.
-  if (!(await app.loginLimit.attempt(email, client.ip))) {
-    throw new AppError(
-      'RATE_LIMITED',
-      'Too many login attempts. Please wait a few minutes before trying again.',
-    );
-  }
+  await countAttempt(app, email, client.ip);
   const row = await findUserRowByEmail(app, email);
   let valid = false;
   if (row) valid = await app.credentials.verify(row.credential_id, password);
@@ -49,6 +43,8 @@ export async function login(
     throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
   }
   if (!row.is_active) {
+    // The right password: not a guess, whatever the account's standing.
+    await app.loginLimit.succeeded(email, client.ip);
     throw new AppError('FORBIDDEN', 'Your account has been deactivated. Please contact your administrator.');
   }
   await app.loginLimit.succeeded(email, client.ip);
@@ -57,6 +53,44 @@ export async function login(
 }
 
 const nowIso = () => new Date().toISOString();
+
+/**
+ * Counts an attempt at a password (a sign-in, or the current password a change asks for) before it
+ * is checked, atomically, so parallel guesses cannot overrun the limit; waits out the slow-down a
+ * guessed-at e-mail has (services/auth/login-rate-limit.ts).
+ */
+async function countAttempt(app: AppServices, email: string, ip: string | null) {
+  const attempt = await app.loginLimit.attempt(email, ip);
+  if (!attempt.allowed)
+    throw new AppError(
+      'RATE_LIMITED',
+      'Too many login attempts. Please wait a few minutes before trying again.',
+    );
+  if (attempt.delayMs > 0) await new Promise((r) => setTimeout(r, attempt.delayMs));
+}
+
+/**
+ * The current password, for a change of one's own password or e-mail: throttled like a sign-in.
+ * A wrong one is a field error (400), not a 401: the caller is signed in.
+ */
+export async function checkCurrentPassword(
+  app: AppServices,
+  actor: Actor,
+  credentialId: string,
+  currentPassword: string | undefined,
+) {
+  if (!currentPassword)
+    throw new AppError('VALIDATION', 'Current password is required', [
+      { field: 'currentPassword', message: 'Current password is required' },
+    ]);
+  const ip = actor.request?.ip ?? null;
+  await countAttempt(app, actor.email, ip);
+  if (!(await app.credentials.verify(credentialId, currentPassword)))
+    throw new AppError('VALIDATION', 'Current password is incorrect', [
+      { field: 'currentPassword', message: 'Current password is incorrect' },
+    ]);
+  await app.loginLimit.succeeded(actor.email, ip);
+}
 
 /**
  * Appends a sign-in or sign-out to the user's session stream. Each is a new fact that nothing can
@@ -147,13 +181,27 @@ export async function registerUser(
   });
   // The hash is stored first, under a fresh id the event names (services/auth/credentials.ts).
   const { password, ...profile } = data;
-  const credentialId = await app.credentials.create(userId, password);
-  const result = await app.commands.handle(
-    userDecider,
-    userDecider.streamId(userId),
-    { type: 'RegisterUser', userId, ...profile, credentialId, now },
-    { ...context, correlationId },
-  );
+  let result: Awaited<ReturnType<typeof registerCommand>>;
+  const registerCommand = async () => {
+    const credentialId = await app.credentials.create(userId, password);
+    return app.commands.handle(
+      userDecider,
+      userDecider.streamId(userId),
+      { type: 'RegisterUser', userId, ...profile, credentialId, now },
+      { ...context, correlationId },
+    );
+  };
+  try {
+    result = await registerCommand();
+  } catch (err) {
+    // A failed create leaves no claim behind to block the address.
+    await releaseAbandonedClaim(app, data.email, userId, {
+      ...context,
+      commandId: undefined,
+      correlationId,
+    }).catch(() => {});
+    throw err;
+  }
   // The roster counts a new active ADMIN at once (the users process manager would, a little later).
   if (result.state.role === 'ADMIN' && result.state.isActive) await observeAdmin(app, userId);
   const caughtUp = await awaitProjections(app, result.position, ['users']);
@@ -267,11 +315,7 @@ export async function changeOwnPassword(
   const { currentPassword, newPassword } = parseInput(ChangeOwnPasswordInput, input);
   const row = await findUserRow(app, actor.id);
   if (!row) throw new AppError('NOT_FOUND', 'User not found');
-  if (!(await app.credentials.verify(row.credential_id, currentPassword))) {
-    throw new AppError('VALIDATION', 'Current password is incorrect', [
-      { field: 'currentPassword', message: 'Current password is incorrect' },
-    ]);
-  }
+  await checkCurrentPassword(app, actor, row.credential_id, currentPassword);
   const credentialId = await app.credentials.create(actor.id, newPassword);
   const result = await app.commands.handle(
     userDecider,

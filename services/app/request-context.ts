@@ -12,6 +12,8 @@ export interface RequestContext {
   idempotencyKey: string | null;
   /** Commands per stream so far in this request: the n-th command on a stream gets the n-th id. */
   commandsPerStream: Map<string, number>;
+  /** The client's address (the gateway sets it): password checks are limited per address too. */
+  ip?: string | null;
 }
 
 const HEADER_VALUE = /^[A-Za-z0-9._:-]{1,128}$/;

@@ -11,7 +11,7 @@ import { type Role, userSubject } from '../../schema/events/user.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { userDecider } from '../domain/user/decider.js';
 import { type GuardedChange, observeAdmin, runGuarded } from './admin-roster.js';
-import { claimEmail, releaseAbandonedClaim } from './auth.js';
+import { checkCurrentPassword, claimEmail, releaseAbandonedClaim } from './auth.js';
 import { type AppServices, awaitProjections } from './context.js';
 import { AppError, parseInput } from './errors.js';
 import { findUserRow, toUserDto, type UserDto, userAnswer } from './user-view.js';
@@ -93,6 +93,26 @@ async function runChecked(app: AppServices, actor: Actor, userId: number, change
   return { result, caughtUp: await awaitProjections(app, result.position, ['users']) };
 }
 
+/**
+ * Runs the command that follows a claim of a new address; when it fails, frees the claim at once
+ * (its holder's stream does not show the address), instead of leaving it to block the address until
+ * the users process manager's stale-claim job.
+ */
+async function withClaimReleasedOnFailure<T>(
+  app: AppServices,
+  actor: Actor,
+  claimed: string | null,
+  userId: number,
+  command: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await command();
+  } catch (err) {
+    if (claimed) await releaseAbandonedClaim(app, claimed, userId, commandContext(actor)).catch(() => {});
+    throw err;
+  }
+}
+
 /** After an e-mail change: frees the old address (the users process manager would too, same id). */
 async function releaseOldAddress(app: AppServices, actor: Actor, email: string, userId: number) {
   await releaseAbandonedClaim(app, email, userId, commandContext(actor));
@@ -113,14 +133,19 @@ export async function updateUser(
   const row = needsRow ? await requireUser(app, userId) : null;
   const now = new Date().toISOString();
   const newAddress = row && data.email !== undefined && data.email !== row.email_lower;
+  // One's own address is a credential: changing it needs the current password, here as on the profile.
+  if (newAddress && userId === actor.id)
+    await checkCurrentPassword(app, actor, row.credential_id, data.currentPassword);
   if (newAddress) await claimEmail(app, data.email!, userId, now, commandContext(actor));
-  let last = await run(app, actor, userId, {
-    type: 'UpdateUserProfile',
-    email: data.email,
-    firstName: data.firstName,
-    lastName: data.lastName,
-    now,
-  });
+  let last = await withClaimReleasedOnFailure(app, actor, newAddress ? data.email! : null, userId, () =>
+    run(app, actor, userId, {
+      type: 'UpdateUserProfile',
+      email: data.email,
+      firstName: data.firstName,
+      lastName: data.lastName,
+      now,
+    }),
+  );
   if (newAddress && row.email_lower) await releaseOldAddress(app, actor, row.email_lower, userId);
   if (row && data.role !== undefined && data.role !== row.role)
     last = await runChecked(app, actor, userId, { type: 'ChangeUserRole', role: data.role as Role });
@@ -225,6 +250,8 @@ export async function adminChangePassword(
   authorize(actor, 'users.write');
   const userId = parseId(id);
   const { newPassword } = parseInput(AdminChangePasswordInput, input);
+  // One's own password is changed with the current one (changeOwnPassword), never set over it.
+  if (userId === actor.id) throw new AppError('FORBIDDEN', 'Use Change Password to change your own password');
   await requireUser(app, userId);
   const credentialId = await app.credentials.create(userId, newPassword);
   // Someone else sets the password: whoever held the old one is signed out. Before the change too,
@@ -248,15 +275,22 @@ export async function getProfile(app: AppServices, actor: Actor | null): Promise
 /** Own profile: names and e-mail; role and active state are not the user's to change. */
 export async function updateProfile(app: AppServices, actor: Actor | null, input: unknown): Promise<UserDto> {
   authorize(actor, 'profile.write');
-  const data = parseInput(
-    UpdateUserInput.pick({ email: true, firstName: true, lastName: true }).strict(),
+  const { currentPassword, ...data } = parseInput(
+    UpdateUserInput.pick({ email: true, firstName: true, lastName: true, currentPassword: true }).strict(),
     input,
   );
   const row = await requireUser(app, actor.id);
   const now = new Date().toISOString();
   const newAddress = data.email !== undefined && data.email !== row.email_lower;
+  if (newAddress) await checkCurrentPassword(app, actor, row.credential_id, currentPassword);
   if (newAddress) await claimEmail(app, data.email!, actor.id, now, commandContext(actor));
-  const { result, caughtUp } = await run(app, actor, actor.id, { type: 'UpdateUserProfile', ...data, now });
+  const { result, caughtUp } = await withClaimReleasedOnFailure(
+    app,
+    actor,
+    newAddress ? data.email! : null,
+    actor.id,
+    () => run(app, actor, actor.id, { type: 'UpdateUserProfile', ...data, now }),
+  );
   if (newAddress && row.email_lower) await releaseOldAddress(app, actor, row.email_lower, actor.id);
   return userAnswer(app, actor.id, result.state, caughtUp, result.position);
 }

@@ -1,5 +1,5 @@
-// Failed sign-ins, counted per e-mail and per client address in a fixed window that opens at the
-// first attempt (rate-limiter-flexible on Redis). Every attempt takes its point before the password
+// Failed sign-ins, counted per e-mail and address, per address, and per e-mail from anywhere, in a
+// fixed window that opens at the first attempt (rate-limiter-flexible on Redis). Every attempt takes its point before the password
 // is checked, in one atomic increment, so a burst of parallel guesses cannot slip past the limit;
 // a successful sign-in gives its points back. While Redis is down the counts move to an in-memory
 // limiter in this process: the limit holds per process and never fails open.
@@ -7,11 +7,23 @@ import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
 
-export class LoginRateLimit {
-  private readonly byEmail: RateLimiterRedis;
-  private readonly byAddress: RateLimiterRedis;
+/** The answer to one attempt: refused outright (429), or allowed after a delay. */
+export type LoginAttempt = { allowed: false } | { allowed: true; delayMs: number };
 
-  constructor(redis: Redis, prefix: string, maxFailures: number, windowSeconds: number) {
+/** Longest wait a guessed-at e-mail puts on each attempt. */
+export const MAX_LOGIN_DELAY_MS = 5000;
+
+export class LoginRateLimit {
+  private readonly byPair: RateLimiterRedis;
+  private readonly byAddress: RateLimiterRedis;
+  private readonly byEmail: RateLimiterRedis;
+
+  constructor(
+    redis: Redis,
+    prefix: string,
+    private readonly maxFailures: number,
+    windowSeconds: number,
+  ) {
     const limiter = (keyPrefix: string, points: number) =>
       new RateLimiterRedis({
         storeClient: redis,
@@ -22,38 +34,53 @@ export class LoginRateLimit {
         rejectIfRedisNotReady: true,
         insuranceLimiter: new RateLimiterMemory({ keyPrefix, points, duration: windowSeconds }),
       });
-    this.byEmail = limiter(`${prefix}:login-fail:email`, maxFailures);
+    // Locked out: this e-mail from this address. Guesses from elsewhere do not lock the owner out.
+    this.byPair = limiter(`${prefix}:login-fail:pair`, maxFailures);
     // An address may try more than one account, but not endlessly: four times the per-e-mail limit.
     this.byAddress = limiter(`${prefix}:login-fail:ip`, maxFailures * 4);
+    // Guesses at one e-mail from anywhere: counted only, to slow each further attempt down.
+    this.byEmail = limiter(`${prefix}:login-fail:email`, 1_000_000);
   }
 
   /** Keys are digests: no e-mail or address in plain text in Redis. */
-  private static key(value: string) {
-    return createHash('sha256').update(value).digest('base64url').slice(0, 32);
+  private static key(...values: string[]) {
+    return createHash('sha256').update(values.join('\u0000')).digest('base64url').slice(0, 32);
   }
 
   /**
-   * Counts one sign-in attempt for this e-mail and address; false when either is over its limit
-   * (then answer 429 without checking the password).
+   * Counts one sign-in attempt (or a check of the current password) before the password is checked,
+   * atomically. Refused when this e-mail from this address, or this address, is over its limit.
+   * Allowed otherwise, after a delay once the e-mail has had more failures than the limit from
+   * anywhere: doubling from 250 ms up to MAX_LOGIN_DELAY_MS, so a spread-out guessing attack crawls
+   * while the owner, from their own address, still gets in.
    */
-  async attempt(email: string, ip: string | null): Promise<boolean> {
+  async attempt(email: string, ip: string | null): Promise<LoginAttempt> {
+    const mail = email.toLowerCase();
     const results = await Promise.allSettled([
-      this.byEmail.consume(LoginRateLimit.key(email.toLowerCase())),
+      this.byPair.consume(LoginRateLimit.key(mail, ip ?? '')),
       ...(ip ? [this.byAddress.consume(LoginRateLimit.key(ip))] : []),
+      this.byEmail.consume(LoginRateLimit.key(mail)),
     ]);
-    for (const r of results) {
-      if (r.status === 'fulfilled') continue;
-      if (r.reason instanceof RateLimiterRes) return false;
+    let failures = 0;
+    for (const [i, r] of results.entries()) {
+      if (r.status === 'fulfilled') {
+        if (i === results.length - 1) failures = r.value.consumedPoints - 1;
+        continue;
+      }
+      if (r.reason instanceof RateLimiterRes) return { allowed: false };
       // Neither Redis nor the in-memory limiter could count: refuse rather than fail open.
       throw r.reason;
     }
-    return true;
+    const over = failures - this.maxFailures;
+    return { allowed: true, delayMs: over <= 0 ? 0 : Math.min(250 * 2 ** (over - 1), MAX_LOGIN_DELAY_MS) };
   }
 
   /** A correct password: this e-mail starts clean, and the address gets its point back. */
   async succeeded(email: string, ip: string | null): Promise<void> {
+    const mail = email.toLowerCase();
     await Promise.allSettled([
-      this.byEmail.delete(LoginRateLimit.key(email.toLowerCase())),
+      this.byPair.delete(LoginRateLimit.key(mail, ip ?? '')),
+      this.byEmail.delete(LoginRateLimit.key(mail)),
       ...(ip ? [this.byAddress.reward(LoginRateLimit.key(ip))] : []),
     ]);
   }
