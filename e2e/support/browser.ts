@@ -1,7 +1,7 @@
 // Shared helpers for the browser tests: the built web app, Chromium, users of each role, sign-in and
 // axe-core. Each test file starts its own gateway (test/support/app.ts) and its own Chromium.
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
@@ -208,7 +208,9 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
   const loaded = await page.evaluate(
     () => typeof (window as unknown as { axe?: unknown }).axe !== 'undefined',
   );
-  if (!loaded) await page.addScriptTag({ path: AXE_PATH });
+  // Evaluated through the DevTools protocol, not added as an inline <script>: the app's CSP forbids
+  // inline scripts (services/gateway/hardening.ts), and the test must not weaken it.
+  if (!loaded) await page.evaluate(readFileSync(AXE_PATH, 'utf8'));
   const violations = await page.evaluate(async () => {
     const axe = (
       window as unknown as {
