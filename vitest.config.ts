@@ -34,6 +34,8 @@ export default defineConfig({
       },
       {
         extends: true,
+        // The gateway runs inside the e2e process too: the same single graphql entry.
+        resolve: { alias: [{ find: /^graphql$/, replacement: graphqlEntry }] },
         test: {
           name: 'e2e',
           environment: 'node',

@@ -15,6 +15,7 @@ import { operationContextFrom, type RequestContext, requestContextFrom } from '.
 import { findActorRow, resolveActor } from '../app/user-view.js';
 import type { Actor } from '../auth/permissions.js';
 import { ActorRows } from './actor-rows.js';
+import { graphiqlPage } from './graphiql.js';
 import type { GraphQLContext } from './graphql/builder.js';
 import { toGraphQLError } from './graphql/errors.js';
 import { schema } from './graphql/schema.js';
@@ -136,6 +137,8 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   const yoga = createYoga<{ req: FastifyRequest; actor?: Actor | null }, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
+    // GraphiQL from this server's own files: no CDN (graphiql.ts).
+    renderGraphiQL: graphiqlPage(server),
     logging: false,
     // Masks unexpected errors ('Unexpected error.'), keeps GraphQLErrors we raise on purpose.
     maskedErrors: true,
