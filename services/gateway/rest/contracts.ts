@@ -9,7 +9,7 @@ import { Role } from '../../../schema/events/user.js';
 
 /** Schemas named here become components (`#/components/schemas/<id>`) instead of being inlined. */
 export const apiSchemas = z.registry<{ id: string }>();
-const named = <T extends z.ZodType>(id: string, schema: T): T => {
+export const named = <T extends z.ZodType>(id: string, schema: T): T => {
   apiSchemas.add(schema, { id });
   return schema;
 };
