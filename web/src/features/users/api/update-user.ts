@@ -7,6 +7,8 @@ export interface UpdateUserInput {
   lastName?: string | null;
   role?: Role;
   isActive?: boolean;
+  /** Needed when one changes one's own address. */
+  currentPassword?: string;
 }
 
 /** PUT /api/user/users/{id}. */

@@ -60,4 +60,33 @@ describe('ChangePasswordDialog', () => {
     expect(screen.getByLabelText('New Password')).toBeTruthy();
     expect(onOpenChange).not.toHaveBeenCalledWith(false);
   });
+
+  it('on one’s own account: asks for the current password and uses the own-password route', async () => {
+    const { calls } = mockFetch(() =>
+      json(400, {
+        success: false,
+        error: 'Current password is incorrect',
+        errors: [{ field: 'currentPassword', message: 'Current password is incorrect' }],
+      }),
+    );
+    const onOpenChange = vi.fn();
+    render(<ChangePasswordDialog user={sampleUser} own open onOpenChange={onOpenChange} />);
+    const user = userEvent.setup();
+    const submit = screen.getByRole('button', { name: 'Change Password' });
+    await user.type(screen.getByLabelText('New Password'), 'Tidal-2026');
+    await user.type(screen.getByLabelText('Confirm Password'), 'Tidal-2026');
+    await user.click(submit);
+    expect(screen.getByText('Current password is required')).toBeTruthy();
+    expect(calls).toHaveLength(0);
+    await user.type(screen.getByLabelText('Current Password'), 'not-it');
+    await user.click(submit);
+    await waitFor(() => expect(calls).toHaveLength(1));
+    expect(calls[0].url).toBe('/api/user/password');
+    expect(calls[0].body).toEqual({ currentPassword: 'not-it', newPassword: 'Tidal-2026' });
+    // The server's field error shows under its field; the dialog stays open.
+    await waitFor(() =>
+      expect(screen.getAllByText('Current password is incorrect').length).toBeGreaterThan(0),
+    );
+    expect(onOpenChange).not.toHaveBeenCalledWith(false);
+  });
 });

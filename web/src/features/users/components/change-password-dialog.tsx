@@ -11,25 +11,35 @@ import {
 import { TextField } from '../../../components/ui/text-field';
 import { toast } from '../../../components/ui/use-toast';
 import { displayName } from '../../../lib/auth';
+import { ApiError } from '../../../lib/errors';
 import type { User } from '../../../types/api';
+import { changeOwnPassword } from '../api/change-own-password';
 import { changeUserPassword } from '../api/change-user-password';
 import { type PasswordErrors, validatePasswordChange } from '../utils/user-rules';
 
+/**
+ * Sets another user's password (the admin route), or, on one's own account (`own`), changes it with
+ * the current one: the server refuses the admin route on oneself.
+ */
 export function ChangePasswordDialog({
   user,
+  own = false,
   open,
   onOpenChange,
 }: {
   user: User | null;
+  own?: boolean;
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
+  const [currentPassword, setCurrentPassword] = useState('');
   const [newPassword, setNewPassword] = useState('');
   const [confirmPassword, setConfirmPassword] = useState('');
   const [errors, setErrors] = useState<PasswordErrors>({});
   const [busy, setBusy] = useState(false);
   useEffect(() => {
     if (open) {
+      setCurrentPassword('');
       setNewPassword('');
       setConfirmPassword('');
       setErrors({});
@@ -40,15 +50,18 @@ export function ChangePasswordDialog({
   async function submit(event: FormEvent) {
     event.preventDefault();
     if (!user) return;
-    const found = validatePasswordChange(newPassword, confirmPassword);
+    const found = validatePasswordChange(newPassword, confirmPassword, own ? { currentPassword } : undefined);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     setBusy(true);
     try {
-      const res = await changeUserPassword(user.id, newPassword);
+      const res = own
+        ? await changeOwnPassword(currentPassword, newPassword)
+        : await changeUserPassword(user.id, newPassword);
       toast.success(res.message ?? 'Password changed successfully');
       onOpenChange(false);
     } catch (err) {
+      if (err instanceof ApiError && Object.keys(err.fieldErrors).length > 0) setErrors(err.fieldErrors);
       toast.error(err instanceof Error ? err.message : 'Failed to change password');
     } finally {
       setBusy(false);
@@ -61,8 +74,21 @@ export function ChangePasswordDialog({
         <form onSubmit={submit} noValidate className="grid gap-4">
           <DialogHeader>
             <DialogTitle>Change Password</DialogTitle>
-            <DialogDescription>Set a new password for {displayName(user)}.</DialogDescription>
+            <DialogDescription>
+              {own ? 'Change your own password.' : `Set a new password for ${displayName(user)}.`}
+            </DialogDescription>
           </DialogHeader>
+          {own && (
+            <TextField
+              id="current-password"
+              label="Current Password"
+              type="password"
+              autoComplete="current-password"
+              value={currentPassword}
+              onChange={(e) => setCurrentPassword(e.target.value)}
+              error={errors.currentPassword}
+            />
+          )}
           <TextField
             id="new-password"
             label="New Password"

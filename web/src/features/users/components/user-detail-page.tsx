@@ -9,6 +9,7 @@ import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { useLiveResync } from '../../../hooks/use-live-resync';
 import { useUserChanged } from '../../../hooks/use-user-changed';
+import { useSession } from '../../../lib/auth';
 import { ApiError } from '../../../lib/errors';
 import type { User } from '../../../types/api';
 import { getUser } from '../api/get-user';
@@ -49,6 +50,7 @@ export function UserDetailPage() {
   const [toggling, setToggling] = useState(false);
   const user = deleted ? undefined : remote.data;
   const numericId = /^\d+$/.test(id) ? Number(id) : null;
+  const session = useSession();
 
   // Another session changed this user: show it at once; a deletion ends the page.
   useUserChanged(
@@ -207,6 +209,7 @@ export function UserDetailPage() {
           />
           <ChangePasswordDialog
             user={user}
+            own={session.user?.id === user.id}
             open={dialog === 'password'}
             onOpenChange={(open) => setDialog(open ? 'password' : null)}
           />

@@ -5,6 +5,7 @@ import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
+import { useSession } from '../../../lib/auth';
 import { ApiError } from '../../../lib/errors';
 import { getUser } from '../api/get-user';
 import { updateUser } from '../api/update-user';
@@ -19,6 +20,7 @@ export function UserEditPage() {
   const remote = useRemote((signal) => getUser(id, signal), [id], { enabled: !invalidId });
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const user = remote.data;
+  const session = useSession();
 
   return (
     <div className="grid grid-cols-1 gap-6">
@@ -45,9 +47,11 @@ export function UserEditPage() {
         <UserForm
           key={user.id}
           mode="edit"
+          ownAccount={session.user?.id === user.id}
           initial={{
             email: user.email,
             password: '',
+            currentPassword: '',
             firstName: user.firstName ?? '',
             lastName: user.lastName ?? '',
             role: user.role,
@@ -66,6 +70,7 @@ export function UserEditPage() {
                 lastName: values.lastName.trim() || null,
                 role: values.role,
                 isActive: values.isActive,
+                ...(values.currentPassword ? { currentPassword: values.currentPassword } : {}),
               });
               toast.success(res.message ?? 'User updated successfully');
               navigate(`/users/${user.id}`);

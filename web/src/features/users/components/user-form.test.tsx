@@ -43,6 +43,7 @@ describe('UserForm', () => {
     expect(onSubmit).toHaveBeenCalledWith({
       email: 'new@billflow.test',
       password: '12345678',
+      currentPassword: '',
       firstName: 'Ada',
       lastName: '',
       role: 'USER',
@@ -71,5 +72,33 @@ describe('UserForm', () => {
     await user.click(screen.getByRole('button', { name: 'Save Changes' }));
     await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
     expect(onSubmit).toHaveBeenCalledWith(expect.objectContaining({ role: 'GUEST', isActive: false }));
+  });
+
+  it('edit of one’s own account: a new address asks for the current password', async () => {
+    const onSubmit = vi.fn(async () => {});
+    render(
+      <UserForm
+        mode="edit"
+        ownAccount
+        initial={{ ...EMPTY_USER_FORM, email: 'me@billflow.test', role: 'ADMIN' }}
+        submitLabel="Save Changes"
+        busyLabel="Saving..."
+        onSubmit={onSubmit}
+        onCancel={vi.fn()}
+      />,
+    );
+    expect(screen.queryByLabelText('Current Password')).toBeNull();
+    const user = userEvent.setup();
+    await user.clear(screen.getByLabelText('Email'));
+    await user.type(screen.getByLabelText('Email'), 'new.me@billflow.test');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    expect(screen.getByText('Enter your current password to change your email')).toBeTruthy();
+    expect(onSubmit).not.toHaveBeenCalled();
+    await user.type(screen.getByLabelText('Current Password'), 'my-secret');
+    await user.click(screen.getByRole('button', { name: 'Save Changes' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledTimes(1));
+    expect(onSubmit).toHaveBeenCalledWith(
+      expect.objectContaining({ email: 'new.me@billflow.test', currentPassword: 'my-secret' }),
+    );
   });
 });

@@ -6,6 +6,7 @@ import { Switch } from '../../../components/ui/switch';
 import { FieldError, TextField } from '../../../components/ui/text-field';
 import {
   CREATE_USER_PASSWORD_MIN,
+  changesEmail,
   type UserFormErrors,
   type UserFormValues,
   validateUserForm,
@@ -15,15 +16,20 @@ import { RoleSelect } from './role-select';
 export const EMPTY_USER_FORM: UserFormValues = {
   email: '',
   password: '',
+  currentPassword: '',
   firstName: '',
   lastName: '',
   role: 'USER',
   isActive: true,
 };
 
-/** The create and edit form (spec 1 §5): the password only when creating. */
+/**
+ * The create and edit form (spec 1 §5): the password only when creating. Editing one's own account
+ * (`ownAccount`), a change of address also asks for the current password (the server requires it).
+ */
 export function UserForm({
   mode,
+  ownAccount = false,
   initial,
   submitLabel,
   busyLabel,
@@ -32,6 +38,7 @@ export function UserForm({
   onCancel,
 }: {
   mode: 'create' | 'edit';
+  ownAccount?: boolean;
   initial: UserFormValues;
   submitLabel: string;
   busyLabel: string;
@@ -46,9 +53,11 @@ export function UserForm({
   const set = <K extends keyof UserFormValues>(key: K, value: UserFormValues[K]) =>
     setValues((v) => ({ ...v, [key]: value }));
 
+  const needsCurrent = mode === 'edit' && ownAccount && changesEmail(initial.email, values.email);
+
   async function submit(event: FormEvent) {
     event.preventDefault();
-    const found = validateUserForm(values, mode);
+    const found = validateUserForm(values, mode, needsCurrent);
     setErrors(found);
     if (Object.keys(found).length > 0) return;
     setBusy(true);
@@ -59,13 +68,19 @@ export function UserForm({
     }
   }
 
-  const text = (key: 'email' | 'password' | 'firstName' | 'lastName', label: string, type = 'text') => (
+  const text = (
+    key: 'email' | 'password' | 'currentPassword' | 'firstName' | 'lastName',
+    label: string,
+    type = 'text',
+  ) => (
     <TextField
       id={`user-${key}`}
       label={label}
       type={type}
       value={values[key]}
-      autoComplete={key === 'password' ? 'new-password' : 'off'}
+      autoComplete={
+        key === 'password' ? 'new-password' : key === 'currentPassword' ? 'current-password' : 'off'
+      }
       onChange={(e) => set(key, e.target.value)}
       error={shown[key]}
     />
@@ -84,7 +99,13 @@ export function UserForm({
         </CardHeader>
         <CardContent className="grid gap-4 sm:grid-cols-2">
           {text('email', 'Email', 'email')}
-          {mode === 'create' ? text('password', 'Password', 'password') : <div className="hidden sm:block" />}
+          {mode === 'create' ? (
+            text('password', 'Password', 'password')
+          ) : needsCurrent ? (
+            text('currentPassword', 'Current Password', 'password')
+          ) : (
+            <div className="hidden sm:block" />
+          )}
           {text('firstName', 'First Name')}
           {text('lastName', 'Last Name')}
           <div className="grid gap-2">

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
+  changesEmail,
   DEFAULT_OVERVIEW_STATS,
   formatDate,
   loginFrequency,
@@ -13,6 +14,7 @@ import {
 const form = {
   email: 'a@b.co',
   password: 'longenough',
+  currentPassword: '',
   firstName: '',
   lastName: '',
   role: 'USER' as const,
@@ -61,6 +63,14 @@ describe('user form validation', () => {
       email: 'Please enter a valid email address',
     });
   });
+  it("asks for the current password when one's own address changes", () => {
+    expect(validateUserForm(form, 'edit', true)).toEqual({
+      currentPassword: 'Enter your current password to change your email',
+    });
+    expect(validateUserForm({ ...form, currentPassword: 'secret' }, 'edit', true)).toEqual({});
+    expect(changesEmail('A@b.co', ' a@B.co ')).toBe(false);
+    expect(changesEmail('a@b.co', 'c@b.co')).toBe(true);
+  });
 });
 
 describe('change password validation', () => {
@@ -71,6 +81,13 @@ describe('change password validation', () => {
     });
     expect(validatePasswordChange('123456', '654321')).toEqual({ confirmPassword: 'Passwords do not match' });
     expect(validatePasswordChange('123456', '123456')).toEqual({});
+  });
+  it('on one’s own account: the current password, and 8+ for the new one', () => {
+    expect(validatePasswordChange('1234567', '1234567', { currentPassword: '' })).toEqual({
+      currentPassword: 'Current password is required',
+      newPassword: 'Password must be at least 8 characters long',
+    });
+    expect(validatePasswordChange('12345678', '12345678', { currentPassword: 'old' })).toEqual({});
   });
 });
 

@@ -46,30 +46,52 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 export interface UserFormValues {
   email: string;
   password: string;
+  /** Asked when one changes one's own e-mail address. */
+  currentPassword: string;
   firstName: string;
   lastName: string;
   role: Role;
   isActive: boolean;
 }
 
-export type UserFormErrors = Partial<Record<'email' | 'password', string>>;
+export type UserFormErrors = Partial<Record<'email' | 'password' | 'currentPassword', string>>;
 
-/** Create (with password) and edit (without) validation. */
-export function validateUserForm(values: UserFormValues, mode: 'create' | 'edit'): UserFormErrors {
+/** Create (with password) and edit (without) validation; `needsCurrent`: one's own address changes. */
+export function validateUserForm(
+  values: UserFormValues,
+  mode: 'create' | 'edit',
+  needsCurrent = false,
+): UserFormErrors {
   const errors: UserFormErrors = {};
   if (!EMAIL_RE.test(values.email.trim())) errors.email = 'Please enter a valid email address';
   if (mode === 'create' && values.password.length < CREATE_USER_PASSWORD_MIN)
     errors.password = `Password must be at least ${CREATE_USER_PASSWORD_MIN} characters`;
+  if (needsCurrent && !values.currentPassword)
+    errors.currentPassword = 'Enter your current password to change your email';
   return errors;
 }
 
-export type PasswordErrors = Partial<Record<'newPassword' | 'confirmPassword', string>>;
+/** Whether an edit changes the address (as the server compares: trimmed, lower-cased). */
+export function changesEmail(initial: string, next: string) {
+  return initial.trim().toLowerCase() !== next.trim().toLowerCase();
+}
 
-export function validatePasswordChange(newPassword: string, confirmPassword: string): PasswordErrors {
+export type PasswordErrors = Partial<Record<'currentPassword' | 'newPassword' | 'confirmPassword', string>>;
+
+/**
+ * Another user's password (6+, the admin dialog's rule), or one's own (the current one, and 8+ as
+ * on create: the server's rule for a change of one's own password).
+ */
+export function validatePasswordChange(
+  newPassword: string,
+  confirmPassword: string,
+  own?: { currentPassword: string },
+): PasswordErrors {
   const errors: PasswordErrors = {};
+  const min = own ? CREATE_USER_PASSWORD_MIN : ADMIN_CHANGE_PASSWORD_MIN;
+  if (own && !own.currentPassword) errors.currentPassword = 'Current password is required';
   if (!newPassword) errors.newPassword = 'Please enter a new password';
-  else if (newPassword.length < ADMIN_CHANGE_PASSWORD_MIN)
-    errors.newPassword = `Password must be at least ${ADMIN_CHANGE_PASSWORD_MIN} characters long`;
+  else if (newPassword.length < min) errors.newPassword = `Password must be at least ${min} characters long`;
   if (newPassword && confirmPassword !== newPassword) errors.confirmPassword = 'Passwords do not match';
   return errors;
 }
