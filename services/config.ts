@@ -94,7 +94,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(
       parsed.error.issues.map((i) => {
         const key = i.path.join('.');
-        const given = key in cleaned && !/SECRET|PASSWORD|KEY/.test(key) ? ` (got "${cleaned[key]}")` : '';
+        const given = key in cleaned && !/SECRET|PASSWORD|KEY|TOKEN/.test(key) ? ` (got "${cleaned[key]}")` : '';
         return i.code === 'invalid_type' && !(key in cleaned)
           ? `${key} is required`
           : `${key} ${i.message}${given}`;
