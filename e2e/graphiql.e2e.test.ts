@@ -44,9 +44,12 @@ it('renders the GraphiQL editor and runs a query with no other host reachable', 
     await page.locator('.graphiql-execute-button').click();
     await expect
       // Monaco draws spaces as no-break spaces.
-      .poll(async () => (await page.locator('.graphiql-response').innerText()).replace(/\s+/g, ' '), {
-        timeout: 15_000,
-      })
+      .poll(
+        async () => ((await page.locator('.graphiql-response').textContent()) ?? '').replace(/\s+/g, ' '),
+        {
+          timeout: 15_000,
+        },
+      )
       .toContain('"__typename": "Query"');
 
     expect(offsite).toEqual([]);

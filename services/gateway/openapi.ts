@@ -20,11 +20,16 @@ const DOCS_CSP =
 
 const isZod = (s: unknown) => s instanceof $ZodType;
 
-function hasZodSchema(route: RouteOptions): boolean {
-  const s = route.schema as Record<string, unknown> | undefined;
-  if (!s) return false;
-  if ([s.body, s.querystring, s.params, s.headers].some(isZod)) return true;
-  return Object.keys((s.response as object) ?? {}).length > 0;
+function zodParts(route: RouteOptions): { input: boolean; response: boolean } {
+  const s = route.schema as Record<string, any> | undefined;
+  if (!s) return { input: false, response: false };
+  return {
+    input: [s.body, s.querystring, s.params, s.headers].some(isZod),
+    // A response is a zod schema or, per content type, { content: { [type]: { schema } } }.
+    response: Object.values<any>(s.response ?? {}).some(
+      (r) => isZod(r) || Object.values<any>(r?.content ?? {}).some((c) => isZod(c?.schema)),
+    ),
+  };
 }
 
 export interface RegisteredRoute {
@@ -53,9 +58,10 @@ export async function registerApiDocs(server: FastifyInstance): Promise<void> {
   server.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     for (const method of methods) routes.push({ method: String(method), url: route.url });
-    if (!route.url.startsWith('/api/') || !hasZodSchema(route)) return;
-    route.validatorCompiler ??= passThrough;
-    route.serializerCompiler ??= plainJson;
+    if (!route.url.startsWith('/api/')) return;
+    const zod = zodParts(route);
+    if (zod.input) route.validatorCompiler ??= passThrough;
+    if (zod.response) route.serializerCompiler ??= plainJson;
   });
 
   const transform = createJsonSchemaTransform({ schemaRegistry: apiSchemas, skipList: [] });
