@@ -67,6 +67,8 @@ export const configSchema = z.object({
     .refine((v) => Buffer.from(v, 'base64').length === 32, 'must be 32 bytes encoded as base64'),
   ACCESS_TOKEN_TTL_SECONDS: intFromEnv(5, 86_400).default(900),
   REFRESH_TOKEN_TTL_SECONDS: intFromEnv(60, 90 * 86_400).default(30 * 86_400),
+  /** A session's absolute end: however often it refreshes, its owner signs in again after this. */
+  SESSION_MAX_AGE_SECONDS: intFromEnv(300, 365 * 86_400).default(30 * 86_400),
   LOGIN_MAX_FAILURES: intFromEnv(1, 1000).default(5),
   LOGIN_WINDOW_SECONDS: intFromEnv(1, 86_400).default(900),
   /** How long a mutation waits for the read model to reach its write before answering anyway. */

@@ -139,6 +139,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     refreshTokens: new RefreshTokens(
       db as unknown as ConstructorParameters<typeof RefreshTokens>[0],
       config.REFRESH_TOKEN_TTL_SECONDS,
+      { secret: config.JWT_SECRET, sessionMaxAgeSeconds: config.SESSION_MAX_AGE_SECONDS },
     ),
     loginLimit: new LoginRateLimit(
       redis,

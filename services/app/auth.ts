@@ -19,6 +19,7 @@ import { observeAdmin } from './admin-roster.js';
 import { type CommandContext, eventIdFor } from './command-handler.js';
 import { type AppServices, awaitProjections, nextUserId } from './context.js';
 import { AppError, parseInput } from './errors.js';
+import { announceSessionsEnded, endSessionsOf } from './sessions.js';
 import { findUserRow, findUserRowByEmail, toUserDto, type UserDto, userAnswer } from './user-view.js';
 
 export interface Tokens {
@@ -113,12 +114,11 @@ async function recordSession(app: AppServices, userId: number, command: UserSess
   );
 }
 
+/** A new session: its first refresh token, and an access token that names it. */
 async function issueTokens(app: AppServices, userId: number): Promise<Tokens> {
-  const [accessToken, refresh] = await Promise.all([
-    app.accessTokens.sign(userId),
-    app.refreshTokens.issue(userId),
-  ]);
-  return { accessToken, refreshToken: refresh.token };
+  const session = await app.refreshTokens.issue(userId);
+  const accessToken = await app.accessTokens.sign(userId, session.familyId);
+  return { accessToken, refreshToken: session.token };
 }
 
 export async function refresh(app: AppServices, input: unknown): Promise<{ tokens: Tokens }> {
@@ -131,18 +131,26 @@ export async function refresh(app: AppServices, input: unknown): Promise<{ token
   }
   const row = await findUserRow(app, rotated.userId);
   if (!row?.is_active) {
-    await app.refreshTokens.revokeAllFor(rotated.userId);
+    await endSessionsOf(app, rotated.userId);
     throw new AppError('UNAUTHENTICATED', 'Invalid or expired refresh token');
   }
-  const accessToken = await app.accessTokens.sign(rotated.userId);
+  const accessToken = await app.accessTokens.sign(rotated.userId, rotated.familyId);
   return { tokens: { accessToken, refreshToken: rotated.token } };
 }
 
-/** Revokes the session's refresh-token family. Holding the refresh token is proof enough. */
+/**
+ * Ends the session everywhere: its refresh tokens, its access token (checked on every call) and its
+ * sockets. Holding the refresh token is proof enough; without one, the caller's own session ends.
+ */
 export async function logout(app: AppServices, actor: Actor | null, input: unknown): Promise<void> {
   const { refreshToken } = parseInput(LogoutInput, input);
   let userId = actor?.id ?? null;
-  if (refreshToken) userId = (await app.refreshTokens.revokeFamilyOf(refreshToken, userId)) ?? userId;
+  let sessionId = actor?.sessionId ?? null;
+  if (refreshToken) {
+    const ended = await app.refreshTokens.revokeFamilyOf(refreshToken, userId);
+    if (ended) ({ userId, sessionId } = ended);
+  } else if (actor?.sessionId) await app.refreshTokens.endSession(actor.sessionId, actor.id);
+  if (userId !== null && sessionId) await announceSessionsEnded(app, { userId, sessionIds: [sessionId] });
   // A deleted user signing out: nothing to record.
   if (userId !== null && (await findUserRow(app, userId))) {
     await recordSession(app, userId, { type: 'RecordSignOut', userId, now: nowIso() });
@@ -323,5 +331,7 @@ export async function changeOwnPassword(
     { type: 'ChangeUserPassword', credentialId, by: 'self', now: new Date().toISOString() },
     commandContext(actor),
   );
+  // Whoever else held the old password is signed out everywhere; this session goes on.
+  await endSessionsOf(app, actor.id, actor.sessionId);
   await awaitProjections(app, result.position, ['users']);
 }

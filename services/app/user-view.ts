@@ -126,18 +126,21 @@ export function findActorRow(app: AppServices, id: number): Promise<ActorRow | u
 }
 
 /**
- * The caller behind a bearer token: only an existing, active, not deleted user counts, with the
- * role the read model has now. `rows` may serve the row from memory (the gateway's ActorRows).
+ * The caller behind a bearer token: only an existing, active, not deleted user in a session that is
+ * still on counts, with the role the read model has now. `rows` and `sessions` may answer from
+ * memory (the gateway's ActorRows and SessionChecks).
  */
 export async function resolveActor(
   app: AppServices,
   bearer: string | null | undefined,
   rows: (id: number) => Promise<ActorRow | undefined> = (id) => findActorRow(app, id),
+  sessions: (sessionId: string, userId: number) => Promise<boolean> = (sid, id) =>
+    app.refreshTokens.isLive(sid, id),
 ): Promise<Actor | null> {
   if (!bearer) return null;
   const claims = await app.accessTokens.verify(bearer);
   if (!claims) return null;
-  const row = await rows(claims.userId);
-  if (!row?.is_active || row.deleted_at) return null;
-  return { id: row.id, role: row.role, email: row.email ?? '' };
+  const [row, live] = await Promise.all([rows(claims.userId), sessions(claims.sessionId, claims.userId)]);
+  if (!row?.is_active || row.deleted_at || !live) return null;
+  return { id: row.id, role: row.role, email: row.email ?? '', sessionId: claims.sessionId };
 }

@@ -14,6 +14,7 @@ import { type GuardedChange, observeAdmin, runGuarded } from './admin-roster.js'
 import { checkCurrentPassword, claimEmail, releaseAbandonedClaim } from './auth.js';
 import { type AppServices, awaitProjections } from './context.js';
 import { AppError, parseInput } from './errors.js';
+import { endSessionsOf } from './sessions.js';
 import { findUserRow, toUserDto, type UserDto, userAnswer } from './user-view.js';
 
 export interface Page<T> {
@@ -151,7 +152,7 @@ export async function updateUser(
     last = await runChecked(app, actor, userId, { type: 'ChangeUserRole', role: data.role as Role });
   if (row && data.isActive === false && row.is_active) {
     last = await runChecked(app, actor, userId, { type: 'DeactivateUser' });
-    await app.refreshTokens.revokeAllFor(userId);
+    await endSessionsOf(app, userId);
   }
   if (row && data.isActive === true && !row.is_active) last = await reactivate(app, actor, userId);
   return userAnswer(app, userId, last.result.state, last.caughtUp, last.result.position);
@@ -180,7 +181,7 @@ export async function deactivateUser(app: AppServices, actor: Actor | null, id: 
   await requireUser(app, userId);
   const { result, caughtUp } = await runChecked(app, actor, userId, { type: 'DeactivateUser' });
   // Sessions end at once (the access token is refused too: resolveActor reads is_active).
-  await app.refreshTokens.revokeAllFor(userId);
+  await endSessionsOf(app, userId);
   return userAnswer(app, userId, result.state, caughtUp, result.position);
 }
 
@@ -210,7 +211,7 @@ export async function deleteUser(app: AppServices, actor: Actor | null, id: unkn
   const userId = parseId(id);
   const row = await requireUser(app, userId);
   const { result } = await runChecked(app, actor, userId, { type: 'DeleteUser' });
-  await app.refreshTokens.revokeAllFor(userId);
+  await endSessionsOf(app, userId);
   const address = result.state.email ?? row.email_lower;
   if (address) await releaseOldAddress(app, actor, address, userId);
 }
@@ -238,7 +239,7 @@ export async function forgetUser(app: AppServices, actor: Actor | null, id: unkn
 export async function eraseSubject(app: AppServices, userId: number): Promise<void> {
   await app.subjectKeys.forget(userSubject(userId));
   await app.credentials.deleteAllOf(userId);
-  await app.refreshTokens.revokeAllFor(userId);
+  await endSessionsOf(app, userId);
 }
 
 export async function adminChangePassword(
@@ -257,14 +258,14 @@ export async function adminChangePassword(
   // Someone else sets the password: whoever held the old one is signed out. Before the change too,
   // so a crash between the two steps cannot leave the old sessions alive after the reset.
   const othersSessions = userId !== actor.id;
-  if (othersSessions) await app.refreshTokens.revokeAllFor(userId);
+  if (othersSessions) await endSessionsOf(app, userId);
   await run(app, actor, userId, {
     type: 'ChangeUserPassword',
     credentialId,
     by: 'admin',
     now: new Date().toISOString(),
   });
-  if (othersSessions) await app.refreshTokens.revokeAllFor(userId);
+  if (othersSessions) await endSessionsOf(app, userId);
 }
 
 export async function getProfile(app: AppServices, actor: Actor | null): Promise<UserDto> {

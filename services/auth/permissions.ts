@@ -31,6 +31,8 @@ export interface Actor {
   email: string;
   /** The HTTP request this actor acts through, when there is one (its commands carry it). */
   request?: RequestContext;
+  /** The session the caller's access token belongs to (sign-out and password changes end it). */
+  sessionId?: string;
 }
 
 /** Metadata for the commands an actor sends: who acts, and through which request. */

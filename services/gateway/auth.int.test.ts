@@ -153,34 +153,63 @@ describe('sign-in over REST', () => {
 });
 
 describe('refresh tokens', () => {
-  it('rotates on use, and a reused token revokes the whole family', async () => {
+  it('rotates on use; an old token again gets its successor only right after, later it ends the session', async () => {
+    const refresh = (refreshToken: string) =>
+      api(t.url, 'POST', '/api/auth/refresh', { body: { refreshToken } });
     const first = await signIn(t.url, t.admin.email, t.admin.password);
-    const r1 = await api(t.url, 'POST', '/api/auth/refresh', {
-      body: { refreshToken: first.tokens.refreshToken },
-    });
+    const r1 = await refresh(first.tokens.refreshToken);
     expect(r1.status).toBe(200);
     const second = r1.body.data.tokens;
     expect(second.refreshToken).not.toBe(first.tokens.refreshToken);
     expect((await api(t.url, 'GET', '/api/auth/me', { token: second.accessToken })).status).toBe(200);
-    // the old token again: theft suspected, family revoked
-    const reuse = await api(t.url, 'POST', '/api/auth/refresh', {
-      body: { refreshToken: first.tokens.refreshToken },
-    });
-    expect(reuse.status).toBe(401);
-    const afterReuse = await api(t.url, 'POST', '/api/auth/refresh', {
-      body: { refreshToken: second.refreshToken },
-    });
-    expect(afterReuse.status).toBe(401);
+    // The old token again at once (another tab): the same successor, the session goes on.
+    const again = await refresh(first.tokens.refreshToken);
+    expect(again.status).toBe(200);
+    expect(again.body.data.tokens.refreshToken).toBe(second.refreshToken);
+    // Once its successor has been used, the old token again is theft: the session ends.
+    const r2 = await refresh(second.refreshToken);
+    expect(r2.status).toBe(200);
+    expect((await refresh(first.tokens.refreshToken)).status).toBe(401);
+    expect((await refresh(r2.body.data.tokens.refreshToken)).status).toBe(401);
+    expect((await api(t.url, 'GET', '/api/auth/me', { token: r2.body.data.tokens.accessToken })).status).toBe(
+      401,
+    );
   });
 
-  it('lets exactly one of two concurrent refreshes with the same token win', async () => {
+  it('ends the session when a rotated token comes back after the reuse window', async () => {
+    const s = await signIn(t.url, t.admin.email, t.admin.password);
+    const r1 = await api(t.url, 'POST', '/api/auth/refresh', {
+      body: { refreshToken: s.tokens.refreshToken },
+    });
+    expect(r1.status).toBe(200);
+    // As if the rotation was longer ago than the window.
+    await t.started.app.pool.query(
+      "UPDATE auth_refresh_tokens SET used_at = now() - interval '1 minute' WHERE used_at IS NOT NULL",
+    );
+    const late = await api(t.url, 'POST', '/api/auth/refresh', {
+      body: { refreshToken: s.tokens.refreshToken },
+    });
+    expect(late.status).toBe(401);
+    const next = await api(t.url, 'POST', '/api/auth/refresh', {
+      body: { refreshToken: r1.body.data.tokens.refreshToken },
+    });
+    expect(next.status).toBe(401);
+  });
+
+  it('two tabs refreshing with the same token at once both get the same new pair', async () => {
     const s = await signIn(t.url, t.admin.email, t.admin.password);
     const results = await Promise.all(
       [1, 2].map(() =>
         api(t.url, 'POST', '/api/auth/refresh', { body: { refreshToken: s.tokens.refreshToken } }),
       ),
     );
-    expect(results.map((r) => r.status).sort()).toEqual([200, 401]);
+    expect(results.map((r) => r.status)).toEqual([200, 200]);
+    expect(results[0].body.data.tokens.refreshToken).toBe(results[1].body.data.tokens.refreshToken);
+    // And that pair works.
+    const next = await api(t.url, 'POST', '/api/auth/refresh', {
+      body: { refreshToken: results[0].body.data.tokens.refreshToken },
+    });
+    expect(next.status).toBe(200);
   });
 
   it('stores refresh tokens only hashed', async () => {
