@@ -9,8 +9,9 @@ import path from 'node:path';
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { startTestApp, type TestApp } from '../../test/support/app.js';
+import { startTestApp, type TestApp, testSecrets } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
+import { type ConfigError, loadConfig } from '../config.js';
 
 const PARTNER = 'https://partner.example';
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
@@ -349,6 +350,30 @@ describe('/metrics', () => {
     });
     expect(right.status).toBe(200);
     expect(await right.text()).toContain('process_cpu_user_seconds_total');
+  });
+});
+
+describe('configuration', () => {
+  const base = { DATABASE_URL: 'postgres://x@127.0.0.1/x', REDIS_URL: 'redis://127.0.0.1', ...testSecrets() };
+  const problems = (env: Record<string, string>) => {
+    try {
+      loadConfig({ ...base, ...env });
+      return '';
+    } catch (err) {
+      return (err as ConfigError).problems.join('\n');
+    }
+  };
+
+  it('takes CORS_ORIGINS as origins only, never `null` or a path', () => {
+    expect(problems({ CORS_ORIGINS: 'https://a.example, https://b.example:8443' })).toBe('');
+    expect(problems({ CORS_ORIGINS: 'null' })).toMatch(/CORS_ORIGINS must be origins/);
+    expect(problems({ CORS_ORIGINS: 'https://a.example/app' })).toMatch(/CORS_ORIGINS must be origins/);
+  });
+
+  it('does not echo a METRICS_TOKEN it refuses', () => {
+    const said = problems({ METRICS_TOKEN: 'short-secret' });
+    expect(said).toMatch(/METRICS_TOKEN must be at least 16 characters/);
+    expect(said).not.toContain('short-secret');
   });
 });
 
