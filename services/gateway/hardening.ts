@@ -35,8 +35,7 @@ const SUGGESTION = /\s*Did you mean [^?]*\?/g;
 
 /** Drops "Did you mean …?" from an error message: it lists the schema to anyone who guesses. */
 function withoutSuggestion(error: unknown): unknown {
-  if (!(error instanceof GraphQLError) || !SUGGESTION.test(error.message)) return error;
-  SUGGESTION.lastIndex = 0;
+  if (!(error instanceof GraphQLError) || !error.message.includes('Did you mean')) return error;
   return new GraphQLError(error.message.replace(SUGGESTION, '').trim(), {
     nodes: error.nodes,
     source: error.source,
@@ -58,6 +57,13 @@ function hideSuggestions(): Plugin {
       },
     onExecute: () => ({
       onExecuteDone: ({ result, setResult }) => {
+        if (!('errors' in result) || !result.errors?.length) return;
+        setResult({ ...result, errors: result.errors.map((e) => withoutSuggestion(e) as GraphQLError) });
+      },
+    }),
+    // A subscription whose variables fail to coerce answers errors the same way, not a stream.
+    onSubscribe: () => ({
+      onSubscribeResult: ({ result, setResult }) => {
         if (!('errors' in result) || !result.errors?.length) return;
         setResult({ ...result, errors: result.errors.map((e) => withoutSuggestion(e) as GraphQLError) });
       },
