@@ -69,6 +69,17 @@ export const configSchema = z.object({
   REFRESH_TOKEN_TTL_SECONDS: intFromEnv(60, 90 * 86_400).default(30 * 86_400),
   /** A session's absolute end: however often it refreshes, its owner signs in again after this. */
   SESSION_MAX_AGE_SECONDS: intFromEnv(300, 365 * 86_400).default(30 * 86_400),
+  /**
+   * Which proxies to believe about the client's address (X-Forwarded-For): unset trusts none; 'true'
+   * all; a number that many hops; or addresses and CIDRs, comma-separated ('loopback,10.0.0.0/8').
+   */
+  TRUST_PROXY: z
+    .string()
+    .regex(
+      /^(true|false|\d+|[0-9a-f.:/,\s]+|loopback|linklocal|uniquelocal)(,\s*[0-9a-z.:/]+)*$/i,
+      'must be true, false, a hop count or addresses',
+    )
+    .optional(),
   LOGIN_MAX_FAILURES: intFromEnv(1, 1000).default(5),
   LOGIN_WINDOW_SECONDS: intFromEnv(1, 86_400).default(900),
   /** How long a mutation waits for the read model to reach its write before answering anyway. */
@@ -96,7 +107,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     throw new ConfigError(
       parsed.error.issues.map((i) => {
         const key = i.path.join('.');
-        const given = key in cleaned && !/SECRET|PASSWORD|KEY|TOKEN/.test(key) ? ` (got "${cleaned[key]}")` : '';
+        const given =
+          key in cleaned && !/SECRET|PASSWORD|KEY|TOKEN/.test(key) ? ` (got "${cleaned[key]}")` : '';
         return i.code === 'invalid_type' && !(key in cleaned)
           ? `${key} is required`
           : `${key} ${i.message}${given}`;

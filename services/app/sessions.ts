@@ -1,10 +1,10 @@
 // Ending sessions everywhere at once. The session's tokens are ended in Postgres (refresh-tokens.ts),
-// which every gateway checks; this also tells every gateway on Redis, so each drops what it
-// remembers about those sessions and closes their sockets at once instead of within seconds. Best
-// effort: a lost message only leaves a remembered check to expire (services/gateway/session-checks.ts).
+// which every gateway checks; this also tells every gateway, on the change channel the projector
+// uses (topic 'session', which no client can subscribe to), so each drops what it remembers about
+// those sessions and closes their sockets at once instead of within seconds. Best effort: a lost
+// message only leaves a remembered check to expire (services/gateway/session-checks.ts).
+import type { ChangeNotice } from '../../projections/projection.js';
 import type { AppServices } from './context.js';
-
-export const sessionsChannel = (prefix: string) => `${prefix}:sessions-ended`;
 
 export interface SessionsEnded {
   userId: number;
@@ -13,7 +13,12 @@ export interface SessionsEnded {
 }
 
 export async function announceSessionsEnded(app: AppServices, message: SessionsEnded): Promise<void> {
-  await app.redis.publish(sessionsChannel(app.config.REDIS_PREFIX), JSON.stringify(message)).catch(() => {});
+  const data = { userId: message.userId };
+  const notices: ChangeNotice[] = message.sessionIds
+    ? message.sessionIds.map((id) => ({ topic: 'session', id, data }))
+    : [{ topic: 'session', id: '*', data }];
+  if (notices.length === 0) return;
+  await app.redis.publish(`${app.config.REDIS_PREFIX}:changes`, JSON.stringify(notices)).catch(() => {});
 }
 
 /** Ends every session of a user (but `except`), everywhere. */

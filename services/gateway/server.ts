@@ -15,6 +15,7 @@ import { operationContextFrom, type RequestContext, requestContextFrom } from '.
 import { findActorRow, resolveActor } from '../app/user-view.js';
 import type { Actor } from '../auth/permissions.js';
 import { ActorRows } from './actor-rows.js';
+import { socketAddress, trustProxyOption } from './client-address.js';
 import { graphiqlPage } from './graphiql.js';
 import type { GraphQLContext } from './graphql/builder.js';
 import { toGraphQLError } from './graphql/errors.js';
@@ -41,6 +42,7 @@ import { bearerOf, failureBody, sendError } from './rest/envelope.js';
 import { healthRoutes } from './rest/health-routes.js';
 import { operationsRoutes } from './rest/operations-routes.js';
 import { userRoutes } from './rest/user-routes.js';
+import { SessionChecks } from './session-checks.js';
 
 export interface GatewayOptions {
   app: AppServices;
@@ -62,7 +64,17 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   live.watch((notices) => actorRows.noticed(notices));
   live.onReconnect(() => actorRows.clear());
   const actorRow = (id: number) => actorRows.get(id);
+  // Callers' sessions: still on? Remembered like the rows, dropped when one ends (session-checks.ts).
+  const sessionChecks = new SessionChecks({
+    isLive: (sid, userId) => app.refreshTokens.isLive(sid, userId),
+    connected: () => live.connected(),
+  });
+  live.watch((notices) => sessionChecks.noticed(notices));
+  live.onReconnect(() => sessionChecks.clear());
+  const sessionCheck = (sid: string, userId: number) => sessionChecks.check(sid, userId);
   const server = Fastify({
+    // Whose address a request has, behind a proxy (TRUST_PROXY): sign-in limits count per address.
+    trustProxy: trustProxyOption(app.config.TRUST_PROXY),
     // warn at the least: one line per request is noise; failures are logged by the error handler.
     logger:
       app.config.LOG_LEVEL === 'silent'
@@ -104,6 +116,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   // (services/app/request-context.ts). Both travel on the actor.
   server.addHook('onRequest', async (req, reply) => {
     const context = requestContextFrom(req.headers, req.method);
+    context.ip = req.ip;
     requestContexts.set(req, context);
     reply.header('x-correlation-id', context.correlationId);
   });
@@ -112,7 +125,9 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     let p = actorCache.get(req);
     if (!p) {
       const request = requestContexts.get(req);
-      p = resolveActor(app, bearerOf(req), actorRow).then((actor) => (actor ? { ...actor, request } : null));
+      p = resolveActor(app, bearerOf(req), actorRow, sessionCheck).then((actor) =>
+        actor ? { ...actor, request } : null,
+      );
       actorCache.set(req, p);
     }
     return p;
@@ -149,13 +164,29 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
       app,
       live,
       actor: initial.actor !== undefined ? initial.actor : initial.req ? await actorOf(initial.req) : null,
-      ip: initial.req?.ip ?? null,
+      // Over HTTP, Fastify's (TRUST_PROXY); on a socket, the operation's own (set in onSubscribe).
+      ip: initial.req?.ip ?? initial.actor?.request?.ip ?? null,
     }),
   });
   server.route({
     url: '/graphql',
     method: ['GET', 'POST', 'OPTIONS'],
     handler: async (req, reply) => {
+      // No GraphQL over server-sent events: a stream there is checked only when it starts, and one
+      // outlived its caller's access (issue 9). Live data comes over graphql-ws, whose sockets end
+      // with the session, the token or the caller's access.
+      if (String(req.headers.accept ?? '').includes('text/event-stream')) {
+        reply.status(406).header('content-type', 'application/json');
+        return reply.send({
+          errors: [
+            {
+              message:
+                'GraphQL over server-sent events is not served: subscribe over WebSocket (graphql-ws).',
+              extensions: { code: 'NOT_ACCEPTABLE' },
+            },
+          ],
+        });
+      }
       // The caller is known before validation, which allows introspection only when signed in.
       const response = await yoga.handleNodeRequestAndResponse(req, reply, {
         req,
@@ -194,14 +225,37 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
       for (const socket of socketsByUser.get(Number(notice.id)) ?? []) socket.close(4403, 'Forbidden');
     }
   })();
+  // A session that ends (sign-out, a password change, an admin's reset) ends its sockets too, on
+  // every gateway: the announcement comes on the change channel (services/app/sessions.ts).
+  const sessionOfSocket = new WeakMap<WebSocket, string>();
+  live.watch((notices) => {
+    for (const n of notices) {
+      if (n.topic !== 'session') continue;
+      const userId = Number((n.data as { userId?: number } | undefined)?.userId);
+      for (const socket of socketsByUser.get(userId) ?? [])
+        if (n.id === '*' || sessionOfSocket.get(socket) === n.id) socket.close(4403, 'Session ended');
+    }
+  });
   // biome-ignore lint/correctness/useHookAtTopLevel: graphql-ws's useServer is not a React hook
   const wsServer = useServer<{ token?: string }, { actor?: Actor | null }>(
     {
       onConnect: async (ctx) => {
-        const actor = await resolveActor(app, ctx.connectionParams?.token ?? null, actorRow);
+        const token = ctx.connectionParams?.token ?? null;
+        const actor = await resolveActor(app, token, actorRow, sessionCheck);
         if (!actor) return false; // closes with 4403: the client refreshes its token and reconnects
         ctx.extra.actor = actor;
         const socket = ctx.extra.socket;
+        if (actor.sessionId) sessionOfSocket.set(socket, actor.sessionId);
+        // The socket lives no longer than the token it was opened with: the client reconnects with
+        // a fresh one, and is checked again.
+        const expiresAt = token ? app.accessTokens.expiresAt(token) : null;
+        if (expiresAt !== null) {
+          const timer = setTimeout(
+            () => socket.close(4403, 'Token expired'),
+            Math.max(0, expiresAt - Date.now()),
+          );
+          socket.once('close', () => clearTimeout(timer));
+        }
         const mine = socketsByUser.get(actor.id) ?? new Set<WebSocket>();
         mine.add(socket);
         socketsByUser.set(actor.id, mine);
@@ -219,6 +273,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
         let request: RequestContext;
         try {
           request = operationContextFrom(params.extensions);
+          request.ip = socketAddress(ctx.extra.request, app.config.TRUST_PROXY);
         } catch (err) {
           return [toGraphQLError(err) as GraphQLError];
         }

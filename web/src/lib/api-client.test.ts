@@ -107,6 +107,32 @@ describe('401: one refresh and a retry', () => {
     expect(tokenStorage.getRefreshToken()).toBe('refresh-2');
   });
 
+  it('takes the tabs’ Web Lock, and uses the pair another tab stored while it waited', async () => {
+    const requested: string[] = [];
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    // Another tab holds the lock and refreshes meanwhile: its new pair lands in the shared storage.
+    vi.stubGlobal('navigator', {
+      ...navigator,
+      locks: {
+        request: async (name: string, work: () => Promise<unknown>) => {
+          requested.push(name);
+          await held;
+          return work();
+        },
+      },
+    });
+    const { calls } = mockFetch(() => json(500, { success: false }));
+    const pending = refreshAccessToken();
+    tokenStorage.setTokens({ accessToken: 'access-other-tab', refreshToken: 'refresh-other-tab' });
+    release();
+    expect(await pending).toBe('access-other-tab');
+    expect(requested).toEqual(['billflow-token-refresh']);
+    expect(calls).toHaveLength(0);
+  });
+
   it('shares one refresh among calls that fail at the same time', async () => {
     let refreshes = 0;
     const { calls } = mockFetch(async (call) => {

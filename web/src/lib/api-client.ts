@@ -111,12 +111,29 @@ async function runRefresh(): Promise<string> {
   return tokens.accessToken;
 }
 
+/** The Web Lock that lets one tab of this browser refresh at a time (the tokens are shared). */
+export const REFRESH_LOCK = 'billflow-token-refresh';
+
+/** Runs `work` holding the tabs' refresh lock, where the browser has Web Locks. */
+function inTabsLock<T>(work: () => Promise<T>): Promise<T> {
+  const locks = typeof navigator !== 'undefined' ? navigator.locks : undefined;
+  return locks ? (locks.request(REFRESH_LOCK, work) as Promise<T>) : work();
+}
+
 /**
  * Renews the access token with the stored refresh token. Calls made while a refresh is under way
- * share it, so the (rotating) refresh token is spent exactly once.
+ * share it, so the (rotating) refresh token is spent exactly once; across tabs, a Web Lock lets one
+ * refresh at a time, and a tab that waited finds the pair the other stored and uses it. (Should two
+ * tabs still send one token, the server answers both with the same pair within a few seconds.)
  */
 export function refreshAccessToken(): Promise<string> {
-  refreshing ??= runRefresh().finally(() => {
+  const seen = tokenStorage.getRefreshToken();
+  refreshing ??= inTabsLock(async () => {
+    const stored = tokenStorage.getRefreshToken();
+    const access = tokenStorage.getAccessToken();
+    if (stored && stored !== seen && access) return access;
+    return runRefresh();
+  }).finally(() => {
     refreshing = null;
   });
   return refreshing;
