@@ -228,7 +228,10 @@ export async function parkedEventCount(app: AppServices): Promise<number | null>
 
 /** The transaction holding back the log, when the event store can name one (Postgres adapter). */
 export async function currentLogHolder(app: AppServices): Promise<LogHolder | null> {
-  const store = app.store as { logHolder?: () => Promise<LogHolder | null> };
+  // The adapter under the personal-data layer (services/privacy) answers this; only Postgres has one.
+  const store = ('inner' in app.store ? app.store.inner : app.store) as {
+    logHolder?: () => Promise<LogHolder | null>;
+  };
   if (typeof store.logHolder !== 'function') return null;
   const holder = await store.logHolder();
   if (!holder) return null;

@@ -2,9 +2,11 @@
 // answer was never stored: the process died after the append) appends nothing twice; every event of
 // one request carries its correlation id, across streams; malformed headers are a 400. Replaying the
 // stored first answer is tested in idempotency.int.test.ts.
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, signIn } from '../../test/support/http.js';
+import { claimStreamOf } from '../app/auth.js';
 import type { StoredEvent } from '../eventstore/port.js';
 
 let t: TestApp;
@@ -142,9 +144,9 @@ describe('correlation id', () => {
     expect(res.headers.get('x-correlation-id')).toBe('audit-move-42');
     const correlated = async (): Promise<StoredEvent[]> =>
       [
-        ...(await streamOf('useremail-after-move@ctx.test')),
+        ...(await streamOf(claimStreamOf(t.started.app, 'after-move@ctx.test'))),
         ...(await streamOf(`user-${u.id}`)),
-        ...(await streamOf('useremail-before-move@ctx.test')),
+        ...(await streamOf(claimStreamOf(t.started.app, 'before-move@ctx.test'))),
       ].filter((e) => e.metadata.correlationId === 'audit-move-42');
     // The old address may be released after the answer (by a process manager): it keeps the id.
     await expect.poll(async () => (await correlated()).length, { timeout: 10_000 }).toBeGreaterThanOrEqual(4);
