@@ -1,5 +1,5 @@
-// GraphiQL in real Chromium with every other host blocked (issue 9, item 4): the editor renders from
-// this server's own files, under the page's Content-Security-Policy, and runs a query.
+// GraphiQL and the REST reference in real Chromium with every other host blocked (issue 9, item 4):
+// both render from this server's own files under their Content-Security-Policy; GraphiQL runs a query.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/support/app.js';
@@ -59,3 +59,32 @@ it('renders the GraphiQL editor and runs a query with no other host reachable', 
     await context.close();
   }
 }, 90_000);
+
+it('shows the REST reference at /api/docs with no other host reachable', async () => {
+  const { context, page, errors } = await openPage(browser, app.url);
+  const origin = new URL(app.url).origin;
+  const offsite: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.origin === origin) return route.continue();
+    offsite.push(url.href);
+    return route.abort('internetdisconnected');
+  });
+  const violations: string[] = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
+  });
+  try {
+    await page.goto('/api/docs/');
+    // One block per operation, read from /api/docs/json.
+    await expect.poll(() => page.locator('.opblock').count(), { timeout: 20_000 }).toBeGreaterThanOrEqual(25);
+    await expect(
+      page.locator('.opblock-summary-path').filter({ hasText: '/api/auth/login' }).count(),
+    ).resolves.toBe(1);
+    expect(offsite).toEqual([]);
+    expect(violations).toEqual([]);
+    expect(errors).toEqual([]);
+  } finally {
+    await context.close();
+  }
+}, 60_000);
