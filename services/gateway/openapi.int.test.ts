@@ -144,6 +144,14 @@ describe('GET /api/openapi.json', () => {
     expect(Object.keys(register.responses)).toContain('201');
     expect(register.requestBody.content['application/json'].schema.properties.password.minLength).toBe(8);
 
+    const profile = doc.paths['/api/user/profile'].put.requestBody.content['application/json'].schema;
+    expect(Object.keys(profile.properties).sort()).toEqual([
+      'currentPassword',
+      'email',
+      'firstName',
+      'lastName',
+    ]);
+
     const list = doc.paths['/api/user/users'].get;
     expect(list.parameters.map((p: any) => `${p.in}:${p.name}`)).toEqual(
       expect.arrayContaining(['query:page', 'query:limit']),

@@ -27,8 +27,14 @@ import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
 
 type IdParams = { Params: { id: string } };
-// What updateProfile accepts (services/app/users.ts): names and e-mail, nothing else.
-const UpdateProfileInput = UpdateUserInput.pick({ email: true, firstName: true, lastName: true }).strict();
+// What updateProfile accepts (services/app/users.ts): names and e-mail (a new one needs the
+// current password), nothing else. Keep in step with that function's pick.
+const UpdateProfileInput = UpdateUserInput.pick({
+  email: true,
+  firstName: true,
+  lastName: true,
+  currentPassword: true,
+}).strict();
 
 export function userRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) {
   server.get(
