@@ -125,8 +125,11 @@ export async function refresh(app: AppServices, input: unknown): Promise<{ token
   const { refreshToken } = parseInput(RefreshInput, input);
   const rotated = await app.refreshTokens.rotate(refreshToken);
   if (!rotated.ok) {
-    if (rotated.reason === 'reused')
-      app.log.warn({ reason: rotated.reason }, 'refresh token reused: family revoked');
+    if (rotated.reason === 'reused') {
+      app.log.warn({ reason: rotated.reason }, 'refresh token reused: session ended');
+      // Its access tokens and sockets end everywhere too, at once.
+      await announceSessionsEnded(app, { userId: rotated.userId, sessionIds: [rotated.familyId] });
+    }
     throw new AppError('UNAUTHENTICATED', 'Invalid or expired refresh token');
   }
   const row = await findUserRow(app, rotated.userId);

@@ -36,7 +36,9 @@ export const REUSE_WINDOW_MS = 10_000;
 
 export type RotateResult =
   | { ok: true; userId: number; token: string; familyId: string }
-  | { ok: false; reason: 'unknown' | 'expired' | 'revoked' | 'reused' };
+  | { ok: false; reason: 'unknown' | 'expired' | 'revoked' }
+  /** Theft suspected: the session was ended (the caller announces it). */
+  | { ok: false; reason: 'reused'; userId: number; familyId: string };
 
 export class RefreshTokens {
   private readonly successorKey: Buffer;
@@ -156,7 +158,7 @@ export class RefreshTokens {
             return { ok: true, userId: row.user_id, token: successor, familyId: row.family_id } as const;
         }
         await endSession(trx, row.family_id);
-        return { ok: false, reason: 'reused' } as const;
+        return { ok: false, reason: 'reused', userId: row.user_id, familyId: row.family_id } as const;
       }
       await trx
         .updateTable('auth_refresh_tokens')
