@@ -2,7 +2,7 @@
 // lift an older stored version to the current one before the data is parsed.
 import { z } from 'zod';
 import type { StoredEvent } from '../../services/eventstore/port.js';
-import type { PersonalFields } from '../../services/privacy/personal-data.js';
+import type { PersonalFields } from './personal.js';
 import { userEvents } from './user.js';
 
 export interface EventDefinition {

@@ -9,6 +9,7 @@
 // Once the subject is forgotten its key is gone: the event still loads, with those fields null and
 // listed in `erased`.
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import type { PersonalFields } from '../../schema/events/personal.js';
 import type {
   AppendResult,
   EventStore,
@@ -23,11 +24,7 @@ import type {
 } from '../eventstore/port.js';
 import type { SubjectKeys } from './subject-keys.js';
 
-/** Which fields of an event type are personal, and whose they are. */
-export interface PersonalFields {
-  subject(data: Record<string, unknown>): string;
-  fields: readonly string[];
-}
+export type { PersonalFields } from '../../schema/events/personal.js';
 
 export interface Sealed {
   k: string;
