@@ -15,6 +15,7 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
+import { STORAGE_SETUP_LOCK } from '../services/advisory-locks.js';
 import type { Logger } from '../services/app/context.js';
 import { ensureCheckpoints } from './checkpoints.js';
 import { sleep } from './consume.js';
@@ -54,7 +55,7 @@ export async function ensureLeaseTable(db: Kysely<any>) {
  */
 export async function ensureConsumerTables(db: Kysely<any>) {
   await db.transaction().execute(async (trx) => {
-    await sql`SELECT pg_advisory_xact_lock(7261003)`.execute(trx);
+    await sql`SELECT pg_advisory_xact_lock(${STORAGE_SETUP_LOCK})`.execute(trx);
     await ensureCheckpoints(trx);
     await ensureParkedTable(trx);
     await ensureLeaseTable(trx);

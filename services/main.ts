@@ -12,6 +12,7 @@ import { startWorkers } from '../workers/index.js';
 import { ProcessManagerRunner } from '../workers/process-manager-runner.js';
 import { processManagers } from '../workers/process-managers.js';
 import { queuePrefix } from '../workers/queues.js';
+import { STORAGE_SETUP_LOCK } from './advisory-locks.js';
 import { claimStreamOf, registerUser } from './app/auth.js';
 import { CommandHandler } from './app/command-handler.js';
 import type { AppServices, Logger } from './app/context.js';
@@ -71,7 +72,7 @@ async function prepareStorage(app: AppServices) {
   // CREATE … IF NOT EXISTS is not safe against a concurrent twin: serialise across processes.
   const client = await app.pool.connect();
   try {
-    await client.query('SELECT pg_advisory_lock(7261003)');
+    await client.query('SELECT pg_advisory_lock($1)', [STORAGE_SETUP_LOCK]);
     await RefreshTokens.setup(app.db);
     await SubjectKeys.setup(client);
     await Credentials.setup(client);
@@ -82,7 +83,7 @@ async function prepareStorage(app: AppServices) {
     // with no projector yet) reads 'nothing yet' instead of failing on a missing table.
     for (const p of projections) await p.setup(app.db as unknown as Kysely<any>, 'public');
   } finally {
-    await client.query('SELECT pg_advisory_unlock(7261003)').catch(() => {});
+    await client.query('SELECT pg_advisory_unlock($1)', [STORAGE_SETUP_LOCK]).catch(() => {});
     client.release();
   }
 }

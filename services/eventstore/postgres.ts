@@ -8,6 +8,7 @@
 // logical restore (see init). Background: shared/reference/event-store.md.
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
+import { APPEND_LOCK_CLASS, EVENT_STORE_SETUP_LOCK } from '../advisory-locks.js';
 import { eventDigest } from './chain.js';
 import {
   type AppendResult,
@@ -27,8 +28,8 @@ import {
 
 const CHANNEL = 'es_events';
 
-/** The store's append lock: pg_advisory_xact_lock(APPEND_LOCK_CLASS, hashtext(stream)). */
-export const APPEND_LOCK_CLASS = 7262;
+// The store's append lock: pg_advisory_xact_lock(APPEND_LOCK_CLASS, hashtext(stream)).
+export { APPEND_LOCK_CLASS } from '../advisory-locks.js';
 
 /**
  * The visibility horizon: es_horizon gives (epoch, xid); a reader takes the rows before it, i.e.
@@ -470,11 +471,11 @@ export class PostgresEventStore implements EventStore {
     // Advisory lock: several processes may start at once and CREATE ... IF NOT EXISTS is not race-free.
     const client = await this.pool.connect();
     try {
-      await client.query('SELECT pg_advisory_lock(7261001)');
+      await client.query('SELECT pg_advisory_lock($1)', [EVENT_STORE_SETUP_LOCK]);
       await client.query(SCHEMA_SQL);
       await this.followRestore(client);
     } finally {
-      await client.query('SELECT pg_advisory_unlock(7261001)').catch(() => {});
+      await client.query('SELECT pg_advisory_unlock($1)', [EVENT_STORE_SETUP_LOCK]).catch(() => {});
       client.release();
     }
   }
