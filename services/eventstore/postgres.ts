@@ -127,6 +127,9 @@ END $$;
 CREATE OR REPLACE FUNCTION es_chain() RETURNS trigger LANGUAGE plpgsql AS $fn$
 DECLARE previous bytea;
 BEGIN
+  -- A row that comes with its hash (pg_restore copies rows in no particular version order) keeps
+  -- it: verify-log checks every hash, so a wrong one is found, not trusted.
+  IF NEW.hash IS NOT NULL THEN RETURN NEW; END IF;
   IF NEW.digest IS NULL OR length(NEW.digest) <> 32 THEN
     RAISE EXCEPTION 'es_events: event % has no digest (services/eventstore/chain.ts)', NEW.event_id;
   END IF;
