@@ -19,6 +19,7 @@ import { type ScratchPostgres, startScratchPostgres } from '../../test/support/s
 import { findPgBin } from '../../tools/local-services.js';
 import type { NewEvent, Position, StoredEvent } from './port.js';
 import { PostgresEventStore } from './postgres.js';
+import { verifyLog } from './verify.js';
 
 const run = promisify(execFile);
 const silent = { info() {}, warn() {}, error() {} };
@@ -159,6 +160,8 @@ describe('postgres event store: restored from pg_dump into a fresh cluster', () 
     await store.init();
     expect(await store.headPosition()).toBe(restoredHead);
     expect((await readEverything(store)).map((e) => e.position)).toEqual(restoredLog.map((e) => e.position));
+    // Every restored hash still checks (tamper evidence survives the dump and restore).
+    expect((await verifyLog(targetPool)).findings).toEqual([]);
 
     // A subscriber from the restored head, and the users projection from its restored checkpoint.
     const abort = new AbortController();
