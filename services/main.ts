@@ -154,6 +154,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     credentials: new Credentials(pool),
     subjectKeys,
     blindIndex: new BlindIndex(config.ENCRYPTION_KEY),
+    projectionNames: new Set(projections.map((p) => p.name)),
   };
   try {
     await prepareStorage(app);

@@ -2,7 +2,6 @@
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
-import { projections } from '../../projections/index.js';
 import type { AccessTokens } from '../auth/access-tokens.js';
 import type { Credentials } from '../auth/credentials.js';
 import type { LoginRateLimit } from '../auth/login-rate-limit.js';
@@ -46,6 +45,8 @@ export interface AppServices {
   subjectKeys: SubjectKeys;
   /** Keyed hashes standing for personal values in stream ids. */
   blindIndex: BlindIndex;
+  /** The read models there are (by name): a wait for an unknown one is a bug, said at once. */
+  projectionNames: ReadonlySet<string>;
 }
 
 /**
@@ -61,7 +62,7 @@ export async function awaitProjections(
 ): Promise<boolean> {
   if (!position || projectionNames.length === 0) return true;
   // A misspelt name would wait out the whole time-out: say so (the events are stored: no throw).
-  const names = projectionNames.filter((n) => projections.some((p) => p.name === n));
+  const names = projectionNames.filter((n) => app.projectionNames.has(n));
   if (names.length < projectionNames.length)
     app.log.error({ projectionNames }, 'awaitProjections: unknown projection name');
   if (names.length === 0) return true;
