@@ -10,12 +10,19 @@ import { PersonalDataStore } from '../services/privacy/personal-data.js';
 export const MAINTENANCE_QUEUE = 'maintenance';
 
 const HOUR = 60 * 60 * 1000;
+/**
+ * A credential no user's row names is kept this long: one just written may not show in the users
+ * read model yet (or the read model is being rebuilt), and a week is far beyond either.
+ */
+const CREDENTIAL_KEEP_MS = 7 * 24 * HOUR;
 const SCHEDULES = [
   { name: 'purge-refresh-tokens', every: HOUR },
   // Stored first answers to Idempotency-Keys may hold personal data: kept 24 h, no longer.
   { name: 'purge-idempotency-keys', every: HOUR },
   // Tamper evidence: an anchor over the log's new events (services/eventstore/anchors.ts).
   { name: 'anchor-log', every: 60_000 },
+  // Replaced password hashes, and rows a crash left before their event (services/auth/credentials.ts).
+  { name: 'purge-credentials', every: HOUR },
 ] as const;
 
 export async function startMaintenance(app: AppServices, connection: ConnectionOptions, prefix: string) {
@@ -40,6 +47,8 @@ export async function startMaintenance(app: AppServices, connection: ConnectionO
     async (job) => {
       if (job.name === 'purge-refresh-tokens') return { purged: await app.refreshTokens.purgeExpired() };
       if (job.name === 'purge-idempotency-keys') return { purged: await purgeIdempotencyKeys(app.pool) };
+      if (job.name === 'purge-credentials')
+        return { purged: await app.credentials.purgeUnused(CREDENTIAL_KEEP_MS) };
       if (job.name === 'anchor-log') {
         // The raw log: anchors need hashes, not opened personal fields.
         const store = app.store instanceof PersonalDataStore ? app.store.inner : app.store;

@@ -201,3 +201,29 @@ describe('forgetting a user', () => {
     expect(await readModels()).toEqual(before);
   });
 });
+
+describe('credentials', () => {
+  it('purges replaced and orphaned hashes past the keep time, never a user’s current one', async () => {
+    const u = await registerUser(app, admin, {
+      email: 'purge.me@privacy.test',
+      password: 'purge-me-first-1',
+      firstName: null,
+      lastName: null,
+      role: 'USER',
+    });
+    await adminChangePassword(app, admin, u.id, { newPassword: 'purge-me-second-2' });
+    const orphan = await app.credentials.store(u.id, '$argon2id$orphan');
+    // Everything of this user's looks old now; only the current one must stay.
+    await app.pool.query(
+      "UPDATE user_credentials SET created_at = now() - interval '30 days' WHERE user_id = $1",
+      [u.id],
+    );
+    expect(await app.credentials.purgeUnused(7 * 86_400_000)).toBeGreaterThanOrEqual(2);
+    const left = await app.pool.query('SELECT id FROM user_credentials WHERE user_id = $1', [u.id]);
+    expect(left.rows.map((r) => r.id)).not.toContain(orphan);
+    expect(left.rowCount).toBe(1);
+    await expect(
+      login(app, { email: 'purge.me@privacy.test', password: 'purge-me-second-2' }, { ip: null }),
+    ).resolves.toBeTruthy();
+  });
+});
