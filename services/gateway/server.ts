@@ -81,6 +81,8 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
         ? false
         : { level: ['fatal', 'error'].includes(app.config.LOG_LEVEL) ? app.config.LOG_LEVEL : 'warn' },
     bodyLimit: BODY_LIMITS.default,
+    // A URL Fastify cannot decode (e.g. %ED%A0%80, a lone surrogate) is answered in the envelope too.
+    frameworkErrors: sendError,
   });
   server.setErrorHandler(sendError);
   // Headers, no-store and per-route body limits: before any route is added (hardening.ts).

@@ -38,7 +38,12 @@ export function sendError(err: unknown, request: FastifyRequest, reply: FastifyR
   let appError = toAppError(err);
   if (appError.code === 'INTERNAL' && fastifyStatus && fastifyStatus >= 400 && fastifyStatus < 500) {
     // Fastify's own client errors (malformed JSON, wrong content type, body too large).
-    const message = fastifyStatus === 413 ? 'Request body is too large' : 'Malformed request body';
+    const message =
+      fastifyStatus === 413
+        ? 'Request body is too large'
+        : (err as { code?: string }).code === 'FST_ERR_BAD_URL'
+          ? 'Malformed URL'
+          : 'Malformed request body';
     return reply.status(fastifyStatus).send({ success: false, error: message, message, code: 'VALIDATION' });
   }
   if (appError.code === 'INTERNAL') {
