@@ -260,7 +260,18 @@ describe('fuzz', () => {
       const args = f.args.map((a) => `${a.name}: $${a.name}`).join(', ');
       const document = `${f.op} Fuzz${decl ? `(${decl})` : ''} { ${f.name}${args ? `(${args})` : ''}${f.leaf ? '' : ' { __typename }'} }`;
       const arb = fc.tuple(
-        ...f.args.map(() => fc.oneof(hostileValue, fc.jsonValue())),
+        // Mostly values of the declared scalar (so resolvers run, not only variable coercion), else anything.
+        ...f.args.map((a) => {
+          const scalar = a.type.replace(/[![\]]/g, '');
+          const typed: fc.Arbitrary<unknown> =
+            scalar === 'Int' || scalar === 'Float'
+              ? fc.oneof(fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }))
+              : scalar === 'Boolean'
+                ? fc.boolean()
+                : hostileString;
+          const value = a.type.startsWith('[') ? fc.array(typed, { maxLength: 3 }) : typed;
+          return fc.oneof({ weight: 3, arbitrary: value }, { weight: 1, arbitrary: hostileValue });
+        }),
         fc.dictionary(fc.string(), hostileValue, { maxKeys: 1 }),
       );
       await fc.assert(
