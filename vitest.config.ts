@@ -19,6 +19,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
+          setupFiles: ['test/load-modules.ts'],
           include: ['{schema,services,projections,workers,tools,test}/**/*.test.ts'],
           exclude: ['**/node_modules/**', '**/*.e2e.test.ts'],
         },
@@ -38,6 +39,7 @@ export default defineConfig({
         resolve: { alias: [{ find: /^graphql$/, replacement: graphqlEntry }] },
         test: {
           name: 'e2e',
+          setupFiles: ['test/load-modules.ts'],
           environment: 'node',
           include: ['e2e/**/*.e2e.test.ts'],
           // Each file drives its own Chromium and gateway: two at a time on a 2-core machine.

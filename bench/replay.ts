@@ -2,6 +2,8 @@
 // then sign-ins, profile and role changes spread over them), timing the rebuild alone. The events
 // are sealed as the product stores them, so the replay pays for opening them.
 import { randomBytes, randomUUID } from 'node:crypto';
+// Registers the modules' events: without it no field would be sealed, and the figure would flatter.
+import '../services/modules/index.js';
 import { Kysely, PostgresDialect } from 'kysely';
 import { rebuildProjection } from '../projections/rebuild.js';
 import { usersProjection } from '../projections/users.js';

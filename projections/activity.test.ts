@@ -7,10 +7,10 @@ import { schemaVersionOf } from '../schema/events/index.js';
 import type { UserEvent } from '../schema/events/user.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
-import { activityProjection } from './activity.js';
+import { type ActivityTables, activityProjection } from './activity.js';
 
 let tdb: TestDatabase;
-let db: Kysely<any>;
+let db: Kysely<ActivityTables>;
 let pos = 0;
 const at = '2026-03-01T10:00:00.000Z';
 const ev = (event: UserEvent, actor: number | null): StoredEvent => ({

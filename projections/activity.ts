@@ -76,7 +76,13 @@ function templateOf(e: UserEvent, actorId: number | null, subjectId: number): st
   }
 }
 
-export const activityProjection: Projection = {
+/** The tables this read model owns, as Kysely types them. */
+export interface ActivityTables {
+  activity: ActivityTable;
+  activity_people: ActivityPeopleTable;
+}
+
+export const activityProjection: Projection<ActivityTables> = {
   name: 'activity',
   // 2: each line keeps its template and names, so erasing a person re-renders their lines.
   version: 2,
@@ -128,7 +134,11 @@ export const activityProjection: Projection = {
 };
 
 /** One event or a batch alike: names are followed in memory through the batch. */
-async function applyActivity(trx: Transaction<any>, events: StoredEvent[], ctx: ProjectionContext) {
+async function applyActivity(
+  trx: Transaction<ActivityTables>,
+  events: StoredEvent[],
+  ctx: ProjectionContext,
+) {
   const db = trx.withSchema(ctx.schema);
   const decoded = events
     .filter((stored) => activityProjection.handles.includes(stored.type))
@@ -242,7 +252,7 @@ async function applyActivity(trx: Transaction<any>, events: StoredEvent[], ctx: 
 }
 
 /** Takes forgotten people's names out of the people table and out of every line already written. */
-async function eraseLines(trx: Transaction<any>, schema: string, userIds: number[]) {
+async function eraseLines(trx: Transaction<ActivityTables>, schema: string, userIds: number[]) {
   const db = trx.withSchema(schema);
   await db.deleteFrom('activity_people').where('user_id', 'in', userIds).execute();
   const lines = (await db

@@ -9,7 +9,13 @@ import { CHECKPOINT_MOVED, ensureCheckpoints, readCheckpoint } from './checkpoin
 import { ConsumerCodeError } from './poison.js';
 
 let db: TestDatabase;
-let kysely: Kysely<any>;
+/** The tables these tests write (the writer knows no projection's tables). */
+interface TestTables {
+  people: { id: number; name: string };
+  lines: { id: number; text: string };
+}
+
+let kysely: Kysely<TestTables>;
 /**
  * Statements the batch writer sent to Postgres for its commits: one statement goes straight to the
  * pool, named (recorded by `pool` below); the transaction path through Kysely (its log hook).
@@ -17,7 +23,7 @@ let kysely: Kysely<any>;
 let sent: string[] = [];
 /** Names the one-statement commits went out with. */
 let named: Array<string | undefined> = [];
-let batches: Kysely<any>;
+let batches: Kysely<TestTables>;
 let pool: pg.Pool;
 
 beforeAll(async () => {

@@ -21,6 +21,7 @@ import {
   type Transaction,
 } from 'kysely';
 import type pg from 'pg';
+import type { Database } from '../services/db.js';
 import type { Position } from '../services/eventstore/port.js';
 import { CHECKPOINT_MOVED, moveCheckpoint } from './checkpoints.js';
 import { ConsumerCodeError, isTransientError } from './poison.js';
@@ -84,15 +85,15 @@ function statementName(text: string): string | undefined {
 }
 
 /** A projection's batch: reads run now, writes wait for `commit`. One per projection run. */
-export class BatchWrites {
+export class BatchWrites<DB = Database> {
   private pending: CompiledQuery[] = [];
   /** Runs the projection's code (it sees a transaction; nothing is sent until `commit`). */
-  readonly db: Kysely<any>;
+  readonly db: Kysely<DB>;
 
   constructor(
     private readonly pool: pg.Pool,
     /** Where commits go: the consumer pool, through Kysely (its transactions). */
-    private readonly batches: Kysely<any>,
+    private readonly batches: Kysely<DB>,
   ) {
     const pending = () => this.pending;
     const connection: DatabaseConnection = {
@@ -122,7 +123,7 @@ export class BatchWrites {
       async releaseConnection() {},
       async destroy() {},
     };
-    this.db = new Kysely({
+    this.db = new Kysely<DB>({
       dialect: {
         createAdapter: () => new PostgresAdapter(),
         createDriver: () => driver,
@@ -133,7 +134,7 @@ export class BatchWrites {
   }
 
   /** Runs `fn` (the projection's code) with the writes held back; an error drops them. */
-  async collect(fn: (trx: Transaction<any>) => Promise<void>): Promise<void> {
+  async collect(fn: (trx: Transaction<DB>) => Promise<void>): Promise<void> {
     this.pending = [];
     await this.db.transaction().execute(fn);
   }
@@ -148,7 +149,7 @@ export class BatchWrites {
     name: string,
     from: Position,
     to: Position,
-    afterMove?: (trx: Transaction<any>) => Promise<void>,
+    afterMove?: (trx: Transaction<DB>) => Promise<void>,
   ): Promise<void> {
     const writes = this.pending;
     this.pending = [];

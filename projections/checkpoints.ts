@@ -1,11 +1,11 @@
 // Where each projection is in the log, and which version of its code built its tables.
-import { type Kysely, sql } from 'kysely';
+import { type QueryExecutorProvider, sql } from 'kysely';
 import type { Position } from '../services/eventstore/port.js';
 
 /** SQLSTATE `projection_advance` raises when the checkpoint is not where the batch started. */
 export const CHECKPOINT_MOVED = 'BFC01';
 
-export async function ensureCheckpoints(db: Kysely<any>) {
+export async function ensureCheckpoints(db: QueryExecutorProvider) {
   await sql`CREATE TABLE IF NOT EXISTS projection_checkpoints (
     name text PRIMARY KEY,
     position text NOT NULL,
@@ -27,7 +27,7 @@ export async function ensureCheckpoints(db: Kysely<any>) {
 }
 
 export async function readCheckpoint(
-  db: Kysely<any>,
+  db: QueryExecutorProvider,
   name: string,
 ): Promise<{ position: Position; version: number } | null> {
   const r = await sql<{ position: string; version: number }>`
@@ -40,6 +40,6 @@ export async function readCheckpoint(
  * `from` (compare-and-set): a runner that lost its lock, or raced a rebuild's swap, fails here
  * instead of applying anything twice.
  */
-export async function moveCheckpoint(trx: Kysely<any>, name: string, from: Position, to: Position) {
+export async function moveCheckpoint(trx: QueryExecutorProvider, name: string, from: Position, to: Position) {
   await sql`SELECT projection_advance(${name}, ${from}, ${to})`.execute(trx);
 }

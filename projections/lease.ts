@@ -13,10 +13,11 @@
 // by again; it also notices its lock connection is gone and stops on its own.
 
 import { createHash } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type QueryExecutorProvider, sql } from 'kysely';
 import pg from 'pg';
 import { STORAGE_SETUP_LOCK } from '../services/advisory-locks.js';
 import type { Logger } from '../services/app/context.js';
+import type { Database } from '../services/db.js';
 import { ensureCheckpoints } from './checkpoints.js';
 import { sleep } from './consume.js';
 import { ensureParkedTable } from './parked.js';
@@ -40,7 +41,7 @@ export function lockKey(name: string): string {
   ).toString();
 }
 
-export async function ensureLeaseTable(db: Kysely<any>) {
+export async function ensureLeaseTable(db: QueryExecutorProvider) {
   await sql`CREATE TABLE IF NOT EXISTS consumer_leases (
     name text PRIMARY KEY,
     holder_pid int NOT NULL,
@@ -53,7 +54,7 @@ export async function ensureLeaseTable(db: Kysely<any>) {
  * process starting at the same moment), so creation is serialised with the same advisory key as the
  * rest of the start-up storage (services/main.ts).
  */
-export async function ensureConsumerTables(db: Kysely<any>) {
+export async function ensureConsumerTables(db: Kysely<Database>) {
   await db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(${STORAGE_SETUP_LOCK})`.execute(trx);
     await ensureCheckpoints(trx);

@@ -2,7 +2,7 @@
 // error so the consumer can go on with the rest of the log. An operator retries it from the
 // operations page after a fix; the consumer's active runner (the only one allowed to apply) picks the
 // request up and either clears the row or records the new error.
-import { type Kysely, sql } from 'kysely';
+import { type QueryExecutorProvider, sql } from 'kysely';
 import type { StoredEvent } from '../services/eventstore/port.js';
 
 export interface ParkedEvent {
@@ -19,7 +19,7 @@ export interface ParkedEvent {
   retryRequestedAt: Date | null;
 }
 
-export async function ensureParkedTable(db: Kysely<any>) {
+export async function ensureParkedTable(db: QueryExecutorProvider) {
   await sql`CREATE TABLE IF NOT EXISTS parked_events (
     consumer text NOT NULL,
     event_id uuid NOT NULL,
@@ -39,7 +39,7 @@ export const parkedErrorText = (err: unknown) =>
   (err instanceof Error ? err.message : String(err)).slice(0, 500);
 
 export async function parkEvent(
-  db: Kysely<any>,
+  db: QueryExecutorProvider,
   consumer: string,
   event: StoredEvent,
   error: unknown,
@@ -80,7 +80,7 @@ const toParked = (r: Row): ParkedEvent => ({
   retryRequestedAt: r.retry_requested_at,
 });
 
-export async function listParked(db: Kysely<any>, consumer?: string): Promise<ParkedEvent[]> {
+export async function listParked(db: QueryExecutorProvider, consumer?: string): Promise<ParkedEvent[]> {
   const r = await sql<Row>`SELECT * FROM parked_events
     WHERE ${consumer === undefined ? sql`true` : sql`consumer = ${consumer}`}
     ORDER BY consumer, position`.execute(db);
@@ -88,33 +88,42 @@ export async function listParked(db: Kysely<any>, consumer?: string): Promise<Pa
 }
 
 /** Parked events per consumer (consumers with none are absent). */
-export async function parkedCounts(db: Kysely<any>): Promise<Record<string, number>> {
+export async function parkedCounts(db: QueryExecutorProvider): Promise<Record<string, number>> {
   const r = await sql<{ consumer: string; n: number }>`
     SELECT consumer, count(*)::int AS n FROM parked_events GROUP BY consumer`.execute(db);
   return Object.fromEntries(r.rows.map((row) => [row.consumer, row.n]));
 }
 
 /** Asks the consumer's active runner to try the event again; false when no such parked event. */
-export async function requestRetry(db: Kysely<any>, consumer: string, eventId: string): Promise<boolean> {
+export async function requestRetry(
+  db: QueryExecutorProvider,
+  consumer: string,
+  eventId: string,
+): Promise<boolean> {
   const r = await sql`UPDATE parked_events SET retry_requested_at = now()
     WHERE consumer = ${consumer} AND event_id = ${eventId}`.execute(db);
   return Number(r.numAffectedRows ?? 0) > 0;
 }
 
 /** The retries operators asked for, oldest first (read by the consumer's active runner). */
-export async function retryRequests(db: Kysely<any>, consumer: string): Promise<ParkedEvent[]> {
+export async function retryRequests(db: QueryExecutorProvider, consumer: string): Promise<ParkedEvent[]> {
   const r = await sql<Row>`SELECT * FROM parked_events
     WHERE consumer = ${consumer} AND retry_requested_at IS NOT NULL ORDER BY position`.execute(db);
   return r.rows.map(toParked);
 }
 
 /** A retry succeeded: the event is applied, the row goes. */
-export async function unpark(db: Kysely<any>, consumer: string, eventId: string) {
+export async function unpark(db: QueryExecutorProvider, consumer: string, eventId: string) {
   await sql`DELETE FROM parked_events WHERE consumer = ${consumer} AND event_id = ${eventId}`.execute(db);
 }
 
 /** A retry failed again: keep it parked with the new error, and wait for the next request. */
-export async function retryFailed(db: Kysely<any>, consumer: string, eventId: string, error: unknown) {
+export async function retryFailed(
+  db: QueryExecutorProvider,
+  consumer: string,
+  eventId: string,
+  error: unknown,
+) {
   await sql`UPDATE parked_events
     SET error = ${parkedErrorText(error)}, attempts = attempts + 1, retry_requested_at = NULL
     WHERE consumer = ${consumer} AND event_id = ${eventId}`.execute(db);
@@ -125,7 +134,11 @@ export async function retryFailed(db: Kysely<any>, consumer: string, eventId: st
  * there (still asked for). The retry then applies the event in that transaction; if that fails, the
  * rollback puts the row back. Two runners racing (one that lost its lock) cannot both apply it.
  */
-export async function claimRetry(db: Kysely<any>, consumer: string, eventId: string): Promise<boolean> {
+export async function claimRetry(
+  db: QueryExecutorProvider,
+  consumer: string,
+  eventId: string,
+): Promise<boolean> {
   const r = await sql`DELETE FROM parked_events
     WHERE consumer = ${consumer} AND event_id = ${eventId} AND retry_requested_at IS NOT NULL`.execute(db);
   return Number(r.numAffectedRows ?? 0) > 0;

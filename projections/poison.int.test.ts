@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect, sql } from 'kysely';
 import { Registry } from 'prom-client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppServices } from '../services/app/context.js';
+import type { Database } from '../services/db.js';
 import type { NewEvent, StoredEvent } from '../services/eventstore/port.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
 import { registerProjectionMetrics } from '../services/gateway/projection-metrics.js';
@@ -14,7 +15,7 @@ import { createTestRedis, type TestRedis } from '../test/support/redis.js';
 import { activityProjection } from './activity.js';
 import { ensureCheckpoints, readCheckpoint } from './checkpoints.js';
 import { listParked, requestRetry } from './parked.js';
-import type { Projection } from './projection.js';
+import type { AnyProjection } from './projection.js';
 import { rebuildProjection } from './rebuild.js';
 import { ProjectionRunner } from './runner.js';
 
@@ -22,7 +23,7 @@ const silent = { info() {}, warn() {}, error() {} };
 let db: TestDatabase;
 let redis: TestRedis;
 let store: PostgresEventStore;
-let kysely: Kysely<any>;
+let kysely: Kysely<Database>;
 let clean: Record<string, string[]>;
 let poison: StoredEvent;
 
@@ -65,7 +66,7 @@ async function snapshot(): Promise<Record<string, string[]>> {
 async function resetActivity() {
   for (const table of activityProjection.tables)
     await sql`DROP TABLE IF EXISTS ${sql.table(table)} CASCADE`.execute(kysely);
-  await activityProjection.setup(kysely, 'public');
+  await (activityProjection as AnyProjection).setup(kysely, 'public'); // as the runner holds it
   await sql`INSERT INTO projection_checkpoints(name, position, version) VALUES ('activity', '', ${activityProjection.version})
     ON CONFLICT (name) DO UPDATE SET position = '', version = ${activityProjection.version}`.execute(kysely);
   await sql`DELETE FROM parked_events`.execute(kysely).catch(() => {});
@@ -75,8 +76,8 @@ async function resetActivity() {
 function flaky(
   fails: (e: StoredEvent) => Promise<boolean> | boolean,
   tries: Map<string, number>,
-): Projection {
-  const check = async (trx: Parameters<Projection['apply']>[0], e: StoredEvent) => {
+): AnyProjection {
+  const check = async (trx: Parameters<AnyProjection['apply']>[0], e: StoredEvent) => {
     tries.set(e.id, (tries.get(e.id) ?? 0) + 1);
     if (await fails(e)) {
       // A statement that fails in the database, as a real bug would: the transaction is aborted.
@@ -96,7 +97,7 @@ function flaky(
   };
 }
 
-function runner(p: Projection) {
+function runner(p: AnyProjection) {
   return new ProjectionRunner({
     pool: db.pool,
     store,
@@ -208,7 +209,7 @@ describe('poison events in a projection', () => {
     let failures = 0;
     const tries = new Map<string, number>();
     const p = flaky(() => false, tries);
-    const killing: Projection = {
+    const killing: AnyProjection = {
       ...p,
       async apply(trx, e, ctx) {
         // More times in a row than the retries allow for poison: five deadlocks (as Postgres reports

@@ -45,7 +45,11 @@ export interface RowMemory {
   clear(): void;
 }
 
-export interface Projection {
+/**
+ * `Tables` is the projection's own part of the read-model database (its tables, typed), so its
+ * statements are checked against its columns.
+ */
+export interface Projection<Tables = unknown> {
   /** Unique, stable: the checkpoint key. */
   name: string;
   /** Bump when the tables or the handling change: the runner then rebuilds from the log. */
@@ -55,9 +59,9 @@ export interface Projection {
   /** Event types handled; the others still move the checkpoint. */
   handles: readonly string[];
   /** Creates the tables (and indexes) in `schema`. Must not assume `public`. */
-  setup(db: Kysely<any>, schema: string): Promise<void>;
+  setup(db: Kysely<Tables>, schema: string): Promise<void>;
   /** Applies one event inside the batch transaction. Use `trx.withSchema(ctx.schema)`. */
-  apply(trx: Transaction<any>, event: StoredEvent, ctx: ProjectionContext): Promise<void>;
+  apply(trx: Transaction<Tables>, event: StoredEvent, ctx: ProjectionContext): Promise<void>;
   /**
    * Optional: applies a whole batch (handled events only, in log order) with a few set-based
    * statements instead of one per event. Runners prefer it; the result must equal applying one by one.
@@ -65,5 +69,13 @@ export interface Projection {
    * (batch-writes.ts): it must read before it writes, never read back what it wrote in the batch, and
    * not use what a write returns.
    */
-  applyBatch?(trx: Transaction<any>, events: StoredEvent[], ctx: ProjectionContext): Promise<void>;
+  applyBatch?(trx: Transaction<Tables>, events: StoredEvent[], ctx: ProjectionContext): Promise<void>;
 }
+
+/**
+ * A projection of whichever tables: what runners and registries hold. A runner knows no projection's
+ * tables (its own SQL is raw, on the schema it is given) and hands each projection its connection;
+ * the projection's own statements are typed by its `Tables`.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: erases each projection's table types in mixed lists
+export type AnyProjection = Projection<any>;

@@ -3,10 +3,11 @@
 // next batch then fails its checkpoint compare-and-set and carries on from the swapped-in position.
 import { Kysely, PostgresDialect } from 'kysely';
 import { configSchema } from '../services/config.js';
+import type { Database } from '../services/db.js';
 import { createPool } from '../services/db.js';
+import { projections } from '../services/modules/index.js';
 import { openEventStore } from '../services/privacy/store.js';
 import { localSecret } from '../tools/local-secrets.js';
-import { projections } from './index.js';
 import { rebuildProjection } from './rebuild.js';
 
 export async function rebuildByName(names: string[], env: Record<string, string | undefined> = process.env) {
@@ -33,7 +34,7 @@ export async function rebuildByName(names: string[], env: Record<string, string 
     encryptionKey: config.ENCRYPTION_KEY,
     eventstoreUrl: config.EVENTSTORE_URL,
   });
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const results: Array<{ name: string; events: number; seconds: number }> = [];
   try {
     for (const p of chosen) {

@@ -10,12 +10,12 @@ import { START } from '../services/eventstore/port.js';
 import { ensureCheckpoints } from './checkpoints.js';
 import { ensureParkedTable, parkEvent } from './parked.js';
 import { ConsumerCodeError, isPoison } from './poison.js';
-import type { Projection, ProjectionContext } from './projection.js';
+import type { AnyProjection, ProjectionContext } from './projection.js';
 
 export async function rebuildProjection(
   db: Kysely<any>,
   store: EventStore,
-  p: Projection,
+  p: AnyProjection,
   opts: { batchSize?: number } = {},
 ): Promise<{ events: number; position: Position; parked: number }> {
   await ensureCheckpoints(db);
@@ -95,7 +95,7 @@ export async function rebuildProjection(
 /** Locks the projection's live tables that exist, in the caller's transaction. */
 export async function lockTables(
   trx: Transaction<any>,
-  p: Projection,
+  p: AnyProjection,
   mode: 'ACCESS EXCLUSIVE' | 'ROW EXCLUSIVE',
 ) {
   const existing = await sql<{ t: string }>`
@@ -109,7 +109,7 @@ export async function lockTables(
 }
 
 async function applyEvents(
-  p: Projection,
+  p: AnyProjection,
   trx: Transaction<any>,
   events: StoredEvent[],
   ctx: ProjectionContext,

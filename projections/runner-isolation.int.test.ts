@@ -3,13 +3,14 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../services/db.js';
 import type { NewEvent } from '../services/eventstore/port.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { createTestRedis, type TestRedis } from '../test/support/redis.js';
 import { ensureCheckpoints, readCheckpoint } from './checkpoints.js';
 import { listParked } from './parked.js';
-import type { Projection } from './projection.js';
+import type { AnyProjection } from './projection.js';
 import { ProjectionRunner } from './runner.js';
 import { usersProjection } from './users.js';
 
@@ -25,7 +26,7 @@ const log = {
 let db: TestDatabase;
 let redis: TestRedis;
 let store: PostgresEventStore;
-let kysely: Kysely<any>;
+let kysely: Kysely<Database>;
 
 const registered = (userId: number): NewEvent => ({
   id: randomUUID(),
@@ -48,7 +49,7 @@ const signedOut = (userId: number): NewEvent => ({
   data: { userId, at: new Date().toISOString() },
 });
 
-function runner(projections: Projection[]) {
+function runner(projections: AnyProjection[]) {
   return new ProjectionRunner({
     pool: db.pool,
     store,
@@ -92,7 +93,7 @@ afterAll(async () => {
 
 describe('projection runner, several projections', () => {
   it('a projection that fails on an event does not hold back the others', async () => {
-    const broken: Projection = {
+    const broken: AnyProjection = {
       name: 'broken-on-sign-out',
       version: 1,
       tables: [],

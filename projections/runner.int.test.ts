@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Database } from '../services/db.js';
 import type { NewEvent } from '../services/eventstore/port.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
 import { testSecrets } from '../test/support/app.js';
@@ -11,14 +12,14 @@ import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { createTestRedis, type TestRedis } from '../test/support/redis.js';
 import { activityProjection } from './activity.js';
 import { ensureCheckpoints, readCheckpoint } from './checkpoints.js';
-import type { Projection } from './projection.js';
+import type { AnyProjection } from './projection.js';
 import { rebuildProjection } from './rebuild.js';
 import { rebuildByName } from './rebuild-cli.js';
 import { ProjectionRunner, type RunnerOptions } from './runner.js';
 import { usersProjection } from './users.js';
 
 const silent = { info() {}, warn() {}, error() {} };
-const PROJECTIONS: Projection[] = [usersProjection, activityProjection];
+const PROJECTIONS: AnyProjection[] = [usersProjection, activityProjection];
 const TOTAL_EVENTS = 10_000;
 
 /** A small deterministic generator, so a failing trial can be replayed from its seed. */
@@ -111,7 +112,7 @@ function userHistories(total: number): Array<{ stream: string; events: NewEvent[
 let db: TestDatabase;
 let redis: TestRedis;
 let store: PostgresEventStore;
-let kysely: Kysely<any>;
+let kysely: Kysely<Database>;
 
 async function snapshot(): Promise<Record<string, unknown[]>> {
   const out: Record<string, unknown[]> = {};

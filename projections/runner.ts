@@ -11,6 +11,7 @@
 import type { Redis } from 'ioredis';
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import { LRUCache } from 'lru-cache';
+import type { Database } from '../services/db.js';
 import type { Position, StoredEvent } from '../services/eventstore/port.js';
 import { START } from '../services/eventstore/port.js';
 import { BatchWrites } from './batch-writes.js';
@@ -19,20 +20,20 @@ import { type ConsumerRunnerOptions, consumeLog, consumerPool, sleep } from './c
 import { DEFAULT_LEASE, ensureConsumerTables, lockKey, superviseConsumer } from './lease.js';
 import { claimRetry, parkEvent, retryFailed, retryRequests } from './parked.js';
 import { ConsumerCodeError, DEFAULT_RETRY, isPoison, type RetryPolicy, retryDelay } from './poison.js';
-import type { ChangeNotice, Projection, ProjectionContext, ProjectionMemory } from './projection.js';
+import type { AnyProjection, ChangeNotice, ProjectionContext, ProjectionMemory } from './projection.js';
 import { lockTables, rebuildProjection } from './rebuild.js';
 
 export { lockKey };
 
 export interface RunnerOptions extends ConsumerRunnerOptions {
-  projections: Projection[];
+  projections: AnyProjection[];
   redis: Redis;
   prefix: string;
   /**
    * Fault injection for tests: called at each step of a batch; throwing there (or killing the
    * connection through `trx`) simulates a crash at that point.
    */
-  faults?: (point: FaultPoint, trx?: Kysely<any>) => void | Promise<void>;
+  faults?: (point: FaultPoint, trx?: Kysely<Database>) => void | Promise<void>;
 }
 
 /** 'checkpoint:moved' only where a batch's writes go as a transaction (batch-writes.ts). */
@@ -48,9 +49,9 @@ interface LiveRun {
 }
 
 export class ProjectionRunner {
-  private readonly db: Kysely<any>;
+  private readonly db: Kysely<Database>;
   /** Batches and their checkpoints: commits that need not wait for the WAL flush (consumerPool). */
-  private readonly batches: Kysely<any>;
+  private readonly batches: Kysely<Database>;
   private readonly batchPool: ReturnType<typeof consumerPool>;
   private readonly abort = new AbortController();
   private readonly loops: Promise<void>[] = [];
@@ -88,7 +89,7 @@ export class ProjectionRunner {
       );
   }
 
-  private async run(p: Projection, signal: AbortSignal, lockLost: () => boolean) {
+  private async run(p: AnyProjection, signal: AbortSignal, lockLost: () => boolean) {
     let checkpoint = await readCheckpoint(this.db, p.name);
     if (!checkpoint || checkpoint.version !== p.version) {
       this.opts.log.info(
@@ -124,8 +125,8 @@ export class ProjectionRunner {
 
   /** The projection's own code on events, its errors marked as such (the candidates for parking). */
   private async applyEvents(
-    p: Projection,
-    trx: Transaction<any>,
+    p: AnyProjection,
+    trx: Transaction<Database>,
     events: StoredEvent[],
     ctx: ProjectionContext,
   ) {
@@ -145,7 +146,7 @@ export class ProjectionRunner {
    * read-your-writes waiters.
    */
   private async applyBatch(
-    p: Projection,
+    p: AnyProjection,
     live: LiveRun,
     from: Position,
     events: StoredEvent[],
@@ -196,7 +197,7 @@ export class ProjectionRunner {
     return to;
   }
 
-  private publish(p: Projection, notices: ChangeNotice[], to: Position) {
+  private publish(p: AnyProjection, notices: ChangeNotice[], to: Position) {
     // Fire and forget: the next batch never waits on Redis. The app's client fails at once while
     // disconnected and times out otherwise (services/redis.ts), so nothing piles up; readers fall
     // back to polling the checkpoints. An outage is logged once by the Redis monitor, not per batch.
@@ -211,7 +212,7 @@ export class ProjectionRunner {
   }
 
   private async applyOneByOne(
-    p: Projection,
+    p: AnyProjection,
     from: Position,
     events: StoredEvent[],
     notices: ChangeNotice[],
@@ -228,7 +229,7 @@ export class ProjectionRunner {
 
   /** One event in its own transaction, retried with backoff; parked with the checkpoint move at last. */
   private async applyOrPark(
-    p: Projection,
+    p: AnyProjection,
     from: Position,
     e: StoredEvent,
     notices: ChangeNotice[],
@@ -269,7 +270,7 @@ export class ProjectionRunner {
   }
 
   /** Applies the parked events operators asked to retry: applied and unparked together, or kept. */
-  private async retryParked(p: Projection, signal: AbortSignal, live: LiveRun) {
+  private async retryParked(p: AnyProjection, signal: AbortSignal, live: LiveRun) {
     const requests = await retryRequests(this.db, p.name);
     // A retried event changes rows behind the live run's memory.
     if (requests.length > 0) live.memory.rows.clear();

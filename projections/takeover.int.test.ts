@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { Database } from '../services/db.js';
 import type { NewEvent } from '../services/eventstore/port.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
 import { testSecrets } from '../test/support/app.js';
@@ -20,7 +21,7 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 let db: TestDatabase;
 let redis: TestRedis;
 let store: PostgresEventStore;
-let kysely: Kysely<any>;
+let kysely: Kysely<Database>;
 const children: ChildProcess[] = [];
 const logs = new Map<string, string[]>();
 

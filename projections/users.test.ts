@@ -8,10 +8,10 @@ import type { UserEvent } from '../schema/events/user.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import type { ChangeNotice } from './projection.js';
-import { usersProjection } from './users.js';
+import { type UsersTables, usersProjection } from './users.js';
 
 let tdb: TestDatabase;
-let db: Kysely<any>;
+let db: Kysely<UsersTables>;
 
 const t0 = new Date('2026-03-01T10:00:00.000Z');
 let pos = 0;

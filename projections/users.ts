@@ -26,7 +26,12 @@ export interface UsersTable {
   last_login_at: Date | null;
 }
 
-export const usersProjection: Projection = {
+/** The tables this read model owns, as Kysely types them. */
+export interface UsersTables {
+  users: UsersTable;
+}
+
+export const usersProjection: Projection<UsersTables> = {
   name: 'users',
   // 2: credential_id instead of the password hash; personal fields erasable.
   version: 2,
@@ -173,7 +178,7 @@ const COLUMN_TYPES: Record<(typeof COLUMNS)[number], string> = {
  * batch in memory, writes the changed rows in one upsert: one array per column (unnest), so the
  * statement has 14 parameters however many rows it writes.
  */
-async function applyUsers(trx: Transaction<any>, events: StoredEvent[], ctx: ProjectionContext) {
+async function applyUsers(trx: Transaction<UsersTables>, events: StoredEvent[], ctx: ProjectionContext) {
   const decoded = events
     .filter((e) => usersProjection.handles.includes(e.type))
     .map((stored) => ({ stored, event: decodeEvent(stored) as UserEvent }));

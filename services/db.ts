@@ -1,17 +1,18 @@
 // The read-model database as kysely sees it. pg returns int8 as string: keep ids in int4.
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { ActivityPeopleTable, ActivityTable } from '../projections/activity.js';
-import type { UsersTable } from '../projections/users.js';
-import type { RefreshTokensTable } from './auth/refresh-tokens.js';
+import type { RefreshTokensTable, SessionsTable } from './auth/refresh-tokens.js';
+import type { ModuleTables } from './modules/index.js';
 
-export interface Database {
-  users: UsersTable;
-  activity: ActivityTable;
-  activity_people: ActivityPeopleTable;
+/** The core's own tables (the log's consumers, sign-in). Raw-SQL-only tables are left out. */
+export interface CoreTables {
   auth_refresh_tokens: RefreshTokensTable;
+  auth_sessions: SessionsTable;
   projection_checkpoints: { name: string; position: string; version: number; updated_at: Date };
 }
+
+/** The read-model database: the core's tables and every module's read models (services/modules). */
+export type Database = CoreTables & ModuleTables;
 
 export function createDb(pool: pg.Pool): Kysely<Database> {
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

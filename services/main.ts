@@ -3,15 +3,12 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { CatchUpWaiter } from '../projections/catch-up.js';
 import { ensureCheckpoints } from '../projections/checkpoints.js';
-import { projections } from '../projections/index.js';
 import { ProjectionRunner } from '../projections/runner.js';
 import { startWorkers } from '../workers/index.js';
 import { ProcessManagerRunner } from '../workers/process-manager-runner.js';
-import { processManagers } from '../workers/process-managers.js';
-import { queuePrefix } from '../workers/queues.js';
+import { QUEUES, queuePrefix } from '../workers/queues.js';
 import { STORAGE_SETUP_LOCK } from './advisory-locks.js';
 import { claimStreamOf, registerUser } from './app/auth.js';
 import { CommandHandler } from './app/command-handler.js';
@@ -29,6 +26,7 @@ import { IdempotencyStore } from './gateway/idempotency.js';
 import { createLiveBus } from './gateway/live.js';
 import { buildGateway } from './gateway/server.js';
 import { createLogger } from './log.js';
+import { jobHandlers, processManagers, projections } from './modules/index.js';
 import { assertNoLegacyEvents } from './privacy/legacy.js';
 import { BlindIndex } from './privacy/personal-data.js';
 import { openEventStore } from './privacy/store.js';
@@ -81,7 +79,7 @@ async function prepareStorage(app: AppServices) {
     await IdempotencyStore.setup(app.db);
     // Empty read-model tables until a projector builds them: a gateway that starts first (or runs
     // with no projector yet) reads 'nothing yet' instead of failing on a missing table.
-    for (const p of projections) await p.setup(app.db as unknown as Kysely<any>, 'public');
+    for (const p of projections) await p.setup(app.db, 'public');
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [STORAGE_SETUP_LOCK]).catch(() => {});
     client.release();
@@ -137,11 +135,10 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     waiter,
     redis,
     accessTokens: new AccessTokens(config.JWT_SECRET, config.ACCESS_TOKEN_TTL_SECONDS),
-    refreshTokens: new RefreshTokens(
-      db as unknown as ConstructorParameters<typeof RefreshTokens>[0],
-      config.REFRESH_TOKEN_TTL_SECONDS,
-      { secret: config.JWT_SECRET, sessionMaxAgeSeconds: config.SESSION_MAX_AGE_SECONDS },
-    ),
+    refreshTokens: new RefreshTokens(db, config.REFRESH_TOKEN_TTL_SECONDS, {
+      secret: config.JWT_SECRET,
+      sessionMaxAgeSeconds: config.SESSION_MAX_AGE_SECONDS,
+    }),
     loginLimit: new LoginRateLimit(
       redis,
       config.REDIS_PREFIX,
@@ -155,6 +152,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     subjectKeys,
     blindIndex: new BlindIndex(config.ENCRYPTION_KEY),
     projectionNames: new Set(projections.map((p) => p.name)),
+    queueNames: [QUEUES.maintenance, ...Object.keys(jobHandlers)],
   };
   try {
     await prepareStorage(app);
@@ -181,7 +179,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     });
     await runner.start();
     closers.push(() => runner.stop());
-    // Process managers run beside the projections: events → BullMQ jobs (workers/process-managers.ts).
+    // Process managers run beside the projections: events → BullMQ jobs (their modules declare them: services/modules/).
     const reactions = new ProcessManagerRunner({
       pool,
       store,

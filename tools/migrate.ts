@@ -19,15 +19,16 @@
 // docs/OPERATIONS.md. KurrentDB logs are not covered (their events cannot be rewritten in place).
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
-import { projections } from '../projections/index.js';
-import type { Projection, ProjectionContext } from '../projections/projection.js';
+import type { AnyProjection, ProjectionContext } from '../projections/projection.js';
 import { personalFieldsOf, schemaVersionOf } from '../schema/events/index.js';
 import { Credentials } from '../services/auth/credentials.js';
+import type { Database } from '../services/db.js';
 import { createPool } from '../services/db.js';
 import { eventDigest } from '../services/eventstore/chain.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { streamTypeOf } from '../services/eventstore/port.js';
 import { POSITION_SQL } from '../services/eventstore/postgres.js';
+import { projections } from '../services/modules/index.js';
 import { legacyEventsPresent } from '../services/privacy/legacy.js';
 import { BlindIndex, isSealed, openData, sealData } from '../services/privacy/personal-data.js';
 import { SubjectKeys } from '../services/privacy/subject-keys.js';
@@ -297,7 +298,7 @@ const COMPARED: Record<string, { order: string; skip: string[] }> = {
 };
 
 async function compareReadModels(pool: pg.Pool, keys: SubjectKeys) {
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const chosen = projections.filter((p) => p.name === 'users' || p.name === 'activity');
   await pool.query(`DROP SCHEMA IF EXISTS ${SCRATCH} CASCADE`);
   await pool.query(`CREATE SCHEMA ${SCRATCH}`);
@@ -351,7 +352,7 @@ async function verifyPasswords(pool: pg.Pool) {
     );
 }
 
-async function buildInto(db: Kysely<any>, p: Projection, batches: AsyncIterable<StoredEvent[]>) {
+async function buildInto(db: Kysely<Database>, p: AnyProjection, batches: AsyncIterable<StoredEvent[]>) {
   await p.setup(db, SCRATCH);
   const ctx: ProjectionContext = {
     schema: SCRATCH,

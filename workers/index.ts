@@ -1,11 +1,11 @@
 // The worker role: every BullMQ queue this build processes. The maintenance queue has its own
-// schedule (maintenance.ts); the reaction queues run the handlers registered in process-managers.ts.
+// schedule (maintenance.ts); the reaction queues run the handlers the modules declare (services/modules/).
 import { type ConnectionOptions, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { AppServices } from '../services/app/context.js';
+import { jobHandlers } from '../services/modules/index.js';
 import { redisOptions } from '../services/redis.js';
 import { startMaintenance } from './maintenance.js';
 import type { JobHandler } from './process-manager.js';
-import { jobHandlers } from './process-managers.js';
 import { queuePrefix } from './queues.js';
 
 export interface JobWorkersOptions {

@@ -25,6 +25,7 @@ import {
   type RetryPolicy,
   retryDelay,
 } from '../projections/poison.js';
+import type { Database } from '../services/db.js';
 import type { Position, StoredEvent } from '../services/eventstore/port.js';
 import { START } from '../services/eventstore/port.js';
 import { consumerName, type ProcessManager, type ReactionJob } from './process-manager.js';
@@ -71,9 +72,9 @@ function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
 }
 
 export class ProcessManagerRunner {
-  private readonly db: Kysely<any>;
+  private readonly db: Kysely<Database>;
   /** Checkpoint moves and parked events: commits that need not wait for the WAL flush (consumerPool). */
-  private readonly batches: Kysely<any>;
+  private readonly batches: Kysely<Database>;
   private readonly batchPool: ReturnType<typeof consumerPool>;
   private readonly abort = new AbortController();
   private readonly loops: Promise<void>[] = [];

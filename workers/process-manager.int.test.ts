@@ -13,6 +13,7 @@ import { listParked, requestRetry } from '../projections/parked.js';
 import { eventRegistry } from '../schema/events/index.js';
 import { CommandHandler, type Decider } from '../services/app/command-handler.js';
 import type { AppServices } from '../services/app/context.js';
+import type { Database } from '../services/db.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
 import { redisOptions } from '../services/redis.js';
@@ -46,7 +47,7 @@ const pings: ProcessManager = {
 
 let db: TestDatabase;
 let store: PostgresEventStore;
-let kysely: Kysely<any>;
+let kysely: Kysely<Database>;
 let redis: ScratchRedis;
 const logs: Array<{ level: string; msg: string }> = [];
 const log = {

@@ -6,11 +6,10 @@
 import type { Job } from 'bullmq';
 import type { AppServices } from '../services/app/context.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
-import type { QueueName } from './queues.js';
 
 /** A job a process manager asks for in reaction to one event. */
 export interface ReactionJob {
-  /** BullMQ queue name (workers/queues.ts). */
+  /** BullMQ queue name: a key of its module's `jobHandlers`. */
   queue: string;
   /** Job name within the queue: the handler switches on it. */
   name: string;
@@ -58,4 +57,4 @@ export type ProcessManagerStart = 'beginning' | 'now';
 export type JobHandler = (app: AppServices, job: Job) => Promise<unknown>;
 
 /** Handlers per queue, per job name. */
-export type JobHandlers = Partial<Record<QueueName, Record<string, JobHandler>>>;
+export type JobHandlers = Record<string, Record<string, JobHandler>>;

@@ -19,9 +19,11 @@ import { eraseSubject } from '../services/app/users.js';
 import { userDecider } from '../services/domain/user/decider.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { type JobHandler, type ProcessManager, type ReactionJob, reactionJobId } from './process-manager.js';
-import { QUEUES } from './queues.js';
 
 const NAME = 'users';
+
+/** The queue of the users flows' reactions (e-mail claims, the last-admin guard). */
+export const USERS_QUEUE = 'users';
 
 export const usersProcessManager: ProcessManager = {
   name: NAME,
@@ -44,7 +46,7 @@ export const usersProcessManager: ProcessManager = {
     // A reaction belongs to the request that caused its event: it carries that correlation id, and
     // the event as its cause, so auditors follow one request across the reactions too.
     const job = (name: string, data: Record<string, unknown>, n = 0, delayMs?: number): ReactionJob => ({
-      queue: QUEUES.users,
+      queue: USERS_QUEUE,
       name,
       data: { ...data, correlationId: stored.metadata.correlationId ?? null, causationEventId: stored.id },
       jobId: reactionJobId(NAME, stored, n),

@@ -1,9 +1,9 @@
 // Registry of every event type: its current schema version, its zod schema, and upcasters that
-// lift an older stored version to the current one before the data is parsed.
+// lift an older stored version to the current one before the data is parsed. Each module
+// (services/modules/) registers its aggregate's events here when it loads; schema/ itself knows no
+// aggregate, so adding one never touches this file.
 import { z } from 'zod';
-import type { StoredEvent } from '../../services/eventstore/port.js';
 import type { PersonalFields } from './personal.js';
-import { userEvents } from './user.js';
 
 export interface EventDefinition {
   version: number;
@@ -14,16 +14,56 @@ export interface EventDefinition {
   personal?: PersonalFields;
 }
 
-export const eventRegistry: Record<string, EventDefinition> = { ...userEvents };
+/** What decoding needs of an event as the log gives it back (the store's StoredEvent has it). */
+export interface EncodedEvent {
+  type: string;
+  schemaVersion: number;
+  data: unknown;
+  /** Personal fields that could not be opened: their subject was forgotten. */
+  erased?: readonly string[];
+}
+
+export const eventRegistry: Record<string, EventDefinition> = {};
+
+/** Types after which a subject's data key is gone (filled by registerEvents). */
+const forgetting = new Set<string>();
+export const FORGETTING_EVENTS: ReadonlySet<string> = forgetting;
+
+/**
+ * Adds an aggregate's events. A type registered twice with another definition is a bug (two
+ * aggregates claiming one name), said at load; registering the same definitions again is a no-op.
+ */
+export function registerEvents(
+  definitions: Record<string, EventDefinition>,
+  forgettingTypes: readonly string[] = [],
+): void {
+  for (const [type, def] of Object.entries(definitions)) {
+    const known = eventRegistry[type];
+    if (known && known !== def) throw new Error(`Event type ${type} is registered twice`);
+    eventRegistry[type] = def;
+  }
+  for (const type of forgettingTypes) {
+    if (!definitions[type]) throw new Error(`Forgetting event ${type} is not among the registered events`);
+    forgetting.add(type);
+  }
+}
 
 export class UnknownEventError extends Error {}
+
+function definitionOf(type: string): EventDefinition {
+  const def = eventRegistry[type];
+  if (def) return def;
+  // An empty registry means nothing loaded the modules: say so, not "unknown type".
+  if (Object.keys(eventRegistry).length === 0)
+    throw new UnknownEventError(
+      `Unknown event type ${type}: no events are registered (import services/modules/index.ts first)`,
+    );
+  throw new UnknownEventError(`Unknown event type ${type}`);
+}
 
 export function personalFieldsOf(type: string): PersonalFields | undefined {
   return eventRegistry[type]?.personal;
 }
-
-/** Types after which a subject's data key is gone. */
-export const FORGETTING_EVENTS: ReadonlySet<string> = new Set(['UserForgotten']);
 
 /** The schema of an event whose subject was forgotten: its personal fields may be null. */
 const erasedSchemas = new Map<string, z.ZodType>();
@@ -38,9 +78,8 @@ function erasedSchemaOf(type: string, def: EventDefinition): z.ZodType {
 }
 
 /** Upcasts and validates a stored event's data to the current version of its type. */
-export function decodeEvent<T = unknown>(event: StoredEvent): { type: string; data: T } {
-  const def = eventRegistry[event.type];
-  if (!def) throw new UnknownEventError(`Unknown event type ${event.type}`);
+export function decodeEvent<T = unknown>(event: EncodedEvent): { type: string; data: T } {
+  const def = definitionOf(event.type);
   let data: unknown = event.data;
   for (let v = event.schemaVersion; v < def.version; v++) {
     const up = def.upcasters?.[v];
@@ -52,7 +91,5 @@ export function decodeEvent<T = unknown>(event: StoredEvent): { type: string; da
 }
 
 export function schemaVersionOf(type: string): number {
-  const def = eventRegistry[type];
-  if (!def) throw new UnknownEventError(`Unknown event type ${type}`);
-  return def.version;
+  return definitionOf(type).version;
 }

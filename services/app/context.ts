@@ -47,6 +47,8 @@ export interface AppServices {
   blindIndex: BlindIndex;
   /** The read models there are (by name): a wait for an unknown one is a bug, said at once. */
   projectionNames: ReadonlySet<string>;
+  /** Every BullMQ queue this build has: the core's and the modules' (services/modules/index.ts). */
+  queueNames: readonly string[];
 }
 
 /**

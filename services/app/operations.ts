@@ -3,9 +3,8 @@
 // that holds the log back, if any. Operators retry failed jobs and parked events from here.
 import { Queue } from 'bullmq';
 import { z } from 'zod';
-import { projections } from '../../projections/index.js';
 import { listParked, type ParkedEvent, parkedCounts, requestRetry } from '../../projections/parked.js';
-import { QUEUE_NAMES, type QueueName, queuePrefix } from '../../workers/queues.js';
+import { queuePrefix } from '../../workers/queues.js';
 import { type Actor, authorize } from '../auth/permissions.js';
 import { redisOptions } from '../redis.js';
 import type { AppServices } from './context.js';
@@ -96,7 +95,7 @@ function within<T>(ms: number, promise: Promise<T>): Promise<T> {
 // Redis is away (no offline queue, one retry per command) instead of waiting for its return.
 const queuesByApp = new WeakMap<AppServices, Map<string, Queue>>();
 
-function queueOf(app: AppServices, name: QueueName): Queue {
+function queueOf(app: AppServices, name: string): Queue {
   let queues = queuesByApp.get(app);
   if (!queues) {
     queues = new Map();
@@ -131,7 +130,7 @@ export async function closeOperationsQueues(app: AppServices) {
   );
 }
 
-async function queueOverview(app: AppServices, name: QueueName): Promise<QueueOverview> {
+async function queueOverview(app: AppServices, name: string): Promise<QueueOverview> {
   const queue = queueOf(app, name);
   try {
     const [counts, failed] = await within(
@@ -282,8 +281,8 @@ export async function collectOverview(app: AppServices): Promise<OperationsOverv
   const up = await redisUp(app);
   const [queues, positions, parked, logHolder] = await Promise.all([
     up
-      ? Promise.all(QUEUE_NAMES.map((name) => queueOverview(app, name)))
-      : QUEUE_NAMES.map((name) => ({ name, available: false, counts: null, failedJobs: [] })),
+      ? Promise.all(app.queueNames.map((name) => queueOverview(app, name)))
+      : app.queueNames.map((name) => ({ name, available: false, counts: null, failedJobs: [] })),
     consumerPositions(app),
     parkedEvents(app),
     currentLogHolder(app).catch(() => null),
@@ -305,7 +304,7 @@ export async function collectOverview(app: AppServices): Promise<OperationsOverv
     }
     return c;
   };
-  for (const p of projections) consumer(p.name);
+  for (const name of app.projectionNames) consumer(name);
   for (const pos of positions) {
     const c = consumer(pos.name);
     c.checkpoint = pos.position;
@@ -344,9 +343,9 @@ export async function retryFailedJob(
 ) {
   authorize(actor, 'operations.write');
   const input = parseInput(RetryJobInput, { queue: queueName, jobId });
-  if (!(QUEUE_NAMES as string[]).includes(input.queue))
+  if (!app.queueNames.includes(input.queue))
     throw new AppError('NOT_FOUND', `Queue ${input.queue} not found`);
-  const queue = queueOf(app, input.queue as QueueName);
+  const queue = queueOf(app, input.queue);
   const unavailable = () =>
     new AppError('UNAVAILABLE', 'The job queue cannot be reached (Redis did not answer). Try again shortly.');
   const job = await within(REDIS_WAIT_MS, queue.getJob(input.jobId)).catch(() => {

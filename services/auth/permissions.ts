@@ -1,29 +1,41 @@
-// The one permission table behind both REST and GraphQL. Screens hide what a role may not do; this
-// refuses it. Spec 1 §6 and spec 2 §6 are the source; where they are silent the narrowest role wins.
+// The one permission table behind both REST and GraphQL, filled by the modules (each declares its
+// own entries). Screens hide what a role may not do; this refuses it. Spec 1 §6 and spec 2 §6 are
+// the source; where they are silent the narrowest role wins.
 import type { Role } from '../../schema/events/user.js';
 import { AppError } from '../app/errors.js';
 import type { RequestContext } from '../app/request-context.js';
 
 export const ROLE_LEVEL: Record<Role, number> = { GUEST: 0, USER: 1, MODERATOR: 2, ADMIN: 3 };
 
-const ALL: Role[] = ['ADMIN', 'MODERATOR', 'USER', 'GUEST'];
-const ADMIN: Role[] = ['ADMIN'];
+/** Every role: for what anyone signed in may do. */
+export const ALL_ROLES: readonly Role[] = ['ADMIN', 'MODERATOR', 'USER', 'GUEST'];
+export const ADMIN_ONLY: readonly Role[] = ['ADMIN'];
 
-export const permissions = {
-  'auth.register': ADMIN,
-  'users.read': ADMIN,
-  'users.write': ADMIN,
-  'profile.read': ALL,
-  'profile.write': ALL,
-  'password.changeOwn': ALL,
-  'dashboard.read': ADMIN,
-  'health.read': ADMIN,
-  'operations.read': ADMIN,
-  'operations.write': ADMIN,
-  'activity.read': ADMIN,
-} satisfies Record<string, Role[]>;
+/**
+ * Permission → roles, one entry per permission a module declares (services/modules/<name>.ts). Each
+ * module adds its names to this interface (declaration merging), so `authorize(actor, 'users.raed')`
+ * does not compile; the roles themselves are registered when the module loads.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: filled by the modules' declaration merging
+export interface PermissionTable {}
 
-export type Permission = keyof typeof permissions;
+export type Permission = keyof PermissionTable & string;
+
+const table = new Map<string, readonly Role[]>();
+
+/** Adds a module's permissions. A name declared by two modules is a bug, said at load. */
+export function registerPermissions(entries: Record<string, readonly Role[]>): void {
+  for (const [name, roles] of Object.entries(entries)) {
+    const known = table.get(name);
+    if (known && known !== roles) throw new Error(`Permission ${name} is declared twice`);
+    table.set(name, roles);
+  }
+}
+
+/** The registered table, for docs and tests. */
+export function permissionTable(): ReadonlyMap<string, readonly Role[]> {
+  return table;
+}
 
 export interface Actor {
   id: number;
@@ -41,7 +53,11 @@ export function commandContext(actor: Actor | null): { userId: string | null; re
 }
 
 export function can(actor: Actor | null, permission: Permission): boolean {
-  return actor !== null && (permissions[permission] as Role[]).includes(actor.role);
+  const roles = table.get(permission);
+  // Unregistered means its module is not loaded: a wiring bug, never a silent "no".
+  if (!roles)
+    throw new Error(`Unknown permission ${permission} (is its module in services/modules/index.ts?)`);
+  return actor !== null && roles.includes(actor.role);
 }
 
 /** Throws 401 without a caller and 403 when the caller's role may not do this. */

@@ -6,7 +6,8 @@
 // successor is derived from its predecessor with a key (HMAC), so it can be answered again without
 // ever storing a token in the clear. A session also has an absolute end, however often it refreshes.
 import { createHash, createHmac, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type QueryExecutorProvider, sql } from 'kysely';
+import type { Database } from '../db.js';
 
 export interface RefreshTokensTable {
   id: string;
@@ -27,7 +28,7 @@ export interface SessionsTable {
   ended_at: Date | null;
 }
 
-type Db = Kysely<{ auth_refresh_tokens: RefreshTokensTable; auth_sessions: SessionsTable }>;
+type Db = Kysely<Database>;
 
 const sha256 = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -56,7 +57,7 @@ export class RefreshTokens {
 
   private readonly sessionMaxAgeMs: number;
 
-  static async setup(db: Kysely<any>) {
+  static async setup(db: QueryExecutorProvider) {
     await sql`CREATE TABLE IF NOT EXISTS auth_refresh_tokens (
       id uuid PRIMARY KEY,
       family_id uuid NOT NULL,

@@ -17,6 +17,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/support/db.js'
 import { createTestRedis, type TestRedis } from '../../test/support/redis.js';
 import { type ScratchPostgres, startScratchPostgres } from '../../test/support/scratch-services.js';
 import { findPgBin } from '../../tools/local-services.js';
+import type { Database } from '../db.js';
 import type { NewEvent, Position, StoredEvent } from './port.js';
 import { PostgresEventStore } from './postgres.js';
 import { verifyLog } from './verify.js';
@@ -66,7 +67,7 @@ async function nextXid(pool: pg.Pool): Promise<bigint> {
 }
 
 async function catchUp(pool: pg.Pool, store: PostgresEventStore, timeoutMs = 60_000) {
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const head = await store.headPosition();
   await expect
     .poll(async () => ((await readCheckpoint(db, 'users'))?.position ?? '') >= head, { timeout: timeoutMs })

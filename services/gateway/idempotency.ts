@@ -23,7 +23,7 @@ import {
   type OperationDefinitionNode,
   parse,
 } from 'graphql';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type QueryExecutorProvider, sql } from 'kysely';
 import type pg from 'pg';
 import type { Logger } from '../app/context.js';
 import { AppError } from '../app/errors.js';
@@ -90,7 +90,7 @@ export class IdempotencyStore {
     this.macKey = derive('idempotency-keys: request fingerprint');
   }
 
-  static async setup(db: Kysely<any>) {
+  static async setup(db: QueryExecutorProvider) {
     await sql`CREATE TABLE IF NOT EXISTS idempotency_keys (
       caller text NOT NULL,
       key text NOT NULL,

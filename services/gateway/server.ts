@@ -14,13 +14,13 @@ import { AppError } from '../app/errors.js';
 import { operationContextFrom, type RequestContext, requestContextFrom } from '../app/request-context.js';
 import { findActorRow, resolveActor } from '../app/user-view.js';
 import type { Actor } from '../auth/permissions.js';
+import { gatewayHooks, routeGroups } from '../modules/index.js';
 import { ActorRows } from './actor-rows.js';
 import { socketAddress, trustProxyOption } from './client-address.js';
 import { graphiqlPage } from './graphiql.js';
 import type { GraphQLContext } from './graphql/builder.js';
 import { toGraphQLError } from './graphql/errors.js';
 import { schema } from './graphql/schema.js';
-import { prefetchUserChanges } from './graphql/types/user.js';
 import {
   BODY_LIMITS,
   capSocketMessages,
@@ -35,13 +35,8 @@ import { IdempotencyStore, installIdempotency, socketMutation } from './idempote
 import type { LiveBus } from './live.js';
 import { registerApiDocs } from './openapi.js';
 import { registerProjectionMetrics } from './projection-metrics.js';
-import { authRoutes } from './rest/auth-routes.js';
-import { dashboardRoutes } from './rest/dashboard-routes.js';
 import type { RestDeps } from './rest/deps.js';
 import { bearerOf, failureBody, sendError } from './rest/envelope.js';
-import { healthRoutes } from './rest/health-routes.js';
-import { operationsRoutes } from './rest/operations-routes.js';
-import { userRoutes } from './rest/user-routes.js';
 import { SessionChecks } from './session-checks.js';
 
 export interface GatewayOptions {
@@ -49,7 +44,7 @@ export interface GatewayOptions {
   live: LiveBus;
   /** Folder of the built web app (index.html); the SPA is not served when it is missing. */
   webDist?: string;
-  /** Extra REST route groups (later features register theirs here). */
+  /** Extra REST route groups beside the modules' (tests add theirs here). */
   routes?: Array<(server: FastifyInstance, deps: RestDeps) => void>;
   metrics?: Registry;
 }
@@ -143,11 +138,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   // Before the routes: it documents each /api route as it is added (openapi.ts).
   await registerApiDocs(server);
   const deps: RestDeps = { app, actorOf };
-  authRoutes(server, deps);
-  healthRoutes(server, deps);
-  userRoutes(server, deps);
-  dashboardRoutes(server, deps);
-  operationsRoutes(server, deps);
+  for (const register of routeGroups) register(server, deps);
   for (const register of options.routes ?? []) register(server, deps);
 
   // GraphQL over HTTP.
@@ -203,7 +194,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     },
   });
 
-  prefetchUserChanges(live, app);
+  for (const start of gatewayHooks) start(live, app);
 
   // GraphQL subscriptions over graphql-ws on the same port and path, through the same Yoga plugins.
   const wss = new WebSocketServer({ server: server.server, path: '/graphql', maxPayload: WS_MAX_PAYLOAD });

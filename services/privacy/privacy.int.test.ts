@@ -2,13 +2,13 @@
 // holds after real commands, and what forgetting a user does to the log, the keys and every read
 // model, including a rebuild after it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projections } from '../../projections/index.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { login, registerUser } from '../app/auth.js';
 import type { AppServices } from '../app/context.js';
 import { adminChangePassword, deleteUser, forgetUser } from '../app/users.js';
 import type { Actor } from '../auth/permissions.js';
+import { projections } from '../modules/index.js';
 import type { PersonalDataStore } from './personal-data.js';
 
 let t: TestApp;

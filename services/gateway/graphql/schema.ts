@@ -1,11 +1,8 @@
-// Imports every type file (each registers itself on the builder) and builds the schema once.
+// Builds the schema once, after every module has imported its type files (each registers itself
+// on the builder when imported: services/modules/<name>.ts).
 import { lexicographicSortSchema, printSchema } from 'graphql';
+import '../../modules/index.js';
 import { builder } from './builder.js';
-import './types/user.js';
-import './types/auth.js';
-import './types/health.js';
-import './types/dashboard.js';
-import './types/operations.js';
 
 export const schema = builder.toSchema();
 

@@ -1,0 +1,24 @@
+// The dashboard (spec 1 §7 Dashboard): figures and the activity feed, read from every aggregate's
+// events. A read-side module: no aggregate of its own.
+import { type ActivityTables, activityProjection } from '../../projections/activity.js';
+import { ADMIN_ONLY } from '../auth/permissions.js';
+import '../gateway/graphql/types/dashboard.js';
+import { dashboardRoutes } from '../gateway/rest/dashboard-routes.js';
+import { defineModule } from './module.js';
+
+const permissions = {
+  'dashboard.read': ADMIN_ONLY,
+  'activity.read': ADMIN_ONLY,
+};
+
+type DashboardPermissions = Record<keyof typeof permissions, unknown>;
+declare module '../auth/permissions.js' {
+  interface PermissionTable extends DashboardPermissions {}
+}
+
+export const dashboardModule = defineModule<ActivityTables>({
+  name: 'dashboard',
+  permissions,
+  projections: [activityProjection],
+  routes: [dashboardRoutes],
+});

@@ -1,0 +1,77 @@
+// Every module of the product, and the registries derived from them. Adding an aggregate: write
+// services/modules/<name>.ts and add it to `modules` below (recipe: docs/ARCHITECTURE.md). Loading
+// this file registers the modules' events and permissions; every entry point imports it (main.ts
+// through the projector, gateway and worker registries; tools and tests directly).
+//
+// Nothing a module imports may import this file back: the registries below are computed while it
+// loads (a test checks the import graph: services/modules/modules.test.ts).
+
+import type { AnyProjection } from '../../projections/projection.js';
+import { registerEvents } from '../../schema/events/index.js';
+import type { JobHandler, ProcessManager } from '../../workers/process-manager.js';
+import { registerPermissions } from '../auth/permissions.js';
+import { dashboardModule } from './dashboard.js';
+import type { Module } from './module.js';
+import { operationsModule } from './operations.js';
+import { userModule } from './user.js';
+
+export const modules = [userModule, dashboardModule, operationsModule] as const;
+
+for (const m of modules as readonly Module<any>[]) {
+  if (m.events) registerEvents(m.events, m.forgettingEvents);
+  if (m.permissions) registerPermissions(m.permissions);
+}
+
+type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void
+  ? I
+  : never;
+type TablesOf<M> = M extends Module<infer T> ? (unknown extends T ? never : T) : never;
+
+/** The tables of every module's read models (services/db.ts adds the core's own). */
+export type ModuleTables = UnionToIntersection<TablesOf<(typeof modules)[number]>>;
+
+function unique<T>(items: T[], nameOf: (item: T) => string, what: string): T[] {
+  const seen = new Set<string>();
+  for (const item of items) {
+    const name = nameOf(item);
+    if (seen.has(name)) throw new Error(`Two modules declare the ${what} ${name}`);
+    seen.add(name);
+  }
+  return items;
+}
+
+const all = modules as readonly Module<any>[];
+
+/** Every read model the projector runs. Order does not matter: each has its own checkpoint. */
+export const projections: AnyProjection[] = unique(
+  all.flatMap((m) => m.projections ?? []),
+  (p) => p.name,
+  'projection',
+);
+
+/** Every process manager the projector runs (each checkpointed as `pm:<name>`). */
+export const processManagers: ProcessManager[] = unique(
+  all.flatMap((m) => m.processManagers ?? []),
+  (p) => p.name,
+  'process manager',
+);
+
+/** Job handlers per queue and job name; the worker role consumes these queues. */
+export const jobHandlers: Record<string, Record<string, JobHandler>> = Object.fromEntries(
+  unique(
+    all.flatMap((m) => Object.entries(m.jobHandlers ?? {})),
+    ([queue]) => queue,
+    'queue',
+  ),
+);
+
+/** Every REST route group, in module order. */
+export const routeGroups = all.flatMap((m) => m.routes ?? []);
+
+/** Per-gateway start-up hooks of the modules. */
+export const gatewayHooks = all.flatMap((m) => (m.gateway ? [m.gateway] : []));
+
+/** Every command input contract, by module and command name (the input-rules test walks these). */
+export const commandContracts = all.flatMap((m) =>
+  Object.entries(m.commands ?? {}).map(([name, schema]) => ({ module: m.name, name, schema })),
+);

@@ -1,0 +1,25 @@
+// Health and the operations page (spec 1 §7 System health; issue 8's operations page): queues,
+// consumers of the log, parked events. Reads the core's own state: no aggregate, no read model.
+import { ADMIN_ONLY } from '../auth/permissions.js';
+import '../gateway/graphql/types/operations.js';
+import '../gateway/graphql/types/health.js';
+import { healthRoutes } from '../gateway/rest/health-routes.js';
+import { operationsRoutes } from '../gateway/rest/operations-routes.js';
+import { defineModule } from './module.js';
+
+const permissions = {
+  'health.read': ADMIN_ONLY,
+  'operations.read': ADMIN_ONLY,
+  'operations.write': ADMIN_ONLY,
+};
+
+type OperationsPermissions = Record<keyof typeof permissions, unknown>;
+declare module '../auth/permissions.js' {
+  interface PermissionTable extends OperationsPermissions {}
+}
+
+export const operationsModule = defineModule({
+  name: 'operations',
+  permissions,
+  routes: [healthRoutes, operationsRoutes],
+});

@@ -1,0 +1,39 @@
+// The user aggregate: accounts, sign-in and sessions, roles, profiles, forgetting (spec 1 §6, §7).
+
+import { type UsersTables, usersProjection } from '../../projections/users.js';
+import * as userCommands from '../../schema/commands/user.js';
+import { userEvents } from '../../schema/events/user.js';
+import { USERS_QUEUE, usersJobHandlers, usersProcessManager } from '../../workers/users.js';
+import { ADMIN_ONLY, ALL_ROLES } from '../auth/permissions.js';
+import { prefetchUserChanges } from '../gateway/graphql/types/user.js';
+import '../gateway/graphql/types/auth.js';
+import { authRoutes } from '../gateway/rest/auth-routes.js';
+import { userRoutes } from '../gateway/rest/user-routes.js';
+import { defineModule } from './module.js';
+
+const permissions = {
+  'auth.register': ADMIN_ONLY,
+  'users.read': ADMIN_ONLY,
+  'users.write': ADMIN_ONLY,
+  'profile.read': ALL_ROLES,
+  'profile.write': ALL_ROLES,
+  'password.changeOwn': ALL_ROLES,
+};
+
+type UserPermissions = Record<keyof typeof permissions, unknown>;
+declare module '../auth/permissions.js' {
+  interface PermissionTable extends UserPermissions {}
+}
+
+export const userModule = defineModule<UsersTables>({
+  name: 'user',
+  events: userEvents,
+  forgettingEvents: ['UserForgotten'],
+  commands: userCommands,
+  permissions,
+  projections: [usersProjection],
+  processManagers: [usersProcessManager],
+  jobHandlers: { [USERS_QUEUE]: usersJobHandlers },
+  routes: [authRoutes, userRoutes],
+  gateway: prefetchUserChanges,
+});
