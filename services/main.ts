@@ -26,7 +26,7 @@ import { IdempotencyStore } from './gateway/idempotency.js';
 import { createLiveBus } from './gateway/live.js';
 import { buildGateway } from './gateway/server.js';
 import { createLogger } from './log.js';
-import { jobHandlers, processManagers, projections } from './modules/index.js';
+import { jobHandlers, processManagers, projections, storageSetups } from './modules/index.js';
 import { assertNoLegacyEvents } from './privacy/legacy.js';
 import { BlindIndex } from './privacy/personal-data.js';
 import { openEventStore } from './privacy/store.js';
@@ -76,6 +76,7 @@ async function prepareStorage(app: AppServices) {
     await Credentials.setup(client);
     await ensureCheckpoints(app.db);
     await client.query('CREATE SEQUENCE IF NOT EXISTS user_ids');
+    for (const setup of storageSetups) await setup(app.pool);
     await IdempotencyStore.setup(app.db);
     // Empty read-model tables until a projector builds them: a gateway that starts first (or runs
     // with no projector yet) reads 'nothing yet' instead of failing on a missing table.

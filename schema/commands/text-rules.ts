@@ -12,10 +12,13 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 export const wellFormed = (v: string) => !LONE_SURROGATE.test(v);
 
-/** Trimmed, NFC-normalised, at most `max` characters, none of the characters above. */
-export function plainText(max: number) {
+/**
+ * Trimmed, NFC-normalised, at most `max` characters, none of the characters above. `missing`: the
+ * message when the value is absent or not a string (zod's own otherwise).
+ */
+export function plainText(max: number, missing?: string) {
   return z
-    .string()
+    .string(missing ? { error: missing } : undefined)
     .max(max * 4, `Must be at most ${max} characters`)
     .refine(wellFormed, 'Contains an invalid character')
     .transform((v) => v.trim().normalize('NFC'))

@@ -11,11 +11,12 @@ import { registerEvents } from '../../schema/events/index.js';
 import type { JobHandler, ProcessManager } from '../../workers/process-manager.js';
 import { registerPermissions } from '../auth/permissions.js';
 import { dashboardModule } from './dashboard.js';
+import { managerModule } from './manager.js';
 import type { Module } from './module.js';
 import { operationsModule } from './operations.js';
 import { userModule } from './user.js';
 
-export const modules = [userModule, dashboardModule, operationsModule] as const;
+export const modules = [userModule, managerModule, dashboardModule, operationsModule] as const;
 
 for (const m of modules as readonly Module<any>[]) {
   if (m.events) registerEvents(m.events, m.forgettingEvents);
@@ -64,6 +65,9 @@ export const jobHandlers: Record<string, Record<string, JobHandler>> = Object.fr
     'queue',
   ),
 );
+
+/** What the modules' commands need beside the log, created at start-up (services/main.ts). */
+export const storageSetups = all.flatMap((m) => (m.storage ? [m.storage] : []));
 
 /** Every REST route group, in module order. */
 export const routeGroups = all.flatMap((m) => m.routes ?? []);

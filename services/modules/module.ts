@@ -4,6 +4,7 @@
 // is derived from that list, so adding an aggregate is one new module file and one line there
 // (recipe: docs/ARCHITECTURE.md, "Adding an aggregate").
 import type { FastifyInstance } from 'fastify';
+import type pg from 'pg';
 import type { z } from 'zod';
 import type { Projection } from '../../projections/projection.js';
 import type { EventDefinition } from '../../schema/events/index.js';
@@ -35,6 +36,8 @@ export interface Module<Tables = unknown> {
   jobHandlers?: Record<string, Record<string, JobHandler>>;
   /** Its REST routes (services/gateway/rest/<aggregate>-routes.ts), documented in /api/openapi.json. */
   routes?: ReadonlyArray<(server: FastifyInstance, deps: RestDeps) => void>;
+  /** Creates what its commands need beside the log (an id sequence), under the start-up lock. */
+  storage?: (pool: pg.Pool) => Promise<void>;
   /** Runs once per gateway: e.g. read rows for live pushes as soon as their change notice arrives. */
   gateway?: (live: LiveBus, app: AppServices) => void;
   /** Type only: the tables its projections own, merged into the read-model database type (db.ts). */

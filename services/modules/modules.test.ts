@@ -41,11 +41,11 @@ describe('the modules', () => {
   });
 
   it('derive the registries the roles start from', () => {
-    expect(projections.map((p) => p.name).sort()).toEqual(['activity', 'users']);
+    expect(projections.map((p) => p.name).sort()).toEqual(['activity', 'managers', 'users']);
     expect(processManagers.map((p) => p.name)).toContain('users');
     expect(Object.keys(jobHandlers)).toContain('users');
-    // auth, users, dashboard, health, operations
-    expect(routeGroups).toHaveLength(5);
+    // auth, users, managers, dashboard, health, operations
+    expect(routeGroups).toHaveLength(6);
   });
 
   it('refuse an event type or a permission declared twice, and an unknown permission', () => {

@@ -59,6 +59,32 @@ export const User = named(
   }),
 );
 
+export const Manager = named(
+  'Manager',
+  z.object({
+    id: z.number().int(),
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string(),
+    phone: z.string().nullable(),
+    title: z.string().nullable(),
+    status: z.enum(['ACTIVE', 'INACTIVE', 'SUSPENDED']),
+    isActive: z.boolean(),
+    userId: z.number().int().nullable(),
+    user: z
+      .object({
+        id: z.number().int(),
+        firstName: z.string().nullable(),
+        lastName: z.string().nullable(),
+        email: z.string(),
+        role: Role,
+      })
+      .nullable(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  }),
+);
+
 export const Tokens = named('Tokens', z.object({ accessToken: z.string(), refreshToken: z.string() }));
 
 export const UserPage = z.object({

@@ -1,0 +1,178 @@
+// The Manager type (spec 2 §3), its queries and mutations (spec 2 §7 Managers), and live changes.
+import {
+  createManager,
+  deleteManager,
+  getManager,
+  linkManagerUser,
+  listManagers,
+  type ManagerDto,
+  searchManagers,
+  unlinkManagerUser,
+  updateManager,
+} from '../../../app/managers.js';
+import type { Page } from '../../../app/users.js';
+import { authorize } from '../../../auth/permissions.js';
+import { sharedRead } from '../../live.js';
+import { builder } from '../builder.js';
+import { run } from '../errors.js';
+import { withoutNulls } from '../inputs.js';
+import { RoleEnum } from './user.js';
+
+const ManagerStatusEnum = builder.enumType('ManagerStatus', {
+  values: ['ACTIVE', 'INACTIVE', 'SUSPENDED'] as const,
+});
+
+const LinkedUserRef = builder.objectRef<NonNullable<ManagerDto['user']>>('ManagerUser').implement({
+  description: 'The user account a manager is linked to.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    firstName: t.exposeString('firstName', { nullable: true }),
+    lastName: t.exposeString('lastName', { nullable: true }),
+    email: t.exposeString('email'),
+    role: t.field({ type: RoleEnum, resolve: (u) => u.role }),
+  }),
+});
+
+export const ManagerRef = builder.objectRef<ManagerDto>('Manager').implement({
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    firstName: t.exposeString('firstName'),
+    lastName: t.exposeString('lastName'),
+    email: t.exposeString('email'),
+    phone: t.exposeString('phone', { nullable: true }),
+    title: t.exposeString('title', { nullable: true }),
+    status: t.field({ type: ManagerStatusEnum, resolve: (m) => m.status }),
+    isActive: t.exposeBoolean('isActive'),
+    userId: t.exposeInt('userId', { nullable: true }),
+    user: t.field({ type: LinkedUserRef, nullable: true, resolve: (m) => m.user }),
+    createdAt: t.field({ type: 'DateTime', resolve: (m) => m.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (m) => m.updatedAt }),
+  }),
+});
+
+const ManagerPage = builder.objectRef<Page<ManagerDto>>('ManagerPage').implement({
+  fields: (t) => ({
+    data: t.field({ type: [ManagerRef], resolve: (p) => p.data }),
+    total: t.exposeInt('total'),
+    page: t.exposeInt('page'),
+    limit: t.exposeInt('limit'),
+    totalPages: t.exposeInt('totalPages'),
+  }),
+});
+
+builder.queryField('managers', (t) =>
+  t.field({
+    type: ManagerPage,
+    description: 'Managers, newest first (ADMIN).',
+    args: { page: t.arg.int({ required: false }), limit: t.arg.int({ required: false }) },
+    resolve: (_, args, ctx) => run(() => listManagers(ctx.app, ctx.actor, withoutNulls(args))),
+  }),
+);
+
+builder.queryField('manager', (t) =>
+  t.field({
+    type: ManagerRef,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_, args, ctx) => run(() => getManager(ctx.app, ctx.actor, args.id)),
+  }),
+);
+
+builder.queryField('searchManagers', (t) =>
+  t.field({
+    type: [ManagerRef],
+    description: 'Managers whose name or e-mail contains q (at most 20).',
+    args: { q: t.arg.string({ required: true }) },
+    resolve: (_, args, ctx) => run(() => searchManagers(ctx.app, ctx.actor, args)),
+  }),
+);
+
+const ManagerInputRef = builder.inputType('ManagerInput', {
+  fields: (t) => ({
+    firstName: t.string({ required: true }),
+    lastName: t.string({ required: true }),
+    email: t.string({ required: true }),
+    phone: t.string({ required: false }),
+    title: t.string({ required: false }),
+    userId: t.int({ required: false, description: 'Absent or null: not linked.' }),
+  }),
+});
+
+builder.mutationField('createManager', (t) =>
+  t.field({
+    type: ManagerRef,
+    args: { input: t.arg({ type: ManagerInputRef, required: true }) },
+    resolve: (_, args, ctx) => run(() => createManager(ctx.app, ctx.actor, args.input)),
+  }),
+);
+
+builder.mutationField('updateManager', (t) =>
+  t.field({
+    type: ManagerRef,
+    description: 'Replaces the manager’s details; without userId the manager is unlinked.',
+    args: { id: t.arg.int({ required: true }), input: t.arg({ type: ManagerInputRef, required: true }) },
+    resolve: (_, args, ctx) => run(() => updateManager(ctx.app, ctx.actor, args.id, args.input)),
+  }),
+);
+
+builder.mutationField('deleteManager', (t) =>
+  t.boolean({
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_, args, ctx) =>
+      run(async () => {
+        await deleteManager(ctx.app, ctx.actor, args.id);
+        return true;
+      }),
+  }),
+);
+
+builder.mutationField('linkManagerUser', (t) =>
+  t.field({
+    type: ManagerRef,
+    args: { id: t.arg.int({ required: true }), userId: t.arg.int({ required: true }) },
+    resolve: (_, args, ctx) =>
+      run(() => linkManagerUser(ctx.app, ctx.actor, args.id, { userId: args.userId })),
+  }),
+);
+
+builder.mutationField('unlinkManagerUser', (t) =>
+  t.field({
+    type: ManagerRef,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_, args, ctx) => run(() => unlinkManagerUser(ctx.app, ctx.actor, args.id)),
+  }),
+);
+
+const ManagerChange = builder
+  .objectRef<{ id: number; type: string; manager: ManagerDto | null }>('ManagerChange')
+  .implement({
+    fields: (t) => ({
+      id: t.exposeInt('id'),
+      type: t.exposeString('type', {
+        description: 'The event that changed the manager, e.g. ManagerUpdated.',
+      }),
+      manager: t.field({
+        type: ManagerRef,
+        nullable: true,
+        description: 'The manager as the read model holds it now; null once deleted.',
+        resolve: (c) => c.manager,
+      }),
+    }),
+  });
+
+builder.subscriptionField('managerChanged', (t) =>
+  t.field({
+    type: ManagerChange,
+    description: 'Pushed after the managers read model changed. Optionally one manager only.',
+    authScopes: { permission: 'managers.read' },
+    args: { id: t.arg.int({ required: false }) },
+    subscribe: (_, args, ctx) => ctx.live.subscribe('manager', args.id == null ? undefined : String(args.id)),
+    resolve: async (notice, _, ctx) => {
+      // Checked again on every push: a caller demoted since subscribing gets nothing more.
+      authorize(ctx.actor, 'managers.read');
+      const manager = await sharedRead(notice, 'manager', () =>
+        getManager(ctx.app, ctx.actor, Number(notice.id)).catch(() => null),
+      );
+      return { id: Number(notice.id), type: String(notice.data?.type ?? 'changed'), manager };
+    },
+  }),
+);

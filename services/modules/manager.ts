@@ -1,0 +1,34 @@
+// Managers (spec 2 §2–§7): contact records an ADMIN keeps, each linked to at most one user account.
+// Every company is assigned one (issue 10).
+import type pg from 'pg';
+import { type ManagersTables, managersProjection } from '../../projections/managers.js';
+import * as managerCommands from '../../schema/commands/manager.js';
+import { managerEvents } from '../../schema/events/manager.js';
+import { MANAGER_IDS_SEQUENCE } from '../app/managers.js';
+import { ADMIN_ONLY } from '../auth/permissions.js';
+import '../gateway/graphql/types/manager.js';
+import { managerRoutes } from '../gateway/rest/manager-routes.js';
+import { defineModule } from './module.js';
+
+// Spec 2 §2: the managers screens are ADMIN's; the server holds the API to the same.
+const permissions = {
+  'managers.read': ADMIN_ONLY,
+  'managers.write': ADMIN_ONLY,
+};
+
+type ManagerPermissions = Record<keyof typeof permissions, unknown>;
+declare module '../auth/permissions.js' {
+  interface PermissionTable extends ManagerPermissions {}
+}
+
+export const managerModule = defineModule<ManagersTables>({
+  name: 'manager',
+  events: managerEvents,
+  commands: managerCommands,
+  permissions,
+  projections: [managersProjection],
+  routes: [managerRoutes],
+  storage: async (pool: pg.Pool) => {
+    await pool.query(`CREATE SEQUENCE IF NOT EXISTS ${MANAGER_IDS_SEQUENCE}`);
+  },
+});
