@@ -1,5 +1,7 @@
 // Dashboard figures (spec 1 §3 Dashboard stats), all from read models.
+
 import { type Actor, authorize } from '../auth/permissions.js';
+import { companyCount } from './companies.js';
 import type { AppServices } from './context.js';
 
 export interface ActivityItem {
@@ -49,12 +51,13 @@ export async function activityItem(app: AppServices, id: string): Promise<Activi
 }
 
 /**
- * Companies and approvals have no read model yet: their counts are 0 until those features land.
- * API keys are not a feature of this product: always 0 (the field is in the spec's shape).
+ * Total Companies counts the companies that are not deleted. Approvals have no read model yet: 0
+ * until that feature lands. API keys are not a feature of this product: always 0 (the field is in the spec's shape).
  */
 export async function dashboardStats(app: AppServices, actor: Actor | null): Promise<DashboardStats> {
   authorize(actor, 'dashboard.read');
-  const [active, activity] = await Promise.all([
+  const [companies, active, activity] = await Promise.all([
+    companyCount(app),
     app.db
       .selectFrom('users')
       .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -64,7 +67,7 @@ export async function dashboardStats(app: AppServices, actor: Actor | null): Pro
     recentActivity(app, actor, 10),
   ]);
   return {
-    totalCompanies: 0,
+    totalCompanies: companies,
     activeUsers: Number(active.n),
     pendingApprovals: 0,
     totalApiKeys: 0,

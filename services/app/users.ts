@@ -12,6 +12,7 @@ import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { userDecider } from '../domain/user/decider.js';
 import { type GuardedChange, observeAdmin, runGuarded } from './admin-roster.js';
 import { checkCurrentPassword, claimEmail, releaseAbandonedClaim } from './auth.js';
+import { companiesAssignedTo } from './companies.js';
 import { type AppServices, awaitProjections } from './context.js';
 import { AppError, parseInput } from './errors.js';
 import { endSessionsOf } from './sessions.js';
@@ -304,8 +305,9 @@ export interface UserStatistics {
 }
 
 /**
- * Sign-in figures come from UserSignedIn events (via the read model). Companies and approvals have
- * no read model yet: zero until those features exist.
+ * Sign-in figures come from UserSignedIn events (via the read model); companiesManaged counts the
+ * companies the user is assigned to as processor, approver or accountant. Approvals have no read
+ * model yet: zero until that feature exists.
  */
 export async function userStatistics(
   app: AppServices,
@@ -315,11 +317,14 @@ export async function userStatistics(
   authorize(actor, 'profile.read');
   const userId = query.userId === undefined || query.userId === '' ? actor.id : parseId(query.userId);
   if (userId !== actor.id) authorize(actor, 'users.read');
-  const row = await requireUser(app, userId);
+  const [row, companiesManaged] = await Promise.all([
+    requireUser(app, userId),
+    companiesAssignedTo(app, userId),
+  ]);
   return {
     totalLogins: row.total_logins,
     lastLogin: row.last_login_at ? row.last_login_at.toISOString() : null,
-    companiesManaged: 0,
+    companiesManaged,
     approvalsCreated: 0,
   };
 }

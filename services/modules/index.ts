@@ -10,13 +10,14 @@ import type { AnyProjection } from '../../projections/projection.js';
 import { registerEvents } from '../../schema/events/index.js';
 import type { JobHandler, ProcessManager } from '../../workers/process-manager.js';
 import { registerPermissions } from '../auth/permissions.js';
+import { companyModule } from './company.js';
 import { dashboardModule } from './dashboard.js';
 import { managerModule } from './manager.js';
 import type { Module } from './module.js';
 import { operationsModule } from './operations.js';
 import { userModule } from './user.js';
 
-export const modules = [userModule, managerModule, dashboardModule, operationsModule] as const;
+export const modules = [userModule, managerModule, companyModule, dashboardModule, operationsModule] as const;
 
 for (const m of modules as readonly Module<any>[]) {
   if (m.events) registerEvents(m.events, m.forgettingEvents);

@@ -41,11 +41,11 @@ describe('the modules', () => {
   });
 
   it('derive the registries the roles start from', () => {
-    expect(projections.map((p) => p.name).sort()).toEqual(['activity', 'managers', 'users']);
+    expect(projections.map((p) => p.name).sort()).toEqual(['activity', 'companies', 'managers', 'users']);
     expect(processManagers.map((p) => p.name)).toContain('users');
     expect(Object.keys(jobHandlers)).toContain('users');
-    // auth, users, managers, dashboard, health, operations
-    expect(routeGroups).toHaveLength(6);
+    // auth, users, managers, companies, dashboard, health, operations
+    expect(routeGroups).toHaveLength(7);
   });
 
   it('refuse an event type or a permission declared twice, and an unknown permission', () => {

@@ -85,6 +85,58 @@ export const Manager = named(
   }),
 );
 
+const Assignee = z
+  .object({
+    id: z.number().int(),
+    firstName: z.string().nullable(),
+    lastName: z.string().nullable(),
+    email: z.string(),
+  })
+  .nullable();
+
+export const Company = named(
+  'Company',
+  z.object({
+    id: z.number().int(),
+    name: z.string(),
+    email: z.string().nullable(),
+    phone: z.string().nullable(),
+    website: z.string().nullable(),
+    address: z.string().nullable(),
+    description: z.string().nullable(),
+    industry: z.string().nullable(),
+    status: z.enum(['ACTIVE', 'INACTIVE', 'SUSPENDED']),
+    isActive: z.boolean(),
+    qbRealmId: z.string().nullable(),
+    qbConnectionStatus: z.enum(['connected', 'disconnected', 'error']).nullable(),
+    qbLastRefresh: z.iso.datetime().nullable(),
+    qbPaymentAccountReference: z.string().nullable(),
+    managerId: z.number().int().nullable(),
+    processorId: z.number().int().nullable(),
+    approverId: z.number().int().nullable(),
+    accountantId: z.number().int().nullable(),
+    manager: Assignee,
+    processor: Assignee,
+    approver: Assignee,
+    accountant: Assignee,
+    nachaConfigured: z.boolean(),
+    bankRoutingNumber: z.string().optional(),
+    bankAccountNumber: z.string().optional().describe('Masked: only the last four characters show'),
+    bankAccountType: z.enum(['checking', 'savings']).optional(),
+    bankName: z.string().optional(),
+    originatorStatusCode: z.string().optional(),
+    companyTaxId: z.string().optional(),
+    achCompanyId: z.string().nullable().optional(),
+    immediateDestinationName: z.string().optional(),
+    immediateOriginName: z.string().optional(),
+    companyEntryDescription: z.string().optional(),
+    companyDiscretionaryData: z.string().nullable().optional(),
+    balancedFile: z.boolean().optional(),
+    createdAt: z.iso.datetime(),
+    updatedAt: z.iso.datetime(),
+  }),
+);
+
 export const Tokens = named('Tokens', z.object({ accessToken: z.string(), refreshToken: z.string() }));
 
 export const UserPage = z.object({

@@ -1,0 +1,196 @@
+// The company aggregate as a decider (spec 1 §3, §4): details, status, assignments, payment account
+// and NACHA settings. Name uniqueness is decided on the `companynames` stream (names.ts); whether an
+// assignee may be assigned (a manager that exists, a user of the right role) is checked by the use
+// case against the read models. Pure: times come in on the command.
+import type {
+  AssignmentRole,
+  CompanyEvent,
+  CompanyStatus,
+  NachaSettings,
+} from '../../../schema/events/company.js';
+import { DomainError } from '../errors.js';
+
+export interface CompanyDetails {
+  name: string;
+  email: string | null;
+  phone: string | null;
+  website: string | null;
+  address: string | null;
+  description: string | null;
+  industry: string | null;
+}
+
+export type Assignments = Record<`${AssignmentRole}Id`, number | null>;
+
+export interface CompanyState {
+  exists: boolean;
+  deleted: boolean;
+  companyId: number | null;
+  details: CompanyDetails | null;
+  status: CompanyStatus | null;
+  assignments: Assignments;
+  paymentAccountReference: string | null;
+  /** The full settings, bank account number included (opened from the sealed event). */
+  nacha: NachaSettings | null;
+  createdAt: string | null;
+}
+
+const NO_ASSIGNMENTS: Assignments = {
+  managerId: null,
+  processorId: null,
+  approverId: null,
+  accountantId: null,
+};
+
+export const initialState = (): CompanyState => ({
+  exists: false,
+  deleted: false,
+  companyId: null,
+  details: null,
+  status: null,
+  assignments: NO_ASSIGNMENTS,
+  paymentAccountReference: null,
+  nacha: null,
+  createdAt: null,
+});
+
+export type CompanyCommand =
+  | ({
+      type: 'CreateCompany';
+      companyId: number;
+      assignments: Assignments;
+      paymentAccountReference: string | null;
+      now: string;
+    } & CompanyDetails)
+  | ({ type: 'UpdateCompany'; now: string } & CompanyDetails)
+  | { type: 'ChangeAssignments'; assignments: Partial<Assignments>; now: string }
+  | { type: 'SetPaymentAccount'; reference: string | null; now: string }
+  | { type: 'ConfigureNacha'; settings: NachaSettings; now: string }
+  | { type: 'ActivateCompany'; now: string }
+  | { type: 'DeactivateCompany'; now: string }
+  | { type: 'DeleteCompany'; now: string };
+
+const DETAIL_FIELDS = ['name', 'email', 'phone', 'website', 'address', 'description', 'industry'] as const;
+
+export function evolve(state: CompanyState, event: CompanyEvent): CompanyState {
+  switch (event.type) {
+    case 'CompanyCreated': {
+      const d = event.data;
+      return {
+        ...state,
+        exists: true,
+        companyId: d.companyId,
+        details: {
+          name: d.name,
+          email: d.email,
+          phone: d.phone,
+          website: d.website,
+          address: d.address,
+          description: d.description,
+          industry: d.industry,
+        },
+        status: d.status,
+        assignments: {
+          managerId: d.managerId,
+          processorId: d.processorId,
+          approverId: d.approverId,
+          accountantId: d.accountantId,
+        },
+        paymentAccountReference: d.qbPaymentAccountReference,
+        createdAt: d.createdAt,
+      };
+    }
+    case 'CompanyUpdated': {
+      const { companyId: _id, updatedAt: _at, ...changes } = event.data;
+      return { ...state, details: { ...state.details!, ...changes } };
+    }
+    case 'CompanyAssignmentChanged':
+      return { ...state, assignments: { ...state.assignments, [`${event.data.role}Id`]: event.data.to } };
+    case 'CompanyPaymentAccountChanged':
+      return { ...state, paymentAccountReference: event.data.accountReference };
+    case 'CompanyNachaConfigured': {
+      const { companyId: _id, at: _at, ...settings } = event.data;
+      return { ...state, nacha: settings };
+    }
+    case 'CompanyActivated':
+      return { ...state, status: 'ACTIVE' };
+    case 'CompanyDeactivated':
+      return { ...state, status: 'INACTIVE' };
+    case 'CompanyDeleted':
+      return { ...state, deleted: true };
+    default:
+      return state;
+  }
+}
+
+export const COMPANY_NOT_FOUND = 'Company not found';
+
+export function decide(command: CompanyCommand, state: CompanyState): CompanyEvent[] {
+  if (command.type === 'CreateCompany') {
+    if (state.exists) throw new DomainError('CONFLICT', 'Company already exists');
+    const { companyId, assignments, paymentAccountReference, now, type: _t, ...details } = command;
+    return [
+      {
+        type: 'CompanyCreated',
+        data: {
+          companyId,
+          ...details,
+          status: 'ACTIVE',
+          ...assignments,
+          qbPaymentAccountReference: paymentAccountReference,
+          createdAt: now,
+        },
+      },
+    ];
+  }
+  if (!state.exists || state.deleted) throw new DomainError('NOT_FOUND', COMPANY_NOT_FOUND);
+  const companyId = state.companyId!;
+  const at = command.now;
+  switch (command.type) {
+    case 'UpdateCompany': {
+      const changes: Partial<CompanyDetails> = {};
+      for (const f of DETAIL_FIELDS)
+        if (command[f] !== state.details![f]) Object.assign(changes, { [f]: command[f] });
+      if (Object.keys(changes).length === 0) return [];
+      return [{ type: 'CompanyUpdated', data: { companyId, ...changes, updatedAt: at } }];
+    }
+    case 'ChangeAssignments': {
+      const events: CompanyEvent[] = [];
+      for (const role of ['manager', 'processor', 'approver', 'accountant'] as const) {
+        const to = command.assignments[`${role}Id`];
+        const from = state.assignments[`${role}Id`];
+        if (to !== undefined && to !== from)
+          events.push({ type: 'CompanyAssignmentChanged', data: { companyId, role, from, to, at } });
+      }
+      return events;
+    }
+    case 'SetPaymentAccount':
+      if (command.reference === state.paymentAccountReference) return [];
+      return [
+        {
+          type: 'CompanyPaymentAccountChanged',
+          data: { companyId, accountReference: command.reference, at },
+        },
+      ];
+    case 'ConfigureNacha': {
+      const same = state.nacha && JSON.stringify(state.nacha) === JSON.stringify(command.settings);
+      if (same) return [];
+      return [{ type: 'CompanyNachaConfigured', data: { companyId, ...command.settings, at } }];
+    }
+    case 'ActivateCompany':
+      if (state.status === 'ACTIVE') return [];
+      return [{ type: 'CompanyActivated', data: { companyId, at } }];
+    case 'DeactivateCompany':
+      if (state.status === 'INACTIVE') return [];
+      return [{ type: 'CompanyDeactivated', data: { companyId, at } }];
+    case 'DeleteCompany':
+      return [{ type: 'CompanyDeleted', data: { companyId, at } }];
+  }
+}
+
+export const companyDecider = {
+  initialState,
+  evolve,
+  decide,
+  streamId: (companyId: number) => `company-${companyId}`,
+};

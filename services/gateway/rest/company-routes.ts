@@ -1,0 +1,216 @@
+// /api/company/* (spec 1 §7 Companies). Thin: parse the path and query, call the application function.
+// The QuickBooks calls of the same base path come with the connection (issue 10 item 2).
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  AssignmentsInput,
+  CompanyInput,
+  CompanyListInput,
+  CompanySearchInput,
+  NachaConfigInput,
+  PaymentAccountInput,
+} from '../../../schema/commands/company.js';
+import {
+  activateCompany,
+  changeAssignments,
+  configureNacha,
+  createCompany,
+  deactivateCompany,
+  deleteCompany,
+  getCompany,
+  listCompanies,
+  searchCompanies,
+  setPaymentAccount,
+  updateCompany,
+} from '../../app/companies.js';
+import { Company, routeDoc } from './contracts.js';
+import type { RestDeps } from './deps.js';
+import { ok } from './envelope.js';
+
+type IdParams = { Params: { id: string } };
+const CompanyIdParams = z.object({ id: z.string().regex(/^\d+$/).describe('Company id') });
+const TAGS = ['companies'];
+const BASE = '/api/company/companies';
+
+export function companyRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) {
+  server.get(
+    BASE,
+    {
+      schema: routeDoc({
+        summary: 'List companies (search, status and connection filters; paged, newest first)',
+        tags: TAGS,
+        querystring: CompanyListInput,
+        data: z.array(Company),
+        paginated: true,
+      }),
+    },
+    async (req, reply) => {
+      const page = await listCompanies(app, await actorOf(req), req.query);
+      return ok(reply, page.data, {
+        pagination: { total: page.total, page: page.page, limit: page.limit, totalPages: page.totalPages },
+      });
+    },
+  );
+  // Before /:id, so that "search" is not taken for an id.
+  server.get(
+    `${BASE}/search`,
+    {
+      schema: routeDoc({
+        summary: 'Companies whose name or e-mail contains q (at most 20)',
+        tags: TAGS,
+        querystring: CompanySearchInput,
+        data: z.array(Company),
+      }),
+    },
+    async (req, reply) => ok(reply, await searchCompanies(app, await actorOf(req), req.query)),
+  );
+  server.post(
+    BASE,
+    {
+      schema: routeDoc({
+        summary: 'Create a company (ADMIN); its name must be unique among active companies',
+        tags: TAGS,
+        body: CompanyInput,
+        status: 201,
+        data: Company,
+        errors: [409, 422],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await createCompany(app, await actorOf(req), req.body), {
+        status: 201,
+        message: 'Company created successfully',
+      }),
+  );
+  server.get<IdParams>(
+    `${BASE}/:id`,
+    {
+      schema: routeDoc({
+        summary: 'One company',
+        tags: TAGS,
+        params: CompanyIdParams,
+        data: Company,
+        errors: [404],
+      }),
+    },
+    async (req, reply) => ok(reply, await getCompany(app, await actorOf(req), req.params.id)),
+  );
+  server.put<IdParams>(
+    `${BASE}/:id`,
+    {
+      schema: routeDoc({
+        summary: 'Replace a company’s form fields (ADMIN): what is absent is cleared, null unassigns',
+        tags: TAGS,
+        params: CompanyIdParams,
+        body: CompanyInput,
+        data: Company,
+        errors: [404, 409, 422],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await updateCompany(app, await actorOf(req), req.params.id, req.body), {
+        message: 'Company updated successfully',
+      }),
+  );
+  server.delete<IdParams>(
+    `${BASE}/:id`,
+    {
+      schema: routeDoc({
+        summary: 'Delete a company (ADMIN): gone from lists, its history kept',
+        tags: TAGS,
+        params: CompanyIdParams,
+        data: z.null(),
+        errors: [404, 422],
+      }),
+    },
+    async (req, reply) => {
+      await deleteCompany(app, await actorOf(req), req.params.id);
+      return ok(reply, null, { message: 'Company deleted successfully' });
+    },
+  );
+  server.put<IdParams>(
+    `${BASE}/:id/reactivate`,
+    {
+      schema: routeDoc({
+        summary: 'Activate a company (ADMIN); refused when an active company has its name',
+        tags: TAGS,
+        params: CompanyIdParams,
+        data: Company,
+        errors: [404, 409, 422],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await activateCompany(app, await actorOf(req), req.params.id), {
+        message: 'Company activated successfully',
+      }),
+  );
+  server.put<IdParams>(
+    `${BASE}/:id/deactivate`,
+    {
+      schema: routeDoc({
+        summary: 'Deactivate a company (ADMIN)',
+        tags: TAGS,
+        params: CompanyIdParams,
+        data: Company,
+        errors: [404, 422],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await deactivateCompany(app, await actorOf(req), req.params.id), {
+        message: 'Company deactivated successfully',
+      }),
+  );
+  // Not in the spec's list: the detail page's inline assignment change (spec 1 §2 Company detail).
+  server.put<IdParams>(
+    `${BASE}/:id/assignments`,
+    {
+      schema: routeDoc({
+        summary: 'Change one or more assignees (ADMIN): absent unchanged, null unassigned',
+        tags: TAGS,
+        params: CompanyIdParams,
+        body: AssignmentsInput,
+        data: Company,
+        errors: [404, 422],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await changeAssignments(app, await actorOf(req), req.params.id, req.body), {
+        message: 'Assignment updated successfully',
+      }),
+  );
+  // The spec leaves method and path of these two open (spec 1 §7).
+  server.put<IdParams>(
+    `${BASE}/:id/payment-account`,
+    {
+      schema: routeDoc({
+        summary: 'Choose the QuickBooks bank account payments are drawn on (ADMIN)',
+        tags: TAGS,
+        params: CompanyIdParams,
+        body: PaymentAccountInput,
+        data: Company,
+        errors: [404, 422],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await setPaymentAccount(app, await actorOf(req), req.params.id, req.body), {
+        message: 'Payment account updated successfully',
+      }),
+  );
+  server.put<IdParams>(
+    `${BASE}/:id/nacha-config`,
+    {
+      schema: routeDoc({
+        summary: 'Save the NACHA settings (ADMIN); the account number is kept when sent masked or left out',
+        tags: TAGS,
+        params: CompanyIdParams,
+        body: NachaConfigInput,
+        data: Company,
+        errors: [404, 422],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await configureNacha(app, await actorOf(req), req.params.id, req.body), {
+        message: 'NACHA configuration updated successfully',
+      }),
+  );
+}
