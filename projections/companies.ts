@@ -51,7 +51,8 @@ const ROLE_COLUMN = {
 
 export const companiesProjection: Projection<CompaniesTables> = {
   name: 'companies',
-  version: 1,
+  // 2: the QuickBooks connection's realm, status and last refresh.
+  version: 2,
   tables: ['companies'],
   handles: [
     'CompanyCreated',
@@ -59,6 +60,10 @@ export const companiesProjection: Projection<CompaniesTables> = {
     'CompanyAssignmentChanged',
     'CompanyPaymentAccountChanged',
     'CompanyNachaConfigured',
+    'CompanyQbCredentialsRemoved',
+    'CompanyQbConnected',
+    'CompanyQbTokensRefreshed',
+    'CompanyQbConnectionLost',
     'CompanyActivated',
     'CompanyDeactivated',
     'CompanyDeleted',
@@ -161,6 +166,34 @@ export const companiesProjection: Projection<CompaniesTables> = {
         await update({ nacha: JSON.stringify({ ...rest, bankAccountNumber: masked }) as never }, at);
         break;
       }
+      case 'CompanyQbCredentialsRemoved':
+        await update({ qb_realm_id: null, qb_connection_status: null, qb_last_refresh: null }, event.data.at);
+        break;
+      case 'CompanyQbConnected':
+        await update(
+          {
+            qb_realm_id: event.data.realmId,
+            qb_connection_status: 'connected',
+            qb_last_refresh: new Date(event.data.at),
+          },
+          event.data.at,
+        );
+        break;
+      case 'CompanyQbTokensRefreshed':
+        // Hourly housekeeping, not a change anyone made: "Last Updated" stays.
+        await db
+          .updateTable('companies')
+          .set({
+            qb_realm_id: event.data.realmId,
+            qb_connection_status: 'connected',
+            qb_last_refresh: new Date(event.data.at),
+          })
+          .where('id', '=', id)
+          .execute();
+        break;
+      case 'CompanyQbConnectionLost':
+        await update({ qb_connection_status: event.data.status }, event.data.at);
+        break;
       case 'CompanyActivated':
         await update({ status: 'ACTIVE' }, event.data.at);
         break;

@@ -87,6 +87,10 @@ export const configSchema = z.object({
   SMTP_URL: urlWithScheme(['smtp', 'smtps']).optional(),
   MAIL_FROM: z.string().default('Billflow <no-reply@billflow.local>'),
   WEB_DIST: z.string().optional(),
+  /** QuickBooks OAuth host (authorize, token, revoke); absent: Intuit's. The simulator: its URL. */
+  QBO_OAUTH_BASE: urlWithScheme(['http', 'https']).optional(),
+  /** QuickBooks v3 API host; absent: Intuit's sandbox or production host by the company's credentials. */
+  QBO_API_BASE: urlWithScheme(['http', 'https']).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

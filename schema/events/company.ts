@@ -96,6 +96,44 @@ export const companyEvents = {
     personal: companyPersonal(['bankAccountNumber']),
     schema: NachaSettings.extend({ companyId, at: z.string() }),
   },
+  /** The QuickBooks app's client id (not secret); the secret is in `qb_connections`, sealed. */
+  CompanyQbCredentialsSaved: {
+    version: 1,
+    schema: z.object({ companyId, clientId: z.string(), isSandbox: z.boolean(), at: z.string() }),
+  },
+  CompanyQbCredentialsRemoved: { version: 1, schema: z.object({ companyId, at: z.string() }) },
+  /** The OAuth grant completed: tokens stored (sealed, in `qb_connections`), never in an event. */
+  CompanyQbConnected: {
+    version: 1,
+    schema: z.object({
+      companyId,
+      realmId: z.string(),
+      accessExpiresAt: z.string(),
+      refreshExpiresAt: z.string().nullable(),
+      at: z.string(),
+    }),
+  },
+  CompanyQbTokensRefreshed: {
+    version: 1,
+    schema: z.object({
+      companyId,
+      realmId: z.string(),
+      accessExpiresAt: z.string(),
+      refreshExpiresAt: z.string().nullable(),
+      at: z.string(),
+    }),
+  },
+  /** The grant was revoked or expired (`disconnected`), or QuickBooks kept failing (`error`). */
+  CompanyQbConnectionLost: {
+    version: 1,
+    schema: z.object({
+      companyId,
+      realmId: z.string().nullable(),
+      status: z.enum(['disconnected', 'error']),
+      reason: z.string(),
+      at: z.string(),
+    }),
+  },
   CompanyActivated: { version: 1, schema: z.object({ companyId, at: z.string() }) },
   CompanyDeactivated: { version: 1, schema: z.object({ companyId, at: z.string() }) },
   CompanyDeleted: { version: 1, schema: z.object({ companyId, at: z.string() }) },

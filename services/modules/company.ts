@@ -1,5 +1,5 @@
-// Companies (spec 1 §2–§9): client companies, their assignees, payment account and NACHA settings.
-// The QuickBooks connection joins this module with issue 10 item 2.
+// Companies (spec 1 §2–§9): client companies, their assignees, payment account, NACHA settings and
+// QuickBooks connection (credentials, OAuth, token refresh by the `quickbooks` process manager).
 import type pg from 'pg';
 import { type CompaniesTables, companiesProjection } from '../../projections/companies.js';
 import {
@@ -11,10 +11,18 @@ import {
   PaymentAccountInput,
 } from '../../schema/commands/company.js';
 import { companyEvents } from '../../schema/events/company.js';
+import {
+  QUICKBOOKS_QUEUE,
+  quickbooksJobHandlers,
+  quickbooksProcessManager,
+} from '../../workers/quickbooks.js';
 import { COMPANY_IDS_SEQUENCE } from '../app/companies.js';
 import { ADMIN_ONLY } from '../auth/permissions.js';
 import '../gateway/graphql/types/company.js';
 import { companyRoutes } from '../gateway/rest/company-routes.js';
+import { quickbooksRoutes } from '../gateway/rest/quickbooks-routes.js';
+import { QbConnections } from '../quickbooks/connections.js';
+import { OAuthStates } from '../quickbooks/oauth-states.js';
 import { defineModule } from './module.js';
 
 const permissions = {
@@ -42,8 +50,12 @@ export const companyModule = defineModule<CompaniesTables>({
   },
   permissions,
   projections: [companiesProjection],
-  routes: [companyRoutes],
+  processManagers: [quickbooksProcessManager],
+  jobHandlers: { [QUICKBOOKS_QUEUE]: quickbooksJobHandlers },
+  routes: [companyRoutes, quickbooksRoutes],
   storage: async (pool: pg.Pool) => {
     await pool.query(`CREATE SEQUENCE IF NOT EXISTS ${COMPANY_IDS_SEQUENCE}`);
+    await QbConnections.setup(pool);
+    await OAuthStates.setup(pool);
   },
 });

@@ -44,8 +44,9 @@ describe('the modules', () => {
     expect(projections.map((p) => p.name).sort()).toEqual(['activity', 'companies', 'managers', 'users']);
     expect(processManagers.map((p) => p.name)).toContain('users');
     expect(Object.keys(jobHandlers)).toContain('users');
-    // auth, users, managers, companies, dashboard, health, operations
-    expect(routeGroups).toHaveLength(7);
+    // auth, users, managers, companies, quickbooks, dashboard, health, operations
+    expect(routeGroups).toHaveLength(8);
+    expect(Object.keys(jobHandlers).sort()).toEqual(['quickbooks', 'users']);
   });
 
   it('refuse an event type or a permission declared twice, and an unknown permission', () => {

@@ -22,6 +22,14 @@ export interface CompanyDetails {
 
 export type Assignments = Record<`${AssignmentRole}Id`, number | null>;
 
+export interface QbConnectionState {
+  clientId: string | null;
+  isSandbox: boolean;
+  realmId: string | null;
+  status: 'connected' | 'disconnected' | 'error' | null;
+  accessExpiresAt: string | null;
+}
+
 export interface CompanyState {
   exists: boolean;
   deleted: boolean;
@@ -32,8 +40,17 @@ export interface CompanyState {
   paymentAccountReference: string | null;
   /** The full settings, bank account number included (opened from the sealed event). */
   nacha: NachaSettings | null;
+  qb: QbConnectionState;
   createdAt: string | null;
 }
+
+const NO_QB: QbConnectionState = {
+  clientId: null,
+  isSandbox: true,
+  realmId: null,
+  status: null,
+  accessExpiresAt: null,
+};
 
 const NO_ASSIGNMENTS: Assignments = {
   managerId: null,
@@ -51,6 +68,7 @@ export const initialState = (): CompanyState => ({
   assignments: NO_ASSIGNMENTS,
   paymentAccountReference: null,
   nacha: null,
+  qb: NO_QB,
   createdAt: null,
 });
 
@@ -66,6 +84,18 @@ export type CompanyCommand =
   | { type: 'ChangeAssignments'; assignments: Partial<Assignments>; now: string }
   | { type: 'SetPaymentAccount'; reference: string | null; now: string }
   | { type: 'ConfigureNacha'; settings: NachaSettings; now: string }
+  | { type: 'SaveQbCredentials'; clientId: string; isSandbox: boolean; now: string }
+  | { type: 'RemoveQbCredentials'; now: string }
+  | {
+      type: 'RecordQbTokens';
+      /** 'connected': a new grant (OAuth); 'refreshed': the same grant's tokens rotated. */
+      kind: 'connected' | 'refreshed';
+      realmId: string;
+      accessExpiresAt: string;
+      refreshExpiresAt: string | null;
+      now: string;
+    }
+  | { type: 'RecordQbConnectionLost'; status: 'disconnected' | 'error'; reason: string; now: string }
   | { type: 'ActivateCompany'; now: string }
   | { type: 'DeactivateCompany'; now: string }
   | { type: 'DeleteCompany'; now: string };
@@ -112,6 +142,26 @@ export function evolve(state: CompanyState, event: CompanyEvent): CompanyState {
       const { companyId: _id, at: _at, ...settings } = event.data;
       return { ...state, nacha: settings };
     }
+    case 'CompanyQbCredentialsSaved':
+      return {
+        ...state,
+        qb: { ...state.qb, clientId: event.data.clientId, isSandbox: event.data.isSandbox },
+      };
+    case 'CompanyQbCredentialsRemoved':
+      return { ...state, qb: NO_QB };
+    case 'CompanyQbConnected':
+    case 'CompanyQbTokensRefreshed':
+      return {
+        ...state,
+        qb: {
+          ...state.qb,
+          realmId: event.data.realmId,
+          status: 'connected',
+          accessExpiresAt: event.data.accessExpiresAt,
+        },
+      };
+    case 'CompanyQbConnectionLost':
+      return { ...state, qb: { ...state.qb, status: event.data.status } };
     case 'CompanyActivated':
       return { ...state, status: 'ACTIVE' };
     case 'CompanyDeactivated':
@@ -177,6 +227,40 @@ export function decide(command: CompanyCommand, state: CompanyState): CompanyEve
       if (same) return [];
       return [{ type: 'CompanyNachaConfigured', data: { companyId, ...command.settings, at } }];
     }
+    case 'SaveQbCredentials':
+      if (state.qb.clientId === command.clientId && state.qb.isSandbox === command.isSandbox) return [];
+      return [
+        {
+          type: 'CompanyQbCredentialsSaved',
+          data: { companyId, clientId: command.clientId, isSandbox: command.isSandbox, at },
+        },
+      ];
+    case 'RemoveQbCredentials':
+      if (state.qb.clientId === null && state.qb.realmId === null) return [];
+      return [{ type: 'CompanyQbCredentialsRemoved', data: { companyId, at } }];
+    case 'RecordQbTokens': {
+      const { realmId, accessExpiresAt, refreshExpiresAt } = command;
+      // A refresh of a grant since replaced or removed records nothing (its tokens are not kept).
+      if (
+        command.kind === 'refreshed' &&
+        (state.qb.realmId !== realmId || state.qb.status === 'disconnected')
+      )
+        return [];
+      return [
+        {
+          type: command.kind === 'connected' ? 'CompanyQbConnected' : 'CompanyQbTokensRefreshed',
+          data: { companyId, realmId, accessExpiresAt, refreshExpiresAt, at },
+        },
+      ];
+    }
+    case 'RecordQbConnectionLost':
+      if (state.qb.realmId === null || state.qb.status === command.status) return [];
+      return [
+        {
+          type: 'CompanyQbConnectionLost',
+          data: { companyId, realmId: state.qb.realmId, status: command.status, reason: command.reason, at },
+        },
+      ];
     case 'ActivateCompany':
       if (state.status === 'ACTIVE') return [];
       return [{ type: 'CompanyActivated', data: { companyId, at } }];

@@ -1,0 +1,457 @@
+// A company's QuickBooks connection (spec 1 §2 OAuth dialog, §4 connection states, §7; issue 10
+// item 2): credentials, the OAuth flow, token status, refresh (by hand and by the refresh job), and
+// the company's bank accounts. Secrets live sealed in `qb_connections` (services/quickbooks); the
+// log records only that the connection changed.
+import {
+  QbCredentialsInput,
+  QbOAuthCallbackInput,
+  QbOAuthStartInput,
+} from '../../schema/commands/quickbooks.js';
+import { QB_REFRESH_LOCK_CLASS } from '../advisory-locks.js';
+import { type Actor, authorize, commandContext } from '../auth/permissions.js';
+import { companyDecider } from '../domain/company/decider.js';
+import { QbApiError, QbGrantError, QuickBooksClient } from '../quickbooks/client.js';
+import { QbConnections } from '../quickbooks/connections.js';
+import { OAuthStates } from '../quickbooks/oauth-states.js';
+import { refreshDue } from '../quickbooks/refresh-timing.js';
+import type { CommandContext } from './command-handler.js';
+import { type AppServices, awaitProjections } from './context.js';
+import { AppError, parseInput } from './errors.js';
+
+interface QbServices {
+  client: QuickBooksClient;
+  connections: QbConnections;
+  states: OAuthStates;
+  /** Bank accounts per company, for 5 minutes (spec 1 §9). */
+  accounts: Map<number, { at: number; value: BankAccountsAnswer }>;
+}
+
+const services = new WeakMap<AppServices, QbServices>();
+
+/** The connection's parts for this process, made once from the app's configuration. */
+export function qb(app: AppServices): QbServices {
+  let s = services.get(app);
+  if (!s) {
+    s = {
+      client: new QuickBooksClient({
+        oauthBase: app.config.QBO_OAUTH_BASE,
+        apiBase: app.config.QBO_API_BASE,
+      }),
+      connections: new QbConnections(app.pool, app.subjectKeys),
+      states: new OAuthStates(app.pool),
+      accounts: new Map(),
+    };
+    services.set(app, s);
+  }
+  return s;
+}
+
+export const ACCOUNTS_CACHE_MS = 5 * 60_000;
+
+function parseId(id: unknown): number {
+  const n = typeof id === 'number' ? id : /^\d{1,10}$/.test(String(id)) ? Number(id) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n <= 0 || n > 2_147_483_647)
+    throw new AppError('NOT_FOUND', 'Company not found');
+  return n;
+}
+
+async function liveCompany(app: AppServices, companyId: number) {
+  const { state } = await app.commands.load(companyDecider, companyDecider.streamId(companyId));
+  if (!state.exists || state.deleted) throw new AppError('NOT_FOUND', 'Company not found');
+  return state;
+}
+
+function record(
+  app: AppServices,
+  companyId: number,
+  command: Parameters<typeof companyDecider.decide>[0],
+  context: CommandContext,
+) {
+  return app.commands.handle(companyDecider, companyDecider.streamId(companyId), command, context);
+}
+
+export interface QbCredentialsInfo {
+  hasCredentials: boolean;
+  qbClientId: string | null;
+  qbIsSandbox: boolean;
+}
+
+export async function getQbCredentials(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+): Promise<QbCredentialsInfo> {
+  authorize(actor, 'companies.write');
+  const companyId = parseId(id);
+  await liveCompany(app, companyId);
+  const conn = await qb(app).connections.get(companyId);
+  // The secret never leaves the server (issue 10): only whether there is one.
+  return {
+    hasCredentials: !!conn?.clientId && !!conn.clientSecret,
+    qbClientId: conn?.clientId ?? null,
+    qbIsSandbox: conn?.isSandbox ?? true,
+  };
+}
+
+async function saveCredentials(
+  app: AppServices,
+  actor: Actor,
+  companyId: number,
+  input: { qbClientId: string; qbClientSecret: string; qbIsSandbox: boolean },
+) {
+  await liveCompany(app, companyId);
+  await qb(app).connections.saveCredentials(
+    companyId,
+    input.qbClientId,
+    input.qbClientSecret,
+    input.qbIsSandbox,
+  );
+  return record(
+    app,
+    companyId,
+    {
+      type: 'SaveQbCredentials',
+      clientId: input.qbClientId,
+      isSandbox: input.qbIsSandbox,
+      now: new Date().toISOString(),
+    },
+    commandContext(actor),
+  );
+}
+
+export async function putQbCredentials(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+  input: unknown,
+): Promise<QbCredentialsInfo> {
+  authorize(actor, 'companies.write');
+  const companyId = parseId(id);
+  const data = parseInput(QbCredentialsInput, input);
+  await saveCredentials(app, actor, companyId, data);
+  return { hasCredentials: true, qbClientId: data.qbClientId, qbIsSandbox: data.qbIsSandbox };
+}
+
+export async function deleteQbCredentials(app: AppServices, actor: Actor | null, id: unknown): Promise<void> {
+  authorize(actor, 'companies.write');
+  const companyId = parseId(id);
+  await liveCompany(app, companyId);
+  await qb(app).connections.remove(companyId);
+  qb(app).accounts.delete(companyId);
+  const r = await record(
+    app,
+    companyId,
+    { type: 'RemoveQbCredentials', now: new Date().toISOString() },
+    commandContext(actor),
+  );
+  await awaitProjections(app, r.position, ['companies']);
+}
+
+export async function startQbOAuth(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+  input: unknown,
+): Promise<{ authUrl: string }> {
+  authorize(actor, 'companies.write');
+  const companyId = parseId(id);
+  const data = parseInput(QbOAuthStartInput, input);
+  await saveCredentials(app, actor, companyId, data);
+  const { states, client } = qb(app);
+  const state = await states.issue(companyId, actor.id, data.qbCallbackUrl);
+  const authUrl = client.authorizeUrl(
+    {
+      clientId: data.qbClientId,
+      clientSecret: data.qbClientSecret,
+      isSandbox: data.qbIsSandbox,
+      redirectUri: data.qbCallbackUrl,
+    },
+    state,
+  );
+  return { authUrl };
+}
+
+export interface OAuthOutcome {
+  ok: boolean;
+  message: string;
+  companyId: number | null;
+}
+
+/**
+ * The OAuth callback (public: the state authenticates it). Exchanges the code once: a repeated
+ * callback for the same state answers what the first one did and never exchanges again.
+ */
+export async function completeQbOAuth(
+  app: AppServices,
+  query: unknown,
+  callbackUrl: string,
+): Promise<OAuthOutcome> {
+  const r = QbOAuthCallbackInput.safeParse(query ?? {});
+  if (!r.success || !r.data.state) return { ok: false, message: 'Invalid OAuth callback', companyId: null };
+  const { code, state, realmId, error } = r.data;
+  const { states, connections, client } = qb(app);
+  const taken = await states.take(state);
+  if (!taken)
+    return {
+      ok: false,
+      message: 'This authorization link is invalid or has expired. Please start again.',
+      companyId: null,
+    };
+  if (!taken.taken)
+    return taken.outcome === 'success'
+      ? { ok: true, message: 'QuickBooks connected successfully.', companyId: taken.companyId }
+      : {
+          ok: false,
+          message: 'This authorization was already used. Please start again.',
+          companyId: taken.companyId,
+        };
+  const fail = async (message: string) => {
+    await states.finish(state, 'error');
+    return { ok: false, message, companyId: taken.companyId };
+  };
+  if (error)
+    return fail(error === 'access_denied' ? 'Authorization was cancelled' : `QuickBooks refused: ${error}`);
+  if (!code || !realmId) return fail('The callback carries no authorization code');
+  const conn = await connections.get(taken.companyId);
+  if (!conn?.clientId || !conn.clientSecret)
+    return fail('The QuickBooks credentials were removed; please start again');
+  try {
+    const tokens = await client.exchangeCode(
+      {
+        clientId: conn.clientId,
+        clientSecret: conn.clientSecret,
+        isSandbox: conn.isSandbox,
+        redirectUri: taken.redirectUri,
+      },
+      callbackUrl,
+    );
+    await connections.saveTokens(taken.companyId, tokens);
+    qb(app).accounts.delete(taken.companyId);
+    const recorded = await record(
+      app,
+      taken.companyId,
+      {
+        type: 'RecordQbTokens',
+        kind: 'connected',
+        realmId: tokens.realmId,
+        accessExpiresAt: tokens.accessExpiresAt.toISOString(),
+        refreshExpiresAt: tokens.refreshExpiresAt?.toISOString() ?? null,
+        now: new Date().toISOString(),
+      },
+      { userId: String(taken.userId) },
+    );
+    await states.finish(state, 'success');
+    await awaitProjections(app, recorded.position, ['companies']);
+    return { ok: true, message: 'QuickBooks connected successfully.', companyId: taken.companyId };
+  } catch (err) {
+    if (err instanceof QbGrantError || err instanceof QbApiError)
+      return fail(`QuickBooks refused the authorization: ${err.message}`);
+    await states.finish(state, 'error');
+    throw err;
+  }
+}
+
+export interface QbTokenStatus {
+  hasTokens: boolean;
+  isExpired: boolean;
+  /** Seconds until the access token expires (0 once expired). */
+  expiresIn: number;
+}
+
+export async function qbTokenStatus(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+): Promise<QbTokenStatus> {
+  authorize(actor, 'companies.read');
+  const companyId = parseId(id);
+  await liveCompany(app, companyId);
+  const conn = await qb(app).connections.get(companyId);
+  if (!conn?.tokens) return { hasTokens: false, isExpired: false, expiresIn: 0 };
+  const left = Math.floor((conn.tokens.accessExpiresAt.getTime() - Date.now()) / 1000);
+  return { hasTokens: true, isExpired: left <= 0, expiresIn: Math.max(0, left) };
+}
+
+export type RefreshOutcome = 'refreshed' | 'not-due' | 'not-connected' | 'disconnected';
+
+/** One command id per outcome of a job: a retried job records each outcome once. */
+const outcomeContext = (context: CommandContext, outcome: string): CommandContext =>
+  context.commandId ? { ...context, commandId: `${context.commandId}:${outcome}` } : context;
+
+/** The tokens' record in the log: what schedules the next refresh (workers/quickbooks.ts). */
+function recordTokens(
+  app: AppServices,
+  companyId: number,
+  tokens: { realmId: string; accessExpiresAt: Date; refreshExpiresAt: Date | null },
+  context: CommandContext,
+) {
+  return record(
+    app,
+    companyId,
+    {
+      type: 'RecordQbTokens',
+      kind: 'refreshed',
+      realmId: tokens.realmId,
+      accessExpiresAt: tokens.accessExpiresAt.toISOString(),
+      refreshExpiresAt: tokens.refreshExpiresAt?.toISOString() ?? null,
+      now: new Date().toISOString(),
+    },
+    outcomeContext(context, 'refreshed'),
+  );
+}
+
+/**
+ * Refreshes a company's tokens, one refresh per realm at a time across processes. `force`: even
+ * when not yet due (the manual refresh). The rotated refresh token is stored before the event; a
+ * crash in between is repaired by the next call, which finds the stored tokens newer than the
+ * log's record and records them (so the next refresh is scheduled).
+ */
+export async function refreshConnection(
+  app: AppServices,
+  companyId: number,
+  context: CommandContext,
+  options: { force: boolean },
+): Promise<RefreshOutcome> {
+  const { connections, client } = qb(app);
+  const first = await connections.get(companyId);
+  if (!first?.tokens || !first.clientId || !first.clientSecret) return 'not-connected';
+  const lock = await app.pool.connect();
+  try {
+    await lock.query('SELECT pg_advisory_lock($1, hashtext($2))', [
+      QB_REFRESH_LOCK_CLASS,
+      first.tokens.realmId,
+    ]);
+    // Read again under the lock: another process may have refreshed meanwhile.
+    const conn = await connections.get(companyId, lock);
+    if (!conn?.tokens || !conn.clientId || !conn.clientSecret) return 'not-connected';
+    if (!options.force && !refreshDue(conn.tokens.issuedAt, conn.tokens.accessExpiresAt)) {
+      const company = await liveCompany(app, companyId);
+      if (
+        company.qb.status === 'connected' &&
+        company.qb.accessExpiresAt !== conn.tokens.accessExpiresAt.toISOString()
+      )
+        await recordTokens(app, companyId, conn.tokens, context);
+      return 'not-due';
+    }
+    const creds = {
+      clientId: conn.clientId,
+      clientSecret: conn.clientSecret,
+      isSandbox: conn.isSandbox,
+      redirectUri: '',
+    };
+    let tokens: Awaited<ReturnType<typeof client.refresh>>;
+    try {
+      tokens = await client.refresh(creds, conn.tokens.realmId, conn.tokens.refreshToken);
+    } catch (err) {
+      const now = new Date().toISOString();
+      if (err instanceof QbGrantError) {
+        await connections.dropTokens(companyId, lock);
+        qb(app).accounts.delete(companyId);
+        await record(
+          app,
+          companyId,
+          { type: 'RecordQbConnectionLost', status: 'disconnected', reason: err.message, now },
+          outcomeContext(context, 'disconnected'),
+        );
+        return 'disconnected';
+      }
+      const reason = err instanceof Error ? err.message : String(err);
+      await record(
+        app,
+        companyId,
+        { type: 'RecordQbConnectionLost', status: 'error', reason, now },
+        outcomeContext(context, 'error'),
+      ).catch(() => {});
+      throw err;
+    }
+    await connections.saveTokens(companyId, tokens, lock);
+    await recordTokens(app, companyId, tokens, context);
+    return 'refreshed';
+  } finally {
+    await lock.query('SELECT pg_advisory_unlock_all()').catch(() => {});
+    lock.release();
+  }
+}
+
+export async function refreshQbToken(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+): Promise<QbTokenStatus> {
+  authorize(actor, 'companies.write');
+  const companyId = parseId(id);
+  await liveCompany(app, companyId);
+  const outcome = await refreshConnection(app, companyId, commandContext(actor), { force: true }).catch(
+    (err) => {
+      if (err instanceof QbApiError)
+        throw new AppError('UNAVAILABLE', `QuickBooks could not be reached: ${err.message}`);
+      throw err;
+    },
+  );
+  if (outcome === 'not-connected')
+    throw new AppError('CONFLICT', 'This company is not connected to QuickBooks');
+  if (outcome === 'disconnected')
+    throw new AppError('CONFLICT', 'QuickBooks no longer accepts this connection. Please connect again.');
+  return qbTokenStatus(app, actor, companyId);
+}
+
+export interface BankAccount {
+  Id: string;
+  Name: string;
+  AccountType: string;
+  AccountSubType?: string;
+  Active: boolean;
+  CurrentBalance: number;
+}
+
+export interface BankAccountsAnswer {
+  CompanyInfo: Record<string, unknown> | null;
+  QueryResponse: { Account: BankAccount[] };
+}
+
+/** The company's active bank accounts in QuickBooks, with its CompanyInfo; cached 5 minutes. */
+export async function quickbooksCompanyInfo(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+): Promise<BankAccountsAnswer> {
+  authorize(actor, 'companies.read');
+  const companyId = parseId(id);
+  await liveCompany(app, companyId);
+  const s = qb(app);
+  const cached = s.accounts.get(companyId);
+  if (cached && Date.now() - cached.at < ACCOUNTS_CACHE_MS) return cached.value;
+  // An access token about to expire is refreshed first (not forced: another may have just done it).
+  const outcome = await refreshConnection(app, companyId, commandContext(actor), { force: false });
+  if (outcome === 'not-connected' || outcome === 'disconnected')
+    throw new AppError('CONFLICT', 'This company is not connected to QuickBooks');
+  const conn = await s.connections.get(companyId);
+  if (!conn?.tokens) throw new AppError('CONFLICT', 'This company is not connected to QuickBooks');
+  const { realmId, accessToken } = conn.tokens;
+  try {
+    const [info, accounts] = await Promise.all([
+      s.client.get<{ CompanyInfo?: Record<string, unknown> }>(
+        conn.isSandbox,
+        realmId,
+        accessToken,
+        `companyinfo/${realmId}`,
+      ),
+      s.client.query<{ Account?: BankAccount[] }>(
+        conn.isSandbox,
+        realmId,
+        accessToken,
+        "select * from Account where AccountType = 'Bank' and Active = true",
+      ),
+    ]);
+    const value: BankAccountsAnswer = {
+      CompanyInfo: info.CompanyInfo ?? null,
+      QueryResponse: { Account: accounts.QueryResponse.Account ?? [] },
+    };
+    s.accounts.set(companyId, { at: Date.now(), value });
+    return value;
+  } catch (err) {
+    if (err instanceof QbApiError)
+      throw new AppError('UNAVAILABLE', err.message || 'Failed to fetch QuickBooks company information');
+    throw err;
+  }
+}

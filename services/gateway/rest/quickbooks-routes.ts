@@ -1,0 +1,201 @@
+// The QuickBooks connection's calls (spec 1 §7 Companies: qb-credentials, qb-oauth, qb-token-status,
+// refresh-qb-token; /api/quickbooks/{companyId}/company-info). The OAuth callback is public: its
+// one-time state is the authentication, and it answers the popup with a page, not JSON.
+import { randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifySchema } from 'fastify';
+import { z } from 'zod';
+import {
+  QbCredentialsInput,
+  QbOAuthCallbackInput,
+  QbOAuthStartInput,
+} from '../../../schema/commands/quickbooks.js';
+import {
+  completeQbOAuth,
+  deleteQbCredentials,
+  getQbCredentials,
+  putQbCredentials,
+  qbTokenStatus,
+  quickbooksCompanyInfo,
+  refreshQbToken,
+  startQbOAuth,
+} from '../../app/quickbooks.js';
+import { ErrorEnvelope, routeDoc } from './contracts.js';
+import type { RestDeps } from './deps.js';
+import { ok } from './envelope.js';
+
+type IdParams = { Params: { id: string } };
+const CompanyIdParams = z.object({ id: z.string().regex(/^\d+$/).describe('Company id') });
+const TAGS = ['quickbooks'];
+const BASE = '/api/company/companies';
+
+const CredentialsInfo = z.object({
+  hasCredentials: z.boolean(),
+  qbClientId: z.string().nullable(),
+  qbIsSandbox: z.boolean(),
+});
+const TokenStatus = z.object({ hasTokens: z.boolean(), isExpired: z.boolean(), expiresIn: z.number().int() });
+const BankAccount = z.object({
+  Id: z.string(),
+  Name: z.string(),
+  AccountType: z.string(),
+  AccountSubType: z.string().optional(),
+  Active: z.boolean(),
+  CurrentBalance: z.number(),
+});
+
+/** The popup's last page: tells the opener (same origin only) and closes itself. */
+function callbackPage(ok: boolean, message: string, nonce: string): string {
+  const payload = ok ? { type: 'QB_OAUTH_SUCCESS' } : { type: 'QB_OAUTH_ERROR', error: message };
+  // JSON inside a script: '<' escaped so that no text can close the script element.
+  const json = JSON.stringify(payload).replace(/</g, '\\u003c');
+  const text = message.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>QuickBooks</title></head>
+<body><p>${text}</p><p>You can close this window.</p>
+<script nonce="${nonce}">
+  if (window.opener) window.opener.postMessage(${json}, window.location.origin);
+  setTimeout(function () { window.close(); }, 300);
+</script></body></html>`;
+}
+
+export function quickbooksRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) {
+  server.get<IdParams>(
+    `${BASE}/:id/qb-credentials`,
+    {
+      schema: routeDoc({
+        summary: 'Whether QuickBooks credentials are saved (the secret is never returned; ADMIN)',
+        tags: TAGS,
+        params: CompanyIdParams,
+        data: CredentialsInfo,
+        errors: [404],
+      }),
+    },
+    async (req, reply) => ok(reply, await getQbCredentials(app, await actorOf(req), req.params.id)),
+  );
+  server.put<IdParams>(
+    `${BASE}/:id/qb-credentials`,
+    {
+      schema: routeDoc({
+        summary: 'Save the QuickBooks app credentials, sealed with the company’s key (ADMIN)',
+        tags: TAGS,
+        params: CompanyIdParams,
+        body: QbCredentialsInput,
+        data: CredentialsInfo,
+        errors: [404, 422],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await putQbCredentials(app, await actorOf(req), req.params.id, req.body), {
+        message: 'QuickBooks credentials have been saved successfully',
+      }),
+  );
+  server.delete<IdParams>(
+    `${BASE}/:id/qb-credentials`,
+    {
+      schema: routeDoc({
+        summary: 'Remove the QuickBooks credentials and tokens (ADMIN)',
+        tags: TAGS,
+        params: CompanyIdParams,
+        data: z.null(),
+        errors: [404, 422],
+      }),
+    },
+    async (req, reply) => {
+      await deleteQbCredentials(app, await actorOf(req), req.params.id);
+      return ok(reply, null, { message: 'QuickBooks credentials removed' });
+    },
+  );
+  server.post<IdParams>(
+    `${BASE}/:id/qb-oauth/start`,
+    {
+      schema: routeDoc({
+        summary: 'Save the credentials and start the OAuth flow: the URL to open in the popup (ADMIN)',
+        tags: TAGS,
+        params: CompanyIdParams,
+        body: QbOAuthStartInput,
+        data: z.object({ authUrl: z.string() }),
+        errors: [404, 422],
+      }),
+    },
+    async (req, reply) => ok(reply, await startQbOAuth(app, await actorOf(req), req.params.id, req.body)),
+  );
+  server.get(
+    `${BASE}/qb-oauth/callback`,
+    {
+      schema: {
+        summary: 'Where QuickBooks sends the user back: exchanges the code once, answers the popup',
+        tags: TAGS,
+        security: [],
+        querystring: QbOAuthCallbackInput,
+        response: {
+          200: {
+            description: 'A page that posts QB_OAUTH_SUCCESS or QB_OAUTH_ERROR to its opener and closes',
+            content: { 'text/html': { schema: z.string() } },
+          },
+          500: {
+            description: 'Unexpected error',
+            content: { 'application/json': { schema: ErrorEnvelope } },
+          },
+        },
+      } as FastifySchema,
+    },
+    async (req, reply) => {
+      const callbackUrl = `${req.protocol}://${req.host}${req.url}`;
+      const outcome = await completeQbOAuth(app, req.query, callbackUrl);
+      const nonce = randomBytes(16).toString('base64');
+      return reply
+        .header(
+          'content-security-policy',
+          `default-src 'none'; script-src 'nonce-${nonce}'; base-uri 'none'; frame-ancestors 'none'`,
+        )
+        .header('cache-control', 'no-store')
+        .type('text/html; charset=utf-8')
+        .send(callbackPage(outcome.ok, outcome.message, nonce));
+    },
+  );
+  server.get<IdParams>(
+    `${BASE}/:id/qb-token-status`,
+    {
+      schema: routeDoc({
+        summary: 'Whether the company has QuickBooks tokens, and when the access token expires',
+        tags: TAGS,
+        params: CompanyIdParams,
+        data: TokenStatus,
+        errors: [404],
+      }),
+    },
+    async (req, reply) => ok(reply, await qbTokenStatus(app, await actorOf(req), req.params.id)),
+  );
+  server.post<IdParams>(
+    `${BASE}/:id/refresh-qb-token`,
+    {
+      schema: routeDoc({
+        summary: 'Refresh the QuickBooks tokens now (ADMIN)',
+        tags: TAGS,
+        params: CompanyIdParams,
+        data: TokenStatus,
+        errors: [404, 409, 422],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await refreshQbToken(app, await actorOf(req), req.params.id), {
+        message: 'QuickBooks token refreshed successfully',
+      }),
+  );
+  server.get<{ Params: { companyId: string } }>(
+    '/api/quickbooks/:companyId/company-info',
+    {
+      schema: routeDoc({
+        summary: 'The company’s QuickBooks CompanyInfo and active bank accounts (cached 5 minutes)',
+        tags: TAGS,
+        params: z.object({ companyId: z.string().regex(/^\d+$/).describe('Company id') }),
+        data: z.object({
+          CompanyInfo: z.record(z.string(), z.unknown()).nullable(),
+          QueryResponse: z.object({ Account: z.array(BankAccount) }),
+        }),
+        errors: [404, 409],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await quickbooksCompanyInfo(app, await actorOf(req), req.params.companyId)),
+  );
+}

@@ -1,0 +1,196 @@
+// Talking to QuickBooks Online: OAuth through Intuit's own client (intuit-oauth), the v3 API with
+// fetch. Both hosts come from configuration (QBO_OAUTH_BASE, QBO_API_BASE), so the QuickBooks
+// simulator (tools/qbo-sandbox) stands in for Intuit with no code of its own here
+// (reference/quickbooks.md §5).
+import OAuthClient from 'intuit-oauth';
+
+export interface QbAppCredentials {
+  clientId: string;
+  clientSecret: string;
+  isSandbox: boolean;
+  redirectUri: string;
+}
+
+export interface IssuedTokens {
+  realmId: string;
+  accessToken: string;
+  refreshToken: string;
+  accessExpiresAt: Date;
+  refreshExpiresAt: Date | null;
+  issuedAt: Date;
+}
+
+/** The grant is gone: revoked, expired, or its refresh token rotated away (`invalid_grant`). */
+export class QbGrantError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'QbGrantError';
+  }
+}
+
+/** QuickBooks refused a call: 401 (token), 400 (validation fault), 429 after retries, 5xx. */
+export class QbApiError extends Error {
+  constructor(
+    message: string,
+    public readonly status: number,
+    public readonly code: string | null,
+  ) {
+    super(message);
+    this.name = 'QbApiError';
+  }
+}
+
+export const QB_SCOPES = [
+  'com.intuit.quickbooks.accounting',
+  'openid',
+  'profile',
+  'email',
+  'phone',
+  'address',
+];
+
+export interface QuickBooksConfig {
+  /** e.g. http://127.0.0.1:4010 for the simulator; absent: Intuit's hosts. */
+  oauthBase?: string;
+  /** e.g. http://127.0.0.1:4010; absent: Intuit's sandbox or production API by the credentials. */
+  apiBase?: string;
+  /** Retries of a 429 or 5xx answer (intuit-oauth retries nothing on API calls). */
+  retries?: number;
+  retryBaseMs?: number;
+}
+
+const SECONDS = 1000;
+
+export class QuickBooksClient {
+  constructor(private readonly config: QuickBooksConfig = {}) {}
+
+  private oauth(creds: QbAppCredentials): OAuthClient {
+    const client = new OAuthClient({
+      clientId: creds.clientId,
+      clientSecret: creds.clientSecret,
+      environment: creds.isSandbox ? 'sandbox' : 'production',
+      redirectUri: creds.redirectUri,
+      logging: false,
+    });
+    const b = this.config.oauthBase?.replace(/\/$/, '');
+    // Process-wide in intuit-oauth (static endpoints): one value per process, from configuration.
+    if (b)
+      client.setAuthorizeURLs({
+        authorizeEndpoint: `${b}/connect/oauth2`,
+        tokenEndpoint: `${b}/oauth2/v1/tokens/bearer`,
+        revokeEndpoint: `${b}/oauth2/v1/tokens/revoke`,
+        userInfoEndpoint: `${b}/v1/openid_connect/userinfo`,
+      });
+    return client;
+  }
+
+  authorizeUrl(creds: QbAppCredentials, state: string): string {
+    return this.oauth(creds).authorizeUri({ scope: QB_SCOPES, state });
+  }
+
+  private static issued(token: Record<string, any>, realmId: string): IssuedTokens {
+    const issuedAt = new Date(typeof token.createdAt === 'number' ? token.createdAt : Date.now());
+    const refreshIn = Number(token.x_refresh_token_expires_in);
+    return {
+      realmId,
+      accessToken: String(token.access_token),
+      refreshToken: String(token.refresh_token),
+      accessExpiresAt: new Date(issuedAt.getTime() + Number(token.expires_in ?? 3600) * SECONDS),
+      refreshExpiresAt: Number.isFinite(refreshIn)
+        ? new Date(issuedAt.getTime() + refreshIn * SECONDS)
+        : null,
+      issuedAt,
+    };
+  }
+
+  private static grantError(err: unknown): Error {
+    const e = err as {
+      error?: string;
+      error_description?: string;
+      message?: string;
+      authResponse?: { json?: any };
+    };
+    const code = e.error ?? e.authResponse?.json?.error;
+    if (code === 'invalid_grant' || code === 'invalid_client')
+      return new QbGrantError(e.error_description ?? e.authResponse?.json?.error_description ?? String(code));
+    return new QbApiError(`QuickBooks token call failed: ${e.message ?? String(err)}`, 502, code ?? null);
+  }
+
+  /** Exchanges the authorization code of a callback URL (its query: code, state, realmId). */
+  async exchangeCode(creds: QbAppCredentials, callbackUrl: string): Promise<IssuedTokens> {
+    const realmId = new URL(callbackUrl, 'http://callback.invalid').searchParams.get('realmId');
+    if (!realmId) throw new QbGrantError('The callback carries no realmId');
+    try {
+      const r = await this.oauth(creds).createToken(callbackUrl);
+      return QuickBooksClient.issued(r.getToken() as Record<string, any>, realmId);
+    } catch (err) {
+      throw QuickBooksClient.grantError(err);
+    }
+  }
+
+  /** A new pair for the refresh token; the old refresh token stops working after Intuit's grace period. */
+  async refresh(creds: QbAppCredentials, realmId: string, refreshToken: string): Promise<IssuedTokens> {
+    try {
+      const r = await this.oauth(creds).refreshUsingToken(refreshToken);
+      return QuickBooksClient.issued(r.getToken() as Record<string, any>, realmId);
+    } catch (err) {
+      throw QuickBooksClient.grantError(err);
+    }
+  }
+
+  private apiBase(isSandbox: boolean) {
+    if (this.config.apiBase) return this.config.apiBase.replace(/\/$/, '');
+    return isSandbox ? 'https://sandbox-quickbooks.api.intuit.com' : 'https://quickbooks.api.intuit.com';
+  }
+
+  /** GET on the v3 API, JSON; 429 and 5xx retried with backoff (honouring Retry-After). */
+  async get<T>(isSandbox: boolean, realmId: string, accessToken: string, path: string): Promise<T> {
+    const url = new URL(`${this.apiBase(isSandbox)}/v3/company/${encodeURIComponent(realmId)}/${path}`);
+    url.searchParams.set('minorversion', '75');
+    const retries = this.config.retries ?? 3;
+    const base = this.config.retryBaseMs ?? 500;
+    for (let attempt = 0; ; attempt++) {
+      const res = await fetch(url, {
+        headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
+        signal: AbortSignal.timeout(10_000),
+      });
+      if (res.ok) return (await res.json()) as T;
+      const body = await res.text();
+      if ((res.status === 429 || res.status >= 500) && attempt < retries) {
+        const after = Number(res.headers.get('retry-after'));
+        const wait = Number.isFinite(after) && after > 0 ? after * SECONDS : base * 2 ** attempt;
+        await new Promise((r) => setTimeout(r, Math.min(wait, 10_000)));
+        continue;
+      }
+      throw QuickBooksClient.apiError(res.status, body);
+    }
+  }
+
+  /** `SELECT … FROM …` through the query endpoint; the QueryResponse as QuickBooks gives it. */
+  query<T>(isSandbox: boolean, realmId: string, accessToken: string, q: string) {
+    return this.get<{ QueryResponse: T }>(
+      isSandbox,
+      realmId,
+      accessToken,
+      `query?query=${encodeURIComponent(q)}`,
+    );
+  }
+
+  private static apiError(status: number, body: string): QbApiError {
+    // Intuit answers `Fault` (400) or lowercase `fault` (401), and sometimes XML.
+    let message = `QuickBooks answered ${status}`;
+    let code: string | null = null;
+    try {
+      const j = JSON.parse(body) as Record<string, any>;
+      const fault = j.Fault ?? j.fault;
+      const first = fault?.Error?.[0] ?? fault?.error?.[0];
+      if (first) {
+        message = String(first.Message ?? first.message ?? message);
+        code = first.code !== undefined ? String(first.code) : null;
+      }
+    } catch {
+      // Not JSON: the status says enough.
+    }
+    return new QbApiError(message, status, code);
+  }
+}
