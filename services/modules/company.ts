@@ -19,6 +19,7 @@ import {
 import { COMPANY_IDS_SEQUENCE } from '../app/companies.js';
 import { ADMIN_ONLY } from '../auth/permissions.js';
 import '../gateway/graphql/types/company.js';
+import '../gateway/graphql/types/quickbooks.js';
 import { companyRoutes } from '../gateway/rest/company-routes.js';
 import { quickbooksRoutes } from '../gateway/rest/quickbooks-routes.js';
 import { QbConnections } from '../quickbooks/connections.js';

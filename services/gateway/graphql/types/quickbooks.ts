@@ -1,0 +1,130 @@
+// A company's QuickBooks connection over GraphQL: the same calls as REST's qb-* paths.
+import {
+  type BankAccount,
+  deleteQbCredentials,
+  getQbCredentials,
+  putQbCredentials,
+  type QbCredentialsInfo,
+  type QbTokenStatus,
+  qbTokenStatus,
+  quickbooksCompanyInfo,
+  refreshQbToken,
+  startQbOAuth,
+} from '../../../app/quickbooks.js';
+import { builder } from '../builder.js';
+import { run } from '../errors.js';
+
+const CredentialsRef = builder.objectRef<QbCredentialsInfo>('QbCredentials').implement({
+  description: 'Whether QuickBooks app credentials are saved. The secret is never returned.',
+  fields: (t) => ({
+    hasCredentials: t.exposeBoolean('hasCredentials'),
+    qbClientId: t.exposeString('qbClientId', { nullable: true }),
+    qbIsSandbox: t.exposeBoolean('qbIsSandbox'),
+  }),
+});
+
+const TokenStatusRef = builder.objectRef<QbTokenStatus>('QbTokenStatus').implement({
+  fields: (t) => ({
+    hasTokens: t.exposeBoolean('hasTokens'),
+    isExpired: t.exposeBoolean('isExpired'),
+    expiresIn: t.exposeInt('expiresIn', { description: 'Seconds until the access token expires.' }),
+  }),
+});
+
+const BankAccountRef = builder.objectRef<BankAccount>('QbBankAccount').implement({
+  fields: (t) => ({
+    Id: t.exposeString('Id'),
+    Name: t.exposeString('Name'),
+    AccountType: t.exposeString('AccountType'),
+    AccountSubType: t.exposeString('AccountSubType', { nullable: true }),
+    Active: t.exposeBoolean('Active'),
+    CurrentBalance: t.exposeFloat('CurrentBalance'),
+  }),
+});
+
+builder.queryField('qbCredentials', (t) =>
+  t.field({
+    type: CredentialsRef,
+    args: { companyId: t.arg.int({ required: true }) },
+    resolve: (_, args, ctx) => run(() => getQbCredentials(ctx.app, ctx.actor, args.companyId)),
+  }),
+);
+
+builder.queryField('qbTokenStatus', (t) =>
+  t.field({
+    type: TokenStatusRef,
+    args: { companyId: t.arg.int({ required: true }) },
+    resolve: (_, args, ctx) => run(() => qbTokenStatus(ctx.app, ctx.actor, args.companyId)),
+  }),
+);
+
+builder.queryField('qbBankAccounts', (t) =>
+  t.field({
+    type: [BankAccountRef],
+    description: 'The company’s active QuickBooks bank accounts (cached 5 minutes).',
+    args: { companyId: t.arg.int({ required: true }) },
+    resolve: (_, args, ctx) =>
+      run(
+        async () => (await quickbooksCompanyInfo(ctx.app, ctx.actor, args.companyId)).QueryResponse.Account,
+      ),
+  }),
+);
+
+builder.mutationField('saveQbCredentials', (t) =>
+  t.field({
+    type: CredentialsRef,
+    args: {
+      companyId: t.arg.int({ required: true }),
+      qbClientId: t.arg.string({ required: true }),
+      qbClientSecret: t.arg.string({ required: true }),
+      qbIsSandbox: t.arg.boolean({ required: false }),
+    },
+    resolve: (_, { companyId, ...input }, ctx) =>
+      run(() =>
+        putQbCredentials(ctx.app, ctx.actor, companyId, {
+          ...input,
+          qbIsSandbox: input.qbIsSandbox ?? undefined,
+        }),
+      ),
+  }),
+);
+
+builder.mutationField('deleteQbCredentials', (t) =>
+  t.boolean({
+    args: { companyId: t.arg.int({ required: true }) },
+    resolve: (_, args, ctx) =>
+      run(async () => {
+        await deleteQbCredentials(ctx.app, ctx.actor, args.companyId);
+        return true;
+      }),
+  }),
+);
+
+builder.mutationField('startQbOAuth', (t) =>
+  t.string({
+    description: 'Saves the credentials and answers the URL to open in the popup.',
+    args: {
+      companyId: t.arg.int({ required: true }),
+      qbClientId: t.arg.string({ required: true }),
+      qbClientSecret: t.arg.string({ required: true }),
+      qbCallbackUrl: t.arg.string({ required: true }),
+      qbIsSandbox: t.arg.boolean({ required: false }),
+    },
+    resolve: (_, { companyId, ...input }, ctx) =>
+      run(async () => {
+        const { authUrl } = await startQbOAuth(ctx.app, ctx.actor, companyId, {
+          ...input,
+          qbIsSandbox: input.qbIsSandbox ?? undefined,
+        });
+        return authUrl;
+      }),
+  }),
+);
+
+builder.mutationField('refreshQbToken', (t) =>
+  t.field({
+    type: TokenStatusRef,
+    args: { companyId: t.arg.int({ required: true }) },
+    resolve: (_, args, ctx) => run(() => refreshQbToken(ctx.app, ctx.actor, args.companyId)),
+  }),
+);
