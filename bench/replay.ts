@@ -8,6 +8,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { rebuildProjection } from '../projections/rebuild.js';
 import { usersProjection } from '../projections/users.js';
 import { FORGETTING_EVENTS, personalFieldsOf } from '../schema/events/index.js';
+import type { Database } from '../services/db.js';
 import { createPool } from '../services/db.js';
 import type { NewEvent } from '../services/eventstore/port.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
@@ -69,7 +70,7 @@ export async function benchReplay(databaseUrl: string, total: number) {
     if (writes.length >= 64) await Promise.all(writes.splice(0));
   }
   await Promise.all(writes);
-  const db = new Kysely<any>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   // A replay reads a log that has settled: autovacuum has long set its rows' visibility. Timed right
   // after the bulk insert, the rebuild's first scan would also pay for that (and race autovacuum).
   await pool.query('VACUUM (ANALYZE) es_events');

@@ -5,21 +5,23 @@
 // the rest is built; the swap replaces the projection's parked events with those of this build.
 import { randomBytes } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
+import type { Database } from '../services/db.js';
 import type { EventStore, Position, StoredEvent } from '../services/eventstore/port.js';
 import { START } from '../services/eventstore/port.js';
-import { ensureCheckpoints } from './checkpoints.js';
-import { ensureParkedTable, parkEvent } from './parked.js';
+import { ensureConsumerTables } from './lease.js';
+import { parkEvent } from './parked.js';
 import { ConsumerCodeError, isPoison } from './poison.js';
 import type { AnyProjection, ProjectionContext } from './projection.js';
 
 export async function rebuildProjection(
-  db: Kysely<any>,
+  db: Kysely<Database>,
   store: EventStore,
   p: AnyProjection,
   opts: { batchSize?: number } = {},
 ): Promise<{ events: number; position: Position; parked: number }> {
-  await ensureCheckpoints(db);
-  await ensureParkedTable(db);
+  // Under the start-up lock: two rebuilds at once (two new projections) would otherwise both run
+  // CREATE OR REPLACE FUNCTION and one fail with "tuple concurrently updated".
+  await ensureConsumerTables(db);
   const scratch = `rb_${p.name.replace(/\W/g, '_')}_${randomBytes(4).toString('hex')}`;
   await sql`CREATE SCHEMA ${sql.id(scratch)}`.execute(db);
   try {
@@ -94,7 +96,7 @@ export async function rebuildProjection(
 
 /** Locks the projection's live tables that exist, in the caller's transaction. */
 export async function lockTables(
-  trx: Transaction<any>,
+  trx: Transaction<Database>,
   p: AnyProjection,
   mode: 'ACCESS EXCLUSIVE' | 'ROW EXCLUSIVE',
 ) {
@@ -110,7 +112,7 @@ export async function lockTables(
 
 async function applyEvents(
   p: AnyProjection,
-  trx: Transaction<any>,
+  trx: Transaction<Database>,
   events: StoredEvent[],
   ctx: ProjectionContext,
 ) {

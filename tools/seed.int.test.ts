@@ -2,21 +2,28 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/support/app.js';
 import { api, signIn } from '../test/support/http.js';
+import { type QboSandbox, startQboSandbox } from './qbo-sandbox/server.js';
 import { seedDemoData } from './seed.js';
 
 let t: TestApp;
+let sim: QboSandbox;
+const app = { clientId: 'billflow-demo', clientSecret: 'demo-secret' };
+const shortLivedApp = { clientId: 'billflow-demo-2min', clientSecret: 'demo-2min-secret' };
 
 beforeAll(async () => {
-  t = await startTestApp();
+  sim = await startQboSandbox({ clients: [app, { ...shortLivedApp, accessTtlSeconds: 120 }] });
+  t = await startTestApp({ env: { QBO_OAUTH_BASE: sim.url, QBO_API_BASE: sim.url } });
 });
 afterAll(async () => {
   await t?.stop();
+  await sim?.close();
 });
 
 describe('demo data', () => {
-  it('adds the demo users and three managers, one linked to the demo USER, and a second run adds nothing', async () => {
-    const demo = await seedDemoData(t.started.app);
-    await seedDemoData(t.started.app);
+  it('adds the demo users, three managers (one linked to the demo USER) and four companies; a second run adds nothing', async () => {
+    const qbo = { url: sim.url, gatewayUrl: t.url, app, shortLivedApp };
+    const demo = await seedDemoData(t.started.app, qbo);
+    await seedDemoData(t.started.app, qbo);
     expect(demo.map((u) => u.role)).toEqual(['MODERATOR', 'USER', 'GUEST']);
     const token = (await signIn(t.url, t.admin.email, t.admin.password)).tokens.accessToken;
     const list = await api(t.url, 'GET', '/api/manager/managers?limit=10', { token });
@@ -28,6 +35,20 @@ describe('demo data', () => {
       firstName: 'Dana',
       user: { email: 'uma.user@billflow.local', role: 'USER' },
     });
+    // Four companies made through the product's calls: connected and complete, connected on
+    // two-minute tokens (the refresh job's), disconnected by QuickBooks, inactive.
+    const companies = await api(t.url, 'GET', '/api/company/companies?limit=10', { token });
+    expect(companies.body.meta.pagination.total).toBe(4);
+    const byName = Object.fromEntries(companies.body.data.map((c: { name: string }) => [c.name, c]));
+    expect(byName['Sunrise Bakery LLC']).toMatchObject({
+      qbConnectionStatus: 'connected',
+      nachaConfigured: true,
+      bankAccountNumber: '******5567',
+    });
+    expect(byName['Sunrise Bakery LLC'].qbPaymentAccountReference).toMatch(/^\d+$/);
+    expect(byName['Harbor Logistics Inc'].qbConnectionStatus).toBe('connected');
+    expect(byName['Pinecrest Dental Group'].qbConnectionStatus).toBe('disconnected');
+    expect(byName['Northwind Builders Co']).toMatchObject({ status: 'INACTIVE', qbRealmId: null });
     // The demo users can sign in with the printed password.
     const uma = await signIn(t.url, 'uma.user@billflow.local', demo[1].password);
     expect(uma.user.role).toBe('USER');

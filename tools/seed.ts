@@ -2,8 +2,16 @@
 // other role (idempotent by e-mail claim) and, on a store with no manager yet, three managers, one
 // linked to the demo USER.
 import { claimStreamOf, registerUser } from '../services/app/auth.js';
+import {
+  COMPANY_IDS_SEQUENCE,
+  configureNacha,
+  createCompany,
+  deactivateCompany,
+  setPaymentAccount,
+} from '../services/app/companies.js';
 import type { AppServices } from '../services/app/context.js';
 import { createManager, MANAGER_IDS_SEQUENCE } from '../services/app/managers.js';
+import { qb, quickbooksCompanyInfo, refreshQbToken, startQbOAuth } from '../services/app/quickbooks.js';
 import type { Actor } from '../services/auth/permissions.js';
 import { emailClaimDecider } from '../services/domain/user/email-claim.js';
 
@@ -15,7 +23,18 @@ const DEMO_USERS = [
   { email: 'gus.guest@billflow.local', firstName: 'Gus', lastName: 'Olsen', role: 'GUEST' },
 ] as const;
 
-export async function seedDemoData(app: AppServices) {
+/** The QuickBooks simulator the demo companies connect to (tools/qbo-sandbox). */
+export interface DemoQuickBooks {
+  /** The simulator's base URL. */
+  url: string;
+  /** The gateway's base URL: the OAuth callback goes there. */
+  gatewayUrl: string;
+  /** A registered app, and one whose access tokens last two minutes (the refresh job's demo). */
+  app: { clientId: string; clientSecret: string };
+  shortLivedApp: { clientId: string; clientSecret: string };
+}
+
+export async function seedDemoData(app: AppServices, quickbooks?: DemoQuickBooks) {
   for (const u of DEMO_USERS) {
     const { state } = await app.commands.load(emailClaimDecider, claimStreamOf(app, u.email));
     if (state.claimedBy !== null) continue;
@@ -27,6 +46,7 @@ export async function seedDemoData(app: AppServices) {
     );
   }
   await seedDemoManagers(app);
+  if (quickbooks) await seedDemoCompanies(app, quickbooks);
   return DEMO_USERS.map((u) => ({ email: u.email, role: u.role, password: DEMO_PASSWORD }));
 }
 
@@ -57,11 +77,7 @@ const DEMO_MANAGERS = [
   },
 ];
 
-/** Only on a store where no manager was ever created (the id sequence was never used). */
-async function seedDemoManagers(app: AppServices) {
-  const seq = await app.pool.query(`SELECT is_called FROM ${MANAGER_IDS_SEQUENCE}`);
-  if (seq.rows[0]?.is_called) return;
-  // As the first admin would: the same use case, permission check included.
+async function firstAdmin(app: AppServices): Promise<Actor | null> {
   const admin = await app.db
     .selectFrom('users')
     .select(['id', 'email'])
@@ -69,12 +85,128 @@ async function seedDemoManagers(app: AppServices) {
     .where('deleted_at', 'is', null)
     .orderBy('id')
     .executeTakeFirst();
-  if (!admin) return;
-  const actor: Actor = { id: admin.id, role: 'ADMIN', email: admin.email ?? '' };
+  return admin ? { id: admin.id, role: 'ADMIN', email: admin.email ?? '' } : null;
+}
+
+/** Only on a store where no manager was ever created (the id sequence was never used). */
+async function seedDemoManagers(app: AppServices) {
+  const seq = await app.pool.query(`SELECT is_called FROM ${MANAGER_IDS_SEQUENCE}`);
+  if (seq.rows[0]?.is_called) return;
+  // As the first admin would: the same use case, permission check included.
+  const actor = await firstAdmin(app);
+  if (!actor) return;
   for (const { linkTo, ...m } of DEMO_MANAGERS) {
     const user = linkTo
       ? await app.db.selectFrom('users').select('id').where('email_lower', '=', linkTo).executeTakeFirst()
       : undefined;
     await createManager(app, actor, { ...m, userId: user?.id ?? null });
   }
+}
+
+/**
+ * Connects a company as an admin does in the browser: start the flow, choose the simulator's
+ * company on its consent page, and let the popup load the callback.
+ */
+async function connectThroughOAuth(
+  app: AppServices,
+  actor: Actor,
+  companyId: number,
+  qbo: DemoQuickBooks,
+  creds: { clientId: string; clientSecret: string },
+  realmIndex: number,
+) {
+  const { authUrl } = await startQbOAuth(app, actor, companyId, {
+    qbClientId: creds.clientId,
+    qbClientSecret: creds.clientSecret,
+    qbIsSandbox: true,
+    qbCallbackUrl: `${qbo.gatewayUrl}/api/company/companies/qb-oauth/callback`,
+  });
+  const page = await (await fetch(authUrl)).text();
+  const forms = [...page.matchAll(/<form method="post" action="([^"]+)">(.*?)<\/form>/gs)];
+  const form = forms[realmIndex];
+  const fields = Object.fromEntries(
+    [...form[2].matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2].replace(/&#38;/g, '&')]),
+  );
+  const consent = await fetch(new URL(form[1], qbo.url), {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ ...fields, decision: 'allow' }).toString(),
+    redirect: 'manual',
+  });
+  const callback = await fetch(consent.headers.get('location') ?? '');
+  if (!(await callback.text()).includes('QB_OAUTH_SUCCESS'))
+    throw new Error(`demo company ${companyId} did not connect`);
+}
+
+/**
+ * Four companies, on a store where no company was ever created: one connected with its payment
+ * account and NACHA settings complete, one whose two-minute tokens the refresh job keeps renewing,
+ * one whose grant QuickBooks revoked (disconnected), one inactive.
+ */
+async function seedDemoCompanies(app: AppServices, qbo: DemoQuickBooks) {
+  const seq = await app.pool.query(`SELECT is_called FROM ${COMPANY_IDS_SEQUENCE}`);
+  if (seq.rows[0]?.is_called) return;
+  const actor = await firstAdmin(app);
+  if (!actor) return;
+  const managers = await app.db
+    .selectFrom('managers')
+    .select('id')
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .execute();
+  const uma = await app.db
+    .selectFrom('users')
+    .select('id')
+    .where('email_lower', '=', 'uma.user@billflow.local')
+    .executeTakeFirst();
+  const morgan = await app.db
+    .selectFrom('users')
+    .select('id')
+    .where('email_lower', '=', 'morgan.moderator@billflow.local')
+    .executeTakeFirst();
+  const base = (name: string, i: number) => ({
+    name,
+    email: `ap@${name.split(' ')[0].toLowerCase()}.example`,
+    industry: ['Food & Beverage', 'Transportation', 'Healthcare', 'Construction'][i],
+    managerId: managers[i % Math.max(1, managers.length)]?.id ?? null,
+    processorId: uma?.id ?? null,
+    approverId: morgan?.id ?? null,
+    accountantId: actor.id,
+  });
+
+  const sunrise = await createCompany(app, actor, base('Sunrise Bakery LLC', 0));
+  await connectThroughOAuth(app, actor, sunrise.id, qbo, qbo.app, 0);
+  const accounts = (await quickbooksCompanyInfo(app, actor, sunrise.id)).QueryResponse.Account;
+  const richest = [...accounts].sort((a, b) => b.CurrentBalance - a.CurrentBalance)[0];
+  if (richest) await setPaymentAccount(app, actor, sunrise.id, { qbPaymentAccountReference: richest.Id });
+  await configureNacha(app, actor, sunrise.id, {
+    bankRoutingNumber: '121000248',
+    bankAccountNumber: '4120005567',
+    bankAccountType: 'checking',
+    bankName: 'Wells Fargo',
+    companyTaxId: '94-1234567',
+    immediateDestinationName: 'WELLS FARGO BANK',
+  });
+
+  const harbor = await createCompany(app, actor, base('Harbor Logistics Inc', 1));
+  await connectThroughOAuth(app, actor, harbor.id, qbo, qbo.shortLivedApp, 1);
+
+  const pinecrest = await createCompany(app, actor, base('Pinecrest Dental Group', 2));
+  await connectThroughOAuth(app, actor, pinecrest.id, qbo, qbo.app, 2);
+  // Someone disconnected the app inside QuickBooks: Intuit revokes the grant, and the next refresh
+  // (here the admin's "Refresh QB Token") learns it and marks the company disconnected.
+  const conn = await qb(app).connections.get(pinecrest.id);
+  if (conn?.tokens)
+    await fetch(`${qbo.url}/oauth2/v1/tokens/revoke`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        authorization: `Basic ${Buffer.from(`${qbo.app.clientId}:${qbo.app.clientSecret}`).toString('base64')}`,
+      },
+      body: JSON.stringify({ token: conn.tokens.refreshToken }),
+    });
+  await refreshQbToken(app, actor, pinecrest.id).catch(() => {});
+
+  const northwind = await createCompany(app, actor, base('Northwind Builders Co', 3));
+  await deactivateCompany(app, actor, northwind.id);
 }

@@ -1,6 +1,7 @@
 // `npm start`: the whole product on embedded defaults. Local Postgres and Redis on loopback
 // (installed from Debian's packages when missing), an SMTP catcher with a web inbox, the web app
-// built when needed, all roles in one process, the first admin and demo users. Prints where to go.
+// built when needed, the QuickBooks simulator, all roles in one process, the first admin and demo
+// data (users, managers, companies connected to the simulator). Prints where to go.
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -9,6 +10,7 @@ import { ConfigError, loadConfig } from '../services/config.js';
 import { startApp } from '../services/main.js';
 import { localSecrets } from './local-secrets.js';
 import { ensureDatabase, ensureLocalServices, localSocketUrl, ROOT, withDatabase } from './local-services.js';
+import { startQboSandbox } from './qbo-sandbox/server.js';
 import { seedDemoData } from './seed.js';
 import { startSmtpCatcher } from './smtp-catcher.js';
 
@@ -44,6 +46,15 @@ async function main() {
   const smtpPort = Number(process.env.SMTP_CATCHER_PORT ?? 1025);
   const inboxPort = Number(process.env.SMTP_INBOX_PORT ?? 8025);
   const catcher = process.env.SMTP_URL ? null : await startSmtpCatcher({ smtpPort, httpPort: inboxPort });
+  // The QuickBooks simulator stands in for Intuit unless QBO_OAUTH_BASE points elsewhere.
+  const demoApp = { clientId: 'billflow-demo', clientSecret: 'billflow-demo-secret' };
+  const shortLivedApp = { clientId: 'billflow-demo-2min', clientSecret: 'billflow-demo-2min-secret' };
+  const sandbox = process.env.QBO_OAUTH_BASE
+    ? null
+    : await startQboSandbox({
+        port: Number(process.env.QBO_SANDBOX_PORT ?? 4010),
+        clients: [demoApp, { ...shortLivedApp, accessTtlSeconds: 120 }],
+      });
   ensureWebBuild();
 
   const config = loadConfig({
@@ -55,9 +66,15 @@ async function main() {
     ADMIN_PASSWORD: process.env.ADMIN_PASSWORD ?? secrets.ADMIN_PASSWORD,
     SMTP_URL: process.env.SMTP_URL ?? `smtp://127.0.0.1:${smtpPort}`,
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+    ...(sandbox ? { QBO_OAUTH_BASE: sandbox.url, QBO_API_BASE: sandbox.url } : {}),
   });
   const started = await startApp(config);
-  const demo = await seedDemoData(started.app);
+  const demo = await seedDemoData(
+    started.app,
+    sandbox && started.url
+      ? { url: sandbox.url, gatewayUrl: started.url, app: demoApp, shortLivedApp }
+      : undefined,
+  );
 
   const lines = [
     '',
@@ -66,6 +83,9 @@ async function main() {
     `  Sign in as the admin:  ${config.ADMIN_EMAIL}  /  ${config.ADMIN_PASSWORD}`,
     ...demo.map((u) => `  Demo ${u.role.padEnd(9)}         ${u.email}  /  ${u.password}`),
     catcher ? `  Outgoing mail inbox:  http://127.0.0.1:${inboxPort}` : `  Mail goes to ${config.SMTP_URL}`,
+    sandbox
+      ? `  QuickBooks simulator: ${sandbox.url}  (app ${demoApp.clientId} / ${demoApp.clientSecret})`
+      : `  QuickBooks:           ${config.QBO_OAUTH_BASE}`,
     `  GraphQL:              ${started.url}/graphql     Metrics: ${started.metricsUrl ?? 'off'}`,
     '',
     '  Press Ctrl+C to stop.',
@@ -82,6 +102,7 @@ async function main() {
     }, 9000).unref();
     await started.close();
     await catcher?.stop();
+    await sandbox?.close();
     await services.stop();
     process.exit(0);
   };
