@@ -17,8 +17,11 @@ const TOKEN = /\s*('(?:[^'\\]|\\.|'')*'|\(|\)|,|<=|>=|<>|!=|=|<|>|[A-Za-z0-9_.*%
 function tokenize(q: string): string[] {
   const out: string[] = [];
   TOKEN.lastIndex = 0;
-  let m: RegExpExecArray | null;
-  while (TOKEN.lastIndex < q.length && (m = TOKEN.exec(q))) out.push(m[1]);
+  while (TOKEN.lastIndex < q.length) {
+    const m = TOKEN.exec(q);
+    if (!m) break;
+    out.push(m[1]);
+  }
   if (TOKEN.lastIndex < q.trimEnd().length)
     throw new QueryError(`Error parsing query near: ${q.slice(TOKEN.lastIndex, TOKEN.lastIndex + 20)}`);
   return out;
