@@ -390,8 +390,11 @@ export async function refreshQbToken(
   );
   if (outcome === 'not-connected')
     throw new AppError('CONFLICT', 'This company is not connected to QuickBooks');
-  if (outcome === 'disconnected')
+  if (outcome === 'disconnected') {
+    // The screen re-reads the company after the error: let it show the disconnection.
+    await awaitProjections(app, await app.store.headPosition(), ['companies']);
     throw new AppError('CONFLICT', 'QuickBooks no longer accepts this connection. Please connect again.');
+  }
   return qbTokenStatus(app, actor, companyId);
 }
 
