@@ -236,3 +236,8 @@ export function readStorage(page: Page) {
     session: localStorage.getItem('auth-storage'),
   }));
 }
+
+/** Waits for a toast that says `text`; earlier toasts may still be on screen, so match by text. */
+export async function expectToast(page: Page, text: string): Promise<void> {
+  await page.getByTestId('toast').filter({ hasText: text }).first().waitFor();
+}

@@ -1,5 +1,77 @@
-import { PagePlaceholder } from '../../../components/layout/page-placeholder';
+// /managers/{id}/edit (spec 2 §2 Edit manager): the same form; linking a user is done here.
+import { ArrowLeft, RefreshCw } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { PageHeader } from '../../../components/layout/page-header';
+import { Button } from '../../../components/ui/button';
+import { LoadingState } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/use-toast';
+import { ApiError } from '../../../lib/errors';
+import { useRemote } from '../../../lib/use-remote';
+import { getManager, getUserChoices, updateManager } from '../api/managers';
+import { formValuesOf, managerName, toManagerPayload } from '../utils/manager-rules';
+import { ManagerForm } from './manager-form';
 
 export function ManagerEditPage() {
-  return <PagePlaceholder title="Edit Manager" />;
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const valid = /^\d+$/.test(id);
+  const manager = useRemote((signal) => getManager(id, signal), [id], { enabled: valid });
+  const users = useRemote((signal) => getUserChoices(signal), []);
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const m = manager.data;
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <PageHeader
+        title="Edit Manager"
+        description={m ? `Update information for ${managerName(m)}` : undefined}
+        actions={
+          <Button variant="outline" size="sm" asChild>
+            <Link to={valid ? `/managers/${id}` : '/managers'}>
+              <ArrowLeft aria-hidden="true" />
+              Back
+            </Link>
+          </Button>
+        }
+      />
+      {!valid || (manager.error && !m) ? (
+        <div role="alert" className="flex flex-col items-center gap-3 py-12 text-center">
+          <p className="text-sm text-destructive">
+            Error loading manager:{' '}
+            {valid ? manager.error?.message || 'Manager not found' : 'Manager not found'}
+          </p>
+          {valid ? (
+            <Button variant="outline" size="sm" onClick={manager.reload}>
+              <RefreshCw aria-hidden="true" />
+              Retry
+            </Button>
+          ) : null}
+        </div>
+      ) : !m || (users.loading && !users.data) ? (
+        <LoadingState text="Loading manager..." />
+      ) : (
+        <ManagerForm
+          key={m.id}
+          heading={`Update information for ${managerName(m)}`}
+          initial={formValuesOf(m)}
+          users={users.data ?? []}
+          submitLabel="Update Manager"
+          busyLabel="Saving..."
+          serverErrors={serverErrors}
+          onCancel={() => navigate(`/managers/${m.id}`)}
+          onSubmit={async (values) => {
+            setServerErrors({});
+            try {
+              const res = await updateManager(m.id, toManagerPayload(values));
+              toast.success(res.message ?? 'Manager updated successfully');
+              navigate(`/managers/${m.id}`);
+            } catch (err) {
+              if (err instanceof ApiError) setServerErrors(err.fieldErrors);
+              toast.error(err instanceof Error ? err.message : 'An error occurred');
+            }
+          }}
+        />
+      )}
+    </div>
+  );
 }

@@ -7,9 +7,9 @@ import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { useSession } from '../../../lib/auth';
 import { ApiError } from '../../../lib/errors';
+import { useRemote } from '../../../lib/use-remote';
 import { getUser } from '../api/get-user';
 import { updateUser } from '../api/update-user';
-import { useRemote } from '../api/use-remote';
 import { UserForm } from './user-form';
 import { UserLoadError } from './user-load-error';
 

@@ -1,7 +1,7 @@
 // A small query hook (the spec's query layer: one retry, no refetch on focus): data, error, loading,
 // reload, and setData for patches from live updates.
 import { type DependencyList, useCallback, useEffect, useRef, useState } from 'react';
-import { ApiError } from '../../../lib/errors';
+import { ApiError } from './errors';
 
 export interface Remote<T> {
   data: T | undefined;
