@@ -193,6 +193,9 @@ export async function installHttpHardening(server: FastifyInstance, options: { w
     // COEP would demand CORP headers of every cross-origin resource; the app loads none, and
     // GraphiQL's blob: workers do not need isolation.
     crossOriginEmbedderPolicy: false,
+    // The QuickBooks OAuth popup goes to Intuit and back to our callback page, which posts its result
+    // to the opener: 'same-origin' would cut the popup off from its opener on the way out.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
     // HSTS belongs to whoever terminates TLS; on plain http it is ignored anyway.
     strictTransportSecurity: false,
   });

@@ -94,6 +94,10 @@ describe('QuickBooks connection', () => {
     expect(r.res.headers.get('content-type')).toMatch(/text\/html/);
     expect(r.html).toContain('"type":"QB_OAUTH_SUCCESS"');
     expect(r.res.headers.get('content-security-policy')).toMatch(/script-src 'nonce-/);
+    // The popup keeps its opener on the way to Intuit and back (COOP 'same-origin' would cut it).
+    expect(r.res.headers.get('cross-origin-opener-policy')).toBe('unsafe-none');
+    const shell = await fetch(`${t.url}/api/health`);
+    expect(shell.headers.get('cross-origin-opener-policy')).toBe('same-origin-allow-popups');
     const company = await api(t.url, 'GET', `${BASE}/${acme}`, { token: admin });
     expect(company.body.data).toMatchObject({ qbConnectionStatus: 'connected' });
     expect(company.body.data.qbRealmId).toMatch(/^\d+$/);

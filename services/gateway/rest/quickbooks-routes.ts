@@ -142,14 +142,18 @@ export function quickbooksRoutes(server: FastifyInstance, { app, actorOf }: Rest
       const callbackUrl = `${req.protocol}://${req.host}${req.url}`;
       const outcome = await completeQbOAuth(app, req.query, callbackUrl);
       const nonce = randomBytes(16).toString('base64');
-      return reply
-        .header(
-          'content-security-policy',
-          `default-src 'none'; script-src 'nonce-${nonce}'; base-uri 'none'; frame-ancestors 'none'`,
-        )
-        .header('cache-control', 'no-store')
-        .type('text/html; charset=utf-8')
-        .send(callbackPage(outcome.ok, outcome.message, nonce));
+      return (
+        reply
+          .header(
+            'content-security-policy',
+            `default-src 'none'; script-src 'nonce-${nonce}'; base-uri 'none'; frame-ancestors 'none'`,
+          )
+          .header('cache-control', 'no-store')
+          // The page must stay in its opener's browsing context group to reach window.opener.
+          .header('cross-origin-opener-policy', 'unsafe-none')
+          .type('text/html; charset=utf-8')
+          .send(callbackPage(outcome.ok, outcome.message, nonce))
+      );
     },
   );
   server.get<IdParams>(

@@ -61,3 +61,79 @@ export interface Manager {
   createdAt: string;
   updatedAt: string;
 }
+
+export type CompanyStatus = 'ACTIVE' | 'INACTIVE' | 'SUSPENDED';
+export type QbConnectionStatus = 'connected' | 'disconnected' | 'error';
+
+/** An assignee as the company carries it: a manager (managerId) or a user. */
+export interface Assignee {
+  id: number;
+  firstName: string | null;
+  lastName: string | null;
+  email: string;
+}
+
+/** Spec 1 §3 Company, with the NACHA fields once configured (the account number masked). */
+export interface Company {
+  id: number;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  website: string | null;
+  address: string | null;
+  description: string | null;
+  industry: string | null;
+  status: CompanyStatus;
+  isActive: boolean;
+  qbRealmId: string | null;
+  qbConnectionStatus: QbConnectionStatus | null;
+  qbLastRefresh: string | null;
+  qbPaymentAccountReference: string | null;
+  managerId: number | null;
+  processorId: number | null;
+  approverId: number | null;
+  accountantId: number | null;
+  manager: Assignee | null;
+  processor: Assignee | null;
+  approver: Assignee | null;
+  accountant: Assignee | null;
+  nachaConfigured: boolean;
+  bankRoutingNumber?: string;
+  bankAccountNumber?: string;
+  bankAccountType?: 'checking' | 'savings';
+  bankName?: string;
+  originatorStatusCode?: string;
+  companyTaxId?: string;
+  achCompanyId?: string | null;
+  immediateDestinationName?: string;
+  immediateOriginName?: string;
+  companyEntryDescription?: string;
+  companyDiscretionaryData?: string | null;
+  balancedFile?: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Spec 1 §3 Accounting connection status. */
+export interface TokenStatus {
+  hasTokens: boolean;
+  isExpired: boolean;
+  expiresIn: number;
+}
+
+/** Spec 1 §3 Credentials info (qbClientId and qbIsSandbox when saved; never the secret). */
+export interface CredentialsInfo {
+  hasCredentials: boolean;
+  qbClientId?: string | null;
+  qbIsSandbox?: boolean | null;
+}
+
+/** Spec 1 §3 Accounting bank account. */
+export interface BankAccount {
+  Id: string;
+  Name: string;
+  AccountType: string;
+  AccountSubType?: string;
+  Active: boolean;
+  CurrentBalance: number;
+}

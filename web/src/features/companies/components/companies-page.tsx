@@ -1,5 +1,431 @@
-import { PagePlaceholder } from '../../../components/layout/page-placeholder';
+// /companies (spec 1 §2 Companies list): filters (search, status, QB status; a change goes back to
+// page 1), a table sorted on the loaded page, the row menu, bulk activate/deactivate, the paging
+// footer, and live refetch when any session or the refresh job changes a company.
+import { Filter, MoreHorizontal, Plus, RefreshCw } from 'lucide-react';
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { PageHeader } from '../../../components/layout/page-header';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent } from '../../../components/ui/card';
+import { Checkbox } from '../../../components/ui/checkbox';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuSeparator,
+  DropdownMenuTrigger,
+} from '../../../components/ui/dropdown-menu';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { PaginationFooter } from '../../../components/ui/pagination';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
+import { LoadingState } from '../../../components/ui/spinner';
+import {
+  SortableTableHead,
+  type SortState,
+  sortRows,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '../../../components/ui/table';
+import { toast } from '../../../components/ui/use-toast';
+import { useCompanyChanged } from '../../../hooks/use-company-changed';
+import { useLiveResync } from '../../../hooks/use-live-resync';
+import { type BatchResult, runBatch } from '../../../lib/run-batch';
+import { useRemote } from '../../../lib/use-remote';
+import type { Company } from '../../../types/api';
+import { type CompanyFilters, getCompanies, refreshQbToken, setCompanyActive } from '../api/companies';
+import { formatDate, qbStatusLabel } from '../utils/company-rules';
+import { CompanyStatusBadge, QbStatusBadge } from './company-badges';
+import { DeleteCompanyDialog } from './delete-company-dialog';
+
+type SortKey = 'name' | 'email' | 'status' | 'qbStatus' | 'industry' | 'createdAt';
+const ALL = 'all';
+
+function sortValue(c: Company, key: SortKey): unknown {
+  if (key === 'qbStatus') return qbStatusLabel(c);
+  return c[key];
+}
 
 export function CompaniesPage() {
-  return <PagePlaceholder title="Companies" description="Manage company accounts and settings" />;
+  const navigate = useNavigate();
+  const location = useLocation();
+  // The detail page's quick action carries the company's name as the search.
+  const initialSearch = (location.state as { search?: string } | null)?.search ?? '';
+  const [showFilters, setShowFilters] = useState(initialSearch !== '');
+  const [searchText, setSearchText] = useState(initialSearch);
+  const [filters, setFilters] = useState<CompanyFilters>({
+    search: initialSearch,
+    status: '',
+    qbConnectionStatus: '',
+  });
+  const [page, setPage] = useState(1);
+  const [sort, setSort] = useState<SortState<SortKey>>(null);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const [deleting, setDeleting] = useState<Company | null>(null);
+  const [batch, setBatch] = useState<{ running: boolean; action: string; results: BatchResult[] } | null>(
+    null,
+  );
+  const list = useRemote((signal) => getCompanies(filters, page, signal), [filters, page]);
+
+  const setFilter = (patch: Partial<CompanyFilters>) => {
+    setFilters((f) => ({ ...f, ...patch }));
+    setPage(1);
+    setSelected(new Set());
+  };
+  // Typing settles for 300 ms before the search goes out.
+  useEffect(() => {
+    if (searchText === filters.search) return;
+    const t = setTimeout(() => setFilter({ search: searchText }), 300);
+    return () => clearTimeout(t);
+  });
+
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  const refresh = useCallback(() => list.reload(), [list.reload]);
+  useCompanyChanged(null, () => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(refresh, 150);
+  });
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+  useLiveResync(refresh);
+
+  const data = list.data;
+  // The server answers newest first (createdAt descending); a column sort reorders the loaded page.
+  const rows = sortRows(data?.data ?? [], sort, sortValue);
+  useEffect(() => {
+    if (data && data.data.length === 0 && page > 1 && data.totalPages < page) setPage(data.totalPages);
+  }, [data, page]);
+
+  const pageIds = rows.map((c) => c.id);
+  const allSelected = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
+  const toggle = (id: number, on: boolean) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  async function toggleActive(c: Company) {
+    try {
+      const res = await setCompanyActive(c.id, !c.isActive);
+      toast.success(
+        res.message ?? (c.isActive ? 'Company deactivated successfully' : 'Company activated successfully'),
+      );
+      refresh();
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : 'An error occurred');
+    }
+  }
+
+  async function refreshToken(c: Company) {
+    try {
+      const res = await refreshQbToken(c.id);
+      toast.success(res.message ?? 'QuickBooks token refreshed successfully');
+      refresh();
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : 'An error occurred');
+    }
+  }
+
+  async function runBatchAction(activate: boolean) {
+    const targets = rows.filter((c) => selected.has(c.id));
+    if (targets.length === 0) return;
+    setBatch({ running: true, action: activate ? 'Activate' : 'Deactivate', results: [] });
+    const results = await runBatch(
+      targets,
+      (c) => setCompanyActive(c.id, activate),
+      (c) => c.name,
+      activate ? 'Activated' : 'Deactivated',
+      (result) => setBatch((b) => (b ? { ...b, results: [...b.results, result] } : b)),
+    );
+    setBatch((b) => (b ? { ...b, running: false } : b));
+    const failed = results.filter((r) => !r.ok).length;
+    const summary = `${results.length - failed} of ${results.length} companies ${activate ? 'activated' : 'deactivated'}`;
+    if (failed > 0) toast.error(`${summary}; ${failed} failed`);
+    else toast.success(summary);
+    setSelected(new Set());
+    refresh();
+  }
+
+  const head = (key: SortKey, label: string) => (
+    <SortableTableHead sortKey={key} sort={sort} onSortChange={setSort}>
+      {label}
+    </SortableTableHead>
+  );
+
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <PageHeader
+        title="Companies"
+        description="Manage company accounts and settings"
+        actions={
+          <>
+            <Button
+              variant="outline"
+              size="sm"
+              aria-expanded={showFilters}
+              aria-controls="company-filters"
+              onClick={() => setShowFilters((s) => !s)}
+            >
+              <Filter aria-hidden="true" />
+              Filters
+            </Button>
+            <Button size="sm" asChild>
+              <Link to="/companies/new">
+                <Plus aria-hidden="true" />
+                Add Company
+              </Link>
+            </Button>
+          </>
+        }
+      />
+      {showFilters ? (
+        <Card id="company-filters" className="py-4">
+          <CardContent className="grid gap-4 sm:grid-cols-3">
+            <div className="grid gap-2">
+              <Label htmlFor="company-search">Search</Label>
+              <Input
+                id="company-search"
+                type="search"
+                placeholder="Search companies..."
+                value={searchText}
+                maxLength={255}
+                onChange={(e) => setSearchText(e.target.value)}
+              />
+            </div>
+            <div className="grid gap-2">
+              <Label htmlFor="company-status-filter">Status</Label>
+              <Select
+                value={filters.status || ALL}
+                onValueChange={(v) => setFilter({ status: v === ALL ? '' : (v as CompanyFilters['status']) })}
+              >
+                <SelectTrigger id="company-status-filter" aria-label="Status">
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  <SelectItem value={ALL}>All statuses</SelectItem>
+                  <SelectItem value="ACTIVE">Active</SelectItem>
+                  <SelectItem value="INACTIVE">Inactive</SelectItem>
+                  <SelectItem value="SUSPENDED">Suspended</SelectItem>
+                </SelectContent>
+              </Select>
+            </div>
+            <div className="grid gap-2">
+              <Label htmlFor="company-qb-filter">QB Status</Label>
+              <Select
+                value={filters.qbConnectionStatus || ALL}
+                onValueChange={(v) =>
+                  setFilter({
+                    qbConnectionStatus: v === ALL ? '' : (v as CompanyFilters['qbConnectionStatus']),
+                  })
+                }
+              >
+                <SelectTrigger id="company-qb-filter" aria-label="QB Status">
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  <SelectItem value={ALL}>All connections</SelectItem>
+                  <SelectItem value="connected">Connected</SelectItem>
+                  <SelectItem value="disconnected">Disconnected</SelectItem>
+                  <SelectItem value="error">Error</SelectItem>
+                  <SelectItem value="not_connected">Not Connected</SelectItem>
+                </SelectContent>
+              </Select>
+            </div>
+          </CardContent>
+        </Card>
+      ) : null}
+      <Card className="gap-0 py-0">
+        <CardContent className="px-0">
+          {selected.size > 0 || batch ? (
+            <div className="flex flex-wrap items-center gap-2 border-b px-4 py-3" data-testid="batch-bar">
+              {selected.size > 0 ? (
+                <>
+                  <span className="text-sm font-medium">{selected.size} selected</span>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    disabled={batch?.running}
+                    onClick={() => runBatchAction(true)}
+                  >
+                    Activate Selected
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="outline"
+                    disabled={batch?.running}
+                    onClick={() => runBatchAction(false)}
+                  >
+                    Deactivate Selected
+                  </Button>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    disabled={batch?.running}
+                    onClick={() => setSelected(new Set())}
+                  >
+                    Clear Selection
+                  </Button>
+                </>
+              ) : null}
+              {batch ? (
+                <section aria-label="Batch results" className="basis-full text-sm" aria-live="polite">
+                  <div className="flex items-center justify-between">
+                    <p className="font-medium">
+                      {batch.action} {batch.running ? 'in progress' : 'finished'}:{' '}
+                      {batch.results.filter((r) => r.ok).length} succeeded,{' '}
+                      {batch.results.filter((r) => !r.ok).length} failed
+                    </p>
+                    {!batch.running ? (
+                      <Button size="sm" variant="ghost" onClick={() => setBatch(null)}>
+                        Dismiss
+                      </Button>
+                    ) : null}
+                  </div>
+                  <ul className="mt-1 grid gap-0.5" data-testid="batch-results">
+                    {batch.results.map((r) => (
+                      <li key={r.id} className={r.ok ? 'text-foreground' : 'text-destructive'}>
+                        {r.label}: {r.message}
+                      </li>
+                    ))}
+                  </ul>
+                </section>
+              ) : null}
+            </div>
+          ) : null}
+          {list.error && !data ? (
+            <div role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
+              <p className="text-sm text-destructive">Error loading companies: {list.error.message}</p>
+              <Button variant="outline" size="sm" onClick={list.reload}>
+                <RefreshCw aria-hidden="true" />
+                Retry
+              </Button>
+            </div>
+          ) : !data ? (
+            <LoadingState text="Loading companies..." />
+          ) : rows.length === 0 ? (
+            <div className="flex flex-col items-center gap-2 px-6 py-12 text-center">
+              <p className="font-medium">No companies found</p>
+              <p className="text-sm text-muted-foreground">Get started by creating your first company</p>
+            </div>
+          ) : (
+            <>
+              <Table>
+                <TableHeader>
+                  <TableRow>
+                    <TableHead className="w-10 pl-4">
+                      <Checkbox
+                        aria-label="Select all companies on this page"
+                        checked={allSelected}
+                        onChange={(e) =>
+                          setSelected((s) => {
+                            const next = new Set(s);
+                            for (const id of pageIds) {
+                              if (e.target.checked) next.add(id);
+                              else next.delete(id);
+                            }
+                            return next;
+                          })
+                        }
+                      />
+                    </TableHead>
+                    {head('name', 'Name')}
+                    {head('email', 'Email')}
+                    {head('status', 'Status')}
+                    {head('qbStatus', 'QB Status')}
+                    {head('industry', 'Industry')}
+                    {head('createdAt', 'Created')}
+                    <TableHead className="w-12 pr-4 text-right">Actions</TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {rows.map((c) => (
+                    <TableRow
+                      key={c.id}
+                      data-testid={`company-row-${c.id}`}
+                      data-state={selected.has(c.id) ? 'selected' : undefined}
+                    >
+                      <TableCell className="pl-4">
+                        <Checkbox
+                          aria-label={`Select ${c.name}`}
+                          checked={selected.has(c.id)}
+                          onChange={(e) => toggle(c.id, e.target.checked)}
+                        />
+                      </TableCell>
+                      <TableCell>
+                        <Link to={`/companies/${c.id}`} className="font-medium hover:underline">
+                          {c.name}
+                        </Link>
+                      </TableCell>
+                      <TableCell>{c.email || 'N/A'}</TableCell>
+                      <TableCell>
+                        <CompanyStatusBadge status={c.status} />
+                      </TableCell>
+                      <TableCell>
+                        <QbStatusBadge company={c} />
+                      </TableCell>
+                      <TableCell>{c.industry || 'N/A'}</TableCell>
+                      <TableCell>{formatDate(c.createdAt)}</TableCell>
+                      <TableCell className="pr-4 text-right">
+                        <DropdownMenu>
+                          <DropdownMenuTrigger asChild>
+                            <Button variant="ghost" size="icon" aria-label={`Actions for ${c.name}`}>
+                              <MoreHorizontal aria-hidden="true" />
+                            </Button>
+                          </DropdownMenuTrigger>
+                          <DropdownMenuContent align="end">
+                            <DropdownMenuItem onSelect={() => navigate(`/companies/${c.id}`)}>
+                              View
+                            </DropdownMenuItem>
+                            <DropdownMenuItem onSelect={() => navigate(`/companies/${c.id}/edit`)}>
+                              Edit
+                            </DropdownMenuItem>
+                            {c.qbRealmId ? (
+                              <DropdownMenuItem onSelect={() => refreshToken(c)}>
+                                Refresh QB Token
+                              </DropdownMenuItem>
+                            ) : null}
+                            <DropdownMenuItem onSelect={() => toggleActive(c)}>
+                              {c.isActive ? 'Deactivate' : 'Activate'}
+                            </DropdownMenuItem>
+                            <DropdownMenuSeparator />
+                            <DropdownMenuItem variant="destructive" onSelect={() => setDeleting(c)}>
+                              Delete
+                            </DropdownMenuItem>
+                          </DropdownMenuContent>
+                        </DropdownMenu>
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+              <PaginationFooter
+                className="border-t px-4"
+                pagination={{ page, limit: data.limit, total: data.total, totalPages: data.totalPages }}
+                noun="companies"
+                onPageChange={(p) => {
+                  setPage(p);
+                  setSelected(new Set());
+                }}
+              />
+            </>
+          )}
+        </CardContent>
+      </Card>
+      <DeleteCompanyDialog
+        company={deleting}
+        onOpenChange={(open) => !open && setDeleting(null)}
+        onDeleted={() => refresh()}
+      />
+    </div>
+  );
 }

@@ -1,5 +1,62 @@
-import { PagePlaceholder } from '../../../components/layout/page-placeholder';
+// /companies/new (spec 1 §2 Create company): success goes to the new company; Cancel and the back
+// arrow go to /companies.
+import { ArrowLeft } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useNavigate } from 'react-router-dom';
+import { PageHeader } from '../../../components/layout/page-header';
+import { Button } from '../../../components/ui/button';
+import { LoadingState } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/use-toast';
+import { ApiError } from '../../../lib/errors';
+import { useRemote } from '../../../lib/use-remote';
+import { createCompany, getManagerChoices, getUserChoices } from '../api/companies';
+import { EMPTY_COMPANY_FORM, toCompanyPayload } from '../utils/company-rules';
+import { CompanyForm } from './company-form';
 
 export function CompanyCreatePage() {
-  return <PagePlaceholder title="Create Company" />;
+  const navigate = useNavigate();
+  const managers = useRemote((signal) => getManagerChoices(signal), []);
+  const users = useRemote((signal) => getUserChoices(signal), []);
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const loading = (managers.loading && !managers.data) || (users.loading && !users.data);
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <PageHeader
+        title="Create Company"
+        description="Add a client company and assign the people who handle its bills"
+        actions={
+          <Button variant="outline" size="sm" asChild>
+            <Link to="/companies" aria-label="Back to Companies">
+              <ArrowLeft aria-hidden="true" />
+              Back
+            </Link>
+          </Button>
+        }
+      />
+      {loading ? (
+        <LoadingState text="Loading..." />
+      ) : (
+        <CompanyForm
+          initial={EMPTY_COMPANY_FORM}
+          managers={managers.data ?? []}
+          users={users.data ?? []}
+          submitLabel="Create Company"
+          busyLabel="Creating..."
+          serverErrors={serverErrors}
+          onCancel={() => navigate('/companies')}
+          onSubmit={async (values) => {
+            setServerErrors({});
+            try {
+              const { company, message } = await createCompany(toCompanyPayload(values));
+              toast.success(message ?? 'Company created successfully');
+              navigate(`/companies/${company.id}`);
+            } catch (err) {
+              if (err instanceof ApiError) setServerErrors(err.fieldErrors);
+              toast.error(err instanceof Error ? err.message : 'An error occurred');
+            }
+          }}
+        />
+      )}
+    </div>
+  );
 }

@@ -1,5 +1,83 @@
-import { PagePlaceholder } from '../../../components/layout/page-placeholder';
+// /companies/{id}/edit (spec 1 §2 Create and edit company): 'Loading company details...', then the
+// form; 'Company Not Found' when it cannot load. Success goes to the company.
+import { ArrowLeft } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { PageHeader } from '../../../components/layout/page-header';
+import { Button } from '../../../components/ui/button';
+import { LoadingState } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/use-toast';
+import { ApiError } from '../../../lib/errors';
+import { useRemote } from '../../../lib/use-remote';
+import { getCompany, getManagerChoices, getUserChoices, updateCompany } from '../api/companies';
+import { companyToForm, toCompanyPayload } from '../utils/company-rules';
+import { CompanyForm } from './company-form';
+import { CompanyNotFound } from './company-not-found';
+import { QbOAuthDialog } from './qb-oauth-dialog';
 
 export function CompanyEditPage() {
-  return <PagePlaceholder title="Edit Company" />;
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const valid = /^\d+$/.test(id);
+  const company = useRemote((signal) => getCompany(id, signal), [id], { enabled: valid });
+  const managers = useRemote((signal) => getManagerChoices(signal), []);
+  const users = useRemote((signal) => getUserChoices(signal), []);
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const [oauthOpen, setOauthOpen] = useState(false);
+  const c = company.data;
+  const loading = !c || (managers.loading && !managers.data) || (users.loading && !users.data);
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <PageHeader
+        title="Edit Company"
+        description={c ? `Update the details of ${c.name}` : undefined}
+        actions={
+          <Button variant="outline" size="sm" asChild>
+            <Link to="/companies" aria-label="Back to Companies">
+              <ArrowLeft aria-hidden="true" />
+              Back
+            </Link>
+          </Button>
+        }
+      />
+      {!valid || (company.error && !c) ? (
+        <CompanyNotFound message={valid ? company.error?.message : undefined} />
+      ) : loading ? (
+        <LoadingState text="Loading company details..." />
+      ) : (
+        <>
+          <CompanyForm
+            key={c.id}
+            initial={companyToForm(c)}
+            company={c}
+            managers={managers.data ?? []}
+            users={users.data ?? []}
+            submitLabel="Update Company"
+            busyLabel="Saving..."
+            serverErrors={serverErrors}
+            onCancel={() => navigate('/companies')}
+            onConfigureQuickBooks={() => setOauthOpen(true)}
+            onSubmit={async (values) => {
+              setServerErrors({});
+              try {
+                const res = await updateCompany(c.id, toCompanyPayload(values));
+                toast.success(res.message ?? 'Company updated successfully');
+                navigate(`/companies/${c.id}`);
+              } catch (err) {
+                if (err instanceof ApiError) setServerErrors(err.fieldErrors);
+                toast.error(err instanceof Error ? err.message : 'An error occurred');
+              }
+            }}
+          />
+          <QbOAuthDialog
+            companyId={c.id}
+            companyName={c.name}
+            open={oauthOpen}
+            onOpenChange={setOauthOpen}
+            onChanged={company.reload}
+          />
+        </>
+      )}
+    </div>
+  );
 }

@@ -1,5 +1,62 @@
-import { PagePlaceholder } from '../../../components/layout/page-placeholder';
+// /companies/{id}/nacha (spec 1 §2 NACHA configuration): loads the company, then the NACHA form.
+import { ArrowLeft } from 'lucide-react';
+import { useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { PageHeader } from '../../../components/layout/page-header';
+import { Button } from '../../../components/ui/button';
+import { LoadingState } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/use-toast';
+import { ApiError } from '../../../lib/errors';
+import { useRemote } from '../../../lib/use-remote';
+import { configureNacha, getCompany } from '../api/companies';
+import { nachaDefaults, toNachaPayload } from '../utils/nacha-rules';
+import { CompanyNotFound } from './company-not-found';
+import { NachaForm } from './nacha-form';
 
 export function CompanyNachaPage() {
-  return <PagePlaceholder title="NACHA Configuration" />;
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const valid = /^\d+$/.test(id);
+  const company = useRemote((signal) => getCompany(id, signal), [id], { enabled: valid });
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const c = company.data;
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <PageHeader
+        title="NACHA Configuration"
+        description={c ? `ACH file settings for ${c.name}` : undefined}
+        actions={
+          <Button variant="outline" size="sm" asChild>
+            <Link to={valid ? `/companies/${id}` : '/companies'}>
+              <ArrowLeft aria-hidden="true" />
+              Back
+            </Link>
+          </Button>
+        }
+      />
+      {!valid || (company.error && !c) ? (
+        <CompanyNotFound message={valid ? company.error?.message : undefined} />
+      ) : !c ? (
+        <LoadingState text="Loading company details..." />
+      ) : (
+        <NachaForm
+          key={c.id}
+          initial={nachaDefaults(c)}
+          serverErrors={serverErrors}
+          onCancel={() => navigate(`/companies/${c.id}`)}
+          onSubmit={async (values) => {
+            setServerErrors({});
+            try {
+              const res = await configureNacha(c.id, toNachaPayload(values));
+              toast.success(res.message ?? 'NACHA configuration updated successfully');
+              navigate(`/companies/${c.id}`);
+            } catch (err) {
+              if (err instanceof ApiError) setServerErrors(err.fieldErrors);
+              toast.error(err instanceof Error ? err.message : 'An error occurred');
+            }
+          }}
+        />
+      )}
+    </div>
+  );
 }

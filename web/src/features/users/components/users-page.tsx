@@ -25,7 +25,7 @@ import type { User } from '../../../types/api';
 import { getOverviewStats } from '../api/get-overview-stats';
 import { getUsers } from '../api/get-users';
 import { setUserActive } from '../api/set-user-active';
-import { type BatchResult, runBatch } from '../utils/run-batch';
+import { type BatchResult, runBatch } from '../../../lib/run-batch';
 import { formatDate, fullName, USERS_PAGE_SIZE } from '../utils/user-rules';
 import { ChangePasswordDialog } from './change-password-dialog';
 import { ChangeRoleDialog } from './change-role-dialog';

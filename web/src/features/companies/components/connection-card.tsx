@@ -1,0 +1,140 @@
+// The accounting-connection card (spec 1 §2 Company detail, §4): checking, error, not connected, no
+// tokens, expired, connected. The token status is polled every 30 s; Refresh Token shows only when
+// connected; a banner shows when the token has expired or the status call failed.
+import { AlertTriangle, Link2, RefreshCw } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { toast } from '../../../components/ui/use-toast';
+import type { Remote } from '../../../lib/use-remote';
+import type { Company, TokenStatus } from '../../../types/api';
+import { refreshQbToken } from '../api/companies';
+import { CONNECTION_POLL_MS, connectionState, formatDateTime, formatExpiresIn } from '../utils/company-rules';
+
+const STATE_TEXT = {
+  checking: { badge: 'Checking...', style: 'bg-gray-100 text-gray-800', text: 'Checking the connection...' },
+  error: {
+    badge: 'Unable to Check',
+    style: 'bg-red-100 text-red-800',
+    text: 'The connection status could not be checked.',
+  },
+  'not-connected': {
+    badge: 'Not Connected',
+    style: 'bg-gray-100 text-gray-800',
+    text: 'This company is not connected to QuickBooks.',
+  },
+  'no-tokens': {
+    badge: 'No Tokens',
+    style: 'bg-amber-100 text-amber-900',
+    text: 'A QuickBooks company is linked, but there are no tokens. Connect again to authorize.',
+  },
+  expired: {
+    badge: 'Token Expired',
+    style: 'bg-amber-100 text-amber-900',
+    text: 'The access token has expired.',
+  },
+  connected: { badge: 'Connected', style: 'bg-green-100 text-green-800', text: 'Connected to QuickBooks.' },
+} as const;
+
+export function ConnectionCard({
+  company,
+  status,
+  canManage,
+  onConnect,
+  onChanged,
+}: {
+  company: Company;
+  status: Remote<TokenStatus>;
+  canManage: boolean;
+  onConnect: () => void;
+  onChanged: () => void;
+}) {
+  const [refreshing, setRefreshing] = useState(false);
+  const { reload } = status;
+  useEffect(() => {
+    if (!company.qbRealmId) return;
+    const t = setInterval(reload, CONNECTION_POLL_MS);
+    return () => clearInterval(t);
+  }, [company.qbRealmId, reload]);
+
+  const state = connectionState(company, status);
+  const view = STATE_TEXT[state];
+  // The grant itself may be gone even while a token is still valid (the refresh job said so).
+  const grantProblem =
+    company.qbRealmId &&
+    (company.qbConnectionStatus === 'disconnected' || company.qbConnectionStatus === 'error');
+
+  async function refresh() {
+    setRefreshing(true);
+    try {
+      const res = await refreshQbToken(company.id);
+      toast.success(res.message ?? 'QuickBooks token refreshed successfully');
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : 'An error occurred');
+    } finally {
+      setRefreshing(false);
+      reload();
+      onChanged();
+    }
+  }
+
+  return (
+    <Card data-testid="connection-card" data-state={state}>
+      <CardHeader>
+        <CardTitle as="h2">QuickBooks Connection</CardTitle>
+        <CardDescription>{view.text}</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-3 text-sm">
+        <div className="flex items-center justify-between gap-2">
+          <span className="text-muted-foreground">Status</span>
+          <Badge className={`border-transparent ${view.style}`} data-testid="connection-badge">
+            {view.badge}
+          </Badge>
+        </div>
+        {state === 'connected' && status.data ? (
+          <div className="flex items-center justify-between gap-2">
+            <span className="text-muted-foreground">Token expires in</span>
+            <span data-testid="token-expires">{formatExpiresIn(status.data.expiresIn)}</span>
+          </div>
+        ) : null}
+        {company.qbLastRefresh ? (
+          <div className="flex items-center justify-between gap-2">
+            <span className="text-muted-foreground">Last refresh</span>
+            <span>{formatDateTime(company.qbLastRefresh)}</span>
+          </div>
+        ) : null}
+        {state === 'expired' || state === 'error' || grantProblem ? (
+          <div
+            role="alert"
+            className="flex gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-900"
+            data-testid="connection-issue"
+          >
+            <AlertTriangle className="size-4 shrink-0" aria-hidden="true" />
+            <span>
+              {grantProblem
+                ? 'QuickBooks no longer accepts this connection (the grant was revoked or has expired). Connect again to resume syncing and payments.'
+                : state === 'expired'
+                  ? 'Connection issue: the access token has expired. Refresh the token or connect again.'
+                  : `Connection issue: ${status.error?.message ?? 'the status could not be checked.'}`}
+            </span>
+          </div>
+        ) : null}
+        {canManage ? (
+          <div className="flex flex-wrap gap-2 pt-1">
+            {state === 'connected' ? (
+              <Button size="sm" variant="outline" onClick={refresh} disabled={refreshing}>
+                <RefreshCw aria-hidden="true" className={refreshing ? 'animate-spin' : undefined} />
+                {refreshing ? 'Refreshing...' : 'Refresh Token'}
+              </Button>
+            ) : null}
+            <Button size="sm" variant={state === 'connected' ? 'ghost' : 'default'} onClick={onConnect}>
+              <Link2 aria-hidden="true" />
+              {company.qbRealmId ? 'Reconnect QuickBooks' : 'Connect QuickBooks'}
+            </Button>
+          </div>
+        ) : null}
+      </CardContent>
+    </Card>
+  );
+}
