@@ -182,6 +182,12 @@ function watchOperations(token: string) {
   return { client, messages, errors };
 }
 
+it('shows every module’s queue and process manager, the QuickBooks token refresh among them', async () => {
+  const data = await overview();
+  expect(data.queues.map((q) => q.name)).toContain('quickbooks');
+  expect(data.consumers.map((c) => c.name)).toContain('pm:quickbooks');
+});
+
 describe('failed jobs', () => {
   it('shows a failed job with its reason and attempts, never its data', async () => {
     const id = await addFailingJob('secret-marker-4711');
