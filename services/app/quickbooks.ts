@@ -407,6 +407,29 @@ export interface BankAccount {
   CurrentBalance: number;
 }
 
+/**
+ * What a call to the company's QuickBooks needs: an access token not about to expire (refreshed
+ * first if it is; not forced, another may have just done it), its realm and environment.
+ */
+export async function qbAccess(
+  app: AppServices,
+  companyId: number,
+  ctx: CommandContext,
+): Promise<{ client: QuickBooksClient; isSandbox: boolean; realmId: string; accessToken: string }> {
+  const s = qb(app);
+  const outcome = await refreshConnection(app, companyId, ctx, { force: false });
+  if (outcome === 'not-connected' || outcome === 'disconnected')
+    throw new AppError('CONFLICT', 'This company is not connected to QuickBooks');
+  const conn = await s.connections.get(companyId);
+  if (!conn?.tokens) throw new AppError('CONFLICT', 'This company is not connected to QuickBooks');
+  return {
+    client: s.client,
+    isSandbox: conn.isSandbox,
+    realmId: conn.tokens.realmId,
+    accessToken: conn.tokens.accessToken,
+  };
+}
+
 export interface BankAccountsAnswer {
   CompanyInfo: Record<string, unknown> | null;
   QueryResponse: { Account: BankAccount[] };
@@ -424,13 +447,8 @@ export async function quickbooksCompanyInfo(
   const s = qb(app);
   const cached = s.accounts.get(companyId);
   if (cached && Date.now() - cached.at < ACCOUNTS_CACHE_MS) return cached.value;
-  // An access token about to expire is refreshed first (not forced: another may have just done it).
-  const outcome = await refreshConnection(app, companyId, commandContext(actor), { force: false });
-  if (outcome === 'not-connected' || outcome === 'disconnected')
-    throw new AppError('CONFLICT', 'This company is not connected to QuickBooks');
-  const conn = await s.connections.get(companyId);
-  if (!conn?.tokens) throw new AppError('CONFLICT', 'This company is not connected to QuickBooks');
-  const { realmId, accessToken } = conn.tokens;
+  const { isSandbox, realmId, accessToken } = await qbAccess(app, companyId, commandContext(actor));
+  const conn = { isSandbox };
   try {
     const [info, accounts] = await Promise.all([
       s.client.get<{ CompanyInfo?: Record<string, unknown> }>(

@@ -16,8 +16,16 @@ import { managerModule } from './manager.js';
 import type { Module } from './module.js';
 import { operationsModule } from './operations.js';
 import { userModule } from './user.js';
+import { vendorModule } from './vendor.js';
 
-export const modules = [userModule, managerModule, companyModule, dashboardModule, operationsModule] as const;
+export const modules = [
+  userModule,
+  managerModule,
+  companyModule,
+  vendorModule,
+  dashboardModule,
+  operationsModule,
+] as const;
 
 for (const m of modules as readonly Module<any>[]) {
   if (m.events) registerEvents(m.events, m.forgettingEvents);

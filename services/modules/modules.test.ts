@@ -41,12 +41,19 @@ describe('the modules', () => {
   });
 
   it('derive the registries the roles start from', () => {
-    expect(projections.map((p) => p.name).sort()).toEqual(['activity', 'companies', 'managers', 'users']);
+    expect(projections.map((p) => p.name).sort()).toEqual([
+      'activity',
+      'companies',
+      'managers',
+      'users',
+      'vendor_syncs',
+      'vendors',
+    ]);
     expect(processManagers.map((p) => p.name)).toContain('users');
     expect(Object.keys(jobHandlers)).toContain('users');
-    // auth, users, managers, companies, quickbooks, dashboard, health, operations
-    expect(routeGroups).toHaveLength(8);
-    expect(Object.keys(jobHandlers).sort()).toEqual(['quickbooks', 'users']);
+    // auth, users, managers, companies, quickbooks, vendors, dashboard, health, operations
+    expect(routeGroups).toHaveLength(9);
+    expect(Object.keys(jobHandlers).sort()).toEqual(['quickbooks', 'users', 'vendors']);
   });
 
   it('refuse an event type or a permission declared twice, and an unknown permission', () => {

@@ -267,7 +267,11 @@ export interface RouteDoc {
   body?: z.ZodType;
   /** The success status and its data schema. */
   status?: number;
-  data: z.ZodType;
+  data?: z.ZodType;
+  /** A success answered as a file rather than the envelope (the CSV export). */
+  file?: { contentType: string; description: string };
+  /** Request body types besides JSON (the CSV upload). */
+  consumes?: string[];
   paginated?: boolean;
   /** Error statuses besides those every route can answer (500, 503 and, with auth, 401/403). */
   errors?: number[];
@@ -288,7 +292,9 @@ export function routeDoc(doc: RouteDoc): FastifySchema {
     content: { 'application/json': { schema } },
   });
   const response: Record<string, unknown> = {
-    [doc.status ?? 200]: json('Success', envelope(doc.data, { paginated: doc.paginated })),
+    [doc.status ?? 200]: doc.file
+      ? { description: doc.file.description, content: { [doc.file.contentType]: { schema: z.string() } } }
+      : json('Success', envelope(doc.data ?? z.null(), { paginated: doc.paginated })),
   };
   for (const code of [...codes].sort()) response[code] = json(ERROR_TEXT[code] ?? 'Error', ErrorEnvelope);
   return {
@@ -300,6 +306,7 @@ export function routeDoc(doc: RouteDoc): FastifySchema {
     ...(doc.params ? { params: doc.params } : {}),
     ...(doc.querystring ? { querystring: doc.querystring } : {}),
     ...(doc.body ? { body: doc.body } : {}),
+    ...(doc.consumes ? { consumes: doc.consumes } : {}),
     response,
   } as FastifySchema;
 }

@@ -1,0 +1,242 @@
+// The vendors read model (spec 2 §3 Vendor): one row per vendor with its company, what QuickBooks
+// says of it, and its bank details masked — only the last four digits and the type and bank name.
+// The full numbers stay sealed in the vendor's stream; an unmask reads them from there.
+import { type Kysely, sql } from 'kysely';
+import { decodeEvent } from '../schema/events/index.js';
+import type { VendorEvent, VendorSyncEvent } from '../schema/events/vendor.js';
+import type { Projection } from './projection.js';
+
+export interface VendorsTable {
+  id: number;
+  company_id: number;
+  qb_vendor_id: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  active: boolean;
+  has_banking: boolean;
+  routing_last4: string | null;
+  account_last4: string | null;
+  account_type: 'checking' | 'savings' | null;
+  bank_name: string | null;
+  banking_updated_at: Date | null;
+  qb_synced_at: Date;
+  created_at: Date;
+  updated_at: Date;
+}
+
+export interface VendorsTables {
+  vendors: VendorsTable;
+}
+
+export const last4 = (v: string) => v.slice(-4);
+
+export const vendorsProjection: Projection<VendorReadTables> = {
+  name: 'vendors',
+  version: 1,
+  tables: ['vendors'],
+  handles: ['VendorCreated', 'VendorChangedInQuickBooks', 'VendorBankingUpdated', 'VendorBankingCleared'],
+  async setup(db, schema) {
+    await sql`CREATE TABLE IF NOT EXISTS ${sql.id(schema, 'vendors')} (
+      id integer PRIMARY KEY,
+      company_id integer NOT NULL,
+      qb_vendor_id text NOT NULL,
+      name text NOT NULL,
+      email text,
+      phone text,
+      active boolean NOT NULL,
+      has_banking boolean NOT NULL DEFAULT false,
+      routing_last4 text,
+      account_last4 text,
+      account_type text,
+      bank_name text,
+      banking_updated_at timestamptz,
+      qb_synced_at timestamptz NOT NULL,
+      created_at timestamptz NOT NULL,
+      updated_at timestamptz NOT NULL,
+      UNIQUE (company_id, qb_vendor_id)
+    )`.execute(db);
+    // The list: by name within the filters (company, banking, active); search by name or e-mail.
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`vendors_name_${schema}`)} ON ${sql.id(schema, 'vendors')} (lower(name), id)`.execute(
+      db,
+    );
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`vendors_company_name_${schema}`)} ON ${sql.id(schema, 'vendors')} (company_id, lower(name), id)`.execute(
+      db,
+    );
+    await ensureTrigramExtension(db);
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`vendors_search_${schema}`)} ON ${sql.id(schema, 'vendors')} USING gin ((lower(name) || ' ' || coalesce(lower(email), '')) gin_trgm_ops)`.execute(
+      db,
+    );
+  },
+  async apply(trx, stored, ctx) {
+    const event = decodeEvent(stored) as VendorEvent;
+    const db = trx.withSchema(ctx.schema);
+    const id = event.data.vendorId;
+    switch (event.type) {
+      case 'VendorCreated': {
+        const d = event.data;
+        const at = new Date(d.syncedAt);
+        await db
+          .insertInto('vendors')
+          .values({
+            id,
+            company_id: d.companyId,
+            qb_vendor_id: d.qbVendorId,
+            name: d.name,
+            email: d.email,
+            phone: d.phone,
+            active: d.active,
+            has_banking: false,
+            routing_last4: null,
+            account_last4: null,
+            account_type: null,
+            bank_name: null,
+            banking_updated_at: null,
+            qb_synced_at: at,
+            created_at: at,
+            updated_at: at,
+          })
+          .onConflict((oc) => oc.column('id').doNothing())
+          .execute();
+        break;
+      }
+      case 'VendorChangedInQuickBooks': {
+        const d = event.data;
+        const at = new Date(d.syncedAt);
+        await db
+          .updateTable('vendors')
+          .set({
+            ...(d.name !== undefined ? { name: d.name } : {}),
+            ...(d.email !== undefined ? { email: d.email } : {}),
+            ...(d.phone !== undefined ? { phone: d.phone } : {}),
+            ...(d.active !== undefined ? { active: d.active } : {}),
+            qb_synced_at: at,
+            updated_at: at,
+          })
+          .where('id', '=', id)
+          .execute();
+        break;
+      }
+      case 'VendorBankingUpdated': {
+        const d = event.data;
+        const at = new Date(d.at);
+        await db
+          .updateTable('vendors')
+          .set({
+            has_banking: true,
+            routing_last4: last4(d.routingNumber),
+            account_last4: last4(d.accountNumber),
+            account_type: d.accountType,
+            bank_name: d.bankName,
+            banking_updated_at: at,
+            updated_at: at,
+          })
+          .where('id', '=', id)
+          .execute();
+        break;
+      }
+      case 'VendorBankingCleared': {
+        const at = new Date(event.data.at);
+        await db
+          .updateTable('vendors')
+          .set({
+            has_banking: false,
+            routing_last4: null,
+            account_last4: null,
+            account_type: null,
+            bank_name: null,
+            banking_updated_at: at,
+            updated_at: at,
+          })
+          .where('id', '=', id)
+          .execute();
+        break;
+      }
+    }
+    ctx.notify({ topic: 'vendor', id: String(id), data: { type: event.type } });
+  },
+};
+
+// --- the syncs ----------------------------------------------------------------------------------
+
+export interface VendorSyncsTable {
+  id: string;
+  company_id: number;
+  status: 'queued' | 'running' | 'completed' | 'failed';
+  synced: number;
+  failed: number;
+  error: string | null;
+  requested_at: Date;
+  completed_at: Date | null;
+}
+
+export interface VendorSyncsTables {
+  vendor_syncs: VendorSyncsTable;
+}
+
+/** Both read models of the vendor module, as its projections are typed. */
+export type VendorReadTables = VendorsTables & VendorSyncsTables;
+
+/** Each sync's request and outcome (the screen's result after the live progress). */
+export const vendorSyncsProjection: Projection<VendorReadTables> = {
+  name: 'vendor_syncs',
+  version: 1,
+  tables: ['vendor_syncs'],
+  handles: ['VendorSyncRequested', 'VendorSyncCompleted'],
+  async setup(db, schema) {
+    await sql`CREATE TABLE IF NOT EXISTS ${sql.id(schema, 'vendor_syncs')} (
+      id text PRIMARY KEY,
+      company_id integer NOT NULL,
+      status text NOT NULL,
+      synced integer NOT NULL DEFAULT 0,
+      failed integer NOT NULL DEFAULT 0,
+      error text,
+      requested_at timestamptz NOT NULL,
+      completed_at timestamptz
+    )`.execute(db);
+  },
+  async apply(trx, stored, ctx) {
+    const event = decodeEvent(stored) as VendorSyncEvent;
+    const db = trx.withSchema(ctx.schema);
+    if (event.type === 'VendorSyncRequested') {
+      await db
+        .insertInto('vendor_syncs')
+        .values({
+          id: event.data.syncId,
+          company_id: event.data.companyId,
+          status: 'queued',
+          synced: 0,
+          failed: 0,
+          error: null,
+          requested_at: new Date(event.data.at),
+          completed_at: null,
+        })
+        .onConflict((oc) => oc.column('id').doNothing())
+        .execute();
+    } else {
+      const d = event.data;
+      await db
+        .updateTable('vendor_syncs')
+        .set({
+          status: d.error ? 'failed' : 'completed',
+          synced: d.synced,
+          failed: d.failed,
+          error: d.error,
+          completed_at: new Date(d.at),
+        })
+        .where('id', '=', d.syncId)
+        .execute();
+    }
+    ctx.notify({ topic: 'vendorsync', id: event.data.syncId, data: { type: event.type } });
+  },
+};
+
+// The search index needs pg_trgm (a trusted extension since PG 13, so no superuser). Two setups racing
+// on a fresh database can both try to create it; the loser's unique violation means it is there.
+async function ensureTrigramExtension<T>(db: Kysely<T>): Promise<void> {
+  try {
+    await sql`CREATE EXTENSION IF NOT EXISTS pg_trgm`.execute(db);
+  } catch (err) {
+    if ((err as { code?: string }).code !== '23505') throw err;
+  }
+}

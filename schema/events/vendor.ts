@@ -1,0 +1,114 @@
+// Vendor aggregate events (spec 2 §3 Vendor; issue 11). A vendor comes from a company's QuickBooks
+// (VendorSynced) and carries the bank details Billflow keeps for ACH (QuickBooks exposes none for US
+// vendors). Stream `vendor-<companyId>-<qbVendorId>`: a sync that races another finds the stream.
+// The vendor's name, e-mail, phone and bank numbers are sealed with the vendor's data key; the read
+// model keeps the bank numbers masked, and an unmask is itself an event (who, when).
+import { z } from 'zod';
+import type { PersonalFields } from './personal.js';
+
+/** A vendor's data key subject: forgetting the vendor shreds its contact and bank details. */
+export const vendorSubject = (vendorId: number) => `vendor-${vendorId}`;
+
+const vendorPersonal = (fields: readonly string[]): PersonalFields => ({
+  subject: (data) => vendorSubject(data.vendorId as number),
+  fields,
+});
+
+const vendorId = z.number().int().positive();
+export const AccountType = z.enum(['checking', 'savings']);
+export type AccountType = z.infer<typeof AccountType>;
+
+/** What QuickBooks says of a vendor (the fields Billflow keeps). */
+export const vendorFromQb = {
+  name: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  active: z.boolean(),
+};
+
+export const vendorEvents = {
+  /** First seen in a sync: the vendor's id is allocated here. */
+  VendorCreated: {
+    version: 1,
+    personal: vendorPersonal(['name', 'email', 'phone']),
+    schema: z.object({
+      vendorId,
+      companyId: z.number().int().positive(),
+      qbVendorId: z.string(),
+      ...vendorFromQb,
+      syncedAt: z.string(),
+    }),
+  },
+  /** A later sync found QuickBooks changed: only the fields that changed are present. */
+  VendorChangedInQuickBooks: {
+    version: 1,
+    personal: vendorPersonal(['name', 'email', 'phone']),
+    schema: z.object({
+      vendorId,
+      name: z.string().optional(),
+      email: z.string().nullable().optional(),
+      phone: z.string().nullable().optional(),
+      active: z.boolean().optional(),
+      syncedAt: z.string(),
+    }),
+  },
+  VendorBankingUpdated: {
+    version: 1,
+    personal: vendorPersonal(['routingNumber', 'accountNumber']),
+    schema: z.object({
+      vendorId,
+      routingNumber: z.string(),
+      accountNumber: z.string(),
+      accountType: AccountType,
+      bankName: z.string().nullable(),
+      /** 'form', 'batch' or 'csv': where the change came from, for the vendor's history. */
+      source: z.enum(['form', 'batch', 'csv']),
+      at: z.string(),
+    }),
+  },
+  VendorBankingCleared: { version: 1, schema: z.object({ vendorId, at: z.string() }) },
+  /** An ADMIN or MODERATOR read the unmasked bank details (the actor is in the metadata too). */
+  VendorBankingUnmasked: {
+    version: 1,
+    schema: z.object({ vendorId, byUserId: z.number().int().positive(), at: z.string() }),
+  },
+} as const;
+
+type Defs = typeof vendorEvents;
+export type VendorEvent = {
+  [K in keyof Defs]: { type: K; data: z.infer<Defs[K]['schema']> };
+}[keyof Defs];
+
+/**
+ * A sync of a company's vendors (stream `vendorsync-<companyId>`): requested by a user, run by the
+ * `vendors` process manager's job, completed by the job's own command.
+ */
+export const vendorSyncEvents = {
+  VendorSyncRequested: {
+    version: 1,
+    schema: z.object({
+      syncId: z.string(),
+      companyId: z.number().int().positive(),
+      limit: z.number().int().positive(),
+      offset: z.number().int().min(0),
+      at: z.string(),
+    }),
+  },
+  VendorSyncCompleted: {
+    version: 1,
+    schema: z.object({
+      syncId: z.string(),
+      companyId: z.number().int().positive(),
+      synced: z.number().int().min(0),
+      failed: z.number().int().min(0),
+      /** A failure of the whole sync (not connected, QuickBooks down): the message, else null. */
+      error: z.string().nullable(),
+      at: z.string(),
+    }),
+  },
+} as const;
+
+type SyncDefs = typeof vendorSyncEvents;
+export type VendorSyncEvent = {
+  [K in keyof SyncDefs]: { type: K; data: z.infer<SyncDefs[K]['schema']> };
+}[keyof SyncDefs];

@@ -1,0 +1,807 @@
+// Vendors (spec 2 §2, §3, §7 Vendors; issue 11): synced from a company's QuickBooks, bank details
+// kept by Billflow. Reads come from the vendors read model with the bank numbers masked; an unmask
+// (ADMIN, MODERATOR) is recorded as an event first, then the numbers are read from the vendor's own
+// stream, where they are sealed with the vendor's key.
+import { randomUUID } from 'node:crypto';
+import { parse as parseCsv } from 'csv-parse';
+import { stringify as stringifyCsv } from 'csv-stringify/sync';
+import { sql } from 'kysely';
+import {
+  AchStatusInput,
+  BankingInput,
+  BatchBankingInput,
+  MissingBankingInput,
+  VendorExportInput,
+  VendorGetInput,
+  VendorListInput,
+  VendorSyncInput,
+} from '../../schema/commands/vendor.js';
+import type { VendorEvent } from '../../schema/events/vendor.js';
+import { type Actor, authorize, commandContext } from '../auth/permissions.js';
+import {
+  type Banking,
+  type VendorState,
+  vendorDecider,
+  vendorStreamId,
+  vendorSyncDecider,
+} from '../domain/vendor/decider.js';
+import type { Position } from '../eventstore/port.js';
+import type { CommandContext } from './command-handler.js';
+import { type AppServices, awaitProjections } from './context.js';
+import { AppError, parseInput } from './errors.js';
+import { qbAccess } from './quickbooks.js';
+import type { Page } from './users.js';
+
+/** Vendor ids the screens show: a Postgres sequence, whatever event store runs. */
+export const VENDOR_IDS_SEQUENCE = 'vendor_ids';
+
+export interface VendorDto {
+  id: number;
+  name: string;
+  companyId: number;
+  companyName: string | null;
+  qbVendorId: string;
+  email: string | null;
+  phone: string | null;
+  active: boolean;
+  hasBankingInfo: boolean;
+  /** Masked ('*****6789') unless unmasked. */
+  routingNumber: string | null;
+  accountNumber: string | null;
+  accountType: 'checking' | 'savings' | null;
+  bankName: string | null;
+  createdAt: string;
+  updatedAt: string;
+  qbSyncedAt: string;
+  /** Present on the single-vendor read: whether the numbers above are in full. */
+  isUnmasked?: boolean;
+}
+
+export const maskTail = (last4: string | null, length = 9) =>
+  last4 === null ? null : `${'*'.repeat(Math.max(0, length - last4.length))}${last4}`;
+
+function parseId(id: unknown): number {
+  const n = typeof id === 'number' ? id : /^\d{1,10}$/.test(String(id)) ? Number(id) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n <= 0 || n > 2_147_483_647)
+    throw new AppError('NOT_FOUND', 'Vendor not found');
+  return n;
+}
+
+function vendorRows(app: AppServices) {
+  return app.db
+    .selectFrom('vendors as v')
+    .leftJoin('companies as c', 'c.id', 'v.company_id')
+    .select([
+      'v.id',
+      'v.company_id',
+      'v.qb_vendor_id',
+      'v.name',
+      'v.email',
+      'v.phone',
+      'v.active',
+      'v.has_banking',
+      'v.routing_last4',
+      'v.account_last4',
+      'v.account_type',
+      'v.bank_name',
+      'v.created_at',
+      'v.updated_at',
+      'v.qb_synced_at',
+      'c.name as company_name',
+    ]);
+}
+type VendorRow = Awaited<ReturnType<ReturnType<typeof vendorRows>['executeTakeFirstOrThrow']>>;
+
+function toDto(r: VendorRow): VendorDto {
+  return {
+    id: r.id,
+    name: r.name,
+    companyId: r.company_id,
+    companyName: r.company_name,
+    qbVendorId: r.qb_vendor_id,
+    email: r.email,
+    phone: r.phone,
+    active: r.active,
+    hasBankingInfo: r.has_banking,
+    routingNumber: maskTail(r.routing_last4, 9),
+    accountNumber: maskTail(r.account_last4, 8),
+    accountType: r.account_type,
+    bankName: r.bank_name,
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+    qbSyncedAt: r.qb_synced_at.toISOString(),
+  };
+}
+
+async function findVendor(app: AppServices, id: number) {
+  return vendorRows(app).where('v.id', '=', id).executeTakeFirst();
+}
+
+async function requireVendor(app: AppServices, id: number): Promise<VendorRow> {
+  const row = await findVendor(app, id);
+  if (!row) throw new AppError('NOT_FOUND', 'Vendor not found');
+  return row;
+}
+
+const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+export async function listVendors(
+  app: AppServices,
+  actor: Actor | null,
+  query: unknown,
+): Promise<Page<VendorDto>> {
+  authorize(actor, 'vendors.read');
+  const { search, companyId, hasBanking, active, page, limit } = parseInput(VendorListInput, query);
+  let q = vendorRows(app);
+  let count = app.db.selectFrom('vendors as v').select((eb) => eb.fn.countAll<string>().as('n'));
+  const filters = <T extends typeof q | typeof count>(b: T): T => {
+    let x = b as typeof q;
+    if (companyId !== undefined) x = x.where('v.company_id', '=', companyId);
+    if (hasBanking !== undefined) x = x.where('v.has_banking', '=', hasBanking);
+    if (active !== undefined) x = x.where('v.active', '=', active);
+    if (search)
+      x = x.where(
+        sql<boolean>`(lower(v.name) || ' ' || coalesce(lower(v.email), '')) LIKE ${likePattern(search)}`,
+      );
+    return x as unknown as T;
+  };
+  q = filters(q);
+  count = filters(count);
+  const [rows, n] = await Promise.all([
+    q
+      .orderBy(sql`lower(v.name)`)
+      .orderBy('v.id')
+      .limit(limit)
+      .offset((page - 1) * limit)
+      .execute(),
+    count.executeTakeFirstOrThrow(),
+  ]);
+  const total = Number(n.n);
+  return { data: rows.map(toDto), total, page, limit, totalPages: Math.max(1, Math.ceil(total / limit)) };
+}
+
+async function loadVendor(app: AppServices, row: Pick<VendorRow, 'company_id' | 'qb_vendor_id'>) {
+  return app.commands.load(vendorDecider, vendorStreamId(row.company_id, row.qb_vendor_id));
+}
+
+/**
+ * One vendor. With `showUnmasked=true` (ADMIN, MODERATOR) the unmask is recorded first — an event
+ * with who and when — and only then are the full numbers read from the vendor's stream.
+ */
+export async function getVendor(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+  query: unknown = {},
+): Promise<VendorDto> {
+  authorize(actor, 'vendors.read');
+  const vendorId = parseId(id);
+  const { showUnmasked } = parseInput(VendorGetInput, query);
+  const row = await requireVendor(app, vendorId);
+  const dto = toDto(row);
+  if (!showUnmasked) return { ...dto, isUnmasked: false };
+  authorize(actor, 'vendors.unmask');
+  const streamId = vendorStreamId(row.company_id, row.qb_vendor_id);
+  const recorded = await app.commands.handle(
+    vendorDecider,
+    streamId,
+    { type: 'RecordUnmask', byUserId: actor.id, now: new Date().toISOString() },
+    commandContext(actor),
+  );
+  const banking = recorded.state.banking;
+  return {
+    ...dto,
+    hasBankingInfo: banking !== null,
+    routingNumber: banking?.routingNumber ?? null,
+    accountNumber: banking?.accountNumber ?? null,
+    accountType: banking?.accountType ?? null,
+    bankName: banking?.bankName ?? null,
+    isUnmasked: true,
+  };
+}
+
+export interface VendorHistoryEntry {
+  action: string;
+  at: string;
+  userId: number | null;
+  userName: string | null;
+  details: string | null;
+}
+
+const HISTORY: Record<VendorEvent['type'], (e: VendorEvent) => { action: string; details: string | null }> = {
+  VendorCreated: () => ({ action: 'Synced from QuickBooks', details: 'First seen in QuickBooks' }),
+  VendorChangedInQuickBooks: (e) => ({
+    action: 'Changed in QuickBooks',
+    details: `Changed: ${Object.keys(e.data)
+      .filter((k) => k !== 'vendorId' && k !== 'syncedAt')
+      .join(', ')}`,
+  }),
+  VendorBankingUpdated: (e) => ({
+    action: 'Banking updated',
+    details: `From ${(e.data as { source: string }).source === 'csv' ? 'a CSV import' : (e.data as { source: string }).source === 'batch' ? 'a batch update' : 'the banking form'}; account ending ${(e.data as { accountNumber: string }).accountNumber.slice(-4)}`,
+  }),
+  VendorBankingCleared: () => ({ action: 'Banking cleared', details: null }),
+  VendorBankingUnmasked: () => ({ action: 'Banking unmasked', details: 'Full bank numbers shown' }),
+};
+
+/** The vendor's history from its stream, newest first: who did what and when, unmasks included. */
+export async function vendorHistory(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+): Promise<VendorHistoryEntry[]> {
+  authorize(actor, 'vendors.read');
+  const row = await requireVendor(app, parseId(id));
+  const { events } = await app.store.readStream(vendorStreamId(row.company_id, row.qb_vendor_id));
+  const userIds = [
+    ...new Set(events.map((e) => Number(e.metadata.userId)).filter((n) => Number.isInteger(n) && n > 0)),
+  ];
+  const names = new Map<number, string>();
+  if (userIds.length > 0)
+    for (const u of await app.db
+      .selectFrom('users')
+      .select(['id', 'first_name', 'last_name', 'email'])
+      .where('id', 'in', userIds)
+      .execute())
+      names.set(u.id, [u.first_name, u.last_name].filter(Boolean).join(' ') || u.email || `User #${u.id}`);
+  return events
+    .map((stored) => {
+      const e = { type: stored.type, data: stored.data } as VendorEvent;
+      const line = HISTORY[e.type]?.(e) ?? { action: e.type, details: null };
+      const userId = stored.metadata.userId ? Number(stored.metadata.userId) : null;
+      return {
+        ...line,
+        at: stored.createdAt.toISOString(),
+        userId,
+        userName: userId !== null ? (names.get(userId) ?? `User #${userId}`) : null,
+      };
+    })
+    .reverse();
+}
+
+/** Waits (bounded) for the vendors read model, then answers from it (or from the decided state). */
+async function answer(app: AppServices, vendorId: number, position: Position | null, state: VendorState) {
+  const caughtUp = await awaitProjections(app, position, ['vendors']);
+  const row = caughtUp ? await findVendor(app, vendorId) : undefined;
+  if (row) return toDto(row);
+  const now = new Date().toISOString();
+  const b = state.banking;
+  return {
+    id: vendorId,
+    name: state.qb?.name ?? '',
+    companyId: state.companyId!,
+    companyName: null,
+    qbVendorId: state.qbVendorId!,
+    email: state.qb?.email ?? null,
+    phone: state.qb?.phone ?? null,
+    active: state.qb?.active ?? true,
+    hasBankingInfo: b !== null,
+    routingNumber: b ? maskTail(b.routingNumber.slice(-4), 9) : null,
+    accountNumber: b ? maskTail(b.accountNumber.slice(-4), 8) : null,
+    accountType: b?.accountType ?? null,
+    bankName: b?.bankName ?? null,
+    createdAt: now,
+    updatedAt: now,
+    qbSyncedAt: now,
+  } satisfies VendorDto;
+}
+
+async function applyBanking(
+  app: AppServices,
+  row: VendorRow,
+  banking: Banking,
+  source: 'form' | 'batch' | 'csv',
+  ctx: CommandContext,
+) {
+  return app.commands.handle(
+    vendorDecider,
+    vendorStreamId(row.company_id, row.qb_vendor_id),
+    { type: 'UpdateBanking', ...banking, source, now: new Date().toISOString() },
+    ctx,
+  );
+}
+
+export async function updateVendorBanking(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+  input: unknown,
+) {
+  authorize(actor, 'vendors.write');
+  const vendorId = parseId(id);
+  const banking = parseInput(BankingInput, input);
+  const row = await requireVendor(app, vendorId);
+  const r = await applyBanking(app, row, banking, 'form', commandContext(actor));
+  return answer(app, vendorId, r.position, r.state);
+}
+
+export async function clearVendorBanking(app: AppServices, actor: Actor | null, id: unknown) {
+  authorize(actor, 'vendors.write');
+  const vendorId = parseId(id);
+  const row = await requireVendor(app, vendorId);
+  const r = await app.commands.handle(
+    vendorDecider,
+    vendorStreamId(row.company_id, row.qb_vendor_id),
+    { type: 'ClearBanking', now: new Date().toISOString() },
+    commandContext(actor),
+  );
+  return answer(app, vendorId, r.position, r.state);
+}
+
+export interface BatchBankingResult {
+  processed: number;
+  updated: number;
+  failed: number;
+  results: Array<{ vendorId: number; success: boolean; error: string | null }>;
+}
+
+/** Runs `work` over items, `width` at a time, in order of the items' results. */
+export async function inParallel<T, R>(
+  items: readonly T[],
+  width: number,
+  work: (item: T, i: number) => Promise<R>,
+) {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, items.length) }, async () => {
+      for (;;) {
+        const i = next++;
+        if (i >= items.length) return;
+        out[i] = await work(items[i], i);
+      }
+    }),
+  );
+  return out;
+}
+
+/** Each vendor its own command on its own stream; one read-your-writes wait for the batch. */
+export async function batchUpdateVendorBanking(
+  app: AppServices,
+  actor: Actor | null,
+  input: unknown,
+): Promise<BatchBankingResult> {
+  authorize(actor, 'vendors.write');
+  const { updates } = parseInput(BatchBankingInput, input);
+  const rows = new Map(
+    (
+      await vendorRows(app)
+        .where(
+          'v.id',
+          'in',
+          updates.map((u) => u.vendorId),
+        )
+        .execute()
+    ).map((r) => [r.id, r]),
+  );
+  let last: Position | null = null;
+  const results = await inParallel(updates, 8, async ({ vendorId, ...banking }) => {
+    const row = rows.get(vendorId);
+    if (!row) return { vendorId, success: false, error: 'Vendor not found' };
+    try {
+      const r = await applyBanking(app, row, banking, 'batch', commandContext(actor));
+      if (r.position && (last === null || r.position > last)) last = r.position;
+      return { vendorId, success: true, error: null };
+    } catch (err) {
+      return { vendorId, success: false, error: err instanceof Error ? err.message : String(err) };
+    }
+  });
+  await awaitProjections(app, last, ['vendors']);
+  const updated = results.filter((r) => r.success).length;
+  return { processed: results.length, updated, failed: results.length - updated, results };
+}
+
+/** Active vendors without bank details (optionally of one company), by name. */
+export async function vendorsMissingBanking(app: AppServices, actor: Actor | null, query: unknown) {
+  authorize(actor, 'vendors.read');
+  const { companyId } = parseInput(MissingBankingInput, query);
+  let q = vendorRows(app).where('v.has_banking', '=', false).where('v.active', '=', true);
+  if (companyId !== undefined) q = q.where('v.company_id', '=', companyId);
+  return (await q.orderBy(sql`lower(v.name)`).orderBy('v.id').limit(1000).execute()).map(toDto);
+}
+
+/** Spec 2 §3 Vendor ACH status, by the company and QuickBooks vendor id (masked numbers). */
+export async function vendorAchStatus(app: AppServices, actor: Actor | null, query: unknown) {
+  authorize(actor, 'vendors.read');
+  const { companyId, qbVendorId } = parseInput(AchStatusInput, query);
+  const row = await vendorRows(app)
+    .where('v.company_id', '=', companyId)
+    .where('v.qb_vendor_id', '=', qbVendorId)
+    .executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND', 'Vendor not found');
+  const d = toDto(row);
+  return {
+    hasBankingInfo: d.hasBankingInfo,
+    routingNumber: d.routingNumber,
+    accountNumber: d.accountNumber,
+    accountType: d.accountType,
+    bankName: d.bankName,
+    vendorId: d.id,
+    vendorName: d.name,
+  };
+}
+
+// --- sync from QuickBooks ------------------------------------------------------------------------
+
+export interface VendorSyncDto {
+  syncId: string;
+  companyId: number;
+  status: 'queued' | 'running' | 'completed' | 'failed';
+  synced: number;
+  failed: number;
+  error: string | null;
+  requestedAt: string;
+  completedAt: string | null;
+}
+
+/** POST /api/vendors/sync: records the request; the `vendors` process manager queues the job. */
+export async function requestVendorSync(
+  app: AppServices,
+  actor: Actor | null,
+  input: unknown,
+): Promise<VendorSyncDto> {
+  authorize(actor, 'vendors.write');
+  const { companyId, limit, offset } = parseInput(VendorSyncInput, input);
+  const company = await app.db
+    .selectFrom('companies')
+    .select(['id', 'qb_realm_id', 'qb_connection_status'])
+    .where('id', '=', companyId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!company) throw new AppError('NOT_FOUND', 'Company not found');
+  if (!company.qb_realm_id || company.qb_connection_status === 'disconnected')
+    throw new AppError('CONFLICT', 'This company is not connected to QuickBooks');
+  const syncId = randomUUID();
+  const now = new Date().toISOString();
+  const r = await app.commands.handle(
+    vendorSyncDecider,
+    vendorSyncDecider.streamId(companyId),
+    { type: 'RequestVendorSync', syncId, companyId, limit, offset, now },
+    commandContext(actor),
+  );
+  await awaitProjections(app, r.position, ['vendor_syncs']);
+  return (
+    (await findSync(app, syncId)) ?? {
+      syncId,
+      companyId,
+      status: 'queued',
+      synced: 0,
+      failed: 0,
+      error: null,
+      requestedAt: now,
+      completedAt: null,
+    }
+  );
+}
+
+async function findSync(app: AppServices, syncId: string): Promise<VendorSyncDto | null> {
+  const r = await app.db.selectFrom('vendor_syncs').selectAll().where('id', '=', syncId).executeTakeFirst();
+  if (!r) return null;
+  return {
+    syncId: r.id,
+    companyId: r.company_id,
+    status: r.status,
+    synced: r.synced,
+    failed: r.failed,
+    error: r.error,
+    requestedAt: r.requested_at.toISOString(),
+    completedAt: r.completed_at?.toISOString() ?? null,
+  };
+}
+
+export async function getVendorSync(
+  app: AppServices,
+  actor: Actor | null,
+  syncId: unknown,
+): Promise<VendorSyncDto> {
+  authorize(actor, 'vendors.read');
+  const id = typeof syncId === 'string' && /^[0-9a-f-]{36}$/.test(syncId) ? syncId : null;
+  const sync = id ? await findSync(app, id) : null;
+  if (!sync) throw new AppError('NOT_FOUND', 'Vendor sync not found');
+  return sync;
+}
+
+interface QbVendor {
+  Id: string;
+  DisplayName?: string;
+  CompanyName?: string;
+  PrimaryEmailAddr?: { Address?: string };
+  PrimaryPhone?: { FreeFormNumber?: string };
+  Active?: boolean;
+}
+
+export interface SyncProgress {
+  syncId: string;
+  companyId: number;
+  processed: number;
+  synced: number;
+  failed: number;
+  done: boolean;
+}
+
+/** Live progress for the screen's bar: on the change channel, topic `vendorsync` (best effort). */
+async function announce(app: AppServices, p: SyncProgress) {
+  const notice = { topic: 'vendorsync', id: p.syncId, data: { ...p } };
+  await app.redis.publish(`${app.config.REDIS_PREFIX}:changes`, JSON.stringify([notice])).catch(() => {});
+}
+
+/**
+ * The job: pages through the company's QuickBooks vendors (`limit` a page from `offset`), upserts
+ * each as a command whose id derives from the sync, so a job that runs again appends nothing twice,
+ * and completes the sync with its counts. QuickBooks' 429 and 5xx are retried by the client.
+ */
+export async function runVendorSync(
+  app: AppServices,
+  sync: { syncId: string; companyId: number; limit: number; offset: number },
+  ctx: CommandContext,
+): Promise<{ synced: number; failed: number; error: string | null }> {
+  const { syncId, companyId, limit } = sync;
+  let synced = 0;
+  let failed = 0;
+  let error: string | null = null;
+  try {
+    const { client, isSandbox, realmId, accessToken } = await qbAccess(app, companyId, ctx);
+    let start = sync.offset + 1; // QuickBooks' STARTPOSITION is 1-based
+    for (;;) {
+      const page = await client.query<{ Vendor?: QbVendor[] }>(
+        isSandbox,
+        realmId,
+        accessToken,
+        `select * from Vendor STARTPOSITION ${start} MAXRESULTS ${limit}`,
+      );
+      const vendors = page.QueryResponse.Vendor ?? [];
+      if (vendors.length === 0) break;
+      const known = new Map(
+        (
+          await app.db
+            .selectFrom('vendors')
+            .select(['id', 'qb_vendor_id'])
+            .where('company_id', '=', companyId)
+            .where(
+              'qb_vendor_id',
+              'in',
+              vendors.map((v) => v.Id),
+            )
+            .execute()
+        ).map((r) => [r.qb_vendor_id, r.id]),
+      );
+      const fresh = vendors.filter((v) => !known.has(v.Id));
+      if (fresh.length > 0) {
+        const ids = await app.pool.query<{ id: number }>(
+          `SELECT nextval('${VENDOR_IDS_SEQUENCE}')::int AS id FROM generate_series(1, $1)`,
+          [fresh.length],
+        );
+        for (const [i, v] of fresh.entries()) known.set(v.Id, ids.rows[i].id);
+      }
+      const now = new Date().toISOString();
+      const outcomes = await inParallel(vendors, 8, async (v) => {
+        try {
+          await app.commands.handle(
+            vendorDecider,
+            vendorStreamId(companyId, v.Id),
+            {
+              type: 'SyncVendor',
+              vendorId: known.get(v.Id)!,
+              companyId,
+              qbVendorId: v.Id,
+              vendor: {
+                name: (v.DisplayName ?? v.CompanyName ?? `Vendor ${v.Id}`).slice(0, 255),
+                email: v.PrimaryEmailAddr?.Address?.slice(0, 254) ?? null,
+                phone: v.PrimaryPhone?.FreeFormNumber?.slice(0, 40) ?? null,
+                active: v.Active !== false,
+              },
+              now,
+            },
+            { ...ctx, commandId: `${syncId}:${v.Id}` },
+          );
+          return true;
+        } catch (err) {
+          app.log.warn(
+            { syncId, qbVendorId: v.Id, error: err instanceof Error ? err.message : String(err) },
+            'vendor sync: one vendor failed',
+          );
+          return false;
+        }
+      });
+      for (const ok of outcomes)
+        if (ok) synced++;
+        else failed++;
+      await announce(app, { syncId, companyId, processed: synced + failed, synced, failed, done: false });
+      if (vendors.length < limit) break;
+      start += vendors.length;
+    }
+  } catch (err) {
+    error = err instanceof Error ? err.message : String(err);
+  }
+  await app.commands.handle(
+    vendorSyncDecider,
+    vendorSyncDecider.streamId(companyId),
+    { type: 'CompleteVendorSync', syncId, companyId, synced, failed, error, now: new Date().toISOString() },
+    { ...ctx, commandId: `${syncId}:complete` },
+  );
+  await announce(app, { syncId, companyId, processed: synced + failed, synced, failed, done: true });
+  return { synced, failed, error };
+}
+
+// --- CSV export and import -----------------------------------------------------------------------
+
+export const CSV_MAX_BYTES = 5 * 1024 * 1024;
+export const CSV_MAX_ROWS = 50_000;
+export const CSV_REQUIRED_COLUMNS = [
+  'ID',
+  'Routing Number',
+  'Account Number',
+  'Account Type',
+  'Bank Name',
+] as const;
+const EXPORT_COLUMNS = [
+  'ID',
+  'Name',
+  'Company',
+  'QuickBooks ID',
+  'Email',
+  'Phone',
+  'Active',
+  'Routing Number',
+  'Account Number',
+  'Account Type',
+  'Bank Name',
+];
+
+/** Spreadsheet apps run a cell that starts with = + - @ as a formula: such text is quoted with '. */
+const cell = (v: string | null) => (v && /^[=+\-@\t\r]/.test(v) ? `'${v}` : (v ?? ''));
+
+/** GET /api/vendors/export-csv: the vendors (of a company; active unless asked) with masked numbers. */
+export async function exportVendorsCsv(
+  app: AppServices,
+  actor: Actor | null,
+  query: unknown,
+): Promise<string> {
+  authorize(actor, 'vendors.read');
+  const { companyId, includeInactive } = parseInput(VendorExportInput, query);
+  let q = vendorRows(app);
+  if (companyId !== undefined) q = q.where('v.company_id', '=', companyId);
+  if (!includeInactive) q = q.where('v.active', '=', true);
+  const rows = (await q.orderBy(sql`lower(v.name)`).orderBy('v.id').execute()).map(toDto);
+  return stringifyCsv(
+    rows.map((v) => [
+      String(v.id),
+      cell(v.name),
+      cell(v.companyName),
+      v.qbVendorId,
+      cell(v.email),
+      cell(v.phone),
+      v.active ? 'true' : 'false',
+      v.routingNumber ?? '',
+      v.accountNumber ?? '',
+      v.accountType ?? '',
+      cell(v.bankName),
+    ]),
+    { header: true, columns: EXPORT_COLUMNS },
+  );
+}
+
+export interface CsvImportResult {
+  processed: number;
+  updated: number;
+  failed: number;
+  /** Rows left as they were (no bank details in the row, or the same as stored). */
+  unchanged: number;
+  errors: Array<{ row: number; error: string }>;
+}
+
+/**
+ * POST /api/vendors/import-csv: every row checked on the server; good rows applied (each its own
+ * command), bad rows reported with their row number (the header is row 1). A file that is not
+ * UTF-8, lacks a required column or has too many rows is refused whole and changes nothing.
+ */
+export async function importVendorsCsv(
+  app: AppServices,
+  actor: Actor | null,
+  file: { filename: string; content: Buffer },
+): Promise<CsvImportResult> {
+  authorize(actor, 'vendors.write');
+  if (!/\.csv$/i.test(file.filename)) throw new AppError('VALIDATION', 'Only .csv files can be imported');
+  if (file.content.length === 0) throw new AppError('VALIDATION', 'The file is empty');
+  if (file.content.length > CSV_MAX_BYTES) throw new AppError('VALIDATION', 'The file is larger than 5 MB');
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(file.content);
+  } catch {
+    throw new AppError('VALIDATION', 'The file is not UTF-8 text: save it as CSV UTF-8 and try again');
+  }
+  const records: string[][] = [];
+  try {
+    const parser = parseCsv(text, {
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      max_record_size: 64 * 1024,
+    });
+    for await (const record of parser as AsyncIterable<string[]>) {
+      records.push(record);
+      if (records.length > CSV_MAX_ROWS + 1)
+        throw new AppError(
+          'VALIDATION',
+          `The file has more than ${CSV_MAX_ROWS.toLocaleString('en-US')} rows: split it and import the parts`,
+        );
+    }
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    throw new AppError(
+      'VALIDATION',
+      `The file is not valid CSV: ${err instanceof Error ? err.message : String(err)}`,
+    );
+  }
+  const header = (records.shift() ?? []).map((h) => h.trim());
+  const missing = CSV_REQUIRED_COLUMNS.filter((c) => !header.includes(c));
+  if (missing.length > 0)
+    throw new AppError(
+      'VALIDATION',
+      `Missing required columns: ${missing.join(', ')} (is the file comma-separated, with a header row?)`,
+    );
+  const col = Object.fromEntries(CSV_REQUIRED_COLUMNS.map((c) => [c, header.indexOf(c)])) as Record<
+    (typeof CSV_REQUIRED_COLUMNS)[number],
+    number
+  >;
+  const errors: Array<{ row: number; error: string }> = [];
+  const work: Array<{ row: number; vendorId: number; banking: Banking }> = [];
+  let unchanged = 0;
+  records.forEach((r, i) => {
+    const row = i + 2;
+    const get = (c: (typeof CSV_REQUIRED_COLUMNS)[number]) => (r[col[c]] ?? '').trim();
+    const idText = get('ID');
+    if (!/^\d{1,10}$/.test(idText)) {
+      errors.push({ row, error: 'ID must be a vendor id (digits)' });
+      return;
+    }
+    const raw = {
+      routingNumber: get('Routing Number'),
+      accountNumber: get('Account Number'),
+      accountType: get('Account Type'),
+      bankName: get('Bank Name'),
+    };
+    if (!raw.routingNumber && !raw.accountNumber && !raw.accountType && !raw.bankName) {
+      unchanged++;
+      return;
+    }
+    if (raw.routingNumber.includes('*') || raw.accountNumber.includes('*')) {
+      errors.push({ row, error: 'Enter the full routing and account numbers (an export masks them)' });
+      return;
+    }
+    const parsed = BankingInput.safeParse(raw);
+    if (!parsed.success) {
+      errors.push({ row, error: parsed.error.issues.map((x) => x.message).join('; ') });
+      return;
+    }
+    work.push({ row, vendorId: Number(idText), banking: parsed.data });
+  });
+  const rows = new Map<number, VendorRow>();
+  for (let i = 0; i < work.length; i += 1000) {
+    const ids = [...new Set(work.slice(i, i + 1000).map((w) => w.vendorId))];
+    for (const r of await vendorRows(app).where('v.id', 'in', ids).execute()) rows.set(r.id, r);
+  }
+  let updated = 0;
+  let last: Position | null = null;
+  const ctx = commandContext(actor);
+  const outcomes = await inParallel(work, 16, async (w) => {
+    const row = rows.get(w.vendorId);
+    if (!row) return { row: w.row, error: `Vendor ${w.vendorId} not found` };
+    try {
+      const r = await applyBanking(app, row, w.banking, 'csv', ctx);
+      if (r.position === null) return 'unchanged' as const;
+      if (last === null || r.position > last) last = r.position;
+      return 'updated' as const;
+    } catch (err) {
+      return { row: w.row, error: err instanceof Error ? err.message : String(err) };
+    }
+  });
+  for (const o of outcomes) {
+    if (o === 'updated') updated++;
+    else if (o === 'unchanged') unchanged++;
+    else errors.push(o);
+  }
+  await awaitProjections(app, last, ['vendors']);
+  errors.sort((a, b) => a.row - b.row);
+  return { processed: records.length, updated, failed: errors.length, unchanged, errors };
+}

@@ -1,0 +1,246 @@
+// The Vendor type (spec 2 §3), its queries and mutations (spec 2 §7 Vendors), a vendor's history,
+// and live changes: vendorChanged, and vendorSyncProgress for the sync's progress bar.
+import type { Page } from '../../../app/users.js';
+import {
+  clearVendorBanking,
+  getVendor,
+  getVendorSync,
+  listVendors,
+  requestVendorSync,
+  updateVendorBanking,
+  type VendorDto,
+  type VendorHistoryEntry,
+  type VendorSyncDto,
+  vendorHistory,
+} from '../../../app/vendors.js';
+import { authorize } from '../../../auth/permissions.js';
+import { sharedRead } from '../../live.js';
+import { builder } from '../builder.js';
+import { run } from '../errors.js';
+import { withoutNulls } from '../inputs.js';
+
+const AccountTypeEnum = builder.enumType('AccountType', { values: ['checking', 'savings'] as const });
+
+export const VendorRef = builder.objectRef<VendorDto>('Vendor').implement({
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    name: t.exposeString('name'),
+    companyId: t.exposeInt('companyId'),
+    companyName: t.exposeString('companyName', { nullable: true }),
+    qbVendorId: t.exposeString('qbVendorId'),
+    email: t.exposeString('email', { nullable: true }),
+    phone: t.exposeString('phone', { nullable: true }),
+    active: t.exposeBoolean('active'),
+    hasBankingInfo: t.exposeBoolean('hasBankingInfo'),
+    routingNumber: t.exposeString('routingNumber', {
+      nullable: true,
+      description: 'Masked unless unmasked.',
+    }),
+    accountNumber: t.exposeString('accountNumber', {
+      nullable: true,
+      description: 'Masked unless unmasked.',
+    }),
+    accountType: t.field({ type: AccountTypeEnum, nullable: true, resolve: (v) => v.accountType }),
+    bankName: t.exposeString('bankName', { nullable: true }),
+    isUnmasked: t.boolean({ resolve: (v) => v.isUnmasked === true }),
+    createdAt: t.field({ type: 'DateTime', resolve: (v) => v.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (v) => v.updatedAt }),
+    qbSyncedAt: t.field({ type: 'DateTime', resolve: (v) => v.qbSyncedAt }),
+  }),
+});
+
+const VendorPage = builder.objectRef<Page<VendorDto>>('VendorPage').implement({
+  fields: (t) => ({
+    data: t.field({ type: [VendorRef], resolve: (p) => p.data }),
+    total: t.exposeInt('total'),
+    page: t.exposeInt('page'),
+    limit: t.exposeInt('limit'),
+    totalPages: t.exposeInt('totalPages'),
+  }),
+});
+
+const VendorHistoryRef = builder.objectRef<VendorHistoryEntry>('VendorHistoryEntry').implement({
+  fields: (t) => ({
+    action: t.exposeString('action'),
+    at: t.field({ type: 'DateTime', resolve: (h) => h.at }),
+    userId: t.exposeInt('userId', { nullable: true }),
+    userName: t.exposeString('userName', { nullable: true }),
+    details: t.exposeString('details', { nullable: true }),
+  }),
+});
+
+const VendorSyncRef = builder.objectRef<VendorSyncDto>('VendorSync').implement({
+  fields: (t) => ({
+    syncId: t.exposeString('syncId'),
+    companyId: t.exposeInt('companyId'),
+    status: t.exposeString('status'),
+    synced: t.exposeInt('synced'),
+    failed: t.exposeInt('failed'),
+    error: t.exposeString('error', { nullable: true }),
+    requestedAt: t.field({ type: 'DateTime', resolve: (s) => s.requestedAt }),
+    completedAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => s.completedAt }),
+  }),
+});
+
+builder.queryField('vendors', (t) =>
+  t.field({
+    type: VendorPage,
+    description: 'Vendors by name, 20 a page; bank numbers masked (ADMIN, MODERATOR).',
+    args: {
+      search: t.arg.string({ required: false }),
+      companyId: t.arg.int({ required: false }),
+      hasBanking: t.arg.boolean({ required: false }),
+      active: t.arg.boolean({ required: false }),
+      page: t.arg.int({ required: false }),
+      limit: t.arg.int({ required: false }),
+    },
+    resolve: (_, args, ctx) => run(() => listVendors(ctx.app, ctx.actor, withoutNulls(args))),
+  }),
+);
+
+builder.queryField('vendor', (t) =>
+  t.field({
+    type: VendorRef,
+    description: 'One vendor. showUnmasked records the unmask (who, when), then shows the numbers.',
+    args: { id: t.arg.int({ required: true }), showUnmasked: t.arg.boolean({ required: false }) },
+    resolve: (_, args, ctx) =>
+      run(() => getVendor(ctx.app, ctx.actor, args.id, { showUnmasked: args.showUnmasked ?? false })),
+  }),
+);
+
+builder.queryField('vendorHistory', (t) =>
+  t.field({
+    type: [VendorHistoryRef],
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_, args, ctx) => run(() => vendorHistory(ctx.app, ctx.actor, args.id)),
+  }),
+);
+
+builder.queryField('vendorSync', (t) =>
+  t.field({
+    type: VendorSyncRef,
+    args: { syncId: t.arg.string({ required: true }) },
+    resolve: (_, args, ctx) => run(() => getVendorSync(ctx.app, ctx.actor, args.syncId)),
+  }),
+);
+
+const BankingInputRef = builder.inputType('VendorBankingInput', {
+  fields: (t) => ({
+    routingNumber: t.string({ required: true }),
+    accountNumber: t.string({ required: true }),
+    accountType: t.string({ required: true }),
+    bankName: t.string({ required: false }),
+  }),
+});
+
+builder.mutationField('updateVendorBanking', (t) =>
+  t.field({
+    type: VendorRef,
+    args: { id: t.arg.int({ required: true }), input: t.arg({ type: BankingInputRef, required: true }) },
+    resolve: (_, args, ctx) =>
+      run(() => updateVendorBanking(ctx.app, ctx.actor, args.id, withoutNulls(args.input))),
+  }),
+);
+
+builder.mutationField('clearVendorBanking', (t) =>
+  t.field({
+    type: VendorRef,
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_, args, ctx) => run(() => clearVendorBanking(ctx.app, ctx.actor, args.id)),
+  }),
+);
+
+builder.mutationField('syncVendors', (t) =>
+  t.field({
+    type: VendorSyncRef,
+    description: 'Queues a sync of the company’s vendors from QuickBooks; follow vendorSyncProgress.',
+    args: {
+      companyId: t.arg.int({ required: true }),
+      limit: t.arg.int({ required: false }),
+      offset: t.arg.int({ required: false }),
+    },
+    resolve: (_, args, ctx) => run(() => requestVendorSync(ctx.app, ctx.actor, withoutNulls(args))),
+  }),
+);
+
+const VendorChange = builder
+  .objectRef<{ id: number; type: string; vendor: VendorDto | null }>('VendorChange')
+  .implement({
+    fields: (t) => ({
+      id: t.exposeInt('id'),
+      type: t.exposeString('type'),
+      vendor: t.field({ type: VendorRef, nullable: true, resolve: (c) => c.vendor }),
+    }),
+  });
+
+builder.subscriptionField('vendorChanged', (t) =>
+  t.field({
+    type: VendorChange,
+    description: 'Pushed after the vendors read model changed (numbers masked). Optionally one vendor.',
+    authScopes: { permission: 'vendors.read' },
+    args: { id: t.arg.int({ required: false }) },
+    subscribe: (_, args, ctx) => ctx.live.subscribe('vendor', args.id == null ? undefined : String(args.id)),
+    resolve: async (notice, _, ctx) => {
+      authorize(ctx.actor, 'vendors.read');
+      const vendor = await sharedRead(notice, 'vendor', () =>
+        getVendor(ctx.app, ctx.actor, Number(notice.id)).catch(() => null),
+      );
+      return { id: Number(notice.id), type: String(notice.data?.type ?? 'changed'), vendor };
+    },
+  }),
+);
+
+const SyncProgressRef = builder
+  .objectRef<{
+    syncId: string;
+    companyId: number;
+    processed: number;
+    synced: number;
+    failed: number;
+    done: boolean;
+  }>('VendorSyncProgress')
+  .implement({
+    fields: (t) => ({
+      syncId: t.exposeString('syncId'),
+      companyId: t.exposeInt('companyId'),
+      processed: t.exposeInt('processed'),
+      synced: t.exposeInt('synced'),
+      failed: t.exposeInt('failed'),
+      done: t.exposeBoolean('done'),
+    }),
+  });
+
+builder.subscriptionField('vendorSyncProgress', (t) =>
+  t.field({
+    type: SyncProgressRef,
+    description: 'The progress of one vendor sync, pushed page by page until done.',
+    authScopes: { permission: 'vendors.read' },
+    args: { syncId: t.arg.string({ required: true }) },
+    subscribe: (_, args, ctx) => ctx.live.subscribe('vendorsync', args.syncId),
+    resolve: async (notice, _, ctx) => {
+      authorize(ctx.actor, 'vendors.read');
+      const d = (notice.data ?? {}) as Record<string, unknown>;
+      // The projection's notice (request or completion) carries no counts: read the sync then.
+      if (typeof d.processed !== 'number') {
+        const s = await getVendorSync(ctx.app, ctx.actor, notice.id);
+        const done = s.status === 'completed' || s.status === 'failed';
+        return {
+          syncId: s.syncId,
+          companyId: s.companyId,
+          processed: s.synced + s.failed,
+          synced: s.synced,
+          failed: s.failed,
+          done,
+        };
+      }
+      return {
+        syncId: notice.id,
+        companyId: Number(d.companyId),
+        processed: Number(d.processed),
+        synced: Number(d.synced),
+        failed: Number(d.failed),
+        done: d.done === true,
+      };
+    },
+  }),
+);

@@ -1,0 +1,302 @@
+// /api/vendors/* (spec 2 §7 Vendors; issue 11). Thin: parse the path, query, body or upload, call
+// the application function. Routes with a fixed path come before /:id.
+import multipart from '@fastify/multipart';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  AchStatusInput,
+  BankingInput,
+  BatchBankingInput,
+  MissingBankingInput,
+  VendorExportInput,
+  VendorGetInput,
+  VendorListInput,
+  VendorSyncInput,
+} from '../../../schema/commands/vendor.js';
+import { AppError } from '../../app/errors.js';
+import {
+  batchUpdateVendorBanking,
+  CSV_MAX_BYTES,
+  clearVendorBanking,
+  exportVendorsCsv,
+  getVendor,
+  getVendorSync,
+  importVendorsCsv,
+  listVendors,
+  requestVendorSync,
+  updateVendorBanking,
+  vendorAchStatus,
+  vendorHistory,
+  vendorsMissingBanking,
+} from '../../app/vendors.js';
+import { routeDoc } from './contracts.js';
+import type { RestDeps } from './deps.js';
+import { ok } from './envelope.js';
+
+const TAGS = ['vendors'];
+const BASE = '/api/vendors';
+type IdParams = { Params: { id: string } };
+const VendorIdParams = z.object({ id: z.string().regex(/^\d+$/).describe('Vendor id') });
+
+const Vendor = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  companyId: z.number().int(),
+  companyName: z.string().nullable(),
+  qbVendorId: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  active: z.boolean(),
+  hasBankingInfo: z.boolean(),
+  routingNumber: z.string().nullable().describe('Masked unless unmasked'),
+  accountNumber: z.string().nullable().describe('Masked unless unmasked'),
+  accountType: z.enum(['checking', 'savings']).nullable(),
+  bankName: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  qbSyncedAt: z.string(),
+  isUnmasked: z.boolean().optional(),
+});
+const VendorSync = z.object({
+  syncId: z.string(),
+  companyId: z.number().int(),
+  status: z.enum(['queued', 'running', 'completed', 'failed']),
+  synced: z.number().int(),
+  failed: z.number().int(),
+  error: z.string().nullable(),
+  requestedAt: z.string(),
+  completedAt: z.string().nullable(),
+});
+const ImportResult = z.object({
+  processed: z.number().int(),
+  updated: z.number().int(),
+  failed: z.number().int(),
+  unchanged: z.number().int(),
+  errors: z.array(z.object({ row: z.number().int(), error: z.string() })),
+});
+
+export function vendorRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) {
+  server.get(
+    BASE,
+    {
+      schema: routeDoc({
+        summary: 'List vendors (search, company, has banking, active; 20 a page, by name); numbers masked',
+        tags: TAGS,
+        querystring: VendorListInput,
+        data: z.array(Vendor),
+        paginated: true,
+      }),
+    },
+    async (req, reply) => {
+      const page = await listVendors(app, await actorOf(req), req.query);
+      return ok(reply, page.data, {
+        pagination: { total: page.total, page: page.page, limit: page.limit, totalPages: page.totalPages },
+      });
+    },
+  );
+  server.get(
+    `${BASE}/missing-banking`,
+    {
+      schema: routeDoc({
+        summary: 'Active vendors without bank details (optionally of one company)',
+        tags: TAGS,
+        querystring: MissingBankingInput,
+        data: z.array(Vendor),
+      }),
+    },
+    async (req, reply) => ok(reply, await vendorsMissingBanking(app, await actorOf(req), req.query)),
+  );
+  server.get(
+    `${BASE}/ach-status`,
+    {
+      schema: routeDoc({
+        summary: 'Whether a QuickBooks vendor of a company is ready for ACH (numbers masked)',
+        tags: TAGS,
+        querystring: AchStatusInput,
+        data: z.object({
+          hasBankingInfo: z.boolean(),
+          routingNumber: z.string().nullable(),
+          accountNumber: z.string().nullable(),
+          accountType: z.enum(['checking', 'savings']).nullable(),
+          bankName: z.string().nullable(),
+          vendorId: z.number().int(),
+          vendorName: z.string(),
+        }),
+        errors: [404],
+      }),
+    },
+    async (req, reply) => ok(reply, await vendorAchStatus(app, await actorOf(req), req.query)),
+  );
+  server.post(
+    `${BASE}/sync`,
+    {
+      schema: routeDoc({
+        summary: 'Queue a sync of the company’s vendors from QuickBooks (progress: vendorSyncProgress)',
+        tags: TAGS,
+        body: VendorSyncInput,
+        status: 202,
+        data: VendorSync,
+        errors: [404, 409],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await requestVendorSync(app, await actorOf(req), req.body), {
+        status: 202,
+        message: 'Vendor sync queued',
+      }),
+  );
+  server.get<{ Params: { syncId: string } }>(
+    `${BASE}/sync/:syncId`,
+    {
+      schema: routeDoc({
+        summary: 'A vendor sync: queued, completed or failed, with its counts',
+        tags: TAGS,
+        params: z.object({ syncId: z.string().max(64) }),
+        data: VendorSync,
+        errors: [404],
+      }),
+    },
+    async (req, reply) => ok(reply, await getVendorSync(app, await actorOf(req), req.params.syncId)),
+  );
+  server.post(
+    `${BASE}/batch-update-banking`,
+    {
+      schema: routeDoc({
+        summary: 'Set the bank details of up to 500 vendors; a result per vendor',
+        tags: TAGS,
+        body: BatchBankingInput,
+        data: z.object({
+          processed: z.number().int(),
+          updated: z.number().int(),
+          failed: z.number().int(),
+          results: z.array(
+            z.object({ vendorId: z.number().int(), success: z.boolean(), error: z.string().nullable() }),
+          ),
+        }),
+      }),
+    },
+    async (req, reply) => ok(reply, await batchUpdateVendorBanking(app, await actorOf(req), req.body)),
+  );
+  server.get(
+    `${BASE}/export-csv`,
+    {
+      schema: routeDoc({
+        summary: 'The vendors as CSV (bank numbers masked), downloaded as vendors-export.csv',
+        tags: TAGS,
+        querystring: VendorExportInput,
+        file: { contentType: 'text/csv', description: 'vendors-export.csv (an attachment)' },
+        errors: [404],
+      }),
+    },
+    async (req, reply) => {
+      const csv = await exportVendorsCsv(app, await actorOf(req), req.query);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="vendors-export.csv"')
+        .send(csv);
+    },
+  );
+  // The upload route has its own scope: multipart is parsed here only, at most 5 MB, one file.
+  server.register(async (scope) => {
+    await scope.register(multipart, { limits: { fileSize: CSV_MAX_BYTES, files: 1, fields: 5, parts: 6 } });
+    scope.post(
+      `${BASE}/import-csv`,
+      {
+        schema: routeDoc({
+          summary: 'Import bank details from CSV (multipart field `file`, .csv, at most 5 MB)',
+          description:
+            'Required columns: ID, Routing Number, Account Number, Account Type, Bank Name. Good rows are applied; bad rows come back with their row number and reason.',
+          tags: TAGS,
+          consumes: ['multipart/form-data'],
+          data: ImportResult,
+          errors: [400, 404],
+        }),
+      },
+      async (req, reply) => {
+        const actor = await actorOf(req);
+        if (!req.isMultipart()) throw new AppError('VALIDATION', 'Send the file as multipart/form-data');
+        const part = await req.file();
+        if (!part) throw new AppError('VALIDATION', 'No file was sent (field "file")');
+        const content = await part.toBuffer().catch((err: unknown) => {
+          throw new AppError(
+            'VALIDATION',
+            /too large|limit/i.test(String(err))
+              ? 'The file is larger than 5 MB'
+              : 'The upload did not complete',
+          );
+        });
+        if (part.file.truncated) throw new AppError('VALIDATION', 'The file is larger than 5 MB');
+        return ok(reply, await importVendorsCsv(app, actor, { filename: part.filename, content }));
+      },
+    );
+  });
+  server.get<IdParams>(
+    `${BASE}/:id`,
+    {
+      schema: routeDoc({
+        summary:
+          'One vendor; showUnmasked=true (ADMIN, MODERATOR) records the unmask, then shows the numbers',
+        tags: TAGS,
+        params: VendorIdParams,
+        querystring: VendorGetInput,
+        data: Vendor,
+        errors: [404],
+      }),
+    },
+    async (req, reply) => ok(reply, await getVendor(app, await actorOf(req), req.params.id, req.query)),
+  );
+  server.get<IdParams>(
+    `${BASE}/:id/history`,
+    {
+      schema: routeDoc({
+        summary: 'The vendor’s history from its stream, unmasks included (newest first)',
+        tags: TAGS,
+        params: VendorIdParams,
+        data: z.array(
+          z.object({
+            action: z.string(),
+            at: z.string(),
+            userId: z.number().int().nullable(),
+            userName: z.string().nullable(),
+            details: z.string().nullable(),
+          }),
+        ),
+        errors: [404],
+      }),
+    },
+    async (req, reply) => ok(reply, await vendorHistory(app, await actorOf(req), req.params.id)),
+  );
+  server.put<IdParams>(
+    `${BASE}/:id/banking`,
+    {
+      schema: routeDoc({
+        summary: 'Set the vendor’s bank details (routing check digit, account ≤ 17, checking or savings)',
+        tags: TAGS,
+        params: VendorIdParams,
+        body: BankingInput,
+        data: Vendor,
+        errors: [404],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await updateVendorBanking(app, await actorOf(req), req.params.id, req.body), {
+        message: 'Banking information updated successfully',
+      }),
+  );
+  server.delete<IdParams>(
+    `${BASE}/:id/banking`,
+    {
+      schema: routeDoc({
+        summary: 'Clear the vendor’s bank details',
+        tags: TAGS,
+        params: VendorIdParams,
+        data: Vendor,
+        errors: [404],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await clearVendorBanking(app, await actorOf(req), req.params.id), {
+        message: 'Banking information cleared successfully',
+      }),
+  );
+}

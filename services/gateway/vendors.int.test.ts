@@ -1,0 +1,472 @@
+// Vendors through the product's own calls against the QuickBooks simulator (issue 11): the sync job
+// (with live progress, a 429 burst, and a second run that changes nothing), bank details with the
+// bank's rules, masked reads, unmasks on record (and refused, unrecorded, for USER), clear, batch,
+// missing banking, ACH status, CSV export and import (good, partial, hostile), role checks on
+// every call, and no bank number plain in the log or the read model.
+import { createClient } from 'graphql-ws';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startTestApp, type TestApp } from '../../test/support/app.js';
+import { api, signIn } from '../../test/support/http.js';
+import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
+
+let sim: QboSandbox;
+let t: TestApp;
+let admin = '';
+let moderator = '';
+let user = '';
+let guest = '';
+let companyId = 0;
+let realmVendorCount = 0;
+const qbApp = { clientId: 'billflow-vendors', clientSecret: 'vendors-secret-value-789' };
+const ACCOUNT = '000123456789';
+
+async function sql<T = any>(text: string, values: unknown[] = []): Promise<T[]> {
+  const pool = new pg.Pool({ connectionString: t.env.DATABASE_URL, max: 1 });
+  try {
+    return (await pool.query(text, values)).rows as T[];
+  } finally {
+    await pool.end();
+  }
+}
+
+const simPost = (path: string, body: unknown) =>
+  fetch(`${sim.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+async function connectCompany(name: string): Promise<{ id: number; realmId: string }> {
+  const c = await api(t.url, 'POST', '/api/company/companies', { body: { name }, token: admin });
+  const id = c.body.data.id as number;
+  const start = await api(t.url, 'POST', `/api/company/companies/${id}/qb-oauth/start`, {
+    body: {
+      qbClientId: qbApp.clientId,
+      qbClientSecret: qbApp.clientSecret,
+      qbIsSandbox: true,
+      qbCallbackUrl: `${t.url}/api/company/companies/qb-oauth/callback`,
+    },
+    token: admin,
+  });
+  const page = await (await fetch(start.body.data.authUrl)).text();
+  const form = page.match(/<form method="post" action="([^"]+)">(.*?)<\/form>/s)!;
+  const fields = Object.fromEntries(
+    [...form[2].matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2].replace(/&#38;/g, '&')]),
+  );
+  const consent = await fetch(`${sim.url}${form[1]}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ ...fields, decision: 'allow' }).toString(),
+    redirect: 'manual',
+  });
+  await (await fetch(consent.headers.get('location')!)).text();
+  return { id, realmId: fields.realmId };
+}
+
+async function syncAndWait(token = admin) {
+  const r = await api(t.url, 'POST', '/api/vendors/sync', { body: { companyId }, token });
+  expect(r.status).toBe(202);
+  const syncId = r.body.data.syncId as string;
+  for (let i = 0; i < 200; i++) {
+    const s = await api(t.url, 'GET', `/api/vendors/sync/${syncId}`, { token });
+    if (s.body.data.status !== 'queued') return s.body.data;
+    await new Promise((res) => setTimeout(res, 100));
+  }
+  throw new Error('sync did not finish');
+}
+
+const vendorEventCount = async () =>
+  Number(
+    (
+      await sql(
+        `SELECT count(*)::int AS n FROM es_events WHERE event_type LIKE 'Vendor%' AND event_type NOT LIKE 'VendorSync%'`,
+      )
+    )[0].n,
+  );
+
+async function firstVendors(n: number) {
+  const r = await api(t.url, 'GET', `/api/vendors?companyId=${companyId}&limit=${n}`, { token: admin });
+  return r.body.data as Array<{ id: number; name: string; qbVendorId: string }>;
+}
+
+async function upload(name: string, content: Buffer | string, token = admin) {
+  const form = new FormData();
+  form.append('file', new Blob([content]), name);
+  const res = await fetch(`${t.url}/api/vendors/import-csv`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  return { status: res.status, body: (await res.json()) as any };
+}
+
+beforeAll(async () => {
+  sim = await startQboSandbox({ clients: [qbApp], ratePerMinute: 500 });
+  t = await startTestApp({ env: { QBO_OAUTH_BASE: sim.url, QBO_API_BASE: sim.url } });
+  admin = (await signIn(t.url, t.admin.email, t.admin.password)).tokens.accessToken;
+  for (const [role, email] of [
+    ['MODERATOR', 'mod@vendors.test'],
+    ['USER', 'user@vendors.test'],
+    ['GUEST', 'guest@vendors.test'],
+  ] as const) {
+    await api(t.url, 'POST', '/api/auth/register', {
+      body: {
+        email,
+        password: 'Passw0rd-123',
+        role,
+        firstName: role === 'MODERATOR' ? 'Mona' : 'X',
+        lastName: 'Test',
+      },
+      token: admin,
+    });
+  }
+  moderator = (await signIn(t.url, 'mod@vendors.test', 'Passw0rd-123')).tokens.accessToken;
+  user = (await signIn(t.url, 'user@vendors.test', 'Passw0rd-123')).tokens.accessToken;
+  guest = (await signIn(t.url, 'guest@vendors.test', 'Passw0rd-123')).tokens.accessToken;
+  const c = await connectCompany('Vendorful Inc');
+  companyId = c.id;
+  realmVendorCount = sim.realms().find((r) => r.realmId === c.realmId)!.vendors.length;
+}, 120_000);
+
+afterAll(async () => {
+  await t?.stop();
+  await sim?.close();
+});
+
+describe('vendor sync', () => {
+  it('syncs every QuickBooks vendor through a job, with live progress, through a 429 burst', async () => {
+    const progress: any[] = [];
+    const client = createClient({
+      url: `${t.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { token: admin },
+      retryAttempts: 0,
+    });
+    await simPost('/__sim/faults', { rules: [{ path: '/query$', kind: 'throttle', count: 2 }] });
+    const r = await api(t.url, 'POST', '/api/vendors/sync', { body: { companyId, limit: 10 }, token: admin });
+    expect(r.status).toBe(202);
+    expect(r.body.data).toMatchObject({ companyId, status: 'queued', synced: 0 });
+    const syncId = r.body.data.syncId as string;
+    const done = new Promise<void>((resolve, reject) => {
+      client.subscribe(
+        {
+          query: `subscription { vendorSyncProgress(syncId: "${syncId}") { processed synced failed done } }`,
+        },
+        {
+          next: (v: any) => {
+            progress.push(v.data?.vendorSyncProgress);
+            if (v.data?.vendorSyncProgress?.done) resolve();
+          },
+          error: reject,
+          complete: () => {},
+        },
+      );
+    });
+    await Promise.race([
+      done,
+      new Promise((_, rej) => setTimeout(() => rej(new Error('no progress')), 30_000)),
+    ]);
+    await client.dispose();
+    // Pages of 10: the bar moved more than once before the end.
+    expect(progress.filter((p) => p && !p.done).length).toBeGreaterThan(1);
+    expect(progress.at(-1)).toMatchObject({ synced: realmVendorCount, failed: 0, done: true });
+    let s: any;
+    for (let i = 0; i < 50; i++) {
+      s = (await api(t.url, 'GET', `/api/vendors/sync/${syncId}`, { token: admin })).body.data;
+      if (s.status !== 'queued') break;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    expect(s).toMatchObject({ status: 'completed', synced: realmVendorCount, failed: 0, error: null });
+    const requests = (await (await fetch(`${sim.url}/__sim/requests`)).json()).requests as Array<{
+      path: string;
+      status: number;
+    }>;
+    expect(requests.filter((x) => x.path.endsWith('/query') && x.status === 429).length).toBe(2);
+    const list = await api(t.url, 'GET', `/api/vendors?companyId=${companyId}`, { token: admin });
+    expect(list.body.meta.pagination.total).toBe(realmVendorCount);
+    expect(list.body.data).toHaveLength(Math.min(20, realmVendorCount));
+  });
+
+  it('a second sync changes nothing', async () => {
+    const before = await vendorEventCount();
+    const s = await syncAndWait();
+    expect(s).toMatchObject({ status: 'completed', synced: realmVendorCount, failed: 0 });
+    expect(await vendorEventCount()).toBe(before);
+  });
+
+  it('refuses a sync of a company that is not connected, and of an unknown one', async () => {
+    const other = await api(t.url, 'POST', '/api/company/companies', {
+      body: { name: 'Offline Co' },
+      token: admin,
+    });
+    const r = await api(t.url, 'POST', '/api/vendors/sync', {
+      body: { companyId: other.body.data.id },
+      token: admin,
+    });
+    expect(r.status).toBe(409);
+    expect(r.body.message).toMatch(/not connected/);
+    expect(
+      (await api(t.url, 'POST', '/api/vendors/sync', { body: { companyId: 999999 }, token: admin })).status,
+    ).toBe(404);
+    expect(
+      (await api(t.url, 'POST', '/api/vendors/sync', { body: { companyId: 'x' }, token: admin })).status,
+    ).toBe(400);
+  });
+});
+
+describe('vendor banking', () => {
+  it('checks the bank’s rules, shows numbers masked, and keeps no plain account number', async () => {
+    const [v] = await firstVendors(1);
+    const bad = await api(t.url, 'PUT', `/api/vendors/${v.id}/banking`, {
+      body: { routingNumber: '02100002x', accountNumber: '1'.repeat(18), accountType: 'money' },
+      token: admin,
+    });
+    expect(bad.status).toBe(400);
+    const messages = JSON.stringify(bad.body);
+    expect(messages).toContain('Routing number must contain only digits');
+    expect(messages).toContain('Account number must be 17 characters or less');
+    const checkDigit = await api(t.url, 'PUT', `/api/vendors/${v.id}/banking`, {
+      body: { routingNumber: '021000022', accountNumber: ACCOUNT, accountType: 'checking' },
+      token: admin,
+    });
+    expect(checkDigit.status).toBe(400);
+    expect(JSON.stringify(checkDigit.body)).toContain('check digit');
+    const ok = await api(t.url, 'PUT', `/api/vendors/${v.id}/banking`, {
+      body: {
+        routingNumber: '021000021',
+        accountNumber: ACCOUNT,
+        accountType: 'checking',
+        bankName: 'Chase',
+      },
+      token: moderator,
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data).toMatchObject({
+      hasBankingInfo: true,
+      routingNumber: '*****0021',
+      accountNumber: '****6789',
+      accountType: 'checking',
+      bankName: 'Chase',
+    });
+    const dump =
+      JSON.stringify(await sql(`SELECT data FROM es_events WHERE stream_id LIKE 'vendor-%'`)) +
+      JSON.stringify(await sql('SELECT * FROM vendors'));
+    expect(dump).not.toContain(ACCOUNT);
+    expect(dump).not.toContain('021000021');
+  });
+
+  it('unmasks for ADMIN and MODERATOR, each on record; refuses USER and records nothing', async () => {
+    const [v] = await firstVendors(1);
+    const unmaskEvents = async () =>
+      Number(
+        (await sql(`SELECT count(*)::int AS n FROM es_events WHERE event_type = 'VendorBankingUnmasked'`))[0]
+          .n,
+      );
+    const before = await unmaskEvents();
+    const r = await api(t.url, 'GET', `/api/vendors/${v.id}?showUnmasked=true`, { token: moderator });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({
+      routingNumber: '021000021',
+      accountNumber: ACCOUNT,
+      isUnmasked: true,
+    });
+    const refused = await api(t.url, 'GET', `/api/vendors/${v.id}?showUnmasked=true`, { token: user });
+    expect(refused.status).toBe(403);
+    expect(JSON.stringify(refused.body)).not.toContain(ACCOUNT);
+    expect(await unmaskEvents()).toBe(before + 1);
+    const masked = await api(t.url, 'GET', `/api/vendors/${v.id}`, { token: admin });
+    expect(masked.body.data).toMatchObject({ accountNumber: '****6789', isUnmasked: false });
+    const history = await api(t.url, 'GET', `/api/vendors/${v.id}/history`, { token: admin });
+    expect(history.body.data[0]).toMatchObject({ action: 'Banking unmasked', userName: 'Mona Test' });
+    expect(history.body.data.map((h: any) => h.action)).toContain('Banking updated');
+    expect(JSON.stringify(history.body)).not.toContain(ACCOUNT);
+  });
+
+  it('clears, batch-updates with a result per vendor, lists missing banking and ACH status', async () => {
+    const [a, b, c] = await firstVendors(3);
+    const cleared = await api(t.url, 'DELETE', `/api/vendors/${a.id}/banking`, { token: admin });
+    expect(cleared.body.data).toMatchObject({ hasBankingInfo: false, accountNumber: null });
+    const batch = await api(t.url, 'POST', '/api/vendors/batch-update-banking', {
+      body: {
+        updates: [
+          {
+            vendorId: b.id,
+            routingNumber: '011000015',
+            accountNumber: '555000111',
+            accountType: 'savings',
+            bankName: 'BoA',
+          },
+          {
+            vendorId: 999999,
+            routingNumber: '011000015',
+            accountNumber: '555000111',
+            accountType: 'savings',
+          },
+        ],
+      },
+      token: admin,
+    });
+    expect(batch.status).toBe(200);
+    expect(batch.body.data).toMatchObject({ processed: 2, updated: 1, failed: 1 });
+    expect(batch.body.data.results[1]).toMatchObject({
+      vendorId: 999999,
+      success: false,
+      error: 'Vendor not found',
+    });
+    const missing = await api(t.url, 'GET', `/api/vendors/missing-banking?companyId=${companyId}`, {
+      token: admin,
+    });
+    const missingIds = missing.body.data.map((x: any) => x.id);
+    expect(missingIds).toContain(a.id);
+    expect(missingIds).toContain(c.id);
+    expect(missingIds).not.toContain(b.id);
+    const ach = await api(
+      t.url,
+      'GET',
+      `/api/vendors/ach-status?companyId=${companyId}&qbVendorId=${b.qbVendorId}`,
+      { token: admin },
+    );
+    expect(ach.body.data).toMatchObject({
+      hasBankingInfo: true,
+      vendorId: b.id,
+      accountType: 'savings',
+      accountNumber: '****0111',
+    });
+    const filtered = await api(t.url, 'GET', `/api/vendors?companyId=${companyId}&hasBanking=true`, {
+      token: admin,
+    });
+    expect(filtered.body.data.map((x: any) => x.id)).toEqual([b.id]);
+    const search = await api(t.url, 'GET', `/api/vendors?search=${encodeURIComponent(b.name.slice(0, 6))}`, {
+      token: admin,
+    });
+    expect(search.body.data.map((x: any) => x.id)).toContain(b.id);
+  });
+});
+
+describe('vendor CSV', () => {
+  it('exports as vendors-export.csv with the numbers masked', async () => {
+    const res = await fetch(`${t.url}/api/vendors/export-csv?companyId=${companyId}`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="vendors-export.csv"');
+    const text = await res.text();
+    expect(text.split('\n')[0]).toBe(
+      'ID,Name,Company,QuickBooks ID,Email,Phone,Active,Routing Number,Account Number,Account Type,Bank Name',
+    );
+    expect(text).toContain('****0111');
+    expect(text).not.toContain('555000111');
+  });
+
+  it('imports good rows, reports bad ones by row, and leaves blank banking rows alone', async () => {
+    const vs = await firstVendors(4);
+    const csv = [
+      'ID,Routing Number,Account Number,Account Type,Bank Name',
+      `${vs[0].id},021000021,111222333,checking,Chase`,
+      `${vs[1].id},021000022,111222333,checking,Chase`, // check digit
+      `${vs[2].id},,,,`, // nothing to change
+      `999999,021000021,111222333,checking,Chase`,
+      `${vs[3].id},"011000015","44-55","Savings","Bank of ""Quotes"""`,
+    ].join('\n');
+    const r = await upload('banking.csv', csv);
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ processed: 5, updated: 2, failed: 2, unchanged: 1 });
+    expect(r.body.data.errors).toEqual([
+      { row: 3, error: 'Routing number is not valid (check digit)' },
+      { row: 5, error: 'Vendor 999999 not found' },
+    ]);
+    const v3 = await api(t.url, 'GET', `/api/vendors/${vs[3].id}`, { token: admin });
+    expect(v3.body.data).toMatchObject({
+      accountType: 'savings',
+      bankName: 'Bank of "Quotes"',
+      accountNumber: '****4-55',
+    });
+    // Imported again, the same rows change nothing.
+    const again = await upload('banking.csv', csv);
+    expect(again.body.data).toMatchObject({ updated: 0, unchanged: 3, failed: 2 });
+  });
+
+  it('refuses hostile files whole: not UTF-8, wrong delimiter, not .csv, too many rows, too big', async () => {
+    const before = await vendorEventCount();
+    const [v] = await firstVendors(1);
+    const latin1 = Buffer.from(
+      `ID,Routing Number,Account Number,Account Type,Bank Name\n${v.id},021000021,1,checking,Caf\xe9\n`,
+      'latin1',
+    );
+    const notUtf8 = await upload('a.csv', latin1);
+    expect(notUtf8.status).toBe(400);
+    expect(JSON.stringify(notUtf8.body)).toContain('not UTF-8');
+    const semi = await upload(
+      'a.csv',
+      `ID;Routing Number;Account Number;Account Type;Bank Name\n${v.id};021000021;1;checking;X\n`,
+    );
+    expect(semi.status).toBe(400);
+    expect(JSON.stringify(semi.body)).toContain('Missing required columns');
+    const txt = await upload('a.txt', 'ID\n1\n');
+    expect(txt.status).toBe(400);
+    expect(JSON.stringify(txt.body)).toContain('Only .csv files');
+    const rows = ['ID,Routing Number,Account Number,Account Type,Bank Name'];
+    for (let i = 0; i < 100_000; i++) rows.push(`${v.id},021000021,${i},checking,B`);
+    const many = await upload('many.csv', rows.join('\n'));
+    expect(many.status).toBe(400);
+    expect(JSON.stringify(many.body)).toContain('more than 50,000 rows');
+    const big = await upload(
+      'big.csv',
+      `ID,Routing Number,Account Number,Account Type,Bank Name\n${'x'.repeat(6 * 1024 * 1024)}`,
+    );
+    expect([400, 413]).toContain(big.status);
+    expect(JSON.stringify(big.body)).toMatch(/5 MB/);
+    // A newline inside quotes is one field, not a new row: the row is refused by the bank-name rule or taken whole.
+    const quoted = await upload(
+      'q.csv',
+      `ID,Routing Number,Account Number,Account Type,Bank Name\n${v.id},021000021,999,checking,"Line one\nLine two"\n`,
+    );
+    expect(quoted.status).toBe(200);
+    expect(quoted.body.data.processed).toBe(1);
+    expect(await vendorEventCount()).toBeLessThanOrEqual(before + 1);
+  });
+});
+
+describe('roles', () => {
+  it('lets ADMIN and MODERATOR in, and refuses USER and GUEST on every call', async () => {
+    const [v] = await firstVendors(1);
+    const calls: Array<[string, string, unknown?]> = [
+      ['GET', '/api/vendors'],
+      ['GET', `/api/vendors/${v.id}`],
+      ['GET', `/api/vendors/${v.id}/history`],
+      [
+        'PUT',
+        `/api/vendors/${v.id}/banking`,
+        { routingNumber: '021000021', accountNumber: '1', accountType: 'checking' },
+      ],
+      ['DELETE', `/api/vendors/${v.id}/banking`],
+      [
+        'POST',
+        '/api/vendors/batch-update-banking',
+        {
+          updates: [
+            { vendorId: v.id, routingNumber: '021000021', accountNumber: '1', accountType: 'checking' },
+          ],
+        },
+      ],
+      ['GET', '/api/vendors/missing-banking'],
+      ['GET', `/api/vendors/ach-status?companyId=${companyId}&qbVendorId=${v.qbVendorId}`],
+      ['POST', '/api/vendors/sync', { companyId }],
+      ['GET', '/api/vendors/export-csv'],
+    ];
+    for (const [method, path, body] of calls) {
+      for (const token of [user, guest]) {
+        const r = await api(t.url, method, path, { body, token });
+        expect(r.status, `${method} ${path}`).toBe(403);
+      }
+      expect((await api(t.url, method, path, { body })).status, `${method} ${path} anonymous`).toBe(401);
+      if (method === 'GET') {
+        const allowed = await fetch(`${t.url}${path}`, { headers: { authorization: `Bearer ${moderator}` } });
+        expect(allowed.status, `${method} ${path}`).toBe(200);
+      }
+    }
+    expect((await upload('a.csv', 'ID\n', user)).status).toBe(403);
+  });
+});

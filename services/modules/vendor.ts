@@ -1,0 +1,42 @@
+// Vendors (spec 2 §2–§7; issue 11): synced from a company's QuickBooks, with the bank details
+// Billflow keeps for ACH. ADMIN and MODERATOR work with them; only they may see numbers unmasked.
+import type pg from 'pg';
+import {
+  type VendorReadTables,
+  vendorSyncsProjection,
+  vendorsProjection,
+} from '../../projections/vendors.js';
+import * as vendorCommands from '../../schema/commands/vendor.js';
+import { vendorEvents, vendorSyncEvents } from '../../schema/events/vendor.js';
+import { VENDORS_QUEUE, vendorsJobHandlers, vendorsProcessManager } from '../../workers/vendors.js';
+import { VENDOR_IDS_SEQUENCE } from '../app/vendors.js';
+import '../gateway/graphql/types/vendor.js';
+import { vendorRoutes } from '../gateway/rest/vendor-routes.js';
+import { defineModule } from './module.js';
+
+// Spec 2 §6: vendors and banking are ADMIN's and MODERATOR's; unmasked numbers too (spec 2 §6 last line).
+const STAFF = ['ADMIN', 'MODERATOR'] as const;
+const permissions = {
+  'vendors.read': STAFF,
+  'vendors.write': STAFF,
+  'vendors.unmask': STAFF,
+};
+
+type VendorPermissions = Record<keyof typeof permissions, unknown>;
+declare module '../auth/permissions.js' {
+  interface PermissionTable extends VendorPermissions {}
+}
+
+export const vendorModule = defineModule<VendorReadTables>({
+  name: 'vendor',
+  events: { ...vendorEvents, ...vendorSyncEvents },
+  commands: vendorCommands,
+  permissions,
+  projections: [vendorsProjection, vendorSyncsProjection],
+  processManagers: [vendorsProcessManager],
+  jobHandlers: { [VENDORS_QUEUE]: vendorsJobHandlers },
+  routes: [vendorRoutes],
+  storage: async (pool: pg.Pool) => {
+    await pool.query(`CREATE SEQUENCE IF NOT EXISTS ${VENDOR_IDS_SEQUENCE}`);
+  },
+});

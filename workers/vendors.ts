@@ -1,0 +1,57 @@
+// The vendors process manager (queue `vendors`): a requested sync becomes one job, whose id derives
+// from the request event; the job pages through QuickBooks and completes the sync by a command of
+// its own (services/app/vendors.ts runVendorSync), once however often it runs.
+import type { Job } from 'bullmq';
+import { decodeEvent } from '../schema/events/index.js';
+import type { VendorSyncEvent } from '../schema/events/vendor.js';
+import { runVendorSync } from '../services/app/vendors.js';
+import type { StoredEvent } from '../services/eventstore/port.js';
+import { type JobHandler, type ProcessManager, type ReactionJob, reactionJobId } from './process-manager.js';
+
+const NAME = 'vendors';
+export const VENDORS_QUEUE = 'vendors';
+
+export const vendorsProcessManager: ProcessManager = {
+  name: NAME,
+  handles: ['VendorSyncRequested'],
+  // A sync asked for before a deployment added this still runs (it completes once, by its id).
+  startAt: 'beginning',
+  react(stored: StoredEvent): ReactionJob[] {
+    const event = decodeEvent(stored) as VendorSyncEvent;
+    if (event.type !== 'VendorSyncRequested') return [];
+    return [
+      {
+        queue: VENDORS_QUEUE,
+        name: 'sync-vendors',
+        data: {
+          ...event.data,
+          correlationId: stored.metadata.correlationId ?? null,
+          causationEventId: stored.id,
+          userId: stored.metadata.userId ?? null,
+        },
+        jobId: reactionJobId(NAME, stored),
+      },
+    ];
+  },
+};
+
+export const vendorsJobHandlers: Record<string, JobHandler> = {
+  async 'sync-vendors'(app, job: Job) {
+    const d = job.data as {
+      syncId: string;
+      companyId: number;
+      limit: number;
+      offset: number;
+      correlationId: string | null;
+      causationEventId: string;
+      userId: string | null;
+    };
+    const ctx = {
+      causationId: d.causationEventId,
+      correlationId: d.correlationId ?? undefined,
+      // The vendors' events say who asked for the sync.
+      userId: d.userId,
+    };
+    return runVendorSync(app, d, ctx);
+  },
+};
