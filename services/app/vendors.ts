@@ -160,9 +160,6 @@ export async function listVendors(
   return { data: rows.map(toDto), total, page, limit, totalPages: Math.max(1, Math.ceil(total / limit)) };
 }
 
-async function loadVendor(app: AppServices, row: Pick<VendorRow, 'company_id' | 'qb_vendor_id'>) {
-  return app.commands.load(vendorDecider, vendorStreamId(row.company_id, row.qb_vendor_id));
-}
 
 /**
  * One vendor. With `showUnmasked=true` (ADMIN, MODERATOR) the unmask is recorded first — an event
@@ -516,8 +513,13 @@ export interface SyncProgress {
   processed: number;
   synced: number;
   failed: number;
+  /** How many vendors QuickBooks has from the offset on (null until counted, or if the count failed). */
+  total: number | null;
   done: boolean;
 }
+
+/** Vendors upserted between two progress notices: a 1,000-vendor page still moves the bar smoothly. */
+const SYNC_PROGRESS_STEP = 100;
 
 /** Live progress for the screen's bar: on the change channel, topic `vendorsync` (best effort). */
 async function announce(app: AppServices, p: SyncProgress) {
@@ -538,9 +540,17 @@ export async function runVendorSync(
   const { syncId, companyId, limit } = sync;
   let synced = 0;
   let failed = 0;
+  let total: number | null = null;
   let error: string | null = null;
   try {
     const { client, isSandbox, realmId, accessToken } = await qbAccess(app, companyId, ctx);
+    // The bar's denominator; the sync goes on without it if the count fails.
+    const counted = await client
+      .query<{ totalCount?: number }>(isSandbox, realmId, accessToken, 'select count(*) from Vendor')
+      .then((r) => r.QueryResponse.totalCount ?? null)
+      .catch(() => null);
+    total = counted == null ? null : Math.max(0, counted - sync.offset);
+    await announce(app, { syncId, companyId, processed: 0, synced, failed, total, done: false });
     let start = sync.offset + 1; // QuickBooks' STARTPOSITION is 1-based
     for (;;) {
       const page = await client.query<{ Vendor?: QbVendor[] }>(
@@ -574,39 +584,50 @@ export async function runVendorSync(
         for (const [i, v] of fresh.entries()) known.set(v.Id, ids.rows[i].id);
       }
       const now = new Date().toISOString();
-      const outcomes = await inParallel(vendors, 8, async (v) => {
-        try {
-          await app.commands.handle(
-            vendorDecider,
-            vendorStreamId(companyId, v.Id),
-            {
-              type: 'SyncVendor',
-              vendorId: known.get(v.Id)!,
-              companyId,
-              qbVendorId: v.Id,
-              vendor: {
-                name: (v.DisplayName ?? v.CompanyName ?? `Vendor ${v.Id}`).slice(0, 255),
-                email: v.PrimaryEmailAddr?.Address?.slice(0, 254) ?? null,
-                phone: v.PrimaryPhone?.FreeFormNumber?.slice(0, 40) ?? null,
-                active: v.Active !== false,
+      for (let from = 0; from < vendors.length; from += SYNC_PROGRESS_STEP) {
+        const chunk = vendors.slice(from, from + SYNC_PROGRESS_STEP);
+        const outcomes = await inParallel(chunk, 8, async (v) => {
+          try {
+            await app.commands.handle(
+              vendorDecider,
+              vendorStreamId(companyId, v.Id),
+              {
+                type: 'SyncVendor',
+                vendorId: known.get(v.Id)!,
+                companyId,
+                qbVendorId: v.Id,
+                vendor: {
+                  name: (v.DisplayName ?? v.CompanyName ?? `Vendor ${v.Id}`).slice(0, 255),
+                  email: v.PrimaryEmailAddr?.Address?.slice(0, 254) ?? null,
+                  phone: v.PrimaryPhone?.FreeFormNumber?.slice(0, 40) ?? null,
+                  active: v.Active !== false,
+                },
+                now,
               },
-              now,
-            },
-            { ...ctx, commandId: `${syncId}:${v.Id}` },
-          );
-          return true;
-        } catch (err) {
-          app.log.warn(
-            { syncId, qbVendorId: v.Id, error: err instanceof Error ? err.message : String(err) },
-            'vendor sync: one vendor failed',
-          );
-          return false;
-        }
-      });
-      for (const ok of outcomes)
-        if (ok) synced++;
-        else failed++;
-      await announce(app, { syncId, companyId, processed: synced + failed, synced, failed, done: false });
+              { ...ctx, commandId: `${syncId}:${v.Id}` },
+            );
+            return true;
+          } catch (err) {
+            app.log.warn(
+              { syncId, qbVendorId: v.Id, error: err instanceof Error ? err.message : String(err) },
+              'vendor sync: one vendor failed',
+            );
+            return false;
+          }
+        });
+        for (const ok of outcomes)
+          if (ok) synced++;
+          else failed++;
+        await announce(app, {
+          syncId,
+          companyId,
+          processed: synced + failed,
+          synced,
+          failed,
+          total,
+          done: false,
+        });
+      }
       if (vendors.length < limit) break;
       start += vendors.length;
     }
@@ -619,7 +640,7 @@ export async function runVendorSync(
     { type: 'CompleteVendorSync', syncId, companyId, synced, failed, error, now: new Date().toISOString() },
     { ...ctx, commandId: `${syncId}:complete` },
   );
-  await announce(app, { syncId, companyId, processed: synced + failed, synced, failed, done: true });
+  await announce(app, { syncId, companyId, processed: synced + failed, synced, failed, total, done: true });
   return { synced, failed, error };
 }
 

@@ -152,7 +152,7 @@ describe('vendor sync', () => {
     const done = new Promise<void>((resolve, reject) => {
       client.subscribe(
         {
-          query: `subscription { vendorSyncProgress(syncId: "${syncId}") { processed synced failed done } }`,
+          query: `subscription { vendorSyncProgress(syncId: "${syncId}") { processed synced failed total done } }`,
         },
         {
           next: (v: any) => {
@@ -171,7 +171,12 @@ describe('vendor sync', () => {
     await client.dispose();
     // Pages of 10: the bar moved more than once before the end.
     expect(progress.filter((p) => p && !p.done).length).toBeGreaterThan(1);
-    expect(progress.at(-1)).toMatchObject({ synced: realmVendorCount, failed: 0, done: true });
+    expect(progress.at(-1)).toMatchObject({
+      synced: realmVendorCount,
+      failed: 0,
+      total: realmVendorCount,
+      done: true,
+    });
     let s: any;
     for (let i = 0; i < 50; i++) {
       s = (await api(t.url, 'GET', `/api/vendors/sync/${syncId}`, { token: admin })).body.data;

@@ -197,6 +197,7 @@ const SyncProgressRef = builder
     processed: number;
     synced: number;
     failed: number;
+    total: number | null;
     done: boolean;
   }>('VendorSyncProgress')
   .implement({
@@ -206,6 +207,10 @@ const SyncProgressRef = builder
       processed: t.exposeInt('processed'),
       synced: t.exposeInt('synced'),
       failed: t.exposeInt('failed'),
+      total: t.exposeInt('total', {
+        nullable: true,
+        description: 'Vendors QuickBooks has from the offset on; null before the count',
+      }),
       done: t.exposeBoolean('done'),
     }),
   });
@@ -230,6 +235,7 @@ builder.subscriptionField('vendorSyncProgress', (t) =>
           processed: s.synced + s.failed,
           synced: s.synced,
           failed: s.failed,
+          total: null,
           done,
         };
       }
@@ -239,6 +245,7 @@ builder.subscriptionField('vendorSyncProgress', (t) =>
         processed: Number(d.processed),
         synced: Number(d.synced),
         failed: Number(d.failed),
+        total: typeof d.total === 'number' ? d.total : null,
         done: d.done === true,
       };
     },
