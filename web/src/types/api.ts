@@ -137,3 +137,49 @@ export interface BankAccount {
   Active: boolean;
   CurrentBalance: number;
 }
+
+/** Spec 2 §3 Vendor. Numbers are masked ('*****6789') unless the read asked showUnmasked. */
+export interface Vendor {
+  id: number;
+  name: string;
+  companyId: number;
+  companyName: string | null;
+  qbVendorId: string;
+  email: string | null;
+  phone: string | null;
+  active: boolean;
+  hasBankingInfo: boolean;
+  routingNumber: string | null;
+  accountNumber: string | null;
+  accountType: 'checking' | 'savings' | null;
+  bankName: string | null;
+  createdAt: string;
+  updatedAt: string;
+  qbSyncedAt: string;
+  isUnmasked?: boolean;
+}
+
+export interface VendorHistoryEntry {
+  action: string;
+  at: string;
+  userId: number | null;
+  userName: string | null;
+  details: string | null;
+}
+
+/** Spec 2 §3 Vendor CSV import result (unchanged: rows without bank details, or the same as stored). */
+export interface VendorImportResult {
+  processed: number;
+  updated: number;
+  failed: number;
+  unchanged?: number;
+  errors: Array<{ row: number; error: string }>;
+}
+
+export interface VendorSyncStarted {
+  syncId: string;
+  companyId: number;
+  status: string;
+  synced: number;
+  failed: number;
+}

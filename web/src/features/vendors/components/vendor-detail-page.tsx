@@ -1,5 +1,219 @@
-import { PagePlaceholder } from '../../../components/layout/page-placeholder';
+// /vendors/{id} (spec 2 §2 Vendor detail): contact, company, banking masked by default with the
+// unmask control and its banner for ADMIN and MODERATOR, and the vendor's history (unmasks
+// included). Live: another session's change reloads the vendor, masked again.
+import { ArrowLeft, Eye, EyeOff, Pencil, RefreshCw, ShieldAlert, Trash2 } from 'lucide-react';
+import { type ReactNode, useState } from 'react';
+import { Link, useParams } from 'react-router-dom';
+import { PageHeader } from '../../../components/layout/page-header';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { LoadingState } from '../../../components/ui/spinner';
+import { useVendorChanged } from '../../../hooks/use-vendor-changed';
+import { useSession } from '../../../lib/auth';
+import { useRemote } from '../../../lib/use-remote';
+import { getVendor, getVendorHistory } from '../api/vendors';
+import { accountTypeLabel, formatDateTime } from '../utils/vendor-rules';
+import { ClearBankingDialog } from './clear-banking-dialog';
+import { BankingBadge, VendorStatusBadge } from './vendor-badges';
+import { isNotFound, VendorNotFound } from './vendor-not-found';
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid gap-0.5">
+      <dt className="text-xs text-muted-foreground">{label}</dt>
+      <dd className="text-sm [overflow-wrap:anywhere]">
+        {children || <span className="text-muted-foreground">N/A</span>}
+      </dd>
+    </div>
+  );
+}
 
 export function VendorDetailPage() {
-  return <PagePlaceholder title="Vendor Details" />;
+  const { id = '' } = useParams();
+  const valid = /^\d+$/.test(id);
+  const role = useSession().user?.role;
+  const mayUnmask = role === 'ADMIN' || role === 'MODERATOR';
+  const [unmasked, setUnmasked] = useState(false);
+  const vendor = useRemote((signal) => getVendor(id, unmasked, signal), [id, unmasked], { enabled: valid });
+  const history = useRemote((signal) => getVendorHistory(id, signal), [id], { enabled: valid });
+  const [clearing, setClearing] = useState(false);
+
+  // An unmask is itself an event of the vendor: it refreshes the history only, or it would unmask again.
+  useVendorChanged(
+    valid ? Number(id) : null,
+    (change) => {
+      history.reload();
+      if (change.type === 'VendorBankingUnmasked') return;
+      if (unmasked) setUnmasked(false);
+      else vendor.reload();
+    },
+    { pause: !valid },
+  );
+
+  const v = vendor.data;
+  const contact = [v?.email, v?.phone].filter(Boolean);
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <PageHeader
+        title="Vendor Details"
+        description={v ? v.name : undefined}
+        actions={
+          <Button variant="outline" size="sm" asChild>
+            <Link to="/vendors">
+              <ArrowLeft aria-hidden="true" />
+              Back to Vendors
+            </Link>
+          </Button>
+        }
+      />
+      {isNotFound(vendor.error, valid) ? (
+        <VendorNotFound />
+      ) : vendor.error && !v ? (
+        <div role="alert" className="flex flex-col items-center gap-3 py-12 text-center">
+          <p className="text-sm text-destructive">Error loading vendor: {vendor.error.message}</p>
+          <Button variant="outline" size="sm" onClick={vendor.reload}>
+            <RefreshCw aria-hidden="true" />
+            Retry
+          </Button>
+        </div>
+      ) : !v ? (
+        <LoadingState text="Loading vendor..." />
+      ) : (
+        <>
+          <div className="grid gap-6 lg:grid-cols-2">
+            <Card>
+              <CardHeader>
+                <CardTitle as="h2">{v.name}</CardTitle>
+                <CardDescription>
+                  <VendorStatusBadge active={v.active} />
+                </CardDescription>
+              </CardHeader>
+              <CardContent>
+                <dl className="grid gap-4 sm:grid-cols-2">
+                  <Field label="Contact">
+                    {contact.length ? (
+                      contact.map((c) => <div key={c}>{c}</div>)
+                    ) : (
+                      <span className="text-muted-foreground">No contact info</span>
+                    )}
+                  </Field>
+                  <Field label="Company">
+                    <Link to={`/companies/${v.companyId}`} className="hover:underline">
+                      {v.companyName ?? `Company ${v.companyId}`}
+                    </Link>
+                  </Field>
+                  <Field label="QuickBooks Vendor ID">{v.qbVendorId}</Field>
+                  <Field label="Last Synced">{formatDateTime(v.qbSyncedAt)}</Field>
+                  <Field label="Created">{formatDateTime(v.createdAt)}</Field>
+                  <Field label="Last Updated">{formatDateTime(v.updatedAt)}</Field>
+                </dl>
+              </CardContent>
+            </Card>
+            <Card>
+              <CardHeader className="flex flex-row flex-wrap items-start justify-between gap-2">
+                <div className="grid gap-1">
+                  <CardTitle as="h2">Banking Information</CardTitle>
+                  <CardDescription>
+                    <BankingBadge ready={v.hasBankingInfo} />
+                  </CardDescription>
+                </div>
+                {mayUnmask && v.hasBankingInfo ? (
+                  <Button variant="outline" size="sm" onClick={() => setUnmasked((u) => !u)}>
+                    {unmasked ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
+                    {unmasked ? 'Hide Numbers' : 'Show Full Numbers'}
+                  </Button>
+                ) : null}
+              </CardHeader>
+              <CardContent className="grid gap-4">
+                {mayUnmask ? (
+                  <div
+                    role="note"
+                    className="flex items-start gap-2 rounded-md border border-amber-500/40 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+                  >
+                    <ShieldAlert className="mt-0.5 size-4 shrink-0" aria-hidden="true" />
+                    <span>
+                      {v.isUnmasked
+                        ? 'Sensitive banking data is visible. Only ADMIN and MODERATOR users can see it, and this view is recorded in the vendor history.'
+                        : 'Banking numbers are masked. Only ADMIN and MODERATOR users may show them in full; every time is recorded.'}
+                    </span>
+                  </div>
+                ) : null}
+                {v.hasBankingInfo ? (
+                  <dl className="grid gap-4 sm:grid-cols-2">
+                    <Field label="Bank Name">{v.bankName}</Field>
+                    <Field label="Account Type">{accountTypeLabel(v.accountType)}</Field>
+                    <Field label="Routing Number">
+                      <span className="font-mono" data-testid="routing-number">
+                        {v.routingNumber}
+                      </span>
+                    </Field>
+                    <Field label="Account Number">
+                      <span className="font-mono" data-testid="account-number">
+                        {v.accountNumber}
+                      </span>
+                    </Field>
+                  </dl>
+                ) : (
+                  <p className="text-sm text-muted-foreground">
+                    No bank details yet. ACH payments to this vendor need a routing number, an account number
+                    and an account type.
+                  </p>
+                )}
+                <div className="flex flex-wrap gap-2">
+                  <Button size="sm" asChild>
+                    <Link to={`/vendors/${v.id}/edit-banking`}>
+                      <Pencil aria-hidden="true" />
+                      {v.hasBankingInfo ? 'Edit Banking' : 'Add Banking'}
+                    </Link>
+                  </Button>
+                  {v.hasBankingInfo ? (
+                    <Button size="sm" variant="outline" onClick={() => setClearing(true)}>
+                      <Trash2 aria-hidden="true" />
+                      Clear Banking
+                    </Button>
+                  ) : null}
+                </div>
+              </CardContent>
+            </Card>
+          </div>
+          <Card>
+            <CardHeader>
+              <CardTitle as="h2">History</CardTitle>
+              <CardDescription>Every change and every unmask, newest first.</CardDescription>
+            </CardHeader>
+            <CardContent>
+              {history.error && !history.data ? (
+                <p className="text-sm text-destructive">Failed to load history: {history.error.message}</p>
+              ) : !history.data ? (
+                <LoadingState text="Loading history..." />
+              ) : history.data.length === 0 ? (
+                <p className="text-sm text-muted-foreground">No history yet</p>
+              ) : (
+                <ol className="grid gap-3" data-testid="vendor-history">
+                  {history.data.map((h) => (
+                    <li key={`${h.at}-${h.action}-${h.userId}`} className="grid gap-0.5 border-l-2 pl-3">
+                      <span className="text-sm font-medium">{h.action}</span>
+                      <span className="text-xs text-muted-foreground">
+                        {formatDateTime(h.at)}
+                        {h.userName ? ` · by ${h.userName}` : ''}
+                      </span>
+                      {h.details ? (
+                        <span className="text-sm [overflow-wrap:anywhere]">{h.details}</span>
+                      ) : null}
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </CardContent>
+          </Card>
+          <ClearBankingDialog
+            vendor={v}
+            open={clearing}
+            onOpenChange={setClearing}
+            onCleared={vendor.reload}
+          />
+        </>
+      )}
+    </div>
+  );
 }

@@ -1,5 +1,276 @@
-import { PagePlaceholder } from '../../../components/layout/page-placeholder';
+// /vendors (spec 2 §2 Vendors): 20 a page with filters search, company, has banking and active; sync
+// from QuickBooks with a live progress bar, CSV export and import. Live: changes refetch the page.
+import { Download, Pencil, RefreshCw, Upload } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { PageHeader } from '../../../components/layout/page-header';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent } from '../../../components/ui/card';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { PaginationFooter } from '../../../components/ui/pagination';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
+import { LoadingState } from '../../../components/ui/spinner';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
+import { toast } from '../../../components/ui/use-toast';
+import { useLiveResync } from '../../../hooks/use-live-resync';
+import { useVendorChanged } from '../../../hooks/use-vendor-changed';
+import { useRemote } from '../../../lib/use-remote';
+import { exportVendors, getCompanyChoices, getVendors, type VendorFilters } from '../api/vendors';
+import { accountTypeLabel, formatDateTime } from '../utils/vendor-rules';
+import { ImportVendorsDialog } from './import-vendors-dialog';
+import { SyncVendorsDialog } from './sync-vendors-dialog';
+import { BankingBadge, VendorStatusBadge } from './vendor-badges';
+
+const ALL = 'all';
+const EMPTY: VendorFilters = { search: '', companyId: '', hasBanking: '', active: '' };
 
 export function VendorsPage() {
-  return <PagePlaceholder title="Vendors" />;
+  const [filters, setFilters] = useState<VendorFilters>(EMPTY);
+  const [searchText, setSearchText] = useState('');
+  const [page, setPage] = useState(1);
+  const [syncOpen, setSyncOpen] = useState(false);
+  const [importOpen, setImportOpen] = useState(false);
+  const [exporting, setExporting] = useState(false);
+  const list = useRemote((signal) => getVendors(filters, page, signal), [filters, page]);
+  const companies = useRemote((signal) => getCompanyChoices(signal), []);
+  const refresh = list.reload;
+
+  const setFilter = (patch: Partial<VendorFilters>) => {
+    setFilters((f) => ({ ...f, ...patch }));
+    setPage(1);
+  };
+  // Typing settles for 300 ms before the search goes out.
+  useEffect(() => {
+    if (searchText === filters.search) return;
+    const t = setTimeout(() => setFilter({ search: searchText }), 300);
+    return () => clearTimeout(t);
+  });
+
+  // A sync or an import changes many vendors at once: one refetch per quiet half second.
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useVendorChanged(null, () => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(refresh, 500);
+  });
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+  useLiveResync(refresh);
+
+  const data = list.data;
+  const rows = data?.data ?? [];
+  useEffect(() => {
+    if (data && data.data.length === 0 && page > 1 && data.totalPages < page)
+      setPage(Math.max(1, data.totalPages));
+  }, [data, page]);
+
+  async function exportCsv() {
+    setExporting(true);
+    try {
+      // The export follows the company filter; inactive vendors come along unless only active ones are shown.
+      const name = await exportVendors(filters.companyId, filters.active !== 'true');
+      toast.success('Download started', name);
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : 'Failed to export vendor data', 'Export failed');
+    } finally {
+      setExporting(false);
+    }
+  }
+
+  const filtered = filters.search || filters.companyId || filters.hasBanking || filters.active;
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <PageHeader
+        title="Vendors"
+        description="Vendors synced from QuickBooks and the bank details Billflow keeps for ACH"
+        actions={
+          <>
+            <Button variant="outline" onClick={() => setSyncOpen(true)}>
+              <RefreshCw aria-hidden="true" />
+              Sync from QuickBooks
+            </Button>
+            <Button variant="outline" onClick={exportCsv} disabled={exporting}>
+              <Download aria-hidden="true" />
+              {exporting ? 'Exporting…' : 'Export CSV'}
+            </Button>
+            <Button onClick={() => setImportOpen(true)}>
+              <Upload aria-hidden="true" />
+              Import CSV
+            </Button>
+          </>
+        }
+      />
+      <Card className="py-4">
+        <CardContent className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          <div className="grid gap-2">
+            <Label htmlFor="vendor-search">Search</Label>
+            <Input
+              id="vendor-search"
+              type="search"
+              placeholder="Name or e-mail..."
+              value={searchText}
+              maxLength={255}
+              onChange={(e) => setSearchText(e.target.value)}
+            />
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor="vendor-company-filter">Company</Label>
+            <Select
+              value={filters.companyId || ALL}
+              onValueChange={(v) => setFilter({ companyId: v === ALL ? '' : v })}
+            >
+              <SelectTrigger id="vendor-company-filter" aria-label="Company">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value={ALL}>All companies</SelectItem>
+                {(companies.data ?? []).map((c) => (
+                  <SelectItem key={c.id} value={String(c.id)}>
+                    {c.name}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor="vendor-banking-filter">Banking</Label>
+            <Select
+              value={filters.hasBanking || ALL}
+              onValueChange={(v) => setFilter({ hasBanking: v === ALL ? '' : v })}
+            >
+              <SelectTrigger id="vendor-banking-filter" aria-label="Banking">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value={ALL}>All vendors</SelectItem>
+                <SelectItem value="true">Has banking</SelectItem>
+                <SelectItem value="false">Missing banking</SelectItem>
+              </SelectContent>
+            </Select>
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor="vendor-active-filter">Status</Label>
+            <Select
+              value={filters.active || ALL}
+              onValueChange={(v) => setFilter({ active: v === ALL ? '' : v })}
+            >
+              <SelectTrigger id="vendor-active-filter" aria-label="Status">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value={ALL}>Active and inactive</SelectItem>
+                <SelectItem value="true">Active</SelectItem>
+                <SelectItem value="false">Inactive</SelectItem>
+              </SelectContent>
+            </Select>
+          </div>
+        </CardContent>
+      </Card>
+      <Card className="gap-0 py-0">
+        <CardContent className="px-0">
+          {list.error && !data ? (
+            <div role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
+              <p className="font-medium text-destructive">Failed to load vendors</p>
+              <p className="text-sm text-muted-foreground">{list.error.message}</p>
+              <Button variant="outline" size="sm" onClick={list.reload}>
+                <RefreshCw aria-hidden="true" />
+                Try Again
+              </Button>
+            </div>
+          ) : !data ? (
+            <LoadingState text="Loading vendors..." />
+          ) : rows.length === 0 ? (
+            <div className="flex flex-col items-center gap-2 px-6 py-12 text-center">
+              <p className="font-medium">No vendors found</p>
+              <p className="text-sm text-muted-foreground">
+                {filtered
+                  ? 'No vendor matches these filters.'
+                  : 'Sync a connected company from QuickBooks to bring its vendors in.'}
+              </p>
+            </div>
+          ) : (
+            <>
+              <Table>
+                <TableHeader>
+                  <TableRow>
+                    <TableHead className="pl-4">Vendor</TableHead>
+                    <TableHead>Company</TableHead>
+                    <TableHead>Banking</TableHead>
+                    <TableHead>Account</TableHead>
+                    <TableHead>Status</TableHead>
+                    <TableHead>Synced</TableHead>
+                    <TableHead className="w-12 pr-4 text-right">
+                      <span className="sr-only">Actions</span>
+                    </TableHead>
+                  </TableRow>
+                </TableHeader>
+                <TableBody>
+                  {rows.map((v) => (
+                    <TableRow key={v.id} data-testid={`vendor-row-${v.id}`}>
+                      <TableCell className="pl-4">
+                        <Link to={`/vendors/${v.id}`} className="font-medium hover:underline">
+                          {v.name}
+                        </Link>
+                        <p className="truncate text-xs text-muted-foreground">
+                          {[v.email, v.phone].filter(Boolean).join(' · ') || 'No contact info'}
+                        </p>
+                      </TableCell>
+                      <TableCell>{v.companyName ?? `Company ${v.companyId}`}</TableCell>
+                      <TableCell>
+                        <BankingBadge ready={v.hasBankingInfo} />
+                      </TableCell>
+                      <TableCell className="font-mono text-xs">
+                        {v.hasBankingInfo ? (
+                          <>
+                            {v.bankName ? <span className="font-sans">{v.bankName} · </span> : null}
+                            {accountTypeLabel(v.accountType)} {v.accountNumber}
+                          </>
+                        ) : (
+                          <span className="font-sans text-muted-foreground">—</span>
+                        )}
+                      </TableCell>
+                      <TableCell>
+                        <VendorStatusBadge active={v.active} />
+                      </TableCell>
+                      <TableCell className="text-sm">{formatDateTime(v.qbSyncedAt)}</TableCell>
+                      <TableCell className="pr-4 text-right">
+                        <Button variant="ghost" size="icon" asChild>
+                          <Link to={`/vendors/${v.id}/edit-banking`} aria-label={`Edit banking of ${v.name}`}>
+                            <Pencil aria-hidden="true" />
+                          </Link>
+                        </Button>
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+              <PaginationFooter
+                className="border-t"
+                noun="vendors"
+                pagination={{
+                  page: data.page,
+                  limit: data.limit,
+                  total: data.total,
+                  totalPages: data.totalPages,
+                }}
+                onPageChange={setPage}
+              />
+            </>
+          )}
+        </CardContent>
+      </Card>
+      <SyncVendorsDialog
+        open={syncOpen}
+        onOpenChange={setSyncOpen}
+        companies={companies.data ?? []}
+        initialCompanyId={filters.companyId}
+        onSynced={refresh}
+      />
+      <ImportVendorsDialog open={importOpen} onOpenChange={setImportOpen} onImported={refresh} />
+    </div>
+  );
 }

@@ -1,0 +1,160 @@
+// Sync from QuickBooks (spec 2 §2, §7; issue 11): pick a connected company, start the job, and
+// watch the bar fill as vendorSyncProgress reports. A poll of the sync covers a job that finished
+// before the subscription was up.
+import { useEffect, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { Label } from '../../../components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
+import { toast } from '../../../components/ui/use-toast';
+import type { Company } from '../../../types/api';
+import { useVendorSyncProgress } from '../api/vendor-sync-progress';
+import { getVendorSync, startVendorSync } from '../api/vendors';
+
+export function SyncVendorsDialog({
+  open,
+  onOpenChange,
+  companies,
+  initialCompanyId,
+  onSynced,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  companies: Company[];
+  initialCompanyId: string;
+  onSynced: () => void;
+}) {
+  const connected = companies.filter((c) => c.qbRealmId && c.qbConnectionStatus === 'connected');
+  const [companyId, setCompanyId] = useState('');
+  const [syncId, setSyncId] = useState<string | null>(null);
+  const [starting, setStarting] = useState(false);
+  const [final, setFinal] = useState<{ synced: number; failed: number; error: string | null } | null>(null);
+  const live = useVendorSyncProgress(syncId);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the dialog opens
+  useEffect(() => {
+    if (!open) return;
+    setSyncId(null);
+    setFinal(null);
+    setCompanyId(connected.some((c) => String(c.id) === initialCompanyId) ? initialCompanyId : '');
+  }, [open]);
+
+  // The end, from the live feed or from the poll, whichever comes first.
+  useEffect(() => {
+    if (live?.done && !final) setFinal({ synced: live.synced, failed: live.failed, error: null });
+  }, [live, final]);
+  useEffect(() => {
+    if (!syncId || final) return;
+    const timer = setInterval(async () => {
+      const s = await getVendorSync(syncId).catch(() => undefined);
+      if (s && (s.status === 'completed' || s.status === 'failed'))
+        setFinal({ synced: s.synced, failed: s.failed, error: s.error });
+    }, 2000);
+    return () => clearInterval(timer);
+  }, [syncId, final]);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once per outcome
+  useEffect(() => {
+    if (!final) return;
+    if (final.error) toast.error(final.error, 'Failed to sync vendors');
+    else
+      toast.success(
+        'Vendors synced',
+        `${final.synced} synced${final.failed ? `, ${final.failed} failed` : ''} from QuickBooks`,
+      );
+    onSynced();
+  }, [final]);
+
+  async function start() {
+    setStarting(true);
+    try {
+      const s = await startVendorSync(Number(companyId));
+      setSyncId(s.syncId);
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : 'An error occurred', 'Failed to sync vendors');
+    } finally {
+      setStarting(false);
+    }
+  }
+
+  const running = syncId !== null && !final;
+  const processed = final ? final.synced + final.failed : (live?.processed ?? 0);
+  const total = live?.total ?? null;
+  const percent = final ? 100 : total ? Math.min(100, Math.round((processed / total) * 100)) : 0;
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => !running && onOpenChange(next)}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Sync Vendors from QuickBooks</DialogTitle>
+          <DialogDescription>
+            Brings in the company's vendors (names, contacts, active). Bank details stay as kept here.
+          </DialogDescription>
+        </DialogHeader>
+        <div className="grid gap-2">
+          <Label htmlFor="sync-company">Company</Label>
+          <Select value={companyId} onValueChange={setCompanyId} disabled={syncId !== null}>
+            <SelectTrigger id="sync-company" aria-label="Company to sync">
+              <SelectValue placeholder="Select a connected company" />
+            </SelectTrigger>
+            <SelectContent>
+              {connected.map((c) => (
+                <SelectItem key={c.id} value={String(c.id)}>
+                  {c.name}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+          {connected.length === 0 ? (
+            <p className="text-sm text-muted-foreground">
+              No company is connected to QuickBooks. Connect one from its page first.
+            </p>
+          ) : null}
+        </div>
+        {syncId ? (
+          <div className="grid gap-2" data-testid="sync-progress">
+            <div
+              role="progressbar"
+              aria-label="Sync progress"
+              aria-valuemin={0}
+              aria-valuemax={100}
+              aria-valuenow={percent}
+              className="h-2 w-full overflow-hidden rounded-full bg-muted"
+            >
+              <div className="h-full bg-primary transition-[width]" style={{ width: `${percent}%` }} />
+            </div>
+            <p className="text-sm text-muted-foreground" aria-live="polite">
+              {final
+                ? final.error
+                  ? `Sync failed: ${final.error}`
+                  : `Done: ${final.synced} synced, ${final.failed} failed`
+                : total !== null
+                  ? `${processed} of ${total} vendors`
+                  : 'Starting…'}
+            </p>
+          </div>
+        ) : null}
+        <DialogFooter>
+          {final ? (
+            <Button onClick={() => onOpenChange(false)}>Close</Button>
+          ) : (
+            <>
+              <Button variant="outline" onClick={() => onOpenChange(false)} disabled={running}>
+                Cancel
+              </Button>
+              <Button onClick={start} disabled={!companyId || starting || running}>
+                {running ? 'Syncing…' : starting ? 'Starting…' : 'Start Sync'}
+              </Button>
+            </>
+          )}
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

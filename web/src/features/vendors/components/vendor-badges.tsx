@@ -1,0 +1,14 @@
+import { Badge } from '../../../components/ui/badge';
+
+/** Whether the vendor can be paid by ACH (spec 2 §2 ACH box wording). */
+export function BankingBadge({ ready }: { ready: boolean }) {
+  return ready ? (
+    <Badge className="border-transparent bg-green-600 text-white">Ready for ACH</Badge>
+  ) : (
+    <Badge variant="destructive">Missing Banking Info</Badge>
+  );
+}
+
+export function VendorStatusBadge({ active }: { active: boolean }) {
+  return active ? <Badge variant="secondary">Active</Badge> : <Badge variant="outline">Inactive</Badge>;
+}
