@@ -165,7 +165,13 @@ const day = (base: Date, offset: number) =>
   new Date(base.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
 const money = (n: number) => Math.round(n * 100) / 100;
 
-export function seedRealms(options: { seed?: number; now?: Date } = {}): Realm[] {
+export function seedRealms(
+  options: {
+    seed?: number;
+    now?: Date /** Vendors in each realm (the benchmark's 1,000). */;
+    vendorsPerRealm?: number;
+  } = {},
+): Realm[] {
   const rand = prng(options.seed ?? 20261124);
   const now = options.now ?? new Date();
   const stamp = now.toISOString();
@@ -221,7 +227,8 @@ export function seedRealms(options: { seed?: number; now?: Date } = {}): Realm[]
       CurrentBalanceWithSubAccounts: 0,
     }));
     accounts.push(ap, ...expenses);
-    const vendorCount = 24 + Math.floor(rand() * 16);
+    const drawnCount = 24 + Math.floor(rand() * 16);
+    const vendorCount = options.vendorsPerRealm ?? drawnCount;
     const vendors: QbVendor[] = Array.from({ length: vendorCount }, (_, vi) => {
       const w1 = VENDOR_WORDS[Math.floor(rand() * VENDOR_WORDS.length)];
       const w2 = VENDOR_WORDS[Math.floor(rand() * VENDOR_WORDS.length)];
@@ -231,10 +238,17 @@ export function seedRealms(options: { seed?: number; now?: Date } = {}): Realm[]
         SyncToken: '0',
         DisplayName: name,
         CompanyName: name,
-        PrimaryEmailAddr: { Address: `billing${vi + 1}@${w1.toLowerCase()}${w2.toLowerCase()}.example` },
-        PrimaryPhone: {
-          FreeFormNumber: `(555) 01${String(vi).padStart(2, '0')}-${String(1000 + vi * 7).slice(-4)}`,
-        },
+        // Every eleventh vendor has no contact on file, as real books have.
+        ...(vi % 11 === 10
+          ? {}
+          : {
+              PrimaryEmailAddr: {
+                Address: `billing${vi + 1}@${w1.toLowerCase()}${w2.toLowerCase()}.example`,
+              },
+              PrimaryPhone: {
+                FreeFormNumber: `(555) 01${String(vi).padStart(2, '0')}-${String(1000 + vi * 7).slice(-4)}`,
+              },
+            }),
         BillAddr: {
           Line1: `${100 + vi} Main St`,
           City: c.city,

@@ -31,6 +31,7 @@ export interface SandboxOptions {
   ratePerMinute?: number;
   concurrentPerRealm?: number;
   seed?: number;
+  vendorsPerRealm?: number;
 }
 
 interface Grant {
@@ -116,7 +117,9 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
   let windows = new Map<string, number[]>();
   let inFlight = new Map<string, number>();
   const reset = () => {
-    realms = new Map(seedRealms({ seed: options.seed }).map((r) => [r.realmId, r]));
+    realms = new Map(
+      seedRealms({ seed: options.seed, vendorsPerRealm: options.vendorsPerRealm }).map((r) => [r.realmId, r]),
+    );
     codes = new Map();
     access = new Map();
     refresh = new Map();
@@ -804,7 +807,7 @@ export async function startQboSandbox(
     server,
     url: address.replace('[::1]', '127.0.0.1'),
     close: () => server.close(),
-    realms: () => seedRealms({ seed: options.seed }),
+    realms: () => seedRealms({ seed: options.seed, vendorsPerRealm: options.vendorsPerRealm }),
   };
 }
 

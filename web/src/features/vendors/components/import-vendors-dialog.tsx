@@ -150,7 +150,7 @@ export function ImportVendorsDialog({
         )}
         <DialogFooter>
           {result ? (
-            <Button onClick={() => onOpenChange(false)}>Close</Button>
+            <Button onClick={() => onOpenChange(false)}>Done</Button>
           ) : (
             <>
               <Button variant="outline" onClick={() => onOpenChange(false)} disabled={uploading}>

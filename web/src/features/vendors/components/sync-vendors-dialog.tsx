@@ -142,7 +142,7 @@ export function SyncVendorsDialog({
         ) : null}
         <DialogFooter>
           {final ? (
-            <Button onClick={() => onOpenChange(false)}>Close</Button>
+            <Button onClick={() => onOpenChange(false)}>Done</Button>
           ) : (
             <>
               <Button variant="outline" onClick={() => onOpenChange(false)} disabled={running}>

@@ -2,7 +2,7 @@
 // unmask control and its banner for ADMIN and MODERATOR, and the vendor's history (unmasks
 // included). Live: another session's change reloads the vendor, masked again.
 import { ArrowLeft, Eye, EyeOff, Pencil, RefreshCw, ShieldAlert, Trash2 } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
@@ -38,12 +38,12 @@ export function VendorDetailPage() {
   const history = useRemote((signal) => getVendorHistory(id, signal), [id], { enabled: valid });
   const [clearing, setClearing] = useState(false);
 
-  // An unmask is itself an event of the vendor: it refreshes the history only, or it would unmask again.
+  // An unmask is itself an event of the vendor (the read model does not change, so no notice comes
+  // for it); a change by anyone reloads the history and the vendor, masked again.
   useVendorChanged(
     valid ? Number(id) : null,
-    (change) => {
+    () => {
       history.reload();
-      if (change.type === 'VendorBankingUnmasked') return;
       if (unmasked) setUnmasked(false);
       else vendor.reload();
     },
@@ -51,6 +51,11 @@ export function VendorDetailPage() {
   );
 
   const v = vendor.data;
+  // Each unmasked read is recorded on the vendor's stream: show that entry as soon as it exists.
+  const reloadHistory = history.reload;
+  useEffect(() => {
+    if (v?.isUnmasked) reloadHistory();
+  }, [v, reloadHistory]);
   const contact = [v?.email, v?.phone].filter(Boolean);
   return (
     <div className="grid grid-cols-1 gap-6">

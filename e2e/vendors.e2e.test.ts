@@ -1,0 +1,294 @@
+// The Vendors screens in real Chromium against a real gateway and the QuickBooks simulator (spec 2
+// §2, §5, §8; issue 11): an admin syncs a company's vendors with the live progress bar, filters the
+// list, completes banking by hand (with the form's messages) and by CSV (upload percentage, outcome,
+// row errors), exports, clears; a moderator sees the numbers unmasked and every unmask is on the
+// vendor's history; an unknown vendor says so.
+import { readFile } from 'node:fs/promises';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from '../test/support/app.js';
+import { type QboSandbox, startQboSandbox } from '../tools/qbo-sandbox/server.js';
+import {
+  apiCall,
+  apiLogin,
+  createUser,
+  ensureWebBuild,
+  expectToast,
+  launchBrowser,
+  openPage,
+  signIn,
+} from './support/browser.js';
+
+let app: TestApp;
+let sim: QboSandbox;
+let browser: Browser;
+let token = '';
+let companyId = 0;
+let realmVendors: Array<{ Id: string; DisplayName: string; PrimaryEmailAddr?: unknown; Active: boolean }> =
+  [];
+const qbApp = { clientId: 'billflow-e2e-vendors', clientSecret: 'e2e-vendors-secret-value' };
+
+/** Connects a company through the simulator's consent page, as the OAuth popup would. */
+async function connectCompany(name: string): Promise<{ id: number; realmId: string }> {
+  const c = await apiCall<{ data: { id: number } }>(
+    app.url,
+    'POST',
+    '/api/company/companies',
+    { name },
+    token,
+  );
+  const id = c.body.data.id;
+  const start = await apiCall<{ data: { authUrl: string } }>(
+    app.url,
+    'POST',
+    `/api/company/companies/${id}/qb-oauth/start`,
+    {
+      qbClientId: qbApp.clientId,
+      qbClientSecret: qbApp.clientSecret,
+      qbIsSandbox: true,
+      qbCallbackUrl: `${app.url}/api/company/companies/qb-oauth/callback`,
+    },
+    token,
+  );
+  const page = await (await fetch(start.body.data.authUrl)).text();
+  const form = page.match(/<form method="post" action="([^"]+)">(.*?)<\/form>/s)!;
+  const fields = Object.fromEntries(
+    [...form[2].matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2].replace(/&#38;/g, '&')]),
+  );
+  const consent = await fetch(`${sim.url}${form[1]}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ ...fields, decision: 'allow' }).toString(),
+    redirect: 'manual',
+  });
+  await (await fetch(consent.headers.get('location')!)).text();
+  return { id, realmId: fields.realmId };
+}
+
+async function choose(page: Page, label: string, option: string) {
+  await page.getByRole('combobox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+async function vendorByName(name: string) {
+  const r = await apiCall<{ data: Array<{ id: number; name: string }> }>(
+    app.url,
+    'GET',
+    `/api/vendors?search=${encodeURIComponent(name)}&companyId=${companyId}`,
+    undefined,
+    token,
+  );
+  return r.body.data.find((v) => v.name === name)!;
+}
+
+beforeAll(async () => {
+  await ensureWebBuild();
+  sim = await startQboSandbox({ clients: [qbApp] });
+  [app, browser] = await Promise.all([
+    startTestApp({ env: { QBO_OAUTH_BASE: sim.url, QBO_API_BASE: sim.url } }),
+    launchBrowser(),
+  ]);
+  token = (await apiLogin(app.url, app.admin)).tokens.accessToken;
+  const c = await connectCompany('Harbor Freight Supply');
+  companyId = c.id;
+  realmVendors = sim.realms().find((r) => r.realmId === c.realmId)!.vendors as typeof realmVendors;
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  await sim?.close();
+});
+
+describe('vendors screens', () => {
+  it('syncs with a live progress bar, filters, and completes banking by hand', async () => {
+    const { page, errors } = await openPage(browser, app.url);
+    await signIn(page, app.admin);
+    await page.goto('/vendors');
+    await page.getByRole('heading', { name: 'Vendors', level: 1 }).waitFor();
+    await page.getByText('No vendors found').waitFor();
+
+    await page.getByRole('button', { name: 'Sync from QuickBooks' }).click();
+    const dialog = page.getByRole('dialog');
+    await choose(page, 'Company to sync', 'Harbor Freight Supply');
+    await dialog.getByRole('button', { name: 'Start Sync' }).click();
+    const bar = dialog.getByRole('progressbar', { name: 'Sync progress' });
+    await bar.waitFor();
+    await dialog.getByText(`Done: ${realmVendors.length} synced, 0 failed`).waitFor();
+    expect(await bar.getAttribute('aria-valuenow')).toBe('100');
+    await expectToast(page, 'Vendors synced');
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    // The list: 20 a page, all missing banking so far; the footer counts them all.
+    await expect.poll(() => page.locator('[data-testid^="vendor-row-"]').count()).toBe(20);
+    await page.getByText(new RegExp(`of ${realmVendors.length} vendors`)).waitFor();
+    expect(await page.getByText('Ready for ACH').count()).toBe(0);
+
+    // Search (debounced) finds one vendor by name.
+    const target = realmVendors.find((v) => v.Active && v.PrimaryEmailAddr)!;
+    await page.getByLabel('Search').fill(target.DisplayName);
+    await expect.poll(() => page.locator('[data-testid^="vendor-row-"]').count()).toBe(1);
+    await page.getByRole('link', { name: `Edit banking of ${target.DisplayName}` }).click();
+    await page.getByRole('heading', { name: 'Edit Banking Information', level: 1 }).waitFor();
+
+    // The form's messages (spec 2 §5), then a real routing number.
+    const save = page.getByRole('button', { name: 'Save Banking Information' });
+    await page.getByLabel('Routing Number').fill('12345');
+    await page.getByLabel('Account Number').fill('123456789012345678');
+    await save.click();
+    await page.getByText('Routing number must be 9 digits').waitFor();
+    await page.getByText('Account number must be 17 characters or less').waitFor();
+    await page.getByLabel('Routing Number').fill('0210000a1');
+    await save.click();
+    await page.getByText('Routing number must contain only digits').waitFor();
+    await page.getByLabel('Routing Number').fill('021000021');
+    await page.getByLabel('Account Number').fill('000987654321');
+    await choose(page, 'Account Type', 'Savings');
+    await page.getByLabel('Bank Name (optional)').fill('JPMorgan Chase');
+    await save.click();
+    await expectToast(page, 'Banking information updated successfully');
+    await page.getByRole('heading', { name: 'Vendor Details', level: 1 }).waitFor();
+
+    // Masked on the detail page, with the banner for staff who may unmask.
+    await page.getByText('Ready for ACH').waitFor();
+    expect(await page.getByTestId('routing-number').textContent()).toBe('*****0021');
+    expect(await page.getByTestId('account-number').textContent()).toMatch(/^\*+4321$/);
+    await page.getByText(/Banking numbers are masked/).waitFor();
+    await page
+      .getByText(target.PrimaryEmailAddr ? (target.PrimaryEmailAddr as { Address: string }).Address : '')
+      .waitFor();
+
+    // Filter by banking: the one vendor with banking.
+    await page.goto('/vendors');
+    await choose(page, 'Banking', 'Has banking');
+    await expect.poll(() => page.locator('[data-testid^="vendor-row-"]').count()).toBe(1);
+    await page.getByText('Ready for ACH').waitFor();
+    await choose(page, 'Banking', 'Missing banking');
+    await choose(page, 'Status', 'Inactive');
+    const inactive = realmVendors.filter((v) => !v.Active).length;
+    await expect
+      .poll(() => page.locator('[data-testid^="vendor-row-"]').count())
+      .toBe(Math.min(20, inactive));
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('imports bank details from CSV with the upload percentage, the outcome and the row errors; exports', async () => {
+    const { page, errors } = await openPage(browser, app.url);
+    await signIn(page, app.admin);
+    const list = await apiCall<{ data: Array<{ id: number; name: string; hasBankingInfo: boolean }> }>(
+      app.url,
+      'GET',
+      `/api/vendors?companyId=${companyId}&hasBanking=false&limit=5`,
+      undefined,
+      token,
+    );
+    const [a, b, c] = list.body.data;
+    const csv = [
+      'ID,Routing Number,Account Number,Account Type,Bank Name',
+      `${a.id},011000015,11112222,checking,Bank of Boston`,
+      `${b.id},021000021,33334444,savings,Chase`,
+      `${c.id},123456789,55556666,checking,Bad Check Digit Bank`,
+      '999999999,021000021,77778888,checking,Nobody',
+    ].join('\n');
+
+    await page.goto('/vendors');
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    const dialog = page.getByRole('dialog');
+    // A file that is not .csv is refused before any upload.
+    await dialog
+      .getByLabel('CSV file')
+      .setInputFiles({ name: 'vendors.xlsx', mimeType: 'text/plain', buffer: Buffer.from('x') });
+    await dialog.getByText('Only .csv files can be imported').waitFor();
+    expect(await dialog.getByRole('button', { name: 'Upload' }).isDisabled()).toBe(true);
+    await dialog
+      .getByLabel('CSV file')
+      .setInputFiles({ name: 'vendors.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    await dialog.getByRole('status').filter({ hasText: '2 vendors updated, 2 failed' }).waitFor();
+    await dialog.getByText(/^Row 4: .*routing/i).waitFor();
+    await dialog.getByText(/^Row 5: /).waitFor();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expect.poll(async () => page.getByText('Ready for ACH').count()).toBeGreaterThanOrEqual(2);
+
+    // All good rows: the success message.
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    await dialog.getByLabel('CSV file').setInputFiles({
+      name: 'fix.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        `ID,Routing Number,Account Number,Account Type,Bank Name\n${c.id},011000015,55556666,checking,Fixed Bank\n`,
+      ),
+    });
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    await dialog.getByRole('status').filter({ hasText: '1 vendors updated successfully' }).waitFor();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    // Export: a download named vendors-export.csv, masked.
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe('vendors-export.csv');
+    const text = await readFile((await download.path())!, 'utf8');
+    expect(text.split('\n')[0]).toContain('ID,Name,Company');
+    expect(text).toContain(a.name);
+    expect(text).not.toContain('11112222');
+    await expectToast(page, 'Download started');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('lets a moderator unmask, records each unmask in the history, and clears banking after a confirm', async () => {
+    const target = realmVendors.find((v) => v.Active && v.PrimaryEmailAddr)!;
+    const vendor = await vendorByName(target.DisplayName);
+    const moderator = await createUser(app.url, app.admin, 'MODERATOR', {
+      firstName: 'Mona',
+      lastName: 'Reyes',
+    });
+    const { page, errors } = await openPage(browser, app.url);
+    await signIn(page, moderator);
+    await page.goto(`/vendors/${vendor.id}`);
+    await page.getByText('Ready for ACH').waitFor();
+    expect(await page.getByTestId('routing-number').textContent()).toBe('*****0021');
+    await page.getByRole('button', { name: 'Show Full Numbers' }).click();
+    await expect.poll(() => page.getByTestId('routing-number').textContent()).toBe('021000021');
+    expect(await page.getByTestId('account-number').textContent()).toBe('000987654321');
+    await page.getByText(/Sensitive banking data is visible/).waitFor();
+    // The unmask is on the vendor's history with who did it.
+    const history = page.getByTestId('vendor-history');
+    await history.getByText('Banking unmasked').first().waitFor();
+    await history
+      .getByText(/by Mona Reyes/)
+      .first()
+      .waitFor();
+    await page.getByRole('button', { name: 'Hide Numbers' }).click();
+    await expect.poll(() => page.getByTestId('routing-number').textContent()).toBe('*****0021');
+
+    // Clear, after a confirmation.
+    await page.getByRole('button', { name: 'Clear Banking' }).click();
+    const confirm = page.getByRole('alertdialog');
+    await confirm.getByText(/Bills to this vendor cannot be paid by ACH/).waitFor();
+    await confirm.getByRole('button', { name: 'Clear Banking' }).click();
+    await expectToast(page, 'Banking information cleared');
+    await page.getByText('Missing Banking Info').waitFor();
+    await history.getByText('Banking cleared').waitFor();
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it("says 'No contact info' and 'Vendor not found' with the way back", async () => {
+    const bare = realmVendors.find((v) => !v.PrimaryEmailAddr)!;
+    const vendor = await vendorByName(bare.DisplayName);
+    const { page } = await openPage(browser, app.url);
+    await signIn(page, app.admin);
+    await page.goto(`/vendors/${vendor.id}`);
+    await page.getByText('No contact info').waitFor();
+    await page.goto('/vendors/999999');
+    await page.getByText('Vendor not found').waitFor();
+    await page.getByRole('link', { name: 'Back to Vendors' }).last().click();
+    await page.waitForURL('**/vendors');
+    await page.getByRole('heading', { name: 'Vendors', level: 1 }).waitFor();
+    await page.context().close();
+  });
+});
