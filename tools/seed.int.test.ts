@@ -49,6 +49,15 @@ describe('demo data', () => {
     expect(byName['Harbor Logistics Inc'].qbConnectionStatus).toBe('connected');
     expect(byName['Pinecrest Dental Group'].qbConnectionStatus).toBe('disconnected');
     expect(byName['Northwind Builders Co']).toMatchObject({ status: 'INACTIVE', qbRealmId: null });
+    // Sunrise's vendors came through the sync job; most active ones have bank details, some not.
+    const sunriseId = byName['Sunrise Bakery LLC'].id;
+    const vendors = await api(t.url, 'GET', `/api/vendors?companyId=${sunriseId}&limit=100`, { token });
+    const realm = sim.realms()[0];
+    expect(vendors.body.meta.pagination.total).toBe(realm.vendors.length);
+    const withBanking = vendors.body.data.filter((v: { hasBankingInfo: boolean }) => v.hasBankingInfo);
+    expect(withBanking.length).toBeGreaterThan(realm.vendors.length / 2);
+    expect(withBanking.length).toBeLessThan(realm.vendors.length);
+    expect(withBanking[0].accountNumber).toMatch(/^\*+\d{4}$/);
     // The demo users can sign in with the printed password.
     const uma = await signIn(t.url, 'uma.user@billflow.local', demo[1].password);
     expect(uma.user.role).toBe('USER');

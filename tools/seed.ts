@@ -12,6 +12,12 @@ import {
 import type { AppServices } from '../services/app/context.js';
 import { createManager, MANAGER_IDS_SEQUENCE } from '../services/app/managers.js';
 import { qb, quickbooksCompanyInfo, refreshQbToken, startQbOAuth } from '../services/app/quickbooks.js';
+import {
+  getVendorSync,
+  listVendors,
+  requestVendorSync,
+  updateVendorBanking,
+} from '../services/app/vendors.js';
 import type { Actor } from '../services/auth/permissions.js';
 import { emailClaimDecider } from '../services/domain/user/email-claim.js';
 
@@ -188,6 +194,8 @@ async function seedDemoCompanies(app: AppServices, qbo: DemoQuickBooks) {
     immediateDestinationName: 'WELLS FARGO BANK',
   });
 
+  await seedDemoVendors(app, actor, sunrise.id);
+
   const harbor = await createCompany(app, actor, base('Harbor Logistics Inc', 1));
   await connectThroughOAuth(app, actor, harbor.id, qbo, qbo.shortLivedApp, 1);
 
@@ -209,4 +217,39 @@ async function seedDemoCompanies(app: AppServices, qbo: DemoQuickBooks) {
 
   const northwind = await createCompany(app, actor, base('Northwind Builders Co', 3));
   await deactivateCompany(app, actor, northwind.id);
+}
+
+// Real US routing numbers (each passes the ABA check digit) and their banks.
+const DEMO_BANKS = [
+  { routingNumber: '021000021', bankName: 'JPMorgan Chase' },
+  { routingNumber: '026009593', bankName: 'Bank of America' },
+  { routingNumber: '121000248', bankName: 'Wells Fargo' },
+  { routingNumber: '011000015', bankName: 'Federal Reserve Bank of Boston' },
+  { routingNumber: '091000019', bankName: 'Wells Fargo Minnesota' },
+];
+
+/**
+ * Sunrise's vendors, synced from the simulator by the same job the Sync button queues, then bank
+ * details for most active vendors through the banking form's command; every fifth one is left
+ * without, so the missing-banking views have something to show.
+ */
+async function seedDemoVendors(app: AppServices, actor: Actor, companyId: number) {
+  const sync = await requestVendorSync(app, actor, { companyId });
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const s = await getVendorSync(app, actor, sync.syncId);
+    if (s.status === 'completed' || s.status === 'failed') break;
+    if (Date.now() > deadline) throw new Error('the demo vendor sync did not finish within 60 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  const vendors = await listVendors(app, actor, { companyId, limit: 100 });
+  for (const [i, v] of vendors.data.entries()) {
+    if (!v.active || i % 5 === 4) continue;
+    const bank = DEMO_BANKS[i % DEMO_BANKS.length];
+    await updateVendorBanking(app, actor, v.id, {
+      ...bank,
+      accountNumber: String(4_000_000_000 + v.id * 7919).slice(0, 12),
+      accountType: i % 4 === 3 ? 'savings' : 'checking',
+    });
+  }
 }
