@@ -24,6 +24,7 @@ import { damonState } from './host.js';
 import { benchLatency, type LatencyFigures } from './latency.js';
 import { startRole } from './processes.js';
 import { benchReplay } from './replay.js';
+import { benchEnv, benchVendors, type VendorFigures } from './vendors.js';
 import { benchWeb } from './web.js';
 
 interface Row {
@@ -34,12 +35,12 @@ interface Row {
 }
 
 const quick = process.argv.includes('--quick');
-/** `--only=append,replay,latency,floor,web` runs a subset. */
+/** `--only=append,replay,latency,floor,web,vendors` runs a subset. */
 const only = process.argv
   .find((a) => a.startsWith('--only='))
   ?.slice(7)
   .split(',');
-const PARTS = ['append', 'replay', 'latency', 'floor', 'web'] as const;
+const PARTS = ['append', 'replay', 'latency', 'floor', 'web', 'vendors'] as const;
 /** Set in a part's own process: the one part it runs. */
 const part = process.argv.find((a) => a.startsWith('--part='))?.slice(7);
 const wanted = (name: string) => name === part;
@@ -227,6 +228,36 @@ async function runOnePart() {
     });
   }
 
+  // Vendors (issue 11): sync, CSV import, and the list over 50,000 vendors.
+  let vendors: VendorFigures | undefined;
+  if (wanted('vendors')) {
+    const db = await freshDatabase(admin, 'vendors');
+    try {
+      const v = await benchVendors(benchEnv(localSocketUrl(db.url) ?? db.url, services.redisUrl), quick);
+      vendors = v;
+      rows.push({
+        figure: `vendor sync from the QuickBooks simulator, ${fmt(v.syncVendors)} vendors (request → completed)`,
+        value: `${fmt(v.syncSeconds, 2)} s (a second run: ${fmt(v.resyncSeconds, 2)} s)`,
+        target: '≤ 5 s',
+        met: v.syncSeconds <= 5,
+      });
+      rows.push({
+        figure: `vendor CSV import, ${fmt(v.importRows)} rows (upload → answer, ${fmt(v.importUpdated)} updated)`,
+        value: `${fmt(v.importSeconds, 2)} s`,
+        target: '≤ 3 s',
+        met: v.importSeconds <= 3,
+      });
+      rows.push({
+        figure: `vendors list, 20 rows with filters, over ${fmt(v.listVendors)} vendors (${fmt(v.listRequests)} requests, p50 ${fmt(v.listP50Ms, 1)} ms)`,
+        value: `p99 ${fmt(v.listP99Ms, 1)} ms`,
+        target: '≤ 30 ms',
+        met: v.listP99Ms <= 30,
+      });
+    } finally {
+      await db.drop();
+    }
+  }
+
   // 3. Command-to-subscriber latency at 100 commands/s through a running product.
   if (wanted('latency')) {
     const appDb = await freshDatabase(admin, 'latency');
@@ -405,7 +436,7 @@ async function runOnePart() {
   }
 
   await services.stop();
-  const data = { ours, emmett, replay, latency, floor, web };
+  const data = { ours, emmett, replay, latency, floor, web, vendors };
   const result: PartResult = {
     rows,
     data: Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined)),

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/support/app.js';
+import { connectOverHttp } from '../tools/qbo-sandbox/connect.js';
 import { type QboSandbox, startQboSandbox } from '../tools/qbo-sandbox/server.js';
 import {
   apiCall,
@@ -28,7 +29,7 @@ let realmVendors: Array<{ Id: string; DisplayName: string; PrimaryEmailAddr?: un
   [];
 const qbApp = { clientId: 'billflow-e2e-vendors', clientSecret: 'e2e-vendors-secret-value' };
 
-/** Connects a company through the simulator's consent page, as the OAuth popup would. */
+/** Creates a company and connects it through the simulator's consent page, as the OAuth popup would. */
 async function connectCompany(name: string): Promise<{ id: number; realmId: string }> {
   const c = await apiCall<{ data: { id: number } }>(
     app.url,
@@ -38,31 +39,14 @@ async function connectCompany(name: string): Promise<{ id: number; realmId: stri
     token,
   );
   const id = c.body.data.id;
-  const start = await apiCall<{ data: { authUrl: string } }>(
-    app.url,
-    'POST',
-    `/api/company/companies/${id}/qb-oauth/start`,
-    {
-      qbClientId: qbApp.clientId,
-      qbClientSecret: qbApp.clientSecret,
-      qbIsSandbox: true,
-      qbCallbackUrl: `${app.url}/api/company/companies/qb-oauth/callback`,
-    },
+  const { realmId } = await connectOverHttp({
+    gatewayUrl: app.url,
+    simUrl: sim.url,
     token,
-  );
-  const page = await (await fetch(start.body.data.authUrl)).text();
-  const form = page.match(/<form method="post" action="([^"]+)">(.*?)<\/form>/s)!;
-  const fields = Object.fromEntries(
-    [...form[2].matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2].replace(/&#38;/g, '&')]),
-  );
-  const consent = await fetch(`${sim.url}${form[1]}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ ...fields, decision: 'allow' }).toString(),
-    redirect: 'manual',
+    companyId: id,
+    app: qbApp,
   });
-  await (await fetch(consent.headers.get('location')!)).text();
-  return { id, realmId: fields.realmId };
+  return { id, realmId };
 }
 
 async function choose(page: Page, label: string, option: string) {

@@ -94,6 +94,30 @@ export class CommandHandler {
     return { state, version, events };
   }
 
+  /**
+   * Loads many streams in a few round trips and remembers their states, so that commands on them
+   * with fresh ids decide without a read each (a CSV import's rows). The append's version check still
+   * guards every one: a stream changed meanwhile is read again and decided again.
+   */
+  async prime<S, E extends { type: string; data: unknown }>(
+    decider: Decider<S, unknown, E>,
+    streamIds: string[],
+  ): Promise<void> {
+    const store = this.store;
+    if (!store.readStreams) return;
+    for (let i = 0; i < streamIds.length; i += 1000) {
+      const chunk = streamIds.slice(i, i + 1000);
+      const loaded = await store.readStreams(chunk);
+      for (const id of chunk) {
+        const stream = loaded.get(id) ?? { version: 0, events: [] };
+        let state = decider.initialState();
+        for (const stored of stream.events)
+          state = decider.evolve(state, decodeEvent(stored) as unknown as E);
+        this.remembered.set(id, { version: stream.version, state });
+      }
+    }
+  }
+
   async handle<S, C, E extends { type: string; data: unknown }>(
     decider: Decider<S, C, E>,
     streamId: string,

@@ -160,7 +160,6 @@ export async function listVendors(
   return { data: rows.map(toDto), total, page, limit, totalPages: Math.max(1, Math.ceil(total / limit)) };
 }
 
-
 /**
  * One vendor. With `showUnmasked=true` (ADMIN, MODERATOR) the unmask is recorded first — an event
  * with who and when — and only then are the full numbers read from the vendor's stream.
@@ -648,6 +647,8 @@ export async function runVendorSync(
 
 export const CSV_MAX_BYTES = 5 * 1024 * 1024;
 export const CSV_MAX_ROWS = 50_000;
+/** Rows read ahead and applied together by an import. */
+const IMPORT_CHUNK = 1000;
 export const CSV_REQUIRED_COLUMNS = [
   'ID',
   'Routing Number',
@@ -797,26 +798,42 @@ export async function importVendorsCsv(
     }
     work.push({ row, vendorId: Number(idText), banking: parsed.data });
   });
-  const rows = new Map<number, VendorRow>();
-  for (let i = 0; i < work.length; i += 1000) {
-    const ids = [...new Set(work.slice(i, i + 1000).map((w) => w.vendorId))];
-    for (const r of await vendorRows(app).where('v.id', 'in', ids).execute()) rows.set(r.id, r);
-  }
   let updated = 0;
   let last: Position | null = null;
   const ctx = commandContext(actor);
-  const outcomes = await inParallel(work, 16, async (w) => {
-    const row = rows.get(w.vendorId);
-    if (!row) return { row: w.row, error: `Vendor ${w.vendorId} not found` };
-    try {
-      const r = await applyBanking(app, row, w.banking, 'csv', ctx);
-      if (r.position === null) return 'unchanged' as const;
-      if (last === null || r.position > last) last = r.position;
-      return 'updated' as const;
-    } catch (err) {
-      return { row: w.row, error: err instanceof Error ? err.message : String(err) };
-    }
-  });
+  const rows = new Map<number, VendorRow>();
+  // A chunk's vendors and their streams are read in a few queries (the commands then only append),
+  // and the next chunk is read while this one's commands append.
+  const prepare = async (chunk: typeof work) => {
+    const ids = [...new Set(chunk.map((w) => w.vendorId))];
+    const found = await vendorRows(app).where('v.id', 'in', ids).execute();
+    for (const r of found) rows.set(r.id, r);
+    await app.commands.prime(
+      vendorDecider,
+      found.map((r) => vendorStreamId(r.company_id, r.qb_vendor_id)),
+    );
+  };
+  const chunks: Array<typeof work> = [];
+  for (let i = 0; i < work.length; i += IMPORT_CHUNK) chunks.push(work.slice(i, i + IMPORT_CHUNK));
+  const outcomes: Array<'updated' | 'unchanged' | { row: number; error: string }> = [];
+  let next = chunks.length > 0 ? prepare(chunks[0]) : null;
+  for (const [i, chunk] of chunks.entries()) {
+    await next;
+    next = i + 1 < chunks.length ? prepare(chunks[i + 1]) : null;
+    const done = await inParallel(chunk, 256, async (w) => {
+      const row = rows.get(w.vendorId);
+      if (!row) return { row: w.row, error: `Vendor ${w.vendorId} not found` };
+      try {
+        const r = await applyBanking(app, row, w.banking, 'csv', ctx);
+        if (r.position === null) return 'unchanged' as const;
+        if (last === null || r.position > last) last = r.position;
+        return 'updated' as const;
+      } catch (err) {
+        return { row: w.row, error: err instanceof Error ? err.message : String(err) };
+      }
+    });
+    outcomes.push(...done);
+  }
   for (const o of outcomes) {
     if (o === 'updated') updated++;
     else if (o === 'unchanged') unchanged++;

@@ -81,6 +81,11 @@ export type SubscriptionMessage =
   | { kind: 'caughtUp'; position: Position };
 
 export interface SubscribeOptions extends ReadAllOptions {
+  /**
+   * Called with each batch read before its events are yielded (optional for adapters): a wrapper
+   * opens the batch's sealed fields with one key lookup instead of one per event.
+   */
+  prepareBatch?: (events: StoredEvent[]) => Promise<void>;
   after?: Position;
   signal?: AbortSignal;
   batchSize?: number;
@@ -95,6 +100,11 @@ export interface EventStore {
     streamId: string,
     options?: ReadStreamOptions,
   ): Promise<{ version: number; events: StoredEvent[] }>;
+  /**
+   * Many whole streams in one round trip (a bulk command, such as a CSV import, loads them all before
+   * deciding). Optional: without it each stream is read on its own. Streams that do not exist are absent.
+   */
+  readStreams?(streamIds: string[]): Promise<Map<string, { version: number; events: StoredEvent[] }>>;
   /** Events strictly after `after`, in global order, only ever committed ones with no gap before them. */
   readAll(after: Position, limit: number, options?: ReadAllOptions): Promise<StoredEvent[]>;
   /** Catch-up then live: every event after `after` exactly once, in order, until the signal aborts. */

@@ -150,6 +150,19 @@ export class PersonalDataStore implements EventStore {
     return result;
   }
 
+  async readStreams(streamIds: string[]) {
+    const result = this.inner.readStreams
+      ? await this.inner.readStreams(streamIds)
+      : new Map(
+          (
+            await Promise.all(streamIds.map(async (id) => [id, await this.inner.readStream(id)] as const))
+          ).filter(([, r]) => r.version > 0),
+        );
+    // One key lookup for every subject of every stream.
+    await this.openAll([...result.values()].flatMap((r) => r.events));
+    return result;
+  }
+
   async readAll(after: Position, limit: number, options?: ReadAllOptions): Promise<StoredEvent[]> {
     const events = await this.inner.readAll(after, limit, options);
     await this.openAll(events);
@@ -157,7 +170,12 @@ export class PersonalDataStore implements EventStore {
   }
 
   async *subscribe(options: SubscribeOptions): AsyncIterable<SubscriptionMessage> {
-    for await (const message of this.inner.subscribe(options)) {
+    const prepare = options.prepareBatch;
+    const prepareBatch = async (events: StoredEvent[]) => {
+      await this.openAll(events);
+      if (prepare) await prepare(events);
+    };
+    for await (const message of this.inner.subscribe({ ...options, prepareBatch })) {
       if (message.kind === 'event') await this.open(message.event);
       yield message;
     }

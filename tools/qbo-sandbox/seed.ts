@@ -168,8 +168,9 @@ const money = (n: number) => Math.round(n * 100) / 100;
 export function seedRealms(
   options: {
     seed?: number;
-    now?: Date /** Vendors in each realm (the benchmark's 1,000). */;
-    vendorsPerRealm?: number;
+    now?: Date;
+    /** Vendors in each realm, or per realm in the seed's order (the benchmark's); default drawn. */
+    vendorsPerRealm?: number | readonly number[];
   } = {},
 ): Realm[] {
   const rand = prng(options.seed ?? 20261124);
@@ -228,7 +229,8 @@ export function seedRealms(
     }));
     accounts.push(ap, ...expenses);
     const drawnCount = 24 + Math.floor(rand() * 16);
-    const vendorCount = options.vendorsPerRealm ?? drawnCount;
+    const wanted = options.vendorsPerRealm;
+    const vendorCount = (typeof wanted === 'number' ? wanted : wanted?.[ci]) ?? drawnCount;
     const vendors: QbVendor[] = Array.from({ length: vendorCount }, (_, vi) => {
       const w1 = VENDOR_WORDS[Math.floor(rand() * VENDOR_WORDS.length)];
       const w2 = VENDOR_WORDS[Math.floor(rand() * VENDOR_WORDS.length)];

@@ -31,7 +31,8 @@ export interface SandboxOptions {
   ratePerMinute?: number;
   concurrentPerRealm?: number;
   seed?: number;
-  vendorsPerRealm?: number;
+  /** Vendors in each realm, or per realm in the seed's order (default: 24 – 39, drawn). */
+  vendorsPerRealm?: number | readonly number[];
 }
 
 interface Grant {

@@ -1,0 +1,172 @@
+// Vendors (issue 11): sync 1,000 vendors from the QuickBooks simulator, import a 10,000-row CSV,
+// and the vendors list over 50,000 vendors, through a running product (projector, worker and
+// gateway processes, as deployed) measured from outside over HTTP.
+import { randomBytes } from 'node:crypto';
+import { connectOverHttp } from '../tools/qbo-sandbox/connect.js';
+import { startQboSandbox } from '../tools/qbo-sandbox/server.js';
+import { startRole } from './processes.js';
+
+export interface VendorFigures {
+  syncVendors: number;
+  syncSeconds: number;
+  resyncSeconds: number;
+  importRows: number;
+  importSeconds: number;
+  importUpdated: number;
+  listVendors: number;
+  listRequests: number;
+  listP50Ms: number;
+  listP99Ms: number;
+  setupSeconds: number;
+}
+
+const qbApp = { clientId: 'billflow-bench', clientSecret: 'bench-secret-value-0001' };
+// The realms in the simulator's seed order: 1,000 for the sync figure, 10,000 for the import, and
+// the rest to make 50,000 for the list.
+const REALM_VENDORS = [1_000, 10_000, 19_500, 19_500];
+const ROUTINGS = ['021000021', '026009593', '121000248', '011000015', '091000019'];
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+export async function benchVendors(env: Record<string, string>, quick: boolean): Promise<VendorFigures> {
+  const counts = quick ? [1_000, 10_000, 500, 500] : REALM_VENDORS;
+  // Intuit's real limits: 500 requests a minute and 10 at once per realm.
+  const sim = await startQboSandbox({ clients: [qbApp], vendorsPerRealm: counts });
+  const fullEnv = { ...env, QBO_OAUTH_BASE: sim.url, QBO_API_BASE: sim.url };
+  const projector = await startRole('projector', fullEnv);
+  const worker = await startRole('worker', fullEnv);
+  const gateway = await startRole('gateway', fullEnv);
+  const base = gateway.url!;
+  try {
+    const login = await (
+      await fetch(`${base}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }),
+      })
+    ).json();
+    const token = login.data.tokens.accessToken as string;
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${base}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${token}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const json = (await res.json()) as any;
+      if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${json.message}`);
+      return json;
+    };
+    const companies: number[] = [];
+    for (const [i] of counts.entries()) {
+      const c = await call('POST', '/api/company/companies', { name: `Bench Co ${i + 1}` });
+      await connectOverHttp({
+        gatewayUrl: base,
+        simUrl: sim.url,
+        token,
+        companyId: c.data.id,
+        app: qbApp,
+        realmIndex: i,
+      });
+      companies.push(c.data.id);
+    }
+    const syncOnce = async (companyId: number) => {
+      const started = performance.now();
+      const s = await call('POST', '/api/vendors/sync', { companyId });
+      for (;;) {
+        const now = await call('GET', `/api/vendors/sync/${s.data.syncId}`);
+        if (now.data.status === 'completed')
+          return { seconds: (performance.now() - started) / 1000, ...now.data };
+        if (now.data.status === 'failed') throw new Error(`sync failed: ${now.data.error}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+    };
+
+    // 1. Sync 1,000 vendors: from the request to the sync's completion in the read model.
+    const first = await syncOnce(companies[0]);
+    if (first.synced !== counts[0]) throw new Error(`synced ${first.synced} of ${counts[0]}`);
+    const again = await syncOnce(companies[0]);
+
+    // The rest, to have 50,000 vendors (timed as setup only).
+    const setupStarted = performance.now();
+    for (const id of companies.slice(1)) await syncOnce(id);
+    const setupSeconds = (performance.now() - setupStarted) / 1000;
+
+    // 2. Import a 10,000-row CSV of bank details for the second company's vendors.
+    const ids: number[] = [];
+    for (let page = 1; ids.length < counts[1]; page++) {
+      const r = await call('GET', `/api/vendors?companyId=${companies[1]}&limit=100&page=${page}`);
+      if (r.data.length === 0) break;
+      ids.push(...r.data.map((v: { id: number }) => v.id));
+    }
+    const lines = ['ID,Routing Number,Account Number,Account Type,Bank Name'];
+    for (const [i, id] of ids.entries())
+      lines.push(
+        `${id},${ROUTINGS[i % ROUTINGS.length]},${String(7_000_000_000 + id)},${i % 3 ? 'checking' : 'savings'},Bench Bank ${i % 7}`,
+      );
+    const form = new FormData();
+    form.append('file', new Blob([lines.join('\n')], { type: 'text/csv' }), 'vendors.csv');
+    const importStarted = performance.now();
+    const imported = await fetch(`${base}/api/vendors/import-csv`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    const importSeconds = (performance.now() - importStarted) / 1000;
+    const result = (await imported.json()) as any;
+    if (!imported.ok) throw new Error(`import: ${imported.status} ${result.message}`);
+
+    // 3. The list over every vendor: 20 a page, with the screen's filters and searches.
+    const total = (await call('GET', '/api/vendors?limit=1')).meta.pagination.total as number;
+    const words = ['Supply', 'Paper', 'Acme', 'Metro', 'billing1', 'Co 7', 'zzz-none'];
+    const queries: string[] = [];
+    for (let i = 0; i < (quick ? 200 : 1000); i++) {
+      const q = new URLSearchParams({ page: String(1 + (i % 25)), limit: '20' });
+      if (i % 2) q.set('companyId', String(companies[i % companies.length]));
+      if (i % 3 === 1) q.set('hasBanking', i % 6 === 1 ? 'true' : 'false');
+      if (i % 4 === 2) q.set('active', 'true');
+      if (i % 5 === 3) q.set('search', words[i % words.length]);
+      queries.push(q.toString());
+    }
+    for (const q of queries.slice(0, 50)) await call('GET', `/api/vendors?${q}`); // warm
+    const times: number[] = [];
+    for (const q of queries) {
+      const t0 = performance.now();
+      await call('GET', `/api/vendors?${q}`);
+      times.push(performance.now() - t0);
+    }
+    times.sort((a, b) => a - b);
+    return {
+      syncVendors: first.synced,
+      syncSeconds: first.seconds,
+      resyncSeconds: again.seconds,
+      importRows: ids.length,
+      importSeconds,
+      importUpdated: result.data.updated,
+      listVendors: total,
+      listRequests: times.length,
+      listP50Ms: percentile(times, 50),
+      listP99Ms: percentile(times, 99),
+      setupSeconds,
+    };
+  } finally {
+    await gateway.stop();
+    await worker.stop();
+    await projector.stop();
+    await sim.close();
+  }
+}
+
+export const benchEnv = (databaseUrl: string, redisUrl: string) => ({
+  DATABASE_URL: databaseUrl,
+  REDIS_URL: redisUrl,
+  REDIS_PREFIX: `bench_${randomBytes(3).toString('hex')}`,
+  LOG_LEVEL: 'error',
+  JWT_SECRET: randomBytes(32).toString('hex'),
+  ENCRYPTION_KEY: randomBytes(32).toString('base64'),
+  ADMIN_EMAIL: 'admin@bench.test',
+  ADMIN_PASSWORD: 'bench-admin-pass',
+});
