@@ -257,6 +257,8 @@ describe('vendors screens', () => {
     await expectToast(page, 'Banking information cleared');
     await page.getByText('Missing Banking Info').waitFor();
     await history.getByText('Banking cleared').waitFor();
+    // Forgetting is the administrator's alone.
+    expect(await page.getByRole('button', { name: 'Forget Vendor' }).count()).toBe(0);
     expect(errors).toEqual([]);
     await page.context().close();
   });
@@ -268,6 +270,17 @@ describe('vendors screens', () => {
     await signIn(page, app.admin);
     await page.goto(`/vendors/${vendor.id}`);
     await page.getByText('No contact info').waitFor();
+    // An administrator forgets it, after a confirmation: it leaves the list.
+    await page.getByRole('button', { name: 'Forget Vendor' }).click();
+    const confirm = page.getByRole('alertdialog');
+    await confirm.getByText(/This cannot be undone/).waitFor();
+    await confirm.getByRole('button', { name: 'Forget Vendor' }).click();
+    await expectToast(page, 'Vendor forgotten');
+    await page.waitForURL('**/vendors');
+    await page.getByLabel('Search').fill(bare.DisplayName);
+    await page.getByText('No vendors found').waitFor();
+    await page.goto(`/vendors/${vendor.id}`);
+    await page.getByText('Vendor not found').waitFor();
     await page.goto('/vendors/999999');
     await page.getByText('Vendor not found').waitFor();
     await page.getByRole('link', { name: 'Back to Vendors' }).last().click();

@@ -36,7 +36,13 @@ export const vendorsProjection: Projection<VendorReadTables> = {
   name: 'vendors',
   version: 1,
   tables: ['vendors'],
-  handles: ['VendorCreated', 'VendorChangedInQuickBooks', 'VendorBankingUpdated', 'VendorBankingCleared'],
+  handles: [
+    'VendorCreated',
+    'VendorChangedInQuickBooks',
+    'VendorBankingUpdated',
+    'VendorBankingCleared',
+    'VendorForgotten',
+  ],
   async setup(db, schema) {
     await sql`CREATE TABLE IF NOT EXISTS ${sql.id(schema, 'vendors')} (
       id integer PRIMARY KEY,
@@ -199,13 +205,31 @@ async function applyVendors(
     for (const r of existing) rows.set(r.id, r as VendorsTable);
   }
   const dirty = new Set<number>();
+  const gone = new Set<number>();
   for (const event of decoded) {
     const id = event.data.vendorId;
+    if (event.type === 'VendorForgotten') {
+      // A forgotten vendor leaves the read model (its events stay, unreadable without the key).
+      rows.delete(id);
+      dirty.delete(id);
+      gone.add(id);
+      ctx.notify({ topic: 'vendor', id: String(id), data: { type: event.type } });
+      continue;
+    }
+    if (gone.has(id)) continue;
     const next = evolveVendorRow(rows.get(id), event);
     if (next === undefined) continue;
     rows.set(id, next);
     dirty.add(id);
     ctx.notify({ topic: 'vendor', id: String(id), data: { type: event.type } });
+  }
+  if (gone.size > 0) {
+    await trx
+      .withSchema(ctx.schema)
+      .deleteFrom('vendors')
+      .where('id', 'in', [...gone])
+      .execute();
+    if (memory) for (const id of gone) memory.rows.delete(id);
   }
   if (dirty.size === 0) return;
   const values = [...dirty].map((id) => rows.get(id)!);

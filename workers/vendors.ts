@@ -3,7 +3,7 @@
 // its own (services/app/vendors.ts runVendorSync), once however often it runs.
 import type { Job } from 'bullmq';
 import { decodeEvent } from '../schema/events/index.js';
-import type { VendorSyncEvent } from '../schema/events/vendor.js';
+import type { VendorEvent, VendorSyncEvent } from '../schema/events/vendor.js';
 import { runVendorSync } from '../services/app/vendors.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { type JobHandler, type ProcessManager, type ReactionJob, reactionJobId } from './process-manager.js';
@@ -13,11 +13,21 @@ export const VENDORS_QUEUE = 'vendors';
 
 export const vendorsProcessManager: ProcessManager = {
   name: NAME,
-  handles: ['VendorSyncRequested'],
+  handles: ['VendorSyncRequested', 'VendorForgotten'],
   // A sync asked for before a deployment added this still runs (it completes once, by its id).
   startAt: 'beginning',
   react(stored: StoredEvent): ReactionJob[] {
-    const event = decodeEvent(stored) as VendorSyncEvent;
+    const event = decodeEvent(stored) as VendorSyncEvent | VendorEvent;
+    if (event.type === 'VendorForgotten')
+      // The request deletes the key at once; this makes sure of it after a crash in between.
+      return [
+        {
+          queue: VENDORS_QUEUE,
+          name: 'erase-vendor-key',
+          data: { subject: event.data.subject },
+          jobId: reactionJobId(NAME, stored),
+        },
+      ];
     if (event.type !== 'VendorSyncRequested') return [];
     return [
       {
@@ -36,6 +46,9 @@ export const vendorsProcessManager: ProcessManager = {
 };
 
 export const vendorsJobHandlers: Record<string, JobHandler> = {
+  async 'erase-vendor-key'(app, job: Job) {
+    await app.subjectKeys.forget((job.data as { subject: string }).subject);
+  },
   async 'sync-vendors'(app, job: Job) {
     const d = job.data as {
       syncId: string;

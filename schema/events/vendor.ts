@@ -67,6 +67,14 @@ export const vendorEvents = {
     }),
   },
   VendorBankingCleared: { version: 1, schema: z.object({ vendorId, at: z.string() }) },
+  /**
+   * The vendor is forgotten: its data key is deleted, so the name, contacts and bank numbers sealed in
+   * its events can no longer be read by anyone; the read model drops the vendor. A later sync leaves it so.
+   */
+  VendorForgotten: {
+    version: 1,
+    schema: z.object({ vendorId, subject: z.string(), at: z.string() }),
+  },
   /** An ADMIN or MODERATOR read the unmasked bank details (the actor is in the metadata too). */
   VendorBankingUnmasked: {
     version: 1,

@@ -16,7 +16,7 @@ import {
   VendorListInput,
   VendorSyncInput,
 } from '../../schema/commands/vendor.js';
-import type { VendorEvent } from '../../schema/events/vendor.js';
+import { type VendorEvent, vendorSubject } from '../../schema/events/vendor.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import {
   type Banking,
@@ -218,6 +218,7 @@ const HISTORY: Record<VendorEvent['type'], (e: VendorEvent) => { action: string;
   }),
   VendorBankingCleared: () => ({ action: 'Banking cleared', details: null }),
   VendorBankingUnmasked: () => ({ action: 'Banking unmasked', details: 'Full bank numbers shown' }),
+  VendorForgotten: () => ({ action: 'Forgotten', details: 'Contacts and bank details erased' }),
 };
 
 /** The vendor's history from its stream, newest first: who did what and when, unmasks included. */
@@ -309,6 +310,25 @@ export async function updateVendorBanking(
   const row = await requireVendor(app, vendorId);
   const r = await applyBanking(app, row, banking, 'form', commandContext(actor));
   return answer(app, vendorId, r.position, r.state);
+}
+
+/**
+ * Forgets a vendor for good (ADMIN): VendorForgotten on its stream, then its data key is deleted, so
+ * the name, contacts and bank numbers in its events are unreadable from then on; the read model drops
+ * it and a later sync does not bring it back. The vendors process manager deletes the key again on the
+ * event (a crash between the two steps); every step is idempotent.
+ */
+export async function forgetVendor(app: AppServices, actor: Actor | null, id: unknown): Promise<void> {
+  authorize(actor, 'vendors.forget');
+  const row = await requireVendor(app, parseId(id));
+  const result = await app.commands.handle(
+    vendorDecider,
+    vendorStreamId(row.company_id, row.qb_vendor_id),
+    { type: 'ForgetVendor', now: new Date().toISOString() },
+    commandContext(actor),
+  );
+  await app.subjectKeys.forget(vendorSubject(row.id));
+  await awaitProjections(app, result.position, ['vendors']);
 }
 
 export async function clearVendorBanking(app: AppServices, actor: Actor | null, id: unknown) {

@@ -460,6 +460,7 @@ describe('roles', () => {
       ['GET', `/api/vendors/ach-status?companyId=${companyId}&qbVendorId=${v.qbVendorId}`],
       ['POST', '/api/vendors/sync', { companyId }],
       ['GET', '/api/vendors/export-csv'],
+      ['DELETE', `/api/vendors/${v.id}`],
     ];
     for (const [method, path, body] of calls) {
       for (const token of [user, guest]) {
@@ -473,5 +474,50 @@ describe('roles', () => {
       }
     }
     expect((await upload('a.csv', 'ID\n', user)).status).toBe(403);
+  });
+  it('forgets a vendor for ADMIN only: its key is gone, it leaves the lists, and a sync does not bring it back', async () => {
+    const v = (await firstVendors(5))[4];
+    const put = await api(t.url, 'PUT', `/api/vendors/${v.id}/banking`, {
+      body: { routingNumber: '021000021', accountNumber: ACCOUNT, accountType: 'checking' },
+      token: admin,
+    });
+    expect(put.status).toBe(200);
+    for (const token of [moderator, user, guest])
+      expect((await api(t.url, 'DELETE', `/api/vendors/${v.id}`, { token })).status).toBe(403);
+    const total = async () =>
+      (await api(t.url, 'GET', `/api/vendors?companyId=${companyId}`, { token: admin })).body.meta.pagination
+        .total as number;
+    const stream = `vendor-${companyId}-${v.qbVendorId}`;
+    const streamEvents = async () =>
+      (await sql(`SELECT count(*)::int AS n FROM es_events WHERE stream_id = $1`, [stream]))[0].n as number;
+    const before = await total();
+    const forgot = await api(t.url, 'DELETE', `/api/vendors/${v.id}`, { token: admin });
+    expect(forgot.status).toBe(200);
+    expect(forgot.body.message).toBe('Vendor forgotten');
+    expect((await api(t.url, 'GET', `/api/vendors/${v.id}`, { token: admin })).status).toBe(404);
+    expect(await total()).toBe(before - 1);
+    // The key is deleted: the sealed name, contacts and numbers in the log can no longer be opened.
+    expect(
+      await sql(`SELECT wrapped, forgotten_at IS NOT NULL AS gone FROM subject_keys WHERE subject = $1`, [
+        `vendor-${v.id}`,
+      ]),
+    ).toEqual([{ wrapped: null, gone: true }]);
+    const sealed = await sql(`SELECT data::text AS d FROM es_events WHERE stream_id = $1`, [stream]);
+    expect(sealed.length).toBeGreaterThan(2);
+    expect(sealed.map((r) => r.d).join('')).not.toContain(ACCOUNT);
+    // QuickBooks still has the vendor: a sync leaves it forgotten and appends nothing to its stream.
+    const events = await streamEvents();
+    await syncAndWait();
+    expect(await streamEvents()).toBe(events);
+    expect(await total()).toBe(before - 1);
+    expect((await api(t.url, 'DELETE', `/api/vendors/${v.id}`, { token: admin })).status).toBe(404);
+    expect(
+      (
+        await api(t.url, 'PUT', `/api/vendors/${v.id}/banking`, {
+          body: { routingNumber: '021000021', accountNumber: ACCOUNT, accountType: 'checking' },
+          token: admin,
+        })
+      ).status,
+    ).toBe(404);
   });
 });

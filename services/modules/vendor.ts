@@ -20,6 +20,8 @@ const permissions = {
   'vendors.read': STAFF,
   'vendors.write': STAFF,
   'vendors.unmask': STAFF,
+  // Forgetting erases a vendor's data for good: the administrator's call alone.
+  'vendors.forget': ['ADMIN'] as const,
 };
 
 type VendorPermissions = Record<keyof typeof permissions, unknown>;
@@ -30,6 +32,7 @@ declare module '../auth/permissions.js' {
 export const vendorModule = defineModule<VendorReadTables>({
   name: 'vendor',
   events: { ...vendorEvents, ...vendorSyncEvents },
+  forgettingEvents: ['VendorForgotten'],
   commands: vendorCommands,
   permissions,
   projections: [vendorsProjection, vendorSyncsProjection],

@@ -1,6 +1,11 @@
 // The vendor aggregate as a decider (spec 2 §3, §4; issue 11): created and changed by syncs from
 // QuickBooks, bank details set and cleared by staff, unmasks recorded. Pure: times come on the command.
-import type { AccountType, VendorEvent, VendorSyncEvent } from '../../../schema/events/vendor.js';
+import {
+  type AccountType,
+  type VendorEvent,
+  type VendorSyncEvent,
+  vendorSubject,
+} from '../../../schema/events/vendor.js';
 import { DomainError } from '../errors.js';
 
 export interface VendorFromQb {
@@ -24,6 +29,8 @@ export interface VendorState {
   qbVendorId: string | null;
   qb: VendorFromQb | null;
   banking: Banking | null;
+  /** Forgotten: its sealed data is unreadable and nothing more happens to it. */
+  forgotten: boolean;
 }
 
 export const initialState = (): VendorState => ({
@@ -33,6 +40,7 @@ export const initialState = (): VendorState => ({
   qbVendorId: null,
   qb: null,
   banking: null,
+  forgotten: false,
 });
 
 export type VendorCommand =
@@ -47,7 +55,8 @@ export type VendorCommand =
     }
   | ({ type: 'UpdateBanking'; source: 'form' | 'batch' | 'csv'; now: string } & Banking)
   | { type: 'ClearBanking'; now: string }
-  | { type: 'RecordUnmask'; byUserId: number; now: string };
+  | { type: 'RecordUnmask'; byUserId: number; now: string }
+  | { type: 'ForgetVendor'; now: string };
 
 export function evolve(state: VendorState, event: VendorEvent): VendorState {
   switch (event.type) {
@@ -65,6 +74,8 @@ export function evolve(state: VendorState, event: VendorEvent): VendorState {
     }
     case 'VendorBankingCleared':
       return { ...state, banking: null };
+    case 'VendorForgotten':
+      return { ...state, qb: null, banking: null, forgotten: true };
     default:
       return state;
   }
@@ -74,6 +85,8 @@ const QB_FIELDS = ['name', 'email', 'phone', 'active'] as const;
 
 export function decide(command: VendorCommand, state: VendorState): VendorEvent[] {
   if (command.type === 'SyncVendor') {
+    // Forgotten in Billflow, still in QuickBooks: a sync does not bring it back.
+    if (state.forgotten) return [];
     const { vendor, now } = command;
     if (!state.exists) {
       return [
@@ -99,6 +112,11 @@ export function decide(command: VendorCommand, state: VendorState): VendorEvent[
   }
   if (!state.exists) throw new DomainError('NOT_FOUND', 'Vendor not found');
   const vendorId = state.vendorId!;
+  if (command.type === 'ForgetVendor')
+    return state.forgotten
+      ? []
+      : [{ type: 'VendorForgotten', data: { vendorId, subject: vendorSubject(vendorId), at: command.now } }];
+  if (state.forgotten) throw new DomainError('NOT_FOUND', 'Vendor not found');
   switch (command.type) {
     case 'UpdateBanking': {
       const { routingNumber, accountNumber, accountType, bankName, source, now } = command;

@@ -86,6 +86,27 @@ describe('vendor decider', () => {
       .thenRefuses('NOT_FOUND');
     spec.given([]).when({ type: 'RecordUnmask', byUserId: 4, now }).thenRefuses('NOT_FOUND');
   });
+  it('forgets once; after that a sync leaves it forgotten and staff changes are refused', () => {
+    const forgotten: VendorEvent = {
+      type: 'VendorForgotten',
+      data: { vendorId: 7, subject: 'vendor-7', at: now },
+    };
+    spec.given([created, bankingSet]).when({ type: 'ForgetVendor', now }).then([forgotten]);
+    spec.given([created, bankingSet, forgotten]).when({ type: 'ForgetVendor', now }).then([]);
+    spec
+      .given([created, forgotten])
+      .when(sync({ ...qb, phone: '555-0100' }))
+      .then([]);
+    spec
+      .given([created, forgotten])
+      .when({ type: 'UpdateBanking', ...banking, source: 'form', now })
+      .thenRefuses('NOT_FOUND');
+    spec
+      .given([created, forgotten])
+      .when({ type: 'RecordUnmask', byUserId: 1, now })
+      .thenRefuses('NOT_FOUND');
+    spec.given([]).when({ type: 'ForgetVendor', now }).thenRefuses('NOT_FOUND');
+  });
 });
 
 describe('vendor sync decider', () => {

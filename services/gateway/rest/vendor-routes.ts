@@ -19,6 +19,7 @@ import {
   CSV_MAX_BYTES,
   clearVendorBanking,
   exportVendorsCsv,
+  forgetVendor,
   getVendor,
   getVendorSync,
   importVendorsCsv,
@@ -298,5 +299,22 @@ export function vendorRoutes(server: FastifyInstance, { app, actorOf }: RestDeps
       ok(reply, await clearVendorBanking(app, await actorOf(req), req.params.id), {
         message: 'Banking information cleared successfully',
       }),
+  );
+  server.delete<IdParams>(
+    `${BASE}/:id`,
+    {
+      schema: routeDoc({
+        summary:
+          'Forget a vendor (ADMIN): its data key is deleted, so its contacts and bank numbers can no longer be read; it leaves every list',
+        tags: TAGS,
+        params: VendorIdParams,
+        data: z.null(),
+        errors: [404],
+      }),
+    },
+    async (req, reply) => {
+      await forgetVendor(app, await actorOf(req), req.params.id);
+      return ok(reply, null, { message: 'Vendor forgotten' });
+    },
   );
 }

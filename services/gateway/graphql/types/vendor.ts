@@ -3,6 +3,7 @@
 import type { Page } from '../../../app/users.js';
 import {
   clearVendorBanking,
+  forgetVendor,
   getVendor,
   getVendorSync,
   listVendors,
@@ -147,6 +148,16 @@ builder.mutationField('clearVendorBanking', (t) =>
     type: VendorRef,
     args: { id: t.arg.int({ required: true }) },
     resolve: (_, args, ctx) => run(() => clearVendorBanking(ctx.app, ctx.actor, args.id)),
+  }),
+);
+
+builder.mutationField('forgetVendor', (t) =>
+  t.field({
+    type: 'Boolean',
+    description:
+      'ADMIN: deletes the vendor’s data key (its contacts and bank numbers become unreadable) and drops it from every list.',
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_, args, ctx) => run(() => forgetVendor(ctx.app, ctx.actor, args.id).then(() => true)),
   }),
 );
 

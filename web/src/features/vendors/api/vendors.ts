@@ -151,3 +151,9 @@ export async function getCompanyChoices(signal?: AbortSignal): Promise<Company[]
   });
   return res.data ?? [];
 }
+
+/** DELETE /api/vendors/{id} (ADMIN): the vendor's data key is deleted and it leaves every list. */
+export async function forgetVendor(id: number): Promise<{ message?: string }> {
+  const res = await api.delete<null>(`/api/vendors/${id}`, { fallbackMessage: 'Failed to forget vendor' });
+  return { message: res.message };
+}

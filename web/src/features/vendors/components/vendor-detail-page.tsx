@@ -1,7 +1,7 @@
 // /vendors/{id} (spec 2 §2 Vendor detail): contact, company, banking masked by default with the
 // unmask control and its banner for ADMIN and MODERATOR, and the vendor's history (unmasks
 // included). Live: another session's change reloads the vendor, masked again.
-import { ArrowLeft, Eye, EyeOff, Pencil, RefreshCw, ShieldAlert, Trash2 } from 'lucide-react';
+import { ArrowLeft, Eye, EyeOff, Pencil, RefreshCw, ShieldAlert, Trash2, UserX } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
@@ -14,6 +14,7 @@ import { useRemote } from '../../../lib/use-remote';
 import { getVendor, getVendorHistory } from '../api/vendors';
 import { accountTypeLabel, formatDateTime } from '../utils/vendor-rules';
 import { ClearBankingDialog } from './clear-banking-dialog';
+import { ForgetVendorDialog } from './forget-vendor-dialog';
 import { BankingBadge, VendorStatusBadge } from './vendor-badges';
 import { isNotFound, VendorNotFound } from './vendor-not-found';
 
@@ -37,6 +38,7 @@ export function VendorDetailPage() {
   const vendor = useRemote((signal) => getVendor(id, unmasked, signal), [id, unmasked], { enabled: valid });
   const history = useRemote((signal) => getVendorHistory(id, signal), [id], { enabled: valid });
   const [clearing, setClearing] = useState(false);
+  const [forgetting, setForgetting] = useState(false);
 
   // An unmask is itself an event of the vendor (the read model does not change, so no notice comes
   // for it); a change by anyone reloads the history and the vendor, masked again.
@@ -63,12 +65,20 @@ export function VendorDetailPage() {
         title="Vendor Details"
         description={v ? v.name : undefined}
         actions={
-          <Button variant="outline" size="sm" asChild>
-            <Link to="/vendors">
-              <ArrowLeft aria-hidden="true" />
-              Back to Vendors
-            </Link>
-          </Button>
+          <>
+            {role === 'ADMIN' && v ? (
+              <Button variant="outline" size="sm" onClick={() => setForgetting(true)}>
+                <UserX aria-hidden="true" />
+                Forget Vendor
+              </Button>
+            ) : null}
+            <Button variant="outline" size="sm" asChild>
+              <Link to="/vendors">
+                <ArrowLeft aria-hidden="true" />
+                Back to Vendors
+              </Link>
+            </Button>
+          </>
         }
       />
       {isNotFound(vendor.error, valid) ? (
@@ -211,6 +221,7 @@ export function VendorDetailPage() {
               )}
             </CardContent>
           </Card>
+          <ForgetVendorDialog vendor={v} open={forgetting} onOpenChange={setForgetting} />
           <ClearBankingDialog
             vendor={v}
             open={clearing}
