@@ -17,6 +17,8 @@ export interface VendorFigures {
   listRequests: number;
   listP50Ms: number;
   listP99Ms: number;
+  /** The slowest list requests and their query strings (where the tail comes from). */
+  listSlowest: string[];
   setupSeconds: number;
 }
 
@@ -132,13 +134,14 @@ export async function benchVendors(env: Record<string, string>, quick: boolean):
       queries.push(q.toString());
     }
     for (const q of queries.slice(0, 50)) await call('GET', `/api/vendors?${q}`); // warm
-    const times: number[] = [];
+    const timed: Array<{ q: string; ms: number }> = [];
     for (const q of queries) {
       const t0 = performance.now();
       await call('GET', `/api/vendors?${q}`);
-      times.push(performance.now() - t0);
+      timed.push({ q, ms: performance.now() - t0 });
     }
-    times.sort((a, b) => a - b);
+    const times = timed.map((t) => t.ms).sort((a, b) => a - b);
+    const slowest = [...timed].sort((a, b) => b.ms - a.ms).slice(0, 12);
     return {
       syncVendors: first.synced,
       syncSeconds: first.seconds,
@@ -150,6 +153,7 @@ export async function benchVendors(env: Record<string, string>, quick: boolean):
       listRequests: times.length,
       listP50Ms: percentile(times, 50),
       listP99Ms: percentile(times, 99),
+      listSlowest: slowest.map((x) => `${x.ms.toFixed(1)} ms ${x.q}`),
       setupSeconds,
     };
   } finally {

@@ -1,7 +1,7 @@
 // The vendors read model (spec 2 §3 Vendor): one row per vendor with its company, what QuickBooks
 // says of it, and its bank details masked — only the last four digits and the type and bank name.
 // The full numbers stay sealed in the vendor's stream; an unmask reads them from there.
-import { type Kysely, sql, type Transaction } from 'kysely';
+import { type Generated, type Kysely, sql, type Transaction } from 'kysely';
 import { decodeEvent } from '../schema/events/index.js';
 import type { VendorEvent, VendorSyncEvent } from '../schema/events/vendor.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
@@ -24,7 +24,11 @@ export interface VendorsTable {
   qb_synced_at: Date;
   created_at: Date;
   updated_at: Date;
+  search_text: Generated<string>;
 }
+
+/** A row as the projection computes it (Postgres derives search_text). */
+export type VendorRowValues = Omit<VendorsTable, 'search_text'>;
 
 export interface VendorsTables {
   vendors: VendorsTable;
@@ -34,7 +38,8 @@ export const last4 = (v: string) => v.slice(-4);
 
 export const vendorsProjection: Projection<VendorReadTables> = {
   name: 'vendors',
-  version: 1,
+  // 2: search_text, a stored column with the trigram index (the expression index planned badly).
+  version: 2,
   tables: ['vendors'],
   handles: [
     'VendorCreated',
@@ -61,6 +66,8 @@ export const vendorsProjection: Projection<VendorReadTables> = {
       qb_synced_at timestamptz NOT NULL,
       created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL,
+      -- What the list's search matches (name or e-mail, any part), kept by Postgres for its trigram index.
+      search_text text GENERATED ALWAYS AS (lower(name) || ' ' || coalesce(lower(email), '')) STORED,
       UNIQUE (company_id, qb_vendor_id)
     )`.execute(db);
     // The list: by name within the filters (company, banking, active); search by name or e-mail.
@@ -71,7 +78,7 @@ export const vendorsProjection: Projection<VendorReadTables> = {
       db,
     );
     await ensureTrigramExtension(db);
-    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`vendors_search_${schema}`)} ON ${sql.id(schema, 'vendors')} USING gin ((lower(name) || ' ' || coalesce(lower(email), '')) gin_trgm_ops)`.execute(
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`vendors_search_text_${schema}`)} ON ${sql.id(schema, 'vendors')} USING gin (search_text gin_trgm_ops)`.execute(
       db,
     );
   },
@@ -82,7 +89,10 @@ export const vendorsProjection: Projection<VendorReadTables> = {
 };
 
 /** The row after one event; undefined when the event changes nothing (a vendor not created yet). */
-export function evolveVendorRow(row: VendorsTable | undefined, event: VendorEvent): VendorsTable | undefined {
+export function evolveVendorRow(
+  row: VendorRowValues | undefined,
+  event: VendorEvent,
+): VendorRowValues | undefined {
   switch (event.type) {
     case 'VendorCreated': {
       if (row) return undefined;
@@ -171,7 +181,7 @@ const COLUMNS = [
   ['qb_synced_at', 'timestamptz'],
   ['created_at', 'timestamptz'],
   ['updated_at', 'timestamptz'],
-] as const satisfies ReadonlyArray<readonly [Exclude<keyof VendorsTable, 'id'>, string]>;
+] as const satisfies ReadonlyArray<readonly [Exclude<keyof VendorRowValues, 'id'>, string]>;
 
 /**
  * A batch of vendor events: read the rows it touches once, fold the events over them in memory,
@@ -188,10 +198,10 @@ async function applyVendors(
     .map((stored) => decodeEvent(stored) as VendorEvent);
   if (decoded.length === 0) return;
   const memory = ctx.memory;
-  const rows = new Map<number, VendorsTable | undefined>();
+  const rows = new Map<number, VendorRowValues | undefined>();
   const unknown: number[] = [];
   for (const id of new Set(decoded.map((e) => e.data.vendorId))) {
-    const known = memory?.rows.get(id) as VendorsTable | undefined;
+    const known = memory?.rows.get(id) as VendorRowValues | undefined;
     if (known) rows.set(id, known);
     else if (!memory?.complete) unknown.push(id);
   }
@@ -202,7 +212,7 @@ async function applyVendors(
       .selectAll()
       .where('id', 'in', unknown.slice(i, i + 5000))
       .execute();
-    for (const r of existing) rows.set(r.id, r as VendorsTable);
+    for (const { search_text: _, ...r } of existing) rows.set(r.id, r);
   }
   const dirty = new Set<number>();
   const gone = new Set<number>();

@@ -139,17 +139,17 @@ export async function listVendors(
     if (companyId !== undefined) x = x.where('v.company_id', '=', companyId);
     if (hasBanking !== undefined) x = x.where('v.has_banking', '=', hasBanking);
     if (active !== undefined) x = x.where('v.active', '=', active);
-    if (search)
-      x = x.where(
-        sql<boolean>`(lower(v.name) || ' ' || coalesce(lower(v.email), '')) LIKE ${likePattern(search)}`,
-      );
+    if (search) x = x.where('v.search_text', 'like', likePattern(search));
     return x as unknown as T;
   };
   q = filters(q);
   count = filters(count);
   const [rows, n] = await Promise.all([
+    // With a search, the matches come from the trigram index and are sorted (a few thousand at most);
+    // ordering by the bare index expression would let the planner walk the whole name index instead,
+    // 30 ms over 50,000 vendors when the matches sort late.
     q
-      .orderBy(sql`lower(v.name)`)
+      .orderBy(search ? sql`lower(v.name) || ''` : sql`lower(v.name)`)
       .orderBy('v.id')
       .limit(limit)
       .offset((page - 1) * limit)
