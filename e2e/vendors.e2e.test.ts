@@ -17,6 +17,7 @@ import {
   expectToast,
   launchBrowser,
   openPage,
+  seriousAxeViolations,
   signIn,
 } from './support/browser.js';
 
@@ -107,6 +108,7 @@ describe('vendors screens', () => {
     await expect.poll(() => page.locator('[data-testid^="vendor-row-"]').count()).toBe(20);
     await page.getByText(new RegExp(`of ${realmVendors.length} vendors`)).waitFor();
     expect(await page.getByText('Ready for ACH').count()).toBe(0);
+    expect(await seriousAxeViolations(page)).toEqual([]);
 
     // Search (debounced) finds one vendor by name.
     const target = realmVendors.find((v) => v.Active && v.PrimaryEmailAddr)!;
@@ -117,6 +119,7 @@ describe('vendors screens', () => {
 
     // The form's messages (spec 2 §5), then a real routing number.
     const save = page.getByRole('button', { name: 'Save Banking Information' });
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await page.getByLabel('Routing Number').fill('12345');
     await page.getByLabel('Account Number').fill('123456789012345678');
     await save.click();
@@ -190,6 +193,7 @@ describe('vendors screens', () => {
       .setInputFiles({ name: 'vendors.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await dialog.getByRole('button', { name: 'Upload' }).click();
     await dialog.getByRole('status').filter({ hasText: '2 vendors updated, 2 failed' }).waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await dialog.getByText(/^Row 4: .*routing/i).waitFor();
     await dialog.getByText(/^Row 5: /).waitFor();
     await dialog.getByRole('button', { name: 'Done' }).click();
@@ -246,6 +250,7 @@ describe('vendors screens', () => {
       .getByText(/by Mona Reyes/)
       .first()
       .waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
     await page.getByRole('button', { name: 'Hide Numbers' }).click();
     await expect.poll(() => page.getByTestId('routing-number').textContent()).toBe('*****0021');
 

@@ -3,7 +3,7 @@ import { Badge } from '../../../components/ui/badge';
 /** Whether the vendor can be paid by ACH (spec 2 §2 ACH box wording). */
 export function BankingBadge({ ready }: { ready: boolean }) {
   return ready ? (
-    <Badge className="border-transparent bg-green-600 text-white">Ready for ACH</Badge>
+    <Badge className="border-transparent bg-green-700 text-white">Ready for ACH</Badge>
   ) : (
     <Badge variant="destructive">Missing Banking Info</Badge>
   );
