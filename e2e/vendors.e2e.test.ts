@@ -128,6 +128,13 @@ describe('vendors screens', () => {
     await page.getByLabel('Routing Number').fill('0210000a1');
     await save.click();
     await page.getByText('Routing number must contain only digits').waitFor();
+    // The ABA check digit is the server's rule: its message comes back on the field.
+    await page.getByLabel('Routing Number').fill('021000022');
+    await page.getByLabel('Account Number').fill('000987654321');
+    await save.click();
+    await page
+      .locator('#routingNumber-error', { hasText: 'Routing number is not valid (check digit)' })
+      .waitFor();
     await page.getByLabel('Routing Number').fill('021000021');
     await page.getByLabel('Account Number').fill('000987654321');
     await choose(page, 'Account Type', 'Savings');

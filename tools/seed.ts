@@ -20,6 +20,7 @@ import {
 } from '../services/app/vendors.js';
 import type { Actor } from '../services/auth/permissions.js';
 import { emailClaimDecider } from '../services/domain/user/email-claim.js';
+import { consentAndReturn } from './qbo-sandbox/connect.js';
 
 export const DEMO_PASSWORD = 'demo-pass-2026';
 
@@ -127,21 +128,7 @@ async function connectThroughOAuth(
     qbIsSandbox: true,
     qbCallbackUrl: `${qbo.gatewayUrl}/api/company/companies/qb-oauth/callback`,
   });
-  const page = await (await fetch(authUrl)).text();
-  const forms = [...page.matchAll(/<form method="post" action="([^"]+)">(.*?)<\/form>/gs)];
-  const form = forms[realmIndex];
-  const fields = Object.fromEntries(
-    [...form[2].matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2].replace(/&#38;/g, '&')]),
-  );
-  const consent = await fetch(new URL(form[1], qbo.url), {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ ...fields, decision: 'allow' }).toString(),
-    redirect: 'manual',
-  });
-  const callback = await fetch(consent.headers.get('location') ?? '');
-  if (!(await callback.text()).includes('QB_OAUTH_SUCCESS'))
-    throw new Error(`demo company ${companyId} did not connect`);
+  await consentAndReturn(authUrl, qbo.url, realmIndex);
 }
 
 /**

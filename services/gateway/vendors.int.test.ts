@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, signIn } from '../../test/support/http.js';
+import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
 
 let sim: QboSandbox;
@@ -41,28 +42,14 @@ const simPost = (path: string, body: unknown) =>
 async function connectCompany(name: string): Promise<{ id: number; realmId: string }> {
   const c = await api(t.url, 'POST', '/api/company/companies', { body: { name }, token: admin });
   const id = c.body.data.id as number;
-  const start = await api(t.url, 'POST', `/api/company/companies/${id}/qb-oauth/start`, {
-    body: {
-      qbClientId: qbApp.clientId,
-      qbClientSecret: qbApp.clientSecret,
-      qbIsSandbox: true,
-      qbCallbackUrl: `${t.url}/api/company/companies/qb-oauth/callback`,
-    },
+  const { realmId } = await connectOverHttp({
+    gatewayUrl: t.url,
+    simUrl: sim.url,
     token: admin,
+    companyId: id,
+    app: qbApp,
   });
-  const page = await (await fetch(start.body.data.authUrl)).text();
-  const form = page.match(/<form method="post" action="([^"]+)">(.*?)<\/form>/s)!;
-  const fields = Object.fromEntries(
-    [...form[2].matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2].replace(/&#38;/g, '&')]),
-  );
-  const consent = await fetch(`${sim.url}${form[1]}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ ...fields, decision: 'allow' }).toString(),
-    redirect: 'manual',
-  });
-  await (await fetch(consent.headers.get('location')!)).text();
-  return { id, realmId: fields.realmId };
+  return { id, realmId };
 }
 
 async function syncAndWait(token = admin) {

@@ -23,9 +23,21 @@ export async function connectOverHttp(options: {
   });
   const started = (await start.json()) as { data?: { authUrl?: string }; message?: string };
   if (!started.data?.authUrl) throw new Error(`OAuth start refused: ${started.message ?? start.status}`);
-  const page = await (await fetch(started.data.authUrl)).text();
+  return consentAndReturn(started.data.authUrl, simUrl, options.realmIndex ?? 0);
+}
+
+/**
+ * The popup's part: on the simulator's consent page choose one of its companies and allow, then load
+ * the callback the simulator redirects to (the gateway exchanges the code there).
+ */
+export async function consentAndReturn(
+  authUrl: string,
+  simUrl: string,
+  realmIndex = 0,
+): Promise<{ realmId: string }> {
+  const page = await (await fetch(authUrl)).text();
   const forms = [...page.matchAll(/<form method="post" action="([^"]+)">(.*?)<\/form>/gs)];
-  const form = forms[options.realmIndex ?? 0];
+  const form = forms[realmIndex];
   if (!form) throw new Error('the consent page has no such company');
   const fields = Object.fromEntries(
     [...form[2].matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2].replace(/&#38;/g, '&')]),
@@ -36,8 +48,9 @@ export async function connectOverHttp(options: {
     body: new URLSearchParams({ ...fields, decision: 'allow' }).toString(),
     redirect: 'manual',
   });
-  const callback = await fetch(consent.headers.get('location')!);
-  await callback.text();
-  if (!callback.ok) throw new Error(`the OAuth callback answered ${callback.status}`);
+  const callback = await fetch(consent.headers.get('location') ?? '');
+  // The callback page posts QB_OAUTH_SUCCESS to its opener only when the exchange worked.
+  if (!(await callback.text()).includes('QB_OAUTH_SUCCESS'))
+    throw new Error(`the OAuth callback did not connect (${callback.status})`);
   return { realmId: fields.realmId };
 }

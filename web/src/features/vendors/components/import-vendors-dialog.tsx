@@ -13,6 +13,7 @@ import {
 } from '../../../components/ui/dialog';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
+import { Progress } from '../../../components/ui/progress';
 import { toast } from '../../../components/ui/use-toast';
 import type { VendorImportResult } from '../../../types/api';
 import { importVendors } from '../api/vendors';
@@ -101,16 +102,7 @@ export function ImportVendorsDialog({
             ) : null}
             {progress !== null ? (
               <div className="grid gap-1">
-                <div
-                  role="progressbar"
-                  aria-label="Upload progress"
-                  aria-valuemin={0}
-                  aria-valuemax={100}
-                  aria-valuenow={progress}
-                  className="h-2 w-full overflow-hidden rounded-full bg-muted"
-                >
-                  <div className="h-full bg-primary transition-[width]" style={{ width: `${progress}%` }} />
-                </div>
+                <Progress value={progress} label="Upload progress" />
                 <p className="text-sm text-muted-foreground" aria-live="polite">
                   {progress < 100 ? `Uploading… ${progress}%` : 'Uploaded 100%, checking rows…'}
                 </p>

@@ -12,6 +12,7 @@ import {
   DialogTitle,
 } from '../../../components/ui/dialog';
 import { Label } from '../../../components/ui/label';
+import { Progress } from '../../../components/ui/progress';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { toast } from '../../../components/ui/use-toast';
 import type { Company } from '../../../types/api';
@@ -119,16 +120,7 @@ export function SyncVendorsDialog({
         </div>
         {syncId ? (
           <div className="grid gap-2" data-testid="sync-progress">
-            <div
-              role="progressbar"
-              aria-label="Sync progress"
-              aria-valuemin={0}
-              aria-valuemax={100}
-              aria-valuenow={percent}
-              className="h-2 w-full overflow-hidden rounded-full bg-muted"
-            >
-              <div className="h-full bg-primary transition-[width]" style={{ width: `${percent}%` }} />
-            </div>
+            <Progress value={percent} label="Sync progress" />
             <p className="text-sm text-muted-foreground" aria-live="polite">
               {final
                 ? final.error

@@ -18,22 +18,12 @@ export interface BankingValues {
 
 export type BankingErrors = Partial<Record<keyof BankingValues, string>>;
 
-/** The ABA check digit: 3·(d1+d4+d7) + 7·(d2+d5+d8) + (d3+d6+d9) is a multiple of 10. */
-export function routingCheckDigitOk(routing: string): boolean {
-  if (!/^\d{9}$/.test(routing)) return false;
-  const d = [...routing].map(Number);
-  const sum = 3 * (d[0] + d[3] + d[6]) + 7 * (d[1] + d[4] + d[7]) + (d[2] + d[5] + d[8]);
-  return sum % 10 === 0;
-}
-
-/** Spec 2 §5 vendor banking; the check digit too, which the server would refuse anyway. */
+/** Spec 2 §5 vendor banking. The ABA check digit is the server's (its message comes back on the field). */
 export function validateBanking(v: BankingValues): BankingErrors {
   const errors: BankingErrors = {};
   const routing = v.routingNumber.trim();
   if (!/^\d*$/.test(routing)) errors.routingNumber = 'Routing number must contain only digits';
   else if (routing.length !== 9) errors.routingNumber = 'Routing number must be 9 digits';
-  else if (!routingCheckDigitOk(routing))
-    errors.routingNumber = 'Routing number is not a valid ABA routing number (check digit)';
   const account = v.accountNumber.trim();
   if (!account) errors.accountNumber = 'Account number is required';
   else if (account.length > 17) errors.accountNumber = 'Account number must be 17 characters or less';
