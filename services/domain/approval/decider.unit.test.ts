@@ -1,0 +1,450 @@
+import { describe, expect, it } from 'vitest';
+import type {
+  ApprovalBillsEvent,
+  ApprovalEvent,
+  ApprovalPolicyEvent,
+  BillSnapshot,
+  ConfirmedDuplicate,
+} from '../../../schema/events/approval.js';
+import { deciderSpec } from '../../../test/support/decider-spec.js';
+import {
+  type ApprovalPolicy,
+  approvalBillsDecider,
+  approvalDecider,
+  approvalPolicyDecider,
+  billFingerprint,
+  DuplicateBillsError,
+  NO_POLICY,
+} from './decider.js';
+
+const now = '2026-11-25T10:00:00.000Z';
+const later = '2026-11-25T11:00:00.000Z';
+const bill = (id: string, amount: number): BillSnapshot => ({
+  Id: id,
+  DocNumber: `INV-${id}`,
+  TxnDate: '2026-11-01',
+  DueDate: '2026-12-01',
+  TotalAmt: amount,
+  Balance: amount,
+  CurrencyRef: 'USD',
+  VendorRef: { value: '55', name: 'Acme Paper' },
+  VendorInfo: { CompanyName: 'Acme Paper' },
+  VendorAddr: null,
+  Line: [
+    { Id: '1', Description: 'Paper', Amount: amount, Qty: null, ItemName: null, AccountName: 'Supplies' },
+  ],
+  AttachableId: null,
+  InvoiceFileName: null,
+});
+const bills = [bill('10', 400), bill('11', 700)];
+const created: ApprovalEvent = {
+  type: 'ApprovalCreated',
+  data: {
+    approvalId: 'a1',
+    companyId: 2,
+    priority: 'HIGH',
+    managerId: 3,
+    createdBy: 7,
+    bills,
+    vendorContacts: [{ qbVendorId: '55', email: 'ap@acme.example', phone: null }],
+    recipients: ['cfo@client.example'],
+    confirmedDuplicates: [],
+    expiresAt: '2026-12-02T10:00:00.000Z',
+    at: now,
+  },
+};
+const approved = (ids: string[], by = 8, first: number | null = null): ApprovalEvent => ({
+  type: 'ApprovalApproved',
+  data: {
+    approvalId: 'a1',
+    companyId: 2,
+    approvedBillIds: ids,
+    byUserId: by,
+    firstApprovedBy: first,
+    at: later,
+  },
+});
+const rejected: ApprovalEvent = {
+  type: 'ApprovalRejected',
+  data: { approvalId: 'a1', companyId: 2, reason: 'Wrong amounts', byUserId: 8, at: later },
+};
+const expired: ApprovalEvent = {
+  type: 'ApprovalExpired',
+  data: { approvalId: 'a1', companyId: 2, at: later },
+};
+const deleted: ApprovalEvent = {
+  type: 'ApprovalDeleted',
+  data: { approvalId: 'a1', companyId: 2, byUserId: 8, at: later },
+};
+const approve = (ids: string[], byUserId = 8, policy: ApprovalPolicy = NO_POLICY) => ({
+  type: 'ApproveApproval' as const,
+  approvedBillIds: ids,
+  byUserId,
+  policy,
+  now: later,
+});
+
+describe('approval decider', () => {
+  const spec = deciderSpec(approvalDecider);
+
+  it('creates a PENDING approval with its snapshot; creating it again changes nothing', () => {
+    const { createdBy, at, ...rest } = created.data;
+    const command = { type: 'CreateApproval' as const, ...rest, byUserId: createdBy, now: at };
+    spec.given([]).when(command).then([created]);
+    spec.given([created]).when(command).then([]);
+    spec
+      .given([created])
+      .when({ ...command, approvalId: 'other' })
+      .thenRefuses('CONFLICT');
+    spec
+      .given([])
+      .when({ ...command, bills: [] })
+      .thenRefuses('VALIDATION', /at least one bill/);
+  });
+
+  it('approves a subset of its bills', () => {
+    spec
+      .given([created])
+      .when(approve(['11']))
+      .then([approved(['11'])]);
+    spec
+      .given([created])
+      .when(approve(['10', '11']))
+      .then([approved(['10', '11'])]);
+  });
+
+  it('refuses an approval with no bill, a foreign bill or a bill twice', () => {
+    spec
+      .given([created])
+      .when(approve([]))
+      .thenRefuses('VALIDATION', /at least one bill/);
+    spec
+      .given([created])
+      .when(approve(['10', '99']))
+      .thenRefuses('VALIDATION', /Not a bill of this approval: 99/);
+    spec
+      .given([created])
+      .when(approve(['10', '10']))
+      .thenRefuses('VALIDATION', /twice/);
+  });
+
+  it('refuses to approve, reject or update anything but PENDING', () => {
+    for (const past of [approved(['10']), rejected, expired]) {
+      spec
+        .given([created, past])
+        .when(approve(['10']))
+        .thenRefuses('CONFLICT', /Cannot approve an approval with status/);
+      spec
+        .given([created, past])
+        .when({ type: 'RejectApproval', reason: 'x', byUserId: 8, now: later })
+        .thenRefuses('CONFLICT', /Cannot reject/);
+      spec
+        .given([created, past])
+        .when({ type: 'UpdateApproval', priority: 'LOW', now: later })
+        .thenRefuses('CONFLICT', /Cannot update/);
+    }
+  });
+
+  it('rejects with a trimmed reason; refuses a blank or too long one', () => {
+    spec
+      .given([created])
+      .when({ type: 'RejectApproval', reason: '  Wrong amounts ', byUserId: 8, now: later })
+      .then([rejected]);
+    spec
+      .given([created])
+      .when({ type: 'RejectApproval', reason: '   ', byUserId: 8, now: later })
+      .thenRefuses('VALIDATION', /reason for rejection/);
+    spec
+      .given([created])
+      .when({ type: 'RejectApproval', reason: 'x'.repeat(1001), byUserId: 8, now: later })
+      .thenRefuses('VALIDATION', /at most 1000/);
+  });
+
+  it('expires a PENDING approval, and is a no-op for any other status', () => {
+    spec.given([created]).when({ type: 'ExpireApproval', now: later }).then([expired]);
+    for (const past of [approved(['10']), rejected, expired])
+      spec.given([created, past]).when({ type: 'ExpireApproval', now: later }).then([]);
+  });
+
+  it('updates priority, manager and recipients while PENDING, only what changed', () => {
+    spec
+      .given([created])
+      .when({
+        type: 'UpdateApproval',
+        priority: 'URGENT',
+        managerId: null,
+        recipients: ['a@b.example'],
+        now: later,
+      })
+      .then([
+        {
+          type: 'ApprovalUpdated',
+          data: { approvalId: 'a1', companyId: 2, priority: 'URGENT', managerId: null, at: later },
+        },
+        {
+          type: 'ApprovalRecipientsUpdated',
+          data: { approvalId: 'a1', companyId: 2, recipients: ['a@b.example'], at: later },
+        },
+      ]);
+    spec
+      .given([created])
+      .when({ type: 'UpdateApproval', priority: 'HIGH', managerId: 3, now: later })
+      .then([]);
+  });
+
+  it('changes recipients while open (approved too), not once rejected or expired', () => {
+    const change = { type: 'UpdateRecipients' as const, recipients: ['x@y.example'], now: later };
+    const event: ApprovalEvent = {
+      type: 'ApprovalRecipientsUpdated',
+      data: { approvalId: 'a1', companyId: 2, recipients: ['x@y.example'], at: later },
+    };
+    spec.given([created]).when(change).then([event]);
+    spec
+      .given([created, approved(['10'])])
+      .when(change)
+      .then([event]);
+    spec
+      .given([created])
+      .when({ ...change, recipients: ['cfo@client.example'] })
+      .then([]);
+    spec
+      .given([created, rejected])
+      .when(change)
+      .thenRefuses('CONFLICT', /recipients/);
+    spec
+      .given([created, expired])
+      .when(change)
+      .thenRefuses('CONFLICT', /recipients/);
+  });
+
+  it('deletes from every status reached so far; a deleted approval is not found', () => {
+    const del = { type: 'DeleteApproval' as const, byUserId: 8, now: later };
+    for (const past of [[], [approved(['10'])], [rejected], [expired]])
+      spec
+        .given([created, ...past])
+        .when(del)
+        .then([deleted]);
+    spec.given([created, deleted]).when(del).thenRefuses('NOT_FOUND');
+    spec
+      .given([created, deleted])
+      .when(approve(['10']))
+      .thenRefuses('NOT_FOUND');
+    spec
+      .given([])
+      .when(approve(['10']))
+      .thenRefuses('NOT_FOUND');
+  });
+
+  it('segregation of duties: the creator may not approve when the policy says so', () => {
+    const policy = { creatorMayNotApprove: true, secondApprovalThreshold: null };
+    spec
+      .given([created])
+      .when(approve(['10'], 7, policy))
+      .thenRefuses('FORBIDDEN', /creator/);
+    spec
+      .given([created])
+      .when(approve(['10'], 7))
+      .then([approved(['10'], 7)]);
+    spec
+      .given([created])
+      .when(approve(['10'], 8, policy))
+      .then([approved(['10'], 8)]);
+  });
+
+  it('segregation of duties: above the threshold a second, different approver completes it', () => {
+    const policy = { creatorMayNotApprove: false, secondApprovalThreshold: 500 };
+    const first: ApprovalEvent = {
+      type: 'ApprovalFirstApproved',
+      data: {
+        approvalId: 'a1',
+        companyId: 2,
+        approvedBillIds: ['10', '11'],
+        byUserId: 8,
+        amount: 1100,
+        threshold: 500,
+        at: later,
+      },
+    };
+    spec
+      .given([created])
+      .when(approve(['10', '11'], 8, policy))
+      .then([first]);
+    // At or below the threshold one approval is enough.
+    spec
+      .given([created])
+      .when(approve(['10'], 8, policy))
+      .then([approved(['10'], 8)]);
+    spec
+      .given([created, first])
+      .when(approve(['10', '11'], 8, policy))
+      .thenRefuses('FORBIDDEN', /second, different/);
+    spec
+      .given([created, first])
+      .when(approve(['10', '11'], 9, policy))
+      .then([approved(['10', '11'], 9, 8)]);
+    // Still PENDING after the first approval: it can be rejected.
+    spec
+      .given([created, first])
+      .when({ type: 'RejectApproval', reason: 'Wrong amounts', byUserId: 8, now: later })
+      .then([rejected]);
+  });
+});
+
+describe('approval bills (one open approval per bill, duplicate guard)', () => {
+  const spec = deciderSpec(approvalBillsDecider);
+  const fp = (vendor: string, amount: number, doc: string) =>
+    billFingerprint({ vendorId: vendor, amount, docNumber: doc });
+  const claim = (approvalId: string, list: Array<[string, string]>, confirmDuplicates: string[] = []) => ({
+    type: 'ClaimBills' as const,
+    companyId: 2,
+    approvalId,
+    bills: list.map(([billId, fingerprint]) => ({ billId, fingerprint })),
+    confirmDuplicates,
+    now,
+  });
+  const claimed = (
+    approvalId: string,
+    list: Array<[string, string]>,
+    dups: ConfirmedDuplicate[] = [],
+  ): ApprovalBillsEvent => ({
+    type: 'ApprovalBillsClaimed',
+    data: {
+      companyId: 2,
+      approvalId,
+      bills: list.map(([billId, fingerprint]) => ({ billId, fingerprint })),
+      confirmedDuplicates: dups,
+      at: now,
+    },
+  });
+  const a = fp('55', 100, 'INV-1');
+  const b = fp('56', 200, 'INV-2');
+
+  it('claims free bills, and again for the same approval changes nothing', () => {
+    spec
+      .given([])
+      .when(claim('a1', [['10', a]]))
+      .then([claimed('a1', [['10', a]])]);
+    spec
+      .given([claimed('a1', [['10', a]])])
+      .when(claim('a1', [['10', a]]))
+      .then([]);
+  });
+
+  it('refuses a bill in another open approval, and frees it on release', () => {
+    spec
+      .given([claimed('a1', [['10', a]])])
+      .when(
+        claim('a2', [
+          ['10', a],
+          ['11', b],
+        ]),
+      )
+      .thenRefuses('CONFLICT', /Bill 10 is already in an open approval/);
+    const released: ApprovalBillsEvent = {
+      type: 'ApprovalBillsReleased',
+      data: { companyId: 2, approvalId: 'a1', billIds: ['10'], reason: 'rejected', forget: false, at: now },
+    };
+    spec
+      .given([claimed('a1', [['10', a]])])
+      .when({
+        type: 'ReleaseBills',
+        companyId: 2,
+        releases: [{ approvalId: 'a1', billIds: ['10'] }],
+        reason: 'rejected',
+        now,
+      })
+      .then([released]);
+    // Released: the same bill may go in a new approval (same bill id is no duplicate).
+    spec
+      .given([claimed('a1', [['10', a]]), released])
+      .when(claim('a2', [['10', a]]))
+      .then([claimed('a2', [['10', a]])]);
+    // Releasing again, or another approval's bill, appends nothing.
+    spec
+      .given([claimed('a1', [['10', a]]), released])
+      .when({
+        type: 'ReleaseBills',
+        companyId: 2,
+        releases: [{ approvalId: 'a1', billIds: ['10'] }],
+        reason: 'rejected',
+        now,
+      })
+      .then([]);
+  });
+
+  it('flags a bill like one already in an approval (other id); it needs a confirmation, which is recorded', () => {
+    const history = [claimed('a1', [['10', a]])];
+    let thrown: unknown;
+    try {
+      approvalBillsDecider.decide(
+        claim('a2', [['20', a]]),
+        history.reduce(approvalBillsDecider.evolve, approvalBillsDecider.initialState()),
+      );
+    } catch (err) {
+      thrown = err;
+    }
+    expect(thrown).toBeInstanceOf(DuplicateBillsError);
+    expect((thrown as DuplicateBillsError).duplicates).toEqual([
+      { billId: '20', matchesBillId: '10', matchesApprovalId: 'a1' },
+    ]);
+    spec
+      .given(history)
+      .when(claim('a2', [['20', a]]))
+      .thenRefuses('CONFLICT', /Possible duplicate/);
+    spec
+      .given(history)
+      .when(claim('a2', [['20', a]], ['20']))
+      .then([claimed('a2', [['20', a]], [{ billId: '20', matchesBillId: '10', matchesApprovalId: 'a1' }])]);
+  });
+
+  it('a deleted approval leaves the duplicate guard', () => {
+    const history = [claimed('a1', [['10', a]])];
+    const forgotten: ApprovalBillsEvent = {
+      type: 'ApprovalBillsReleased',
+      data: { companyId: 2, approvalId: 'a1', billIds: ['10'], reason: 'deleted', forget: true, at: now },
+    };
+    spec
+      .given(history)
+      .when({
+        type: 'ReleaseBills',
+        companyId: 2,
+        releases: [{ approvalId: 'a1', billIds: ['10'] }],
+        reason: 'deleted',
+        now,
+      })
+      .then([forgotten]);
+    spec
+      .given([...history, forgotten])
+      .when(claim('a2', [['20', a]]))
+      .then([claimed('a2', [['20', a]])]);
+  });
+});
+
+describe('approval policy', () => {
+  const spec = deciderSpec(approvalPolicyDecider);
+  const set = (p: ApprovalPolicy) => ({
+    type: 'SetApprovalPolicy' as const,
+    companyId: 2,
+    byUserId: 1,
+    now,
+    ...p,
+  });
+  const event = (p: ApprovalPolicy): ApprovalPolicyEvent => ({
+    type: 'ApprovalPolicySet',
+    data: { companyId: 2, byUserId: 1, at: now, ...p },
+  });
+
+  it('is off by default, records a change, and nothing when unchanged', () => {
+    expect(approvalPolicyDecider.initialState()).toEqual(NO_POLICY);
+    const on = { creatorMayNotApprove: true, secondApprovalThreshold: 5000 };
+    spec
+      .given([])
+      .when(set(on))
+      .then([event(on)]);
+    spec
+      .given([event(on)])
+      .when(set(on))
+      .then([]);
+    spec.given([]).when(set(NO_POLICY)).then([]);
+  });
+});
