@@ -91,6 +91,8 @@ export const configSchema = z.object({
   QBO_OAUTH_BASE: urlWithScheme(['http', 'https']).optional(),
   /** QuickBooks v3 API host; absent: Intuit's sandbox or production host by the company's credentials. */
   QBO_API_BASE: urlWithScheme(['http', 'https']).optional(),
+  /** How long an approval may stay PENDING before the expiry job turns it EXPIRED (default 7 days). */
+  APPROVAL_EXPIRY_SECONDS: intFromEnv(1, 365 * 86_400).default(7 * 86_400),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 

@@ -83,7 +83,7 @@ export const ApproveApprovalInput = z.object({
   approvedBills: billIdList('approvedBills').pipe(z.array(z.string()).min(1, 'Approve at least one bill')),
 });
 
-export const REJECTION_REASON_MAX = 1000;
+const REJECTION_REASON_MAX = 1000;
 export const RejectApprovalInput = z.object({
   rejectionReason: plainText(REJECTION_REASON_MAX, 'Please provide a reason for rejection').pipe(
     z.string().min(1, 'Please provide a reason for rejection'),
@@ -104,7 +104,7 @@ export const BulkRejectInput = z.object({
   reason: RejectApprovalInput.shape.rejectionReason,
 });
 
-export const APPROVAL_SORT_COLUMNS = [
+const APPROVAL_SORT_COLUMNS = [
   'createdAt',
   'updatedAt',
   'status',

@@ -1,6 +1,7 @@
 // Dashboard figures (spec 1 §3 Dashboard stats), all from read models.
 
 import { type Actor, authorize } from '../auth/permissions.js';
+import { pendingApprovalCount } from './approvals.js';
 import { companyCount } from './companies.js';
 import type { AppServices } from './context.js';
 
@@ -51,12 +52,12 @@ export async function activityItem(app: AppServices, id: string): Promise<Activi
 }
 
 /**
- * Total Companies counts the companies that are not deleted. Approvals have no read model yet: 0
- * until that feature lands. API keys are not a feature of this product: always 0 (the field is in the spec's shape).
+ * Total Companies counts the companies that are not deleted; Pending Approvals the PENDING approvals
+ * not deleted (approvals read model). API keys are not a feature of this product: always 0 (the field is in the spec's shape).
  */
 export async function dashboardStats(app: AppServices, actor: Actor | null): Promise<DashboardStats> {
   authorize(actor, 'dashboard.read');
-  const [companies, active, activity] = await Promise.all([
+  const [companies, active, activity, pending] = await Promise.all([
     companyCount(app),
     app.db
       .selectFrom('users')
@@ -65,11 +66,12 @@ export async function dashboardStats(app: AppServices, actor: Actor | null): Pro
       .where('deleted_at', 'is', null)
       .executeTakeFirstOrThrow(),
     recentActivity(app, actor, 10),
+    pendingApprovalCount(app),
   ]);
   return {
     totalCompanies: companies,
     activeUsers: Number(active.n),
-    pendingApprovals: 0,
+    pendingApprovals: pending,
     totalApiKeys: 0,
     recentActivity: activity,
   };

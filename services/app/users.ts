@@ -11,6 +11,7 @@ import { type Role, userSubject } from '../../schema/events/user.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { userDecider } from '../domain/user/decider.js';
 import { type GuardedChange, observeAdmin, runGuarded } from './admin-roster.js';
+import { approvalsCreatedBy } from './approvals.js';
 import { checkCurrentPassword, claimEmail, releaseAbandonedClaim } from './auth.js';
 import { companiesAssignedTo } from './companies.js';
 import { type AppServices, awaitProjections } from './context.js';
@@ -306,8 +307,8 @@ export interface UserStatistics {
 
 /**
  * Sign-in figures come from UserSignedIn events (via the read model); companiesManaged counts the
- * companies the user is assigned to as processor, approver or accountant. Approvals have no read
- * model yet: zero until that feature exists.
+ * companies the user is assigned to as processor, approver or accountant; approvalsCreated the
+ * approvals they created (not deleted).
  */
 export async function userStatistics(
   app: AppServices,
@@ -317,15 +318,16 @@ export async function userStatistics(
   authorize(actor, 'profile.read');
   const userId = query.userId === undefined || query.userId === '' ? actor.id : parseId(query.userId);
   if (userId !== actor.id) authorize(actor, 'users.read');
-  const [row, companiesManaged] = await Promise.all([
+  const [row, companiesManaged, approvalsCreated] = await Promise.all([
     requireUser(app, userId),
     companiesAssignedTo(app, userId),
+    approvalsCreatedBy(app, userId),
   ]);
   return {
     totalLogins: row.total_logins,
     lastLogin: row.last_login_at ? row.last_login_at.toISOString() : null,
     companiesManaged,
-    approvalsCreated: 0,
+    approvalsCreated,
   };
 }
 

@@ -10,6 +10,7 @@ import type { AnyProjection } from '../../projections/projection.js';
 import { registerEvents } from '../../schema/events/index.js';
 import type { JobHandler, ProcessManager } from '../../workers/process-manager.js';
 import { registerPermissions } from '../auth/permissions.js';
+import { approvalModule } from './approval.js';
 import { companyModule } from './company.js';
 import { dashboardModule } from './dashboard.js';
 import { managerModule } from './manager.js';
@@ -23,6 +24,7 @@ export const modules = [
   managerModule,
   companyModule,
   vendorModule,
+  approvalModule,
   dashboardModule,
   operationsModule,
 ] as const;

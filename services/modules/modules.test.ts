@@ -43,6 +43,7 @@ describe('the modules', () => {
   it('derive the registries the roles start from', () => {
     expect(projections.map((p) => p.name).sort()).toEqual([
       'activity',
+      'approvals',
       'companies',
       'managers',
       'users',
@@ -51,9 +52,9 @@ describe('the modules', () => {
     ]);
     expect(processManagers.map((p) => p.name)).toContain('users');
     expect(Object.keys(jobHandlers)).toContain('users');
-    // auth, users, managers, companies, quickbooks, vendors, dashboard, health, operations
-    expect(routeGroups).toHaveLength(9);
-    expect(Object.keys(jobHandlers).sort()).toEqual(['quickbooks', 'users', 'vendors']);
+    // auth, users, managers, companies, quickbooks, vendors, approvals, dashboard, health, operations
+    expect(routeGroups).toHaveLength(10);
+    expect(Object.keys(jobHandlers).sort()).toEqual(['approvals', 'quickbooks', 'users', 'vendors']);
   });
 
   it('refuse an event type or a permission declared twice, and an unknown permission', () => {

@@ -176,6 +176,33 @@ export class QuickBooksClient {
     );
   }
 
+  /**
+   * An attachable's file: QuickBooks answers `download/<id>` with a short-lived link (text), which is
+   * fetched at once; the file's body comes back as a stream with its type.
+   */
+  async download(
+    isSandbox: boolean,
+    realmId: string,
+    accessToken: string,
+    attachableId: string,
+  ): Promise<{ contentType: string; body: ReadableStream<Uint8Array> }> {
+    const url = new URL(
+      `${this.apiBase(isSandbox)}/v3/company/${encodeURIComponent(realmId)}/download/${encodeURIComponent(attachableId)}`,
+    );
+    url.searchParams.set('minorversion', '75');
+    const res = await fetch(url, {
+      headers: { authorization: `Bearer ${accessToken}`, accept: 'text/plain' },
+      signal: AbortSignal.timeout(10_000),
+    });
+    if (!res.ok) throw QuickBooksClient.apiError(res.status, await res.text());
+    const link = (await res.text()).trim();
+    if (!/^https?:\/\//.test(link)) throw new QbApiError('QuickBooks gave no download link', 502, null);
+    const file = await fetch(link, { signal: AbortSignal.timeout(30_000) });
+    if (!file.ok || !file.body)
+      throw new QbApiError(`The invoice could not be downloaded (${file.status})`, 502, null);
+    return { contentType: file.headers.get('content-type') ?? 'application/pdf', body: file.body };
+  }
+
   private static apiError(status: number, body: string): QbApiError {
     // Intuit answers `Fault` (400) or lowercase `fault` (401), and sometimes XML.
     let message = `QuickBooks answered ${status}`;

@@ -624,6 +624,58 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
       .send(pdf);
   });
 
+  // Creating a bill (Intuit's POST /bill, create only): tests make look-alike bills with it.
+  server.post('/v3/company/:realmId/bill', async (req, reply) => {
+    const realm = await guard(req, reply);
+    if (!realm) return reply;
+    const fault = (detail: string) =>
+      reply
+        .status(400)
+        .type(json)
+        .send({
+          Fault: {
+            Error: [{ Message: 'Invalid Reference Id', Detail: detail, code: '2500', element: '' }],
+            type: 'ValidationFault',
+          },
+          time: time(),
+        });
+    const b = (req.body ?? {}) as Record<string, any>;
+    const vendor = realm.vendors.find((v) => v.Id === b.VendorRef?.value);
+    if (!vendor) return fault('Invalid Reference Id : Vendor');
+    const ap = realm.accounts.find((a) => a.AccountType === 'Accounts Payable');
+    const lines = (Array.isArray(b.Line) ? b.Line : []).filter((l: any) => Number(l?.Amount) > 0);
+    if (lines.length === 0 || !ap) return fault('Line');
+    const stamp = new Date(now()).toISOString();
+    const total = Math.round(lines.reduce((sum: number, l: any) => sum + Number(l.Amount), 0) * 100) / 100;
+    const bill = {
+      Id: String(realm.nextId++),
+      SyncToken: '0',
+      DocNumber: typeof b.DocNumber === 'string' ? b.DocNumber : '',
+      TxnDate: typeof b.TxnDate === 'string' ? b.TxnDate : stamp.slice(0, 10),
+      DueDate: typeof b.DueDate === 'string' ? b.DueDate : stamp.slice(0, 10),
+      VendorRef: { value: vendor.Id, name: vendor.DisplayName },
+      APAccountRef: { value: ap.Id, name: ap.Name },
+      Line: lines.map((l: any, i: number) => ({
+        Id: String(i + 1),
+        LineNum: i + 1,
+        Amount: Number(l.Amount),
+        Description: String(l.Description ?? ''),
+        DetailType: 'AccountBasedExpenseLineDetail' as const,
+        AccountBasedExpenseLineDetail: {
+          AccountRef: l.AccountBasedExpenseLineDetail?.AccountRef ?? { value: ap.Id },
+        },
+      })),
+      TotalAmt: total,
+      Balance: total,
+      CurrencyRef: { value: 'USD' },
+      LinkedTxn: [],
+      MetaData: { CreateTime: stamp, LastUpdatedTime: stamp },
+    };
+    realm.bills.push(bill);
+    vendor.Balance = Math.round((vendor.Balance + total) * 100) / 100;
+    return reply.type(json).send({ Bill: bill, time: time() });
+  });
+
   server.post('/v3/company/:realmId/billpayment', async (req, reply) => {
     const realm = await guard(req, reply);
     if (!realm) return reply;

@@ -1,0 +1,1425 @@
+// Bill approvals (spec 2 §2–§7 Approvals; issue 12). Staff pick a company's open QuickBooks bills and
+// create an approval: the bills are fetched from QuickBooks and snapshotted in ApprovalCreated, after
+// they were claimed on the company's `approvalbills` stream (a bill is in at most one open approval;
+// a bill that looks like one already in an approval needs an explicit confirmation). ADMIN and
+// MODERATOR approve (a subset of the bills), reject (with a reason), update, delete; USER reads.
+// The company's segregation-of-duties policy is read from its own stream and judged by the decider.
+import { randomUUID } from 'node:crypto';
+import { Readable } from 'node:stream';
+import { stringify as stringifyCsv } from 'csv-stringify/sync';
+import { sql } from 'kysely';
+import {
+  ApprovalExportInput,
+  ApprovalListInput,
+  ApprovalPolicyInput,
+  ApprovalStatsInput,
+  ApproveApprovalInput,
+  BillsForApprovalInput,
+  BulkApproveInput,
+  BulkRejectInput,
+  CreateApprovalInput,
+  RecipientsInput,
+  RejectApprovalInput,
+  UpdateApprovalInput,
+} from '../../schema/commands/approval.js';
+import type {
+  ApprovalEvent,
+  ApprovalStatus,
+  BillSnapshot,
+  ConfirmedDuplicate,
+  Priority,
+  VendorContact,
+} from '../../schema/events/approval.js';
+import { type Actor, authorize, commandContext } from '../auth/permissions.js';
+import {
+  type ApprovalBillsCommand,
+  type ApprovalPolicy,
+  type ApprovalState,
+  approvalBillsDecider,
+  approvalDecider,
+  approvalPolicyDecider,
+  approvalStreamId,
+  billFingerprint,
+  findDuplicates,
+} from '../domain/approval/decider.js';
+import { DomainError } from '../domain/errors.js';
+import type { Position } from '../eventstore/port.js';
+import { QbApiError, QbGrantError } from '../quickbooks/client.js';
+import type { CommandContext } from './command-handler.js';
+import { type AppServices, awaitProjections } from './context.js';
+import { AppError, parseInput, toAppError } from './errors.js';
+import { qbAccess } from './quickbooks.js';
+import type { Page } from './users.js';
+import { inParallel, maskTail } from './vendors.js';
+
+// --- answers --------------------------------------------------------------------------------------
+
+export interface PersonRef {
+  id: number;
+  firstName: string | null;
+  lastName: string | null;
+}
+
+export interface ManagerRef {
+  id: number;
+  firstName: string;
+  lastName: string;
+  title: string | null;
+  email: string;
+  phone: string | null;
+}
+
+export interface AchStatus {
+  hasBankingInfo: boolean;
+  vendorId: number | null;
+  bankName: string | null;
+  accountType: 'checking' | 'savings' | null;
+  /** Masked: only the last four digits. */
+  routingNumber: string | null;
+  accountNumber: string | null;
+}
+
+/** A bill of the snapshot as the detail shows it: QuickBooks' shape, the vendor's contact, ACH status. */
+export type ApprovalBill = Omit<BillSnapshot, 'VendorInfo'> & {
+  VendorInfo: { CompanyName: string | null; Email: string | null; Phone: string | null };
+  invoiceAvailable: boolean;
+  achStatus: AchStatus;
+};
+
+export interface ApprovalDto {
+  id: string;
+  companyId: number;
+  companyName: string | null;
+  company: { id: number; name: string } | null;
+  status: ApprovalStatus;
+  priority: Priority;
+  /** Comma-separated, as the spec's screens count them. */
+  billIds: string;
+  approvedBillIds: string;
+  billIdList: string[];
+  approvedBillIdList: string[];
+  billCount: number;
+  approvedBillCount: number;
+  /** Approved bills / bills, in per cent (2 decimals). */
+  approvalRate: number;
+  totalAmount: number;
+  approvedAmount: number;
+  billStats: { totalAmount: number; totalAmountApproved: number };
+  /** The bills (detail only; null in lists). */
+  billsParsed: ApprovalBill[] | null;
+  approvedBillsParsed: ApprovalBill[] | null;
+  managerId: number | null;
+  managerName: string | null;
+  managerEmail: string | null;
+  manager: ManagerRef | null;
+  createdBy: number | null;
+  creator: PersonRef | null;
+  approvedBy: number | null;
+  approver: PersonRef | null;
+  rejectedBy: number | null;
+  rejecter: PersonRef | null;
+  firstApprovedBy: number | null;
+  firstApprover: PersonRef | null;
+  /** The policy asked for two approvers and one has approved: still PENDING. */
+  awaitingSecondApproval: boolean;
+  approvalDate: string | null;
+  rejectionDate: string | null;
+  rejectionReason: string | null;
+  expiresAt: string;
+  expiredAt: string | null;
+  /** Detail only (sealed in the log, opened on read); null in lists. */
+  recipients: string[] | null;
+  confirmedDuplicates: ConfirmedDuplicate[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function parseApprovalId(id: unknown): string {
+  if (typeof id !== 'string' || !UUID.test(id)) throw new AppError('NOT_FOUND', 'Approval not found');
+  return id.toLowerCase();
+}
+
+const num = (v: string | number | null | undefined) => (v == null ? 0 : Number(v));
+
+function approvalRows(app: AppServices) {
+  return app.db
+    .selectFrom('approvals as a')
+    .leftJoin('companies as c', 'c.id', 'a.company_id')
+    .leftJoin('managers as m', (j) => j.onRef('m.id', '=', 'a.manager_id').on('m.deleted_at', 'is', null))
+    .leftJoin('users as cu', 'cu.id', 'a.created_by')
+    .leftJoin('users as au', 'au.id', 'a.approved_by')
+    .leftJoin('users as ru', 'ru.id', 'a.rejected_by')
+    .leftJoin('users as fu', 'fu.id', 'a.first_approved_by')
+    .select([
+      'a.id',
+      'a.company_id',
+      'a.status',
+      'a.priority',
+      'a.manager_id',
+      'a.bill_ids',
+      'a.approved_bill_ids',
+      'a.bill_count',
+      'a.approved_bill_count',
+      'a.total_amount',
+      'a.approved_amount',
+      'a.confirmed_duplicates',
+      'a.created_by',
+      'a.approved_by',
+      'a.first_approved_by',
+      'a.awaiting_second_approval',
+      'a.rejected_by',
+      'a.rejection_reason',
+      'a.approval_date',
+      'a.rejection_date',
+      'a.expired_at',
+      'a.expires_at',
+      'a.created_at',
+      'a.updated_at',
+      'c.name as company_name',
+      'm.first_name as m_first',
+      'm.last_name as m_last',
+      'm.email as m_email',
+      'm.phone as m_phone',
+      'm.title as m_title',
+      'cu.first_name as cu_first',
+      'cu.last_name as cu_last',
+      'au.first_name as au_first',
+      'au.last_name as au_last',
+      'ru.first_name as ru_first',
+      'ru.last_name as ru_last',
+      'fu.first_name as fu_first',
+      'fu.last_name as fu_last',
+    ])
+    .where('a.deleted', '=', false);
+}
+type ApprovalRow = Awaited<ReturnType<ReturnType<typeof approvalRows>['executeTakeFirstOrThrow']>>;
+
+const person = (id: number | null, first: string | null, last: string | null): PersonRef | null =>
+  id === null ? null : { id, firstName: first, lastName: last };
+
+function toDto(r: ApprovalRow): ApprovalDto {
+  const totalAmount = num(r.total_amount);
+  const approvedAmount = num(r.approved_amount);
+  const managerName = r.m_first !== null ? `${r.m_first} ${r.m_last ?? ''}`.trim() : null;
+  return {
+    id: r.id,
+    companyId: r.company_id,
+    companyName: r.company_name,
+    company: r.company_name !== null ? { id: r.company_id, name: r.company_name } : null,
+    status: r.status,
+    priority: r.priority,
+    billIds: r.bill_ids.join(','),
+    approvedBillIds: r.approved_bill_ids.join(','),
+    billIdList: r.bill_ids,
+    approvedBillIdList: r.approved_bill_ids,
+    billCount: r.bill_count,
+    approvedBillCount: r.approved_bill_count,
+    approvalRate: r.bill_count === 0 ? 0 : Math.round((r.approved_bill_count / r.bill_count) * 10_000) / 100,
+    totalAmount,
+    approvedAmount,
+    billStats: { totalAmount, totalAmountApproved: approvedAmount },
+    billsParsed: null,
+    approvedBillsParsed: null,
+    managerId: r.m_first !== null ? r.manager_id : null,
+    managerName: managerName || r.m_email || null,
+    managerEmail: r.m_email ?? null,
+    manager:
+      r.m_first !== null && r.manager_id !== null
+        ? {
+            id: r.manager_id,
+            firstName: r.m_first,
+            lastName: r.m_last ?? '',
+            title: r.m_title ?? null,
+            email: r.m_email ?? '',
+            phone: r.m_phone ?? null,
+          }
+        : null,
+    createdBy: r.created_by,
+    creator: person(r.created_by, r.cu_first, r.cu_last),
+    approvedBy: r.approved_by,
+    approver: person(r.approved_by, r.au_first, r.au_last),
+    rejectedBy: r.rejected_by,
+    rejecter: person(r.rejected_by, r.ru_first, r.ru_last),
+    firstApprovedBy: r.first_approved_by,
+    firstApprover: person(r.first_approved_by, r.fu_first, r.fu_last),
+    awaitingSecondApproval: r.awaiting_second_approval,
+    approvalDate: r.approval_date?.toISOString() ?? null,
+    rejectionDate: r.rejection_date?.toISOString() ?? null,
+    rejectionReason: r.rejection_reason,
+    expiresAt: r.expires_at.toISOString(),
+    expiredAt: r.expired_at?.toISOString() ?? null,
+    recipients: null,
+    confirmedDuplicates: r.confirmed_duplicates ?? [],
+    createdAt: r.created_at.toISOString(),
+    updatedAt: r.updated_at.toISOString(),
+  };
+}
+
+async function findRow(app: AppServices, id: string) {
+  return approvalRows(app).where('a.id', '=', id).executeTakeFirst();
+}
+
+async function requireRow(app: AppServices, id: string): Promise<ApprovalRow> {
+  const row = await findRow(app, id);
+  if (!row) throw new AppError('NOT_FOUND', 'Approval not found');
+  return row;
+}
+
+const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+const SORTS = {
+  createdAt: sql`a.created_at`,
+  updatedAt: sql`a.updated_at`,
+  status: sql`a.status`,
+  priority: sql`a.priority_rank`,
+  companyName: sql`lower(c.name)`,
+  billCount: sql`a.bill_count`,
+  approvedBillCount: sql`a.approved_bill_count`,
+  totalAmount: sql`a.total_amount`,
+  approvedAmount: sql`a.approved_amount`,
+  managerName: sql`lower(m.first_name || ' ' || m.last_name)`,
+} as const;
+
+type Filters = { search?: string; status?: ApprovalStatus; priority?: Priority; companyId?: number };
+
+function filtered<Q extends ReturnType<typeof approvalRows>>(q: Q, f: Filters): Q {
+  let x = q as ReturnType<typeof approvalRows>;
+  if (f.status) x = x.where('a.status', '=', f.status);
+  if (f.priority) x = x.where('a.priority', '=', f.priority);
+  if (f.companyId !== undefined) x = x.where('a.company_id', '=', f.companyId);
+  if (f.search) {
+    const p = likePattern(f.search);
+    x = x.where((eb) => eb.or([eb('a.search_text', 'like', p), eb(sql`lower(c.name)`, 'like', p)]));
+  }
+  return x as Q;
+}
+
+/** GET /approvals: the list with filters, sorting (createdAt desc by default) and paging. */
+export async function listApprovals(
+  app: AppServices,
+  actor: Actor | null,
+  query: unknown,
+): Promise<Page<ApprovalDto>> {
+  authorize(actor, 'approvals.read');
+  const input = parseInput(ApprovalListInput, query);
+  const { page, limit } = input;
+  const order = input.sortOrder ?? 'desc';
+  const by = SORTS[input.sortBy ?? 'createdAt'];
+  const base = filtered(approvalRows(app), input);
+  const countQ = filtered(
+    app.db
+      .selectFrom('approvals as a')
+      .leftJoin('companies as c', 'c.id', 'a.company_id')
+      .where('a.deleted', '=', false) as unknown as ReturnType<typeof approvalRows>,
+    input,
+  ) as unknown as ReturnType<typeof app.db.selectFrom<'approvals as a'>>;
+  const [rows, n] = await Promise.all([
+    base
+      .orderBy(sql`${by} ${sql.raw(order)} NULLS LAST`)
+      .orderBy('a.created_at', order)
+      .orderBy('a.id', order)
+      .limit(limit)
+      .offset((page - 1) * limit)
+      .execute(),
+    countQ.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  const total = Number((n as { n: string }).n);
+  return { data: rows.map(toDto), total, page, limit, totalPages: Math.max(1, Math.ceil(total / limit)) };
+}
+
+/** The list row of one approval (for live pushes): no stream read. */
+export async function getApprovalSummary(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+): Promise<ApprovalDto | null> {
+  authorize(actor, 'approvals.read');
+  const row = await findRow(app, parseApprovalId(id));
+  return row ? toDto(row) : null;
+}
+
+/** The ACH status of a company's QuickBooks vendors, from the vendors read model (masked). */
+async function achStatuses(app: AppServices, companyId: number, qbVendorIds: string[]) {
+  const out = new Map<string, AchStatus>();
+  if (qbVendorIds.length === 0) return out;
+  const rows = await app.db
+    .selectFrom('vendors')
+    .select([
+      'id',
+      'qb_vendor_id',
+      'has_banking',
+      'bank_name',
+      'account_type',
+      'routing_last4',
+      'account_last4',
+    ])
+    .where('company_id', '=', companyId)
+    .where('qb_vendor_id', 'in', [...new Set(qbVendorIds)])
+    .execute();
+  for (const r of rows)
+    out.set(r.qb_vendor_id, {
+      hasBankingInfo: r.has_banking,
+      vendorId: r.id,
+      bankName: r.bank_name,
+      accountType: r.account_type,
+      routingNumber: maskTail(r.routing_last4, 9),
+      accountNumber: maskTail(r.account_last4, 8),
+    });
+  return out;
+}
+
+const NO_ACH: AchStatus = {
+  hasBankingInfo: false,
+  vendorId: null,
+  bankName: null,
+  accountType: null,
+  routingNumber: null,
+  accountNumber: null,
+};
+
+/** GET /approvals/{id}: the row, with the bills (vendor contacts opened from the log) and recipients. */
+export async function getApproval(app: AppServices, actor: Actor | null, id: unknown): Promise<ApprovalDto> {
+  authorize(actor, 'approvals.read');
+  const approvalId = parseApprovalId(id);
+  const row = await requireRow(app, approvalId);
+  const { state } = await app.commands.load(approvalDecider, approvalStreamId(approvalId));
+  return withDetail(app, toDto(row), state);
+}
+
+async function withDetail(app: AppServices, dto: ApprovalDto, state: ApprovalState): Promise<ApprovalDto> {
+  const contacts = new Map<string, VendorContact>((state.vendorContacts ?? []).map((c) => [c.qbVendorId, c]));
+  const ach = await achStatuses(
+    app,
+    dto.companyId,
+    state.bills.map((b) => b.VendorRef.value),
+  );
+  const bills: ApprovalBill[] = state.bills.map((b) => ({
+    ...b,
+    VendorInfo: {
+      CompanyName: b.VendorInfo.CompanyName,
+      Email: contacts.get(b.VendorRef.value)?.email ?? null,
+      Phone: contacts.get(b.VendorRef.value)?.phone ?? null,
+    },
+    invoiceAvailable: b.AttachableId !== null,
+    achStatus: ach.get(b.VendorRef.value) ?? NO_ACH,
+  }));
+  const approved = new Set(dto.approvedBillIdList);
+  return {
+    ...dto,
+    billsParsed: bills,
+    approvedBillsParsed: bills.filter((b) => approved.has(b.Id)),
+    recipients: state.recipients ?? [],
+  };
+}
+
+// --- stats, history, export -----------------------------------------------------------------------
+
+export interface ApprovalStats {
+  total: number;
+  pending: number;
+  approved: number;
+  rejected: number;
+  expired: number;
+  processedBills: number;
+  approvedBills: number;
+  processedTotalAmount: number;
+  approvedTotalAmount: number;
+  byStatus: Record<string, number>;
+  byPriority: Record<string, number>;
+}
+
+/** GET /approvals/stats (optionally of one company): the five counts, bills and amounts. */
+export async function approvalStats(
+  app: AppServices,
+  actor: Actor | null,
+  query: unknown,
+): Promise<ApprovalStats> {
+  authorize(actor, 'approvals.read');
+  const { companyId } = parseInput(ApprovalStatsInput, query);
+  let q = app.db
+    .selectFrom('approvals')
+    .select((eb) => [
+      'status',
+      'priority',
+      eb.fn.countAll<string>().as('n'),
+      eb.fn.sum<string>('bill_count').as('bills'),
+      eb.fn.sum<string>('approved_bill_count').as('approved_bills'),
+      eb.fn.sum<string>('total_amount').as('amount'),
+      eb.fn.sum<string>('approved_amount').as('approved_amount'),
+    ])
+    .where('deleted', '=', false)
+    .groupBy(['status', 'priority']);
+  if (companyId !== undefined) q = q.where('company_id', '=', companyId);
+  const rows = await q.execute();
+  const byStatus: Record<string, number> = {};
+  const byPriority: Record<string, number> = { URGENT: 0, HIGH: 0, MEDIUM: 0, LOW: 0 };
+  let total = 0;
+  let processedBills = 0;
+  let approvedBills = 0;
+  let processedTotalAmount = 0;
+  let approvedTotalAmount = 0;
+  for (const r of rows) {
+    const n = num(r.n);
+    total += n;
+    byStatus[r.status] = (byStatus[r.status] ?? 0) + n;
+    byPriority[r.priority] = (byPriority[r.priority] ?? 0) + n;
+    processedBills += num(r.bills);
+    approvedBills += num(r.approved_bills);
+    processedTotalAmount += num(r.amount);
+    approvedTotalAmount += num(r.approved_amount);
+  }
+  const round = (x: number) => Math.round(x * 100) / 100;
+  for (const s of ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED']) byStatus[s] ??= 0;
+  return {
+    total,
+    pending: byStatus.PENDING,
+    approved: byStatus.APPROVED,
+    rejected: byStatus.REJECTED,
+    expired: byStatus.EXPIRED,
+    processedBills,
+    approvedBills,
+    processedTotalAmount: round(processedTotalAmount),
+    approvedTotalAmount: round(approvedTotalAmount),
+    byStatus,
+    byPriority,
+  };
+}
+
+export interface ApprovalHistoryEntry {
+  id: string;
+  action: string;
+  userId: number | null;
+  userName: string | null;
+  timestamp: string;
+  details: string | null;
+  /** A file that belongs to the step (the NACHA file, later); none yet. */
+  downloadUrl: string | null;
+}
+
+const money = (n: number) => `$${n.toFixed(2)}`;
+
+const HISTORY: Record<
+  ApprovalEvent['type'],
+  (e: ApprovalEvent) => { action: string; details: string | null }
+> = {
+  ApprovalCreated: (e) => {
+    const d = e.data as Extract<ApprovalEvent, { type: 'ApprovalCreated' }>['data'];
+    const dup = d.confirmedDuplicates.length
+      ? `; possible duplicates confirmed: ${d.confirmedDuplicates.map((x) => `${x.billId} (like ${x.matchesBillId})`).join(', ')}`
+      : '';
+    return {
+      action: 'Created',
+      details: `${d.bills.length} bill(s), ${money(d.bills.reduce((s, b) => s + b.TotalAmt, 0))}, priority ${d.priority}${dup}`,
+    };
+  },
+  ApprovalUpdated: (e) => {
+    const d = e.data as Extract<ApprovalEvent, { type: 'ApprovalUpdated' }>['data'];
+    const parts = [
+      d.priority !== undefined ? `priority ${d.priority}` : null,
+      d.managerId !== undefined
+        ? d.managerId === null
+          ? 'manager removed'
+          : `manager #${d.managerId}`
+        : null,
+    ].filter(Boolean);
+    return { action: 'Updated', details: parts.join(', ') || null };
+  },
+  ApprovalRecipientsUpdated: (e) => ({
+    action: 'Recipients updated',
+    details: `${((e.data as { recipients: string[] | null }).recipients ?? []).length} recipient(s)`,
+  }),
+  ApprovalFirstApproved: (e) => {
+    const d = e.data as Extract<ApprovalEvent, { type: 'ApprovalFirstApproved' }>['data'];
+    return {
+      action: 'First approval',
+      details: `${d.approvedBillIds.length} bill(s), ${money(d.amount)}: above ${money(d.threshold)}, awaiting a second approver`,
+    };
+  },
+  ApprovalApproved: (e) => ({
+    action: 'Approved',
+    details: `Approved bills: ${(e.data as { approvedBillIds: string[] }).approvedBillIds.join(', ')}`,
+  }),
+  ApprovalRejected: (e) => ({ action: 'Rejected', details: (e.data as { reason: string }).reason }),
+  ApprovalExpired: () => ({ action: 'Expired', details: 'Not approved in time' }),
+  ApprovalDeleted: () => ({ action: 'Deleted', details: null }),
+};
+
+async function userNames(app: AppServices, ids: number[]) {
+  const names = new Map<number, string>();
+  if (ids.length === 0) return names;
+  for (const u of await app.db
+    .selectFrom('users')
+    .select(['id', 'first_name', 'last_name', 'email'])
+    .where('id', 'in', ids)
+    .execute())
+    names.set(u.id, [u.first_name, u.last_name].filter(Boolean).join(' ') || u.email || `User #${u.id}`);
+  return names;
+}
+
+/** GET /approvals/{id}/history: from the approval's stream, oldest first. */
+export async function approvalHistory(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+): Promise<ApprovalHistoryEntry[]> {
+  authorize(actor, 'approvals.read');
+  const approvalId = parseApprovalId(id);
+  await requireRow(app, approvalId);
+  const { events } = await app.store.readStream(approvalStreamId(approvalId));
+  const ids = [
+    ...new Set(events.map((e) => Number(e.metadata.userId)).filter((n) => Number.isInteger(n) && n > 0)),
+  ];
+  const names = await userNames(app, ids);
+  return events.map((stored) => {
+    const e = { type: stored.type, data: stored.data } as ApprovalEvent;
+    const line = HISTORY[e.type]?.(e) ?? { action: e.type, details: null };
+    const userId = stored.metadata.userId ? Number(stored.metadata.userId) : null;
+    return {
+      id: stored.id,
+      ...line,
+      userId,
+      userName: userId !== null ? (names.get(userId) ?? `User #${userId}`) : 'System',
+      timestamp: stored.createdAt.toISOString(),
+      downloadUrl: null,
+    };
+  });
+}
+
+/** Spreadsheet apps run a cell that starts with = + - @ as a formula: such text is quoted with '. */
+const cell = (v: string | null) => (v && /^[=+\-@\t\r]/.test(v) ? `'${v}` : (v ?? ''));
+export const APPROVAL_EXPORT_MAX = 50_000;
+
+/** GET /approvals/export: the filtered list as CSV (newest first, at most 50,000 rows). */
+export async function exportApprovalsCsv(
+  app: AppServices,
+  actor: Actor | null,
+  query: unknown,
+): Promise<string> {
+  authorize(actor, 'approvals.read');
+  const f = parseInput(ApprovalExportInput, query);
+  const rows = (
+    await filtered(approvalRows(app), f)
+      .orderBy('a.created_at', 'desc')
+      .orderBy('a.id', 'desc')
+      .limit(APPROVAL_EXPORT_MAX)
+      .execute()
+  ).map(toDto);
+  return stringifyCsv(
+    rows.map((a) => [
+      a.id,
+      cell(a.companyName),
+      a.status,
+      a.priority,
+      String(a.billCount),
+      String(a.approvedBillCount),
+      a.totalAmount.toFixed(2),
+      a.approvedAmount.toFixed(2),
+      cell(a.managerName),
+      a.billIds,
+      a.approvedBillIds,
+      a.awaitingSecondApproval ? 'yes' : 'no',
+      cell(a.rejectionReason),
+      a.createdAt,
+      a.approvalDate ?? '',
+      a.rejectionDate ?? '',
+    ]),
+    {
+      header: true,
+      columns: [
+        'ID',
+        'Company',
+        'Status',
+        'Priority',
+        'Processed Bills',
+        'Approved Bills',
+        'Processed Amount',
+        'Approved Amount',
+        'Manager',
+        'Bill IDs',
+        'Approved Bill IDs',
+        'Awaiting Second Approval',
+        'Rejection Reason',
+        'Created',
+        'Approved',
+        'Rejected',
+      ],
+    },
+  );
+}
+
+// --- QuickBooks bills -----------------------------------------------------------------------------
+
+interface QbBill {
+  Id: string;
+  DocNumber?: string;
+  TxnDate?: string;
+  DueDate?: string;
+  TotalAmt: number;
+  Balance: number;
+  CurrencyRef?: { value: string };
+  VendorRef: { value: string; name?: string };
+  Line?: Array<{
+    Id?: string;
+    Description?: string;
+    Amount?: number;
+    ItemBasedExpenseLineDetail?: { Qty?: number; ItemRef?: { name?: string } };
+    AccountBasedExpenseLineDetail?: { AccountRef?: { name?: string } };
+  }>;
+}
+interface QbVendorRow {
+  Id: string;
+  DisplayName?: string;
+  CompanyName?: string;
+  PrimaryEmailAddr?: { Address?: string };
+  PrimaryPhone?: { FreeFormNumber?: string };
+  BillAddr?: { Line1?: string; City?: string; CountrySubDivisionCode?: string; PostalCode?: string };
+}
+interface QbAttachableRow {
+  Id: string;
+  FileName?: string;
+  AttachableRef?: Array<{ EntityRef?: { type?: string; value?: string } }>;
+}
+
+const quote = (ids: string[]) => ids.map((id) => `'${id.replace(/'/g, "''")}'`).join(',');
+const text = (v: unknown, max = 500) => (typeof v === 'string' ? v.slice(0, max) : null);
+
+/** A QuickBooks refusal or outage, said as the caller can act on it. */
+function qbFailure(err: unknown): never {
+  if (err instanceof AppError) throw err;
+  if (err instanceof QbGrantError)
+    throw new AppError('CONFLICT', 'QuickBooks no longer accepts this connection. Please connect again.');
+  if (err instanceof QbApiError) throw new AppError('UNAVAILABLE', `QuickBooks: ${err.message}`);
+  throw err;
+}
+
+async function liveCompany(app: AppServices, companyId: number) {
+  const company = await app.db
+    .selectFrom('companies')
+    .select(['id', 'name', 'qb_realm_id', 'qb_connection_status'])
+    .where('id', '=', companyId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!company) throw new AppError('NOT_FOUND', 'Company not found');
+  return company;
+}
+
+/** Bills (by id, or the open ones), their vendors and their attachables, from the company's QuickBooks. */
+async function fetchQbBills(
+  app: AppServices,
+  companyId: number,
+  ctx: CommandContext,
+  billIds: string[] | null,
+) {
+  try {
+    const { client, isSandbox, realmId, accessToken } = await qbAccess(app, companyId, ctx);
+    const q = <T>(query: string) => client.query<T>(isSandbox, realmId, accessToken, query);
+    const bills: QbBill[] = [];
+    if (billIds) {
+      for (let i = 0; i < billIds.length; i += 100) {
+        const chunk = billIds.slice(i, i + 100);
+        const r = await q<{ Bill?: QbBill[] }>(
+          `select * from Bill where Id in (${quote(chunk)}) MAXRESULTS 1000`,
+        );
+        bills.push(...(r.QueryResponse.Bill ?? []));
+      }
+    } else {
+      // The open bills: a balance left to pay (at most 5,000: the /bills screen's page of work).
+      for (let start = 1; start <= 5000; start += 1000) {
+        const r = await q<{ Bill?: QbBill[] }>(
+          `select * from Bill where Balance > '0' STARTPOSITION ${start} MAXRESULTS 1000`,
+        );
+        const page = r.QueryResponse.Bill ?? [];
+        bills.push(...page);
+        if (page.length < 1000) break;
+      }
+    }
+    const vendorIds = [...new Set(bills.map((b) => b.VendorRef.value))];
+    const vendors = new Map<string, QbVendorRow>();
+    const attachables = new Map<string, QbAttachableRow>();
+    for (let i = 0; i < vendorIds.length; i += 100) {
+      const r = await q<{ Vendor?: QbVendorRow[] }>(
+        `select * from Vendor where Id in (${quote(vendorIds.slice(i, i + 100))}) MAXRESULTS 1000`,
+      );
+      for (const v of r.QueryResponse.Vendor ?? []) vendors.set(v.Id, v);
+    }
+    if (billIds) {
+      const ids = bills.map((b) => b.Id);
+      for (let i = 0; i < ids.length; i += 100) {
+        const r = await q<{ Attachable?: QbAttachableRow[] }>(
+          `select * from Attachable where AttachableRef.EntityRef.Type = 'Bill' and AttachableRef.EntityRef.value in (${quote(ids.slice(i, i + 100))}) MAXRESULTS 1000`,
+        );
+        for (const a of r.QueryResponse.Attachable ?? [])
+          for (const ref of a.AttachableRef ?? [])
+            if (
+              ref.EntityRef?.type === 'Bill' &&
+              ref.EntityRef.value &&
+              !attachables.has(ref.EntityRef.value)
+            )
+              attachables.set(ref.EntityRef.value, a);
+      }
+    }
+    return { bills, vendors, attachables };
+  } catch (err) {
+    qbFailure(err);
+  }
+}
+
+function snapshotOf(
+  b: QbBill,
+  vendor: QbVendorRow | undefined,
+  att: QbAttachableRow | undefined,
+): BillSnapshot {
+  return {
+    Id: b.Id,
+    DocNumber: text(b.DocNumber, 40),
+    TxnDate: text(b.TxnDate, 40),
+    DueDate: text(b.DueDate, 40),
+    TotalAmt: Number(b.TotalAmt) || 0,
+    Balance: Number(b.Balance) || 0,
+    CurrencyRef: text(b.CurrencyRef?.value, 10),
+    VendorRef: {
+      value: b.VendorRef.value,
+      name: text(b.VendorRef.name, 255) ?? text(vendor?.DisplayName, 255),
+    },
+    VendorInfo: { CompanyName: text(vendor?.CompanyName ?? vendor?.DisplayName, 255) },
+    VendorAddr: vendor?.BillAddr
+      ? {
+          Line1: text(vendor.BillAddr.Line1, 255),
+          City: text(vendor.BillAddr.City, 255),
+          CountrySubDivisionCode: text(vendor.BillAddr.CountrySubDivisionCode, 40),
+          PostalCode: text(vendor.BillAddr.PostalCode, 40),
+        }
+      : null,
+    Line: (b.Line ?? [])
+      .filter((l) => typeof l.Amount === 'number')
+      .slice(0, 200)
+      .map((l, i) => ({
+        Id: text(l.Id, 40) ?? String(i + 1),
+        Description: text(l.Description, 1000),
+        Amount: Number(l.Amount) || 0,
+        Qty: typeof l.ItemBasedExpenseLineDetail?.Qty === 'number' ? l.ItemBasedExpenseLineDetail.Qty : null,
+        ItemName: text(l.ItemBasedExpenseLineDetail?.ItemRef?.name, 255),
+        AccountName: text(l.AccountBasedExpenseLineDetail?.AccountRef?.name, 255),
+      })),
+    AttachableId: att?.Id ?? null,
+    InvoiceFileName: text(att?.FileName, 255),
+  };
+}
+
+const fingerprintOf = (b: { VendorRef: { value: string }; TotalAmt: number; DocNumber?: string | null }) =>
+  billFingerprint({
+    vendorId: b.VendorRef.value,
+    amount: Number(b.TotalAmt) || 0,
+    docNumber: b.DocNumber ?? null,
+  });
+
+export interface BillCandidate {
+  id: string;
+  docNumber: string | null;
+  txnDate: string | null;
+  dueDate: string | null;
+  amount: number;
+  balance: number;
+  vendorQbId: string;
+  vendorName: string | null;
+  vendorId: number | null;
+  /** The vendor's bank details are complete in Billflow (vendors read model). */
+  bankingReady: boolean;
+  /** The open approval holding it, if any: it cannot go in another. */
+  inOpenApproval: boolean;
+  openApprovalId: string | null;
+  /** Looks like a bill (other id) already in an approval: creating with it needs a confirmation. */
+  possibleDuplicate: boolean;
+  duplicateOf: { billId: string; approvalId: string } | null;
+}
+
+/** GET /bills?companyId=: the company's open QuickBooks bills for the /bills screen. */
+export async function billsForApproval(
+  app: AppServices,
+  actor: Actor | null,
+  query: unknown,
+): Promise<BillCandidate[]> {
+  authorize(actor, 'approvals.write');
+  const { companyId } = parseInput(BillsForApprovalInput, query);
+  await liveCompany(app, companyId);
+  const [{ bills, vendors }, claims] = await Promise.all([
+    fetchQbBills(app, companyId, commandContext(actor), null),
+    app.commands.load(approvalBillsDecider, approvalBillsDecider.streamId(companyId)),
+  ]);
+  const ach = await achStatuses(
+    app,
+    companyId,
+    bills.map((b) => b.VendorRef.value),
+  );
+  const dups = new Map(
+    findDuplicates(
+      claims.state,
+      bills.map((b) => ({ billId: b.Id, fingerprint: fingerprintOf(b) })),
+    ).map((d) => [d.billId, d]),
+  );
+  return bills
+    .map((b) => {
+      const open = claims.state.open.get(b.Id) ?? null;
+      const dup = dups.get(b.Id);
+      const a = ach.get(b.VendorRef.value);
+      return {
+        id: b.Id,
+        docNumber: text(b.DocNumber, 40),
+        txnDate: text(b.TxnDate, 40),
+        dueDate: text(b.DueDate, 40),
+        amount: Number(b.TotalAmt) || 0,
+        balance: Number(b.Balance) || 0,
+        vendorQbId: b.VendorRef.value,
+        vendorName: text(b.VendorRef.name, 255) ?? text(vendors.get(b.VendorRef.value)?.DisplayName, 255),
+        vendorId: a?.vendorId ?? null,
+        bankingReady: a?.hasBankingInfo ?? false,
+        inOpenApproval: open !== null,
+        openApprovalId: open,
+        possibleDuplicate: dup !== undefined,
+        duplicateOf: dup ? { billId: dup.matchesBillId, approvalId: dup.matchesApprovalId } : null,
+      };
+    })
+    .sort((x, y) => (x.dueDate ?? '').localeCompare(y.dueDate ?? '') || x.id.localeCompare(y.id));
+}
+
+// --- commands -------------------------------------------------------------------------------------
+
+/** Reads the answer after a command: the read model once caught up, else the decided state. */
+async function answer(app: AppServices, approvalId: string, position: Position | null, state: ApprovalState) {
+  const caughtUp = await awaitProjections(app, position, ['approvals']);
+  const row = caughtUp ? await findRow(app, approvalId) : undefined;
+  if (row) return withDetail(app, toDto(row), state);
+  // Not caught up in time (or deleted): answer from the decided state, never a 500.
+  const total = state.bills.reduce((s, b) => s + b.TotalAmt, 0);
+  const approved = state.bills
+    .filter((b) => state.approvedBillIds.includes(b.Id))
+    .reduce((s, b) => s + b.TotalAmt, 0);
+  const dto: ApprovalDto = {
+    id: approvalId,
+    companyId: state.companyId!,
+    companyName: null,
+    company: null,
+    status: state.status!,
+    priority: state.priority!,
+    billIds: state.bills.map((b) => b.Id).join(','),
+    approvedBillIds: state.approvedBillIds.join(','),
+    billIdList: state.bills.map((b) => b.Id),
+    approvedBillIdList: state.approvedBillIds,
+    billCount: state.bills.length,
+    approvedBillCount: state.approvedBillIds.length,
+    approvalRate: state.bills.length
+      ? Math.round((state.approvedBillIds.length / state.bills.length) * 10_000) / 100
+      : 0,
+    totalAmount: Math.round(total * 100) / 100,
+    approvedAmount: Math.round(approved * 100) / 100,
+    billStats: {
+      totalAmount: Math.round(total * 100) / 100,
+      totalAmountApproved: Math.round(approved * 100) / 100,
+    },
+    billsParsed: null,
+    approvedBillsParsed: null,
+    managerId: state.managerId,
+    managerName: null,
+    managerEmail: null,
+    manager: null,
+    createdBy: state.createdBy,
+    creator: person(state.createdBy, null, null),
+    approvedBy: state.approvedBy,
+    approver: person(state.approvedBy, null, null),
+    rejectedBy: state.rejectedBy,
+    rejecter: person(state.rejectedBy, null, null),
+    firstApprovedBy: state.firstApproval?.byUserId ?? null,
+    firstApprover: person(state.firstApproval?.byUserId ?? null, null, null),
+    awaitingSecondApproval: state.status === 'PENDING' && state.firstApproval !== null,
+    approvalDate: null,
+    rejectionDate: null,
+    rejectionReason: state.rejectionReason,
+    expiresAt: state.expiresAt!,
+    expiredAt: null,
+    recipients: null,
+    confirmedDuplicates: [],
+    createdAt: state.createdAt!,
+    updatedAt: new Date().toISOString(),
+  };
+  return withDetail(app, dto, state);
+}
+
+async function requireManager(app: AppServices, managerId: number) {
+  const m = await app.db
+    .selectFrom('managers')
+    .select('id')
+    .where('id', '=', managerId)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  if (!m)
+    throw new AppError('VALIDATION', 'Manager not found', [
+      { field: 'managerId', message: 'Manager not found' },
+    ]);
+}
+
+function releaseBills(
+  app: AppServices,
+  companyId: number,
+  releases: Array<{ approvalId: string; billIds: string[] }>,
+  reason: Extract<ApprovalBillsCommand, { type: 'ReleaseBills' }>['reason'],
+  ctx: CommandContext,
+) {
+  const wanted = releases.filter((r) => r.billIds.length > 0);
+  if (wanted.length === 0) return Promise.resolve(null);
+  return app.commands.handle(
+    approvalBillsDecider,
+    approvalBillsDecider.streamId(companyId),
+    { type: 'ReleaseBills', companyId, releases: wanted, reason, now: new Date().toISOString() },
+    ctx,
+  );
+}
+
+/** The bills an approval no longer holds after the event that closed it (none while it stays open). */
+export function billsToRelease(state: ApprovalState): {
+  billIds: string[];
+  reason: 'rejected' | 'expired' | 'deleted' | 'not-approved';
+} | null {
+  const all = state.bills.map((b) => b.Id);
+  if (state.deleted) return { billIds: all, reason: 'deleted' };
+  if (state.status === 'REJECTED') return { billIds: all, reason: 'rejected' };
+  if (state.status === 'EXPIRED') return { billIds: all, reason: 'expired' };
+  if (state.status === 'APPROVED') {
+    const approved = new Set(state.approvedBillIds);
+    return { billIds: all.filter((id) => !approved.has(id)), reason: 'not-approved' };
+  }
+  return null;
+}
+
+/** Frees what the approval's last event let go (the process manager does it again after a crash). */
+export async function releaseFor(
+  app: AppServices,
+  approvalId: string,
+  state: ApprovalState,
+  ctx: CommandContext,
+) {
+  const r = billsToRelease(state);
+  if (!r || state.companyId === null) return null;
+  return releaseBills(app, state.companyId, [{ approvalId, billIds: r.billIds }], r.reason, ctx);
+}
+
+/** POST /approvals: fetch the bills from QuickBooks, claim them, and record the approval with its snapshot. */
+export async function createApproval(
+  app: AppServices,
+  actor: Actor | null,
+  body: unknown,
+  options: { expiresInMs?: number } = {},
+): Promise<ApprovalDto> {
+  authorize(actor, 'approvals.write');
+  const input = parseInput(CreateApprovalInput, body);
+  await liveCompany(app, input.companyId);
+  if (input.managerId !== undefined) await requireManager(app, input.managerId);
+  const ctx = commandContext(actor);
+  const { bills, vendors, attachables } = await fetchQbBills(app, input.companyId, ctx, input.billIds);
+  const byId = new Map(bills.map((b) => [b.Id, b]));
+  const missing = input.billIds.filter((id) => !byId.has(id));
+  if (missing.length > 0)
+    throw new AppError('VALIDATION', `Not found in QuickBooks: bill ${missing.join(', ')}`, [
+      { field: 'billIds', message: `Not found in QuickBooks: ${missing.join(', ')}` },
+    ]);
+  const paid = input.billIds.filter((id) => !(Number(byId.get(id)!.Balance) > 0));
+  if (paid.length > 0)
+    throw new AppError('VALIDATION', `Already paid in QuickBooks: bill ${paid.join(', ')}`, [
+      { field: 'billIds', message: `Already paid: ${paid.join(', ')}` },
+    ]);
+  const ordered = input.billIds.map((id) => byId.get(id)!);
+  const snapshots = ordered.map((b) => snapshotOf(b, vendors.get(b.VendorRef.value), attachables.get(b.Id)));
+  const contacts: VendorContact[] = [...new Set(ordered.map((b) => b.VendorRef.value))].map((v) => ({
+    qbVendorId: v,
+    email: text(vendors.get(v)?.PrimaryEmailAddr?.Address, 254),
+    phone: text(vendors.get(v)?.PrimaryPhone?.FreeFormNumber, 40),
+  }));
+  const approvalId = randomUUID();
+  const now = new Date();
+  const claim = await app.commands.handle(
+    approvalBillsDecider,
+    approvalBillsDecider.streamId(input.companyId),
+    {
+      type: 'ClaimBills',
+      companyId: input.companyId,
+      approvalId,
+      bills: ordered.map((b) => ({ billId: b.Id, fingerprint: fingerprintOf(b) })),
+      confirmDuplicates: input.confirmDuplicates,
+      now: now.toISOString(),
+    },
+    ctx,
+  );
+  const claimed = claim.events.find((e) => e.type === 'ApprovalBillsClaimed');
+  const confirmedDuplicates =
+    claimed?.type === 'ApprovalBillsClaimed' ? claimed.data.confirmedDuplicates : [];
+  const expiresAt = new Date(
+    now.getTime() + (options.expiresInMs ?? app.config.APPROVAL_EXPIRY_SECONDS * 1000),
+  );
+  let created: Awaited<ReturnType<typeof app.commands.handle<ApprovalState, unknown, ApprovalEvent>>>;
+  try {
+    created = await app.commands.handle(
+      approvalDecider,
+      approvalStreamId(approvalId),
+      {
+        type: 'CreateApproval',
+        approvalId,
+        companyId: input.companyId,
+        priority: input.priority,
+        managerId: input.managerId ?? null,
+        byUserId: actor.id,
+        bills: snapshots,
+        vendorContacts: contacts,
+        recipients: input.recipients,
+        confirmedDuplicates,
+        expiresAt: expiresAt.toISOString(),
+        now: now.toISOString(),
+      },
+      ctx,
+    );
+  } catch (err) {
+    // The claim must not outlive a create that failed: free the bills at once (the process manager's
+    // check does it later if this process dies first).
+    await releaseBills(
+      app,
+      input.companyId,
+      [{ approvalId, billIds: input.billIds }],
+      'abandoned',
+      commandContext(actor),
+    ).catch(() => {});
+    throw err;
+  }
+  return answer(app, approvalId, created.position, created.state);
+}
+
+async function onApproval(
+  app: AppServices,
+  actor: Actor,
+  id: unknown,
+  command: Parameters<typeof approvalDecider.decide>[0],
+  ctx: CommandContext = commandContext(actor),
+) {
+  const approvalId = parseApprovalId(id);
+  const r = await app.commands.handle(approvalDecider, approvalStreamId(approvalId), command, ctx);
+  return { approvalId, ...r };
+}
+
+/** PUT /approvals/{id}: priority, manager (null clears), recipients — while PENDING. */
+export async function updateApproval(app: AppServices, actor: Actor | null, id: unknown, body: unknown) {
+  authorize(actor, 'approvals.write');
+  const approvalId = parseApprovalId(id);
+  const input = parseInput(UpdateApprovalInput, body);
+  if (input.managerId != null) await requireManager(app, input.managerId);
+  const r = await onApproval(app, actor, approvalId, {
+    type: 'UpdateApproval',
+    priority: input.priority,
+    managerId: input.managerId,
+    recipients: input.recipients,
+    now: new Date().toISOString(),
+  });
+  return answer(app, approvalId, r.position, r.state);
+}
+
+/** PUT /approvals/{id}/recipients: while the approval is open (PENDING or APPROVED). */
+export async function updateApprovalRecipients(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+  body: unknown,
+) {
+  authorize(actor, 'approvals.write');
+  const approvalId = parseApprovalId(id);
+  const { recipients } = parseInput(RecipientsInput, body);
+  const r = await onApproval(app, actor, approvalId, {
+    type: 'UpdateRecipients',
+    recipients,
+    now: new Date().toISOString(),
+  });
+  return answer(app, approvalId, r.position, r.state);
+}
+
+async function policyOf(app: AppServices, companyId: number): Promise<ApprovalPolicy> {
+  return (await app.commands.load(approvalPolicyDecider, approvalPolicyDecider.streamId(companyId))).state;
+}
+
+async function companyOfApproval(app: AppServices, approvalId: string): Promise<number> {
+  const row = await app.db
+    .selectFrom('approvals')
+    .select('company_id')
+    .where('id', '=', approvalId)
+    .where('deleted', '=', false)
+    .executeTakeFirst();
+  if (row) return row.company_id;
+  // Not projected yet (just created): the stream knows.
+  const { state } = await app.commands.load(approvalDecider, approvalStreamId(approvalId));
+  if (!state.exists || state.deleted) throw new AppError('NOT_FOUND', 'Approval not found');
+  return state.companyId!;
+}
+
+async function approveOne(
+  app: AppServices,
+  actor: Actor,
+  approvalId: string,
+  billIds: string[] | 'all',
+  ctx: CommandContext,
+) {
+  const companyId = await companyOfApproval(app, approvalId);
+  const policy = await policyOf(app, companyId);
+  let ids = billIds;
+  if (ids === 'all') {
+    const { state } = await app.commands.load(approvalDecider, approvalStreamId(approvalId));
+    ids = state.bills.map((b) => b.Id);
+  }
+  return onApproval(
+    app,
+    actor,
+    approvalId,
+    {
+      type: 'ApproveApproval',
+      approvedBillIds: ids,
+      byUserId: actor.id,
+      policy,
+      now: new Date().toISOString(),
+    },
+    ctx,
+  );
+}
+
+/** PUT /approvals/{id}/approve: the approved subset (approvedBills); ADMIN, MODERATOR. */
+export async function approveApproval(app: AppServices, actor: Actor | null, id: unknown, body: unknown) {
+  authorize(actor, 'approvals.write');
+  const approvalId = parseApprovalId(id);
+  const { approvedBills } = parseInput(ApproveApprovalInput, body);
+  const ctx = commandContext(actor);
+  const r = await approveOne(app, actor, approvalId, approvedBills, ctx);
+  // The bills left out are free for another approval.
+  if (r.events.some((e) => e.type === 'ApprovalApproved')) await releaseFor(app, approvalId, r.state, ctx);
+  return answer(app, approvalId, r.position, r.state);
+}
+
+/** PUT /approvals/{id}/reject: a reason (trimmed, not blank, at most 1,000 characters). */
+export async function rejectApproval(app: AppServices, actor: Actor | null, id: unknown, body: unknown) {
+  authorize(actor, 'approvals.write');
+  const approvalId = parseApprovalId(id);
+  const { rejectionReason } = parseInput(RejectApprovalInput, body);
+  const ctx = commandContext(actor);
+  const r = await onApproval(
+    app,
+    actor,
+    approvalId,
+    { type: 'RejectApproval', reason: rejectionReason, byUserId: actor.id, now: new Date().toISOString() },
+    ctx,
+  );
+  if (r.events.length > 0) await releaseFor(app, approvalId, r.state, ctx);
+  return answer(app, approvalId, r.position, r.state);
+}
+
+/** DELETE /approvals/{id}: leaves every list; its events stay; its bills are free again. */
+export async function deleteApproval(app: AppServices, actor: Actor | null, id: unknown): Promise<void> {
+  authorize(actor, 'approvals.write');
+  const approvalId = parseApprovalId(id);
+  const ctx = commandContext(actor);
+  const r = await onApproval(
+    app,
+    actor,
+    approvalId,
+    { type: 'DeleteApproval', byUserId: actor.id, now: new Date().toISOString() },
+    ctx,
+  );
+  await releaseFor(app, approvalId, r.state, ctx);
+  await awaitProjections(app, r.position, ['approvals']);
+}
+
+/** The expiry job's command (system): EXPIRED if still PENDING, else nothing. */
+export async function expireApproval(app: AppServices, approvalId: string, ctx: CommandContext) {
+  try {
+    const r = await app.commands.handle(
+      approvalDecider,
+      approvalStreamId(approvalId),
+      { type: 'ExpireApproval', now: new Date().toISOString() },
+      ctx,
+    );
+    return r.events.length > 0 ? 'expired' : 'unchanged';
+  } catch (err) {
+    // Deleted meanwhile: nothing to expire.
+    if (err instanceof DomainError && err.code === 'NOT_FOUND') return 'unchanged';
+    throw err;
+  }
+}
+
+export interface BulkResult {
+  results: Array<{ id: string; success: boolean; status: ApprovalStatus | null; error: string | null }>;
+  summary: { processed: number; succeeded: number; failed: number };
+}
+
+/**
+ * Bulk approve (all bills of each) or reject (one reason): each approval its own command on its own
+ * stream, 16 at a time; the bills to free are released per company in one append each; one
+ * read-your-writes wait for the whole batch.
+ */
+async function bulk(
+  app: AppServices,
+  actor: Actor,
+  ids: string[],
+  act: (
+    approvalId: string,
+    ctx: CommandContext,
+  ) => Promise<{ position: Position | null; state: ApprovalState; events: ApprovalEvent[] }>,
+): Promise<BulkResult> {
+  const ctx = commandContext(actor);
+  let last: Position | null = null;
+  type Reason = NonNullable<ReturnType<typeof billsToRelease>>['reason'];
+  const releases = new Map<number, Map<Reason, Array<{ approvalId: string; billIds: string[] }>>>();
+  const results = await inParallel(ids, 16, async (id) => {
+    try {
+      const approvalId = parseApprovalId(id);
+      const r = await act(approvalId, ctx);
+      if (r.position !== null && (last === null || r.position > last)) last = r.position;
+      const free = r.events.length > 0 ? billsToRelease(r.state) : null;
+      if (free && free.billIds.length > 0 && r.state.companyId !== null) {
+        const byReason = releases.get(r.state.companyId) ?? new Map();
+        byReason.set(free.reason, [
+          ...(byReason.get(free.reason) ?? []),
+          { approvalId, billIds: free.billIds },
+        ]);
+        releases.set(r.state.companyId, byReason);
+      }
+      return { id, success: true, status: r.state.status, error: null };
+    } catch (err) {
+      return { id, success: false, status: null, error: toAppError(err).message };
+    }
+  });
+  await Promise.all(
+    [...releases].flatMap(([companyId, byReason]) =>
+      [...byReason].map(([reason, list]) =>
+        releaseBills(app, companyId, list, reason, ctx).catch((err) =>
+          // The process manager frees them again from the approvals' own events.
+          app.log.warn(
+            { companyId, error: err instanceof Error ? err.message : String(err) },
+            'bulk release failed',
+          ),
+        ),
+      ),
+    ),
+  );
+  await awaitProjections(app, last, ['approvals']);
+  const succeeded = results.filter((r) => r.success).length;
+  return { results, summary: { processed: results.length, succeeded, failed: results.length - succeeded } };
+}
+
+/** POST /approvals/bulk-approve: every bill of each PENDING approval. */
+export async function bulkApproveApprovals(app: AppServices, actor: Actor | null, body: unknown) {
+  authorize(actor, 'approvals.write');
+  const { ids } = parseInput(BulkApproveInput, body);
+  return bulk(app, actor, ids, (approvalId, ctx) => approveOne(app, actor, approvalId, 'all', ctx));
+}
+
+/** POST /approvals/bulk-reject: one reason for all. */
+export async function bulkRejectApprovals(app: AppServices, actor: Actor | null, body: unknown) {
+  authorize(actor, 'approvals.write');
+  const { ids, reason } = parseInput(BulkRejectInput, body);
+  return bulk(app, actor, ids, (approvalId, ctx) =>
+    onApproval(
+      app,
+      actor,
+      approvalId,
+      { type: 'RejectApproval', reason, byUserId: actor.id, now: new Date().toISOString() },
+      ctx,
+    ),
+  );
+}
+
+/** GET /approvals/{id}/bills/{billId}/invoice: the bill's attachable (PDF) from QuickBooks. */
+export async function approvalInvoice(app: AppServices, actor: Actor | null, id: unknown, billId: unknown) {
+  authorize(actor, 'approvals.read');
+  const approvalId = parseApprovalId(id);
+  const row = await requireRow(app, approvalId);
+  const { state } = await app.commands.load(approvalDecider, approvalStreamId(approvalId));
+  const bill = state.bills.find((b) => b.Id === billId);
+  if (!bill) throw new AppError('NOT_FOUND', 'This bill is not part of the approval');
+  if (!bill.AttachableId) throw new AppError('NOT_FOUND', 'No invoice URL found for this bill');
+  try {
+    const { client, isSandbox, realmId, accessToken } = await qbAccess(
+      app,
+      row.company_id,
+      commandContext(actor),
+    );
+    const file = await client.download(isSandbox, realmId, accessToken, bill.AttachableId);
+    return {
+      contentType: file.contentType,
+      fileName: (bill.InvoiceFileName ?? `${bill.DocNumber ?? bill.Id}.pdf`).replace(/["\\\r\n]/g, '_'),
+      body: Readable.fromWeb(file.body as never),
+    };
+  } catch (err) {
+    qbFailure(err);
+  }
+}
+
+// --- the policy -----------------------------------------------------------------------------------
+
+export interface ApprovalPolicyDto extends ApprovalPolicy {
+  companyId: number;
+}
+
+/** GET /policies/{companyId} (ADMIN): off by default. */
+export async function getApprovalPolicy(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+): Promise<ApprovalPolicyDto> {
+  authorize(actor, 'approvals.policy');
+  const companyId = parseCompanyId(id);
+  await liveCompany(app, companyId);
+  return { companyId, ...(await policyOf(app, companyId)) };
+}
+
+/** PUT /policies/{companyId} (ADMIN): creator may not approve; the second-approval threshold. */
+export async function setApprovalPolicy(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+  body: unknown,
+): Promise<ApprovalPolicyDto> {
+  authorize(actor, 'approvals.policy');
+  const companyId = parseCompanyId(id);
+  const input = parseInput(ApprovalPolicyInput, body);
+  await liveCompany(app, companyId);
+  const r = await app.commands.handle(
+    approvalPolicyDecider,
+    approvalPolicyDecider.streamId(companyId),
+    { type: 'SetApprovalPolicy', companyId, byUserId: actor.id, now: new Date().toISOString(), ...input },
+    commandContext(actor),
+  );
+  return { companyId, ...r.state };
+}
+
+function parseCompanyId(id: unknown): number {
+  const n = typeof id === 'number' ? id : /^\d{1,10}$/.test(String(id)) ? Number(id) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n <= 0 || n > 2_147_483_647)
+    throw new AppError('NOT_FOUND', 'Company not found');
+  return n;
+}
+
+// --- figures elsewhere ----------------------------------------------------------------------------
+
+/** The dashboard's Pending Approvals. */
+export async function pendingApprovalCount(app: AppServices): Promise<number> {
+  const r = await app.db
+    .selectFrom('approvals')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('status', '=', 'PENDING')
+    .where('deleted', '=', false)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** A user's approvalsCreated (deleted ones not counted). */
+export async function approvalsCreatedBy(app: AppServices, userId: number): Promise<number> {
+  const r = await app.db
+    .selectFrom('approvals')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('created_by', '=', userId)
+    .where('deleted', '=', false)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}

@@ -1,0 +1,616 @@
+// Bill approvals through the product's own calls against the QuickBooks simulator (issue 12): the
+// /bills list, creation with the QuickBooks snapshot (unchanged when QuickBooks changes), one open
+// approval per bill, the duplicate guard and its recorded confirmation, approve (subset), reject,
+// update, recipients, delete, history, stats, CSV export, the invoice PDF, segregation of duties,
+// expiry by the delayed job, bulk actions (100 within 2 s), the live subscription, GraphQL, role
+// checks, the dashboard's figures, and no vendor contact or recipient plain in the log or read model.
+import { createClient } from 'graphql-ws';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { startTestApp, type TestApp } from '../../test/support/app.js';
+import { api, gql, signIn } from '../../test/support/http.js';
+import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
+import type { QbBill, Realm } from '../../tools/qbo-sandbox/seed.js';
+import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
+import { qb } from '../app/quickbooks.js';
+
+let sim: QboSandbox;
+let t: TestApp;
+let admin = '';
+let admin2 = '';
+let moderator = '';
+let user = '';
+let guest = '';
+let companyId = 0;
+let realm: Realm;
+let realmId = '';
+const qbApp = { clientId: 'billflow-approvals', clientSecret: 'approvals-secret-value-456' };
+const A = '/api/bill-approval/approvals';
+
+async function sql<T = any>(text: string, values: unknown[] = []): Promise<T[]> {
+  const pool = new pg.Pool({ connectionString: t.env.DATABASE_URL, max: 1 });
+  try {
+    return (await pool.query(text, values)).rows as T[];
+  } finally {
+    await pool.end();
+  }
+}
+
+/** Intuit's API as the company's connection calls it (create a bill, pay one). */
+async function qbPost(company: number, rid: string, path: string, body: unknown) {
+  const conn = await qb(t.started.app).connections.get(company);
+  const res = await fetch(`${sim.url}/v3/company/${rid}/${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${conn!.tokens!.accessToken}` },
+    body: JSON.stringify(body),
+  });
+  expect(res.status).toBe(200);
+  return (await res.json()) as any;
+}
+
+async function connectCompany(name: string, realmIndex: number) {
+  const c = await api(t.url, 'POST', '/api/company/companies', { body: { name }, token: admin });
+  const id = c.body.data.id as number;
+  const { realmId: rid } = await connectOverHttp({
+    gatewayUrl: t.url,
+    simUrl: sim.url,
+    token: admin,
+    companyId: id,
+    app: qbApp,
+    realmIndex,
+  });
+  return { id, realmId: rid };
+}
+
+const create = (body: Record<string, unknown>, token = admin) => api(t.url, 'POST', A, { body, token });
+/** Open bills of the seeded realm that no test used yet (each test takes its own). */
+const used = new Set<string>();
+const freshBills = (n: number, pred: (b: QbBill) => boolean = () => true): QbBill[] => {
+  const out = realm.bills.filter((b) => b.Balance > 0 && !used.has(b.Id) && pred(b)).slice(0, n);
+  for (const b of out) used.add(b.Id);
+  return out;
+};
+
+beforeAll(async () => {
+  sim = await startQboSandbox({ clients: [qbApp], ratePerMinute: 100_000, concurrentPerRealm: 50 });
+  t = await startTestApp({ env: { QBO_OAUTH_BASE: sim.url, QBO_API_BASE: sim.url } });
+  admin = (await signIn(t.url, t.admin.email, t.admin.password)).tokens.accessToken;
+  for (const [role, email] of [
+    ['ADMIN', 'admin2@approvals.test'],
+    ['MODERATOR', 'mod@approvals.test'],
+    ['USER', 'user@approvals.test'],
+    ['GUEST', 'guest@approvals.test'],
+  ] as const)
+    await api(t.url, 'POST', '/api/auth/register', {
+      body: {
+        email,
+        password: 'Passw0rd-123',
+        role,
+        firstName: role === 'MODERATOR' ? 'Mona' : 'Ada',
+        lastName: 'Test',
+      },
+      token: admin,
+    });
+  admin2 = (await signIn(t.url, 'admin2@approvals.test', 'Passw0rd-123')).tokens.accessToken;
+  moderator = (await signIn(t.url, 'mod@approvals.test', 'Passw0rd-123')).tokens.accessToken;
+  user = (await signIn(t.url, 'user@approvals.test', 'Passw0rd-123')).tokens.accessToken;
+  guest = (await signIn(t.url, 'guest@approvals.test', 'Passw0rd-123')).tokens.accessToken;
+  const c = await connectCompany('Approvals Bakery', 0);
+  companyId = c.id;
+  realmId = c.realmId;
+  realm = sim.realms().find((r) => r.realmId === realmId)!;
+}, 120_000);
+
+afterAll(async () => {
+  await t?.stop();
+  await sim?.close();
+});
+
+describe('creating approvals', () => {
+  it('lists the company’s open QuickBooks bills with vendor, due date, amount and flags', async () => {
+    const r = await api(t.url, 'GET', `/api/bill-approval/bills?companyId=${companyId}`, {
+      token: moderator,
+    });
+    expect(r.status).toBe(200);
+    const open = realm.bills.filter((b) => b.Balance > 0);
+    expect(r.body.data).toHaveLength(open.length);
+    const first = r.body.data.find((b: any) => b.id === open[0].Id);
+    expect(first).toMatchObject({
+      amount: open[0].TotalAmt,
+      docNumber: open[0].DocNumber,
+      dueDate: open[0].DueDate,
+      vendorQbId: open[0].VendorRef.value,
+      bankingReady: false,
+      inOpenApproval: false,
+      possibleDuplicate: false,
+    });
+    expect(
+      (await api(t.url, 'GET', `/api/bill-approval/bills?companyId=${companyId}`, { token: user })).status,
+    ).toBe(403);
+  });
+
+  it('creates an approval with a snapshot that does not change when QuickBooks does; contacts sealed', async () => {
+    const [b1, b2] = freshBills(2);
+    const r = await create({
+      companyId,
+      billIds: [b1.Id, b2.Id],
+      priority: 'high',
+      recipients: ['CFO@Client.example'],
+    });
+    expect(r.status).toBe(201);
+    const a = r.body.data;
+    expect(a).toMatchObject({
+      companyId,
+      companyName: 'Approvals Bakery',
+      status: 'PENDING',
+      priority: 'HIGH',
+      billIds: `${b1.Id},${b2.Id}`,
+      billCount: 2,
+      approvedBillCount: 0,
+      totalAmount: Math.round((b1.TotalAmt + b2.TotalAmt) * 100) / 100,
+      recipients: ['cfo@client.example'],
+      awaitingSecondApproval: false,
+    });
+    const vendor = realm.vendors.find((v) => v.Id === b1.VendorRef.value)!;
+    const bill = a.billsParsed.find((b: any) => b.Id === b1.Id);
+    expect(bill).toMatchObject({
+      DocNumber: b1.DocNumber,
+      TotalAmt: b1.TotalAmt,
+      VendorRef: { value: vendor.Id, name: vendor.DisplayName },
+      VendorInfo: { CompanyName: vendor.CompanyName, Email: vendor.PrimaryEmailAddr?.Address ?? null },
+    });
+    expect(bill.Line).toHaveLength(b1.Line.length);
+    // QuickBooks changes (the bill is partly paid there): the approval keeps what it was given.
+    await qbPost(companyId, realmId, 'billpayment', {
+      VendorRef: { value: vendor.Id },
+      PayType: 'Check',
+      CheckPayment: { BankAccountRef: { value: realm.accounts.find((x) => x.AccountType === 'Bank')!.Id } },
+      Line: [{ Amount: 1, LinkedTxn: [{ TxnId: b1.Id, TxnType: 'Bill' }] }],
+    });
+    const again = await api(t.url, 'GET', `${A}/${a.id}`, { token: user });
+    expect(again.body.data.billsParsed.find((b: any) => b.Id === b1.Id).Balance).toBe(b1.Balance);
+    // Vendor contacts and recipients are sealed in the log and absent from the read model.
+    const raw = JSON.stringify(
+      await sql(`SELECT data FROM es_events WHERE stream_id = $1`, [`approval-${a.id}`]),
+    );
+    const row = JSON.stringify(await sql(`SELECT * FROM approvals WHERE id = $1`, [a.id]));
+    for (const plain of ['cfo@client.example', vendor.PrimaryEmailAddr?.Address].filter(
+      Boolean,
+    ) as string[]) {
+      expect(raw).not.toContain(plain);
+      expect(row).not.toContain(plain);
+    }
+  });
+
+  it('keeps a bill in one open approval; the /bills list shows which', async () => {
+    const [b] = freshBills(1);
+    const first = await create({ companyId, billIds: [b.Id] }, moderator);
+    expect(first.status).toBe(201);
+    const second = await create({ companyId, billIds: [b.Id] });
+    expect(second.status).toBe(409);
+    expect(second.body.message).toMatch(`Bill ${b.Id} is already in an open approval`);
+    const list = await api(t.url, 'GET', `/api/bill-approval/bills?companyId=${companyId}`, { token: admin });
+    expect(list.body.data.find((x: any) => x.id === b.Id)).toMatchObject({
+      inOpenApproval: true,
+      openApprovalId: first.body.data.id,
+    });
+  });
+
+  it('flags a look-alike bill; creating with it needs a confirmation, which is recorded', async () => {
+    const [original] = freshBills(1);
+    expect((await create({ companyId, billIds: [original.Id] })).status).toBe(201);
+    const copy = (
+      await qbPost(companyId, realmId, 'bill', {
+        VendorRef: { value: original.VendorRef.value },
+        DocNumber: original.DocNumber,
+        Line: [{ Amount: original.TotalAmt, Description: 'Same invoice again' }],
+      })
+    ).Bill;
+    const list = await api(t.url, 'GET', `/api/bill-approval/bills?companyId=${companyId}`, { token: admin });
+    expect(list.body.data.find((x: any) => x.id === copy.Id)).toMatchObject({
+      possibleDuplicate: true,
+      duplicateOf: { billId: original.Id },
+    });
+    const refused = await create({ companyId, billIds: [copy.Id] });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(/Possible duplicate/);
+    const ok = await create({ companyId, billIds: [copy.Id], confirmDuplicates: [copy.Id] });
+    expect(ok.status).toBe(201);
+    expect(ok.body.data.confirmedDuplicates).toEqual([
+      expect.objectContaining({ billId: copy.Id, matchesBillId: original.Id }),
+    ]);
+    const history = await api(t.url, 'GET', `${A}/${ok.body.data.id}/history`, { token: user });
+    expect(history.body.data[0].details).toMatch(`possible duplicates confirmed: ${copy.Id}`);
+  });
+
+  it('refuses bad input with field errors and changes nothing', async () => {
+    const before = await sql(`SELECT count(*)::int AS n FROM es_events WHERE stream_id LIKE 'approval%'`);
+    for (const body of [
+      { companyId, billIds: [] },
+      { companyId, billIds: ['1'], priority: 'SOON' },
+      { companyId, billIds: ['1'], recipients: ['not-an-address'] },
+      { companyId: 'x', billIds: ['1'] },
+      { companyId, billIds: ["1' or 1=1"] },
+    ]) {
+      const r = await create(body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.success).toBe(false);
+    }
+    expect((await create({ companyId, billIds: ['999999'] })).body.message).toMatch(
+      /Not found in QuickBooks/,
+    );
+    expect(await sql(`SELECT count(*)::int AS n FROM es_events WHERE stream_id LIKE 'approval%'`)).toEqual(
+      before,
+    );
+  });
+});
+
+describe('the lifecycle', () => {
+  it('approves a subset; the other bills are free again; approving twice is refused', async () => {
+    const [b1, b2] = freshBills(2);
+    const a = (await create({ companyId, billIds: [b1.Id, b2.Id] })).body.data;
+    expect(
+      (
+        await api(t.url, 'PUT', `${A}/${a.id}/approve`, {
+          body: { approvedBills: [b1.Id, 'nope'] },
+          token: moderator,
+        })
+      ).status,
+    ).toBe(400);
+    expect(
+      (await api(t.url, 'PUT', `${A}/${a.id}/approve`, { body: { approvedBills: [] }, token: moderator }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await api(t.url, 'PUT', `${A}/${a.id}/approve`, { body: { approvedBills: [b1.Id] }, token: user }))
+        .status,
+    ).toBe(403);
+    const r = await api(t.url, 'PUT', `${A}/${a.id}/approve`, {
+      body: { approvedBills: [b1.Id] },
+      token: moderator,
+    });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({
+      status: 'APPROVED',
+      approvedBillIds: b1.Id,
+      approvedBillCount: 1,
+      approvedAmount: b1.TotalAmt,
+      approver: { firstName: 'Mona' },
+    });
+    expect(r.body.data.approvedBillsParsed.map((b: any) => b.Id)).toEqual([b1.Id]);
+    expect(
+      (await api(t.url, 'PUT', `${A}/${a.id}/approve`, { body: { approvedBills: [b1.Id] }, token: admin }))
+        .status,
+    ).toBe(409);
+    // b2 was not approved: it may go in a new approval; b1 stays held.
+    expect((await create({ companyId, billIds: [b2.Id] })).status).toBe(201);
+    expect((await create({ companyId, billIds: [b1.Id] })).status).toBe(409);
+  });
+
+  it('rejects with a trimmed reason, refuses a blank one, and frees the bills', async () => {
+    const [b] = freshBills(1);
+    const a = (await create({ companyId, billIds: [b.Id] })).body.data;
+    const blank = await api(t.url, 'PUT', `${A}/${a.id}/reject`, {
+      body: { rejectionReason: '   ' },
+      token: admin,
+    });
+    expect(blank.status).toBe(400);
+    expect(blank.body.message).toBe('Please provide a reason for rejection');
+    const r = await api(t.url, 'PUT', `${A}/${a.id}/reject`, {
+      body: { rejectionReason: '  Wrong amount ' },
+      token: moderator,
+    });
+    expect(r.body.data).toMatchObject({
+      status: 'REJECTED',
+      rejectionReason: 'Wrong amount',
+      rejecter: { firstName: 'Mona' },
+    });
+    expect(r.body.data.rejectionDate).toBeTruthy();
+    expect(
+      (await api(t.url, 'PUT', `${A}/${a.id}/reject`, { body: { rejectionReason: 'again' }, token: admin }))
+        .status,
+    ).toBe(409);
+    expect((await create({ companyId, billIds: [b.Id] })).status).toBe(201);
+  });
+
+  it('updates priority, manager and recipients while PENDING only; deletes; keeps the history', async () => {
+    const [b] = freshBills(1);
+    const mgr = await api(t.url, 'POST', '/api/manager/managers', {
+      body: { firstName: 'Max', lastName: 'Manager', email: 'max@approvals.test' },
+      token: admin,
+    });
+    const a = (await create({ companyId, billIds: [b.Id] })).body.data;
+    const u = await api(t.url, 'PUT', `${A}/${a.id}`, {
+      body: { priority: 'URGENT', managerId: mgr.body.data.id },
+      token: moderator,
+    });
+    expect(u.body.data).toMatchObject({
+      priority: 'URGENT',
+      managerName: 'Max Manager',
+      managerEmail: 'max@approvals.test',
+    });
+    expect((await api(t.url, 'PUT', `${A}/${a.id}`, { body: {}, token: moderator })).status).toBe(400);
+    const rc = await api(t.url, 'PUT', `${A}/${a.id}/recipients`, {
+      body: { recipients: ['a@x.example'] },
+      token: moderator,
+    });
+    expect(rc.body.data.recipients).toEqual(['a@x.example']);
+    await api(t.url, 'PUT', `${A}/${a.id}/reject`, { body: { rejectionReason: 'No' }, token: admin });
+    expect(
+      (await api(t.url, 'PUT', `${A}/${a.id}`, { body: { priority: 'LOW' }, token: admin })).status,
+    ).toBe(409);
+    const history = await api(t.url, 'GET', `${A}/${a.id}/history`, { token: user });
+    expect(history.body.data.map((h: any) => h.action)).toEqual([
+      'Created',
+      'Updated',
+      'Recipients updated',
+      'Rejected',
+    ]);
+    expect(history.body.data[1]).toMatchObject({ userName: 'Mona Test', downloadUrl: null });
+    expect((await api(t.url, 'DELETE', `${A}/${a.id}`, { token: user })).status).toBe(403);
+    expect((await api(t.url, 'DELETE', `${A}/${a.id}`, { token: moderator })).status).toBe(200);
+    expect((await api(t.url, 'GET', `${A}/${a.id}`, { token: admin })).status).toBe(404);
+    const list = await api(t.url, 'GET', `${A}?limit=100`, { token: admin });
+    expect(list.body.data.map((x: any) => x.id)).not.toContain(a.id);
+  });
+
+  it('downloads a bill’s invoice (its QuickBooks attachable) as a PDF', async () => {
+    const [b] = freshBills(1, (x) =>
+      realm.attachables.some((f) => f.AttachableRef[0].EntityRef.value === x.Id),
+    );
+    const a = (await create({ companyId, billIds: [b.Id] })).body.data;
+    expect(a.billsParsed[0].invoiceAvailable).toBe(true);
+    const res = await fetch(`${t.url}${A}/${a.id}/bills/${b.Id}/invoice`, {
+      headers: { authorization: `Bearer ${user}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch('application/pdf');
+    expect(
+      Buffer.from(await res.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
+    const missing = await api(t.url, 'GET', `${A}/${a.id}/bills/nope/invoice`, { token: user });
+    expect(missing.status).toBe(404);
+  });
+});
+
+describe('segregation of duties', () => {
+  it('is off by default; the creator may not approve when on; above the threshold two different approvers', async () => {
+    const P = `/api/bill-approval/policies/${companyId}`;
+    expect((await api(t.url, 'GET', P, { token: admin })).body.data).toEqual({
+      companyId,
+      creatorMayNotApprove: false,
+      secondApprovalThreshold: null,
+    });
+    expect(
+      (
+        await api(t.url, 'PUT', P, {
+          body: { creatorMayNotApprove: true, secondApprovalThreshold: 100 },
+          token: moderator,
+        })
+      ).status,
+    ).toBe(403);
+    const set = await api(t.url, 'PUT', P, {
+      body: { creatorMayNotApprove: true, secondApprovalThreshold: 100 },
+      token: admin,
+    });
+    expect(set.body.data).toMatchObject({ creatorMayNotApprove: true, secondApprovalThreshold: 100 });
+    const [b] = freshBills(1, (x) => x.TotalAmt > 100);
+    const a = (await create({ companyId, billIds: [b.Id] }, admin)).body.data;
+    const own = await api(t.url, 'PUT', `${A}/${a.id}/approve`, {
+      body: { approvedBills: [b.Id] },
+      token: admin,
+    });
+    expect(own.status).toBe(403);
+    expect(own.body.message).toMatch(/creator/);
+    const first = await api(t.url, 'PUT', `${A}/${a.id}/approve`, {
+      body: { approvedBills: [b.Id] },
+      token: moderator,
+    });
+    expect(first.body.data).toMatchObject({
+      status: 'PENDING',
+      awaitingSecondApproval: true,
+      firstApprover: { firstName: 'Mona' },
+    });
+    const same = await api(t.url, 'PUT', `${A}/${a.id}/approve`, {
+      body: { approvedBills: [b.Id] },
+      token: moderator,
+    });
+    expect(same.status).toBe(403);
+    const second = await api(t.url, 'PUT', `${A}/${a.id}/approve`, {
+      body: { approvedBills: [b.Id] },
+      token: admin2,
+    });
+    expect(second.body.data).toMatchObject({ status: 'APPROVED', awaitingSecondApproval: false });
+    await api(t.url, 'PUT', P, {
+      body: { creatorMayNotApprove: false, secondApprovalThreshold: null },
+      token: admin,
+    });
+  });
+});
+
+describe('expiry', () => {
+  it('turns a PENDING approval EXPIRED through its delayed job, and leaves a decided one alone', async () => {
+    // A short configured age for this test (the running app reads it at each create).
+    const config = t.started.app.config;
+    const before = config.APPROVAL_EXPIRY_SECONDS;
+    config.APPROVAL_EXPIRY_SECONDS = 2;
+    try {
+      const [b1, b2] = freshBills(2);
+      const pending = (await create({ companyId, billIds: [b1.Id] })).body.data;
+      const decided = (await create({ companyId, billIds: [b2.Id] })).body.data;
+      await api(t.url, 'PUT', `${A}/${decided.id}/approve`, {
+        body: { approvedBills: [b2.Id] },
+        token: admin,
+      });
+      let status = '';
+      for (let i = 0; i < 100 && status !== 'EXPIRED'; i++) {
+        await new Promise((r) => setTimeout(r, 100));
+        status = (await api(t.url, 'GET', `${A}/${pending.id}`, { token: admin })).body.data.status;
+      }
+      expect(status).toBe('EXPIRED');
+      const history = await api(t.url, 'GET', `${A}/${pending.id}/history`, { token: admin });
+      expect(history.body.data.at(-1)).toMatchObject({ action: 'Expired', userName: 'System' });
+      await new Promise((r) => setTimeout(r, 500));
+      expect((await api(t.url, 'GET', `${A}/${decided.id}`, { token: admin })).body.data.status).toBe(
+        'APPROVED',
+      );
+      // Its bill is free again.
+      expect((await create({ companyId, billIds: [b1.Id] })).status).toBe(201);
+    } finally {
+      config.APPROVAL_EXPIRY_SECONDS = before;
+    }
+  }, 30_000);
+});
+
+describe('reads', () => {
+  it('lists with filters, sorting and the spec’s page sizes; stats; export; roles', async () => {
+    const list = await api(t.url, 'GET', `${A}?status=PENDING&limit=5&sortBy=totalAmount&sortOrder=asc`, {
+      token: user,
+    });
+    expect(list.status).toBe(200);
+    expect(list.body.data.every((a: any) => a.status === 'PENDING')).toBe(true);
+    const amounts = list.body.data.map((a: any) => a.totalAmount);
+    expect(amounts).toEqual([...amounts].sort((x, y) => x - y));
+    expect(list.body.meta.pagination).toMatchObject({ page: 1, limit: 5 });
+    expect((await api(t.url, 'GET', `${A}?limit=7`, { token: user })).status).toBe(400);
+    const all = await api(t.url, 'GET', `${A}?limit=100`, { token: user });
+    const stats = (await api(t.url, 'GET', `${A}/stats`, { token: user })).body.data;
+    expect(stats.total).toBe(all.body.meta.pagination.total);
+    expect(stats.pending + stats.approved + stats.rejected + stats.expired).toBe(stats.total);
+    expect(stats.expired).toBeGreaterThanOrEqual(1);
+    expect(stats.processedBills).toBe(all.body.data.reduce((s: number, a: any) => s + a.billCount, 0));
+    const search = all.body.data[0].billIdList[0];
+    const found = await api(t.url, 'GET', `${A}?search=${search}`, { token: user });
+    expect(found.body.data.map((a: any) => a.id)).toContain(all.body.data[0].id);
+    const csv = await fetch(`${t.url}${A}/export?status=APPROVED`, {
+      headers: { authorization: `Bearer ${user}` },
+    });
+    expect(csv.headers.get('content-type')).toMatch('text/csv');
+    const lines = (await csv.text()).trim().split('\n');
+    expect(lines[0]).toMatch(/^ID,Company,Status,Priority/);
+    expect(lines.length - 1).toBe(stats.approved);
+    for (const path of [A, `${A}/stats`, `${A}/export`])
+      expect((await api(t.url, 'GET', path, { token: guest })).status).toBe(403);
+    expect((await api(t.url, 'GET', A)).status).toBe(401);
+    const dash = await api(t.url, 'GET', '/api/dashboard/stats', { token: admin });
+    expect(dash.body.data.pendingApprovals).toBe(stats.pending);
+    const mine = await api(t.url, 'GET', '/api/user/statistics', { token: admin });
+    expect(mine.body.data.approvalsCreated).toBeGreaterThan(3);
+  });
+
+  it('GraphQL: list, detail and a mutation answer as REST does', async () => {
+    const q = await gql(
+      t.url,
+      `query { approvals(status: PENDING, limit: 5) { total data { id status billIds totalAmount bills { id } } } approvalStats { total pending byStatus { key count } } }`,
+      {},
+      user,
+    );
+    expect(q.errors).toBeUndefined();
+    expect(q.data.approvals.data[0].bills).toBeNull();
+    const id = q.data.approvals.data[0].id;
+    const d = await gql(
+      t.url,
+      `query($id: String!) { approval(id: $id) { id bills { id vendorEmail achStatus { hasBankingInfo } } } }`,
+      { id },
+      user,
+    );
+    expect(d.data.approval.bills.length).toBeGreaterThan(0);
+    const m = await gql(
+      t.url,
+      `mutation($id: String!) { rejectApproval(id: $id, rejectionReason: "Through GraphQL") { status rejectionReason } }`,
+      { id },
+      user,
+    );
+    expect(m.errors?.[0].extensions.code).toBe('FORBIDDEN');
+  });
+});
+
+describe('live and bulk', () => {
+  it('pushes a status change to approvalChanged subscribers', async () => {
+    const [b] = freshBills(1);
+    const a = (await create({ companyId, billIds: [b.Id] })).body.data;
+    const client = createClient({
+      url: `${t.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { token: user },
+      retryAttempts: 0,
+    });
+    try {
+      const seen = new Promise<any>((resolve, reject) => {
+        client.subscribe(
+          {
+            query: `subscription($c: Int) { approvalChanged(companyId: $c) { id type status approval { status } } }`,
+            variables: { c: companyId },
+          },
+          {
+            next: (m: any) => {
+              if (m.data?.approvalChanged?.id === a.id) resolve(m.data.approvalChanged);
+            },
+            error: reject,
+            complete: () => {},
+          },
+        );
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      await api(t.url, 'PUT', `${A}/${a.id}/reject`, { body: { rejectionReason: 'Live' }, token: admin });
+      const change = await seen;
+      expect(change).toMatchObject({
+        type: 'ApprovalRejected',
+        status: 'REJECTED',
+        approval: { status: 'REJECTED' },
+      });
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it('bulk-approves 100 approvals within 2 s with a result per row, and bulk-rejects', async () => {
+    const second = await connectCompany('Bulk Logistics', 1);
+    const bulkRealm = sim.realms().find((r) => r.realmId === second.realmId)!;
+    const vendor = bulkRealm.vendors[0];
+    const ids: string[] = [];
+    for (let i = 0; i < 110; i++) {
+      const bill = (
+        await qbPost(second.id, second.realmId, 'bill', {
+          VendorRef: { value: vendor.Id },
+          DocNumber: `BULK-${i}`,
+          Line: [{ Amount: 10 + i }],
+        })
+      ).Bill;
+      const r = await create({ companyId: second.id, billIds: [bill.Id] });
+      expect(r.status).toBe(201);
+      ids.push(r.body.data.id);
+    }
+    const started = Date.now();
+    const r = await api(t.url, 'POST', `${A}/bulk-approve`, {
+      body: { ids: ids.slice(0, 100) },
+      token: moderator,
+    });
+    const took = Date.now() - started;
+    expect(r.status).toBe(200);
+    expect(r.body.data.summary).toEqual({ processed: 100, succeeded: 100, failed: 0 });
+    expect(took).toBeLessThan(2000);
+    // One wait for the batch: every row reads APPROVED at once.
+    const approved = await api(t.url, 'GET', `${A}?companyId=${second.id}&status=APPROVED&limit=100`, {
+      token: admin,
+    });
+    expect(approved.body.meta.pagination.total).toBe(100);
+    const rej = await api(t.url, 'POST', `${A}/bulk-reject`, {
+      body: { ids: [ids[0], ids[100], ids[101], 'not-an-id'], reason: 'Batch reject' },
+      token: admin,
+    });
+    expect(rej.body.data.summary).toEqual({ processed: 4, succeeded: 2, failed: 2 });
+    expect(rej.body.data.results[0]).toMatchObject({ id: ids[0], success: false });
+    expect(rej.body.data.results[1]).toMatchObject({ id: ids[100], success: true, status: 'REJECTED' });
+    expect(
+      (await api(t.url, 'POST', `${A}/bulk-reject`, { body: { ids: [ids[102]], reason: ' ' }, token: admin }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await api(t.url, 'POST', `${A}/bulk-approve`, { body: { ids: [ids[102]] }, token: user })).status,
+    ).toBe(403);
+  }, 120_000);
+});

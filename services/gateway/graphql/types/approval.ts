@@ -1,0 +1,514 @@
+// The Approval type (spec 2 §3), its queries and mutations (spec 2 §7 Approvals; issue 12), the bills
+// a new approval can take, the company's approval policy, and live changes: approvalChanged.
+import type { ChangeNotice } from '../../../../projections/projection.js';
+import { APPROVAL_STATUSES, PRIORITIES } from '../../../../schema/events/approval.js';
+import {
+  type AchStatus,
+  type ApprovalBill,
+  type ApprovalDto,
+  type ApprovalHistoryEntry,
+  type ApprovalPolicyDto,
+  type ApprovalStats,
+  approvalHistory,
+  approvalStats,
+  approveApproval,
+  type BillCandidate,
+  type BulkResult,
+  billsForApproval,
+  bulkApproveApprovals,
+  bulkRejectApprovals,
+  createApproval,
+  deleteApproval,
+  getApproval,
+  getApprovalPolicy,
+  getApprovalSummary,
+  listApprovals,
+  type PersonRef,
+  rejectApproval,
+  setApprovalPolicy,
+  updateApproval,
+  updateApprovalRecipients,
+} from '../../../app/approvals.js';
+import type { Page } from '../../../app/users.js';
+import { authorize } from '../../../auth/permissions.js';
+import { sharedRead } from '../../live.js';
+import { builder } from '../builder.js';
+import { run } from '../errors.js';
+import { withoutNulls } from '../inputs.js';
+
+const StatusEnum = builder.enumType('ApprovalStatus', { values: APPROVAL_STATUSES });
+const PriorityEnum = builder.enumType('ApprovalPriority', { values: PRIORITIES });
+const SortEnum = builder.enumType('ApprovalSortBy', {
+  values: [
+    'createdAt',
+    'updatedAt',
+    'status',
+    'priority',
+    'companyName',
+    'billCount',
+    'approvedBillCount',
+    'totalAmount',
+    'approvedAmount',
+    'managerName',
+  ] as const,
+});
+const SortOrderEnum = builder.enumType('SortOrder', { values: ['asc', 'desc'] as const });
+
+const PersonRefType = builder.objectRef<PersonRef>('ApprovalPerson').implement({
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    firstName: t.exposeString('firstName', { nullable: true }),
+    lastName: t.exposeString('lastName', { nullable: true }),
+  }),
+});
+
+const ManagerRefType = builder.objectRef<NonNullable<ApprovalDto['manager']>>('ApprovalManager').implement({
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    firstName: t.exposeString('firstName'),
+    lastName: t.exposeString('lastName'),
+    title: t.exposeString('title', { nullable: true }),
+    email: t.exposeString('email'),
+    phone: t.exposeString('phone', { nullable: true }),
+  }),
+});
+
+const AchStatusType = builder.objectRef<AchStatus>('ApprovalBillAchStatus').implement({
+  fields: (t) => ({
+    hasBankingInfo: t.exposeBoolean('hasBankingInfo'),
+    vendorId: t.exposeInt('vendorId', { nullable: true }),
+    bankName: t.exposeString('bankName', { nullable: true }),
+    accountType: t.exposeString('accountType', { nullable: true }),
+    routingNumber: t.exposeString('routingNumber', { nullable: true, description: 'Masked' }),
+    accountNumber: t.exposeString('accountNumber', { nullable: true, description: 'Masked' }),
+  }),
+});
+
+const BillLineType = builder.objectRef<ApprovalBill['Line'][number]>('ApprovalBillLine').implement({
+  fields: (t) => ({
+    id: t.string({ resolve: (l) => l.Id }),
+    description: t.string({ nullable: true, resolve: (l) => l.Description }),
+    amount: t.float({ resolve: (l) => l.Amount }),
+    qty: t.float({ nullable: true, resolve: (l) => l.Qty }),
+    itemName: t.string({ nullable: true, resolve: (l) => l.ItemName }),
+    accountName: t.string({ nullable: true, resolve: (l) => l.AccountName }),
+  }),
+});
+
+const AddressType = builder
+  .objectRef<NonNullable<ApprovalBill['VendorAddr']>>('ApprovalVendorAddress')
+  .implement({
+    fields: (t) => ({
+      line1: t.string({ nullable: true, resolve: (a) => a.Line1 }),
+      city: t.string({ nullable: true, resolve: (a) => a.City }),
+      countrySubDivisionCode: t.string({ nullable: true, resolve: (a) => a.CountrySubDivisionCode }),
+      postalCode: t.string({ nullable: true, resolve: (a) => a.PostalCode }),
+    }),
+  });
+
+const BillType = builder.objectRef<ApprovalBill>('ApprovalBill').implement({
+  description: 'A QuickBooks bill as snapshotted when the approval was created.',
+  fields: (t) => ({
+    id: t.string({ resolve: (b) => b.Id }),
+    docNumber: t.string({ nullable: true, resolve: (b) => b.DocNumber }),
+    txnDate: t.string({ nullable: true, resolve: (b) => b.TxnDate }),
+    dueDate: t.string({ nullable: true, resolve: (b) => b.DueDate }),
+    totalAmt: t.float({ resolve: (b) => b.TotalAmt }),
+    balance: t.float({ resolve: (b) => b.Balance }),
+    currency: t.string({ nullable: true, resolve: (b) => b.CurrencyRef }),
+    vendorQbId: t.string({ resolve: (b) => b.VendorRef.value }),
+    vendorName: t.string({ nullable: true, resolve: (b) => b.VendorRef.name }),
+    vendorCompanyName: t.string({ nullable: true, resolve: (b) => b.VendorInfo.CompanyName }),
+    vendorEmail: t.string({ nullable: true, resolve: (b) => b.VendorInfo.Email }),
+    vendorPhone: t.string({ nullable: true, resolve: (b) => b.VendorInfo.Phone }),
+    vendorAddress: t.field({ type: AddressType, nullable: true, resolve: (b) => b.VendorAddr }),
+    lines: t.field({ type: [BillLineType], resolve: (b) => b.Line }),
+    attachableId: t.string({ nullable: true, resolve: (b) => b.AttachableId }),
+    invoiceFileName: t.string({ nullable: true, resolve: (b) => b.InvoiceFileName }),
+    invoiceAvailable: t.exposeBoolean('invoiceAvailable'),
+    achStatus: t.field({ type: AchStatusType, resolve: (b) => b.achStatus }),
+  }),
+});
+
+const DuplicateType = builder
+  .objectRef<ApprovalDto['confirmedDuplicates'][number]>('ApprovalConfirmedDuplicate')
+  .implement({
+    fields: (t) => ({
+      billId: t.exposeString('billId'),
+      matchesBillId: t.exposeString('matchesBillId'),
+      matchesApprovalId: t.exposeString('matchesApprovalId'),
+    }),
+  });
+
+export const ApprovalRef = builder.objectRef<ApprovalDto>('Approval').implement({
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    companyId: t.exposeInt('companyId'),
+    companyName: t.exposeString('companyName', { nullable: true }),
+    status: t.field({ type: StatusEnum, resolve: (a) => a.status }),
+    priority: t.field({ type: PriorityEnum, resolve: (a) => a.priority }),
+    billIds: t.exposeStringList('billIdList'),
+    approvedBillIds: t.exposeStringList('approvedBillIdList'),
+    billCount: t.exposeInt('billCount'),
+    approvedBillCount: t.exposeInt('approvedBillCount'),
+    approvalRate: t.exposeFloat('approvalRate'),
+    totalAmount: t.exposeFloat('totalAmount'),
+    approvedAmount: t.exposeFloat('approvedAmount'),
+    bills: t.field({
+      type: [BillType],
+      nullable: true,
+      description: 'Detail only (approval query); null in lists.',
+      resolve: (a) => a.billsParsed,
+    }),
+    approvedBills: t.field({ type: [BillType], nullable: true, resolve: (a) => a.approvedBillsParsed }),
+    managerId: t.exposeInt('managerId', { nullable: true }),
+    managerName: t.exposeString('managerName', { nullable: true }),
+    managerEmail: t.exposeString('managerEmail', { nullable: true }),
+    manager: t.field({ type: ManagerRefType, nullable: true, resolve: (a) => a.manager }),
+    createdBy: t.exposeInt('createdBy', { nullable: true }),
+    creator: t.field({ type: PersonRefType, nullable: true, resolve: (a) => a.creator }),
+    approvedBy: t.exposeInt('approvedBy', { nullable: true }),
+    approver: t.field({ type: PersonRefType, nullable: true, resolve: (a) => a.approver }),
+    rejectedBy: t.exposeInt('rejectedBy', { nullable: true }),
+    rejecter: t.field({ type: PersonRefType, nullable: true, resolve: (a) => a.rejecter }),
+    firstApprovedBy: t.exposeInt('firstApprovedBy', { nullable: true }),
+    firstApprover: t.field({ type: PersonRefType, nullable: true, resolve: (a) => a.firstApprover }),
+    awaitingSecondApproval: t.exposeBoolean('awaitingSecondApproval'),
+    approvalDate: t.field({ type: 'DateTime', nullable: true, resolve: (a) => a.approvalDate }),
+    rejectionDate: t.field({ type: 'DateTime', nullable: true, resolve: (a) => a.rejectionDate }),
+    rejectionReason: t.exposeString('rejectionReason', { nullable: true }),
+    expiresAt: t.field({ type: 'DateTime', resolve: (a) => a.expiresAt }),
+    expiredAt: t.field({ type: 'DateTime', nullable: true, resolve: (a) => a.expiredAt }),
+    recipients: t.exposeStringList('recipients', {
+      nullable: true,
+      description: 'Detail only; null in lists.',
+    }),
+    confirmedDuplicates: t.field({ type: [DuplicateType], resolve: (a) => a.confirmedDuplicates }),
+    createdAt: t.field({ type: 'DateTime', resolve: (a) => a.createdAt }),
+    updatedAt: t.field({ type: 'DateTime', resolve: (a) => a.updatedAt }),
+  }),
+});
+
+const ApprovalPage = builder.objectRef<Page<ApprovalDto>>('ApprovalPage').implement({
+  fields: (t) => ({
+    data: t.field({ type: [ApprovalRef], resolve: (p) => p.data }),
+    total: t.exposeInt('total'),
+    page: t.exposeInt('page'),
+    limit: t.exposeInt('limit'),
+    totalPages: t.exposeInt('totalPages'),
+  }),
+});
+
+const CountType = builder.objectRef<{ key: string; count: number }>('ApprovalCount').implement({
+  fields: (t) => ({ key: t.exposeString('key'), count: t.exposeInt('count') }),
+});
+
+const StatsType = builder.objectRef<ApprovalStats>('ApprovalStats').implement({
+  fields: (t) => ({
+    total: t.exposeInt('total'),
+    pending: t.exposeInt('pending'),
+    approved: t.exposeInt('approved'),
+    rejected: t.exposeInt('rejected'),
+    expired: t.exposeInt('expired'),
+    processedBills: t.exposeInt('processedBills'),
+    approvedBills: t.exposeInt('approvedBills'),
+    processedTotalAmount: t.exposeFloat('processedTotalAmount'),
+    approvedTotalAmount: t.exposeFloat('approvedTotalAmount'),
+    byStatus: t.field({
+      type: [CountType],
+      resolve: (s) => Object.entries(s.byStatus).map(([key, count]) => ({ key, count })),
+    }),
+    byPriority: t.field({
+      type: [CountType],
+      resolve: (s) => Object.entries(s.byPriority).map(([key, count]) => ({ key, count })),
+    }),
+  }),
+});
+
+const HistoryType = builder.objectRef<ApprovalHistoryEntry>('ApprovalHistoryEntry').implement({
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    action: t.exposeString('action'),
+    userId: t.exposeInt('userId', { nullable: true }),
+    userName: t.exposeString('userName', { nullable: true }),
+    timestamp: t.field({ type: 'DateTime', resolve: (h) => h.timestamp }),
+    details: t.exposeString('details', { nullable: true }),
+    downloadUrl: t.exposeString('downloadUrl', { nullable: true }),
+  }),
+});
+
+const CandidateType = builder.objectRef<BillCandidate>('ApprovalBillCandidate').implement({
+  description: 'An open QuickBooks bill of the company, as the /bills screen lists it.',
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    docNumber: t.exposeString('docNumber', { nullable: true }),
+    txnDate: t.exposeString('txnDate', { nullable: true }),
+    dueDate: t.exposeString('dueDate', { nullable: true }),
+    amount: t.exposeFloat('amount'),
+    balance: t.exposeFloat('balance'),
+    vendorQbId: t.exposeString('vendorQbId'),
+    vendorName: t.exposeString('vendorName', { nullable: true }),
+    vendorId: t.exposeInt('vendorId', { nullable: true }),
+    bankingReady: t.exposeBoolean('bankingReady'),
+    inOpenApproval: t.exposeBoolean('inOpenApproval'),
+    openApprovalId: t.exposeString('openApprovalId', { nullable: true }),
+    possibleDuplicate: t.exposeBoolean('possibleDuplicate'),
+    duplicateOfBillId: t.string({ nullable: true, resolve: (c) => c.duplicateOf?.billId ?? null }),
+    duplicateOfApprovalId: t.string({ nullable: true, resolve: (c) => c.duplicateOf?.approvalId ?? null }),
+  }),
+});
+
+const BulkRowType = builder.objectRef<BulkResult['results'][number]>('ApprovalBulkRow').implement({
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    success: t.exposeBoolean('success'),
+    status: t.field({ type: StatusEnum, nullable: true, resolve: (r) => r.status }),
+    error: t.exposeString('error', { nullable: true }),
+  }),
+});
+
+const BulkType = builder.objectRef<BulkResult>('ApprovalBulkResult').implement({
+  fields: (t) => ({
+    results: t.field({ type: [BulkRowType], resolve: (r) => r.results }),
+    processed: t.int({ resolve: (r) => r.summary.processed }),
+    succeeded: t.int({ resolve: (r) => r.summary.succeeded }),
+    failed: t.int({ resolve: (r) => r.summary.failed }),
+  }),
+});
+
+const PolicyType = builder.objectRef<ApprovalPolicyDto>('ApprovalPolicy').implement({
+  fields: (t) => ({
+    companyId: t.exposeInt('companyId'),
+    creatorMayNotApprove: t.exposeBoolean('creatorMayNotApprove'),
+    secondApprovalThreshold: t.exposeFloat('secondApprovalThreshold', { nullable: true }),
+  }),
+});
+
+builder.queryField('approvals', (t) =>
+  t.field({
+    type: ApprovalPage,
+    description:
+      'Approvals, newest first unless sorted; limit 5, 10, 25, 50 or 100 (USER, MODERATOR, ADMIN).',
+    args: {
+      search: t.arg.string({ required: false }),
+      status: t.arg({ type: StatusEnum, required: false }),
+      priority: t.arg({ type: PriorityEnum, required: false }),
+      companyId: t.arg.int({ required: false }),
+      page: t.arg.int({ required: false }),
+      limit: t.arg.int({ required: false }),
+      sortBy: t.arg({ type: SortEnum, required: false }),
+      sortOrder: t.arg({ type: SortOrderEnum, required: false }),
+    },
+    resolve: (_, args, ctx) => run(() => listApprovals(ctx.app, ctx.actor, withoutNulls(args))),
+  }),
+);
+
+builder.queryField('approval', (t) =>
+  t.field({
+    type: ApprovalRef,
+    description: 'One approval with its bills, vendor contacts, ACH status (masked) and recipients.',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_, args, ctx) => run(() => getApproval(ctx.app, ctx.actor, args.id)),
+  }),
+);
+
+builder.queryField('approvalHistory', (t) =>
+  t.field({
+    type: [HistoryType],
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_, args, ctx) => run(() => approvalHistory(ctx.app, ctx.actor, args.id)),
+  }),
+);
+
+builder.queryField('approvalStats', (t) =>
+  t.field({
+    type: StatsType,
+    args: { companyId: t.arg.int({ required: false }) },
+    resolve: (_, args, ctx) => run(() => approvalStats(ctx.app, ctx.actor, withoutNulls(args))),
+  }),
+);
+
+builder.queryField('approvalBillCandidates', (t) =>
+  t.field({
+    type: [CandidateType],
+    description: 'The company’s open QuickBooks bills for a new approval (ADMIN, MODERATOR).',
+    args: { companyId: t.arg.int({ required: true }) },
+    resolve: (_, args, ctx) => run(() => billsForApproval(ctx.app, ctx.actor, args)),
+  }),
+);
+
+builder.queryField('approvalPolicy', (t) =>
+  t.field({
+    type: PolicyType,
+    description: 'The company’s segregation-of-duties policy (ADMIN).',
+    args: { companyId: t.arg.int({ required: true }) },
+    resolve: (_, args, ctx) => run(() => getApprovalPolicy(ctx.app, ctx.actor, args.companyId)),
+  }),
+);
+
+const CreateInput = builder.inputType('CreateApprovalInput', {
+  fields: (t) => ({
+    companyId: t.int({ required: true }),
+    billIds: t.stringList({ required: true }),
+    managerId: t.int({ required: false }),
+    priority: t.field({ type: PriorityEnum, required: false }),
+    recipients: t.stringList({ required: false }),
+    confirmDuplicates: t.stringList({
+      required: false,
+      description: 'Bills accepted as possible duplicates',
+    }),
+  }),
+});
+
+const UpdateInput = builder.inputType('UpdateApprovalInput', {
+  fields: (t) => ({
+    priority: t.field({ type: PriorityEnum, required: false }),
+    managerId: t.int({ required: false, description: 'null clears the manager' }),
+    recipients: t.stringList({ required: false }),
+  }),
+});
+
+const PolicyInput = builder.inputType('ApprovalPolicyInput', {
+  fields: (t) => ({
+    creatorMayNotApprove: t.boolean({ required: true }),
+    secondApprovalThreshold: t.float({ required: false }),
+  }),
+});
+
+builder.mutationField('createApproval', (t) =>
+  t.field({
+    type: ApprovalRef,
+    args: { input: t.arg({ type: CreateInput, required: true }) },
+    resolve: (_, args, ctx) => run(() => createApproval(ctx.app, ctx.actor, withoutNulls(args.input))),
+  }),
+);
+
+builder.mutationField('updateApproval', (t) =>
+  t.field({
+    type: ApprovalRef,
+    args: { id: t.arg.string({ required: true }), input: t.arg({ type: UpdateInput, required: true }) },
+    // managerId: null is meaningful here (clears the manager), so nulls are kept.
+    resolve: (_, args, ctx) => run(() => updateApproval(ctx.app, ctx.actor, args.id, { ...args.input })),
+  }),
+);
+
+builder.mutationField('deleteApproval', (t) =>
+  t.field({
+    type: 'Boolean',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_, args, ctx) => run(() => deleteApproval(ctx.app, ctx.actor, args.id).then(() => true)),
+  }),
+);
+
+builder.mutationField('approveApproval', (t) =>
+  t.field({
+    type: ApprovalRef,
+    args: { id: t.arg.string({ required: true }), approvedBillIds: t.arg.stringList({ required: true }) },
+    resolve: (_, args, ctx) =>
+      run(() => approveApproval(ctx.app, ctx.actor, args.id, { approvedBills: args.approvedBillIds })),
+  }),
+);
+
+builder.mutationField('rejectApproval', (t) =>
+  t.field({
+    type: ApprovalRef,
+    args: { id: t.arg.string({ required: true }), rejectionReason: t.arg.string({ required: true }) },
+    resolve: (_, args, ctx) =>
+      run(() => rejectApproval(ctx.app, ctx.actor, args.id, { rejectionReason: args.rejectionReason })),
+  }),
+);
+
+builder.mutationField('updateApprovalRecipients', (t) =>
+  t.field({
+    type: ApprovalRef,
+    args: { id: t.arg.string({ required: true }), recipients: t.arg.stringList({ required: true }) },
+    resolve: (_, args, ctx) =>
+      run(() => updateApprovalRecipients(ctx.app, ctx.actor, args.id, { recipients: args.recipients })),
+  }),
+);
+
+builder.mutationField('bulkApproveApprovals', (t) =>
+  t.field({
+    type: BulkType,
+    args: { ids: t.arg.stringList({ required: true }) },
+    resolve: (_, args, ctx) => run(() => bulkApproveApprovals(ctx.app, ctx.actor, { ids: args.ids })),
+  }),
+);
+
+builder.mutationField('bulkRejectApprovals', (t) =>
+  t.field({
+    type: BulkType,
+    args: { ids: t.arg.stringList({ required: true }), reason: t.arg.string({ required: true }) },
+    resolve: (_, args, ctx) =>
+      run(() => bulkRejectApprovals(ctx.app, ctx.actor, { ids: args.ids, reason: args.reason })),
+  }),
+);
+
+builder.mutationField('setApprovalPolicy', (t) =>
+  t.field({
+    type: PolicyType,
+    args: { companyId: t.arg.int({ required: true }), input: t.arg({ type: PolicyInput, required: true }) },
+    resolve: (_, args, ctx) =>
+      run(() =>
+        setApprovalPolicy(ctx.app, ctx.actor, args.companyId, {
+          creatorMayNotApprove: args.input.creatorMayNotApprove,
+          secondApprovalThreshold: args.input.secondApprovalThreshold ?? null,
+        }),
+      ),
+  }),
+);
+
+const ApprovalChange = builder
+  .objectRef<{
+    id: string;
+    type: string;
+    status: string | null;
+    companyId: number | null;
+    approval: ApprovalDto | null;
+  }>('ApprovalChange')
+  .implement({
+    fields: (t) => ({
+      id: t.exposeString('id'),
+      type: t.exposeString('type', { description: 'The event: ApprovalCreated, ApprovalApproved, …' }),
+      status: t.field({ type: StatusEnum, nullable: true, resolve: (c) => c.status as never }),
+      companyId: t.exposeInt('companyId', { nullable: true }),
+      approval: t.field({
+        type: ApprovalRef,
+        nullable: true,
+        description: 'The list row after the change (no bills); null once deleted.',
+        resolve: (c) => c.approval,
+      }),
+    }),
+  });
+
+async function* onlyCompany(source: AsyncIterable<ChangeNotice>, companyId: number) {
+  for await (const n of source) if (Number(n.data?.companyId) === companyId) yield n;
+}
+
+builder.subscriptionField('approvalChanged', (t) =>
+  t.field({
+    type: ApprovalChange,
+    description:
+      'Pushed after the approvals read model changed (created, approved, rejected, expired, updated, deleted). Optionally one approval or one company.',
+    authScopes: { permission: 'approvals.read' },
+    args: { id: t.arg.string({ required: false }), companyId: t.arg.int({ required: false }) },
+    subscribe: (_, args, ctx) => {
+      const source = ctx.live.subscribe('approval', args.id == null ? undefined : args.id);
+      return args.companyId == null ? source : onlyCompany(source, args.companyId);
+    },
+    resolve: async (notice, _, ctx) => {
+      authorize(ctx.actor, 'approvals.read');
+      const approval = await sharedRead(notice, 'approval', () =>
+        getApprovalSummary(ctx.app, ctx.actor, notice.id).catch(() => null),
+      );
+      const d = notice.data ?? {};
+      return {
+        id: notice.id,
+        type: String(d.type ?? 'changed'),
+        status: approval?.status ?? (typeof d.status === 'string' ? d.status : null),
+        companyId: typeof d.companyId === 'number' ? d.companyId : null,
+        approval,
+      };
+    },
+  }),
+);

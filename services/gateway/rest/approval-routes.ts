@@ -1,0 +1,483 @@
+// /api/bill-approval/* (spec 2 §7 Approvals; issue 12). Thin: parse the path, query or body, call the
+// application function. Routes with a fixed path come before /:id.
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import {
+  ApprovalExportInput,
+  ApprovalListInput,
+  ApprovalPolicyInput,
+  ApprovalStatsInput,
+  ApproveApprovalInput,
+  BillsForApprovalInput,
+  BulkApproveInput,
+  BulkRejectInput,
+  CreateApprovalInput,
+  RecipientsInput,
+  RejectApprovalInput,
+  UpdateApprovalInput,
+} from '../../../schema/commands/approval.js';
+import { APPROVAL_STATUSES, PRIORITIES } from '../../../schema/events/approval.js';
+import {
+  approvalHistory,
+  approvalInvoice,
+  approvalStats,
+  approveApproval,
+  billsForApproval,
+  bulkApproveApprovals,
+  bulkRejectApprovals,
+  createApproval,
+  deleteApproval,
+  exportApprovalsCsv,
+  getApproval,
+  getApprovalPolicy,
+  listApprovals,
+  rejectApproval,
+  setApprovalPolicy,
+  updateApproval,
+  updateApprovalRecipients,
+} from '../../app/approvals.js';
+import { named, routeDoc } from './contracts.js';
+import type { RestDeps } from './deps.js';
+import { ok } from './envelope.js';
+
+const TAGS = ['approvals'];
+const BASE = '/api/bill-approval';
+type IdParams = { Params: { id: string } };
+const ApprovalIdParams = z.object({ id: z.string().max(64).describe('Approval id (UUID)') });
+
+const Person = z
+  .object({ id: z.number().int(), firstName: z.string().nullable(), lastName: z.string().nullable() })
+  .nullable();
+const Bill = z.object({
+  Id: z.string(),
+  DocNumber: z.string().nullable(),
+  TxnDate: z.string().nullable(),
+  DueDate: z.string().nullable(),
+  TotalAmt: z.number(),
+  Balance: z.number(),
+  CurrencyRef: z.string().nullable(),
+  VendorRef: z.object({ value: z.string(), name: z.string().nullable() }),
+  VendorInfo: z.object({
+    CompanyName: z.string().nullable(),
+    Email: z.string().nullable(),
+    Phone: z.string().nullable(),
+  }),
+  VendorAddr: z
+    .object({
+      Line1: z.string().nullable(),
+      City: z.string().nullable(),
+      CountrySubDivisionCode: z.string().nullable(),
+      PostalCode: z.string().nullable(),
+    })
+    .nullable(),
+  Line: z.array(
+    z.object({
+      Id: z.string(),
+      Description: z.string().nullable(),
+      Amount: z.number(),
+      Qty: z.number().nullable(),
+      ItemName: z.string().nullable(),
+      AccountName: z.string().nullable(),
+    }),
+  ),
+  AttachableId: z.string().nullable(),
+  InvoiceFileName: z.string().nullable(),
+  invoiceAvailable: z.boolean(),
+  achStatus: z.object({
+    hasBankingInfo: z.boolean(),
+    vendorId: z.number().int().nullable(),
+    bankName: z.string().nullable(),
+    accountType: z.enum(['checking', 'savings']).nullable(),
+    routingNumber: z.string().nullable().describe('Masked'),
+    accountNumber: z.string().nullable().describe('Masked'),
+  }),
+});
+const Duplicate = z.object({ billId: z.string(), matchesBillId: z.string(), matchesApprovalId: z.string() });
+
+const Approval = named(
+  'Approval',
+  z.object({
+    id: z.string(),
+    companyId: z.number().int(),
+    companyName: z.string().nullable(),
+    company: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+    status: z.enum(APPROVAL_STATUSES),
+    priority: z.enum(PRIORITIES),
+    billIds: z.string().describe('Comma-separated'),
+    approvedBillIds: z.string().describe('Comma-separated'),
+    billIdList: z.array(z.string()),
+    approvedBillIdList: z.array(z.string()),
+    billCount: z.number().int(),
+    approvedBillCount: z.number().int(),
+    approvalRate: z.number().describe('Approved bills / bills, per cent'),
+    totalAmount: z.number(),
+    approvedAmount: z.number(),
+    billStats: z.object({ totalAmount: z.number(), totalAmountApproved: z.number() }),
+    billsParsed: z.array(Bill).nullable().describe('Detail only; null in lists'),
+    approvedBillsParsed: z.array(Bill).nullable().describe('Detail only; null in lists'),
+    managerId: z.number().int().nullable(),
+    managerName: z.string().nullable(),
+    managerEmail: z.string().nullable(),
+    manager: z
+      .object({
+        id: z.number().int(),
+        firstName: z.string(),
+        lastName: z.string(),
+        title: z.string().nullable(),
+        email: z.string(),
+        phone: z.string().nullable(),
+      })
+      .nullable(),
+    createdBy: z.number().int().nullable(),
+    creator: Person,
+    approvedBy: z.number().int().nullable(),
+    approver: Person,
+    rejectedBy: z.number().int().nullable(),
+    rejecter: Person,
+    firstApprovedBy: z.number().int().nullable(),
+    firstApprover: Person,
+    awaitingSecondApproval: z.boolean(),
+    approvalDate: z.string().nullable(),
+    rejectionDate: z.string().nullable(),
+    rejectionReason: z.string().nullable(),
+    expiresAt: z.string(),
+    expiredAt: z.string().nullable(),
+    recipients: z.array(z.string()).nullable().describe('Detail only; null in lists'),
+    confirmedDuplicates: z.array(Duplicate),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  }),
+);
+
+const Stats = z.object({
+  total: z.number().int(),
+  pending: z.number().int(),
+  approved: z.number().int(),
+  rejected: z.number().int(),
+  expired: z.number().int(),
+  processedBills: z.number().int(),
+  approvedBills: z.number().int(),
+  processedTotalAmount: z.number(),
+  approvedTotalAmount: z.number(),
+  byStatus: z.record(z.string(), z.number().int()),
+  byPriority: z.record(z.string(), z.number().int()),
+});
+
+const BulkResult = z.object({
+  results: z.array(
+    z.object({
+      id: z.string(),
+      success: z.boolean(),
+      status: z.enum(APPROVAL_STATUSES).nullable(),
+      error: z.string().nullable(),
+    }),
+  ),
+  summary: z.object({ processed: z.number().int(), succeeded: z.number().int(), failed: z.number().int() }),
+});
+
+const Policy = z.object({
+  companyId: z.number().int(),
+  creatorMayNotApprove: z.boolean(),
+  secondApprovalThreshold: z.number().nullable(),
+});
+
+export function approvalRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) {
+  const A = `${BASE}/approvals`;
+  server.get(
+    A,
+    {
+      schema: routeDoc({
+        summary:
+          'List approvals (search, status, priority, company; 5/10/25/50/100 a page; sortBy, sortOrder)',
+        tags: TAGS,
+        querystring: ApprovalListInput,
+        data: z.array(Approval),
+        paginated: true,
+      }),
+    },
+    async (req, reply) => {
+      const page = await listApprovals(app, await actorOf(req), req.query);
+      return ok(reply, page.data, {
+        pagination: { total: page.total, page: page.page, limit: page.limit, totalPages: page.totalPages },
+      });
+    },
+  );
+  server.post(
+    A,
+    {
+      schema: routeDoc({
+        summary: 'Create an approval from QuickBooks bills (snapshotted); ADMIN, MODERATOR',
+        description:
+          'A bill in another open approval is refused (409). A bill that looks like one already in an approval (same vendor, amount and document number) is refused (409) unless listed in confirmDuplicates; the confirmation is recorded.',
+        tags: TAGS,
+        body: CreateApprovalInput,
+        status: 201,
+        data: Approval,
+        errors: [404, 409],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await createApproval(app, await actorOf(req), req.body), {
+        status: 201,
+        message: 'Approval created successfully',
+      }),
+  );
+  server.get(
+    `${A}/stats`,
+    {
+      schema: routeDoc({
+        summary:
+          'Approval figures (optionally of one company): counts, bills, amounts, by status and priority',
+        tags: TAGS,
+        querystring: ApprovalStatsInput,
+        data: Stats,
+      }),
+    },
+    async (req, reply) => ok(reply, await approvalStats(app, await actorOf(req), req.query)),
+  );
+  server.get(
+    `${A}/export`,
+    {
+      schema: routeDoc({
+        summary: 'The filtered approvals as CSV (approvals-export.csv)',
+        tags: TAGS,
+        querystring: ApprovalExportInput,
+        file: { contentType: 'text/csv', description: 'approvals-export.csv (an attachment)' },
+      }),
+    },
+    async (req, reply) => {
+      const csv = await exportApprovalsCsv(app, await actorOf(req), req.query);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', 'attachment; filename="approvals-export.csv"')
+        .send(csv);
+    },
+  );
+  server.post(
+    `${A}/bulk-approve`,
+    {
+      schema: routeDoc({
+        summary: 'Approve several PENDING approvals (all their bills); a result per approval and a summary',
+        tags: TAGS,
+        body: BulkApproveInput,
+        data: BulkResult,
+      }),
+    },
+    async (req, reply) => ok(reply, await bulkApproveApprovals(app, await actorOf(req), req.body)),
+  );
+  server.post(
+    `${A}/bulk-reject`,
+    {
+      schema: routeDoc({
+        summary: 'Reject several PENDING approvals with one reason; a result per approval and a summary',
+        tags: TAGS,
+        body: BulkRejectInput,
+        data: BulkResult,
+      }),
+    },
+    async (req, reply) => ok(reply, await bulkRejectApprovals(app, await actorOf(req), req.body)),
+  );
+  server.get<IdParams>(
+    `${A}/:id`,
+    {
+      schema: routeDoc({
+        summary: 'One approval with its bills (vendor contacts, ACH status masked) and recipients',
+        tags: TAGS,
+        params: ApprovalIdParams,
+        data: Approval,
+        errors: [404],
+      }),
+    },
+    async (req, reply) => ok(reply, await getApproval(app, await actorOf(req), req.params.id)),
+  );
+  server.put<IdParams>(
+    `${A}/:id`,
+    {
+      schema: routeDoc({
+        summary: 'Update a PENDING approval: priority, managerId (null clears), recipients',
+        tags: TAGS,
+        params: ApprovalIdParams,
+        body: UpdateApprovalInput,
+        data: Approval,
+        errors: [404, 409],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await updateApproval(app, await actorOf(req), req.params.id, req.body), {
+        message: 'Approval updated successfully',
+      }),
+  );
+  server.delete<IdParams>(
+    `${A}/:id`,
+    {
+      schema: routeDoc({
+        summary: 'Delete an approval (kept in the log, gone from every list; its bills are free again)',
+        tags: TAGS,
+        params: ApprovalIdParams,
+        data: z.null(),
+        errors: [404, 409],
+      }),
+    },
+    async (req, reply) => {
+      await deleteApproval(app, await actorOf(req), req.params.id);
+      return ok(reply, null, { message: 'Approval deleted successfully' });
+    },
+  );
+  server.put<IdParams>(
+    `${A}/:id/approve`,
+    {
+      schema: routeDoc({
+        summary: 'Approve a PENDING approval: approvedBills, a subset of its bills (at least one)',
+        description:
+          'Under the company policy, the creator may be refused (403), and above the threshold the first approval leaves it PENDING with awaitingSecondApproval until a different approver approves.',
+        tags: TAGS,
+        params: ApprovalIdParams,
+        body: ApproveApprovalInput,
+        data: Approval,
+        errors: [404, 409],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await approveApproval(app, await actorOf(req), req.params.id, req.body), {
+        message: 'Approval approved successfully',
+      }),
+  );
+  server.put<IdParams>(
+    `${A}/:id/reject`,
+    {
+      schema: routeDoc({
+        summary: 'Reject a PENDING approval with a reason (trimmed, not blank, at most 1,000 characters)',
+        tags: TAGS,
+        params: ApprovalIdParams,
+        body: RejectApprovalInput,
+        data: Approval,
+        errors: [404, 409],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await rejectApproval(app, await actorOf(req), req.params.id, req.body), {
+        message: 'Approval rejected successfully',
+      }),
+  );
+  server.put<IdParams>(
+    `${A}/:id/recipients`,
+    {
+      schema: routeDoc({
+        summary: 'Replace the recipients (e-mail addresses, at most 20) of an open approval',
+        tags: TAGS,
+        params: ApprovalIdParams,
+        body: RecipientsInput,
+        data: Approval,
+        errors: [404, 409],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await updateApprovalRecipients(app, await actorOf(req), req.params.id, req.body), {
+        message: 'Recipients updated successfully',
+      }),
+  );
+  server.get<IdParams>(
+    `${A}/:id/history`,
+    {
+      schema: routeDoc({
+        summary: 'The approval’s history from its stream (oldest first)',
+        tags: TAGS,
+        params: ApprovalIdParams,
+        data: z.array(
+          z.object({
+            id: z.string(),
+            action: z.string(),
+            userId: z.number().int().nullable(),
+            userName: z.string().nullable(),
+            timestamp: z.string(),
+            details: z.string().nullable(),
+            downloadUrl: z.string().nullable(),
+          }),
+        ),
+        errors: [404],
+      }),
+    },
+    async (req, reply) => ok(reply, await approvalHistory(app, await actorOf(req), req.params.id)),
+  );
+  server.get<{ Params: { id: string; billId: string } }>(
+    `${A}/:id/bills/:billId/invoice`,
+    {
+      schema: routeDoc({
+        summary: 'The bill’s invoice (its QuickBooks attachable, PDF)',
+        tags: TAGS,
+        params: z.object({ id: z.string().max(64), billId: z.string().max(40) }),
+        file: { contentType: 'application/pdf', description: 'The invoice file (inline)' },
+        errors: [404],
+      }),
+    },
+    async (req, reply) => {
+      const file = await approvalInvoice(app, await actorOf(req), req.params.id, req.params.billId);
+      return reply
+        .header('content-type', file.contentType)
+        .header('content-disposition', `attachment; filename="${file.fileName}"`)
+        .send(file.body);
+    },
+  );
+  server.get(
+    `${BASE}/bills`,
+    {
+      schema: routeDoc({
+        summary:
+          'The company’s open QuickBooks bills for a new approval (banking ready, in an open approval, possible duplicate)',
+        tags: TAGS,
+        querystring: BillsForApprovalInput,
+        data: z.array(
+          z.object({
+            id: z.string(),
+            docNumber: z.string().nullable(),
+            txnDate: z.string().nullable(),
+            dueDate: z.string().nullable(),
+            amount: z.number(),
+            balance: z.number(),
+            vendorQbId: z.string(),
+            vendorName: z.string().nullable(),
+            vendorId: z.number().int().nullable(),
+            bankingReady: z.boolean(),
+            inOpenApproval: z.boolean(),
+            openApprovalId: z.string().nullable(),
+            possibleDuplicate: z.boolean(),
+            duplicateOf: z.object({ billId: z.string(), approvalId: z.string() }).nullable(),
+          }),
+        ),
+        errors: [404, 409],
+      }),
+    },
+    async (req, reply) => ok(reply, await billsForApproval(app, await actorOf(req), req.query)),
+  );
+  server.get<{ Params: { companyId: string } }>(
+    `${BASE}/policies/:companyId`,
+    {
+      schema: routeDoc({
+        summary: 'The company’s segregation-of-duties policy (ADMIN); off by default',
+        tags: TAGS,
+        params: z.object({ companyId: z.string().max(12) }),
+        data: Policy,
+        errors: [404],
+      }),
+    },
+    async (req, reply) => ok(reply, await getApprovalPolicy(app, await actorOf(req), req.params.companyId)),
+  );
+  server.put<{ Params: { companyId: string } }>(
+    `${BASE}/policies/:companyId`,
+    {
+      schema: routeDoc({
+        summary:
+          'Set the company’s policy (ADMIN): creatorMayNotApprove, secondApprovalThreshold (USD or null)',
+        tags: TAGS,
+        params: z.object({ companyId: z.string().max(12) }),
+        body: ApprovalPolicyInput,
+        data: Policy,
+        errors: [404],
+      }),
+    },
+    async (req, reply) =>
+      ok(reply, await setApprovalPolicy(app, await actorOf(req), req.params.companyId, req.body), {
+        message: 'Approval policy saved',
+      }),
+  );
+}

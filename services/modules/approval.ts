@@ -1,0 +1,34 @@
+// Bill approvals (spec 2 §2–§7; issue 12): created from a company's QuickBooks bills (snapshotted),
+// approved (a subset), rejected, expired by a delayed job, deleted; one open approval per bill, a
+// duplicate-bill guard and a per-company segregation-of-duties policy.
+import { type ApprovalsTables, approvalsProjection } from '../../projections/approvals.js';
+import * as approvalCommands from '../../schema/commands/approval.js';
+import { approvalBillsEvents, approvalEvents, approvalPolicyEvents } from '../../schema/events/approval.js';
+import { APPROVALS_QUEUE, approvalsJobHandlers, approvalsProcessManager } from '../../workers/approvals.js';
+import '../gateway/graphql/types/approval.js';
+import { approvalRoutes } from '../gateway/rest/approval-routes.js';
+import { defineModule } from './module.js';
+
+// Spec 2 §6: ADMIN and MODERATOR do every approval action; USER views (list, detail, history, stats,
+// export); GUEST nothing in this area. The policy (segregation of duties) is the administrator's.
+const permissions = {
+  'approvals.read': ['ADMIN', 'MODERATOR', 'USER'] as const,
+  'approvals.write': ['ADMIN', 'MODERATOR'] as const,
+  'approvals.policy': ['ADMIN'] as const,
+};
+
+type ApprovalPermissions = Record<keyof typeof permissions, unknown>;
+declare module '../auth/permissions.js' {
+  interface PermissionTable extends ApprovalPermissions {}
+}
+
+export const approvalModule = defineModule<ApprovalsTables>({
+  name: 'approval',
+  events: { ...approvalEvents, ...approvalBillsEvents, ...approvalPolicyEvents },
+  commands: approvalCommands,
+  permissions,
+  projections: [approvalsProjection],
+  processManagers: [approvalsProcessManager],
+  jobHandlers: { [APPROVALS_QUEUE]: approvalsJobHandlers },
+  routes: [approvalRoutes],
+});
