@@ -58,6 +58,22 @@ describe('demo data', () => {
     expect(withBanking.length).toBeGreaterThan(realm.vendors.length / 2);
     expect(withBanking.length).toBeLessThan(realm.vendors.length);
     expect(withBanking[0].accountNumber).toMatch(/^\*+\d{4}$/);
+    // Sunrise's approvals, in every status reached so far (pending of each priority), once.
+    const approvals = await api(
+      t.url,
+      'GET',
+      `/api/bill-approval/approvals?companyId=${sunriseId}&limit=100`,
+      {
+        token,
+      },
+    );
+    expect(approvals.body.meta.pagination.total).toBe(8);
+    const statuses = approvals.body.data.map((a: { status: string }) => a.status);
+    for (const s of ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED']) expect(statuses).toContain(s);
+    const priorities = approvals.body.data
+      .filter((a: { status: string }) => a.status === 'PENDING')
+      .map((a: { priority: string }) => a.priority);
+    for (const p of ['URGENT', 'HIGH', 'MEDIUM', 'LOW']) expect(priorities).toContain(p);
     // The demo users can sign in with the printed password.
     const uma = await signIn(t.url, 'uma.user@billflow.local', demo[1].password);
     expect(uma.user.role).toBe('USER');

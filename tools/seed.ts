@@ -9,6 +9,12 @@ import {
   deactivateCompany,
   setPaymentAccount,
 } from '../services/app/companies.js';
+import {
+  approveApproval,
+  billsForApproval,
+  createApproval,
+  rejectApproval,
+} from '../services/app/approvals.js';
 import type { AppServices } from '../services/app/context.js';
 import { createManager, MANAGER_IDS_SEQUENCE } from '../services/app/managers.js';
 import { qb, quickbooksCompanyInfo, refreshQbToken, startQbOAuth } from '../services/app/quickbooks.js';
@@ -53,7 +59,10 @@ export async function seedDemoData(app: AppServices, quickbooks?: DemoQuickBooks
     );
   }
   await seedDemoManagers(app);
-  if (quickbooks) await seedDemoCompanies(app, quickbooks);
+  if (quickbooks) {
+    await seedDemoCompanies(app, quickbooks);
+    await seedDemoApprovals(app);
+  }
   return DEMO_USERS.map((u) => ({ email: u.email, role: u.role, password: DEMO_PASSWORD }));
 }
 
@@ -238,5 +247,84 @@ async function seedDemoVendors(app: AppServices, actor: Actor, companyId: number
       accountNumber: String(4_000_000_000 + v.id * 7919).slice(0, 12),
       accountType: i % 4 === 3 ? 'savings' : 'checking',
     });
+  }
+}
+
+/**
+ * Sunrise's approvals in every status the lifecycle reaches so far, made through the same use cases
+ * as the screens: pending ones of each priority, approved ones (one in part), a rejected one and one
+ * that expires a second after it is created (its delayed job turns it EXPIRED). Only while Sunrise
+ * has no approval yet, so a second start adds nothing.
+ */
+async function seedDemoApprovals(app: AppServices) {
+  const sunrise = await app.db
+    .selectFrom('companies')
+    .select(['id', 'qb_realm_id'])
+    .where('name', '=', 'Sunrise Bakery LLC')
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  const actor = await firstAdmin(app);
+  if (!sunrise?.qb_realm_id || !actor) return;
+  const { version } = await app.store.readStream(`approvalbills-${sunrise.id}`);
+  if (version > 0) return;
+  const morganRow = await app.db
+    .selectFrom('users')
+    .select(['id', 'email'])
+    .where('email_lower', '=', 'morgan.moderator@billflow.local')
+    .executeTakeFirst();
+  const morgan: Actor = morganRow
+    ? { id: morganRow.id, role: 'MODERATOR', email: morganRow.email ?? '' }
+    : actor;
+  const manager = await app.db
+    .selectFrom('managers')
+    .select('id')
+    .where('deleted_at', 'is', null)
+    .orderBy('id')
+    .executeTakeFirst();
+  const bills = (await billsForApproval(app, actor, { companyId: sunrise.id })).filter(
+    (b) => !b.inOpenApproval,
+  );
+  let next = 0;
+  const take = (n: number) => bills.slice(next, (next += n)).map((b) => b.id);
+  const make = (billIds: string[], priority: string, expiresInMs?: number) =>
+    createApproval(
+      app,
+      actor,
+      {
+        companyId: sunrise.id,
+        billIds,
+        priority,
+        managerId: manager?.id,
+        recipients: ['ap@sunrise.example'],
+      },
+      expiresInMs ? { expiresInMs } : {},
+    );
+  if (bills.length < 16) return;
+  for (const [priority, n] of [
+    ['URGENT', 2],
+    ['HIGH', 1],
+    ['MEDIUM', 3],
+    ['LOW', 1],
+  ] as const)
+    await make(take(n), priority);
+  const partly = await make(take(3), 'HIGH');
+  await approveApproval(app, morgan, partly.id, { approvedBills: partly.billIdList.slice(0, 2) });
+  const whole = await make(take(2), 'MEDIUM');
+  await approveApproval(app, morgan, whole.id, { approvedBills: whole.billIdList });
+  const rejected = await make(take(2), 'LOW');
+  await rejectApproval(app, morgan, rejected.id, {
+    rejectionReason: 'Amounts do not match the purchase orders; please re-issue.',
+  });
+  const expiring = await make(take(1), 'MEDIUM', 1000);
+  // The worker's delayed job expires it; wait a little so the demo opens with it EXPIRED.
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const row = await app.db
+      .selectFrom('approvals')
+      .select('status')
+      .where('id', '=', expiring.id)
+      .executeTakeFirst();
+    if (row?.status === 'EXPIRED') break;
+    await new Promise((r) => setTimeout(r, 200));
   }
 }
