@@ -1,6 +1,13 @@
 // Demo data for `npm start`, made through the same commands a user would issue: one user of each
 // other role (idempotent by e-mail claim) and, on a store with no manager yet, three managers, one
 // linked to the demo USER.
+
+import {
+  approveApproval,
+  billsForApproval,
+  createApproval,
+  rejectApproval,
+} from '../services/app/approvals.js';
 import { claimStreamOf, registerUser } from '../services/app/auth.js';
 import {
   COMPANY_IDS_SEQUENCE,
@@ -9,12 +16,6 @@ import {
   deactivateCompany,
   setPaymentAccount,
 } from '../services/app/companies.js';
-import {
-  approveApproval,
-  billsForApproval,
-  createApproval,
-  rejectApproval,
-} from '../services/app/approvals.js';
 import type { AppServices } from '../services/app/context.js';
 import { createManager, MANAGER_IDS_SEQUENCE } from '../services/app/managers.js';
 import { qb, quickbooksCompanyInfo, refreshQbToken, startQbOAuth } from '../services/app/quickbooks.js';
@@ -285,7 +286,11 @@ async function seedDemoApprovals(app: AppServices) {
     (b) => !b.inOpenApproval,
   );
   let next = 0;
-  const take = (n: number) => bills.slice(next, (next += n)).map((b) => b.id);
+  const take = (n: number) => {
+    const ids = bills.slice(next, next + n).map((b) => b.id);
+    next += n;
+    return ids;
+  };
   const make = (billIds: string[], priority: string, expiresInMs?: number) =>
     createApproval(
       app,
