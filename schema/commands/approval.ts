@@ -181,3 +181,11 @@ export const ApprovalPolicyInput = z.object({
   ),
 });
 export type ApprovalPolicyInput = z.infer<typeof ApprovalPolicyInput>;
+
+/** The dashboard's chart: approvals created per day over the last `days` days (default 30). */
+export const ApprovalsByDayInput = z.object({
+  days: z.preprocess(
+    (v) => (v === undefined || v === '' || v === null ? 30 : v),
+    z.coerce.number({ error: 'days must be a number' }).int('days must be a whole number').min(1).max(90),
+  ),
+});

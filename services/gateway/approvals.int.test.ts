@@ -497,6 +497,15 @@ describe('reads', () => {
     expect((await api(t.url, 'GET', A)).status).toBe(401);
     const dash = await api(t.url, 'GET', '/api/dashboard/stats', { token: admin });
     expect(dash.body.data.pendingApprovals).toBe(stats.pending);
+    const chart = await api(t.url, 'GET', '/api/dashboard/approvals-by-status?days=7', { token: admin });
+    expect(chart.body.data).toHaveLength(7);
+    expect(chart.body.data.at(-1)).toMatchObject({
+      date: new Date().toISOString().slice(0, 10),
+      total: stats.total,
+      pending: stats.pending,
+      expired: stats.expired,
+    });
+    expect((await api(t.url, 'GET', '/api/dashboard/approvals-by-status', { token: user })).status).toBe(403);
     const mine = await api(t.url, 'GET', '/api/user/statistics', { token: admin });
     expect(mine.body.data.approvalsCreated).toBeGreaterThan(3);
   });

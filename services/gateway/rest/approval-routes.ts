@@ -7,6 +7,7 @@ import {
   ApprovalListInput,
   ApprovalPolicyInput,
   ApprovalStatsInput,
+  ApprovalsByDayInput,
   ApproveApprovalInput,
   BillsForApprovalInput,
   BulkApproveInput,
@@ -21,6 +22,7 @@ import {
   approvalHistory,
   approvalInvoice,
   approvalStats,
+  approvalsByDay,
   approveApproval,
   billsForApproval,
   bulkApproveApprovals,
@@ -448,6 +450,28 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf }: RestDe
       }),
     },
     async (req, reply) => ok(reply, await billsForApproval(app, await actorOf(req), req.query)),
+  );
+  server.get(
+    '/api/dashboard/approvals-by-status',
+    {
+      schema: routeDoc({
+        summary:
+          'The dashboard chart: approvals created per day (UTC) over the last `days` (30), by status now',
+        tags: ['dashboard'],
+        querystring: ApprovalsByDayInput,
+        data: z.array(
+          z.object({
+            date: z.string(),
+            pending: z.number().int(),
+            approved: z.number().int(),
+            rejected: z.number().int(),
+            expired: z.number().int(),
+            total: z.number().int(),
+          }),
+        ),
+      }),
+    },
+    async (req, reply) => ok(reply, await approvalsByDay(app, await actorOf(req), req.query)),
   );
   server.get<{ Params: { companyId: string } }>(
     `${BASE}/policies/:companyId`,

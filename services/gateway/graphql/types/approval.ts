@@ -9,8 +9,10 @@ import {
   type ApprovalHistoryEntry,
   type ApprovalPolicyDto,
   type ApprovalStats,
+  type ApprovalsDay,
   approvalHistory,
   approvalStats,
+  approvalsByDay,
   approveApproval,
   type BillCandidate,
   type BulkResult,
@@ -510,5 +512,26 @@ builder.subscriptionField('approvalChanged', (t) =>
         approval,
       };
     },
+  }),
+);
+
+const DayType = builder.objectRef<ApprovalsDay>('ApprovalsDay').implement({
+  fields: (t) => ({
+    date: t.exposeString('date', { description: 'YYYY-MM-DD (UTC)' }),
+    pending: t.exposeInt('pending'),
+    approved: t.exposeInt('approved'),
+    rejected: t.exposeInt('rejected'),
+    expired: t.exposeInt('expired'),
+    total: t.exposeInt('total'),
+  }),
+});
+
+builder.queryField('dashboardApprovalsByStatus', (t) =>
+  t.field({
+    type: [DayType],
+    description:
+      'The dashboard chart: approvals created per day over the last `days` (30, at most 90), by status now.',
+    args: { days: t.arg.int({ required: false }) },
+    resolve: (_, args, ctx) => run(() => approvalsByDay(ctx.app, ctx.actor, withoutNulls(args))),
   }),
 );
