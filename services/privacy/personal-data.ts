@@ -35,6 +35,9 @@ export interface Sealed {
 
 const aad = (eventId: string) => Buffer.from(`${eventId}:pii`);
 
+/** Sealed events in one read from which opening them on the worker thread pays (open-worker.ts). */
+const WORKER_BATCH_MIN = 256;
+
 export function isSealed(value: unknown): value is Sealed {
   return (
     typeof value === 'object' && value !== null && typeof (value as Sealed).ct === 'string' && 'k' in value
@@ -165,7 +168,8 @@ export class PersonalDataStore implements EventStore {
 
   async readAll(after: Position, limit: number, options?: ReadAllOptions): Promise<StoredEvent[]> {
     const events = await this.inner.readAll(after, limit, options);
-    await this.openAll(events);
+    // A rebuild or a catch-up reads thousands at a time: those are opened on the worker thread.
+    if (!(await this.openOnWorker(events))) await this.openAll(events);
     return events;
   }
 
@@ -185,8 +189,75 @@ export class PersonalDataStore implements EventStore {
     return this.inner.headPosition();
   }
 
-  close() {
+  async close() {
+    await this.keys.close();
     return this.inner.close();
+  }
+
+  /**
+   * Opens a large batch on the worker thread (services/privacy/open-worker.ts): false, having done
+   * nothing, when the batch is small or forgets a subject. A forgetting event drops its subject's
+   * key part-way through a batch (`open`), which only the one-by-one path below keeps exact.
+   */
+  private async openOnWorker(events: StoredEvent[]): Promise<boolean> {
+    const sealed: Array<{ event: StoredEvent; pii: Sealed }> = [];
+    for (const e of events) {
+      if (this.forgetting.has(e.type)) return false;
+      const pii = (e.data as Record<string, unknown> | null)?.pii;
+      if (isSealed(pii)) sealed.push({ event: e, pii });
+    }
+    if (sealed.length < WORKER_BATCH_MIN) return false;
+    const keys = new Map<string, Buffer | null>();
+    const unknown: string[] = [];
+    for (const { pii } of sealed) {
+      if (keys.has(pii.k)) continue;
+      const key = this.keys.cached(pii.k);
+      if (key === undefined) unknown.push(pii.k);
+      keys.set(pii.k, key ?? null);
+    }
+    const wrapped = await this.keys.wrappedOf(unknown);
+    const held: Array<[string, Buffer]> = [];
+    for (const [subject, key] of keys) if (key) held.push([subject, key]);
+    const toUnwrap: Array<[string, Buffer]> = [];
+    for (const [subject, w] of wrapped) if (w) toUnwrap.push([subject, w]);
+    const items: Array<[string, string, string, string]> = [];
+    const opened: Array<{ event: StoredEvent; pii: Sealed }> = [];
+    for (const one of sealed) {
+      if (keys.get(one.pii.k) || wrapped.get(one.pii.k)) {
+        items.push([one.event.id, one.pii.k, one.pii.iv, one.pii.ct]);
+        opened.push(one);
+      }
+    }
+    const result = await this.keys.opener().open({ keys: held, wrapped: toUnwrap, items });
+    for (const [subject, key] of result.unwrapped) {
+      // A key the worker could not unwrap is unwrapped here, which throws why.
+      const k = key ? Buffer.from(key) : this.keys.unwrapHere(subject, wrapped.get(subject)!);
+      keys.set(subject, k);
+      this.keys.remember(subject, k);
+    }
+    for (const [subject, w] of wrapped) if (!w) this.keys.remember(subject, null);
+    result.plains.forEach((plain, i) => {
+      const { event } = opened[i];
+      if (plain === null) {
+        // Failed to open on the worker: opened here, which throws the cipher's own error.
+        event.data = openData(
+          event.id,
+          event.data as Record<string, unknown>,
+          keys.get(opened[i].pii.k) ?? null,
+        ).data;
+        return;
+      }
+      const { pii: _, ...rest } = event.data as Record<string, unknown>;
+      event.data = Object.assign(rest, JSON.parse(plain));
+    });
+    // No key at all: forgotten, or never had one. Those fields load as erased.
+    for (const { event, pii } of sealed) {
+      if (keys.get(pii.k)) continue;
+      const erased = openData(event.id, event.data as Record<string, unknown>, null);
+      event.data = erased.data;
+      event.erased = erased.erased ?? undefined;
+    }
+    return true;
   }
 
   private async openAll(events: StoredEvent[]) {

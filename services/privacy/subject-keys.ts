@@ -6,6 +6,7 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
+import { SealedOpener } from './open-worker.js';
 
 /** A subject's key is gone: it was forgotten, or it never had one. */
 export type SubjectKey = Buffer | null;
@@ -25,6 +26,7 @@ export class SubjectKeys {
    * whatever a cache holds). Never logged.
    */
   private readonly cache: LRUCache<string, { key: SubjectKey }>;
+  private sealedOpener: SealedOpener | undefined;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -78,6 +80,44 @@ export class SubjectKeys {
       const wrapped = found.get(s) ?? null;
       this.cache.set(s, { key: wrapped ? this.unwrap(s, wrapped) : null });
     }
+  }
+
+  /**
+   * The wrapped keys of subjects not in memory, for a caller that unwraps them elsewhere (the
+   * opening worker): null for a forgotten subject or one that never had a key.
+   */
+  async wrappedOf(subjects: Iterable<string>): Promise<Map<string, Buffer | null>> {
+    const missing = [...new Set(subjects)].filter((s) => !this.cache.has(s));
+    const out = new Map<string, Buffer | null>();
+    if (missing.length === 0) return out;
+    const r = await this.pool.query<{ subject: string; wrapped: Buffer | null }>(
+      'SELECT subject, wrapped FROM subject_keys WHERE subject = ANY($1::text[])',
+      [missing],
+    );
+    for (const s of missing) out.set(s, null);
+    for (const row of r.rows) out.set(row.subject, row.wrapped);
+    return out;
+  }
+
+  /** Keeps a key unwrapped elsewhere (or null: none) as `get` would have. */
+  remember(subject: string, key: SubjectKey) {
+    this.cache.set(subject, { key });
+  }
+
+  /** Unwraps one key here: what the worker does, for the rare key it could not unwrap. */
+  unwrapHere(subject: string, wrapped: Buffer): Buffer {
+    return this.unwrap(subject, wrapped);
+  }
+
+  /** The worker that opens large batches, started on first use (services/privacy/open-worker.ts). */
+  opener(): SealedOpener {
+    this.sealedOpener ??= new SealedOpener(this.kek);
+    return this.sealedOpener;
+  }
+
+  async close() {
+    await this.sealedOpener?.close();
+    this.sealedOpener = undefined;
   }
 
   /** The subject's key, made on first use. Refused for a forgotten subject. */
