@@ -149,10 +149,6 @@ function approvalRows(app: AppServices) {
     .selectFrom('approvals as a')
     .leftJoin('companies as c', 'c.id', 'a.company_id')
     .leftJoin('managers as m', (j) => j.onRef('m.id', '=', 'a.manager_id').on('m.deleted_at', 'is', null))
-    .leftJoin('users as cu', 'cu.id', 'a.created_by')
-    .leftJoin('users as au', 'au.id', 'a.approved_by')
-    .leftJoin('users as ru', 'ru.id', 'a.rejected_by')
-    .leftJoin('users as fu', 'fu.id', 'a.first_approved_by')
     .select([
       'a.id',
       'a.company_id',
@@ -184,23 +180,42 @@ function approvalRows(app: AppServices) {
       'm.email as m_email',
       'm.phone as m_phone',
       'm.title as m_title',
-      'cu.first_name as cu_first',
-      'cu.last_name as cu_last',
-      'au.first_name as au_first',
-      'au.last_name as au_last',
-      'ru.first_name as ru_first',
-      'ru.last_name as ru_last',
-      'fu.first_name as fu_first',
-      'fu.last_name as fu_last',
     ])
-    .where('a.deleted', '=', false);
+    .where(sql<boolean>`NOT a.deleted`);
 }
 type ApprovalRow = Awaited<ReturnType<ReturnType<typeof approvalRows>['executeTakeFirstOrThrow']>>;
 
 const person = (id: number | null, first: string | null, last: string | null): PersonRef | null =>
   id === null ? null : { id, firstName: first, lastName: last };
 
-function toDto(r: ApprovalRow): ApprovalDto {
+type People = Map<number, { first: string | null; last: string | null }>;
+const personOf = (people: People, id: number | null) =>
+  person(id, people.get(id ?? 0)?.first ?? null, people.get(id ?? 0)?.last ?? null);
+
+/**
+ * The rows' people (creator, approvers, rejecter) in one query for the page: four more joins made
+ * the list's statement cost more to plan (16 ms under load) than to run (1 ms).
+ */
+async function toDtos(app: AppServices, rows: ApprovalRow[]): Promise<ApprovalDto[]> {
+  const ids = [
+    ...new Set(
+      rows
+        .flatMap((r) => [r.created_by, r.approved_by, r.rejected_by, r.first_approved_by])
+        .filter((x) => x !== null),
+    ),
+  ] as number[];
+  const people: People = new Map();
+  if (ids.length > 0)
+    for (const u of await app.db
+      .selectFrom('users')
+      .select(['id', 'first_name', 'last_name'])
+      .where('id', 'in', ids)
+      .execute())
+      people.set(u.id, { first: u.first_name, last: u.last_name });
+  return rows.map((r) => toDto(r, people));
+}
+
+function toDto(r: ApprovalRow, people: People = new Map()): ApprovalDto {
   const totalAmount = num(r.total_amount);
   const approvedAmount = num(r.approved_amount);
   const managerName = r.m_first !== null ? `${r.m_first} ${r.m_last ?? ''}`.trim() : null;
@@ -238,13 +253,13 @@ function toDto(r: ApprovalRow): ApprovalDto {
           }
         : null,
     createdBy: r.created_by,
-    creator: person(r.created_by, r.cu_first, r.cu_last),
+    creator: personOf(people, r.created_by),
     approvedBy: r.approved_by,
-    approver: person(r.approved_by, r.au_first, r.au_last),
+    approver: personOf(people, r.approved_by),
     rejectedBy: r.rejected_by,
-    rejecter: person(r.rejected_by, r.ru_first, r.ru_last),
+    rejecter: personOf(people, r.rejected_by),
     firstApprovedBy: r.first_approved_by,
-    firstApprover: person(r.first_approved_by, r.fu_first, r.fu_last),
+    firstApprover: personOf(people, r.first_approved_by),
     awaitingSecondApproval: r.awaiting_second_approval,
     approvalDate: r.approval_date?.toISOString() ?? null,
     rejectionDate: r.rejection_date?.toISOString() ?? null,
@@ -283,6 +298,8 @@ const SORTS = {
   managerName: sql`lower(m.first_name || ' ' || m.last_name)`,
 } as const;
 
+const NULLABLE_SORTS = new Set(['companyName', 'managerName']);
+
 type Filters = { search?: string; status?: ApprovalStatus; priority?: Priority; companyId?: number };
 
 function filtered<Q extends ReturnType<typeof approvalRows>>(q: Q, f: Filters): Q {
@@ -307,27 +324,48 @@ export async function listApprovals(
   const input = parseInput(ApprovalListInput, query);
   const { page, limit } = input;
   const order = input.sortOrder ?? 'desc';
-  const by = SORTS[input.sortBy ?? 'createdAt'];
+  const sortBy = input.sortBy ?? 'createdAt';
+  const by = SORTS[sortBy];
   const base = filtered(approvalRows(app), input);
   const countQ = filtered(
     app.db
       .selectFrom('approvals as a')
       .leftJoin('companies as c', 'c.id', 'a.company_id')
-      .where('a.deleted', '=', false) as unknown as ReturnType<typeof approvalRows>,
+      .where(sql<boolean>`NOT a.deleted`) as unknown as ReturnType<typeof approvalRows>,
     input,
   ) as unknown as ReturnType<typeof app.db.selectFrom<'approvals as a'>>;
   const [rows, n] = await Promise.all([
     base
-      .orderBy(sql`${by} ${sql.raw(order)} NULLS LAST`)
-      .orderBy('a.created_at', order)
+      // The default and NOT NULL columns sort as their indexes run; only names can be missing.
+      .orderBy(sql`${by} ${sql.raw(order)}${sql.raw(NULLABLE_SORTS.has(sortBy) ? ' NULLS LAST' : '')}`)
+      .$if(sortBy !== 'createdAt', (q) => q.orderBy('a.created_at', order))
       .orderBy('a.id', order)
-      .limit(limit)
-      .offset((page - 1) * limit)
+      // Literals (validated integers): a generic plan with LIMIT $1 does not know the page is small
+      // and may join every row before it cuts (measured: 90 ms against under 1 over 100,000 rows).
+      .limit(sql.lit(limit))
+      .offset(sql.lit((page - 1) * limit))
       .execute(),
-    countQ.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow(),
+    input.search
+      ? countQ.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()
+      : countFromTotals(app, input),
   ]);
   const total = Number((n as { n: string }).n);
-  return { data: rows.map(toDto), total, page, limit, totalPages: Math.max(1, Math.ceil(total / limit)) };
+  return {
+    data: await toDtos(app, rows),
+    total,
+    page,
+    limit,
+    totalPages: Math.max(1, Math.ceil(total / limit)),
+  };
+}
+
+/** Without a search the total is a sum over the running totals (a few rows, not a count of all). */
+function countFromTotals(app: AppServices, f: Filters) {
+  let q = app.db.selectFrom('approval_counts').select(sql<string>`coalesce(sum(n), 0)`.as('n'));
+  if (f.status) q = q.where('status', '=', f.status);
+  if (f.priority) q = q.where('priority', '=', f.priority);
+  if (f.companyId !== undefined) q = q.where('company_id', '=', f.companyId);
+  return q.executeTakeFirstOrThrow();
 }
 
 /** The list row of one approval (for live pushes): no stream read. */
@@ -338,7 +376,7 @@ export async function getApprovalSummary(
 ): Promise<ApprovalDto | null> {
   authorize(actor, 'approvals.read');
   const row = await findRow(app, parseApprovalId(id));
-  return row ? toDto(row) : null;
+  return row ? (await toDtos(app, [row]))[0] : null;
 }
 
 /** The ACH status of a company's QuickBooks vendors, from the vendors read model (masked). */
@@ -386,7 +424,7 @@ export async function getApproval(app: AppServices, actor: Actor | null, id: unk
   const approvalId = parseApprovalId(id);
   const row = await requireRow(app, approvalId);
   const { state } = await app.commands.load(approvalDecider, approvalStreamId(approvalId));
-  return withDetail(app, toDto(row), state);
+  return withDetail(app, (await toDtos(app, [row]))[0], state);
 }
 
 async function withDetail(app: AppServices, dto: ApprovalDto, state: ApprovalState): Promise<ApprovalDto> {
@@ -440,17 +478,16 @@ export async function approvalStats(
   authorize(actor, 'approvals.read');
   const { companyId } = parseInput(ApprovalStatsInput, query);
   let q = app.db
-    .selectFrom('approvals')
+    .selectFrom('approval_counts')
     .select((eb) => [
       'status',
       'priority',
-      eb.fn.countAll<string>().as('n'),
-      eb.fn.sum<string>('bill_count').as('bills'),
-      eb.fn.sum<string>('approved_bill_count').as('approved_bills'),
-      eb.fn.sum<string>('total_amount').as('amount'),
+      eb.fn.sum<string>('n').as('n'),
+      eb.fn.sum<string>('bills').as('bills'),
+      eb.fn.sum<string>('approved_bills').as('approved_bills'),
+      eb.fn.sum<string>('amount').as('amount'),
       eb.fn.sum<string>('approved_amount').as('approved_amount'),
     ])
-    .where('deleted', '=', false)
     .groupBy(['status', 'priority']);
   if (companyId !== undefined) q = q.where('company_id', '=', companyId);
   const rows = await q.execute();
@@ -600,13 +637,14 @@ export async function exportApprovalsCsv(
 ): Promise<string> {
   authorize(actor, 'approvals.read');
   const f = parseInput(ApprovalExportInput, query);
-  const rows = (
+  const rows = await toDtos(
+    app,
     await filtered(approvalRows(app), f)
       .orderBy('a.created_at', 'desc')
       .orderBy('a.id', 'desc')
       .limit(APPROVAL_EXPORT_MAX)
-      .execute()
-  ).map(toDto);
+      .execute(),
+  );
   return stringifyCsv(
     rows.map((a) => [
       a.id,
@@ -891,7 +929,7 @@ export async function billsForApproval(
 async function answer(app: AppServices, approvalId: string, position: Position | null, state: ApprovalState) {
   const caughtUp = await awaitProjections(app, position, ['approvals']);
   const row = caughtUp ? await findRow(app, approvalId) : undefined;
-  if (row) return withDetail(app, toDto(row), state);
+  if (row) return withDetail(app, (await toDtos(app, [row]))[0], state);
   // Not caught up in time (or deleted): answer from the decided state, never a 500.
   const total = state.bills.reduce((s, b) => s + b.TotalAmt, 0);
   const approved = state.bills
@@ -1148,7 +1186,7 @@ async function companyOfApproval(app: AppServices, approvalId: string): Promise<
     .selectFrom('approvals')
     .select('company_id')
     .where('id', '=', approvalId)
-    .where('deleted', '=', false)
+    .where(sql<boolean>`NOT deleted`)
     .executeTakeFirst();
   if (row) return row.company_id;
   // Not projected yet (just created): the stream knows.
@@ -1403,13 +1441,12 @@ function parseCompanyId(id: unknown): number {
 
 // --- figures elsewhere ----------------------------------------------------------------------------
 
-/** The dashboard's Pending Approvals. */
+/** The dashboard's Pending Approvals, from the running totals. */
 export async function pendingApprovalCount(app: AppServices): Promise<number> {
   const r = await app.db
-    .selectFrom('approvals')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .selectFrom('approval_counts')
+    .select(sql<string>`coalesce(sum(n), 0)`.as('n'))
     .where('status', '=', 'PENDING')
-    .where('deleted', '=', false)
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }
@@ -1420,7 +1457,7 @@ export async function approvalsCreatedBy(app: AppServices, userId: number): Prom
     .selectFrom('approvals')
     .select((eb) => eb.fn.countAll<string>().as('n'))
     .where('created_by', '=', userId)
-    .where('deleted', '=', false)
+    .where(sql<boolean>`NOT deleted`)
     .executeTakeFirstOrThrow();
   return Number(r.n);
 }
@@ -1457,7 +1494,7 @@ export async function approvalsByDay(
       'status',
       eb.fn.countAll<string>().as('n'),
     ])
-    .where('deleted', '=', false)
+    .where(sql<boolean>`NOT deleted`)
     .where('created_at', '>=', start)
     .groupBy([sql`1`, 'status'])
     .execute();

@@ -481,7 +481,14 @@ describe('reads', () => {
     expect(stats.total).toBe(all.body.meta.pagination.total);
     expect(stats.pending + stats.approved + stats.rejected + stats.expired).toBe(stats.total);
     expect(stats.expired).toBeGreaterThanOrEqual(1);
+    // The running totals agree with the rows themselves.
     expect(stats.processedBills).toBe(all.body.data.reduce((s: number, a: any) => s + a.billCount, 0));
+    expect(stats.pending).toBe(all.body.data.filter((a: any) => a.status === 'PENDING').length);
+    expect(stats.approvedTotalAmount).toBeCloseTo(
+      all.body.data.reduce((s: number, a: any) => s + a.approvedAmount, 0),
+      2,
+    );
+    expect(all.body.data).toHaveLength(all.body.meta.pagination.total);
     const search = all.body.data[0].billIdList[0];
     const found = await api(t.url, 'GET', `${A}?search=${search}`, { token: user });
     expect(found.body.data.map((a: any) => a.id)).toContain(all.body.data[0].id);
