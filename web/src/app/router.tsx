@@ -140,6 +140,11 @@ export const routes: RouteObject[] = [
                 (m) => m.VendorDetailPage,
               ),
               screen(
+                'bills',
+                () => import('../features/approvals/components/bills-page'),
+                (m) => m.BillsPage,
+              ),
+              screen(
                 'vendors/:id/edit-banking',
                 () => import('../features/vendors/components/vendor-edit-banking-page'),
                 (m) => m.VendorEditBankingPage,

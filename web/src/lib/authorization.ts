@@ -41,7 +41,8 @@ export function landingPathFor(role: Role | null | undefined): string {
 export function accessRuleForPath(pathname: string): AccessRule | null {
   const first = pathname.split('/').filter(Boolean)[0] ?? '';
   if (['dashboard', 'companies', 'users', 'managers', 'operations'].includes(first)) return ACCESS.admin;
-  if (first === 'vendors') return ACCESS.vendors;
+  // /bills creates approvals: the roles that may (approvals.write on the server).
+  if (first === 'vendors' || first === 'bills') return ACCESS.vendors;
   if (first === 'approvals') return ACCESS.approvals;
   return null;
 }

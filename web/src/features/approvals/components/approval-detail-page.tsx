@@ -1,5 +1,388 @@
-import { PagePlaceholder } from '../../../components/layout/page-placeholder';
+// /approvals/{id} (spec 2 §2 Approval detail; issue 12): header with badges and age, Refresh, Approve
+// (a subset of the bills) and Reject (the dialog's rules) for staff on PENDING; the cards of the
+// spec; segregation of duties on screen. Live: a change of this approval anywhere reloads it.
+import { ArrowLeft, Check, RefreshCw, X } from 'lucide-react';
+import { type ReactNode, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router-dom';
+import { PageHeader } from '../../../components/layout/page-header';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
+import { LoadingState } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/use-toast';
+import { useApprovalChanged } from '../../../hooks/use-approval-changed';
+import { useLiveResync } from '../../../hooks/use-live-resync';
+import { useSession } from '../../../lib/auth';
+import { useRemote } from '../../../lib/use-remote';
+import {
+  type Approval,
+  approveApproval,
+  getApproval,
+  getApprovalHistory,
+  getApprovalPolicy,
+  rejectApproval,
+} from '../api/approvals';
+import {
+  formatDateTime,
+  formatUsd,
+  historyTime,
+  managerLabel,
+  personName,
+  relativeTime,
+  shortId,
+} from '../utils/approval-rules';
+import { ApprovalStatusBadge, PriorityBadge } from './approval-badges';
+import { ApproveDialog } from './approve-dialog';
+import { BillCard } from './bill-card';
+import { RejectDialog } from './reject-dialog';
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid gap-0.5">
+      <dt className="text-sm text-muted-foreground">{label}</dt>
+      <dd className="text-sm [overflow-wrap:anywhere]">{children}</dd>
+    </div>
+  );
+}
+
+/** Why the signed-in user may not approve now, or null (segregation of duties, issue 12 §7). */
+function approveBlock(
+  a: Approval,
+  userId: number | undefined,
+  creatorMayNotApprove: boolean | undefined,
+): string | null {
+  if (userId === undefined) return null;
+  if (a.awaitingSecondApproval && a.firstApprovedBy === userId)
+    return 'You gave the first approval; a different approver must give the second.';
+  if (creatorMayNotApprove && a.createdBy === userId)
+    return 'You created this approval; the company’s policy says its creator may not approve it.';
+  return null;
+}
 
 export function ApprovalDetailPage() {
-  return <PagePlaceholder title="Approval Details" />;
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const { user } = useSession();
+  const staff = user?.role === 'ADMIN' || user?.role === 'MODERATOR';
+  const approval = useRemote((signal) => getApproval(id, signal), [id]);
+  const history = useRemote((signal) => getApprovalHistory(id, signal), [id]);
+  const companyId = approval.data?.companyId;
+  // The policy is ADMIN's to read; for others the server still enforces it on approve.
+  const policy = useRemote((signal) => getApprovalPolicy(String(companyId), signal), [companyId], {
+    enabled: user?.role === 'ADMIN' && companyId !== undefined,
+  });
+  const [approveOpen, setApproveOpen] = useState(false);
+  const [rejectOpen, setRejectOpen] = useState(false);
+
+  const reload = () => {
+    approval.reload();
+    history.reload();
+  };
+  useApprovalChanged(id, reload);
+  useLiveResync(reload);
+
+  const a = approval.data;
+  if (approval.error && !a)
+    return (
+      <div role="alert" className="flex flex-col items-center gap-3 py-12 text-center">
+        <p className="font-medium text-destructive">Error loading approval: {approval.error.message}</p>
+        <div className="flex gap-2">
+          <Button variant="outline" onClick={reload}>
+            <RefreshCw aria-hidden="true" />
+            Retry
+          </Button>
+          <Button variant="outline" onClick={() => navigate('/approvals')}>
+            Back to Approvals
+          </Button>
+        </div>
+      </div>
+    );
+  if (!a) return <LoadingState text="Loading approval..." />;
+
+  const bills = a.billsParsed ?? [];
+  const approvedBills = a.approvedBillsParsed ?? [];
+  const pending = a.status === 'PENDING';
+  const p = policy.data;
+  const block = approveBlock(a, user?.id, p?.creatorMayNotApprove);
+  const needsTwo = p?.secondApprovalThreshold != null && a.totalAmount > p.secondApprovalThreshold;
+
+  async function approve(billIds: string[]) {
+    try {
+      const next = await approveApproval(a!.id, billIds);
+      if (next?.awaitingSecondApproval)
+        toast.success('First approval recorded', 'A second, different approver must now approve.');
+      else toast.success('Approval approved successfully');
+      reload();
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : 'Failed to approve approval');
+      throw err;
+    }
+  }
+  async function reject(reason: string) {
+    try {
+      await rejectApproval(a!.id, reason);
+      toast.success('Approval rejected successfully');
+      reload();
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : 'Failed to reject approval');
+      throw err;
+    }
+  }
+
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <div>
+        <Button variant="ghost" size="sm" asChild>
+          <Link to="/approvals">
+            <ArrowLeft aria-hidden="true" />
+            Back to Approvals
+          </Link>
+        </Button>
+      </div>
+      <PageHeader
+        title={`Approval #${shortId(a.id)}`}
+        description={
+          <span className="flex flex-wrap items-center gap-2">
+            <span data-testid="detail-status">
+              <ApprovalStatusBadge status={a.status} />
+            </span>
+            <PriorityBadge priority={a.priority} />
+            <span>Created {relativeTime(a.createdAt)} ago</span>
+          </span>
+        }
+        actions={
+          <>
+            <Button variant="outline" onClick={reload}>
+              <RefreshCw aria-hidden="true" />
+              Refresh
+            </Button>
+            {staff && pending ? (
+              <>
+                <Button
+                  onClick={() => setApproveOpen(true)}
+                  disabled={Boolean(block)}
+                  title={block ?? undefined}
+                >
+                  <Check aria-hidden="true" />
+                  Approve
+                </Button>
+                <Button variant="destructive" onClick={() => setRejectOpen(true)}>
+                  <X aria-hidden="true" />
+                  Reject
+                </Button>
+              </>
+            ) : null}
+          </>
+        }
+      />
+
+      {pending && (a.awaitingSecondApproval || block || needsTwo || (staff && a.createdBy === user?.id)) ? (
+        <section
+          aria-label="Segregation of duties"
+          className="grid gap-1 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950"
+        >
+          {a.awaitingSecondApproval ? (
+            <p data-testid="awaiting-second">
+              <strong>Awaiting second approval.</strong> First approved by{' '}
+              {personName(a.firstApprover) ?? `user ${a.firstApprovedBy}`}; a different approver must approve
+              before it becomes Approved.
+            </p>
+          ) : needsTwo ? (
+            <p>
+              Above the company’s threshold of {formatUsd(p?.secondApprovalThreshold ?? 0)}: two different
+              approvers are needed.
+            </p>
+          ) : null}
+          {block ? <p data-testid="approve-blocked">{block}</p> : null}
+          {!block && staff && a.createdBy === user?.id && !p ? (
+            <p>
+              You created this approval. If the company’s policy forbids creators approving, approving is
+              refused.
+            </p>
+          ) : null}
+        </section>
+      ) : null}
+
+      <div className="grid gap-6 lg:grid-cols-3">
+        <div className="grid content-start gap-6 lg:col-span-2">
+          <Card>
+            <CardHeader>
+              <CardTitle as="h2">Company &amp; Assignment</CardTitle>
+            </CardHeader>
+            <CardContent>
+              <dl className="grid gap-3 sm:grid-cols-2">
+                <Field label="Company">{a.companyName ?? a.company?.name ?? 'N/A'}</Field>
+                <Field label="Company ID">{a.companyId}</Field>
+                <Field label="Manager">{managerLabel(a.managerName, null)}</Field>
+                <Field label="Manager email">{a.managerEmail ?? a.manager?.email ?? 'N/A'}</Field>
+              </dl>
+            </CardContent>
+          </Card>
+
+          <Card>
+            <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-2">
+              <CardTitle as="h2" className="flex items-center gap-2">
+                Bills Information <Badge variant="secondary">{bills.length}</Badge>
+              </CardTitle>
+              <p className="text-sm">
+                Total: <span className="font-semibold">{formatUsd(a.billStats.totalAmount)}</span>
+              </p>
+            </CardHeader>
+            <CardContent className="grid gap-4">
+              {bills.map((b) => (
+                <BillCard key={b.Id} approvalId={a.id} bill={b} approved={a.status === 'APPROVED'} />
+              ))}
+            </CardContent>
+          </Card>
+
+          {approvedBills.length > 0 ? (
+            <Card>
+              <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-2">
+                <CardTitle as="h2" className="flex items-center gap-2">
+                  Approved Bills <Badge variant="secondary">{approvedBills.length}</Badge>
+                </CardTitle>
+                <p className="text-sm">
+                  Total: <span className="font-semibold">{formatUsd(a.billStats.totalAmountApproved)}</span>
+                </p>
+              </CardHeader>
+              <CardContent>
+                <ul className="grid gap-2 text-sm" data-testid="approved-bills-list">
+                  {approvedBills.map((b) => (
+                    <li key={b.Id} className="flex justify-between gap-2 rounded-md border px-3 py-2">
+                      <span>
+                        {b.VendorRef.name ?? 'Unknown Vendor'} · Doc # {b.DocNumber || 'N/A'} · Bill ID {b.Id}
+                      </span>
+                      <span className="font-medium">{formatUsd(b.TotalAmt)}</span>
+                    </li>
+                  ))}
+                </ul>
+              </CardContent>
+            </Card>
+          ) : null}
+
+          {a.status === 'REJECTED' && a.rejectionReason ? (
+            <Card className="border-destructive/50">
+              <CardHeader>
+                <CardTitle as="h2">Rejection Details</CardTitle>
+              </CardHeader>
+              <CardContent>
+                <dl className="grid gap-3 sm:grid-cols-2">
+                  <Field label="Rejected by">{personName(a.rejecter) ?? 'N/A'}</Field>
+                  <Field label="Date">{formatDateTime(a.rejectionDate)}</Field>
+                  <div className="sm:col-span-2">
+                    <Field label="Reason">
+                      <span data-testid="rejection-reason">{a.rejectionReason}</span>
+                    </Field>
+                  </div>
+                </dl>
+              </CardContent>
+            </Card>
+          ) : null}
+
+          <Card>
+            <CardHeader>
+              <CardTitle as="h2">Activity History</CardTitle>
+            </CardHeader>
+            <CardContent>
+              {history.error && !history.data ? (
+                <p role="alert" className="text-sm text-destructive">
+                  {history.error.message}{' '}
+                  <Button variant="link" size="sm" onClick={history.reload}>
+                    Retry
+                  </Button>
+                </p>
+              ) : (history.data ?? []).length === 0 ? (
+                <p className="text-sm text-muted-foreground">No activity yet.</p>
+              ) : (
+                <ol className="grid gap-3" data-testid="history">
+                  {(history.data ?? []).map((h) => (
+                    <li key={h.id} className="grid gap-0.5 border-l-2 pl-3 text-sm">
+                      <p>
+                        <span className="font-medium">{h.action}</span>
+                        <span className="text-muted-foreground">
+                          {' '}
+                          · {h.userName ?? 'System'} · {historyTime(h.timestamp)}
+                        </span>
+                      </p>
+                      {h.details ? <p className="text-muted-foreground">{h.details}</p> : null}
+                    </li>
+                  ))}
+                </ol>
+              )}
+            </CardContent>
+          </Card>
+        </div>
+
+        <div className="grid content-start gap-6">
+          <Card>
+            <CardHeader>
+              <CardTitle as="h2">Timeline</CardTitle>
+            </CardHeader>
+            <CardContent>
+              <dl className="grid gap-3">
+                <Field label="Created">
+                  {formatDateTime(a.createdAt)}
+                  {personName(a.creator) ? ` by ${personName(a.creator)}` : ''}
+                </Field>
+                {a.firstApprovedBy && a.status === 'PENDING' ? (
+                  <Field label="First approval">
+                    by {personName(a.firstApprover) ?? `user ${a.firstApprovedBy}`}
+                  </Field>
+                ) : null}
+                {a.approvalDate ? (
+                  <Field label="Approved">
+                    {formatDateTime(a.approvalDate)}
+                    {personName(a.approver) ? ` by ${personName(a.approver)}` : ''}
+                  </Field>
+                ) : null}
+                {a.rejectionDate ? (
+                  <Field label="Rejected">
+                    {formatDateTime(a.rejectionDate)}
+                    {personName(a.rejecter) ? ` by ${personName(a.rejecter)}` : ''}
+                  </Field>
+                ) : null}
+                {a.expiredAt ? <Field label="Expired">{formatDateTime(a.expiredAt)}</Field> : null}
+                {a.status === 'PENDING' ? <Field label="Expires">{formatDateTime(a.expiresAt)}</Field> : null}
+                <Field label="Last updated">{formatDateTime(a.updatedAt)}</Field>
+              </dl>
+            </CardContent>
+          </Card>
+          <Card>
+            <CardHeader>
+              <CardTitle as="h2">System Information</CardTitle>
+            </CardHeader>
+            <CardContent>
+              <dl className="grid gap-3">
+                <Field label="Approval ID">
+                  <span className="font-mono text-xs">{a.id}</span>
+                </Field>
+                <Field label="Bill IDs">
+                  <span className="font-mono text-xs">{a.billIds || 'None'}</span>
+                </Field>
+                <Field label="Approved Bill IDs">
+                  <span className="font-mono text-xs" data-testid="approved-bill-ids">
+                    {a.approvedBillIds || 'None'}
+                  </span>
+                </Field>
+                {a.confirmedDuplicates.length > 0 ? (
+                  <Field label="Confirmed possible duplicates">
+                    {a.confirmedDuplicates.map((d) => `${d.billId} (like ${d.matchesBillId})`).join(', ')}
+                  </Field>
+                ) : null}
+              </dl>
+            </CardContent>
+          </Card>
+        </div>
+      </div>
+
+      <ApproveDialog
+        open={approveOpen}
+        onOpenChange={setApproveOpen}
+        bills={bills}
+        onSubmit={approve}
+        note={needsTwo && !a.awaitingSecondApproval ? 'This is the first of two approvals.' : null}
+      />
+      <RejectDialog open={rejectOpen} onOpenChange={setRejectOpen} onSubmit={reject} />
+    </div>
+  );
 }

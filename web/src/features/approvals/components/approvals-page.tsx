@@ -1,5 +1,656 @@
-import { PagePlaceholder } from '../../../components/layout/page-placeholder';
+// /approvals (spec 2 §2 Approvals list; issue 12): five stat cards and the bill figures, filters
+// behind a toggle, a sortable server-paged table with row approve/reject for staff, a row menu, bulk
+// approve and reject of the selected PENDING rows with a result per row, and the paging footer.
+// Live: any approval change (another session, a worker, the expiry job) refetches list and figures.
+import {
+  ArrowDown,
+  ArrowUp,
+  Check,
+  ChevronsUpDown,
+  Filter,
+  MoreHorizontal,
+  Plus,
+  RefreshCw,
+  X,
+} from 'lucide-react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { PageHeader } from '../../../components/layout/page-header';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent } from '../../../components/ui/card';
+import { Checkbox } from '../../../components/ui/checkbox';
+import {
+  DropdownMenu,
+  DropdownMenuContent,
+  DropdownMenuItem,
+  DropdownMenuTrigger,
+} from '../../../components/ui/dropdown-menu';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
+import { LoadingState } from '../../../components/ui/spinner';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
+import { toast } from '../../../components/ui/use-toast';
+import { useApprovalChanged } from '../../../hooks/use-approval-changed';
+import { useLiveResync } from '../../../hooks/use-live-resync';
+import { useSession } from '../../../lib/auth';
+import { useRemote } from '../../../lib/use-remote';
+import {
+  type Approval,
+  type ApprovalFilters,
+  approveApproval,
+  type BulkResult,
+  bulkApprove,
+  bulkReject,
+  deleteApproval,
+  getApprovalStats,
+  getApprovals,
+  getCompanyChoices,
+  rejectApproval,
+} from '../api/approvals';
+import {
+  type ApprovalSort,
+  type ApprovalSortKey,
+  bulkSummary,
+  DEFAULT_PAGE_SIZE,
+  DEFAULT_SORT,
+  formatDateTime,
+  formatUsd,
+  managerLabel,
+  NACHA_STATUSES,
+  type PageSize,
+  PRIORITIES,
+  percent,
+  STATUS_FILTERS,
+  shortId,
+  titleCase,
+  toggleSort,
+} from '../utils/approval-rules';
+import { ApprovalStatusBadge, PriorityBadge } from './approval-badges';
+import { ApprovalStatCards } from './approval-stat-cards';
+import { ApprovalsPagination } from './approvals-pagination';
+import { RejectDialog } from './reject-dialog';
+
+const ALL = 'all';
+const EMPTY: ApprovalFilters = { search: '', companyId: '', status: '', priority: '' };
+
+function SortHead({
+  sortKey,
+  sort,
+  onSort,
+  children,
+  className,
+}: {
+  sortKey: ApprovalSortKey;
+  sort: ApprovalSort;
+  onSort: (key: ApprovalSortKey) => void;
+  children: ReactNode;
+  className?: string;
+}) {
+  const direction = sort.key === sortKey ? sort.direction : null;
+  const Icon = direction === 'asc' ? ArrowUp : direction === 'desc' ? ArrowDown : ChevronsUpDown;
+  return (
+    <TableHead
+      className={className}
+      aria-sort={direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : 'none'}
+    >
+      <button
+        type="button"
+        onClick={() => onSort(sortKey)}
+        className="-ml-2 inline-flex h-8 items-center gap-1.5 rounded-md px-2 font-medium hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+      >
+        {children}
+        <Icon className="size-3.5" aria-hidden="true" />
+      </button>
+    </TableHead>
+  );
+}
 
 export function ApprovalsPage() {
-  return <PagePlaceholder title="Bill Approvals" />;
+  const role = useSession().user?.role;
+  const staff = role === 'ADMIN' || role === 'MODERATOR';
+  const navigate = useNavigate();
+  // The company detail's 'View Approvals' comes with its company chosen.
+  const fromCompany = (useLocation().state as { companyId?: number } | null)?.companyId;
+  const [filters, setFilters] = useState<ApprovalFilters>(() =>
+    fromCompany ? { ...EMPTY, companyId: String(fromCompany) } : EMPTY,
+  );
+  const [searchText, setSearchText] = useState('');
+  const [showFilters, setShowFilters] = useState(Boolean(fromCompany));
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState<PageSize>(DEFAULT_PAGE_SIZE);
+  const [sort, setSort] = useState<ApprovalSort>(DEFAULT_SORT);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [busyRow, setBusyRow] = useState<string | null>(null);
+  const [bulkBusy, setBulkBusy] = useState(false);
+  const [bulkRejectOpen, setBulkRejectOpen] = useState(false);
+  const [bulkResult, setBulkResult] = useState<{ verb: 'approved' | 'rejected'; result: BulkResult } | null>(
+    null,
+  );
+
+  const list = useRemote(
+    (signal) => getApprovals(filters, page, limit, sort, signal),
+    [filters, page, limit, sort],
+  );
+  const stats = useRemote((signal) => getApprovalStats(signal), []);
+  const companies = useRemote((signal) => getCompanyChoices(signal), []);
+  const { reload: reloadList } = list;
+  const { reload: reloadStats } = stats;
+  const refresh = () => {
+    reloadList();
+    reloadStats();
+  };
+
+  const setFilter = (patch: Partial<ApprovalFilters>) => {
+    setFilters((f) => ({ ...f, ...patch }));
+    setPage(1);
+  };
+  useEffect(() => {
+    if (searchText === filters.search) return;
+    const t = setTimeout(() => setFilter({ search: searchText }), 300);
+    return () => clearTimeout(t);
+  });
+
+  // A burst of changes (a bulk action) costs one refetch; a single change shows within ~150 ms.
+  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
+  useApprovalChanged(null, () => {
+    if (timer.current) clearTimeout(timer.current);
+    timer.current = setTimeout(() => {
+      reloadList();
+      reloadStats();
+    }, 150);
+  });
+  useEffect(
+    () => () => {
+      if (timer.current) clearTimeout(timer.current);
+    },
+    [],
+  );
+  useLiveResync(refresh);
+
+  const data = list.data;
+  const rows = data?.data ?? [];
+  useEffect(() => {
+    if (data && data.data.length === 0 && page > 1 && data.totalPages < page)
+      setPage(Math.max(1, data.totalPages));
+  }, [data, page]);
+  // Only rows still shown and still PENDING stay selected.
+  useEffect(() => {
+    if (!data) return;
+    setSelected((s) => {
+      const pending = new Set(data.data.filter((a) => a.status === 'PENDING').map((a) => a.id));
+      const next = new Set([...s].filter((id) => pending.has(id)));
+      return next.size === s.size ? s : next;
+    });
+  }, [data]);
+
+  const pendingRows = rows.filter((a) => a.status === 'PENDING');
+  const allSelected = pendingRows.length > 0 && pendingRows.every((a) => selected.has(a.id));
+  const activeFilters = Boolean(filters.search || filters.companyId || filters.status || filters.priority);
+
+  async function approveRow(a: Approval) {
+    setBusyRow(a.id);
+    try {
+      await approveApproval(a.id, a.billIdList);
+      toast.success('Approval approved successfully');
+      refresh();
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : 'Failed to approve approval');
+    } finally {
+      setBusyRow(null);
+    }
+  }
+
+  async function rejectRow(a: Approval) {
+    const reason = window.prompt('Please provide a reason for rejection:');
+    if (!reason?.trim()) return;
+    setBusyRow(a.id);
+    try {
+      await rejectApproval(a.id, reason.trim());
+      toast.success('Approval rejected successfully');
+      refresh();
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : 'Failed to reject approval');
+    } finally {
+      setBusyRow(null);
+    }
+  }
+
+  async function deleteRow(a: Approval) {
+    setBusyRow(a.id);
+    try {
+      await deleteApproval(a.id);
+      toast.success('Approval deleted successfully');
+      refresh();
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : 'Failed to delete approval');
+    } finally {
+      setBusyRow(null);
+    }
+  }
+
+  async function runBulk(verb: 'approved' | 'rejected', call: () => Promise<BulkResult>) {
+    setBulkBusy(true);
+    try {
+      const result = await call();
+      setBulkResult({ verb, result });
+      setSelected(new Set());
+      const text = bulkSummary(verb, result.summary);
+      if (result.summary.failed > 0)
+        toast({ variant: 'destructive', title: 'Bulk action finished', description: text });
+      else toast.success('Bulk action finished', text);
+      refresh();
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : 'Bulk action failed');
+      throw err;
+    } finally {
+      setBulkBusy(false);
+    }
+  }
+
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <PageHeader
+        title="Bill Approvals"
+        description="Approvals of QuickBooks bills, from creation to decision"
+        actions={
+          <>
+            <Button variant="outline" onClick={refresh}>
+              <RefreshCw aria-hidden="true" />
+              Refresh
+            </Button>
+            {staff ? (
+              <Button asChild>
+                <Link to="/bills">
+                  <Plus aria-hidden="true" />
+                  New Approval
+                </Link>
+              </Button>
+            ) : null}
+          </>
+        }
+      />
+
+      <ApprovalStatCards stats={stats.data} />
+
+      <div className="grid gap-3">
+        <div>
+          <Button
+            variant="outline"
+            aria-expanded={showFilters}
+            aria-controls="approval-filters"
+            onClick={() => setShowFilters((v) => !v)}
+          >
+            <Filter aria-hidden="true" />
+            Filters
+            {activeFilters ? (
+              <Badge variant="secondary" data-testid="filters-active">
+                Active
+              </Badge>
+            ) : null}
+          </Button>
+        </div>
+        {showFilters ? (
+          <Card className="py-4" id="approval-filters">
+            <CardContent className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+              <div className="grid gap-2">
+                <Label htmlFor="approval-search">Search</Label>
+                <Input
+                  id="approval-search"
+                  type="search"
+                  placeholder="Company, manager, bill id..."
+                  value={searchText}
+                  maxLength={255}
+                  onChange={(e) => setSearchText(e.target.value)}
+                />
+              </div>
+              <div className="grid gap-2">
+                <Label htmlFor="approval-company-filter">Company</Label>
+                <Select
+                  value={filters.companyId || ALL}
+                  onValueChange={(v) => setFilter({ companyId: v === ALL ? '' : v })}
+                >
+                  <SelectTrigger id="approval-company-filter" aria-label="Company">
+                    <SelectValue />
+                  </SelectTrigger>
+                  <SelectContent>
+                    <SelectItem value={ALL}>All Companies</SelectItem>
+                    {(companies.data ?? []).map((c) => (
+                      <SelectItem key={c.id} value={String(c.id)}>
+                        {c.name}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+              </div>
+              <div className="grid gap-2">
+                <Label htmlFor="approval-status-filter">Status</Label>
+                <Select
+                  value={filters.status || ALL}
+                  onValueChange={(v) => setFilter({ status: v === ALL ? '' : v })}
+                >
+                  <SelectTrigger id="approval-status-filter" aria-label="Status">
+                    <SelectValue />
+                  </SelectTrigger>
+                  <SelectContent>
+                    <SelectItem value={ALL}>All</SelectItem>
+                    {STATUS_FILTERS.map((s) => (
+                      <SelectItem key={s} value={s}>
+                        {titleCase(s)}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+              </div>
+              <div className="grid gap-2">
+                <Label htmlFor="approval-priority-filter">Priority</Label>
+                <Select
+                  value={filters.priority || ALL}
+                  onValueChange={(v) => setFilter({ priority: v === ALL ? '' : v })}
+                >
+                  <SelectTrigger id="approval-priority-filter" aria-label="Priority">
+                    <SelectValue />
+                  </SelectTrigger>
+                  <SelectContent>
+                    <SelectItem value={ALL}>All</SelectItem>
+                    {PRIORITIES.map((p) => (
+                      <SelectItem key={p} value={p}>
+                        {titleCase(p)}
+                      </SelectItem>
+                    ))}
+                  </SelectContent>
+                </Select>
+              </div>
+            </CardContent>
+          </Card>
+        ) : null}
+      </div>
+
+      {staff && selected.size > 0 ? (
+        <section
+          aria-label="Bulk actions"
+          className="flex flex-wrap items-center gap-3 rounded-lg border bg-muted/50 px-4 py-3"
+        >
+          <span className="text-sm font-medium">{selected.size} selected</span>
+          <Button
+            size="sm"
+            disabled={bulkBusy}
+            onClick={() => runBulk('approved', () => bulkApprove([...selected])).catch(() => {})}
+          >
+            <Check aria-hidden="true" />
+            Approve selected
+          </Button>
+          <Button size="sm" variant="destructive" disabled={bulkBusy} onClick={() => setBulkRejectOpen(true)}>
+            <X aria-hidden="true" />
+            Reject selected
+          </Button>
+          <Button size="sm" variant="ghost" disabled={bulkBusy} onClick={() => setSelected(new Set())}>
+            Clear selection
+          </Button>
+        </section>
+      ) : null}
+
+      {bulkResult ? (
+        <section aria-label="Bulk results" className="grid gap-2 rounded-lg border px-4 py-3">
+          <div className="flex items-center justify-between gap-2">
+            <p className="text-sm font-medium" data-testid="bulk-summary">
+              {bulkSummary(bulkResult.verb, bulkResult.result.summary)}
+            </p>
+            <Button size="sm" variant="ghost" onClick={() => setBulkResult(null)}>
+              Dismiss
+            </Button>
+          </div>
+          <ul className="grid gap-1 text-sm">
+            {bulkResult.result.results.map((r) => (
+              <li key={r.id} data-testid={`bulk-result-${r.id}`}>
+                <span className="font-mono">#{shortId(r.id)}</span>{' '}
+                {r.success ? (
+                  <span className="text-green-800">{titleCase(r.status ?? bulkResult.verb)}</span>
+                ) : (
+                  <span className="text-destructive">Failed: {r.error ?? 'Unknown error'}</span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
+      <Card className="gap-0 py-0">
+        <CardContent className="px-0">
+          {list.error && !data ? (
+            <div role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
+              <p className="font-medium text-destructive">Error loading approvals: {list.error.message}</p>
+              <Button variant="outline" size="sm" onClick={refresh}>
+                <RefreshCw aria-hidden="true" />
+                Retry
+              </Button>
+            </div>
+          ) : !data ? (
+            <LoadingState text="Loading approvals..." />
+          ) : (
+            <>
+              {rows.length === 0 ? (
+                <div className="flex flex-col items-center gap-2 px-6 py-12 text-center">
+                  <p className="font-medium">No approvals found</p>
+                  <p className="text-sm text-muted-foreground">
+                    {activeFilters
+                      ? 'No approval matches these filters.'
+                      : 'Create one from a company’s bills.'}
+                  </p>
+                </div>
+              ) : (
+                <Table>
+                  <TableHeader>
+                    <TableRow>
+                      {staff ? (
+                        <TableHead className="w-10 pl-4">
+                          <Checkbox
+                            aria-label="Select all pending approvals"
+                            checked={allSelected}
+                            disabled={pendingRows.length === 0}
+                            onChange={(e) =>
+                              setSelected(
+                                e.target.checked ? new Set(pendingRows.map((a) => a.id)) : new Set(),
+                              )
+                            }
+                          />
+                        </TableHead>
+                      ) : null}
+                      <TableHead className={staff ? undefined : 'pl-4'}>ID</TableHead>
+                      <SortHead
+                        sortKey="companyName"
+                        sort={sort}
+                        onSort={(k) => setSort(toggleSort(sort, k))}
+                      >
+                        Company
+                      </SortHead>
+                      <SortHead sortKey="billCount" sort={sort} onSort={(k) => setSort(toggleSort(sort, k))}>
+                        Processed Bills
+                      </SortHead>
+                      <SortHead
+                        sortKey="approvedBillCount"
+                        sort={sort}
+                        onSort={(k) => setSort(toggleSort(sort, k))}
+                      >
+                        Approved Bills
+                      </SortHead>
+                      <SortHead sortKey="status" sort={sort} onSort={(k) => setSort(toggleSort(sort, k))}>
+                        Status
+                      </SortHead>
+                      <SortHead sortKey="priority" sort={sort} onSort={(k) => setSort(toggleSort(sort, k))}>
+                        Priority
+                      </SortHead>
+                      <SortHead
+                        sortKey="totalAmount"
+                        sort={sort}
+                        onSort={(k) => setSort(toggleSort(sort, k))}
+                      >
+                        Processed Amount
+                      </SortHead>
+                      <SortHead
+                        sortKey="approvedAmount"
+                        sort={sort}
+                        onSort={(k) => setSort(toggleSort(sort, k))}
+                      >
+                        Approved Amount
+                      </SortHead>
+                      <SortHead
+                        sortKey="managerName"
+                        sort={sort}
+                        onSort={(k) => setSort(toggleSort(sort, k))}
+                      >
+                        Manager
+                      </SortHead>
+                      <SortHead sortKey="createdAt" sort={sort} onSort={(k) => setSort(toggleSort(sort, k))}>
+                        Created
+                      </SortHead>
+                      <TableHead className="pr-4 text-right">Actions</TableHead>
+                    </TableRow>
+                  </TableHeader>
+                  <TableBody>
+                    {rows.map((a) => {
+                      const pending = a.status === 'PENDING';
+                      const busy = busyRow === a.id || bulkBusy;
+                      return (
+                        <TableRow
+                          key={a.id}
+                          data-testid={`approval-row-${a.id}`}
+                          data-state={selected.has(a.id) ? 'selected' : undefined}
+                        >
+                          {staff ? (
+                            <TableCell className="pl-4">
+                              <Checkbox
+                                aria-label={`Select approval ${shortId(a.id)}`}
+                                checked={selected.has(a.id)}
+                                disabled={!pending}
+                                onChange={(e) =>
+                                  setSelected((s) => {
+                                    const next = new Set(s);
+                                    if (e.target.checked) next.add(a.id);
+                                    else next.delete(a.id);
+                                    return next;
+                                  })
+                                }
+                              />
+                            </TableCell>
+                          ) : null}
+                          <TableCell className={staff ? 'font-mono text-xs' : 'pl-4 font-mono text-xs'}>
+                            <Link to={`/approvals/${a.id}`} className="hover:underline">
+                              {shortId(a.id)}
+                            </Link>
+                          </TableCell>
+                          <TableCell>
+                            {a.companyName ?? a.company?.name ?? `Company ${a.companyId}`}
+                          </TableCell>
+                          <TableCell data-testid="processed-bills">{a.billCount}</TableCell>
+                          <TableCell data-testid="approved-bills">
+                            {a.approvedBillCount}{' '}
+                            <span className="text-xs text-muted-foreground">
+                              ({percent(a.approvedBillCount, a.billCount)}%)
+                            </span>
+                          </TableCell>
+                          <TableCell data-testid="status">
+                            <ApprovalStatusBadge status={a.status} />
+                            {a.awaitingSecondApproval ? (
+                              <span className="ml-1 text-xs text-muted-foreground">2nd approval due</span>
+                            ) : null}
+                          </TableCell>
+                          <TableCell>
+                            <PriorityBadge priority={a.priority} />
+                          </TableCell>
+                          <TableCell>{formatUsd(a.totalAmount)}</TableCell>
+                          <TableCell>{formatUsd(a.approvedAmount)}</TableCell>
+                          <TableCell>{managerLabel(a.managerName, a.managerEmail)}</TableCell>
+                          <TableCell className="text-sm">{formatDateTime(a.createdAt)}</TableCell>
+                          <TableCell className="pr-4 text-right">
+                            <div className="flex items-center justify-end gap-1">
+                              {staff && pending ? (
+                                <>
+                                  <Button
+                                    variant="ghost"
+                                    size="icon"
+                                    disabled={busy}
+                                    aria-label={`Approve approval ${shortId(a.id)}`}
+                                    title="Approve all bills"
+                                    onClick={() => approveRow(a)}
+                                  >
+                                    <Check className="text-green-700" aria-hidden="true" />
+                                  </Button>
+                                  <Button
+                                    variant="ghost"
+                                    size="icon"
+                                    disabled={busy}
+                                    aria-label={`Reject approval ${shortId(a.id)}`}
+                                    title="Reject"
+                                    onClick={() => rejectRow(a)}
+                                  >
+                                    <X className="text-destructive" aria-hidden="true" />
+                                  </Button>
+                                </>
+                              ) : null}
+                              <DropdownMenu>
+                                <DropdownMenuTrigger asChild>
+                                  <Button
+                                    variant="ghost"
+                                    size="icon"
+                                    aria-label={`Actions for approval ${shortId(a.id)}`}
+                                  >
+                                    <MoreHorizontal aria-hidden="true" />
+                                  </Button>
+                                </DropdownMenuTrigger>
+                                <DropdownMenuContent align="end">
+                                  <DropdownMenuItem onSelect={() => navigate(`/approvals/${a.id}`)}>
+                                    View Details
+                                  </DropdownMenuItem>
+                                  {staff ? (
+                                    <>
+                                      {(NACHA_STATUSES as readonly string[]).includes(a.status) ? (
+                                        <DropdownMenuItem
+                                          disabled
+                                          title="NACHA files come with a later issue"
+                                        >
+                                          Regenerate NACHA (not available yet)
+                                        </DropdownMenuItem>
+                                      ) : null}
+                                      <DropdownMenuItem variant="destructive" onSelect={() => deleteRow(a)}>
+                                        Delete
+                                      </DropdownMenuItem>
+                                    </>
+                                  ) : null}
+                                </DropdownMenuContent>
+                              </DropdownMenu>
+                            </div>
+                          </TableCell>
+                        </TableRow>
+                      );
+                    })}
+                  </TableBody>
+                </Table>
+              )}
+              <ApprovalsPagination
+                page={data.page}
+                totalPages={data.totalPages}
+                total={data.total}
+                limit={limit}
+                onPage={setPage}
+                onLimit={(n) => {
+                  setLimit(n);
+                  setPage(1);
+                }}
+              />
+            </>
+          )}
+        </CardContent>
+      </Card>
+      <RejectDialog
+        open={bulkRejectOpen}
+        onOpenChange={setBulkRejectOpen}
+        title="Reject Selected Approvals"
+        description={`One reason for the ${selected.size} selected approvals; each is rejected on its own.`}
+        submitLabel="Reject Selected"
+        onSubmit={(reason) => runBulk('rejected', () => bulkReject([...selected], reason))}
+      />
+    </div>
+  );
 }

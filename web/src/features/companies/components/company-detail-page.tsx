@@ -265,7 +265,7 @@ export function CompanyDetailPage() {
                 </Link>
               </Button>
               <Button variant="outline" className="justify-start" asChild>
-                <Link to="/bills" state={{ companyId: c.id }}>
+                <Link to={`/bills?companyId=${c.id}`}>
                   <FileText aria-hidden="true" />
                   Create Approval from Bills
                 </Link>

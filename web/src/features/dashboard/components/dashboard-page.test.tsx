@@ -18,6 +18,9 @@ vi.mock('../api/use-live-dashboard', () => ({
   },
 }));
 
+// The approvals chart is its own lazy chunk with its own call and subscription (approvals-chart.tsx).
+vi.mock('./approvals-chart', () => ({ default: () => null }));
+
 const { DashboardPage, DASHBOARD_WELCOME } = await import('./dashboard-page');
 
 const activity = (n: number): ActivityItem[] =>

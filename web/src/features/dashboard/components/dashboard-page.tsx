@@ -1,7 +1,7 @@
 // The dashboard (spec 1 §2): heading and welcome, System Health (refetched every 30 s), the three
 // figures, Recent Activity (at most 5, newest first) and Quick Actions. Figures and activity follow
 // what happens elsewhere live, over the GraphQL subscriptions, without a reload.
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
 import { useLiveResync } from '../../../hooks/use-live-resync';
@@ -21,6 +21,9 @@ import { QuickActionsCard } from './quick-actions-card';
 import { RecentActivityCard } from './recent-activity-card';
 import { StatCards } from './stat-cards';
 import { SystemHealthCard } from './system-health-card';
+
+// The chart is its own chunk, fetched after the dashboard paints.
+const ApprovalsChart = lazy(() => import('./approvals-chart'));
 
 export const DASHBOARD_WELCOME = 'Welcome back. Here is an overview of your system.';
 
@@ -81,6 +84,10 @@ export function DashboardPage({
       />
 
       <StatCards stats={figures} loading={stats.loading} />
+
+      <Suspense fallback={null}>
+        <ApprovalsChart />
+      </Suspense>
 
       <div className="grid gap-4 lg:grid-cols-2">
         <RecentActivityCard items={activity} loading={stats.loading} />

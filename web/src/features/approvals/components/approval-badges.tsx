@@ -1,0 +1,33 @@
+import { Badge } from '../../../components/ui/badge';
+import { cn } from '../../../lib/utils';
+import { titleCase } from '../utils/approval-rules';
+
+// Dark text on light fills: every pair is above 4.5:1.
+const STATUS_CLASSES: Record<string, string> = {
+  PENDING: 'bg-amber-100 text-amber-900',
+  APPROVED: 'bg-green-100 text-green-900',
+  REJECTED: 'bg-red-100 text-red-900',
+  EXPIRED: 'bg-gray-200 text-gray-900',
+};
+const PRIORITY_CLASSES: Record<string, string> = {
+  URGENT: 'bg-red-100 text-red-900',
+  HIGH: 'bg-orange-100 text-orange-900',
+  MEDIUM: 'bg-blue-100 text-blue-900',
+  LOW: 'bg-gray-200 text-gray-900',
+};
+
+export function ApprovalStatusBadge({ status }: { status: string }) {
+  return (
+    <Badge className={cn('border-transparent', STATUS_CLASSES[status] ?? 'bg-indigo-100 text-indigo-900')}>
+      {titleCase(status)}
+    </Badge>
+  );
+}
+
+export function PriorityBadge({ priority }: { priority: string }) {
+  return (
+    <Badge className={cn('border-transparent', PRIORITY_CLASSES[priority] ?? 'bg-gray-200 text-gray-900')}>
+      {titleCase(priority)}
+    </Badge>
+  );
+}

@@ -1,0 +1,104 @@
+// The company's segregation-of-duties policy (ADMIN; issue 12 §7): the creator may not approve, and
+// an amount above which a second, different approver must approve. Off by default.
+import { useEffect, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Checkbox } from '../../../components/ui/checkbox';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
+import { toast } from '../../../components/ui/use-toast';
+import { useRemote } from '../../../lib/use-remote';
+import { getApprovalPolicy, setApprovalPolicy } from '../api/approvals';
+
+export function ApprovalPolicyCard({ companyId }: { companyId: string }) {
+  const policy = useRemote((signal) => getApprovalPolicy(companyId, signal), [companyId]);
+  const [creatorMayNotApprove, setCreator] = useState(false);
+  const [threshold, setThreshold] = useState('');
+  const [saving, setSaving] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  useEffect(() => {
+    if (!policy.data) return;
+    setCreator(policy.data.creatorMayNotApprove);
+    setThreshold(
+      policy.data.secondApprovalThreshold === null ? '' : String(policy.data.secondApprovalThreshold),
+    );
+  }, [policy.data]);
+
+  async function save() {
+    const trimmed = threshold.trim();
+    const amount = trimmed === '' ? null : Number(trimmed);
+    if (amount !== null && (!Number.isFinite(amount) || amount < 0)) {
+      setError('Enter an amount of 0 or more, or leave it empty for never');
+      return;
+    }
+    setError(null);
+    setSaving(true);
+    try {
+      const saved = await setApprovalPolicy(companyId, {
+        creatorMayNotApprove,
+        secondApprovalThreshold: amount,
+      });
+      policy.setData(() => saved);
+      toast.success('Approval policy saved');
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : 'Failed to save the approval policy');
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle as="h2">Approval Policy</CardTitle>
+        <CardDescription>Segregation of duties for this company’s approvals (admins only).</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        {policy.error && !policy.data ? (
+          <p role="alert" className="text-sm text-destructive">
+            {policy.error.message}
+          </p>
+        ) : (
+          <>
+            <label className="flex items-center gap-2 text-sm" htmlFor="policy-creator">
+              <Checkbox
+                id="policy-creator"
+                checked={creatorMayNotApprove}
+                onChange={(e) => setCreator(e.target.checked)}
+                disabled={!policy.data}
+              />
+              The creator of an approval may not approve it
+            </label>
+            <div className="grid gap-2">
+              <Label htmlFor="policy-threshold">Second approver above (USD)</Label>
+              <Input
+                id="policy-threshold"
+                inputMode="decimal"
+                placeholder="Never"
+                value={threshold}
+                onChange={(e) => setThreshold(e.target.value)}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? 'policy-threshold-error' : 'policy-threshold-hint'}
+                disabled={!policy.data}
+              />
+              {error ? (
+                <p id="policy-threshold-error" className="text-sm text-destructive">
+                  {error}
+                </p>
+              ) : (
+                <p id="policy-threshold-hint" className="text-xs text-muted-foreground">
+                  Above this total a second, different approver must approve. Empty: never.
+                </p>
+              )}
+            </div>
+            <div>
+              <Button onClick={save} disabled={saving || !policy.data}>
+                {saving ? 'Saving…' : 'Save Policy'}
+              </Button>
+            </div>
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,75 @@
+// The list's figures (spec 2 §2): five counts, and a second row when bill data exists.
+import { Card, CardContent } from '../../../components/ui/card';
+import type { ApprovalStats } from '../api/approvals';
+import { formatUsd, hasBillFigures, percent } from '../utils/approval-rules';
+
+function Stat({
+  label,
+  value,
+  note,
+  testId,
+}: {
+  label: string;
+  value: string;
+  note?: string;
+  testId: string;
+}) {
+  return (
+    <Card className="gap-1 py-4" data-testid={testId}>
+      <CardContent className="grid gap-1 px-4">
+        <p className="text-sm text-muted-foreground">{label}</p>
+        <p className="text-2xl font-semibold" data-testid={`${testId}-value`}>
+          {value}
+        </p>
+        {note ? <p className="text-xs text-muted-foreground">{note}</p> : null}
+      </CardContent>
+    </Card>
+  );
+}
+
+export function ApprovalStatCards({ stats }: { stats: ApprovalStats | undefined }) {
+  const s = stats ?? {
+    total: 0,
+    pending: 0,
+    approved: 0,
+    rejected: 0,
+    expired: 0,
+    processedBills: 0,
+    approvedBills: 0,
+    processedTotalAmount: 0,
+    approvedTotalAmount: 0,
+  };
+  return (
+    <section aria-label="Approval figures" className="grid gap-4">
+      <div className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-5">
+        <Stat label="Total" value={String(s.total)} testId="stat-total" />
+        <Stat label="Pending" value={String(s.pending)} testId="stat-pending" />
+        <Stat label="Approved" value={String(s.approved)} testId="stat-approved" />
+        <Stat label="Rejected" value={String(s.rejected)} testId="stat-rejected" />
+        <Stat label="Expired" value={String(s.expired)} testId="stat-expired" />
+      </div>
+      {stats && hasBillFigures(s) ? (
+        <div className="grid grid-cols-2 gap-4 lg:grid-cols-4">
+          <Stat label="Processed Bills" value={String(s.processedBills)} testId="stat-processed-bills" />
+          <Stat
+            label="Approved Bills"
+            value={String(s.approvedBills)}
+            note={`${percent(s.approvedBills, s.processedBills)}% approval rate`}
+            testId="stat-approved-bills"
+          />
+          <Stat
+            label="Processed Amount"
+            value={formatUsd(s.processedTotalAmount)}
+            testId="stat-processed-amount"
+          />
+          <Stat
+            label="Approved Amount"
+            value={formatUsd(s.approvedTotalAmount)}
+            note={`${percent(s.approvedTotalAmount, s.processedTotalAmount)}% of total`}
+            testId="stat-approved-amount"
+          />
+        </div>
+      ) : null}
+    </section>
+  );
+}

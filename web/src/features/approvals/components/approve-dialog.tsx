@@ -1,0 +1,107 @@
+// Approve with the approved subset of the approval's bills (at least one; issue 12).
+import { useEffect, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { Checkbox } from '../../../components/ui/checkbox';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import type { ApprovalBill } from '../api/approvals';
+import { formatUsd } from '../utils/approval-rules';
+
+export function ApproveDialog({
+  open,
+  onOpenChange,
+  bills,
+  onSubmit,
+  note,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  bills: ApprovalBill[];
+  onSubmit: (approvedBills: string[]) => Promise<void>;
+  note?: string | null;
+}) {
+  const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const [busy, setBusy] = useState(false);
+  useEffect(() => {
+    if (open) setChosen(new Set(bills.map((b) => b.Id)));
+  }, [open, bills]);
+
+  const total = bills.filter((b) => chosen.has(b.Id)).reduce((sum, b) => sum + b.TotalAmt, 0);
+  async function submit() {
+    setBusy(true);
+    try {
+      await onSubmit(bills.filter((b) => chosen.has(b.Id)).map((b) => b.Id));
+      onOpenChange(false);
+    } catch {
+      // The caller said why in a toast.
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={(o) => !busy && onOpenChange(o)}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Approve Bills</DialogTitle>
+          <DialogDescription>
+            Choose the bills to approve (at least one). Bills left out are free for another approval.
+          </DialogDescription>
+        </DialogHeader>
+        {note ? (
+          <p
+            role="note"
+            className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+          >
+            {note}
+          </p>
+        ) : null}
+        <fieldset className="grid max-h-72 gap-2 overflow-y-auto">
+          <legend className="sr-only">Bills to approve</legend>
+          {bills.map((b) => {
+            const label = `${b.VendorRef.name ?? 'Unknown Vendor'} · ${b.DocNumber ?? 'N/A'} · ${formatUsd(b.TotalAmt)}`;
+            return (
+              <label
+                key={b.Id}
+                htmlFor={`approve-bill-${b.Id}`}
+                className="flex items-center gap-3 rounded-md border p-2 text-sm"
+              >
+                <Checkbox
+                  id={`approve-bill-${b.Id}`}
+                  checked={chosen.has(b.Id)}
+                  aria-label={`Approve bill ${b.Id}`}
+                  onChange={(e) =>
+                    setChosen((s) => {
+                      const next = new Set(s);
+                      if (e.target.checked) next.add(b.Id);
+                      else next.delete(b.Id);
+                      return next;
+                    })
+                  }
+                />
+                <span>{label}</span>
+              </label>
+            );
+          })}
+        </fieldset>
+        <p className="text-sm">
+          {chosen.size} of {bills.length} bills · <span className="font-medium">{formatUsd(total)}</span>
+        </p>
+        <DialogFooter>
+          <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
+            Cancel
+          </Button>
+          <Button onClick={submit} disabled={busy || chosen.size === 0}>
+            {busy ? 'Approving…' : `Approve ${chosen.size} ${chosen.size === 1 ? 'bill' : 'bills'}`}
+          </Button>
+        </DialogFooter>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,329 @@
+// /bills (issue 12 §1; spec 1 §2 quick action): a company's open QuickBooks bills with vendor, document
+// number, due date, amount, banking readiness, an open approval and the possible-duplicate flag;
+// select bills, choose a manager and a priority, create the approval. A possible duplicate needs an
+// explicit confirmation, which the server records. ADMINs also set the company's approval policy.
+import { AlertTriangle, Plus, RefreshCw } from 'lucide-react';
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
+import { PageHeader } from '../../../components/layout/page-header';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Checkbox } from '../../../components/ui/checkbox';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { Label } from '../../../components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
+import { LoadingState } from '../../../components/ui/spinner';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
+import { toast } from '../../../components/ui/use-toast';
+import { useSession } from '../../../lib/auth';
+import { useRemote } from '../../../lib/use-remote';
+import {
+  type BillForApproval,
+  createApproval,
+  getBillsForApproval,
+  getCompanyChoices,
+  getManagerChoices,
+  type Priority,
+} from '../api/approvals';
+import { formatDate, formatUsd, PRIORITIES, shortId, titleCase } from '../utils/approval-rules';
+import { ApprovalPolicyCard } from './approval-policy-card';
+
+const NONE = 'none';
+
+export function BillsPage() {
+  const { user } = useSession();
+  const isAdmin = user?.role === 'ADMIN';
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [params, setParams] = useSearchParams();
+  const stateCompany = (location.state as { companyId?: number } | null)?.companyId;
+  const companyId = params.get('companyId') ?? (stateCompany ? String(stateCompany) : '');
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [managerId, setManagerId] = useState(NONE);
+  const [priority, setPriority] = useState<Priority>('MEDIUM');
+  const [creating, setCreating] = useState(false);
+  const [confirmOpen, setConfirmOpen] = useState(false);
+  const [confirmed, setConfirmed] = useState(false);
+
+  const companies = useRemote((signal) => getCompanyChoices(signal), []);
+  const managers = useRemote((signal) => getManagerChoices(signal), [], { enabled: isAdmin });
+  const bills = useRemote((signal) => getBillsForApproval(companyId, signal), [companyId], {
+    enabled: companyId !== '',
+  });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another company starts with nothing selected
+  useEffect(() => {
+    setSelected(new Set());
+  }, [companyId]);
+
+  const rows = bills.data ?? [];
+  const chosen = useMemo(() => rows.filter((b) => selected.has(b.id)), [rows, selected]);
+  const duplicates = chosen.filter((b) => b.possibleDuplicate);
+  const total = chosen.reduce((sum, b) => sum + b.amount, 0);
+  const selectable = rows.filter((b) => !b.inOpenApproval);
+
+  function toggle(b: BillForApproval, on: boolean) {
+    setSelected((s) => {
+      const next = new Set(s);
+      if (on) next.add(b.id);
+      else next.delete(b.id);
+      return next;
+    });
+  }
+
+  async function create(confirmDuplicates: string[]) {
+    setCreating(true);
+    try {
+      const approval = await createApproval({
+        companyId: Number(companyId),
+        billIds: chosen.map((b) => b.id),
+        managerId: managerId === NONE ? undefined : Number(managerId),
+        priority,
+        confirmDuplicates,
+      });
+      toast.success('Approval created successfully', `Approval #${shortId(approval.id)}`);
+      navigate(`/approvals/${approval.id}`);
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : 'Failed to create approval');
+      bills.reload();
+    } finally {
+      setCreating(false);
+    }
+  }
+
+  function onCreate() {
+    if (duplicates.length > 0) {
+      setConfirmed(false);
+      setConfirmOpen(true);
+      return;
+    }
+    void create([]);
+  }
+
+  return (
+    <div className="grid grid-cols-1 gap-6">
+      <PageHeader
+        title="Create Approval from Bills"
+        description="Open QuickBooks bills of a company; choose the bills to send for approval"
+        actions={
+          companyId ? (
+            <Button variant="outline" onClick={bills.reload} disabled={bills.loading}>
+              <RefreshCw aria-hidden="true" />
+              Refresh Bills
+            </Button>
+          ) : null
+        }
+      />
+      <Card className="py-4">
+        <CardContent className="grid gap-4 sm:grid-cols-3">
+          <div className="grid gap-2">
+            <Label htmlFor="bills-company">Company</Label>
+            <Select
+              value={companyId || undefined}
+              onValueChange={(v) => setParams({ companyId: v }, { replace: true })}
+            >
+              <SelectTrigger id="bills-company" aria-label="Company">
+                <SelectValue placeholder="Choose a company" />
+              </SelectTrigger>
+              <SelectContent>
+                {(companies.data ?? []).map((c) => (
+                  <SelectItem key={c.id} value={String(c.id)}>
+                    {c.name}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor="bills-manager">Manager</Label>
+            <Select value={managerId} onValueChange={setManagerId} disabled={!isAdmin}>
+              <SelectTrigger id="bills-manager" aria-label="Manager">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value={NONE}>Not assigned</SelectItem>
+                {(managers.data ?? []).map((m) => (
+                  <SelectItem key={m.id} value={String(m.id)}>
+                    {`${m.firstName} ${m.lastName}`.trim() || m.email}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+            {!isAdmin ? (
+              <p className="text-xs text-muted-foreground">The managers list is open to admins only.</p>
+            ) : null}
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor="bills-priority">Priority</Label>
+            <Select value={priority} onValueChange={(v) => setPriority(v as Priority)}>
+              <SelectTrigger id="bills-priority" aria-label="Priority">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {PRIORITIES.map((p) => (
+                  <SelectItem key={p} value={p}>
+                    {titleCase(p)}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+        </CardContent>
+      </Card>
+
+      <Card className="gap-0 py-0">
+        <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-3 border-b py-4">
+          <CardTitle as="h2">Open Bills</CardTitle>
+          <div className="flex flex-wrap items-center gap-3">
+            <span className="text-sm" data-testid="selection-summary">
+              {chosen.length} selected · {formatUsd(total)}
+            </span>
+            <Button onClick={onCreate} disabled={creating || chosen.length === 0}>
+              <Plus aria-hidden="true" />
+              {creating ? 'Creating…' : 'Create Approval'}
+            </Button>
+          </div>
+        </CardHeader>
+        <CardContent className="px-0">
+          {!companyId ? (
+            <p className="px-6 py-12 text-center text-sm text-muted-foreground">
+              Choose a company to see its open QuickBooks bills.
+            </p>
+          ) : bills.error && !bills.data ? (
+            <div role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
+              <p className="font-medium text-destructive">Error loading bills: {bills.error.message}</p>
+              <Button variant="outline" size="sm" onClick={bills.reload}>
+                Retry
+              </Button>
+            </div>
+          ) : !bills.data ? (
+            <LoadingState text="Loading bills from QuickBooks..." />
+          ) : rows.length === 0 ? (
+            <p className="px-6 py-12 text-center font-medium">No open bills</p>
+          ) : (
+            <Table>
+              <TableHeader>
+                <TableRow>
+                  <TableHead className="w-10 pl-4">
+                    <Checkbox
+                      aria-label="Select all bills"
+                      checked={selectable.length > 0 && selectable.every((b) => selected.has(b.id))}
+                      onChange={(e) =>
+                        setSelected(e.target.checked ? new Set(selectable.map((b) => b.id)) : new Set())
+                      }
+                    />
+                  </TableHead>
+                  <TableHead>Vendor</TableHead>
+                  <TableHead>Doc #</TableHead>
+                  <TableHead>Due</TableHead>
+                  <TableHead className="text-right">Amount</TableHead>
+                  <TableHead>Banking</TableHead>
+                  <TableHead className="pr-4">Notes</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {rows.map((b) => (
+                  <TableRow
+                    key={b.id}
+                    data-testid={`bill-row-${b.id}`}
+                    data-state={selected.has(b.id) ? 'selected' : undefined}
+                  >
+                    <TableCell className="pl-4">
+                      <Checkbox
+                        aria-label={`Select bill ${b.docNumber ?? b.id}`}
+                        checked={selected.has(b.id)}
+                        disabled={b.inOpenApproval}
+                        onChange={(e) => toggle(b, e.target.checked)}
+                      />
+                    </TableCell>
+                    <TableCell>{b.vendorName ?? 'Unknown Vendor'}</TableCell>
+                    <TableCell>{b.docNumber ?? 'N/A'}</TableCell>
+                    <TableCell>{formatDate(b.dueDate)}</TableCell>
+                    <TableCell className="text-right">{formatUsd(b.amount)}</TableCell>
+                    <TableCell>
+                      {b.bankingReady ? (
+                        <Badge className="border-transparent bg-green-700 text-white">Ready for ACH</Badge>
+                      ) : (
+                        <Badge variant="destructive">Missing Banking Info</Badge>
+                      )}
+                    </TableCell>
+                    <TableCell className="pr-4">
+                      <div className="flex flex-wrap gap-2">
+                        {b.inOpenApproval && b.openApprovalId ? (
+                          <Link to={`/approvals/${b.openApprovalId}`} className="text-sm underline">
+                            In approval #{shortId(b.openApprovalId)}
+                          </Link>
+                        ) : null}
+                        {b.possibleDuplicate ? (
+                          <Badge
+                            className="border-transparent bg-amber-100 text-amber-900"
+                            data-testid="duplicate-flag"
+                          >
+                            <AlertTriangle aria-hidden="true" />
+                            Possible duplicate
+                            {b.duplicateOf ? ` of bill ${b.duplicateOf.billId}` : ''}
+                          </Badge>
+                        ) : null}
+                      </div>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </CardContent>
+      </Card>
+
+      {isAdmin && companyId ? <ApprovalPolicyCard companyId={companyId} /> : null}
+
+      <Dialog open={confirmOpen} onOpenChange={(o) => !creating && setConfirmOpen(o)}>
+        <DialogContent>
+          <DialogHeader>
+            <DialogTitle>Possible duplicate bills</DialogTitle>
+            <DialogDescription>
+              These bills match a bill already in an approval (same vendor, amount and document number).
+            </DialogDescription>
+          </DialogHeader>
+          <ul className="grid gap-1 text-sm">
+            {duplicates.map((b) => (
+              <li key={b.id}>
+                Bill {b.id} ({b.vendorName ?? 'Unknown Vendor'}, {b.docNumber ?? 'N/A'}, {formatUsd(b.amount)}
+                ){b.duplicateOf ? ` looks like bill ${b.duplicateOf.billId}` : ''}
+              </li>
+            ))}
+          </ul>
+          <label className="flex items-start gap-2 text-sm" htmlFor="confirm-duplicates">
+            <Checkbox
+              id="confirm-duplicates"
+              className="mt-0.5"
+              checked={confirmed}
+              onChange={(e) => setConfirmed(e.target.checked)}
+            />
+            I have checked these bills and confirm they are not duplicates. This confirmation is recorded.
+          </label>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => setConfirmOpen(false)} disabled={creating}>
+              Cancel
+            </Button>
+            <Button
+              disabled={!confirmed || creating}
+              onClick={async () => {
+                await create(duplicates.map((b) => b.id));
+                setConfirmOpen(false);
+              }}
+            >
+              Confirm and Create
+            </Button>
+          </DialogFooter>
+        </DialogContent>
+      </Dialog>
+    </div>
+  );
+}

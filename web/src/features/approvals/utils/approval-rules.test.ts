@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import {
+  bulkSummary,
+  formatUsd,
+  hasBillFigures,
+  historyTime,
+  idList,
+  managerLabel,
+  pageButtons,
+  pageSummary,
+  percent,
+  relativeTime,
+  shortId,
+  titleCase,
+  toggleSort,
+} from './approval-rules';
+
+describe('approval rules', () => {
+  it('formats USD with 2 decimals and rates in whole per cent', () => {
+    expect(formatUsd(1234.5)).toBe('$1,234.50');
+    expect(formatUsd(0)).toBe('$0.00');
+    expect(formatUsd(Number.NaN)).toBe('$0.00');
+    expect(percent(1, 3)).toBe(33);
+    expect(percent(2, 3)).toBe(67);
+    expect(percent(5, 0)).toBe(0);
+  });
+
+  it('counts comma-separated ids and shortens approval ids', () => {
+    expect(idList('12, 13,,14 ')).toEqual(['12', '13', '14']);
+    expect(idList('')).toEqual([]);
+    expect(shortId('0f1e2d3c-aaaa-bbbb')).toBe('0f1e2d3c');
+  });
+
+  it('names the manager by name, else e-mail, else Not assigned', () => {
+    expect(managerLabel('Ann Lee', 'ann@x.test')).toBe('Ann Lee');
+    expect(managerLabel(null, 'ann@x.test')).toBe('ann@x.test');
+    expect(managerLabel(' ', null)).toBe('Not assigned');
+    expect(titleCase('NACHA_GENERATED')).toBe('Nacha Generated');
+  });
+
+  it('offers up to 5 page buttons around the current page, inside the range', () => {
+    expect(pageButtons(1, 1)).toEqual([1]);
+    expect(pageButtons(2, 3)).toEqual([1, 2, 3]);
+    expect(pageButtons(1, 12)).toEqual([1, 2, 3, 4, 5]);
+    expect(pageButtons(7, 12)).toEqual([5, 6, 7, 8, 9]);
+    expect(pageButtons(12, 12)).toEqual([8, 9, 10, 11, 12]);
+    expect(pageButtons(1, 0)).toEqual([1]);
+    expect(pageSummary(2, 3, 27)).toBe('Page 2 of 3 • Total: 27 approvals');
+    expect(pageSummary(1, 0, 0)).toBe('Page 1 of 1 • Total: 0 approvals');
+  });
+
+  it('flips the direction of the same column; another column starts ascending', () => {
+    expect(toggleSort({ key: 'createdAt', direction: 'desc' }, 'createdAt')).toEqual({
+      key: 'createdAt',
+      direction: 'asc',
+    });
+    expect(toggleSort({ key: 'createdAt', direction: 'desc' }, 'totalAmount')).toEqual({
+      key: 'totalAmount',
+      direction: 'asc',
+    });
+  });
+
+  it('says relative times and the history time', () => {
+    const now = Date.parse('2026-11-25T12:00:00Z');
+    expect(relativeTime('2026-11-25T11:59:30Z', now)).toBe('less than a minute');
+    expect(relativeTime('2026-11-25T11:55:00Z', now)).toBe('5 minutes');
+    expect(relativeTime('2026-11-25T11:00:00Z', now)).toBe('1 hour');
+    expect(relativeTime('2026-11-22T12:00:00Z', now)).toBe('3 days');
+    const local = new Date(2026, 2, 4, 9, 5);
+    expect(historyTime(local.toISOString())).toBe('Mar 4, 09:05');
+  });
+
+  it('shows the second stat row only with bill figures; summarises bulk results', () => {
+    const zero = { processedBills: 0, approvedBills: 0, processedTotalAmount: 0, approvedTotalAmount: 0 };
+    expect(hasBillFigures(zero)).toBe(false);
+    expect(hasBillFigures({ ...zero, processedBills: 2 })).toBe(true);
+    expect(bulkSummary('approved', { succeeded: 3, failed: 0 })).toBe('3 approvals approved');
+    expect(bulkSummary('rejected', { succeeded: 1, failed: 2 })).toBe('1 approval rejected, 2 failed');
+  });
+});

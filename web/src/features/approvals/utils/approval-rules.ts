@@ -1,0 +1,174 @@
+// Pure rules of the approval screens (spec 2 §2, §3, §4): money and rates, names, the paging
+// footer's page buttons, the sortable columns, relative times and the history's time format.
+
+export const PAGE_SIZES = [5, 10, 25, 50, 100] as const;
+export type PageSize = (typeof PAGE_SIZES)[number];
+export const DEFAULT_PAGE_SIZE: PageSize = 10;
+
+export const SORT_KEYS = [
+  'createdAt',
+  'companyName',
+  'billCount',
+  'approvedBillCount',
+  'status',
+  'priority',
+  'totalAmount',
+  'approvedAmount',
+  'managerName',
+] as const;
+export type ApprovalSortKey = (typeof SORT_KEYS)[number];
+export interface ApprovalSort {
+  key: ApprovalSortKey;
+  direction: 'asc' | 'desc';
+}
+export const DEFAULT_SORT: ApprovalSort = { key: 'createdAt', direction: 'desc' };
+
+/** A click on a column: the same column flips its direction; another column starts ascending. */
+export function toggleSort(current: ApprovalSort, key: ApprovalSortKey): ApprovalSort {
+  if (current.key === key) return { key, direction: current.direction === 'asc' ? 'desc' : 'asc' };
+  return { key, direction: key === 'createdAt' ? 'desc' : 'asc' };
+}
+
+/** The list filter offers these (spec 2 §4); the other statuses come with later issues. */
+export const STATUS_FILTERS = ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED'] as const;
+export const PRIORITIES = ['URGENT', 'HIGH', 'MEDIUM', 'LOW'] as const;
+
+/** The statuses from which NACHA can be regenerated (spec 2 §2, §4). */
+export const NACHA_STATUSES = [
+  'APPROVED',
+  'NACHA_GENERATED',
+  'NACHA_PENDING',
+  'BANK_UPLOADED',
+  'PAYMENT_COMPLETED',
+] as const;
+
+const usd = new Intl.NumberFormat('en-US', {
+  style: 'currency',
+  currency: 'USD',
+  minimumFractionDigits: 2,
+  maximumFractionDigits: 2,
+});
+
+/** USD with 2 decimals: 1234.5 → '$1,234.50'. */
+export function formatUsd(amount: number | null | undefined): string {
+  return usd.format(Number.isFinite(amount) ? (amount as number) : 0);
+}
+
+/** A share in whole per cent (0 when the whole is 0): 1 of 3 → 33. */
+export function percent(part: number, whole: number): number {
+  if (!whole || whole <= 0) return 0;
+  return Math.round((part / whole) * 100);
+}
+
+/** The ids of a comma-separated list (spec 3: billIds, approvedBillIds). */
+export function idList(csv: string | null | undefined): string[] {
+  return (csv ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
+
+/** 'Approval #' and the first 8 characters of the id. */
+export function shortId(id: string): string {
+  return id.slice(0, 8);
+}
+
+/** Manager column: name, else e-mail, else 'Not assigned'. */
+export function managerLabel(name: string | null | undefined, email: string | null | undefined): string {
+  return name?.trim() || email?.trim() || 'Not assigned';
+}
+
+export function personName(p: { firstName: string | null; lastName: string | null } | null | undefined) {
+  if (!p) return null;
+  return [p.firstName, p.lastName].filter(Boolean).join(' ').trim() || null;
+}
+
+/** 'PENDING' → 'Pending', 'NACHA_GENERATED' → 'Nacha Generated'. */
+export function titleCase(value: string): string {
+  return value
+    .toLowerCase()
+    .split('_')
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join(' ');
+}
+
+/**
+ * The footer's numbered page buttons: up to 5, a window around the current page that stays inside
+ * 1..totalPages (page 1 of 12 → 1-5, page 7 → 5-9, page 12 → 8-12).
+ */
+export function pageButtons(page: number, totalPages: number, max = 5): number[] {
+  const total = Math.max(1, totalPages);
+  const count = Math.min(max, total);
+  let start = Math.max(1, Math.min(page - Math.floor(count / 2), total - count + 1));
+  if (!Number.isFinite(start)) start = 1;
+  return Array.from({ length: count }, (_, i) => start + i);
+}
+
+/** 'Page p of n • Total: t approvals'. */
+export function pageSummary(page: number, totalPages: number, total: number): string {
+  return `Page ${page} of ${Math.max(1, totalPages)} • Total: ${total} approvals`;
+}
+
+/** '5 minutes', '2 hours', '3 days' (for 'Created {relative} ago'). */
+export function relativeTime(iso: string, now: number = Date.now()): string {
+  const seconds = Math.max(0, Math.round((now - new Date(iso).getTime()) / 1000));
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (seconds < 60) return 'less than a minute';
+  const minutes = Math.round(seconds / 60);
+  if (minutes < 60) return unit(minutes, 'minute');
+  const hours = Math.round(minutes / 60);
+  if (hours < 24) return unit(hours, 'hour');
+  const days = Math.round(hours / 24);
+  if (days < 30) return unit(days, 'day');
+  const months = Math.round(days / 30);
+  if (months < 12) return unit(months, 'month');
+  return unit(Math.round(days / 365), 'year');
+}
+
+const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
+
+/** The history's 'MMM d, HH:mm' in local time. */
+export function historyTime(iso: string): string {
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${MONTHS[d.getMonth()]} ${d.getDate()}, ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+export function formatDate(iso: string | null | undefined): string {
+  if (!iso) return 'N/A';
+  const d = new Date(iso.length === 10 ? `${iso}T00:00:00` : iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleDateString('en-US', { year: 'numeric', month: 'short', day: 'numeric' });
+}
+
+export function formatDateTime(iso: string | null | undefined): string {
+  if (!iso) return 'N/A';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return iso;
+  return d.toLocaleString('en-US', {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+  });
+}
+
+/** Whether the second stat row shows (spec 2 §2: when processed or approved bill data exists). */
+export function hasBillFigures(s: {
+  processedBills: number;
+  approvedBills: number;
+  processedTotalAmount: number;
+  approvedTotalAmount: number;
+}): boolean {
+  return (
+    s.processedBills > 0 || s.approvedBills > 0 || s.processedTotalAmount > 0 || s.approvedTotalAmount > 0
+  );
+}
+
+/** The bulk action's summary toast. */
+export function bulkSummary(verb: 'approved' | 'rejected', s: { succeeded: number; failed: number }): string {
+  const ok = `${s.succeeded} ${s.succeeded === 1 ? 'approval' : 'approvals'} ${verb}`;
+  return s.failed > 0 ? `${ok}, ${s.failed} failed` : ok;
+}
