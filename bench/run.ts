@@ -18,6 +18,7 @@ import {
   withDatabase,
 } from '../tools/local-services.js';
 import { type AppendFigures, benchEmmett, benchOurs } from './append.js';
+import { type ApprovalFigures, benchApprovals } from './approvals.js';
 import { type CpuGroups, cpuDelta, cpuSnapshot } from './cpu.js';
 import { benchFloor, type FloorFigures } from './floor.js';
 import { damonState } from './host.js';
@@ -35,12 +36,12 @@ interface Row {
 }
 
 const quick = process.argv.includes('--quick');
-/** `--only=append,replay,latency,floor,web,vendors` runs a subset. */
+/** `--only=append,replay,latency,floor,web,vendors,approvals` runs a subset. */
 const only = process.argv
   .find((a) => a.startsWith('--only='))
   ?.slice(7)
   .split(',');
-const PARTS = ['append', 'replay', 'latency', 'floor', 'web', 'vendors'] as const;
+const PARTS = ['append', 'replay', 'latency', 'floor', 'web', 'vendors', 'approvals'] as const;
 /** Set in a part's own process: the one part it runs. */
 const part = process.argv.find((a) => a.startsWith('--part='))?.slice(7);
 const wanted = (name: string) => name === part;
@@ -258,6 +259,43 @@ async function runOnePart() {
     }
   }
 
+  // Approvals (issue 12): the list over 100,000 approvals (GraphQL and REST), the detail, a change's push.
+  let approvals: ApprovalFigures | undefined;
+  if (wanted('approvals')) {
+    const db = await freshDatabase(admin, 'approvals');
+    try {
+      const a = await benchApprovals(benchEnv(localSocketUrl(db.url) ?? db.url, services.redisUrl), quick);
+      approvals = a;
+      const within = Math.abs(a.rest.perSecond - a.graphql.perSecond) / a.graphql.perSecond;
+      rows.push({
+        figure: `approvals list via GraphQL, 25 rows, status filter, newest first, over ${fmt(a.approvals)} approvals (${a.clients} clients, ${fmt(a.graphql.requests)} requests, p50 ${fmt(a.graphql.p50, 1)} ms)`,
+        value: `${fmt(a.graphql.perSecond)} req/s, p99 ${fmt(a.graphql.p99, 1)} ms`,
+        target: '≥ 1,500 req/s, p99 ≤ 30 ms',
+        met: a.graphql.perSecond >= 1500 && a.graphql.p99 <= 30,
+      });
+      rows.push({
+        figure: `approvals list via REST, the same (p50 ${fmt(a.rest.p50, 1)} ms)`,
+        value: `${fmt(a.rest.perSecond)} req/s, p99 ${fmt(a.rest.p99, 1)} ms (${fmt(within * 100, 1)} % from GraphQL)`,
+        target: '≥ 1,500 req/s, p99 ≤ 30 ms, within 15 %',
+        met: a.rest.perSecond >= 1500 && a.rest.p99 <= 30 && within <= 0.15,
+      });
+      rows.push({
+        figure: `approval detail (${fmt(a.detail.requests)} requests, p50 ${fmt(a.detail.p50, 1)} ms)`,
+        value: `p99 ${fmt(a.detail.p99, 1)} ms`,
+        target: '≤ 30 ms',
+        met: a.detail.p99 <= 30,
+      });
+      rows.push({
+        figure: `status change → open list's push and its stat cards read again (${a.change.changes} changes; push alone p99 ${fmt(a.change.pushP99, 1)} ms)`,
+        value: `p99 ${fmt(a.change.statsP99, 1)} ms`,
+        target: '≤ 50 ms',
+        met: a.change.statsP99 <= 50,
+      });
+    } finally {
+      await db.drop();
+    }
+  }
+
   // 3. Command-to-subscriber latency at 100 commands/s through a running product.
   if (wanted('latency')) {
     const appDb = await freshDatabase(admin, 'latency');
@@ -436,7 +474,7 @@ async function runOnePart() {
   }
 
   await services.stop();
-  const data = { ours, emmett, replay, latency, floor, web, vendors };
+  const data = { ours, emmett, replay, latency, floor, web, vendors, approvals };
   const result: PartResult = {
     rows,
     data: Object.fromEntries(Object.entries(data).filter(([, v]) => v !== undefined)),

@@ -1,0 +1,413 @@
+// Approvals (issue 12): the approvals list over 100,000 approvals through GraphQL and through REST
+// (25 rows, a status filter, newest first), the approval detail, and how fast a status change
+// reaches an open list and its stat cards — through a running product (a projector and a gateway
+// process, as deployed), measured from outside over HTTP and graphql-ws.
+//
+// The 100,000 approvals are appended to the log as the product's own events (sealed by the same
+// store the product opens), as a replay would find them: creating them through the API would fetch
+// 100,000 bills from QuickBooks, 500 a minute. The approvals whose status changes are made through
+// the API, from the simulator's bills.
+import { randomUUID } from 'node:crypto';
+import http from 'node:http';
+import { createClient } from 'graphql-ws';
+import WebSocket from 'ws';
+import '../services/modules/index.js';
+import { createPool } from '../services/db.js';
+import { approvalStreamId } from '../services/domain/approval/decider.js';
+import type { NewEvent } from '../services/eventstore/port.js';
+import { openEventStore } from '../services/privacy/store.js';
+import { connectOverHttp } from '../tools/qbo-sandbox/connect.js';
+import { startQboSandbox } from '../tools/qbo-sandbox/server.js';
+import { startRole } from './processes.js';
+
+export interface ApprovalFigures {
+  approvals: number;
+  clients: number;
+  graphql: { requests: number; perSecond: number; p50: number; p99: number };
+  rest: { requests: number; perSecond: number; p50: number; p99: number };
+  detail: { requests: number; p50: number; p99: number };
+  change: { changes: number; pushP99: number; statsP99: number };
+  setupSeconds: number;
+}
+
+const qbApp = { clientId: 'billflow-bench', clientSecret: 'bench-secret-value-0001' };
+const STATUSES = [
+  'PENDING',
+  'PENDING',
+  'PENDING',
+  'PENDING',
+  'APPROVED',
+  'APPROVED',
+  'APPROVED',
+  'REJECTED',
+  'REJECTED',
+  'EXPIRED',
+];
+const PRIORITIES = ['URGENT', 'HIGH', 'MEDIUM', 'LOW'] as const;
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0
+    ? Number.NaN
+    : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+
+/** A lean keep-alive request: the client shares the 2 vCPUs with the product (fetch costs twice the CPU). */
+function request(
+  agent: http.Agent,
+  url: URL,
+  method: 'GET' | 'POST' | 'PUT',
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      {
+        method,
+        agent,
+        headers: body === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c) => {
+          text += c;
+        });
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+      },
+    );
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+function syntheticBills(n: number, i: number) {
+  return Array.from({ length: n }, (_, j) => ({
+    Id: `syn-${i}-${j}`,
+    DocNumber: `INV-${i}-${j}`,
+    TxnDate: '2026-10-01',
+    DueDate: '2026-12-01',
+    TotalAmt: 100 + ((i * 7 + j * 13) % 5000),
+    Balance: 100 + ((i * 7 + j * 13) % 5000),
+    CurrencyRef: 'USD',
+    VendorRef: { value: String(1 + ((i + j) % 40)), name: `Vendor ${(i + j) % 40}` },
+    VendorInfo: { CompanyName: `Vendor ${(i + j) % 40}` },
+    VendorAddr: {
+      Line1: '1 Main St',
+      City: 'Springfield',
+      CountrySubDivisionCode: 'CA',
+      PostalCode: '90001',
+    },
+    Line: [
+      { Id: '1', Description: 'Supplies', Amount: 100, Qty: 1, ItemName: 'Supplies', AccountName: null },
+    ],
+    AttachableId: null,
+    InvoiceFileName: null,
+  }));
+}
+
+export async function benchApprovals(env: Record<string, string>, quick: boolean): Promise<ApprovalFigures> {
+  const total = quick ? 10_000 : 100_000;
+  const sim = await startQboSandbox({ clients: [qbApp] });
+  const fullEnv = { ...env, QBO_OAUTH_BASE: sim.url, QBO_API_BASE: sim.url };
+  // No worker: the jobs the approvals enqueue (expiry in 7 days, bill releases) would only add
+  // churn to the measured window; the list, the detail and the pushes need none of them.
+  const projector = await startRole('projector', fullEnv);
+  const gateway = await startRole('gateway', fullEnv);
+  const base = new URL(gateway.url!);
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+  const pool = createPool({ connectionString: env.DATABASE_URL, max: 20 });
+  const { store } = await openEventStore({ pool, encryptionKey: env.ENCRYPTION_KEY });
+  try {
+    const loginRes = await request(
+      agent,
+      new URL('/api/auth/login', base),
+      'POST',
+      { 'content-type': 'application/json' },
+      JSON.stringify({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }),
+    );
+    const login = JSON.parse(loginRes.text);
+    const token = login.data.tokens.accessToken as string;
+    const adminId = login.data.user.id as number;
+    const auth = { authorization: `Bearer ${token}` };
+    const call = async (method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) => {
+      const r = await request(
+        agent,
+        new URL(path, base),
+        method,
+        body === undefined ? auth : { ...auth, 'content-type': 'application/json' },
+        body === undefined ? undefined : JSON.stringify(body),
+      );
+      const json = JSON.parse(r.text);
+      if (r.status >= 400) throw new Error(`${method} ${path}: ${r.status} ${json.message}`);
+      return json;
+    };
+    const company = (await call('POST', '/api/company/companies', { name: 'Bench Approvals Co' })).data;
+    await connectOverHttp({
+      gatewayUrl: gateway.url!,
+      simUrl: sim.url,
+      token,
+      companyId: company.id,
+      app: qbApp,
+      realmIndex: 0,
+    });
+    const manager = (
+      await call('POST', '/api/manager/managers', {
+        firstName: 'Bench',
+        lastName: 'Manager',
+        email: 'bench.manager@bench.test',
+      })
+    ).data;
+
+    // 1. The 100,000 approvals, as events: created over the last 90 days, four in ten still pending.
+    const setupStarted = performance.now();
+    const now = Date.now();
+    const writes: Promise<unknown>[] = [];
+    for (let i = 0; i < total; i++) {
+      const approvalId = randomUUID();
+      const at = new Date(now - 90 * 86_400_000 + Math.floor((i / total) * 90 * 86_400_000)).toISOString();
+      const bills = syntheticBills(1 + (i % 3), i);
+      const status = STATUSES[i % STATUSES.length];
+      const events: NewEvent[] = [
+        {
+          id: randomUUID(),
+          type: 'ApprovalCreated',
+          data: {
+            approvalId,
+            companyId: company.id,
+            priority: PRIORITIES[i % 4],
+            managerId: i % 5 === 0 ? null : manager.id,
+            createdBy: adminId,
+            bills,
+            vendorContacts: [],
+            recipients: [],
+            confirmedDuplicates: [],
+            expiresAt: new Date(now + 365 * 86_400_000).toISOString(),
+            at,
+          },
+        },
+      ];
+      if (status === 'APPROVED')
+        events.push({
+          id: randomUUID(),
+          type: 'ApprovalApproved',
+          data: {
+            approvalId,
+            companyId: company.id,
+            approvedBillIds: [bills[0].Id],
+            byUserId: adminId,
+            firstApprovedBy: null,
+            at,
+          },
+        });
+      if (status === 'REJECTED')
+        events.push({
+          id: randomUUID(),
+          type: 'ApprovalRejected',
+          data: { approvalId, companyId: company.id, reason: 'Not this month', byUserId: adminId, at },
+        });
+      if (status === 'EXPIRED')
+        events.push({
+          id: randomUUID(),
+          type: 'ApprovalExpired',
+          data: { approvalId, companyId: company.id, at },
+        });
+      writes.push(store.append(approvalStreamId(approvalId), events, 'no_stream'));
+      if (writes.length >= 256) await Promise.all(writes.splice(0));
+    }
+    await Promise.all(writes);
+
+    // 2. A few real ones from the simulator's bills: the status changes are made on these.
+    const candidates = (await call('GET', `/api/bill-approval/bills?companyId=${company.id}`)).data as Array<{
+      id: string;
+      inOpenApproval: boolean;
+    }>;
+    const billIds = candidates.filter((b) => !b.inOpenApproval).map((b) => b.id);
+    const changes = quick ? 20 : 60;
+    const real: string[] = [];
+    for (const billId of billIds.slice(0, changes)) {
+      const r = await call('POST', '/api/bill-approval/approvals', {
+        companyId: company.id,
+        billIds: [billId],
+        confirmDuplicates: [billId],
+      });
+      real.push(r.data.id);
+    }
+    // Wait for the read model and every consumer to reach the end of the log.
+    const head = await store.headPosition();
+    for (;;) {
+      const r = await pool.query<{ behind: string }>(
+        `SELECT count(*)::text AS behind FROM projection_checkpoints WHERE position < $1`,
+        [head],
+      );
+      const n = await pool.query<{ n: string }>('SELECT count(*)::text AS n FROM approvals');
+      if (Number(r.rows[0].behind) === 0 && Number(n.rows[0].n) >= total + real.length) break;
+      await new Promise((res) => setTimeout(res, 200));
+    }
+    await pool.query('VACUUM (ANALYZE) approvals');
+    const setupSeconds = (performance.now() - setupStarted) / 1000;
+
+    // 3. The list: 25 rows, status filter, newest first, GraphQL and REST in turn, 8 clients at once.
+    const clients = 8;
+    const perClient = quick ? 100 : 400;
+    const gqlBody = (status: string, page: number) =>
+      JSON.stringify({
+        query:
+          'query($status: ApprovalStatus, $page: Int) { approvals(status: $status, page: $page, limit: 25, sortBy: createdAt, sortOrder: desc) { total totalPages data { id companyName status priority billCount approvedBillCount approvalRate totalAmount approvedAmount managerName managerEmail createdAt } } }',
+        variables: { status, page },
+      });
+    const listStatuses = ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED'];
+    const runList = async (kind: 'graphql' | 'rest', count: number) => {
+      const times: number[] = [];
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: clients }, async (_, c) => {
+          for (let i = 0; i < count; i++) {
+            const status = listStatuses[(c + i) % listStatuses.length];
+            const page = 1 + ((c * 7 + i) % 5);
+            const t0 = performance.now();
+            const r =
+              kind === 'graphql'
+                ? await request(
+                    agent,
+                    new URL('/graphql', base),
+                    'POST',
+                    { ...auth, 'content-type': 'application/json' },
+                    gqlBody(status, page),
+                  )
+                : await request(
+                    agent,
+                    new URL(
+                      `/api/bill-approval/approvals?status=${status}&page=${page}&limit=25&sortBy=createdAt&sortOrder=desc`,
+                      base,
+                    ),
+                    'GET',
+                    auth,
+                  );
+            times.push(performance.now() - t0);
+            if (r.status !== 200 || r.text.includes('"errors"'))
+              throw new Error(`${kind} list: ${r.status} ${r.text.slice(0, 200)}`);
+          }
+        }),
+      );
+      const seconds = (performance.now() - started) / 1000;
+      times.sort((a, b) => a - b);
+      return {
+        requests: times.length,
+        perSecond: times.length / seconds,
+        p50: percentile(times, 50),
+        p99: percentile(times, 99),
+      };
+    };
+    await runList('graphql', 25); // warm both paths
+    await runList('rest', 25);
+    const rounds: Array<{ g: Awaited<ReturnType<typeof runList>>; r: Awaited<ReturnType<typeof runList>> }> =
+      [];
+    for (let round = 0; round < 2; round++)
+      rounds.push({ g: await runList('graphql', perClient), r: await runList('rest', perClient) });
+    const merge = (xs: Array<Awaited<ReturnType<typeof runList>>>) => ({
+      requests: xs.reduce((s, x) => s + x.requests, 0),
+      perSecond: xs.reduce((s, x) => s + x.perSecond, 0) / xs.length,
+      p50: Math.max(...xs.map((x) => x.p50)),
+      p99: Math.max(...xs.map((x) => x.p99)),
+    });
+    const graphql = merge(rounds.map((x) => x.g));
+    const rest = merge(rounds.map((x) => x.r));
+
+    // 4. The detail: one client, approvals across the log.
+    const ids = (
+      await pool.query<{ id: string }>(
+        `SELECT id::text FROM approvals ORDER BY random() LIMIT ${quick ? 200 : 1000}`,
+      )
+    ).rows.map((r) => r.id);
+    const detailTimes: number[] = [];
+    for (const id of ids) {
+      const t0 = performance.now();
+      const r = await request(agent, new URL(`/api/bill-approval/approvals/${id}`, base), 'GET', auth);
+      detailTimes.push(performance.now() - t0);
+      if (r.status !== 200) throw new Error(`detail: ${r.status} ${r.text.slice(0, 200)}`);
+    }
+    detailTimes.sort((a, b) => a - b);
+
+    // 5. A status change reaching an open list and its stat cards: the push on approvalChanged, then
+    // the stats the screen reads again on it.
+    const pushTimes: number[] = [];
+    const statsTimes: number[] = [];
+    const sentAt = new Map<string, number>();
+    const arrived = new Map<string, () => void>();
+    const ws = createClient({
+      url: `${gateway.url!.replace(/^http/, 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { token },
+    });
+    await new Promise<void>((resolve, reject) => {
+      ws.subscribe(
+        { query: 'subscription { approvalChanged { id status approval { id status } } }' },
+        {
+          next: (msg: any) => {
+            const change = msg.data?.approvalChanged;
+            const t = change ? sentAt.get(change.id) : undefined;
+            if (t !== undefined && change.status !== 'PENDING') {
+              sentAt.delete(change.id);
+              pushTimes.push(performance.now() - t);
+              void request(
+                agent,
+                new URL('/graphql', base),
+                'POST',
+                { ...auth, 'content-type': 'application/json' },
+                JSON.stringify({ query: '{ approvalStats { total pending approved rejected expired } }' }),
+              ).then(() => {
+                statsTimes.push(performance.now() - t);
+                arrived.get(change.id)?.();
+              });
+            }
+          },
+          error: reject,
+          complete: () => {},
+        },
+      );
+      setTimeout(resolve, 500);
+    });
+    for (const [i, id] of real.entries()) {
+      const done = new Promise<void>((resolve) => arrived.set(id, resolve));
+      sentAt.set(id, performance.now());
+      if (i % 2 === 0)
+        await call('PUT', `/api/bill-approval/approvals/${id}/reject`, {
+          rejectionReason: 'Bench: not this month',
+        });
+      else
+        await call('PUT', `/api/bill-approval/approvals/${id}/approve`, {
+          approvedBills: (await call('GET', `/api/bill-approval/approvals/${id}`)).data.billIdList,
+        });
+      await Promise.race([done, new Promise((r) => setTimeout(r, 5000))]);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await ws.dispose();
+    pushTimes.sort((a, b) => a - b);
+    statsTimes.sort((a, b) => a - b);
+
+    return {
+      approvals: total + real.length,
+      clients,
+      graphql,
+      rest,
+      detail: {
+        requests: detailTimes.length,
+        p50: percentile(detailTimes, 50),
+        p99: percentile(detailTimes, 99),
+      },
+      change: {
+        changes: pushTimes.length,
+        pushP99: percentile(pushTimes, 99),
+        statsP99: percentile(statsTimes, 99),
+      },
+      setupSeconds,
+    };
+  } finally {
+    agent.destroy();
+    await store.close().catch(() => {});
+    await pool.end().catch(() => {});
+    await gateway.stop();
+    await projector.stop();
+    await sim.close();
+  }
+}
