@@ -184,5 +184,12 @@ describe('approvals projection', () => {
     await apply(history, () => {});
     expect(await db.selectFrom('approvals').selectAll().orderBy('id').execute()).toEqual(rows);
     expect(await totals()).toEqual(before);
+    // The batch path gives the same rows and totals as one event at a time.
+    await sql`TRUNCATE approvals, approval_counts`.execute(db);
+    await db.transaction().execute(async (trx) => {
+      await approvalsProjection.applyBatch!(trx, history, { schema: 'public', notify: () => {} });
+    });
+    expect(await db.selectFrom('approvals').selectAll().orderBy('id').execute()).toEqual(rows);
+    expect(await totals()).toEqual(before);
   });
 });
