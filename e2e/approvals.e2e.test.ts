@@ -1,0 +1,540 @@
+// The approval screens in real Chromium against a real gateway and the QuickBooks simulator (spec 2
+// §2, §4, §5, §8; issue 12): an admin creates an approval on /bills from the company's quick action
+// (and a possible duplicate only after the explicit confirmation); the list's figures, filters,
+// sorting and paging; a moderator approves a subset and rejects with the dialog's rules; a USER sees
+// no actions; a change in one browser shows in another's list, figures and open detail without a
+// reload; bulk approve and reject; the invoice PDF; axe on every screen.
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { qb } from '../services/app/quickbooks.js';
+import { startTestApp, type TestApp } from '../test/support/app.js';
+import { connectOverHttp } from '../tools/qbo-sandbox/connect.js';
+import type { QbBill, Realm } from '../tools/qbo-sandbox/seed.js';
+import { type QboSandbox, startQboSandbox } from '../tools/qbo-sandbox/server.js';
+import {
+  apiCall,
+  apiLogin,
+  createUser,
+  ensureWebBuild,
+  expectToast,
+  launchBrowser,
+  openPage,
+  seriousAxeViolations,
+  signIn,
+} from './support/browser.js';
+
+let app: TestApp;
+let sim: QboSandbox;
+let browser: Browser;
+let token = '';
+let companyId = 0;
+let realmId = '';
+let realm: Realm;
+let moderator: { email: string; password: string; id: number };
+let viewer: { email: string; password: string; id: number };
+const COMPANY = 'Juniper Office Supply';
+const qbApp = { clientId: 'billflow-e2e-approvals', clientSecret: 'e2e-approvals-secret-value' };
+const A = '/api/bill-approval/approvals';
+
+interface ApprovalJson {
+  id: string;
+  status: string;
+  billIdList: string[];
+  approvedBillIdList: string[];
+  confirmedDuplicates: Array<{ billId: string }>;
+}
+
+/** Open bills no test used yet; `withInvoice` picks bills with (true) or without (false) an attachable. */
+const used = new Set<string>();
+function freshBills(n: number, withInvoice?: boolean): QbBill[] {
+  const attached = new Set(realm.attachables.flatMap((a) => a.AttachableRef.map((r) => r.EntityRef.value)));
+  const out = realm.bills
+    .filter((b) => b.Balance > 0 && !used.has(b.Id))
+    .filter((b) => withInvoice === undefined || attached.has(b.Id) === withInvoice)
+    .slice(0, n);
+  if (out.length < n) throw new Error('the realm ran out of bills');
+  for (const b of out) used.add(b.Id);
+  return out;
+}
+
+async function createApproval(billIds: string[], priority = 'MEDIUM'): Promise<ApprovalJson> {
+  const r = await apiCall<{ data: ApprovalJson }>(
+    app.url,
+    'POST',
+    A,
+    { companyId, billIds, priority },
+    token,
+  );
+  if (r.status !== 201) throw new Error(`create answered ${r.status}: ${JSON.stringify(r.body)}`);
+  return r.body.data;
+}
+
+async function stats() {
+  const r = await apiCall<{ data: { total: number; pending: number; approved: number; rejected: number } }>(
+    app.url,
+    'GET',
+    `${A}/stats`,
+    undefined,
+    token,
+  );
+  return r.body.data;
+}
+
+async function choose(page: Page, label: string, option: string) {
+  await page.getByRole('combobox', { name: label, exact: true }).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+const short = (id: string) => id.slice(0, 8);
+const row = (page: Page, id: string) => page.getByTestId(`approval-row-${id}`);
+
+beforeAll(async () => {
+  await ensureWebBuild();
+  sim = await startQboSandbox({ clients: [qbApp], ratePerMinute: 100_000, concurrentPerRealm: 50 });
+  [app, browser] = await Promise.all([
+    startTestApp({ env: { QBO_OAUTH_BASE: sim.url, QBO_API_BASE: sim.url } }),
+    launchBrowser(),
+  ]);
+  token = (await apiLogin(app.url, app.admin)).tokens.accessToken;
+  const c = await apiCall<{ data: { id: number } }>(
+    app.url,
+    'POST',
+    '/api/company/companies',
+    { name: COMPANY },
+    token,
+  );
+  companyId = c.body.data.id;
+  ({ realmId } = await connectOverHttp({
+    gatewayUrl: app.url,
+    simUrl: sim.url,
+    token,
+    companyId,
+    app: qbApp,
+  }));
+  realm = sim.realms().find((r) => r.realmId === realmId)!;
+  await apiCall(
+    app.url,
+    'POST',
+    '/api/manager/managers',
+    { firstName: 'Dana', lastName: 'Whitfield', email: 'dana@example.com' },
+    token,
+  );
+  moderator = await createUser(app.url, app.admin, 'MODERATOR', { firstName: 'Mona', lastName: 'Moss' });
+  viewer = await createUser(app.url, app.admin, 'USER', { firstName: 'Vic', lastName: 'Viewer' });
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+  await sim?.close();
+});
+
+describe('approval screens', () => {
+  it('creates an approval on /bills from the company quick action; a possible duplicate needs the confirmation', async () => {
+    const { page, errors } = await openPage(browser, app.url);
+    await signIn(page, app.admin);
+    await page.goto(`/companies/${companyId}`);
+    await page.getByRole('link', { name: 'Create Approval from Bills' }).click();
+    await page.waitForURL(`**/bills?companyId=${companyId}`);
+    await page.getByRole('heading', { name: 'Create Approval from Bills', level: 1 }).waitFor();
+    // The company comes preselected; its open QuickBooks bills are listed with their flags.
+    expect(await page.getByRole('combobox', { name: 'Company', exact: true }).textContent()).toContain(
+      COMPANY,
+    );
+    const [b1, b2] = freshBills(2);
+    await page.getByTestId(`bill-row-${b1.Id}`).waitFor();
+    const open = realm.bills.filter((b) => b.Balance > 0).length;
+    expect(await page.locator('[data-testid^="bill-row-"]').count()).toBe(open);
+    expect(await page.getByTestId(`bill-row-${b1.Id}`).textContent()).toContain(b1.DocNumber);
+    expect(await page.getByTestId(`bill-row-${b1.Id}`).textContent()).toContain('Missing Banking Info');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    await page.getByTestId(`bill-row-${b1.Id}`).getByRole('checkbox').check();
+    await page.getByTestId(`bill-row-${b2.Id}`).getByRole('checkbox').check();
+    await page.getByTestId('selection-summary').filter({ hasText: '2 selected' }).waitFor();
+    await choose(page, 'Manager', 'Dana Whitfield');
+    await choose(page, 'Priority', 'High');
+    await page.getByRole('button', { name: 'Create Approval' }).click();
+    await expectToast(page, 'Approval created successfully');
+    await page.waitForURL(/\/approvals\/[0-9a-f-]{36}$/);
+    const id = page.url().split('/').pop()!;
+    await page.getByRole('heading', { name: `Approval #${short(id)}`, level: 1 }).waitFor();
+    await page.getByTestId(`bill-card-${b1.Id}`).waitFor();
+    await page.getByTestId(`bill-card-${b2.Id}`).waitFor();
+    await page.getByText('Dana Whitfield').first().waitFor();
+    expect(await page.getByTestId('detail-status').textContent()).toBe('Pending');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // A bill in QuickBooks that looks like b1 (same vendor, amount and document number).
+    const conn = await qb(app.started.app).connections.get(companyId);
+    const res = await fetch(`${sim.url}/v3/company/${realmId}/bill`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${conn!.tokens!.accessToken}` },
+      body: JSON.stringify({
+        VendorRef: { value: b1.VendorRef.value },
+        DocNumber: b1.DocNumber,
+        Line: [{ Amount: b1.TotalAmt, Description: 'Same invoice again' }],
+      }),
+    });
+    expect(res.status).toBe(200);
+    const copy = ((await res.json()) as { Bill: { Id: string } }).Bill;
+    used.add(copy.Id);
+
+    await page.goto(`/bills?companyId=${companyId}`);
+    const copyRow = page.getByTestId(`bill-row-${copy.Id}`);
+    await copyRow.getByTestId('duplicate-flag').waitFor();
+    expect(await copyRow.textContent()).toContain(`Possible duplicate of bill ${b1.Id}`);
+    // The bills already in the open approval say so and cannot be chosen again.
+    const taken = page.getByTestId(`bill-row-${b1.Id}`);
+    expect(await taken.textContent()).toContain(`In approval #${short(id)}`);
+    expect(await taken.getByRole('checkbox').isDisabled()).toBe(true);
+
+    await copyRow.getByRole('checkbox').check();
+    await page.getByRole('button', { name: 'Create Approval' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Possible duplicate bills' });
+    await dialog.waitFor();
+    const confirm = dialog.getByRole('button', { name: 'Confirm and Create' });
+    expect(await confirm.isDisabled()).toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await dialog.getByRole('checkbox').check();
+    await confirm.click();
+    await expectToast(page, 'Approval created successfully');
+    await page.waitForURL(
+      (url) => /\/approvals\/[0-9a-f-]{36}$/.test(url.pathname) && !url.pathname.endsWith(id),
+    );
+    await page.getByText(`${copy.Id} (like ${b1.Id})`, { exact: true }).waitFor();
+    await page.getByTestId('history').getByText(`possible duplicates confirmed: ${copy.Id}`).waitFor();
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('lists with the figures, filters that reset the page, sorting and paging', async () => {
+    for (let i = 0; i < 11; i++) await createApproval([freshBills(1)[0].Id], i < 6 ? 'URGENT' : 'MEDIUM');
+    const s = await stats();
+    expect(s.total).toBeGreaterThan(10);
+    const { page, errors } = await openPage(browser, app.url);
+    await signIn(page, app.admin);
+    await page.goto('/approvals');
+    await page.getByRole('heading', { name: 'Bill Approvals', level: 1 }).waitFor();
+    await page
+      .getByTestId('stat-total-value')
+      .filter({ hasText: String(s.total) })
+      .waitFor();
+    expect(await page.getByTestId('stat-pending-value').textContent()).toBe(String(s.pending));
+    expect(await page.getByTestId('stat-rejected-value').textContent()).toBe('0');
+    // The second row: bill figures exist.
+    await page.getByTestId('stat-processed-bills').waitFor();
+    expect(await page.getByTestId('stat-approved-bills').textContent()).toContain('0% approval rate');
+    expect(await page.getByTestId('stat-processed-amount-value').textContent()).toMatch(/^\$[\d,]+\.\d{2}$/);
+
+    const pages = Math.ceil(s.total / 10);
+    const summary = page.getByTestId('page-summary');
+    expect(await summary.textContent()).toBe(`Page 1 of ${pages} • Total: ${s.total} approvals`);
+    expect(await page.locator('[data-testid^="approval-row-"]').count()).toBe(10);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Page 2', exact: true }).click();
+    await summary.filter({ hasText: `Page 2 of ${pages}` }).waitFor();
+    await page.getByRole('button', { name: 'First', exact: true }).click();
+    await summary.filter({ hasText: `Page 1 of ${pages}` }).waitFor();
+    await page.getByRole('button', { name: 'Last', exact: true }).click();
+    await summary.filter({ hasText: `Page ${pages} of ${pages}` }).waitFor();
+
+    // Any filter goes back to page 1; the toggle shows 'Active'.
+    expect(await page.getByTestId('filters-active').count()).toBe(0);
+    await page.getByRole('button', { name: 'Filters' }).click();
+    await choose(page, 'Priority', 'Urgent');
+    await summary.filter({ hasText: 'Page 1 of 1 • Total: 6 approvals' }).waitFor();
+    await page.getByTestId('filters-active').waitFor();
+    expect(await page.locator('[data-testid^="approval-row-"]').count()).toBe(6);
+    await choose(page, 'Status', 'Rejected');
+    await page.getByText('No approvals found').waitFor();
+    await choose(page, 'Status', 'All');
+    await choose(page, 'Priority', 'All');
+    await choose(page, 'Company', COMPANY);
+    await summary.filter({ hasText: `Total: ${s.total} approvals` }).waitFor();
+
+    // Page size 25: one page; sorting by Processed Amount follows the server's order.
+    await choose(page, 'Rows per page', '25');
+    await summary.filter({ hasText: `Page 1 of ${Math.ceil(s.total / 25)}` }).waitFor();
+    await page.getByRole('button', { name: 'Processed Amount' }).click();
+    const sorted = await apiCall<{ data: Array<{ id: string }> }>(
+      app.url,
+      'GET',
+      `${A}?sortBy=totalAmount&sortOrder=asc&limit=25`,
+      undefined,
+      token,
+    );
+    await expect
+      .poll(() => page.locator('[data-testid^="approval-row-"]').first().getAttribute('data-testid'))
+      .toBe(`approval-row-${sorted.body.data[0].id}`);
+    expect(await page.getByRole('columnheader', { name: 'Processed Amount' }).getAttribute('aria-sort')).toBe(
+      'ascending',
+    );
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a moderator approves a subset and rejects under the dialog’s rules; a row reject with an empty answer does nothing', async () => {
+    const [x, y] = freshBills(2);
+    const subset = await createApproval([x.Id, y.Id]);
+    const toReject = await createApproval([freshBills(1)[0].Id]);
+    const [w] = freshBills(1);
+    const whole = await createApproval([w.Id]);
+    const { page, errors } = await openPage(browser, app.url);
+    await signIn(page, moderator);
+
+    // The row's approve button approves all the approval's bills.
+    await page.goto('/approvals');
+    await row(page, whole.id)
+      .getByRole('button', { name: `Approve approval ${short(whole.id)}` })
+      .click();
+    await expectToast(page, 'Approval approved successfully');
+    await row(page, whole.id).getByTestId('status').filter({ hasText: 'Approved' }).waitFor();
+    expect(await row(page, whole.id).getByTestId('approved-bills').textContent()).toBe('1 (100%)');
+    expect(
+      await row(page, whole.id)
+        .getByRole('button', { name: /^Approve approval/ })
+        .count(),
+    ).toBe(0);
+
+    await page.goto(`/approvals/${subset.id}`);
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    const approve = page.getByRole('dialog', { name: 'Approve Bills' });
+    await approve.getByRole('checkbox', { name: `Approve bill ${y.Id}` }).uncheck();
+    await approve.getByRole('button', { name: 'Approve 1 bill' }).click();
+    await expectToast(page, 'Approval approved successfully');
+    await page.getByTestId('detail-status').filter({ hasText: 'Approved' }).waitFor();
+    expect(await page.getByTestId('approved-bill-ids').textContent()).toBe(x.Id);
+    expect(await page.getByTestId('approved-bills-list').locator('li').count()).toBe(1);
+    // Decided: no more actions.
+    expect(await page.getByRole('button', { name: 'Approve', exact: true }).count()).toBe(0);
+    const server = await apiCall<{ data: ApprovalJson }>(
+      app.url,
+      'GET',
+      `${A}/${subset.id}`,
+      undefined,
+      token,
+    );
+    expect(server.body.data).toMatchObject({ status: 'APPROVED', approvedBillIdList: [x.Id] });
+
+    // The row reject: an empty answer to the prompt changes nothing.
+    await page.goto('/approvals');
+    const asked: string[] = [];
+    page.once('dialog', (d) => {
+      asked.push(d.message());
+      void d.accept('');
+    });
+    await row(page, toReject.id)
+      .getByRole('button', { name: `Reject approval ${short(toReject.id)}` })
+      .click();
+    await expect.poll(() => asked).toEqual(['Please provide a reason for rejection:']);
+    await page.waitForTimeout(500);
+    expect(await row(page, toReject.id).getByTestId('status').textContent()).toContain('Pending');
+
+    // The detail's dialog: submit disabled while empty, a blank reason toasts, a reason rejects.
+    await page.goto(`/approvals/${toReject.id}`);
+    await page.getByRole('button', { name: 'Reject', exact: true }).click();
+    const reject = page.getByRole('dialog', { name: 'Reject Approval' });
+    const reason = reject.getByLabel('Rejection Reason *');
+    expect(await reason.getAttribute('rows')).toBe('4');
+    const submit = reject.getByRole('button', { name: 'Reject Approval' });
+    expect(await submit.isDisabled()).toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await reason.fill('   ');
+    await submit.click();
+    await expectToast(page, 'Rejection reason required');
+    await reason.fill('  Invoice does not match the purchase order  ');
+    await submit.click();
+    await expectToast(page, 'Approval rejected successfully');
+    await page.getByTestId('detail-status').filter({ hasText: 'Rejected' }).waitFor();
+    expect(await page.getByTestId('rejection-reason').textContent()).toBe(
+      'Invoice does not match the purchase order',
+    );
+    await page.getByText('Rejection Details').waitFor();
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('a USER sees the list and the detail without any action', async () => {
+    const pending = await createApproval([freshBills(1)[0].Id]);
+    const { page, errors } = await openPage(browser, app.url);
+    await signIn(page, viewer);
+    await page.goto('/approvals');
+    await row(page, pending.id).waitFor();
+    expect(await page.getByRole('checkbox').count()).toBe(0);
+    expect(await page.getByRole('button', { name: /^(Approve|Reject) approval/ }).count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'New Approval' }).count()).toBe(0);
+    await row(page, pending.id)
+      .getByRole('button', { name: `Actions for approval ${short(pending.id)}` })
+      .click();
+    await page.getByRole('menuitem', { name: 'View Details' }).waitFor();
+    expect(await page.getByRole('menuitem', { name: 'Delete' }).count()).toBe(0);
+    await page.getByRole('menuitem', { name: 'View Details' }).click();
+    await page.getByRole('heading', { name: `Approval #${short(pending.id)}`, level: 1 }).waitFor();
+    await page.getByRole('button', { name: 'Refresh' }).waitFor();
+    expect(await page.getByRole('button', { name: 'Approve', exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'Reject', exact: true }).count()).toBe(0);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows a change made in another browser in the list, its figures and an open detail without reload', async () => {
+    const target = await createApproval([freshBills(1)[0].Id]);
+    const before = await stats();
+    const a = await openPage(browser, app.url);
+    await signIn(a.page, app.admin);
+    await a.page.goto('/approvals');
+    await row(a.page, target.id).waitFor();
+    await a.page
+      .getByTestId('stat-pending-value')
+      .filter({ hasText: String(before.pending) })
+      .waitFor();
+    const detail = await a.context.newPage();
+    await detail.goto(`/approvals/${target.id}`);
+    await detail.getByTestId('detail-status').filter({ hasText: 'Pending' }).waitFor();
+    // A marker that a reload would wipe.
+    for (const p of [a.page, detail]) await p.evaluate(() => Object.assign(window, { __noReload: true }));
+
+    const b = await openPage(browser, app.url);
+    await signIn(b.page, moderator);
+    await b.page.goto(`/approvals/${target.id}`);
+    await b.page.getByRole('button', { name: 'Approve', exact: true }).click();
+    await b.page.getByRole('dialog').getByRole('button', { name: 'Approve 1 bill' }).click();
+    await expectToast(b.page, 'Approval approved successfully');
+
+    const changed = Date.now();
+    await row(a.page, target.id)
+      .getByTestId('status')
+      .filter({ hasText: 'Approved' })
+      .waitFor({ timeout: 3000 });
+    await a.page
+      .getByTestId('stat-pending-value')
+      .filter({ hasText: new RegExp(`^${before.pending - 1}$`) })
+      .waitFor({ timeout: 3000 });
+    await a.page
+      .getByTestId('stat-approved-value')
+      .filter({ hasText: new RegExp(`^${before.approved + 1}$`) })
+      .waitFor({ timeout: 3000 });
+    await detail.getByTestId('detail-status').filter({ hasText: 'Approved' }).waitFor({ timeout: 3000 });
+    console.log(
+      `live: list, figures and detail updated ${Date.now() - changed} ms after the approve answered`,
+    );
+    for (const p of [a.page, detail])
+      expect(await p.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+    expect(a.errors).toEqual([]);
+    expect(b.errors).toEqual([]);
+    await a.context.close();
+    await b.context.close();
+  });
+
+  it('bulk approves and bulk rejects the selected rows with a result per row and a summary; deletes from the menu', async () => {
+    const rows = [];
+    for (let i = 0; i < 5; i++) rows.push(await createApproval([freshBills(1)[0].Id], 'LOW'));
+    const { page, errors } = await openPage(browser, app.url);
+    await signIn(page, moderator);
+    await page.goto('/approvals');
+    await page.getByRole('button', { name: 'Filters' }).click();
+    await choose(page, 'Priority', 'Low');
+    await page.getByTestId('page-summary').filter({ hasText: 'Total: 5 approvals' }).waitFor();
+
+    const select = (id: string) =>
+      row(page, id).getByRole('checkbox', { name: `Select approval ${short(id)}` });
+    await select(rows[0].id).check();
+    await select(rows[1].id).check();
+    await page.getByRole('region', { name: 'Bulk actions' }).getByText('2 selected').waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Approve selected' }).click();
+    await page.getByTestId('bulk-summary').filter({ hasText: '2 approvals approved' }).waitFor();
+    await expectToast(page, '2 approvals approved');
+    for (const r of rows.slice(0, 2)) {
+      expect(await page.getByTestId(`bulk-result-${r.id}`).textContent()).toContain('Approved');
+      await row(page, r.id).getByTestId('status').filter({ hasText: 'Approved' }).waitFor();
+      // Decided rows cannot be selected again.
+      expect(await select(r.id).isDisabled()).toBe(true);
+    }
+
+    await select(rows[2].id).check();
+    await select(rows[3].id).check();
+    await page.getByRole('button', { name: 'Reject selected' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Reject Selected Approvals' });
+    await dialog.getByLabel('Rejection Reason *').fill('Duplicate payment run');
+    await dialog.getByRole('button', { name: 'Reject Selected' }).click();
+    await page.getByTestId('bulk-summary').filter({ hasText: '2 approvals rejected' }).waitFor();
+    for (const r of rows.slice(2, 4)) {
+      expect(await page.getByTestId(`bulk-result-${r.id}`).textContent()).toContain('Rejected');
+      await row(page, r.id).getByTestId('status').filter({ hasText: 'Rejected' }).waitFor();
+    }
+    const rejected = await apiCall<{ data: { rejectionReason: string; status: string } }>(
+      app.url,
+      'GET',
+      `${A}/${rows[2].id}`,
+      undefined,
+      token,
+    );
+    expect(rejected.body.data).toMatchObject({
+      status: 'REJECTED',
+      rejectionReason: 'Duplicate payment run',
+    });
+
+    // The row menu's Delete: no confirmation, gone from the list.
+    await row(page, rows[4].id)
+      .getByRole('button', { name: `Actions for approval ${short(rows[4].id)}` })
+      .click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await expectToast(page, 'Approval deleted successfully');
+    await page.getByTestId('page-summary').filter({ hasText: 'Total: 4 approvals' }).waitFor();
+    expect(await row(page, rows[4].id).count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('downloads a bill’s invoice PDF; a bill without one says so; the ACH box leads to the vendor’s banking', async () => {
+    const [withPdf] = freshBills(1, true);
+    const [withoutPdf] = freshBills(1, false);
+    const approval = await createApproval([withPdf.Id, withoutPdf.Id]);
+    const { page, errors } = await openPage(browser, app.url);
+    await signIn(page, app.admin);
+    await page.goto(`/approvals/${approval.id}`);
+    const card = page.getByTestId(`bill-card-${withPdf.Id}`);
+    await card.getByText('Invoice Available').waitFor();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      card.getByRole('button', { name: `Download invoice of bill ${withPdf.Id}` }).click(),
+    ]);
+    expect(download.suggestedFilename()).toBe(`${withPdf.DocNumber}.pdf`);
+    const file = await download.path();
+    const { readFile } = await import('node:fs/promises');
+    expect((await readFile(file!)).subarray(0, 5).toString()).toBe('%PDF-');
+    await expectToast(page, 'Invoice download started');
+
+    const other = page.getByTestId(`bill-card-${withoutPdf.Id}`);
+    expect(await other.getByText('Invoice Available').count()).toBe(0);
+    await other.getByRole('button', { name: `Download invoice of bill ${withoutPdf.Id}` }).click();
+    await expectToast(page, 'Invoice not available');
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // Missing banking: the vendor is unknown to Billflow until synced, so the box says so.
+    await card.getByRole('button', { name: 'Missing Banking Info' }).click();
+    await expectToast(page, 'Vendor not found');
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows the approvals chart on the dashboard', async () => {
+    const s = await stats();
+    const { page, errors } = await openPage(browser, app.url);
+    await signIn(page, app.admin);
+    await page.goto('/dashboard');
+    const chart = page.getByTestId('approvals-chart');
+    await chart.getByRole('heading', { name: 'Approvals by Status (30 days)' }).waitFor();
+    await chart
+      .getByTestId('chart-total-pending')
+      .filter({ hasText: `Pending: ${s.pending}` })
+      .waitFor();
+    expect(await chart.getByTestId('chart-total-rejected').textContent()).toBe(`Rejected: ${s.rejected}`);
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+});
