@@ -379,6 +379,14 @@ export async function getApprovalSummary(
   return row ? (await toDtos(app, [row]))[0] : null;
 }
 
+/** Many list rows in one query (the gateway's read for a message's live notices); deleted ones absent. */
+export async function approvalSummaries(app: AppServices, ids: string[]): Promise<Map<string, ApprovalDto>> {
+  const wanted = ids.filter((id) => UUID.test(id));
+  if (wanted.length === 0) return new Map();
+  const rows = await approvalRows(app).where('a.id', 'in', wanted).execute();
+  return new Map((await toDtos(app, rows)).map((d) => [d.id, d]));
+}
+
 /** The ACH status of a company's QuickBooks vendors, from the vendors read model (masked). */
 async function achStatuses(app: AppServices, companyId: number, qbVendorIds: string[]) {
   const out = new Map<string, AchStatus>();

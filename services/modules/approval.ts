@@ -5,7 +5,7 @@ import { type ApprovalsTables, approvalsProjection } from '../../projections/app
 import * as approvalCommands from '../../schema/commands/approval.js';
 import { approvalBillsEvents, approvalEvents, approvalPolicyEvents } from '../../schema/events/approval.js';
 import { APPROVALS_QUEUE, approvalsJobHandlers, approvalsProcessManager } from '../../workers/approvals.js';
-import '../gateway/graphql/types/approval.js';
+import { prefetchApprovalChanges } from '../gateway/graphql/types/approval.js';
 import { approvalRoutes } from '../gateway/rest/approval-routes.js';
 import { defineModule } from './module.js';
 
@@ -31,4 +31,5 @@ export const approvalModule = defineModule<ApprovalsTables>({
   processManagers: [approvalsProcessManager],
   jobHandlers: { [APPROVALS_QUEUE]: approvalsJobHandlers },
   routes: [approvalRoutes],
+  gateway: prefetchApprovalChanges,
 });

@@ -12,6 +12,7 @@ import {
   type ApprovalsDay,
   approvalHistory,
   approvalStats,
+  approvalSummaries,
   approvalsByDay,
   approveApproval,
   type BillCandidate,
@@ -31,9 +32,10 @@ import {
   updateApproval,
   updateApprovalRecipients,
 } from '../../../app/approvals.js';
+import type { AppServices } from '../../../app/context.js';
 import type { Page } from '../../../app/users.js';
 import { authorize } from '../../../auth/permissions.js';
-import { sharedRead } from '../../live.js';
+import { type LiveBus, seedSharedRead, sharedRead } from '../../live.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
 import { withoutNulls } from '../inputs.js';
@@ -482,6 +484,27 @@ const ApprovalChange = builder
       }),
     }),
   });
+
+/**
+ * The rows behind a message's approval notices, in one query as soon as it arrives (a bulk action's
+ * 100 changes are one read, not 100 per subscriber); every subscriber's push awaits that read.
+ */
+export function prefetchApprovalChanges(live: LiveBus, app: AppServices) {
+  live.onNotices((notices) => {
+    const changed = notices.filter((n) => n.topic === 'approval');
+    if (changed.length === 0) return;
+    const rows = approvalSummaries(app, [...new Set(changed.map((n) => n.id))]);
+    for (const n of changed)
+      seedSharedRead(
+        n,
+        'approval',
+        rows.then(
+          (byId) => byId.get(n.id) ?? null,
+          () => null,
+        ),
+      );
+  });
+}
 
 async function* onlyCompany(source: AsyncIterable<ChangeNotice>, companyId: number) {
   for await (const n of source) if (Number(n.data?.companyId) === companyId) yield n;
