@@ -537,4 +537,69 @@ describe('approval screens', () => {
     expect(errors).toEqual([]);
     await page.context().close();
   });
+  it('segregation of duties: the admin sets the policy on /bills; the creator may not approve; above the threshold a second approver', async () => {
+    const { page, errors } = await openPage(browser, app.url);
+    await signIn(page, app.admin);
+    await page.goto(`/bills?companyId=${companyId}`);
+    await page.getByRole('heading', { name: 'Approval Policy' }).waitFor();
+    const creatorRule = page.getByLabel('The creator of an approval may not approve it');
+    expect(await creatorRule.isChecked()).toBe(false);
+    await creatorRule.check();
+    await page.getByLabel('Second approver above (USD)').fill('1');
+    await page.getByRole('button', { name: 'Save Policy' }).click();
+    await expectToast(page, 'Approval policy saved');
+    const policy = await apiCall<{ data: unknown }>(
+      app.url,
+      'GET',
+      `/api/bill-approval/policies/${companyId}`,
+      undefined,
+      token,
+    );
+    expect(policy.body.data).toEqual({ companyId, creatorMayNotApprove: true, secondApprovalThreshold: 1 });
+
+    // Created by the admin: the admin may not approve it, and the screen says why.
+    const approval = await createApproval([freshBills(1)[0].Id]);
+    await page.goto(`/approvals/${approval.id}`);
+    await page.getByTestId('approve-blocked').waitFor();
+    expect(await page.getByRole('button', { name: 'Approve', exact: true }).isDisabled()).toBe(true);
+    await page.getByText(/two different approvers are needed/).waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // A moderator gives the first approval: still Pending, awaiting the second (live on the admin's page).
+    const m = await openPage(browser, app.url);
+    await signIn(m.page, moderator);
+    await m.page.goto(`/approvals/${approval.id}`);
+    await m.page.getByRole('button', { name: 'Approve', exact: true }).click();
+    await m.page.getByRole('dialog').getByRole('button', { name: 'Approve 1 bill' }).click();
+    await expectToast(m.page, 'First approval recorded');
+    await m.page.getByTestId('awaiting-second').waitFor();
+    expect(await m.page.getByTestId('detail-status').textContent()).toBe('Pending');
+    expect(await m.page.getByRole('button', { name: 'Approve', exact: true }).isDisabled()).toBe(true);
+    await page.getByTestId('awaiting-second').waitFor({ timeout: 3000 });
+
+    // A second, different moderator completes it.
+    const second = await createUser(app.url, app.admin, 'MODERATOR', {
+      firstName: 'Sam',
+      lastName: 'Second',
+    });
+    const s2 = await openPage(browser, app.url);
+    await signIn(s2.page, second);
+    await s2.page.goto(`/approvals/${approval.id}`);
+    await s2.page.getByTestId('awaiting-second').waitFor();
+    await s2.page.getByRole('button', { name: 'Approve', exact: true }).click();
+    await s2.page.getByRole('dialog').getByRole('button', { name: 'Approve 1 bill' }).click();
+    await expectToast(s2.page, 'Approval approved successfully');
+    await page.getByTestId('detail-status').filter({ hasText: 'Approved' }).waitFor({ timeout: 3000 });
+
+    // Back to the default, off.
+    await apiCall(
+      app.url,
+      'PUT',
+      `/api/bill-approval/policies/${companyId}`,
+      { creatorMayNotApprove: false, secondApprovalThreshold: null },
+      token,
+    );
+    expect([...errors, ...m.errors, ...s2.errors]).toEqual([]);
+    for (const c of [page.context(), m.context, s2.context]) await c.close();
+  });
 });
