@@ -105,7 +105,12 @@ export interface Approval {
   expiresAt: string;
   expiredAt: string | null;
   recipients: string[] | null;
-  confirmedDuplicates: Array<{ billId: string; matchesBillId: string; matchesApprovalId: string }>;
+  confirmedDuplicates: Array<{
+    billId: string;
+    matchesBillId: string;
+    matchesApprovalId: string | null;
+    paid?: boolean;
+  }>;
   createdAt: string;
   updatedAt: string;
 }
@@ -146,7 +151,8 @@ export interface BillForApproval {
   inOpenApproval: boolean;
   openApprovalId: string | null;
   possibleDuplicate: boolean;
-  duplicateOf: { billId: string; approvalId: string } | null;
+  /** In an approval (approvalId), or already paid in QuickBooks (paid). */
+  duplicateOf: { billId: string; approvalId: string | null; paid?: boolean } | null;
 }
 
 export interface BulkResult {

@@ -73,12 +73,17 @@ export function ApprovalDetailPage() {
   });
   const [approveOpen, setApproveOpen] = useState(false);
   const [rejectOpen, setRejectOpen] = useState(false);
+  // Deleted elsewhere while open: the page says so and offers no action.
+  const [deleted, setDeleted] = useState(false);
 
   const reload = () => {
     approval.reload();
     history.reload();
   };
-  useApprovalChanged(id, reload);
+  useApprovalChanged(id, (change) => {
+    if (change.type === 'ApprovalDeleted') setDeleted(true);
+    else reload();
+  });
   useLiveResync(reload);
 
   const a = approval.data;
@@ -101,7 +106,7 @@ export function ApprovalDetailPage() {
 
   const bills = a.billsParsed ?? [];
   const approvedBills = a.approvedBillsParsed ?? [];
-  const pending = a.status === 'PENDING';
+  const pending = a.status === 'PENDING' && !deleted;
   const p = policy.data;
   const block = approveBlock(a, user?.id, p?.creatorMayNotApprove);
   const needsTwo = p?.secondApprovalThreshold != null && a.totalAmount > p.secondApprovalThreshold;
@@ -175,6 +180,15 @@ export function ApprovalDetailPage() {
           </>
         }
       />
+
+      {deleted ? (
+        <p
+          role="alert"
+          className="rounded-lg border border-destructive/50 bg-destructive/5 px-4 py-3 text-sm text-destructive"
+        >
+          This approval has been deleted. Its bills are free for a new approval.
+        </p>
+      ) : null}
 
       {pending && (a.awaitingSecondApproval || block || needsTwo || (staff && a.createdBy === user?.id)) ? (
         <section
@@ -366,7 +380,9 @@ export function ApprovalDetailPage() {
                 </Field>
                 {a.confirmedDuplicates.length > 0 ? (
                   <Field label="Confirmed possible duplicates">
-                    {a.confirmedDuplicates.map((d) => `${d.billId} (like ${d.matchesBillId})`).join(', ')}
+                    {a.confirmedDuplicates
+                      .map((d) => `${d.billId} (like ${d.paid ? 'paid ' : ''}${d.matchesBillId})`)
+                      .join(', ')}
                   </Field>
                 ) : null}
               </dl>

@@ -268,7 +268,9 @@ export function BillsPage() {
                           >
                             <AlertTriangle aria-hidden="true" />
                             Possible duplicate
-                            {b.duplicateOf ? ` of bill ${b.duplicateOf.billId}` : ''}
+                            {b.duplicateOf
+                              ? ` of ${b.duplicateOf.paid ? 'paid ' : ''}bill ${b.duplicateOf.billId}`
+                              : ''}
                           </Badge>
                         ) : null}
                       </div>
@@ -288,14 +290,18 @@ export function BillsPage() {
           <DialogHeader>
             <DialogTitle>Possible duplicate bills</DialogTitle>
             <DialogDescription>
-              These bills match a bill already in an approval (same vendor, amount and document number).
+              These bills match a bill already in an approval or paid (same vendor, amount and document
+              number).
             </DialogDescription>
           </DialogHeader>
           <ul className="grid gap-1 text-sm">
             {duplicates.map((b) => (
               <li key={b.id}>
                 Bill {b.id} ({b.vendorName ?? 'Unknown Vendor'}, {b.docNumber ?? 'N/A'}, {formatUsd(b.amount)}
-                ){b.duplicateOf ? ` looks like bill ${b.duplicateOf.billId}` : ''}
+                )
+                {b.duplicateOf
+                  ? ` looks like ${b.duplicateOf.paid ? 'paid ' : ''}bill ${b.duplicateOf.billId}`
+                  : ''}
               </li>
             ))}
           </ul>

@@ -1,0 +1,151 @@
+// The list's states in jsdom with a scripted fetch (the e2e test drives the real server): the load
+// error with Retry, the columns' derived values, the paging footer, and a USER without actions.
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { sessionStore } from '../../../lib/session-store';
+import { json, mockFetch, sampleUser } from '../../../testing/fetch-mock';
+
+// The subscription socket is not part of these tests (the e2e test covers the live path).
+vi.mock('../../../hooks/use-approval-changed', () => ({ useApprovalChanged: () => {} }));
+const { ApprovalsPage } = await import('./approvals-page');
+
+const approval = (i: number, over: Record<string, unknown> = {}) => ({
+  id: `${String(i).padStart(8, '0')}-1111-2222-3333-444444444444`,
+  companyId: 3,
+  companyName: 'Juniper',
+  company: { id: 3, name: 'Juniper' },
+  status: 'PENDING',
+  priority: 'HIGH',
+  billIds: '1,2,3',
+  approvedBillIds: '',
+  billIdList: ['1', '2', '3'],
+  approvedBillIdList: [],
+  billCount: 3,
+  approvedBillCount: 0,
+  approvalRate: 0,
+  totalAmount: 1234.5,
+  approvedAmount: 0,
+  managerName: null,
+  managerEmail: null,
+  awaitingSecondApproval: false,
+  createdAt: '2026-11-20T10:00:00.000Z',
+  updatedAt: '2026-11-20T10:00:00.000Z',
+  ...over,
+});
+
+const STATS = {
+  total: 27,
+  pending: 20,
+  approved: 4,
+  rejected: 2,
+  expired: 1,
+  processedBills: 30,
+  approvedBills: 10,
+  processedTotalAmount: 1000,
+  approvedTotalAmount: 250,
+};
+
+function renderPage() {
+  return render(
+    <MemoryRouter initialEntries={['/approvals']}>
+      <ApprovalsPage />
+    </MemoryRouter>,
+  );
+}
+
+beforeEach(() => sessionStore.setUser(sampleUser));
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+describe('ApprovalsPage', () => {
+  it('says why the list failed and loads again on Retry', async () => {
+    let fail = true;
+    const { calls } = mockFetch((call) => {
+      if (call.url.startsWith('/api/bill-approval/approvals/stats'))
+        return json(200, { success: true, data: STATS });
+      if (call.url.startsWith('/api/company')) return json(200, { success: true, data: [] });
+      if (fail) return json(400, { success: false, message: 'limit must be 5, 10, 25, 50 or 100' });
+      return json(200, {
+        success: true,
+        data: [],
+        meta: { pagination: { total: 0, page: 1, limit: 10, totalPages: 1 } },
+      });
+    });
+    renderPage();
+    await screen.findByText('Error loading approvals: limit must be 5, 10, 25, 50 or 100');
+    fail = false;
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
+    await screen.findByText('No approvals found');
+    expect(screen.getByTestId('page-summary').textContent).toBe('Page 1 of 1 • Total: 0 approvals');
+    const list = calls.filter((c) => c.url.startsWith('/api/bill-approval/approvals?'));
+    expect(list[0].url).toContain('page=1&limit=10&sortBy=createdAt&sortOrder=desc');
+  });
+
+  it('shows the derived columns, the figures and up to 5 page buttons; a page button asks for that page', async () => {
+    const { calls } = mockFetch((call) => {
+      if (call.url.startsWith('/api/bill-approval/approvals/stats'))
+        return json(200, { success: true, data: STATS });
+      if (call.url.startsWith('/api/company')) return json(200, { success: true, data: [] });
+      const page = Number(new URL(call.url, 'http://x').searchParams.get('page'));
+      return json(200, {
+        success: true,
+        data: [
+          approval(page, { approvedBillCount: 2, approvedBillIds: '1,2', managerEmail: 'm@x.test' }),
+          approval(page + 100, { status: 'REJECTED' }),
+        ],
+        meta: { pagination: { total: 72, page, limit: 10, totalPages: 8 } },
+      });
+    });
+    renderPage();
+    const first = await screen.findByTestId(`approval-row-${approval(1).id}`);
+    expect(within(first).getByText('00000001')).toBeTruthy();
+    expect(within(first).getByTestId('approved-bills').textContent).toBe('2 (67%)');
+    expect(within(first).getByText('$1,234.50')).toBeTruthy();
+    expect(within(first).getByText('m@x.test')).toBeTruthy();
+    const second = screen.getByTestId(`approval-row-${approval(101).id}`);
+    expect(within(second).getByText('Not assigned')).toBeTruthy();
+    // Only the PENDING row has approve and reject.
+    expect(within(first).getByRole('button', { name: 'Approve approval 00000001' })).toBeTruthy();
+    expect(within(second).queryByRole('button', { name: /^Approve approval/ })).toBeNull();
+
+    await waitFor(() => expect(screen.getByTestId('stat-total-value').textContent).toBe('27'));
+    expect(screen.getByTestId('stat-approved-bills').textContent).toContain('33% approval rate');
+    expect(screen.getByTestId('stat-approved-amount').textContent).toContain('25% of total');
+
+    const pageButtons = screen.getAllByRole('button', { name: /^Page \d+$/ }).map((b) => b.textContent);
+    expect(pageButtons).toEqual(['1', '2', '3', '4', '5']);
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Last' }));
+    await screen.findByText('Page 8 of 8 • Total: 72 approvals');
+    expect(screen.getAllByRole('button', { name: /^Page \d+$/ }).map((b) => b.textContent)).toEqual([
+      '4',
+      '5',
+      '6',
+      '7',
+      '8',
+    ]);
+    expect(calls.some((c) => c.url.includes('page=8&limit=10'))).toBe(true);
+  });
+
+  it('offers a USER no selection, no row actions and no new approval', async () => {
+    sessionStore.setUser({ ...sampleUser, role: 'USER' });
+    mockFetch((call) => {
+      if (call.url.startsWith('/api/bill-approval/approvals/stats'))
+        return json(200, { success: true, data: STATS });
+      if (call.url.startsWith('/api/company')) return json(200, { success: true, data: [] });
+      return json(200, {
+        success: true,
+        data: [approval(1)],
+        meta: { pagination: { total: 1, page: 1, limit: 10, totalPages: 1 } },
+      });
+    });
+    renderPage();
+    await screen.findByTestId(`approval-row-${approval(1).id}`);
+    expect(screen.queryAllByRole('checkbox')).toHaveLength(0);
+    expect(screen.queryByRole('button', { name: /^(Approve|Reject) approval/ })).toBeNull();
+    expect(screen.queryByRole('link', { name: 'New Approval' })).toBeNull();
+  });
+});
