@@ -18,16 +18,26 @@ import type { NewEvent } from '../services/eventstore/port.js';
 import { openEventStore } from '../services/privacy/store.js';
 import { connectOverHttp } from '../tools/qbo-sandbox/connect.js';
 import { startQboSandbox } from '../tools/qbo-sandbox/server.js';
+import { cpuDelta, cpuSnapshot } from './cpu.js';
 import { startRole } from './processes.js';
 
 export interface ApprovalFigures {
   approvals: number;
   clients: number;
-  graphql: { requests: number; perSecond: number; p50: number; p99: number };
-  rest: { requests: number; perSecond: number; p50: number; p99: number };
+  graphql: ListFigures;
+  rest: ListFigures;
   detail: { requests: number; p50: number; p99: number };
   change: { changes: number; pushP99: number; statsP99: number };
   setupSeconds: number;
+}
+
+interface ListFigures {
+  requests: number;
+  perSecond: number;
+  p50: number;
+  p99: number;
+  /** CPU per request, µs: the gateway process, Postgres (every backend), this client. */
+  cpuUs: { gateway: number; postgres: number; client: number };
 }
 
 const qbApp = { clientId: 'billflow-bench', clientSecret: 'bench-secret-value-0001' };
@@ -256,8 +266,11 @@ export async function benchApprovals(env: Record<string, string>, quick: boolean
         variables: { status, page },
       });
     const listStatuses = ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED'];
-    const runList = async (kind: 'graphql' | 'rest', count: number) => {
+    const cpuGroups = { gateway: [gateway.pid], postgres: { named: 'postgres' } };
+    const runList = async (kind: 'graphql' | 'rest', count: number): Promise<ListFigures> => {
       const times: number[] = [];
+      const cpuBefore = cpuSnapshot(cpuGroups);
+      const clientBefore = process.cpuUsage();
       const started = performance.now();
       await Promise.all(
         Array.from({ length: clients }, async (_, c) => {
@@ -290,12 +303,20 @@ export async function benchApprovals(env: Record<string, string>, quick: boolean
         }),
       );
       const seconds = (performance.now() - started) / 1000;
+      const cpu = cpuDelta(cpuBefore, cpuSnapshot(cpuGroups));
+      const client = process.cpuUsage(clientBefore);
+      const per = (ms: number) => (ms * 1000) / times.length;
       times.sort((a, b) => a - b);
       return {
         requests: times.length,
         perSecond: times.length / seconds,
         p50: percentile(times, 50),
         p99: percentile(times, 99),
+        cpuUs: {
+          gateway: per(cpu.gateway),
+          postgres: per(cpu.postgres),
+          client: per((client.user + client.system) / 1000),
+        },
       };
     };
     await runList('graphql', 25); // warm both paths
@@ -304,11 +325,17 @@ export async function benchApprovals(env: Record<string, string>, quick: boolean
       [];
     for (let round = 0; round < 2; round++)
       rounds.push({ g: await runList('graphql', perClient), r: await runList('rest', perClient) });
-    const merge = (xs: Array<Awaited<ReturnType<typeof runList>>>) => ({
+    const mean = (xs: number[]) => xs.reduce((s, x) => s + x, 0) / xs.length;
+    const merge = (xs: ListFigures[]): ListFigures => ({
       requests: xs.reduce((s, x) => s + x.requests, 0),
-      perSecond: xs.reduce((s, x) => s + x.perSecond, 0) / xs.length,
+      perSecond: mean(xs.map((x) => x.perSecond)),
       p50: Math.max(...xs.map((x) => x.p50)),
       p99: Math.max(...xs.map((x) => x.p99)),
+      cpuUs: {
+        gateway: mean(xs.map((x) => x.cpuUs.gateway)),
+        postgres: mean(xs.map((x) => x.cpuUs.postgres)),
+        client: mean(xs.map((x) => x.cpuUs.client)),
+      },
     });
     const graphql = merge(rounds.map((x) => x.g));
     const rest = merge(rounds.map((x) => x.r));

@@ -279,6 +279,14 @@ async function runOnePart() {
         target: '≥ 1,500 req/s, p99 ≤ 30 ms, within 15 %',
         met: a.rest.perSecond >= 1500 && a.rest.p99 <= 30 && within <= 0.15,
       });
+      const cpu = (f: typeof a.rest) =>
+        `${fmt(f.cpuUs.gateway)} · ${fmt(f.cpuUs.postgres)} · ${fmt(f.cpuUs.client)}`;
+      rows.push({
+        figure: 'approvals list: CPU per request, µs (gateway · Postgres · bench client), GraphQL / REST',
+        value: `${cpu(a.graphql)} / ${cpu(a.rest)}`,
+        target: '',
+        met: null,
+      });
       rows.push({
         figure: `approval detail (${fmt(a.detail.requests)} requests, p50 ${fmt(a.detail.p50, 1)} ms)`,
         value: `p99 ${fmt(a.detail.p99, 1)} ms`,
