@@ -4,7 +4,13 @@
 // person's name or e-mail is kept twice. The bills snapshot is kept without the vendors' e-mail and
 // phone: those stay sealed in ApprovalCreated and the detail opens them from the stream.
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { ApprovalEvent, ApprovalStatus, BillSnapshot, Priority } from '../schema/events/approval.js';
+import type {
+  ApprovalEvent,
+  ApprovalStatus,
+  BillSnapshot,
+  ConfirmedDuplicate,
+  Priority,
+} from '../schema/events/approval.js';
 import { decodeEvent } from '../schema/events/index.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import type { Projection, ProjectionContext } from './projection.js';
@@ -25,7 +31,7 @@ export interface ApprovalsTable {
   total_amount: string;
   approved_amount: string;
   bills: BillSnapshot[];
-  confirmed_duplicates: Array<{ billId: string; matchesBillId: string; matchesApprovalId: string }>;
+  confirmed_duplicates: ConfirmedDuplicate[];
   created_by: number | null;
   approved_by: number | null;
   first_approved_by: number | null;

@@ -81,11 +81,15 @@ export const VendorContact = z.object({
 });
 export type VendorContact = z.infer<typeof VendorContact>;
 
-/** A bill the creator accepted although it looks like one already in an approval. */
+/**
+ * A bill the creator accepted although it looks like another: one already in an approval
+ * (`matchesApprovalId`), or one already paid in QuickBooks (`paid`, no approval).
+ */
 export const ConfirmedDuplicate = z.object({
   billId: z.string(),
   matchesBillId: z.string(),
-  matchesApprovalId: z.string(),
+  matchesApprovalId: z.string().nullable(),
+  paid: z.boolean().default(false),
 });
 export type ConfirmedDuplicate = z.infer<typeof ConfirmedDuplicate>;
 

@@ -267,7 +267,7 @@ function toDto(r: ApprovalRow, people: People = new Map()): ApprovalDto {
     expiresAt: r.expires_at.toISOString(),
     expiredAt: r.expired_at?.toISOString() ?? null,
     recipients: null,
-    confirmedDuplicates: r.confirmed_duplicates ?? [],
+    confirmedDuplicates: (r.confirmed_duplicates ?? []).map((d) => ({ ...d, paid: d.paid === true })),
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   };
@@ -553,7 +553,7 @@ const HISTORY: Record<
   ApprovalCreated: (e) => {
     const d = e.data as Extract<ApprovalEvent, { type: 'ApprovalCreated' }>['data'];
     const dup = d.confirmedDuplicates.length
-      ? `; possible duplicates confirmed: ${d.confirmedDuplicates.map((x) => `${x.billId} (like ${x.matchesBillId})`).join(', ')}`
+      ? `; possible duplicates confirmed: ${d.confirmedDuplicates.map((x) => `${x.billId} (like ${x.paid ? 'paid ' : ''}${x.matchesBillId})`).join(', ')}`
       : '';
     return {
       action: 'Created',
@@ -862,6 +862,49 @@ const fingerprintOf = (b: { VendorRef: { value: string }; TotalAmt: number; DocN
     docNumber: b.DocNumber ?? null,
   });
 
+/**
+ * Bills that look like a bill (other id) already paid in QuickBooks: the same vendor, amount and
+ * document number, balance zero. Looked up by document number (bills without one are not compared:
+ * every same-amount bill of a vendor would match). bill id → the paid bill's id.
+ */
+async function paidLookalikes(
+  app: AppServices,
+  companyId: number,
+  ctx: CommandContext,
+  bills: ReadonlyArray<{
+    Id: string;
+    DocNumber?: string | null;
+    TotalAmt: number;
+    VendorRef: { value: string };
+  }>,
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const docs = [...new Set(bills.map((b) => b.DocNumber?.trim()).filter((d): d is string => !!d))];
+  if (docs.length === 0) return out;
+  try {
+    const { client, isSandbox, realmId, accessToken } = await qbAccess(app, companyId, ctx);
+    const found: QbBill[] = [];
+    for (let i = 0; i < docs.length; i += 100) {
+      const r = await client.query<{ Bill?: QbBill[] }>(
+        isSandbox,
+        realmId,
+        accessToken,
+        `select * from Bill where DocNumber in (${quote(docs.slice(i, i + 100))}) MAXRESULTS 1000`,
+      );
+      found.push(...(r.QueryResponse.Bill ?? []));
+    }
+    const paid = new Map<string, string>();
+    for (const f of found) if (!(Number(f.Balance) > 0)) paid.set(fingerprintOf(f), f.Id);
+    for (const b of bills) {
+      const match = paid.get(fingerprintOf(b));
+      if (match !== undefined && match !== b.Id) out.set(b.Id, match);
+    }
+    return out;
+  } catch (err) {
+    qbFailure(err);
+  }
+}
+
 export interface BillCandidate {
   id: string;
   docNumber: string | null;
@@ -879,7 +922,8 @@ export interface BillCandidate {
   openApprovalId: string | null;
   /** Looks like a bill (other id) already in an approval: creating with it needs a confirmation. */
   possibleDuplicate: boolean;
-  duplicateOf: { billId: string; approvalId: string } | null;
+  /** The bill it looks like: in an approval (approvalId), or already paid in QuickBooks (paid). */
+  duplicateOf: { billId: string; approvalId: string | null; paid: boolean } | null;
 }
 
 /** GET /bills?companyId=: the company's open QuickBooks bills for the /bills screen. */
@@ -906,6 +950,7 @@ export async function billsForApproval(
       bills.map((b) => ({ billId: b.Id, fingerprint: fingerprintOf(b) })),
     ).map((d) => [d.billId, d]),
   );
+  const paidLike = await paidLookalikes(app, companyId, commandContext(actor), bills);
   return bills
     .map((b) => {
       const open = claims.state.open.get(b.Id) ?? null;
@@ -924,8 +969,12 @@ export async function billsForApproval(
         bankingReady: a?.hasBankingInfo ?? false,
         inOpenApproval: open !== null,
         openApprovalId: open,
-        possibleDuplicate: dup !== undefined,
-        duplicateOf: dup ? { billId: dup.matchesBillId, approvalId: dup.matchesApprovalId } : null,
+        possibleDuplicate: dup !== undefined || paidLike.has(b.Id),
+        duplicateOf: dup
+          ? { billId: dup.matchesBillId, approvalId: dup.matchesApprovalId, paid: dup.paid }
+          : paidLike.has(b.Id)
+            ? { billId: paidLike.get(b.Id)!, approvalId: null, paid: true }
+            : null,
       };
     })
     .sort((x, y) => (x.dueDate ?? '').localeCompare(y.dueDate ?? '') || x.id.localeCompare(y.id));
@@ -1082,6 +1131,7 @@ export async function createApproval(
     email: text(vendors.get(v)?.PrimaryEmailAddr?.Address, 254),
     phone: text(vendors.get(v)?.PrimaryPhone?.FreeFormNumber, 40),
   }));
+  const paidLike = await paidLookalikes(app, input.companyId, ctx, ordered);
   const approvalId = randomUUID();
   const now = new Date();
   const claim = await app.commands.handle(
@@ -1092,6 +1142,7 @@ export async function createApproval(
       companyId: input.companyId,
       approvalId,
       bills: ordered.map((b) => ({ billId: b.Id, fingerprint: fingerprintOf(b) })),
+      paidLookalikes: [...paidLike].map(([billId, matchesBillId]) => ({ billId, matchesBillId })),
       confirmDuplicates: input.confirmDuplicates,
       now: now.toISOString(),
     },

@@ -226,6 +226,36 @@ describe('creating approvals', () => {
     expect(history.body.data[0].details).toMatch(`possible duplicates confirmed: ${copy.Id}`);
   });
 
+  it('flags a bill like one already paid in QuickBooks; it too needs a confirmation', async () => {
+    const [paidBill] = freshBills(1);
+    await qbPost(companyId, realmId, 'billpayment', {
+      VendorRef: { value: paidBill.VendorRef.value },
+      PayType: 'Check',
+      CheckPayment: { BankAccountRef: { value: realm.accounts.find((x) => x.AccountType === 'Bank')!.Id } },
+      Line: [{ Amount: paidBill.TotalAmt, LinkedTxn: [{ TxnId: paidBill.Id, TxnType: 'Bill' }] }],
+    });
+    const copy = (
+      await qbPost(companyId, realmId, 'bill', {
+        VendorRef: { value: paidBill.VendorRef.value },
+        DocNumber: paidBill.DocNumber,
+        Line: [{ Amount: paidBill.TotalAmt, Description: 'Paid already, sent again' }],
+      })
+    ).Bill;
+    const list = await api(t.url, 'GET', `/api/bill-approval/bills?companyId=${companyId}`, { token: admin });
+    expect(list.body.data.find((x: any) => x.id === paidBill.Id)).toBeUndefined();
+    expect(list.body.data.find((x: any) => x.id === copy.Id)).toMatchObject({
+      possibleDuplicate: true,
+      duplicateOf: { billId: paidBill.Id, approvalId: null, paid: true },
+    });
+    const refused = await create({ companyId, billIds: [copy.Id] });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(`matches paid bill ${paidBill.Id}`);
+    const ok = await create({ companyId, billIds: [copy.Id], confirmDuplicates: [copy.Id] });
+    expect(ok.body.data.confirmedDuplicates).toEqual([
+      { billId: copy.Id, matchesBillId: paidBill.Id, matchesApprovalId: null, paid: true },
+    ]);
+  });
+
   it('refuses bad input with field errors and changes nothing', async () => {
     const before = await sql(`SELECT count(*)::int AS n FROM es_events WHERE stream_id LIKE 'approval%'`);
     for (const body of [

@@ -79,6 +79,8 @@ export type ApprovalBillsCommand =
       companyId: number;
       approvalId: string;
       bills: Array<{ billId: string; fingerprint: string }>;
+      /** Bills of this claim that look like a bill (other id) already paid in QuickBooks. */
+      paidLookalikes?: ReadonlyArray<{ billId: string; matchesBillId: string }>;
       confirmDuplicates: readonly string[];
       now: string;
     }
@@ -100,7 +102,8 @@ export class DuplicateBillsError extends DomainError {
       'CONFLICT',
       `Possible duplicate bills: ${duplicates
         .map(
-          (d) => `bill ${d.billId} matches bill ${d.matchesBillId} (same vendor, amount and document number)`,
+          (d) =>
+            `bill ${d.billId} matches ${d.paid ? 'paid ' : ''}bill ${d.matchesBillId} (same vendor, amount and document number)`,
         )
         .join('; ')}. Confirm them (confirmDuplicates) to go ahead.`,
     );
@@ -116,7 +119,12 @@ export function findDuplicates(
   for (const b of bills) {
     const match = (state.seen.get(b.fingerprint) ?? []).find((s) => s.billId !== b.billId);
     if (match)
-      out.push({ billId: b.billId, matchesBillId: match.billId, matchesApprovalId: match.approvalId });
+      out.push({
+        billId: b.billId,
+        matchesBillId: match.billId,
+        matchesApprovalId: match.approvalId,
+        paid: false,
+      });
   }
   return out;
 }
@@ -160,6 +168,14 @@ export const approvalBillsDecider = {
           `${taken.length === 1 ? `Bill ${taken[0].billId}` : `Bills ${taken.map((b) => b.billId).join(', ')}`} ${taken.length === 1 ? BILL_IN_OPEN_APPROVAL : 'are already in an open approval'}`,
         );
       const duplicates = findDuplicates(state, bills);
+      for (const p of command.paidLookalikes ?? [])
+        if (!duplicates.some((d) => d.billId === p.billId))
+          duplicates.push({
+            billId: p.billId,
+            matchesBillId: p.matchesBillId,
+            matchesApprovalId: null,
+            paid: true,
+          });
       const unconfirmed = duplicates.filter((d) => !command.confirmDuplicates.includes(d.billId));
       if (unconfirmed.length > 0) throw new DuplicateBillsError(unconfirmed);
       return [

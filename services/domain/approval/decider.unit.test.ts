@@ -385,7 +385,7 @@ describe('approval bills (one open approval per bill, duplicate guard)', () => {
     }
     expect(thrown).toBeInstanceOf(DuplicateBillsError);
     expect((thrown as DuplicateBillsError).duplicates).toEqual([
-      { billId: '20', matchesBillId: '10', matchesApprovalId: 'a1' },
+      { billId: '20', matchesBillId: '10', matchesApprovalId: 'a1', paid: false },
     ]);
     spec
       .given(history)
@@ -394,7 +394,31 @@ describe('approval bills (one open approval per bill, duplicate guard)', () => {
     spec
       .given(history)
       .when(claim('a2', [['20', a]], ['20']))
-      .then([claimed('a2', [['20', a]], [{ billId: '20', matchesBillId: '10', matchesApprovalId: 'a1' }])]);
+      .then([
+        claimed(
+          'a2',
+          [['20', a]],
+          [{ billId: '20', matchesBillId: '10', matchesApprovalId: 'a1', paid: false }],
+        ),
+      ]);
+  });
+
+  it('flags a bill like one already paid in QuickBooks the same way', () => {
+    const paidClaim = { ...claim('a2', [['21', b]]), paidLookalikes: [{ billId: '21', matchesBillId: '7' }] };
+    spec
+      .given([])
+      .when(paidClaim)
+      .thenRefuses('CONFLICT', /matches paid bill 7/);
+    spec
+      .given([])
+      .when({ ...paidClaim, confirmDuplicates: ['21'] })
+      .then([
+        claimed(
+          'a2',
+          [['21', b]],
+          [{ billId: '21', matchesBillId: '7', matchesApprovalId: null, paid: true }],
+        ),
+      ]);
   });
 
   it('a deleted approval leaves the duplicate guard', () => {

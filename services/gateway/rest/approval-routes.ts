@@ -94,7 +94,15 @@ const Bill = z.object({
     accountNumber: z.string().nullable().describe('Masked'),
   }),
 });
-const Duplicate = z.object({ billId: z.string(), matchesBillId: z.string(), matchesApprovalId: z.string() });
+const Duplicate = z.object({
+  billId: z.string(),
+  matchesBillId: z.string(),
+  matchesApprovalId: z
+    .string()
+    .nullable()
+    .describe('The approval holding the look-alike; null when it is a paid bill'),
+  paid: z.boolean().describe('The look-alike is already paid in QuickBooks'),
+});
 
 const Approval = named(
   'Approval',
@@ -443,7 +451,9 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf }: RestDe
             inOpenApproval: z.boolean(),
             openApprovalId: z.string().nullable(),
             possibleDuplicate: z.boolean(),
-            duplicateOf: z.object({ billId: z.string(), approvalId: z.string() }).nullable(),
+            duplicateOf: z
+              .object({ billId: z.string(), approvalId: z.string().nullable(), paid: z.boolean() })
+              .nullable(),
           }),
         ),
         errors: [404, 409],

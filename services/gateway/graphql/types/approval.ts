@@ -140,7 +140,8 @@ const DuplicateType = builder
     fields: (t) => ({
       billId: t.exposeString('billId'),
       matchesBillId: t.exposeString('matchesBillId'),
-      matchesApprovalId: t.exposeString('matchesApprovalId'),
+      matchesApprovalId: t.exposeString('matchesApprovalId', { nullable: true }),
+      paid: t.exposeBoolean('paid', { description: 'The look-alike is already paid in QuickBooks' }),
     }),
   });
 
@@ -259,6 +260,7 @@ const CandidateType = builder.objectRef<BillCandidate>('ApprovalBillCandidate').
     possibleDuplicate: t.exposeBoolean('possibleDuplicate'),
     duplicateOfBillId: t.string({ nullable: true, resolve: (c) => c.duplicateOf?.billId ?? null }),
     duplicateOfApprovalId: t.string({ nullable: true, resolve: (c) => c.duplicateOf?.approvalId ?? null }),
+    duplicateOfPaid: t.boolean({ resolve: (c) => c.duplicateOf?.paid === true }),
   }),
 });
 
