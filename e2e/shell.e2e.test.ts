@@ -164,6 +164,7 @@ describe('guard', () => {
       ['/vendors', 'Vendors'],
       ['/vendors/5', 'Vendor Details'],
       ['/vendors/5/edit-banking', 'Edit Banking Information'],
+      ['/bills', 'Create Approval from Bills'],
       ['/approvals', 'Bill Approvals'],
       ['/approvals/5', 'Approval Details'],
       ['/approvals/5/confirm', 'Confirm Approval'],

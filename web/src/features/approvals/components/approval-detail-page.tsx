@@ -87,22 +87,28 @@ export function ApprovalDetailPage() {
   useLiveResync(reload);
 
   const a = approval.data;
-  if (approval.error && !a)
+  if (!a)
     return (
-      <div role="alert" className="flex flex-col items-center gap-3 py-12 text-center">
-        <p className="font-medium text-destructive">Error loading approval: {approval.error.message}</p>
-        <div className="flex gap-2">
-          <Button variant="outline" onClick={reload}>
-            <RefreshCw aria-hidden="true" />
-            Retry
-          </Button>
-          <Button variant="outline" onClick={() => navigate('/approvals')}>
-            Back to Approvals
-          </Button>
-        </div>
+      <div className="grid grid-cols-1 gap-6">
+        <PageHeader title="Approval Details" />
+        {approval.error ? (
+          <div role="alert" className="flex flex-col items-center gap-3 py-12 text-center">
+            <p className="font-medium text-destructive">Error loading approval: {approval.error.message}</p>
+            <div className="flex gap-2">
+              <Button variant="outline" onClick={reload}>
+                <RefreshCw aria-hidden="true" />
+                Retry
+              </Button>
+              <Button variant="outline" onClick={() => navigate('/approvals')}>
+                Back to Approvals
+              </Button>
+            </div>
+          </div>
+        ) : (
+          <LoadingState text="Loading approval..." />
+        )}
       </div>
     );
-  if (!a) return <LoadingState text="Loading approval..." />;
 
   const bills = a.billsParsed ?? [];
   const approvedBills = a.approvedBillsParsed ?? [];
