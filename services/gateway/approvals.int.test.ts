@@ -199,6 +199,18 @@ describe('creating approvals', () => {
     });
   });
 
+  it('two creates racing for one bill: one wins, the other is refused, and no claim is left behind', async () => {
+    const [b] = freshBills(1);
+    const results = await Promise.all([
+      create({ companyId, billIds: [b.Id] }),
+      create({ companyId, billIds: [b.Id] }, moderator),
+      create({ companyId, billIds: [b.Id] }, admin2),
+    ]);
+    expect(results.map((r) => r.status).sort()).toEqual([201, 409, 409]);
+    const rows = await sql(`SELECT id FROM approvals WHERE $1 = ANY(bill_ids)`, [b.Id]);
+    expect(rows).toHaveLength(1);
+  });
+
   it('flags a look-alike bill; creating with it needs a confirmation, which is recorded', async () => {
     const [original] = freshBills(1);
     expect((await create({ companyId, billIds: [original.Id] })).status).toBe(201);
