@@ -138,9 +138,7 @@ describe('approval screens', () => {
     await page.waitForURL(`**/bills?companyId=${companyId}`);
     await page.getByRole('heading', { name: 'Create Approval from Bills', level: 1 }).waitFor();
     // The company comes preselected; its open QuickBooks bills are listed with their flags.
-    expect(await page.getByRole('combobox', { name: 'Company', exact: true }).textContent()).toContain(
-      COMPANY,
-    );
+    await page.getByRole('combobox', { name: 'Company', exact: true }).filter({ hasText: COMPANY }).waitFor();
     const [b1, b2] = freshBills(2);
     await page.getByTestId(`bill-row-${b1.Id}`).waitFor();
     const open = realm.bills.filter((b) => b.Balance > 0).length;
@@ -534,6 +532,12 @@ describe('approval screens', () => {
       .waitFor();
     expect(await chart.getByTestId('chart-total-rejected').textContent()).toBe(`Rejected: ${s.rejected}`);
     expect(await seriousAxeViolations(page)).toEqual([]);
+    // Live: a new approval elsewhere moves the chart without a reload.
+    await createApproval([freshBills(1)[0].Id]);
+    await chart
+      .getByTestId('chart-total-pending')
+      .filter({ hasText: `Pending: ${s.pending + 1}` })
+      .waitFor({ timeout: 3000 });
     expect(errors).toEqual([]);
     await page.context().close();
   });
