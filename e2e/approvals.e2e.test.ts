@@ -426,6 +426,55 @@ describe('approval screens', () => {
     await b.context.close();
   });
 
+  it('shows the expiry job’s change live in the list, its figures and an open detail', async () => {
+    const { page, context, errors } = await openPage(browser, app.url);
+    await signIn(page, app.admin);
+    await page.goto('/approvals');
+    await page.getByRole('heading', { name: 'Bill Approvals', level: 1 }).waitFor();
+    const before = await stats();
+    await page
+      .getByTestId('stat-expired-value')
+      .filter({ hasText: String(before.expired) })
+      .waitFor();
+    // A short configured age for this one approval (it is carried in its event).
+    const config = app.started.app.config;
+    const age = config.APPROVAL_EXPIRY_SECONDS;
+    config.APPROVAL_EXPIRY_SECONDS = 6;
+    let expiring: ApprovalJson;
+    try {
+      expiring = await createApproval([freshBills(1)[0].Id]);
+    } finally {
+      config.APPROVAL_EXPIRY_SECONDS = age;
+    }
+    const detail = await context.newPage();
+    await detail.goto(`/approvals/${expiring.id}`);
+    await detail.getByTestId('detail-status').filter({ hasText: 'Pending' }).waitFor();
+    // Created elsewhere: the list shows it without a reload.
+    await row(page, expiring.id)
+      .getByTestId('status')
+      .filter({ hasText: 'Pending' })
+      .waitFor({ timeout: 3000 });
+    for (const p of [page, detail]) await p.evaluate(() => Object.assign(window, { __noReload: true }));
+
+    await detail.getByTestId('detail-status').filter({ hasText: 'Expired' }).waitFor({ timeout: 15_000 });
+    await row(page, expiring.id)
+      .getByTestId('status')
+      .filter({ hasText: 'Expired' })
+      .waitFor({ timeout: 3000 });
+    await page
+      .getByTestId('stat-expired-value')
+      .filter({ hasText: new RegExp(`^${before.expired + 1}$`) })
+      .waitFor({ timeout: 3000 });
+    const last = detail.getByTestId('history').locator('li').last();
+    await last.filter({ hasText: 'Expired' }).waitFor();
+    expect(await last.textContent()).toContain('System');
+    expect(await detail.getByRole('button', { name: 'Approve', exact: true }).count()).toBe(0);
+    for (const p of [page, detail])
+      expect(await p.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload)).toBe(true);
+    expect(errors).toEqual([]);
+    await context.close();
+  });
+
   it('bulk approves and bulk rejects the selected rows with a result per row and a summary; deletes from the menu', async () => {
     const rows = [];
     for (let i = 0; i < 5; i++) rows.push(await createApproval([freshBills(1)[0].Id], 'LOW'));
