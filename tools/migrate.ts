@@ -17,7 +17,7 @@
 //
 // The product must be stopped while it runs. Backups taken before still hold the old rows: see
 // docs/OPERATIONS.md. KurrentDB logs are not covered (their events cannot be rewritten in place).
-import { Kysely, PostgresDialect, sql } from 'kysely';
+import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import type { AnyProjection, ProjectionContext } from '../projections/projection.js';
 import { personalFieldsOf, schemaVersionOf } from '../schema/events/index.js';

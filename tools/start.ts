@@ -3,8 +3,7 @@
 // built when needed, the QuickBooks simulator, all roles in one process, the first admin and demo
 // data (users, managers, companies connected to the simulator). Prints where to go.
 import { spawnSync } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError, loadConfig } from '../services/config.js';
 import { startApp } from '../services/main.js';

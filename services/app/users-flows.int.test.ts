@@ -8,7 +8,6 @@ import { usersJobHandlers, usersProcessManager } from '../../workers/users.js';
 import type { Actor } from '../auth/permissions.js';
 import { ADMIN_ROSTER_STREAM, adminRosterDecider } from '../domain/user/admin-roster.js';
 import { userDecider } from '../domain/user/decider.js';
-import { emailClaimDecider } from '../domain/user/email-claim.js';
 import type { StoredEvent } from '../eventstore/port.js';
 import { claimEmail, claimStreamOf, registerUser } from './auth.js';
 import type { AppServices } from './context.js';

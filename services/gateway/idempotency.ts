@@ -23,7 +23,7 @@ import {
   type OperationDefinitionNode,
   parse,
 } from 'graphql';
-import { type Kysely, type QueryExecutorProvider, sql } from 'kysely';
+import { type QueryExecutorProvider, sql } from 'kysely';
 import type pg from 'pg';
 import type { Logger } from '../app/context.js';
 import { AppError } from '../app/errors.js';

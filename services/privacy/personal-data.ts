@@ -136,7 +136,7 @@ export class PersonalDataStore implements EventStore {
     for (const e of events) {
       const spec = this.personalFieldsOf(e.type);
       const data = e.data as Record<string, unknown>;
-      if (!spec || !spec.fields.some((f) => data[f] !== undefined && data[f] !== null)) {
+      if (!spec?.fields.some((f) => data[f] !== undefined && data[f] !== null)) {
         sealed.push(e);
         continue;
       }

@@ -154,7 +154,7 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
       path,
       realmId: (req.params as { realmId?: string })?.realmId ?? null,
       status: reply.statusCode,
-      requestId: ((req.query as Record<string, string>) ?? {}).requestid ?? null,
+      requestId: (req.query as Record<string, string>)?.requestid ?? null,
     });
     if (log.length > 5000) log.splice(0, log.length - 5000);
   });
