@@ -207,7 +207,11 @@ describe('approval screens', () => {
   });
 
   it('lists with the figures, filters that reset the page, sorting and paging', async () => {
-    for (let i = 0; i < 11; i++) await createApproval([freshBills(1)[0].Id], i < 6 ? 'URGENT' : 'MEDIUM');
+    const made: Array<{ approval: ApprovalJson; bill: QbBill }> = [];
+    for (let i = 0; i < 11; i++) {
+      const [bill] = freshBills(1);
+      made.push({ approval: await createApproval([bill.Id], i < 6 ? 'URGENT' : 'MEDIUM'), bill });
+    }
     const s = await stats();
     expect(s.total).toBeGreaterThan(10);
     const { page, errors } = await openPage(browser, app.url);
@@ -247,6 +251,11 @@ describe('approval screens', () => {
     await choose(page, 'Status', 'Rejected');
     await page.getByText('No approvals found').waitFor();
     await choose(page, 'Status', 'All');
+    // Search by a bill's document number finds its approval (debounced).
+    await page.getByLabel('Search').fill(made[0].bill.DocNumber);
+    await summary.filter({ hasText: 'Total: 1 approvals' }).waitFor();
+    await row(page, made[0].approval.id).waitFor();
+    await page.getByLabel('Search').fill('');
     await choose(page, 'Priority', 'All');
     await choose(page, 'Company', COMPANY);
     await summary.filter({ hasText: `Total: ${s.total} approvals` }).waitFor();

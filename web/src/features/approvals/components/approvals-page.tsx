@@ -299,7 +299,7 @@ export function ApprovalsPage() {
                 <Input
                   id="approval-search"
                   type="search"
-                  placeholder="Company, manager, bill id..."
+                  placeholder="ID, company, vendor, doc #..."
                   value={searchText}
                   maxLength={255}
                   onChange={(e) => setSearchText(e.target.value)}
