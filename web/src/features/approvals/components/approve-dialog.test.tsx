@@ -1,0 +1,42 @@
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { ApprovalBill } from '../api/approvals';
+import { ApproveDialog } from './approve-dialog';
+
+afterEach(cleanup);
+
+const bill = (Id: string, TotalAmt: number) =>
+  ({
+    Id,
+    DocNumber: `INV-${Id}`,
+    TotalAmt,
+    VendorRef: { value: '1', name: 'Acme' },
+  }) as ApprovalBill;
+
+describe('ApproveDialog', () => {
+  it('starts with every bill, sends the chosen subset, and refuses none', async () => {
+    const onSubmit = vi.fn(async () => {});
+    const onOpenChange = vi.fn();
+    render(
+      <ApproveDialog
+        open
+        onOpenChange={onOpenChange}
+        bills={[bill('1', 100), bill('2', 50.5)]}
+        onSubmit={onSubmit}
+      />,
+    );
+    const user = userEvent.setup();
+    expect(screen.getByText('$150.50')).toBeTruthy();
+    await user.click(screen.getByLabelText('Approve bill 2'));
+    expect(screen.getByText('$100.00')).toBeTruthy();
+    await user.click(screen.getByLabelText('Approve bill 1'));
+    expect((screen.getByRole('button', { name: 'Approve 0 bills' }) as HTMLButtonElement).disabled).toBe(
+      true,
+    );
+    await user.click(screen.getByLabelText('Approve bill 2'));
+    await user.click(screen.getByRole('button', { name: 'Approve 1 bill' }));
+    await waitFor(() => expect(onSubmit).toHaveBeenCalledWith(['2']));
+    expect(onOpenChange).toHaveBeenCalledWith(false);
+  });
+});
