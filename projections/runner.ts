@@ -297,6 +297,11 @@ export class ProjectionRunner {
           if (!(await claimRetry(trx, p.name, e.id))) return;
           if (p.handles.includes(e.type))
             await this.applyEvents(p, trx, [e], { schema: 'public', notify: (n) => notices.push(n) });
+          // The tables changed behind the checkpoint: its stamp says so to answers kept on it
+          // (services/app/read-cache.ts).
+          await sql`UPDATE projection_checkpoints SET updated_at = clock_timestamp() WHERE name = ${p.name}`.execute(
+            trx,
+          );
           applied = true;
         });
       } catch (err) {

@@ -50,6 +50,7 @@ import type { CommandContext } from './command-handler.js';
 import { type AppServices, awaitProjections } from './context.js';
 import { AppError, parseInput, toAppError } from './errors.js';
 import { qbAccess } from './quickbooks.js';
+import { readCached } from './read-cache.js';
 import type { Page } from './users.js';
 import { inParallel, maskTail } from './vendors.js';
 
@@ -322,6 +323,19 @@ export async function listApprovals(
 ): Promise<Page<ApprovalDto>> {
   authorize(actor, 'approvals.read');
   const input = parseInput(ApprovalListInput, query);
+  // Staff keep this list open and page through it: an unchanged read model answers from memory.
+  return readCached(app, LIST_READ_MODELS, `approvals:${JSON.stringify(input)}`, () =>
+    readApprovalPage(app, input),
+  );
+}
+
+/** The read models a list page is made of: the approvals, their companies', managers' and people's names. */
+const LIST_READ_MODELS = ['approvals', 'companies', 'managers', 'users'] as const;
+
+async function readApprovalPage(
+  app: AppServices,
+  input: ReturnType<typeof ApprovalListInput.parse>,
+): Promise<Page<ApprovalDto>> {
   const { page, limit } = input;
   const order = input.sortOrder ?? 'desc';
   const sortBy = input.sortBy ?? 'createdAt';

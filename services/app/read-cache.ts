@@ -1,0 +1,67 @@
+// Answers of read-model queries kept in memory, valid exactly as long as the read models they read
+// have not moved. A projection writes its tables and moves its checkpoint in one transaction, and
+// every write to its tables (a live batch, a rebuild's swap, an operator's retry of a parked event)
+// stamps the checkpoint row's `updated_at`: so the rows of projection_checkpoints name the state of
+// the tables. Each read first reads those rows (one indexed query) and serves a kept answer only if
+// they are what they were when the answer was computed. Never stale, then, and read-your-writes holds
+// on every gateway: a mutation answers after the checkpoint moved past its events.
+//
+// Worth it for the lists staff keep open (the approvals list over 100,000 rows is three queries, 25
+// rows parsed and shaped; a hit is one query). On a busy log the checkpoints move often and this
+// simply misses.
+import { LRUCache } from 'lru-cache';
+import type { AppServices } from './context.js';
+
+interface Kept {
+  version: string;
+  value: unknown;
+}
+
+/** Per app (a test process runs several against different databases), bounded, and short-lived. */
+const caches = new WeakMap<AppServices, LRUCache<string, Kept>>();
+
+function cacheOf(app: AppServices) {
+  let cache = caches.get(app);
+  if (!cache) {
+    // The TTL is only a bound on memory held for queries nobody repeats; validity is the version's.
+    cache = new LRUCache<string, Kept>({ max: 2000, ttl: 5 * 60_000 });
+    caches.set(app, cache);
+  }
+  return cache;
+}
+
+/** The state of the named read models: their checkpoints' positions and last writes. */
+export async function readModelVersion(app: AppServices, projections: readonly string[]): Promise<string> {
+  const r = await app.pool.query<{ v: string | null }>({
+    name: 'read_model_version',
+    text: `SELECT string_agg(name || '@' || position || '@' || (extract(epoch FROM updated_at) * 1e6)::bigint, ','
+             ORDER BY name) AS v
+           FROM projection_checkpoints WHERE name = ANY($1::text[])`,
+    values: [projections],
+  });
+  return r.rows[0]?.v ?? '';
+}
+
+/**
+ * `compute()`'s answer for `key`, reused while the read models `projections` stay as they were.
+ * Callers check the caller's permission before (a kept answer carries no access decision) and treat
+ * the answer as read-only: it is shared between requests.
+ */
+export async function readCached<T>(
+  app: AppServices,
+  projections: readonly string[],
+  key: string,
+  compute: () => Promise<T>,
+): Promise<T> {
+  const version = await readModelVersion(app, projections);
+  // A read model that has no checkpoint yet (a fresh store) is not cached.
+  const complete = version.split(',').length === projections.length;
+  const cache = cacheOf(app);
+  const kept = complete ? cache.get(key) : undefined;
+  if (kept && kept.version === version) return kept.value as T;
+  const value = await compute();
+  // Kept under the version read before computing: if the tables moved meanwhile, the next read sees
+  // a newer version and computes again; a kept answer is never older than its version.
+  if (complete) cache.set(key, { version, value });
+  return value;
+}
