@@ -43,6 +43,19 @@ import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
 
 const TAGS = ['approvals'];
+
+/**
+ * Content-Disposition for a name QuickBooks gave: an ASCII fallback, and the exact name in RFC 5987
+ * form (a header value beyond Latin-1 would make Node refuse the answer).
+ */
+export function attachment(fileName: string): string {
+  const ascii = fileName.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_');
+  const exact = encodeURIComponent(fileName).replace(
+    /['()*!]/g,
+    (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`,
+  );
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${exact}`;
+}
 const BASE = '/api/bill-approval';
 type IdParams = { Params: { id: string } };
 const ApprovalIdParams = z.object({ id: z.string().max(64).describe('Approval id (UUID)') });
@@ -424,7 +437,7 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf }: RestDe
       const file = await approvalInvoice(app, await actorOf(req), req.params.id, req.params.billId);
       return reply
         .header('content-type', file.contentType)
-        .header('content-disposition', `attachment; filename="${file.fileName}"`)
+        .header('content-disposition', attachment(file.fileName))
         .send(file.body);
     },
   );
