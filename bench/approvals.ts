@@ -19,7 +19,7 @@ import { openEventStore } from '../services/privacy/store.js';
 import { connectOverHttp } from '../tools/qbo-sandbox/connect.js';
 import { startQboSandbox } from '../tools/qbo-sandbox/server.js';
 import { cpuDelta, cpuSnapshot } from './cpu.js';
-import { startRole } from './processes.js';
+import { dropRedisPrefix, startRole } from './processes.js';
 
 export interface ApprovalFigures {
   approvals: number;
@@ -436,5 +436,6 @@ export async function benchApprovals(env: Record<string, string>, quick: boolean
     await gateway.stop();
     await projector.stop();
     await sim.close();
+    await dropRedisPrefix(env.REDIS_URL, env.REDIS_PREFIX);
   }
 }

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { connectOverHttp } from '../tools/qbo-sandbox/connect.js';
 import { startQboSandbox } from '../tools/qbo-sandbox/server.js';
-import { startRole } from './processes.js';
+import { dropRedisPrefix, startRole } from './processes.js';
 
 export interface VendorFigures {
   syncVendors: number;
@@ -161,6 +161,7 @@ export async function benchVendors(env: Record<string, string>, quick: boolean):
     await worker.stop();
     await projector.stop();
     await sim.close();
+    await dropRedisPrefix(env.REDIS_URL, env.REDIS_PREFIX);
   }
 }
 

@@ -4,15 +4,15 @@
 // the public port.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFileSync } from 'node:fs';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { EnvelopArmor } from '@escape.tech/graphql-armor';
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { GraphQLError, NoSchemaIntrospectionCustomRule } from 'graphql';
-import helmet, { type HelmetOptions } from 'helmet';
 import type { Plugin } from 'graphql-yoga';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { Registry } from 'prom-client';
 import type { WebSocket } from 'ws';
 import type { Config } from '../config.js';
