@@ -19,6 +19,7 @@ import { openEventStore } from '../services/privacy/store.js';
 import { connectOverHttp } from '../tools/qbo-sandbox/connect.js';
 import { startQboSandbox } from '../tools/qbo-sandbox/server.js';
 import { cpuDelta, cpuSnapshot } from './cpu.js';
+import { percentile, request } from './measure.js';
 import { dropRedisPrefix, startRole } from './processes.js';
 
 export interface ApprovalFigures {
@@ -54,41 +55,6 @@ const STATUSES = [
   'EXPIRED',
 ];
 const PRIORITIES = ['URGENT', 'HIGH', 'MEDIUM', 'LOW'] as const;
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0
-    ? Number.NaN
-    : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-
-/** A lean keep-alive request: the client shares the 2 vCPUs with the product (fetch costs twice the CPU). */
-function request(
-  agent: http.Agent,
-  url: URL,
-  method: 'GET' | 'POST' | 'PUT',
-  headers: Record<string, string>,
-  body?: string,
-): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method,
-        agent,
-        headers: body === undefined ? headers : { ...headers, 'content-length': Buffer.byteLength(body) },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (c) => {
-          text += c;
-        });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
 
 function syntheticBills(n: number, i: number) {
   return Array.from({ length: n }, (_, j) => ({

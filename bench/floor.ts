@@ -8,6 +8,7 @@ import path from 'node:path';
 import pg from 'pg';
 import WebSocket from 'ws';
 import { type CpuGroups, cpuDelta, cpuSnapshot } from './cpu.js';
+import { percentile } from './measure.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -43,9 +44,6 @@ function startFloorRole(role: 'gateway' | 'projector', env: Record<string, strin
     });
   });
 }
-
-const percentile = (sorted: number[], p: number) =>
-  sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : Number.NaN;
 
 export async function benchFloor(
   databaseUrl: string,

@@ -4,6 +4,7 @@
 import http from 'node:http';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
+import { percentile, request } from './measure.js';
 
 export interface LatencyFigures {
   commands: number;
@@ -17,33 +18,9 @@ export interface LatencyFigures {
   mutationP99: number;
 }
 
-/**
- * A lean keep-alive POST: the client shares the 2 vCPUs with the product, so it should cost as little
- * as possible (undici's fetch costs about twice as much CPU per request here).
- */
-function post(agent: http.Agent, url: URL, headers: Record<string, string>, body: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      { method: 'POST', agent, headers: { ...headers, 'content-length': Buffer.byteLength(body) } },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => {
-          text += chunk;
-        });
-        res.on('end', () => resolve(text));
-      },
-    );
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
-function percentile(sorted: number[], p: number) {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
+/** A keep-alive POST's body (measure.ts: the client shares the 2 vCPUs with the product). */
+const post = (agent: http.Agent, url: URL, headers: Record<string, string>, body: string) =>
+  request(agent, url, 'POST', headers, body).then((r) => r.text);
 
 export async function benchLatency(
   baseUrl: string,

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { connectOverHttp } from '../tools/qbo-sandbox/connect.js';
 import { startQboSandbox } from '../tools/qbo-sandbox/server.js';
+import { percentile } from './measure.js';
 import { dropRedisPrefix, startRole } from './processes.js';
 
 export interface VendorFigures {
@@ -27,9 +28,6 @@ const qbApp = { clientId: 'billflow-bench', clientSecret: 'bench-secret-value-00
 // the rest to make 50,000 for the list.
 const REALM_VENDORS = [1_000, 10_000, 19_500, 19_500];
 const ROUTINGS = ['021000021', '026009593', '121000248', '011000015', '091000019'];
-
-const percentile = (sorted: number[], p: number) =>
-  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 export async function benchVendors(env: Record<string, string>, quick: boolean): Promise<VendorFigures> {
   const counts = quick ? [1_000, 10_000, 500, 500] : REALM_VENDORS;
