@@ -8,11 +8,12 @@ import type { ApprovalEvent, BillSnapshot } from '../schema/events/approval.js';
 import { schemaVersionOf } from '../schema/events/index.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
-import { type ApprovalsTables, approvalsProjection } from './approvals.js';
+import type { ApprovalReadTables } from './approval-policies.js';
+import { approvalsProjection } from './approvals.js';
 import type { ChangeNotice } from './projection.js';
 
 let tdb: TestDatabase;
-let db: Kysely<ApprovalsTables>;
+let db: Kysely<ApprovalReadTables>;
 const t0 = '2026-11-01T10:00:00.000Z';
 const t1 = '2026-11-02T10:00:00.000Z';
 let pos = 0;

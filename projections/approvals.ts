@@ -13,6 +13,7 @@ import type {
 } from '../schema/events/approval.js';
 import { decodeEvent } from '../schema/events/index.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
+import type { ApprovalReadTables } from './approval-policies.js';
 import type { Projection, ProjectionContext } from './projection.js';
 
 export interface ApprovalsTable {
@@ -103,7 +104,7 @@ export function approvalSearchText(approvalId: string, bills: readonly BillSnaps
 const total = (bills: readonly BillSnapshot[]) =>
   (Math.round(bills.reduce((s, b) => s + b.TotalAmt, 0) * 100) / 100).toFixed(2);
 
-export const approvalsProjection: Projection<ApprovalsTables> = {
+export const approvalsProjection: Projection<ApprovalReadTables> = {
   name: 'approvals',
   version: 1,
   tables: ['approvals', 'approval_counts'],
@@ -311,7 +312,7 @@ export function evolveApprovalRow(row: Row | undefined, event: ApprovalEvent): R
  * (a rebuild of 100,000 approvals is a few hundred statements, not half a million).
  */
 async function applyApprovals(
-  trx: Transaction<ApprovalsTables>,
+  trx: Transaction<ApprovalReadTables>,
   events: StoredEvent[],
   ctx: ProjectionContext,
 ) {

@@ -1,7 +1,8 @@
 // Bill approvals (spec 2 §2–§7; issue 12): created from a company's QuickBooks bills (snapshotted),
 // approved (a subset), rejected, expired by a delayed job, deleted; one open approval per bill, a
 // duplicate-bill guard and a per-company segregation-of-duties policy.
-import { type ApprovalsTables, approvalsProjection } from '../../projections/approvals.js';
+import { type ApprovalReadTables, approvalPoliciesProjection } from '../../projections/approval-policies.js';
+import { approvalsProjection } from '../../projections/approvals.js';
 import * as approvalCommands from '../../schema/commands/approval.js';
 import { approvalBillsEvents, approvalEvents, approvalPolicyEvents } from '../../schema/events/approval.js';
 import { APPROVALS_QUEUE, approvalsJobHandlers, approvalsProcessManager } from '../../workers/approvals.js';
@@ -22,12 +23,12 @@ declare module '../auth/permissions.js' {
   interface PermissionTable extends ApprovalPermissions {}
 }
 
-export const approvalModule = defineModule<ApprovalsTables>({
+export const approvalModule = defineModule<ApprovalReadTables>({
   name: 'approval',
   events: { ...approvalEvents, ...approvalBillsEvents, ...approvalPolicyEvents },
   commands: approvalCommands,
   permissions,
-  projections: [approvalsProjection],
+  projections: [approvalsProjection, approvalPoliciesProjection],
   processManagers: [approvalsProcessManager],
   jobHandlers: { [APPROVALS_QUEUE]: approvalsJobHandlers },
   routes: [approvalRoutes],

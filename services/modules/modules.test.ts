@@ -43,6 +43,7 @@ describe('the modules', () => {
   it('derive the registries the roles start from', () => {
     expect(projections.map((p) => p.name).sort()).toEqual([
       'activity',
+      'approval_policies',
       'approvals',
       'companies',
       'managers',

@@ -29,6 +29,24 @@ export interface ApprovalPolicy {
 
 export const NO_POLICY: ApprovalPolicy = { creatorMayNotApprove: false, secondApprovalThreshold: null };
 
+/** Why a user may not approve under the policy: they created it, or they gave the first approval. */
+export type SegregationBlock = 'CREATOR' | 'FIRST_APPROVER';
+
+/**
+ * The one rule the decider enforces and the reads explain to each viewer (so the screen never offers
+ * what the server refuses). Once a first approval is recorded, its approver may not complete it while
+ * the policy asks for two, whatever subset they pick (else a smaller subset would bypass the second).
+ */
+export function segregationBlock(
+  approval: { createdBy: number | null; firstApprovedBy: number | null },
+  policy: ApprovalPolicy,
+  userId: number,
+): SegregationBlock | null {
+  if (policy.creatorMayNotApprove && approval.createdBy === userId) return 'CREATOR';
+  if (policy.secondApprovalThreshold !== null && approval.firstApprovedBy === userId) return 'FIRST_APPROVER';
+  return null;
+}
+
 export type PolicyCommand = {
   type: 'SetApprovalPolicy';
   companyId: number;
@@ -225,7 +243,7 @@ export interface ApprovalState {
   recipients: string[];
   approvedBillIds: string[];
   /** Set by the first of two approvals; the status is still PENDING. */
-  firstApproval: { byUserId: number; approvedBillIds: string[] } | null;
+  firstApproval: { byUserId: number; approvedBillIds: string[]; threshold: number; at: string } | null;
   approvedBy: number | null;
   rejectedBy: number | null;
   rejectionReason: string | null;
@@ -337,7 +355,12 @@ export function evolve(state: ApprovalState, event: ApprovalEvent): ApprovalStat
     case 'ApprovalFirstApproved':
       return {
         ...state,
-        firstApproval: { byUserId: event.data.byUserId, approvedBillIds: event.data.approvedBillIds },
+        firstApproval: {
+          byUserId: event.data.byUserId,
+          approvedBillIds: event.data.approvedBillIds,
+          threshold: event.data.threshold,
+          at: event.data.at,
+        },
       };
     case 'ApprovalApproved':
       return {
@@ -447,10 +470,20 @@ export function decide(command: ApprovalCommand, state: ApprovalState): Approval
       if (foreign.length > 0)
         throw new DomainError('VALIDATION', `Not a bill of this approval: ${foreign.join(', ')}`);
       const { policy, byUserId } = command;
-      if (policy.creatorMayNotApprove && byUserId === state.createdBy)
+      const block = segregationBlock(
+        { createdBy: state.createdBy, firstApprovedBy: state.firstApproval?.byUserId ?? null },
+        policy,
+        byUserId,
+      );
+      if (block === 'CREATOR')
         throw new DomainError(
           'FORBIDDEN',
           'Segregation of duties: the creator of an approval may not approve it',
+        );
+      if (block === 'FIRST_APPROVER')
+        throw new DomainError(
+          'FORBIDDEN',
+          'Segregation of duties: a second, different approver must approve this approval',
         );
       const amount = billsTotal(state.bills, ids);
       const threshold = policy.secondApprovalThreshold;
@@ -462,11 +495,6 @@ export function decide(command: ApprovalCommand, state: ApprovalState): Approval
               data: { approvalId, companyId, approvedBillIds: ids, byUserId, amount, threshold, at },
             },
           ];
-        if (state.firstApproval.byUserId === byUserId)
-          throw new DomainError(
-            'FORBIDDEN',
-            'Segregation of duties: a second, different approver must approve this approval',
-          );
         return [
           {
             type: 'ApprovalApproved',

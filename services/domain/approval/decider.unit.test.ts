@@ -15,6 +15,7 @@ import {
   billFingerprint,
   DuplicateBillsError,
   NO_POLICY,
+  segregationBlock,
 } from './decider.js';
 
 const now = '2026-11-25T10:00:00.000Z';
@@ -278,6 +279,16 @@ describe('approval decider', () => {
       .given([created, first])
       .when(approve(['10', '11'], 8, policy))
       .thenRefuses('FORBIDDEN', /second, different/);
+    // The first approver may not complete it with a smaller subset either (no bypass below the threshold).
+    spec
+      .given([created, first])
+      .when(approve(['10'], 8, policy))
+      .thenRefuses('FORBIDDEN', /second, different/);
+    // Once the company no longer asks for two approvers, the first one may complete it.
+    spec
+      .given([created, first])
+      .when(approve(['10'], 8))
+      .then([approved(['10'], 8, 8)]);
     spec
       .given([created, first])
       .when(approve(['10', '11'], 9, policy))
@@ -287,6 +298,24 @@ describe('approval decider', () => {
       .given([created, first])
       .when({ type: 'RejectApproval', reason: 'Wrong amounts', byUserId: 8, now: later })
       .then([rejected]);
+  });
+});
+
+describe('segregationBlock (the rule the reads explain)', () => {
+  const both = { creatorMayNotApprove: true, secondApprovalThreshold: 500 };
+  it('names the creator and the first approver, and nobody when the policy is off', () => {
+    expect(segregationBlock({ createdBy: 7, firstApprovedBy: null }, both, 7)).toBe('CREATOR');
+    expect(segregationBlock({ createdBy: 7, firstApprovedBy: 8 }, both, 8)).toBe('FIRST_APPROVER');
+    expect(segregationBlock({ createdBy: 7, firstApprovedBy: 8 }, both, 9)).toBeNull();
+    expect(segregationBlock({ createdBy: 7, firstApprovedBy: 8 }, NO_POLICY, 7)).toBeNull();
+    expect(segregationBlock({ createdBy: 7, firstApprovedBy: 8 }, NO_POLICY, 8)).toBeNull();
+    expect(
+      segregationBlock(
+        { createdBy: 7, firstApprovedBy: 8 },
+        { creatorMayNotApprove: false, secondApprovalThreshold: 500 },
+        7,
+      ),
+    ).toBeNull();
   });
 });
 
