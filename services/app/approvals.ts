@@ -31,7 +31,7 @@ import type {
   Priority,
   VendorContact,
 } from '../../schema/events/approval.js';
-import { type Actor, authorize, commandContext } from '../auth/permissions.js';
+import { type Actor, authorize, can, commandContext } from '../auth/permissions.js';
 import {
   type ApprovalBillsCommand,
   type ApprovalPolicy,
@@ -42,6 +42,8 @@ import {
   approvalStreamId,
   billFingerprint,
   findDuplicates,
+  NO_POLICY,
+  segregationBlock,
 } from '../domain/approval/decider.js';
 import { DomainError } from '../domain/errors.js';
 import type { Position } from '../eventstore/port.js';
@@ -122,8 +124,15 @@ export interface ApprovalDto {
   rejecter: PersonRef | null;
   firstApprovedBy: number | null;
   firstApprover: PersonRef | null;
+  firstApprovedAt: string | null;
   /** The policy asked for two approvers and one has approved: still PENDING. */
   awaitingSecondApproval: boolean;
+  /** The company's policy as it bears on this approval (read model of the policy stream). */
+  creatorMayNotApprove: boolean;
+  /** Above this amount two different approvers are needed (the company's policy now); null: never. */
+  secondApprovalThreshold: number | null;
+  /** Two approvers are needed for this approval: one approved already, or its total is above the threshold. */
+  secondApprovalRequired: boolean;
   approvalDate: string | null;
   rejectionDate: string | null;
   rejectionReason: string | null;
@@ -166,6 +175,7 @@ function approvalRows(app: AppServices) {
       'a.created_by',
       'a.approved_by',
       'a.first_approved_by',
+      'a.first_approved_at',
       'a.awaiting_second_approval',
       'a.rejected_by',
       'a.rejection_reason',
@@ -206,17 +216,97 @@ async function toDtos(app: AppServices, rows: ApprovalRow[]): Promise<ApprovalDt
     ),
   ] as number[];
   const people: People = new Map();
-  if (ids.length > 0)
-    for (const u of await app.db
-      .selectFrom('users')
-      .select(['id', 'first_name', 'last_name'])
-      .where('id', 'in', ids)
-      .execute())
-      people.set(u.id, { first: u.first_name, last: u.last_name });
-  return rows.map((r) => toDto(r, people));
+  // The companies' policies beside the names (in parallel: no further round trip for the list).
+  const [users, policies] = await Promise.all([
+    ids.length > 0
+      ? app.db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', ids).execute()
+      : [],
+    policiesOf(
+      app,
+      rows.map((r) => r.company_id),
+    ),
+  ]);
+  for (const u of users) people.set(u.id, { first: u.first_name, last: u.last_name });
+  return rows.map((r) => toDto(r, people, policies.get(r.company_id) ?? NO_POLICY));
 }
 
-function toDto(r: ApprovalRow, people: People = new Map()): ApprovalDto {
+/** The segregation-of-duties policies of these companies (off when none was ever set). */
+async function policiesOf(app: AppServices, companyIds: number[]): Promise<Map<number, ApprovalPolicy>> {
+  const wanted = [...new Set(companyIds)];
+  const out = new Map<number, ApprovalPolicy>();
+  if (wanted.length === 0) return out;
+  for (const p of await app.db
+    .selectFrom('approval_policies')
+    .select(['company_id', 'creator_may_not_approve', 'second_approval_threshold'])
+    .where('company_id', 'in', wanted)
+    .execute())
+    out.set(p.company_id, {
+      creatorMayNotApprove: p.creator_may_not_approve,
+      secondApprovalThreshold: p.second_approval_threshold === null ? null : num(p.second_approval_threshold),
+    });
+  return out;
+}
+
+/** The policy's bearing on one approval: who may not approve, and whether two approvers are needed. */
+function policyFields(
+  policy: ApprovalPolicy,
+  totalAmount: number,
+  awaitingSecondApproval: boolean,
+): Pick<ApprovalDto, 'creatorMayNotApprove' | 'secondApprovalThreshold' | 'secondApprovalRequired'> {
+  const threshold = policy.secondApprovalThreshold;
+  return {
+    creatorMayNotApprove: policy.creatorMayNotApprove,
+    secondApprovalThreshold: threshold,
+    secondApprovalRequired: threshold !== null && (awaitingSecondApproval || totalAmount > threshold),
+  };
+}
+
+/** What one viewer may do with an approval: computed per request, never kept in a shared answer. */
+export interface ViewerApproval {
+  viewerMayApprove: boolean;
+  /** Why not, in words for the screen; null when the viewer may approve. */
+  approveBlockedReason: string | null;
+}
+
+export type ApprovalView = ApprovalDto & ViewerApproval;
+
+/**
+ * Whether this viewer may approve now and why not: the decider's rule (segregationBlock) on the
+ * read model's policy, so the screen disables what the server would refuse. The server still judges
+ * on the policy's own stream when the approval is sent.
+ */
+export function viewerApproval(a: ApprovalDto, actor: Actor | null): ViewerApproval {
+  if (!actor || !can(actor, 'approvals.write'))
+    return { viewerMayApprove: false, approveBlockedReason: 'Only administrators and moderators approve.' };
+  if (a.status !== 'PENDING')
+    return {
+      viewerMayApprove: false,
+      approveBlockedReason: `Only a pending approval can be approved; this one is ${a.status.toLowerCase().replace(/_/g, ' ')}.`,
+    };
+  const block = segregationBlock(
+    { createdBy: a.createdBy, firstApprovedBy: a.awaitingSecondApproval ? a.firstApprovedBy : null },
+    { creatorMayNotApprove: a.creatorMayNotApprove, secondApprovalThreshold: a.secondApprovalThreshold },
+    actor.id,
+  );
+  if (block === 'CREATOR')
+    return {
+      viewerMayApprove: false,
+      approveBlockedReason: 'You created this approval; this company requires a different approver.',
+    };
+  if (block === 'FIRST_APPROVER')
+    return {
+      viewerMayApprove: false,
+      approveBlockedReason: 'You gave the first approval; a second, different approver must approve.',
+    };
+  return { viewerMayApprove: true, approveBlockedReason: null };
+}
+
+/** An answer with the viewer's fields (a new object: list answers are shared between requests). */
+export function withViewer(a: ApprovalDto, actor: Actor | null): ApprovalView {
+  return { ...a, ...viewerApproval(a, actor) };
+}
+
+function toDto(r: ApprovalRow, people: People = new Map(), policy: ApprovalPolicy = NO_POLICY): ApprovalDto {
   const totalAmount = num(r.total_amount);
   const approvedAmount = num(r.approved_amount);
   const managerName = r.m_first !== null ? `${r.m_first} ${r.m_last ?? ''}`.trim() : null;
@@ -261,7 +351,9 @@ function toDto(r: ApprovalRow, people: People = new Map()): ApprovalDto {
     rejecter: personOf(people, r.rejected_by),
     firstApprovedBy: r.first_approved_by,
     firstApprover: personOf(people, r.first_approved_by),
+    firstApprovedAt: r.first_approved_at?.toISOString() ?? null,
     awaitingSecondApproval: r.awaiting_second_approval,
+    ...policyFields(policy, totalAmount, r.awaiting_second_approval),
     approvalDate: r.approval_date?.toISOString() ?? null,
     rejectionDate: r.rejection_date?.toISOString() ?? null,
     rejectionReason: r.rejection_reason,
@@ -329,8 +421,11 @@ export async function listApprovals(
   );
 }
 
-/** The read models a list page is made of: the approvals, their companies', managers' and people's names. */
-const LIST_READ_MODELS = ['approvals', 'companies', 'managers', 'users'] as const;
+/**
+ * The read models a list page is made of: the approvals, their companies', managers' and people's
+ * names, and the companies' policies (who may approve).
+ */
+const LIST_READ_MODELS = ['approvals', 'companies', 'managers', 'users', 'approval_policies'] as const;
 
 async function readApprovalPage(
   app: AppServices,
@@ -647,9 +742,16 @@ export async function approvalHistory(
   });
 }
 
-/** Spreadsheet apps run a cell that starts with = + - @ as a formula: such text is quoted with '. */
+/** Spreadsheet apps run a cell that starts with = + - @ (or a tab or CR) as a formula: such text is quoted with '. */
 const cell = (v: string | null) => (v && /^[=+\-@\t\r]/.test(v) ? `'${v}` : (v ?? ''));
 export const APPROVAL_EXPORT_MAX = 50_000;
+export const APPROVAL_EXPORT_FILENAME = 'approvals-export.csv';
+
+/** The export as a file (GraphQL's approvalsExport; REST streams the same CSV as an attachment). */
+export async function approvalsExportFile(app: AppServices, actor: Actor | null, query: unknown) {
+  const content = await exportApprovalsCsv(app, actor, query);
+  return { filename: APPROVAL_EXPORT_FILENAME, contentType: 'text/csv; charset=utf-8', content };
+}
 
 /** GET /approvals/export: the filtered list as CSV (newest first, at most 50,000 rows). */
 export async function exportApprovalsCsv(
@@ -678,8 +780,9 @@ export async function exportApprovalsCsv(
       a.totalAmount.toFixed(2),
       a.approvedAmount.toFixed(2),
       cell(a.managerName),
-      a.billIds,
-      a.approvedBillIds,
+      // Bill ids come from QuickBooks and may start with '-'.
+      cell(a.billIds),
+      cell(a.approvedBillIds),
       a.awaitingSecondApproval ? 'yes' : 'no',
       cell(a.rejectionReason),
       a.createdAt,
@@ -1042,7 +1145,13 @@ async function answer(app: AppServices, approvalId: string, position: Position |
     rejecter: person(state.rejectedBy, null, null),
     firstApprovedBy: state.firstApproval?.byUserId ?? null,
     firstApprover: person(state.firstApproval?.byUserId ?? null, null, null),
+    firstApprovedAt: state.firstApproval?.at ?? null,
     awaitingSecondApproval: state.status === 'PENDING' && state.firstApproval !== null,
+    ...policyFields(
+      (await policiesOf(app, [state.companyId!])).get(state.companyId!) ?? NO_POLICY,
+      Math.round(total * 100) / 100,
+      state.status === 'PENDING' && state.firstApproval !== null,
+    ),
     approvalDate: null,
     rejectionDate: null,
     rejectionReason: state.rejectionReason,
@@ -1056,10 +1165,11 @@ async function answer(app: AppServices, approvalId: string, position: Position |
   return withDetail(app, dto, state);
 }
 
+/** A manager newly assigned must exist and be ACTIVE (the picker offers only those). */
 async function requireManager(app: AppServices, managerId: number) {
   const m = await app.db
     .selectFrom('managers')
-    .select('id')
+    .select(['id', 'status'])
     .where('id', '=', managerId)
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
@@ -1067,6 +1177,45 @@ async function requireManager(app: AppServices, managerId: number) {
     throw new AppError('VALIDATION', 'Manager not found', [
       { field: 'managerId', message: 'Manager not found' },
     ]);
+  if (m.status !== 'ACTIVE')
+    throw new AppError('VALIDATION', 'This manager is not active', [
+      { field: 'managerId', message: 'This manager is not active' },
+    ]);
+}
+
+export interface ManagerOption {
+  id: number;
+  /** 'first last', else the e-mail (spec 2 §3). */
+  displayName: string;
+  email: string;
+}
+
+export const MANAGER_OPTIONS_MAX = 1000;
+
+/**
+ * GET /manager-options: the ACTIVE managers an approval can be assigned to (ADMIN, MODERATOR). The
+ * managers list itself is ADMIN's (spec 2 §2); this gives staff only what the picker needs.
+ */
+export async function approvalManagerOptions(
+  app: AppServices,
+  actor: Actor | null,
+): Promise<ManagerOption[]> {
+  authorize(actor, 'approvals.write');
+  const rows = await app.db
+    .selectFrom('managers')
+    .select(['id', 'first_name', 'last_name', 'email'])
+    .where('deleted_at', 'is', null)
+    .where('status', '=', 'ACTIVE')
+    .orderBy(sql`lower(first_name)`)
+    .orderBy(sql`lower(last_name)`)
+    .orderBy('id')
+    .limit(MANAGER_OPTIONS_MAX)
+    .execute();
+  return rows.map((m) => {
+    const first = m.first_name.trim();
+    const last = m.last_name.trim();
+    return { id: m.id, displayName: first && last ? `${first} ${last}` : m.email, email: m.email };
+  });
 }
 
 function releaseBills(
@@ -1221,7 +1370,9 @@ export async function updateApproval(app: AppServices, actor: Actor | null, id: 
   authorize(actor, 'approvals.write');
   const approvalId = parseApprovalId(id);
   const input = parseInput(UpdateApprovalInput, body);
-  if (input.managerId != null) await requireManager(app, input.managerId);
+  // Keeping the manager it has (even one no longer active) is no new assignment.
+  if (input.managerId != null && (await findRow(app, approvalId))?.manager_id !== input.managerId)
+    await requireManager(app, input.managerId);
   const r = await onApproval(app, actor, approvalId, {
     type: 'UpdateApproval',
     priority: input.priority,
@@ -1502,6 +1653,8 @@ export async function setApprovalPolicy(
     { type: 'SetApprovalPolicy', companyId, byUserId: actor.id, now: new Date().toISOString(), ...input },
     commandContext(actor),
   );
+  // The approval reads say who may approve from this read model: the next screen must see the change.
+  await awaitProjections(app, r.position, ['approval_policies']);
   return { companyId, ...r.state };
 }
 

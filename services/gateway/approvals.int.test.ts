@@ -4,6 +4,7 @@
 // update, recipients, delete, history, stats, CSV export, the invoice PDF, segregation of duties,
 // expiry by the delayed job, bulk actions (100 within 2 s), the live subscription, GraphQL, role
 // checks, the dashboard's figures, and no vendor contact or recipient plain in the log or read model.
+import { parse as parseCsv } from 'csv-parse/sync';
 import { createClient } from 'graphql-ws';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -472,6 +473,231 @@ describe('segregation of duties', () => {
       body: { creatorMayNotApprove: false, secondApprovalThreshold: null },
       token: admin,
     });
+  });
+});
+
+describe('what each viewer may do (segregation of duties on screen)', () => {
+  it('says per viewer whether they may approve and why not, in REST and GraphQL, list and detail', async () => {
+    const P = `/api/bill-approval/policies/${companyId}`;
+    await api(t.url, 'PUT', P, {
+      body: { creatorMayNotApprove: true, secondApprovalThreshold: 100 },
+      token: admin,
+    });
+    const [b] = freshBills(1, (x) => x.TotalAmt > 100);
+    const a = (await create({ companyId, billIds: [b.Id] }, admin)).body.data;
+    const view = async (token: string) => (await api(t.url, 'GET', `${A}/${a.id}`, { token })).body.data;
+    const rowOf = async (token: string) =>
+      (await api(t.url, 'GET', `${A}?search=${a.id}`, { token })).body.data.find((x: any) => x.id === a.id);
+
+    expect(await view(admin)).toMatchObject({
+      creatorMayNotApprove: true,
+      secondApprovalThreshold: 100,
+      secondApprovalRequired: true,
+      awaitingSecondApproval: false,
+      firstApprovedAt: null,
+      viewerMayApprove: false,
+      approveBlockedReason: 'You created this approval; this company requires a different approver.',
+    });
+    expect(await view(moderator)).toMatchObject({ viewerMayApprove: true, approveBlockedReason: null });
+    expect(await view(user)).toMatchObject({
+      viewerMayApprove: false,
+      approveBlockedReason: 'Only administrators and moderators approve.',
+    });
+    // The list (answered from a cache shared by every caller) carries each caller's own answer.
+    expect(await rowOf(admin)).toMatchObject({ viewerMayApprove: false });
+    expect(await rowOf(moderator)).toMatchObject({ viewerMayApprove: true });
+
+    // The moderator's first approval: still PENDING; now the moderator is the one blocked.
+    const first = await api(t.url, 'PUT', `${A}/${a.id}/approve`, {
+      body: { approvedBills: [b.Id] },
+      token: moderator,
+    });
+    expect(first.body.data).toMatchObject({
+      status: 'PENDING',
+      awaitingSecondApproval: true,
+      viewerMayApprove: false,
+      approveBlockedReason: 'You gave the first approval; a second, different approver must approve.',
+    });
+    expect(Date.parse(first.body.data.firstApprovedAt)).toBeGreaterThan(Date.parse(a.createdAt) - 1);
+    expect(await rowOf(moderator)).toMatchObject({
+      viewerMayApprove: false,
+      approveBlockedReason: 'You gave the first approval; a second, different approver must approve.',
+    });
+    expect(await view(admin2)).toMatchObject({
+      viewerMayApprove: true,
+      firstApprover: { firstName: 'Mona' },
+    });
+    // What the screen says is what the server does.
+    expect(
+      (await api(t.url, 'PUT', `${A}/${a.id}/approve`, { body: { approvedBills: [b.Id] }, token: moderator }))
+        .status,
+    ).toBe(403);
+    const g = await gql(
+      t.url,
+      `query($id: String!) { approval(id: $id) { viewerMayApprove approveBlockedReason secondApprovalRequired secondApprovalThreshold firstApprovedAt }
+         approvals(search: $id) { data { id viewerMayApprove approveBlockedReason } } }`,
+      { id: a.id },
+      moderator,
+    );
+    expect(g.errors).toBeUndefined();
+    expect(g.data.approval).toMatchObject({
+      viewerMayApprove: false,
+      approveBlockedReason: 'You gave the first approval; a second, different approver must approve.',
+      secondApprovalRequired: true,
+      secondApprovalThreshold: 100,
+    });
+    expect(g.data.approval.firstApprovedAt).toBeTruthy();
+    expect(g.data.approvals.data[0]).toMatchObject({ id: a.id, viewerMayApprove: false });
+    const g2 = await gql(
+      t.url,
+      `query($id: String!) { approval(id: $id) { viewerMayApprove } }`,
+      { id: a.id },
+      admin2,
+    );
+    expect(g2.data.approval.viewerMayApprove).toBe(true);
+
+    // The policy turned off shows at once, on the cached list too.
+    await api(t.url, 'PUT', P, {
+      body: { creatorMayNotApprove: false, secondApprovalThreshold: null },
+      token: admin,
+    });
+    expect(await rowOf(moderator)).toMatchObject({
+      viewerMayApprove: true,
+      secondApprovalRequired: false,
+      approveBlockedReason: null,
+    });
+    expect(await view(admin)).toMatchObject({ viewerMayApprove: true, creatorMayNotApprove: false });
+    const done = await api(t.url, 'PUT', `${A}/${a.id}/approve`, {
+      body: { approvedBills: [b.Id] },
+      token: admin,
+    });
+    expect(done.body.data).toMatchObject({
+      status: 'APPROVED',
+      viewerMayApprove: false,
+      approveBlockedReason: 'Only a pending approval can be approved; this one is approved.',
+    });
+  });
+});
+
+describe('assignment: the managers staff may pick, and editing a PENDING approval', () => {
+  it('offers ADMIN and MODERATOR the ACTIVE managers (id, name, e-mail only); USER and GUEST are refused', async () => {
+    const made: Record<string, number> = {};
+    for (const [first, last, email] of [
+      ['Olive', 'Options', 'olive@options.test'],
+      ['Inez', 'Inactive', 'inez@options.test'],
+      ['Gone', 'Deleted', 'gone@options.test'],
+    ])
+      made[first] = (
+        await api(t.url, 'POST', '/api/manager/managers', {
+          body: { firstName: first, lastName: last, email, phone: '555-0199', title: 'AP' },
+          token: admin,
+        })
+      ).body.data.id;
+    // No command sets a manager's status yet (created ACTIVE); the read model row stands in for one
+    // that is not active.
+    await sql(`UPDATE managers SET status = 'INACTIVE' WHERE id = $1`, [made.Inez]);
+    expect((await api(t.url, 'DELETE', `/api/manager/managers/${made.Gone}`, { token: admin })).status).toBe(
+      200,
+    );
+
+    const M = '/api/bill-approval/manager-options';
+    const mine = await api(t.url, 'GET', M, { token: moderator });
+    expect(mine.status).toBe(200);
+    const olive = mine.body.data.find((m: any) => m.id === made.Olive);
+    // Exactly these fields: no phone, title, status or linked user.
+    expect(olive).toEqual({ id: made.Olive, displayName: 'Olive Options', email: 'olive@options.test' });
+    const ids = mine.body.data.map((m: any) => m.id);
+    expect(ids).not.toContain(made.Inez);
+    expect(ids).not.toContain(made.Gone);
+    expect((await api(t.url, 'GET', M, { token: admin })).body.data).toEqual(mine.body.data);
+    for (const token of [user, guest]) {
+      const refused = await api(t.url, 'GET', M, { token });
+      expect(refused.status).toBe(403);
+      expect(refused.body).toMatchObject({ success: false });
+      expect(JSON.stringify(refused.body)).not.toContain('olive@options.test');
+    }
+    expect((await api(t.url, 'GET', M)).status).toBe(401);
+    // The managers list itself stays ADMIN's.
+    expect((await api(t.url, 'GET', '/api/manager/managers', { token: moderator })).status).toBe(403);
+    const g = await gql(t.url, '{ approvalManagerOptions { id displayName email } }', {}, moderator);
+    expect(g.data.approvalManagerOptions).toEqual(mine.body.data);
+    const gu = await gql(t.url, '{ approvalManagerOptions { id } }', {}, user);
+    expect(gu.errors?.[0].extensions.code).toBe('FORBIDDEN');
+
+    // A MODERATOR creates with a picked manager; a manager not on offer is refused and nothing is made.
+    const [b1] = freshBills(1);
+    const before = (await api(t.url, 'GET', `${A}/stats`, { token: admin })).body.data.total;
+    const inactive = await create({ companyId, billIds: [b1.Id], managerId: made.Inez }, moderator);
+    expect(inactive.status).toBe(400);
+    expect(inactive.body.errors).toEqual([{ field: 'managerId', message: 'This manager is not active' }]);
+    expect((await create({ companyId, billIds: [b1.Id], managerId: made.Gone }, moderator)).status).toBe(400);
+    expect((await api(t.url, 'GET', `${A}/stats`, { token: admin })).body.data.total).toBe(before);
+    const a = await create({ companyId, billIds: [b1.Id], managerId: made.Olive }, moderator);
+    expect(a.status).toBe(201);
+    expect(a.body.data).toMatchObject({ managerId: made.Olive, managerName: 'Olive Options' });
+
+    // Editing: the inactive manager is refused and changes nothing; a valid edit changes all three.
+    const bad = await api(t.url, 'PUT', `${A}/${a.body.data.id}`, {
+      body: { managerId: made.Inez, priority: 'LOW' },
+      token: moderator,
+    });
+    expect(bad.status).toBe(400);
+    const badMail = await api(t.url, 'PUT', `${A}/${a.body.data.id}`, {
+      body: { recipients: ['not-an-address'] },
+      token: moderator,
+    });
+    expect(badMail.status).toBe(400);
+    expect(badMail.body.errors?.[0].message).toBe('Please enter a valid email address');
+    const unchanged = (await api(t.url, 'GET', `${A}/${a.body.data.id}`, { token: admin })).body.data;
+    expect(unchanged).toMatchObject({ priority: 'MEDIUM', managerId: made.Olive, recipients: [] });
+    const edited = await api(t.url, 'PUT', `${A}/${a.body.data.id}`, {
+      body: { priority: 'URGENT', managerId: null, recipients: ['ap@client.example'] },
+      token: moderator,
+    });
+    expect(edited.status).toBe(200);
+    expect(edited.body.message).toBe('Approval updated successfully');
+    expect(edited.body.data).toMatchObject({
+      priority: 'URGENT',
+      managerId: null,
+      recipients: ['ap@client.example'],
+    });
+    expect(
+      (await api(t.url, 'PUT', `${A}/${a.body.data.id}`, { body: { priority: 'LOW' }, token: user })).status,
+    ).toBe(403);
+  });
+});
+
+describe('export', () => {
+  it('neutralises cells a spreadsheet would run as formulas; GraphQL gives the same file', async () => {
+    const [b] = freshBills(1);
+    const a = (await create({ companyId, billIds: [b.Id] })).body.data;
+    const payload = '=HYPERLINK("http://evil.example","click")';
+    await api(t.url, 'PUT', `${A}/${a.id}/reject`, { body: { rejectionReason: payload }, token: admin });
+    const res = await fetch(`${t.url}${A}/export?search=${a.id}`, {
+      headers: { authorization: `Bearer ${user}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="approvals-export.csv"');
+    const text = await res.text();
+    const rows = parseCsv(text, { columns: true }) as Array<Record<string, string>>;
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ ID: a.id, Status: 'REJECTED', 'Rejection Reason': `'${payload}` });
+    for (const r of rows) for (const v of Object.values(r)) expect(v).not.toMatch(/^[=+\-@\t\r]/);
+    const g = await gql(
+      t.url,
+      `query($s: String) { approvalsExport(search: $s, format: csv) { filename contentType content } }`,
+      { s: a.id },
+      user,
+    );
+    expect(g.data.approvalsExport).toEqual({
+      filename: 'approvals-export.csv',
+      contentType: 'text/csv; charset=utf-8',
+      content: text,
+    });
+    const refused = await gql(t.url, '{ approvalsExport { filename } }', {}, guest);
+    expect(refused.errors?.[0].extensions.code).toBe('FORBIDDEN');
+    const badFilter = await api(t.url, 'GET', `${A}/export?status=NOPE`, { token: user });
+    expect(badFilter.status).toBe(400);
   });
 });
 

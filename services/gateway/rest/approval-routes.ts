@@ -19,8 +19,10 @@ import {
 } from '../../../schema/commands/approval.js';
 import { APPROVAL_STATUSES, PRIORITIES } from '../../../schema/events/approval.js';
 import {
+  APPROVAL_EXPORT_FILENAME,
   approvalHistory,
   approvalInvoice,
+  approvalManagerOptions,
   approvalStats,
   approvalsByDay,
   approveApproval,
@@ -37,6 +39,7 @@ import {
   setApprovalPolicy,
   updateApproval,
   updateApprovalRecipients,
+  withViewer,
 } from '../../app/approvals.js';
 import { named, routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
@@ -159,7 +162,19 @@ const Approval = named(
     rejecter: Person,
     firstApprovedBy: z.number().int().nullable(),
     firstApprover: Person,
+    firstApprovedAt: z.string().nullable(),
     awaitingSecondApproval: z.boolean(),
+    creatorMayNotApprove: z.boolean().describe('The company’s policy: the creator may not approve'),
+    secondApprovalThreshold: z
+      .number()
+      .nullable()
+      .describe('The company’s policy: above this amount two different approvers; null: never'),
+    secondApprovalRequired: z.boolean().describe('Two different approvers are needed for this approval'),
+    viewerMayApprove: z.boolean().describe('Whether the caller may approve it now'),
+    approveBlockedReason: z
+      .string()
+      .nullable()
+      .describe('Why the caller may not approve; null when they may'),
     approvalDate: z.string().nullable(),
     rejectionDate: z.string().nullable(),
     rejectionReason: z.string().nullable(),
@@ -219,10 +234,15 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf }: RestDe
       }),
     },
     async (req, reply) => {
-      const page = await listApprovals(app, await actorOf(req), req.query);
-      return ok(reply, page.data, {
-        pagination: { total: page.total, page: page.page, limit: page.limit, totalPages: page.totalPages },
-      });
+      const actor = await actorOf(req);
+      const page = await listApprovals(app, actor, req.query);
+      return ok(
+        reply,
+        page.data.map((a) => withViewer(a, actor)),
+        {
+          pagination: { total: page.total, page: page.page, limit: page.limit, totalPages: page.totalPages },
+        },
+      );
     },
   );
   server.post(
@@ -239,11 +259,13 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf }: RestDe
         errors: [404, 409],
       }),
     },
-    async (req, reply) =>
-      ok(reply, await createApproval(app, await actorOf(req), req.body), {
+    async (req, reply) => {
+      const actor = await actorOf(req);
+      return ok(reply, withViewer(await createApproval(app, actor, req.body), actor), {
         status: 201,
         message: 'Approval created successfully',
-      }),
+      });
+    },
   );
   server.get(
     `${A}/stats`,
@@ -272,7 +294,7 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf }: RestDe
       const csv = await exportApprovalsCsv(app, await actorOf(req), req.query);
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', 'attachment; filename="approvals-export.csv"')
+        .header('content-disposition', `attachment; filename="${APPROVAL_EXPORT_FILENAME}"`)
         .send(csv);
     },
   );
@@ -311,7 +333,10 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf }: RestDe
         errors: [404],
       }),
     },
-    async (req, reply) => ok(reply, await getApproval(app, await actorOf(req), req.params.id)),
+    async (req, reply) => {
+      const actor = await actorOf(req);
+      return ok(reply, withViewer(await getApproval(app, actor, req.params.id), actor));
+    },
   );
   server.put<IdParams>(
     `${A}/:id`,
@@ -325,10 +350,12 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf }: RestDe
         errors: [404, 409],
       }),
     },
-    async (req, reply) =>
-      ok(reply, await updateApproval(app, await actorOf(req), req.params.id, req.body), {
+    async (req, reply) => {
+      const actor = await actorOf(req);
+      return ok(reply, withViewer(await updateApproval(app, actor, req.params.id, req.body), actor), {
         message: 'Approval updated successfully',
-      }),
+      });
+    },
   );
   server.delete<IdParams>(
     `${A}/:id`,
@@ -360,10 +387,12 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf }: RestDe
         errors: [404, 409],
       }),
     },
-    async (req, reply) =>
-      ok(reply, await approveApproval(app, await actorOf(req), req.params.id, req.body), {
+    async (req, reply) => {
+      const actor = await actorOf(req);
+      return ok(reply, withViewer(await approveApproval(app, actor, req.params.id, req.body), actor), {
         message: 'Approval approved successfully',
-      }),
+      });
+    },
   );
   server.put<IdParams>(
     `${A}/:id/reject`,
@@ -377,10 +406,12 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf }: RestDe
         errors: [404, 409],
       }),
     },
-    async (req, reply) =>
-      ok(reply, await rejectApproval(app, await actorOf(req), req.params.id, req.body), {
+    async (req, reply) => {
+      const actor = await actorOf(req);
+      return ok(reply, withViewer(await rejectApproval(app, actor, req.params.id, req.body), actor), {
         message: 'Approval rejected successfully',
-      }),
+      });
+    },
   );
   server.put<IdParams>(
     `${A}/:id/recipients`,
@@ -394,10 +425,16 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf }: RestDe
         errors: [404, 409],
       }),
     },
-    async (req, reply) =>
-      ok(reply, await updateApprovalRecipients(app, await actorOf(req), req.params.id, req.body), {
-        message: 'Recipients updated successfully',
-      }),
+    async (req, reply) => {
+      const actor = await actorOf(req);
+      return ok(
+        reply,
+        withViewer(await updateApprovalRecipients(app, actor, req.params.id, req.body), actor),
+        {
+          message: 'Recipients updated successfully',
+        },
+      );
+    },
   );
   server.get<IdParams>(
     `${A}/:id/history`,
@@ -473,6 +510,27 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf }: RestDe
       }),
     },
     async (req, reply) => ok(reply, await billsForApproval(app, await actorOf(req), req.query)),
+  );
+  server.get(
+    `${BASE}/manager-options`,
+    {
+      schema: routeDoc({
+        summary:
+          'The ACTIVE managers an approval can be assigned to (ADMIN, MODERATOR): id, display name, e-mail',
+        tags: TAGS,
+        data: z.array(
+          named(
+            'ApprovalManagerOption',
+            z.object({
+              id: z.number().int(),
+              displayName: z.string().describe('‘first last’, else the e-mail'),
+              email: z.string(),
+            }),
+          ),
+        ),
+      }),
+    },
+    async (req, reply) => ok(reply, await approvalManagerOptions(app, await actorOf(req))),
   );
   server.get(
     '/api/dashboard/approvals-by-status',

@@ -11,9 +11,11 @@ import {
   type ApprovalStats,
   type ApprovalsDay,
   approvalHistory,
+  approvalManagerOptions,
   approvalStats,
   approvalSummaries,
   approvalsByDay,
+  approvalsExportFile,
   approveApproval,
   type BillCandidate,
   type BulkResult,
@@ -26,11 +28,13 @@ import {
   getApprovalPolicy,
   getApprovalSummary,
   listApprovals,
+  type ManagerOption,
   type PersonRef,
   rejectApproval,
   setApprovalPolicy,
   updateApproval,
   updateApprovalRecipients,
+  viewerApproval,
 } from '../../../app/approvals.js';
 import type { AppServices } from '../../../app/context.js';
 import type { Page } from '../../../app/users.js';
@@ -178,7 +182,28 @@ export const ApprovalRef = builder.objectRef<ApprovalDto>('Approval').implement(
     rejecter: t.field({ type: PersonRefType, nullable: true, resolve: (a) => a.rejecter }),
     firstApprovedBy: t.exposeInt('firstApprovedBy', { nullable: true }),
     firstApprover: t.field({ type: PersonRefType, nullable: true, resolve: (a) => a.firstApprover }),
+    firstApprovedAt: t.field({ type: 'DateTime', nullable: true, resolve: (a) => a.firstApprovedAt }),
     awaitingSecondApproval: t.exposeBoolean('awaitingSecondApproval'),
+    creatorMayNotApprove: t.exposeBoolean('creatorMayNotApprove', {
+      description: 'The company’s policy: the creator may not approve.',
+    }),
+    secondApprovalThreshold: t.exposeFloat('secondApprovalThreshold', {
+      nullable: true,
+      description: 'The company’s policy: above this amount two different approvers; null: never.',
+    }),
+    secondApprovalRequired: t.exposeBoolean('secondApprovalRequired', {
+      description: 'Two different approvers are needed for this approval.',
+    }),
+    // Per viewer, from the request's caller: a row may be shared between subscribers and requests.
+    viewerMayApprove: t.boolean({
+      description: 'Whether the caller may approve it now.',
+      resolve: (a, _, ctx) => viewerApproval(a, ctx.actor).viewerMayApprove,
+    }),
+    approveBlockedReason: t.string({
+      nullable: true,
+      description: 'Why the caller may not approve; null when they may.',
+      resolve: (a, _, ctx) => viewerApproval(a, ctx.actor).approveBlockedReason,
+    }),
     approvalDate: t.field({ type: 'DateTime', nullable: true, resolve: (a) => a.approvalDate }),
     rejectionDate: t.field({ type: 'DateTime', nullable: true, resolve: (a) => a.rejectionDate }),
     rejectionReason: t.exposeString('rejectionReason', { nullable: true }),
@@ -340,6 +365,50 @@ builder.queryField('approvalBillCandidates', (t) =>
     description: 'The company’s open QuickBooks bills for a new approval (ADMIN, MODERATOR).',
     args: { companyId: t.arg.int({ required: true }) },
     resolve: (_, args, ctx) => run(() => billsForApproval(ctx.app, ctx.actor, args)),
+  }),
+);
+
+const ManagerOptionType = builder.objectRef<ManagerOption>('ApprovalManagerOption').implement({
+  description: 'An ACTIVE manager an approval can be assigned to.',
+  fields: (t) => ({
+    id: t.exposeInt('id'),
+    displayName: t.exposeString('displayName', { description: '‘first last’, else the e-mail' }),
+    email: t.exposeString('email'),
+  }),
+});
+
+builder.queryField('approvalManagerOptions', (t) =>
+  t.field({
+    type: [ManagerOptionType],
+    description: 'The ACTIVE managers an approval can be assigned to (ADMIN, MODERATOR).',
+    resolve: (_, _args, ctx) => run(() => approvalManagerOptions(ctx.app, ctx.actor)),
+  }),
+);
+
+const ExportFormatEnum = builder.enumType('ApprovalExportFormat', { values: ['csv'] as const });
+
+const ExportFileType = builder
+  .objectRef<{ filename: string; contentType: string; content: string }>('ApprovalExportFile')
+  .implement({
+    fields: (t) => ({
+      filename: t.exposeString('filename'),
+      contentType: t.exposeString('contentType'),
+      content: t.exposeString('content', { description: 'The CSV text' }),
+    }),
+  });
+
+builder.queryField('approvalsExport', (t) =>
+  t.field({
+    type: ExportFileType,
+    description: 'The filtered approvals as CSV, newest first (as GET /approvals/export).',
+    args: {
+      search: t.arg.string({ required: false }),
+      status: t.arg({ type: StatusEnum, required: false }),
+      priority: t.arg({ type: PriorityEnum, required: false }),
+      companyId: t.arg.int({ required: false }),
+      format: t.arg({ type: ExportFormatEnum, required: false }),
+    },
+    resolve: (_, args, ctx) => run(() => approvalsExportFile(ctx.app, ctx.actor, withoutNulls(args))),
   }),
 );
 
