@@ -3,7 +3,7 @@
 // company's segregation-of-duties policy and the dashboard's chart data.
 import { api } from '../../../lib/api-client';
 import { downloadFile } from '../../../lib/transfer';
-import type { Company, Manager } from '../../../types/api';
+import type { Company } from '../../../types/api';
 import type { ApprovalSort, PageSize } from '../utils/approval-rules';
 
 export type ApprovalStatus =
@@ -98,7 +98,15 @@ export interface Approval {
   rejecter: Person | null;
   firstApprovedBy: number | null;
   firstApprover: Person | null;
+  firstApprovedAt: string | null;
   awaitingSecondApproval: boolean;
+  /** The company's policy as it bears on this approval. */
+  creatorMayNotApprove: boolean;
+  secondApprovalThreshold: number | null;
+  secondApprovalRequired: boolean;
+  /** For the signed-in viewer, decided by the server (which still judges each approve). */
+  viewerMayApprove: boolean;
+  approveBlockedReason: string | null;
   approvalDate: string | null;
   rejectionDate: string | null;
   rejectionReason: string | null;
@@ -366,12 +374,45 @@ export async function getCompanyChoices(signal?: AbortSignal): Promise<Company[]
   return res.data ?? [];
 }
 
-/** The manager picker of /bills (the first 100 managers). */
-export async function getManagerChoices(signal?: AbortSignal): Promise<Manager[]> {
-  const res = await api.get<Manager[]>('/api/manager/managers', {
-    query: { page: 1, limit: 100 },
+export interface ManagerOption {
+  id: number;
+  /** 'first last', else the e-mail. */
+  displayName: string;
+  email: string;
+}
+
+/** The manager picker of /bills and the edit dialog: ACTIVE managers (ADMIN and MODERATOR may read it). */
+export async function getManagerOptions(signal?: AbortSignal): Promise<ManagerOption[]> {
+  const res = await api.get<ManagerOption[]>('/api/bill-approval/manager-options', {
     signal,
     fallbackMessage: 'Failed to fetch managers',
   });
   return res.data ?? [];
+}
+
+export interface UpdateApprovalBody {
+  priority?: Priority;
+  /** null clears the manager. */
+  managerId?: number | null;
+  recipients?: string[];
+}
+
+/** PUT /approvals/{id}: what may change while PENDING. */
+export async function updateApproval(id: string, body: UpdateApprovalBody): Promise<Approval> {
+  const res = await api.put<Approval>(`${A}/${encodeURIComponent(id)}`, body, {
+    fallbackMessage: 'Failed to update approval',
+  });
+  if (!res.data) throw new Error('Failed to update approval');
+  return res.data;
+}
+
+/** The filtered list as a CSV file (the server's export, saved under its file name). */
+export function exportApprovals(filters: ApprovalFilters): Promise<string> {
+  const q = new URLSearchParams();
+  if (filters.search.trim()) q.set('search', filters.search.trim());
+  if (filters.companyId) q.set('companyId', filters.companyId);
+  if (filters.status) q.set('status', filters.status);
+  if (filters.priority) q.set('priority', filters.priority);
+  q.set('format', 'csv');
+  return downloadFile(`${A}/export?${q}`, 'approvals-export.csv', 'Failed to export approvals');
 }

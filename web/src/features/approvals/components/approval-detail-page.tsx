@@ -1,7 +1,8 @@
-// /approvals/{id} (spec 2 §2 Approval detail; issue 12): header with badges and age, Refresh, Approve
-// (a subset of the bills) and Reject (the dialog's rules) for staff on PENDING; the cards of the
-// spec; segregation of duties on screen. Live: a change of this approval anywhere reloads it.
-import { ArrowLeft, Check, RefreshCw, X } from 'lucide-react';
+// /approvals/{id} (spec 2 §2 Approval detail; issue 12): header with badges and age, Refresh, Edit,
+// Approve (a subset of the bills) and Reject (the dialog's rules) for staff on PENDING; the cards of
+// the spec; segregation of duties on screen: whether the viewer may approve, and why not, comes from
+// the server (the same rule its decider applies). Live: a change of this approval anywhere reloads it.
+import { ArrowLeft, Check, Pencil, RefreshCw, X } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
@@ -14,14 +15,7 @@ import { useApprovalChanged } from '../../../hooks/use-approval-changed';
 import { useLiveResync } from '../../../hooks/use-live-resync';
 import { useSession } from '../../../lib/auth';
 import { useRemote } from '../../../lib/use-remote';
-import {
-  type Approval,
-  approveApproval,
-  getApproval,
-  getApprovalHistory,
-  getApprovalPolicy,
-  rejectApproval,
-} from '../api/approvals';
+import { approveApproval, getApproval, getApprovalHistory, rejectApproval } from '../api/approvals';
 import {
   formatDateTime,
   formatUsd,
@@ -34,6 +28,7 @@ import {
 import { ApprovalStatusBadge, PriorityBadge } from './approval-badges';
 import { ApproveDialog } from './approve-dialog';
 import { BillCard } from './bill-card';
+import { EditApprovalDialog } from './edit-approval-dialog';
 import { RejectDialog } from './reject-dialog';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -45,20 +40,6 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** Why the signed-in user may not approve now, or null (segregation of duties, issue 12 §7). */
-function approveBlock(
-  a: Approval,
-  userId: number | undefined,
-  creatorMayNotApprove: boolean | undefined,
-): string | null {
-  if (userId === undefined) return null;
-  if (a.awaitingSecondApproval && a.firstApprovedBy === userId)
-    return 'You gave the first approval; a different approver must give the second.';
-  if (creatorMayNotApprove && a.createdBy === userId)
-    return 'You created this approval; the company’s policy says its creator may not approve it.';
-  return null;
-}
-
 export function ApprovalDetailPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
@@ -66,13 +47,9 @@ export function ApprovalDetailPage() {
   const staff = user?.role === 'ADMIN' || user?.role === 'MODERATOR';
   const approval = useRemote((signal) => getApproval(id, signal), [id]);
   const history = useRemote((signal) => getApprovalHistory(id, signal), [id]);
-  const companyId = approval.data?.companyId;
-  // The policy is ADMIN's to read; for others the server still enforces it on approve.
-  const policy = useRemote((signal) => getApprovalPolicy(String(companyId), signal), [companyId], {
-    enabled: user?.role === 'ADMIN' && companyId !== undefined,
-  });
   const [approveOpen, setApproveOpen] = useState(false);
   const [rejectOpen, setRejectOpen] = useState(false);
+  const [editOpen, setEditOpen] = useState(false);
   // Deleted elsewhere while open: the page says so and offers no action.
   const [deleted, setDeleted] = useState(false);
 
@@ -113,9 +90,10 @@ export function ApprovalDetailPage() {
   const bills = a.billsParsed ?? [];
   const approvedBills = a.approvedBillsParsed ?? [];
   const pending = a.status === 'PENDING' && !deleted;
-  const p = policy.data;
-  const block = approveBlock(a, user?.id, p?.creatorMayNotApprove);
-  const needsTwo = p?.secondApprovalThreshold != null && a.totalAmount > p.secondApprovalThreshold;
+  // The server's answer for this viewer; it judges the approve itself again when sent.
+  const block = a.viewerMayApprove ? null : a.approveBlockedReason;
+  const needsTwo = a.secondApprovalRequired;
+  const threshold = a.secondApprovalThreshold;
 
   async function approve(billIds: string[]) {
     try {
@@ -169,10 +147,23 @@ export function ApprovalDetailPage() {
             </Button>
             {staff && pending ? (
               <>
+                <Button variant="outline" onClick={() => setEditOpen(true)}>
+                  <Pencil aria-hidden="true" />
+                  Edit
+                </Button>
+                {block ? (
+                  <p
+                    id="approve-blocked"
+                    data-testid="approve-blocked"
+                    className="max-w-xs text-sm text-amber-900"
+                  >
+                    {block}
+                  </p>
+                ) : null}
                 <Button
                   onClick={() => setApproveOpen(true)}
-                  disabled={Boolean(block)}
-                  title={block ?? undefined}
+                  disabled={!a.viewerMayApprove}
+                  aria-describedby={block ? 'approve-blocked' : undefined}
                 >
                   <Check aria-hidden="true" />
                   Approve
@@ -196,30 +187,12 @@ export function ApprovalDetailPage() {
         </p>
       ) : null}
 
-      {pending && (a.awaitingSecondApproval || block || needsTwo || (staff && a.createdBy === user?.id)) ? (
+      {pending && needsTwo && !a.awaitingSecondApproval && threshold !== null ? (
         <section
           aria-label="Segregation of duties"
-          className="grid gap-1 rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950"
+          className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950"
         >
-          {a.awaitingSecondApproval ? (
-            <p data-testid="awaiting-second">
-              <strong>Awaiting second approval.</strong> First approved by{' '}
-              {personName(a.firstApprover) ?? `user ${a.firstApprovedBy}`}; a different approver must approve
-              before it becomes Approved.
-            </p>
-          ) : needsTwo ? (
-            <p>
-              Above the company’s threshold of {formatUsd(p?.secondApprovalThreshold ?? 0)}: two different
-              approvers are needed.
-            </p>
-          ) : null}
-          {block ? <p data-testid="approve-blocked">{block}</p> : null}
-          {!block && staff && a.createdBy === user?.id && !p ? (
-            <p>
-              You created this approval. If the company’s policy forbids creators approving, approving is
-              refused.
-            </p>
-          ) : null}
+          <p>Above the company’s threshold of {formatUsd(threshold)}: two different approvers are needed.</p>
         </section>
       ) : null}
 
@@ -344,9 +317,15 @@ export function ApprovalDetailPage() {
                   {formatDateTime(a.createdAt)}
                   {personName(a.creator) ? ` by ${personName(a.creator)}` : ''}
                 </Field>
-                {a.firstApprovedBy && a.status === 'PENDING' ? (
+                {a.awaitingSecondApproval && a.status === 'PENDING' ? (
                   <Field label="First approval">
-                    by {personName(a.firstApprover) ?? `user ${a.firstApprovedBy}`}
+                    <span data-testid="awaiting-second">
+                      First approval by {personName(a.firstApprover) ?? `user ${a.firstApprovedBy}`} on{' '}
+                      {formatDateTime(a.firstApprovedAt)}
+                      {a.secondApprovalRequired
+                        ? `; a second approver is needed${threshold !== null ? ` (amount above ${formatUsd(threshold)})` : ''}`
+                        : ''}
+                    </span>
                   </Field>
                 ) : null}
                 {a.approvalDate ? (
@@ -405,6 +384,18 @@ export function ApprovalDetailPage() {
         note={needsTwo && !a.awaitingSecondApproval ? 'This is the first of two approvals.' : null}
       />
       <RejectDialog open={rejectOpen} onOpenChange={setRejectOpen} onSubmit={reject} />
+      {staff && pending ? (
+        <EditApprovalDialog
+          open={editOpen}
+          onOpenChange={setEditOpen}
+          approval={a}
+          onSaved={(next) => {
+            // The answer already holds the change; the live notice reloads it (and the history) too.
+            approval.setData(() => next);
+            history.reload();
+          }}
+        />
+      ) : null}
     </div>
   );
 }

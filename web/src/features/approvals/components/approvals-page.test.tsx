@@ -4,6 +4,8 @@ import { cleanup, render, screen, waitFor, within } from '@testing-library/react
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import Toaster from '../../../components/ui/toaster';
+import { resetToasts } from '../../../components/ui/use-toast';
 import { sessionStore } from '../../../lib/session-store';
 import { json, mockFetch, sampleUser } from '../../../testing/fetch-mock';
 
@@ -51,6 +53,7 @@ function renderPage() {
   return render(
     <MemoryRouter initialEntries={['/approvals']}>
       <ApprovalsPage />
+      <Toaster />
     </MemoryRouter>,
   );
 }
@@ -58,7 +61,9 @@ function renderPage() {
 beforeEach(() => sessionStore.setUser(sampleUser));
 afterEach(() => {
   cleanup();
+  resetToasts();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 describe('ApprovalsPage', () => {
@@ -147,5 +152,90 @@ describe('ApprovalsPage', () => {
     expect(screen.queryAllByRole('checkbox')).toHaveLength(0);
     expect(screen.queryByRole('button', { name: /^(Approve|Reject) approval/ })).toBeNull();
     expect(screen.queryByRole('link', { name: 'New Approval' })).toBeNull();
+  });
+
+  it('disables a row’s approve for a viewer the server says may not, with the reason as its title', async () => {
+    mockFetch((call) => {
+      if (call.url.startsWith('/api/bill-approval/approvals/stats'))
+        return json(200, { success: true, data: STATS });
+      if (call.url.startsWith('/api/company')) return json(200, { success: true, data: [] });
+      return json(200, {
+        success: true,
+        data: [
+          approval(1, {
+            viewerMayApprove: false,
+            approveBlockedReason: 'You created this approval; this company requires a different approver.',
+          }),
+          approval(2, { viewerMayApprove: true, approveBlockedReason: null }),
+        ],
+        meta: { pagination: { total: 2, page: 1, limit: 10, totalPages: 1 } },
+      });
+    });
+    renderPage();
+    const blocked = within(await screen.findByTestId(`approval-row-${approval(1).id}`)).getByRole('button', {
+      name: 'Approve approval 00000001',
+    }) as HTMLButtonElement;
+    expect(blocked.disabled).toBe(true);
+    expect(blocked.title).toBe('You created this approval; this company requires a different approver.');
+    const open = within(screen.getByTestId(`approval-row-${approval(2).id}`)).getByRole('button', {
+      name: 'Approve approval 00000002',
+    }) as HTMLButtonElement;
+    expect(open.disabled).toBe(false);
+    expect(open.title).toBe('Approve all bills');
+    // Reject stays available on the blocked row.
+    expect(
+      (
+        within(screen.getByTestId(`approval-row-${approval(1).id}`)).getByRole('button', {
+          name: 'Reject approval 00000001',
+        }) as HTMLButtonElement
+      ).disabled,
+    ).toBe(false);
+  });
+
+  it('exports the filtered list as a file through the REST export; a failure says why', async () => {
+    let exportAnswer: () => Response = () =>
+      new Response('ID,Company\n', {
+        status: 200,
+        headers: {
+          'content-type': 'text/csv; charset=utf-8',
+          'content-disposition': 'attachment; filename="approvals-export.csv"',
+        },
+      });
+    const { calls } = mockFetch((call) => {
+      if (call.url.startsWith('/api/bill-approval/approvals/stats'))
+        return json(200, { success: true, data: STATS });
+      if (call.url.startsWith('/api/bill-approval/approvals/export')) return exportAnswer();
+      if (call.url.startsWith('/api/company')) return json(200, { success: true, data: [] });
+      return json(200, {
+        success: true,
+        data: [],
+        meta: { pagination: { total: 0, page: 1, limit: 10, totalPages: 1 } },
+      });
+    });
+    const saved: string[] = [];
+    URL.createObjectURL = vi.fn(() => 'blob:approvals');
+    URL.revokeObjectURL = vi.fn();
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    renderPage();
+    const user = userEvent.setup();
+    await screen.findByText('No approvals found');
+    await user.click(screen.getByRole('button', { name: 'Filters' }));
+    await user.type(screen.getByLabelText('Search'), 'INV-1');
+    await waitFor(() => expect(calls.some((c) => c.url.includes('search=INV-1'))).toBe(true));
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await screen.findByText('Download started');
+    const exported = calls.filter((c) => c.url.startsWith('/api/bill-approval/approvals/export'));
+    expect(exported).toHaveLength(1);
+    expect(exported[0].url).toBe('/api/bill-approval/approvals/export?search=INV-1&format=csv');
+    expect(saved).toEqual(['approvals-export.csv']);
+
+    exportAnswer = () =>
+      json(403, { success: false, message: 'You do not have permission to perform this action' });
+    await user.click(screen.getByRole('button', { name: 'Export CSV' }));
+    await screen.findByText('Export failed');
+    expect(screen.getByText('You do not have permission to perform this action')).toBeTruthy();
+    expect(saved).toHaveLength(1);
   });
 });

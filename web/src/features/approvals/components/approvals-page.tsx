@@ -1,12 +1,15 @@
 // /approvals (spec 2 §2 Approvals list; issue 12): five stat cards and the bill figures, filters
 // behind a toggle, a sortable server-paged table with row approve/reject for staff, a row menu, bulk
 // approve and reject of the selected PENDING rows with a result per row, and the paging footer.
+// Export CSV downloads the server's export with the filters in force. A row's approve is disabled,
+// with the server's reason as its title, when the viewer may not approve it (segregation of duties).
 // Live: any approval change (another session, a worker, the expiry job) refetches list and figures.
 import {
   ArrowDown,
   ArrowUp,
   Check,
   ChevronsUpDown,
+  Download,
   Filter,
   MoreHorizontal,
   Plus,
@@ -44,6 +47,7 @@ import {
   bulkApprove,
   bulkReject,
   deleteApproval,
+  exportApprovals,
   getApprovalStats,
   getApprovals,
   getCompanyChoices,
@@ -124,6 +128,7 @@ export function ApprovalsPage() {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [busyRow, setBusyRow] = useState<string | null>(null);
   const [bulkBusy, setBulkBusy] = useState(false);
+  const [exporting, setExporting] = useState(false);
   const [bulkRejectOpen, setBulkRejectOpen] = useState(false);
   const [bulkResult, setBulkResult] = useState<{ verb: 'approved' | 'rejected'; result: BulkResult } | null>(
     null,
@@ -230,6 +235,18 @@ export function ApprovalsPage() {
     }
   }
 
+  async function exportCsv() {
+    setExporting(true);
+    try {
+      await exportApprovals(filters);
+      toast.success('Download started');
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : 'Failed to export approvals', 'Export failed');
+    } finally {
+      setExporting(false);
+    }
+  }
+
   async function runBulk(verb: 'approved' | 'rejected', call: () => Promise<BulkResult>) {
     setBulkBusy(true);
     try {
@@ -259,6 +276,10 @@ export function ApprovalsPage() {
             <Button variant="outline" onClick={refresh}>
               <RefreshCw aria-hidden="true" />
               Refresh
+            </Button>
+            <Button variant="outline" onClick={exportCsv} disabled={exporting}>
+              <Download aria-hidden="true" />
+              {exporting ? 'Exporting…' : 'Export CSV'}
             </Button>
             {staff ? (
               <Button asChild>
@@ -570,9 +591,14 @@ export function ApprovalsPage() {
                                   <Button
                                     variant="ghost"
                                     size="icon"
-                                    disabled={busy}
+                                    // The server's per-viewer answer; absent (an older answer) means allowed.
+                                    disabled={busy || a.viewerMayApprove === false}
                                     aria-label={`Approve approval ${shortId(a.id)}`}
-                                    title="Approve all bills"
+                                    title={
+                                      a.viewerMayApprove === false
+                                        ? (a.approveBlockedReason ?? 'You may not approve this approval')
+                                        : 'Approve all bills'
+                                    }
                                     onClick={() => approveRow(a)}
                                   >
                                     <Check className="text-green-700" aria-hidden="true" />

@@ -1,5 +1,5 @@
 // The list footer (spec 2 §2): page size, First, Previous, up to 5 page buttons, Next, Last and
-// 'Page p of n • Total: t approvals'.
+// 'Page p of n • Total: t approvals'. /bills pages its bills with the same footer ('t bills').
 import { Button } from '../../../components/ui/button';
 import { Label } from '../../../components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
@@ -12,6 +12,7 @@ export function ApprovalsPagination({
   limit,
   onPage,
   onLimit,
+  noun = 'approvals',
 }: {
   page: number;
   totalPages: number;
@@ -19,6 +20,7 @@ export function ApprovalsPagination({
   limit: PageSize;
   onPage: (page: number) => void;
   onLimit: (limit: PageSize) => void;
+  noun?: string;
 }) {
   const last = Math.max(1, totalPages);
   return (
@@ -70,7 +72,7 @@ export function ApprovalsPagination({
         </Button>
       </div>
       <p className="text-sm text-muted-foreground" aria-live="polite" data-testid="page-summary">
-        {pageSummary(page, last, total)}
+        {pageSummary(page, last, total, noun)}
       </p>
     </nav>
   );

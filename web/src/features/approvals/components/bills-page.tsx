@@ -2,6 +2,8 @@
 // number, due date, amount, banking readiness, an open approval and the possible-duplicate flag;
 // select bills, choose a manager and a priority, create the approval. A possible duplicate needs an
 // explicit confirmation, which the server records. ADMINs also set the company's approval policy.
+// A company can have hundreds of open bills: they are paged here (the list's page sizes), and the
+// selection is kept across pages. Managers come from the staff picker (ACTIVE managers only).
 import { AlertTriangle, Plus, RefreshCw } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
@@ -30,17 +32,28 @@ import {
   createApproval,
   getBillsForApproval,
   getCompanyChoices,
-  getManagerChoices,
+  getManagerOptions,
   type Priority,
 } from '../api/approvals';
-import { formatDate, formatUsd, PRIORITIES, shortId, titleCase } from '../utils/approval-rules';
+import {
+  DEFAULT_PAGE_SIZE,
+  formatDate,
+  formatUsd,
+  type PageSize,
+  PRIORITIES,
+  pageOf,
+  shortId,
+  titleCase,
+} from '../utils/approval-rules';
 import { ApprovalPolicyCard } from './approval-policy-card';
+import { ApprovalsPagination } from './approvals-pagination';
 
 const NONE = 'none';
 
 export function BillsPage() {
   const { user } = useSession();
   const isAdmin = user?.role === 'ADMIN';
+  const staff = isAdmin || user?.role === 'MODERATOR';
   const navigate = useNavigate();
   const location = useLocation();
   const [params, setParams] = useSearchParams();
@@ -52,22 +65,28 @@ export function BillsPage() {
   const [creating, setCreating] = useState(false);
   const [confirmOpen, setConfirmOpen] = useState(false);
   const [confirmed, setConfirmed] = useState(false);
+  const [page, setPage] = useState(1);
+  const [limit, setLimit] = useState<PageSize>(DEFAULT_PAGE_SIZE);
 
   const companies = useRemote((signal) => getCompanyChoices(signal), []);
-  const managers = useRemote((signal) => getManagerChoices(signal), [], { enabled: isAdmin });
+  const managers = useRemote((signal) => getManagerOptions(signal), [], { enabled: staff });
   const bills = useRemote((signal) => getBillsForApproval(companyId, signal), [companyId], {
     enabled: companyId !== '',
   });
   // biome-ignore lint/correctness/useExhaustiveDependencies: another company starts with nothing selected
   useEffect(() => {
     setSelected(new Set());
+    setPage(1);
   }, [companyId]);
 
   const rows = bills.data ?? [];
   const chosen = useMemo(() => rows.filter((b) => selected.has(b.id)), [rows, selected]);
   const duplicates = chosen.filter((b) => b.possibleDuplicate);
   const total = chosen.reduce((sum, b) => sum + b.amount, 0);
-  const selectable = rows.filter((b) => !b.inOpenApproval);
+  // The header checkbox works on the page shown; what is selected on other pages stays selected.
+  const shown = pageOf(rows, page, limit);
+  const selectable = shown.rows.filter((b) => !b.inOpenApproval);
+  const pageAllSelected = selectable.length > 0 && selectable.every((b) => selected.has(b.id));
 
   function toggle(b: BillForApproval, on: boolean) {
     setSelected((s) => {
@@ -143,7 +162,7 @@ export function BillsPage() {
           </div>
           <div className="grid gap-2">
             <Label htmlFor="bills-manager">Manager</Label>
-            <Select value={managerId} onValueChange={setManagerId} disabled={!isAdmin}>
+            <Select value={managerId} onValueChange={setManagerId} disabled={!staff}>
               <SelectTrigger id="bills-manager" aria-label="Manager">
                 <SelectValue />
               </SelectTrigger>
@@ -151,13 +170,15 @@ export function BillsPage() {
                 <SelectItem value={NONE}>Not assigned</SelectItem>
                 {(managers.data ?? []).map((m) => (
                   <SelectItem key={m.id} value={String(m.id)}>
-                    {`${m.firstName} ${m.lastName}`.trim() || m.email}
+                    {m.displayName}
                   </SelectItem>
                 ))}
               </SelectContent>
             </Select>
-            {!isAdmin ? (
-              <p className="text-xs text-muted-foreground">The managers list is open to admins only.</p>
+            {managers.error ? (
+              <p role="alert" className="text-xs text-destructive">
+                Managers could not be loaded: {managers.error.message}
+              </p>
             ) : null}
           </div>
           <div className="grid gap-2">
@@ -213,10 +234,17 @@ export function BillsPage() {
                 <TableRow>
                   <TableHead className="w-10 pl-4">
                     <Checkbox
-                      aria-label="Select all bills"
-                      checked={selectable.length > 0 && selectable.every((b) => selected.has(b.id))}
+                      aria-label="Select all bills on this page"
+                      checked={pageAllSelected}
                       onChange={(e) =>
-                        setSelected(e.target.checked ? new Set(selectable.map((b) => b.id)) : new Set())
+                        setSelected((s) => {
+                          const next = new Set(s);
+                          for (const b of selectable) {
+                            if (e.target.checked) next.add(b.id);
+                            else next.delete(b.id);
+                          }
+                          return next;
+                        })
                       }
                     />
                   </TableHead>
@@ -229,7 +257,7 @@ export function BillsPage() {
                 </TableRow>
               </TableHeader>
               <TableBody>
-                {rows.map((b) => (
+                {shown.rows.map((b) => (
                   <TableRow
                     key={b.id}
                     data-testid={`bill-row-${b.id}`}
@@ -280,6 +308,20 @@ export function BillsPage() {
               </TableBody>
             </Table>
           )}
+          {rows.length > 0 ? (
+            <ApprovalsPagination
+              page={shown.page}
+              totalPages={shown.totalPages}
+              total={rows.length}
+              limit={limit}
+              noun="bills"
+              onPage={setPage}
+              onLimit={(n) => {
+                setLimit(n);
+                setPage(1);
+              }}
+            />
+          ) : null}
         </CardContent>
       </Card>
 

@@ -7,7 +7,9 @@ import {
   idList,
   managerLabel,
   pageButtons,
+  pageOf,
   pageSummary,
+  parseRecipients,
   percent,
   relativeTime,
   shortId,
@@ -76,5 +78,31 @@ describe('approval rules', () => {
     expect(hasBillFigures({ ...zero, processedBills: 2 })).toBe(true);
     expect(bulkSummary('approved', { succeeded: 3, failed: 0 })).toBe('3 approvals approved');
     expect(bulkSummary('rejected', { succeeded: 1, failed: 2 })).toBe('1 approval rejected, 2 failed');
+  });
+});
+
+describe('parseRecipients (the edit dialog, checked as the server checks)', () => {
+  it('splits on commas, semicolons and lines; trims, lower-cases and keeps each once', () => {
+    expect(parseRecipients(' AP@Client.example,\ncfo@client.example ; ap@client.example\n\n')).toEqual({
+      recipients: ['ap@client.example', 'cfo@client.example'],
+      error: null,
+    });
+    expect(parseRecipients('')).toEqual({ recipients: [], error: null });
+  });
+  it('names the first address the server would refuse, and more than 20', () => {
+    expect(parseRecipients('a@b.example, nope, c@d').error).toBe('Not a valid e-mail address: nope');
+    expect(parseRecipients('x..y@b.example').error).toBe('Not a valid e-mail address: x..y@b.example');
+    const many = Array.from({ length: 21 }, (_, i) => `p${i}@b.example`).join(',');
+    expect(parseRecipients(many).error).toBe('At most 20 recipients');
+  });
+});
+
+describe('pageOf (/bills pages its bills in memory)', () => {
+  it('cuts the page and keeps the page inside the list', () => {
+    const rows = Array.from({ length: 23 }, (_, i) => i);
+    expect(pageOf(rows, 1, 10)).toEqual({ rows: [0, 1, 2, 3, 4, 5, 6, 7, 8, 9], page: 1, totalPages: 3 });
+    expect(pageOf(rows, 3, 10)).toEqual({ rows: [20, 21, 22], page: 3, totalPages: 3 });
+    expect(pageOf(rows, 9, 10).page).toBe(3);
+    expect(pageOf([], 2, 10)).toEqual({ rows: [], page: 1, totalPages: 1 });
   });
 });

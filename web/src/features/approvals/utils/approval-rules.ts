@@ -104,9 +104,45 @@ export function pageButtons(page: number, totalPages: number, max = 5): number[]
   return Array.from({ length: count }, (_, i) => start + i);
 }
 
-/** 'Page p of n • Total: t approvals'. */
-export function pageSummary(page: number, totalPages: number, total: number): string {
-  return `Page ${page} of ${Math.max(1, totalPages)} • Total: ${total} approvals`;
+/** 'Page p of n • Total: t approvals' (or bills). */
+export function pageSummary(page: number, totalPages: number, total: number, noun = 'approvals'): string {
+  return `Page ${page} of ${Math.max(1, totalPages)} • Total: ${total} ${noun}`;
+}
+
+/** The rows of one page of a list held whole in memory (page 1-based, clamped to the last page). */
+export function pageOf<T>(
+  rows: readonly T[],
+  page: number,
+  size: number,
+): { rows: T[]; page: number; totalPages: number } {
+  const totalPages = Math.max(1, Math.ceil(rows.length / size));
+  const p = Math.min(Math.max(1, page), totalPages);
+  return { rows: rows.slice((p - 1) * size, p * size), page: p, totalPages };
+}
+
+export const RECIPIENTS_MAX = 20;
+// The server's rule (zod's e-mail check, at most 254 characters), so the dialog refuses what it would.
+const EMAIL =
+  /^(?!\.)(?!.*\.\.)([A-Za-z0-9_'+\-.]*)[A-Za-z0-9_+-]@([A-Za-z0-9][A-Za-z0-9-]*\.)+[A-Za-z]{2,}$/;
+
+/**
+ * Recipients typed as comma-, semicolon- or line-separated addresses: trimmed, lower-cased, each
+ * once. An error names the first address the server would refuse.
+ */
+export function parseRecipients(text: string): { recipients: string[]; error: string | null } {
+  const recipients = [
+    ...new Set(
+      text
+        .split(/[\n,;]+/)
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean),
+    ),
+  ];
+  const bad = recipients.find((r) => r.length > 254 || !EMAIL.test(r));
+  if (bad) return { recipients, error: `Not a valid e-mail address: ${bad}` };
+  if (recipients.length > RECIPIENTS_MAX)
+    return { recipients, error: `At most ${RECIPIENTS_MAX} recipients` };
+  return { recipients, error: null };
 }
 
 /** '5 minutes', '2 hours', '3 days' (for 'Created {relative} ago'). */

@@ -1,0 +1,194 @@
+// 'Edit Approval' (issue 12, update while PENDING): priority, manager (the staff picker's ACTIVE
+// managers) and recipients (comma- or line-separated e-mails, checked as the server checks them).
+// Only what changed is sent; the server's refusal is shown in a toast and the dialog stays open.
+import { useEffect, useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import {
+  Dialog,
+  DialogContent,
+  DialogDescription,
+  DialogFooter,
+  DialogHeader,
+  DialogTitle,
+} from '../../../components/ui/dialog';
+import { Label } from '../../../components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
+import { FieldError } from '../../../components/ui/text-field';
+import { toast } from '../../../components/ui/use-toast';
+import { useRemote } from '../../../lib/use-remote';
+import {
+  type Approval,
+  getManagerOptions,
+  type Priority,
+  type UpdateApprovalBody,
+  updateApproval,
+} from '../api/approvals';
+import { PRIORITIES, parseRecipients, titleCase } from '../utils/approval-rules';
+
+const NONE = 'none';
+
+export function EditApprovalDialog({
+  open,
+  onOpenChange,
+  approval,
+  onSaved,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  approval: Approval;
+  onSaved: (next: Approval) => void;
+}) {
+  const managers = useRemote((signal) => getManagerOptions(signal), [], { enabled: open });
+  const [priority, setPriority] = useState<Priority>(approval.priority);
+  const [managerId, setManagerId] = useState(NONE);
+  const [recipientsText, setRecipientsText] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  // Each opening starts from the approval as it is now (it may have changed live meanwhile).
+  // biome-ignore lint/correctness/useExhaustiveDependencies: reset on opening only, not on every live change
+  useEffect(() => {
+    if (!open) return;
+    setPriority(approval.priority);
+    setManagerId(approval.managerId === null ? NONE : String(approval.managerId));
+    setRecipientsText((approval.recipients ?? []).join('\n'));
+    setError(null);
+  }, [open]);
+
+  const options = managers.data ?? [];
+  // The current manager stays choosable even when no longer on offer (inactive): keeping it is no change.
+  const currentMissing =
+    approval.managerId !== null &&
+    managers.data !== undefined &&
+    !options.some((m) => m.id === approval.managerId);
+
+  function changes(): UpdateApprovalBody | null {
+    const body: UpdateApprovalBody = {};
+    if (priority !== approval.priority) body.priority = priority;
+    const nextManager = managerId === NONE ? null : Number(managerId);
+    if (nextManager !== approval.managerId) body.managerId = nextManager;
+    const parsed = parseRecipients(recipientsText);
+    if (parsed.error) return null;
+    const current = approval.recipients ?? [];
+    if (parsed.recipients.length !== current.length || parsed.recipients.some((r, i) => r !== current[i]))
+      body.recipients = parsed.recipients;
+    return body;
+  }
+
+  async function save() {
+    const parsed = parseRecipients(recipientsText);
+    if (parsed.error) {
+      setError(parsed.error);
+      return;
+    }
+    const body = changes();
+    if (!body || Object.keys(body).length === 0) {
+      onOpenChange(false);
+      return;
+    }
+    setBusy(true);
+    try {
+      const next = await updateApproval(approval.id, body);
+      toast.success('Approval updated successfully');
+      onSaved(next);
+      onOpenChange(false);
+    } catch (err) {
+      toast.error(err instanceof Error ? err.message : 'Failed to update approval');
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  return (
+    <Dialog open={open} onOpenChange={(o) => !busy && onOpenChange(o)}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Edit Approval</DialogTitle>
+          <DialogDescription>
+            Change the priority, the manager and who is told, while it is pending.
+          </DialogDescription>
+        </DialogHeader>
+        <form
+          className="grid gap-4"
+          onSubmit={(e) => {
+            e.preventDefault();
+            void save();
+          }}
+        >
+          <div className="grid gap-2">
+            <Label htmlFor="edit-approval-priority">Priority</Label>
+            <Select value={priority} onValueChange={(v) => setPriority(v as Priority)}>
+              <SelectTrigger id="edit-approval-priority" aria-label="Priority">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                {PRIORITIES.map((p) => (
+                  <SelectItem key={p} value={p}>
+                    {titleCase(p)}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor="edit-approval-manager">Manager</Label>
+            <Select value={managerId} onValueChange={setManagerId}>
+              <SelectTrigger id="edit-approval-manager" aria-label="Manager">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value={NONE}>Not assigned</SelectItem>
+                {currentMissing ? (
+                  <SelectItem value={String(approval.managerId)}>
+                    {approval.managerName ?? approval.managerEmail ?? `Manager ${approval.managerId}`}{' '}
+                    (current)
+                  </SelectItem>
+                ) : null}
+                {options.map((m) => (
+                  <SelectItem key={m.id} value={String(m.id)}>
+                    {m.displayName}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+            {managers.error ? (
+              <p role="alert" className="text-xs text-destructive">
+                Managers could not be loaded: {managers.error.message}
+              </p>
+            ) : null}
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor="edit-approval-recipients">Recipients</Label>
+            <textarea
+              id="edit-approval-recipients"
+              rows={3}
+              value={recipientsText}
+              onChange={(e) => {
+                setRecipientsText(e.target.value);
+                setError(null);
+              }}
+              aria-invalid={error ? true : undefined}
+              aria-describedby={error ? 'edit-approval-recipients-error' : 'edit-approval-recipients-hint'}
+              className="w-full rounded-md border border-input bg-transparent px-3 py-2 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50 aria-invalid:border-destructive"
+            />
+            {error ? (
+              <FieldError id="edit-approval-recipients-error" message={error} />
+            ) : (
+              <p id="edit-approval-recipients-hint" className="text-xs text-muted-foreground">
+                E-mail addresses, separated by commas or on separate lines (at most 20).
+              </p>
+            )}
+          </div>
+          <DialogFooter>
+            <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={busy}>
+              {busy ? 'Saving…' : 'Save Changes'}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
