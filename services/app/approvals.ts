@@ -425,7 +425,7 @@ export async function listApprovals(
  * The read models a list page is made of: the approvals, their companies', managers' and people's
  * names, and the companies' policies (who may approve).
  */
-const LIST_READ_MODELS = ['approvals', 'companies', 'managers', 'users', 'approval_policies'] as const;
+export const LIST_READ_MODELS = ['approvals', 'companies', 'managers', 'users', 'approval_policies'] as const;
 
 async function readApprovalPage(
   app: AppServices,

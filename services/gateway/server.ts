@@ -20,6 +20,7 @@ import { socketAddress, trustProxyOption } from './client-address.js';
 import { graphiqlPage } from './graphiql.js';
 import type { GraphQLContext } from './graphql/builder.js';
 import { toGraphQLError } from './graphql/errors.js';
+import { ResponseCache, responseCachePlugin } from './graphql/response-cache.js';
 import { schema } from './graphql/schema.js';
 import {
   BODY_LIMITS,
@@ -142,6 +143,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   for (const register of options.routes ?? []) register(server, deps);
 
   // GraphQL over HTTP.
+  const responseCache = new ResponseCache(app, registry);
   const yoga = createYoga<{ req: FastifyRequest; actor?: Actor | null }, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',
@@ -151,7 +153,8 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     // Masks unexpected errors ('Unexpected error.'), keeps GraphQLErrors we raise on purpose.
     maskedErrors: true,
     // Aliases, depth, tokens and cost limited, no suggestions, no introspection when signed out.
-    plugins: graphqlHardening(),
+    // Then: marks the read-only answers the response cache may keep (graphql/response-cache.ts).
+    plugins: [...graphqlHardening(), responseCachePlugin()],
     cors: graphqlCors(app.config),
     context: async (initial) => ({
       app,
@@ -181,14 +184,26 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
         });
       }
       // The caller is known before validation, which allows introspection only when signed in.
-      const response = await yoga.handleNodeRequestAndResponse(req, reply, {
-        req,
-        actor: await actorOf(req),
-      });
-      response.headers.forEach((value, key) => {
-        reply.header(key, value);
+      const actor = await actorOf(req);
+      const key = responseCache.keyOf(req, actor);
+      const found = key ? await responseCache.lookup(key) : null;
+      if (found && 'hit' in found) {
+        for (const [name, value] of found.hit.headers) reply.header(name, value);
+        reply.status(200);
+        return reply.send(found.hit.body);
+      }
+      const response = await yoga.handleNodeRequestAndResponse(req, reply, { req, actor });
+      const headers: Array<[string, string]> = [];
+      response.headers.forEach((value, name) => {
+        reply.header(name, value);
+        if (name !== 'content-length') headers.push([name, value]);
       });
       reply.status(response.status);
+      if (key && found && responseCache.wanted(req)) {
+        const body = await response.text();
+        responseCache.keep(req, key, found.version, response.status, headers, body);
+        return reply.send(body);
+      }
       reply.send(response.body);
       return reply;
     },

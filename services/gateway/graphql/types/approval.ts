@@ -27,6 +27,7 @@ import {
   getApproval,
   getApprovalPolicy,
   getApprovalSummary,
+  LIST_READ_MODELS,
   listApprovals,
   type ManagerOption,
   type PersonRef,
@@ -43,6 +44,7 @@ import { type LiveBus, seedSharedRead, sharedRead } from '../../live.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
 import { withoutNulls } from '../inputs.js';
+import { cacheableQuery } from '../response-cache.js';
 
 const StatusEnum = builder.enumType('ApprovalStatus', { values: APPROVAL_STATUSES });
 const PriorityEnum = builder.enumType('ApprovalPriority', { values: PRIORITIES });
@@ -333,6 +335,10 @@ builder.queryField('approvals', (t) =>
     resolve: (_, args, ctx) => run(() => listApprovals(ctx.app, ctx.actor, withoutNulls(args))),
   }),
 );
+
+// Staff keep the list and its stat cards open: their answers are kept while these read models stand still.
+cacheableQuery('approvals', LIST_READ_MODELS);
+cacheableQuery('approvalStats', ['approvals']);
 
 builder.queryField('approval', (t) =>
   t.field({
