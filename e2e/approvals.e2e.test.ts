@@ -3,7 +3,10 @@
 // (and a possible duplicate only after the explicit confirmation); the list's figures, filters,
 // sorting and paging; a moderator approves a subset and rejects with the dialog's rules; a USER sees
 // no actions; a change in one browser shows in another's list, figures and open detail without a
-// reload; bulk approve and reject; the invoice PDF; axe on every screen.
+// reload; bulk approve and reject; the invoice PDF; segregation of duties as each viewer sees it, a
+// moderator creating on /bills with the staff manager picker, the edit dialog and the CSV export; axe
+// on every screen.
+import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qb } from '../services/app/quickbooks.js';
@@ -55,6 +58,30 @@ function freshBills(n: number, withInvoice?: boolean): QbBill[] {
   if (out.length < n) throw new Error('the realm ran out of bills');
   for (const b of out) used.add(b.Id);
   return out;
+}
+
+/** Open bills no test used yet, as /bills orders them (due date, then id): the first page's. */
+function firstOnScreen(n: number): QbBill[] {
+  const out = realm.bills
+    .filter((b) => b.Balance > 0 && !used.has(b.Id))
+    .sort((x, y) => (x.DueDate ?? '').localeCompare(y.DueDate ?? '') || x.Id.localeCompare(y.Id))
+    .slice(0, n);
+  for (const b of out) used.add(b.Id);
+  return out;
+}
+
+/** A new open bill in QuickBooks, due long ago so it heads /bills' first page. */
+async function billInQuickBooks(body: Record<string, unknown>): Promise<{ Id: string }> {
+  const conn = await qb(app.started.app).connections.get(companyId);
+  const res = await fetch(`${sim.url}/v3/company/${realmId}/bill`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${conn!.tokens!.accessToken}` },
+    body: JSON.stringify({ DueDate: '2000-01-01', ...body }),
+  });
+  expect(res.status).toBe(200);
+  const bill = ((await res.json()) as { Bill: { Id: string } }).Bill;
+  used.add(bill.Id);
+  return bill;
 }
 
 async function createApproval(billIds: string[], priority = 'MEDIUM'): Promise<ApprovalJson> {
@@ -139,10 +166,14 @@ describe('approval screens', () => {
     await page.getByRole('heading', { name: 'Create Approval from Bills', level: 1 }).waitFor();
     // The company comes preselected; its open QuickBooks bills are listed with their flags.
     await page.getByRole('combobox', { name: 'Company', exact: true }).filter({ hasText: COMPANY }).waitFor();
-    const [b1, b2] = freshBills(2);
+    const [b1, b2] = firstOnScreen(2);
     await page.getByTestId(`bill-row-${b1.Id}`).waitFor();
+    // Paged as the approvals list is: ten a page, every open bill counted in the footer.
     const open = realm.bills.filter((b) => b.Balance > 0).length;
-    expect(await page.locator('[data-testid^="bill-row-"]').count()).toBe(open);
+    expect(await page.locator('[data-testid^="bill-row-"]').count()).toBe(Math.min(10, open));
+    expect(await page.getByTestId('page-summary').textContent()).toBe(
+      `Page 1 of ${Math.ceil(open / 10)} • Total: ${open} bills`,
+    );
     expect(await page.getByTestId(`bill-row-${b1.Id}`).textContent()).toContain(b1.DocNumber);
     expect(await page.getByTestId(`bill-row-${b1.Id}`).textContent()).toContain('Missing Banking Info');
     expect(await seriousAxeViolations(page)).toEqual([]);
@@ -164,19 +195,11 @@ describe('approval screens', () => {
     expect(await seriousAxeViolations(page)).toEqual([]);
 
     // A bill in QuickBooks that looks like b1 (same vendor, amount and document number).
-    const conn = await qb(app.started.app).connections.get(companyId);
-    const res = await fetch(`${sim.url}/v3/company/${realmId}/bill`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${conn!.tokens!.accessToken}` },
-      body: JSON.stringify({
-        VendorRef: { value: b1.VendorRef.value },
-        DocNumber: b1.DocNumber,
-        Line: [{ Amount: b1.TotalAmt, Description: 'Same invoice again' }],
-      }),
+    const copy = await billInQuickBooks({
+      VendorRef: { value: b1.VendorRef.value },
+      DocNumber: b1.DocNumber,
+      Line: [{ Amount: b1.TotalAmt, Description: 'Same invoice again' }],
     });
-    expect(res.status).toBe(200);
-    const copy = ((await res.json()) as { Bill: { Id: string } }).Bill;
-    used.add(copy.Id);
 
     await page.goto(`/bills?companyId=${companyId}`);
     const copyRow = page.getByTestId(`bill-row-${copy.Id}`);
@@ -599,7 +622,7 @@ describe('approval screens', () => {
     expect(errors).toEqual([]);
     await page.context().close();
   });
-  it('segregation of duties: the admin sets the policy on /bills; the creator may not approve; above the threshold a second approver', async () => {
+  it('segregation of duties as each viewer sees it: a moderator creates on /bills with the manager picker and may not approve; edit, first and second approval, export', async () => {
     const { page, errors } = await openPage(browser, app.url);
     await signIn(page, app.admin);
     await page.goto(`/bills?companyId=${companyId}`);
@@ -619,35 +642,103 @@ describe('approval screens', () => {
     );
     expect(policy.body.data).toEqual({ companyId, creatorMayNotApprove: true, secondApprovalThreshold: 1 });
 
-    // Created by the admin: the admin may not approve it, and the screen says why.
-    const approval = await createApproval([freshBills(1)[0].Id]);
-    await page.goto(`/approvals/${approval.id}`);
-    await page.getByTestId('approve-blocked').waitFor();
-    expect(await page.getByRole('button', { name: 'Approve', exact: true }).isDisabled()).toBe(true);
-    await page.getByText(/two different approvers are needed/).waitFor();
-    expect(await seriousAxeViolations(page)).toEqual([]);
-
-    // A moderator gives the first approval: still Pending, awaiting the second (live on the admin's page).
+    // A moderator creates on /bills and picks the manager (the managers list itself is ADMIN's).
+    const bill = await billInQuickBooks({
+      VendorRef: { value: realm.vendors[0].Id },
+      DocNumber: `SOD-${Date.now()}`,
+      Line: [{ Amount: 50, Description: 'Segregation of duties' }],
+    });
     const m = await openPage(browser, app.url);
     await signIn(m.page, moderator);
-    await m.page.goto(`/approvals/${approval.id}`);
-    await m.page.getByRole('button', { name: 'Approve', exact: true }).click();
-    await m.page.getByRole('dialog').getByRole('button', { name: 'Approve 1 bill' }).click();
-    await expectToast(m.page, 'First approval recorded');
-    await m.page.getByTestId('awaiting-second').waitFor();
-    expect(await m.page.getByTestId('detail-status').textContent()).toBe('Pending');
-    expect(await m.page.getByRole('button', { name: 'Approve', exact: true }).isDisabled()).toBe(true);
-    await page.getByTestId('awaiting-second').waitFor({ timeout: 3000 });
+    await m.page.goto(`/bills?companyId=${companyId}`);
+    await m.page.getByTestId(`bill-row-${bill.Id}`).getByRole('checkbox').check();
+    await choose(m.page, 'Manager', 'Dana Whitfield');
+    await m.page.getByRole('button', { name: 'Create Approval' }).click();
+    await expectToast(m.page, 'Approval created successfully');
+    await m.page.waitForURL(/\/approvals\/[0-9a-f-]{36}$/);
+    const id = m.page.url().split('/').pop()!;
+    await m.page.getByText('dana@example.com').waitFor();
 
-    // A second, different moderator completes it.
+    // The creator is told why not before any click; the server agrees.
+    expect(await m.page.getByTestId('approve-blocked').textContent()).toBe(
+      'You created this approval; this company requires a different approver.',
+    );
+    expect(await m.page.getByRole('button', { name: 'Approve', exact: true }).isDisabled()).toBe(true);
+    await m.page.getByText(/two different approvers are needed/).waitFor();
+    expect(await seriousAxeViolations(m.page)).toEqual([]);
+
+    // The admin's open detail follows the moderator's edit live.
+    await page.goto(`/approvals/${id}`);
+    expect(await page.getByRole('button', { name: 'Approve', exact: true }).isDisabled()).toBe(false);
+    expect(await page.getByTestId('approve-blocked').count()).toBe(0);
+    await m.page.getByRole('button', { name: 'Edit', exact: true }).click();
+    const edit = m.page.getByRole('dialog', { name: 'Edit Approval' });
+    await edit.waitFor();
+    await choose(m.page, 'Priority', 'Urgent');
+    await edit.getByLabel('Recipients').fill('AP@client.example, cfo@client.example');
+    expect(await seriousAxeViolations(m.page)).toEqual([]);
+    await edit.getByRole('button', { name: 'Save Changes' }).click();
+    await expectToast(m.page, 'Approval updated successfully');
+    await page.getByText('Urgent', { exact: true }).waitFor({ timeout: 3000 });
+    const edited = await apiCall<{ data: { priority: string; recipients: string[]; managerName: string } }>(
+      app.url,
+      'GET',
+      `${A}/${id}`,
+      undefined,
+      token,
+    );
+    expect(edited.body.data).toMatchObject({
+      priority: 'URGENT',
+      managerName: 'Dana Whitfield',
+      recipients: ['ap@client.example', 'cfo@client.example'],
+    });
+
+    // The moderator's list row: approve disabled, the reason as its title.
+    await m.page.goto('/approvals');
+    const rowApprove = row(m.page, id).getByRole('button', { name: `Approve approval ${short(id)}` });
+    expect(await rowApprove.isDisabled()).toBe(true);
+    expect(await rowApprove.getAttribute('title')).toBe(
+      'You created this approval; this company requires a different approver.',
+    );
+
+    // The admin gives the first approval: still Pending; now the admin is the one told why not.
+    await page.getByRole('button', { name: 'Approve', exact: true }).click();
+    await page.getByRole('dialog').getByRole('button', { name: 'Approve 1 bill' }).click();
+    await expectToast(page, 'First approval recorded');
+    await page
+      .getByTestId('approve-blocked')
+      .filter({ hasText: 'You gave the first approval; a second, different approver must approve.' })
+      .waitFor();
+    expect(await page.getByTestId('detail-status').textContent()).toBe('Pending');
+    expect(await page.getByTestId('awaiting-second').textContent()).toMatch(
+      /^First approval by .+ on .+; a second approver is needed \(amount above \$1\.00\)$/,
+    );
+
+    // Export CSV from the moderator's list with a filter: the file holds that approval only.
+    await m.page.getByRole('button', { name: 'Filters' }).click();
+    await m.page.getByLabel('Search').fill(id);
+    await m.page.getByTestId('page-summary').filter({ hasText: 'Total: 1 approvals' }).waitFor();
+    const [download] = await Promise.all([
+      m.page.waitForEvent('download'),
+      m.page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
+    await expectToast(m.page, 'Download started');
+    expect(download.suggestedFilename()).toBe('approvals-export.csv');
+    const csv = (await readFile((await download.path())!, 'utf8')).trim().split('\n');
+    expect(csv).toHaveLength(2);
+    expect(csv[1]).toContain(id);
+    expect(csv[1]).toContain('URGENT');
+
+    // A second, different moderator completes it; the admin's page follows.
     const second = await createUser(app.url, app.admin, 'MODERATOR', {
       firstName: 'Sam',
       lastName: 'Second',
     });
     const s2 = await openPage(browser, app.url);
     await signIn(s2.page, second);
-    await s2.page.goto(`/approvals/${approval.id}`);
+    await s2.page.goto(`/approvals/${id}`);
     await s2.page.getByTestId('awaiting-second').waitFor();
+    expect(await s2.page.getByTestId('approve-blocked').count()).toBe(0);
     await s2.page.getByRole('button', { name: 'Approve', exact: true }).click();
     await s2.page.getByRole('dialog').getByRole('button', { name: 'Approve 1 bill' }).click();
     await expectToast(s2.page, 'Approval approved successfully');
@@ -663,5 +754,6 @@ describe('approval screens', () => {
     );
     expect([...errors, ...m.errors, ...s2.errors]).toEqual([]);
     for (const c of [page.context(), m.context, s2.context]) await c.close();
-  });
+    // Three browsers and a whole lifecycle: more than the file's default on a loaded 2-core machine.
+  }, 180_000);
 });

@@ -303,7 +303,34 @@ export function viewerApproval(a: ApprovalDto, actor: Actor | null): ViewerAppro
 
 /** An answer with the viewer's fields (a new object: list answers are shared between requests). */
 export function withViewer(a: ApprovalDto, actor: Actor | null): ApprovalView {
-  return { ...a, ...viewerApproval(a, actor) };
+  // Object.assign, not {...a, ...b}: spreading two objects into one with this many fields left V8 a
+  // slow dictionary object (measured: over ten times the cost of a copy, and slower to serialize).
+  return Object.assign({}, a, viewerApproval(a, actor));
+}
+
+/**
+ * The viewer's copies of a list page, made once per kept page and viewer: the list is benchmarked at
+ * 1,500 requests/s answered from memory, and copying 25 rows per request would cost more than the rest
+ * of the hit. Keyed on the kept page itself, so a new version of the page starts afresh.
+ */
+const viewerPages = new WeakMap<Page<ApprovalDto>, Map<string, Page<ApprovalView>>>();
+const VIEWERS_PER_PAGE = 64;
+
+export function pageForViewer(page: Page<ApprovalDto>, actor: Actor | null): Page<ApprovalView> {
+  // What the rule reads of the viewer: who they are and their role.
+  const who = actor ? `${actor.id}:${actor.role}` : '';
+  let byViewer = viewerPages.get(page);
+  if (!byViewer) {
+    byViewer = new Map();
+    viewerPages.set(page, byViewer);
+  }
+  let viewed = byViewer.get(who);
+  if (!viewed) {
+    if (byViewer.size >= VIEWERS_PER_PAGE) byViewer.clear();
+    viewed = { ...page, data: page.data.map((a) => withViewer(a, actor)) };
+    byViewer.set(who, viewed);
+  }
+  return viewed;
 }
 
 function toDto(r: ApprovalRow, people: People = new Map(), policy: ApprovalPolicy = NO_POLICY): ApprovalDto {

@@ -35,6 +35,7 @@ import {
   getApproval,
   getApprovalPolicy,
   listApprovals,
+  pageForViewer,
   rejectApproval,
   setApprovalPolicy,
   updateApproval,
@@ -235,14 +236,10 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf }: RestDe
     },
     async (req, reply) => {
       const actor = await actorOf(req);
-      const page = await listApprovals(app, actor, req.query);
-      return ok(
-        reply,
-        page.data.map((a) => withViewer(a, actor)),
-        {
-          pagination: { total: page.total, page: page.page, limit: page.limit, totalPages: page.totalPages },
-        },
-      );
+      const page = pageForViewer(await listApprovals(app, actor, req.query), actor);
+      return ok(reply, page.data, {
+        pagination: { total: page.total, page: page.page, limit: page.limit, totalPages: page.totalPages },
+      });
     },
   );
   server.post(
