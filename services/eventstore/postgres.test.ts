@@ -76,6 +76,34 @@ describe('postgres event store: ordering under open transactions', () => {
     await following;
   });
 
+  it('an append held open in another database of the same cluster holds back no reader here', async () => {
+    // Another store on the same Postgres (another deployment, or another test file beside this one).
+    const elsewhere = await createTestDatabase('esother', 2);
+    const otherStore = new PostgresEventStore(elsewhere.pool);
+    await otherStore.init();
+    const slow = await elsewhere.pool.connect();
+    try {
+      const before = await store.headPosition();
+      await slow.query('BEGIN');
+      // Its append lock taken and a row written there: an id lower than anything appended here next.
+      await slow.query(LOCKED_INSERT, [`there-${randomUUID()}`, randomUUID(), 'There']);
+      expect(await otherStore.logHolder()).not.toBeNull();
+      expect(await store.logHolder()).toBeNull();
+      const here = await store.append(
+        `here-${randomUUID()}`,
+        [{ id: randomUUID(), type: 'Here', data: {} }],
+        'no_stream',
+      );
+      expect((await store.readAll(before, 100)).map((e) => e.type)).toEqual(['Here']);
+      expect(await store.headPosition()).toBe(here.position);
+      await slow.query('ROLLBACK');
+    } finally {
+      slow.release();
+      await otherStore.close();
+      await elsewhere.drop();
+    }
+  });
+
   it('a write transaction left open elsewhere (not an append) holds back no reader', async () => {
     const before = await store.headPosition();
     const other = await db.pool.connect();

@@ -56,15 +56,20 @@ export { APPEND_LOCK_CLASS } from '../advisory-locks.js';
  * Everything comes from one statement, so this holds in any isolation level. pg_locks shows 32-bit
  * ids: S's list holds ids within 2^31 of each other, so their low 32 bits match them one to one.
  * Rows written without the append lock (by hand) are outside this promise.
+ * Only this database's append locks count: pg_locks and the snapshot span the whole cluster, and an
+ * append to another database's store (another deployment, or another test file running beside this
+ * one) can never write here. Counting them held every store on the cluster behind the slowest append
+ * anywhere (the 8-writers contract test stalled for 20 s while another file's app was appending).
  */
 const HORIZON_SQL = `
 CREATE OR REPLACE VIEW es_horizon AS
 WITH locks AS MATERIALIZED (
-  SELECT virtualtransaction, locktype, classid, objsubid, transactionid, mode FROM pg_locks WHERE granted),
+  SELECT virtualtransaction, locktype, database, classid, objsubid, transactionid, mode FROM pg_locks WHERE granted),
 own_ids AS (
   SELECT t.transactionid::text::bigint AS xid32,
          EXISTS (SELECT 1 FROM locks a
                  WHERE a.virtualtransaction = t.virtualtransaction AND a.locktype = 'advisory'
+                   AND a.database = (SELECT oid FROM pg_database WHERE datname = current_database())
                    AND a.classid = ${APPEND_LOCK_CLASS} AND a.objsubid = 2) AS appends
   FROM locks t WHERE t.locktype = 'transactionid' AND t.mode = 'ExclusiveLock')
 SELECT (SELECT max(epoch) FROM es_epochs) AS epoch,
@@ -837,7 +842,7 @@ export class PostgresEventStore implements EventStore {
       `SELECT a.pid, extract(epoch FROM clock_timestamp() - a.xact_start)::float8 AS age,
               left(a.query, ${LOG_HOLDER_QUERY_CHARS}) AS query, a.state
        FROM pg_stat_activity a
-       WHERE a.backend_xid IS NOT NULL AND a.pid <> pg_backend_pid()
+       WHERE a.backend_xid IS NOT NULL AND a.pid <> pg_backend_pid() AND a.datname = current_database()
          AND a.pid IN (SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = ${APPEND_LOCK_CLASS}
                          AND objsubid = 2 AND granted)
        ORDER BY age(a.backend_xid) DESC LIMIT 1`,
