@@ -25,7 +25,9 @@ const STATS = '{ approvalStats { total pending rejected } }';
 async function outcomes(): Promise<{ hit: number; miss: number }> {
   const text = await (await fetch(t.started.metricsUrl!)).text();
   const count = (o: string) =>
-    Number(text.match(new RegExp(`billflow_graphql_response_cache_total\\{outcome="${o}"\\} (\\d+)`))?.[1] ?? 0);
+    Number(
+      text.match(new RegExp(`billflow_graphql_response_cache_total\\{outcome="${o}"\\} (\\d+)`))?.[1] ?? 0,
+    );
   return { hit: count('hit'), miss: count('miss') };
 }
 
@@ -41,8 +43,9 @@ beforeAll(async () => {
   });
   expect(reg.status).toBe(201);
   moderator = (await signIn(t.url, 'mod@cache.test', password)).tokens.accessToken;
-  companyId = (await api(t.url, 'POST', '/api/company/companies', { body: { name: 'Cache Co' }, token: admin }))
-    .body.data.id;
+  companyId = (
+    await api(t.url, 'POST', '/api/company/companies', { body: { name: 'Cache Co' }, token: admin })
+  ).body.data.id;
   // Three pending approvals, appended as the create command would (no QuickBooks needed here).
   const store = t.started.app.store;
   for (let i = 0; i < 3; i++) {
@@ -120,7 +123,9 @@ describe('GraphQL answers kept while their read models stand still', () => {
       first.data.approvals.data.map((a: { id: string }) => a.id),
     );
     // The admin created them: with no policy the creator may approve; the moderator may too.
-    expect(first.data.approvals.data.every((a: { viewerMayApprove: boolean }) => a.viewerMayApprove)).toBe(true);
+    expect(first.data.approvals.data.every((a: { viewerMayApprove: boolean }) => a.viewerMayApprove)).toBe(
+      true,
+    );
 
     // Other variables are another answer.
     const rejected = await gql(t.url, LIST, { status: 'REJECTED' }, admin);
@@ -148,6 +153,30 @@ describe('GraphQL answers kept while their read models stand still', () => {
     const after = await outcomes();
     expect(after.hit).toBe(before.hit);
     expect(after.miss - before.miss).toBe(2);
+  });
+
+  it('keeps the REST list the same way: same envelope, per caller, never stale', async () => {
+    const url = '/api/bill-approval/approvals?status=PENDING&limit=25';
+    const first = await api(t.url, 'GET', url, { token: admin });
+    expect(first.status).toBe(200);
+    expect(first.body).toMatchObject({ success: true, meta: { pagination: { total: 2, page: 1, limit: 25 } } });
+    const before = await outcomes();
+    const again = await fetch(`${t.url}${url}`, { headers: { authorization: `Bearer ${admin}` } });
+    expect(again.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await again.json()).toEqual(first.body);
+    expect((await outcomes()).hit - before.hit).toBe(1);
+
+    const r = await api(t.url, 'PUT', `/api/bill-approval/approvals/${ids[1]}/reject`, {
+      body: { rejectionReason: 'Duplicate' },
+      token: moderator,
+    });
+    expect(r.status).toBe(200);
+    const after = await api(t.url, 'GET', url, { token: admin });
+    expect(after.body.meta.pagination.total).toBe(1);
+    expect(after.body.data.map((a: { id: string }) => a.id)).toEqual([ids[2]]);
+    // A refusal is answered as usual and never kept.
+    for (let i = 0; i < 2; i++)
+      expect((await api(t.url, 'GET', '/api/bill-approval/approvals?limit=7', { token: admin })).status).toBe(400);
   });
 
   it('keeps nothing for the signed out, for errors or for mutations', async () => {

@@ -20,7 +20,6 @@ import { socketAddress, trustProxyOption } from './client-address.js';
 import { graphiqlPage } from './graphiql.js';
 import type { GraphQLContext } from './graphql/builder.js';
 import { toGraphQLError } from './graphql/errors.js';
-import { ResponseCache, responseCachePlugin } from './graphql/response-cache.js';
 import { schema } from './graphql/schema.js';
 import {
   BODY_LIMITS,
@@ -36,6 +35,7 @@ import { IdempotencyStore, installIdempotency, socketMutation } from './idempote
 import type { LiveBus } from './live.js';
 import { registerApiDocs } from './openapi.js';
 import { registerProjectionMetrics } from './projection-metrics.js';
+import { ResponseCache, responseCachePlugin } from './response-cache.js';
 import type { RestDeps } from './rest/deps.js';
 import { bearerOf, failureBody, sendError } from './rest/envelope.js';
 import { SessionChecks } from './session-checks.js';
@@ -138,12 +138,13 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   });
   // Before the routes: it documents each /api route as it is added (openapi.ts).
   await registerApiDocs(server);
-  const deps: RestDeps = { app, actorOf };
+  // Answers kept while their read models stand still, for REST lists and GraphQL queries alike.
+  const responseCache = new ResponseCache(app, registry);
+  const deps: RestDeps = { app, actorOf, responses: responseCache };
   for (const register of routeGroups) register(server, deps);
   for (const register of options.routes ?? []) register(server, deps);
 
   // GraphQL over HTTP.
-  const responseCache = new ResponseCache(app, registry);
   const yoga = createYoga<{ req: FastifyRequest; actor?: Actor | null }, GraphQLContext>({
     schema,
     graphqlEndpoint: '/graphql',

@@ -34,6 +34,7 @@ import {
   exportApprovalsCsv,
   getApproval,
   getApprovalPolicy,
+  LIST_READ_MODELS,
   listApprovals,
   pageForViewer,
   rejectApproval,
@@ -220,7 +221,7 @@ const Policy = z.object({
   secondApprovalThreshold: z.number().nullable(),
 });
 
-export function approvalRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) {
+export function approvalRoutes(server: FastifyInstance, { app, actorOf, responses }: RestDeps) {
   const A = `${BASE}/approvals`;
   server.get(
     A,
@@ -236,9 +237,21 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf }: RestDe
     },
     async (req, reply) => {
       const actor = await actorOf(req);
-      const page = pageForViewer(await listApprovals(app, actor, req.query), actor);
-      return ok(reply, page.data, {
-        pagination: { total: page.total, page: page.page, limit: page.limit, totalPages: page.totalPages },
+      // Staff keep this list open: an unchanged page is sent again as it was (response-cache.ts).
+      return responses.rest(req, reply, actor, LIST_READ_MODELS, async () => {
+        const page = pageForViewer(await listApprovals(app, actor, req.query), actor);
+        return {
+          success: true,
+          data: page.data,
+          meta: {
+            pagination: {
+              total: page.total,
+              page: page.page,
+              limit: page.limit,
+              totalPages: page.totalPages,
+            },
+          },
+        };
       });
     },
   );

@@ -41,10 +41,10 @@ import type { AppServices } from '../../../app/context.js';
 import type { Page } from '../../../app/users.js';
 import { authorize } from '../../../auth/permissions.js';
 import { type LiveBus, seedSharedRead, sharedRead } from '../../live.js';
+import { cacheableQuery } from '../../response-cache.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
 import { withoutNulls } from '../inputs.js';
-import { cacheableQuery } from '../response-cache.js';
 
 const StatusEnum = builder.enumType('ApprovalStatus', { values: APPROVAL_STATUSES });
 const PriorityEnum = builder.enumType('ApprovalPriority', { values: PRIORITIES });

@@ -1,4 +1,4 @@
-// GraphQL answers of read-only queries kept as the bytes Yoga sent, and sent again without Yoga while
+// Answers of read-only GraphQL queries and REST lists kept as the bytes sent, and sent again while
 // the read models they were made of stand still (the same rule as services/app/read-cache.ts: a
 // projection's checkpoint row names the state of its tables).
 //
@@ -11,14 +11,14 @@
 // the operation is one. The key is the caller (id and role: answers carry per-viewer fields), the
 // request's Origin and Accept (they shape Yoga's headers) and the operation's text and variables.
 // An answer with errors is never kept.
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { getOperationAST, Kind, OperationTypeNode } from 'graphql';
 import type { Plugin } from 'graphql-yoga';
 import { LRUCache } from 'lru-cache';
 import { Counter, type Registry } from 'prom-client';
-import type { AppServices } from '../../app/context.js';
-import { readModelVersion } from '../../app/read-cache.js';
-import type { Actor } from '../../auth/permissions.js';
+import type { AppServices } from '../app/context.js';
+import { readModelVersion } from '../app/read-cache.js';
+import type { Actor } from '../auth/permissions.js';
 
 /** Root Query field → the read models its answer is made of (nothing else: no clock, no outside call). */
 const cacheableFields = new Map<string, readonly string[]>();
@@ -91,7 +91,7 @@ export class ResponseCache {
   ) {
     this.outcomes = new Counter({
       name: 'billflow_graphql_response_cache_total',
-      help: 'GraphQL answers of cacheable queries: sent from memory (hit) or made by Yoga (miss)',
+      help: 'Answers of cacheable GraphQL queries and REST lists: sent from memory (hit) or made again (miss)',
       labelNames: ['outcome'],
       registers: [registry],
     });
@@ -145,6 +145,33 @@ export class ResponseCache {
       return; // the version read before was for other read models (or none): keep the next one
     }
     if (version !== null) this.kept.set(`${key.caller}\u0000${key.operation}`, { version, headers, body });
+  }
+
+  /**
+   * A REST answer made by `make` (the envelope), kept per caller and URL while `readModels` stand
+   * still. `make` authorizes and validates: what it throws is answered as usual and nothing is kept.
+   */
+  async rest(
+    req: FastifyRequest,
+    reply: FastifyReply,
+    actor: Actor | null,
+    readModels: readonly string[],
+    make: () => Promise<unknown>,
+  ): Promise<FastifyReply> {
+    if (!actor) return reply.send(await make());
+    const key = `rest\u0000${actor.id}\u0000${actor.role}\u0000${req.headers.accept ?? ''}\u0000${req.url}`;
+    const version = await readModelVersion(this.app, readModels);
+    const complete = version.split(',').length === readModels.length;
+    const kept = complete ? this.kept.get(key) : undefined;
+    reply.type('application/json; charset=utf-8');
+    if (kept && kept.version === version) {
+      this.outcomes.inc({ outcome: 'hit' });
+      return reply.send(kept.body);
+    }
+    this.outcomes.inc({ outcome: 'miss' });
+    const body = JSON.stringify(await make());
+    if (complete) this.kept.set(key, { version, headers: [], body });
+    return reply.send(body);
   }
 
   /** Whether Yoga's answer to this request may be kept (read its body as text only then). */
