@@ -86,7 +86,7 @@ describe('managers screens', () => {
 
     // A second manager holds Uma: linking her to Dana is refused with the server's message.
     const token = (await apiLogin(app.url, app.admin)).tokens.accessToken;
-    const other = await apiCall(
+    const other = await apiCall<{ data: { id: number } }>(
       app.url,
       'POST',
       '/api/manager/managers',
