@@ -97,13 +97,9 @@ async function createApproval(billIds: string[], priority = 'MEDIUM'): Promise<A
 }
 
 async function stats() {
-  const r = await apiCall<{ data: { total: number; pending: number; approved: number; rejected: number; expired: number } }>(
-    app.url,
-    'GET',
-    `${A}/stats`,
-    undefined,
-    token,
-  );
+  const r = await apiCall<{
+    data: { total: number; pending: number; approved: number; rejected: number; expired: number };
+  }>(app.url, 'GET', `${A}/stats`, undefined, token);
   return r.body.data;
 }
 
