@@ -12,6 +12,9 @@ export default defineConfig({
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Two files at a time in every project: vitest's default on a 2-core machine is one (cores - 1),
+    // and most of a server or browser test's time is spent waiting on Postgres, Redis or Chromium.
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
@@ -42,10 +45,6 @@ export default defineConfig({
           setupFiles: ['test/load-modules.ts'],
           environment: 'node',
           include: ['e2e/**/*.e2e.test.ts'],
-          // Each file drives its own Chromium and gateway: two at a time on a 2-core machine.
-          maxWorkers: 2,
-          // A project with its own maxWorkers needs its own group (vitest 4): browsers run after the rest.
-          sequence: { groupOrder: 1 },
           testTimeout: 60_000,
         },
       },
