@@ -17,8 +17,22 @@ export async function ensureCheckpoints(db: QueryExecutorProvider) {
   await sql`CREATE OR REPLACE FUNCTION projection_advance(p_name text, p_from text, p_to text)
     RETURNS void LANGUAGE plpgsql AS $fn$
     BEGIN
-      UPDATE projection_checkpoints SET position = p_to, updated_at = now()
+      -- updated_at names the state of the tables (services/app/read-cache.ts): strictly increasing,
+      -- whatever the clock does.
+      UPDATE projection_checkpoints
+      SET position = p_to, updated_at = greatest(clock_timestamp(), updated_at + interval '1 microsecond')
       WHERE name = p_name AND position = p_from;
+      IF NOT FOUND THEN
+        RAISE EXCEPTION 'checkpoint of % moved under us (expected %)', p_name, p_from
+          USING ERRCODE = ${sql.lit(CHECKPOINT_MOVED)};
+      END IF;
+    END $fn$`.execute(db);
+  // The same move over events the consumer had nothing to write for: its tables did not change, so
+  // answers kept on them stay valid (updated_at untouched).
+  await sql`CREATE OR REPLACE FUNCTION projection_advance_quiet(p_name text, p_from text, p_to text)
+    RETURNS void LANGUAGE plpgsql AS $fn$
+    BEGIN
+      UPDATE projection_checkpoints SET position = p_to WHERE name = p_name AND position = p_from;
       IF NOT FOUND THEN
         RAISE EXCEPTION 'checkpoint of % moved under us (expected %)', p_name, p_from
           USING ERRCODE = ${sql.lit(CHECKPOINT_MOVED)};
@@ -40,6 +54,13 @@ export async function readCheckpoint(
  * `from` (compare-and-set): a runner that lost its lock, or raced a rebuild's swap, fails here
  * instead of applying anything twice.
  */
-export async function moveCheckpoint(trx: QueryExecutorProvider, name: string, from: Position, to: Position) {
-  await sql`SELECT projection_advance(${name}, ${from}, ${to})`.execute(trx);
+export async function moveCheckpoint(
+  trx: QueryExecutorProvider,
+  name: string,
+  from: Position,
+  to: Position,
+  opts: { wrote: boolean } = { wrote: true },
+) {
+  if (opts.wrote) await sql`SELECT projection_advance(${name}, ${from}, ${to})`.execute(trx);
+  else await sql`SELECT projection_advance_quiet(${name}, ${from}, ${to})`.execute(trx);
 }

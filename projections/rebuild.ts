@@ -81,8 +81,9 @@ export async function rebuildProjection(
       }
       await sql`
         INSERT INTO projection_checkpoints(name, position, version, updated_at)
-        VALUES (${p.name}, ${position}, ${p.version}, now())
-        ON CONFLICT (name) DO UPDATE SET position = excluded.position, version = excluded.version, updated_at = now()
+        VALUES (${p.name}, ${position}, ${p.version}, clock_timestamp())
+        ON CONFLICT (name) DO UPDATE SET position = excluded.position, version = excluded.version,
+          updated_at = greatest(clock_timestamp(), projection_checkpoints.updated_at + interval '1 microsecond')
       `.execute(trx);
       // Parked events of the old tables are moot: this build applied the log afresh.
       await sql`DELETE FROM parked_events WHERE consumer = ${p.name}`.execute(trx);

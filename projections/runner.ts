@@ -113,7 +113,8 @@ export class ProjectionRunner {
       signal,
       lockLost,
       handleBatch: (from, events) => this.applyBatch(p, live, from, events, signal),
-      writeCheckpoint: (from, to) => moveCheckpoint(this.batches, p.name, from, to),
+      // Over batches that wrote nothing: the tables' stamp stays (answers kept on them stay valid).
+      writeCheckpoint: (from, to) => moveCheckpoint(this.batches, p.name, from, to, { wrote: false }),
       onFlushError: (err) =>
         this.opts.log.warn({ projection: p.name, err: String(err) }, 'moving the checkpoint failed'),
       retryParked: () => this.retryParked(p, signal, live),
@@ -299,9 +300,9 @@ export class ProjectionRunner {
             await this.applyEvents(p, trx, [e], { schema: 'public', notify: (n) => notices.push(n) });
           // The tables changed behind the checkpoint: its stamp says so to answers kept on it
           // (services/app/read-cache.ts).
-          await sql`UPDATE projection_checkpoints SET updated_at = clock_timestamp() WHERE name = ${p.name}`.execute(
-            trx,
-          );
+          await sql`UPDATE projection_checkpoints
+            SET updated_at = greatest(clock_timestamp(), updated_at + interval '1 microsecond')
+            WHERE name = ${p.name}`.execute(trx);
           applied = true;
         });
       } catch (err) {

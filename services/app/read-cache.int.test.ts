@@ -53,6 +53,26 @@ describe('answers kept on the read models they read', () => {
     expect(await readCached(app, ['alpha', 'beta'], 'moved', c.read)).toBe(2);
   });
 
+  it('keeps its answer when a checkpoint moves over events its consumer wrote nothing for', async () => {
+    const c = counted();
+    await readCached(app, ['alpha', 'beta'], 'quiet', c.read);
+    // Any activity elsewhere in the log moves every consumer's checkpoint within 250 ms like this.
+    await db.pool.query(`SELECT projection_advance_quiet('alpha', 'p1', 'p1b')`);
+    expect(await readCached(app, ['alpha', 'beta'], 'quiet', c.read)).toBe(1);
+    // A batch that wrote its tables is a change, even where the clock would give an equal stamp.
+    await db.pool.query(`SELECT projection_advance('alpha', 'p1b', 'p1c')`);
+    expect(await readCached(app, ['alpha', 'beta'], 'quiet', c.read)).toBe(2);
+    const before = await db.pool.query(`SELECT updated_at FROM projection_checkpoints WHERE name = 'alpha'`);
+    await db.pool.query(
+      `UPDATE projection_checkpoints SET updated_at = updated_at + interval '1 hour' WHERE name = 'alpha'`,
+    );
+    await db.pool.query(`SELECT projection_advance('alpha', 'p1c', 'p1d')`);
+    const after = await db.pool.query(`SELECT updated_at FROM projection_checkpoints WHERE name = 'alpha'`);
+    expect(after.rows[0].updated_at.getTime()).toBeGreaterThan(
+      before.rows[0].updated_at.getTime() + 3_599_000,
+    );
+  });
+
   it('reads again after the tables changed behind an unmoved checkpoint (a retried parked event, a swap)', async () => {
     const c = counted();
     await readCached(app, ['alpha'], 'stamped', c.read);

@@ -1,8 +1,10 @@
 // Answers of read-model queries kept in memory, valid exactly as long as the read models they read
-// have not moved. A projection writes its tables and moves its checkpoint in one transaction, and
+// have not changed. A projection writes its tables and moves its checkpoint in one transaction, and
 // every write to its tables (a live batch, a rebuild's swap, an operator's retry of a parked event)
-// stamps the checkpoint row's `updated_at`: so the rows of projection_checkpoints name the state of
-// the tables. Each read first reads those rows (one indexed query) and serves a kept answer only if
+// stamps the checkpoint row's `updated_at`, strictly increasing: so that stamp names the state of
+// the tables. The position is not part of it: a consumer moves its checkpoint over events it had
+// nothing to write for (projection_advance_quiet), and those must not throw kept answers away, or
+// any activity anywhere in the log would. Each read first reads those rows (one indexed query) and serves a kept answer only if
 // they are what they were when the answer was computed. Never stale, then, and read-your-writes holds
 // on every gateway: a mutation answers after the checkpoint moved past its events.
 //
@@ -34,7 +36,7 @@ function cacheOf(app: AppServices) {
 export async function readModelVersion(app: AppServices, projections: readonly string[]): Promise<string> {
   const r = await app.pool.query<{ v: string | null }>({
     name: 'read_model_version',
-    text: `SELECT string_agg(name || '@' || position || '@' || (extract(epoch FROM updated_at) * 1e6)::bigint, ','
+    text: `SELECT string_agg(name || '@' || version || '@' || (extract(epoch FROM updated_at) * 1e6)::bigint, ','
              ORDER BY name) AS v
            FROM projection_checkpoints WHERE name = ANY($1::text[])`,
     values: [projections],
