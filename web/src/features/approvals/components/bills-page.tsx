@@ -40,15 +40,12 @@ import {
   formatDate,
   formatUsd,
   type PageSize,
-  PRIORITIES,
   pageOf,
   shortId,
-  titleCase,
 } from '../utils/approval-rules';
 import { ApprovalPolicyCard } from './approval-policy-card';
 import { ApprovalsPagination } from './approvals-pagination';
-
-const NONE = 'none';
+import { ManagerField, NO_MANAGER, PriorityField } from './assignment-fields';
 
 export function BillsPage() {
   const { user } = useSession();
@@ -60,7 +57,7 @@ export function BillsPage() {
   const stateCompany = (location.state as { companyId?: number } | null)?.companyId;
   const companyId = params.get('companyId') ?? (stateCompany ? String(stateCompany) : '');
   const [selected, setSelected] = useState<Set<string>>(new Set());
-  const [managerId, setManagerId] = useState(NONE);
+  const [managerId, setManagerId] = useState(NO_MANAGER);
   const [priority, setPriority] = useState<Priority>('MEDIUM');
   const [creating, setCreating] = useState(false);
   const [confirmOpen, setConfirmOpen] = useState(false);
@@ -103,7 +100,7 @@ export function BillsPage() {
       const approval = await createApproval({
         companyId: Number(companyId),
         billIds: chosen.map((b) => b.id),
-        managerId: managerId === NONE ? undefined : Number(managerId),
+        managerId: managerId === NO_MANAGER ? undefined : Number(managerId),
         priority,
         confirmDuplicates,
       });
@@ -160,42 +157,15 @@ export function BillsPage() {
               </SelectContent>
             </Select>
           </div>
-          <div className="grid gap-2">
-            <Label htmlFor="bills-manager">Manager</Label>
-            <Select value={managerId} onValueChange={setManagerId} disabled={!staff}>
-              <SelectTrigger id="bills-manager" aria-label="Manager">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                <SelectItem value={NONE}>Not assigned</SelectItem>
-                {(managers.data ?? []).map((m) => (
-                  <SelectItem key={m.id} value={String(m.id)}>
-                    {m.displayName}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-            {managers.error ? (
-              <p role="alert" className="text-xs text-destructive">
-                Managers could not be loaded: {managers.error.message}
-              </p>
-            ) : null}
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor="bills-priority">Priority</Label>
-            <Select value={priority} onValueChange={(v) => setPriority(v as Priority)}>
-              <SelectTrigger id="bills-priority" aria-label="Priority">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                {PRIORITIES.map((p) => (
-                  <SelectItem key={p} value={p}>
-                    {titleCase(p)}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          </div>
+          <ManagerField
+            id="bills-manager"
+            value={managerId}
+            onChange={setManagerId}
+            options={managers.data ?? []}
+            error={managers.error}
+            disabled={!staff}
+          />
+          <PriorityField id="bills-priority" value={priority} onChange={setPriority} />
         </CardContent>
       </Card>
 

@@ -12,7 +12,7 @@ import {
   DialogTitle,
 } from '../../../components/ui/dialog';
 import { Label } from '../../../components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
+import { SelectItem } from '../../../components/ui/select';
 import { FieldError } from '../../../components/ui/text-field';
 import { toast } from '../../../components/ui/use-toast';
 import { useRemote } from '../../../lib/use-remote';
@@ -23,9 +23,8 @@ import {
   type UpdateApprovalBody,
   updateApproval,
 } from '../api/approvals';
-import { PRIORITIES, parseRecipients, titleCase } from '../utils/approval-rules';
-
-const NONE = 'none';
+import { parseRecipients } from '../utils/approval-rules';
+import { ManagerField, NO_MANAGER, PriorityField } from './assignment-fields';
 
 export function EditApprovalDialog({
   open,
@@ -40,7 +39,7 @@ export function EditApprovalDialog({
 }) {
   const managers = useRemote((signal) => getManagerOptions(signal), [], { enabled: open });
   const [priority, setPriority] = useState<Priority>(approval.priority);
-  const [managerId, setManagerId] = useState(NONE);
+  const [managerId, setManagerId] = useState(NO_MANAGER);
   const [recipientsText, setRecipientsText] = useState('');
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -50,7 +49,7 @@ export function EditApprovalDialog({
   useEffect(() => {
     if (!open) return;
     setPriority(approval.priority);
-    setManagerId(approval.managerId === null ? NONE : String(approval.managerId));
+    setManagerId(approval.managerId === null ? NO_MANAGER : String(approval.managerId));
     setRecipientsText((approval.recipients ?? []).join('\n'));
     setError(null);
   }, [open]);
@@ -65,7 +64,7 @@ export function EditApprovalDialog({
   function changes(): UpdateApprovalBody | null {
     const body: UpdateApprovalBody = {};
     if (priority !== approval.priority) body.priority = priority;
-    const nextManager = managerId === NONE ? null : Number(managerId);
+    const nextManager = managerId === NO_MANAGER ? null : Number(managerId);
     if (nextManager !== approval.managerId) body.managerId = nextManager;
     const parsed = parseRecipients(recipientsText);
     if (parsed.error) return null;
@@ -115,48 +114,21 @@ export function EditApprovalDialog({
             void save();
           }}
         >
-          <div className="grid gap-2">
-            <Label htmlFor="edit-approval-priority">Priority</Label>
-            <Select value={priority} onValueChange={(v) => setPriority(v as Priority)}>
-              <SelectTrigger id="edit-approval-priority" aria-label="Priority">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                {PRIORITIES.map((p) => (
-                  <SelectItem key={p} value={p}>
-                    {titleCase(p)}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor="edit-approval-manager">Manager</Label>
-            <Select value={managerId} onValueChange={setManagerId}>
-              <SelectTrigger id="edit-approval-manager" aria-label="Manager">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                <SelectItem value={NONE}>Not assigned</SelectItem>
-                {currentMissing ? (
-                  <SelectItem value={String(approval.managerId)}>
-                    {approval.managerName ?? approval.managerEmail ?? `Manager ${approval.managerId}`}{' '}
-                    (current)
-                  </SelectItem>
-                ) : null}
-                {options.map((m) => (
-                  <SelectItem key={m.id} value={String(m.id)}>
-                    {m.displayName}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-            {managers.error ? (
-              <p role="alert" className="text-xs text-destructive">
-                Managers could not be loaded: {managers.error.message}
-              </p>
-            ) : null}
-          </div>
+          <PriorityField id="edit-approval-priority" value={priority} onChange={setPriority} />
+          <ManagerField
+            id="edit-approval-manager"
+            value={managerId}
+            onChange={setManagerId}
+            options={options}
+            error={managers.error}
+            extra={
+              currentMissing ? (
+                <SelectItem value={String(approval.managerId)}>
+                  {approval.managerName ?? approval.managerEmail ?? `Manager ${approval.managerId}`} (current)
+                </SelectItem>
+              ) : null
+            }
+          />
           <div className="grid gap-2">
             <Label htmlFor="edit-approval-recipients">Recipients</Label>
             <textarea
