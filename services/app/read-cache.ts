@@ -32,16 +32,23 @@ function cacheOf(app: AppServices) {
   return cache;
 }
 
-/** The state of the named read models: their checkpoints' positions and last writes. */
-export async function readModelVersion(app: AppServices, projections: readonly string[]): Promise<string> {
-  const r = await app.pool.query<{ v: string | null }>({
+/**
+ * The state of the named read models (their code versions and tables' stamps), or null while one of
+ * them has no checkpoint yet (a fresh store): nothing is kept on those.
+ */
+export async function readModelVersion(
+  app: AppServices,
+  projections: readonly string[],
+): Promise<string | null> {
+  const r = await app.pool.query<{ v: string | null; n: number }>({
     name: 'read_model_version',
     text: `SELECT string_agg(name || '@' || version || '@' || (extract(epoch FROM updated_at) * 1e6)::bigint, ','
-             ORDER BY name) AS v
+             ORDER BY name) AS v, count(*)::int AS n
            FROM projection_checkpoints WHERE name = ANY($1::text[])`,
     values: [projections],
   });
-  return r.rows[0]?.v ?? '';
+  const row = r.rows[0];
+  return row && row.n === projections.length ? row.v : null;
 }
 
 /**
@@ -56,14 +63,13 @@ export async function readCached<T>(
   compute: () => Promise<T>,
 ): Promise<T> {
   const version = await readModelVersion(app, projections);
-  // A read model that has no checkpoint yet (a fresh store) is not cached.
-  const complete = version.split(',').length === projections.length;
+  if (version === null) return compute();
   const cache = cacheOf(app);
-  const kept = complete ? cache.get(key) : undefined;
+  const kept = cache.get(key);
   if (kept && kept.version === version) return kept.value as T;
   const value = await compute();
   // Kept under the version read before computing: if the tables moved meanwhile, the next read sees
   // a newer version and computes again; a kept answer is never older than its version.
-  if (complete) cache.set(key, { version, value });
+  cache.set(key, { version, value });
   return value;
 }

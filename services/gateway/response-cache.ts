@@ -118,7 +118,7 @@ export class ResponseCache {
     const readModels = this.shapes.get(key.operation);
     if (!readModels) return { version: null };
     const version = await readModelVersion(this.app, readModels);
-    if (version.split(',').length !== readModels.length) return { version: null };
+    if (version === null) return { version: null };
     const kept = this.kept.get(`${key.caller}\u0000${key.operation}`);
     if (kept && kept.version === version) {
       this.outcomes.inc({ outcome: 'hit' });
@@ -161,8 +161,7 @@ export class ResponseCache {
     if (!actor) return reply.send(await make());
     const key = `rest\u0000${actor.id}\u0000${actor.role}\u0000${req.headers.accept ?? ''}\u0000${req.url}`;
     const version = await readModelVersion(this.app, readModels);
-    const complete = version.split(',').length === readModels.length;
-    const kept = complete ? this.kept.get(key) : undefined;
+    const kept = version === null ? undefined : this.kept.get(key);
     reply.type('application/json; charset=utf-8');
     if (kept && kept.version === version) {
       this.outcomes.inc({ outcome: 'hit' });
@@ -170,7 +169,7 @@ export class ResponseCache {
     }
     this.outcomes.inc({ outcome: 'miss' });
     const body = JSON.stringify(await make());
-    if (complete) this.kept.set(key, { version, headers: [], body });
+    if (version !== null) this.kept.set(key, { version, headers: [], body });
     return reply.send(body);
   }
 
