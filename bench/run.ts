@@ -249,6 +249,14 @@ async function runOnePart() {
         met: v.importSeconds <= 3,
       });
       rows.push({
+        figure: '  CPU the import cost (ms, /proc; gateway · projector · worker · Postgres)',
+        value: ['gateway', 'projector', 'worker', 'postgres']
+          .map((k) => fmt(v.importCpu[k] ?? 0, 0))
+          .join(' · '),
+        target: '',
+        met: null,
+      });
+      rows.push({
         figure: `vendors list, 20 rows with filters, over ${fmt(v.listVendors)} vendors (${fmt(v.listRequests)} requests, p50 ${fmt(v.listP50Ms, 1)} ms)`,
         value: `p99 ${fmt(v.listP99Ms, 1)} ms`,
         target: '≤ 30 ms',

@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { connectOverHttp } from '../tools/qbo-sandbox/connect.js';
 import { startQboSandbox } from '../tools/qbo-sandbox/server.js';
+import { type CpuGroups, cpuDelta, cpuSnapshot } from './cpu.js';
 import { percentile } from './measure.js';
 import { dropRedisPrefix, startRole } from './processes.js';
 
@@ -14,6 +15,8 @@ export interface VendorFigures {
   importRows: number;
   importSeconds: number;
   importUpdated: number;
+  /** CPU milliseconds the import cost each process group (/proc), to see where it goes. */
+  importCpu: Record<string, number>;
   listVendors: number;
   listRequests: number;
   listP50Ms: number;
@@ -109,6 +112,13 @@ export async function benchVendors(env: Record<string, string>, quick: boolean):
       );
     const form = new FormData();
     form.append('file', new Blob([lines.join('\n')], { type: 'text/csv' }), 'vendors.csv');
+    const groups: CpuGroups = {
+      gateway: [gateway.pid],
+      projector: [projector.pid],
+      worker: [worker.pid],
+      postgres: { named: 'postgres' },
+    };
+    const cpuBefore = cpuSnapshot(groups);
     const importStarted = performance.now();
     const imported = await fetch(`${base}/api/vendors/import-csv`, {
       method: 'POST',
@@ -116,6 +126,7 @@ export async function benchVendors(env: Record<string, string>, quick: boolean):
       body: form,
     });
     const importSeconds = (performance.now() - importStarted) / 1000;
+    const importCpu = cpuDelta(cpuBefore, cpuSnapshot(groups));
     const result = (await imported.json()) as any;
     if (!imported.ok) throw new Error(`import: ${imported.status} ${result.message}`);
 
@@ -147,6 +158,7 @@ export async function benchVendors(env: Record<string, string>, quick: boolean):
       importRows: ids.length,
       importSeconds,
       importUpdated: result.data.updated,
+      importCpu,
       listVendors: total,
       listRequests: times.length,
       listP50Ms: percentile(times, 50),

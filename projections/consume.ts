@@ -59,6 +59,8 @@ export const sleep = (ms: number, signal: AbortSignal) =>
 
 export interface ConsumeOptions {
   store: EventStore;
+  /** The events whose personal fields the consumer reads (SubscribeOptions.opens). */
+  opens?: (event: StoredEvent) => boolean;
   after: Position;
   batchSize: number;
   signal: AbortSignal;
@@ -122,6 +124,7 @@ export async function consumeLog(o: ConsumeOptions): Promise<void> {
     let buffer: StoredEvent[] = [];
     for await (const msg of o.store.subscribe({
       after: position,
+      opens: o.opens,
       signal: o.signal,
       batchSize: o.batchSize,
     })) {

@@ -58,6 +58,12 @@ export interface Projection<Tables = unknown> {
   tables: readonly string[];
   /** Event types handled; the others still move the checkpoint. */
   handles: readonly string[];
+  /**
+   * Optional: false for a handled event whose personal fields the projection never reads. A live
+   * runner then gets it still sealed (no key unwrapped, nothing deciphered); decode it with
+   * `decodeEvent(e, { sealed: 'absent' })`. A rebuild still opens everything.
+   */
+  readsPersonal?(event: StoredEvent): boolean;
   /** Creates the tables (and indexes) in `schema`. Must not assume `public`. */
   setup(db: Kysely<Tables>, schema: string): Promise<void>;
   /** Applies one event inside the batch transaction. Use `trx.withSchema(ctx.schema)`. */

@@ -108,6 +108,7 @@ export class ProjectionRunner {
     };
     await consumeLog({
       store: this.opts.store,
+      opens: (e) => p.handles.includes(e.type) && (p.readsPersonal?.(e) ?? true),
       after: position,
       batchSize,
       signal,

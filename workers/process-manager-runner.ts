@@ -153,6 +153,7 @@ export class ProcessManagerRunner {
     const batchSize = this.opts.batchSize ?? 200;
     await consumeLog({
       store: this.opts.store,
+      opens: (e) => pm.handles.includes(e.type),
       after: position,
       batchSize,
       signal,

@@ -65,21 +65,43 @@ export function personalFieldsOf(type: string): PersonalFields | undefined {
   return eventRegistry[type]?.personal;
 }
 
-/** The schema of an event whose subject was forgotten: its personal fields may be null. */
+/**
+ * The schema of an event whose personal fields are not there to read: null once its subject was
+ * forgotten, absent while it is still sealed (decodeEvent's `sealed: 'absent'`).
+ */
 const erasedSchemas = new Map<string, z.ZodType>();
 function erasedSchemaOf(type: string, def: EventDefinition): z.ZodType {
   let schema = erasedSchemas.get(type);
   if (!schema) {
     const fields = def.personal?.fields ?? [];
-    schema = (def.schema as z.ZodObject).extend(Object.fromEntries(fields.map((f) => [f, z.unknown()])));
+    schema = (def.schema as z.ZodObject).extend(
+      Object.fromEntries(fields.map((f) => [f, z.unknown().optional()])),
+    );
     erasedSchemas.set(type, schema);
   }
   return schema;
 }
 
-/** Upcasts and validates a stored event's data to the current version of its type. */
-export function decodeEvent<T = unknown>(event: EncodedEvent): { type: string; data: T } {
+/** An event handed over still sealed: its personal fields are in one `pii` member (personal-data.ts). */
+const isStillSealed = (data: unknown) => typeof data === 'object' && data !== null && 'pii' in data;
+
+/**
+ * Upcasts and validates a stored event's data to the current version of its type. An event still
+ * sealed is refused, unless the caller reads none of its personal fields and says so with
+ * `sealed: 'absent'` (Projection.readsPersonal): it then decodes with those fields absent.
+ */
+export function decodeEvent<T = unknown>(
+  event: EncodedEvent,
+  options: { sealed?: 'refused' | 'absent' } = {},
+): { type: string; data: T } {
   const def = definitionOf(event.type);
+  if (isStillSealed(event.data)) {
+    // Upcasters may need the personal fields: an older version must come opened.
+    if (options.sealed !== 'absent' || event.schemaVersion < def.version)
+      throw new Error(`${event.type} came sealed: its personal fields were not opened`);
+    const { pii: _, ...rest } = event.data as Record<string, unknown>;
+    return { type: event.type, data: erasedSchemaOf(event.type, def).parse(rest) as T };
+  }
   let data: unknown = event.data;
   for (let v = event.schemaVersion; v < def.version; v++) {
     const up = def.upcasters?.[v];

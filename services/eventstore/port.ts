@@ -86,6 +86,11 @@ export interface SubscribeOptions extends ReadAllOptions {
    * opens the batch's sealed fields with one key lookup instead of one per event.
    */
   prepareBatch?: (events: StoredEvent[]) => Promise<void>;
+  /**
+   * The events whose personal fields the subscriber reads (default: all). A wrapper that seals
+   * personal fields (services/privacy/personal-data.ts) may hand the others over still sealed.
+   */
+  opens?: (event: StoredEvent) => boolean;
   after?: Position;
   signal?: AbortSignal;
   batchSize?: number;

@@ -81,6 +81,8 @@ SELECT (SELECT max(epoch) FROM es_epochs) AS epoch,
                 pg_snapshot_xmax(pg_current_snapshot())) AS xid;
 `;
 
+/** Per cent of each es_streams page filled by inserts; the rest is room for in-place updates. */
+const STREAMS_FILLFACTOR = 50;
 const SCHEMA_SQL = `
 CREATE TABLE IF NOT EXISTS es_streams(
   stream_id text PRIMARY KEY,
@@ -89,6 +91,15 @@ CREATE TABLE IF NOT EXISTS es_streams(
   updated_at timestamptz NOT NULL DEFAULT now());
 -- The expected version of the latest claim: lets one upsert check a different expectation per stream.
 ALTER TABLE es_streams ADD COLUMN IF NOT EXISTS claim_expected bigint;
+-- Every append rewrites its stream's row. Room left on each page lets Postgres do that in place (a
+-- HOT update: no new primary-key entry, old versions pruned from the page), instead of a new tuple
+-- on another page and an index insert per append. Checked first, as below.
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_class WHERE oid = 'es_streams'::regclass
+                 AND reloptions @> ARRAY['fillfactor=${STREAMS_FILLFACTOR}']) THEN
+    ALTER TABLE es_streams SET (fillfactor = ${STREAMS_FILLFACTOR});
+  END IF;
+END $$;
 CREATE SEQUENCE IF NOT EXISTS es_global_position;
 CREATE TABLE IF NOT EXISTS es_events(
   transaction_id xid8 NOT NULL DEFAULT pg_current_xact_id(),

@@ -35,6 +35,24 @@ export interface Sealed {
 
 const aad = (eventId: string) => Buffer.from(`${eventId}:pii`);
 
+const NONCE_BYTES = 12;
+const NONCES_PER_FILL = 1024;
+let nonces = Buffer.alloc(0);
+let noncesUsed = NONCES_PER_FILL;
+/**
+ * A fresh random 96-bit GCM nonce, cut from one CSPRNG fill per 1,024 (as Node does for
+ * randomUUID): randomBytes(12) costs 5 – 7 µs a call on this host, and a CSV import seals 10,000
+ * events. Each fill is a new buffer and each nonce a slice of it handed out once.
+ */
+function freshNonce(): Buffer {
+  if (noncesUsed === NONCES_PER_FILL) {
+    nonces = randomBytes(NONCE_BYTES * NONCES_PER_FILL);
+    noncesUsed = 0;
+  }
+  const at = NONCE_BYTES * noncesUsed++;
+  return nonces.subarray(at, at + NONCE_BYTES);
+}
+
 /** Sealed events in one read from which opening them on the worker thread pays (open-worker.ts). */
 const WORKER_BATCH_MIN = 256;
 
@@ -61,7 +79,7 @@ export function sealData(
     if (present.includes(name)) personal[name] = value;
     else rest[name] = value;
   }
-  const iv = randomBytes(12);
+  const iv = freshNonce();
   const c = createCipheriv('aes-256-gcm', key, iv);
   c.setAAD(aad(eventId));
   const ct = Buffer.concat([c.update(JSON.stringify(personal)), c.final(), c.getAuthTag()]);
@@ -173,14 +191,22 @@ export class PersonalDataStore implements EventStore {
     return events;
   }
 
+  /**
+   * Opens what the subscriber reads (`opens`; every event without it). The others come as stored,
+   * sealed, which saves a key unwrap and a decipher each: a CSV import's 10,000 bank-detail events
+   * cost the projector 0.7 s of CPU to open for a read model that keeps only their last four digits.
+   * Forgetting events are always handled, so a subject's key is dropped at its place in the log.
+   */
   async *subscribe(options: SubscribeOptions): AsyncIterable<SubscriptionMessage> {
     const prepare = options.prepareBatch;
+    const opens = options.opens;
+    const wanted = opens ? (e: StoredEvent) => opens(e) || this.forgetting.has(e.type) : () => true;
     const prepareBatch = async (events: StoredEvent[]) => {
-      await this.openAll(events);
+      await this.openAll(opens ? events.filter(wanted) : events);
       if (prepare) await prepare(events);
     };
     for await (const message of this.inner.subscribe({ ...options, prepareBatch })) {
-      if (message.kind === 'event') await this.open(message.event);
+      if (message.kind === 'event' && wanted(message.event)) await this.open(message.event);
       yield message;
     }
   }

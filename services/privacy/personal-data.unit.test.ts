@@ -31,6 +31,18 @@ describe('sealing personal fields', () => {
     expect(() => openData('event-1', sealed, randomBytes(32))).toThrow();
   });
 
+  it('gives every sealing a nonce of its own, across refills of the nonce pool', () => {
+    const ivs = new Set<string>();
+    for (let i = 0; i < 2_500; i++) {
+      const sealed = sealData(`event-${i}`, { userId: 7, email: `a${i}@b.test` }, spec, 'user-7', key);
+      const pii = sealed.pii as { iv: string };
+      expect(Buffer.from(pii.iv, 'base64')).toHaveLength(12);
+      ivs.add(pii.iv);
+      if (i % 500 === 0) expect(openData(`event-${i}`, sealed, key).data.email).toBe(`a${i}@b.test`);
+    }
+    expect(ivs.size).toBe(2_500);
+  });
+
   it('without the key (forgotten), the fields read as null and are named as erased', () => {
     const sealed = sealData(
       'event-1',

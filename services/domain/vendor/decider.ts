@@ -2,6 +2,7 @@
 // QuickBooks, bank details set and cleared by staff, unmasks recorded. Pure: times come on the command.
 import {
   type AccountType,
+  lastFour,
   type VendorEvent,
   type VendorSyncEvent,
   vendorSubject,
@@ -132,7 +133,17 @@ export function decide(command: VendorCommand, state: VendorState): VendorEvent[
       return [
         {
           type: 'VendorBankingUpdated',
-          data: { vendorId, routingNumber, accountNumber, accountType, bankName, source, at: now },
+          data: {
+            vendorId,
+            routingNumber,
+            accountNumber,
+            routingLast4: lastFour(routingNumber),
+            accountLast4: lastFour(accountNumber),
+            accountType,
+            bankName,
+            source,
+            at: now,
+          },
         },
       ];
     }

@@ -22,7 +22,7 @@ const banking = {
 };
 const bankingSet: VendorEvent = {
   type: 'VendorBankingUpdated',
-  data: { vendorId: 7, ...banking, source: 'form', at: now },
+  data: { vendorId: 7, ...banking, routingLast4: '0021', accountLast4: '6789', source: 'form', at: now },
 };
 const sync = (vendor = qb) => ({
   type: 'SyncVendor' as const,
