@@ -840,7 +840,9 @@ export async function importVendorsCsv(
   for (const [i, chunk] of chunks.entries()) {
     await next;
     next = i + 1 < chunks.length ? prepare(chunks[i + 1]) : null;
-    const done = await inParallel(chunk, 256, async (w) => {
+    // The whole chunk in flight: the store groups it into one or two append statements (1,000 at
+    // once against 256: 2.7 – 3.0 s against 3.1 – 3.2 s for 10,000 rows, and less projector CPU).
+    const done = await inParallel(chunk, IMPORT_CHUNK, async (w) => {
       const row = rows.get(w.vendorId);
       if (!row) return { row: w.row, error: `Vendor ${w.vendorId} not found` };
       try {
