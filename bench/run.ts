@@ -365,16 +365,28 @@ async function runOnePart() {
       postgres: { named: 'postgres' },
       redis: { named: 'redis-server' },
     };
+    // What the processes cost with no commands at all (timers, leases, polls), per second: at 100
+    // commands/s a millisecond of it per second is 10 µs per command.
+    await new Promise((r) => setTimeout(r, 2000));
+    const idleBefore = cpuSnapshot(groups);
+    const idleStarted = performance.now();
+    await new Promise((r) => setTimeout(r, 5000));
+    const idleCpu = cpuDelta(idleBefore, cpuSnapshot(groups));
+    const idleSeconds = (performance.now() - idleStarted) / 1000;
     const runs: Array<{
       rate: number;
       target: number;
       figures: LatencyFigures;
       cpu: Record<string, number>;
     }> = [];
-    for (const [rate, target] of [
-      [100, 25],
-      [300, 50],
-    ] as const) {
+    // BENCH_RATES=30,100 measures other rates (their target: 100/s's), to see what grows with the rate.
+    const rates: ReadonlyArray<readonly [number, number]> = process.env.BENCH_RATES
+      ? process.env.BENCH_RATES.split(',').map((r) => [Number(r), Number(r) <= 100 ? 25 : 50] as const)
+      : [
+          [100, 25],
+          [300, 50],
+        ];
+    for (const [rate, target] of rates) {
       let before: Record<string, number> = {};
       let cpu: Record<string, number> = {};
       // The parts before this one (appends, a 100,000-event replay, database drops) leave the
@@ -390,7 +402,15 @@ async function runOnePart() {
       });
       runs.push({ rate, target, figures, cpu });
     }
-    latency = runs;
+    latency = { runs, idleCpuMsPerSecond: cpuDelta({}, idleCpu) };
+    rows.push({
+      figure: '  CPU with no commands (ms per second, /proc; gateway · projector · Postgres · Redis)',
+      value: ['gateway', 'projector', 'postgres', 'redis']
+        .map((k) => fmt(idleCpu[k] / idleSeconds, 1))
+        .join(' · '),
+      target: '',
+      met: null,
+    });
     await started.close();
     await appDb.drop();
     for (const { rate, target, figures: l, cpu } of runs) {

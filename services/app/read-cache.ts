@@ -62,7 +62,19 @@ export async function readCached<T>(
   key: string,
   compute: () => Promise<T>,
 ): Promise<T> {
-  const version = await readModelVersion(app, projections);
+  return keptUnder(app, await readModelVersion(app, projections), key, compute);
+}
+
+/**
+ * As readCached, under a version the caller read once for several kept parts of one answer (a page
+ * and its total, kept apart because the total serves every page of the same filters).
+ */
+export async function keptUnder<T>(
+  app: AppServices,
+  version: string | null,
+  key: string,
+  compute: () => Promise<T>,
+): Promise<T> {
   if (version === null) return compute();
   const cache = cacheOf(app);
   const kept = cache.get(key);

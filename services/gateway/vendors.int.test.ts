@@ -334,6 +334,39 @@ describe('vendor banking', () => {
       token: admin,
     });
     expect(search.body.data.map((x: any) => x.id)).toContain(b.id);
+    // A search counts its matches in the page's own query: the same total on every page, and past the end.
+    const all = await api(t.url, 'GET', `/api/vendors?companyId=${companyId}&search=a&limit=100`, {
+      token: admin,
+    });
+    const matches = all.body.data.length;
+    expect(matches).toBeGreaterThan(2);
+    expect(all.body.meta.pagination.total).toBe(matches);
+    const second = await api(t.url, 'GET', `/api/vendors?companyId=${companyId}&search=a&limit=2&page=2`, {
+      token: admin,
+    });
+    expect(second.body.data.map((x: any) => x.id)).toEqual(all.body.data.slice(2, 4).map((x: any) => x.id));
+    expect(second.body.meta.pagination).toMatchObject({ total: matches, totalPages: Math.ceil(matches / 2) });
+    const past = await api(t.url, 'GET', `/api/vendors?companyId=${companyId}&search=a&limit=2&page=99`, {
+      token: admin,
+    });
+    expect(past.body.data).toEqual([]);
+    expect(past.body.meta.pagination.total).toBe(matches);
+    // A kept page and total last only while the read model stands still: cleared, b leaves the list.
+    const banked = `/api/vendors?companyId=${companyId}&hasBanking=true`;
+    expect((await api(t.url, 'GET', banked, { token: admin })).body.meta.pagination.total).toBe(1);
+    expect((await api(t.url, 'DELETE', `/api/vendors/${b.id}/banking`, { token: admin })).status).toBe(200);
+    const after = await api(t.url, 'GET', banked, { token: admin });
+    expect(after.body.data).toEqual([]);
+    expect(after.body.meta.pagination.total).toBe(0);
+    await api(t.url, 'PUT', `/api/vendors/${b.id}/banking`, {
+      token: admin,
+      body: {
+        routingNumber: '021000021',
+        accountNumber: '5550111',
+        accountType: 'savings',
+        bankName: 'Chase',
+      },
+    });
   });
 });
 
