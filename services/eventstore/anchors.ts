@@ -30,7 +30,9 @@ export async function writeAnchors(
       'SELECT seq::text, last_position, digest FROM es_anchors ORDER BY seq DESC LIMIT 1',
     );
     const previous = last.rows[0];
-    const events = await store.readAll(previous?.last_position ?? '', maxEvents);
+    // Settled: a read that a transaction in another database held back for an instant would anchor
+    // less than the log's readable end.
+    const events = await store.readAll(previous?.last_position ?? '', maxEvents, { settle: true });
     if (events.length === 0) return written;
     const hashes = events.map((e) => {
       if (!e.hash) throw new Error(`event ${e.id} has no hash: run npm run migrate`);

@@ -73,6 +73,12 @@ export interface ReadStreamOptions {
 export interface ReadAllOptions {
   /** Only events of these types (the position still moves past the others). */
   types?: readonly string[];
+  /**
+   * For a one-shot reader (a subscriber is woken again anyway): when the read came back short because
+   * a transaction that may have appended was still running as it began, read on a few times, a few
+   * milliseconds apart, so the answer holds what had committed by then (Postgres adapter).
+   */
+  settle?: boolean;
 }
 
 export type SubscriptionMessage =

@@ -76,6 +76,28 @@ describe('postgres event store: ordering under open transactions', () => {
     await following;
   });
 
+  it('a settling read reads on once an append that held it back commits, and gives up after a while', async () => {
+    const before = await store.headPosition();
+    const slow = await db.pool.connect();
+    try {
+      await slow.query('BEGIN');
+      await slow.query(LOCKED_INSERT, [`settle-${randomUUID()}`, randomUUID(), 'SlowSettled']);
+      await store.append(
+        `settle-${randomUUID()}`,
+        [{ id: randomUUID(), type: 'FastSettled', data: {} }],
+        'no_stream',
+      );
+      // Held back all the while: a settling read gives up and answers what it may (nothing).
+      expect(await store.readAll(before, 100, { settle: true })).toEqual([]);
+      // The append commits while the settling read waits: it reads on and gets both.
+      const settled = store.readAll(before, 100, { settle: true });
+      setTimeout(() => void slow.query('COMMIT'), 5);
+      expect((await settled).map((e) => e.type)).toEqual(['SlowSettled', 'FastSettled']);
+    } finally {
+      slow.release();
+    }
+  });
+
   it('an append held open in another database of the same cluster holds back no reader here', async () => {
     // Another store on the same Postgres (another deployment, or another test file beside this one).
     const elsewhere = await createTestDatabase('esother', 2);

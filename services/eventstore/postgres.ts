@@ -174,6 +174,8 @@ DROP INDEX IF EXISTS es_events_global_order;
 ${HORIZON_SQL}
 `;
 
+/** Reads of a settling readAll after the first (2, 7, 12, 17, 22 ms apart: 60 ms at most). */
+const SETTLE_TRIES = 5;
 const PAD = 20;
 /**
  * Epoch 0 keeps the original `txid:position` (zero-padded) so existing checkpoints stay valid; later
@@ -792,7 +794,18 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readAll(after: Position, limit: number, options: ReadAllOptions = {}): Promise<StoredEvent[]> {
-    return (await this.readAllHeld(after, limit, options)).events;
+    let read = await this.readAllHeld(after, limit, options);
+    if (!options.settle) return read.events;
+    // The horizon counts, besides this database's appends in flight, any transaction of the snapshot
+    // that has ended since (which database it wrote to can no longer be told): on a busy cluster a
+    // read now and then stops short for a moment. Read on from where it stopped.
+    const events = [...read.events];
+    for (let tries = 0; read.held && events.length < limit && tries < SETTLE_TRIES; tries++) {
+      await new Promise((r) => setTimeout(r, 2 + tries * 5));
+      read = await this.readAllHeld(events.at(-1)?.position ?? after, limit - events.length, options);
+      events.push(...read.events);
+    }
+    return events;
   }
 
   /**
