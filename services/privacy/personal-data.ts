@@ -179,16 +179,21 @@ export class PersonalDataStore implements EventStore {
             await Promise.all(streamIds.map(async (id) => [id, await this.inner.readStream(id)] as const))
           ).filter(([, r]) => r.version > 0),
         );
-    // One key lookup for every subject of every stream.
-    await this.openAll([...result.values()].flatMap((r) => r.events));
+    // One key lookup for every subject of every stream; a thousand streams (an import's read-ahead)
+    // are opened on the worker thread, beside the appends of the thousand before.
+    await this.openBatch([...result.values()].flatMap((r) => r.events));
     return result;
   }
 
   async readAll(after: Position, limit: number, options?: ReadAllOptions): Promise<StoredEvent[]> {
     const events = await this.inner.readAll(after, limit, options);
-    // A rebuild or a catch-up reads thousands at a time: those are opened on the worker thread.
-    if (!(await this.openOnWorker(events))) await this.openAll(events);
+    await this.openBatch(events);
     return events;
+  }
+
+  /** A rebuild or a catch-up reads thousands at a time: those are opened on the worker thread. */
+  private async openBatch(events: StoredEvent[]) {
+    if (!(await this.openOnWorker(events))) await this.openAll(events);
   }
 
   /**
