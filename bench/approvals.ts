@@ -28,7 +28,7 @@ export interface ApprovalFigures {
   graphql: ListFigures;
   rest: ListFigures;
   detail: { requests: number; p50: number; p99: number };
-  change: { changes: number; pushP99: number; statsP99: number };
+  change: { changes: number; pushP50: number; pushP99: number; statsP50: number; statsP99: number };
   setupSeconds: number;
 }
 
@@ -391,7 +391,9 @@ export async function benchApprovals(env: Record<string, string>, quick: boolean
       },
       change: {
         changes: pushTimes.length,
+        pushP50: percentile(pushTimes, 50),
         pushP99: percentile(pushTimes, 99),
+        statsP50: percentile(statsTimes, 50),
         statsP99: percentile(statsTimes, 99),
       },
       setupSeconds,
