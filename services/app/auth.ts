@@ -261,6 +261,7 @@ export async function claimEmail(
   userId: number,
   now: string,
   context: CommandContext,
+  attempt = 1,
 ): Promise<number> {
   const streamId = claimStreamOf(app, email);
   try {
@@ -279,6 +280,8 @@ export async function claimEmail(
   } catch (err) {
     if (!(err instanceof DomainError) || err.code !== 'CONFLICT') throw err;
     const claim = await judgeClaim(app, email);
+    // Freed between our refusal and this look (the users process manager released it): claim again.
+    if (!claim && attempt < 3) return claimEmail(app, email, userId, now, context, attempt + 1);
     if (!claim || claim.holds || Date.parse(now) - claim.claimedAt < STALE_CLAIM_MS) throw err;
     await app.commands.handle(
       emailClaimDecider,
