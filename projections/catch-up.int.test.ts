@@ -7,11 +7,13 @@ import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { createTestRedis, type TestRedis } from '../test/support/redis.js';
 import { CatchUpWaiter } from './catch-up.js';
 import { ensureCheckpoints } from './checkpoints.js';
+import { ChangePublisher } from './publisher.js';
 
 let tdb: TestDatabase;
 let tredis: TestRedis;
 let subscriber: Redis;
 let waiter: CatchUpWaiter;
+const silentLog = { info() {}, warn() {}, error() {}, debug() {} } as never;
 
 async function setCheckpoint(name: string, position: string) {
   await tdb.pool.query(
@@ -75,5 +77,78 @@ describe('CatchUpWaiter', () => {
     const started = performance.now();
     expect(await waiter.waitFor('0000000099', ['users'], 200)).toBe(false);
     expect(performance.now() - started).toBeGreaterThanOrEqual(190);
+  });
+
+  it("ends a wait on one coalesced message carrying several projections' moves", async () => {
+    const publisher = new ChangePublisher(tredis.client, tredis.prefix, silentLog);
+    const wait = waiter.waitFor('0000000040', ['users', 'activity'], 5000);
+    publisher.publish('users', [], '0000000040');
+    publisher.publish('activity', [], '0000000041');
+    const started = performance.now();
+    expect(await wait).toBe(true);
+    // Checkpoints stand at 30 in Postgres: only the message can have ended it, well before a poll round.
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('ChangePublisher', () => {
+  it("sends one turn's batches of every projection as one message per channel, notices before checkpoints", async () => {
+    const listener = new Redis(tredis.url, { maxRetriesPerRequest: null });
+    const got: Array<[string, unknown]> = [];
+    listener.on('message', (channel: string, message: string) => got.push([channel, JSON.parse(message)]));
+    await listener.subscribe(`${tredis.prefix}:changes`, `${tredis.prefix}:checkpoint`);
+    const publisher = new ChangePublisher(tredis.client, tredis.prefix, silentLog);
+    publisher.publish('users', [{ topic: 'user', id: '7' }], '0000000050');
+    publisher.publish('activity', [], '0000000050');
+    publisher.publish('users', [{ topic: 'user', id: '8' }], '0000000051');
+    for (let i = 0; i < 50 && got.length < 2; i++) await new Promise((r) => setTimeout(r, 20));
+    await new Promise((r) => setTimeout(r, 100));
+    listener.disconnect();
+    expect(got).toEqual([
+      [
+        `${tredis.prefix}:changes`,
+        [
+          { topic: 'user', id: '7', at: '0000000050' },
+          { topic: 'user', id: '8', at: '0000000051' },
+        ],
+      ],
+      [
+        `${tredis.prefix}:checkpoint`,
+        [
+          { name: 'users', position: '0000000051' },
+          { name: 'activity', position: '0000000050' },
+        ],
+      ],
+    ]);
+  });
+
+  it('holds a move over a batch that wrote nothing back a moment, for the next one that did', async () => {
+    const listener = new Redis(tredis.url, { maxRetriesPerRequest: null });
+    const got: Array<[string, unknown, number]> = [];
+    const started = performance.now();
+    listener.on('message', (channel: string, message: string) =>
+      got.push([channel, JSON.parse(message), performance.now() - started]),
+    );
+    await listener.subscribe(`${tredis.prefix}:checkpoint`);
+    const publisher = new ChangePublisher(tredis.client, tredis.prefix, silentLog);
+    // Alone, a quiet move still goes out, a few milliseconds later.
+    publisher.publish('companies', [], '0000000060', false);
+    for (let i = 0; i < 50 && got.length < 1; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(got).toHaveLength(1);
+    expect(got[0][1]).toEqual([{ name: 'companies', position: '0000000060' }]);
+    // Followed within the window by a batch that wrote: one message carries both.
+    publisher.publish('vendors', [], '0000000061', false);
+    await new Promise((r) => setTimeout(r, 2));
+    publisher.publish('users', [], '0000000061');
+    for (let i = 0; i < 50 && got.length < 2; i++) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 50));
+    listener.disconnect();
+    expect(got.map((g) => g[1])).toEqual([
+      [{ name: 'companies', position: '0000000060' }],
+      [
+        { name: 'vendors', position: '0000000061' },
+        { name: 'users', position: '0000000061' },
+      ],
+    ]);
   });
 });

@@ -5,6 +5,7 @@ import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { Position } from '../services/eventstore/port.js';
 import { keepSubscribed, unsubscribeQuietly } from '../services/redis.js';
+import type { CheckpointMove } from './publisher.js';
 
 interface Waiter {
   position: Position;
@@ -26,8 +27,12 @@ export class CatchUpWaiter {
     this.opts.subscriber.on('message', (channel: string, message: string) => {
       if (channel !== this.channel) return;
       try {
-        const { name, position } = JSON.parse(message) as { name: string; position: Position };
-        this.advance(name, position);
+        // An array of moves (projections/publisher.ts); a single move from a projector of an earlier
+        // release, during a rolling update.
+        const parsed = JSON.parse(message) as CheckpointMove | CheckpointMove[];
+        const moves = Array.isArray(parsed) ? parsed : [parsed];
+        for (const { name, position } of moves) this.record(name, position);
+        this.settle();
       } catch {
         /* ignore malformed */
       }
@@ -36,9 +41,12 @@ export class CatchUpWaiter {
     await keepSubscribed(this.opts.subscriber, this.channel);
   }
 
-  private advance(name: string, position: Position) {
+  private record(name: string, position: Position) {
     const current = this.known.get(name);
     if (current === undefined || position > current) this.known.set(name, position);
+  }
+
+  private settle() {
     for (const w of this.waiters) if (this.satisfied(w)) this.finish(w, true);
   }
 
@@ -59,7 +67,8 @@ export class CatchUpWaiter {
     try {
       const r = await this.opts.pool.query('SELECT name, position FROM projection_checkpoints');
       for (const row of r.rows as Array<{ name: string; position: string }>)
-        this.advance(row.name, row.position);
+        this.record(row.name, row.position);
+      this.settle();
     } catch {
       /* table not there yet: the projector has not started */
     }

@@ -21,6 +21,7 @@ import { DEFAULT_LEASE, ensureConsumerTables, lockKey, superviseConsumer } from 
 import { claimRetry, parkEvent, retryFailed, retryRequests } from './parked.js';
 import { ConsumerCodeError, DEFAULT_RETRY, isPoison, type RetryPolicy, retryDelay } from './poison.js';
 import type { AnyProjection, ChangeNotice, ProjectionContext, ProjectionMemory } from './projection.js';
+import { ChangePublisher } from './publisher.js';
 import { lockTables, rebuildProjection } from './rebuild.js';
 
 export { lockKey };
@@ -56,6 +57,7 @@ export class ProjectionRunner {
   private readonly abort = new AbortController();
   private readonly loops: Promise<void>[] = [];
   private readonly retry: RetryPolicy;
+  private readonly publisher: ChangePublisher;
   /** Names of the projections this runner is actively applying (the others it stands by for). */
   readonly active = new Set<string>();
 
@@ -64,6 +66,7 @@ export class ProjectionRunner {
     this.batchPool = consumerPool(opts.pool, opts.log);
     this.batches = new Kysely({ dialect: new PostgresDialect({ pool: this.batchPool }) });
     this.retry = { ...DEFAULT_RETRY, ...opts.retry };
+    this.publisher = new ChangePublisher(opts.redis, opts.prefix, opts.log);
   }
 
   async start() {
@@ -165,7 +168,7 @@ export class ProjectionRunner {
     await fault?.('batch:start');
     const handled = events.filter((e) => p.handles.includes(e.type));
     if (handled.length === 0) {
-      this.publish(p, notices, to);
+      this.publish(p, notices, to, false);
       return null;
     }
     try {
@@ -199,18 +202,9 @@ export class ProjectionRunner {
     return to;
   }
 
-  private publish(p: AnyProjection, notices: ChangeNotice[], to: Position) {
-    // Fire and forget: the next batch never waits on Redis. The app's client fails at once while
-    // disconnected and times out otherwise (services/redis.ts), so nothing piles up; readers fall
-    // back to polling the checkpoints. An outage is logged once by the Redis monitor, not per batch.
-    const multi = this.opts.redis.multi();
-    if (notices.length)
-      multi.publish(`${this.opts.prefix}:changes`, JSON.stringify(notices.map((n) => ({ ...n, at: to }))));
-    multi.publish(`${this.opts.prefix}:checkpoint`, JSON.stringify({ name: p.name, position: to }));
-    void multi.exec().catch((err) => {
-      if (this.opts.redis.status === 'ready')
-        this.opts.log.warn({ err: String(err) }, 'publish after commit failed');
-    });
+  private publish(p: AnyProjection, notices: ChangeNotice[], to: Position, wrote = true) {
+    // Fire and forget, coalesced with the other projections' batches (publisher.ts).
+    this.publisher.publish(p.name, notices, to, wrote);
   }
 
   private async applyOneByOne(
@@ -329,6 +323,7 @@ export class ProjectionRunner {
     // Aborting ends the runs and their lock connections, which releases the locks at once.
     this.abort.abort();
     await Promise.allSettled(this.loops);
+    this.publisher.flush();
     await this.batchPool.end().catch(() => {});
   }
 }
