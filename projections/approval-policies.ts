@@ -59,5 +59,7 @@ export const approvalPoliciesProjection: Projection<ApprovalReadTables> = {
         }),
       )
       .execute();
+    // Open approval screens of the company re-read who may approve (approvalPolicyChanged).
+    ctx.notify({ topic: 'approval-policy', id: String(d.companyId), data: { companyId: d.companyId } });
   },
 };

@@ -853,6 +853,48 @@ describe('live and bulk', () => {
     }
   });
 
+  it("pushes a company's policy change to approvalPolicyChanged subscribers; a GUEST gets no stream", async () => {
+    const socket = (token: string) =>
+      createClient({
+        url: `${t.url.replace('http', 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { token },
+        retryAttempts: 0,
+      });
+    const client = socket(user);
+    const outsider = socket(guest);
+    try {
+      const seen = new Promise<any>((resolve, reject) => {
+        client.subscribe(
+          {
+            query: 'subscription($c: Int) { approvalPolicyChanged(companyId: $c) { companyId } }',
+            variables: { c: companyId },
+          },
+          { next: (m: any) => resolve(m), error: reject, complete: () => {} },
+        );
+      });
+      const refused = new Promise<any>((resolve) => {
+        outsider.subscribe(
+          { query: 'subscription { approvalPolicyChanged { companyId } }' },
+          { next: (m: any) => resolve(m), error: (e: unknown) => resolve({ error: e }), complete: () => {} },
+        );
+      });
+      await new Promise((r) => setTimeout(r, 300));
+      const P = `/api/bill-approval/policies/${companyId}`;
+      await api(t.url, 'PUT', P, { body: { creatorMayNotApprove: true }, token: admin });
+      expect(await seen).toEqual({ data: { approvalPolicyChanged: { companyId } } });
+      const guestAnswer = await refused;
+      expect(JSON.stringify(guestAnswer)).toMatch(
+        /Not authorized to resolve Subscription.approvalPolicyChanged/,
+      );
+      expect(guestAnswer.data?.approvalPolicyChanged ?? null).toBeNull();
+      await api(t.url, 'PUT', P, { body: { creatorMayNotApprove: false }, token: admin });
+    } finally {
+      await client.dispose();
+      await outsider.dispose();
+    }
+  });
+
   it('bulk-approves 100 approvals within 2 s with a result per row, and bulk-rejects', async () => {
     const second = await connectCompany('Bulk Logistics', 1);
     const bulkRealm = sim.realms().find((r) => r.realmId === second.realmId)!;

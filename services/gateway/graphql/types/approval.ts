@@ -615,6 +615,26 @@ builder.subscriptionField('approvalChanged', (t) =>
   }),
 );
 
+const ApprovalPolicyChange = builder.objectRef<{ companyId: number }>('ApprovalPolicyChange').implement({
+  fields: (t) => ({ companyId: t.exposeInt('companyId') }),
+});
+
+builder.subscriptionField('approvalPolicyChanged', (t) =>
+  t.field({
+    type: ApprovalPolicyChange,
+    description:
+      'Pushed after a company’s segregation-of-duties policy changed: who may approve its approvals may have changed. Optionally one company.',
+    authScopes: { permission: 'approvals.read' },
+    args: { companyId: t.arg.int({ required: false }) },
+    subscribe: (_, args, ctx) =>
+      ctx.live.subscribe('approval-policy', args.companyId == null ? undefined : String(args.companyId)),
+    resolve: (notice, _, ctx) => {
+      authorize(ctx.actor, 'approvals.read');
+      return { companyId: Number(notice.id) };
+    },
+  }),
+);
+
 const DayType = builder.objectRef<ApprovalsDay>('ApprovalsDay').implement({
   fields: (t) => ({
     date: t.exposeString('date', { description: 'YYYY-MM-DD (UTC)' }),

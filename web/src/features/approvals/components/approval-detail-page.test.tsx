@@ -11,6 +11,7 @@ import { sessionStore } from '../../../lib/session-store';
 import { json, mockFetch, type RecordedCall, sampleUser } from '../../../testing/fetch-mock';
 
 vi.mock('../../../hooks/use-approval-changed', () => ({ useApprovalChanged: () => {} }));
+vi.mock('../../../hooks/use-approval-policy-changed', () => ({ useApprovalPolicyChanged: () => {} }));
 const { ApprovalDetailPage } = await import('./approval-detail-page');
 
 const ID = 'aaaaaaaa-1111-2222-3333-444444444444';

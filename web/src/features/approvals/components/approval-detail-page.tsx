@@ -12,6 +12,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { useApprovalChanged } from '../../../hooks/use-approval-changed';
+import { useApprovalPolicyChanged } from '../../../hooks/use-approval-policy-changed';
 import { useLiveResync } from '../../../hooks/use-live-resync';
 import { useSession } from '../../../lib/auth';
 import { useRemote } from '../../../lib/use-remote';
@@ -61,6 +62,9 @@ export function ApprovalDetailPage() {
     if (change.type === 'ApprovalDeleted') setDeleted(true);
     else reload();
   });
+  // The company's policy changed: whether this viewer may approve, and why not, may have.
+  const companyId = approval.data?.companyId ?? null;
+  useApprovalPolicyChanged(companyId, () => approval.reload(), { pause: companyId === null });
   useLiveResync(reload);
 
   const a = approval.data;

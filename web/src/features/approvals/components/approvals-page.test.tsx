@@ -11,6 +11,13 @@ import { json, mockFetch, sampleUser } from '../../../testing/fetch-mock';
 
 // The subscription socket is not part of these tests (the e2e test covers the live path).
 vi.mock('../../../hooks/use-approval-changed', () => ({ useApprovalChanged: () => {} }));
+// The policy push's callback, held so a test can play a pushed change.
+const policyPush: { onChange: ((companyId: number) => void) | null } = { onChange: null };
+vi.mock('../../../hooks/use-approval-policy-changed', () => ({
+  useApprovalPolicyChanged: (_companyId: number | null, onChange: (companyId: number) => void) => {
+    policyPush.onChange = onChange;
+  },
+}));
 const { ApprovalsPage } = await import('./approvals-page');
 
 const approval = (i: number, over: Record<string, unknown> = {}) => ({
@@ -133,6 +140,40 @@ describe('ApprovalsPage', () => {
       '8',
     ]);
     expect(calls.some((c) => c.url.includes('page=8&limit=10'))).toBe(true);
+  });
+
+  it("reads the list and its figures again when a company's approval policy changes", async () => {
+    let mayApprove = true;
+    const { calls } = mockFetch((call) => {
+      if (call.url.startsWith('/api/bill-approval/approvals/stats'))
+        return json(200, { success: true, data: STATS });
+      if (call.url.startsWith('/api/company')) return json(200, { success: true, data: [] });
+      return json(200, {
+        success: true,
+        data: [
+          approval(1, {
+            viewerMayApprove: mayApprove,
+            approveBlockedReason: mayApprove ? null : 'The creator of an approval may not approve it',
+          }),
+        ],
+        meta: { pagination: { total: 1, page: 1, limit: 10, totalPages: 1 } },
+      });
+    });
+    renderPage();
+    const button = await screen.findByRole('button', { name: 'Approve approval 00000001' });
+    expect((button as HTMLButtonElement).disabled).toBe(false);
+    const lists = () => calls.filter((c) => c.url.startsWith('/api/bill-approval/approvals?')).length;
+    const stats = () => calls.filter((c) => c.url.startsWith('/api/bill-approval/approvals/stats')).length;
+    const [listsBefore, statsBefore] = [lists(), stats()];
+    mayApprove = false;
+    policyPush.onChange?.(3);
+    await waitFor(() =>
+      expect(
+        (screen.getByRole('button', { name: 'Approve approval 00000001' }) as HTMLButtonElement).disabled,
+      ).toBe(true),
+    );
+    expect(lists()).toBe(listsBefore + 1);
+    expect(stats()).toBe(statsBefore + 1);
   });
 
   it('offers a USER no selection, no row actions and no new approval', async () => {

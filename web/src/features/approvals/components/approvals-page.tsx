@@ -36,6 +36,7 @@ import { LoadingState } from '../../../components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { toast } from '../../../components/ui/use-toast';
 import { useApprovalChanged } from '../../../hooks/use-approval-changed';
+import { useApprovalPolicyChanged } from '../../../hooks/use-approval-policy-changed';
 import { useLiveResync } from '../../../hooks/use-live-resync';
 import { useSession } from '../../../lib/auth';
 import { useRemote } from '../../../lib/use-remote';
@@ -159,13 +160,16 @@ export function ApprovalsPage() {
 
   // A burst of changes (a bulk action) costs one refetch; a single change shows within ~150 ms.
   const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useApprovalChanged(null, () => {
+  const refreshSoon = () => {
     if (timer.current) clearTimeout(timer.current);
     timer.current = setTimeout(() => {
       reloadList();
       reloadStats();
     }, 150);
-  });
+  };
+  useApprovalChanged(null, refreshSoon);
+  // A company's policy changed: the rows' Approve buttons and their reasons may have.
+  useApprovalPolicyChanged(null, refreshSoon);
   useEffect(
     () => () => {
       if (timer.current) clearTimeout(timer.current);
