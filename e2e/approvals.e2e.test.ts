@@ -4,8 +4,8 @@
 // sorting and paging; a moderator approves a subset and rejects with the dialog's rules; a USER sees
 // no actions; a change in one browser shows in another's list, figures and open detail without a
 // reload; bulk approve and reject; the invoice PDF; segregation of duties as each viewer sees it, a
-// moderator creating on /bills with the staff manager picker, the edit dialog and the CSV export; axe
-// on every screen.
+// moderator creating on /bills with the staff manager picker, the edit dialog, a policy change shown
+// live and the CSV export; axe on every screen.
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -696,6 +696,26 @@ describe('approval screens', () => {
     expect(await rowApprove.getAttribute('title')).toBe(
       'You created this approval; this company requires a different approver.',
     );
+    // A policy change made elsewhere reaches the open list without a reload: the creator rule off,
+    // the row's Approve is enabled; on again, disabled with its reason.
+    const setPolicy = (creatorMayNotApprove: boolean) =>
+      apiCall(
+        app.url,
+        'PUT',
+        `/api/bill-approval/policies/${companyId}`,
+        { creatorMayNotApprove, secondApprovalThreshold: 1 },
+        token,
+      );
+    const disabledWithin = async (want: boolean, ms = 5000) => {
+      const until = Date.now() + ms;
+      while ((await rowApprove.isDisabled()) !== want && Date.now() < until)
+        await new Promise((r) => setTimeout(r, 50));
+      return rowApprove.isDisabled();
+    };
+    await setPolicy(false);
+    expect(await disabledWithin(false)).toBe(false);
+    await setPolicy(true);
+    expect(await disabledWithin(true)).toBe(true);
 
     // The admin gives the first approval: still Pending; now the admin is the one told why not.
     await page.getByRole('button', { name: 'Approve', exact: true }).click();
