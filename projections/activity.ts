@@ -5,6 +5,7 @@ import { decodeEvent } from '../schema/events/index.js';
 import type { UserEvent } from '../schema/events/user.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import type { Projection, ProjectionContext } from './projection.js';
+import { unnestInsert } from './unnest-insert.js';
 
 export interface ActivityTable {
   id: string;
@@ -133,6 +134,36 @@ export const activityProjection: Projection<ActivityTables> = {
   applyBatch: (trx, events, ctx) => applyActivity(trx, events, ctx),
 };
 
+/** People's names as of the batch's end: one array per column (unnest-insert.ts). */
+const upsertPeople = unnestInsert<ActivityPeopleTable>({
+  table: 'activity_people',
+  columns: [
+    ['user_id', 'integer'],
+    ['first_name', 'text'],
+    ['last_name', 'text'],
+    ['email', 'text'],
+  ],
+  upsertOn: 'user_id',
+});
+
+/** The batch's lines. */
+const insertLines = unnestInsert<ActivityTable>({
+  table: 'activity',
+  columns: [
+    ['id', 'uuid'],
+    ['position', 'text'],
+    ['type', 'text'],
+    ['description', 'text'],
+    ['template', 'text'],
+    ['actor_name', 'text'],
+    ['subject_name', 'text'],
+    ['actor_id', 'integer'],
+    ['subject_type', 'text'],
+    ['subject_id', 'text'],
+    ['occurred_at', 'timestamptz'],
+  ],
+});
+
 /** One event or a batch alike: names are followed in memory through the batch. */
 async function applyActivity(
   trx: Transaction<ActivityTables>,
@@ -228,22 +259,9 @@ async function applyActivity(
   // Writes (live, the runner sends them as one statement with the checkpoint move), chunked for a
   // rebuild's big batches.
   for (let i = 0; i < changed.length; i += 1000)
-    await db
-      .insertInto('activity_people')
-      .values(changed.slice(i, i + 1000))
-      .onConflict((oc) =>
-        oc.column('user_id').doUpdateSet((eb) => ({
-          first_name: eb.ref('excluded.first_name'),
-          last_name: eb.ref('excluded.last_name'),
-          email: eb.ref('excluded.email'),
-        })),
-      )
-      .execute();
+    await trx.executeQuery(upsertPeople(ctx.schema, changed.slice(i, i + 1000)));
   for (let i = 0; i < rows.length; i += 1000)
-    await db
-      .insertInto('activity')
-      .values(rows.slice(i, i + 1000))
-      .execute();
+    await trx.executeQuery(insertLines(ctx.schema, rows.slice(i, i + 1000)));
   if (forgotten.size > 0) await eraseLines(trx, ctx.schema, [...forgotten]);
   if (memory) {
     for (const p of people.values()) memory.rows.set(p.user_id, p);

@@ -6,6 +6,7 @@ import { decodeEvent } from '../schema/events/index.js';
 import type { UserEvent } from '../schema/events/user.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import type { Projection, ProjectionContext } from './projection.js';
+import { unnestInsert } from './unnest-insert.js';
 
 export interface UsersTable {
   id: number;
@@ -140,43 +141,32 @@ export function evolveUserRow(row: UserRow | undefined, event: UserEvent, at: Da
   }
 }
 
-const COLUMNS = [
-  'email',
-  'email_lower',
-  'first_name',
-  'last_name',
-  'role',
-  'is_active',
-  'credential_id',
-  'deleted_at',
-  'erased_at',
-  'created_at',
-  'updated_at',
-  'total_logins',
-  'last_login_at',
-] as const;
-
-/** Column types for the upsert's unnest, in COLUMNS order after id. */
-const COLUMN_TYPES: Record<(typeof COLUMNS)[number], string> = {
-  email: 'text',
-  email_lower: 'text',
-  first_name: 'text',
-  last_name: 'text',
-  role: 'text',
-  is_active: 'boolean',
-  credential_id: 'text',
-  deleted_at: 'timestamptz',
-  erased_at: 'timestamptz',
-  created_at: 'timestamptz',
-  updated_at: 'timestamptz',
-  total_logins: 'integer',
-  last_login_at: 'timestamptz',
-};
+/** The upsert of a batch's changed rows: one array per column, the same text for any number. */
+const upsertUsers = unnestInsert<UserRow>({
+  table: 'users',
+  columns: [
+    ['id', 'integer'],
+    ['email', 'text'],
+    ['email_lower', 'text'],
+    ['first_name', 'text'],
+    ['last_name', 'text'],
+    ['role', 'text'],
+    ['is_active', 'boolean'],
+    ['credential_id', 'text'],
+    ['deleted_at', 'timestamptz'],
+    ['erased_at', 'timestamptz'],
+    ['created_at', 'timestamptz'],
+    ['updated_at', 'timestamptz'],
+    ['total_logins', 'integer'],
+    ['last_login_at', 'timestamptz'],
+  ],
+  upsertOn: 'id',
+});
 
 /**
  * Reads the touched rows once (not at all in a rebuild, which remembers what it wrote), folds the
  * batch in memory, writes the changed rows in one upsert: one array per column (unnest), so the
- * statement has 14 parameters however many rows it writes.
+ * statement has 14 parameters however many rows it writes (unnest-insert.ts).
  */
 async function applyUsers(trx: Transaction<UsersTables>, events: StoredEvent[], ctx: ProjectionContext) {
   const decoded = events
@@ -211,19 +201,6 @@ async function applyUsers(trx: Transaction<UsersTables>, events: StoredEvent[], 
   }
   if (dirty.size === 0) return;
   const values = [...dirty].map((id) => rows.get(id)!);
-  const arrays = [
-    sql`${values.map((v) => v.id)}::integer[]`,
-    // Times as ISO text: pg's own Date formatting (local time, padded by hand) showed in a replay's profile.
-    ...COLUMNS.map((c) =>
-      COLUMN_TYPES[c] === 'timestamptz'
-        ? sql`${values.map((v) => (v[c] as Date | null)?.toISOString() ?? null)}::timestamptz[]`
-        : sql`${values.map((v) => v[c])}::${sql.raw(COLUMN_TYPES[c])}[]`,
-    ),
-  ];
-  await sql`INSERT INTO ${sql.id(ctx.schema, 'users')} (id, ${sql.join(COLUMNS.map((c) => sql.id(c)))})
-    SELECT * FROM unnest(${sql.join(arrays)})
-    ON CONFLICT (id) DO UPDATE SET ${sql.join(COLUMNS.map((c) => sql`${sql.id(c)} = excluded.${sql.id(c)}`))}`.execute(
-    trx,
-  );
+  await trx.executeQuery(upsertUsers(ctx.schema, values));
   if (memory) for (const v of values) memory.rows.set(v.id, v);
 }
