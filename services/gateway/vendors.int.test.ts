@@ -39,7 +39,7 @@ const simPost = (path: string, body: unknown) =>
     body: JSON.stringify(body),
   });
 
-async function connectCompany(name: string): Promise<{ id: number; realmId: string }> {
+async function connectCompany(name: string, realmIndex = 0): Promise<{ id: number; realmId: string }> {
   const c = await api(t.url, 'POST', '/api/company/companies', { body: { name }, token: admin });
   const id = c.body.data.id as number;
   const { realmId } = await connectOverHttp({
@@ -48,12 +48,13 @@ async function connectCompany(name: string): Promise<{ id: number; realmId: stri
     token: admin,
     companyId: id,
     app: qbApp,
+    realmIndex,
   });
   return { id, realmId };
 }
 
-async function syncAndWait(token = admin) {
-  const r = await api(t.url, 'POST', '/api/vendors/sync', { body: { companyId }, token });
+async function syncAndWait(token = admin, company = companyId) {
+  const r = await api(t.url, 'POST', '/api/vendors/sync', { body: { companyId: company }, token });
   expect(r.status).toBe(202);
   const syncId = r.body.data.syncId as string;
   for (let i = 0; i < 200; i++) {
@@ -90,7 +91,8 @@ async function upload(name: string, content: Buffer | string, token = admin) {
 }
 
 beforeAll(async () => {
-  sim = await startQboSandbox({ clients: [qbApp], ratePerMinute: 500 });
+  // The second realm is a large company (the list's broad-search test); the first keeps its drawn size.
+  sim = await startQboSandbox({ clients: [qbApp], ratePerMinute: 500, vendorsPerRealm: [, 700] as number[] });
   t = await startTestApp({ env: { QBO_OAUTH_BASE: sim.url, QBO_API_BASE: sim.url } });
   admin = (await signIn(t.url, t.admin.email, t.admin.password)).tokens.accessToken;
   for (const [role, email] of [
@@ -539,5 +541,47 @@ describe('roles', () => {
         })
       ).status,
     ).toBe(404);
+  });
+});
+
+describe('vendors list over a large company', () => {
+  it('pages a search that matches most vendors in name order, as the whole list filtered shows them', async () => {
+    const big = await connectCompany('Many Vendors Co', 1);
+    expect(await syncAndWait(admin, big.id)).toMatchObject({ status: 'completed', synced: 700, failed: 0 });
+    // The list in its own order (name, then id), unfiltered, then filtered here.
+    const all: Array<{ id: number; name: string; email: string | null }> = [];
+    for (let page = 1; all.length < 700; page++) {
+      const r = await api(t.url, 'GET', `/api/vendors?companyId=${big.id}&limit=100&page=${page}`, {
+        token: admin,
+      });
+      expect(r.status).toBe(200);
+      if (r.body.data.length === 0) break;
+      all.push(...r.body.data);
+    }
+    expect(all).toHaveLength(700);
+    const matching = all.filter((v) => `${v.name} ${v.email ?? ''}`.toLowerCase().includes('billing'));
+    // Every vendor with an e-mail (ten in eleven): enough that the first pages are found by walking.
+    expect(matching.length).toBeGreaterThan(600);
+    for (const page of [1, 2, 7]) {
+      const r = await api(
+        t.url,
+        'GET',
+        `/api/vendors?companyId=${big.id}&search=BILLING&limit=20&page=${page}`,
+        { token: moderator },
+      );
+      expect(r.body.meta.pagination.total).toBe(matching.length);
+      expect(r.body.data.map((v: { id: number }) => v.id)).toEqual(
+        matching.slice((page - 1) * 20, page * 20).map((v) => v.id),
+      );
+    }
+    // A narrow search (one vendor's own number) is sorted from the trigram index: the same rule.
+    const one = matching[5];
+    const narrow = await api(
+      t.url,
+      'GET',
+      `/api/vendors?companyId=${big.id}&search=${encodeURIComponent(one.email!)}`,
+      { token: admin },
+    );
+    expect(narrow.body.data.map((v: { id: number }) => v.id)).toEqual([one.id]);
   });
 });
