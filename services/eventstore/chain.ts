@@ -10,7 +10,6 @@
 // Postgres adapter chains it in the database as it inserts (the stream's previous row is known only
 // there, under the stream's append lock), the KurrentDB adapter in its append.
 import { createHash } from 'node:crypto';
-import canonicalize from 'canonicalize';
 
 export interface ChainedContent {
   id: string;
@@ -21,8 +20,58 @@ export interface ChainedContent {
   metadata: unknown;
 }
 
+/** No lone surrogate (String.prototype.isWellFormed: Node 20 has it; TypeScript's ES2023 lib not). */
+const wellFormed = (s: string) => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+/**
+ * RFC 8785 canonical JSON, byte for byte what the `canonicalize` package (4.0) writes and refusing
+ * what it refuses (NaN, infinities, lone surrogates, cycles), in a fifth of its time: it checked each
+ * string for lone surrogates by hand and serialised each key through itself, 25 µs an event, most of
+ * a CSV import's digest cost. chain.unit.test.ts holds the two equal over arbitrary JSON values.
+ */
+export function canonicalJson(value: unknown, seen: Set<object> = new Set()): string {
+  if (typeof value === 'number') {
+    if (Number.isNaN(value)) throw new Error('NaN is not allowed');
+    if (!Number.isFinite(value)) throw new Error('Infinity is not allowed');
+    return JSON.stringify(value);
+  }
+  if (typeof value === 'string') {
+    if (!wellFormed(value)) throw new Error('Lone surrogate is not allowed');
+    return JSON.stringify(value);
+  }
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (seen.has(value)) throw new Error('Circular reference detected');
+  seen.add(value);
+  let result: string;
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') {
+    result = canonicalJson((value as { toJSON(): unknown }).toJSON(), seen);
+  } else if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      const v = value[i];
+      if (i > 0) out += ',';
+      out += canonicalJson(v === undefined || typeof v === 'symbol' ? null : v, seen);
+    }
+    result = `${out}]`;
+  } else {
+    const record = value as Record<string, unknown>;
+    let out = '{';
+    let first = true;
+    for (const key of Object.keys(record).sort()) {
+      const v = record[key];
+      if (v === undefined || typeof v === 'symbol') continue;
+      if (!wellFormed(key)) throw new Error('Lone surrogate is not allowed');
+      out += `${first ? '' : ','}${JSON.stringify(key)}:${canonicalJson(v, seen)}`;
+      first = false;
+    }
+    result = `${out}}`;
+  }
+  seen.delete(value);
+  return result;
+}
+
 export function eventDigest(e: ChainedContent): Buffer {
-  const text = canonicalize({
+  const text = canonicalJson({
     id: e.id,
     streamId: e.streamId,
     type: e.type,
