@@ -92,7 +92,7 @@ async function upload(name: string, content: Buffer | string, token = admin) {
 
 beforeAll(async () => {
   // The second realm is a large company (the list's broad-search test); the first keeps its drawn size.
-  sim = await startQboSandbox({ clients: [qbApp], ratePerMinute: 500, vendorsPerRealm: [, 700] as number[] });
+  sim = await startQboSandbox({ clients: [qbApp], ratePerMinute: 500, vendorsPerRealm: [undefined, 700] });
   t = await startTestApp({ env: { QBO_OAUTH_BASE: sim.url, QBO_API_BASE: sim.url } });
   admin = (await signIn(t.url, t.admin.email, t.admin.password)).tokens.accessToken;
   for (const [role, email] of [

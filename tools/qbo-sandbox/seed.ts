@@ -169,8 +169,8 @@ export function seedRealms(
   options: {
     seed?: number;
     now?: Date;
-    /** Vendors in each realm, or per realm in the seed's order (the benchmark's); default drawn. */
-    vendorsPerRealm?: number | readonly number[];
+    /** Vendors in each realm, or per realm in the seed's order (the benchmark's; undefined: drawn); default drawn. */
+    vendorsPerRealm?: number | readonly (number | undefined)[];
   } = {},
 ): Realm[] {
   const rand = prng(options.seed ?? 20261124);

@@ -32,7 +32,7 @@ export interface SandboxOptions {
   concurrentPerRealm?: number;
   seed?: number;
   /** Vendors in each realm, or per realm in the seed's order (default: 24 – 39, drawn). */
-  vendorsPerRealm?: number | readonly number[];
+  vendorsPerRealm?: number | readonly (number | undefined)[];
 }
 
 interface Grant {
