@@ -256,12 +256,10 @@ async function applyActivity(
     ctx.notify({ topic: 'activity', id: stored.id });
   }
   const changed = [...dirty].map((id) => people.get(id) as Person);
-  // Writes (live, the runner sends them as one statement with the checkpoint move), chunked for a
-  // rebuild's big batches.
-  for (let i = 0; i < changed.length; i += 1000)
-    await trx.executeQuery(upsertPeople(ctx.schema, changed.slice(i, i + 1000)));
-  for (let i = 0; i < rows.length; i += 1000)
-    await trx.executeQuery(insertLines(ctx.schema, rows.slice(i, i + 1000)));
+  // Writes (live, the runner sends them as one statement with the checkpoint move). One array per
+  // column, so a rebuild's big batch is one statement too.
+  if (changed.length > 0) await trx.executeQuery(upsertPeople(ctx.schema, changed));
+  if (rows.length > 0) await trx.executeQuery(insertLines(ctx.schema, rows));
   if (forgotten.size > 0) await eraseLines(trx, ctx.schema, [...forgotten]);
   if (memory) {
     for (const p of people.values()) memory.rows.set(p.user_id, p);

@@ -162,34 +162,37 @@ export async function listVendors(
   const offset = (page - 1) * limit;
   const pageOf = (order: RawBuilder<unknown>) => q.orderBy(order).orderBy('v.id').limit(limit).offset(offset);
   const pageKey = `vendors:page:${filtersKey}:${page}:${limit}`;
+  const totalKept = () =>
+    keptUnder(app, version, `vendors:total:${filtersKey}`, async () =>
+      Number((await count.executeTakeFirstOrThrow()).n),
+    );
+  let rows: VendorRow[];
+  let total: number;
   if (!search) {
-    const [rows, total] = await Promise.all([
+    [rows, total] = await Promise.all([
       keptUnder(app, version, pageKey, () => pageOf(sql`lower(v.name)`).execute()),
-      keptUnder(app, version, `vendors:total:${filtersKey}`, async () =>
-        Number((await count.executeTakeFirstOrThrow()).n),
-      ),
+      totalKept(),
     ]);
-    return { data: rows.map(toDto), total, page, limit, totalPages: Math.max(1, Math.ceil(total / limit)) };
+  } else {
+    // A search's page is found one of two ways, by how many vendors match (known first: kept per
+    // filters, it serves every page). Few: from the trigram index, sorted (walking the name index
+    // instead passes most vendors when the matches sort late: 30 ms over 50,000). Many (a third of
+    // all vendors for 'billing1'): sorting them all was the list's tail (60 – 80 ms on this host),
+    // while walking the name index finds the page after about (offset + limit) × vendors / matches
+    // rows. The planner cannot know how many a substring matches (its guess is a fraction of a per
+    // cent), so the walk is asked for: no bitmap scan (the trigram index has no other), no
+    // sequential scan.
+    total = await totalKept();
+    const broad = (offset + limit) * BROAD_SEARCH_FACTOR <= total;
+    rows = await keptUnder(app, version, pageKey, () =>
+      broad
+        ? app.db.transaction().execute(async (trx) => {
+            await sql`SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off`.execute(trx);
+            return trx.executeQuery(pageOf(sql`lower(v.name)`).compile()).then((r) => r.rows as VendorRow[]);
+          })
+        : pageOf(sql`lower(v.name) || ''`).execute(),
+    );
   }
-  // A search's page is found one of two ways, by how many vendors match (known first: kept per
-  // filters, it serves every page). Few: from the trigram index, sorted (walking the name index
-  // instead passes most vendors when the matches sort late: 30 ms over 50,000). Many (a third of all
-  // vendors for 'billing1'): sorting them all was the list's tail (60 – 80 ms on this host), while
-  // walking the name index finds the page after about (offset + limit) × vendors / matches rows. The
-  // planner cannot know how many a substring matches (its guess is a fraction of a per cent), so
-  // the walk is asked for: no bitmap scan (the trigram index has no other), no sequential scan.
-  const total = await keptUnder(app, version, `vendors:total:${filtersKey}`, async () =>
-    Number((await count.executeTakeFirstOrThrow()).n),
-  );
-  const broad = (offset + limit) * BROAD_SEARCH_FACTOR <= total;
-  const rows = await keptUnder(app, version, pageKey, () =>
-    broad
-      ? app.db.transaction().execute(async (trx) => {
-          await sql`SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off`.execute(trx);
-          return trx.executeQuery(pageOf(sql`lower(v.name)`).compile()).then((r) => r.rows as VendorRow[]);
-        })
-      : pageOf(sql`lower(v.name) || ''`).execute(),
-  );
   return { data: rows.map(toDto), total, page, limit, totalPages: Math.max(1, Math.ceil(total / limit)) };
 }
 
