@@ -334,7 +334,9 @@ export async function benchApprovals(env: Record<string, string>, quick: boolean
     });
     await new Promise<void>((resolve, reject) => {
       ws.subscribe(
-        { query: 'subscription { approvalChanged { id status approval { id status } } }' },
+        // The list screen's own document (web/src/hooks/use-approval-changed.ts): what an open list
+        // is pushed, before it reads its page and stat cards again.
+        { query: 'subscription { approvalChanged { id type status } }' },
         {
           next: (msg: any) => {
             const change = msg.data?.approvalChanged;

@@ -1433,6 +1433,9 @@ async function policyOf(app: AppServices, companyId: number): Promise<ApprovalPo
 }
 
 async function companyOfApproval(app: AppServices, approvalId: string): Promise<number> {
+  // An approval's company never changes: a state this process remembers answers without a read.
+  const remembered = app.commands.rememberedState<ApprovalState>(approvalStreamId(approvalId));
+  if (remembered?.exists && !remembered.deleted && remembered.companyId != null) return remembered.companyId;
   const row = await app.db
     .selectFrom('approvals')
     .select('company_id')

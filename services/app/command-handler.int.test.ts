@@ -178,6 +178,18 @@ describe('command handler', () => {
     ]);
   });
 
+  it('offers the state it remembers as a hint, and nothing for a stream it never handled', async () => {
+    const h = new CommandHandler(store);
+    expect(h.rememberedState('user-80')).toBeUndefined();
+    await h.handle(userDecider, 'user-80', register(80));
+    await h.handle(userDecider, 'user-80', { type: 'UpdateUserProfile', lastName: 'Hint', now });
+    expect(h.rememberedState<{ userId: number; lastName: string }>('user-80')).toMatchObject({
+      userId: 80,
+      lastName: 'Hint',
+    });
+    expect(new CommandHandler(store).rememberedState('user-80')).toBeUndefined();
+  });
+
   it('reads the stream for a command whose id may repeat, so a retry still finds its events', async () => {
     const h = new CommandHandler(store);
     await h.handle(userDecider, 'user-8', register(8));

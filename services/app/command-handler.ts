@@ -84,6 +84,15 @@ export class CommandHandler {
     this.remembered = new LRUCache({ max: rememberedStreams });
   }
 
+  /**
+   * The state this process remembers for a stream, if any: a hint that may be behind the log (another
+   * process may have written since). Only for what a stream never changes once set, such as the
+   * company an approval belongs to.
+   */
+  rememberedState<S>(streamId: string): S | undefined {
+    return this.remembered.get(streamId)?.state as S | undefined;
+  }
+
   async load<S, E extends { type: string; data: unknown }>(
     decider: Decider<S, unknown, E>,
     streamId: string,

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { approvalsProjection } from '../../projections/approvals.js';
+import type { ChangeNotice } from '../../projections/projection.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
@@ -17,6 +18,8 @@ import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
 import type { QbBill, Realm } from '../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
 import { qb } from '../app/quickbooks.js';
+import { batchApprovalReads, changedApproval } from './graphql/types/approval.js';
+import type { LiveBus } from './live.js';
 
 let sim: QboSandbox;
 let t: TestApp;
@@ -851,6 +854,79 @@ describe('live and bulk', () => {
     } finally {
       await client.dispose();
     }
+  });
+
+  it("pushes what the screens subscribe to (id, type, status) for a status change and for an edit; a message's rows are read once, and only when a push asks for them", async () => {
+    const [b1, b2] = freshBills(2);
+    const one = (await create({ companyId, billIds: [b1.Id] })).body.data;
+    const two = (await create({ companyId, billIds: [b2.Id] })).body.data;
+    const client = createClient({
+      url: `${t.url.replace('http', 'ws')}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { token: user },
+      retryAttempts: 0,
+    });
+    try {
+      const pushes: any[] = [];
+      const arrived = (n: number) =>
+        new Promise<void>((resolve, reject) => {
+          const tick = setInterval(() => {
+            if (pushes.length >= n) {
+              clearInterval(tick);
+              resolve();
+            }
+          }, 20);
+          setTimeout(() => {
+            clearInterval(tick);
+            reject(new Error(`${pushes.length} of ${n} pushes`));
+          }, 10_000);
+        });
+      client.subscribe(
+        // The list screen's own document (web/src/hooks/use-approval-changed.ts).
+        {
+          query: 'subscription($id: String) { approvalChanged(id: $id) { id type status } }',
+          variables: { id: one.id },
+        },
+        { next: (m: any) => pushes.push(m.data.approvalChanged), error: () => {}, complete: () => {} },
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      // An edit's notice carries no status: the push reads it from the row.
+      await api(t.url, 'PUT', `${A}/${one.id}`, { body: { priority: 'URGENT' }, token: admin });
+      await arrived(1);
+      expect(pushes[0]).toEqual({ id: one.id, type: 'ApprovalUpdated', status: 'PENDING' });
+      await api(t.url, 'PUT', `${A}/${one.id}/reject`, { body: { rejectionReason: 'Live' }, token: admin });
+      await arrived(2);
+      expect(pushes[1]).toEqual({ id: one.id, type: 'ApprovalRejected', status: 'REJECTED' });
+    } finally {
+      await client.dispose();
+    }
+
+    // The reads themselves, on a bus of our own: none until a push asks; one for a whole message.
+    let statements = 0;
+    const app = {
+      ...t.started.app,
+      db: t.started.app.db.withPlugin({
+        transformQuery: (a) => {
+          statements++;
+          return a.node;
+        },
+        transformResult: async (a) => a.result,
+      }),
+    };
+    let deliver: (notices: ChangeNotice[]) => void = () => {};
+    batchApprovalReads({ onNotices: (l: typeof deliver) => (deliver = l) } as unknown as LiveBus, app);
+    const message: ChangeNotice[] = [
+      { topic: 'approval', id: one.id, data: { type: 'ApprovalRejected', companyId, status: 'REJECTED' } },
+      { topic: 'approval', id: two.id, data: { type: 'ApprovalUpdated', companyId } },
+    ];
+    deliver(message);
+    expect(statements).toBe(0);
+    const [first, second] = await Promise.all(message.map((n) => changedApproval(n, app, null)));
+    expect([first?.status, second?.status]).toEqual(['REJECTED', 'PENDING']);
+    const afterOneRead = statements;
+    expect(afterOneRead).toBeGreaterThan(0);
+    await changedApproval(message[1], app, null);
+    expect(statements).toBe(afterOneRead);
   });
 
   it("pushes a company's policy change to approvalPolicyChanged subscribers; a GUEST gets no stream", async () => {

@@ -6,7 +6,7 @@ import { approvalsProjection } from '../../projections/approvals.js';
 import * as approvalCommands from '../../schema/commands/approval.js';
 import { approvalBillsEvents, approvalEvents, approvalPolicyEvents } from '../../schema/events/approval.js';
 import { APPROVALS_QUEUE, approvalsJobHandlers, approvalsProcessManager } from '../../workers/approvals.js';
-import { prefetchApprovalChanges } from '../gateway/graphql/types/approval.js';
+import { batchApprovalReads } from '../gateway/graphql/types/approval.js';
 import { approvalRoutes } from '../gateway/rest/approval-routes.js';
 import { defineModule } from './module.js';
 
@@ -32,5 +32,5 @@ export const approvalModule = defineModule<ApprovalReadTables>({
   processManagers: [approvalsProcessManager],
   jobHandlers: { [APPROVALS_QUEUE]: approvalsJobHandlers },
   routes: [approvalRoutes],
-  gateway: prefetchApprovalChanges,
+  gateway: batchApprovalReads,
 });

@@ -39,8 +39,8 @@ import {
 } from '../../../app/approvals.js';
 import type { AppServices } from '../../../app/context.js';
 import type { Page } from '../../../app/users.js';
-import { authorize } from '../../../auth/permissions.js';
-import { type LiveBus, seedSharedRead, sharedRead } from '../../live.js';
+import { type Actor, authorize } from '../../../auth/permissions.js';
+import { type LiveBus, sharedRead } from '../../live.js';
 import { cacheableQuery } from '../../response-cache.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
@@ -539,47 +539,67 @@ builder.mutationField('setApprovalPolicy', (t) =>
   }),
 );
 
-const ApprovalChange = builder
-  .objectRef<{
-    id: string;
-    type: string;
-    status: string | null;
-    companyId: number | null;
-    approval: ApprovalDto | null;
-  }>('ApprovalChange')
-  .implement({
-    fields: (t) => ({
-      id: t.exposeString('id'),
-      type: t.exposeString('type', { description: 'The event: ApprovalCreated, ApprovalApproved, …' }),
-      status: t.field({ type: StatusEnum, nullable: true, resolve: (c) => c.status as never }),
-      companyId: t.exposeInt('companyId', { nullable: true }),
-      approval: t.field({
-        type: ApprovalRef,
-        nullable: true,
-        description: 'The list row after the change (no bills); null once deleted.',
-        resolve: (c) => c.approval,
-      }),
+/** What a push resolves from: the notice's own fields, and the row behind it only when asked for. */
+interface ApprovalChangeSource {
+  id: string;
+  type: string;
+  /** The status the change left, carried by the notice of a status change (null: read the row). */
+  noticedStatus: string | null;
+  companyId: number | null;
+  approval(): Promise<ApprovalDto | null>;
+}
+
+const ApprovalChange = builder.objectRef<ApprovalChangeSource>('ApprovalChange').implement({
+  fields: (t) => ({
+    id: t.exposeString('id'),
+    type: t.exposeString('type', { description: 'The event: ApprovalCreated, ApprovalApproved, …' }),
+    status: t.field({
+      type: StatusEnum,
+      nullable: true,
+      // A status change's notice says which status it left: the screens' subscription (id, type,
+      // status) is pushed without a read. Other changes read the row.
+      resolve: async (c) => (c.noticedStatus ?? (await c.approval())?.status ?? null) as never,
     }),
-  });
+    companyId: t.exposeInt('companyId', { nullable: true }),
+    approval: t.field({
+      type: ApprovalRef,
+      nullable: true,
+      description: 'The list row after the change (no bills); null once deleted.',
+      resolve: (c) => c.approval(),
+    }),
+  }),
+});
+
+/** For each approval notice, the one read of its whole message's rows (see batchApprovalReads). */
+const messageReads = new WeakMap<ChangeNotice, () => Promise<Map<string, ApprovalDto>>>();
 
 /**
- * The rows behind a message's approval notices, in one query as soon as it arrives (a bulk action's
- * 100 changes are one read, not 100 per subscriber); every subscriber's push awaits that read.
+ * The rows behind a message's approval notices, in one query the first time a subscriber asks for
+ * one (a bulk action's 100 changes are one read, not 100 per subscriber). Nothing is read for a
+ * message whose pushes need no row: the screens subscribe to id, type and status, which a status
+ * change's notice carries.
  */
-export function prefetchApprovalChanges(live: LiveBus, app: AppServices) {
+export function batchApprovalReads(live: LiveBus, app: AppServices) {
   live.onNotices((notices) => {
     const changed = notices.filter((n) => n.topic === 'approval');
     if (changed.length === 0) return;
-    const rows = approvalSummaries(app, [...new Set(changed.map((n) => n.id))]);
-    for (const n of changed)
-      seedSharedRead(
-        n,
-        'approval',
-        rows.then(
-          (byId) => byId.get(n.id) ?? null,
-          () => null,
-        ),
-      );
+    let rows: Promise<Map<string, ApprovalDto>> | null = null;
+    const read = () => {
+      rows ??= approvalSummaries(app, [...new Set(changed.map((n) => n.id))]);
+      return rows;
+    };
+    for (const n of changed) messageReads.set(n, read);
+  });
+}
+
+/** The row behind a notice, read once for every subscriber in this process; null once deleted. */
+export function changedApproval(notice: ChangeNotice, app: AppServices, actor: Actor | null) {
+  return sharedRead(notice, 'approval', () => {
+    const fromMessage = messageReads.get(notice);
+    const read = fromMessage
+      ? fromMessage().then((byId) => byId.get(notice.id) ?? null)
+      : getApprovalSummary(app, actor, notice.id);
+    return read.catch(() => null);
   });
 }
 
@@ -598,18 +618,15 @@ builder.subscriptionField('approvalChanged', (t) =>
       const source = ctx.live.subscribe('approval', args.id == null ? undefined : args.id);
       return args.companyId == null ? source : onlyCompany(source, args.companyId);
     },
-    resolve: async (notice, _, ctx) => {
+    resolve: (notice, _, ctx): ApprovalChangeSource => {
       authorize(ctx.actor, 'approvals.read');
-      const approval = await sharedRead(notice, 'approval', () =>
-        getApprovalSummary(ctx.app, ctx.actor, notice.id).catch(() => null),
-      );
       const d = notice.data ?? {};
       return {
         id: notice.id,
         type: String(d.type ?? 'changed'),
-        status: approval?.status ?? (typeof d.status === 'string' ? d.status : null),
+        noticedStatus: typeof d.status === 'string' ? d.status : null,
         companyId: typeof d.companyId === 'number' ? d.companyId : null,
-        approval,
+        approval: () => changedApproval(notice, ctx.app, ctx.actor),
       };
     },
   }),
