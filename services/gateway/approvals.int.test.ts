@@ -817,16 +817,20 @@ describe('reads', () => {
   });
 });
 
+/** A graphql-ws client signed in with `token`, not reconnecting (a test ends it). */
+const socket = (token: string) =>
+  createClient({
+    url: `${t.url.replace('http', 'ws')}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { token },
+    retryAttempts: 0,
+  });
+
 describe('live and bulk', () => {
   it('pushes a status change to approvalChanged subscribers', async () => {
     const [b] = freshBills(1);
     const a = (await create({ companyId, billIds: [b.Id] })).body.data;
-    const client = createClient({
-      url: `${t.url.replace('http', 'ws')}/graphql`,
-      webSocketImpl: WebSocket,
-      connectionParams: { token: user },
-      retryAttempts: 0,
-    });
+    const client = socket(user);
     try {
       const seen = new Promise<any>((resolve, reject) => {
         client.subscribe(
@@ -860,12 +864,7 @@ describe('live and bulk', () => {
     const [b1, b2] = freshBills(2);
     const one = (await create({ companyId, billIds: [b1.Id] })).body.data;
     const two = (await create({ companyId, billIds: [b2.Id] })).body.data;
-    const client = createClient({
-      url: `${t.url.replace('http', 'ws')}/graphql`,
-      webSocketImpl: WebSocket,
-      connectionParams: { token: user },
-      retryAttempts: 0,
-    });
+    const client = socket(user);
     try {
       const pushes: any[] = [];
       const arrived = (n: number) =>
@@ -930,13 +929,6 @@ describe('live and bulk', () => {
   });
 
   it("pushes a company's policy change to approvalPolicyChanged subscribers; a GUEST gets no stream", async () => {
-    const socket = (token: string) =>
-      createClient({
-        url: `${t.url.replace('http', 'ws')}/graphql`,
-        webSocketImpl: WebSocket,
-        connectionParams: { token },
-        retryAttempts: 0,
-      });
     const client = socket(user);
     const outsider = socket(guest);
     try {
