@@ -1,9 +1,7 @@
 // Live updates of a company's segregation-of-duties policy: who may approve its approvals (the
 // Approve buttons and their reasons) may have changed, so open approval screens read again.
-import { useEffect, useRef } from 'react';
-import { useSubscription } from 'urql';
 import { graphql } from '../lib/graphql';
-import { useResubscribeOnBacklog } from './use-resubscribe-on-backlog';
+import { useLiveChange } from './use-live-change';
 
 export const ApprovalPolicyChanged = graphql(`
   subscription ApprovalPolicyChanged($companyId: Int) {
@@ -19,16 +17,11 @@ export function useApprovalPolicyChanged(
   onChange: (companyId: number) => void,
   options: { pause?: boolean } = {},
 ) {
-  const [result, resubscribe] = useSubscription({
-    query: ApprovalPolicyChanged,
-    variables: { companyId },
-    pause: options.pause,
-  });
-  useResubscribeOnBacklog(result.error, resubscribe);
-  const latest = useRef(onChange);
-  latest.current = onChange;
-  const change = result.data?.approvalPolicyChanged;
-  useEffect(() => {
-    if (change) latest.current(change.companyId);
-  }, [change]);
+  useLiveChange(
+    ApprovalPolicyChanged,
+    { companyId },
+    (d) => d.approvalPolicyChanged,
+    (change) => onChange(change.companyId),
+    options.pause,
+  );
 }

@@ -1,9 +1,7 @@
 // Live updates of vendors: the vendorChanged subscription. The list refetches and the detail page
 // reloads when any session (or a sync, or an import) changes a vendor.
-import { useEffect, useRef } from 'react';
-import { useSubscription } from 'urql';
 import { graphql } from '../lib/graphql';
-import { useResubscribeOnBacklog } from './use-resubscribe-on-backlog';
+import { useLiveChange } from './use-live-change';
 
 export const VendorsChanged = graphql(`
   subscription VendorsChanged($id: Int) {
@@ -19,16 +17,5 @@ export function useVendorChanged(
   onChange: (change: { id: number; type: string }) => void,
   options: { pause?: boolean } = {},
 ) {
-  const [result, resubscribe] = useSubscription({
-    query: VendorsChanged,
-    variables: { id },
-    pause: options.pause,
-  });
-  useResubscribeOnBacklog(result.error, resubscribe);
-  const latest = useRef(onChange);
-  latest.current = onChange;
-  const change = result.data?.vendorChanged;
-  useEffect(() => {
-    if (change) latest.current(change);
-  }, [change]);
+  useLiveChange(VendorsChanged, { id }, (d) => d.vendorChanged, onChange, options.pause);
 }
