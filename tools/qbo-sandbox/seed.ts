@@ -171,6 +171,8 @@ export function seedRealms(
     now?: Date;
     /** Vendors in each realm, or per realm in the seed's order (the benchmark's; undefined: drawn); default drawn. */
     vendorsPerRealm?: number | readonly (number | undefined)[];
+    /** Open bills in each realm (the benchmark's); default drawn, 70 – 109. */
+    billsPerRealm?: number;
   } = {},
 ): Realm[] {
   const rand = prng(options.seed ?? 20261124);
@@ -266,7 +268,7 @@ export function seedRealms(
     });
     const bills: QbBill[] = [];
     const attachables: QbAttachable[] = [];
-    const billCount = 70 + Math.floor(rand() * 40);
+    const billCount = options.billsPerRealm ?? 70 + Math.floor(rand() * 40);
     for (let b = 0; b < billCount; b++) {
       const vendor = vendors[Math.floor(rand() * vendors.length)];
       const lines: QbBillLine[] = Array.from({ length: 1 + Math.floor(rand() * 4) }, (_, li) => {

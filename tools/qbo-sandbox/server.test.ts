@@ -3,6 +3,7 @@
 // queries, bill payments with requestid, attachment downloads.
 import OAuthClient from 'intuit-oauth';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { seedRealms } from './seed.js';
 import { type QboSandbox, startQboSandbox } from './server.js';
 
 let sim: QboSandbox;
@@ -213,5 +214,14 @@ describe('QuickBooks simulator', () => {
     expect((await api(`/v3/company/${realm2}/companyinfo/${realm2}`, t2)).status).toBe(200);
     const log = (await (await fetch(`${sim.url}/__sim/requests`)).json()).requests;
     expect(log.some((r: { status: number }) => r.status === 500)).toBe(true);
+  });
+});
+
+describe('QuickBooks sandbox seed', () => {
+  it('draws 70 – 109 open bills a realm, or as many as asked (the approvals benchmark asks 240)', () => {
+    for (const r of seedRealms()) expect(r.bills.length).toBeGreaterThanOrEqual(70);
+    for (const r of seedRealms()) expect(r.bills.length).toBeLessThan(110);
+    const asked = seedRealms({ billsPerRealm: 240 });
+    expect(asked.map((r) => r.bills.filter((b) => b.Balance > 0).length)).toEqual(asked.map(() => 240));
   });
 });

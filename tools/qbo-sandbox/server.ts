@@ -33,6 +33,8 @@ export interface SandboxOptions {
   seed?: number;
   /** Vendors in each realm, or per realm in the seed's order (default: 24 – 39, drawn). */
   vendorsPerRealm?: number | readonly (number | undefined)[];
+  /** Open bills in each realm (default: 70 – 109, drawn). */
+  billsPerRealm?: number;
 }
 
 interface Grant {
@@ -119,7 +121,11 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
   let inFlight = new Map<string, number>();
   const reset = () => {
     realms = new Map(
-      seedRealms({ seed: options.seed, vendorsPerRealm: options.vendorsPerRealm }).map((r) => [r.realmId, r]),
+      seedRealms({
+        seed: options.seed,
+        vendorsPerRealm: options.vendorsPerRealm,
+        billsPerRealm: options.billsPerRealm,
+      }).map((r) => [r.realmId, r]),
     );
     codes = new Map();
     access = new Map();
@@ -860,7 +866,12 @@ export async function startQboSandbox(
     server,
     url: address.replace('[::1]', '127.0.0.1'),
     close: () => server.close(),
-    realms: () => seedRealms({ seed: options.seed, vendorsPerRealm: options.vendorsPerRealm }),
+    realms: () =>
+      seedRealms({
+        seed: options.seed,
+        vendorsPerRealm: options.vendorsPerRealm,
+        billsPerRealm: options.billsPerRealm,
+      }),
   };
 }
 
