@@ -37,6 +37,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '.
 import { toast } from '../../../components/ui/use-toast';
 import { useApprovalChanged } from '../../../hooks/use-approval-changed';
 import { useApprovalPolicyChanged } from '../../../hooks/use-approval-policy-changed';
+import { useCoalescedRefresh } from '../../../hooks/use-coalesced-refresh';
 import { useLiveResync } from '../../../hooks/use-live-resync';
 import { useSession } from '../../../lib/auth';
 import { useRemote } from '../../../lib/use-remote';
@@ -158,24 +159,11 @@ export function ApprovalsPage() {
     return () => clearTimeout(t);
   });
 
-  // A burst of changes (a bulk action) costs one refetch; a single change shows within ~150 ms.
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  const refreshSoon = () => {
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(() => {
-      reloadList();
-      reloadStats();
-    }, 150);
-  };
+  // A single change shows as soon as it is pushed; a burst (a bulk action) costs two refetches.
+  const refreshSoon = useCoalescedRefresh(refresh);
   useApprovalChanged(null, refreshSoon);
   // A company's policy changed: the rows' Approve buttons and their reasons may have.
   useApprovalPolicyChanged(null, refreshSoon);
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
   useLiveResync(refresh);
 
   const data = list.data;

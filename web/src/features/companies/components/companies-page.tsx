@@ -32,6 +32,7 @@ import {
   TableRow,
 } from '../../../components/ui/table';
 import { toast } from '../../../components/ui/use-toast';
+import { useCoalescedRefresh } from '../../../hooks/use-coalesced-refresh';
 import { useCompanyChanged } from '../../../hooks/use-company-changed';
 import { useLiveResync } from '../../../hooks/use-live-resync';
 import { type BatchResult, runBatch } from '../../../lib/run-batch';
@@ -83,18 +84,8 @@ export function CompaniesPage() {
     return () => clearTimeout(t);
   });
 
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
   const refresh = useCallback(() => list.reload(), [list.reload]);
-  useCompanyChanged(null, () => {
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(refresh, 150);
-  });
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
+  useCompanyChanged(null, useCoalescedRefresh(refresh));
   useLiveResync(refresh);
 
   const data = list.data;

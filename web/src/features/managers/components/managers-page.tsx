@@ -18,6 +18,7 @@ import { PaginationFooter } from '../../../components/ui/pagination';
 import { LoadingState } from '../../../components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { toast } from '../../../components/ui/use-toast';
+import { useCoalescedRefresh } from '../../../hooks/use-coalesced-refresh';
 import { useLiveResync } from '../../../hooks/use-live-resync';
 import { useManagerChanged } from '../../../hooks/use-manager-changed';
 import { useRemote } from '../../../lib/use-remote';
@@ -42,17 +43,7 @@ export function ManagersPage() {
   const refresh = list.reload;
 
   // Changes from any session refetch the page, coalesced.
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useManagerChanged(null, () => {
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(refresh, 150);
-  });
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
+  useManagerChanged(null, useCoalescedRefresh(refresh));
   useLiveResync(refresh);
 
   const data = list.data;

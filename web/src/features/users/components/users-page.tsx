@@ -17,6 +17,7 @@ import { PaginationFooter } from '../../../components/ui/pagination';
 import { LoadingState } from '../../../components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { toast } from '../../../components/ui/use-toast';
+import { useCoalescedRefresh } from '../../../hooks/use-coalesced-refresh';
 import { useLiveResync } from '../../../hooks/use-live-resync';
 import { useUserChanged } from '../../../hooks/use-user-changed';
 import { useSession } from '../../../lib/auth';
@@ -53,17 +54,7 @@ export function UsersPage() {
   }, [list.reload, stats.reload]);
 
   // Changes from any session (or gateway) refetch the page and the overview, coalesced.
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useUserChanged(null, () => {
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(refresh, 150);
-  });
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
+  useUserChanged(null, useCoalescedRefresh(refresh));
   useLiveResync(refresh);
 
   const data = list.data;

@@ -13,6 +13,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '.
 import { LoadingState } from '../../../components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { toast } from '../../../components/ui/use-toast';
+import { useCoalescedRefresh } from '../../../hooks/use-coalesced-refresh';
 import { useLiveResync } from '../../../hooks/use-live-resync';
 import { useVendorChanged } from '../../../hooks/use-vendor-changed';
 import { useRemote } from '../../../lib/use-remote';
@@ -47,18 +48,8 @@ export function VendorsPage() {
     return () => clearTimeout(t);
   });
 
-  // A sync or an import changes many vendors at once: one refetch per quiet half second.
-  const timer = useRef<ReturnType<typeof setTimeout> | null>(null);
-  useVendorChanged(null, () => {
-    if (timer.current) clearTimeout(timer.current);
-    timer.current = setTimeout(refresh, 500);
-  });
-  useEffect(
-    () => () => {
-      if (timer.current) clearTimeout(timer.current);
-    },
-    [],
-  );
+  // A sync or an import changes many vendors at once: at most one refetch per half second.
+  useVendorChanged(null, useCoalescedRefresh(refresh, 500));
   useLiveResync(refresh);
 
   const data = list.data;
