@@ -341,7 +341,8 @@ export async function benchApprovals(env: Record<string, string>, quick: boolean
     detailTimes.sort((a, b) => a - b);
 
     // 5. A status change reaching an open list and its stat cards: the push on approvalChanged, then
-    // the stats the screen reads again on it.
+    // what the list screen reads again on it, at once and side by side: its first page (10 rows,
+    // newest first) and the stats, over REST (web/src/features/approvals/api/approvals.ts).
     const pushTimes: number[] = [];
     const statsTimes: number[] = [];
     const sentAt = new Map<string, number>();
@@ -363,13 +364,20 @@ export async function benchApprovals(env: Record<string, string>, quick: boolean
             if (t !== undefined && change.status !== 'PENDING') {
               sentAt.delete(change.id);
               pushTimes.push(performance.now() - t);
-              void request(
-                agent,
-                new URL('/graphql', base),
-                'POST',
-                { ...auth, 'content-type': 'application/json' },
-                JSON.stringify({ query: '{ approvalStats { total pending approved rejected expired } }' }),
-              ).then(() => {
+              void Promise.all([
+                request(
+                  agent,
+                  new URL(
+                    '/api/bill-approval/approvals?page=1&limit=10&sortBy=createdAt&sortOrder=desc',
+                    base,
+                  ),
+                  'GET',
+                  auth,
+                ),
+                request(agent, new URL('/api/bill-approval/approvals/stats', base), 'GET', auth),
+              ]).then((answers) => {
+                const bad = answers.find((a) => a.status !== 200);
+                if (bad) throw new Error(`the screen's re-read: ${bad.status} ${bad.text.slice(0, 200)}`);
                 statsTimes.push(performance.now() - t);
                 arrived.get(change.id)?.();
               });

@@ -302,7 +302,7 @@ async function runOnePart() {
         met: a.detail.p99 <= 30,
       });
       rows.push({
-        figure: `status change → open list's push and its stat cards read again (${a.change.changes} changes, p50 ${fmt(a.change.statsP50, 1)} · max ${fmt(a.change.statsMax, 1)} ms; push alone p50 ${fmt(a.change.pushP50, 1)} · p99 ${fmt(a.change.pushP99, 1)} ms)`,
+        figure: `status change → open list's push, then its first page and stat cards read again as the screen does (REST, side by side; ${a.change.changes} changes, p50 ${fmt(a.change.statsP50, 1)} · max ${fmt(a.change.statsMax, 1)} ms; push alone p50 ${fmt(a.change.pushP50, 1)} · p99 ${fmt(a.change.pushP99, 1)} ms)`,
         value: `p99 ${fmt(a.change.statsP99, 1)} ms`,
         target: '≤ 50 ms',
         met: a.change.statsP99 <= 50,
