@@ -173,6 +173,8 @@ export async function createLiveBus(subscriber: Redis, prefix: string): Promise<
 }
 
 const reads = new WeakMap<ChangeNotice, Map<string, Promise<unknown>>>();
+/** Reads offered for a notice but not started: the first subscriber that asks starts it. */
+const offered = new WeakMap<ChangeNotice, Map<string, () => Promise<unknown>>>();
 
 function readsOf(notice: ChangeNotice) {
   const known = reads.get(notice);
@@ -192,20 +194,32 @@ function keep(byKey: Map<string, Promise<unknown>>, key: string, read: Promise<u
 
 /**
  * One read per notice and key, shared by every subscriber in this process: all of them receive the
- * same notice object, so a change seen by N open screens costs one query, not N.
+ * same notice object, so a change seen by N open screens costs one query, not N. A read offered
+ * for the notice (seedSharedRead with a function) is used instead of `read`.
  */
 export function sharedRead<T>(notice: ChangeNotice, key: string, read: () => Promise<T>): Promise<T> {
   const byKey = readsOf(notice);
   let pending = byKey.get(key) as Promise<T> | undefined;
   if (!pending) {
-    pending = read();
+    const start = (offered.get(notice)?.get(key) as (() => Promise<T>) | undefined) ?? read;
+    pending = start();
     keep(byKey, key, pending);
   }
   return pending;
 }
 
-/** Starts the read of `key` for a notice before any subscriber asks (see LiveBus.onNotices). */
-export function seedSharedRead<T>(notice: ChangeNotice, key: string, read: Promise<T>) {
+/**
+ * Provides the read of `key` for a notice before any subscriber asks (see LiveBus.onNotices): a
+ * promise starts it now; a function starts it when a subscriber first asks, and not at all if none
+ * does (a push whose fields need no row).
+ */
+export function seedSharedRead<T>(notice: ChangeNotice, key: string, read: Promise<T> | (() => Promise<T>)) {
+  if (typeof read === 'function') {
+    const byKey = offered.get(notice) ?? new Map<string, () => Promise<unknown>>();
+    offered.set(notice, byKey);
+    byKey.set(key, read);
+    return;
+  }
   const byKey = readsOf(notice);
   if (!byKey.has(key)) keep(byKey, key, read);
 }

@@ -132,4 +132,21 @@ describe('prefetching for clients', () => {
     expect(row).toBe('row 2');
     expect(reads).toBe(0);
   });
+
+  it('starts an offered read only when a subscriber asks, once for all of them', async () => {
+    const notice: ChangeNotice = { topic: 'approval', id: 'a', data: {} };
+    let started = 0;
+    seedSharedRead(notice, 'approval', async () => {
+      started++;
+      return 'offered row';
+    });
+    expect(started).toBe(0);
+    const own = async () => 'own read';
+    expect(
+      await Promise.all([sharedRead(notice, 'approval', own), sharedRead(notice, 'approval', own)]),
+    ).toEqual(['offered row', 'offered row']);
+    expect(started).toBe(1);
+    // Nothing offered for another key: the subscriber's own read.
+    expect(await sharedRead(notice, 'other', own)).toBe('own read');
+  });
 });

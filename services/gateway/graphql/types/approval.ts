@@ -40,7 +40,7 @@ import {
 import type { AppServices } from '../../../app/context.js';
 import type { Page } from '../../../app/users.js';
 import { type Actor, authorize } from '../../../auth/permissions.js';
-import { type LiveBus, sharedRead } from '../../live.js';
+import { type LiveBus, seedSharedRead, sharedRead } from '../../live.js';
 import { cacheableQuery } from '../../response-cache.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
@@ -570,9 +570,6 @@ const ApprovalChange = builder.objectRef<ApprovalChangeSource>('ApprovalChange')
   }),
 });
 
-/** For each approval notice, the one read of its whole message's rows (see batchApprovalReads). */
-const messageReads = new WeakMap<ChangeNotice, () => Promise<Map<string, ApprovalDto>>>();
-
 /**
  * The rows behind a message's approval notices, in one query the first time a subscriber asks for
  * one (a bulk action's 100 changes are one read, not 100 per subscriber). Nothing is read for a
@@ -588,19 +585,19 @@ export function batchApprovalReads(live: LiveBus, app: AppServices) {
       rows ??= approvalSummaries(app, [...new Set(changed.map((n) => n.id))]);
       return rows;
     };
-    for (const n of changed) messageReads.set(n, read);
+    for (const n of changed)
+      seedSharedRead(n, 'approval', () =>
+        read().then(
+          (byId) => byId.get(n.id) ?? null,
+          () => null,
+        ),
+      );
   });
 }
 
 /** The row behind a notice, read once for every subscriber in this process; null once deleted. */
 export function changedApproval(notice: ChangeNotice, app: AppServices, actor: Actor | null) {
-  return sharedRead(notice, 'approval', () => {
-    const fromMessage = messageReads.get(notice);
-    const read = fromMessage
-      ? fromMessage().then((byId) => byId.get(notice.id) ?? null)
-      : getApprovalSummary(app, actor, notice.id);
-    return read.catch(() => null);
-  });
+  return sharedRead(notice, 'approval', () => getApprovalSummary(app, actor, notice.id).catch(() => null));
 }
 
 async function* onlyCompany(source: AsyncIterable<ChangeNotice>, companyId: number) {
