@@ -98,7 +98,7 @@ interface VitestReport {
     name: string;
     status: string;
     message: string;
-    assertionResults: Array<{ status: string }>;
+    assertionResults: Array<{ status: string; fullName?: string; failureMessages?: string[] }>;
   }>;
 }
 
@@ -123,6 +123,13 @@ function countResults(vitestOk: boolean | null): Counts {
     );
     for (const f of broken)
       counts.notes.push(`test file failed outside its tests: ${path.relative(ROOT, f.name)}`);
+    // Each failed test by name and the first line of its failure, in the summary at the end of the
+    // log: CI may keep only the log's tail, and a flaky test must be findable from it.
+    for (const f of r.testResults)
+      for (const a of f.assertionResults.filter((x) => x.status === 'failed')) {
+        const first = (a.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 240);
+        counts.notes.push(`failed: ${path.relative(ROOT, f.name)} > ${a.fullName ?? '?'}: ${first}`);
+      }
     counts.failed += broken.length;
   } else if (vitestOk !== null) {
     counts.notes.push('vitest wrote no report');
