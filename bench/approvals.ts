@@ -21,6 +21,7 @@ import { startQboSandbox } from '../tools/qbo-sandbox/server.js';
 import { cpuDelta, cpuSnapshot } from './cpu.js';
 import { percentile, request } from './measure.js';
 import { dropRedisPrefix, startRole } from './processes.js';
+import { settle } from './settle.js';
 
 export interface ApprovalFigures {
   approvals: number;
@@ -238,11 +239,7 @@ export async function benchApprovals(env: Record<string, string>, quick: boolean
       if (Number(r.rows[0].behind) === 0 && Number(n.rows[0].n) >= total + real.length) break;
       await new Promise((res) => setTimeout(res, 200));
     }
-    // Settled as a running product's tables are: the log's new rows vacuumed and the bulk writes'
-    // dirty pages flushed now, not by autovacuum and the checkpointer during the measured runs.
-    await pool.query('VACUUM (ANALYZE) approvals');
-    await pool.query('VACUUM (ANALYZE) es_events');
-    await pool.query('CHECKPOINT');
+    await settle(env.DATABASE_URL, ['approvals', 'es_events']);
     const setupSeconds = (performance.now() - setupStarted) / 1000;
 
     // 3. The list: 25 rows, status filter, newest first, GraphQL and REST in turn, 8 clients at once.

@@ -9,6 +9,7 @@ import { startQboSandbox } from '../tools/qbo-sandbox/server.js';
 import { type CpuGroups, cpuDelta, cpuSnapshot } from './cpu.js';
 import { percentile } from './measure.js';
 import { dropRedisPrefix, startRole } from './processes.js';
+import { settle } from './settle.js';
 
 export interface VendorFigures {
   syncVendors: number;
@@ -153,6 +154,7 @@ export async function benchVendors(env: Record<string, string>, quick: boolean):
       lines.push(
         `${id},${ROUTINGS[i % ROUTINGS.length]},${String(7_000_000_000 + id)},${i % 3 ? 'checking' : 'savings'},Bench Bank ${i % 7}`,
       );
+    await settle(env.DATABASE_URL, ['es_events', 'vendors']);
     const form = new FormData();
     form.append('file', new Blob([lines.join('\n')], { type: 'text/csv' }), 'vendors.csv');
     const groups: CpuGroups = {
@@ -174,6 +176,7 @@ export async function benchVendors(env: Record<string, string>, quick: boolean):
     if (!imported.ok) throw new Error(`import: ${imported.status} ${result.message}`);
 
     // 3. The list over every vendor: 20 a page, with the screen's filters and searches.
+    await settle(env.DATABASE_URL, ['es_events', 'vendors']);
     const total = (await call('GET', '/api/vendors?limit=1')).meta.pagination.total as number;
     const words = ['Supply', 'Paper', 'Acme', 'Metro', 'billing1', 'Co 7', 'zzz-none'];
     const queries: string[] = [];
