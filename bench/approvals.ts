@@ -38,6 +38,8 @@ export interface ApprovalFigures {
     /** The slowest change (with 60 changes, the p99 was this one). */
     statsMax: number;
   };
+  /** Bulk approve of 100 PENDING approvals, request → answer, ms over a few batches. */
+  bulk: { batches: number; p50: number; max: number };
   setupSeconds: number;
 }
 
@@ -56,6 +58,7 @@ const qbApp = { clientId: 'billflow-bench', clientSecret: 'bench-secret-value-00
  * the second slowest (the slowest is printed beside it).
  */
 const CHANGES = 200;
+const BULK_BATCHES = 5;
 const STATUSES = [
   'PENDING',
   'PENDING',
@@ -410,6 +413,24 @@ export async function benchApprovals(env: Record<string, string>, quick: boolean
     pushTimes.sort((a, b) => a - b);
     statsTimes.sort((a, b) => a - b);
 
+    // 6. Bulk approve: 100 PENDING approvals in one action, request → answer (the answer comes after
+    // its one read-your-writes wait for the whole batch). Five batches, each of other approvals.
+    const pending = (
+      await pool.query<{ id: string }>(
+        `SELECT id::text FROM approvals WHERE status = 'PENDING' ORDER BY random() LIMIT ${BULK_BATCHES * 100}`,
+      )
+    ).rows.map((r) => r.id);
+    const bulkTimes: number[] = [];
+    for (let b = 0; b < BULK_BATCHES; b++) {
+      const ids = pending.slice(b * 100, b * 100 + 100);
+      const t0 = performance.now();
+      const r = await call('POST', '/api/bill-approval/approvals/bulk-approve', { ids });
+      bulkTimes.push(performance.now() - t0);
+      if (r.data.summary.succeeded !== ids.length)
+        throw new Error(`bulk approve: ${JSON.stringify(r.data.summary)}`);
+    }
+    bulkTimes.sort((a, b) => a - b);
+
     return {
       approvals: total + real.length,
       clients,
@@ -427,6 +448,11 @@ export async function benchApprovals(env: Record<string, string>, quick: boolean
         statsP50: percentile(statsTimes, 50),
         statsP99: percentile(statsTimes, 99),
         statsMax: statsTimes[statsTimes.length - 1] ?? Number.NaN,
+      },
+      bulk: {
+        batches: bulkTimes.length,
+        p50: percentile(bulkTimes, 50),
+        max: bulkTimes[bulkTimes.length - 1],
       },
       setupSeconds,
     };
