@@ -10,6 +10,7 @@ import {
   type Credentials,
   createUser,
   ensureWebBuild,
+  expectToast,
   launchBrowser,
   MOBILE,
   openPage,
@@ -208,7 +209,7 @@ describe('create user', () => {
       role: 'MODERATOR',
       isActive: true,
     });
-    expect(await toastText(page)).toContain('User created successfully');
+    await expectToast(page, 'User created successfully');
     await page.getByRole('heading', { name: 'User Details', level: 1 }).waitFor();
     await page.getByTestId('field-email').getByText(email).waitFor();
     expect(await page.getByTestId('field-role').textContent()).toBe('MODERATOR');
@@ -303,7 +304,7 @@ describe('edit user', () => {
     await page.getByRole('switch', { name: 'Active' }).click();
     await page.getByRole('button', { name: 'Save Changes' }).click();
     await page.waitForURL(`**/users/${who.id}`);
-    expect(await toastText(page)).toContain('User updated successfully');
+    await expectToast(page, 'User updated successfully');
     await page.getByTestId('field-name').getByText('New Name').waitFor();
     expect(await page.getByTestId('field-role').textContent()).toBe('GUEST');
     expect(await page.getByTestId('field-status').textContent()).toBe('Inactive');
@@ -340,7 +341,7 @@ describe('dialogs', () => {
     );
     await dialog.getByRole('button', { name: 'Update Role' }).click();
     await dialog.waitFor({ state: 'detached' });
-    expect(await toastText(page)).toContain('Role updated successfully');
+    await expectToast(page, 'Role updated successfully');
     await row(page, who.id).getByTestId('role-badge').getByText('GUEST').waitFor();
     expect((await getApi<ApiUser>(`/api/user/users/${who.id}`)).body.data.role).toBe('GUEST');
     await page.context().close();
@@ -385,7 +386,7 @@ describe('dialogs', () => {
     await dialog.getByLabel('Confirm Password').fill('secret-9');
     await submit.click();
     await dialog.waitFor({ state: 'detached' });
-    expect(await toastText(page)).toContain('Password changed successfully');
+    await expectToast(page, 'Password changed successfully');
     expect(calls).toEqual(['PUT']);
     await apiLogin(app.url, { email: who.email, password: 'secret-9' });
     await expect(apiLogin(app.url, who)).rejects.toThrow(/401/);
@@ -408,7 +409,7 @@ describe('dialogs', () => {
     await page.getByRole('button', { name: 'Delete User' }).click();
     await confirm.getByRole('button', { name: 'Delete User' }).click();
     await page.waitForURL('**/users');
-    expect(await toastText(page)).toContain('User deleted successfully');
+    await expectToast(page, 'User deleted successfully');
     expect((await getApi<ApiUser>(`/api/user/users/${who.id}`)).status).toBe(404);
     await page.locator('tbody tr').first().waitFor();
     expect(await row(page, who.id).count()).toBe(0);
