@@ -321,7 +321,7 @@ async function answer(app: AppServices, vendorId: number, position: Position | n
 
 async function applyBanking(
   app: AppServices,
-  row: VendorRow,
+  row: Pick<VendorRow, 'company_id' | 'qb_vendor_id'>,
   banking: Banking,
   source: 'form' | 'batch' | 'csv',
   ctx: CommandContext,
@@ -857,12 +857,17 @@ export async function importVendorsCsv(
   let updated = 0;
   let last: Position | null = null;
   const ctx = commandContext(actor);
-  const rows = new Map<number, VendorRow>();
+  const rows = new Map<number, { id: number; company_id: number; qb_vendor_id: string }>();
   // A chunk's vendors and their streams are read in a few queries (the commands then only append),
-  // and the next chunk is read while this one's commands append.
+  // and the next chunk is read while this one's commands append. Only what names a vendor's stream
+  // is read, not the whole list row (its dates, the company's name), which the rows here never show.
   const prepare = async (chunk: typeof work) => {
     const ids = [...new Set(chunk.map((w) => w.vendorId))];
-    const found = await vendorRows(app).where('v.id', 'in', ids).execute();
+    const found = await app.db
+      .selectFrom('vendors')
+      .select(['id', 'company_id', 'qb_vendor_id'])
+      .where('id', 'in', ids)
+      .execute();
     for (const r of found) rows.set(r.id, r);
     await app.commands.prime(
       vendorDecider,

@@ -83,7 +83,10 @@ export interface ReadAllOptions {
 
 export type SubscriptionMessage =
   | { kind: 'event'; event: StoredEvent }
-  /** Everything committed up to now has been delivered. */
+  /**
+   * The first: everything committed before it has been delivered. Each later one ends a read that
+   * delivered events (a consumer may flush its batch there).
+   */
   | { kind: 'caughtUp'; position: Position };
 
 export interface SubscribeOptions extends ReadAllOptions {

@@ -76,6 +76,67 @@ describe('postgres event store: ordering under open transactions', () => {
     await following;
   });
 
+  it('says caughtUp first only once nothing committed is held back: an earlier event never comes as live', async () => {
+    const before = await store.headPosition();
+    const slow = await db.pool.connect();
+    const seen: string[] = [];
+    const abort = new AbortController();
+    let following: Promise<void> | null = null;
+    try {
+      await slow.query('BEGIN');
+      await slow.query(LOCKED_INSERT, [`first-${randomUUID()}`, randomUUID(), 'Open']);
+      await store.append(
+        `first-${randomUUID()}`,
+        [{ id: randomUUID(), type: 'Earlier', data: {} }],
+        'no_stream',
+      );
+      // Subscribed after 'Earlier' committed, while an append below it is still open: every read is
+      // held back, and announcing caughtUp now would make 'Earlier' look live when it comes.
+      following = (async () => {
+        for await (const m of store.subscribe({ after: before, signal: abort.signal }))
+          seen.push(m.kind === 'event' ? m.event.type : 'caughtUp');
+      })();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(seen).toEqual([]);
+      await slow.query('ROLLBACK');
+    } finally {
+      slow.release();
+    }
+    await expect.poll(() => seen, { timeout: 10_000 }).toEqual(['Earlier', 'caughtUp']);
+    abort.abort();
+    await following;
+  });
+
+  it('serves a new subscriber no read taken before it began: an append whose notice has not come yet still precedes caughtUp', async () => {
+    // A long poll interval: a tail read stays fresh for another subscriber for 5 s.
+    const quiet = new PostgresEventStore(db.pool, { pollIntervalMs: 5_000 });
+    await quiet.init();
+    const before = await quiet.headPosition();
+    const first = new AbortController();
+    let firstCaughtUp = false;
+    const following = (async () => {
+      for await (const m of quiet.subscribe({ after: before, signal: first.signal }))
+        if (m.kind === 'caughtUp') firstCaughtUp = true;
+    })();
+    const second = new AbortController();
+    try {
+      await expect.poll(() => firstCaughtUp).toBe(true);
+      // Committed with no notification, as an append is whose notice has not reached this process.
+      await db.pool.query(LOCKED_INSERT, [`quiet-${randomUUID()}`, randomUUID(), 'Unannounced']);
+      const seen: string[] = [];
+      for await (const m of quiet.subscribe({ after: before, signal: second.signal })) {
+        seen.push(m.kind === 'event' ? m.event.type : 'caughtUp');
+        if (seen.length === 2) break;
+      }
+      expect(seen).toEqual(['Unannounced', 'caughtUp']);
+    } finally {
+      first.abort();
+      second.abort();
+      await following;
+      await quiet.close();
+    }
+  });
+
   it('a settling read reads on once an append that held it back commits, and gives up after a while', async () => {
     const before = await store.headPosition();
     const slow = await db.pool.connect();

@@ -478,7 +478,7 @@ export class PostgresEventStore implements EventStore {
   private extending: Promise<void> | null = null;
   private readonly sharedReads = new Map<
     string,
-    { wakes: number; promise: Promise<{ events: StoredEvent[]; held: boolean }> }
+    { wakes: number; sentAt: number; promise: Promise<{ events: StoredEvent[]; held: boolean }> }
   >();
 
   constructor(
@@ -710,20 +710,23 @@ export class PostgresEventStore implements EventStore {
 
   /**
    * Subscribers at the same position (every projection, usually) wake together and would send the
-   * same query: they share one in flight, unless a notification arrived after it was sent.
+   * same query: they share one in flight, unless a notification arrived after it was sent, or it was
+   * sent before `sentSince` (a new subscriber's first reads: see subscribe).
    */
   private readShared(
     after: Position,
     limit: number,
     options: ReadAllOptions,
+    sentSince = Number.NEGATIVE_INFINITY,
   ): Promise<{ events: StoredEvent[]; held: boolean }> {
     const key = `${after}|${limit}|${options.types?.join(',') ?? ''}`;
     const running = this.sharedReads.get(key);
-    if (running && running.wakes === this.wakes) return running.promise;
+    if (running && running.wakes === this.wakes && running.sentAt >= sentSince) return running.promise;
+    const sentAt = performance.now();
     const promise = this.readAllHeld(after, limit, options).finally(() => {
       if (this.sharedReads.get(key)?.promise === promise) this.sharedReads.delete(key);
     });
-    this.sharedReads.set(key, { wakes: this.wakes, promise });
+    this.sharedReads.set(key, { wakes: this.wakes, sentAt, promise });
     return promise;
   }
 
@@ -735,7 +738,11 @@ export class PostgresEventStore implements EventStore {
    * held back), extended by one read for all of them otherwise. A subscriber behind the tail (a
    * catch-up, a restart) reads for itself.
    */
-  private async readTail(after: Position, limit: number): Promise<{ events: StoredEvent[]; held: boolean }> {
+  private async readTail(
+    after: Position,
+    limit: number,
+    sentSince = Number.NEGATIVE_INFINITY,
+  ): Promise<{ events: StoredEvent[]; held: boolean }> {
     // The notifications this caller knows of: what it is given must have been read after them all
     // (an extension already in flight may have started before the last one: then another is sent).
     const known = this.wakes;
@@ -745,14 +752,14 @@ export class PostgresEventStore implements EventStore {
       const start = firstAfter(t.events, after);
       const events = t.events.slice(start, start + limit);
       if (events.length === limit) return { events, held: false };
-      const covers = t.complete && t.wakes >= known;
+      const covers = t.complete && t.wakes >= known && t.readAt >= sentSince;
       // Held back: the caller backs off and asks again (which extends again).
       if (covers && (extended || (!t.held && performance.now() - t.readAt < this.pollIntervalMs)))
         return { events, held: t.held };
       await this.extendTail(limit);
     }
     const readAt = performance.now();
-    const read = await this.readShared(after, limit, {});
+    const read = await this.readShared(after, limit, {}, sentSince);
     // Read to the end of the log, past what the tail holds: the new tail.
     if (read.events.length < limit && (this.tail === null || after >= tailEnd(this.tail)))
       this.tail = {
@@ -927,6 +934,10 @@ export class PostgresEventStore implements EventStore {
     const signal = options.signal;
     let position = options.after ?? START;
     let caughtUpAnnounced = false;
+    // Until its first caughtUp, a subscriber is served only reads sent after it began: a shared read
+    // or tail taken earlier can miss an append that committed before the subscription, whose
+    // notification has not reached this process yet (it would then come after caughtUp, as live).
+    const began = performance.now();
     // A read is taken again only when it may have missed something: a notification came while it
     // ran, or the horizon held events back. Held back by an append, its commit notifies; by the
     // horizon's conservative case (a transaction of any database that ended while the read ran) no
@@ -939,8 +950,8 @@ export class PostgresEventStore implements EventStore {
       const wakesBefore = this.wakes;
       const { events: batch, held } =
         options.types && options.types.length > 0
-          ? await this.readShared(position, batchSize, options)
-          : await this.readTail(position, batchSize);
+          ? await this.readShared(position, batchSize, options, caughtUpAnnounced ? undefined : began)
+          : await this.readTail(position, batchSize, caughtUpAnnounced ? undefined : began);
       if (batch.length > 0 && options.prepareBatch) await options.prepareBatch(batch);
       for (const event of batch) {
         if (signal?.aborted) return;
@@ -948,7 +959,11 @@ export class PostgresEventStore implements EventStore {
         yield { kind: 'event', event };
       }
       if (batch.length === batchSize) continue;
-      if (batch.length > 0 || !caughtUpAnnounced) {
+      // The first caughtUp promises that nothing committed was left behind, so it waits for a read
+      // the horizon held nothing back from (a held read is retried in a few ms, below); announced on
+      // a held read, an event appended before the subscription came after it, as if live. Later
+      // ones close each read, for consumers that flush a batch on them.
+      if (caughtUpAnnounced ? batch.length > 0 : !held) {
         caughtUpAnnounced = true;
         yield { kind: 'caughtUp', position };
       }
