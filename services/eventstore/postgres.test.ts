@@ -14,6 +14,11 @@ const LOCKED_INSERT = `
   INSERT INTO es_events(stream_id, stream_version, event_id, event_type, data, digest)
   SELECT $1, 1, $2, $3, '{}', sha256('test') FROM lock`;
 
+// The tests below hold a transaction open on a pooled connection (`slow`) and end it with
+// release(true): the connection is closed, not pooled, so a failed assertion that skipped its COMMIT
+// or ROLLBACK cannot hand an open transaction to the store's next query (once, one such failure
+// made the next test here read as if the horizon had passed an append).
+
 eventStoreContract('postgres', async () => {
   const db = await createTestDatabase('escontract', 20);
   const store = new PostgresEventStore(db.pool);
@@ -66,7 +71,7 @@ describe('postgres event store: ordering under open transactions', () => {
       expect(seen).toEqual([]);
       await slow.query('COMMIT');
     } finally {
-      slow.release();
+      slow.release(true);
     }
     expect(await store.logHolder()).toBeNull();
     const after = await store.readAll(before, 100);
@@ -100,7 +105,7 @@ describe('postgres event store: ordering under open transactions', () => {
       expect(seen).toEqual([]);
       await slow.query('ROLLBACK');
     } finally {
-      slow.release();
+      slow.release(true);
     }
     await expect.poll(() => seen, { timeout: 10_000 }).toEqual(['Earlier', 'caughtUp']);
     abort.abort();
@@ -155,7 +160,7 @@ describe('postgres event store: ordering under open transactions', () => {
       setTimeout(() => void slow.query('COMMIT'), 5);
       expect((await settled).map((e) => e.type)).toEqual(['SlowSettled', 'FastSettled']);
     } finally {
-      slow.release();
+      slow.release(true);
     }
   });
 
@@ -181,7 +186,7 @@ describe('postgres event store: ordering under open transactions', () => {
       expect(await store.headPosition()).toBe(here.position);
       await slow.query('ROLLBACK');
     } finally {
-      slow.release();
+      slow.release(true);
       await otherStore.close();
       await elsewhere.drop();
     }
@@ -235,7 +240,7 @@ describe('postgres event store: ordering under open transactions', () => {
       await c.query(LOCKED_INSERT, [`never-${randomUUID()}`, randomUUID(), 'Never']);
       await c.query('ROLLBACK');
     } finally {
-      c.release();
+      c.release(true);
     }
     await store.append(`after-${randomUUID()}`, [{ id: randomUUID(), type: 'After', data: {} }], 'no_stream');
     expect((await store.readAll(before, 100)).map((e) => e.type)).toEqual(['After']);
