@@ -14,6 +14,7 @@ import type { NewEvent } from '../services/eventstore/port.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
 import { PersonalDataStore } from '../services/privacy/personal-data.js';
 import { SubjectKeys } from '../services/privacy/subject-keys.js';
+import { settle } from './settle.js';
 
 export async function benchReplay(databaseUrl: string, total: number) {
   const pool = createPool({ connectionString: databaseUrl, max: 8 });
@@ -73,8 +74,7 @@ export async function benchReplay(databaseUrl: string, total: number) {
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   // A replay reads a log that has settled: autovacuum has long set its rows' visibility. Timed right
   // after the bulk insert, the rebuild's first scan would also pay for that (and race autovacuum).
-  await pool.query('VACUUM (ANALYZE) es_events');
-  await pool.query('CHECKPOINT');
+  await settle(databaseUrl, ['es_events']);
   const start = performance.now();
   const result = await rebuildProjection(db, store, usersProjection);
   const seconds = (performance.now() - start) / 1000;

@@ -25,6 +25,7 @@ import { damonState } from './host.js';
 import { benchLatency, type LatencyFigures } from './latency.js';
 import { startRole } from './processes.js';
 import { benchReplay } from './replay.js';
+import { settle } from './settle.js';
 import { benchEnv, benchVendors, type VendorFigures } from './vendors.js';
 import { benchWeb } from './web.js';
 
@@ -46,12 +47,8 @@ const PARTS = ['append', 'replay', 'latency', 'floor', 'web', 'vendors', 'approv
 const part = process.argv.find((a) => a.startsWith('--part='))?.slice(7);
 const wanted = (name: string) => name === part;
 
-async function checkpoint(adminUrl: string) {
-  const c = new pg.Client({ connectionString: adminUrl });
-  await c.connect();
-  await c.query('CHECKPOINT');
-  await c.end();
-}
+/** Dirty pages of the parts before flushed now, not during the next part's measured runs. */
+const checkpoint = (adminUrl: string) => settle(adminUrl, []);
 
 async function freshDatabase(adminUrl: string, label: string) {
   const name = `bf_bench_${label}_${randomBytes(4).toString('hex')}`;

@@ -857,7 +857,7 @@ export async function importVendorsCsv(
   let updated = 0;
   let last: Position | null = null;
   const ctx = commandContext(actor);
-  const rows = new Map<number, { id: number; company_id: number; qb_vendor_id: string }>();
+  const rows = new Map<number, Pick<VendorRow, 'company_id' | 'qb_vendor_id'>>();
   // A chunk's vendors and their streams are read in a few queries (the commands then only append),
   // and the next chunk is read while this one's commands append. Only what names a vendor's stream
   // is read, not the whole list row (its dates, the company's name), which the rows here never show.

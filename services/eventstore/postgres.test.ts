@@ -2,6 +2,7 @@
 // commits late must hold readers back (and nothing else may), and a lost notification must not stall
 // a subscriber.
 import { randomUUID } from 'node:crypto';
+import type { PoolClient } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
 import { eventStoreContract } from './contract.js';
@@ -13,6 +14,12 @@ const LOCKED_INSERT = `
   WITH lock AS MATERIALIZED (SELECT pg_advisory_xact_lock(7262, hashtext($1)))
   INSERT INTO es_events(stream_id, stream_version, event_id, event_type, data, digest)
   SELECT $1, 1, $2, $3, '{}', sha256('test') FROM lock`;
+
+/** Begins a transaction on `client` that appends one event of `type` and is left open. */
+async function beginAppend(client: PoolClient, type: string) {
+  await client.query('BEGIN');
+  await client.query(LOCKED_INSERT, [`open-${randomUUID()}`, randomUUID(), type]);
+}
 
 // The tests below hold a transaction open on a pooled connection (`slow`) and end it with
 // release(true): the connection is closed, not pooled, so a failed assertion that skipped its COMMIT
@@ -55,9 +62,8 @@ describe('postgres event store: ordering under open transactions', () => {
         if (m.kind === 'event') seen.push(m.event.type);
     })();
     try {
-      await slow.query('BEGIN');
       // Holds its stream's append lock and has written: takes its sequence number now, commits later.
-      await slow.query(LOCKED_INSERT, [`slow-${randomUUID()}`, randomUUID(), 'Slow']);
+      await beginAppend(slow, 'Slow');
       const holder = await store.logHolder();
       expect(holder).toMatchObject({ pid: expect.any(Number), state: 'idle in transaction' });
       expect(holder?.query).toContain('pg_advisory_xact_lock');
@@ -88,8 +94,7 @@ describe('postgres event store: ordering under open transactions', () => {
     const abort = new AbortController();
     let following: Promise<void> | null = null;
     try {
-      await slow.query('BEGIN');
-      await slow.query(LOCKED_INSERT, [`first-${randomUUID()}`, randomUUID(), 'Open']);
+      await beginAppend(slow, 'Open');
       await store.append(
         `first-${randomUUID()}`,
         [{ id: randomUUID(), type: 'Earlier', data: {} }],
@@ -146,8 +151,7 @@ describe('postgres event store: ordering under open transactions', () => {
     const before = await store.headPosition();
     const slow = await db.pool.connect();
     try {
-      await slow.query('BEGIN');
-      await slow.query(LOCKED_INSERT, [`settle-${randomUUID()}`, randomUUID(), 'SlowSettled']);
+      await beginAppend(slow, 'SlowSettled');
       await store.append(
         `settle-${randomUUID()}`,
         [{ id: randomUUID(), type: 'FastSettled', data: {} }],
@@ -172,9 +176,8 @@ describe('postgres event store: ordering under open transactions', () => {
     const slow = await elsewhere.pool.connect();
     try {
       const before = await store.headPosition();
-      await slow.query('BEGIN');
       // Its append lock taken and a row written there: an id lower than anything appended here next.
-      await slow.query(LOCKED_INSERT, [`there-${randomUUID()}`, randomUUID(), 'There']);
+      await beginAppend(slow, 'There');
       expect(await otherStore.logHolder()).not.toBeNull();
       expect(await store.logHolder()).toBeNull();
       const here = await store.append(
@@ -236,8 +239,7 @@ describe('postgres event store: ordering under open transactions', () => {
     const before = await store.headPosition();
     const c = await db.pool.connect();
     try {
-      await c.query('BEGIN');
-      await c.query(LOCKED_INSERT, [`never-${randomUUID()}`, randomUUID(), 'Never']);
+      await beginAppend(c, 'Never');
       await c.query('ROLLBACK');
     } finally {
       c.release(true);

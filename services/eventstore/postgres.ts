@@ -948,10 +948,11 @@ export class PostgresEventStore implements EventStore {
     await this.ensureListener();
     while (!signal?.aborted && !this.closed) {
       const wakesBefore = this.wakes;
+      const sentSince = caughtUpAnnounced ? undefined : began;
       const { events: batch, held } =
         options.types && options.types.length > 0
-          ? await this.readShared(position, batchSize, options, caughtUpAnnounced ? undefined : began)
-          : await this.readTail(position, batchSize, caughtUpAnnounced ? undefined : began);
+          ? await this.readShared(position, batchSize, options, sentSince)
+          : await this.readTail(position, batchSize, sentSince);
       if (batch.length > 0 && options.prepareBatch) await options.prepareBatch(batch);
       for (const event of batch) {
         if (signal?.aborted) return;

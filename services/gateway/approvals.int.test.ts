@@ -2,8 +2,9 @@
 // /bills list, creation with the QuickBooks snapshot (unchanged when QuickBooks changes), one open
 // approval per bill, the duplicate guard and its recorded confirmation, approve (subset), reject,
 // update, recipients, delete, history, stats, CSV export, the invoice PDF, segregation of duties,
-// expiry by the delayed job, bulk actions (their speed is a bench figure), the live subscription, GraphQL, role
-// checks, the dashboard's figures, and no vendor contact or recipient plain in the log or read model.
+// expiry by the delayed job, bulk actions (their speed is a bench figure), the live subscription,
+// GraphQL, role checks, the dashboard's figures, and no vendor contact or recipient plain in the log
+// or read model.
 import { parse as parseCsv } from 'csv-parse/sync';
 import { createClient } from 'graphql-ws';
 import pg from 'pg';
