@@ -2,6 +2,7 @@
 // client then measures from outside, and the gateway and projector each get their own event loop.
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
+import { NODE_FLAGS } from '../services/node-flags.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 
@@ -27,7 +28,7 @@ export function startRole(role: 'gateway' | 'projector' | 'worker' | 'all', env:
   const qc = process.env.BENCH_QCOUNT ? ['--import', './bench/query-count.mjs'] : [];
   const child: ChildProcess = spawn(
     process.execPath,
-    [...profile, ...qc, '--import', 'tsx', 'services/main.ts'],
+    [...NODE_FLAGS, ...profile, ...qc, '--import', 'tsx', 'services/main.ts'],
     {
       cwd: ROOT,
       env: { ...process.env, ...env, ROLE: role, PORT: '0', NODE_ENV: 'production' },

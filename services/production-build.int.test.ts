@@ -12,11 +12,13 @@ import { parse } from 'yaml';
 import { testSecrets } from '../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { createTestRedis, type TestRedis } from '../test/support/redis.js';
+import { NODE_FLAGS } from './node-flags.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SERVER_DIRS = ['schema', 'services', 'projections', 'workers'];
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
+  scripts: Record<string, string>;
 };
 
 function serverSources(dir: string): string[] {
@@ -78,7 +80,7 @@ describe('the production build', () => {
     db = await createTestDatabase('build');
     await db.pool.end();
     redis = await createTestRedis('build');
-    const child = spawn(process.execPath, [path.join(outDir, 'services', 'main.js')], {
+    const child = spawn(process.execPath, [...NODE_FLAGS, path.join(outDir, 'services', 'main.js')], {
       cwd: ROOT,
       env: {
         PATH: process.env.PATH,
@@ -148,9 +150,18 @@ describe('deployment settings', () => {
     const stages = dockerfile.split(/^FROM\s/m).slice(1);
     expect(stages.length).toBeGreaterThanOrEqual(2);
     const final = stages[stages.length - 1];
-    expect(final).toMatch(/CMD \["node", "dist\/services\/main\.js"\]/);
+    expect(final).toMatch(/CMD \["node", (?:"--[^"]+", )*"dist\/services\/main\.js"\]/);
     expect(final).not.toMatch(/tsx|npm ci(?![^\n]*--omit=dev)/);
     expect(dockerfile).toMatch(/npm ci --omit=dev/);
+  });
+
+  it('starts every process with the Node flags of services/node-flags.ts', () => {
+    const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
+    const cmd = /^CMD (\[.*\])$/m.exec(dockerfile);
+    expect(cmd && JSON.parse(cmd[1])).toEqual(['node', ...NODE_FLAGS, 'dist/services/main.js']);
+    expect(pkg.scripts.start.split(/\s+/)).toEqual(['tsx', ...NODE_FLAGS, 'tools/start.ts']);
+    const readme = readFileSync(path.join(ROOT, 'README.md'), 'utf8');
+    expect(readme).toContain(`npx tsx ${NODE_FLAGS.join(' ')} services/main.ts`);
   });
 
   it('gives the local Postgres the same idle-transaction cut-off as docker-compose.yml', async () => {
