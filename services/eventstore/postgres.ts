@@ -310,9 +310,12 @@ claim AS (
   RETURNING st.stream_id, st.version),
 ins AS (
   INSERT INTO es_events(stream_id, stream_version, event_id, event_type, schema_version, data, metadata, digest)
-  SELECT c.stream_id, c.version - r.n + e.ord, e.id, e.type, e.sv, e.data, e.meta, e.digest
-  FROM unnest($5::int[], $6::int[], $7::uuid[], $8::text[], $9::int[], $10::jsonb[], $11::jsonb[], $12::bytea[])
-         AS e(idx, ord, id, type, sv, data, meta, digest)
+  SELECT c.stream_id, c.version - r.n + e.ord, e.id, e.type, e.sv, d.data, m.meta,
+         substring($12::bytea FROM (e.i::int - 1) * 32 + 1 FOR 32)
+  FROM unnest($5::int[], $6::int[], $7::uuid[], $8::text[], $9::int[]) WITH ORDINALITY
+         AS e(idx, ord, id, type, sv, i)
+       JOIN jsonb_array_elements($10::jsonb) WITH ORDINALITY AS d(data, i) ON d.i = e.i
+       JOIN jsonb_array_elements($11::jsonb) WITH ORDINALITY AS m(meta, i) ON m.i = e.i
        JOIN req r ON r.idx = e.idx
        JOIN claim c ON c.stream_id = r.stream_id
   ORDER BY e.idx, e.ord
@@ -338,8 +341,8 @@ function appendManyQuery(
   const ids: string[] = [];
   const types: string[] = [];
   const versions: number[] = [];
-  const data: string[] = [];
-  const meta: string[] = [];
+  const data: unknown[] = [];
+  const meta: unknown[] = [];
   const digests: Buffer[] = [];
   for (const [i, p] of batch.entries())
     for (const [j, e] of p.events.entries()) {
@@ -348,8 +351,8 @@ function appendManyQuery(
       ids.push(e.id);
       types.push(e.type);
       versions.push(e.schemaVersion ?? 1);
-      data.push(JSON.stringify(e.data ?? null));
-      meta.push(JSON.stringify(e.metadata ?? {}));
+      data.push(e.data ?? null);
+      meta.push(e.metadata ?? {});
       digests.push(
         eventDigest({
           id: e.id,
@@ -374,9 +377,12 @@ function appendManyQuery(
       ids,
       types,
       versions,
-      data,
-      meta,
-      digests,
+      // Data and metadata as one JSON array each, the digests as one string of 32-byte digests: pg
+      // writes a text[] or bytea[] literal by escaping every element in JavaScript, which was 5 % of
+      // the gateway's CPU in a CSV import (1,000 events a statement); one JSON.stringify is native.
+      JSON.stringify(data),
+      JSON.stringify(meta),
+      Buffer.concat(digests),
     ],
   };
 }
