@@ -5,7 +5,7 @@ import { decodeEvent } from '../schema/events/index.js';
 import type { UserEvent } from '../schema/events/user.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import type { Projection, ProjectionContext } from './projection.js';
-import { unnestInsert } from './unnest-insert.js';
+import { rowsInsert } from './rows-insert.js';
 
 export interface ActivityTable {
   id: string;
@@ -134,8 +134,8 @@ export const activityProjection: Projection<ActivityTables> = {
   applyBatch: (trx, events, ctx) => applyActivity(trx, events, ctx),
 };
 
-/** People's names as of the batch's end: one array per column (unnest-insert.ts). */
-const upsertPeople = unnestInsert<ActivityPeopleTable>({
+/** People's names as of the batch's end, in one statement (rows-insert.ts). */
+const upsertPeople = rowsInsert<ActivityPeopleTable>({
   table: 'activity_people',
   columns: [
     ['user_id', 'integer'],
@@ -147,7 +147,7 @@ const upsertPeople = unnestInsert<ActivityPeopleTable>({
 });
 
 /** The batch's lines. */
-const insertLines = unnestInsert<ActivityTable>({
+const insertLines = rowsInsert<ActivityTable>({
   table: 'activity',
   columns: [
     ['id', 'uuid'],

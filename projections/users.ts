@@ -6,7 +6,7 @@ import { decodeEvent } from '../schema/events/index.js';
 import type { UserEvent } from '../schema/events/user.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import type { Projection, ProjectionContext } from './projection.js';
-import { unnestInsert } from './unnest-insert.js';
+import { rowsInsert } from './rows-insert.js';
 
 export interface UsersTable {
   id: number;
@@ -141,8 +141,8 @@ export function evolveUserRow(row: UserRow | undefined, event: UserEvent, at: Da
   }
 }
 
-/** The upsert of a batch's changed rows: one array per column, the same text for any number. */
-const upsertUsers = unnestInsert<UserRow>({
+/** The upsert of a batch's changed rows: one JSON parameter, the same text for any number (rows-insert.ts). */
+const upsertUsers = rowsInsert<UserRow>({
   table: 'users',
   columns: [
     ['id', 'integer'],
@@ -165,8 +165,8 @@ const upsertUsers = unnestInsert<UserRow>({
 
 /**
  * Reads the touched rows once (not at all in a rebuild, which remembers what it wrote), folds the
- * batch in memory, writes the changed rows in one upsert: one array per column (unnest), so the
- * statement has 14 parameters however many rows it writes (unnest-insert.ts).
+ * batch in memory, writes the changed rows in one upsert whose text is the same however many rows
+ * it writes (rows-insert.ts).
  */
 async function applyUsers(trx: Transaction<UsersTables>, events: StoredEvent[], ctx: ProjectionContext) {
   const decoded = events

@@ -6,6 +6,7 @@ import { decodeEvent } from '../schema/events/index.js';
 import type { VendorEvent, VendorSyncEvent } from '../schema/events/vendor.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import type { Projection, ProjectionContext } from './projection.js';
+import { rowsInsert } from './rows-insert.js';
 
 export interface VendorsTable {
   id: number;
@@ -169,23 +170,29 @@ export function evolveVendorRow(
   }
 }
 
-const COLUMNS = [
-  ['company_id', 'integer'],
-  ['qb_vendor_id', 'text'],
-  ['name', 'text'],
-  ['email', 'text'],
-  ['phone', 'text'],
-  ['active', 'boolean'],
-  ['has_banking', 'boolean'],
-  ['routing_last4', 'text'],
-  ['account_last4', 'text'],
-  ['account_type', 'text'],
-  ['bank_name', 'text'],
-  ['banking_updated_at', 'timestamptz'],
-  ['qb_synced_at', 'timestamptz'],
-  ['created_at', 'timestamptz'],
-  ['updated_at', 'timestamptz'],
-] as const satisfies ReadonlyArray<readonly [Exclude<keyof VendorRowValues, 'id'>, string]>;
+/** The upsert of a batch's changed rows, one statement for any number (rows-insert.ts). */
+const upsertVendors = rowsInsert<VendorRowValues>({
+  table: 'vendors',
+  columns: [
+    ['id', 'integer'],
+    ['company_id', 'integer'],
+    ['qb_vendor_id', 'text'],
+    ['name', 'text'],
+    ['email', 'text'],
+    ['phone', 'text'],
+    ['active', 'boolean'],
+    ['has_banking', 'boolean'],
+    ['routing_last4', 'text'],
+    ['account_last4', 'text'],
+    ['account_type', 'text'],
+    ['bank_name', 'text'],
+    ['banking_updated_at', 'timestamptz'],
+    ['qb_synced_at', 'timestamptz'],
+    ['created_at', 'timestamptz'],
+    ['updated_at', 'timestamptz'],
+  ],
+  upsertOn: 'id',
+});
 
 /**
  * A batch of vendor events: read the rows it touches once, fold the events over them in memory,
@@ -252,19 +259,7 @@ async function applyVendors(
   }
   if (dirty.size === 0) return;
   const values = [...dirty].map((id) => rows.get(id)!);
-  const arrays = [
-    sql`${values.map((v) => v.id)}::integer[]`,
-    ...COLUMNS.map(([c, type]) =>
-      type === 'timestamptz'
-        ? sql`${values.map((v) => (v[c] as Date | null)?.toISOString() ?? null)}::timestamptz[]`
-        : sql`${values.map((v) => v[c])}::${sql.raw(type)}[]`,
-    ),
-  ];
-  await sql`INSERT INTO ${sql.id(ctx.schema, 'vendors')} (id, ${sql.join(COLUMNS.map(([c]) => sql.id(c)))})
-    SELECT * FROM unnest(${sql.join(arrays)})
-    ON CONFLICT (id) DO UPDATE SET ${sql.join(COLUMNS.map(([c]) => sql`${sql.id(c)} = excluded.${sql.id(c)}`))}`.execute(
-    trx,
-  );
+  await trx.executeQuery(upsertVendors(ctx.schema, values));
   if (memory) for (const v of values) memory.rows.set(v.id, v);
 }
 
