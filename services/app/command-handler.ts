@@ -185,10 +185,29 @@ export class CommandHandler {
           version === 0 ? 'no_stream' : version,
         );
         // Folded as read back from the log would give it (decoded events), so that the next command
-        // on this stream decides on the same state a read would give.
-        const next = events.reduce((s, e) => decider.evolve(s, asStored(e) as unknown as E), state);
-        this.remembered.set(streamId, { version: result.nextVersion, state: next });
-        return { events, state: next, position: result.position, duplicate: false };
+        // on this stream decides on the same state a read would give. Folded when first asked for:
+        // a CSV import's 10,000 commands never read their results' states (a JSON round trip and a
+        // schema decode each, 5 % of the gateway's CPU in the import).
+        const prior = state;
+        let next: S | undefined;
+        const folded = () => {
+          next ??= events.reduce((s, e) => decider.evolve(s, asStored(e) as unknown as E), prior);
+          return next;
+        };
+        this.remembered.set(streamId, {
+          version: result.nextVersion,
+          get state() {
+            return folded();
+          },
+        });
+        return {
+          events,
+          get state() {
+            return folded();
+          },
+          position: result.position,
+          duplicate: false,
+        };
       } catch (err) {
         this.remembered.delete(streamId);
         // Only the remembered state was stale: read the stream, without counting a try.
