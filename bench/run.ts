@@ -241,12 +241,15 @@ async function runOnePart() {
       });
       rows.push({
         figure: `vendor CSV import, ${fmt(v.importRows)} rows (upload → answer, ${fmt(v.importUpdated)} updated)`,
-        value: `${fmt(v.importSeconds, 2)} s`,
+        value:
+          v.importRuns.length > 1
+            ? `${fmt(v.importSeconds, 2)} s (median of ${v.importRuns.length}: ${v.importRuns.map((r) => fmt(r, 2)).join(' · ')} s)`
+            : `${fmt(v.importSeconds, 2)} s`,
         target: '≤ 3 s',
         met: v.importSeconds <= 3,
       });
       rows.push({
-        figure: '  CPU the import cost (ms, /proc; gateway · projector · worker · Postgres)',
+        figure: '  CPU the median import cost (ms, /proc; gateway · projector · worker · Postgres)',
         value: ['gateway', 'projector', 'worker', 'postgres']
           .map((k) => fmt(v.importCpu[k] ?? 0, 0))
           .join(' · '),

@@ -16,7 +16,10 @@ export interface VendorFigures {
   syncSeconds: number;
   resyncSeconds: number;
   importRows: number;
+  /** The median of the imports (one in a quick run). */
   importSeconds: number;
+  /** Every import's seconds, in the order they ran. */
+  importRuns: number[];
   importUpdated: number;
   /** CPU milliseconds the import cost each process group (/proc), to see where it goes. */
   importCpu: Record<string, number>;
@@ -33,6 +36,8 @@ const qbApp = { clientId: 'billflow-bench', clientSecret: 'bench-secret-value-00
 // The realms in the simulator's seed order: 1,000 for the sync figure, 10,000 for the import, and
 // the rest to make 50,000 for the list.
 const REALM_VENDORS = [1_000, 10_000, 19_500, 19_500];
+/** Imports of the same 10,000 rows; the median is the figure. */
+const IMPORT_RUNS = 3;
 const ROUTINGS = ['021000021', '026009593', '121000248', '011000015', '091000019'];
 
 export async function benchVendors(env: Record<string, string>, quick: boolean): Promise<VendorFigures> {
@@ -142,38 +147,48 @@ export async function benchVendors(env: Record<string, string>, quick: boolean):
     for (const id of companies.slice(1)) await syncOnce(id);
     const setupSeconds = (performance.now() - setupStarted) / 1000;
 
-    // 2. Import a 10,000-row CSV of bank details for the second company's vendors.
+    // 2. Import a 10,000-row CSV of bank details for the second company's vendors: three imports of
+    // the same rows, each with new account numbers (so every row is a change, 10,000 events each
+    // time), and the median counted, as the append part counts its median round. On this VM one run
+    // of the same code took 2.8 s and the next 3.9 s; one sample decided the figure by luck.
     const ids: number[] = [];
     for (let page = 1; ids.length < counts[1]; page++) {
       const r = await call('GET', `/api/vendors?companyId=${companies[1]}&limit=100&page=${page}`);
       if (r.data.length === 0) break;
       ids.push(...r.data.map((v: { id: number }) => v.id));
     }
-    const lines = ['ID,Routing Number,Account Number,Account Type,Bank Name'];
-    for (const [i, id] of ids.entries())
-      lines.push(
-        `${id},${ROUTINGS[i % ROUTINGS.length]},${String(7_000_000_000 + id)},${i % 3 ? 'checking' : 'savings'},Bench Bank ${i % 7}`,
-      );
-    await settle(env.DATABASE_URL, ['es_events', 'vendors']);
-    const form = new FormData();
-    form.append('file', new Blob([lines.join('\n')], { type: 'text/csv' }), 'vendors.csv');
     const groups: CpuGroups = {
       gateway: [gateway.pid],
       projector: [projector.pid],
       worker: [worker.pid],
       postgres: { named: 'postgres' },
     };
-    const cpuBefore = cpuSnapshot(groups);
-    const importStarted = performance.now();
-    const imported = await fetch(`${base}/api/vendors/import-csv`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}` },
-      body: form,
-    });
-    const importSeconds = (performance.now() - importStarted) / 1000;
-    const importCpu = cpuDelta(cpuBefore, cpuSnapshot(groups));
-    const result = (await imported.json()) as any;
-    if (!imported.ok) throw new Error(`import: ${imported.status} ${result.message}`);
+    const imports: Array<{ seconds: number; cpu: Record<string, number>; updated: number }> = [];
+    for (let round = 0; round < (quick ? 1 : IMPORT_RUNS); round++) {
+      const lines = ['ID,Routing Number,Account Number,Account Type,Bank Name'];
+      for (const [i, id] of ids.entries())
+        lines.push(
+          `${id},${ROUTINGS[i % ROUTINGS.length]},${String(7_000_000_000 + round * 1_000_000 + id)},${i % 3 ? 'checking' : 'savings'},Bench Bank ${i % 7}`,
+        );
+      await settle(env.DATABASE_URL, ['es_events', 'vendors']);
+      const form = new FormData();
+      form.append('file', new Blob([lines.join('\n')], { type: 'text/csv' }), 'vendors.csv');
+      const cpuBefore = cpuSnapshot(groups);
+      const importStarted = performance.now();
+      const imported = await fetch(`${base}/api/vendors/import-csv`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}` },
+        body: form,
+      });
+      const seconds = (performance.now() - importStarted) / 1000;
+      const cpu = cpuDelta(cpuBefore, cpuSnapshot(groups));
+      const result = (await imported.json()) as any;
+      if (!imported.ok) throw new Error(`import: ${imported.status} ${result.message}`);
+      if (result.data.updated !== ids.length)
+        throw new Error(`import ${round + 1} updated ${result.data.updated} of ${ids.length} rows`);
+      imports.push({ seconds, cpu, updated: result.data.updated });
+    }
+    const median = [...imports].sort((a, b) => a.seconds - b.seconds)[Math.floor(imports.length / 2)];
 
     // 3. The list over every vendor: 20 a page, with the screen's filters and searches.
     await settle(env.DATABASE_URL, ['es_events', 'vendors']);
@@ -203,9 +218,10 @@ export async function benchVendors(env: Record<string, string>, quick: boolean):
       syncSeconds: first.seconds,
       resyncSeconds: again.seconds,
       importRows: ids.length,
-      importSeconds,
-      importUpdated: result.data.updated,
-      importCpu,
+      importSeconds: median.seconds,
+      importRuns: imports.map((i) => i.seconds),
+      importUpdated: median.updated,
+      importCpu: median.cpu,
       listVendors: total,
       listRequests: times.length,
       listP50Ms: percentile(times, 50),
