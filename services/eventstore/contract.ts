@@ -263,7 +263,8 @@ export function eventStoreContract(
         const page = await store.readAll(mine[0].position, 1, { settle: true });
         expect(page).toHaveLength(1);
         expect(page[0].position > mine[0].position).toBe(true);
-        expect((await store.headPosition()) >= mine[2].position).toBe(true);
+        // Polled: the head may stop short for a moment on a busy cluster, as a one-shot read may.
+        await expect.poll(async () => (await store.headPosition()) >= mine[2].position).toBe(true);
       });
 
       it('filters by event type while still moving past the others', async () => {
@@ -281,7 +282,8 @@ export function eventStoreContract(
 
       it('starts empty-handed from the head: nothing after it', async () => {
         await store.append(fresh(), [ev('A')], 'no_stream');
-        expect(await store.readAll(await store.headPosition(), 10)).toEqual([]);
+        // Polled: a head that stopped short for a moment has the last append after it.
+        await expect.poll(async () => store.readAll(await store.headPosition(), 10)).toEqual([]);
       });
     });
 
