@@ -73,6 +73,7 @@ async function prepareStorage(app: AppServices) {
     await client.query('SELECT pg_advisory_lock($1)', [STORAGE_SETUP_LOCK]);
     await RefreshTokens.setup(app.db);
     await SubjectKeys.setup(client);
+    await app.subjectKeys.assertKeyMatches();
     await Credentials.setup(client);
     await ensureCheckpoints(app.db);
     await client.query('CREATE SEQUENCE IF NOT EXISTS user_ids');

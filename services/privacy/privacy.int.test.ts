@@ -1,6 +1,7 @@
 // Personal data out of the immutable log (issue 9, item 1), on the whole product: what the log
 // holds after real commands, and what forgetting a user does to the log, the keys and every read
 // model, including a rebuild after it.
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildProjection } from '../../projections/rebuild.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
@@ -8,8 +9,11 @@ import { login, registerUser } from '../app/auth.js';
 import type { AppServices } from '../app/context.js';
 import { adminChangePassword, deleteUser, forgetUser } from '../app/users.js';
 import type { Actor } from '../auth/permissions.js';
+import { loadConfig } from '../config.js';
+import { startApp } from '../main.js';
 import { projections } from '../modules/index.js';
 import type { PersonalDataStore } from './personal-data.js';
+import { EncryptionKeyMismatchError, SubjectKeys } from './subject-keys.js';
 
 let t: TestApp;
 let app: AppServices;
@@ -199,6 +203,27 @@ describe('forgetting a user', () => {
     for (const p of projections.filter((x) => x.name === 'users' || x.name === 'activity'))
       await rebuildProjection(app.db as never, app.store, p);
     expect(await readModels()).toEqual(before);
+  });
+});
+
+describe('the encryption key', () => {
+  it('the product refuses to start on a database written with another ENCRYPTION_KEY, and says so', async () => {
+    const otherKey = randomBytes(32).toString('base64');
+    const keysBefore = await app.pool.query('SELECT subject, wrapped FROM subject_keys ORDER BY subject');
+    expect(keysBefore.rowCount).toBeGreaterThan(0);
+    const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', ...t.env, ENCRYPTION_KEY: otherKey });
+    await expect(startApp(config)).rejects.toThrow(
+      /ENCRYPTION_KEY is not the key this database was written with/,
+    );
+    // Nothing was written with the wrong key.
+    expect((await app.pool.query('SELECT subject, wrapped FROM subject_keys ORDER BY subject')).rows).toEqual(
+      keysBefore.rows,
+    );
+    // The key it was written with passes the same check; another does not.
+    await expect(new SubjectKeys(app.pool, t.env.ENCRYPTION_KEY).assertKeyMatches()).resolves.toBeUndefined();
+    await expect(new SubjectKeys(app.pool, otherKey).assertKeyMatches()).rejects.toBeInstanceOf(
+      EncryptionKeyMismatchError,
+    );
   });
 });
 

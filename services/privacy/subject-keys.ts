@@ -18,6 +18,16 @@ export class ForgottenSubjectError extends Error {
   }
 }
 
+/** ENCRYPTION_KEY is not the key this database's subject keys were wrapped with. */
+export class EncryptionKeyMismatchError extends Error {
+  constructor() {
+    super(
+      'ENCRYPTION_KEY is not the key this database was written with: its subject keys do not unwrap, so no personal field and no sign-in address could be read. Start with the key it was written with (locally: .local/secrets.json, kept beside .local/pg), or on an empty database. Billflow has no key rotation yet.',
+    );
+    this.name = 'EncryptionKeyMismatchError';
+  }
+}
+
 export class SubjectKeys {
   private readonly kek: Buffer;
   /**
@@ -46,6 +56,25 @@ export class SubjectKeys {
       forgotten_at timestamptz,
       CHECK ((wrapped IS NULL) = (forgotten_at IS NOT NULL))
     )`);
+  }
+
+  /**
+   * Refuses a key the database was not written with, at start: otherwise the process runs and fails
+   * later, obscurely (a job's "unable to authenticate data", a seed's conflict on an id it cannot
+   * find by its address). Any wrapped key is a witness; a database with none has nothing
+   * a wrong key could misread.
+   */
+  async assertKeyMatches(): Promise<void> {
+    const r = await this.pool.query<{ subject: string; wrapped: Buffer }>(
+      'SELECT subject, wrapped FROM subject_keys WHERE wrapped IS NOT NULL LIMIT 1',
+    );
+    const witness = r.rows[0];
+    if (!witness) return;
+    try {
+      this.unwrap(witness.subject, witness.wrapped);
+    } catch {
+      throw new EncryptionKeyMismatchError();
+    }
   }
 
   /** A key served from memory without a round trip, if one is there (undefined: ask `get`). */
