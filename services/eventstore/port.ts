@@ -64,6 +64,13 @@ export class WrongExpectedVersionError extends Error {
   }
 }
 
+/** An event's place in the log and its chain hash: what an anchor covers (anchors.ts). */
+export interface LoggedHash {
+  id: string;
+  position: Position;
+  hash?: string | null;
+}
+
 export interface ReadStreamOptions {
   /** First version to return (1-based, inclusive). */
   fromVersion?: number;
@@ -119,6 +126,11 @@ export interface EventStore {
    * deciding). Optional: without it each stream is read on its own. Streams that do not exist are absent.
    */
   readStreams?(streamIds: string[]): Promise<Map<string, { version: number; events: StoredEvent[] }>>;
+  /**
+   * What readAll with `settle` reads, without the events' data: their ids, positions and chain
+   * hashes. Optional: the anchor job reads whole events without it.
+   */
+  readLogHashes?(after: Position, limit: number): Promise<LoggedHash[]>;
   /** Events strictly after `after`, in global order, only ever committed ones with no gap before them. */
   readAll(after: Position, limit: number, options?: ReadAllOptions): Promise<StoredEvent[]>;
   /** Catch-up then live: every event after `after` exactly once, in order, until the signal aborts. */

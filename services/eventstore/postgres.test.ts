@@ -283,6 +283,43 @@ describe('postgres event store: ordering under open transactions', () => {
     expect(short).toEqual([]);
   });
 
+  it('reads the log’s hashes as it reads its events: same ids, positions and hashes, never past an open append', async () => {
+    const before = await markEnd(store);
+    for (let i = 0; i < 3; i++)
+      await store.append(
+        `hashes-${randomUUID()}`,
+        [
+          { id: randomUUID(), type: 'H1', data: { i } },
+          { id: randomUUID(), type: 'H2', data: { i } },
+        ],
+        'no_stream',
+      );
+    const events = await store.readAll(before, 100, { settle: true });
+    expect(events).toHaveLength(6);
+    const hashes = await store.readLogHashes(before, 100);
+    expect(hashes).toEqual(events.map((e) => ({ id: e.id, position: e.position, hash: e.hash })));
+    expect(hashes.every((h) => /^[0-9a-f]{64}$/.test(h.hash ?? ''))).toBe(true);
+    // Paged from a position, as the anchor job reads.
+    expect(await store.readLogHashes(hashes[1].position, 2)).toEqual(hashes.slice(2, 4));
+    const slow = await db.pool.connect();
+    try {
+      const end = hashes[5].position;
+      await beginAppend(slow, 'HeldBack');
+      await store.append(
+        `hashes-${randomUUID()}`,
+        [{ id: randomUUID(), type: 'After', data: {} }],
+        'no_stream',
+      );
+      expect(await store.readLogHashes(end, 100)).toEqual([]);
+      await slow.query('COMMIT');
+      expect((await store.readLogHashes(end, 100)).map((h) => h.id)).toEqual(
+        (await store.readAll(end, 100, { settle: true })).map((e) => e.id),
+      );
+    } finally {
+      slow.release(true);
+    }
+  });
+
   it('rolls back cleanly: an aborted transaction leaves no event and no gap that blocks readers', async () => {
     const before = await markEnd(store);
     const c = await db.pool.connect();

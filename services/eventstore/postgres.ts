@@ -14,6 +14,7 @@ import {
   type AppendResult,
   type EventStore,
   type ExpectedVersion,
+  type LoggedHash,
   type NewEvent,
   type Position,
   type ReadAllOptions,
@@ -807,16 +808,43 @@ export class PostgresEventStore implements EventStore {
   }
 
   async readAll(after: Position, limit: number, options: ReadAllOptions = {}): Promise<StoredEvent[]> {
-    let read = await this.readAllHeld(after, limit, options);
-    if (!options.settle) return read.events;
-    // The horizon counts, besides this database's appends in flight, any transaction of the snapshot
-    // that has ended since (which database it wrote to can no longer be told): on a busy cluster a
-    // read now and then stops short for a moment. Read on from where it stopped.
-    const events = [...read.events];
-    for (let tries = 0; read.held && events.length < limit && tries < SETTLE_TRIES; tries++) {
+    if (!options.settle) return (await this.readAllHeld(after, limit, options)).events;
+    return this.settled(after, limit, (from, n) => this.readAllHeld(from, n, options));
+  }
+
+  /** A settling read of positions and hashes only (the anchor job's: it never reads the data). */
+  async readLogHashes(after: Position, limit: number): Promise<LoggedHash[]> {
+    return this.settled(after, limit, async (from, n) => {
+      const { held, rows } = await this.readHeldRows<[string, string, string] | [null, null, null]>(
+        from,
+        n,
+        [],
+        'es_read_hashes_held',
+        `${POSITION_SQL} AS position, event_id::text AS id, encode(es_events.hash, 'hex') AS hash`,
+      );
+      const events: LoggedHash[] = [];
+      for (const [, position, id, hash] of rows)
+        if (position !== null) events.push({ position, id: id as string, hash });
+      return { held, events };
+    });
+  }
+
+  /**
+   * The horizon counts, besides this database's appends in flight, any transaction of the snapshot
+   * that has ended since (which database it wrote to can no longer be told): on a busy cluster a
+   * read now and then stops short for a moment. A one-shot reader reads on from where it stopped.
+   */
+  private async settled<T extends { position: Position }>(
+    after: Position,
+    limit: number,
+    read: (after: Position, limit: number) => Promise<{ events: T[]; held: boolean }>,
+  ): Promise<T[]> {
+    let last = await read(after, limit);
+    const events = [...last.events];
+    for (let tries = 0; last.held && events.length < limit && tries < SETTLE_TRIES; tries++) {
       await new Promise((r) => setTimeout(r, 2 + tries * 5));
-      read = await this.readAllHeld(events.at(-1)?.position ?? after, limit - events.length, options);
-      events.push(...read.events);
+      last = await read(events.at(-1)?.position ?? after, limit - events.length);
+      events.push(...last.events);
     }
     return events;
   }
@@ -832,29 +860,47 @@ export class PostgresEventStore implements EventStore {
     limit: number,
     options: ReadAllOptions = {},
   ): Promise<{ events: StoredEvent[]; held: boolean }> {
-    const { epoch, txid, globalPosition } = decodePosition(after);
     const typed = options.types && options.types.length > 0;
-    // One statement: the horizon must come from the snapshot the rows are read with (HORIZON_SQL).
-    // Named, so each connection plans it once (planning the view costs more than running it). One
-    // row with nulls when there are no events, so `held` always comes back.
+    const { held, rows } = await this.readHeldRows<[EventRow | null]>(
+      after,
+      limit,
+      typed ? options.types : [],
+      typed ? 'es_read_all_held_typed' : 'es_read_all_held',
+      EVENT_JSON,
+    );
+    return { held, events: toStored(rows as Array<[unknown, EventRow | null]>) };
+  }
+
+  /**
+   * One statement: the horizon must come from the snapshot the rows are read with (HORIZON_SQL).
+   * Named, so each connection plans it once (planning the view costs more than running it). One row
+   * with nulls when there are no events, so `held` always comes back. Each row: held, then `select`.
+   */
+  private async readHeldRows<Row extends unknown[]>(
+    after: Position,
+    limit: number,
+    types: readonly string[] | undefined,
+    name: string,
+    select: string,
+  ): Promise<{ held: boolean; rows: Array<[boolean, ...Row]> }> {
+    const { epoch, txid, globalPosition } = decodePosition(after);
+    const typed = types !== undefined && types.length > 0;
     const r = await this.pool.query({
-      name: typed ? 'es_read_all_held_typed' : 'es_read_all_held',
+      name,
       text: `WITH h AS MATERIALIZED (
          SELECT epoch, xid, xid < pg_snapshot_xmax(pg_current_snapshot()) AS held FROM es_horizon)
        SELECT h.held, e.* FROM h LEFT JOIN LATERAL (
-         SELECT ${EVENT_JSON} FROM es_events
+         SELECT ${select} FROM es_events
          WHERE (es_events.epoch, es_events.transaction_id, es_events.global_position) > ($1, $2::xid8, $3::bigint)
            AND (es_events.epoch, es_events.transaction_id) < (h.epoch, h.xid)
            ${typed ? 'AND event_type = ANY($5::text[])' : ''}
          ORDER BY es_events.epoch, es_events.transaction_id, es_events.global_position
          LIMIT $4) e ON true`,
-      values: typed
-        ? [epoch, txid, globalPosition, limit, options.types]
-        : [epoch, txid, globalPosition, limit],
+      values: typed ? [epoch, txid, globalPosition, limit, types] : [epoch, txid, globalPosition, limit],
       rowMode: 'array',
     });
-    const rows = r.rows as Array<[held: boolean, event: EventRow | null]>;
-    return { held: rows[0]?.[0] ?? true, events: toStored(rows) };
+    const rows = r.rows as Array<[boolean, ...Row]>;
+    return { held: rows[0]?.[0] ?? true, rows };
   }
 
   /**
