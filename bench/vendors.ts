@@ -23,6 +23,8 @@ export interface VendorFigures {
   importUpdated: number;
   /** CPU milliseconds the import cost each process group (/proc), to see where it goes. */
   importCpu: Record<string, number>;
+  /** Every import's CPU, in run order (bench.json only: where a slow run's time went). */
+  importRunsCpu: Array<Record<string, number>>;
   listVendors: number;
   listRequests: number;
   listP50Ms: number;
@@ -222,6 +224,7 @@ export async function benchVendors(env: Record<string, string>, quick: boolean):
       importRuns: imports.map((i) => i.seconds),
       importUpdated: median.updated,
       importCpu: median.cpu,
+      importRunsCpu: imports.map((i) => i.cpu),
       listVendors: total,
       listRequests: times.length,
       listP50Ms: percentile(times, 50),
