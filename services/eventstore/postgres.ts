@@ -177,6 +177,8 @@ ${HORIZON_SQL}
 
 /** Reads of a settling readAll or headPosition after the first (2, 7, 12, 17, 22 ms apart: 60 ms at most). */
 const SETTLE_TRIES = 5;
+/** The pause before a settling read's try number `tries` (from 0). */
+const settlePause = (tries: number) => new Promise((r) => setTimeout(r, 2 + tries * 5));
 const PAD = 20;
 /**
  * Epoch 0 keeps the original `txid:position` (zero-padded) so existing checkpoints stay valid; later
@@ -815,16 +817,15 @@ export class PostgresEventStore implements EventStore {
   /** A settling read of positions and hashes only (the anchor job's: it never reads the data). */
   async readLogHashes(after: Position, limit: number): Promise<LoggedHash[]> {
     return this.settled(after, limit, async (from, n) => {
-      const { held, rows } = await this.readHeldRows<[string, string, string] | [null, null, null]>(
+      const { held, rows } = await this.readHeldRows<[string | null, string, string | null]>(
         from,
         n,
-        [],
+        undefined,
         'es_read_hashes_held',
         `${POSITION_SQL} AS position, event_id::text AS id, encode(es_events.hash, 'hex') AS hash`,
       );
       const events: LoggedHash[] = [];
-      for (const [, position, id, hash] of rows)
-        if (position !== null) events.push({ position, id: id as string, hash });
+      for (const [, position, id, hash] of rows) if (position !== null) events.push({ position, id, hash });
       return { held, events };
     });
   }
@@ -842,7 +843,7 @@ export class PostgresEventStore implements EventStore {
     let last = await read(after, limit);
     const events = [...last.events];
     for (let tries = 0; last.held && events.length < limit && tries < SETTLE_TRIES; tries++) {
-      await new Promise((r) => setTimeout(r, 2 + tries * 5));
+      await settlePause(tries);
       last = await read(events.at(-1)?.position ?? after, limit - events.length);
       events.push(...last.events);
     }
@@ -864,11 +865,11 @@ export class PostgresEventStore implements EventStore {
     const { held, rows } = await this.readHeldRows<[EventRow | null]>(
       after,
       limit,
-      typed ? options.types : [],
+      options.types,
       typed ? 'es_read_all_held_typed' : 'es_read_all_held',
       EVENT_JSON,
     );
-    return { held, events: toStored(rows as Array<[unknown, EventRow | null]>) };
+    return { held, events: toStored(rows) };
   }
 
   /**
@@ -927,7 +928,7 @@ export class PostgresEventStore implements EventStore {
       const [held, epoch, txid, globalPosition] = r.rows[0] as [boolean, number | null, string, string];
       if (!held || tries === SETTLE_TRIES)
         return epoch === null ? START : encodePosition(epoch, txid, globalPosition);
-      await new Promise((resolve) => setTimeout(resolve, 2 + tries * 5));
+      await settlePause(tries);
     }
   }
 
