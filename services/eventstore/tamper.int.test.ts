@@ -56,6 +56,18 @@ describe('tamper evidence', () => {
     expect(r).toMatchObject({ events: 11, streams: 3, anchors: 4, findings: [] });
   });
 
+  it('a stream of more than nine events, across pages, verifies clean', async () => {
+    // Versions in number order (10 after 9, not after 1), and the pages of the walk meet exactly.
+    await store.append(
+      'acct-long',
+      Array.from({ length: 12 }, (_, i) => ev('Credited', { s: 'long', amount: i })),
+      'no_stream',
+    );
+    for (let i = 0; i < 3; i++)
+      await store.append('acct-long', [ev('Debited', { s: 'long', amount: i })], 12 + i);
+    expect(await verifyLog(db.pool, { pageSize: 4 })).toMatchObject({ events: 15, streams: 1, findings: [] });
+  });
+
   it('names an altered event: its content, or its hash', async () => {
     await seed();
     await db.pool.query(

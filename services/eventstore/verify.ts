@@ -38,7 +38,10 @@ interface Row {
 
 const PAGE = 5000;
 
-export async function verifyLog(pool: pg.Pool): Promise<Verification> {
+export async function verifyLog(
+  pool: pg.Pool,
+  { pageSize = PAGE }: { pageSize?: number } = {},
+): Promise<Verification> {
   const findings: Finding[] = [];
   const out = { events: 0, streams: 0, anchors: 0 };
   const recorded = new Map(
@@ -74,11 +77,13 @@ export async function verifyLog(pool: pg.Pool): Promise<Verification> {
     recorded.delete(current.id);
   };
   let after: [string, number] = ['', 0];
+  // ORDER BY names the table's columns: the bare `stream_version` would be the text column of the
+  // select list, and a stream's version 10 would come before its version 2.
   for (;;) {
     const page = await pool.query<Row>(
       `SELECT stream_id, stream_version::text, event_id, event_type, schema_version, data, metadata, digest, hash
          FROM es_events WHERE (stream_id, stream_version) > ($1, $2)
-        ORDER BY stream_id, stream_version LIMIT ${PAGE}`,
+        ORDER BY es_events.stream_id, es_events.stream_version LIMIT ${pageSize}`,
       after,
     );
     for (const row of page.rows) {
@@ -124,7 +129,7 @@ export async function verifyLog(pool: pg.Pool): Promise<Verification> {
       current.version = version;
       current.hash = row.hash;
     }
-    if (page.rows.length < PAGE) break;
+    if (page.rows.length < pageSize) break;
     const last = page.rows[page.rows.length - 1];
     after = [last.stream_id, Number(last.stream_version)];
   }
