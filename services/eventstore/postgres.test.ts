@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
 import { eventStoreContract } from './contract.js';
 import type { Position } from './port.js';
-import { decodePosition, encodePosition, PostgresEventStore } from './postgres.js';
+import { appendManyQuery, decodePosition, encodePosition, PostgresEventStore } from './postgres.js';
 
 /** Writes one event the way an append does: the stream's append lock first, then the row. */
 const LOCKED_INSERT = `
@@ -454,5 +454,40 @@ describe('postgres event store: positions', () => {
     expect(decodePosition(next)).toEqual({ epoch: 1, txid: '5', globalPosition: '1' });
     expect(decodePosition('')).toEqual({ epoch: 0, txid: '0', globalPosition: '0' });
     expect(() => decodePosition('E1:2:3')).toThrow('Not a Postgres event store position');
+  });
+});
+
+describe('postgres event store: the append plan', () => {
+  it('looks streams and previous events up by index, even planned on an empty log', async () => {
+    // The pool keeps one generic plan per connection (services/db.ts), made at the connection's first
+    // append. Made on a new, empty log it hash-joined whole scans of es_streams and es_events, and
+    // every append then read both tables in full until autovacuum's ANALYZE replanned it.
+    const db = await createTestDatabase('esplan', 2);
+    const store = new PostgresEventStore(db.pool);
+    try {
+      await store.init();
+      const client = await db.pool.connect();
+      const plans: string[] = [];
+      client.on('notice', (n) => plans.push(n.message ?? ''));
+      try {
+        await client.query("LOAD 'auto_explain'");
+        await client.query('SET auto_explain.log_min_duration = 0');
+        await client.query('SET auto_explain.log_level = notice');
+        await client.query('SET plan_cache_mode = force_generic_plan');
+        const ev = () => ({ id: randomUUID(), type: 'Planned', data: {} });
+        await client.query(appendManyQuery([{ streamId: 'plan-a', events: [ev()], expected: 'no_stream' }]));
+        await client.query(appendManyQuery([{ streamId: 'plan-a', events: [ev(), ev()], expected: 1 }]));
+      } finally {
+        client.release(true);
+      }
+      const plan = plans.filter((p) => p.includes('Insert on es_events')).join('\n');
+      expect(plan).toMatch(/Index Scan using es_streams_pkey on es_streams/);
+      expect(plan).toMatch(/Index Scan using es_events_pkey on es_events p/);
+      expect(plan).not.toMatch(/Seq Scan on es_(streams|events)/);
+      expect((await store.readStream('plan-a')).version).toBe(3);
+    } finally {
+      await store.close();
+      await db.drop();
+    }
   });
 });

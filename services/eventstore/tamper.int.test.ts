@@ -68,6 +68,48 @@ describe('tamper evidence', () => {
     expect(await verifyLog(db.pool, { pageSize: 4 })).toMatchObject({ events: 15, streams: 1, findings: [] });
   });
 
+  it("an append chains each stream's first new event in its own statement; the row trigger only after it", async () => {
+    await seed();
+    // Without the trigger, single-event appends (to a new and to an old stream) still get their
+    // hash: the statement computes it from the previous event's, which is what made appends cheaper.
+    await db.pool.query('ALTER TABLE es_events DISABLE TRIGGER es_events_chain');
+    await store.append('acct-d', [ev('Opened', { s: 'd' })], 'no_stream');
+    await store.append('acct-a', [ev('Debited', { s: 'a', amount: 2 })], 4);
+    const two = await store.append(
+      'acct-b',
+      [ev('Credited', { s: 'b', amount: 3 }), ev('Debited', { s: 'b', amount: 1 })],
+      4,
+    );
+    await db.pool.query('ALTER TABLE es_events ENABLE TRIGGER es_events_chain');
+    const hashes = await db.pool.query(
+      `SELECT stream_id, stream_version::int AS v, hash IS NOT NULL AS chained FROM es_events
+        WHERE (stream_id, stream_version) IN (('acct-d', 1), ('acct-a', 5), ('acct-b', 5), ('acct-b', 6))
+        ORDER BY 1, 2`,
+    );
+    expect(two.nextVersion).toBe(6);
+    // The second event of a multi-event append is the trigger's (off here, so unchained).
+    expect(hashes.rows.map((r) => `${r.stream_id}@${r.v}:${r.chained}`)).toEqual([
+      'acct-a@5:true',
+      'acct-b@5:true',
+      'acct-b@6:false',
+      'acct-d@1:true',
+    ]);
+    await db.pool.query(`DELETE FROM es_events WHERE stream_id = 'acct-b' AND stream_version = 6`);
+    await db.pool.query(`UPDATE es_streams SET version = 5 WHERE stream_id = 'acct-b'`);
+    // With the trigger on, the same shapes chain in full, and all of it verifies.
+    await store.append(
+      'acct-b',
+      [ev('Credited', { s: 'b', amount: 3 }), ev('Debited', { s: 'b', amount: 1 })],
+      5,
+    );
+    await store.append(
+      'acct-e',
+      [ev('Opened', { s: 'e' }), ev('Credited', { s: 'e', amount: 1 })],
+      'no_stream',
+    );
+    expect((await verifyLog(db.pool)).findings).toEqual([]);
+  });
+
   it('names an altered event: its content, or its hash', async () => {
     await seed();
     await db.pool.query(
