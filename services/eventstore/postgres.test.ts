@@ -491,3 +491,26 @@ describe('postgres event store: the append plan', () => {
     }
   });
 });
+
+describe('postgres event store: group commit', () => {
+  it('refuses an event that cannot be hashed on its own, and commits the appends queued beside it', async () => {
+    const db = await createTestDatabase('esgroup', 4);
+    const store = new PostgresEventStore(db.pool);
+    try {
+      await store.init();
+      const ev = (data: unknown) => ({ id: randomUUID(), type: 'Grouped', data });
+      const results = await Promise.allSettled([
+        store.append('group-a', [ev({ n: 1 })], 'no_stream'),
+        store.append('group-bad', [ev({ n: Number.NaN })], 'no_stream'),
+        store.append('group-b', [ev({ n: 2 })], 'no_stream'),
+      ]);
+      expect(results.map((r) => r.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+      expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/NaN is not allowed/);
+      expect((await store.readStream('group-bad')).version).toBe(0);
+      expect((await store.readStream('group-b')).events.map((e) => e.data)).toEqual([{ n: 2 }]);
+    } finally {
+      await store.close();
+      await db.drop();
+    }
+  });
+});

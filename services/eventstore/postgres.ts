@@ -352,12 +352,22 @@ function expectedCode(expected: ExpectedVersion): number {
   return expected;
 }
 
+const digestOf = (streamId: string, e: NewEvent) =>
+  eventDigest({
+    id: e.id,
+    streamId,
+    type: e.type,
+    schemaVersion: e.schemaVersion ?? 1,
+    data: e.data,
+    metadata: e.metadata,
+  });
+
 /**
  * One statement for appends to distinct streams; rows come back per stream that was appended.
  * (Exported for the test of its plan.)
  */
 export function appendManyQuery(
-  batch: ReadonlyArray<Pick<PendingAppend, 'streamId' | 'events' | 'expected'>>,
+  batch: ReadonlyArray<Pick<PendingAppend, 'streamId' | 'events' | 'expected' | 'digests'>>,
 ): pg.QueryConfig {
   const idx: number[] = [];
   const ord: number[] = [];
@@ -376,16 +386,7 @@ export function appendManyQuery(
       versions.push(e.schemaVersion ?? 1);
       data.push(e.data ?? null);
       meta.push(e.metadata ?? {});
-      digests.push(
-        eventDigest({
-          id: e.id,
-          streamId: p.streamId,
-          type: e.type,
-          schemaVersion: e.schemaVersion ?? 1,
-          data: e.data,
-          metadata: e.metadata,
-        }),
-      );
+      digests.push(p.digests?.[j] ?? digestOf(p.streamId, e));
     }
   return {
     name: 'es_append_many',
@@ -449,6 +450,8 @@ interface PendingAppend {
   streamId: string;
   events: NewEvent[];
   expected: ExpectedVersion;
+  /** Taken as the append waits, while the statement before it runs, not after it (chain.ts). */
+  digests?: Buffer[];
   resolve(result: AppendResult): void;
   reject(err: unknown): void;
 }
@@ -589,8 +592,16 @@ export class PostgresEventStore implements EventStore {
   append(streamId: string, events: NewEvent[], expected: ExpectedVersion): Promise<AppendResult> {
     if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
     if (!this.groupCommit) return this.appendAlone({ streamId, events, expected });
+    // The digests are computed here, as the append joins the queue, rather than when its statement
+    // is built: with a statement in flight that work then overlaps it instead of delaying the next.
+    let digests: Buffer[];
+    try {
+      digests = events.map((e) => digestOf(streamId, e));
+    } catch (err) {
+      return Promise.reject(err);
+    }
     return new Promise((resolve, reject) => {
-      this.pending.push({ streamId, events, expected, resolve, reject });
+      this.pending.push({ streamId, events, expected, digests, resolve, reject });
       this.drain();
     });
   }
@@ -635,7 +646,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   private async appendAlone(
-    p: Pick<PendingAppend, 'streamId' | 'events' | 'expected'>,
+    p: Pick<PendingAppend, 'streamId' | 'events' | 'expected' | 'digests'>,
   ): Promise<AppendResult> {
     let row: AppendRow | null;
     try {
