@@ -27,7 +27,10 @@ export async function writeAnchors(
   const written: Anchor[] = [];
   for (;;) {
     const last = await pool.query<{ seq: string; last_position: string; digest: Buffer }>(
-      'SELECT seq::text, last_position, digest FROM es_anchors ORDER BY seq DESC LIMIT 1',
+      // es_anchors.seq, the number: a bare `seq` would order by the select list's text, and after
+      // anchor 9 ('9' > '10') the job kept reading anchor 10's range, its insert kept conflicting,
+      // and it never ended.
+      'SELECT seq::text, last_position, digest FROM es_anchors ORDER BY es_anchors.seq DESC LIMIT 1',
     );
     const previous = last.rows[0];
     // Settled: a read that a transaction in another database held back for an instant would anchor

@@ -56,6 +56,17 @@ describe('tamper evidence', () => {
     expect(r).toMatchObject({ events: 11, streams: 3, anchors: 4, findings: [] });
   });
 
+  it('anchors past the ninth: the job goes on from the last one and verify-log checks them in order', async () => {
+    // Anchors are numbered; ordered as text, '9' came after '10': the job never ended and every
+    // anchor from the tenth on was reported as altered.
+    for (let i = 0; i < 12; i++) await store.append(`acct-n${i}`, [ev('Opened', { i })], 'no_stream');
+    const written = await writeAnchors(db.pool, store, { maxEvents: 1 });
+    expect(written.map((a) => a.seq)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+    await store.append('acct-n12', [ev('Opened', { i: 12 })], 'no_stream');
+    expect((await writeAnchors(db.pool, store, { maxEvents: 1 })).map((a) => a.seq)).toEqual([13]);
+    expect(await verifyLog(db.pool)).toMatchObject({ events: 13, anchors: 13, findings: [] });
+  }, 20_000);
+
   it('a stream of more than nine events, across pages, verifies clean', async () => {
     // Versions in number order (10 after 9, not after 1), and the pages of the walk meet exactly.
     await store.append(

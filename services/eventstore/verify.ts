@@ -144,7 +144,11 @@ export async function verifyLog(
     last_position: string;
     event_count: number;
     digest: Buffer;
-  }>('SELECT seq::text, first_position, last_position, event_count, digest FROM es_anchors ORDER BY seq');
+  }>(
+    // In number order (es_anchors.seq; the bare name is the select list's text): each anchor's digest
+    // chains the one before it.
+    'SELECT seq::text, first_position, last_position, event_count, digest FROM es_anchors ORDER BY es_anchors.seq',
+  );
   let previous: { last: string; digest: Buffer } | null = null;
   for (const a of anchors.rows) {
     out.anchors++;
