@@ -8,7 +8,8 @@
 // `npm run verify-log` runs it (tools/verify-log.ts).
 import type pg from 'pg';
 import { anchorDigest, chainHash, eventDigest } from './chain.js';
-import { POSITION_SQL } from './postgres.js';
+import { START } from './port.js';
+import { decodePosition } from './postgres.js';
 
 export interface Finding {
   kind: 'altered' | 'inserted' | 'removed';
@@ -152,10 +153,28 @@ export async function verifyLog(
   let previous: { last: string; digest: Buffer } | null = null;
   for (const a of anchors.rows) {
     out.anchors++;
+    let from: ReturnType<typeof decodePosition>;
+    let to: ReturnType<typeof decodePosition>;
+    try {
+      from = decodePosition(previous?.last ?? START);
+      to = decodePosition(a.last_position);
+    } catch {
+      findings.push({
+        kind: 'altered',
+        where: `anchor ${a.seq}`,
+        detail: 'its positions are not log positions',
+      });
+      previous = { last: a.last_position, digest: a.digest };
+      continue;
+    }
+    // The range by the log-order index (epoch, transaction id, position), as readers read it: the
+    // positions' text form has no index, and comparing it scanned the whole log once per anchor.
     const hashes = await pool.query<{ hash: Buffer | null }>(
-      `SELECT hash FROM es_events WHERE ${POSITION_SQL} > $1 AND ${POSITION_SQL} <= $2
-        ORDER BY epoch, transaction_id, global_position`,
-      [previous?.last ?? '', a.last_position],
+      `SELECT hash FROM es_events
+        WHERE (es_events.epoch, es_events.transaction_id, es_events.global_position) > ($1, $2::xid8, $3::bigint)
+          AND (es_events.epoch, es_events.transaction_id, es_events.global_position) <= ($4, $5::xid8, $6::bigint)
+        ORDER BY es_events.epoch, es_events.transaction_id, es_events.global_position`,
+      [from.epoch, from.txid, from.globalPosition, to.epoch, to.txid, to.globalPosition],
     );
     const count = hashes.rows.length;
     const digest = anchorDigest(
