@@ -74,13 +74,30 @@ describe('command handler', () => {
     expect(r.position).toBeNull();
   });
 
+  it('takes turns on one stream within a process: 30 concurrent commands land with one attempt each', async () => {
+    await handler.handle(userDecider, 'user-60', register(60));
+    const single = new CommandHandler(store, 1);
+    await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        single.handle(
+          userDecider,
+          'user-60',
+          { type: 'ChangeUserPassword', credentialId: `h6-${i}`, by: 'self', now },
+          { commandId: `turn-${i}` },
+        ),
+      ),
+    );
+    expect((await store.readStream('user-60')).version).toBe(31);
+  });
+
   it('retries on concurrent writers so that every command lands exactly once', async () => {
     await handler.handle(userDecider, 'user-4', register(4));
-    // 20 concurrent password changes on one stream: each conflicts with the others and re-decides.
-    const busy = new CommandHandler(store, 50);
+    // 20 concurrent password changes on one stream from four processes (handlers): each conflicts
+    // with the others' and re-decides.
+    const busy = Array.from({ length: 4 }, () => new CommandHandler(store, 50));
     await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
-        busy.handle(
+        busy[i % 4].handle(
           userDecider,
           'user-4',
           { type: 'ChangeUserPassword', credentialId: `h-${i}`, by: 'self', now },
@@ -95,10 +112,11 @@ describe('command handler', () => {
 
   it('gives up after its bounded attempts and reports the conflict', async () => {
     await handler.handle(userDecider, 'user-5', register(5));
-    const once = new CommandHandler(store, 1);
+    // Ten processes (handlers) with one attempt each: they meet each other's appends.
+    const once = Array.from({ length: 10 }, () => new CommandHandler(store, 1));
     const results = await Promise.allSettled(
       Array.from({ length: 10 }, (_, i) =>
-        once.handle(
+        once[i].handle(
           userDecider,
           'user-5',
           { type: 'ChangeUserPassword', credentialId: `h5-${i}`, by: 'self', now },

@@ -75,6 +75,13 @@ export class CommandHandler {
    * id may repeat (an idempotency key, a job's command) always reads: its earlier events must be found.
    */
   private readonly remembered: LRUCache<string, { version: number; state: unknown }>;
+  /**
+   * Commands on one stream in this process take turns (the last one's turn per stream): a hot stream
+   * (the admin roster, a company's sync) written by many requests at once otherwise had them all
+   * read one version, one append win and the rest retry, and 20 concurrent ADMIN registrations ran
+   * some out of their attempts (409). Other processes still meet a version conflict, and retry.
+   */
+  private readonly turns = new Map<string, Promise<void>>();
 
   constructor(
     private readonly store: EventStore,
@@ -132,6 +139,28 @@ export class CommandHandler {
     streamId: string,
     command: C,
     context: CommandContext = {},
+  ): Promise<HandleResult<S, E>> {
+    const before = this.turns.get(streamId);
+    let done!: () => void;
+    const mine = new Promise<void>((resolve) => {
+      done = resolve;
+    });
+    const turn = before ? before.then(() => mine) : mine;
+    this.turns.set(streamId, turn);
+    try {
+      if (before) await before;
+      return await this.handleInTurn(decider, streamId, command, context);
+    } finally {
+      done();
+      if (this.turns.get(streamId) === turn) this.turns.delete(streamId);
+    }
+  }
+
+  private async handleInTurn<S, C, E extends { type: string; data: unknown }>(
+    decider: Decider<S, C, E>,
+    streamId: string,
+    command: C,
+    context: CommandContext,
   ): Promise<HandleResult<S, E>> {
     const request = context.request;
     const givenId = context.commandId ?? commandIdFromRequest(request, streamId, context.userId);

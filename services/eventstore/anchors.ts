@@ -25,6 +25,7 @@ export async function writeAnchors(
 ): Promise<Anchor[]> {
   const maxEvents = options.maxEvents ?? 10_000;
   const written: Anchor[] = [];
+  let conflicted: number | null = null;
   for (;;) {
     const last = await pool.query<{ seq: string; last_position: string; digest: Buffer }>(
       // es_anchors.seq, the number: a bare `seq` would order by the select list's text, and after
@@ -59,6 +60,13 @@ export async function writeAnchors(
       [anchor.seq, anchor.firstPosition, anchor.lastPosition, anchor.eventCount, anchor.digest],
     );
     if (r.rowCount === 1) written.push(anchor);
+    else {
+      // Another worker wrote this anchor: go on from it. The same number refused twice means the
+      // last anchor is not being found (this job once spun here for ever): fail, loudly, instead.
+      if (conflicted === anchor.seq)
+        throw new Error(`anchor-log: anchor ${anchor.seq} exists but is not read as the last one`);
+      conflicted = anchor.seq;
+    }
     if (events.length < maxEvents && r.rowCount === 1) return written;
   }
 }

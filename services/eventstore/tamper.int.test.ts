@@ -67,6 +67,21 @@ describe('tamper evidence', () => {
     expect(await verifyLog(db.pool)).toMatchObject({ events: 13, anchors: 13, findings: [] });
   }, 20_000);
 
+  it('the anchor job fails rather than spins when its insert keeps being refused', async () => {
+    await seed();
+    // An anchor insert that silently writes nothing: the job can never see its anchor as the last.
+    await db.pool.query(
+      `CREATE FUNCTION drop_anchor() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$`,
+    );
+    await db.pool.query(
+      'CREATE TRIGGER drop_anchor BEFORE INSERT ON es_anchors FOR EACH ROW EXECUTE FUNCTION drop_anchor()',
+    );
+    await store.append('acct-c', [ev('Credited', { s: 'c', amount: 5 })], 3);
+    await expect(writeAnchors(db.pool, store)).rejects.toThrow(
+      /anchor 4 exists but is not read as the last one/,
+    );
+  });
+
   it('a stream of more than nine events, across pages, verifies clean', async () => {
     // Versions in number order (10 after 9, not after 1), and the pages of the walk meet exactly.
     await store.append(
