@@ -27,7 +27,7 @@ import { createPool } from '../services/db.js';
 import { eventDigest } from '../services/eventstore/chain.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { streamTypeOf } from '../services/eventstore/port.js';
-import { decodePosition, POSITION_SQL } from '../services/eventstore/postgres.js';
+import { LOG_ORDER_SQL, logOrderSql, POSITION_SQL, positionParams } from '../services/eventstore/postgres.js';
 import { projections } from '../services/modules/index.js';
 import { legacyEventsPresent } from '../services/privacy/legacy.js';
 import { BlindIndex, isSealed, openData, sealData } from '../services/privacy/personal-data.js';
@@ -104,16 +104,11 @@ export async function migrateLog(opts: {
   let after = '';
   let seq = 0;
   for (;;) {
-    // From the last row by the log-order index: comparing the positions' text form (no index) read
-    // the whole log again for every batch of a thousand.
-    const from = decodePosition(after);
     const r = await pool.query<OldRow>(
       `SELECT event_id, stream_id, stream_version::text, event_type, schema_version, data, metadata, created_at,
               ${POSITION_SQL} AS position
-         FROM es_events
-        WHERE (es_events.epoch, es_events.transaction_id, es_events.global_position) > ($1, $2::xid8, $3::bigint)
-        ORDER BY es_events.epoch, es_events.transaction_id, es_events.global_position LIMIT ${BATCH}`,
-      [from.epoch, from.txid, from.globalPosition],
+         FROM es_events WHERE ${logOrderSql('>', 1)} ORDER BY ${LOG_ORDER_SQL} LIMIT ${BATCH}`,
+      positionParams(after),
     );
     if (r.rows.length === 0) break;
     const staged: unknown[][] = [];

@@ -457,15 +457,28 @@ describe('postgres event store: positions', () => {
   });
 });
 
+/** A store on a database of its own, dropped afterwards. */
+async function withOwnStore(
+  label: string,
+  run: (store: PostgresEventStore, db: TestDatabase) => Promise<void>,
+) {
+  const db = await createTestDatabase(label, 4);
+  const store = new PostgresEventStore(db.pool);
+  try {
+    await store.init();
+    await run(store, db);
+  } finally {
+    await store.close();
+    await db.drop();
+  }
+}
+
 describe('postgres event store: the append plan', () => {
   it('looks streams and previous events up by index, even planned on an empty log', async () => {
     // The pool keeps one generic plan per connection (services/db.ts), made at the connection's first
     // append. Made on a new, empty log it hash-joined whole scans of es_streams and es_events, and
     // every append then read both tables in full until autovacuum's ANALYZE replanned it.
-    const db = await createTestDatabase('esplan', 2);
-    const store = new PostgresEventStore(db.pool);
-    try {
-      await store.init();
+    await withOwnStore('esplan', async (store, db) => {
       const client = await db.pool.connect();
       const plans: string[] = [];
       client.on('notice', (n) => plans.push(n.message ?? ''));
@@ -485,19 +498,13 @@ describe('postgres event store: the append plan', () => {
       expect(plan).toMatch(/Index Scan using es_events_pkey on es_events p/);
       expect(plan).not.toMatch(/Seq Scan on es_(streams|events)/);
       expect((await store.readStream('plan-a')).version).toBe(3);
-    } finally {
-      await store.close();
-      await db.drop();
-    }
+    });
   });
 });
 
 describe('postgres event store: group commit', () => {
   it('refuses an event that cannot be hashed on its own, and commits the appends queued beside it', async () => {
-    const db = await createTestDatabase('esgroup', 4);
-    const store = new PostgresEventStore(db.pool);
-    try {
-      await store.init();
+    await withOwnStore('esgroup', async (store) => {
       const ev = (data: unknown) => ({ id: randomUUID(), type: 'Grouped', data });
       const results = await Promise.allSettled([
         store.append('group-a', [ev({ n: 1 })], 'no_stream'),
@@ -508,9 +515,6 @@ describe('postgres event store: group commit', () => {
       expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/NaN is not allowed/);
       expect((await store.readStream('group-bad')).version).toBe(0);
       expect((await store.readStream('group-b')).events.map((e) => e.data)).toEqual([{ n: 2 }]);
-    } finally {
-      await store.close();
-      await db.drop();
-    }
+    });
   });
 });

@@ -229,6 +229,23 @@ type EventRow = [
 export const POSITION_SQL = `(CASE WHEN es_events.epoch = 0 THEN '' ELSE 'E' || lpad(es_events.epoch::text, 4, '0') || ':' END
       || lpad(es_events.transaction_id::text, ${PAD}, '0') || ':' || lpad(es_events.global_position::text, ${PAD}, '0'))`;
 
+/** The log's order, over a row of es_events named es_events (its index: es_events_log_order). */
+export const LOG_ORDER_SQL = 'es_events.epoch, es_events.transaction_id, es_events.global_position';
+
+/**
+ * Rows after (`>`) or up to (`<=`) a position in log order, by the log-order index, the position
+ * given as three parameters from `$first` (`positionParams`). The positions' text form has no index:
+ * compared as text, every such read scanned the whole log.
+ */
+export const logOrderSql = (op: '>' | '<=', first: number) =>
+  `(${LOG_ORDER_SQL}) ${op} ($${first}, $${first + 1}::xid8, $${first + 2}::bigint)`;
+
+/** A position as logOrderSql's three parameters. */
+export function positionParams(position: Position): [number, string, string] {
+  const { epoch, txid, globalPosition } = decodePosition(position);
+  return [epoch, txid, globalPosition];
+}
+
 const EVENT_JSON = `json_build_array(
     ${POSITION_SQL},
     stream_id, stream_version, event_id, event_type, schema_version, data, metadata::text,
@@ -915,7 +932,7 @@ export class PostgresEventStore implements EventStore {
     name: string,
     select: string,
   ): Promise<{ held: boolean; rows: Array<[boolean, ...Row]> }> {
-    const { epoch, txid, globalPosition } = decodePosition(after);
+    const from = positionParams(after);
     const typed = types !== undefined && types.length > 0;
     const r = await this.pool.query({
       name,
@@ -923,12 +940,12 @@ export class PostgresEventStore implements EventStore {
          SELECT epoch, xid, xid < pg_snapshot_xmax(pg_current_snapshot()) AS held FROM es_horizon)
        SELECT h.held, e.* FROM h LEFT JOIN LATERAL (
          SELECT ${select} FROM es_events
-         WHERE (es_events.epoch, es_events.transaction_id, es_events.global_position) > ($1, $2::xid8, $3::bigint)
+         WHERE ${logOrderSql('>', 1)}
            AND (es_events.epoch, es_events.transaction_id) < (h.epoch, h.xid)
            ${typed ? 'AND event_type = ANY($5::text[])' : ''}
-         ORDER BY es_events.epoch, es_events.transaction_id, es_events.global_position
+         ORDER BY ${LOG_ORDER_SQL}
          LIMIT $4) e ON true`,
-      values: typed ? [epoch, txid, globalPosition, limit, types] : [epoch, txid, globalPosition, limit],
+      values: typed ? [...from, limit, types] : [...from, limit],
       rowMode: 'array',
     });
     const rows = r.rows as Array<[boolean, ...Row]>;

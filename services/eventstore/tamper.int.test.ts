@@ -82,6 +82,19 @@ describe('tamper evidence', () => {
     );
   });
 
+  it('names an anchor whose position was overwritten with something that is not a position', async () => {
+    await seed();
+    await db.pool.query(`UPDATE es_anchors SET last_position = 'not-a-position' WHERE seq = 2`);
+    const { findings } = await verifyLog(db.pool);
+    expect(findings).toContainEqual({
+      kind: 'altered',
+      where: 'anchor 2',
+      detail: 'its positions are not log positions',
+    });
+    // What anchor 2 covered now falls in anchor 3's range: more events than anchor 3 holds.
+    expect(findings).toContainEqual(expect.objectContaining({ kind: 'inserted', where: 'anchor 3' }));
+  });
+
   it('a stream of more than nine events, across pages, verifies clean', async () => {
     // Versions in number order (10 after 9, not after 1), and the pages of the walk meet exactly.
     await store.append(

@@ -9,7 +9,7 @@
 import type pg from 'pg';
 import { anchorDigest, chainHash, eventDigest } from './chain.js';
 import { START } from './port.js';
-import { decodePosition } from './postgres.js';
+import { LOG_ORDER_SQL, logOrderSql, positionParams } from './postgres.js';
 
 export interface Finding {
   kind: 'altered' | 'inserted' | 'removed';
@@ -150,31 +150,27 @@ export async function verifyLog(
     // chains the one before it.
     'SELECT seq::text, first_position, last_position, event_count, digest FROM es_anchors ORDER BY es_anchors.seq',
   );
-  let previous: { last: string; digest: Buffer } | null = null;
+  let previous = null as { last: string; digest: Buffer } | null;
   for (const a of anchors.rows) {
     out.anchors++;
-    let from: ReturnType<typeof decodePosition>;
-    let to: ReturnType<typeof decodePosition>;
+    let bounds: unknown[];
     try {
-      from = decodePosition(previous?.last ?? START);
-      to = decodePosition(a.last_position);
+      bounds = [...positionParams(previous?.last ?? START), ...positionParams(a.last_position)];
     } catch {
+      // Not a position (the row was edited): named here; the next anchor's range starts where the
+      // last readable one ended, so what this one covered shows there too.
       findings.push({
         kind: 'altered',
         where: `anchor ${a.seq}`,
         detail: 'its positions are not log positions',
       });
-      previous = { last: a.last_position, digest: a.digest };
+      previous = { last: previous?.last ?? START, digest: a.digest };
       continue;
     }
-    // The range by the log-order index (epoch, transaction id, position), as readers read it: the
-    // positions' text form has no index, and comparing it scanned the whole log once per anchor.
     const hashes = await pool.query<{ hash: Buffer | null }>(
-      `SELECT hash FROM es_events
-        WHERE (es_events.epoch, es_events.transaction_id, es_events.global_position) > ($1, $2::xid8, $3::bigint)
-          AND (es_events.epoch, es_events.transaction_id, es_events.global_position) <= ($4, $5::xid8, $6::bigint)
-        ORDER BY es_events.epoch, es_events.transaction_id, es_events.global_position`,
-      [from.epoch, from.txid, from.globalPosition, to.epoch, to.txid, to.globalPosition],
+      `SELECT hash FROM es_events WHERE ${logOrderSql('>', 1)} AND ${logOrderSql('<=', 4)}
+        ORDER BY ${LOG_ORDER_SQL}`,
+      bounds,
     );
     const count = hashes.rows.length;
     const digest = anchorDigest(
