@@ -2,6 +2,9 @@
 // then sign-ins, profile and role changes spread over them), timing the rebuild alone. The events
 // are sealed as the product stores them, so the replay pays for opening them.
 import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import path from 'node:path';
 // Registers the modules' events: without it no field would be sealed, and the figure would flatter.
 import '../services/modules/index.js';
 import { Kysely, PostgresDialect } from 'kysely';
@@ -14,7 +17,33 @@ import type { NewEvent } from '../services/eventstore/port.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
 import { PersonalDataStore } from '../services/privacy/personal-data.js';
 import { SubjectKeys } from '../services/privacy/subject-keys.js';
+import { cpuDelta, cpuSnapshot } from './cpu.js';
 import { settle } from './settle.js';
+
+/**
+ * BENCH_PROFILE=1: the rebuild alone, profiled on this thread (the set-up would swamp a whole-process
+ * `--cpu-prof`), written to .local/prof/replay/.
+ */
+async function startProfile() {
+  const session = new Session();
+  session.connect();
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) =>
+      session.post(method, params, (err, res) => (err ? reject(err) : resolve(res))),
+    );
+  await post('Profiler.enable');
+  await post('Profiler.setSamplingInterval', { interval: 200 });
+  await post('Profiler.start');
+  return {
+    async stop() {
+      const { profile } = (await post('Profiler.stop')) as { profile: unknown };
+      const dir = path.resolve(import.meta.dirname, '..', '.local', 'prof', 'replay');
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(path.join(dir, `rebuild-${Date.now()}.cpuprofile`), JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
 
 export async function benchReplay(databaseUrl: string, total: number) {
   const pool = createPool({ connectionString: databaseUrl, max: 8 });
@@ -75,9 +104,14 @@ export async function benchReplay(databaseUrl: string, total: number) {
   // A replay reads a log that has settled: autovacuum has long set its rows' visibility. Timed right
   // after the bulk insert, the rebuild's first scan would also pay for that (and race autovacuum).
   await settle(databaseUrl, ['es_events']);
+  const profiler = process.env.BENCH_PROFILE ? await startProfile() : null;
+  const groups = { replay: [process.pid], postgres: { named: 'postgres' } };
+  const cpuBefore = cpuSnapshot(groups);
   const start = performance.now();
   const result = await rebuildProjection(db, store, usersProjection);
   const seconds = (performance.now() - start) / 1000;
+  const cpu = cpuDelta(cpuBefore, cpuSnapshot(groups));
+  await profiler?.stop();
   const rows = await db
     .selectFrom('users')
     .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -85,5 +119,5 @@ export async function benchReplay(databaseUrl: string, total: number) {
   if (Number(rows.n) !== users) throw new Error(`replay built ${rows.n} users, expected ${users}`);
   await store.close();
   await pool.end();
-  return { events: result.events, seconds, perSecond: result.events / seconds };
+  return { events: result.events, seconds, perSecond: result.events / seconds, cpu };
 }

@@ -217,12 +217,20 @@ async function runOnePart() {
     const replayDb = await freshDatabase(admin, 'replay');
     const r = await benchReplay(replayDb.url, quick ? 20_000 : 100_000);
     replay = r;
-    await replayDb.drop();
+    // BENCH_KEEP_DB=1 keeps the replay's log for trying its reads in psql (drop it by hand after).
+    if (!process.env.BENCH_KEEP_DB) await replayDb.drop();
+    else process.stderr.write(`kept ${replayDb.url}\n`);
     rows.push({
       figure: `projection replay, ${fmt(r.events)} events → users table`,
       value: `${fmt(r.perSecond)} events/s (${fmt(r.seconds, 2)} s)`,
       target: '≥ 100,000 events/s',
       met: r.perSecond >= 100_000,
+    });
+    rows.push({
+      figure: '  CPU the replay cost (ms, /proc; the rebuilding process · Postgres)',
+      value: `${fmt(r.cpu.replay)} · ${fmt(r.cpu.postgres)}`,
+      target: '',
+      met: null,
     });
   }
 
