@@ -217,7 +217,8 @@ async function runOnePart() {
     const replayDb = await freshDatabase(admin, 'replay');
     const r = await benchReplay(replayDb.url, quick ? 20_000 : 100_000);
     replay = r;
-    // BENCH_KEEP_DB=1 keeps the replay's log for trying its reads in psql (drop it by hand after).
+    // BENCH_KEEP_DB=1 keeps the replay's and the vendors' databases, to try their reads in psql (drop
+    // them by hand after).
     if (!process.env.BENCH_KEEP_DB) await replayDb.drop();
     else process.stderr.write(`kept ${replayDb.url}\n`);
     rows.push({
@@ -271,7 +272,8 @@ async function runOnePart() {
         met: v.listP99Ms <= 30,
       });
     } finally {
-      await db.drop();
+      if (!process.env.BENCH_KEEP_DB) await db.drop();
+      else process.stderr.write(`kept ${db.url}\n`);
     }
   }
 

@@ -152,7 +152,7 @@ describe('tamper evidence', () => {
   it('names an altered event: its content, or its hash', async () => {
     await seed();
     await db.pool.query(
-      `UPDATE es_events SET data = jsonb_set(data, '{amount}', '1000') WHERE stream_id = 'acct-c' AND stream_version = 2`,
+      `UPDATE es_events SET data = jsonb_set(data::jsonb, '{amount}', '1000') WHERE stream_id = 'acct-c' AND stream_version = 2`,
     );
     await db.pool.query(
       `UPDATE es_events SET hash = sha256('forged') WHERE stream_id = 'acct-a' AND stream_version = 3`,

@@ -121,7 +121,7 @@ describe('opening a large read on the worker thread', () => {
     await db.pool.query(`ALTER TABLE es_events DISABLE TRIGGER USER`);
     try {
       await db.pool.query(
-        `UPDATE es_events SET data = jsonb_set(data, '{pii,ct}',
+        `UPDATE es_events SET data = jsonb_set(data::jsonb, '{pii,ct}',
            to_jsonb(CASE WHEN left(data->'pii'->>'ct', 1) = 'A' THEN 'B' ELSE 'A' END || substr(data->'pii'->>'ct', 2)))
          WHERE event_id = $1`,
         [id],

@@ -65,7 +65,7 @@ describe('personal data in the log', () => {
 
     const log = await rawLog();
     const mine = log.filter(
-      (e) => e.stream_id.endsWith(`-${user.id}`) || e.data.includes(`"userId": ${user.id}`),
+      (e) => e.stream_id.endsWith(`-${user.id}`) || JSON.parse(e.data).userId === user.id,
     );
     // Registered, signed in, password set, and the claim of the address: all there.
     expect(mine.map((e) => e.event_type)).toEqual(
