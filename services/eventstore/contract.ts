@@ -31,10 +31,23 @@ const ev = (type: string, data: unknown = {}, extra: Partial<NewEvent> = {}): Ne
 /** A stream id no other test (or earlier run against a shared server) has used. */
 const fresh = (prefix = 'contract') => `${prefix}-${randomUUID()}`;
 
-async function collect(store: EventStore, after: Position, until: (seen: StoredEvent[]) => boolean) {
+/**
+ * Follows the log from `after` until `until` holds, or 20 s have passed: since the start, or since
+ * `from` settled (a load that takes its own time: 16,000 appends once took longer than 20 s on a slow
+ * host, and the subscriber was stopped short while it was still keeping up).
+ */
+async function collect(
+  store: EventStore,
+  after: Position,
+  until: (seen: StoredEvent[]) => boolean,
+  from: Promise<unknown> = Promise.resolve(),
+) {
   const abort = new AbortController();
   const seen: StoredEvent[] = [];
-  const timer = setTimeout(() => abort.abort(), 20_000);
+  let timer: NodeJS.Timeout | undefined;
+  void from.finally(() => {
+    if (!abort.signal.aborted) timer = setTimeout(() => abort.abort(), 20_000);
+  });
   try {
     for await (const message of store.subscribe({ after, signal: abort.signal })) {
       if (message.kind === 'event') seen.push(message.event);
@@ -341,16 +354,25 @@ export function eventStoreContract(
         let checked = 0;
         const outOfOrder: string[] = [];
         let mineSeen = 0;
-        const subscriber = collect(store, before, (seen) => {
-          for (; checked < seen.length; checked++) {
-            const e = seen[checked];
-            if (!(e.position > last))
-              outOfOrder.push(`${e.position} (${e.streamId}#${e.streamVersion}) after ${last}`);
-            last = e.position;
-            if (isMine(e)) mineSeen++;
-          }
-          return mineSeen >= total;
+        let written!: () => void;
+        const allWritten = new Promise<void>((resolve) => {
+          written = resolve;
         });
+        const subscriber = collect(
+          store,
+          before,
+          (seen) => {
+            for (; checked < seen.length; checked++) {
+              const e = seen[checked];
+              if (!(e.position > last))
+                outOfOrder.push(`${e.position} (${e.streamId}#${e.streamVersion}) after ${last}`);
+              last = e.position;
+              if (isMine(e)) mineSeen++;
+            }
+            return mineSeen >= total;
+          },
+          allWritten,
+        );
 
         // Mixed streams: each writer spreads its events over 5 streams of its own and 3 shared
         // ones (shared appends use 'any', so they interleave with other writers).
@@ -364,7 +386,7 @@ export function eventStoreContract(
               await store.append(stream, [ev('Mixed', { w, i })], 'any');
             }
           }),
-        );
+        ).finally(written);
 
         const seen = await subscriber;
         const mine = seen.filter(isMine);

@@ -8,6 +8,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/support/db.js'
 import { eventStoreContract } from './contract.js';
 import type { Position } from './port.js';
 import { appendManyQuery, decodePosition, encodePosition, PostgresEventStore } from './postgres.js';
+import { verifyLog } from './verify.js';
 
 /** Writes one event the way an append does: the stream's append lock first, then the row. */
 const LOCKED_INSERT = `
@@ -515,6 +516,38 @@ describe('postgres event store: group commit', () => {
       expect(String((results[1] as PromiseRejectedResult).reason)).toMatch(/NaN is not allowed/);
       expect((await store.readStream('group-bad')).version).toBe(0);
       expect((await store.readStream('group-b')).events.map((e) => e.data)).toEqual([{ n: 2 }]);
+    });
+  });
+});
+
+describe('postgres event store: the log column types', () => {
+  it('works on a store made before the json columns (jsonb), and after the documented conversion', async () => {
+    await withOwnStore('esjsonb', async (store, db) => {
+      // As stores created before 2026-11-26 have them.
+      await db.pool.query(`ALTER TABLE es_events ALTER COLUMN data TYPE jsonb USING data::jsonb,
+        ALTER COLUMN metadata TYPE jsonb USING metadata::jsonb`);
+      const ev = (n: number) => ({
+        id: randomUUID(),
+        type: 'Typed',
+        data: { n, text: 'a "quoted" \\ line\nnext', nested: { b: [1, 2.5, null], a: true } },
+        metadata: { commandId: `c-${n}` },
+      });
+      await store.append('typed-a', [ev(1), ev(2)], 'no_stream');
+      const before = await store.readStream('typed-a');
+      expect(before.events.map((e) => e.data)).toEqual([ev(1).data, ev(2).data]);
+      expect(before.events[1].metadata).toEqual({ commandId: 'c-2' });
+      // OPERATIONS.md's conversion, then more appends on the same stream.
+      await db.pool.query(`ALTER TABLE es_events ALTER COLUMN data TYPE json USING data::json,
+        ALTER COLUMN metadata TYPE json USING metadata::json, ALTER COLUMN metadata SET DEFAULT '{}'`);
+      await store.append('typed-a', [ev(3)], 2);
+      const after = await store.readStream('typed-a');
+      expect(after.events.map((e) => (e.data as { n: number }).n)).toEqual([1, 2, 3]);
+      expect(after.events[0].data).toEqual(before.events[0].data);
+      const types = await db.pool.query(
+        "SELECT data_type FROM information_schema.columns WHERE table_name = 'es_events' AND column_name IN ('data', 'metadata')",
+      );
+      expect(types.rows.map((r) => r.data_type)).toEqual(['json', 'json']);
+      expect((await verifyLog(db.pool)).findings).toEqual([]);
     });
   });
 });
