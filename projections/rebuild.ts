@@ -5,6 +5,7 @@
 // the rest is built; the swap replaces the projection's parked events with those of this build.
 import { randomBytes } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
+import { FORGETTING_EVENTS } from '../schema/events/index.js';
 import type { Database } from '../services/db.js';
 import type { EventStore, Position, StoredEvent } from '../services/eventstore/port.js';
 import { START } from '../services/eventstore/port.js';
@@ -12,7 +13,9 @@ import { ensureConsumerTables } from './lease.js';
 import { parkEvent } from './parked.js';
 import { ConsumerCodeError, isPoison } from './poison.js';
 import type { AnyProjection, ProjectionContext } from './projection.js';
+import { readAhead } from './read-ahead.js';
 
+/** `events`: how many events of the projection's types (and forgetting events) the build read. */
 export async function rebuildProjection(
   db: Kysely<Database>,
   store: EventStore,
@@ -35,14 +38,13 @@ export async function rebuildProjection(
       memory: { rows: new Map(), complete: true },
     };
     const poisoned: Array<{ event: StoredEvent; error: unknown }> = [];
-    // The next batch is read while this one is applied.
-    let next = store.readAll(position, batchSize);
-    for (;;) {
-      const batch = await next;
-      if (batch.length === 0) break;
-      next = store.readAll(batch[batch.length - 1].position, batchSize);
-      // Rejected while this batch still applies: awaited (and thrown) on the next turn, or moot.
-      next.catch(() => {});
+    // Only the events it handles: a projection of users skips a log of vendors and approvals. And
+    // every forgetting event, which drops its subject's key where it stands in the log, as a live
+    // subscription does. The next batches are opened and read while this one is applied.
+    const types = [...new Set([...p.handles, ...FORGETTING_EVENTS])];
+    // Where the build ends when the log's last events are of other types: it has passed them too.
+    const head = await store.headPosition();
+    for await (const batch of readAhead(store, START, batchSize, types)) {
       const handled = batch.filter((e) => p.handles.includes(e.type));
       if (handled.length > 0) {
         try {
@@ -66,6 +68,7 @@ export async function rebuildProjection(
       events += batch.length;
       position = batch[batch.length - 1].position;
     }
+    if (head > position) position = head;
     await db.transaction().execute(async (trx) => {
       // The live tables first, then the checkpoint row: the order every writer takes them in (a live
       // batch's one statement locks its tables when it is parsed, before its checkpoint move runs).

@@ -80,8 +80,12 @@ export const usersProjection: Projection<UsersTables> = {
 
 type UserRow = UsersTable;
 
-/** One user row after one event: the whole projection logic, pure. */
-export function evolveUserRow(row: UserRow | undefined, event: UserEvent, at: Date): UserRow | undefined {
+/**
+ * One user row after one event, the whole projection logic, on a row the caller owns and that is
+ * changed in place: a batch copies each row it touches once rather than once per event (a replay
+ * folds ten events a user, and the copies were a fifth of its main thread).
+ */
+function applyUserEvent(row: UserRow | undefined, event: UserEvent, at: Date): UserRow | undefined {
   if (event.type === 'UserRegistered') {
     const d = event.data;
     return {
@@ -106,36 +110,48 @@ export function evolveUserRow(row: UserRow | undefined, event: UserEvent, at: Da
   switch (event.type) {
     case 'UserProfileUpdated': {
       const d = event.data;
-      return {
-        ...row,
-        ...(d.email !== undefined ? { email: d.email, email_lower: d.email?.toLowerCase() ?? null } : {}),
-        ...(d.firstName !== undefined ? { first_name: d.firstName } : {}),
-        ...(d.lastName !== undefined ? { last_name: d.lastName } : {}),
-        updated_at: new Date(d.updatedAt),
-      };
+      if (d.email !== undefined) {
+        row.email = d.email;
+        row.email_lower = d.email?.toLowerCase() ?? null;
+      }
+      if (d.firstName !== undefined) row.first_name = d.firstName;
+      if (d.lastName !== undefined) row.last_name = d.lastName;
+      row.updated_at = new Date(d.updatedAt);
+      return row;
     }
     case 'UserRoleChanged':
-      return { ...row, role: event.data.to, updated_at: at };
+      row.role = event.data.to;
+      row.updated_at = at;
+      return row;
     case 'UserDeactivated':
-      return { ...row, is_active: false, updated_at: at };
+      row.is_active = false;
+      row.updated_at = at;
+      return row;
     case 'UserReactivated':
-      return { ...row, is_active: true, updated_at: at };
+      row.is_active = true;
+      row.updated_at = at;
+      return row;
     case 'UserDeleted':
-      return { ...row, deleted_at: at, is_active: false, updated_at: at };
+      row.deleted_at = at;
+      row.is_active = false;
+      row.updated_at = at;
+      return row;
     case 'UserPasswordChanged':
-      return { ...row, credential_id: event.data.credentialId, updated_at: at };
+      row.credential_id = event.data.credentialId;
+      row.updated_at = at;
+      return row;
     case 'UserForgotten':
-      return {
-        ...row,
-        email: null,
-        email_lower: null,
-        first_name: null,
-        last_name: null,
-        erased_at: new Date(event.data.at),
-        updated_at: at,
-      };
+      row.email = null;
+      row.email_lower = null;
+      row.first_name = null;
+      row.last_name = null;
+      row.erased_at = new Date(event.data.at);
+      row.updated_at = at;
+      return row;
     case 'UserSignedIn':
-      return { ...row, total_logins: row.total_logins + 1, last_login_at: new Date(event.data.at) };
+      row.total_logins += 1;
+      row.last_login_at = new Date(event.data.at);
+      return row;
     default:
       return row;
   }
@@ -190,10 +206,13 @@ async function applyUsers(trx: Transaction<UsersTables>, events: StoredEvent[], 
       .execute()) as UserRow[];
     for (const r of existing) rows.set(r.id, r);
   }
+  // Rows this batch has copied (from memory or the table) and may change in place: what memory
+  // holds stays as it was until the batch's upsert has committed.
   const dirty = new Set<number>();
   for (const { stored, event } of decoded) {
     const id = (event.data as { userId: number }).userId;
-    const next = evolveUserRow(rows.get(id), event, stored.createdAt);
+    const before = rows.get(id);
+    const next = applyUserEvent(dirty.has(id) || !before ? before : { ...before }, event, stored.createdAt);
     if (next === undefined) continue;
     rows.set(id, next);
     dirty.add(id);

@@ -86,6 +86,12 @@ export interface ReadAllOptions {
    * milliseconds apart, so the answer holds what had committed by then (Postgres adapter).
    */
   settle?: boolean;
+  /**
+   * Hand the events over with their personal fields still sealed: the caller opens them later with
+   * `openSealed` (a rebuild opens one batch while the next is read and the one before applied).
+   * Ignored by a store that seals nothing.
+   */
+  sealed?: boolean;
 }
 
 export type SubscriptionMessage =
@@ -133,6 +139,11 @@ export interface EventStore {
   readLogHashes?(after: Position, limit: number): Promise<LoggedHash[]>;
   /** Events strictly after `after`, in global order, only ever committed ones with no gap before them. */
   readAll(after: Position, limit: number, options?: ReadAllOptions): Promise<StoredEvent[]>;
+  /**
+   * Opens, in place, events read with `sealed`, in the order they were read (a forgetting event among
+   * them drops its subject's key for the events after it). Absent on a store that seals nothing.
+   */
+  openSealed?(events: StoredEvent[]): Promise<void>;
   /** Catch-up then live: every event after `after` exactly once, in order, until the signal aborts. */
   subscribe(options: SubscribeOptions): AsyncIterable<SubscriptionMessage>;
   /** Position of the newest event a reader can see now (START when empty). */

@@ -187,8 +187,12 @@ export class PersonalDataStore implements EventStore {
 
   async readAll(after: Position, limit: number, options?: ReadAllOptions): Promise<StoredEvent[]> {
     const events = await this.inner.readAll(after, limit, options);
-    await this.openBatch(events);
+    if (!options?.sealed) await this.openBatch(events);
     return events;
+  }
+
+  openSealed(events: StoredEvent[]): Promise<void> {
+    return this.openBatch(events);
   }
 
   /** A rebuild or a catch-up reads thousands at a time: those are opened on the worker thread. */
