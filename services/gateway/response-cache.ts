@@ -138,7 +138,7 @@ export class ResponseCache {
     body: string,
   ): void {
     const verdict = verdicts.get(req);
-    if (!verdict || !verdict.ok || status !== 200) return;
+    if (!verdict?.ok || status !== 200) return;
     const known = this.shapes.get(key.operation);
     if (!known || known.join(',') !== verdict.readModels.join(',')) {
       this.shapes.set(key.operation, verdict.readModels);
@@ -176,6 +176,6 @@ export class ResponseCache {
   /** Whether Yoga's answer to this request may be kept (read its body as text only then). */
   wanted(req: FastifyRequest): boolean {
     const verdict = verdicts.get(req);
-    return verdict !== undefined && verdict.ok;
+    return verdict?.ok === true;
   }
 }

@@ -16,7 +16,7 @@ import {
   RefreshCw,
   X,
 } from 'lucide-react';
-import { type ReactNode, useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Badge } from '../../../components/ui/badge';

@@ -2,7 +2,7 @@
 // page 1), a table sorted on the loaded page, the row menu, bulk activate/deactivate, the paging
 // footer, and live refetch when any session or the refresh job changes a company.
 import { Filter, MoreHorizontal, Plus, RefreshCw } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';

@@ -1,6 +1,6 @@
 // /managers (spec 2 §2 Managers list): the table, selection bar, row actions, paging, live updates.
 import { MoreHorizontal, Plus, RefreshCw } from 'lucide-react';
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';

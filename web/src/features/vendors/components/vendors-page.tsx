@@ -1,7 +1,7 @@
 // /vendors (spec 2 §2 Vendors): 20 a page with filters search, company, has banking and active; sync
 // from QuickBooks with a live progress bar, CSV export and import. Live: changes refetch the page.
 import { Download, Pencil, RefreshCw, Upload } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
