@@ -220,7 +220,7 @@ async function runOnePart() {
     // BENCH_KEEP_DB=1 keeps the replay's and the vendors' databases, to try their reads in psql (drop
     // them by hand after).
     if (!process.env.BENCH_KEEP_DB) await replayDb.drop();
-    else process.stderr.write(`kept ${replayDb.url}\n`);
+    else process.stderr.write(`kept database ${new URL(replayDb.url).pathname.slice(1)}\n`);
     rows.push({
       figure: `projection replay, ${fmt(r.events)} events → users table`,
       value: `${fmt(r.perSecond)} events/s (${fmt(r.seconds, 2)} s)`,
@@ -273,7 +273,7 @@ async function runOnePart() {
       });
     } finally {
       if (!process.env.BENCH_KEEP_DB) await db.drop();
-      else process.stderr.write(`kept ${db.url}\n`);
+      else process.stderr.write(`kept database ${new URL(db.url).pathname.slice(1)}\n`);
     }
   }
 
