@@ -114,13 +114,13 @@ export const activityProjection: Projection<ActivityTables> = {
       subject_id text NOT NULL,
       occurred_at timestamptz NOT NULL
     )`.execute(db);
-    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`activity_position_${schema}`)} ON ${sql.id(schema, 'activity')} (position DESC)`.execute(
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id('activity_position_idx')} ON ${sql.id(schema, 'activity')} (position DESC)`.execute(
       db,
     );
-    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`activity_subject_${schema}`)} ON ${sql.id(schema, 'activity')} (subject_id)`.execute(
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id('activity_subject_idx')} ON ${sql.id(schema, 'activity')} (subject_id)`.execute(
       db,
     );
-    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`activity_actor_${schema}`)} ON ${sql.id(schema, 'activity')} (actor_id)`.execute(
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id('activity_actor_idx')} ON ${sql.id(schema, 'activity')} (actor_id)`.execute(
       db,
     );
     await sql`CREATE TABLE IF NOT EXISTS ${sql.id(schema, 'activity_people')} (

@@ -145,7 +145,7 @@ export const approvalsProjection: Projection<ApprovalReadTables> = {
     )`.execute(db);
     // The list: newest first within the filters (status, company, priority); deleted rows never show.
     const index = async (name: string, columns: string) =>
-      sql`CREATE INDEX IF NOT EXISTS ${sql.id(`approvals_${name}_${schema}`)} ON ${sql.id(schema, 'approvals')} ${sql.raw(columns)} WHERE NOT deleted`.execute(
+      sql`CREATE INDEX IF NOT EXISTS ${sql.id(`approvals_${name}_idx`)} ON ${sql.id(schema, 'approvals')} ${sql.raw(columns)} WHERE NOT deleted`.execute(
         db,
       );
     await index('created', '(created_at DESC, id DESC)');
@@ -165,7 +165,7 @@ export const approvalsProjection: Projection<ApprovalReadTables> = {
       PRIMARY KEY (company_id, status, priority)
     )`.execute(db);
     await ensureTrigramExtension(db);
-    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`approvals_search_${schema}`)} ON ${sql.id(schema, 'approvals')} USING gin (search_text gin_trgm_ops)`.execute(
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id('approvals_search_idx')} ON ${sql.id(schema, 'approvals')} USING gin (search_text gin_trgm_ops)`.execute(
       db,
     );
   },

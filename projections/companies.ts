@@ -93,11 +93,11 @@ export const companiesProjection: Projection<CompaniesTables> = {
       updated_at timestamptz NOT NULL,
       deleted_at timestamptz
     )`.execute(db);
-    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`companies_created_${schema}`)} ON ${sql.id(schema, 'companies')} (created_at DESC, id DESC)`.execute(
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id('companies_created_idx')} ON ${sql.id(schema, 'companies')} (created_at DESC, id DESC)`.execute(
       db,
     );
     for (const column of Object.values(ROLE_COLUMN))
-      await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`companies_${column}_${schema}`)} ON ${sql.id(schema, 'companies')} (${sql.id(column)})`.execute(
+      await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`companies_${column}_idx`)} ON ${sql.id(schema, 'companies')} (${sql.id(column)})`.execute(
         db,
       );
   },

@@ -44,10 +44,10 @@ export const managersProjection: Projection<ManagersTables> = {
       updated_at timestamptz NOT NULL,
       deleted_at timestamptz
     )`.execute(db);
-    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`managers_created_${schema}`)} ON ${sql.id(schema, 'managers')} (created_at DESC, id DESC)`.execute(
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id('managers_created_idx')} ON ${sql.id(schema, 'managers')} (created_at DESC, id DESC)`.execute(
       db,
     );
-    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`managers_user_${schema}`)} ON ${sql.id(schema, 'managers')} (user_id)`.execute(
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id('managers_user_idx')} ON ${sql.id(schema, 'managers')} (user_id)`.execute(
       db,
     );
   },

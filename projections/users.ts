@@ -65,10 +65,10 @@ export const usersProjection: Projection<UsersTables> = {
       total_logins integer NOT NULL DEFAULT 0,
       last_login_at timestamptz
     )`.execute(db);
-    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`users_email_lower_${schema}`)} ON ${sql.id(schema, 'users')} (email_lower)`.execute(
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id('users_email_lower_idx')} ON ${sql.id(schema, 'users')} (email_lower)`.execute(
       db,
     );
-    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`users_created_${schema}`)} ON ${sql.id(schema, 'users')} (created_at DESC, id DESC)`.execute(
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id('users_created_idx')} ON ${sql.id(schema, 'users')} (created_at DESC, id DESC)`.execute(
       db,
     );
   },

@@ -76,14 +76,14 @@ export const vendorsProjection: Projection<VendorReadTables> = {
     // the page Postgres rewrites such a row in place (HOT), without an entry in each of the five
     // indexes (one of them a trigram GIN); a CSV import updates thousands of rows at once.
     // The list: by name within the filters (company, banking, active); search by name or e-mail.
-    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`vendors_name_${schema}`)} ON ${sql.id(schema, 'vendors')} (lower(name), id)`.execute(
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id('vendors_name_idx')} ON ${sql.id(schema, 'vendors')} (lower(name), id)`.execute(
       db,
     );
-    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`vendors_company_name_${schema}`)} ON ${sql.id(schema, 'vendors')} (company_id, lower(name), id)`.execute(
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id('vendors_company_name_idx')} ON ${sql.id(schema, 'vendors')} (company_id, lower(name), id)`.execute(
       db,
     );
     await ensureTrigramExtension(db);
-    await sql`CREATE INDEX IF NOT EXISTS ${sql.id(`vendors_search_text_${schema}`)} ON ${sql.id(schema, 'vendors')} USING gin (search_text gin_trgm_ops)`.execute(
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id('vendors_search_text_idx')} ON ${sql.id(schema, 'vendors')} USING gin (search_text gin_trgm_ops)`.execute(
       db,
     );
   },

@@ -1,10 +1,12 @@
 // One build, several roles: `all` (one process), or `gateway`, `projector`, `worker` as separate
 // processes against the same Postgres, Redis and event store.
+
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { CatchUpWaiter } from '../projections/catch-up.js';
 import { ensureCheckpoints } from '../projections/checkpoints.js';
+import { dropLegacyIndexes } from '../projections/indexes.js';
 import { ProjectionRunner } from '../projections/runner.js';
 import { startWorkers } from '../workers/index.js';
 import { ProcessManagerRunner } from '../workers/process-manager-runner.js';
@@ -82,6 +84,19 @@ async function prepareStorage(app: AppServices) {
     // Empty read-model tables until a projector builds them: a gateway that starts first (or runs
     // with no projector yet) reads 'nothing yet' instead of failing on a missing table.
     for (const p of projections) await p.setup(app.db, 'public');
+    // Indexes named by an older release's schema-suffixed scheme are twins of these (indexes.ts).
+    const legacy = await dropLegacyIndexes(
+      app.pool,
+      app.db,
+      projections.flatMap((p) => p.tables),
+    );
+    if (legacy.dropped.length > 0)
+      app.log.info({ indexes: legacy.dropped }, 'dropped read-model indexes left twice by earlier rebuilds');
+    if (legacy.left.length > 0)
+      app.log.warn(
+        { indexes: legacy.left },
+        'could not drop old read-model index twins yet (locked); next start',
+      );
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [STORAGE_SETUP_LOCK]).catch(() => {});
     client.release();
