@@ -217,7 +217,7 @@ async function runOnePart() {
     const replayDb = await freshDatabase(admin, 'replay');
     const r = await benchReplay(replayDb.url, quick ? 20_000 : 100_000);
     replay = r;
-    // BENCH_KEEP_DB=1 keeps the replay's and the vendors' databases, to try their reads in psql (drop
+    // BENCH_KEEP_DB=1 keeps the replay's, the vendors' and the latency part's databases, to try their reads in psql (drop
     // them by hand after).
     if (!process.env.BENCH_KEEP_DB) await replayDb.drop();
     else process.stderr.write(`kept database ${new URL(replayDb.url).pathname.slice(1)}\n`);
@@ -428,7 +428,8 @@ async function runOnePart() {
       met: null,
     });
     await started.close();
-    await appDb.drop();
+    if (!process.env.BENCH_KEEP_DB) await appDb.drop();
+    else process.stderr.write(`kept database ${new URL(appDb.url).pathname.slice(1)}\n`);
     for (const { rate, target, figures: l, cpu } of runs) {
       rows.push({
         figure: `command → subscriber latency at ${rate} commands/s (${l.received}/${l.commands} received)`,
