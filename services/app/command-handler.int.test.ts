@@ -227,4 +227,33 @@ describe('command handler', () => {
     expect(again.position).toBe(first.position);
     expect((await store.readStream('user-8')).version).toBe(2);
   });
+
+  it('primes only the streams it does not remember, and a stale primed state still yields to the log', async () => {
+    // Reads of many streams at once are counted on the real store (a CSV import's chunks).
+    const batches: string[][] = [];
+    const counted = Object.assign(Object.create(store), {
+      readStreams: (ids: string[]) => {
+        batches.push([...ids]);
+        return store.readStreams(ids);
+      },
+    }) as PostgresEventStore;
+    const a = new CommandHandler(counted);
+    const b = new CommandHandler(store);
+    for (const n of [90, 91, 92]) await b.handle(userDecider, `user-${n}`, register(n));
+    expect(await a.prime(userDecider, ['user-90', 'user-91'])).toBe(2);
+    // The second import's chunk: the two are remembered (read or written since), only the third is read.
+    expect(await a.prime(userDecider, ['user-90', 'user-91', 'user-92'])).toBe(1);
+    expect(batches).toEqual([['user-90', 'user-91'], ['user-92']]);
+    await a.handle(userDecider, 'user-91', { type: 'UpdateUserProfile', lastName: 'A', now });
+    expect(await a.prime(userDecider, ['user-91'])).toBe(0);
+
+    // Another process deactivates user-90 after A remembered it: A's next edit conflicts on the
+    // stale version, reads the stream and decides on what the log says.
+    await b.handle(userDecider, 'user-90', { type: 'DeactivateUser', actorId: null, now });
+    expect(await a.prime(userDecider, ['user-90'])).toBe(0);
+    const edit = await a.handle(userDecider, 'user-90', { type: 'UpdateUserProfile', lastName: 'Late', now });
+    expect(edit.state.isActive).toBe(false);
+    const { events } = await store.readStream('user-90');
+    expect(events.map((e) => e.type)).toEqual(['UserRegistered', 'UserDeactivated', 'UserProfileUpdated']);
+  });
 });

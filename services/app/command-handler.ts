@@ -113,14 +113,18 @@ export class CommandHandler {
   /**
    * Loads many streams in a few round trips and remembers their states, so that commands on them
    * with fresh ids decide without a read each (a CSV import's rows). The append's version check still
-   * guards every one: a stream changed meanwhile is read again and decided again.
+   * guards every one: a stream changed meanwhile is read again and decided again. Streams already
+   * remembered are not read again, under the same guard: a second import soon after the first (its
+   * errors fixed) read every vendor's whole stream again, 90 – 400 ms a chunk of 1,000.
+   * Returns the number of streams read.
    */
   async prime<S, E extends { type: string; data: unknown }>(
     decider: Decider<S, unknown, E>,
     streamIds: string[],
-  ): Promise<void> {
+  ): Promise<number> {
     const store = this.store;
-    if (!store.readStreams) return;
+    if (!store.readStreams) return 0;
+    streamIds = streamIds.filter((id) => !this.remembered.has(id));
     for (let i = 0; i < streamIds.length; i += 1000) {
       const chunk = streamIds.slice(i, i + 1000);
       const loaded = await store.readStreams(chunk);
@@ -132,6 +136,7 @@ export class CommandHandler {
         this.remembered.set(id, { version: stream.version, state });
       }
     }
+    return streamIds.length;
   }
 
   async handle<S, C, E extends { type: string; data: unknown }>(
