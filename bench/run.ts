@@ -265,6 +265,18 @@ async function runOnePart() {
         target: '',
         met: null,
       });
+      // The import a user makes after a sync: the gateway reads the vendors' streams and keys for the
+      // first time (the later ones find them remembered). Shown apart, as strict as the median.
+      if (v.importRuns.length > 1)
+        rows.push({
+          figure:
+            '  the first of those imports alone (streams and keys read cold; CPU gw · proj · worker · PG, ms)',
+          value: `${fmt(v.importRuns[0], 2)} s (${['gateway', 'projector', 'worker', 'postgres']
+            .map((k) => fmt(v.importRunsCpu[0]?.[k] ?? 0, 0))
+            .join(' · ')})`,
+          target: '≤ 3 s',
+          met: v.importRuns[0] <= 3,
+        });
       rows.push({
         figure: `vendors list, 20 rows with filters, over ${fmt(v.listVendors)} vendors (${fmt(v.listRequests)} requests, p50 ${fmt(v.listP50Ms, 1)} ms)`,
         value: `p99 ${fmt(v.listP99Ms, 1)} ms`,
