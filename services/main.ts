@@ -103,6 +103,9 @@ async function prepareStorage(app: AppServices) {
   }
 }
 
+/** How long a start that created the first admin waits for it to show in the users read model. */
+const ADMIN_READY_TIMEOUT_MS = 60_000;
+
 /** The first admin, from ADMIN_EMAIL / ADMIN_PASSWORD; returns the sign-in when it created it. */
 export async function ensureAdmin(app: AppServices, password: string) {
   const email = app.config.ADMIN_EMAIL.toLowerCase();
@@ -239,6 +242,19 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     metricsUrl = await listenMetrics(gateway, config);
     // Without ADMIN_PASSWORD a strong one is generated; it is shown once, by whoever started us.
     adminCreated = await ensureAdmin(app, config.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url'));
+    // The start announces the new admin's sign-in as it returns. On a busy host the first start's
+    // projector can take longer to build the read models than a request's read-your-writes wait, and
+    // signing in then answered 401 for a while (the users read model had no admin yet). A process that
+    // builds the read models itself waits for it, bounded; a gateway alone does not wait for a
+    // projector that may not be running yet.
+    if (adminCreated && role === 'all') {
+      const head = await store.headPosition();
+      if (!(await waiter.waitFor(head, ['users'], ADMIN_READY_TIMEOUT_MS)))
+        log.warn(
+          { waitedMs: ADMIN_READY_TIMEOUT_MS },
+          'the users read model has not shown the new admin yet',
+        );
+    }
   }
 
   return {
