@@ -8,7 +8,7 @@
 // Every write maintained both copies (two trigram indexes on the vendors), and they took twice the
 // disk. Those old names are dropped here once the new ones exist.
 import { type Kysely, sql } from 'kysely';
-import type { Pool } from 'pg';
+import pg from 'pg';
 
 /** Old index names: the schema's name at the end (public, or a rebuild's scratch rb_<name>_<hex>). */
 const LEGACY_NAME = '_(public|rb_[a-z0-9_]+_[0-9a-f]{8})$';
@@ -30,30 +30,31 @@ export async function legacyIndexes(db: Kysely<any>, tables: readonly string[]):
  * bounded wait for locks, so that a start never hangs on it (what is left is dropped at the next).
  */
 export async function dropLegacyIndexes(
-  pool: Pool,
+  pool: pg.Pool,
   db: Kysely<any>,
   tables: readonly string[],
-): Promise<{ dropped: string[]; left: string[] }> {
+): Promise<{ dropped: string[]; left: string[]; error?: string }> {
   const names = await legacyIndexes(db, tables);
   const dropped: string[] = [];
   const left: string[] = [];
+  let error: string | undefined;
   if (names.length === 0) return { dropped, left };
   const client = await pool.connect();
   try {
     await client.query("SET lock_timeout = '5s'");
     for (const name of names) {
       try {
-        await client.query(`DROP INDEX CONCURRENTLY IF EXISTS public.${quoteIdent(name)}`);
+        await client.query(`DROP INDEX CONCURRENTLY IF EXISTS public.${pg.escapeIdentifier(name)}`);
         dropped.push(name);
-      } catch {
+      } catch (err) {
+        // Postgres's reason (a lock wait that ran out, most likely): it names the index, nothing else.
         left.push(name);
+        error = err instanceof Error ? err.message : String(err);
       }
     }
   } finally {
     await client.query('RESET lock_timeout').catch(() => {});
     client.release();
   }
-  return { dropped, left };
+  return { dropped, left, error };
 }
-
-const quoteIdent = (name: string) => `"${name.replaceAll('"', '""')}"`;

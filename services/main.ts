@@ -94,7 +94,7 @@ async function prepareStorage(app: AppServices) {
       app.log.info({ indexes: legacy.dropped }, 'dropped read-model indexes left twice by earlier rebuilds');
     if (legacy.left.length > 0)
       app.log.warn(
-        { indexes: legacy.left },
+        { indexes: legacy.left, error: legacy.error },
         'could not drop old read-model index twins yet (locked); next start',
       );
   } finally {

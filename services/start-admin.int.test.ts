@@ -4,7 +4,7 @@
 // projector caught up; a CI run under load hit it.
 import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { testSecrets } from '../test/support/app.js';
+import { testAppEnv } from '../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { signIn } from '../test/support/http.js';
 import { createTestRedis } from '../test/support/redis.js';
@@ -19,19 +19,12 @@ let second: StartedApp | undefined;
 beforeAll(async () => {
   db = await createTestDatabase('startadmin');
   redis = await createTestRedis('startadmin');
-  env = {
-    NODE_ENV: 'test',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    DATABASE_URL: db.url,
-    REDIS_URL: redis.url,
-    REDIS_PREFIX: redis.prefix,
-    ADMIN_EMAIL: 'first@start.test',
-    ADMIN_PASSWORD: 'First-Passw0rd!',
-    LOG_LEVEL: 'silent',
-    READ_YOUR_WRITES_TIMEOUT_MS: '300',
-    ...testSecrets(),
-  };
+  env = testAppEnv(
+    db,
+    redis,
+    { email: 'first@start.test', password: 'First-Passw0rd!' },
+    { HOST: '127.0.0.1', PORT: '0', READ_YOUR_WRITES_TIMEOUT_MS: '300' },
+  );
   // A first start builds the tables and read models.
   const first = await startApp(loadConfig(env));
   await first.close();

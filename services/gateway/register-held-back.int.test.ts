@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ProjectionRunner } from '../../projections/runner.js';
 import { usersProjection } from '../../projections/users.js';
-import { testSecrets } from '../../test/support/app.js';
+import { testAppEnv } from '../../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
 import { api, signIn } from '../../test/support/http.js';
 import { createTestRedis, type TestRedis } from '../../test/support/redis.js';
@@ -22,18 +22,7 @@ beforeAll(async () => {
   db = await createTestDatabase('heldback');
   await db.pool.end();
   redis = await createTestRedis('heldback');
-  const env = {
-    NODE_ENV: 'test',
-    HOST: '127.0.0.1',
-    PORT: '0',
-    DATABASE_URL: db.url,
-    REDIS_URL: redis.url,
-    REDIS_PREFIX: redis.prefix,
-    ADMIN_EMAIL: admin.email,
-    ADMIN_PASSWORD: admin.password,
-    LOG_LEVEL: 'silent',
-    ...testSecrets(),
-  };
+  const env = testAppEnv(db, redis, admin, { HOST: '127.0.0.1', PORT: '0' });
   // The whole product once, so that the admin exists in the read model; then a gateway alone.
   const all = await startApp(loadConfig(env));
   await all.close();

@@ -19,14 +19,14 @@ export function testSecrets() {
   return { JWT_SECRET: randomBytes(32).toString('hex'), ENCRYPTION_KEY: randomBytes(32).toString('base64') };
 }
 
-export async function startTestApp(
-  opts: { env?: Record<string, string>; webDist?: string } = {},
-): Promise<TestApp> {
-  const db = await createTestDatabase('app');
-  await db.pool.end();
-  const redis = await createTestRedis('app');
-  const admin = { email: 'admin@billflow.test', password: 'Admin-Passw0rd!' };
-  const env: Record<string, string> = {
+/** The environment of a product on this test database and Redis prefix, with this first admin. */
+export function testAppEnv(
+  db: { url: string },
+  redis: { url: string; prefix: string },
+  admin: { email: string; password: string },
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
     NODE_ENV: 'test',
     DATABASE_URL: db.url,
     REDIS_URL: redis.url,
@@ -35,8 +35,18 @@ export async function startTestApp(
     ADMIN_PASSWORD: admin.password,
     LOG_LEVEL: 'silent',
     ...testSecrets(),
-    ...opts.env,
+    ...extra,
   };
+}
+
+export async function startTestApp(
+  opts: { env?: Record<string, string>; webDist?: string } = {},
+): Promise<TestApp> {
+  const db = await createTestDatabase('app');
+  await db.pool.end();
+  const redis = await createTestRedis('app');
+  const admin = { email: 'admin@billflow.test', password: 'Admin-Passw0rd!' };
+  const env = testAppEnv(db, redis, admin, opts.env);
   const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', ...env });
   const started = await startApp(config, { webDist: opts.webDist });
   if (!started.url) throw new Error('the test app runs no gateway');
