@@ -861,12 +861,14 @@ export async function importVendorsCsv(
   // A chunk's vendors and their streams are read in a few queries (the commands then only append),
   // and the next chunk is read while this one's commands append. Only what names a vendor's stream
   // is read, not the whole list row (its dates, the company's name), which the rows here never show.
+  // Ids are sent as one array, not a parameter each (a thousand placeholders cost a plan each time);
+  // an id past the column's range names no vendor, and would fail the whole query.
   const prepare = async (chunk: typeof work) => {
-    const ids = [...new Set(chunk.map((w) => w.vendorId))];
+    const ids = [...new Set(chunk.map((w) => w.vendorId))].filter((id) => id <= 2_147_483_647);
     const found = await app.db
       .selectFrom('vendors')
       .select(['id', 'company_id', 'qb_vendor_id'])
-      .where('id', 'in', ids)
+      .where('id', '=', sql<number>`ANY(${ids}::int[])`)
       .execute();
     for (const r of found) rows.set(r.id, r);
     await app.commands.prime(

@@ -396,13 +396,15 @@ describe('vendor CSV', () => {
       `${vs[2].id},,,,`, // nothing to change
       `999999,021000021,111222333,checking,Chase`,
       `${vs[3].id},"011000015","44-55","Savings","Bank of ""Quotes"""`,
+      `9999999999,021000021,111222333,checking,Chase`, // digits, past any vendor id's range
     ].join('\n');
     const r = await upload('banking.csv', csv);
     expect(r.status).toBe(200);
-    expect(r.body.data).toMatchObject({ processed: 5, updated: 2, failed: 2, unchanged: 1 });
+    expect(r.body.data).toMatchObject({ processed: 6, updated: 2, failed: 3, unchanged: 1 });
     expect(r.body.data.errors).toEqual([
       { row: 3, error: 'Routing number is not valid (check digit)' },
       { row: 5, error: 'Vendor 999999 not found' },
+      { row: 7, error: 'Vendor 9999999999 not found' },
     ]);
     const v3 = await api(t.url, 'GET', `/api/vendors/${vs[3].id}`, { token: admin });
     expect(v3.body.data).toMatchObject({
@@ -412,7 +414,7 @@ describe('vendor CSV', () => {
     });
     // Imported again, the same rows change nothing.
     const again = await upload('banking.csv', csv);
-    expect(again.body.data).toMatchObject({ updated: 0, unchanged: 3, failed: 2 });
+    expect(again.body.data).toMatchObject({ updated: 0, unchanged: 3, failed: 3 });
   });
 
   it('refuses hostile files whole: not UTF-8, wrong delimiter, not .csv, too many rows, too big', async () => {
