@@ -25,10 +25,13 @@ export function startRole(role: 'gateway' | 'projector' | 'worker' | 'all', env:
     ? ['--cpu-prof', `--cpu-prof-dir=${ROOT}/.local/prof/${role}`]
     : [];
   // BENCH_QCOUNT=1: statements sent to Postgres per process (bench/query-count.mjs).
+  // BENCH_NODE_FLAGS_GATEWAY='--trace-gc' (and _PROJECTOR, _WORKER): V8 flags for one role, to see
+  // what its heap or compiler does; BENCH_STDOUT=1 shows what the roles print (the trace).
+  const extra = process.env[`BENCH_NODE_FLAGS_${role.toUpperCase()}`]?.split(' ').filter(Boolean) ?? [];
   const qc = process.env.BENCH_QCOUNT ? ['--import', './bench/query-count.mjs'] : [];
   const child: ChildProcess = spawn(
     process.execPath,
-    [...NODE_FLAGS, ...profile, ...qc, '--import', 'tsx', 'services/main.ts'],
+    [...NODE_FLAGS, ...extra, ...profile, ...qc, '--import', 'tsx', 'services/main.ts'],
     {
       cwd: ROOT,
       env: { ...process.env, ...env, ROLE: role, PORT: '0', NODE_ENV: 'production' },
@@ -49,6 +52,7 @@ export function startRole(role: 'gateway' | 'projector' | 'worker' | 'all', env:
       if (process.env.BENCH_STDERR) process.stderr.write(`[${role}] ${d}`);
     });
     child.stdout?.on('data', (d) => {
+      if (process.env.BENCH_STDOUT) process.stderr.write(`[${role}] ${d}`);
       out += d;
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (!m && !/running/.test(out)) return;
