@@ -1,12 +1,13 @@
 // Inputs of the approval calls (spec 2 §5, §7 Approvals; issue 12), REST bodies and GraphQL args alike.
 import { z } from 'zod';
+import { MAX_ROW_ID } from './ids.js';
 import { plainText } from './text-rules.js';
 
 const id = z.coerce
   .number({ error: 'Invalid id' })
   .int('Invalid id')
   .positive('Invalid id')
-  .max(2_147_483_647, 'Invalid id');
+  .max(MAX_ROW_ID, 'Invalid id');
 
 const optional = <T extends z.ZodType>(schema: T) =>
   z.preprocess((v) => (v === '' || v === null ? undefined : v), schema.optional());

@@ -2,6 +2,7 @@
 // and GraphQL args alike. The NACHA rules are the form's, plus what a bank's validator checks
 // (reference/nacha.md): the routing number's check digit, printable ASCII, upper case.
 import { z } from 'zod';
+import { MAX_ROW_ID } from './ids.js';
 import { plainText } from './text-rules.js';
 
 export const INDUSTRIES = [
@@ -53,7 +54,7 @@ const website = optional(
 /** A user or manager id as JSON (number) or a form value (digits); null or absent: unassigned. */
 const assigneeId = z
   .union([z.number(), z.string().max(12).regex(/^\d+$/, 'Invalid id').transform(Number)])
-  .pipe(z.number().int('Invalid id').positive('Invalid id').max(2_147_483_647, 'Invalid id'))
+  .pipe(z.number().int('Invalid id').positive('Invalid id').max(MAX_ROW_ID, 'Invalid id'))
   .nullish()
   .transform((v) => v ?? null);
 

@@ -1,5 +1,6 @@
 // Inputs of the manager commands (spec 2 §5 Manager form, §7 Managers), REST body and GraphQL args alike.
 import { z } from 'zod';
+import { MAX_ROW_ID } from './ids.js';
 import { plainText } from './text-rules.js';
 
 // 254: the longest address SMTP carries (RFC 5321).
@@ -21,7 +22,7 @@ const optionalText = (max: number) =>
 /** A user id as JSON (a number) or as a form/query value (digits). */
 const userId = z
   .union([z.number(), z.string().max(12).regex(/^\d+$/, 'Invalid user id').transform(Number)])
-  .pipe(z.number().int('Invalid user id').positive('Invalid user id').max(2_147_483_647, 'Invalid user id'));
+  .pipe(z.number().int('Invalid user id').positive('Invalid user id').max(MAX_ROW_ID, 'Invalid user id'));
 
 export const ManagerInput = z.object({
   firstName: required(100, 'First name is required'),

@@ -2,13 +2,14 @@
 // alike. Bank details pass the form's rules and the ABA check digit (reference/nacha.md).
 import { z } from 'zod';
 import { routingCheckDigitOk } from './company.js';
+import { MAX_ROW_ID } from './ids.js';
 import { plainText } from './text-rules.js';
 
 const id = z.coerce
   .number({ error: 'Invalid id' })
   .int('Invalid id')
   .positive('Invalid id')
-  .max(2_147_483_647, 'Invalid id');
+  .max(MAX_ROW_ID, 'Invalid id');
 
 const flag = z.preprocess(
   (v) => (v === 'true' || v === true ? true : v === 'false' || v === false ? false : v),

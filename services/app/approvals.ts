@@ -50,7 +50,7 @@ import type { Position } from '../eventstore/port.js';
 import { QbApiError, QbGrantError } from '../quickbooks/client.js';
 import type { CommandContext } from './command-handler.js';
 import { type AppServices, awaitProjections } from './context.js';
-import { AppError, parseInput, toAppError } from './errors.js';
+import { AppError, parseInput, parseRowId, toAppError } from './errors.js';
 import { qbAccess } from './quickbooks.js';
 import { readCached } from './read-cache.js';
 import type { Page } from './users.js';
@@ -1688,12 +1688,7 @@ export async function setApprovalPolicy(
   return { companyId, ...r.state };
 }
 
-function parseCompanyId(id: unknown): number {
-  const n = typeof id === 'number' ? id : /^\d{1,10}$/.test(String(id)) ? Number(id) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n <= 0 || n > 2_147_483_647)
-    throw new AppError('NOT_FOUND', 'Company not found');
-  return n;
-}
+const parseCompanyId = (id: unknown) => parseRowId(id, 'Company not found');
 
 // --- figures elsewhere ----------------------------------------------------------------------------
 

@@ -17,7 +17,7 @@ import { type Assignments, type CompanyState, companyDecider } from '../domain/c
 import { COMPANY_NAMES_STREAM, namesDecider } from '../domain/company/names.js';
 import type { Position } from '../eventstore/port.js';
 import { type AppServices, awaitProjections } from './context.js';
-import { AppError, type FieldError, parseInput } from './errors.js';
+import { AppError, type FieldError, parseInput, parseRowId } from './errors.js';
 import type { Page } from './users.js';
 
 export const COMPANY_IDS_SEQUENCE = 'company_ids';
@@ -58,12 +58,7 @@ export interface CompanyDto extends Partial<MaskedNacha> {
   updatedAt: string;
 }
 
-function parseId(id: unknown): number {
-  const n = typeof id === 'number' ? id : /^\d{1,10}$/.test(String(id)) ? Number(id) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n <= 0 || n > 2_147_483_647)
-    throw new AppError('NOT_FOUND', 'Company not found');
-  return n;
-}
+const parseId = (id: unknown) => parseRowId(id, 'Company not found');
 
 /** Companies with their assignees' names (a deleted assignee shows as unassigned). */
 function companyRows(app: AppServices) {

@@ -1,5 +1,6 @@
 // Errors the application functions raise; each transport turns the code into its status and envelope.
 import { ZodError } from 'zod';
+import { MAX_ROW_ID } from '../../schema/commands/ids.js';
 import { DomainError } from '../domain/errors.js';
 import { WrongExpectedVersionError } from '../eventstore/port.js';
 
@@ -95,6 +96,13 @@ export function toAppError(err: unknown): AppError {
   }
   if (isConnectionError(err)) return new AppError('UNAVAILABLE', DATABASE_UNAVAILABLE);
   return new AppError('INTERNAL', 'Internal server error');
+}
+
+/** An id from a path or a body (digits, or a number) that can name a row; else NOT_FOUND, `notFound`. */
+export function parseRowId(id: unknown, notFound: string): number {
+  const n = typeof id === 'number' ? id : /^\d{1,10}$/.test(String(id)) ? Number(id) : Number.NaN;
+  if (!Number.isSafeInteger(n) || n <= 0 || n > MAX_ROW_ID) throw new AppError('NOT_FOUND', notFound);
+  return n;
 }
 
 /** Validates input with a zod schema, throwing a VALIDATION AppError with every field's message. */

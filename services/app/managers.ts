@@ -14,7 +14,7 @@ import { type ManagerState, managerDecider } from '../domain/manager/decider.js'
 import { linksDecider, MANAGER_LINKS_STREAM } from '../domain/manager/links.js';
 import type { Position } from '../eventstore/port.js';
 import { type AppServices, awaitProjections } from './context.js';
-import { AppError, parseInput } from './errors.js';
+import { AppError, parseInput, parseRowId } from './errors.js';
 import type { Page } from './users.js';
 
 export interface ManagerDto {
@@ -35,12 +35,7 @@ export interface ManagerDto {
 /** Ids the spec shows as numbers: a Postgres sequence, whatever event store runs. */
 export const MANAGER_IDS_SEQUENCE = 'manager_ids';
 
-function parseId(id: unknown): number {
-  const n = typeof id === 'number' ? id : /^\d{1,10}$/.test(String(id)) ? Number(id) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n <= 0 || n > 2_147_483_647)
-    throw new AppError('NOT_FOUND', 'Manager not found');
-  return n;
-}
+const parseId = (id: unknown) => parseRowId(id, 'Manager not found');
 
 /** Managers with their linked user (a deleted user shows as not linked). */
 function managerRows(app: AppServices) {

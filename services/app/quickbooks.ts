@@ -16,7 +16,7 @@ import { OAuthStates } from '../quickbooks/oauth-states.js';
 import { refreshDue } from '../quickbooks/refresh-timing.js';
 import type { CommandContext } from './command-handler.js';
 import { type AppServices, awaitProjections } from './context.js';
-import { AppError, parseInput } from './errors.js';
+import { AppError, parseInput, parseRowId } from './errors.js';
 
 interface QbServices {
   client: QuickBooksClient;
@@ -48,12 +48,7 @@ export function qb(app: AppServices): QbServices {
 
 export const ACCOUNTS_CACHE_MS = 5 * 60_000;
 
-function parseId(id: unknown): number {
-  const n = typeof id === 'number' ? id : /^\d{1,10}$/.test(String(id)) ? Number(id) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n <= 0 || n > 2_147_483_647)
-    throw new AppError('NOT_FOUND', 'Company not found');
-  return n;
-}
+const parseId = (id: unknown) => parseRowId(id, 'Company not found');
 
 async function liveCompany(app: AppServices, companyId: number) {
   const { state } = await app.commands.load(companyDecider, companyDecider.streamId(companyId));

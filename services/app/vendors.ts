@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { parse as parseCsv } from 'csv-parse';
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { type RawBuilder, sql } from 'kysely';
+import { MAX_ROW_ID } from '../../schema/commands/ids.js';
 import {
   AchStatusInput,
   BankingInput,
@@ -28,7 +29,7 @@ import {
 import type { Position } from '../eventstore/port.js';
 import type { CommandContext } from './command-handler.js';
 import { type AppServices, awaitProjections } from './context.js';
-import { AppError, parseInput } from './errors.js';
+import { AppError, parseInput, parseRowId } from './errors.js';
 import { qbAccess } from './quickbooks.js';
 import { keptUnder, readModelVersion } from './read-cache.js';
 import type { Page } from './users.js';
@@ -61,12 +62,7 @@ export interface VendorDto {
 export const maskTail = (last4: string | null, length = 9) =>
   last4 === null ? null : `${'*'.repeat(Math.max(0, length - last4.length))}${last4}`;
 
-function parseId(id: unknown): number {
-  const n = typeof id === 'number' ? id : /^\d{1,10}$/.test(String(id)) ? Number(id) : Number.NaN;
-  if (!Number.isSafeInteger(n) || n <= 0 || n > 2_147_483_647)
-    throw new AppError('NOT_FOUND', 'Vendor not found');
-  return n;
-}
+const parseId = (id: unknown) => parseRowId(id, 'Vendor not found');
 
 function vendorRows(app: AppServices) {
   return app.db
@@ -864,7 +860,7 @@ export async function importVendorsCsv(
   // Ids are sent as one array, not a parameter each (a thousand placeholders cost a plan each time);
   // an id past the column's range names no vendor, and would fail the whole query.
   const prepare = async (chunk: typeof work) => {
-    const ids = [...new Set(chunk.map((w) => w.vendorId))].filter((id) => id <= 2_147_483_647);
+    const ids = [...new Set(chunk.map((w) => w.vendorId))].filter((id) => id <= MAX_ROW_ID);
     const found = await app.db
       .selectFrom('vendors')
       .select(['id', 'company_id', 'qb_vendor_id'])
