@@ -329,11 +329,12 @@ async function applyApprovals(
     else if (!memory?.complete) unknown.push(id);
   }
   const db = trx.withSchema(ctx.schema);
+  // One array parameter per read, not a placeholder per id (5,000 to bind and plan each time).
   for (let i = 0; i < unknown.length; i += 5000)
     for (const r of await db
       .selectFrom('approvals')
       .selectAll()
-      .where('id', 'in', unknown.slice(i, i + 5000))
+      .where('id', '=', sql<string>`ANY(${unknown.slice(i, i + 5000)}::text[])`)
       .execute())
       rows.set(r.id, r);
   const before = new Map([...rows].map(([id, r]) => [id, contributionOf(r)]));

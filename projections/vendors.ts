@@ -221,12 +221,13 @@ async function applyVendors(
     if (known) rows.set(id, known);
     else if (!memory?.complete) unknown.push(id);
   }
+  // One array parameter per read, not a placeholder per id (5,000 to bind and plan each time).
   for (let i = 0; i < unknown.length; i += 5000) {
     const existing = await trx
       .withSchema(ctx.schema)
       .selectFrom('vendors')
       .selectAll()
-      .where('id', 'in', unknown.slice(i, i + 5000))
+      .where('id', '=', sql<number>`ANY(${unknown.slice(i, i + 5000)}::int[])`)
       .execute();
     for (const { search_text: _, ...r } of existing) rows.set(r.id, r);
   }
