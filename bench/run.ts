@@ -273,7 +273,7 @@ async function runOnePart() {
       });
       // Before those, untimed for the figure: V8 compiles the import's code once per process.
       rows.push({
-        figure: `  a freshly started gateway's first import (another company's ${fmt(v.firstInProcess.rows)} vendors; CPU gw · proj · worker · PG, ms)`,
+        figure: `  a freshly started gateway's first import (another company's ${fmt(v.firstInProcess.updated)} vendors; CPU gw · proj · worker · PG, ms)`,
         value: `${fmt(v.firstInProcess.seconds, 2)} s (${cpuOf(v.firstInProcess.cpu)})`,
         target: '',
         met: null,

@@ -329,7 +329,7 @@ async function applyApprovals(
     else if (!memory?.complete) unknown.push(id);
   }
   const db = trx.withSchema(ctx.schema);
-  // One array parameter per read, not a placeholder per id (5,000 to bind and plan each time).
+  // One array parameter per read, not a placeholder per id (up to 5,000 of them).
   for (let i = 0; i < unknown.length; i += 5000)
     for (const r of await db
       .selectFrom('approvals')

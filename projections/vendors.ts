@@ -221,7 +221,7 @@ async function applyVendors(
     if (known) rows.set(id, known);
     else if (!memory?.complete) unknown.push(id);
   }
-  // One array parameter per read, not a placeholder per id (5,000 to bind and plan each time).
+  // One array parameter per read, not a placeholder per id (up to 5,000 of them).
   for (let i = 0; i < unknown.length; i += 5000) {
     const existing = await trx
       .withSchema(ctx.schema)

@@ -857,8 +857,8 @@ export async function importVendorsCsv(
   // A chunk's vendors and their streams are read in a few queries (the commands then only append),
   // and the next chunk is read while this one's commands append. Only what names a vendor's stream
   // is read, not the whole list row (its dates, the company's name), which the rows here never show.
-  // Ids are sent as one array, not a parameter each (a thousand placeholders cost a plan each time);
-  // an id past the column's range names no vendor, and would fail the whole query.
+  // Ids go as one array parameter, not a thousand placeholders; an id past the column's range names
+  // no vendor, and as a parameter would fail the whole query (reported below as not found).
   const prepare = async (chunk: typeof work) => {
     const ids = [...new Set(chunk.map((w) => w.vendorId))].filter((id) => id <= MAX_ROW_ID);
     const found = await app.db
