@@ -35,6 +35,8 @@ function socket(token: string) {
     connectionParams: { token },
     retryAttempts: 0,
     lazy: false,
+    // The close is what these tests wait for (`closes`); graphql-ws would also print it to stderr.
+    onNonLazyError: () => {},
     on: { closed: (e) => closes.push((e as { code: number }).code) },
   });
   const connected = new Promise<void>((resolve) => client.on('connected', () => resolve()));
