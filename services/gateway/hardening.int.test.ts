@@ -7,7 +7,17 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  afterAll,
+  afterEach,
+  beforeAll,
+  beforeEach,
+  describe,
+  expect,
+  it,
+  type MockInstance,
+  vi,
+} from 'vitest';
 import WebSocket from 'ws';
 import { startTestApp, type TestApp, testSecrets } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
@@ -210,6 +220,19 @@ describe('CORS on /graphql', () => {
 });
 
 describe('WebSocket message caps', () => {
+  // A refused message is the client's fault: no stack trace on stderr (graphql-ws printed one per
+  // socket, outside the structured logger). The gateway runs in this process.
+  let stderr: MockInstance<typeof console.error>;
+  beforeEach(() => {
+    stderr = vi.spyOn(console, 'error');
+  });
+  afterEach(async () => {
+    // The socket's error comes as it closes; give a late one a moment to show.
+    await sleep(100);
+    expect(stderr.mock.calls.map((c) => String(c[0]))).toEqual([]);
+    stderr.mockRestore();
+  });
+
   /** A raw graphql-transport-ws socket, its messages and its close. */
   async function rawSocket() {
     const ws = new WebSocket(`${t.url.replace('http', 'ws')}/graphql`, 'graphql-transport-ws');

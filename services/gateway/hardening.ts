@@ -269,6 +269,29 @@ export function capSocketMessages(socket: WebSocket, bytes: number) {
 
 const fallbackChecks = new WeakMap<WebSocket, (data: Buffer | ArrayBuffer | Buffer[]) => void>();
 
+/** ws's error for a client that broke the protocol (a frame over the cap, bad UTF-8, no mask, …). */
+const isClientFault = (err: unknown): err is { code: string } =>
+  typeof (err as { code?: unknown } | null)?.code === 'string' &&
+  (err as { code: string }).code.startsWith('WS_ERR_');
+
+/**
+ * A client's protocol fault is logged as one line without a stack, and kept from graphql-ws, which
+ * prints every socket error to stderr with its stack ("Internal error emitted on a WebSocket
+ * socket"): any client could fill the log that way, outside the structured logger, with one
+ * oversized message per connection. ws has already closed such a socket with the fault's code
+ * (1009 for a message over the cap) when it emits the error. Other errors go on as before.
+ */
+export function quietClientFaults(socket: WebSocket, log: { warn(details: object, message: string): void }) {
+  const emit = socket.emit;
+  socket.emit = function (this: WebSocket, event: string | symbol, ...args: unknown[]) {
+    if (event === 'error' && isClientFault(args[0])) {
+      log.warn({ code: args[0].code }, 'WebSocket closed: the client broke the protocol');
+      return true;
+    }
+    return emit.call(this, event, ...args);
+  } as WebSocket['emit'];
+}
+
 // --- /metrics --------------------------------------------------------------------------------
 
 const metricsServers = new WeakMap<FastifyInstance, Server>();

@@ -28,6 +28,7 @@ import {
   graphqlHardening,
   installHttpHardening,
   installMetrics,
+  quietClientFaults,
   WS_MAX_PAYLOAD,
   WS_MAX_PAYLOAD_BEFORE_INIT,
 } from './hardening.js';
@@ -215,7 +216,10 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   // GraphQL subscriptions over graphql-ws on the same port and path, through the same Yoga plugins.
   const wss = new WebSocketServer({ server: server.server, path: '/graphql', maxPayload: WS_MAX_PAYLOAD });
   // Before graphql-ws's own listener: a client that has not been accepted yet gets a small cap.
-  wss.on('connection', (socket) => capSocketMessages(socket, WS_MAX_PAYLOAD_BEFORE_INIT));
+  wss.on('connection', (socket) => {
+    capSocketMessages(socket, WS_MAX_PAYLOAD_BEFORE_INIT);
+    quietClientFaults(socket, server.log);
+  });
   // A socket's caller is resolved when it connects. When that user's role or standing changes, their
   // sockets are closed with 4403: the client reconnects with a fresh token and is checked again, so
   // a demoted or deactivated user stops receiving what their old role allowed.
