@@ -132,7 +132,7 @@ async function main() {
  * This file again with `--part=name`, on the services already running (ensureLocalServices reuses
  * them), under the Node flags every product process runs with: the replay part rebuilds in its own
  * process as a projector does, and without them measured a young generation the product never has
- * (56,800 – 64,400 events/s against 73,600 – 90,500 with them, alternating on one host).
+ * (56,800 – 64,400 events/s against 67,800 – 91,600 with them, alternating on one host).
  */
 function runPart(name: string, services: { databaseUrl: string; redisUrl: string }): Promise<PartResult> {
   return new Promise((resolve, reject) => {

@@ -280,6 +280,9 @@ const isClientFault = (err: unknown): err is { code: string } =>
  * socket"): any client could fill the log that way, outside the structured logger, with one
  * oversized message per connection. ws has already closed such a socket with the fault's code
  * (1009 for a message over the cap) when it emits the error. Other errors go on as before.
+ * Why at `emit`: an error listener of ours cannot stop graphql-ws's (EventEmitter calls them all),
+ * and replacing useServer with our own glue around graphql-ws's makeServer would copy all of it for
+ * one log line. The cost per socket event is one comparison.
  */
 export function quietClientFaults(socket: WebSocket, log: { warn(details: object, message: string): void }) {
   const emit = socket.emit;
