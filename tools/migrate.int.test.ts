@@ -96,9 +96,6 @@ async function makeLegacy(encryptionKey: string, started: StartedApp) {
   }
   // From before the hash chain too.
   await db.pool.query('UPDATE es_events SET digest = NULL, hash = NULL');
-  await db.pool.query('DELETE FROM es_streams');
-  await db.pool.query(`INSERT INTO es_streams (stream_id, stream_type, version)
-    SELECT stream_id, split_part(stream_id, '-', 1), max(stream_version) FROM es_events GROUP BY stream_id`);
   // The old read models: the hash in users, no templates in activity; keys and credentials unknown.
   await db.pool.query('ALTER TABLE users ADD COLUMN password_hash text');
   await db.pool.query(

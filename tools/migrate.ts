@@ -26,7 +26,6 @@ import type { Database } from '../services/db.js';
 import { createPool } from '../services/db.js';
 import { eventDigest } from '../services/eventstore/chain.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
-import { streamTypeOf } from '../services/eventstore/port.js';
 import { LOG_ORDER_SQL, logOrderSql, POSITION_SQL, positionParams } from '../services/eventstore/postgres.js';
 import { projections } from '../services/modules/index.js';
 import { legacyEventsPresent } from '../services/privacy/legacy.js';
@@ -164,11 +163,10 @@ export async function migrateLog(opts: {
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    await client.query('LOCK TABLE es_events, es_streams IN ACCESS EXCLUSIVE MODE');
+    await client.query('LOCK TABLE es_events IN ACCESS EXCLUSIVE MODE');
     await client.query(`CREATE TEMP TABLE old_positions ON COMMIT DROP AS
       SELECT event_id, ${POSITION_SQL} AS position FROM es_events`);
     await client.query('DELETE FROM es_events');
-    await client.query('DELETE FROM es_streams');
     // One transaction: every row gets its id, and the sequence keeps the staged order.
     // The insert chains each event to the one before it in its stream (es_chain, chain.ts).
     await client.query(`INSERT INTO es_events (stream_id, stream_version, event_id, event_type, schema_version,
@@ -177,18 +175,6 @@ export async function migrateLog(opts: {
         FROM ${STAGE} ORDER BY seq`);
     // Anchors of the old log name positions that are gone: the next anchor job starts again.
     await client.query('DELETE FROM es_anchors');
-    const streams = await client.query<{ stream_id: string; version: string }>(
-      'SELECT stream_id, max(stream_version)::text AS version FROM es_events GROUP BY stream_id',
-    );
-    await client.query(
-      `INSERT INTO es_streams (stream_id, stream_type, version)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::bigint[])`,
-      [
-        streams.rows.map((s) => s.stream_id),
-        streams.rows.map((s) => streamTypeOf(s.stream_id)),
-        streams.rows.map((s) => s.version),
-      ],
-    );
     await client.query(`CREATE TEMP TABLE new_positions ON COMMIT DROP AS
       SELECT es_events.event_id, ${POSITION_SQL} AS position, o.position AS old_position, es_events.stream_id
         FROM es_events JOIN old_positions o USING (event_id)`);
@@ -211,7 +197,6 @@ export async function migrateLog(opts: {
   }
   // The deleted rows' bytes stay in the table files until rewritten.
   await pool.query('VACUUM FULL es_events');
-  await pool.query('VACUUM FULL es_streams');
   if (await tableExists(pool, 'parked_events')) await pool.query('VACUUM FULL parked_events');
   say('swapped in; old rows vacuumed away');
   return result;

@@ -150,8 +150,3 @@ export interface EventStore {
   headPosition(): Promise<Position>;
   close(): Promise<void>;
 }
-
-export function streamTypeOf(streamId: string): string {
-  const dash = streamId.indexOf('-');
-  return dash > 0 ? streamId.slice(0, dash) : streamId;
-}
