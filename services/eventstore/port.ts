@@ -41,7 +41,8 @@ export interface StoredEvent<T = unknown> {
   createdAt: Date;
   /** Personal fields that could not be opened: their subject was forgotten (services/privacy). */
   erased?: readonly string[];
-  /** The event's chain hash, hex (services/eventstore/chain.ts), where the adapter keeps one. */
+  /** The event's chain hash, hex (services/eventstore/chain.ts), where the adapter keeps one. On Postgres only a
+   * stream's read (readStream, readStreams) carries it; log reads leave it out (readLogHashes reads them). */
   hash?: string;
 }
 

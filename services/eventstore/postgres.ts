@@ -187,14 +187,18 @@ export function decodePosition(position: Position): { epoch: number; txid: strin
 }
 
 /**
- * An event as EVENT_JSON sends it: one JSON array per row, as text. The position is built in SQL
- * exactly as encodePosition does, and the time comes as epoch milliseconds. One JSON value per event
- * instead of nine columns: pg slices and converts each column of each row apart, and reading the log
- * is what a rebuild spends its time on (one JSON.parse per row cost a fifth less CPU than nine
- * columns). The data's JSON is part of it, so it is parsed once, not twice.
+ * An event as EVENT_JSON sends it: one JSON array per row, as text. The position comes in its three
+ * parts (a LoggedEvent pads and joins them if asked: a rebuild asks for one per batch), the time as
+ * whole epoch milliseconds. One JSON value per event instead of nine columns: pg slices and converts
+ * each column of each row apart, and reading the log is what a rebuild spends its time on (one
+ * JSON.parse per row cost a fifth less CPU than nine columns). The data's JSON is part of it, so it
+ * is parsed once, not twice. The hash comes only with a stream's events (STREAM_EVENT_JSON): nothing
+ * that reads the log needs it (anchors read hashes alone, readLogHashes).
  */
 type EventRow = [
-  position: string,
+  epoch: number,
+  txid: string,
+  globalPosition: string,
   streamId: string,
   streamVersion: number,
   eventId: string | null,
@@ -203,7 +207,7 @@ type EventRow = [
   data: unknown,
   metadata: string,
   createdMs: number,
-  hash: string | null,
+  hash?: string | null,
 ];
 
 // Careful: output names could shadow the table's columns in ORDER BY. Every ORDER BY below therefore
@@ -234,12 +238,20 @@ export function positionParams(position: Position): [number, string, string] {
  * and converts it anew on every row: reading 100,000 events cost Postgres about a third less this
  * way (COPY of both to /dev/null, six alternating rounds). Every column here is NOT NULL but the
  * hash, so the join is never null; strings that could hold a quote go through to_json.
+ * The time: date_part's float8 seconds carry an error under half a microsecond, so adding half a
+ * microsecond's worth before the floor gives the exact whole millisecond (as new Date() truncates the
+ * exact value), without extract's numeric, which cost Postgres a fifth of the read.
  */
-const EVENT_JSON = `('["' || ${POSITION_SQL} || '",' || to_json(es_events.stream_id)::text
+const eventJson = (hash: boolean) => `('[' || es_events.epoch || ',"' || es_events.transaction_id || '","'
+    || es_events.global_position || '",' || to_json(es_events.stream_id)::text
     || ',' || es_events.stream_version || ',"' || es_events.event_id || '",' || to_json(es_events.event_type)::text
     || ',' || es_events.schema_version || ',' || es_events.data::text || ',' || to_json(es_events.metadata::text)::text
-    || ',' || (extract(epoch FROM es_events.created_at) * 1000)::float8
-    || ',' || coalesce('"' || encode(es_events.hash, 'hex') || '"', 'null') || ']') AS event`;
+    || ',' || floor(date_part('epoch', es_events.created_at) * 1000 + 0.0005)::int8
+    ${hash ? `|| ',' || coalesce('"' || encode(es_events.hash, 'hex') || '"', 'null')` : ''} || ']') AS event`;
+/** An event of the log (readAll, subscribe): without its hash. */
+const EVENT_JSON = eventJson(false);
+/** An event of a stream (readStream, readStreams): with its hash. */
+const STREAM_EVENT_JSON = eventJson(true);
 
 /**
  * An event read from the log. The metadata stays text until asked for: most consumers never read
@@ -253,22 +265,31 @@ class LoggedEvent implements StoredEvent {
   schemaVersion: number;
   streamId: string;
   streamVersion: number;
-  position: string;
   data: unknown;
   createdAt: Date;
   hash: string | undefined;
+  #epoch: number;
+  #txid: string;
+  #globalPosition: string;
+  #position: string | undefined;
   #metadata: unknown;
   constructor(row: EventRow) {
-    this.id = row[3] as string;
-    this.type = row[4];
-    this.schemaVersion = row[5];
-    this.streamId = row[1];
-    this.streamVersion = row[2];
-    this.position = row[0];
-    this.data = row[6];
-    this.createdAt = new Date(row[8]);
-    this.hash = row[9] ?? undefined;
-    this.#metadata = row[7];
+    this.#epoch = row[0];
+    this.#txid = row[1];
+    this.#globalPosition = row[2];
+    this.streamId = row[3];
+    this.streamVersion = row[4];
+    this.id = row[5] as string;
+    this.type = row[6];
+    this.schemaVersion = row[7];
+    this.data = row[8];
+    this.#metadata = row[9];
+    this.createdAt = new Date(row[10]);
+    this.hash = row[11] ?? undefined;
+  }
+  get position(): Position {
+    this.#position ??= encodePosition(this.#epoch, this.#txid, this.#globalPosition);
+    return this.#position;
   }
   get metadata(): StoredEvent['metadata'] {
     if (typeof this.#metadata === 'string') this.#metadata = JSON.parse(this.#metadata);
@@ -276,7 +297,7 @@ class LoggedEvent implements StoredEvent {
   }
 }
 
-/** The events of rows whose second column is EVENT_JSON (null where a join found none). */
+/** The events of rows whose second column is EVENT_JSON or STREAM_EVENT_JSON (null where a join found none). */
 function toStored(rows: Array<[unknown, string | null]>): StoredEvent[] {
   const events: StoredEvent[] = [];
   for (const row of rows) if (row[1] !== null) events.push(new LoggedEvent(JSON.parse(row[1]) as EventRow));
@@ -729,7 +750,7 @@ export class PostgresEventStore implements EventStore {
        FROM (SELECT stream_version AS version FROM es_events WHERE stream_id = $1
              ORDER BY es_events.stream_version DESC LIMIT 1) s
        LEFT JOIN LATERAL (
-         SELECT ${EVENT_JSON} FROM es_events
+         SELECT ${STREAM_EVENT_JSON} FROM es_events
          WHERE stream_id = $1 AND stream_version >= $2 ORDER BY es_events.stream_version LIMIT $3) e ON true`,
       values: [streamId, options.fromVersion ?? 1, options.maxCount ?? null],
       rowMode: 'array',
@@ -747,7 +768,7 @@ export class PostgresEventStore implements EventStore {
          SELECT es_events.stream_id, es_events.stream_version AS version FROM es_events
          WHERE es_events.stream_id = ids.stream_id ORDER BY es_events.stream_version DESC LIMIT 1) s
        LEFT JOIN LATERAL (
-         SELECT ${EVENT_JSON} FROM es_events
+         SELECT ${STREAM_EVENT_JSON} FROM es_events
          WHERE es_events.stream_id = s.stream_id ORDER BY es_events.stream_version) e ON true`,
       values: [streamIds],
       rowMode: 'array',
