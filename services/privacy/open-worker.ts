@@ -33,19 +33,22 @@ parentPort.on('message', (m) => {
     if (key) keys.set(subject, key);
     unwrapped.push([subject, key]);
   }
-  const plains = [];
-  for (const [eventId, subject, iv, ct] of m.items) {
-    const key = keys.get(subject);
-    let plain = null;
+  // The plaintexts (each a JSON object's text) as one JSON array: one string to copy back and one
+  // JSON.parse on the caller's side, rather than a string each.
+  let plains = '[';
+  for (let i = 0; i < m.ids.length; i++) {
+    const key = keys.get(m.subjects[i]);
+    let plain = 'null';
     if (key) {
       try {
-        const c = Buffer.from(ct, 'base64');
-        plain = decipher(key, Buffer.from(iv, 'base64'), c.subarray(0, c.length - 16),
-          c.subarray(c.length - 16), Buffer.from(eventId + ':pii')).toString('utf8');
+        const c = Buffer.from(m.cts[i], 'base64');
+        plain = decipher(key, Buffer.from(m.ivs[i], 'base64'), c.subarray(0, c.length - 16),
+          c.subarray(c.length - 16), Buffer.from(m.ids[i] + ':pii')).toString('utf8');
       } catch {}
     }
-    plains.push(plain);
+    plains += i === 0 ? plain : ',' + plain;
   }
+  plains += ']';
   parentPort.postMessage({ id: m.id, unwrapped, plains });
 });
 `;
@@ -55,15 +58,25 @@ export interface OpenRequest {
   keys: Array<[subject: string, key: Buffer]>;
   /** Wrapped keys to unwrap with the key-encryption key, by subject. */
   wrapped: Array<[subject: string, wrapped: Buffer]>;
-  /** The sealed members to open: the event id is their additional authenticated data. */
-  items: Array<[eventId: string, subject: string, iv: string, ct: string]>;
+  /**
+   * The sealed members to open, one per index across the four lists (flat lists: one array object
+   * to copy to the worker rather than one per member). The event id is their additional
+   * authenticated data.
+   */
+  ids: string[];
+  subjects: string[];
+  ivs: string[];
+  cts: string[];
 }
 
 export interface OpenResult {
   /** Each wrapped key unwrapped, or null when it failed to (the caller unwraps it again and sees why). */
   unwrapped: Array<[subject: string, key: Uint8Array | null]>;
-  /** Each item's plaintext JSON, or null when it failed to open (the caller opens it again and sees why). */
-  plains: Array<string | null>;
+  /**
+   * A JSON array: each member's opened fields (an object), or null where it failed to open (the
+   * caller opens it again and sees why).
+   */
+  plains: string;
 }
 
 export class SealedOpener {

@@ -255,15 +255,21 @@ export class PersonalDataStore implements EventStore {
     for (const [subject, key] of keys) if (key) held.push([subject, key]);
     const toUnwrap: Array<[string, Buffer]> = [];
     for (const [subject, w] of wrapped) if (w) toUnwrap.push([subject, w]);
-    const items: Array<[string, string, string, string]> = [];
+    const ids: string[] = [];
+    const subjects: string[] = [];
+    const ivs: string[] = [];
+    const cts: string[] = [];
     const opened: Array<{ event: StoredEvent; pii: Sealed }> = [];
     for (const one of sealed) {
       if (keys.get(one.pii.k) || wrapped.get(one.pii.k)) {
-        items.push([one.event.id, one.pii.k, one.pii.iv, one.pii.ct]);
+        ids.push(one.event.id);
+        subjects.push(one.pii.k);
+        ivs.push(one.pii.iv);
+        cts.push(one.pii.ct);
         opened.push(one);
       }
     }
-    const result = await this.keys.opener().open({ keys: held, wrapped: toUnwrap, items });
+    const result = await this.keys.opener().open({ keys: held, wrapped: toUnwrap, ids, subjects, ivs, cts });
     for (const [subject, key] of result.unwrapped) {
       // A key the worker could not unwrap is unwrapped here, which throws why.
       const k = key ? Buffer.from(key) : this.keys.unwrapHere(subject, wrapped.get(subject)!);
@@ -271,7 +277,8 @@ export class PersonalDataStore implements EventStore {
       this.keys.remember(subject, k);
     }
     for (const [subject, w] of wrapped) if (!w) this.keys.remember(subject, null);
-    result.plains.forEach((plain, i) => {
+    const plains = JSON.parse(result.plains) as Array<Record<string, unknown> | null>;
+    plains.forEach((plain, i) => {
       const { event } = opened[i];
       if (plain === null) {
         // Failed to open on the worker: opened here, which throws the cipher's own error.
@@ -283,7 +290,7 @@ export class PersonalDataStore implements EventStore {
         return;
       }
       const { pii: _, ...rest } = event.data as Record<string, unknown>;
-      event.data = Object.assign(rest, JSON.parse(plain));
+      event.data = Object.assign(rest, plain);
     });
     // No key at all: forgotten, or never had one. Those fields load as erased.
     for (const { event, pii } of sealed) {
