@@ -289,8 +289,12 @@ export class PersonalDataStore implements EventStore {
         ).data;
         return;
       }
-      const { pii: _, ...rest } = event.data as Record<string, unknown>;
-      event.data = Object.assign(rest, plain);
+      // In place: the parsed data is this event's own, and copying it without `pii` was a new object
+      // per opened event. `pii` is its last member (sealData adds it last), and V8 drops a
+      // last-added property without leaving the object's fast shape.
+      const data = event.data as Record<string, unknown>;
+      delete data.pii;
+      Object.assign(data, plain);
     });
     // No key at all: forgotten, or never had one. Those fields load as erased.
     for (const { event, pii } of sealed) {
