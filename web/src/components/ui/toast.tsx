@@ -44,8 +44,10 @@ export function ToastTitle({ className, ...props }: ComponentProps<typeof ToastP
   return <ToastPrimitive.Title className={cn('text-sm font-semibold', className)} {...props} />;
 }
 
+// The description at full strength: at 90 % opacity, white on the destructive red measured 4.41:1
+// while the toast was still fading in (axe in CI), under the 4.5:1 that small text needs.
 export function ToastDescription({ className, ...props }: ComponentProps<typeof ToastPrimitive.Description>) {
-  return <ToastPrimitive.Description className={cn('text-sm opacity-90', className)} {...props} />;
+  return <ToastPrimitive.Description className={cn('text-sm', className)} {...props} />;
 }
 
 export function ToastClose({ className, ...props }: ComponentProps<typeof ToastPrimitive.Close>) {
