@@ -212,6 +212,16 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
   // inline scripts (services/gateway/hardening.ts), and the test must not weaken it.
   if (!loaded) await page.evaluate(readFileSync(AXE_PATH, 'utf8'));
   const violations = await page.evaluate(async () => {
+    // Measured at rest: a dialog or a toast fading in is below its contrast for a few frames, and
+    // axe, run mid-fade, reported 3.63:1 for a dialog's text over its half-drawn backdrop. Infinite
+    // animations (spinners, skeletons) never finish and are not waited for; two seconds at most.
+    const finite = document
+      .getAnimations()
+      .filter((a) => a.effect?.getComputedTiming().endTime !== Number.POSITIVE_INFINITY);
+    await Promise.race([
+      Promise.all(finite.map((a) => a.finished.catch(() => undefined))),
+      new Promise((resolve) => setTimeout(resolve, 2000)),
+    ]);
     const axe = (
       window as unknown as {
         axe: { run: (ctx: Document, opts: object) => Promise<{ violations: AxeViolation[] }> };
