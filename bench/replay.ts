@@ -53,8 +53,9 @@ async function startProfile() {
  */
 export async function benchReplay(databaseUrl: string, total: number, { sealed = true } = {}) {
   const pool = createPool({ connectionString: databaseUrl, max: 8 });
-  // As the product runs it: personal fields sealed per user in the log, opened on every read.
   await SubjectKeys.setup(pool);
+  // As the product runs it: personal fields sealed per user in the log, opened on every read. The
+  // control's log holds only this bench's made-up users, in a database dropped after the run.
   const store = sealed
     ? new PersonalDataStore(
         new PostgresEventStore(pool),
