@@ -338,6 +338,14 @@ function toStored(rows: Array<[unknown, string | null]>): StoredEvent[] {
  * conflict): such an append still held readers back (es_horizon) while it ran, and its end must wake
  * the readers that were waiting behind it.
  */
+/**
+ * The head of the stream whose id is `streamId` (an SQL expression): its last event, found by the
+ * primary key read backwards, one index probe. Written once for the append and both stream reads.
+ */
+const streamHeadSql = (streamId: string, columns: string) =>
+  `SELECT ${columns} FROM es_events WHERE es_events.stream_id = ${streamId}
+     ORDER BY es_events.stream_version DESC LIMIT 1`;
+
 const APPEND_MANY = `
 WITH lock AS MATERIALIZED (
   SELECT count(pg_advisory_xact_lock(${APPEND_LOCK_CLASS}, k)) AS locked
@@ -347,9 +355,7 @@ req AS MATERIALIZED (
   SELECT r.stream_id, r.n, r.idx, coalesce(h.version, 0) AS base, h.hash AS head_hash
   FROM lock, wake,
        unnest($1::text[], $2::bigint[], $3::int[]) WITH ORDINALITY AS r(stream_id, expected, n, idx)
-       LEFT JOIN LATERAL (
-         SELECT stream_version AS version, hash FROM es_events
-         WHERE es_events.stream_id = r.stream_id ORDER BY es_events.stream_version DESC LIMIT 1) h ON true
+       LEFT JOIN LATERAL (${streamHeadSql('r.stream_id', 'stream_version AS version, hash')}) h ON true
   WHERE CASE r.expected WHEN -1 THEN true WHEN -2 THEN h.version IS NOT NULL
                         ELSE coalesce(h.version, 0) = r.expected END),
 ins AS (
@@ -747,8 +753,7 @@ export class PostgresEventStore implements EventStore {
   async readStream(streamId: string, options: ReadStreamOptions = {}) {
     const r = await this.pool.query({
       text: `SELECT s.version::text AS head, e.*
-       FROM (SELECT stream_version AS version FROM es_events WHERE stream_id = $1
-             ORDER BY es_events.stream_version DESC LIMIT 1) s
+       FROM (${streamHeadSql('$1', 'stream_version AS version')}) s
        LEFT JOIN LATERAL (
          SELECT ${STREAM_EVENT_JSON} FROM es_events
          WHERE stream_id = $1 AND stream_version >= $2 ORDER BY es_events.stream_version LIMIT $3) e ON true`,
@@ -764,9 +769,7 @@ export class PostgresEventStore implements EventStore {
     const r = await this.pool.query({
       text: `SELECT s.stream_id, s.version::text AS head, e.event
        FROM (SELECT DISTINCT unnest($1::text[]) AS stream_id) ids
-       CROSS JOIN LATERAL (
-         SELECT es_events.stream_id, es_events.stream_version AS version FROM es_events
-         WHERE es_events.stream_id = ids.stream_id ORDER BY es_events.stream_version DESC LIMIT 1) s
+       CROSS JOIN LATERAL (${streamHeadSql('ids.stream_id', 'es_events.stream_id, es_events.stream_version AS version')}) s
        LEFT JOIN LATERAL (
          SELECT ${STREAM_EVENT_JSON} FROM es_events
          WHERE es_events.stream_id = s.stream_id ORDER BY es_events.stream_version) e ON true`,
