@@ -1,15 +1,4 @@
-import { useState } from 'react';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '../../../components/ui/alert-dialog';
-import { toast } from '../../../components/ui/use-toast';
+import { ConfirmActionDialog } from '../../../components/ui/confirm-action-dialog';
 import type { User } from '../../../types/api';
 import { deleteUser } from '../api/delete-user';
 import { fullName } from '../utils/user-rules';
@@ -30,41 +19,19 @@ export function DeleteUserDialog({
   onOpenChange: (open: boolean) => void;
   onDeleted?: (user: User) => void;
 }) {
-  const [busy, setBusy] = useState(false);
   if (!user) return null;
   return (
-    <AlertDialog open={open} onOpenChange={(next) => !busy && onOpenChange(next)}>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Delete User</AlertDialogTitle>
-          <AlertDialogDescription>
-            Are you sure you want to delete {userLabel(user)}? This action cannot be undone.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel disabled={busy}>Cancel</AlertDialogCancel>
-          <AlertDialogAction
-            variant="destructive"
-            disabled={busy}
-            onClick={async (event) => {
-              event.preventDefault();
-              setBusy(true);
-              try {
-                const res = await deleteUser(user.id);
-                toast.success(res.message ?? 'User deleted successfully');
-                onOpenChange(false);
-                onDeleted?.(user);
-              } catch (err) {
-                toast.error(err instanceof Error ? err.message : 'Failed to delete user');
-              } finally {
-                setBusy(false);
-              }
-            }}
-          >
-            {busy ? 'Deleting...' : 'Delete User'}
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmActionDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title="Delete User"
+      description={`Are you sure you want to delete ${userLabel(user)}? This action cannot be undone.`}
+      actionLabel="Delete User"
+      busyLabel="Deleting..."
+      run={() => deleteUser(user.id)}
+      successMessage="User deleted successfully"
+      onDone={() => onDeleted?.(user)}
+      errorFallback="Failed to delete user"
+    />
   );
 }
