@@ -5,6 +5,7 @@ import { Filter, MoreHorizontal, Plus, RefreshCw } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
+import { BatchActivationBar } from '../../../components/ui/batch-activation-bar';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
 import { Checkbox } from '../../../components/ui/checkbox';
@@ -35,7 +36,6 @@ import { toast } from '../../../components/ui/use-toast';
 import { useCoalescedRefresh } from '../../../hooks/use-coalesced-refresh';
 import { useCompanyChanged } from '../../../hooks/use-company-changed';
 import { useLiveResync } from '../../../hooks/use-live-resync';
-import { type BatchResult, runBatch } from '../../../lib/run-batch';
 import { useRemote } from '../../../lib/use-remote';
 import type { Company } from '../../../types/api';
 import { type CompanyFilters, getCompanies, refreshQbToken, setCompanyActive } from '../api/companies';
@@ -67,9 +67,6 @@ export function CompaniesPage() {
   const [sort, setSort] = useState<SortState<SortKey>>(null);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [deleting, setDeleting] = useState<Company | null>(null);
-  const [batch, setBatch] = useState<{ running: boolean; action: string; results: BatchResult[] } | null>(
-    null,
-  );
   const list = useRemote((signal) => getCompanies(filters, page, signal), [filters, page]);
 
   const setFilter = (patch: Partial<CompanyFilters>) => {
@@ -125,26 +122,6 @@ export function CompaniesPage() {
     } catch (err) {
       toast.error(err instanceof Error ? err.message : 'An error occurred');
     }
-  }
-
-  async function runBatchAction(activate: boolean) {
-    const targets = rows.filter((c) => selected.has(c.id));
-    if (targets.length === 0) return;
-    setBatch({ running: true, action: activate ? 'Activate' : 'Deactivate', results: [] });
-    const results = await runBatch(
-      targets,
-      (c) => setCompanyActive(c.id, activate),
-      (c) => c.name,
-      activate ? 'Activated' : 'Deactivated',
-      (result) => setBatch((b) => (b ? { ...b, results: [...b.results, result] } : b)),
-    );
-    setBatch((b) => (b ? { ...b, running: false } : b));
-    const failed = results.filter((r) => !r.ok).length;
-    const summary = `${results.length - failed} of ${results.length} companies ${activate ? 'activated' : 'deactivated'}`;
-    if (failed > 0) toast.error(`${summary}; ${failed} failed`);
-    else toast.success(summary);
-    setSelected(new Set());
-    refresh();
   }
 
   const head = (key: SortKey, label: string) => (
@@ -237,62 +214,17 @@ export function CompaniesPage() {
       ) : null}
       <Card className="gap-0 py-0">
         <CardContent className="px-0">
-          {selected.size > 0 || batch ? (
-            <div className="flex flex-wrap items-center gap-2 border-b px-4 py-3" data-testid="batch-bar">
-              {selected.size > 0 ? (
-                <>
-                  <span className="text-sm font-medium">{selected.size} selected</span>
-                  <Button
-                    size="sm"
-                    variant="outline"
-                    disabled={batch?.running}
-                    onClick={() => runBatchAction(true)}
-                  >
-                    Activate Selected
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="outline"
-                    disabled={batch?.running}
-                    onClick={() => runBatchAction(false)}
-                  >
-                    Deactivate Selected
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    disabled={batch?.running}
-                    onClick={() => setSelected(new Set())}
-                  >
-                    Clear Selection
-                  </Button>
-                </>
-              ) : null}
-              {batch ? (
-                <section aria-label="Batch results" className="basis-full text-sm" aria-live="polite">
-                  <div className="flex items-center justify-between">
-                    <p className="font-medium">
-                      {batch.action} {batch.running ? 'in progress' : 'finished'}:{' '}
-                      {batch.results.filter((r) => r.ok).length} succeeded,{' '}
-                      {batch.results.filter((r) => !r.ok).length} failed
-                    </p>
-                    {!batch.running ? (
-                      <Button size="sm" variant="ghost" onClick={() => setBatch(null)}>
-                        Dismiss
-                      </Button>
-                    ) : null}
-                  </div>
-                  <ul className="mt-1 grid gap-0.5" data-testid="batch-results">
-                    {batch.results.map((r) => (
-                      <li key={r.id} className={r.ok ? 'text-foreground' : 'text-destructive'}>
-                        {r.label}: {r.message}
-                      </li>
-                    ))}
-                  </ul>
-                </section>
-              ) : null}
-            </div>
-          ) : null}
+          <BatchActivationBar
+            selected={rows.filter((c) => selected.has(c.id))}
+            noun="companies"
+            setActive={(c, active) => setCompanyActive(c.id, active)}
+            describe={(c) => c.name}
+            onClear={() => setSelected(new Set())}
+            onFinished={() => {
+              setSelected(new Set());
+              refresh();
+            }}
+          />
           {list.error && !data ? (
             <div role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
               <p className="text-sm text-destructive">Error loading companies: {list.error.message}</p>

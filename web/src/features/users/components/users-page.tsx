@@ -2,6 +2,7 @@ import { ChevronRight, MoreHorizontal, Plus, RefreshCw } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
+import { BatchActivationBar } from '../../../components/ui/batch-activation-bar';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
 import { Checkbox } from '../../../components/ui/checkbox';
@@ -21,7 +22,6 @@ import { useCoalescedRefresh } from '../../../hooks/use-coalesced-refresh';
 import { useLiveResync } from '../../../hooks/use-live-resync';
 import { useUserChanged } from '../../../hooks/use-user-changed';
 import { useSession } from '../../../lib/auth';
-import { type BatchResult, runBatch } from '../../../lib/run-batch';
 import { useRemote } from '../../../lib/use-remote';
 import type { User } from '../../../types/api';
 import { getOverviewStats } from '../api/get-overview-stats';
@@ -44,9 +44,6 @@ export function UsersPage() {
   const stats = useRemote((signal) => getOverviewStats(signal), []);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const [dialog, setDialog] = useState<DialogState>(null);
-  const [batch, setBatch] = useState<{ running: boolean; action: string; results: BatchResult[] } | null>(
-    null,
-  );
 
   const refresh = useCallback(() => {
     list.reload();
@@ -86,28 +83,6 @@ export function UsersPage() {
     }
   }
 
-  async function runBatchAction(activate: boolean) {
-    const targets = rows.filter((u) => selected.has(u.id));
-    if (targets.length === 0) return;
-    const action = activate ? 'Activate' : 'Deactivate';
-    setBatch({ running: true, action, results: [] });
-    const results = await runBatch(
-      targets,
-      (u) => setUserActive(u.id, activate),
-      (u) => u.email,
-      activate ? 'Activated' : 'Deactivated',
-      (result) => setBatch((b) => (b ? { ...b, results: [...b.results, result] } : b)),
-    );
-    setBatch((b) => (b ? { ...b, running: false } : b));
-    const failed = results.filter((r) => !r.ok).length;
-    const done = results.length - failed;
-    const summary = `${done} of ${results.length} users ${activate ? 'activated' : 'deactivated'}`;
-    if (failed > 0) toast.error(`${summary}; ${failed} failed`);
-    else toast.success(summary);
-    setSelected(new Set());
-    refresh();
-  }
-
   return (
     <div className="grid grid-cols-1 gap-6">
       <nav aria-label="Page breadcrumb" className="text-sm text-muted-foreground">
@@ -141,62 +116,17 @@ export function UsersPage() {
 
       <Card className="gap-0 py-0">
         <CardContent className="px-0">
-          {selected.size > 0 || batch ? (
-            <div className="flex flex-wrap items-center gap-2 border-b px-4 py-3" data-testid="batch-bar">
-              {selected.size > 0 ? (
-                <>
-                  <span className="text-sm font-medium">{selected.size} selected</span>
-                  <Button
-                    size="sm"
-                    variant="outline"
-                    disabled={batch?.running}
-                    onClick={() => runBatchAction(true)}
-                  >
-                    Activate Selected
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="outline"
-                    disabled={batch?.running}
-                    onClick={() => runBatchAction(false)}
-                  >
-                    Deactivate Selected
-                  </Button>
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    disabled={batch?.running}
-                    onClick={() => setSelected(new Set())}
-                  >
-                    Clear Selection
-                  </Button>
-                </>
-              ) : null}
-              {batch ? (
-                <section aria-label="Batch results" className="basis-full text-sm" aria-live="polite">
-                  <div className="flex items-center justify-between">
-                    <p className="font-medium">
-                      {batch.action} {batch.running ? 'in progress' : 'finished'}:{' '}
-                      {batch.results.filter((r) => r.ok).length} succeeded,{' '}
-                      {batch.results.filter((r) => !r.ok).length} failed
-                    </p>
-                    {!batch.running ? (
-                      <Button size="sm" variant="ghost" onClick={() => setBatch(null)}>
-                        Dismiss
-                      </Button>
-                    ) : null}
-                  </div>
-                  <ul className="mt-1 grid gap-0.5" data-testid="batch-results">
-                    {batch.results.map((r) => (
-                      <li key={r.id} className={r.ok ? 'text-foreground' : 'text-destructive'}>
-                        {r.label}: {r.message}
-                      </li>
-                    ))}
-                  </ul>
-                </section>
-              ) : null}
-            </div>
-          ) : null}
+          <BatchActivationBar
+            selected={rows.filter((u) => selected.has(u.id))}
+            noun="users"
+            setActive={(u, active) => setUserActive(u.id, active)}
+            describe={(u) => u.email}
+            onClear={() => setSelected(new Set())}
+            onFinished={() => {
+              setSelected(new Set());
+              refresh();
+            }}
+          />
 
           {list.error && !data ? (
             <div role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
