@@ -29,9 +29,9 @@ import {
   DropdownMenuItem,
   DropdownMenuTrigger,
 } from '../../../components/ui/dropdown-menu';
+import { FilterSelect } from '../../../components/ui/filter-select';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { LoadingState } from '../../../components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { toast } from '../../../components/ui/use-toast';
@@ -78,7 +78,6 @@ import { ApprovalStatCards } from './approval-stat-cards';
 import { ApprovalsPagination } from './approvals-pagination';
 import { RejectDialog } from './reject-dialog';
 
-const ALL = 'all';
 const EMPTY: ApprovalFilters = { search: '', companyId: '', status: '', priority: '' };
 
 function SortHead({
@@ -318,63 +317,30 @@ export function ApprovalsPage() {
                   onChange={(e) => setSearchText(e.target.value)}
                 />
               </div>
-              <div className="grid gap-2">
-                <Label htmlFor="approval-company-filter">Company</Label>
-                <Select
-                  value={filters.companyId || ALL}
-                  onValueChange={(v) => setFilter({ companyId: v === ALL ? '' : v })}
-                >
-                  <SelectTrigger id="approval-company-filter" aria-label="Company">
-                    <SelectValue />
-                  </SelectTrigger>
-                  <SelectContent>
-                    <SelectItem value={ALL}>All Companies</SelectItem>
-                    {(companies.data ?? []).map((c) => (
-                      <SelectItem key={c.id} value={String(c.id)}>
-                        {c.name}
-                      </SelectItem>
-                    ))}
-                  </SelectContent>
-                </Select>
-              </div>
-              <div className="grid gap-2">
-                <Label htmlFor="approval-status-filter">Status</Label>
-                <Select
-                  value={filters.status || ALL}
-                  onValueChange={(v) => setFilter({ status: v === ALL ? '' : v })}
-                >
-                  <SelectTrigger id="approval-status-filter" aria-label="Status">
-                    <SelectValue />
-                  </SelectTrigger>
-                  <SelectContent>
-                    <SelectItem value={ALL}>All</SelectItem>
-                    {STATUS_FILTERS.map((s) => (
-                      <SelectItem key={s} value={s}>
-                        {titleCase(s)}
-                      </SelectItem>
-                    ))}
-                  </SelectContent>
-                </Select>
-              </div>
-              <div className="grid gap-2">
-                <Label htmlFor="approval-priority-filter">Priority</Label>
-                <Select
-                  value={filters.priority || ALL}
-                  onValueChange={(v) => setFilter({ priority: v === ALL ? '' : v })}
-                >
-                  <SelectTrigger id="approval-priority-filter" aria-label="Priority">
-                    <SelectValue />
-                  </SelectTrigger>
-                  <SelectContent>
-                    <SelectItem value={ALL}>All</SelectItem>
-                    {PRIORITIES.map((p) => (
-                      <SelectItem key={p} value={p}>
-                        {titleCase(p)}
-                      </SelectItem>
-                    ))}
-                  </SelectContent>
-                </Select>
-              </div>
+              <FilterSelect
+                id="approval-company-filter"
+                label="Company"
+                allLabel="All Companies"
+                value={filters.companyId}
+                onChange={(companyId) => setFilter({ companyId })}
+                options={(companies.data ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
+              />
+              <FilterSelect
+                id="approval-status-filter"
+                label="Status"
+                allLabel="All"
+                value={filters.status}
+                onChange={(status) => setFilter({ status })}
+                options={STATUS_FILTERS.map((s) => ({ value: s, label: titleCase(s) }))}
+              />
+              <FilterSelect
+                id="approval-priority-filter"
+                label="Priority"
+                allLabel="All"
+                value={filters.priority}
+                onChange={(priority) => setFilter({ priority })}
+                options={PRIORITIES.map((p) => ({ value: p, label: titleCase(p) }))}
+              />
             </CardContent>
           </Card>
         ) : null}

@@ -16,10 +16,10 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '../../../components/ui/dropdown-menu';
+import { FilterSelect } from '../../../components/ui/filter-select';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { PaginationFooter } from '../../../components/ui/pagination';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { LoadingState } from '../../../components/ui/spinner';
 import {
   SortableTableHead,
@@ -44,7 +44,6 @@ import { CompanyStatusBadge, QbStatusBadge } from './company-badges';
 import { DeleteCompanyDialog } from './delete-company-dialog';
 
 type SortKey = 'name' | 'email' | 'status' | 'qbStatus' | 'industry' | 'createdAt';
-const ALL = 'all';
 
 function sortValue(c: Company, key: SortKey): unknown {
   if (key === 'qbStatus') return qbStatusLabel(c);
@@ -170,45 +169,31 @@ export function CompaniesPage() {
                 onChange={(e) => setSearchText(e.target.value)}
               />
             </div>
-            <div className="grid gap-2">
-              <Label htmlFor="company-status-filter">Status</Label>
-              <Select
-                value={filters.status || ALL}
-                onValueChange={(v) => setFilter({ status: v === ALL ? '' : (v as CompanyFilters['status']) })}
-              >
-                <SelectTrigger id="company-status-filter" aria-label="Status">
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value={ALL}>All statuses</SelectItem>
-                  <SelectItem value="ACTIVE">Active</SelectItem>
-                  <SelectItem value="INACTIVE">Inactive</SelectItem>
-                  <SelectItem value="SUSPENDED">Suspended</SelectItem>
-                </SelectContent>
-              </Select>
-            </div>
-            <div className="grid gap-2">
-              <Label htmlFor="company-qb-filter">QB Status</Label>
-              <Select
-                value={filters.qbConnectionStatus || ALL}
-                onValueChange={(v) =>
-                  setFilter({
-                    qbConnectionStatus: v === ALL ? '' : (v as CompanyFilters['qbConnectionStatus']),
-                  })
-                }
-              >
-                <SelectTrigger id="company-qb-filter" aria-label="QB Status">
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value={ALL}>All connections</SelectItem>
-                  <SelectItem value="connected">Connected</SelectItem>
-                  <SelectItem value="disconnected">Disconnected</SelectItem>
-                  <SelectItem value="error">Error</SelectItem>
-                  <SelectItem value="not_connected">Not Connected</SelectItem>
-                </SelectContent>
-              </Select>
-            </div>
+            <FilterSelect
+              id="company-status-filter"
+              label="Status"
+              allLabel="All statuses"
+              value={filters.status}
+              onChange={(status) => setFilter({ status })}
+              options={[
+                { value: 'ACTIVE', label: 'Active' },
+                { value: 'INACTIVE', label: 'Inactive' },
+                { value: 'SUSPENDED', label: 'Suspended' },
+              ]}
+            />
+            <FilterSelect
+              id="company-qb-filter"
+              label="QB Status"
+              allLabel="All connections"
+              value={filters.qbConnectionStatus}
+              onChange={(qbConnectionStatus) => setFilter({ qbConnectionStatus })}
+              options={[
+                { value: 'connected', label: 'Connected' },
+                { value: 'disconnected', label: 'Disconnected' },
+                { value: 'error', label: 'Error' },
+                { value: 'not_connected', label: 'Not Connected' },
+              ]}
+            />
           </CardContent>
         </Card>
       ) : null}

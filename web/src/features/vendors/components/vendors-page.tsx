@@ -6,10 +6,10 @@ import { Link } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
+import { FilterSelect } from '../../../components/ui/filter-select';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { PaginationFooter } from '../../../components/ui/pagination';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { LoadingState } from '../../../components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { toast } from '../../../components/ui/use-toast';
@@ -23,7 +23,6 @@ import { ImportVendorsDialog } from './import-vendors-dialog';
 import { SyncVendorsDialog } from './sync-vendors-dialog';
 import { BankingBadge, VendorStatusBadge } from './vendor-badges';
 
-const ALL = 'all';
 const EMPTY: VendorFilters = { search: '', companyId: '', hasBanking: '', active: '' };
 
 export function VendorsPage() {
@@ -108,57 +107,36 @@ export function VendorsPage() {
               onChange={(e) => setSearchText(e.target.value)}
             />
           </div>
-          <div className="grid gap-2">
-            <Label htmlFor="vendor-company-filter">Company</Label>
-            <Select
-              value={filters.companyId || ALL}
-              onValueChange={(v) => setFilter({ companyId: v === ALL ? '' : v })}
-            >
-              <SelectTrigger id="vendor-company-filter" aria-label="Company">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                <SelectItem value={ALL}>All companies</SelectItem>
-                {(companies.data ?? []).map((c) => (
-                  <SelectItem key={c.id} value={String(c.id)}>
-                    {c.name}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor="vendor-banking-filter">Banking</Label>
-            <Select
-              value={filters.hasBanking || ALL}
-              onValueChange={(v) => setFilter({ hasBanking: v === ALL ? '' : v })}
-            >
-              <SelectTrigger id="vendor-banking-filter" aria-label="Banking">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                <SelectItem value={ALL}>All vendors</SelectItem>
-                <SelectItem value="true">Has banking</SelectItem>
-                <SelectItem value="false">Missing banking</SelectItem>
-              </SelectContent>
-            </Select>
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor="vendor-active-filter">Status</Label>
-            <Select
-              value={filters.active || ALL}
-              onValueChange={(v) => setFilter({ active: v === ALL ? '' : v })}
-            >
-              <SelectTrigger id="vendor-active-filter" aria-label="Status">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                <SelectItem value={ALL}>Active and inactive</SelectItem>
-                <SelectItem value="true">Active</SelectItem>
-                <SelectItem value="false">Inactive</SelectItem>
-              </SelectContent>
-            </Select>
-          </div>
+          <FilterSelect
+            id="vendor-company-filter"
+            label="Company"
+            allLabel="All companies"
+            value={filters.companyId}
+            onChange={(companyId) => setFilter({ companyId })}
+            options={(companies.data ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
+          />
+          <FilterSelect
+            id="vendor-banking-filter"
+            label="Banking"
+            allLabel="All vendors"
+            value={filters.hasBanking}
+            onChange={(hasBanking) => setFilter({ hasBanking })}
+            options={[
+              { value: 'true', label: 'Has banking' },
+              { value: 'false', label: 'Missing banking' },
+            ]}
+          />
+          <FilterSelect
+            id="vendor-active-filter"
+            label="Status"
+            allLabel="Active and inactive"
+            value={filters.active}
+            onChange={(active) => setFilter({ active })}
+            options={[
+              { value: 'true', label: 'Active' },
+              { value: 'false', label: 'Inactive' },
+            ]}
+          />
         </CardContent>
       </Card>
       <Card className="gap-0 py-0">
