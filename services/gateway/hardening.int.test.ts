@@ -351,8 +351,13 @@ describe('security headers and caching', () => {
 
 describe('/metrics', () => {
   it('is not on the public port by default, but on a loopback port of its own', async () => {
-    // The public port answers /metrics with the web app (SPA fallback), never with the metrics.
-    expect(await (await fetch(`${t.url}/metrics`)).text()).not.toContain('billflow_http_request');
+    // The public port (which serves the web app here) answers /metrics with a 404, neither the
+    // metrics nor the web app's HTML.
+    const publicPort = await fetch(`${t.url}/metrics`);
+    expect(publicPort.status).toBe(404);
+    expect(await publicPort.json()).toMatchObject({ success: false, code: 'NOT_FOUND' });
+    // A client-side route on the same port still gets the web app.
+    expect(await (await fetch(`${t.url}/operations`)).text()).toContain('<title>Billflow</title>');
     expect((await fetch(`${withToken.url}/metrics`)).status).not.toBe(200);
     const metricsUrl = t.started.metricsUrl;
     expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
