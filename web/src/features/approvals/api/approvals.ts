@@ -117,7 +117,7 @@ export interface Approval {
     billId: string;
     matchesBillId: string;
     matchesApprovalId: string | null;
-    paid?: boolean;
+    paid: boolean;
   }>;
   createdAt: string;
   updatedAt: string;
