@@ -32,6 +32,7 @@ import {
 import { FilterSelect } from '../../../components/ui/filter-select';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
+import { EmptyState, LoadError } from '../../../components/ui/list-states';
 import { LoadingState } from '../../../components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { toast } from '../../../components/ui/use-toast';
@@ -39,6 +40,7 @@ import { useApprovalChanged } from '../../../hooks/use-approval-changed';
 import { useApprovalPolicyChanged } from '../../../hooks/use-approval-policy-changed';
 import { useCoalescedRefresh } from '../../../hooks/use-coalesced-refresh';
 import { useLiveResync } from '../../../hooks/use-live-resync';
+import { useRowSelection } from '../../../hooks/use-row-selection';
 import { useSession } from '../../../lib/auth';
 import { useRemote } from '../../../lib/use-remote';
 import {
@@ -126,7 +128,7 @@ export function ApprovalsPage() {
   const [page, setPage] = useState(1);
   const [limit, setLimit] = useState<PageSize>(DEFAULT_PAGE_SIZE);
   const [sort, setSort] = useState<ApprovalSort>(DEFAULT_SORT);
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const { selected, toggle, replace, retain, clear: clearSelection, allOf } = useRowSelection<string>();
   const [busyRow, setBusyRow] = useState<string | null>(null);
   const [bulkBusy, setBulkBusy] = useState(false);
   const [exporting, setExporting] = useState(false);
@@ -174,15 +176,12 @@ export function ApprovalsPage() {
   // Only rows still shown and still PENDING stay selected.
   useEffect(() => {
     if (!data) return;
-    setSelected((s) => {
-      const pending = new Set(data.data.filter((a) => a.status === 'PENDING').map((a) => a.id));
-      const next = new Set([...s].filter((id) => pending.has(id)));
-      return next.size === s.size ? s : next;
-    });
-  }, [data]);
+    const pending = new Set(data.data.filter((a) => a.status === 'PENDING').map((a) => a.id));
+    retain((id) => pending.has(id));
+  }, [data, retain]);
 
   const pendingRows = rows.filter((a) => a.status === 'PENDING');
-  const allSelected = pendingRows.length > 0 && pendingRows.every((a) => selected.has(a.id));
+  const allSelected = allOf(pendingRows.map((a) => a.id));
   const activeFilters = Boolean(filters.search || filters.companyId || filters.status || filters.priority);
 
   async function approveRow(a: Approval) {
@@ -243,7 +242,7 @@ export function ApprovalsPage() {
     try {
       const result = await call();
       setBulkResult({ verb, result });
-      setSelected(new Set());
+      clearSelection();
       const text = bulkSummary(verb, result.summary);
       if (result.summary.failed > 0)
         toast({ variant: 'destructive', title: 'Bulk action finished', description: text });
@@ -364,7 +363,7 @@ export function ApprovalsPage() {
             <X aria-hidden="true" />
             Reject selected
           </Button>
-          <Button size="sm" variant="ghost" disabled={bulkBusy} onClick={() => setSelected(new Set())}>
+          <Button size="sm" variant="ghost" disabled={bulkBusy} onClick={() => clearSelection()}>
             Clear selection
           </Button>
         </section>
@@ -398,26 +397,20 @@ export function ApprovalsPage() {
       <Card className="gap-0 py-0">
         <CardContent className="px-0">
           {list.error && !data ? (
-            <div role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
-              <p className="font-medium text-destructive">Error loading approvals: {list.error.message}</p>
-              <Button variant="outline" size="sm" onClick={refresh}>
-                <RefreshCw aria-hidden="true" />
-                Retry
-              </Button>
-            </div>
+            <LoadError title={`Error loading approvals: ${list.error.message}`} onRetry={refresh} />
           ) : !data ? (
             <LoadingState text="Loading approvals..." />
           ) : (
             <>
               {rows.length === 0 ? (
-                <div className="flex flex-col items-center gap-2 px-6 py-12 text-center">
-                  <p className="font-medium">No approvals found</p>
-                  <p className="text-sm text-muted-foreground">
-                    {activeFilters
+                <EmptyState
+                  title="No approvals found"
+                  description={
+                    activeFilters
                       ? 'No approval matches these filters.'
-                      : 'Create one from a company’s bills.'}
-                  </p>
-                </div>
+                      : 'Create one from a company’s bills.'
+                  }
+                />
               ) : (
                 <Table>
                   <TableHeader>
@@ -429,9 +422,7 @@ export function ApprovalsPage() {
                             checked={allSelected}
                             disabled={pendingRows.length === 0}
                             onChange={(e) =>
-                              setSelected(
-                                e.target.checked ? new Set(pendingRows.map((a) => a.id)) : new Set(),
-                              )
+                              e.target.checked ? replace(pendingRows.map((a) => a.id)) : clearSelection()
                             }
                           />
                         </TableHead>
@@ -503,14 +494,7 @@ export function ApprovalsPage() {
                                 aria-label={`Select approval ${shortId(a.id)}`}
                                 checked={selected.has(a.id)}
                                 disabled={!pending}
-                                onChange={(e) =>
-                                  setSelected((s) => {
-                                    const next = new Set(s);
-                                    if (e.target.checked) next.add(a.id);
-                                    else next.delete(a.id);
-                                    return next;
-                                  })
-                                }
+                                onChange={(e) => toggle(a.id, e.target.checked)}
                               />
                             </TableCell>
                           ) : null}

@@ -21,6 +21,7 @@ import {
   DialogTitle,
 } from '../../../components/ui/dialog';
 import { Label } from '../../../components/ui/label';
+import { EmptyState, LoadError } from '../../../components/ui/list-states';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { LoadingState } from '../../../components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
@@ -188,16 +189,11 @@ export function BillsPage() {
               Choose a company to see its open QuickBooks bills.
             </p>
           ) : bills.error && !bills.data ? (
-            <div role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
-              <p className="font-medium text-destructive">Error loading bills: {bills.error.message}</p>
-              <Button variant="outline" size="sm" onClick={bills.reload}>
-                Retry
-              </Button>
-            </div>
+            <LoadError title={`Error loading bills: ${bills.error.message}`} onRetry={bills.reload} />
           ) : !bills.data ? (
             <LoadingState text="Loading bills from QuickBooks..." />
           ) : rows.length === 0 ? (
-            <p className="px-6 py-12 text-center font-medium">No open bills</p>
+            <EmptyState title="No open bills" />
           ) : (
             <Table>
               <TableHeader>

@@ -1,7 +1,7 @@
 // /companies (spec 1 §2 Companies list): filters (search, status, QB status; a change goes back to
 // page 1), a table sorted on the loaded page, the row menu, bulk activate/deactivate, the paging
 // footer, and live refetch when any session or the refresh job changes a company.
-import { Filter, MoreHorizontal, Plus, RefreshCw } from 'lucide-react';
+import { Filter, MoreHorizontal, Plus } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
@@ -19,6 +19,7 @@ import {
 import { FilterSelect } from '../../../components/ui/filter-select';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
+import { EmptyState, LoadError } from '../../../components/ui/list-states';
 import { PaginationFooter } from '../../../components/ui/pagination';
 import { LoadingState } from '../../../components/ui/spinner';
 import {
@@ -36,6 +37,7 @@ import { toast } from '../../../components/ui/use-toast';
 import { useCoalescedRefresh } from '../../../hooks/use-coalesced-refresh';
 import { useCompanyChanged } from '../../../hooks/use-company-changed';
 import { useLiveResync } from '../../../hooks/use-live-resync';
+import { useRowSelection } from '../../../hooks/use-row-selection';
 import { useRemote } from '../../../lib/use-remote';
 import type { Company } from '../../../types/api';
 import { type CompanyFilters, getCompanies, refreshQbToken, setCompanyActive } from '../api/companies';
@@ -64,14 +66,14 @@ export function CompaniesPage() {
   });
   const [page, setPage] = useState(1);
   const [sort, setSort] = useState<SortState<SortKey>>(null);
-  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const { selected, toggle, setMany, clear: clearSelection, allOf } = useRowSelection<number>();
   const [deleting, setDeleting] = useState<Company | null>(null);
   const list = useRemote((signal) => getCompanies(filters, page, signal), [filters, page]);
 
   const setFilter = (patch: Partial<CompanyFilters>) => {
     setFilters((f) => ({ ...f, ...patch }));
     setPage(1);
-    setSelected(new Set());
+    clearSelection();
   };
   // Typing settles for 300 ms before the search goes out.
   useEffect(() => {
@@ -92,14 +94,7 @@ export function CompaniesPage() {
   }, [data, page]);
 
   const pageIds = rows.map((c) => c.id);
-  const allSelected = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
-  const toggle = (id: number, on: boolean) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
+  const allSelected = allOf(pageIds);
 
   async function toggleActive(c: Company) {
     try {
@@ -204,27 +199,18 @@ export function CompaniesPage() {
             noun="companies"
             setActive={(c, active) => setCompanyActive(c.id, active)}
             describe={(c) => c.name}
-            onClear={() => setSelected(new Set())}
+            onClear={() => clearSelection()}
             onFinished={() => {
-              setSelected(new Set());
+              clearSelection();
               refresh();
             }}
           />
           {list.error && !data ? (
-            <div role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
-              <p className="text-sm text-destructive">Error loading companies: {list.error.message}</p>
-              <Button variant="outline" size="sm" onClick={list.reload}>
-                <RefreshCw aria-hidden="true" />
-                Retry
-              </Button>
-            </div>
+            <LoadError title={`Error loading companies: ${list.error.message}`} onRetry={list.reload} />
           ) : !data ? (
             <LoadingState text="Loading companies..." />
           ) : rows.length === 0 ? (
-            <div className="flex flex-col items-center gap-2 px-6 py-12 text-center">
-              <p className="font-medium">No companies found</p>
-              <p className="text-sm text-muted-foreground">Get started by creating your first company</p>
-            </div>
+            <EmptyState title="No companies found" description="Get started by creating your first company" />
           ) : (
             <>
               <Table>
@@ -234,16 +220,7 @@ export function CompaniesPage() {
                       <Checkbox
                         aria-label="Select all companies on this page"
                         checked={allSelected}
-                        onChange={(e) =>
-                          setSelected((s) => {
-                            const next = new Set(s);
-                            for (const id of pageIds) {
-                              if (e.target.checked) next.add(id);
-                              else next.delete(id);
-                            }
-                            return next;
-                          })
-                        }
+                        onChange={(e) => setMany(pageIds, e.target.checked)}
                       />
                     </TableHead>
                     {head('name', 'Name')}
@@ -322,7 +299,7 @@ export function CompaniesPage() {
                 noun="companies"
                 onPageChange={(p) => {
                   setPage(p);
-                  setSelected(new Set());
+                  clearSelection();
                 }}
               />
             </>

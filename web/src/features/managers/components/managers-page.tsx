@@ -14,6 +14,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '../../../components/ui/dropdown-menu';
+import { EmptyState, LoadError } from '../../../components/ui/list-states';
 import { PaginationFooter } from '../../../components/ui/pagination';
 import { LoadingState } from '../../../components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
@@ -21,6 +22,7 @@ import { toast } from '../../../components/ui/use-toast';
 import { useCoalescedRefresh } from '../../../hooks/use-coalesced-refresh';
 import { useLiveResync } from '../../../hooks/use-live-resync';
 import { useManagerChanged } from '../../../hooks/use-manager-changed';
+import { useRowSelection } from '../../../hooks/use-row-selection';
 import { useRemote } from '../../../lib/use-remote';
 import type { Manager } from '../../../types/api';
 import { getManagers, unlinkManagerUser } from '../api/managers';
@@ -38,7 +40,7 @@ export function ManagersPage() {
   const navigate = useNavigate();
   const [page, setPage] = useState(1);
   const list = useRemote((signal) => getManagers(page, signal), [page]);
-  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const { selected, toggle, setMany, clear: clearSelection, allOf } = useRowSelection<number>();
   const [deleting, setDeleting] = useState<Manager | null>(null);
   const refresh = list.reload;
 
@@ -52,14 +54,7 @@ export function ManagersPage() {
     if (data && data.data.length === 0 && page > 1 && data.totalPages < page) setPage(data.totalPages);
   }, [data, page]);
   const pageIds = rows.map((m) => m.id);
-  const allSelected = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
-  const toggle = (id: number, on: boolean) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
+  const allSelected = allOf(pageIds);
 
   const unlink = useCallback(
     async (m: Manager) => {
@@ -106,26 +101,17 @@ export function ManagersPage() {
               >
                 Bulk Actions
               </Button>
-              <Button size="sm" variant="ghost" onClick={() => setSelected(new Set())}>
+              <Button size="sm" variant="ghost" onClick={() => clearSelection()}>
                 Clear Selection
               </Button>
             </div>
           ) : null}
           {list.error && !data ? (
-            <div role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
-              <p className="text-sm text-destructive">Error loading managers: {list.error.message}</p>
-              <Button variant="outline" size="sm" onClick={list.reload}>
-                <RefreshCw aria-hidden="true" />
-                Retry
-              </Button>
-            </div>
+            <LoadError title={`Error loading managers: ${list.error.message}`} onRetry={list.reload} />
           ) : !data ? (
             <LoadingState text="Loading managers..." />
           ) : rows.length === 0 ? (
-            <div className="flex flex-col items-center gap-2 px-6 py-12 text-center">
-              <p className="font-medium">No managers found</p>
-              <p className="text-sm text-muted-foreground">Create your first manager to get started</p>
-            </div>
+            <EmptyState title="No managers found" description="Create your first manager to get started" />
           ) : (
             <>
               <Table>
@@ -135,16 +121,7 @@ export function ManagersPage() {
                       <Checkbox
                         aria-label="Select all managers on this page"
                         checked={allSelected}
-                        onChange={(e) =>
-                          setSelected((s) => {
-                            const next = new Set(s);
-                            for (const id of pageIds) {
-                              if (e.target.checked) next.add(id);
-                              else next.delete(id);
-                            }
-                            return next;
-                          })
-                        }
+                        onChange={(e) => setMany(pageIds, e.target.checked)}
                       />
                     </TableHead>
                     <TableHead>Manager</TableHead>
@@ -241,7 +218,7 @@ export function ManagersPage() {
                   totalPages: data.totalPages,
                 }}
                 onPageChange={(p) => {
-                  setSelected(new Set());
+                  clearSelection();
                   setPage(p);
                 }}
               />

@@ -1,4 +1,4 @@
-import { ChevronRight, MoreHorizontal, Plus, RefreshCw } from 'lucide-react';
+import { ChevronRight, MoreHorizontal, Plus } from 'lucide-react';
 import { useCallback, useEffect, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
@@ -14,12 +14,14 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from '../../../components/ui/dropdown-menu';
+import { EmptyState, LoadError } from '../../../components/ui/list-states';
 import { PaginationFooter } from '../../../components/ui/pagination';
 import { LoadingState } from '../../../components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { toast } from '../../../components/ui/use-toast';
 import { useCoalescedRefresh } from '../../../hooks/use-coalesced-refresh';
 import { useLiveResync } from '../../../hooks/use-live-resync';
+import { useRowSelection } from '../../../hooks/use-row-selection';
 import { useUserChanged } from '../../../hooks/use-user-changed';
 import { useSession } from '../../../lib/auth';
 import { useRemote } from '../../../lib/use-remote';
@@ -42,7 +44,7 @@ export function UsersPage() {
   const [page, setPage] = useState(1);
   const list = useRemote((signal) => getUsers(page, USERS_PAGE_SIZE, signal), [page]);
   const stats = useRemote((signal) => getOverviewStats(signal), []);
-  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const { selected, toggle, setMany, clear: clearSelection, allOf } = useRowSelection<number>();
   const [dialog, setDialog] = useState<DialogState>(null);
 
   const refresh = useCallback(() => {
@@ -62,14 +64,7 @@ export function UsersPage() {
   }, [data, page]);
 
   const pageIds = rows.map((u) => u.id);
-  const allSelected = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
-  const toggle = (id: number, on: boolean) =>
-    setSelected((s) => {
-      const next = new Set(s);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
+  const allSelected = allOf(pageIds);
 
   async function toggleActive(u: User) {
     try {
@@ -121,30 +116,26 @@ export function UsersPage() {
             noun="users"
             setActive={(u, active) => setUserActive(u.id, active)}
             describe={(u) => u.email}
-            onClear={() => setSelected(new Set())}
+            onClear={() => clearSelection()}
             onFinished={() => {
-              setSelected(new Set());
+              clearSelection();
               refresh();
             }}
           />
 
           {list.error && !data ? (
-            <div role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
-              <p className="text-sm text-destructive">Error loading users: {list.error.message}</p>
-              <Button variant="outline" size="sm" onClick={list.reload}>
-                <RefreshCw aria-hidden="true" />
-                Retry
-              </Button>
-            </div>
+            <LoadError title={`Error loading users: ${list.error.message}`} onRetry={list.reload} />
           ) : !data ? (
             <LoadingState text="Loading users..." />
           ) : rows.length === 0 ? (
-            <div className="flex flex-col items-center gap-2 px-6 py-12 text-center">
-              <p className="font-medium">No users found</p>
-              <Button variant="outline" size="sm" asChild>
-                <Link to="/users/new">Create a user</Link>
-              </Button>
-            </div>
+            <EmptyState
+              title="No users found"
+              action={
+                <Button variant="outline" size="sm" asChild>
+                  <Link to="/users/new">Create a user</Link>
+                </Button>
+              }
+            />
           ) : (
             <>
               <Table>
@@ -154,16 +145,7 @@ export function UsersPage() {
                       <Checkbox
                         aria-label="Select all users on this page"
                         checked={allSelected}
-                        onChange={(e) =>
-                          setSelected((s) => {
-                            const next = new Set(s);
-                            for (const id of pageIds) {
-                              if (e.target.checked) next.add(id);
-                              else next.delete(id);
-                            }
-                            return next;
-                          })
-                        }
+                        onChange={(e) => setMany(pageIds, e.target.checked)}
                       />
                     </TableHead>
                     <TableHead>Name</TableHead>
@@ -254,7 +236,7 @@ export function UsersPage() {
                   totalPages: data.totalPages,
                 }}
                 onPageChange={(p) => {
-                  setSelected(new Set());
+                  clearSelection();
                   setPage(p);
                 }}
               />

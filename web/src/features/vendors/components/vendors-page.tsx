@@ -9,6 +9,7 @@ import { Card, CardContent } from '../../../components/ui/card';
 import { FilterSelect } from '../../../components/ui/filter-select';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
+import { EmptyState, LoadError } from '../../../components/ui/list-states';
 import { PaginationFooter } from '../../../components/ui/pagination';
 import { LoadingState } from '../../../components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
@@ -142,25 +143,23 @@ export function VendorsPage() {
       <Card className="gap-0 py-0">
         <CardContent className="px-0">
           {list.error && !data ? (
-            <div role="alert" className="flex flex-col items-center gap-3 px-6 py-12 text-center">
-              <p className="font-medium text-destructive">Failed to load vendors</p>
-              <p className="text-sm text-muted-foreground">{list.error.message}</p>
-              <Button variant="outline" size="sm" onClick={list.reload}>
-                <RefreshCw aria-hidden="true" />
-                Try Again
-              </Button>
-            </div>
+            <LoadError
+              title="Failed to load vendors"
+              detail={list.error.message}
+              retryLabel="Try Again"
+              onRetry={list.reload}
+            />
           ) : !data ? (
             <LoadingState text="Loading vendors..." />
           ) : rows.length === 0 ? (
-            <div className="flex flex-col items-center gap-2 px-6 py-12 text-center">
-              <p className="font-medium">No vendors found</p>
-              <p className="text-sm text-muted-foreground">
-                {filtered
+            <EmptyState
+              title="No vendors found"
+              description={
+                filtered
                   ? 'No vendor matches these filters.'
-                  : 'Sync a connected company from QuickBooks to bring its vendors in.'}
-              </p>
-            </div>
+                  : 'Sync a connected company from QuickBooks to bring its vendors in.'
+              }
+            />
           ) : (
             <>
               <Table>
