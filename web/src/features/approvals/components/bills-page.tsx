@@ -26,10 +26,10 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '.
 import { LoadingState } from '../../../components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { toast } from '../../../components/ui/use-toast';
+import { useRowSelection } from '../../../hooks/use-row-selection';
 import { useSession } from '../../../lib/auth';
 import { useRemote } from '../../../lib/use-remote';
 import {
-  type BillForApproval,
   createApproval,
   getBillsForApproval,
   getCompanyChoices,
@@ -57,7 +57,7 @@ export function BillsPage() {
   const [params, setParams] = useSearchParams();
   const stateCompany = (location.state as { companyId?: number } | null)?.companyId;
   const companyId = params.get('companyId') ?? (stateCompany ? String(stateCompany) : '');
-  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const { selected, toggle, setMany, clear: clearSelection, allOf } = useRowSelection<string>();
   const [managerId, setManagerId] = useState(NO_MANAGER);
   const [priority, setPriority] = useState<Priority>('MEDIUM');
   const [creating, setCreating] = useState(false);
@@ -73,7 +73,7 @@ export function BillsPage() {
   });
   // biome-ignore lint/correctness/useExhaustiveDependencies: another company starts with nothing selected
   useEffect(() => {
-    setSelected(new Set());
+    clearSelection();
     setPage(1);
   }, [companyId]);
 
@@ -84,16 +84,7 @@ export function BillsPage() {
   // The header checkbox works on the page shown; what is selected on other pages stays selected.
   const shown = pageOf(rows, page, limit);
   const selectable = shown.rows.filter((b) => !b.inOpenApproval);
-  const pageAllSelected = selectable.length > 0 && selectable.every((b) => selected.has(b.id));
-
-  function toggle(b: BillForApproval, on: boolean) {
-    setSelected((s) => {
-      const next = new Set(s);
-      if (on) next.add(b.id);
-      else next.delete(b.id);
-      return next;
-    });
-  }
+  const pageAllSelected = allOf(selectable.map((b) => b.id));
 
   async function create(confirmDuplicates: string[]) {
     setCreating(true);
@@ -203,14 +194,10 @@ export function BillsPage() {
                       aria-label="Select all bills on this page"
                       checked={pageAllSelected}
                       onChange={(e) =>
-                        setSelected((s) => {
-                          const next = new Set(s);
-                          for (const b of selectable) {
-                            if (e.target.checked) next.add(b.id);
-                            else next.delete(b.id);
-                          }
-                          return next;
-                        })
+                        setMany(
+                          selectable.map((b) => b.id),
+                          e.target.checked,
+                        )
                       }
                     />
                   </TableHead>
@@ -234,7 +221,7 @@ export function BillsPage() {
                         aria-label={`Select bill ${b.docNumber ?? b.id}`}
                         checked={selected.has(b.id)}
                         disabled={b.inOpenApproval}
-                        onChange={(e) => toggle(b, e.target.checked)}
+                        onChange={(e) => toggle(b.id, e.target.checked)}
                       />
                     </TableCell>
                     <TableCell>{b.vendorName ?? 'Unknown Vendor'}</TableCell>
