@@ -305,6 +305,14 @@ function toStored(rows: Array<[unknown, string | null]>): StoredEvent[] {
 }
 
 /**
+ * The head of the stream whose id is `streamId` (an SQL expression): its last event, found by the
+ * primary key read backwards, one index probe. Written once for the append and both stream reads.
+ */
+const streamHeadSql = (streamId: string, columns: string) =>
+  `SELECT ${columns} FROM es_events WHERE es_events.stream_id = ${streamId}
+     ORDER BY es_events.stream_version DESC LIMIT 1`;
+
+/**
  * Per-stream order in the global log. Readers order by transaction id, and Postgres hands out a
  * transaction id at the first write. Were a transaction to write first and then wait for another
  * writer of the same stream, it would hold the older id yet the newer stream version, and the log
@@ -338,14 +346,6 @@ function toStored(rows: Array<[unknown, string | null]>): StoredEvent[] {
  * conflict): such an append still held readers back (es_horizon) while it ran, and its end must wake
  * the readers that were waiting behind it.
  */
-/**
- * The head of the stream whose id is `streamId` (an SQL expression): its last event, found by the
- * primary key read backwards, one index probe. Written once for the append and both stream reads.
- */
-const streamHeadSql = (streamId: string, columns: string) =>
-  `SELECT ${columns} FROM es_events WHERE es_events.stream_id = ${streamId}
-     ORDER BY es_events.stream_version DESC LIMIT 1`;
-
 const APPEND_MANY = `
 WITH lock AS MATERIALIZED (
   SELECT count(pg_advisory_xact_lock(${APPEND_LOCK_CLASS}, k)) AS locked

@@ -15,7 +15,9 @@ import type { Plugin } from 'graphql-yoga';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { Registry } from 'prom-client';
 import type { WebSocket } from 'ws';
+import { AppError } from '../app/errors.js';
 import type { Config } from '../config.js';
+import { failureBody } from './rest/envelope.js';
 
 // --- GraphQL ---------------------------------------------------------------------------------
 
@@ -327,16 +329,19 @@ export function installMetrics(
     server.get('/metrics', async (req, reply) => {
       if (!tokenMatches(req.headers.authorization, token)) {
         reply.header('www-authenticate', 'Bearer');
-        return reply.status(401).send({
-          success: false,
-          error: 'Authentication required',
-          message: 'Authentication required',
-          code: 'UNAUTHENTICATED',
-        });
+        return reply
+          .status(401)
+          .send(failureBody(new AppError('UNAUTHENTICATED', 'Authentication required')));
       }
       reply.header('content-type', registry.contentType);
       return registry.metrics();
     });
+  } else {
+    // Not served here: a scraper pointed at the public port gets a 404, not the web app's HTML with
+    // a 200 (the SPA fallback), which it would read as a live target sending garbage.
+    server.get('/metrics', async (_req, reply) =>
+      reply.status(404).send(failureBody(new AppError('NOT_FOUND', 'Route GET /metrics not found'))),
+    );
   }
   const metricsServer = createServer((req, res) => {
     if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {

@@ -356,14 +356,11 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   }
   server.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0];
-    // /metrics is not a screen: where it is not served (its own port by default), a scraper pointed
-    // here gets a 404 rather than the web app's HTML with a 200, which would read as a target up.
     if (
       hasWeb &&
       req.method === 'GET' &&
       !url.startsWith('/api/') &&
       url !== '/graphql' &&
-      url !== '/metrics' &&
       !path.extname(url)
     ) {
       return reply.type('text/html').sendFile('index.html');
