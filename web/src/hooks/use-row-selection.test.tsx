@@ -24,9 +24,9 @@ describe('useRowSelection', () => {
     expect(result.current.selected.size).toBe(0);
   });
 
-  it('replaces, retains (the same set when nothing drops out) and clears', () => {
+  it('retains (the same set when nothing drops out) and clears', () => {
     const { result } = renderHook(() => useRowSelection<string>());
-    act(() => result.current.replace(['a', 'b', 'c']));
+    act(() => result.current.setMany(['a', 'b', 'c'], true));
     const before = result.current.selected;
     act(() => result.current.retain(() => true));
     expect(result.current.selected).toBe(before);

@@ -26,9 +26,6 @@ export function useRowSelection<Id extends string | number>() {
     });
   }, []);
 
-  /** Exactly these rows. */
-  const replace = useCallback((ids: readonly Id[]) => setSelected(new Set(ids)), []);
-
   /** Keeps only the rows that still qualify (the same set when none dropped out: no re-render). */
   const retain = useCallback((keep: (id: Id) => boolean) => {
     setSelected((s) => {
@@ -42,5 +39,5 @@ export function useRowSelection<Id extends string | number>() {
   /** Whether every one of these rows is ticked (false for none). */
   const allOf = (ids: readonly Id[]) => ids.length > 0 && ids.every((id) => selected.has(id));
 
-  return { selected, toggle, setMany, replace, retain, clear, allOf };
+  return { selected, toggle, setMany, retain, clear, allOf };
 }

@@ -128,7 +128,7 @@ export function ApprovalsPage() {
   const [page, setPage] = useState(1);
   const [limit, setLimit] = useState<PageSize>(DEFAULT_PAGE_SIZE);
   const [sort, setSort] = useState<ApprovalSort>(DEFAULT_SORT);
-  const { selected, toggle, replace, retain, clear: clearSelection, allOf } = useRowSelection<string>();
+  const { selected, toggle, setMany, retain, clear: clearSelection, allOf } = useRowSelection<string>();
   const [busyRow, setBusyRow] = useState<string | null>(null);
   const [bulkBusy, setBulkBusy] = useState(false);
   const [exporting, setExporting] = useState(false);
@@ -422,7 +422,10 @@ export function ApprovalsPage() {
                             checked={allSelected}
                             disabled={pendingRows.length === 0}
                             onChange={(e) =>
-                              e.target.checked ? replace(pendingRows.map((a) => a.id)) : clearSelection()
+                              setMany(
+                                pendingRows.map((a) => a.id),
+                                e.target.checked,
+                              )
                             }
                           />
                         </TableHead>
