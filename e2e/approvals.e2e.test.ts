@@ -18,12 +18,14 @@ import {
   apiCall,
   apiLogin,
   createUser,
+  DESKTOP,
   ensureWebBuild,
   expectToast,
   launchBrowser,
   openPage,
   seriousAxeViolations,
   signIn,
+  tableOverflow,
 } from './support/browser.js';
 
 let app: TestApp;
@@ -253,6 +255,18 @@ describe('approval screens', () => {
     expect(await summary.textContent()).toBe(`Page 1 of ${pages} • Total: ${s.total} approvals`);
     expect(await page.locator('[data-testid^="approval-row-"]').count()).toBe(10);
     expect(await seriousAxeViolations(page)).toEqual([]);
+    // Twelve columns on a 1280-pixel screen: the table scrolls sideways, with each row's actions
+    // pinned in view; on a 1536-pixel one (a common laptop's) it fits.
+    const container = await page.locator('[data-slot=table-container]').boundingBox();
+    const firstActions = await page
+      .locator('[data-testid^="approval-row-"]')
+      .first()
+      .getByRole('button', { name: /^Actions for approval/ })
+      .boundingBox();
+    expect(firstActions!.x + firstActions!.width).toBeLessThanOrEqual(container!.x + container!.width);
+    await page.setViewportSize({ width: 1536, height: 864 });
+    await expect.poll(() => tableOverflow(page)).toBeLessThanOrEqual(0);
+    await page.setViewportSize(DESKTOP);
     await page.getByRole('button', { name: 'Page 2', exact: true }).click();
     await summary.filter({ hasText: `Page 2 of ${pages}` }).waitFor();
     await page.getByRole('button', { name: 'First', exact: true }).click();

@@ -19,6 +19,7 @@ import {
   openPage,
   seriousAxeViolations,
   signIn,
+  tableOverflow,
 } from './support/browser.js';
 
 let app: TestApp;
@@ -109,6 +110,8 @@ describe('vendors screens', () => {
     await page.getByText(new RegExp(`of ${realmVendors.length} vendors`)).waitFor();
     expect(await page.getByText('Ready for ACH').count()).toBe(0);
     expect(await seriousAxeViolations(page)).toEqual([]);
+    // Every column in view on a 1280-pixel screen, the sidebar open.
+    expect(await tableOverflow(page)).toBeLessThanOrEqual(0);
 
     // Search (debounced) finds one vendor by name.
     const target = realmVendors.find((v) => v.Active && v.PrimaryEmailAddr)!;

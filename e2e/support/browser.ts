@@ -251,3 +251,8 @@ export function readStorage(page: Page) {
 export async function expectToast(page: Page, text: string): Promise<void> {
   await page.getByTestId('toast').filter({ hasText: text }).first().waitFor();
 }
+
+/** How far the page's (first) table is wider than its container: > 0 when it scrolls sideways. */
+export async function tableOverflow(page: Page): Promise<number> {
+  return page.$eval('[data-slot=table-container]', (el) => el.scrollWidth - el.clientWidth);
+}

@@ -48,6 +48,13 @@ export function TableCell({ className, ...props }: ComponentProps<'td'>) {
   );
 }
 
+/**
+ * For a wide table's last column (its row actions): pinned to the right edge while the table scrolls
+ * sideways, opaque, and shaded as its row is on hover or when selected.
+ */
+export const pinnedEnd =
+  'sticky right-0 z-10 bg-card shadow-[inset_1px_0_0_var(--color-border)] [tr:hover>&]:bg-[color-mix(in_oklab,var(--color-muted)_50%,var(--color-card))] [tr[data-state=selected]>&]:bg-muted';
+
 export function TableCaption({ className, ...props }: ComponentProps<'caption'>) {
   return <caption className={cn('mt-4 text-sm text-muted-foreground', className)} {...props} />;
 }

@@ -16,13 +16,14 @@ import {
   RefreshCw,
   X,
 } from 'lucide-react';
-import { type ReactNode, useEffect, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
 import { Checkbox } from '../../../components/ui/checkbox';
+import { DateTimeStack } from '../../../components/ui/date-time-stack';
 import {
   DropdownMenu,
   DropdownMenuContent,
@@ -34,7 +35,15 @@ import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { EmptyState, LoadError } from '../../../components/ui/list-states';
 import { LoadingState } from '../../../components/ui/spinner';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
+import {
+  pinnedEnd,
+  Table,
+  TableBody,
+  TableCell,
+  TableHead,
+  TableHeader,
+  TableRow,
+} from '../../../components/ui/table';
 import { toast } from '../../../components/ui/use-toast';
 import { useApprovalChanged } from '../../../hooks/use-approval-changed';
 import { useApprovalPolicyChanged } from '../../../hooks/use-approval-policy-changed';
@@ -43,6 +52,7 @@ import { useLiveResync } from '../../../hooks/use-live-resync';
 import { useRowSelection } from '../../../hooks/use-row-selection';
 import { useSession } from '../../../lib/auth';
 import { useRemote } from '../../../lib/use-remote';
+import { cn } from '../../../lib/utils';
 import {
   type Approval,
   type ApprovalFilters,
@@ -63,7 +73,6 @@ import {
   bulkSummary,
   DEFAULT_PAGE_SIZE,
   DEFAULT_SORT,
-  formatDateTime,
   formatUsd,
   managerLabel,
   NACHA_STATUSES,
@@ -92,23 +101,30 @@ function SortHead({
   sortKey: ApprovalSortKey;
   sort: ApprovalSort;
   onSort: (key: ApprovalSortKey) => void;
-  children: ReactNode;
+  children: string;
   className?: string;
 }) {
   const direction = sort.key === sortKey ? sort.direction : null;
+  // The arrow stays with the label's last word: alone on a line of its own it looked like another row.
+  const cut = children.lastIndexOf(' ') + 1;
   const Icon = direction === 'asc' ? ArrowUp : direction === 'desc' ? ArrowDown : ChevronsUpDown;
   return (
     <TableHead
-      className={className}
+      // Two-word labels may take two lines: on one, twelve columns outgrew a 1280-pixel screen.
+      className={cn('whitespace-normal', className)}
       aria-sort={direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : 'none'}
     >
       <button
         type="button"
         onClick={() => onSort(sortKey)}
-        className="-ml-2 inline-flex h-8 items-center gap-1.5 rounded-md px-2 font-medium hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+        // Inline, so the arrow follows the label's last word: beside a two-line label it widened the column.
+        className="-ml-1.5 inline-block min-h-8 rounded-md px-1.5 py-1 text-left leading-tight font-medium hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
       >
-        {children}
-        <Icon className="size-3.5" aria-hidden="true" />
+        {children.slice(0, cut)}
+        <span className="whitespace-nowrap">
+          {children.slice(cut)}
+          <Icon className="ml-1 inline size-3.5 align-[-2px]" aria-hidden="true" />
+        </span>
       </button>
     </TableHead>
   );
@@ -478,7 +494,7 @@ export function ApprovalsPage() {
                       <SortHead sortKey="createdAt" sort={sort} onSort={(k) => setSort(toggleSort(sort, k))}>
                         Created
                       </SortHead>
-                      <TableHead className="pr-4 text-right">Actions</TableHead>
+                      <TableHead className={cn('pr-4 text-right', pinnedEnd)}>Actions</TableHead>
                     </TableRow>
                   </TableHeader>
                   <TableBody>
@@ -506,7 +522,7 @@ export function ApprovalsPage() {
                               {shortId(a.id)}
                             </Link>
                           </TableCell>
-                          <TableCell>
+                          <TableCell className="min-w-24 whitespace-normal">
                             {a.companyName ?? a.company?.name ?? `Company ${a.companyId}`}
                           </TableCell>
                           <TableCell data-testid="processed-bills">{a.billCount}</TableCell>
@@ -519,23 +535,30 @@ export function ApprovalsPage() {
                           <TableCell data-testid="status">
                             <ApprovalStatusBadge status={a.status} />
                             {a.awaitingSecondApproval ? (
-                              <span className="ml-1 text-xs text-muted-foreground">2nd approval due</span>
+                              <span className="mt-1 block text-xs text-muted-foreground">
+                                2nd approval due
+                              </span>
                             ) : null}
                           </TableCell>
                           <TableCell>
                             <PriorityBadge priority={a.priority} />
                           </TableCell>
-                          <TableCell>{formatUsd(a.totalAmount)}</TableCell>
-                          <TableCell>{formatUsd(a.approvedAmount)}</TableCell>
-                          <TableCell>{managerLabel(a.managerName, a.managerEmail)}</TableCell>
-                          <TableCell className="text-sm">{formatDateTime(a.createdAt)}</TableCell>
-                          <TableCell className="pr-4 text-right">
-                            <div className="flex items-center justify-end gap-1">
+                          <TableCell className="tabular-nums">{formatUsd(a.totalAmount)}</TableCell>
+                          <TableCell className="tabular-nums">{formatUsd(a.approvedAmount)}</TableCell>
+                          <TableCell className="min-w-24 whitespace-normal">
+                            {managerLabel(a.managerName, a.managerEmail)}
+                          </TableCell>
+                          <TableCell className="text-sm">
+                            <DateTimeStack iso={a.createdAt} empty="N/A" />
+                          </TableCell>
+                          <TableCell className={cn('pr-4 text-right', pinnedEnd)}>
+                            <div className="flex items-center justify-end gap-0.5">
                               {staff && pending ? (
                                 <>
                                   <Button
                                     variant="ghost"
                                     size="icon"
+                                    className="size-8"
                                     // The server's per-viewer answer; absent (an older answer) means allowed.
                                     disabled={busy || a.viewerMayApprove === false}
                                     aria-label={`Approve approval ${shortId(a.id)}`}
@@ -551,6 +574,7 @@ export function ApprovalsPage() {
                                   <Button
                                     variant="ghost"
                                     size="icon"
+                                    className="size-8"
                                     disabled={busy}
                                     aria-label={`Reject approval ${shortId(a.id)}`}
                                     title="Reject"
@@ -565,6 +589,7 @@ export function ApprovalsPage() {
                                   <Button
                                     variant="ghost"
                                     size="icon"
+                                    className="size-8"
                                     aria-label={`Actions for approval ${shortId(a.id)}`}
                                   >
                                     <MoreHorizontal aria-hidden="true" />

@@ -6,6 +6,7 @@ import { Link } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
+import { DateTimeStack } from '../../../components/ui/date-time-stack';
 import { FilterSelect } from '../../../components/ui/filter-select';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
@@ -19,7 +20,7 @@ import { useLiveResync } from '../../../hooks/use-live-resync';
 import { useVendorChanged } from '../../../hooks/use-vendor-changed';
 import { useRemote } from '../../../lib/use-remote';
 import { exportVendors, getCompanyChoices, getVendors, type VendorFilters } from '../api/vendors';
-import { accountTypeLabel, formatDateTime } from '../utils/vendor-rules';
+import { accountTypeLabel } from '../utils/vendor-rules';
 import { ImportVendorsDialog } from './import-vendors-dialog';
 import { SyncVendorsDialog } from './sync-vendors-dialog';
 import { BankingBadge, VendorStatusBadge } from './vendor-badges';
@@ -183,19 +184,25 @@ export function VendorsPage() {
                         <Link to={`/vendors/${v.id}`} className="font-medium hover:underline">
                           {v.name}
                         </Link>
-                        <p className="truncate text-xs text-muted-foreground">
+                        {/* Bounded, so a long address is cut rather than widening the table. */}
+                        <p className="max-w-56 truncate text-xs text-muted-foreground">
                           {[v.email, v.phone].filter(Boolean).join(' · ') || 'No contact info'}
                         </p>
                       </TableCell>
-                      <TableCell>{v.companyName ?? `Company ${v.companyId}`}</TableCell>
+                      <TableCell className="min-w-24 whitespace-normal">
+                        {v.companyName ?? `Company ${v.companyId}`}
+                      </TableCell>
                       <TableCell>
                         <BankingBadge ready={v.hasBankingInfo} />
                       </TableCell>
-                      <TableCell className="font-mono text-xs">
+                      <TableCell className="min-w-36 text-xs whitespace-normal">
                         {v.hasBankingInfo ? (
+                          // The bank over the account: on one line the column outgrew a 1280-pixel screen.
                           <>
-                            {v.bankName ? <span className="font-sans">{v.bankName} · </span> : null}
-                            {accountTypeLabel(v.accountType)} {v.accountNumber}
+                            {v.bankName ? <span className="block">{v.bankName}</span> : null}
+                            <span className="block font-mono whitespace-nowrap">
+                              {accountTypeLabel(v.accountType)} {v.accountNumber}
+                            </span>
                           </>
                         ) : (
                           <span className="font-sans text-muted-foreground">—</span>
@@ -204,7 +211,9 @@ export function VendorsPage() {
                       <TableCell>
                         <VendorStatusBadge active={v.active} />
                       </TableCell>
-                      <TableCell className="text-sm">{formatDateTime(v.qbSyncedAt)}</TableCell>
+                      <TableCell className="text-sm">
+                        <DateTimeStack iso={v.qbSyncedAt} empty="" />
+                      </TableCell>
                       <TableCell className="pr-4 text-right">
                         <Button variant="ghost" size="icon" asChild>
                           <Link to={`/vendors/${v.id}/edit-banking`} aria-label={`Edit banking of ${v.name}`}>
