@@ -24,7 +24,7 @@ import { type CpuGroups, cpuDelta, cpuSnapshot } from './cpu.js';
 import { benchFloor, type FloorFigures } from './floor.js';
 import { damonState } from './host.js';
 import { benchLatency, type LatencyFigures } from './latency.js';
-import { startRole } from './processes.js';
+import { dropRedisPrefix, startRole } from './processes.js';
 import { benchReplay } from './replay.js';
 import { settle } from './settle.js';
 import { benchEnv, benchVendors, type VendorFigures } from './vendors.js';
@@ -508,6 +508,8 @@ async function runOnePart() {
       met: null,
     });
     await started.close();
+    // Its queues' keys too: each run left about 600 jobs behind, and the shared Redis grew run by run.
+    await dropRedisPrefix(env.REDIS_URL, env.REDIS_PREFIX);
     if (!process.env.BENCH_KEEP_DB) await appDb.drop();
     else process.stderr.write(`kept database ${new URL(appDb.url).pathname.slice(1)}\n`);
     for (const { rate, target, figures: l, cpu } of runs) {
@@ -565,12 +567,13 @@ async function runOnePart() {
   let web: unknown;
   if (wanted('web')) {
     const webDb = await freshDatabase(admin, 'web');
+    const webPrefix = `bench_${randomBytes(3).toString('hex')}`;
     try {
       const w = await benchWeb({
         env: {
           DATABASE_URL: localSocketUrl(webDb.url) ?? webDb.url,
           REDIS_URL: services.redisUrl,
-          REDIS_PREFIX: `bench_${randomBytes(3).toString('hex')}`,
+          REDIS_PREFIX: webPrefix,
           LOG_LEVEL: 'error',
           JWT_SECRET: randomBytes(32).toString('hex'),
           ENCRYPTION_KEY: randomBytes(32).toString('base64'),
@@ -602,6 +605,7 @@ async function runOnePart() {
         met: w.lcpMedian <= 2000,
       });
     } finally {
+      await dropRedisPrefix(services.redisUrl, webPrefix);
       await webDb.drop();
     }
   }
