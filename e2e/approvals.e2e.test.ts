@@ -266,6 +266,21 @@ describe('approval screens', () => {
     expect(firstActions!.x + firstActions!.width).toBeLessThanOrEqual(container!.x + container!.width);
     await page.setViewportSize({ width: 1536, height: 864 });
     await expect.poll(() => tableOverflow(page)).toBeLessThanOrEqual(0);
+    // At 320 CSS pixels (WCAG's reflow width, a small phone) every figure stays inside its card,
+    // the dollar amounts included.
+    await page.setViewportSize({ width: 320, height: 640 });
+    const spills = () =>
+      page.$$eval('[data-testid^="stat-"][data-testid$="-value"]', (els) =>
+        els
+          .filter((e) => {
+            const card = e.closest('[data-slot=card]')!.getBoundingClientRect();
+            const text = document.createRange();
+            text.selectNodeContents(e);
+            return text.getBoundingClientRect().right > card.right;
+          })
+          .map((e) => e.textContent),
+      );
+    await expect.poll(spills).toEqual([]);
     await page.setViewportSize(DESKTOP);
     await page.getByRole('button', { name: 'Page 2', exact: true }).click();
     await summary.filter({ hasText: `Page 2 of ${pages}` }).waitFor();

@@ -1,5 +1,6 @@
 // The list's figures (spec 2 §2): five counts, and a second row when bill data exists.
 import { Card, CardContent } from '../../../components/ui/card';
+import { cn } from '../../../lib/utils';
 import type { ApprovalStats } from '../api/approvals';
 import { formatUsd, hasBillFigures, percent } from '../utils/approval-rules';
 
@@ -8,17 +9,19 @@ function Stat({
   value,
   note,
   testId,
+  className,
 }: {
   label: string;
   value: string;
   note?: string;
   testId: string;
+  className?: string;
 }) {
   return (
-    <Card className="gap-1 py-4" data-testid={testId}>
+    <Card className={cn('gap-1 py-4', className)} data-testid={testId}>
       <CardContent className="grid gap-1 px-4">
         <p className="text-sm text-muted-foreground">{label}</p>
-        <p className="text-2xl font-semibold" data-testid={`${testId}-value`}>
+        <p className="text-2xl font-semibold tabular-nums" data-testid={`${testId}-value`}>
           {value}
         </p>
         {note ? <p className="text-xs text-muted-foreground">{note}</p> : null}
@@ -57,12 +60,15 @@ export function ApprovalStatCards({ stats }: { stats: ApprovalStats | undefined 
             note={`${percent(s.approvedBills, s.processedBills)}% approval rate`}
             testId="stat-approved-bills"
           />
+          {/* A whole row each on a phone: half of one was narrower than '$46,007.18' at this size. */}
           <Stat
             label="Processed Amount"
             value={formatUsd(s.processedTotalAmount)}
             testId="stat-processed-amount"
+            className="col-span-2 sm:col-span-1"
           />
           <Stat
+            className="col-span-2 sm:col-span-1"
             label="Approved Amount"
             value={formatUsd(s.approvedTotalAmount)}
             note={`${percent(s.approvedTotalAmount, s.processedTotalAmount)}% of total`}
