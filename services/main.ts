@@ -22,6 +22,7 @@ import { LoginRateLimit } from './auth/login-rate-limit.js';
 import { RefreshTokens } from './auth/refresh-tokens.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createDb, createPool } from './db.js';
+import { userDecider } from './domain/user/decider.js';
 import { emailClaimDecider } from './domain/user/email-claim.js';
 import { listenMetrics } from './gateway/hardening.js';
 import { IdempotencyStore } from './gateway/idempotency.js';
@@ -106,19 +107,23 @@ async function prepareStorage(app: AppServices) {
 /** How long a start that created the first admin waits for it to show in the users read model. */
 const ADMIN_READY_TIMEOUT_MS = 60_000;
 
-/** The first admin, from ADMIN_EMAIL / ADMIN_PASSWORD; returns the sign-in when it created it. */
+/**
+ * The first admin, from ADMIN_EMAIL / ADMIN_PASSWORD; returns the sign-in when it created it, and
+ * where its events end in the log.
+ */
 export async function ensureAdmin(app: AppServices, password: string) {
   const email = app.config.ADMIN_EMAIL.toLowerCase();
   const { state } = await app.commands.load(emailClaimDecider, claimStreamOf(app, email));
   if (state.claimedBy !== null) return null;
   try {
-    await registerUser(
+    const user = await registerUser(
       app,
       null,
       { email, password, firstName: 'System', lastName: 'Administrator', role: 'ADMIN' },
       { system: true, context: { commandId: `bootstrap-admin-${app.blindIndex.email(email)}` } },
     );
-    return { email, password };
+    const { events } = await app.store.readStream(userDecider.streamId(user.id));
+    return { email, password, position: events.at(-1)?.position ?? null };
   } catch (err) {
     // Another process created it at the same moment.
     if ((err as { code?: string }).code === 'CONFLICT') return null;
@@ -241,15 +246,17 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     });
     metricsUrl = await listenMetrics(gateway, config);
     // Without ADMIN_PASSWORD a strong one is generated; it is shown once, by whoever started us.
-    adminCreated = await ensureAdmin(app, config.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url'));
+    const admin = await ensureAdmin(app, config.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url'));
+    adminCreated = admin && { email: admin.email, password: admin.password };
     // The start announces the new admin's sign-in as it returns. On a busy host the first start's
     // projector can take longer to build the read models than a request's read-your-writes wait, and
     // signing in then answered 401 for a while (the users read model had no admin yet). A process that
     // builds the read models itself waits for it, bounded; a gateway alone does not wait for a
-    // projector that may not be running yet.
-    if (adminCreated && role === 'all') {
-      const head = await store.headPosition();
-      if (!(await waiter.waitFor(head, ['users'], ADMIN_READY_TIMEOUT_MS)))
+    // projector that may not be running yet. It waits for the admin's own events, not for the log's
+    // head: an older append still running holds the head back before them, and the wait for that
+    // head returned while the admin could not sign in yet.
+    if (admin?.position && role === 'all') {
+      if (!(await waiter.waitFor(admin.position, ['users'], ADMIN_READY_TIMEOUT_MS)))
         log.warn(
           { waitedMs: ADMIN_READY_TIMEOUT_MS },
           'the users read model has not shown the new admin yet',
