@@ -256,14 +256,11 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     const admin = await ensureAdmin(app, config.ADMIN_PASSWORD ?? randomBytes(12).toString('base64url'));
     adminCreated = admin && { email: admin.email, password: admin.password };
     // The start announces the new admin's sign-in as it returns. On a busy host the first start's
-    // projector can take longer to build the read models than a request's read-your-writes wait, and
-    // signing in then answered 401 for a while (the users read model had no admin yet). A process that
-    // builds the read models itself waits for it, bounded; a gateway alone does not wait for a
-    // projector that may not be running yet. It waits for the admin's own events, not for the log's
-    // head: an older append still running holds the head back before them, and the wait for that
-    // head returned while the admin could not sign in yet.
-    // Then it checks the promise itself, a sign-in's own lookups: two CI runs of one session still
-    // answered 401 right after a start whose wait had returned, a cause not yet found.
+    // projector can take longer to build the read models than a request's read-your-writes wait. A
+    // process that builds the read models itself waits, bounded (a gateway alone does not wait for a
+    // projector that may not be running yet): for the admin's own events, not the log's head, which
+    // an older append still running holds back before them; then for a sign-in's own lookups to
+    // succeed, since two CI runs still answered 401 after that wait, for a cause not yet found.
     if (admin?.position && role === 'all') {
       const deadline = Date.now() + ADMIN_READY_TIMEOUT_MS;
       const caughtUp = await waiter.waitFor(admin.position, ['users'], ADMIN_READY_TIMEOUT_MS);

@@ -15,8 +15,6 @@ import { type StartedApp, startApp } from './main.js';
 let db: TestDatabase;
 let redis: Awaited<ReturnType<typeof createTestRedis>>;
 let env: Record<string, string>;
-let second: StartedApp | undefined;
-let third: StartedApp | undefined;
 
 beforeAll(async () => {
   db = await createTestDatabase('startadmin');
@@ -32,63 +30,50 @@ beforeAll(async () => {
   await first.close();
 });
 afterAll(async () => {
-  await second?.close();
-  await third?.close();
   await redis?.cleanup();
   await db?.drop();
 });
 
-it('returns once the admin it created can sign in, though the users read model lags past the request wait', async () => {
+/**
+ * Another deployment's first start on this database (a new ADMIN_EMAIL, so it creates that admin)
+ * while `hold` keeps something held in an open transaction for 2 s: the start must return only
+ * after that, and its admin sign in at once.
+ */
+async function startsOnceTheAdminCanSignIn(email: string, hold: (holder: pg.Client) => Promise<unknown>) {
   const holder = new pg.Client({ connectionString: db.url });
   await holder.connect();
   await holder.query('BEGIN');
-  // SHARE: the start's setup (CREATE … IF NOT EXISTS) passes, the projector's writes to users wait.
-  await holder.query('LOCK TABLE users IN SHARE MODE');
-  const heldMs = 2000;
-  const started = performance.now();
-  const release = setTimeout(() => holder.query('COMMIT'), heldMs);
-  try {
-    // Another deployment's first start on this database: a new ADMIN_EMAIL, so it creates that admin.
-    second = await startApp(
-      loadConfig({ ...env, ADMIN_EMAIL: 'second@start.test', ADMIN_PASSWORD: 'Second-Passw0rd!' }),
-    );
-    expect(second.adminCreated?.email).toBe('second@start.test');
-    expect(performance.now() - started).toBeGreaterThanOrEqual(heldMs - 50);
-    const session = await signIn(second.url!, 'second@start.test', 'Second-Passw0rd!');
-    expect(session.user.email).toBe('second@start.test');
-  } finally {
-    clearTimeout(release);
-    await holder.query('ROLLBACK').catch(() => {});
-    await holder.end();
-  }
-});
-
-it('returns once the admin it created can sign in, though an older append holds the log back', async () => {
-  // An append that began before the start and is still running (it holds its stream's append lock
-  // and a transaction id below the admin's): readers, the projector included, stop before it. The
-  // log's head then reads as before the admin's events, and waiting for the read models to reach
-  // that head returned at once: a CI run under load signed in with 401.
-  await second?.close();
-  second = undefined;
-  const holder = new pg.Client({ connectionString: db.url });
-  await holder.connect();
-  await holder.query('BEGIN');
-  await holder.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [APPEND_LOCK_CLASS, 'held-stream']);
-  await holder.query('SELECT pg_current_xact_id()');
+  await hold(holder);
   const heldMs = 2000;
   const started = performance.now();
   const release = setTimeout(() => holder.query('ROLLBACK'), heldMs);
+  let app: StartedApp | undefined;
   try {
-    third = await startApp(
-      loadConfig({ ...env, ADMIN_EMAIL: 'third@start.test', ADMIN_PASSWORD: 'Third-Passw0rd!' }),
-    );
-    expect(third.adminCreated?.email).toBe('third@start.test');
+    app = await startApp(loadConfig({ ...env, ADMIN_EMAIL: email, ADMIN_PASSWORD: 'Start-Passw0rd!' }));
+    expect(app.adminCreated?.email).toBe(email);
     expect(performance.now() - started).toBeGreaterThanOrEqual(heldMs - 50);
-    const session = await signIn(third.url!, 'third@start.test', 'Third-Passw0rd!');
-    expect(session.user.email).toBe('third@start.test');
+    const session = await signIn(app.url!, email, 'Start-Passw0rd!');
+    expect(session.user.email).toBe(email);
   } finally {
     clearTimeout(release);
     await holder.query('ROLLBACK').catch(() => {});
     await holder.end();
+    await app?.close();
   }
-});
+}
+
+it('returns once the admin it created can sign in, though the users read model lags past the request wait', () =>
+  // SHARE: the start's setup (CREATE … IF NOT EXISTS) passes, the projector's writes to users wait.
+  startsOnceTheAdminCanSignIn('second@start.test', (holder) =>
+    holder.query('LOCK TABLE users IN SHARE MODE'),
+  ));
+
+it('returns once the admin it created can sign in, though an older append holds the log back', () =>
+  // An append that began before the start and is still running (its stream's append lock and a
+  // transaction id below the admin's): readers, the projector included, stop before it. The log's
+  // head then reads as before the admin's events, and the start's wait for the read models to reach
+  // that head returned at once: a CI run under load signed in with 401.
+  startsOnceTheAdminCanSignIn('third@start.test', async (holder) => {
+    await holder.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [APPEND_LOCK_CLASS, 'held-stream']);
+    await holder.query('SELECT pg_current_xact_id()');
+  }));

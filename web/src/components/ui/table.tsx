@@ -1,5 +1,5 @@
 import { ArrowDown, ArrowUp, ChevronsUpDown } from 'lucide-react';
-import type { ComponentProps, ReactNode } from 'react';
+import type { ComponentProps } from 'react';
 import { cn } from '../../lib/utils';
 
 export function Table({ className, ...props }: ComponentProps<'table'>) {
@@ -100,6 +100,51 @@ export function sortRows<T, K extends string>(
     .map(({ row }) => row);
 }
 
+/**
+ * A column header that sorts. Its label may take two lines (on one, the approvals table's twelve
+ * columns outgrew a 1280-pixel screen), and the arrow stays with the label's last word: beside a
+ * two-line label it widened the column, and alone on a line it read as another row.
+ */
+export function SortHeader({
+  direction,
+  onSort,
+  children,
+  className,
+}: {
+  direction: SortDirection | null;
+  onSort: () => void;
+  children: string;
+  className?: string;
+}) {
+  const Icon = direction === 'asc' ? ArrowUp : direction === 'desc' ? ArrowDown : ChevronsUpDown;
+  const cut = children.lastIndexOf(' ') + 1;
+  return (
+    <TableHead
+      className={cn('whitespace-normal', className)}
+      aria-sort={direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : 'none'}
+    >
+      <button
+        type="button"
+        onClick={onSort}
+        className="-ml-1.5 inline-block min-h-8 rounded-md px-1.5 py-1 text-left leading-tight font-medium hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
+      >
+        {children.slice(0, cut)}
+        <span className="whitespace-nowrap">
+          {children.slice(cut)}
+          <Icon
+            className={cn(
+              'ml-1 inline size-3.5 align-[-2px]',
+              direction ? 'text-foreground' : 'text-muted-foreground',
+            )}
+            aria-hidden="true"
+          />
+        </span>
+      </button>
+    </TableHead>
+  );
+}
+
+/** A header that sorts rows on the client (nextSort: ascending, descending, none). */
 export function SortableTableHead<K extends string>({
   sortKey,
   sort,
@@ -110,27 +155,16 @@ export function SortableTableHead<K extends string>({
   sortKey: K;
   sort: SortState<K>;
   onSortChange: (next: SortState<K>) => void;
-  children: ReactNode;
+  children: string;
   className?: string;
 }) {
-  const direction = sort?.key === sortKey ? sort.direction : null;
-  const Icon = direction === 'asc' ? ArrowUp : direction === 'desc' ? ArrowDown : ChevronsUpDown;
   return (
-    <TableHead
+    <SortHeader
+      direction={sort?.key === sortKey ? sort.direction : null}
+      onSort={() => onSortChange(nextSort(sort, sortKey))}
       className={className}
-      aria-sort={direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : 'none'}
     >
-      <button
-        type="button"
-        onClick={() => onSortChange(nextSort(sort, sortKey))}
-        className="-ml-2 inline-flex h-8 items-center gap-1.5 rounded-md px-2 font-medium hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
-      >
-        {children}
-        <Icon
-          className={cn('size-3.5', direction ? 'text-foreground' : 'text-muted-foreground')}
-          aria-hidden="true"
-        />
-      </button>
-    </TableHead>
+      {children}
+    </SortHeader>
   );
 }

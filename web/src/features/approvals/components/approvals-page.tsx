@@ -4,18 +4,7 @@
 // Export CSV downloads the server's export with the filters in force. A row's approve is disabled,
 // with the server's reason as its title, when the viewer may not approve it (segregation of duties).
 // Live: any approval change (another session, a worker, the expiry job) refetches list and figures.
-import {
-  ArrowDown,
-  ArrowUp,
-  Check,
-  ChevronsUpDown,
-  Download,
-  Filter,
-  MoreHorizontal,
-  Plus,
-  RefreshCw,
-  X,
-} from 'lucide-react';
+import { Check, Download, Filter, MoreHorizontal, Plus, RefreshCw, X } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
@@ -37,6 +26,7 @@ import { EmptyState, LoadError } from '../../../components/ui/list-states';
 import { LoadingState } from '../../../components/ui/spinner';
 import {
   pinnedEnd,
+  SortHeader,
   Table,
   TableBody,
   TableCell,
@@ -91,42 +81,22 @@ import { RejectDialog } from './reject-dialog';
 
 const EMPTY: ApprovalFilters = { search: '', companyId: '', status: '', priority: '' };
 
+/** The server sorts the approvals (toggleSort: a column's second click reverses it). */
 function SortHead({
   sortKey,
   sort,
   onSort,
   children,
-  className,
 }: {
   sortKey: ApprovalSortKey;
   sort: ApprovalSort;
   onSort: (key: ApprovalSortKey) => void;
   children: string;
-  className?: string;
 }) {
-  const direction = sort.key === sortKey ? sort.direction : null;
-  // The arrow stays with the label's last word: alone on a line of its own it looked like another row.
-  const cut = children.lastIndexOf(' ') + 1;
-  const Icon = direction === 'asc' ? ArrowUp : direction === 'desc' ? ArrowDown : ChevronsUpDown;
   return (
-    <TableHead
-      // Two-word labels may take two lines: on one, twelve columns outgrew a 1280-pixel screen.
-      className={cn('whitespace-normal', className)}
-      aria-sort={direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : 'none'}
-    >
-      <button
-        type="button"
-        onClick={() => onSort(sortKey)}
-        // Inline, so the arrow follows the label's last word: beside a two-line label it widened the column.
-        className="-ml-1.5 inline-block min-h-8 rounded-md px-1.5 py-1 text-left leading-tight font-medium hover:bg-accent focus-visible:ring-[3px] focus-visible:ring-ring/50 focus-visible:outline-none"
-      >
-        {children.slice(0, cut)}
-        <span className="whitespace-nowrap">
-          {children.slice(cut)}
-          <Icon className="ml-1 inline size-3.5 align-[-2px]" aria-hidden="true" />
-        </span>
-      </button>
-    </TableHead>
+    <SortHeader direction={sort.key === sortKey ? sort.direction : null} onSort={() => onSort(sortKey)}>
+      {children}
+    </SortHeader>
   );
 }
 
