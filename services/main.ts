@@ -66,8 +66,13 @@ function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T>
   return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
 }
 
-/** Storage every role needs, created idempotently (several processes may start at once). */
-async function prepareStorage(app: AppServices) {
+/**
+ * Storage every role needs, created idempotently (several processes may start at once). Returns
+ * the blind index, whose key the database keeps once ENCRYPTION_KEY has been changed.
+ */
+async function prepareStorage(
+  app: Pick<AppServices, 'store' | 'pool' | 'db' | 'log' | 'subjectKeys'>,
+): Promise<BlindIndex> {
   await app.store.init();
   // A log from before personal data was sealed must be copied first (npm run migrate).
   if (app.store.kind === 'postgres') await assertNoLegacyEvents(app.pool);
@@ -103,6 +108,7 @@ async function prepareStorage(app: AppServices) {
     await client.query('SELECT pg_advisory_unlock($1)', [STORAGE_SETUP_LOCK]).catch(() => {});
     client.release();
   }
+  return new BlindIndex(await app.subjectKeys.blindIndexKey());
 }
 
 /** How long a start that created the first admin waits for it to show in the users read model. */
@@ -150,6 +156,15 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     encryptionKey: config.ENCRYPTION_KEY,
     eventstoreUrl: config.EVENTSTORE_URL,
   });
+  let blindIndex: BlindIndex;
+  try {
+    blindIndex = await prepareStorage({ store, pool, db, log, subjectKeys });
+  } catch (err) {
+    // Refused to start (an old log, a broken database, another key): leave no connection behind.
+    await store.close().catch(() => {});
+    await pool.end().catch(() => {});
+    throw err;
+  }
   // One monitor per process: Redis going down and coming back is logged once, whatever the client.
   const redisMonitor = new RedisMonitor(log);
   const redis = createRedis(config.REDIS_URL, redisMonitor);
@@ -182,20 +197,10 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     freshReads: new FreshReads(),
     credentials: new Credentials(pool),
     subjectKeys,
-    blindIndex: new BlindIndex(config.ENCRYPTION_KEY),
+    blindIndex,
     projectionNames: new Set(projections.map((p) => p.name)),
     queueNames: [QUEUES.maintenance, ...Object.keys(jobHandlers)],
   };
-  try {
-    await prepareStorage(app);
-  } catch (err) {
-    // Refused to start (an old log, a broken database): leave no connection behind.
-    await store.close().catch(() => {});
-    redis.disconnect();
-    subscriber.disconnect();
-    await pool.end().catch(() => {});
-    throw err;
-  }
   await waiter.start();
 
   const role = config.ROLE;

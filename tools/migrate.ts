@@ -89,7 +89,7 @@ export async function migrateLog(opts: {
   await SubjectKeys.setup(pool);
   await Credentials.setup(pool);
   const keys = new SubjectKeys(pool, opts.encryptionKey);
-  const blind = new BlindIndex(opts.encryptionKey);
+  const blind = new BlindIndex(await keys.blindIndexKey());
   const credentials = new Credentials(pool);
   const result: MigrateResult = { ...none, migrated: true };
 

@@ -42,6 +42,12 @@ async function main() {
       withDatabase(localSocketUrl(services.databaseUrl) ?? services.databaseUrl, 'billflow'),
   );
   const secrets = localSecrets();
+  if (secrets.ENCRYPTION_KEY_NEXT && !process.env.ENCRYPTION_KEY) {
+    process.stderr.write(
+      'A change of ENCRYPTION_KEY was interrupted (.local/secrets.json holds the next key): run `npm run rotate-key` to finish it, then start again.\n',
+    );
+    process.exit(1);
+  }
   const smtpPort = Number(process.env.SMTP_CATCHER_PORT ?? 1025);
   const inboxPort = Number(process.env.SMTP_INBOX_PORT ?? 8025);
   const catcher = process.env.SMTP_URL ? null : await startSmtpCatcher({ smtpPort, httpPort: inboxPort });

@@ -3,10 +3,40 @@
 // `subject_keys` outside the event log, wrapped by a key derived from ENCRYPTION_KEY. Forgetting a
 // subject deletes its wrapped key: its personal fields in the log can never be read again, while
 // every event still loads (services/privacy/personal-data.ts).
+//
+// `key_material` holds the product's own keys that must outlive a change of ENCRYPTION_KEY (the
+// blind index of e-mail addresses), wrapped the same way. Changing ENCRYPTION_KEY re-wraps both
+// tables and rewrites no event (key-rotation.ts).
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
 import { SealedOpener } from './open-worker.js';
+import { BlindIndex } from './personal-data.js';
+
+/** The key-encryption key an ENCRYPTION_KEY (32 bytes, base64) stands for. */
+export function deriveKek(encryptionKey: string): Buffer {
+  const ikm = Buffer.from(encryptionKey, 'base64');
+  return Buffer.from(hkdfSync('sha256', ikm, 'billflow', 'subject-keys: key wrapping', 32));
+}
+
+/** AES-256-GCM under the KEK, `aad` naming what the key belongs to: iv ‖ ciphertext ‖ tag. */
+export function wrapKey(kek: Buffer, aad: string, key: Buffer): Buffer {
+  const iv = randomBytes(12);
+  const c = createCipheriv('aes-256-gcm', kek, iv);
+  c.setAAD(Buffer.from(aad));
+  return Buffer.concat([iv, c.update(key), c.final(), c.getAuthTag()]);
+}
+
+/** Throws when the KEK is not the one `wrapped` was made with (or it was moved to another name). */
+export function unwrapKey(kek: Buffer, aad: string, wrapped: Buffer): Buffer {
+  const d = createDecipheriv('aes-256-gcm', kek, wrapped.subarray(0, 12));
+  d.setAAD(Buffer.from(aad));
+  d.setAuthTag(wrapped.subarray(wrapped.length - 16));
+  return Buffer.concat([d.update(wrapped.subarray(12, wrapped.length - 16)), d.final()]);
+}
+
+/** The additional authenticated data of a `key_material` row. */
+export const materialAad = (name: string) => `key-material:${name}`;
 
 /** A subject's key is gone: it was forgotten, or it never had one. */
 export type SubjectKey = Buffer | null;
@@ -22,7 +52,7 @@ export class ForgottenSubjectError extends Error {
 export class EncryptionKeyMismatchError extends Error {
   constructor() {
     super(
-      'ENCRYPTION_KEY is not the key this database was written with: its subject keys do not unwrap, so no personal field and no sign-in address could be read. Start with the key it was written with (locally: .local/secrets.json, kept beside .local/pg), or on an empty database. Billflow has no key rotation yet.',
+      'ENCRYPTION_KEY is not the key this database was written with: its subject keys do not unwrap, so no personal field and no sign-in address could be read. Start with the key it was written with, or the one `npm run rotate-key` moved it to (locally: .local/secrets.json, kept beside .local/pg), or on an empty database. To change the key, see "Changing ENCRYPTION_KEY" in docs/OPERATIONS.md.',
     );
     this.name = 'EncryptionKeyMismatchError';
   }
@@ -30,6 +60,8 @@ export class EncryptionKeyMismatchError extends Error {
 
 export class SubjectKeys {
   private readonly kek: Buffer;
+  /** The ENCRYPTION_KEY itself: a database never rotated derives its blind index from it. */
+  private readonly encryptionKey: string;
   /**
    * Unwrapped keys, kept briefly: another process that forgets a subject deletes the row, and this
    * copy lives at most `ttl` longer (projections erase the read models on the forget event itself,
@@ -43,8 +75,8 @@ export class SubjectKeys {
     encryptionKey: string,
     options: { cacheSize?: number; ttlMs?: number } = {},
   ) {
-    const ikm = Buffer.from(encryptionKey, 'base64');
-    this.kek = Buffer.from(hkdfSync('sha256', ikm, 'billflow', 'subject-keys: key wrapping', 32));
+    this.encryptionKey = encryptionKey;
+    this.kek = deriveKek(encryptionKey);
     this.cache = new LRUCache({ max: options.cacheSize ?? 10_000, ttl: options.ttlMs ?? 60_000 });
   }
 
@@ -56,6 +88,29 @@ export class SubjectKeys {
       forgotten_at timestamptz,
       CHECK ((wrapped IS NULL) = (forgotten_at IS NOT NULL))
     )`);
+    await pool.query(`CREATE TABLE IF NOT EXISTS key_material (
+      name text PRIMARY KEY,
+      wrapped bytea NOT NULL,
+      created_at timestamptz NOT NULL DEFAULT now()
+    )`);
+  }
+
+  /**
+   * The blind index's key: kept wrapped in `key_material` once ENCRYPTION_KEY has been changed,
+   * derived from ENCRYPTION_KEY before that (the key the database was first written with, as
+   * assertKeyMatches has checked). Never made here: only a rotation writes the row.
+   */
+  async blindIndexKey(): Promise<Buffer> {
+    const r = await this.pool.query<{ wrapped: Buffer }>(
+      "SELECT wrapped FROM key_material WHERE name = 'blind-index'",
+    );
+    const wrapped = r.rows[0]?.wrapped;
+    if (!wrapped) return BlindIndex.keyFrom(this.encryptionKey);
+    try {
+      return unwrapKey(this.kek, materialAad('blind-index'), wrapped);
+    } catch {
+      throw new EncryptionKeyMismatchError();
+    }
   }
 
   /**
@@ -69,12 +124,15 @@ export class SubjectKeys {
       'SELECT subject, wrapped FROM subject_keys WHERE wrapped IS NOT NULL LIMIT 1',
     );
     const witness = r.rows[0];
-    if (!witness) return;
-    try {
-      this.unwrap(witness.subject, witness.wrapped);
-    } catch {
-      throw new EncryptionKeyMismatchError();
+    if (witness) {
+      try {
+        this.unwrap(witness.subject, witness.wrapped);
+      } catch {
+        throw new EncryptionKeyMismatchError();
+      }
     }
+    // A rotated database with no subject key left (all forgotten) still has its material.
+    await this.blindIndexKey();
   }
 
   /** A key served from memory without a round trip, if one is there (undefined: ask `get`). */
@@ -187,16 +245,10 @@ export class SubjectKeys {
   }
 
   private wrap(subject: string, key: Buffer): Buffer {
-    const iv = randomBytes(12);
-    const c = createCipheriv('aes-256-gcm', this.kek, iv);
-    c.setAAD(Buffer.from(subject));
-    return Buffer.concat([iv, c.update(key), c.final(), c.getAuthTag()]);
+    return wrapKey(this.kek, subject, key);
   }
 
   private unwrap(subject: string, wrapped: Buffer): Buffer {
-    const d = createDecipheriv('aes-256-gcm', this.kek, wrapped.subarray(0, 12));
-    d.setAAD(Buffer.from(subject));
-    d.setAuthTag(wrapped.subarray(wrapped.length - 16));
-    return Buffer.concat([d.update(wrapped.subarray(12, wrapped.length - 16)), d.final()]);
+    return unwrapKey(this.kek, subject, wrapped);
   }
 }
