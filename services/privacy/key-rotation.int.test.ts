@@ -246,7 +246,11 @@ describe('changing ENCRYPTION_KEY', () => {
         }),
       ).rejects.toMatchObject({ code: 'CONFLICT' });
       const { events } = await app.store.readStream(`user-${ritaId}`);
-      expect(events[0].data).toMatchObject({ email: rita.email.toLowerCase(), firstName: 'Rita', lastName: 'Rotate' });
+      expect(events[0].data).toMatchObject({
+        email: rita.email.toLowerCase(),
+        firstName: 'Rita',
+        lastName: 'Rotate',
+      });
     } finally {
       await last.close();
     }
