@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildProjection } from '../../projections/rebuild.js';
 import { testAppEnv } from '../../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
+import { api, signIn } from '../../test/support/http.js';
 import { createTestRedis, type TestRedis } from '../../test/support/redis.js';
 import { rotateLocalKey } from '../../tools/rotate-key.js';
 import { login, registerUser } from '../app/auth.js';
@@ -77,6 +78,16 @@ async function readModels(app: AppServices) {
   return { users: users.rows, activity: activity.rows };
 }
 
+/** The same edit of Rita's, with the same Idempotency-Key, as a client retrying it would send. */
+async function retriedEdit(url: string) {
+  const token = (await signIn(url, admin.email, admin.password)).tokens.accessToken;
+  return api(url, 'PUT', `/api/user/users/${ritaId}`, {
+    body: { lastName: 'Rotate' },
+    token,
+    headers: { 'idempotency-key': 'edit-before-the-change' },
+  });
+}
+
 const rita = { email: 'Rita.Rotate@Keys.test', password: 'rita-secret-1' };
 let ritaId: number;
 let forgottenId: number;
@@ -106,6 +117,8 @@ beforeAll(async () => {
     await deleteUser(app, actor, gone.id);
     await forgetUser(app, actor, gone.id);
     await new QbConnections(app.pool, app.subjectKeys).saveCredentials(42, 'client-42', 'qb-secret-42', true);
+    // An answer kept for an Idempotency-Key retry, sealed and found under the first key.
+    expect((await retriedEdit(first.url!)).status).toBe(200);
     before = await readModels(app);
 
     // Refused while the product runs: its processes hold keys and wrap new ones with the old key.
@@ -189,6 +202,10 @@ describe('changing ENCRYPTION_KEY', () => {
         }),
       ).rejects.toMatchObject({ code: 'CONFLICT' });
       expect((await new QbConnections(app.pool, app.subjectKeys).get(42))?.clientSecret).toBe('qb-secret-42');
+      // The retry's kept answer was dropped with the old key: it runs again rather than being
+      // refused (422) as another request by a fingerprint it can no longer match.
+      expect(result.idempotencyAnswers).toBeGreaterThanOrEqual(1);
+      expect((await retriedEdit(second.url!)).status).toBe(200);
       // And new subjects get keys under the new key.
       await registerUser(app, actor, {
         email: 'after@keys.test',
