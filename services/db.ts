@@ -60,3 +60,16 @@ export function createPool(
   pool.on('connect', (client) => client.on('error', onError));
   return pool;
 }
+
+/**
+ * How many other client connections this database has: the offline tools (`npm run migrate`,
+ * `npm run rotate-key`) refuse to run while Billflow (or anyone) is connected. Their own pool is
+ * made with one connection, which this one is.
+ */
+export async function otherConnections(client: pg.Pool | pg.PoolClient): Promise<number> {
+  const r = await client.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM pg_stat_activity
+      WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
+  );
+  return r.rows[0].n;
+}

@@ -23,7 +23,7 @@ import type { AnyProjection, ProjectionContext } from '../projections/projection
 import { personalFieldsOf, schemaVersionOf } from '../schema/events/index.js';
 import { Credentials } from '../services/auth/credentials.js';
 import type { Database } from '../services/db.js';
-import { createPool } from '../services/db.js';
+import { createPool, otherConnections } from '../services/db.js';
 import { eventDigest } from '../services/eventstore/chain.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { LOG_ORDER_SQL, logOrderSql, POSITION_SQL, positionParams } from '../services/eventstore/postgres.js';
@@ -31,6 +31,7 @@ import { projections } from '../services/modules/index.js';
 import { legacyEventsPresent } from '../services/privacy/legacy.js';
 import { BlindIndex, isSealed, openData, sealData } from '../services/privacy/personal-data.js';
 import { SubjectKeys } from '../services/privacy/subject-keys.js';
+import { runCli } from './cli.js';
 
 const STAGE = 'migrate_staged_events';
 const SCRATCH = 'migrate_compare';
@@ -76,14 +77,11 @@ export async function migrateLog(opts: {
     compared: null,
   };
   if (!(await tableExists(pool, 'es_events')) || !(await legacyEventsPresent(pool))) return none;
-  const others = await pool.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM pg_stat_activity
-      WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
-  );
   // The pool's own idle connections count too: it is used with max 1 here (see main()).
-  if (others.rows[0].n > 0)
+  const others = await otherConnections(pool);
+  if (others > 0)
     throw new MigrationRefused(
-      `Stop Billflow first: ${others.rows[0].n} other connection(s) to this database are open.`,
+      `Stop Billflow first: ${others} other connection(s) to this database are open.`,
     );
 
   await SubjectKeys.setup(pool);
@@ -379,12 +377,4 @@ async function main() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main().then(
-    () => process.exit(0),
-    (err: Error) => {
-      console.error(err.message);
-      process.exit(1);
-    },
-  );
-}
+if (import.meta.url === `file://${process.argv[1]}`) runCli(main, () => true);

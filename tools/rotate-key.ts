@@ -14,6 +14,7 @@ import {
   type RotationResult,
   rotateEncryptionKey,
 } from '../services/privacy/key-rotation.js';
+import { runCli } from './cli.js';
 import { readSecrets, SECRETS_FILE, saveSecrets } from './local-secrets.js';
 
 /** This checkout's flow, on its secrets file; returns what the rotation did. */
@@ -89,12 +90,4 @@ async function main() {
   }
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
-  main().then(
-    () => process.exit(0),
-    (err: Error) => {
-      console.error(err instanceof RotationRefused ? err.message : (err.stack ?? String(err)));
-      process.exit(1);
-    },
-  );
-}
+if (import.meta.url === `file://${process.argv[1]}`) runCli(main, (err) => err instanceof RotationRefused);

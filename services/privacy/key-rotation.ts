@@ -9,6 +9,7 @@
 // one transaction re-wraps everything. A crash leaves the database wholly under the old key or
 // wholly under the new one, and running it again either finishes or finds nothing to do.
 import type pg from 'pg';
+import { otherConnections } from '../db.js';
 import { BlindIndex } from './personal-data.js';
 import { deriveKek, materialAad, SubjectKeys, unwrapKey, wrapKey } from './subject-keys.js';
 
@@ -58,13 +59,10 @@ export async function rotateEncryptionKey(opts: {
   const client = await opts.pool.connect();
   try {
     // Running processes keep unwrapped keys in memory and wrap new ones with the old key.
-    const others = await client.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM pg_stat_activity
-        WHERE datname = current_database() AND pid <> pg_backend_pid() AND backend_type = 'client backend'`,
-    );
-    if (others.rows[0].n > 0)
+    const others = await otherConnections(client);
+    if (others > 0)
       throw new RotationRefused(
-        `Stop Billflow first: ${others.rows[0].n} other connection(s) to this database are open. Nothing was changed.`,
+        `Stop Billflow first: ${others} other connection(s) to this database are open. Nothing was changed.`,
       );
     await client.query('BEGIN');
     await client.query('LOCK TABLE subject_keys, key_material IN ACCESS EXCLUSIVE MODE');
