@@ -16,6 +16,10 @@ import { NODE_FLAGS } from './node-flags.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SERVER_DIRS = ['schema', 'services', 'projections', 'workers'];
+/** The offline tools in the image (tsconfig.build.json), with what they import from tools/. */
+const TOOL_FILES = ['migrate', 'rotate-key', 'cli', 'local-secrets', 'local-services'].map((f) =>
+  path.join(ROOT, 'tools', `${f}.ts`),
+);
 const pkg = JSON.parse(readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as {
   dependencies: Record<string, string>;
   scripts: Record<string, string>;
@@ -61,14 +65,13 @@ describe('the production build', () => {
 
   it('imports only production dependencies in server code', () => {
     const missing: string[] = [];
-    for (const dir of SERVER_DIRS)
-      for (const file of serverSources(path.join(ROOT, dir)))
-        for (const name of importedPackages(file))
-          if (!(name in pkg.dependencies)) missing.push(`${path.relative(ROOT, file)}: ${name}`);
+    for (const file of [...SERVER_DIRS.flatMap((dir) => serverSources(path.join(ROOT, dir))), ...TOOL_FILES])
+      for (const name of importedPackages(file))
+        if (!(name in pkg.dependencies)) missing.push(`${path.relative(ROOT, file)}: ${name}`);
     expect(missing).toEqual([]);
   });
 
-  it('compiles to JavaScript that starts every role, serves, and stops on SIGTERM', async () => {
+  it('compiles to JavaScript that starts every role, serves, and stops on SIGTERM; its offline tools run', async () => {
     const tsc = spawnSync(
       process.execPath,
       [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json', '--outDir', outDir],
@@ -80,6 +83,7 @@ describe('the production build', () => {
     db = await createTestDatabase('build');
     await db.pool.end();
     redis = await createTestRedis('build');
+    const secrets = testSecrets();
     const child = spawn(process.execPath, [...NODE_FLAGS, path.join(outDir, 'services', 'main.js')], {
       cwd: ROOT,
       env: {
@@ -93,7 +97,7 @@ describe('the production build', () => {
         REDIS_PREFIX: redis.prefix,
         ADMIN_PASSWORD: 'Build-Test-Pass-1',
         LOG_LEVEL: 'warn',
-        ...testSecrets(),
+        ...secrets,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -129,6 +133,23 @@ describe('the production build', () => {
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     expect(Date.now() - started).toBeLessThan(10_000);
+
+    // With the product stopped, the compiled key rotation runs on production dependencies alone.
+    const rotate = spawnSync(process.execPath, [path.join(outDir, 'tools', 'rotate-key.js')], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'production',
+        DATABASE_URL: db.url,
+        ENCRYPTION_KEY: secrets.ENCRYPTION_KEY,
+        NEW_ENCRYPTION_KEY: testSecrets().ENCRYPTION_KEY,
+      },
+    });
+    expect(rotate.stderr).toBe('');
+    expect(rotate.stdout).toMatch(/Re-wrapped 1 subject key\(s\) and 1 key\(s\) of Billflow's own/);
+    expect(rotate.status).toBe(0);
+    expect(existsSync(path.join(outDir, 'tools', 'migrate.js'))).toBe(true);
   }, 180_000);
 });
 
