@@ -30,12 +30,20 @@ export async function rotateLocalKey(opts: {
   // An interrupted run left its next key: finish moving to that one, never to another.
   const next = secrets.ENCRYPTION_KEY_NEXT ?? randomBytes(32).toString('base64');
   if (!secrets.ENCRYPTION_KEY_NEXT) saveSecrets({ ...secrets, ENCRYPTION_KEY_NEXT: next }, file);
-  const result = await rotateEncryptionKey({
-    pool: opts.pool,
-    from: secrets.ENCRYPTION_KEY,
-    to: next,
-    log: opts.log,
-  });
+  let result: RotationResult;
+  try {
+    result = await rotateEncryptionKey({
+      pool: opts.pool,
+      from: secrets.ENCRYPTION_KEY,
+      to: next,
+      log: opts.log,
+    });
+  } catch (err) {
+    // A refusal changed nothing: a key made by this run is not kept (npm start would take it for an
+    // interrupted change). Any other failure may have come after the commit: the key stays.
+    if (err instanceof RotationRefused && !secrets.ENCRYPTION_KEY_NEXT) saveSecrets(secrets, file);
+    throw err;
+  }
   const { ENCRYPTION_KEY_NEXT: _, ...rest } = secrets;
   saveSecrets({ ...rest, ENCRYPTION_KEY: next }, file);
   return result;

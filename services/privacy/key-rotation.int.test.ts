@@ -226,6 +226,15 @@ describe('changing ENCRYPTION_KEY', () => {
     writeFileSync(secretsFile, JSON.stringify(saved));
     const read = () => JSON.parse(readFileSync(secretsFile, 'utf8'));
 
+    // Refused while another connection is open: the file is left as it was.
+    const other = createPool({ connectionString: db.url, max: 1 });
+    await other.query('SELECT 1');
+    await expect(withOnePool((pool) => rotateLocalKey({ pool, secretsFile }))).rejects.toThrow(
+      /Stop Billflow first/,
+    );
+    await other.end();
+    expect(read()).toEqual(saved);
+
     // A local change: a new random key, saved once the database is under it.
     const first = await withOnePool((pool) => rotateLocalKey({ pool, secretsFile }));
     expect(first.alreadyDone).toBe(false);
