@@ -368,7 +368,13 @@ export async function retryFailedJob(
 }
 
 const RetryParkedInput = z.object({
-  consumer: z.string().min(1).max(200),
+  // A projection's or process manager's name ('users', 'pm:vendors'): a NUL byte reached Postgres
+  // as it was and answered 500 (found by the fuzz test).
+  consumer: z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[\w:.-]+$/, 'consumer must be the name of a projection or process manager'),
   eventId: z.uuid('eventId must be a UUID'),
 });
 

@@ -24,6 +24,8 @@ afterAll(async () => {
 });
 
 const NUM_RUNS = 25;
+/** FUZZ_SEED=<the seed a failure printed> runs every property with it, to reproduce that failure. */
+const SEED = process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {};
 
 /** The head of the log: how many events and the last position. */
 async function logHead(): Promise<string> {
@@ -205,7 +207,7 @@ describe('fuzz', () => {
             expect(await logHead(), `a refused call appended: ${what}`).toBe(before);
           }
         }),
-        { numRuns: NUM_RUNS },
+        { numRuns: NUM_RUNS, ...SEED },
       );
     }
     console.log(`fuzzed ${ops.length} REST operations × ${NUM_RUNS}`);
@@ -298,7 +300,7 @@ describe('fuzz', () => {
             expect(await logHead(), `a refused operation appended: ${what}`).toBe(before);
           }
         }),
-        { numRuns: NUM_RUNS },
+        { numRuns: NUM_RUNS, ...SEED },
       );
     }
     console.log(`fuzzed ${fields.length} GraphQL fields × ${NUM_RUNS}`);

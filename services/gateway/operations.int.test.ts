@@ -293,6 +293,19 @@ describe('parked events', () => {
     });
     expect(bad.status).toBe(400);
     expect(bad.body).toMatchObject({ success: false, code: 'VALIDATION' });
+    // A NUL byte in the consumer's name reached Postgres and answered 500 (found by the fuzz test).
+    const nul = await api(t.url, 'POST', `/api/operations/parked/%00/${event.id}/retry`, {
+      token: tokens.ADMIN,
+    });
+    expect(nul.status).toBe(400);
+    expect(nul.body).toMatchObject({ success: false, code: 'VALIDATION' });
+    const nulGql = await gql(
+      t.url,
+      'mutation($c: String!, $e: String!) { retryParkedEvent(consumer: $c, eventId: $e) }',
+      { c: '\u0000', e: event.id },
+      tokens.ADMIN,
+    );
+    expect(nulGql.errors?.[0]?.extensions?.code).toBe('VALIDATION');
     const r = await gql(
       t.url,
       `mutation { retryParkedEvent(consumer: "${IDLE_CONSUMER}", eventId: "${event.id}") }`,
