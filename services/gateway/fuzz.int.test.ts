@@ -23,7 +23,8 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const NUM_RUNS = 25;
+/** Per operation; FUZZ_RUNS=500 searches deeper (CI keeps to 25). */
+const NUM_RUNS = Number(process.env.FUZZ_RUNS ?? 25);
 /** FUZZ_SEED=<the seed a failure printed> runs every property with it, to reproduce that failure. */
 const SEED = process.env.FUZZ_SEED ? { seed: Number(process.env.FUZZ_SEED) } : {};
 
