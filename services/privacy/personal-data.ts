@@ -124,8 +124,8 @@ export class BlindIndex {
   constructor(private readonly key: Buffer) {}
 
   /** The key as derived from an ENCRYPTION_KEY (the database's first). */
-  static keyFrom(encryptionKey: string | Buffer): Buffer {
-    const ikm = typeof encryptionKey === 'string' ? Buffer.from(encryptionKey, 'base64') : encryptionKey;
+  static keyFrom(encryptionKey: string): Buffer {
+    const ikm = Buffer.from(encryptionKey, 'base64');
     return Buffer.from(hkdfSync('sha256', ikm, 'billflow', 'blind-index: e-mail', 32));
   }
 

@@ -69,6 +69,7 @@ export class SubjectKeys {
    */
   private readonly cache: LRUCache<string, { key: SubjectKey }>;
   private sealedOpener: SealedOpener | undefined;
+  private blindKey: Promise<Buffer> | undefined;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -98,9 +99,19 @@ export class SubjectKeys {
   /**
    * The blind index's key: kept wrapped in `key_material` once ENCRYPTION_KEY has been changed,
    * derived from ENCRYPTION_KEY before that (the key the database was first written with, as
-   * assertKeyMatches has checked). Never made here: only a rotation writes the row.
+   * assertKeyMatches has checked). Never made here: only a rotation writes the row, and only with
+   * the product stopped, so a process reads it once (the start-up check, then the blind index).
    */
-  async blindIndexKey(): Promise<Buffer> {
+  blindIndexKey(): Promise<Buffer> {
+    this.blindKey ??= this.readBlindIndexKey();
+    // A failed read (a wrong key, Postgres away) is not kept: the next start asks again.
+    this.blindKey.catch(() => {
+      this.blindKey = undefined;
+    });
+    return this.blindKey;
+  }
+
+  private async readBlindIndexKey(): Promise<Buffer> {
     const r = await this.pool.query<{ wrapped: Buffer }>(
       "SELECT wrapped FROM key_material WHERE name = 'blind-index'",
     );
