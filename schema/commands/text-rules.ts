@@ -12,16 +12,69 @@ const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[
 
 export const wellFormed = (v: string) => !LONE_SURROGATE.test(v);
 
+// Format characters (Cf: zero-width space, ZWNJ/ZWJ, BOM, soft hyphen, word joiner, direction
+// marks) show nothing: at the edges of a value they only make it differ from the same text without
+// them (a name that passes a uniqueness check, a reason that is "not blank" yet reads as nothing).
+const INVISIBLE = /^[\s\p{Cf}]$/u;
+const LEADING_INVISIBLE = /^[\s\p{Cf}]+/u;
+const PICTOGRAPHIC = /^\p{Extended_Pictographic}$/u;
+const TAG_SPEC = (cp: number) => cp >= 0xe0020 && cp <= 0xe007e;
+const CANCEL_TAG = 0xe007f;
+/** Nothing a reader would see: whitespace, format characters and other default-ignorables. */
+const NOTHING_VISIBLE = /^[\s\p{Cf}\p{Default_Ignorable_Code_Point}]*$/u;
+
+/** The code point that ends at `end` (a surrogate pair counts as one), and where it starts. */
+function codePointBefore(v: string, end: number): [number, number] {
+  const low = v.charCodeAt(end - 1);
+  if (end >= 2 && low >= 0xdc00 && low <= 0xdfff) {
+    const high = v.charCodeAt(end - 2);
+    if (high >= 0xd800 && high <= 0xdbff) return [v.codePointAt(end - 2) as number, end - 2];
+  }
+  return [low, end - 1];
+}
+
+/** Whether an emoji tag sequence (a flag such as England's: black flag, tags, cancel tag) ends at `end`. */
+function tagSequenceEnds(v: string, end: number): boolean {
+  let [cp, at] = codePointBefore(v, end);
+  if (cp !== CANCEL_TAG) return false;
+  let tags = 0;
+  while (at > 0) {
+    [cp, at] = codePointBefore(v, at);
+    if (!TAG_SPEC(cp)) return tags > 0 && PICTOGRAPHIC.test(String.fromCodePoint(cp));
+    tags++;
+  }
+  return false;
+}
+
 /**
- * Trimmed, NFC-normalised, at most `max` characters, none of the characters above. `missing`: the
- * message when the value is absent or not a string (zod's own otherwise).
+ * Whitespace and format characters trimmed at both edges (inner ones stay: ZWJ joins emoji); a value
+ * with nothing visible in it is blank (''). At the end an emoji tag sequence is kept whole; tag
+ * characters after anything else are hidden text and go too. A loop, not a `…+$` regex, which
+ * backtracks quadratically over a long inner run of spaces.
+ */
+export function trimInvisible(v: string): string {
+  const start = v.match(LEADING_INVISIBLE)?.[0].length ?? 0;
+  let end = v.length;
+  while (end > start) {
+    const [cp, at] = codePointBefore(v, end);
+    if (!INVISIBLE.test(String.fromCodePoint(cp)) || (cp === CANCEL_TAG && tagSequenceEnds(v, end))) break;
+    end = at;
+  }
+  const trimmed = v.slice(start, end);
+  return NOTHING_VISIBLE.test(trimmed) ? '' : trimmed;
+}
+
+/**
+ * Trimmed (of whitespace and format characters: see trimInvisible), NFC-normalised, at most `max`
+ * characters, none of the characters above; nothing visible reads as ''. `missing`: the message when
+ * the value is absent or not a string (zod's own otherwise).
  */
 export function plainText(max: number, missing?: string) {
   return z
     .string(missing ? { error: missing } : undefined)
     .max(max * 4, `Must be at most ${max} characters`)
     .refine(wellFormed, 'Contains an invalid character')
-    .transform((v) => v.trim().normalize('NFC'))
+    .transform((v) => trimInvisible(v.normalize('NFC')))
     .refine((v) => v.length <= max, `Must be at most ${max} characters`)
     .refine((v) => !CONTROL.test(v), 'Must not contain control characters')
     .refine((v) => !BIDI_CONTROL.test(v), 'Must not contain text-direction control characters');

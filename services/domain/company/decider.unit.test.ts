@@ -145,4 +145,28 @@ describe('company names decider', () => {
       .when({ type: 'ReleaseName', companyId: 6, name: 'Acme Corp', now })
       .then([]);
   });
+
+  it('compares names with invisible (format) characters removed', () => {
+    spec
+      .given([claimed(5, 'acme corp')])
+      .when({ type: 'ClaimName', companyId: 6, name: 'Acme Corp\u200B', now })
+      .thenRefuses('CONFLICT', NAME_TAKEN);
+    spec
+      .given([claimed(5, 'acme corp')])
+      .when({ type: 'ClaimName', companyId: 6, name: 'Ac\u00ADme\u2060 Corp', now })
+      .thenRefuses('CONFLICT', NAME_TAKEN);
+    spec
+      .given([])
+      .when({ type: 'ClaimName', companyId: 5, name: '\uFEFFAcme\u200C Corp', now })
+      .then([claimed(5, 'acme corp')]);
+    // A key claimed before this rule (with the invisible character in it) is released by the name.
+    spec
+      .given([claimed(5, 'acme\u200b corp')])
+      .when({ type: 'ReleaseName', companyId: 5, name: 'Acme\u200B Corp', now })
+      .then([released(5, 'acme corp')]);
+    spec
+      .given([claimed(5, 'acme\u200b corp')])
+      .when({ type: 'ClaimName', companyId: 6, name: 'Acme Corp', now })
+      .thenRefuses('CONFLICT', NAME_TAKEN);
+  });
 });

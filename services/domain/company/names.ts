@@ -4,8 +4,17 @@
 import type { CompanyEvent } from '../../../schema/events/company.js';
 import { DomainError } from '../errors.js';
 
-/** The key a name is compared by: trimmed, case and inner spacing folded. */
-export const nameKey = (name: string) => name.trim().replace(/\s+/g, ' ').toLowerCase();
+/**
+ * The key a name is compared by: format characters (zero-width space, soft hyphen, …) removed, since
+ * "Acme\u200B" reads as "Acme"; trimmed, case and inner spacing folded. Idempotent: keys claimed
+ * before a rule here was added are folded again when read (evolve), so their release still matches.
+ */
+export const nameKey = (name: string) =>
+  name
+    .replace(/\p{Cf}/gu, '')
+    .trim()
+    .replace(/\s+/g, ' ')
+    .toLowerCase();
 
 export interface NamesState {
   /** name key → company id */
@@ -25,8 +34,9 @@ export const NAME_TAKEN = 'A company with this name already exists';
 export function evolve(state: NamesState, event: CompanyEvent): NamesState {
   if (event.type !== 'CompanyNameClaimed' && event.type !== 'CompanyNameReleased') return state;
   const holders = new Map(state.holders);
-  if (event.type === 'CompanyNameClaimed') holders.set(event.data.key, event.data.companyId);
-  else if (holders.get(event.data.key) === event.data.companyId) holders.delete(event.data.key);
+  const key = nameKey(event.data.key);
+  if (event.type === 'CompanyNameClaimed') holders.set(key, event.data.companyId);
+  else if (holders.get(key) === event.data.companyId) holders.delete(key);
   return { holders };
 }
 
