@@ -35,11 +35,12 @@ export async function login(
   client: { ip: string | null },
 ): Promise<{ user: UserDto; tokens: Tokens }> {
   const { email, password } = parseInput(LoginInput, input);
-  await countAttempt(app, email, client.ip);
-  const row = await findUserRowByEmail(app, email);
-  let valid = false;
-  if (row) valid = await app.credentials.verify(row.credential_id, password);
-  else await burnVerify(password);
+  const { row, valid } = await checkCounted(app, email, client.ip, async () => {
+    const row = await findUserRowByEmail(app, email);
+    if (row) return { row, valid: await app.credentials.verify(row.credential_id, password) };
+    await burnVerify(password);
+    return { row, valid: false };
+  });
   if (!row || !valid) {
     throw new AppError('UNAUTHENTICATED', INVALID_CREDENTIALS);
   }
@@ -71,6 +72,27 @@ async function countAttempt(app: AppServices, email: string, ip: string | null) 
 }
 
 /**
+ * Counts the attempt, then runs the check of the password. A check that throws (no connection in
+ * the pool, the database failed while reading the user or the hash) never compared the password:
+ * the attempt gives its points back, so an outage does not lock the real user out, and the first
+ * error is the one the caller sees. A crash before the give-back leaves the point counted.
+ */
+async function checkCounted<T>(
+  app: AppServices,
+  email: string,
+  ip: string | null,
+  check: () => Promise<T>,
+): Promise<T> {
+  await countAttempt(app, email, ip);
+  try {
+    return await check();
+  } catch (err) {
+    await app.loginLimit.giveBack(email, ip).catch(() => {});
+    throw err;
+  }
+}
+
+/**
  * The current password, for a change of one's own password or e-mail: throttled like a sign-in.
  * A wrong one is a field error (400), not a 401: the caller is signed in.
  */
@@ -85,8 +107,10 @@ export async function checkCurrentPassword(
       { field: 'currentPassword', message: 'Current password is required' },
     ]);
   const ip = actor.request?.ip ?? null;
-  await countAttempt(app, actor.email, ip);
-  if (!(await app.credentials.verify(credentialId, currentPassword)))
+  const matches = await checkCounted(app, actor.email, ip, () =>
+    app.credentials.verify(credentialId, currentPassword),
+  );
+  if (!matches)
     throw new AppError('VALIDATION', 'Current password is incorrect', [
       { field: 'currentPassword', message: 'Current password is incorrect' },
     ]);

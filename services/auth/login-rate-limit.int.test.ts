@@ -1,7 +1,11 @@
 // The failed-sign-in limit against a real Redis: a burst of parallel attempts cannot overrun it (each
-// attempt takes its point atomically before the password is checked), and with Redis stopped it
-// still holds, in this process's memory, instead of failing open or hanging.
+// attempt takes its point atomically before the password is checked), an attempt never checked gives
+// its points back (in the product too, on a real pool and database), and with Redis stopped it still
+// holds, in this process's memory, instead of failing open or hanging.
+import pg from 'pg';
 import { afterAll, expect, it } from 'vitest';
+import { startTestApp } from '../../test/support/app.js';
+import { api, signIn } from '../../test/support/http.js';
 import { createTestRedis } from '../../test/support/redis.js';
 import { startScratchRedis } from '../../test/support/scratch-services.js';
 import { createRedis, REDIS_COMMAND_TIMEOUT_MS, RedisMonitor, redisReady } from '../redis.js';
@@ -67,6 +71,29 @@ it('guesses from elsewhere slow an e-mail down but do not lock its owner out', a
   expect(await limit.attempt('owner@x.test', '203.0.113.11')).toEqual({ allowed: true, delayMs: 0 });
 });
 
+it('an attempt whose password was never checked gives its points back, and never more than it took', async () => {
+  const shared = await createTestRedis('loginback');
+  cleanups.push(() => shared.cleanup());
+  const redis = createRedis(shared.url, new RedisMonitor(quiet));
+  cleanups.push(async () => redis.disconnect());
+  expect(await redisReady(redis, 5000)).toBe(true);
+  const limit = new LoginRateLimit(redis, shared.prefix, 2, 60);
+  const ip = '192.0.2.7';
+  // Five attempts that ended before the password was compared: no lock-out, no slow-down.
+  for (let i = 0; i < 5; i++) {
+    expect(await limit.attempt('back@x.test', ip)).toEqual({ allowed: true, delayMs: 0 });
+    await limit.giveBack('back@x.test', ip);
+  }
+  // Nothing left to give (a count at zero, or none at all): no free guess is handed out.
+  await limit.giveBack('back@x.test', ip);
+  await limit.giveBack('fresh@x.test', ip);
+  for (const email of ['back@x.test', 'fresh@x.test']) {
+    const guesses = [];
+    for (let i = 0; i < 3; i++) guesses.push(await limit.attempt(email, ip));
+    expect(guesses.map(allowed)).toEqual([true, true, false]);
+  }
+});
+
 it('holds while Redis is down, answering at once, and never fails open', async () => {
   const scratch = await startScratchRedis();
   cleanups.push(() => scratch.close());
@@ -100,3 +127,59 @@ it('does not wait on a Redis that hangs: each attempt answers within the command
   expect(performance.now() - t).toBeLessThan(REDIS_COMMAND_TIMEOUT_MS + 1000);
   expect(results.filter(allowed)).toHaveLength(2);
 });
+
+it('a sign-in the server never checked is not a failed guess: a pool shortage or a failing database locks no one out', async () => {
+  // A product of its own: the counts of its one address (this test's) start at zero.
+  const t = await startTestApp({ env: { LOGIN_MAX_FAILURES: '3' } });
+  cleanups.push(() => t.stop());
+  const admin = (await signIn(t.url, t.admin.email, t.admin.password)).tokens.accessToken;
+  const email = 'unchecked@billflow.test';
+  const password = 'Right-passw0rd';
+  const created = await api(t.url, 'POST', '/api/auth/register', {
+    token: admin,
+    body: { email, password, role: 'USER' },
+  });
+  expect(created.status).toBe(201);
+  const login = (pw: string) => api(t.url, 'POST', '/api/auth/login', { body: { email, password: pw } });
+
+  // Every connection of the product's own pool held: a sign-in waits for one, gives up, and answers
+  // 503 before it could read the user. Twice three at once: six attempts, twice the limit of three.
+  const pool = t.started.app.pool;
+  const held: pg.PoolClient[] = [];
+  try {
+    while (held.length < (pool.options.max ?? 10)) held.push(await pool.connect());
+    for (let round = 0; round < 2; round++) {
+      const answers = await Promise.all([0, 1, 2].map(() => login(password)));
+      expect(answers.map((r) => r.status)).toEqual([503, 503, 503]);
+    }
+  } finally {
+    for (const client of held) client.release();
+  }
+  expect((await login(password)).status).toBe(200);
+
+  // The database failing while the hash is read (after the user was found): four times, over the limit.
+  const sql = new pg.Client({ connectionString: t.env.DATABASE_URL });
+  await sql.connect();
+  cleanups.push(() => sql.end());
+  const breakHashes = () => sql.query('ALTER TABLE user_credentials RENAME TO user_credentials_broken');
+  const mendHashes = () => sql.query('ALTER TABLE user_credentials_broken RENAME TO user_credentials');
+  await breakHashes();
+  try {
+    for (let i = 0; i < 4; i++) expect((await login(password)).status).toBe(500);
+  } finally {
+    await mendHashes();
+  }
+  expect((await login(password)).status).toBe(200);
+
+  // Wrong passwords still count, and unchecked attempts between them neither add nor take away:
+  // two wrong, two the server could not check, one more wrong, and the right one is refused.
+  for (let i = 0; i < 2; i++) expect((await login('wrong-password')).status).toBe(401);
+  await breakHashes();
+  try {
+    for (let i = 0; i < 2; i++) expect((await login('wrong-password')).status).toBe(500);
+  } finally {
+    await mendHashes();
+  }
+  expect((await login('wrong-password')).status).toBe(401);
+  expect((await login(password)).status).toBe(429);
+}, 60_000);

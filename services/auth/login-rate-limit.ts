@@ -1,8 +1,10 @@
 // Failed sign-ins, counted per e-mail and address, per address, and per e-mail from anywhere, in a
-// fixed window that opens at the first attempt (rate-limiter-flexible on Redis). Every attempt takes its point before the password
-// is checked, in one atomic increment, so a burst of parallel guesses cannot slip past the limit;
-// a successful sign-in gives its points back. While Redis is down the counts move to an in-memory
-// limiter in this process: the limit holds per process and never fails open.
+// fixed window that opens at the first attempt (rate-limiter-flexible on Redis). Every attempt takes
+// its point before the password is checked, in one atomic increment, so a burst of parallel guesses
+// cannot slip past the limit; a successful sign-in gives its points back, and so does an attempt that
+// ended before its password was compared (the database failed first): that was no guess. While Redis
+// is down the counts move to an in-memory limiter in this process: the limit holds per process and
+// never fails open.
 import { createHash } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from 'rate-limiter-flexible';
@@ -47,6 +49,16 @@ export class LoginRateLimit {
     return createHash('sha256').update(values.join('\u0000')).digest('base64url').slice(0, 32);
   }
 
+  /** The counts an attempt takes a point from, each with its key; the per-e-mail one last. */
+  private counters(email: string, ip: string | null): Array<[RateLimiterRedis, string]> {
+    const mail = email.toLowerCase();
+    return [
+      [this.byPair, LoginRateLimit.key(mail, ip ?? '')],
+      ...(ip ? [[this.byAddress, LoginRateLimit.key(ip)] as [RateLimiterRedis, string]] : []),
+      [this.byEmail, LoginRateLimit.key(mail)],
+    ];
+  }
+
   /**
    * Counts one sign-in attempt (or a check of the current password) before the password is checked,
    * atomically. Refused when this e-mail from this address, or this address, is over its limit.
@@ -55,12 +67,9 @@ export class LoginRateLimit {
    * while the owner, from their own address, still gets in.
    */
   async attempt(email: string, ip: string | null): Promise<LoginAttempt> {
-    const mail = email.toLowerCase();
-    const results = await Promise.allSettled([
-      this.byPair.consume(LoginRateLimit.key(mail, ip ?? '')),
-      ...(ip ? [this.byAddress.consume(LoginRateLimit.key(ip))] : []),
-      this.byEmail.consume(LoginRateLimit.key(mail)),
-    ]);
+    const results = await Promise.allSettled(
+      this.counters(email, ip).map(([limiter, key]) => limiter.consume(key)),
+    );
     let failures = 0;
     for (const [i, r] of results.entries()) {
       if (r.status === 'fulfilled') {
@@ -83,5 +92,21 @@ export class LoginRateLimit {
       this.byEmail.delete(LoginRateLimit.key(mail)),
       ...(ip ? [this.byAddress.reward(LoginRateLimit.key(ip))] : []),
     ]);
+  }
+
+  /**
+   * An allowed attempt that ended before its password was compared (no connection in the pool, the
+   * database failed): it gives back the point it took from each count, so an outage does not lock
+   * the owner out. A count whose window ended meanwhile holds nothing of this attempt's and is left
+   * alone (never below zero, which would hand out a free guess). Never throws: a point it cannot
+   * give back stays counted, erring on the side of the limit.
+   */
+  async giveBack(email: string, ip: string | null): Promise<void> {
+    await Promise.allSettled(
+      this.counters(email, ip).map(async ([limiter, key]) => {
+        const counted = await limiter.get(key);
+        if (counted && counted.consumedPoints > 0) await limiter.reward(key);
+      }),
+    );
   }
 }
