@@ -1,5 +1,6 @@
-// The companies' segregation-of-duties policies as a read model (issue 12 §7): one row per company
-// that ever set one. The decider judges from the policy's own stream; this table only lets the
+// The companies' approval policies as a read model (issue 12 §7, issue 36): one row per company
+// that ever set one; a company without a row has the default (DEFAULT_POLICY). The staff scope
+// (services/app/staff-scope.ts) reads assigned_staff_only here. The decider judges from the policy's own stream; this table only lets the
 // approval reads say, per viewer, whether they may approve and why not, without a stream read per
 // company on every list page (the list's cache keys on this checkpoint too, so a change shows at once).
 import { sql } from 'kysely';
@@ -13,6 +14,8 @@ export interface ApprovalPoliciesTable {
   creator_may_not_approve: boolean;
   /** numeric: pg answers a string; null: one approval is always enough. */
   second_approval_threshold: string | null;
+  /** Only assigned staff see and act on the company's approvals (services/app/staff-scope.ts). */
+  assigned_staff_only: boolean;
   updated_at: Date;
 }
 
@@ -25,7 +28,7 @@ export type ApprovalReadTables = ApprovalsTables & ApprovalPoliciesTables;
 
 export const approvalPoliciesProjection: Projection<ApprovalReadTables> = {
   name: 'approval_policies',
-  version: 1,
+  version: 2,
   tables: ['approval_policies'],
   handles: ['ApprovalPolicySet'],
   async setup(db, schema) {
@@ -33,6 +36,7 @@ export const approvalPoliciesProjection: Projection<ApprovalReadTables> = {
       company_id integer PRIMARY KEY,
       creator_may_not_approve boolean NOT NULL,
       second_approval_threshold numeric(16,2),
+      assigned_staff_only boolean NOT NULL DEFAULT true,
       updated_at timestamptz NOT NULL
     )`.execute(db);
   },
@@ -44,6 +48,7 @@ export const approvalPoliciesProjection: Projection<ApprovalReadTables> = {
       creator_may_not_approve: d.creatorMayNotApprove,
       second_approval_threshold:
         d.secondApprovalThreshold === null ? null : d.secondApprovalThreshold.toFixed(2),
+      assigned_staff_only: d.assignedStaffOnly ?? true,
       updated_at: new Date(d.at),
     };
     // Each event carries the whole policy: the last one wins, and a replay writes the same row.
@@ -55,6 +60,7 @@ export const approvalPoliciesProjection: Projection<ApprovalReadTables> = {
         oc.column('company_id').doUpdateSet({
           creator_may_not_approve: row.creator_may_not_approve,
           second_approval_threshold: row.second_approval_threshold,
+          assigned_staff_only: row.assigned_staff_only,
           updated_at: row.updated_at,
         }),
       )

@@ -180,6 +180,8 @@ export const ApprovalPolicyInput = z.object({
       .max(1_000_000_000, 'secondApprovalThreshold is too large')
       .nullable(),
   ),
+  /** Absent: the company keeps what it has (clients that predate the setting leave it alone). */
+  assignedStaffOnly: z.boolean({ error: 'assignedStaffOnly must be true or false' }).optional(),
 });
 export type ApprovalPolicyInput = z.infer<typeof ApprovalPolicyInput>;
 

@@ -145,6 +145,8 @@ export const approvalEvents = {
       byUserId: userId,
       amount: z.number(),
       threshold: z.number(),
+      /** A first approval this one replaced: the completing choice reached beyond its bills. */
+      supersedes: z.object({ byUserId: userId, approvedBillIds: z.array(z.string()).min(1) }).optional(),
       at: z.string(),
     }),
   },
@@ -223,6 +225,8 @@ export const approvalPolicyEvents = {
       creatorMayNotApprove: z.boolean(),
       /** Above this total (approved bills, USD) a second, different approver is needed; null: never. */
       secondApprovalThreshold: z.number().nonnegative().nullable(),
+      /** Only assigned staff (and ADMINs) see and act on its approvals; absent in older events: true. */
+      assignedStaffOnly: z.boolean().optional(),
       byUserId: userId,
       at: z.string(),
     }),

@@ -41,18 +41,20 @@ import {
   approvalPolicyDecider,
   approvalStreamId,
   billFingerprint,
+  DEFAULT_POLICY,
   findDuplicates,
-  NO_POLICY,
   segregationBlock,
 } from '../domain/approval/decider.js';
 import { DomainError } from '../domain/errors.js';
 import type { Position } from '../eventstore/port.js';
+import { achAmount, cleanQbId, cleanQbText } from '../quickbooks/clean.js';
 import { QbApiError, QbGrantError } from '../quickbooks/client.js';
 import type { CommandContext } from './command-handler.js';
 import { type AppServices, awaitProjections } from './context.js';
 import { AppError, parseInput, parseRowId, toAppError } from './errors.js';
 import { qbAccess } from './quickbooks.js';
 import { readCached } from './read-cache.js';
+import { type CompanyScope, companyScope, inScope, requireCompanyInScope, scopeKey } from './staff-scope.js';
 import type { Page } from './users.js';
 import { inParallel, maskTail } from './vendors.js';
 
@@ -227,22 +229,23 @@ async function toDtos(app: AppServices, rows: ApprovalRow[]): Promise<ApprovalDt
     ),
   ]);
   for (const u of users) people.set(u.id, { first: u.first_name, last: u.last_name });
-  return rows.map((r) => toDto(r, people, policies.get(r.company_id) ?? NO_POLICY));
+  return rows.map((r) => toDto(r, people, policies.get(r.company_id) ?? DEFAULT_POLICY));
 }
 
-/** The segregation-of-duties policies of these companies (off when none was ever set). */
+/** The segregation-of-duties policies of these companies (the default when none was ever set). */
 async function policiesOf(app: AppServices, companyIds: number[]): Promise<Map<number, ApprovalPolicy>> {
   const wanted = [...new Set(companyIds)];
   const out = new Map<number, ApprovalPolicy>();
   if (wanted.length === 0) return out;
   for (const p of await app.db
     .selectFrom('approval_policies')
-    .select(['company_id', 'creator_may_not_approve', 'second_approval_threshold'])
+    .select(['company_id', 'creator_may_not_approve', 'second_approval_threshold', 'assigned_staff_only'])
     .where('company_id', 'in', wanted)
     .execute())
     out.set(p.company_id, {
       creatorMayNotApprove: p.creator_may_not_approve,
       secondApprovalThreshold: p.second_approval_threshold === null ? null : num(p.second_approval_threshold),
+      assignedStaffOnly: p.assigned_staff_only,
     });
   return out;
 }
@@ -333,7 +336,11 @@ export function pageForViewer(page: Page<ApprovalDto>, actor: Actor | null): Pag
   return viewed;
 }
 
-function toDto(r: ApprovalRow, people: People = new Map(), policy: ApprovalPolicy = NO_POLICY): ApprovalDto {
+function toDto(
+  r: ApprovalRow,
+  people: People = new Map(),
+  policy: ApprovalPolicy = DEFAULT_POLICY,
+): ApprovalDto {
   const totalAmount = num(r.total_amount);
   const approvedAmount = num(r.approved_amount);
   const managerName = r.m_first !== null ? `${r.m_first} ${r.m_last ?? ''}`.trim() : null;
@@ -397,10 +404,37 @@ async function findRow(app: AppServices, id: string) {
   return approvalRows(app).where('a.id', '=', id).executeTakeFirst();
 }
 
-async function requireRow(app: AppServices, id: string): Promise<ApprovalRow> {
+/** The approval's row for a reader: absent, deleted or outside their companies is not found. */
+async function requireRow(app: AppServices, actor: Actor, id: string): Promise<ApprovalRow> {
   const row = await findRow(app, id);
-  if (!row) throw new AppError('NOT_FOUND', 'Approval not found');
+  if (!row || !inScope(await companyScope(app, actor), row.company_id))
+    throw new AppError('NOT_FOUND', 'Approval not found');
   return row;
+}
+
+/**
+ * The approval's row before a command on it. A command acts only on what the screens can show
+ * (issue 36 §1): an approval its read model does not hold (not projected yet, or its events parked)
+ * waits for the read model to pass its stream, and is refused if still absent.
+ */
+async function requireActionableRow(app: AppServices, actor: Actor, id: string): Promise<ApprovalRow> {
+  const row = await findRow(app, id);
+  if (row) {
+    if (!inScope(await companyScope(app, actor), row.company_id))
+      throw new AppError('NOT_FOUND', 'Approval not found');
+    return row;
+  }
+  const { state, events } = await app.commands.load(approvalDecider, approvalStreamId(id));
+  if (!state.exists || state.deleted || !inScope(await companyScope(app, actor), state.companyId!))
+    throw new AppError('NOT_FOUND', 'Approval not found');
+  await awaitProjections(app, events[events.length - 1].position, ['approvals']);
+  const caughtUp = await findRow(app, id);
+  if (!caughtUp)
+    throw new AppError(
+      'CONFLICT',
+      'This approval cannot be acted on: its record could not be read. An administrator can see why on the Operations page.',
+    );
+  return caughtUp;
 }
 
 const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -420,13 +454,25 @@ const SORTS = {
 
 const NULLABLE_SORTS = new Set(['companyName', 'managerName']);
 
-type Filters = { search?: string; status?: ApprovalStatus; priority?: Priority; companyId?: number };
+type Filters = {
+  search?: string;
+  status?: ApprovalStatus;
+  priority?: Priority;
+  companyId?: number;
+  /** The reader's companies (staff scope); absent: every company. */
+  companyIds?: readonly number[];
+};
+
+/** The scope as a filter: every company, or the ids (an empty list matches nothing). */
+const scopeFilter = (scope: CompanyScope) => (scope === 'all' ? undefined : [...scope]);
 
 function filtered<Q extends ReturnType<typeof approvalRows>>(q: Q, f: Filters): Q {
   let x = q as ReturnType<typeof approvalRows>;
   if (f.status) x = x.where('a.status', '=', f.status);
   if (f.priority) x = x.where('a.priority', '=', f.priority);
   if (f.companyId !== undefined) x = x.where('a.company_id', '=', f.companyId);
+  if (f.companyIds)
+    x = f.companyIds.length > 0 ? x.where('a.company_id', 'in', f.companyIds) : x.where(sql<boolean>`false`);
   if (f.search) {
     const p = likePattern(f.search);
     x = x.where((eb) => eb.or([eb('a.search_text', 'like', p), eb(sql`lower(c.name)`, 'like', p)]));
@@ -442,9 +488,10 @@ export async function listApprovals(
 ): Promise<Page<ApprovalDto>> {
   authorize(actor, 'approvals.read');
   const input = parseInput(ApprovalListInput, query);
+  const scope = await companyScope(app, actor);
   // Staff keep this list open and page through it: an unchanged read model answers from memory.
-  return readCached(app, LIST_READ_MODELS, `approvals:${JSON.stringify(input)}`, () =>
-    readApprovalPage(app, input),
+  return readCached(app, LIST_READ_MODELS, `approvals:${scopeKey(scope)}:${JSON.stringify(input)}`, () =>
+    readApprovalPage(app, { ...input, companyIds: scopeFilter(scope) }),
   );
 }
 
@@ -456,7 +503,7 @@ export const LIST_READ_MODELS = ['approvals', 'companies', 'managers', 'users', 
 
 async function readApprovalPage(
   app: AppServices,
-  input: ReturnType<typeof ApprovalListInput.parse>,
+  input: ReturnType<typeof ApprovalListInput.parse> & Pick<Filters, 'companyIds'>,
 ): Promise<Page<ApprovalDto>> {
   const { page, limit } = input;
   const order = input.sortOrder ?? 'desc';
@@ -501,6 +548,8 @@ function countFromTotals(app: AppServices, f: Filters) {
   if (f.status) q = q.where('status', '=', f.status);
   if (f.priority) q = q.where('priority', '=', f.priority);
   if (f.companyId !== undefined) q = q.where('company_id', '=', f.companyId);
+  if (f.companyIds)
+    q = f.companyIds.length > 0 ? q.where('company_id', 'in', f.companyIds) : q.where(sql<boolean>`false`);
   return q.executeTakeFirstOrThrow();
 }
 
@@ -512,7 +561,8 @@ export async function getApprovalSummary(
 ): Promise<ApprovalDto | null> {
   authorize(actor, 'approvals.read');
   const row = await findRow(app, parseApprovalId(id));
-  return row ? (await toDtos(app, [row]))[0] : null;
+  if (!row || !inScope(await companyScope(app, actor), row.company_id)) return null;
+  return (await toDtos(app, [row]))[0];
 }
 
 /** Many list rows in one query (the gateway's read for a message's live notices); deleted ones absent. */
@@ -566,7 +616,7 @@ const NO_ACH: AchStatus = {
 export async function getApproval(app: AppServices, actor: Actor | null, id: unknown): Promise<ApprovalDto> {
   authorize(actor, 'approvals.read');
   const approvalId = parseApprovalId(id);
-  const row = await requireRow(app, approvalId);
+  const row = await requireRow(app, actor, approvalId);
   const { state } = await app.commands.load(approvalDecider, approvalStreamId(approvalId));
   return withDetail(app, (await toDtos(app, [row]))[0], state);
 }
@@ -621,6 +671,7 @@ export async function approvalStats(
 ): Promise<ApprovalStats> {
   authorize(actor, 'approvals.read');
   const { companyId } = parseInput(ApprovalStatsInput, query);
+  const companyIds = scopeFilter(await companyScope(app, actor));
   let q = app.db
     .selectFrom('approval_counts')
     .select((eb) => [
@@ -634,6 +685,8 @@ export async function approvalStats(
     ])
     .groupBy(['status', 'priority']);
   if (companyId !== undefined) q = q.where('company_id', '=', companyId);
+  if (companyIds)
+    q = companyIds.length > 0 ? q.where('company_id', 'in', companyIds) : q.where(sql<boolean>`false`);
   const rows = await q.execute();
   const byStatus: Record<string, number> = {};
   const byPriority: Record<string, number> = { URGENT: 0, HIGH: 0, MEDIUM: 0, LOW: 0 };
@@ -716,7 +769,11 @@ const HISTORY: Record<
     const d = e.data as Extract<ApprovalEvent, { type: 'ApprovalFirstApproved' }>['data'];
     return {
       action: 'First approval',
-      details: `${d.approvedBillIds.length} bill(s), ${money(d.amount)}: above ${money(d.threshold)}, awaiting a second approver`,
+      details: `${d.approvedBillIds.length} bill(s), ${money(d.amount)}: above ${money(d.threshold)}, awaiting a second approver${
+        d.supersedes
+          ? `; replaces the first approval of ${d.supersedes.approvedBillIds.length} bill(s), which did not cover this choice`
+          : ''
+      }`,
     };
   },
   ApprovalApproved: (e) => ({
@@ -748,7 +805,7 @@ export async function approvalHistory(
 ): Promise<ApprovalHistoryEntry[]> {
   authorize(actor, 'approvals.read');
   const approvalId = parseApprovalId(id);
-  await requireRow(app, approvalId);
+  await requireRow(app, actor, approvalId);
   const { events } = await app.store.readStream(approvalStreamId(approvalId));
   const ids = [
     ...new Set(events.map((e) => Number(e.metadata.userId)).filter((n) => Number.isInteger(n) && n > 0)),
@@ -788,9 +845,10 @@ export async function exportApprovalsCsv(
 ): Promise<string> {
   authorize(actor, 'approvals.read');
   const f = parseInput(ApprovalExportInput, query);
+  const companyIds = scopeFilter(await companyScope(app, actor));
   const rows = await toDtos(
     app,
-    await filtered(approvalRows(app), f)
+    await filtered(approvalRows(app), { ...f, companyIds })
       .orderBy('a.created_at', 'desc')
       .orderBy('a.id', 'desc')
       .limit(APPROVAL_EXPORT_MAX)
@@ -874,7 +932,32 @@ interface QbAttachableRow {
 }
 
 const quote = (ids: string[]) => ids.map((id) => `'${id.replace(/'/g, "''")}'`).join(',');
-const text = (v: unknown, max = 500) => (typeof v === 'string' ? v.slice(0, max) : null);
+const text = (v: unknown, max = 500) => cleanQbText(v, max);
+
+/**
+ * Why Billflow cannot put this QuickBooks bill in an approval, or null: its ids are not QuickBooks
+ * ids, or an amount is not one an ACH payment can carry (issue 36 §1).
+ */
+function billProblem(b: QbBill): string | null {
+  if (!cleanQbId(b.VendorRef?.value)) return 'its vendor reference is not a QuickBooks id';
+  for (const [what, v] of [
+    ['total', b.TotalAmt],
+    ['balance', b.Balance],
+  ] as const) {
+    const a = achAmount(v);
+    if (!a.ok) return a.reason.replace('its amount', `its ${what}`);
+  }
+  for (const l of b.Line ?? [])
+    if (typeof l.Amount === 'number' && !achAmount(l.Amount).ok)
+      return 'a line amount is not one an ACH payment can carry';
+  return null;
+}
+
+/** A QuickBooks amount already checked by billProblem (0 for one that was refused). */
+const amountOf = (v: unknown) => {
+  const a = achAmount(v);
+  return a.ok ? a.amount : 0;
+};
 
 /** A QuickBooks refusal or outage, said as the caller can act on it. */
 function qbFailure(err: unknown): never {
@@ -926,7 +1009,14 @@ async function fetchQbBills(
         if (page.length < 1000) break;
       }
     }
-    const vendorIds = [...new Set(bills.map((b) => b.VendorRef.value))];
+    // A row without a QuickBooks id, or without a vendor, is nothing Billflow can show or pay.
+    const usable = bills.filter(
+      (b) => cleanQbId(b.Id) !== null && typeof b.VendorRef === 'object' && b.VendorRef,
+    );
+    bills.splice(0, bills.length, ...usable);
+    const vendorIds = [
+      ...new Set(bills.map((b) => cleanQbId(b.VendorRef.value)).filter((v): v is string => v !== null)),
+    ];
     const vendors = new Map<string, QbVendorRow>();
     const attachables = new Map<string, QbAttachableRow>();
     for (let i = 0; i < vendorIds.length; i += 100) {
@@ -967,8 +1057,8 @@ function snapshotOf(
     DocNumber: text(b.DocNumber, 40),
     TxnDate: text(b.TxnDate, 40),
     DueDate: text(b.DueDate, 40),
-    TotalAmt: Number(b.TotalAmt) || 0,
-    Balance: Number(b.Balance) || 0,
+    TotalAmt: amountOf(b.TotalAmt),
+    Balance: amountOf(b.Balance),
     CurrencyRef: text(b.CurrencyRef?.value, 10),
     VendorRef: {
       value: b.VendorRef.value,
@@ -989,8 +1079,13 @@ function snapshotOf(
       .map((l, i) => ({
         Id: text(l.Id, 40) ?? String(i + 1),
         Description: text(l.Description, 1000),
-        Amount: Number(l.Amount) || 0,
-        Qty: typeof l.ItemBasedExpenseLineDetail?.Qty === 'number' ? l.ItemBasedExpenseLineDetail.Qty : null,
+        Amount: amountOf(l.Amount),
+        Qty:
+          typeof l.ItemBasedExpenseLineDetail?.Qty === 'number' &&
+          Number.isFinite(l.ItemBasedExpenseLineDetail.Qty) &&
+          Math.abs(l.ItemBasedExpenseLineDetail.Qty) < 1e9
+            ? l.ItemBasedExpenseLineDetail.Qty
+            : null,
         ItemName: text(l.ItemBasedExpenseLineDetail?.ItemRef?.name, 255),
         AccountName: text(l.AccountBasedExpenseLineDetail?.AccountRef?.name, 255),
       })),
@@ -999,11 +1094,12 @@ function snapshotOf(
   };
 }
 
+// The document number as cleaned for the snapshot: a NUL or lone surrogate never reaches an event.
 const fingerprintOf = (b: { VendorRef: { value: string }; TotalAmt: number; DocNumber?: string | null }) =>
   billFingerprint({
     vendorId: b.VendorRef.value,
-    amount: Number(b.TotalAmt) || 0,
-    docNumber: b.DocNumber ?? null,
+    amount: amountOf(b.TotalAmt),
+    docNumber: text(b.DocNumber, 40),
   });
 
 /**
@@ -1023,7 +1119,8 @@ async function paidLookalikes(
   }>,
 ): Promise<Map<string, string>> {
   const out = new Map<string, string>();
-  const docs = [...new Set(bills.map((b) => b.DocNumber?.trim()).filter((d): d is string => !!d))];
+  // Cleaned: a lone surrogate cannot be put in a query's URL (it answered 500 on /bills).
+  const docs = [...new Set(bills.map((b) => text(b.DocNumber, 40)).filter((d): d is string => !!d))];
   if (docs.length === 0) return out;
   try {
     const { client, isSandbox, realmId, accessToken } = await qbAccess(app, companyId, ctx);
@@ -1068,7 +1165,12 @@ export interface BillCandidate {
   possibleDuplicate: boolean;
   /** The bill it looks like: in an approval (approvalId), or already paid in QuickBooks (paid). */
   duplicateOf: { billId: string; approvalId: string | null; paid: boolean } | null;
+  /** Why it cannot go in an approval (an amount no ACH payment carries…); null when it can. */
+  refusedReason: string | null;
 }
+
+/** As QuickBooks sent it, for the list (a refused bill says why beside it); 0 when not a number. */
+const finite = (v: unknown) => (Number.isFinite(Number(v)) ? Number(v) : 0);
 
 /** GET /bills?companyId=: the company's open QuickBooks bills for the /bills screen. */
 export async function billsForApproval(
@@ -1079,6 +1181,7 @@ export async function billsForApproval(
   authorize(actor, 'approvals.write');
   const { companyId } = parseInput(BillsForApprovalInput, query);
   await liveCompany(app, companyId);
+  await requireCompanyInScope(app, actor, companyId);
   const [{ bills, vendors }, claims] = await Promise.all([
     fetchQbBills(app, companyId, commandContext(actor), null),
     app.commands.load(approvalBillsDecider, approvalBillsDecider.streamId(companyId)),
@@ -1105,9 +1208,10 @@ export async function billsForApproval(
         docNumber: text(b.DocNumber, 40),
         txnDate: text(b.TxnDate, 40),
         dueDate: text(b.DueDate, 40),
-        amount: Number(b.TotalAmt) || 0,
-        balance: Number(b.Balance) || 0,
-        vendorQbId: b.VendorRef.value,
+        amount: finite(b.TotalAmt),
+        balance: finite(b.Balance),
+        vendorQbId: cleanQbId(b.VendorRef.value) ?? '',
+        refusedReason: billProblem(b),
         vendorName: text(b.VendorRef.name, 255) ?? text(vendors.get(b.VendorRef.value)?.DisplayName, 255),
         vendorId: a?.vendorId ?? null,
         bankingReady: a?.hasBankingInfo ?? false,
@@ -1175,7 +1279,7 @@ async function answer(app: AppServices, approvalId: string, position: Position |
     firstApprovedAt: state.firstApproval?.at ?? null,
     awaitingSecondApproval: state.status === 'PENDING' && state.firstApproval !== null,
     ...policyFields(
-      (await policiesOf(app, [state.companyId!])).get(state.companyId!) ?? NO_POLICY,
+      (await policiesOf(app, [state.companyId!])).get(state.companyId!) ?? DEFAULT_POLICY,
       Math.round(total * 100) / 100,
       state.status === 'PENDING' && state.firstApproval !== null,
     ),
@@ -1300,6 +1404,7 @@ export async function createApproval(
   authorize(actor, 'approvals.write');
   const input = parseInput(CreateApprovalInput, body);
   await liveCompany(app, input.companyId);
+  await requireCompanyInScope(app, actor, input.companyId);
   if (input.managerId !== undefined) await requireManager(app, input.managerId);
   const ctx = commandContext(actor);
   const { bills, vendors, attachables } = await fetchQbBills(app, input.companyId, ctx, input.billIds);
@@ -1315,6 +1420,15 @@ export async function createApproval(
       { field: 'billIds', message: `Already paid: ${paid.join(', ')}` },
     ]);
   const ordered = input.billIds.map((id) => byId.get(id)!);
+  const refused = ordered
+    .map((b) => ({ id: b.Id, reason: billProblem(b) }))
+    .filter((r): r is { id: string; reason: string } => r.reason !== null);
+  if (refused.length > 0) {
+    const said = refused.map((r) => `bill ${r.id}: ${r.reason}`).join('; ');
+    throw new AppError('VALIDATION', `Billflow cannot pay these QuickBooks bills (${said})`, [
+      { field: 'billIds', message: said },
+    ]);
+  }
   const snapshots = ordered.map((b) => snapshotOf(b, vendors.get(b.VendorRef.value), attachables.get(b.Id)));
   const contacts: VendorContact[] = [...new Set(ordered.map((b) => b.VendorRef.value))].map((v) => ({
     qbVendorId: v,
@@ -1388,6 +1502,7 @@ async function onApproval(
   ctx: CommandContext = commandContext(actor),
 ) {
   const approvalId = parseApprovalId(id);
+  await requireActionableRow(app, actor, approvalId);
   const r = await app.commands.handle(approvalDecider, approvalStreamId(approvalId), command, ctx);
   return { approvalId, ...r };
 }
@@ -1432,23 +1547,6 @@ async function policyOf(app: AppServices, companyId: number): Promise<ApprovalPo
   return (await app.commands.load(approvalPolicyDecider, approvalPolicyDecider.streamId(companyId))).state;
 }
 
-async function companyOfApproval(app: AppServices, approvalId: string): Promise<number> {
-  // An approval's company never changes: a state this process remembers answers without a read.
-  const remembered = app.commands.rememberedState<ApprovalState>(approvalStreamId(approvalId));
-  if (remembered?.exists && !remembered.deleted && remembered.companyId != null) return remembered.companyId;
-  const row = await app.db
-    .selectFrom('approvals')
-    .select('company_id')
-    .where('id', '=', approvalId)
-    .where(sql<boolean>`NOT deleted`)
-    .executeTakeFirst();
-  if (row) return row.company_id;
-  // Not projected yet (just created): the stream knows.
-  const { state } = await app.commands.load(approvalDecider, approvalStreamId(approvalId));
-  if (!state.exists || state.deleted) throw new AppError('NOT_FOUND', 'Approval not found');
-  return state.companyId!;
-}
-
 async function approveOne(
   app: AppServices,
   actor: Actor,
@@ -1456,17 +1554,12 @@ async function approveOne(
   billIds: string[] | 'all',
   ctx: CommandContext,
 ) {
-  const companyId = await companyOfApproval(app, approvalId);
-  const policy = await policyOf(app, companyId);
-  let ids = billIds;
-  if (ids === 'all') {
-    const { state } = await app.commands.load(approvalDecider, approvalStreamId(approvalId));
-    ids = state.bills.map((b) => b.Id);
-  }
-  return onApproval(
-    app,
-    actor,
-    approvalId,
+  const row = await requireActionableRow(app, actor, approvalId);
+  const policy = await policyOf(app, row.company_id);
+  const ids = billIds === 'all' ? row.bill_ids : billIds;
+  const r = await app.commands.handle(
+    approvalDecider,
+    approvalStreamId(approvalId),
     {
       type: 'ApproveApproval',
       approvedBillIds: ids,
@@ -1476,6 +1569,7 @@ async function approveOne(
     },
     ctx,
   );
+  return { approvalId, ...r };
 }
 
 /** PUT /approvals/{id}/approve: the approved subset (approvedBills); ADMIN, MODERATOR. */
@@ -1626,7 +1720,7 @@ export async function bulkRejectApprovals(app: AppServices, actor: Actor | null,
 export async function approvalInvoice(app: AppServices, actor: Actor | null, id: unknown, billId: unknown) {
   authorize(actor, 'approvals.read');
   const approvalId = parseApprovalId(id);
-  const row = await requireRow(app, approvalId);
+  const row = await requireRow(app, actor, approvalId);
   const { state } = await app.commands.load(approvalDecider, approvalStreamId(approvalId));
   const bill = state.bills.find((b) => b.Id === billId);
   if (!bill) throw new AppError('NOT_FOUND', 'This bill is not part of the approval');
@@ -1654,7 +1748,7 @@ export interface ApprovalPolicyDto extends ApprovalPolicy {
   companyId: number;
 }
 
-/** GET /policies/{companyId} (ADMIN): off by default. */
+/** GET /policies/{companyId} (ADMIN): the creator may not approve, by default. */
 export async function getApprovalPolicy(
   app: AppServices,
   actor: Actor | null,
@@ -1680,7 +1774,15 @@ export async function setApprovalPolicy(
   const r = await app.commands.handle(
     approvalPolicyDecider,
     approvalPolicyDecider.streamId(companyId),
-    { type: 'SetApprovalPolicy', companyId, byUserId: actor.id, now: new Date().toISOString(), ...input },
+    {
+      type: 'SetApprovalPolicy',
+      companyId,
+      byUserId: actor.id,
+      now: new Date().toISOString(),
+      creatorMayNotApprove: input.creatorMayNotApprove,
+      secondApprovalThreshold: input.secondApprovalThreshold,
+      assignedStaffOnly: input.assignedStaffOnly ?? (await policyOf(app, companyId)).assignedStaffOnly,
+    },
     commandContext(actor),
   );
   // The approval reads say who may approve from this read model: the next screen must see the change.

@@ -67,6 +67,14 @@ async function connectCompany(name: string, realmIndex: number) {
     app: qbApp,
     realmIndex,
   });
+  // These tests predate the defaults of issue 36 (creator may not approve, assigned staff only) and
+  // act as one admin or as unassigned staff: their companies turn both off, on record. The defaults
+  // themselves are tested in 'segregation of duties' and in approvals-attack.int.test.ts.
+  const policy = await api(t.url, 'PUT', `/api/bill-approval/policies/${id}`, {
+    body: { creatorMayNotApprove: false, secondApprovalThreshold: null, assignedStaffOnly: false },
+    token: admin,
+  });
+  expect(policy.status).toBe(200);
   return { id, realmId: rid };
 }
 
@@ -426,13 +434,22 @@ describe('the lifecycle', () => {
 });
 
 describe('segregation of duties', () => {
-  it('is off by default; the creator may not approve when on; above the threshold two different approvers', async () => {
-    const P = `/api/bill-approval/policies/${companyId}`;
-    expect((await api(t.url, 'GET', P, { token: admin })).body.data).toEqual({
-      companyId,
-      creatorMayNotApprove: false,
+  it('keeps the creator from approving by default; above the threshold two different approvers', async () => {
+    const fresh = (
+      await api(t.url, 'POST', '/api/company/companies', {
+        body: { name: 'Policy Default Co' },
+        token: admin,
+      })
+    ).body.data.id as number;
+    expect(
+      (await api(t.url, 'GET', `/api/bill-approval/policies/${fresh}`, { token: admin })).body.data,
+    ).toEqual({
+      companyId: fresh,
+      creatorMayNotApprove: true,
       secondApprovalThreshold: null,
+      assignedStaffOnly: true,
     });
+    const P = `/api/bill-approval/policies/${companyId}`;
     expect(
       (
         await api(t.url, 'PUT', P, {

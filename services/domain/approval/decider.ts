@@ -5,7 +5,8 @@
 //   reached so far; update and recipients while it is still open.
 // - `approvalbills-<companyId>`: which of the company's bills are in an open approval (at most one),
 //   and the fingerprints (vendor, amount, document number) the duplicate guard compares.
-// - `approvalpolicy-<companyId>`: segregation of duties, off by default.
+// - `approvalpolicy-<companyId>`: segregation of duties. The creator may not approve by default (a
+//   company that never set a policy included); an ADMIN may turn it off per company, on record.
 import type {
   ApprovalBillsEvent,
   ApprovalEvent,
@@ -25,9 +26,22 @@ export interface ApprovalPolicy {
   creatorMayNotApprove: boolean;
   /** Above this approved total a second, different approver must approve; null: one approval is enough. */
   secondApprovalThreshold: number | null;
+  /**
+   * Only staff assigned to the company (and ADMINs) see and act on its approvals; false opens them to
+   * every MODERATOR and USER (services/app/staff-scope.ts).
+   */
+  assignedStaffOnly: boolean;
 }
 
-export const NO_POLICY: ApprovalPolicy = { creatorMayNotApprove: false, secondApprovalThreshold: null };
+/** A company that never set a policy: the creator may not approve their own approval (issue 36 §3). */
+export const DEFAULT_POLICY: ApprovalPolicy = {
+  creatorMayNotApprove: true,
+  secondApprovalThreshold: null,
+  assignedStaffOnly: true,
+};
+
+/** What the approve rule reads of the policy (the staff scope is judged before, by the use case). */
+export type SegregationPolicy = Pick<ApprovalPolicy, 'creatorMayNotApprove' | 'secondApprovalThreshold'>;
 
 /** Why a user may not approve under the policy: they created it, or they gave the first approval. */
 export type SegregationBlock = 'CREATOR' | 'FIRST_APPROVER';
@@ -39,7 +53,7 @@ export type SegregationBlock = 'CREATOR' | 'FIRST_APPROVER';
  */
 export function segregationBlock(
   approval: { createdBy: number | null; firstApprovedBy: number | null },
-  policy: ApprovalPolicy,
+  policy: SegregationPolicy,
   userId: number,
 ): SegregationBlock | null {
   if (policy.creatorMayNotApprove && approval.createdBy === userId) return 'CREATOR';
@@ -55,22 +69,32 @@ export type PolicyCommand = {
 } & ApprovalPolicy;
 
 export const approvalPolicyDecider = {
-  initialState: (): ApprovalPolicy => NO_POLICY,
+  initialState: (): ApprovalPolicy => DEFAULT_POLICY,
   evolve(_state: ApprovalPolicy, event: ApprovalPolicyEvent): ApprovalPolicy {
-    const { creatorMayNotApprove, secondApprovalThreshold } = event.data;
-    return { creatorMayNotApprove, secondApprovalThreshold };
+    const { creatorMayNotApprove, secondApprovalThreshold, assignedStaffOnly } = event.data;
+    // Policies set before the staff scope existed kept the default: assigned staff only.
+    return { creatorMayNotApprove, secondApprovalThreshold, assignedStaffOnly: assignedStaffOnly ?? true };
   },
   decide(command: PolicyCommand, state: ApprovalPolicy): ApprovalPolicyEvent[] {
-    const { companyId, byUserId, now, creatorMayNotApprove, secondApprovalThreshold } = command;
+    const { companyId, byUserId, now, creatorMayNotApprove, secondApprovalThreshold, assignedStaffOnly } =
+      command;
     if (
       state.creatorMayNotApprove === creatorMayNotApprove &&
-      state.secondApprovalThreshold === secondApprovalThreshold
+      state.secondApprovalThreshold === secondApprovalThreshold &&
+      state.assignedStaffOnly === assignedStaffOnly
     )
       return [];
     return [
       {
         type: 'ApprovalPolicySet',
-        data: { companyId, creatorMayNotApprove, secondApprovalThreshold, byUserId, at: now },
+        data: {
+          companyId,
+          creatorMayNotApprove,
+          secondApprovalThreshold,
+          assignedStaffOnly,
+          byUserId,
+          at: now,
+        },
       },
     ];
   },
@@ -301,7 +325,7 @@ export type ApprovalCommand =
       approvedBillIds: string[];
       byUserId: number;
       /** The company's policy when the command is sent (read from its own stream). */
-      policy: ApprovalPolicy;
+      policy: SegregationPolicy;
       now: string;
     }
   | { type: 'RejectApproval'; reason: string; byUserId: number; now: string }
@@ -487,28 +511,29 @@ export function decide(command: ApprovalCommand, state: ApprovalState): Approval
         );
       const amount = billsTotal(state.bills, ids);
       const threshold = policy.secondApprovalThreshold;
-      if (threshold !== null && amount > threshold) {
-        if (!state.firstApproval)
-          return [
-            {
-              type: 'ApprovalFirstApproved',
-              data: { approvalId, companyId, approvedBillIds: ids, byUserId, amount, threshold, at },
-            },
-          ];
+      const first = state.firstApproval;
+      // Dual control holds per bill: the completing approval may keep or narrow what the first
+      // approver approved, never add to it. A choice reaching beyond it (above the threshold)
+      // starts the dual control over with this approver as the first (issue 36 §2).
+      const coveredByFirst = first !== null && ids.every((id) => first.approvedBillIds.includes(id));
+      if (threshold !== null && amount > threshold && !coveredByFirst)
         return [
           {
-            type: 'ApprovalApproved',
+            type: 'ApprovalFirstApproved',
             data: {
               approvalId,
               companyId,
               approvedBillIds: ids,
               byUserId,
-              firstApprovedBy: state.firstApproval.byUserId,
+              amount,
+              threshold,
               at,
+              ...(first
+                ? { supersedes: { byUserId: first.byUserId, approvedBillIds: first.approvedBillIds } }
+                : {}),
             },
           },
         ];
-      }
       return [
         {
           type: 'ApprovalApproved',
@@ -517,7 +542,8 @@ export function decide(command: ApprovalCommand, state: ApprovalState): Approval
             companyId,
             approvedBillIds: ids,
             byUserId,
-            firstApprovedBy: state.firstApproval?.byUserId ?? null,
+            // On record only when the first approval covers every bill approved now.
+            firstApprovedBy: coveredByFirst ? first.byUserId : null,
             at,
           },
         },

@@ -13,11 +13,18 @@ import {
   approvalDecider,
   approvalPolicyDecider,
   billFingerprint,
+  DEFAULT_POLICY,
   DuplicateBillsError,
-  NO_POLICY,
+  type SegregationPolicy,
   segregationBlock,
 } from './decider.js';
 
+/** A company that turned segregation of duties off. */
+const OFF: ApprovalPolicy = {
+  creatorMayNotApprove: false,
+  secondApprovalThreshold: null,
+  assignedStaffOnly: true,
+};
 const now = '2026-11-25T10:00:00.000Z';
 const later = '2026-11-25T11:00:00.000Z';
 const bill = (id: string, amount: number): BillSnapshot => ({
@@ -77,7 +84,7 @@ const deleted: ApprovalEvent = {
   type: 'ApprovalDeleted',
   data: { approvalId: 'a1', companyId: 2, byUserId: 8, at: later },
 };
-const approve = (ids: string[], byUserId = 8, policy: ApprovalPolicy = NO_POLICY) => ({
+const approve = (ids: string[], byUserId = 8, policy: SegregationPolicy = OFF) => ({
   type: 'ApproveApproval' as const,
   approvedBillIds: ids,
   byUserId,
@@ -301,14 +308,80 @@ describe('approval decider', () => {
   });
 });
 
+describe('dual control covers every bill it approves', () => {
+  const spec = deciderSpec(approvalDecider);
+  // X and Y both above the threshold of 1,000.
+  const xy: ApprovalEvent = {
+    ...created,
+    data: {
+      ...(created.data as Extract<ApprovalEvent, { type: 'ApprovalCreated' }>['data']),
+      bills: [bill('X', 1500), bill('Y', 1200)],
+    },
+  } as ApprovalEvent;
+  const policy = { creatorMayNotApprove: true, secondApprovalThreshold: 1000 };
+  const firstBy = (
+    by: number,
+    ids: string[],
+    amount: number,
+    supersedes?: { byUserId: number; approvedBillIds: string[] },
+  ): ApprovalEvent => ({
+    type: 'ApprovalFirstApproved',
+    data: {
+      approvalId: 'a1',
+      companyId: 2,
+      approvedBillIds: ids,
+      byUserId: by,
+      amount,
+      threshold: 1000,
+      ...(supersedes ? { supersedes } : {}),
+      at: later,
+    },
+  });
+  const A = 8;
+  const B = 9;
+
+  it('a second approver who picks other bills starts it over instead of approving them alone', () => {
+    spec
+      .given([xy])
+      .when(approve(['X'], A, policy))
+      .then([firstBy(A, ['X'], 1500)]);
+    // B chose Y, which A never approved: B becomes the first approver of Y, still PENDING.
+    spec
+      .given([xy, firstBy(A, ['X'], 1500)])
+      .when(approve(['Y'], B, policy))
+      .then([firstBy(B, ['Y'], 1200, { byUserId: A, approvedBillIds: ['X'] })]);
+    // A may now complete B's choice: Y has two approvers on record.
+    spec
+      .given([xy, firstBy(A, ['X'], 1500), firstBy(B, ['Y'], 1200, { byUserId: A, approvedBillIds: ['X'] })])
+      .when(approve(['Y'], A, policy))
+      .then([approved(['Y'], A, B)]);
+    // Adding a bill to what the first approved starts over too.
+    spec
+      .given([xy, firstBy(A, ['X'], 1500)])
+      .when(approve(['X', 'Y'], B, policy))
+      .then([firstBy(B, ['X', 'Y'], 2700, { byUserId: A, approvedBillIds: ['X'] })]);
+  });
+
+  it('the same bills, or fewer, complete it with both approvers on record', () => {
+    spec
+      .given([xy, firstBy(A, ['X', 'Y'], 2700)])
+      .when(approve(['X', 'Y'], B, policy))
+      .then([approved(['X', 'Y'], B, A)]);
+    spec
+      .given([xy, firstBy(A, ['X', 'Y'], 2700)])
+      .when(approve(['Y'], B, policy))
+      .then([approved(['Y'], B, A)]);
+  });
+});
+
 describe('segregationBlock (the rule the reads explain)', () => {
   const both = { creatorMayNotApprove: true, secondApprovalThreshold: 500 };
   it('names the creator and the first approver, and nobody when the policy is off', () => {
     expect(segregationBlock({ createdBy: 7, firstApprovedBy: null }, both, 7)).toBe('CREATOR');
     expect(segregationBlock({ createdBy: 7, firstApprovedBy: 8 }, both, 8)).toBe('FIRST_APPROVER');
     expect(segregationBlock({ createdBy: 7, firstApprovedBy: 8 }, both, 9)).toBeNull();
-    expect(segregationBlock({ createdBy: 7, firstApprovedBy: 8 }, NO_POLICY, 7)).toBeNull();
-    expect(segregationBlock({ createdBy: 7, firstApprovedBy: 8 }, NO_POLICY, 8)).toBeNull();
+    expect(segregationBlock({ createdBy: 7, firstApprovedBy: 8 }, OFF, 7)).toBeNull();
+    expect(segregationBlock({ createdBy: 7, firstApprovedBy: 8 }, OFF, 8)).toBeNull();
     expect(
       segregationBlock(
         { createdBy: 7, firstApprovedBy: 8 },
@@ -487,9 +560,21 @@ describe('approval policy', () => {
     data: { companyId: 2, byUserId: 1, at: now, ...p },
   });
 
-  it('is off by default, records a change, and nothing when unchanged', () => {
-    expect(approvalPolicyDecider.initialState()).toEqual(NO_POLICY);
-    const on = { creatorMayNotApprove: true, secondApprovalThreshold: 5000 };
+  it('keeps the creator from approving by default; turning it off is on record', () => {
+    expect(approvalPolicyDecider.initialState()).toEqual({
+      creatorMayNotApprove: true,
+      secondApprovalThreshold: null,
+      assignedStaffOnly: true,
+    });
+    spec
+      .given([])
+      .when(set(OFF))
+      .then([event(OFF)]);
+    spec.given([]).when(set(DEFAULT_POLICY)).then([]);
+  });
+
+  it('records a change, and nothing when unchanged', () => {
+    const on = { creatorMayNotApprove: true, secondApprovalThreshold: 5000, assignedStaffOnly: false };
     spec
       .given([])
       .when(set(on))
@@ -498,6 +583,20 @@ describe('approval policy', () => {
       .given([event(on)])
       .when(set(on))
       .then([]);
-    spec.given([]).when(set(NO_POLICY)).then([]);
+    spec
+      .given([event(OFF)])
+      .when(set(OFF))
+      .then([]);
+  });
+
+  it('reads a policy set before the staff scope existed as assigned staff only', () => {
+    const older: ApprovalPolicyEvent = {
+      type: 'ApprovalPolicySet',
+      data: { companyId: 2, byUserId: 1, at: now, creatorMayNotApprove: false, secondApprovalThreshold: 900 },
+    };
+    spec
+      .given([older])
+      .when(set({ creatorMayNotApprove: false, secondApprovalThreshold: 900, assignedStaffOnly: true }))
+      .then([]);
   });
 });

@@ -219,6 +219,7 @@ const Policy = z.object({
   companyId: z.number().int(),
   creatorMayNotApprove: z.boolean(),
   secondApprovalThreshold: z.number().nullable(),
+  assignedStaffOnly: z.boolean(),
 });
 
 export function approvalRoutes(server: FastifyInstance, { app, actorOf, responses }: RestDeps) {
@@ -514,6 +515,12 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf, response
             duplicateOf: z
               .object({ billId: z.string(), approvalId: z.string().nullable(), paid: z.boolean() })
               .nullable(),
+            refusedReason: z
+              .string()
+              .nullable()
+              .describe(
+                'Why the bill cannot go in an approval (an amount no ACH payment carries); null if it can',
+              ),
           }),
         ),
         errors: [404, 409],
@@ -568,7 +575,8 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf, response
     `${BASE}/policies/:companyId`,
     {
       schema: routeDoc({
-        summary: 'The company’s segregation-of-duties policy (ADMIN); off by default',
+        summary:
+          'The company’s approval policy (ADMIN): by default the creator may not approve, and only assigned staff see its approvals',
         tags: TAGS,
         params: z.object({ companyId: z.string().max(12) }),
         data: Policy,
@@ -582,7 +590,7 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf, response
     {
       schema: routeDoc({
         summary:
-          'Set the company’s policy (ADMIN): creatorMayNotApprove, secondApprovalThreshold (USD or null)',
+          'Set the company’s policy (ADMIN): creatorMayNotApprove, secondApprovalThreshold (USD or null), assignedStaffOnly (absent: unchanged)',
         tags: TAGS,
         params: z.object({ companyId: z.string().max(12) }),
         body: ApprovalPolicyInput,

@@ -38,6 +38,7 @@ import {
   viewerApproval,
 } from '../../../app/approvals.js';
 import type { AppServices } from '../../../app/context.js';
+import { companyScope, inScope } from '../../../app/staff-scope.js';
 import type { Page } from '../../../app/users.js';
 import { type Actor, authorize } from '../../../auth/permissions.js';
 import { type LiveBus, seedSharedRead, sharedRead } from '../../live.js';
@@ -288,6 +289,11 @@ const CandidateType = builder.objectRef<BillCandidate>('ApprovalBillCandidate').
     duplicateOfBillId: t.string({ nullable: true, resolve: (c) => c.duplicateOf?.billId ?? null }),
     duplicateOfApprovalId: t.string({ nullable: true, resolve: (c) => c.duplicateOf?.approvalId ?? null }),
     duplicateOfPaid: t.boolean({ resolve: (c) => c.duplicateOf?.paid === true }),
+    refusedReason: t.exposeString('refusedReason', {
+      nullable: true,
+      description:
+        'Why the bill cannot go in an approval (an amount no ACH payment carries); null if it can.',
+    }),
   }),
 });
 
@@ -314,6 +320,9 @@ const PolicyType = builder.objectRef<ApprovalPolicyDto>('ApprovalPolicy').implem
     companyId: t.exposeInt('companyId'),
     creatorMayNotApprove: t.exposeBoolean('creatorMayNotApprove'),
     secondApprovalThreshold: t.exposeFloat('secondApprovalThreshold', { nullable: true }),
+    assignedStaffOnly: t.exposeBoolean('assignedStaffOnly', {
+      description: 'Only staff assigned to the company (and ADMINs) see and act on its approvals.',
+    }),
   }),
 });
 
@@ -421,7 +430,7 @@ builder.queryField('approvalsExport', (t) =>
 builder.queryField('approvalPolicy', (t) =>
   t.field({
     type: PolicyType,
-    description: 'The company’s segregation-of-duties policy (ADMIN).',
+    description: 'The company’s approval policy (ADMIN): segregation of duties and staff scope.',
     args: { companyId: t.arg.int({ required: true }) },
     resolve: (_, args, ctx) => run(() => getApprovalPolicy(ctx.app, ctx.actor, args.companyId)),
   }),
@@ -453,6 +462,7 @@ const PolicyInput = builder.inputType('ApprovalPolicyInput', {
   fields: (t) => ({
     creatorMayNotApprove: t.boolean({ required: true }),
     secondApprovalThreshold: t.float({ required: false }),
+    assignedStaffOnly: t.boolean({ required: false }),
   }),
 });
 
@@ -534,6 +544,7 @@ builder.mutationField('setApprovalPolicy', (t) =>
         setApprovalPolicy(ctx.app, ctx.actor, args.companyId, {
           creatorMayNotApprove: args.input.creatorMayNotApprove,
           secondApprovalThreshold: args.input.secondApprovalThreshold ?? null,
+          assignedStaffOnly: args.input.assignedStaffOnly ?? undefined,
         }),
       ),
   }),
@@ -604,6 +615,19 @@ async function* onlyCompany(source: AsyncIterable<ChangeNotice>, companyId: numb
   for await (const n of source) if (Number(n.data?.companyId) === companyId) yield n;
 }
 
+/** Only the changes of the subscriber's companies (staff scope, read again as it changes). */
+async function* inStaffScope(source: AsyncIterable<ChangeNotice>, app: AppServices, actor: Actor | null) {
+  for await (const n of source) {
+    if (!actor) continue;
+    const companyId = Number(n.data?.companyId);
+    if (
+      actor.role === 'ADMIN' ||
+      (Number.isInteger(companyId) && inScope(await companyScope(app, actor), companyId))
+    )
+      yield n;
+  }
+}
+
 builder.subscriptionField('approvalChanged', (t) =>
   t.field({
     type: ApprovalChange,
@@ -612,7 +636,11 @@ builder.subscriptionField('approvalChanged', (t) =>
     authScopes: { permission: 'approvals.read' },
     args: { id: t.arg.string({ required: false }), companyId: t.arg.int({ required: false }) },
     subscribe: (_, args, ctx) => {
-      const source = ctx.live.subscribe('approval', args.id == null ? undefined : args.id);
+      const source = inStaffScope(
+        ctx.live.subscribe('approval', args.id == null ? undefined : args.id),
+        ctx.app,
+        ctx.actor,
+      );
       return args.companyId == null ? source : onlyCompany(source, args.companyId);
     },
     resolve: (notice, _, ctx): ApprovalChangeSource => {

@@ -3,7 +3,7 @@
 // company's segregation-of-duties policy and the dashboard's chart data.
 import { api } from '../../../lib/api-client';
 import { downloadFile } from '../../../lib/transfer';
-import type { Company } from '../../../types/api';
+import type { CompanyChoice } from '../../../types/api';
 import type { ApprovalSort, PageSize } from '../utils/approval-rules';
 
 export type ApprovalStatus =
@@ -161,6 +161,8 @@ export interface BillForApproval {
   possibleDuplicate: boolean;
   /** In an approval (approvalId), or already paid in QuickBooks (paid). */
   duplicateOf: { billId: string; approvalId: string | null; paid?: boolean } | null;
+  /** Why it cannot go in an approval (an amount no ACH payment carries); null when it can. */
+  refusedReason?: string | null;
 }
 
 export interface BulkResult {
@@ -172,6 +174,8 @@ export interface ApprovalPolicy {
   companyId: number;
   creatorMayNotApprove: boolean;
   secondApprovalThreshold: number | null;
+  /** Only staff assigned to the company (and admins) see and act on its approvals. */
+  assignedStaffOnly: boolean;
 }
 
 export interface ApprovalsByDay {
@@ -365,8 +369,8 @@ export async function setApprovalPolicy(
 }
 
 /** The company filter's choices (up to 1000, spec 2 §2). */
-export async function getCompanyChoices(signal?: AbortSignal): Promise<Company[]> {
-  const res = await api.get<Company[]>('/api/company/companies', {
+export async function getCompanyChoices(signal?: AbortSignal): Promise<CompanyChoice[]> {
+  const res = await api.get<CompanyChoice[]>('/api/company/companies', {
     query: { page: 1, limit: 1000 },
     signal,
     fallbackMessage: 'Failed to fetch companies',

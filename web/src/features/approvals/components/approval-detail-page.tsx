@@ -385,7 +385,13 @@ export function ApprovalDetailPage() {
         onOpenChange={setApproveOpen}
         bills={bills}
         onSubmit={approve}
-        note={needsTwo && !a.awaitingSecondApproval ? 'This is the first of two approvals.' : null}
+        note={
+          a.awaitingSecondApproval
+            ? 'Approve the bills the first approver chose, or fewer. A choice that adds other bills above the threshold becomes a new first approval, and another approver must then approve it.'
+            : needsTwo
+              ? 'This is the first of two approvals.'
+              : null
+        }
       />
       <RejectDialog open={rejectOpen} onOpenChange={setRejectOpen} onSubmit={reject} />
       {staff && pending ? (

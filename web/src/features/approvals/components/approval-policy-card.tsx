@@ -1,5 +1,6 @@
-// The company's segregation-of-duties policy (ADMIN; issue 12 §7): the creator may not approve, and
-// an amount above which a second, different approver must approve. Off by default.
+// The company's approval policy (ADMIN; issue 12 §7, issue 36): the creator may not approve (on by
+// default), an amount above which a second, different approver must approve, and whether only the
+// staff assigned to the company see and act on its approvals (on by default).
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
@@ -12,13 +13,15 @@ import { getApprovalPolicy, setApprovalPolicy } from '../api/approvals';
 
 export function ApprovalPolicyCard({ companyId }: { companyId: string }) {
   const policy = useRemote((signal) => getApprovalPolicy(companyId, signal), [companyId]);
-  const [creatorMayNotApprove, setCreator] = useState(false);
+  const [creatorMayNotApprove, setCreator] = useState(true);
+  const [assignedStaffOnly, setAssignedOnly] = useState(true);
   const [threshold, setThreshold] = useState('');
   const [saving, setSaving] = useState(false);
   const [error, setError] = useState<string | null>(null);
   useEffect(() => {
     if (!policy.data) return;
     setCreator(policy.data.creatorMayNotApprove);
+    setAssignedOnly(policy.data.assignedStaffOnly);
     setThreshold(
       policy.data.secondApprovalThreshold === null ? '' : String(policy.data.secondApprovalThreshold),
     );
@@ -37,6 +40,7 @@ export function ApprovalPolicyCard({ companyId }: { companyId: string }) {
       const saved = await setApprovalPolicy(companyId, {
         creatorMayNotApprove,
         secondApprovalThreshold: amount,
+        assignedStaffOnly,
       });
       policy.setData(() => saved);
       toast.success('Approval policy saved');
@@ -51,7 +55,9 @@ export function ApprovalPolicyCard({ companyId }: { companyId: string }) {
     <Card>
       <CardHeader>
         <CardTitle as="h2">Approval Policy</CardTitle>
-        <CardDescription>Segregation of duties for this company’s approvals (admins only).</CardDescription>
+        <CardDescription>
+          Segregation of duties and who works on this company’s approvals (admins only).
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
         {policy.error && !policy.data ? (
@@ -68,6 +74,16 @@ export function ApprovalPolicyCard({ companyId }: { companyId: string }) {
                 disabled={!policy.data}
               />
               The creator of an approval may not approve it
+            </label>
+            <label className="flex items-center gap-2 text-sm" htmlFor="policy-assigned-only">
+              <Checkbox
+                id="policy-assigned-only"
+                checked={assignedStaffOnly}
+                onChange={(e) => setAssignedOnly(e.target.checked)}
+                disabled={!policy.data}
+              />
+              Only staff assigned to this company (processor, approver, accountant, manager) see and act on
+              its approvals
             </label>
             <div className="grid gap-2">
               <Label htmlFor="policy-threshold">Second approver above (USD)</Label>

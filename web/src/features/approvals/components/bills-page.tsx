@@ -83,7 +83,7 @@ export function BillsPage() {
   const total = chosen.reduce((sum, b) => sum + b.amount, 0);
   // The header checkbox works on the page shown; what is selected on other pages stays selected.
   const shown = pageOf(rows, page, limit);
-  const selectable = shown.rows.filter((b) => !b.inOpenApproval);
+  const selectable = shown.rows.filter((b) => !b.inOpenApproval && !b.refusedReason);
   const pageAllSelected = allOf(selectable.map((b) => b.id));
 
   async function create(confirmDuplicates: string[]) {
@@ -220,7 +220,7 @@ export function BillsPage() {
                       <Checkbox
                         aria-label={`Select bill ${b.docNumber ?? b.id}`}
                         checked={selected.has(b.id)}
-                        disabled={b.inOpenApproval}
+                        disabled={b.inOpenApproval || !!b.refusedReason}
                         onChange={(e) => toggle(b.id, e.target.checked)}
                       />
                     </TableCell>
@@ -241,6 +241,11 @@ export function BillsPage() {
                           <Link to={`/approvals/${b.openApprovalId}`} className="text-sm underline">
                             In approval #{shortId(b.openApprovalId)}
                           </Link>
+                        ) : null}
+                        {b.refusedReason ? (
+                          <Badge variant="destructive" data-testid="refused-flag">
+                            Cannot be paid: {b.refusedReason}
+                          </Badge>
                         ) : null}
                         {b.possibleDuplicate ? (
                           <Badge
