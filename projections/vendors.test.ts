@@ -1,5 +1,5 @@
-// Vendors read model: bank details land as their last four digits, from events the projector need
-// not open (version 2 carries the digits in plain) and from version 1 events, which come opened.
+// Vendors read model: bank details land as the tail a masked read shows, from events the projector
+// need not open (version 3 carries it in plain) and from version 1 and 2 events, which come opened.
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -42,7 +42,7 @@ const created = (vendorId: number) =>
     },
     1,
   );
-// As the log holds it and a live projector now gets it: the numbers sealed, the last four in plain.
+// As the log holds it and a live projector now gets it: the numbers sealed, the tail in plain.
 const sealedBanking = (vendorId: number) =>
   stored(
     'VendorBankingUpdated',
@@ -61,7 +61,7 @@ const sealedBanking = (vendorId: number) =>
       source: 'csv',
       at,
     },
-    2,
+    3,
   );
 
 beforeAll(async () => {
@@ -82,9 +82,10 @@ const rowOf = (id: number) =>
   db.selectFrom('vendors').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 describe('vendors projection', () => {
-  it('asks for the personal fields of every event but a version 2 bank-details update', () => {
+  it('asks for the personal fields of every event but a version 3 bank-details update', () => {
     expect(vendorsProjection.readsPersonal?.(sealedBanking(1))).toBe(false);
     expect(vendorsProjection.readsPersonal?.({ ...sealedBanking(1), schemaVersion: 1 })).toBe(true);
+    expect(vendorsProjection.readsPersonal?.({ ...sealedBanking(1), schemaVersion: 2 })).toBe(true);
     expect(vendorsProjection.readsPersonal?.(created(1))).toBe(true);
   });
 
@@ -117,9 +118,35 @@ describe('vendors projection', () => {
     expect(await rowOf(2)).toMatchObject({ routing_last4: '9593', account_last4: '1234' });
   });
 
+  it('never keeps a short account number whole, from an opened version 2 event that held it in plain', async () => {
+    const v2 = (vendorId: number, accountNumber: string) =>
+      stored(
+        'VendorBankingUpdated',
+        {
+          vendorId,
+          routingNumber: '026009593',
+          accountNumber,
+          routingLast4: '9593',
+          accountLast4: accountNumber.slice(-4),
+          accountType: 'checking',
+          bankName: null,
+          source: 'form',
+          at,
+        },
+        2,
+      );
+    await apply([created(4), v2(4, '1234'), created(5), v2(5, '12-345'), created(6), v2(6, '700000123')]);
+    expect(await rowOf(4)).toMatchObject({ routing_last4: '9593', account_last4: '' });
+    expect((await rowOf(5)).account_last4).toBe('5');
+    expect((await rowOf(6)).account_last4).toBe('0123');
+  });
+
   it('refuses a still-sealed event to a reader that did not say it reads none of its personal fields', () => {
     expect(() => decodeEvent(sealedBanking(3))).toThrow(/came sealed/);
     expect(() => decodeEvent({ ...sealedBanking(3), schemaVersion: 1 }, { sealed: 'absent' })).toThrow(
+      /came sealed/,
+    );
+    expect(() => decodeEvent({ ...sealedBanking(3), schemaVersion: 2 }, { sealed: 'absent' })).toThrow(
       /came sealed/,
     );
     expect(decodeEvent(sealedBanking(3), { sealed: 'absent' }).data).toMatchObject({

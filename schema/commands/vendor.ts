@@ -29,6 +29,15 @@ export const VendorGetInput = z.object({
   showUnmasked: z.preprocess((v) => (v === undefined || v === '' ? false : v), flag),
 });
 
+/**
+ * The fewest letters or digits an account number may have. NACHA sets only a maximum (the entry's DFI
+ * account number field holds 17 characters); US banks issue numbers of 5 to 17 digits in practice,
+ * mostly 8 to 12. A masked number keeps at least four hidden (shownTail), so at 5 it still shows one;
+ * at 4 or fewer it could show nothing, and "****1234" read as masked was the whole number.
+ */
+const ACCOUNT_NUMBER_MIN = 5;
+const ACCOUNT_TOO_SHORT = `Account number must have at least ${ACCOUNT_NUMBER_MIN} digits`;
+
 /** The vendor banking form (spec 2 §5), checked again here with the bank's own rule. */
 export const BankingInput = z.object({
   routingNumber: z
@@ -51,7 +60,8 @@ export const BankingInput = z.object({
         .string()
         .min(1, 'Account number is required')
         .max(17, 'Account number must be 17 characters or less')
-        .regex(/^[0-9A-Za-z-]+$/, 'Account number may only contain letters, digits and dashes'),
+        .regex(/^[0-9A-Za-z-]+$/, 'Account number may only contain letters, digits and dashes')
+        .refine((v) => v.replace(/-/g, '').length >= ACCOUNT_NUMBER_MIN, ACCOUNT_TOO_SHORT),
     ),
   accountType: z.preprocess(
     (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),

@@ -15,8 +15,22 @@ const vendorPersonal = (fields: readonly string[]): PersonalFields => ({
 });
 
 const vendorId = z.number().int().positive();
-/** What the read model and the screens show of a bank number. */
+/** What version 1 and 2 events showed of a bank number: the whole of one of four digits or fewer. */
 export const lastFour = (v: string) => v.slice(-4);
+
+/** Letters and digits a masked number keeps hidden, at the least: 10,000 guesses for the rest. */
+export const HIDDEN_AT_LEAST = 4;
+const significant = (v: string) => v.replace(/[^0-9A-Za-z]/g, '').length;
+/**
+ * What the read model and the screens show of a bank number: its last four characters, fewer when
+ * that would leave less than HIDDEN_AT_LEAST letters or digits hidden (a 5-digit account shows one),
+ * so a masked number never gives the whole number away.
+ */
+export function shownTail(v: string): string {
+  let shown = Math.min(4, v.length);
+  while (shown > 0 && significant(v.slice(0, v.length - shown)) < HIDDEN_AT_LEAST) shown--;
+  return v.slice(v.length - shown);
+}
 export const AccountType = z.enum(['checking', 'savings']);
 export type AccountType = z.infer<typeof AccountType>;
 
@@ -56,13 +70,17 @@ export const vendorEvents = {
   },
   VendorBankingUpdated: {
     // 2: the last four digits of both numbers in plain (masked), so the read model needs no key.
-    version: 2,
+    // 3: *Last4 hold shownTail, never the whole number (version 2 held all of a short one).
+    version: 3,
     personal: vendorPersonal(['routingNumber', 'accountNumber']),
     schema: z.object({
       vendorId,
       routingNumber: z.string(),
       accountNumber: z.string(),
-      /** Null only in a version 1 event read after its vendor was forgotten. */
+      /**
+       * What a masked read shows (shownTail: up to the last four, none of a short number). Null only
+       * in an event of version 1 or 2 read after its vendor was forgotten.
+       */
       routingLast4: z.string().nullable(),
       accountLast4: z.string().nullable(),
       accountType: AccountType,
@@ -77,6 +95,12 @@ export const vendorEvents = {
         ...d,
         routingLast4: d.routingNumber === null ? null : lastFour(d.routingNumber),
         accountLast4: d.accountNumber === null ? null : lastFour(d.accountNumber),
+      }),
+      // Version 2 events come opened too: what they hold in plain may be a short number whole.
+      2: (d: { routingNumber: string | null; accountNumber: string | null }) => ({
+        ...d,
+        routingLast4: d.routingNumber === null ? null : shownTail(d.routingNumber),
+        accountLast4: d.accountNumber === null ? null : shownTail(d.accountNumber),
       }),
     },
   },

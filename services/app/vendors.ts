@@ -17,7 +17,7 @@ import {
   VendorListInput,
   VendorSyncInput,
 } from '../../schema/commands/vendor.js';
-import { type VendorEvent, vendorSubject } from '../../schema/events/vendor.js';
+import { HIDDEN_AT_LEAST, shownTail, type VendorEvent, vendorSubject } from '../../schema/events/vendor.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import {
   type Banking,
@@ -59,8 +59,12 @@ export interface VendorDto {
   isUnmasked?: boolean;
 }
 
-export const maskTail = (last4: string | null, length = 9) =>
-  last4 === null ? null : `${'*'.repeat(Math.max(0, length - last4.length))}${last4}`;
+/**
+ * A masked number: the tail the read model keeps (shownTail: never the whole number) after stars, at
+ * least HIDDEN_AT_LEAST of them so the mask never reads as a whole short number.
+ */
+export const maskTail = (tail: string | null, length = 9) =>
+  tail === null ? null : `${'*'.repeat(Math.max(HIDDEN_AT_LEAST, length - tail.length))}${tail}`;
 
 const parseId = (id: unknown) => parseRowId(id, 'Vendor not found');
 
@@ -236,6 +240,11 @@ export interface VendorHistoryEntry {
   details: string | null;
 }
 
+const accountEnding = (n: string | null) => {
+  const tail = n === null ? '' : shownTail(n);
+  return tail ? `account ending ${tail}` : 'account number masked';
+};
+
 const HISTORY: Record<VendorEvent['type'], (e: VendorEvent) => { action: string; details: string | null }> = {
   VendorCreated: () => ({ action: 'Synced from QuickBooks', details: 'First seen in QuickBooks' }),
   VendorChangedInQuickBooks: (e) => ({
@@ -246,7 +255,7 @@ const HISTORY: Record<VendorEvent['type'], (e: VendorEvent) => { action: string;
   }),
   VendorBankingUpdated: (e) => ({
     action: 'Banking updated',
-    details: `From ${(e.data as { source: string }).source === 'csv' ? 'a CSV import' : (e.data as { source: string }).source === 'batch' ? 'a batch update' : 'the banking form'}; account ending ${(e.data as { accountNumber: string }).accountNumber.slice(-4)}`,
+    details: `From ${(e.data as { source: string }).source === 'csv' ? 'a CSV import' : (e.data as { source: string }).source === 'batch' ? 'a batch update' : 'the banking form'}; ${accountEnding((e.data as { accountNumber: string | null }).accountNumber)}`,
   }),
   VendorBankingCleared: () => ({ action: 'Banking cleared', details: null }),
   VendorBankingUnmasked: () => ({ action: 'Banking unmasked', details: 'Full bank numbers shown' }),
@@ -305,8 +314,8 @@ async function answer(app: AppServices, vendorId: number, position: Position | n
     phone: state.qb?.phone ?? null,
     active: state.qb?.active ?? true,
     hasBankingInfo: b !== null,
-    routingNumber: b ? maskTail(b.routingNumber.slice(-4), 9) : null,
-    accountNumber: b ? maskTail(b.accountNumber.slice(-4), 8) : null,
+    routingNumber: b ? maskTail(shownTail(b.routingNumber), 9) : null,
+    accountNumber: b ? maskTail(shownTail(b.accountNumber), 8) : null,
     accountType: b?.accountType ?? null,
     bankName: b?.bankName ?? null,
     createdAt: now,

@@ -278,6 +278,36 @@ describe('vendor banking', () => {
     expect(JSON.stringify(history.body)).not.toContain(ACCOUNT);
   });
 
+  it('refuses an account number of four digits or fewer, and never shows a short one whole', async () => {
+    const v = (await firstVendors(6))[5];
+    const put = (accountNumber: string) =>
+      api(t.url, 'PUT', `/api/vendors/${v.id}/banking`, {
+        body: { routingNumber: '021000021', accountNumber, accountType: 'checking' },
+        token: admin,
+      });
+    for (const short of ['1', '1234', '12-34']) {
+      const r = await put(short);
+      expect(r.status, short).toBe(400);
+      expect(r.body.errors?.[0]).toEqual({
+        field: 'accountNumber',
+        message: 'Account number must have at least 5 digits',
+      });
+    }
+    const ok = await put('98765');
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.accountNumber).toBe('*******5');
+    const read = await api(t.url, 'GET', `/api/vendors/${v.id}`, { token: admin });
+    expect(read.body.data.accountNumber).toBe('*******5');
+    const listed = await api(t.url, 'GET', `/api/vendors?companyId=${companyId}&limit=100`, { token: admin });
+    expect(listed.body.data.find((x: any) => x.id === v.id).accountNumber).toBe('*******5');
+    const history = await api(t.url, 'GET', `/api/vendors/${v.id}/history`, { token: admin });
+    expect(JSON.stringify(history.body)).toContain('account ending 5');
+    expect(JSON.stringify(history.body)).not.toContain('98765');
+    const stored = JSON.stringify(await sql('SELECT account_last4 FROM vendors WHERE id = $1', [v.id]));
+    expect(stored).not.toContain('8765');
+    await api(t.url, 'DELETE', `/api/vendors/${v.id}/banking`, { token: admin });
+  });
+
   it('clears, batch-updates with a result per vendor, lists missing banking and ACH status', async () => {
     const [a, b, c] = await firstVendors(3);
     const cleared = await api(t.url, 'DELETE', `/api/vendors/${a.id}/banking`, { token: admin });
@@ -383,8 +413,9 @@ describe('vendor CSV', () => {
     expect(text.split('\n')[0]).toBe(
       'ID,Name,Company,QuickBooks ID,Email,Phone,Active,Routing Number,Account Number,Account Type,Bank Name',
     );
-    expect(text).toContain('****0111');
-    expect(text).not.toContain('555000111');
+    // 5550111: seven digits, so three show and four stay hidden.
+    expect(text).toContain('*****111');
+    expect(text).not.toContain('5550111');
   });
 
   it('imports good rows, reports bad ones by row, and leaves blank banking rows alone', async () => {
@@ -395,7 +426,7 @@ describe('vendor CSV', () => {
       `${vs[1].id},021000022,111222333,checking,Chase`, // check digit
       `${vs[2].id},,,,`, // nothing to change
       `999999,021000021,111222333,checking,Chase`,
-      `${vs[3].id},"011000015","44-55","Savings","Bank of ""Quotes"""`,
+      `${vs[3].id},"011000015","4444-55","Savings","Bank of ""Quotes"""`,
       `9999999999,021000021,111222333,checking,Chase`, // digits, past any vendor id's range
     ].join('\n');
     const r = await upload('banking.csv', csv);
@@ -410,7 +441,7 @@ describe('vendor CSV', () => {
     expect(v3.body.data).toMatchObject({
       accountType: 'savings',
       bankName: 'Bank of "Quotes"',
-      accountNumber: '****4-55',
+      accountNumber: '*****-55',
     });
     // Imported again, the same rows change nothing.
     const again = await upload('banking.csv', csv);

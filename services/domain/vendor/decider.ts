@@ -2,7 +2,7 @@
 // QuickBooks, bank details set and cleared by staff, unmasks recorded. Pure: times come on the command.
 import {
   type AccountType,
-  lastFour,
+  shownTail,
   type VendorEvent,
   type VendorSyncEvent,
   vendorSubject,
@@ -137,8 +137,8 @@ export function decide(command: VendorCommand, state: VendorState): VendorEvent[
             vendorId,
             routingNumber,
             accountNumber,
-            routingLast4: lastFour(routingNumber),
-            accountLast4: lastFour(accountNumber),
+            routingLast4: shownTail(routingNumber),
+            accountLast4: shownTail(accountNumber),
             accountType,
             bankName,
             source,

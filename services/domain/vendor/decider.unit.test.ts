@@ -72,6 +72,19 @@ describe('vendor decider', () => {
     spec.given([created]).when({ type: 'ClearBanking', now }).then([]);
   });
 
+  it('keeps in plain only a tail that leaves at least four characters of the account hidden', () => {
+    const short = { ...banking, accountNumber: '12345' };
+    spec
+      .given([created])
+      .when({ type: 'UpdateBanking', ...short, source: 'form', now })
+      .then([
+        {
+          type: 'VendorBankingUpdated',
+          data: { vendorId: 7, ...short, routingLast4: '0021', accountLast4: '5', source: 'form', at: now },
+        },
+      ]);
+  });
+
   it('records every unmask with who', () => {
     spec
       .given([created, bankingSet])

@@ -90,7 +90,7 @@ function BankingForm({ vendor }: { vendor: Vendor }) {
             label="Account Number"
             autoComplete="off"
             maxLength={34}
-            placeholder="Up to 17 characters"
+            placeholder="5 to 17 characters"
             value={values.accountNumber}
             error={errors.accountNumber}
             onChange={(e) => set({ accountNumber: e.target.value })}

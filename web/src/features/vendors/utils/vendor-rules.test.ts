@@ -25,6 +25,10 @@ describe('vendor banking form (spec 2 §5)', () => {
       'Account number must be 17 characters or less',
     );
     expect(validateBanking({ ...good, accountNumber: ' ' }).accountNumber).toBe('Account number is required');
+    expect(validateBanking({ ...good, accountNumber: '1234' }).accountNumber).toBe(
+      'Account number must have at least 5 digits',
+    );
+    expect(validateBanking({ ...good, accountNumber: '12345' }).accountNumber).toBeUndefined();
   });
 });
 

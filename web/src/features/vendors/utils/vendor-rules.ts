@@ -29,6 +29,9 @@ export function validateBanking(v: BankingValues): BankingErrors {
   else if (account.length > 17) errors.accountNumber = 'Account number must be 17 characters or less';
   else if (!/^[0-9A-Za-z-]+$/.test(account))
     errors.accountNumber = 'Account number may contain only letters, digits and hyphens';
+  // The server's minimum (schema/commands/vendor.ts ACCOUNT_NUMBER_MIN): a masked shorter one showed whole.
+  else if (account.replace(/-/g, '').length < 5)
+    errors.accountNumber = 'Account number must have at least 5 digits';
   if (v.accountType !== 'checking' && v.accountType !== 'savings')
     errors.accountType = 'Account type must be checking or savings';
   if (v.bankName.trim().length > 100) errors.bankName = 'Bank name must be 100 characters or less';
