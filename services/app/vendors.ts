@@ -68,7 +68,11 @@ export const maskTail = (tail: string | null, length = 9) =>
 
 const parseId = (id: unknown) => parseRowId(id, 'Vendor not found');
 
-function vendorRows(app: AppServices) {
+/**
+ * Every vendor, a deleted company's too (with `company_deleted_at`): for commands, which refuse those
+ * by name (COMPANY_DELETED), and for forgetting, which must stay possible.
+ */
+function anyVendorRows(app: AppServices) {
   return app.db
     .selectFrom('vendors as v')
     .leftJoin('companies as c', 'c.id', 'v.company_id')
@@ -89,9 +93,15 @@ function vendorRows(app: AppServices) {
       'v.updated_at',
       'v.qb_synced_at',
       'c.name as company_name',
+      'c.deleted_at as company_deleted_at',
     ]);
 }
+
+/** The vendors every read shows: a deleted company's are left out, bank details and all. */
+const vendorRows = (app: AppServices) => anyVendorRows(app).where('c.deleted_at', 'is', null);
 type VendorRow = Awaited<ReturnType<ReturnType<typeof vendorRows>['executeTakeFirstOrThrow']>>;
+
+export const COMPANY_DELETED = 'This vendor’s company has been deleted: its vendors cannot be changed';
 
 function toDto(r: VendorRow): VendorDto {
   return {
@@ -124,6 +134,14 @@ async function requireVendor(app: AppServices, id: number): Promise<VendorRow> {
   return row;
 }
 
+/** The vendor a command changes: refused, by name, when its company has been deleted. */
+async function requireChangeableVendor(app: AppServices, id: number): Promise<VendorRow> {
+  const row = await anyVendorRows(app).where('v.id', '=', id).executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND', 'Vendor not found');
+  if (row.company_deleted_at !== null) throw new AppError('CONFLICT', COMPANY_DELETED);
+  return row;
+}
+
 const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /**
@@ -143,7 +161,20 @@ export async function listVendors(
   authorize(actor, 'vendors.read');
   const { search, companyId, hasBanking, active, page, limit } = parseInput(VendorListInput, query);
   let q = vendorRows(app);
-  let count = app.db.selectFrom('vendors as v').select((eb) => eb.fn.countAll<string>().as('n'));
+  // Not a join: an anti-join with the few deleted companies leaves the count's scan as it was.
+  let count = app.db
+    .selectFrom('vendors as v')
+    .where(({ exists, not, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('companies as c')
+            .select(sql`1`.as('one'))
+            .whereRef('c.id', '=', 'v.company_id')
+            .where('c.deleted_at', 'is not', null),
+        ),
+      ),
+    )
+    .select((eb) => eb.fn.countAll<string>().as('n'));
   const filters = <T extends typeof q | typeof count>(b: T): T => {
     let x = b as typeof q;
     if (companyId !== undefined) x = x.where('v.company_id', '=', companyId);
@@ -348,7 +379,7 @@ export async function updateVendorBanking(
   authorize(actor, 'vendors.write');
   const vendorId = parseId(id);
   const banking = parseInput(BankingInput, input);
-  const row = await requireVendor(app, vendorId);
+  const row = await requireChangeableVendor(app, vendorId);
   const r = await applyBanking(app, row, banking, 'form', commandContext(actor));
   return answer(app, vendorId, r.position, r.state);
 }
@@ -361,7 +392,9 @@ export async function updateVendorBanking(
  */
 export async function forgetVendor(app: AppServices, actor: Actor | null, id: unknown): Promise<void> {
   authorize(actor, 'vendors.forget');
-  const row = await requireVendor(app, parseId(id));
+  // A deleted company's vendor can still be forgotten: erasure outlives the company.
+  const row = await anyVendorRows(app).where('v.id', '=', parseId(id)).executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND', 'Vendor not found');
   const result = await app.commands.handle(
     vendorDecider,
     vendorStreamId(row.company_id, row.qb_vendor_id),
@@ -375,7 +408,7 @@ export async function forgetVendor(app: AppServices, actor: Actor | null, id: un
 export async function clearVendorBanking(app: AppServices, actor: Actor | null, id: unknown) {
   authorize(actor, 'vendors.write');
   const vendorId = parseId(id);
-  const row = await requireVendor(app, vendorId);
+  const row = await requireChangeableVendor(app, vendorId);
   const r = await app.commands.handle(
     vendorDecider,
     vendorStreamId(row.company_id, row.qb_vendor_id),
@@ -422,7 +455,7 @@ export async function batchUpdateVendorBanking(
   const { updates } = parseInput(BatchBankingInput, input);
   const rows = new Map(
     (
-      await vendorRows(app)
+      await anyVendorRows(app)
         .where(
           'v.id',
           'in',
@@ -435,6 +468,7 @@ export async function batchUpdateVendorBanking(
   const results = await inParallel(updates, 8, async ({ vendorId, ...banking }) => {
     const row = rows.get(vendorId);
     if (!row) return { vendorId, success: false, error: 'Vendor not found' };
+    if (row.company_deleted_at !== null) return { vendorId, success: false, error: COMPANY_DELETED };
     try {
       const r = await applyBanking(app, row, banking, 'batch', commandContext(actor));
       if (r.position && (last === null || r.position > last)) last = r.position;
@@ -862,7 +896,7 @@ export async function importVendorsCsv(
   let updated = 0;
   let last: Position | null = null;
   const ctx = commandContext(actor);
-  const rows = new Map<number, Pick<VendorRow, 'company_id' | 'qb_vendor_id'>>();
+  const rows = new Map<number, Pick<VendorRow, 'company_id' | 'qb_vendor_id' | 'company_deleted_at'>>();
   // A chunk's vendors and their streams are read in a few queries (the commands then only append),
   // and the next chunk is read while this one's commands append. Only what names a vendor's stream
   // is read, not the whole list row (its dates, the company's name), which the rows here never show.
@@ -871,9 +905,10 @@ export async function importVendorsCsv(
   const prepare = async (chunk: typeof work) => {
     const ids = [...new Set(chunk.map((w) => w.vendorId))].filter((id) => id <= MAX_ROW_ID);
     const found = await app.db
-      .selectFrom('vendors')
-      .select(['id', 'company_id', 'qb_vendor_id'])
-      .where('id', '=', sql<number>`ANY(${ids}::int[])`)
+      .selectFrom('vendors as v')
+      .leftJoin('companies as c', 'c.id', 'v.company_id')
+      .select(['v.id', 'v.company_id', 'v.qb_vendor_id', 'c.deleted_at as company_deleted_at'])
+      .where('v.id', '=', sql<number>`ANY(${ids}::int[])`)
       .execute();
     for (const r of found) rows.set(r.id, r);
     await app.commands.prime(
@@ -893,6 +928,7 @@ export async function importVendorsCsv(
     const done = await inParallel(chunk, IMPORT_CHUNK, async (w) => {
       const row = rows.get(w.vendorId);
       if (!row) return { row: w.row, error: `Vendor ${w.vendorId} not found` };
+      if (row.company_deleted_at !== null) return { row: w.row, error: COMPANY_DELETED };
       try {
         const r = await applyBanking(app, row, w.banking, 'csv', ctx);
         if (r.position === null) return 'unchanged' as const;

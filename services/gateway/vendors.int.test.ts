@@ -618,3 +618,93 @@ describe('vendors list over a large company', () => {
     expect(narrow.body.data.map((v: { id: number }) => v.id)).toEqual([one.id]);
   });
 });
+
+describe('a deleted company’s vendors', () => {
+  it('are left out of every read, bank details and all, and commands on them are refused by name', async () => {
+    const gone = await connectCompany('Closing Down Co', 2);
+    expect(await syncAndWait(admin, gone.id)).toMatchObject({ status: 'completed' });
+    const listed = await api(t.url, 'GET', `/api/vendors?companyId=${gone.id}&limit=100`, { token: admin });
+    const [v, w] = listed.body.data as Array<{ id: number; qbVendorId: string; name: string }>;
+    const bank = { routingNumber: '021000021', accountNumber: '700012345', accountType: 'checking' };
+    expect(
+      (await api(t.url, 'PUT', `/api/vendors/${v.id}/banking`, { token: admin, body: bank })).status,
+    ).toBe(200);
+    const before = (await api(t.url, 'GET', '/api/vendors?limit=1', { token: admin })).body.meta.pagination
+      .total;
+    expect((await api(t.url, 'DELETE', `/api/company/companies/${gone.id}`, { token: admin })).status).toBe(
+      200,
+    );
+
+    // Reads: list (with and without the company, total included), detail, unmask, history, missing
+    // banking, ACH status, export; GraphQL alike.
+    const ofCompany = await api(t.url, 'GET', `/api/vendors?companyId=${gone.id}`, { token: admin });
+    expect(ofCompany.body.data).toEqual([]);
+    expect(ofCompany.body.meta.pagination.total).toBe(0);
+    const all = await api(t.url, 'GET', '/api/vendors?limit=100', { token: admin });
+    expect(all.body.meta.pagination.total).toBe(before - listed.body.meta.pagination.total);
+    expect(all.body.data.map((x: { companyId: number }) => x.companyId)).not.toContain(gone.id);
+    const searched = await api(t.url, 'GET', `/api/vendors?search=${encodeURIComponent(v.name)}`, {
+      token: admin,
+    });
+    expect(searched.body.data.map((x: { id: number }) => x.id)).not.toContain(v.id);
+    for (const path of [
+      `/api/vendors/${v.id}`,
+      `/api/vendors/${v.id}?showUnmasked=true`,
+      `/api/vendors/${v.id}/history`,
+      `/api/vendors/ach-status?companyId=${gone.id}&qbVendorId=${v.qbVendorId}`,
+    ]) {
+      const r = await api(t.url, 'GET', path, { token: admin });
+      expect(r.status, path).toBe(404);
+      expect(JSON.stringify(r.body), path).not.toContain('700012345');
+      expect(JSON.stringify(r.body), path).not.toContain('2345');
+    }
+    const missing = await api(t.url, 'GET', `/api/vendors/missing-banking?companyId=${gone.id}`, {
+      token: admin,
+    });
+    expect(missing.body.data).toEqual([]);
+    const exported = await fetch(`${t.url}/api/vendors/export-csv?companyId=${gone.id}`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect((await exported.text()).trim().split('\n')).toHaveLength(1);
+    const graphql = async (query: string, variables: Record<string, unknown>) => {
+      const r = await fetch(`${t.url}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${admin}` },
+        body: JSON.stringify({ query, variables }),
+      });
+      return (await r.json()) as { data: any; errors?: Array<{ message: string }> };
+    };
+    const page = await graphql('query($c: Int!) { vendors(companyId: $c) { total data { id } } }', {
+      c: gone.id,
+    });
+    expect(page.data.vendors).toEqual({ total: 0, data: [] });
+    const one = await graphql('query($id: Int!) { vendor(id: $id) { id accountNumber } }', { id: v.id });
+    expect(one.errors?.[0]?.message).toBe('Vendor not found');
+
+    // Commands: refused with the reason, and nothing appended.
+    const events = await vendorEventCount();
+    const put = await api(t.url, 'PUT', `/api/vendors/${w.id}/banking`, { token: admin, body: bank });
+    expect(put.status).toBe(409);
+    expect(put.body.message ?? put.body.error).toMatch(/company has been deleted/);
+    const clear = await api(t.url, 'DELETE', `/api/vendors/${v.id}/banking`, { token: admin });
+    expect(clear.status).toBe(409);
+    const batch = await api(t.url, 'POST', '/api/vendors/batch-update-banking', {
+      token: admin,
+      body: { updates: [{ vendorId: w.id, ...bank }] },
+    });
+    expect(batch.body.data.results[0]).toMatchObject({
+      success: false,
+      error: expect.stringMatching(/deleted/),
+    });
+    const imported = await upload(
+      'gone.csv',
+      `ID,Routing Number,Account Number,Account Type,Bank Name\n${w.id},021000021,700012345,checking,X\n`,
+    );
+    expect(imported.body.data.errors).toEqual([
+      { row: 2, error: expect.stringMatching(/company has been deleted/) },
+    ]);
+    expect(await vendorEventCount()).toBe(events);
+    // Forgetting (erasure) still works on them.
+    expect((await api(t.url, 'DELETE', `/api/vendors/${v.id}`, { token: admin })).status).toBe(200);
+  });
+});
