@@ -114,6 +114,16 @@ export interface Company {
   updatedAt: string;
 }
 
+/**
+ * A company as MODERATOR and USER read it (companies are ADMIN's): its id and name, and for a
+ * MODERATOR its connection status. An ADMIN's reads are whole companies, which fit here too.
+ */
+export interface CompanyChoice {
+  id: number;
+  name: string;
+  qbConnectionStatus?: QbConnectionStatus | null;
+}
+
 /** Spec 1 §3 Accounting connection status. */
 export interface TokenStatus {
   hasTokens: boolean;

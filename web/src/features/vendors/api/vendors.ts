@@ -2,7 +2,7 @@
 import { api } from '../../../lib/api-client';
 import { downloadFile, uploadForm } from '../../../lib/transfer';
 import type {
-  Company,
+  CompanyChoice,
   Vendor,
   VendorHistoryEntry,
   VendorImportResult,
@@ -143,8 +143,8 @@ export async function importVendors(
 }
 
 /** The company filter's and the sync's choices (active companies, up to 1000). */
-export async function getCompanyChoices(signal?: AbortSignal): Promise<Company[]> {
-  const res = await api.get<Company[]>('/api/company/companies', {
+export async function getCompanyChoices(signal?: AbortSignal): Promise<CompanyChoice[]> {
+  const res = await api.get<CompanyChoice[]>('/api/company/companies', {
     query: { page: 1, limit: 1000 },
     signal,
     fallbackMessage: 'Failed to fetch companies',

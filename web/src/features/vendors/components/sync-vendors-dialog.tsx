@@ -15,7 +15,7 @@ import { Label } from '../../../components/ui/label';
 import { Progress } from '../../../components/ui/progress';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { toast } from '../../../components/ui/use-toast';
-import type { Company } from '../../../types/api';
+import type { CompanyChoice } from '../../../types/api';
 import { useVendorSyncProgress } from '../api/vendor-sync-progress';
 import { getVendorSync, startVendorSync } from '../api/vendors';
 
@@ -28,11 +28,12 @@ export function SyncVendorsDialog({
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  companies: Company[];
+  companies: CompanyChoice[];
   initialCompanyId: string;
   onSynced: () => void;
 }) {
-  const connected = companies.filter((c) => c.qbRealmId && c.qbConnectionStatus === 'connected');
+  // A MODERATOR reads no realm id: 'connected' is only ever set with one.
+  const connected = companies.filter((c) => c.qbConnectionStatus === 'connected');
   const [companyId, setCompanyId] = useState('');
   const [syncId, setSyncId] = useState<string | null>(null);
   const [starting, setStarting] = useState(false);
