@@ -27,6 +27,7 @@ import {
   vendorSyncDecider,
 } from '../domain/vendor/decider.js';
 import type { Position } from '../eventstore/port.js';
+import { cleanQbId, cleanQbText } from '../quickbooks/clean.js';
 import type { CommandContext } from './command-handler.js';
 import { type AppServices, awaitProjections } from './context.js';
 import { AppError, parseInput, parseRowId } from './errors.js';
@@ -653,8 +654,10 @@ export async function runVendorSync(
         accessToken,
         `select * from Vendor STARTPOSITION ${start} MAXRESULTS ${limit}`,
       );
-      const vendors = page.QueryResponse.Vendor ?? [];
-      if (vendors.length === 0) break;
+      const rows = page.QueryResponse.Vendor ?? [];
+      if (rows.length === 0) break;
+      // A row without a QuickBooks id is nothing Billflow can key a vendor on: left out.
+      const vendors = rows.filter((v) => cleanQbId(v.Id) !== null);
       const known = new Map(
         (
           await app.db
@@ -691,9 +694,11 @@ export async function runVendorSync(
                 companyId,
                 qbVendorId: v.Id,
                 vendor: {
-                  name: (v.DisplayName ?? v.CompanyName ?? `Vendor ${v.Id}`).slice(0, 255),
-                  email: v.PrimaryEmailAddr?.Address?.slice(0, 254) ?? null,
-                  phone: v.PrimaryPhone?.FreeFormNumber?.slice(0, 40) ?? null,
+                  // QuickBooks answers are input: cleaned before they enter the event (issue 36 §1).
+                  name:
+                    cleanQbText(v.DisplayName, 255) ?? cleanQbText(v.CompanyName, 255) ?? `Vendor ${v.Id}`,
+                  email: cleanQbText(v.PrimaryEmailAddr?.Address, 254),
+                  phone: cleanQbText(v.PrimaryPhone?.FreeFormNumber, 40),
                   active: v.Active !== false,
                 },
                 now,
@@ -722,8 +727,8 @@ export async function runVendorSync(
           done: false,
         });
       }
-      if (vendors.length < limit) break;
-      start += vendors.length;
+      if (rows.length < limit) break;
+      start += rows.length;
     }
   } catch (err) {
     error = err instanceof Error ? err.message : String(err);
