@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/support/app.js';
 import { api, signIn } from '../test/support/http.js';
 import { type QboSandbox, startQboSandbox } from './qbo-sandbox/server.js';
-import { seedDemoData } from './seed.js';
+import { DEMO_SECOND_APPROVAL_THRESHOLD, seedDemoData } from './seed.js';
 
 let t: TestApp;
 let sim: QboSandbox;
@@ -74,6 +74,27 @@ describe('demo data', () => {
       .filter((a: { status: string }) => a.status === 'PENDING')
       .map((a: { priority: string }) => a.priority);
     for (const p of ['URGENT', 'HIGH', 'MEDIUM', 'LOW']) expect(priorities).toContain(p);
+    // Every demo company keeps creators from approving; Sunrise shows a second-approval threshold.
+    for (const c of companies.body.data) {
+      const policy = await api(t.url, 'GET', `/api/bill-approval/policies/${c.id}`, { token });
+      expect(policy.body.data).toMatchObject({ creatorMayNotApprove: true, assignedStaffOnly: true });
+      expect(policy.body.data.secondApprovalThreshold).toBe(
+        c.name === 'Sunrise Bakery LLC' ? DEMO_SECOND_APPROVAL_THRESHOLD : null,
+      );
+    }
+    // The demo MODERATOR and USER are assigned to the demo companies: they see Sunrise's approvals.
+    for (const email of ['morgan.moderator@billflow.local', 'uma.user@billflow.local']) {
+      const who = (await signIn(t.url, email, demo[0].password)).tokens.accessToken;
+      const theirs = await api(
+        t.url,
+        'GET',
+        `/api/bill-approval/approvals?companyId=${sunriseId}&limit=100`,
+        {
+          token: who,
+        },
+      );
+      expect(theirs.body.meta.pagination.total).toBe(8);
+    }
     // The demo users can sign in with the printed password.
     const uma = await signIn(t.url, 'uma.user@billflow.local', demo[1].password);
     expect(uma.user.role).toBe('USER');

@@ -7,6 +7,7 @@ import {
   billsForApproval,
   createApproval,
   rejectApproval,
+  setApprovalPolicy,
 } from '../services/app/approvals.js';
 import { claimStreamOf, registerUser } from '../services/app/auth.js';
 import {
@@ -332,4 +333,14 @@ async function seedDemoApprovals(app: AppServices) {
     if (row?.status === 'EXPIRED') break;
     await new Promise((r) => setTimeout(r, 200));
   }
+  // The demo shows dual control: above $10,000 a second, different approver must approve (set after
+  // the approvals above, which one moderator decided). The creator may not approve (the default),
+  // and only the staff assigned to Sunrise work on its approvals.
+  await setApprovalPolicy(app, actor, sunrise.id, {
+    creatorMayNotApprove: true,
+    secondApprovalThreshold: DEMO_SECOND_APPROVAL_THRESHOLD,
+    assignedStaffOnly: true,
+  });
 }
+
+export const DEMO_SECOND_APPROVAL_THRESHOLD = 10_000;
