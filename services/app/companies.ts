@@ -12,7 +12,7 @@ import {
   PaymentAccountInput,
 } from '../../schema/commands/company.js';
 import type { AssignmentRole, NachaSettings } from '../../schema/events/company.js';
-import { type Actor, authorize, commandContext } from '../auth/permissions.js';
+import { type Actor, authorize, can, commandContext } from '../auth/permissions.js';
 import { type Assignments, type CompanyState, companyDecider } from '../domain/company/decider.js';
 import { COMPANY_NAMES_STREAM, namesDecider } from '../domain/company/names.js';
 import type { Position } from '../eventstore/port.js';
@@ -56,6 +56,46 @@ export interface CompanyDto extends Partial<MaskedNacha> {
   nachaConfigured: boolean;
   createdAt: string;
   updatedAt: string;
+}
+
+/**
+ * A company as MODERATOR and USER read it (spec 1 §2, §6: companies are ADMIN's): what their
+ * screens' company pickers show. The MODERATOR also reads the connection status: the vendors page
+ * syncs only a connected company.
+ */
+export interface CompanyReference {
+  id: number;
+  name: string;
+  qbConnectionStatus?: CompanyDto['qbConnectionStatus'];
+}
+
+/** A company read: the whole of it (ADMIN) or its reference (MODERATOR, USER). */
+export type CompanyView = CompanyDto | CompanyReference;
+
+export const isWholeCompany = (c: CompanyView): c is CompanyDto => 'createdAt' in c;
+
+/** The company as `actor` may read it: every read of a company goes through here. */
+export function companyViewFor(actor: Actor, c: CompanyDto): CompanyView {
+  if (can(actor, 'companies.details')) return c;
+  const ref: CompanyReference = { id: c.id, name: c.name };
+  if (can(actor, 'companies.connectionStatus')) ref.qbConnectionStatus = c.qbConnectionStatus;
+  return ref;
+}
+
+/** A list filter on a field the caller may not read would tell its value: refused. */
+function checkFilters(actor: Actor, filters: { status?: unknown; qbConnectionStatus?: unknown }) {
+  const refused =
+    (filters.status !== undefined && !can(actor, 'companies.details')) ||
+    (filters.qbConnectionStatus !== undefined && !can(actor, 'companies.connectionStatus'));
+  if (refused)
+    throw new AppError('FORBIDDEN', 'You do not have permission to filter companies by that field');
+}
+
+/** Name, and e-mail for those who may read it: a search must not find by what it cannot show. */
+function matching(actor: Actor, pattern: string) {
+  return can(actor, 'companies.details')
+    ? sql<boolean>`(c.name ILIKE ${pattern} OR c.email ILIKE ${pattern})`
+    : sql<boolean>`c.name ILIKE ${pattern}`;
 }
 
 const parseId = (id: unknown) => parseRowId(id, 'Company not found');
@@ -113,7 +153,8 @@ function toCompanyDto(r: CompanyRow): CompanyDto {
   };
 }
 
-async function findCompany(app: AppServices, id: number): Promise<CompanyDto | null> {
+/** Unauthorised: its callers authorise, and show the answer through companyViewFor. */
+export async function findCompany(app: AppServices, id: number): Promise<CompanyDto | null> {
   const row = await companyRows(app).where('c.id', '=', id).executeTakeFirst();
   return row ? toCompanyDto(row) : null;
 }
@@ -130,15 +171,16 @@ export async function listCompanies(
   app: AppServices,
   actor: Actor | null,
   query: unknown,
-): Promise<Page<CompanyDto>> {
+): Promise<Page<CompanyView>> {
   authorize(actor, 'companies.read');
   const { search, status, qbConnectionStatus, page, limit } = parseInput(CompanyListInput, query);
+  checkFilters(actor, { status, qbConnectionStatus });
   let q = companyRows(app);
   let count = app.db.selectFrom('companies as c').where('c.deleted_at', 'is', null);
   if (search) {
-    const p = likePattern(search);
-    q = q.where((eb) => eb.or([eb('c.name', 'ilike', p), eb('c.email', 'ilike', p)]));
-    count = count.where((eb) => eb.or([eb('c.name', 'ilike', p), eb('c.email', 'ilike', p)]));
+    const found = matching(actor, likePattern(search));
+    q = q.where(found);
+    count = count.where(found);
   }
   if (status) {
     q = q.where('c.status', '=', status);
@@ -167,7 +209,7 @@ export async function listCompanies(
   ]);
   const total = Number(n.n);
   return {
-    data: rows.map(toCompanyDto),
+    data: rows.map((r) => companyViewFor(actor, toCompanyDto(r))),
     total,
     page,
     limit,
@@ -179,22 +221,21 @@ export async function searchCompanies(
   app: AppServices,
   actor: Actor | null,
   query: unknown,
-): Promise<CompanyDto[]> {
+): Promise<CompanyView[]> {
   authorize(actor, 'companies.read');
   const { q } = parseInput(CompanySearchInput, query);
   if (q === '') return [];
-  const p = likePattern(q);
   const rows = await companyRows(app)
-    .where((eb) => eb.or([eb('c.name', 'ilike', p), eb('c.email', 'ilike', p)]))
+    .where(matching(actor, likePattern(q)))
     .orderBy('c.name')
     .limit(20)
     .execute();
-  return rows.map(toCompanyDto);
+  return rows.map((r) => companyViewFor(actor, toCompanyDto(r)));
 }
 
-export async function getCompany(app: AppServices, actor: Actor | null, id: unknown): Promise<CompanyDto> {
+export async function getCompany(app: AppServices, actor: Actor | null, id: unknown): Promise<CompanyView> {
   authorize(actor, 'companies.read');
-  return requireCompany(app, parseId(id));
+  return companyViewFor(actor, await requireCompany(app, parseId(id)));
 }
 
 /** Spec 1 §6: the manager from the managers, the others from users with role ADMIN, MODERATOR or USER. */

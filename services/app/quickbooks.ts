@@ -258,7 +258,8 @@ export async function qbTokenStatus(
   actor: Actor | null,
   id: unknown,
 ): Promise<QbTokenStatus> {
-  authorize(actor, 'companies.read');
+  // The connection is the company's detail: ADMIN's (spec 1 §2, §6).
+  authorize(actor, 'companies.details');
   const companyId = parseId(id);
   await liveCompany(app, companyId);
   const conn = await qb(app).connections.get(companyId);
@@ -436,7 +437,8 @@ export async function quickbooksCompanyInfo(
   actor: Actor | null,
   id: unknown,
 ): Promise<BankAccountsAnswer> {
-  authorize(actor, 'companies.read');
+  // Bank accounts and their balances: ADMIN's, who chooses the payment account (spec 1 §2).
+  authorize(actor, 'companies.details');
   const companyId = parseId(id);
   await liveCompany(app, companyId);
   const s = qb(app);

@@ -27,9 +27,13 @@ import { OAuthStates } from '../quickbooks/oauth-states.js';
 import { defineModule } from './module.js';
 
 const permissions = {
-  // The approvals screens (USER and up) filter by company: they read the list (spec 2 §9).
+  // A company's id and name: the approvals, /bills and vendors screens pick a company (spec 2 §9).
   'companies.read': ['ADMIN', 'MODERATOR', 'USER'] as const,
-  // Spec 1 §6: companies are ADMIN's.
+  // Spec 1 §2, §6: companies are ADMIN's; every other field (contact, tax id, NACHA settings,
+  // assignees, QuickBooks connection, bank accounts and balances) is read by ADMIN alone.
+  'companies.details': ADMIN_ONLY,
+  // Whether a company is connected to QuickBooks: the vendors page syncs a connected one.
+  'companies.connectionStatus': ['ADMIN', 'MODERATOR'] as const,
   'companies.write': ADMIN_ONLY,
 };
 

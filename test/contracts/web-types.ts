@@ -4,7 +4,7 @@
 // field the web's type names exists in the server's (so an optional one cannot name a field the
 // server never sends). The server may send more than a screen reads.
 import type * as A from '../../services/app/approvals.js';
-import type { CompanyDto } from '../../services/app/companies.js';
+import type { CompanyDto, CompanyView } from '../../services/app/companies.js';
 import type * as D from '../../services/app/dashboard.js';
 import type { ManagerDto } from '../../services/app/managers.js';
 import type * as O from '../../services/app/operations.js';
@@ -23,6 +23,8 @@ export type ServerAnswersFitTheWebTypes = [
   Expect<Fits<UserDto, W.User>>,
   Expect<Fits<ManagerDto, W.Manager>>,
   Expect<Fits<CompanyDto, W.Company>>,
+  // The company pickers read any role's answer: a whole company or its reference.
+  Expect<Fits<CompanyView, W.CompanyChoice>>,
   Expect<Fits<V.VendorDto, W.Vendor>>,
   Expect<Fits<V.VendorHistoryEntry, W.VendorHistoryEntry>>,
   Expect<Fits<A.ApprovalView, WA.Approval>>,

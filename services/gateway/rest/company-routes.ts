@@ -23,7 +23,7 @@ import {
   setPaymentAccount,
   updateCompany,
 } from '../../app/companies.js';
-import { Company, routeDoc } from './contracts.js';
+import { Company, CompanyRead, routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
 
@@ -38,9 +38,11 @@ export function companyRoutes(server: FastifyInstance, { app, actorOf }: RestDep
     {
       schema: routeDoc({
         summary: 'List companies (search, status and connection filters; paged, newest first)',
+        description:
+          'MODERATOR and USER read each company’s id and name (a MODERATOR also its connection status); their search matches names only, and a filter on a field they cannot read is refused (403).',
         tags: TAGS,
         querystring: CompanyListInput,
-        data: z.array(Company),
+        data: z.array(CompanyRead),
         paginated: true,
       }),
     },
@@ -56,10 +58,10 @@ export function companyRoutes(server: FastifyInstance, { app, actorOf }: RestDep
     `${BASE}/search`,
     {
       schema: routeDoc({
-        summary: 'Companies whose name or e-mail contains q (at most 20)',
+        summary: 'Companies whose name or e-mail contains q (at most 20; MODERATOR and USER: name only)',
         tags: TAGS,
         querystring: CompanySearchInput,
-        data: z.array(Company),
+        data: z.array(CompanyRead),
       }),
     },
     async (req, reply) => ok(reply, await searchCompanies(app, await actorOf(req), req.query)),
@@ -86,10 +88,10 @@ export function companyRoutes(server: FastifyInstance, { app, actorOf }: RestDep
     `${BASE}/:id`,
     {
       schema: routeDoc({
-        summary: 'One company',
+        summary: 'One company (MODERATOR and USER: its id and name)',
         tags: TAGS,
         params: CompanyIdParams,
-        data: Company,
+        data: CompanyRead,
         errors: [404],
       }),
     },

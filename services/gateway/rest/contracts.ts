@@ -137,6 +137,27 @@ export const Company = named(
   }),
 );
 
+/** What MODERATOR and USER read of a company (spec 1 §2, §6: companies are ADMIN's). */
+export const CompanyReference = named(
+  'CompanyReference',
+  z.object({
+    id: z.number().int(),
+    name: z.string(),
+    qbConnectionStatus: z
+      .enum(['connected', 'disconnected', 'error'])
+      .nullable()
+      .optional()
+      .describe('MODERATOR only: the vendors page syncs a connected company'),
+  }),
+);
+
+/** A company read: the whole company for ADMIN, its reference for MODERATOR and USER. */
+export const CompanyRead = z
+  .union([Company, CompanyReference])
+  .describe(
+    'ADMIN: the whole company. MODERATOR and USER: id and name (a MODERATOR also qbConnectionStatus).',
+  );
+
 export const Tokens = named('Tokens', z.object({ accessToken: z.string(), refreshToken: z.string() }));
 
 export const UserPage = z.object({

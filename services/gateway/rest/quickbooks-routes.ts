@@ -160,7 +160,7 @@ export function quickbooksRoutes(server: FastifyInstance, { app, actorOf }: Rest
     `${BASE}/:id/qb-token-status`,
     {
       schema: routeDoc({
-        summary: 'Whether the company has QuickBooks tokens, and when the access token expires',
+        summary: 'Whether the company has QuickBooks tokens, and when the access token expires (ADMIN)',
         tags: TAGS,
         params: CompanyIdParams,
         data: TokenStatus,
@@ -189,7 +189,8 @@ export function quickbooksRoutes(server: FastifyInstance, { app, actorOf }: Rest
     '/api/quickbooks/:companyId/company-info',
     {
       schema: routeDoc({
-        summary: 'The company’s QuickBooks CompanyInfo and active bank accounts (cached 5 minutes)',
+        summary:
+          'The company’s QuickBooks CompanyInfo and active bank accounts with balances (ADMIN; cached 5 minutes)',
         tags: TAGS,
         params: z.object({ companyId: z.string().regex(/^\d+$/).describe('Company id') }),
         data: z.object({

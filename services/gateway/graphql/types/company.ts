@@ -3,22 +3,27 @@ import {
   type Assignee,
   activateCompany,
   type CompanyDto,
+  type CompanyView,
   changeAssignments,
+  companyViewFor,
   configureNacha,
   createCompany,
   deactivateCompany,
   deleteCompany,
+  findCompany,
   getCompany,
+  isWholeCompany,
   listCompanies,
   searchCompanies,
   setPaymentAccount,
   updateCompany,
 } from '../../../app/companies.js';
+import { AppError } from '../../../app/errors.js';
 import type { Page } from '../../../app/users.js';
 import { authorize } from '../../../auth/permissions.js';
 import { sharedRead } from '../../live.js';
 import { builder } from '../builder.js';
-import { run } from '../errors.js';
+import { run, toGraphQLError } from '../errors.js';
 import { withoutNulls } from '../inputs.js';
 
 const CompanyStatusEnum = builder.enumType('CompanyStatus', {
@@ -39,60 +44,120 @@ const AssigneeRef = builder.objectRef<Assignee>('CompanyAssignee').implement({
   }),
 });
 
-export const CompanyRef = builder.objectRef<CompanyDto>('Company').implement({
+/** Refused with FORBIDDEN: the field's auth runs before its resolver. */
+const refused = () =>
+  toGraphQLError(new AppError('FORBIDDEN', 'You do not have permission to read this company field'));
+
+/** ADMIN only (spec 1 §2, §6): MODERATOR and USER read a company's id and name. */
+const details = {
+  authScopes: { permission: 'companies.details' },
+  unauthorizedError: refused,
+} as const;
+
+/** A field of the whole company; a reference never reaches here past `details`, and is refused if it does. */
+const whole =
+  <T>(read: (c: CompanyDto) => T) =>
+  (c: CompanyView): T => {
+    if (!isWholeCompany(c)) throw refused();
+    return read(c);
+  };
+
+export const CompanyRef = builder.objectRef<CompanyView>('Company').implement({
+  description:
+    'A client company. ADMIN reads every field; MODERATOR and USER read id and name (a MODERATOR also qbConnectionStatus), and any other field is refused (FORBIDDEN).',
   fields: (t) => ({
     id: t.exposeInt('id'),
     name: t.exposeString('name'),
-    email: t.exposeString('email', { nullable: true }),
-    phone: t.exposeString('phone', { nullable: true }),
-    website: t.exposeString('website', { nullable: true }),
-    address: t.exposeString('address', { nullable: true }),
-    description: t.exposeString('description', { nullable: true }),
-    industry: t.exposeString('industry', { nullable: true }),
-    status: t.field({ type: CompanyStatusEnum, resolve: (c) => c.status }),
-    isActive: t.exposeBoolean('isActive'),
-    qbRealmId: t.exposeString('qbRealmId', { nullable: true }),
+    email: t.string({ ...details, nullable: true, resolve: whole((c) => c.email) }),
+    phone: t.string({ ...details, nullable: true, resolve: whole((c) => c.phone) }),
+    website: t.string({ ...details, nullable: true, resolve: whole((c) => c.website) }),
+    address: t.string({ ...details, nullable: true, resolve: whole((c) => c.address) }),
+    description: t.string({ ...details, nullable: true, resolve: whole((c) => c.description) }),
+    industry: t.string({ ...details, nullable: true, resolve: whole((c) => c.industry) }),
+    status: t.field({ ...details, type: CompanyStatusEnum, resolve: whole((c) => c.status) }),
+    isActive: t.boolean({ ...details, resolve: whole((c) => c.isActive) }),
+    qbRealmId: t.string({ ...details, nullable: true, resolve: whole((c) => c.qbRealmId) }),
     qbConnectionStatus: t.field({
       type: QbConnectionStatusEnum,
       nullable: true,
-      resolve: (c) => c.qbConnectionStatus,
+      description: 'ADMIN and MODERATOR (the vendors page syncs a connected company).',
+      authScopes: { permission: 'companies.connectionStatus' },
+      unauthorizedError: refused,
+      resolve: (c) => c.qbConnectionStatus ?? null,
     }),
-    qbLastRefresh: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.qbLastRefresh }),
-    qbPaymentAccountReference: t.exposeString('qbPaymentAccountReference', { nullable: true }),
-    managerId: t.exposeInt('managerId', { nullable: true }),
-    processorId: t.exposeInt('processorId', { nullable: true }),
-    approverId: t.exposeInt('approverId', { nullable: true }),
-    accountantId: t.exposeInt('accountantId', { nullable: true }),
-    manager: t.field({ type: AssigneeRef, nullable: true, resolve: (c) => c.manager }),
-    processor: t.field({ type: AssigneeRef, nullable: true, resolve: (c) => c.processor }),
-    approver: t.field({ type: AssigneeRef, nullable: true, resolve: (c) => c.approver }),
-    accountant: t.field({ type: AssigneeRef, nullable: true, resolve: (c) => c.accountant }),
-    nachaConfigured: t.exposeBoolean('nachaConfigured'),
-    bankRoutingNumber: t.exposeString('bankRoutingNumber', { nullable: true }),
-    bankAccountNumber: t.exposeString('bankAccountNumber', {
+    qbLastRefresh: t.field({
+      ...details,
+      type: 'DateTime',
+      nullable: true,
+      resolve: whole((c) => c.qbLastRefresh),
+    }),
+    qbPaymentAccountReference: t.string({
+      ...details,
+      nullable: true,
+      resolve: whole((c) => c.qbPaymentAccountReference),
+    }),
+    managerId: t.int({ ...details, nullable: true, resolve: whole((c) => c.managerId) }),
+    processorId: t.int({ ...details, nullable: true, resolve: whole((c) => c.processorId) }),
+    approverId: t.int({ ...details, nullable: true, resolve: whole((c) => c.approverId) }),
+    accountantId: t.int({ ...details, nullable: true, resolve: whole((c) => c.accountantId) }),
+    manager: t.field({ ...details, type: AssigneeRef, nullable: true, resolve: whole((c) => c.manager) }),
+    processor: t.field({ ...details, type: AssigneeRef, nullable: true, resolve: whole((c) => c.processor) }),
+    approver: t.field({ ...details, type: AssigneeRef, nullable: true, resolve: whole((c) => c.approver) }),
+    accountant: t.field({
+      ...details,
+      type: AssigneeRef,
+      nullable: true,
+      resolve: whole((c) => c.accountant),
+    }),
+    nachaConfigured: t.boolean({ ...details, resolve: whole((c) => c.nachaConfigured) }),
+    bankRoutingNumber: t.string({ ...details, nullable: true, resolve: whole((c) => c.bankRoutingNumber) }),
+    bankAccountNumber: t.string({
+      ...details,
       nullable: true,
       description: 'Masked: only the last four characters show.',
+      resolve: whole((c) => c.bankAccountNumber),
     }),
     bankAccountType: t.field({
+      ...details,
       type: BankAccountTypeEnum,
       nullable: true,
-      resolve: (c) => c.bankAccountType,
+      resolve: whole((c) => c.bankAccountType),
     }),
-    bankName: t.exposeString('bankName', { nullable: true }),
-    originatorStatusCode: t.exposeString('originatorStatusCode', { nullable: true }),
-    companyTaxId: t.exposeString('companyTaxId', { nullable: true }),
-    achCompanyId: t.exposeString('achCompanyId', { nullable: true }),
-    immediateDestinationName: t.exposeString('immediateDestinationName', { nullable: true }),
-    immediateOriginName: t.exposeString('immediateOriginName', { nullable: true }),
-    companyEntryDescription: t.exposeString('companyEntryDescription', { nullable: true }),
-    companyDiscretionaryData: t.exposeString('companyDiscretionaryData', { nullable: true }),
-    balancedFile: t.exposeBoolean('balancedFile', { nullable: true }),
-    createdAt: t.field({ type: 'DateTime', resolve: (c) => c.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (c) => c.updatedAt }),
+    bankName: t.string({ ...details, nullable: true, resolve: whole((c) => c.bankName) }),
+    originatorStatusCode: t.string({
+      ...details,
+      nullable: true,
+      resolve: whole((c) => c.originatorStatusCode),
+    }),
+    companyTaxId: t.string({ ...details, nullable: true, resolve: whole((c) => c.companyTaxId) }),
+    achCompanyId: t.string({ ...details, nullable: true, resolve: whole((c) => c.achCompanyId) }),
+    immediateDestinationName: t.string({
+      ...details,
+      nullable: true,
+      resolve: whole((c) => c.immediateDestinationName),
+    }),
+    immediateOriginName: t.string({
+      ...details,
+      nullable: true,
+      resolve: whole((c) => c.immediateOriginName),
+    }),
+    companyEntryDescription: t.string({
+      ...details,
+      nullable: true,
+      resolve: whole((c) => c.companyEntryDescription),
+    }),
+    companyDiscretionaryData: t.string({
+      ...details,
+      nullable: true,
+      resolve: whole((c) => c.companyDiscretionaryData),
+    }),
+    balancedFile: t.boolean({ ...details, nullable: true, resolve: whole((c) => c.balancedFile) }),
+    createdAt: t.field({ ...details, type: 'DateTime', resolve: whole((c) => c.createdAt) }),
+    updatedAt: t.field({ ...details, type: 'DateTime', resolve: whole((c) => c.updatedAt) }),
   }),
 });
 
-const CompanyPage = builder.objectRef<Page<CompanyDto>>('CompanyPage').implement({
+const CompanyPage = builder.objectRef<Page<CompanyView>>('CompanyPage').implement({
   fields: (t) => ({
     data: t.field({ type: [CompanyRef], resolve: (p) => p.data }),
     total: t.exposeInt('total'),
@@ -265,7 +330,7 @@ builder.mutationField('deleteCompany', (t) =>
 );
 
 const CompanyChange = builder
-  .objectRef<{ id: number; type: string; company: CompanyDto | null }>('CompanyChange')
+  .objectRef<{ id: number; type: string; company: CompanyView | null }>('CompanyChange')
   .implement({
     fields: (t) => ({
       id: t.exposeInt('id'),
@@ -290,10 +355,15 @@ builder.subscriptionField('companyChanged', (t) =>
     subscribe: (_, args, ctx) => ctx.live.subscribe('company', args.id == null ? undefined : String(args.id)),
     resolve: async (notice, _, ctx) => {
       authorize(ctx.actor, 'companies.read');
+      // One read for every subscriber of the notice, shown to each as it may see it.
       const company = await sharedRead(notice, 'company', () =>
-        getCompany(ctx.app, ctx.actor, Number(notice.id)).catch(() => null),
+        findCompany(ctx.app, Number(notice.id)).catch(() => null),
       );
-      return { id: Number(notice.id), type: String(notice.data?.type ?? 'changed'), company };
+      return {
+        id: Number(notice.id),
+        type: String(notice.data?.type ?? 'changed'),
+        company: company && companyViewFor(ctx.actor, company),
+      };
     },
   }),
 );

@@ -53,6 +53,7 @@ builder.queryField('qbCredentials', (t) =>
 builder.queryField('qbTokenStatus', (t) =>
   t.field({
     type: TokenStatusRef,
+    description: 'Whether the company has QuickBooks tokens, and when they expire (ADMIN).',
     args: { companyId: t.arg.int({ required: true }) },
     resolve: (_, args, ctx) => run(() => qbTokenStatus(ctx.app, ctx.actor, args.companyId)),
   }),
@@ -61,7 +62,8 @@ builder.queryField('qbTokenStatus', (t) =>
 builder.queryField('qbBankAccounts', (t) =>
   t.field({
     type: [BankAccountRef],
-    description: 'The company’s active QuickBooks bank accounts (cached 5 minutes).',
+    description:
+      'The company’s active QuickBooks bank accounts and their balances (ADMIN; cached 5 minutes).',
     args: { companyId: t.arg.int({ required: true }) },
     resolve: (_, args, ctx) =>
       run(
