@@ -141,6 +141,12 @@ export async function benchApprovals(env: Record<string, string>, quick: boolean
       return json;
     };
     const company = (await call('POST', '/api/company/companies', { name: 'Bench Approvals Co' })).data;
+    // One admin creates and approves here (the figures are speed, not policy): its company lets the
+    // creator approve, an ADMIN's recorded choice like any other.
+    await call('PUT', `/api/bill-approval/policies/${company.id}`, {
+      creatorMayNotApprove: false,
+      secondApprovalThreshold: null,
+    });
     await connectOverHttp({
       gatewayUrl: gateway.url!,
       simUrl: sim.url,

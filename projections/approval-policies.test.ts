@@ -19,10 +19,18 @@ const set = (
   creatorMayNotApprove: boolean,
   secondApprovalThreshold: number | null,
   at: string,
+  assignedStaffOnly?: boolean,
 ): StoredEvent => {
   const event: ApprovalPolicyEvent = {
     type: 'ApprovalPolicySet',
-    data: { companyId, creatorMayNotApprove, secondApprovalThreshold, byUserId: 1, at },
+    data: {
+      companyId,
+      creatorMayNotApprove,
+      secondApprovalThreshold,
+      byUserId: 1,
+      at,
+      ...(assignedStaffOnly === undefined ? {} : { assignedStaffOnly }),
+    },
   };
   pos++;
   return {
@@ -49,7 +57,8 @@ afterAll(async () => {
 
 describe('approval policies projection', () => {
   it('keeps each company’s last policy; a replay leaves the same rows', async () => {
-    const history = [set(3, true, 500, t0), set(4, false, 100.5, t0), set(3, false, null, t1)];
+    // Company 4's event predates the staff scope (no assignedStaffOnly): assigned staff only.
+    const history = [set(3, true, 500, t0), set(4, false, 100.5, t0), set(3, false, null, t1, false)];
     const apply = () =>
       db.transaction().execute(async (trx) => {
         for (const e of history)
@@ -62,12 +71,14 @@ describe('approval policies projection', () => {
         company_id: 3,
         creator_may_not_approve: false,
         second_approval_threshold: null,
+        assigned_staff_only: false,
         updated_at: new Date(t1),
       },
       {
         company_id: 4,
         creator_may_not_approve: false,
         second_approval_threshold: '100.50',
+        assigned_staff_only: true,
         updated_at: new Date(t0),
       },
     ]);

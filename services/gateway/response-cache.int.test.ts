@@ -45,9 +45,14 @@ beforeAll(async () => {
   });
   expect(reg.status).toBe(201);
   moderator = (await signIn(t.url, 'mod@cache.test', password)).tokens.accessToken;
-  companyId = (
-    await api(t.url, 'POST', '/api/company/companies', { body: { name: 'Cache Co' }, token: admin })
-  ).body.data.id;
+  companyId =
+    // The moderator is its approver: staff see only the companies they are assigned to.
+    (
+      await api(t.url, 'POST', '/api/company/companies', {
+        body: { name: 'Cache Co', approverId: reg.body.data.id },
+        token: admin,
+      })
+    ).body.data.id;
   // Three pending approvals, appended as the create command would (no QuickBooks needed here).
   const store = t.started.app.store;
   for (let i = 0; i < 3; i++) {
@@ -125,10 +130,13 @@ describe('GraphQL answers kept while their read models stand still', () => {
     expect(asModerator.data.approvals.data.map((a: { id: string }) => a.id)).toEqual(
       first.data.approvals.data.map((a: { id: string }) => a.id),
     );
-    // The admin created them: with no policy the creator may approve; the moderator may too.
-    expect(first.data.approvals.data.every((a: { viewerMayApprove: boolean }) => a.viewerMayApprove)).toBe(
-      true,
+    // The admin created them: by default the creator may not approve; the moderator may.
+    expect(first.data.approvals.data.some((a: { viewerMayApprove: boolean }) => a.viewerMayApprove)).toBe(
+      false,
     );
+    expect(
+      asModerator.data.approvals.data.every((a: { viewerMayApprove: boolean }) => a.viewerMayApprove),
+    ).toBe(true);
 
     // Other variables are another answer.
     const rejected = await gql(t.url, LIST, { status: 'REJECTED' }, admin);
