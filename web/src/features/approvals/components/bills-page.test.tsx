@@ -99,4 +99,32 @@ describe('BillsPage', () => {
     });
     expect(calls.some((c) => c.url.startsWith('/api/manager/managers'))).toBe(false);
   });
+
+  it('shows why a bill Billflow cannot pay is refused, and leaves it out of the selection', async () => {
+    const refused = {
+      ...bill(1),
+      amount: 9e15,
+      refusedReason: 'its total is above $99,999,999.99, the most one ACH payment carries',
+    };
+    mockFetch((call) => {
+      if (call.url.startsWith('/api/company'))
+        return json(200, { success: true, data: [{ id: 3, name: 'Juniper' }] });
+      if (call.url.startsWith('/api/bill-approval/manager-options'))
+        return json(200, { success: true, data: [] });
+      if (call.url.startsWith('/api/bill-approval/bills'))
+        return json(200, { success: true, data: [bill(0), refused] });
+      return json(404, { success: false, message: 'unexpected' });
+    });
+    render(
+      <MemoryRouter initialEntries={['/bills?companyId=3']}>
+        <BillsPage />
+      </MemoryRouter>,
+    );
+    const user = userEvent.setup();
+    const row = await screen.findByTestId('bill-row-101');
+    expect(within(row).getByTestId('refused-flag').textContent).toContain('$99,999,999.99');
+    expect((within(row).getByRole('checkbox') as HTMLInputElement).disabled).toBe(true);
+    await user.click(screen.getByRole('checkbox', { name: 'Select all bills on this page' }));
+    expect(screen.getByTestId('selection-summary').textContent).toBe('1 selected · $10.00');
+  });
 });
