@@ -621,6 +621,26 @@ export async function getApproval(app: AppServices, actor: Actor | null, id: unk
   return withDetail(app, (await toDtos(app, [row]))[0], state);
 }
 
+/**
+ * A snapshot's text as the screens show it. Snapshots taken before QuickBooks text was cleaned at
+ * the door (issue 36 §1) may still hold controls or direction overrides: they are cleaned on the way
+ * out too, so no stored event shows "INV-\u202Egpj.exe" as "INV-exe.jpg".
+ */
+function cleanedSnapshot(b: BillSnapshot): BillSnapshot {
+  return {
+    ...b,
+    DocNumber: text(b.DocNumber, 40),
+    VendorRef: { value: b.VendorRef.value, name: text(b.VendorRef.name, 255) },
+    Line: b.Line.map((l) => ({
+      ...l,
+      Description: text(l.Description, 1000),
+      ItemName: text(l.ItemName, 255),
+      AccountName: text(l.AccountName, 255),
+    })),
+    InvoiceFileName: text(b.InvoiceFileName, 255),
+  };
+}
+
 async function withDetail(app: AppServices, dto: ApprovalDto, state: ApprovalState): Promise<ApprovalDto> {
   const contacts = new Map<string, VendorContact>((state.vendorContacts ?? []).map((c) => [c.qbVendorId, c]));
   const ach = await achStatuses(
@@ -629,9 +649,9 @@ async function withDetail(app: AppServices, dto: ApprovalDto, state: ApprovalSta
     state.bills.map((b) => b.VendorRef.value),
   );
   const bills: ApprovalBill[] = state.bills.map((b) => ({
-    ...b,
+    ...cleanedSnapshot(b),
     VendorInfo: {
-      CompanyName: b.VendorInfo.CompanyName,
+      CompanyName: text(b.VendorInfo.CompanyName, 255),
       Email: contacts.get(b.VendorRef.value)?.email ?? null,
       Phone: contacts.get(b.VendorRef.value)?.phone ?? null,
     },

@@ -167,6 +167,58 @@ describe('QuickBooks bills are input (§1)', () => {
     expect(await sql(`SELECT event_type FROM parked_events`)).toEqual([]);
   });
 
+  it('an approval recorded before the cleaning shows its bills cleaned', async () => {
+    const approvalId = '6f1c1d2e-0000-4000-8000-00000000b22b';
+    const bill = await hostileBill(company, { amounts: [45] });
+    await t.started.app.commands.handle(
+      approvalDecider,
+      approvalStreamId(approvalId),
+      {
+        type: 'CreateApproval',
+        approvalId,
+        companyId: company.id,
+        priority: 'LOW',
+        managerId: null,
+        byUserId: ids.modB,
+        bills: [
+          {
+            Id: bill.Id,
+            DocNumber: 'INV-\u202Egpj.exe',
+            TxnDate: null,
+            DueDate: null,
+            TotalAmt: 45,
+            Balance: 45,
+            CurrencyRef: 'USD',
+            VendorRef: { value: bill.VendorRef.value, name: 'Old\u0007 Vendor' },
+            VendorInfo: { CompanyName: 'Old Vendor\u202E' },
+            VendorAddr: null,
+            Line: [
+              { Id: '1', Description: 'Ink\u0007', Amount: 45, Qty: null, ItemName: null, AccountName: null },
+            ],
+            AttachableId: null,
+            InvoiceFileName: null,
+          },
+        ],
+        vendorContacts: [],
+        recipients: [],
+        confirmedDuplicates: [],
+        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+        now: new Date().toISOString(),
+      },
+      { userId: String(ids.modB) },
+    );
+    let detail = await api(t.url, 'GET', `${A}/${approvalId}`, { token: tokens.admin });
+    for (let i = 0; detail.status === 404 && i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      detail = await api(t.url, 'GET', `${A}/${approvalId}`, { token: tokens.admin });
+    }
+    const [b] = detail.body.data.billsParsed;
+    expect(b.DocNumber).toBe('INV-gpj.exe');
+    expect(b.VendorRef.name).toBe('Old Vendor');
+    expect(b.VendorInfo.CompanyName).toBe('Old Vendor');
+    expect(b.Line[0].Description).toBe('Ink');
+  });
+
   it('a command on an approval that its read model does not hold is refused', async () => {
     // An approval recorded before these checks existed, with an amount its read model cannot hold:
     // the projection parks it, and no one may approve what no screen shows.
