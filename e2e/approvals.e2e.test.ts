@@ -121,14 +121,26 @@ beforeAll(async () => {
     launchBrowser(),
   ]);
   token = (await apiLogin(app.url, app.admin)).tokens.accessToken;
+  moderator = await createUser(app.url, app.admin, 'MODERATOR', { firstName: 'Mona', lastName: 'Moss' });
+  viewer = await createUser(app.url, app.admin, 'USER', { firstName: 'Vic', lastName: 'Viewer' });
+  // Staff see the companies they are assigned to: the moderator approves, the viewer processes.
   const c = await apiCall<{ data: { id: number } }>(
     app.url,
     'POST',
     '/api/company/companies',
-    { name: COMPANY },
+    { name: COMPANY, approverId: moderator.id, processorId: viewer.id },
     token,
   );
   companyId = c.body.data.id;
+  // The admin both creates and approves in several of these screens: the company lets the creator
+  // approve (an ADMIN's recorded choice); the segregation test below turns it on from the screen.
+  await apiCall(
+    app.url,
+    'PUT',
+    `/api/bill-approval/policies/${companyId}`,
+    { creatorMayNotApprove: false, secondApprovalThreshold: null },
+    token,
+  );
   ({ realmId } = await connectOverHttp({
     gatewayUrl: app.url,
     simUrl: sim.url,
@@ -144,8 +156,6 @@ beforeAll(async () => {
     { firstName: 'Dana', lastName: 'Whitfield', email: 'dana@example.com' },
     token,
   );
-  moderator = await createUser(app.url, app.admin, 'MODERATOR', { firstName: 'Mona', lastName: 'Moss' });
-  viewer = await createUser(app.url, app.admin, 'USER', { firstName: 'Vic', lastName: 'Viewer' });
 }, 240_000);
 
 afterAll(async () => {
@@ -665,7 +675,12 @@ describe('approval screens', () => {
       undefined,
       token,
     );
-    expect(policy.body.data).toEqual({ companyId, creatorMayNotApprove: true, secondApprovalThreshold: 1 });
+    expect(policy.body.data).toEqual({
+      companyId,
+      creatorMayNotApprove: true,
+      secondApprovalThreshold: 1,
+      assignedStaffOnly: true,
+    });
 
     // A moderator creates on /bills and picks the manager (the managers list itself is ADMIN's).
     const bill = await billInQuickBooks({
@@ -779,6 +794,14 @@ describe('approval screens', () => {
       firstName: 'Sam',
       lastName: 'Second',
     });
+    // Staff work on the companies they are assigned to: the second moderator becomes its accountant.
+    await apiCall(
+      app.url,
+      'PUT',
+      `/api/company/companies/${companyId}/assignments`,
+      { accountantId: second.id },
+      token,
+    );
     const s2 = await openPage(browser, app.url);
     await signIn(s2.page, second);
     await s2.page.goto(`/approvals/${id}`);
