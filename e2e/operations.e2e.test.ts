@@ -1,6 +1,7 @@
 // The operations page in real Chromium against a real gateway, Postgres and Redis: an admin sees a
 // failed job and a parked event, retries both and sees them leave the failed list / be marked
-// requested, live; a MODERATOR has no nav entry and never gets the page.
+// requested, live; dismisses a parked event with a reason and sees it on record; a MODERATOR has no
+// nav entry and never gets the page.
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Browser } from 'playwright-core';
@@ -103,6 +104,42 @@ describe('the operations page', () => {
     await expect.poll(() => parked.textContent()).toMatch(/Attempts: 4/);
     await page.getByRole('button', { name: 'Retry UserProfileUpdated in pm:e2e-idle' }).click();
     await parked.getByText('Retry requested').waitFor();
+    await page.context().close();
+  });
+
+  it('Dismiss asks for a reason; the event leaves the parked list and stays on record', async () => {
+    const event: StoredEvent = {
+      id: randomUUID(),
+      type: 'VendorCreated',
+      schemaVersion: 1,
+      streamId: 'vendor-1-77',
+      streamVersion: 1,
+      position: '0000000000000043:0000000000000001',
+      data: {},
+      metadata: {} as StoredEvent['metadata'],
+      createdAt: new Date(),
+    };
+    await parkEvent(app.started.app.db, 'pm:e2e-idle', event, new Error('company gone'), 3);
+    const { page, errors } = await openPage(browser, app.url);
+    await signIn(page, app.admin);
+    await page.goto('/operations');
+    const parked = page.getByTestId(`parked-${event.id}`);
+    await parked.waitFor({ timeout: 15_000 });
+    await page.getByRole('button', { name: 'Dismiss VendorCreated in pm:e2e-idle' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Dismiss parked event' });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: 'Dismiss event' }).click();
+    await dialog.getByText('Please give a reason for dismissing the event').waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+    await dialog.getByLabel('Reason *').fill('Vendor of a deleted test company');
+    await dialog.getByRole('button', { name: 'Dismiss event' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    await parked.waitFor({ state: 'detached' });
+    const record = page.getByTestId(`dismissed-${event.id}`);
+    await record.waitFor();
+    await expect.poll(() => record.textContent()).toMatch(/Reason: Vendor of a deleted test company/);
+    await expect.poll(() => record.textContent()).toMatch(/Dismissed by System Administrator/);
+    expect(errors).toEqual([]);
     await page.context().close();
   });
 

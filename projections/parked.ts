@@ -1,7 +1,8 @@
 // Parked events: an event that a projection or a process manager kept failing on, set aside with its
 // error so the consumer can go on with the rest of the log. An operator retries it from the
 // operations page after a fix; the consumer's active runner (the only one allowed to apply) picks the
-// request up and either clears the row or records the new error.
+// request up and either clears the row or records the new error. Or an ADMIN dismisses it: the row
+// stays, on record with who, when and why, but no longer counts as parked and is never retried.
 import { type QueryExecutorProvider, sql } from 'kysely';
 import type { StoredEvent } from '../services/eventstore/port.js';
 
@@ -17,6 +18,10 @@ export interface ParkedEvent {
   attempts: number;
   parkedAt: Date;
   retryRequestedAt: Date | null;
+  /** Set aside by an ADMIN (dismissParked): when, by which user, and why. */
+  dismissedAt: Date | null;
+  dismissedBy: number | null;
+  dismissReason: string | null;
 }
 
 export async function ensureParkedTable(db: QueryExecutorProvider) {
@@ -31,7 +36,21 @@ export async function ensureParkedTable(db: QueryExecutorProvider) {
     attempts int NOT NULL,
     parked_at timestamptz NOT NULL DEFAULT now(),
     retry_requested_at timestamptz,
+    dismissed_at timestamptz,
+    dismissed_by integer,
+    dismiss_reason text,
     PRIMARY KEY (consumer, event_id))`.execute(db);
+  // A table made before dismissals: the columns are added once (looked up first, so a start does not
+  // take the table's exclusive lock for nothing).
+  const has = await sql`SELECT 1 FROM information_schema.columns
+    WHERE table_schema = current_schema() AND table_name = 'parked_events' AND column_name = 'dismissed_at'`.execute(
+    db,
+  );
+  if (has.rows.length === 0)
+    await sql`ALTER TABLE parked_events ADD COLUMN IF NOT EXISTS dismissed_at timestamptz,
+      ADD COLUMN IF NOT EXISTS dismissed_by integer, ADD COLUMN IF NOT EXISTS dismiss_reason text`.execute(
+      db,
+    );
 }
 
 /** Errors are kept short: a message, never a stack or a row's values. */
@@ -65,6 +84,9 @@ interface Row {
   attempts: number;
   parked_at: Date;
   retry_requested_at: Date | null;
+  dismissed_at: Date | null;
+  dismissed_by: number | null;
+  dismiss_reason: string | null;
 }
 
 const toParked = (r: Row): ParkedEvent => ({
@@ -78,6 +100,9 @@ const toParked = (r: Row): ParkedEvent => ({
   attempts: r.attempts,
   parkedAt: r.parked_at,
   retryRequestedAt: r.retry_requested_at,
+  dismissedAt: r.dismissed_at,
+  dismissedBy: r.dismissed_by,
+  dismissReason: r.dismiss_reason,
 });
 
 export async function listParked(db: QueryExecutorProvider, consumer?: string): Promise<ParkedEvent[]> {
@@ -87,28 +112,60 @@ export async function listParked(db: QueryExecutorProvider, consumer?: string): 
   return r.rows.map(toParked);
 }
 
-/** Parked events per consumer (consumers with none are absent). */
+/** Parked events per consumer (consumers with none are absent); dismissed ones do not count. */
 export async function parkedCounts(db: QueryExecutorProvider): Promise<Record<string, number>> {
   const r = await sql<{ consumer: string; n: number }>`
-    SELECT consumer, count(*)::int AS n FROM parked_events GROUP BY consumer`.execute(db);
+    SELECT consumer, count(*)::int AS n FROM parked_events WHERE dismissed_at IS NULL
+    GROUP BY consumer`.execute(db);
   return Object.fromEntries(r.rows.map((row) => [row.consumer, row.n]));
 }
 
-/** Asks the consumer's active runner to try the event again; false when no such parked event. */
+/**
+ * Asks the consumer's active runner to try the event again; false when no such parked event (a
+ * dismissed one is not retried).
+ */
 export async function requestRetry(
   db: QueryExecutorProvider,
   consumer: string,
   eventId: string,
 ): Promise<boolean> {
   const r = await sql`UPDATE parked_events SET retry_requested_at = now()
-    WHERE consumer = ${consumer} AND event_id = ${eventId}`.execute(db);
+    WHERE consumer = ${consumer} AND event_id = ${eventId} AND dismissed_at IS NULL`.execute(db);
   return Number(r.numAffectedRows ?? 0) > 0;
+}
+
+/**
+ * Sets a parked event aside for good, on record: who, when, why. A retry asked for and not yet
+ * taken is withdrawn; one the runner already took (the row gone) leaves nothing to dismiss.
+ */
+export async function dismissParked(
+  db: QueryExecutorProvider,
+  consumer: string,
+  eventId: string,
+  byUserId: number,
+  reason: string,
+): Promise<'dismissed' | 'already dismissed' | 'not found'> {
+  const r = await sql`UPDATE parked_events
+    SET dismissed_at = now(), dismissed_by = ${byUserId}, dismiss_reason = ${reason}, retry_requested_at = NULL
+    WHERE consumer = ${consumer} AND event_id = ${eventId} AND dismissed_at IS NULL`.execute(db);
+  if (Number(r.numAffectedRows ?? 0) > 0) return 'dismissed';
+  const row = await sql`SELECT 1 FROM parked_events
+    WHERE consumer = ${consumer} AND event_id = ${eventId}`.execute(db);
+  return row.rows.length > 0 ? 'already dismissed' : 'not found';
+}
+
+/** Whether the event is parked and was dismissed (a retry of it is refused as such). */
+export async function isDismissed(db: QueryExecutorProvider, consumer: string, eventId: string) {
+  const r = await sql`SELECT 1 FROM parked_events
+    WHERE consumer = ${consumer} AND event_id = ${eventId} AND dismissed_at IS NOT NULL`.execute(db);
+  return r.rows.length > 0;
 }
 
 /** The retries operators asked for, oldest first (read by the consumer's active runner). */
 export async function retryRequests(db: QueryExecutorProvider, consumer: string): Promise<ParkedEvent[]> {
   const r = await sql<Row>`SELECT * FROM parked_events
-    WHERE consumer = ${consumer} AND retry_requested_at IS NOT NULL ORDER BY position`.execute(db);
+    WHERE consumer = ${consumer} AND retry_requested_at IS NOT NULL AND dismissed_at IS NULL
+    ORDER BY position`.execute(db);
   return r.rows.map(toParked);
 }
 
@@ -140,6 +197,7 @@ export async function claimRetry(
   eventId: string,
 ): Promise<boolean> {
   const r = await sql`DELETE FROM parked_events
-    WHERE consumer = ${consumer} AND event_id = ${eventId} AND retry_requested_at IS NOT NULL`.execute(db);
+    WHERE consumer = ${consumer} AND event_id = ${eventId} AND retry_requested_at IS NOT NULL
+      AND dismissed_at IS NULL`.execute(db);
   return Number(r.numAffectedRows ?? 0) > 0;
 }

@@ -14,7 +14,7 @@ import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { createTestRedis, type TestRedis } from '../test/support/redis.js';
 import { activityProjection } from './activity.js';
 import { ensureCheckpoints, readCheckpoint } from './checkpoints.js';
-import { listParked, requestRetry } from './parked.js';
+import { dismissParked, listParked, parkedCounts, requestRetry } from './parked.js';
 import type { AnyProjection } from './projection.js';
 import { rebuildProjection } from './rebuild.js';
 import { ProjectionRunner } from './runner.js';
@@ -255,5 +255,21 @@ describe('poison events in a projection', () => {
     expect((await rebuildProjection(kysely, store, activityProjection)).parked).toBe(0);
     expect(await listParked(kysely, 'activity')).toEqual([]);
     expect(await snapshot()).toEqual(clean);
+  });
+
+  it('a rebuild keeps a dismissed parked event on record, dismissed, and uncounted', async () => {
+    const failing = () => flaky((e) => e.id === poison.id, new Map());
+    await rebuildProjection(kysely, store, failing());
+    expect(await dismissParked(kysely, 'activity', poison.id, 1, 'Accepted as lost')).toBe('dismissed');
+    // Parked again by the next build: still the dismissed row, not a new parked one.
+    expect((await rebuildProjection(kysely, store, failing())).parked).toBe(1);
+    const parked = await listParked(kysely, 'activity');
+    expect(parked).toHaveLength(1);
+    expect(parked[0]).toMatchObject({ eventId: poison.id, dismissReason: 'Accepted as lost' });
+    expect((await parkedCounts(kysely)).activity).toBeUndefined();
+    // Applied by a fixed build: the record of the dismissal stays.
+    await rebuildProjection(kysely, store, activityProjection);
+    expect((await listParked(kysely, 'activity')).map((p) => p.dismissReason)).toEqual(['Accepted as lost']);
+    await sql`DELETE FROM parked_events WHERE consumer = 'activity'`.execute(kysely);
   });
 });

@@ -2,7 +2,8 @@
 // with its checkpoint in one transaction. The live tables keep serving reads until the swap.
 // The caller holds the projection's advisory lock, so nothing else applies events meanwhile.
 // An event the projection's code fails on is parked (once: a rebuild does not wait on retries) and
-// the rest is built; the swap replaces the projection's parked events with those of this build.
+// the rest is built; the swap replaces the projection's parked events with those of this build
+// (dismissed ones stay on record).
 import { randomBytes } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { FORGETTING_EVENTS } from '../schema/events/index.js';
@@ -88,8 +89,9 @@ export async function rebuildProjection(
         ON CONFLICT (name) DO UPDATE SET position = excluded.position, version = excluded.version,
           updated_at = greatest(clock_timestamp(), projection_checkpoints.updated_at + interval '1 microsecond')
       `.execute(trx);
-      // Parked events of the old tables are moot: this build applied the log afresh.
-      await sql`DELETE FROM parked_events WHERE consumer = ${p.name}`.execute(trx);
+      // Parked events of the old tables are moot: this build applied the log afresh. Dismissed ones
+      // stay on record (and stay dismissed should this build park them again).
+      await sql`DELETE FROM parked_events WHERE consumer = ${p.name} AND dismissed_at IS NULL`.execute(trx);
       for (const { event, error } of poisoned) await parkEvent(trx, p.name, event, error, 1);
     });
     return { events, position, parked: poisoned.length };

@@ -1,9 +1,18 @@
 // The operations page (ADMIN): BullMQ queues with their failed jobs, every consumer of the log
 // (projections and process managers) with its checkpoint, lag and parked events, and the transaction
-// that holds the log back, if any. Operators retry failed jobs and parked events from here.
+// that holds the log back, if any. Operators retry failed jobs and parked events from here, and an
+// ADMIN may dismiss a parked event (on record, with a reason).
 import { Queue } from 'bullmq';
 import { z } from 'zod';
-import { listParked, type ParkedEvent, parkedCounts, requestRetry } from '../../projections/parked.js';
+import {
+  dismissParked,
+  isDismissed,
+  listParked,
+  type ParkedEvent,
+  parkedCounts,
+  requestRetry,
+} from '../../projections/parked.js';
+import { plainText } from '../../schema/commands/text-rules.js';
 import { queuePrefix } from '../../workers/queues.js';
 import { type Actor, authorize } from '../auth/permissions.js';
 import { redisOptions } from '../redis.js';
@@ -47,6 +56,20 @@ export interface ParkedEventView {
   retryRequested: boolean;
 }
 
+/** A parked event an ADMIN set aside: kept on record, no longer counted as parked. */
+export interface DismissedEventView {
+  eventId: string;
+  eventType: string;
+  position: string;
+  streamId: string;
+  error: string;
+  attempts: number;
+  parkedAt: string;
+  dismissedAt: string;
+  dismissedBy: { id: number; name: string } | null;
+  reason: string;
+}
+
 export interface ConsumerOverview {
   name: string;
   kind: 'projection' | 'process-manager';
@@ -54,7 +77,10 @@ export interface ConsumerOverview {
   checkpoint: string | null;
   lagSeconds: number | null;
   updatedAt: string | null;
+  /** Parked and not dismissed: what still needs an operator. */
   parked: ParkedEventView[];
+  /** Newest first. */
+  dismissed: DismissedEventView[];
 }
 
 export interface LogHolder {
@@ -265,6 +291,37 @@ const toView = (p: ParkedEvent): ParkedEventView => ({
   retryRequested: p.retryRequestedAt !== null,
 });
 
+/** Who dismissed each event, by name from the users read model (`User #id` once the user is gone). */
+async function dismissers(app: AppServices, parked: ParkedEvent[]): Promise<Map<number, string>> {
+  const ids = [...new Set(parked.map((p) => p.dismissedBy).filter((id): id is number => id !== null))];
+  const names = new Map<number, string>();
+  if (ids.length === 0) return names;
+  const rows = await app.db
+    .selectFrom('users')
+    .select(['id', 'first_name', 'last_name', 'email'])
+    .where('id', 'in', ids)
+    .execute();
+  for (const u of rows)
+    names.set(u.id, [u.first_name, u.last_name].filter(Boolean).join(' ') || u.email || `User #${u.id}`);
+  return names;
+}
+
+const toDismissedView = (p: ParkedEvent, names: Map<number, string>): DismissedEventView => ({
+  eventId: p.eventId,
+  eventType: p.eventType,
+  position: p.position,
+  streamId: p.streamId,
+  error: p.error,
+  attempts: p.attempts,
+  parkedAt: p.parkedAt.toISOString(),
+  dismissedAt: (p.dismissedAt as Date).toISOString(),
+  dismissedBy:
+    p.dismissedBy === null
+      ? null
+      : { id: p.dismissedBy, name: names.get(p.dismissedBy) ?? `User #${p.dismissedBy}` },
+  reason: p.dismissReason ?? '',
+});
+
 async function redisUp(app: AppServices): Promise<boolean> {
   // A client that is not connected would queue the ping until Redis returns: it is down now.
   if (app.redis.status !== 'ready') return false;
@@ -299,6 +356,7 @@ export async function collectOverview(app: AppServices): Promise<OperationsOverv
         lagSeconds: null,
         updatedAt: null,
         parked: [],
+        dismissed: [],
       };
       byName.set(name, c);
     }
@@ -311,7 +369,12 @@ export async function collectOverview(app: AppServices): Promise<OperationsOverv
     c.lagSeconds = Math.round(pos.lagSeconds * 10) / 10;
     c.updatedAt = pos.updatedAt.toISOString();
   }
-  for (const p of parked) consumer(p.consumer).parked.push(toView(p));
+  const names = await dismissers(app, parked);
+  for (const p of parked) {
+    if (p.dismissedAt === null) consumer(p.consumer).parked.push(toView(p));
+    else consumer(p.consumer).dismissed.push(toDismissedView(p, names));
+  }
+  for (const c of byName.values()) c.dismissed.sort((a, b) => b.dismissedAt.localeCompare(a.dismissedAt));
   const consumers = [...byName.values()].sort(
     (a, b) => a.kind.localeCompare(b.kind) || a.name.localeCompare(b.name),
   );
@@ -378,6 +441,13 @@ const RetryParkedInput = z.object({
   eventId: z.uuid('eventId must be a UUID'),
 });
 
+const DISMISS_REASON_REQUIRED = 'Please give a reason for dismissing the event';
+const DismissParkedInput = RetryParkedInput.extend({
+  reason: plainText(500, DISMISS_REASON_REQUIRED).pipe(z.string().min(1, DISMISS_REASON_REQUIRED)),
+});
+
+const DISMISSED = 'This parked event was dismissed: it stays on record and is not retried';
+
 /** Asks the consumer's active runner to apply a parked event again (after a fix). */
 export async function retryParkedEvent(
   app: AppServices,
@@ -394,6 +464,41 @@ export async function retryParkedEvent(
     if (missingTable(err)) found = false;
     else throw err;
   }
-  if (!found) throw new AppError('NOT_FOUND', 'Parked event not found');
+  if (!found) {
+    if (await isDismissed(app.db, input.consumer, input.eventId).catch(() => false))
+      throw new AppError('CONFLICT', DISMISSED);
+    throw new AppError('NOT_FOUND', 'Parked event not found');
+  }
   return { consumer: input.consumer, eventId: input.eventId };
+}
+
+/**
+ * Sets a parked event aside (ADMIN): it no longer counts as parked (health, metrics, the page's
+ * count) and is never retried, and it stays listed with who dismissed it, when and why.
+ */
+export async function dismissParkedEvent(
+  app: AppServices,
+  actor: Actor | null,
+  consumer: string,
+  eventId: string,
+  body: unknown,
+) {
+  authorize(actor, 'operations.write');
+  const fields = body && typeof body === 'object' ? body : {};
+  const input = parseInput(DismissParkedInput, { ...fields, consumer, eventId });
+  let outcome: Awaited<ReturnType<typeof dismissParked>>;
+  try {
+    outcome = await dismissParked(app.db, input.consumer, input.eventId, actor.id, input.reason);
+  } catch (err) {
+    if (missingTable(err)) outcome = 'not found';
+    else throw err;
+  }
+  if (outcome === 'not found') throw new AppError('NOT_FOUND', 'Parked event not found');
+  if (outcome === 'already dismissed')
+    throw new AppError('CONFLICT', 'This parked event was already dismissed');
+  app.log.info(
+    { consumer: input.consumer, eventId: input.eventId, userId: actor.id },
+    'parked event dismissed by an operator',
+  );
+  return { consumer: input.consumer, eventId: input.eventId, reason: input.reason };
 }

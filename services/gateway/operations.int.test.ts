@@ -332,6 +332,99 @@ describe('parked events', () => {
   });
 });
 
+describe('dismissing a parked event', () => {
+  const dismiss = (eventId: string, body: unknown, token: string | null = tokens.ADMIN) =>
+    api(t.url, 'POST', `/api/operations/parked/${IDLE_CONSUMER}/${eventId}/dismiss`, { token, body });
+  const parkedCount = async () =>
+    (await api(t.url, 'GET', '/api/health/detailed', { token: tokens.ADMIN })).body.data
+      .parkedEvents as number;
+
+  it('ADMIN only, with a reason; the event leaves the parked count but stays listed on record', async () => {
+    const event = fakeEvent();
+    await parkEvent(t.started.app.db, IDLE_CONSUMER, event, new Error('cannot apply'), 3);
+    const before = await parkedCount();
+    expect((await dismiss(event.id, { reason: 'x' }, null)).status).toBe(401);
+    for (const role of ['MODERATOR', 'USER', 'GUEST'] as const) {
+      const r = await dismiss(event.id, { reason: 'Known bad data' }, tokens[role]);
+      expect(r.status, role).toBe(403);
+      expect(r.body, role).toMatchObject({ success: false, code: 'FORBIDDEN' });
+    }
+    for (const body of [undefined, {}, { reason: '' }, { reason: '  \u200B\u200B ' }]) {
+      const r = await dismiss(event.id, body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.errors?.[0]).toMatchObject({ field: 'reason' });
+    }
+    expect(await parkedCount()).toBe(before);
+
+    const r = await dismiss(event.id, { reason: 'Test data from the old import; nothing to apply' });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({
+      success: true,
+      data: {
+        consumer: IDLE_CONSUMER,
+        eventId: event.id,
+        reason: 'Test data from the old import; nothing to apply',
+      },
+      message: expect.stringMatching(/dismissed/),
+    });
+    expect(await parkedCount()).toBe(before - 1);
+    const consumer = (await overview()).consumers.find((c) => c.name === IDLE_CONSUMER) as any;
+    expect(consumer.parked.map((p: any) => p.eventId)).not.toContain(event.id);
+    expect(consumer.dismissed).toEqual([
+      expect.objectContaining({
+        eventId: event.id,
+        eventType: 'UserProfileUpdated',
+        error: 'cannot apply',
+        reason: 'Test data from the old import; nothing to apply',
+        dismissedBy: { id: expect.any(Number), name: 'System Administrator' },
+        dismissedAt: expect.any(String),
+      }),
+    ]);
+
+    // On record: not dismissed twice, not retried.
+    const again = await dismiss(event.id, { reason: 'again' });
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ success: false, code: 'CONFLICT' });
+    const retry = await api(t.url, 'POST', `/api/operations/parked/${IDLE_CONSUMER}/${event.id}/retry`, {
+      token: tokens.ADMIN,
+    });
+    expect(retry.status).toBe(409);
+    expect(retry.body.message ?? retry.body.error).toMatch(/dismissed/);
+    expect((await dismiss(randomUUID(), { reason: 'nothing there' })).status).toBe(404);
+  });
+
+  it('over GraphQL alike: ADMIN only, reason required, listed as dismissed', async () => {
+    const event = fakeEvent();
+    await parkEvent(t.started.app.db, IDLE_CONSUMER, event, new Error('no handler'), 1);
+    const mutation =
+      'mutation($c: String!, $e: String!, $r: String!) { dismissParkedEvent(consumer: $c, eventId: $e, reason: $r) }';
+    const vars = { c: IDLE_CONSUMER, e: event.id, r: 'Duplicate of an applied event' };
+    expect((await gql(t.url, mutation, vars)).errors?.[0].extensions?.code).toBe('UNAUTHENTICATED');
+    for (const role of ['MODERATOR', 'USER', 'GUEST'] as const)
+      expect((await gql(t.url, mutation, vars, tokens[role])).errors?.[0].extensions?.code, role).toBe(
+        'FORBIDDEN',
+      );
+    const blank = await gql(t.url, mutation, { ...vars, r: '\u200B' }, tokens.ADMIN);
+    expect(blank.errors?.[0].extensions?.code).toBe('VALIDATION');
+    const r = await gql(t.url, mutation, vars, tokens.ADMIN);
+    expect(r.errors).toBeUndefined();
+    expect(r.data).toEqual({ dismissParkedEvent: true });
+    const q = await gql(
+      t.url,
+      '{ operations { consumers { name parked { eventId } dismissed { eventId reason dismissedBy { name } } } } }',
+      {},
+      tokens.ADMIN,
+    );
+    const c = q.data.operations.consumers.find((x: any) => x.name === IDLE_CONSUMER);
+    expect(c.parked.map((p: any) => p.eventId)).not.toContain(event.id);
+    expect(c.dismissed).toContainEqual({
+      eventId: event.id,
+      reason: 'Duplicate of an applied event',
+      dismissedBy: { name: 'System Administrator' },
+    });
+  });
+});
+
 it('names an append left open as the transaction holding back the log, on the page and in health', async () => {
   const appender = new pg.Client({ connectionString: t.env.DATABASE_URL });
   await appender.connect();

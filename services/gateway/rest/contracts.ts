@@ -247,7 +247,16 @@ export const OperationsOverview = z.object({
       checkpoint: z.string().nullable(),
       lagSeconds: z.number().nullable(),
       updatedAt: z.iso.datetime().nullable(),
-      parked: z.array(ParkedEvent),
+      parked: z.array(ParkedEvent).describe('Parked and not dismissed'),
+      dismissed: z
+        .array(
+          ParkedEvent.omit({ retryRequested: true }).extend({
+            dismissedAt: z.iso.datetime(),
+            dismissedBy: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+            reason: z.string(),
+          }),
+        )
+        .describe('Set aside by an ADMIN, on record; newest first'),
     }),
   ),
   logHolder: LogHolder.nullable().optional(),

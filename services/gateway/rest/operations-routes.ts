@@ -1,8 +1,10 @@
-// The operations page's calls (ADMIN): the overview, and retries of failed jobs and parked events.
+// The operations page's calls (ADMIN): the overview, retries of failed jobs and parked events, and
+// the dismissal of a parked event.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
   closeOperationsQueues,
+  dismissParkedEvent,
   operationsOverview,
   retryFailedJob,
   retryParkedEvent,
@@ -61,6 +63,33 @@ export function operationsRoutes(server: FastifyInstance, { app, actorOf }: Rest
       const data = await retryParkedEvent(app, await actorOf(req), req.params.consumer, req.params.eventId);
       operationsFeed(app).refresh();
       return ok(reply, data, { message: 'Retry requested: the consumer applies the event again shortly' });
+    },
+  );
+
+  server.post<{ Params: { consumer: string; eventId: string }; Body: unknown }>(
+    '/api/operations/parked/:consumer/:eventId/dismiss',
+    {
+      schema: routeDoc({
+        summary: 'Set a parked event aside, with a reason (ADMIN); it stays listed on record',
+        tags: ['operations'],
+        params: z.object({ consumer: z.string(), eventId: z.uuid() }),
+        body: z.object({ reason: z.string().describe('Why it is set aside (required, at most 500)') }),
+        data: z.object({ consumer: z.string(), eventId: z.uuid(), reason: z.string() }),
+        errors: [404, 409],
+      }),
+    },
+    async (req, reply) => {
+      const data = await dismissParkedEvent(
+        app,
+        await actorOf(req),
+        req.params.consumer,
+        req.params.eventId,
+        req.body,
+      );
+      operationsFeed(app).refresh();
+      return ok(reply, data, {
+        message: 'Parked event dismissed: it is kept on record and no longer counted',
+      });
     },
   );
 }

@@ -1,6 +1,9 @@
-// The operations page over GraphQL (ADMIN): the overview, its live feed, and the two retries.
+// The operations page over GraphQL (ADMIN): the overview, its live feed, the two retries and the
+// dismissal of a parked event.
 import {
   type ConsumerOverview,
+  type DismissedEventView,
+  dismissParkedEvent,
   type FailedJob,
   type JobCounts,
   type LogHolder,
@@ -63,6 +66,31 @@ const ParkedRef = builder.objectRef<ParkedEventView>('ParkedEvent').implement({
   }),
 });
 
+const DismisserRef = builder
+  .objectRef<NonNullable<DismissedEventView['dismissedBy']>>('ParkedEventDismisser')
+  .implement({ fields: (t) => ({ id: t.exposeInt('id'), name: t.exposeString('name') }) });
+
+const DismissedRef = builder.objectRef<DismissedEventView>('DismissedParkedEvent').implement({
+  description: 'A parked event an ADMIN set aside: on record, no longer counted as parked.',
+  fields: (t) => ({
+    eventId: t.exposeString('eventId'),
+    eventType: t.exposeString('eventType'),
+    position: t.exposeString('position'),
+    streamId: t.exposeString('streamId'),
+    error: t.exposeString('error'),
+    attempts: t.exposeInt('attempts'),
+    parkedAt: t.field({ type: 'DateTime', resolve: (p) => p.parkedAt }),
+    dismissedAt: t.field({ type: 'DateTime', resolve: (p) => p.dismissedAt }),
+    dismissedBy: t.field({
+      type: DismisserRef,
+      nullable: true,
+      description: 'Null only for a dismissal recorded without a user',
+      resolve: (p) => p.dismissedBy,
+    }),
+    reason: t.exposeString('reason'),
+  }),
+});
+
 const ConsumerKind = builder.enumType('ConsumerKind', {
   values: { PROJECTION: { value: 'projection' }, PROCESS_MANAGER: { value: 'process-manager' } } as const,
 });
@@ -78,7 +106,16 @@ const ConsumerRef = builder.objectRef<ConsumerOverview>('LogConsumer').implement
       description: 'Age of the oldest committed event not applied yet; 0 when caught up.',
     }),
     updatedAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.updatedAt }),
-    parked: t.field({ type: [ParkedRef], resolve: (c) => c.parked }),
+    parked: t.field({
+      type: [ParkedRef],
+      description: 'Parked and not dismissed.',
+      resolve: (c) => c.parked,
+    }),
+    dismissed: t.field({
+      type: [DismissedRef],
+      description: 'Dismissed by an ADMIN, newest first.',
+      resolve: (c) => c.dismissed,
+    }),
   }),
 });
 
@@ -136,6 +173,24 @@ builder.mutationField('retryParkedEvent', (t) =>
     resolve: (_, args, ctx) =>
       run(async () => {
         await retryParkedEvent(ctx.app, ctx.actor, args.consumer, args.eventId);
+        operationsFeed(ctx.app).refresh();
+        return true;
+      }),
+  }),
+);
+
+builder.mutationField('dismissParkedEvent', (t) =>
+  t.field({
+    type: 'Boolean',
+    description: 'Sets a parked event aside, with a reason (ADMIN): kept on record, no longer counted.',
+    args: {
+      consumer: t.arg.string({ required: true }),
+      eventId: t.arg.string({ required: true }),
+      reason: t.arg.string({ required: true }),
+    },
+    resolve: (_, args, ctx) =>
+      run(async () => {
+        await dismissParkedEvent(ctx.app, ctx.actor, args.consumer, args.eventId, { reason: args.reason });
         operationsFeed(ctx.app).refresh();
         return true;
       }),

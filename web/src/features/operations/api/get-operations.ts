@@ -36,6 +36,20 @@ export interface ParkedEvent {
   retryRequested: boolean;
 }
 
+/** A parked event an ADMIN set aside: kept on record, no longer counted as parked. */
+export interface DismissedEvent {
+  eventId: string;
+  eventType: string;
+  position: string;
+  streamId: string;
+  error: string;
+  attempts: number;
+  parkedAt: string;
+  dismissedAt: string;
+  dismissedBy: { id: number; name: string } | null;
+  reason: string;
+}
+
 export type ConsumerKind = 'projection' | 'process-manager';
 
 export interface LogConsumer {
@@ -44,7 +58,10 @@ export interface LogConsumer {
   checkpoint: string | null;
   lagSeconds: number | null;
   updatedAt: string | null;
+  /** Parked and not dismissed. */
   parked: ParkedEvent[];
+  /** Newest first. */
+  dismissed: DismissedEvent[];
 }
 
 export interface LogHolder {

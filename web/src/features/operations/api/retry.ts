@@ -1,4 +1,4 @@
-// The two retries of the operations page.
+// The two retries of the operations page, and the dismissal of a parked event.
 import { api } from '../../../lib/api-client';
 
 /** POST /api/operations/queues/{queue}/jobs/{jobId}/retry: the job goes back to its queue. */
@@ -19,4 +19,14 @@ export async function retryParkedEvent(consumer: string, eventId: string) {
     { fallbackMessage: 'Failed to retry the event' },
   );
   return res.message ?? 'Retry requested';
+}
+
+/** POST /api/operations/parked/{consumer}/{eventId}/dismiss (ADMIN): set aside, on record, with a reason. */
+export async function dismissParkedEvent(consumer: string, eventId: string, reason: string) {
+  const res = await api.post<unknown>(
+    `/api/operations/parked/${encodeURIComponent(consumer)}/${encodeURIComponent(eventId)}/dismiss`,
+    { reason },
+    { fallbackMessage: 'Failed to dismiss the event' },
+  );
+  return res.message ?? 'Parked event dismissed';
 }

@@ -48,6 +48,21 @@ export const OperationsChanged = graphql(`
           parkedAt
           retryRequested
         }
+        dismissed {
+          eventId
+          eventType
+          position
+          streamId
+          error
+          attempts
+          parkedAt
+          dismissedAt
+          dismissedBy {
+            id
+            name
+          }
+          reason
+        }
       }
       logHolder {
         pid

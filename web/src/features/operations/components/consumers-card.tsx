@@ -1,5 +1,6 @@
 // Read models and process managers: where each stands in the log, how far behind it is, and the
-// events it parked (kept failing on) with their error and a retry.
+// events it parked (kept failing on) with their error, a retry and a dismissal; dismissed events stay
+// listed below with who dismissed them, when and why.
 import { Workflow } from 'lucide-react';
 import { Badge } from '../../../components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
@@ -8,6 +9,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '.
 import type { LogConsumer } from '../api/get-operations';
 import { retryParkedEvent } from '../api/retry';
 import { formatLag, formatTime, shortPosition } from '../utils/format';
+import { DismissParkedButton } from './dismiss-parked-dialog';
 import { RetryButton } from './retry-button';
 
 const KIND_LABEL = { projection: 'Read model', 'process-manager': 'Process manager' } as const;
@@ -22,6 +24,9 @@ export function ConsumersCard({
   onChanged: () => void;
 }) {
   const parked = (consumers ?? []).flatMap((c) => c.parked.map((event) => ({ consumer: c.name, event })));
+  const dismissed = (consumers ?? [])
+    .flatMap((c) => (c.dismissed ?? []).map((event) => ({ consumer: c.name, event })))
+    .sort((a, b) => b.event.dismissedAt.localeCompare(a.event.dismissedAt));
   return (
     <Card role="group" aria-labelledby="consumers-title" data-testid="consumers-card">
       <CardHeader>
@@ -96,20 +101,55 @@ export function ConsumersCard({
                       · Parked <time dateTime={event.parkedAt}>{formatTime(event.parkedAt)}</time>
                     </span>
                   </div>
-                  {event.retryRequested ? (
-                    <Badge variant="secondary">Retry requested</Badge>
-                  ) : (
-                    <RetryButton
-                      label={`Retry ${event.eventType} in ${consumer}`}
-                      action={() => retryParkedEvent(consumer, event.eventId)}
+                  <div className="flex shrink-0 flex-wrap items-center gap-2">
+                    {event.retryRequested ? (
+                      <Badge variant="secondary">Retry requested</Badge>
+                    ) : (
+                      <RetryButton
+                        label={`Retry ${event.eventType} in ${consumer}`}
+                        action={() => retryParkedEvent(consumer, event.eventId)}
+                        onDone={onChanged}
+                      />
+                    )}
+                    <DismissParkedButton
+                      consumer={consumer}
+                      eventId={event.eventId}
+                      eventType={event.eventType}
                       onDone={onChanged}
                     />
-                  )}
+                  </div>
                 </li>
               ))}
             </ul>
           )}
         </section>
+
+        {dismissed.length > 0 ? (
+          <section aria-labelledby="dismissed-title" className="grid gap-3">
+            <h3 id="dismissed-title" className="text-sm font-semibold">
+              Dismissed events
+            </h3>
+            <ul className="grid gap-3" aria-labelledby="dismissed-title" data-testid="dismissed-events">
+              {dismissed.map(({ consumer, event }) => (
+                <li
+                  key={`${consumer}/${event.eventId}`}
+                  data-testid={`dismissed-${event.eventId}`}
+                  className="grid gap-1 rounded-md border border-dashed p-3 text-sm"
+                >
+                  <span className="font-medium [overflow-wrap:anywhere]">
+                    {event.eventType} <span className="text-muted-foreground">in {consumer}</span>
+                  </span>
+                  <span className="[overflow-wrap:anywhere]">Reason: {event.reason}</span>
+                  <span className="text-xs text-muted-foreground [overflow-wrap:anywhere]">
+                    Dismissed by {event.dismissedBy?.name ?? 'unknown'}{' '}
+                    <time dateTime={event.dismissedAt}>{formatTime(event.dismissedAt)}</time> · Error:{' '}
+                    {event.error}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        ) : null}
       </CardContent>
     </Card>
   );

@@ -1,4 +1,4 @@
-import { act, cleanup, render, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../../../lib/session-store';
@@ -30,6 +30,7 @@ const overview = (over: Partial<OperationsOverview> = {}): OperationsOverview =>
       lagSeconds: 0,
       updatedAt: '2026-01-01T10:00:00.000Z',
       parked: [],
+      dismissed: [],
     },
   ],
   logHolder: null,
@@ -161,5 +162,69 @@ describe('OperationsPage', () => {
     expect(parked.textContent).toContain('no such row');
     expect(within(parked).getByRole('button', { name: 'Retry UserRegistered in pm:users' })).toBeTruthy();
     expect(screen.getByTestId('consumer-row-pm:users').textContent).toContain('Process manager');
+  });
+
+  it('Dismiss asks for a reason (blank refused as the server counts it), then lists the event as dismissed', async () => {
+    const parkedEvent = {
+      eventId: 'e2',
+      eventType: 'VendorCreated',
+      position: '0000000000000009:0000000000000002',
+      streamId: 'vendor-1-9',
+      error: 'no such company',
+      attempts: 3,
+      parkedAt: '2026-01-01T09:00:00.000Z',
+      retryRequested: false,
+    };
+    let dismissedYet = false;
+    const fetched = mockFetch((call) => {
+      if (call.method === 'POST')
+        return json(200, {
+          success: true,
+          data: { consumer: 'vendors', eventId: 'e2', reason: 'Test data' },
+          message: 'Parked event dismissed: it is kept on record and no longer counted',
+        });
+      const consumer = {
+        ...overview().consumers[0],
+        name: 'vendors',
+        parked: dismissedYet ? [] : [parkedEvent],
+        dismissed: dismissedYet
+          ? [
+              {
+                ...parkedEvent,
+                dismissedAt: '2026-01-01T10:00:05.000Z',
+                dismissedBy: { id: 1, name: 'Ada Lovelace' },
+                reason: 'Test data',
+              },
+            ]
+          : [],
+      };
+      return json(200, { success: true, data: overview({ consumers: [consumer] }) });
+    });
+    renderPage();
+    const item = await screen.findByTestId('parked-e2');
+    expect(within(item).getByRole('button', { name: 'Retry VendorCreated in vendors' })).toBeTruthy();
+    fireEvent.click(within(item).getByRole('button', { name: 'Dismiss VendorCreated in vendors' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Dismiss parked event' });
+    const reason = within(dialog).getByLabelText('Reason *');
+    fireEvent.change(reason, { target: { value: '  \u200B ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Dismiss event' }));
+    expect((await within(dialog).findByText('Please give a reason for dismissing the event')).id).toBe(
+      reason.getAttribute('aria-describedby'),
+    );
+    expect(fetched.calls.filter((c) => c.method === 'POST')).toEqual([]);
+
+    dismissedYet = true;
+    fireEvent.change(reason, { target: { value: ' Test data ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Dismiss event' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    const posted = fetched.calls.filter((c) => c.method === 'POST');
+    expect(posted).toHaveLength(1);
+    expect(posted[0].url).toBe('/api/operations/parked/vendors/e2/dismiss');
+    expect(posted[0].body).toEqual({ reason: 'Test data' });
+    const record = await screen.findByTestId('dismissed-e2');
+    expect(record.textContent).toContain('Reason: Test data');
+    expect(record.textContent).toContain('Dismissed by Ada Lovelace');
+    expect(screen.queryByTestId('parked-e2')).toBeNull();
+    expect(screen.getByText('No parked events')).toBeTruthy();
   });
 });
