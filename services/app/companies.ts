@@ -18,6 +18,7 @@ import { COMPANY_NAMES_STREAM, namesDecider } from '../domain/company/names.js';
 import type { Position } from '../eventstore/port.js';
 import { type AppServices, awaitProjections } from './context.js';
 import { AppError, type FieldError, parseInput, parseRowId } from './errors.js';
+import { companyScope, inScope } from './staff-scope.js';
 import type { Page } from './users.js';
 
 export const COMPANY_IDS_SEQUENCE = 'company_ids';
@@ -75,6 +76,10 @@ export type CompanyView = CompanyDto | CompanyReference;
 export const isWholeCompany = (c: CompanyView): c is CompanyDto => 'createdAt' in c;
 
 /** The company as `actor` may read it: every read of a company goes through here. */
+/** The companies of a staff scope as a condition on `companies as c` (an empty scope: none). */
+const scopeCondition = (scope: ReadonlySet<number>) =>
+  scope.size > 0 ? sql<boolean>`c.id = ANY(${[...scope]}::int[])` : sql<boolean>`false`;
+
 export function companyViewFor(actor: Actor, c: CompanyDto): CompanyView {
   if (can(actor, 'companies.details')) return c;
   const ref: CompanyReference = { id: c.id, name: c.name };
@@ -175,8 +180,15 @@ export async function listCompanies(
   authorize(actor, 'companies.read');
   const { search, status, qbConnectionStatus, page, limit } = parseInput(CompanyListInput, query);
   checkFilters(actor, { status, qbConnectionStatus });
+  const scope = await companyScope(app, actor);
   let q = companyRows(app);
   let count = app.db.selectFrom('companies as c').where('c.deleted_at', 'is', null);
+  if (scope !== 'all') {
+    // Staff list the companies they are assigned to (decision 0001).
+    const mine = scopeCondition(scope);
+    q = q.where(mine);
+    count = count.where(mine);
+  }
   if (search) {
     const found = matching(actor, likePattern(search));
     q = q.where(found);
@@ -225,8 +237,10 @@ export async function searchCompanies(
   authorize(actor, 'companies.read');
   const { q } = parseInput(CompanySearchInput, query);
   if (q === '') return [];
+  const scope = await companyScope(app, actor);
   const rows = await companyRows(app)
     .where(matching(actor, likePattern(q)))
+    .$if(scope !== 'all', (x) => x.where(scopeCondition(scope as ReadonlySet<number>)))
     .orderBy('c.name')
     .limit(20)
     .execute();
@@ -235,7 +249,10 @@ export async function searchCompanies(
 
 export async function getCompany(app: AppServices, actor: Actor | null, id: unknown): Promise<CompanyView> {
   authorize(actor, 'companies.read');
-  return companyViewFor(actor, await requireCompany(app, parseId(id)));
+  const company = await requireCompany(app, parseId(id));
+  if (!inScope(await companyScope(app, actor), company.id))
+    throw new AppError('NOT_FOUND', 'Company not found');
+  return companyViewFor(actor, company);
 }
 
 /** Spec 1 §6: the manager from the managers, the others from users with role ADMIN, MODERATOR or USER. */

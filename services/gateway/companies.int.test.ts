@@ -267,11 +267,12 @@ describe('companies', () => {
     const created = await gql(
       t.url,
       'mutation($i: CompanyInput!) { createCompany(input: $i) { id name manager { email } } }',
-      { i: { name: 'Graph Co', managerId: ids.manager } },
+      { i: { name: 'Graph Co', managerId: ids.manager, processorId: ids.USER } },
       tokens.ADMIN,
     );
     expect(created.errors).toBeUndefined();
     expect(created.data.createCompany.manager.email).toBe('mia@example.com');
+    // The USER is its processor: staff list the companies they are assigned to.
     const list = await gql(t.url, '{ companies(search: "graph") { total data { name } } }', {}, tokens.USER);
     expect(list.data.companies).toEqual({ total: 1, data: [{ name: 'Graph Co' }] });
     const refused = await gql(
@@ -286,7 +287,8 @@ describe('companies', () => {
 
 describe('role matrix: every Companies call, every role, and no token', () => {
   it('reads for ADMIN, MODERATOR and USER; writes for ADMIN only; GUEST and anonymous refused', async () => {
-    const c = await create({ name: 'Matrix Inc' });
+    // Staff read the companies they are assigned to (decision 0001; the scope has its own test below).
+    const c = await create({ name: 'Matrix Inc', approverId: ids.MODERATOR, processorId: ids.USER });
     const id = c.body.data.id;
     const reads: Array<[string, string]> = [
       ['GET', BASE],
@@ -324,5 +326,39 @@ describe('role matrix: every Companies call, every role, and no token', () => {
         (await api(t.url, method, path, { body, token: tokens.ADMIN })).status,
         `ADMIN ${method} ${path}`,
       ).toBeLessThan(300);
+  });
+});
+
+describe('staff scope: MODERATOR and USER read the companies they are assigned to (decision 0001)', () => {
+  it('lists, finds and opens only their companies; an ADMIN reads every one', async () => {
+    const mine = (await create({ name: 'Scope Mine Co', approverId: ids.MODERATOR, processorId: ids.USER }))
+      .body.data.id as number;
+    const other = (await create({ name: 'Scope Other Co' })).body.data.id as number;
+    for (const role of ['MODERATOR', 'USER'] as const) {
+      const token = tokens[role];
+      const listed = (await api(t.url, 'GET', `${BASE}?search=scope&limit=100`, { token })).body.data.map(
+        (c: { id: number }) => c.id,
+      );
+      expect(listed, role).toEqual([mine]);
+      const found = (await api(t.url, 'GET', `${BASE}/search?q=scope`, { token })).body.data.map(
+        (c: { id: number }) => c.id,
+      );
+      expect(found, role).toEqual([mine]);
+      expect((await api(t.url, 'GET', `${BASE}/${mine}`, { token })).status, role).toBe(200);
+      const hidden = await api(t.url, 'GET', `${BASE}/${other}`, { token });
+      expect(hidden.status, role).toBe(404);
+      expect(hidden.body.message).toBe('Company not found');
+      const g = await gql(t.url, 'query($id: Int!) { company(id: $id) { id name } }', { id: other }, token);
+      expect(g.errors?.[0]?.extensions?.code, role).toBe('NOT_FOUND');
+    }
+    const all = (await api(t.url, 'GET', `${BASE}?search=scope&limit=100`, { token: tokens.ADMIN })).body
+      .data;
+    expect(all.map((c: { id: number }) => c.id).sort()).toEqual([mine, other].sort());
+    // Assigning the USER opens the company to them at the next request.
+    await api(t.url, 'PUT', `${BASE}/${other}/assignments`, {
+      body: { accountantId: ids.USER },
+      token: tokens.ADMIN,
+    });
+    expect((await api(t.url, 'GET', `${BASE}/${other}`, { token: tokens.USER })).status).toBe(200);
   });
 });
