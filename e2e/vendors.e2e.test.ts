@@ -244,6 +244,14 @@ describe('vendors screens', () => {
       firstName: 'Mona',
       lastName: 'Reyes',
     });
+    // Staff work on the vendors of the companies they are assigned to (decision 0001).
+    await apiCall(
+      app.url,
+      'PUT',
+      `/api/company/companies/${companyId}/assignments`,
+      { approverId: moderator.id },
+      token,
+    );
     const { page, errors } = await openPage(browser, app.url);
     await signIn(page, moderator);
     await page.goto(`/vendors/${vendor.id}`);

@@ -239,10 +239,11 @@ async function applyVendors(
     const id = event.data.vendorId;
     if (event.type === 'VendorForgotten') {
       // A forgotten vendor leaves the read model (its events stay, unreadable without the key).
+      const companyId = rows.get(id)?.company_id ?? null;
       rows.delete(id);
       dirty.delete(id);
       gone.add(id);
-      ctx.notify({ topic: 'vendor', id: String(id), data: { type: event.type } });
+      ctx.notify({ topic: 'vendor', id: String(id), data: { type: event.type, companyId } });
       continue;
     }
     if (gone.has(id)) continue;
@@ -250,7 +251,8 @@ async function applyVendors(
     if (next === undefined) continue;
     rows.set(id, next);
     dirty.add(id);
-    ctx.notify({ topic: 'vendor', id: String(id), data: { type: event.type } });
+    // The company lets the gateway push it only to the staff of that company (staff scope).
+    ctx.notify({ topic: 'vendor', id: String(id), data: { type: event.type, companyId: next.company_id } });
   }
   if (gone.size > 0) {
     await trx
@@ -336,7 +338,12 @@ export const vendorSyncsProjection: Projection<VendorReadTables> = {
         .where('id', '=', d.syncId)
         .execute();
     }
-    ctx.notify({ topic: 'vendorsync', id: event.data.syncId, data: { type: event.type } });
+    // The company lets the gateway push it only to the staff of that company (staff scope).
+    ctx.notify({
+      topic: 'vendorsync',
+      id: event.data.syncId,
+      data: { type: event.type, companyId: event.data.companyId },
+    });
   },
 };
 

@@ -33,6 +33,7 @@ import { type AppServices, awaitProjections } from './context.js';
 import { AppError, parseInput, parseRowId } from './errors.js';
 import { qbAccess } from './quickbooks.js';
 import { keptUnder, readModelVersion } from './read-cache.js';
+import { type CompanyScope, companyScope, inScope, requireCompanyInScope, scopeKey } from './staff-scope.js';
 import type { Page } from './users.js';
 
 /** Vendor ids the screens show: a Postgres sequence, whatever event store runs. */
@@ -129,18 +130,27 @@ async function findVendor(app: AppServices, id: number) {
   return vendorRows(app).where('v.id', '=', id).executeTakeFirst();
 }
 
-async function requireVendor(app: AppServices, id: number): Promise<VendorRow> {
+/** A vendor for a reader: absent, of a deleted company or outside their companies is not found. */
+async function requireVendor(app: AppServices, actor: Actor, id: number): Promise<VendorRow> {
   const row = await findVendor(app, id);
-  if (!row) throw new AppError('NOT_FOUND', 'Vendor not found');
+  if (!row || !inScope(await companyScope(app, actor), row.company_id))
+    throw new AppError('NOT_FOUND', 'Vendor not found');
   return row;
 }
 
 /** The vendor a command changes: refused, by name, when its company has been deleted. */
-async function requireChangeableVendor(app: AppServices, id: number): Promise<VendorRow> {
+async function requireChangeableVendor(app: AppServices, actor: Actor, id: number): Promise<VendorRow> {
   const row = await anyVendorRows(app).where('v.id', '=', id).executeTakeFirst();
-  if (!row) throw new AppError('NOT_FOUND', 'Vendor not found');
+  if (!row || !inScope(await companyScope(app, actor), row.company_id))
+    throw new AppError('NOT_FOUND', 'Vendor not found');
   if (row.company_deleted_at !== null) throw new AppError('CONFLICT', COMPANY_DELETED);
   return row;
+}
+
+/** The staff scope as a filter on `vendors as v` (decision 0001): every company, or these. */
+function inCompanies<Q extends { where: (...args: any[]) => any }>(q: Q, scope: CompanyScope): Q {
+  if (scope === 'all') return q;
+  return (scope.size > 0 ? q.where('v.company_id', 'in', [...scope]) : q.where(sql<boolean>`false`)) as Q;
 }
 
 const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -161,6 +171,7 @@ export async function listVendors(
 ): Promise<Page<VendorDto>> {
   authorize(actor, 'vendors.read');
   const { search, companyId, hasBanking, active, page, limit } = parseInput(VendorListInput, query);
+  const scope = await companyScope(app, actor);
   let q = vendorRows(app);
   // Not a join: an anti-join with the few deleted companies leaves the count's scan as it was.
   let count = app.db
@@ -182,7 +193,7 @@ export async function listVendors(
     if (hasBanking !== undefined) x = x.where('v.has_banking', '=', hasBanking);
     if (active !== undefined) x = x.where('v.active', '=', active);
     if (search) x = x.where('v.search_text', 'like', likePattern(search));
-    return x as unknown as T;
+    return inCompanies(x, scope) as unknown as T;
   };
   q = filters(q);
   count = filters(count);
@@ -190,7 +201,7 @@ export async function listVendors(
   // total apart from the page: paging through one search counts its matches once, not per page (a
   // search matching a third of 50,000 vendors is a bitmap scan of ~17,000 rows to count).
   const version = await readModelVersion(app, VENDOR_LIST_READ_MODELS);
-  const filtersKey = JSON.stringify([search, companyId, hasBanking, active]);
+  const filtersKey = JSON.stringify([search, companyId, hasBanking, active, scopeKey(scope)]);
   const offset = (page - 1) * limit;
   const pageOf = (order: RawBuilder<unknown>) => q.orderBy(order).orderBy('v.id').limit(limit).offset(offset);
   const pageKey = `vendors:page:${filtersKey}:${page}:${limit}`;
@@ -241,7 +252,7 @@ export async function getVendor(
   authorize(actor, 'vendors.read');
   const vendorId = parseId(id);
   const { showUnmasked } = parseInput(VendorGetInput, query);
-  const row = await requireVendor(app, vendorId);
+  const row = await requireVendor(app, actor, vendorId);
   const dto = toDto(row);
   if (!showUnmasked) return { ...dto, isUnmasked: false };
   authorize(actor, 'vendors.unmask');
@@ -301,7 +312,7 @@ export async function vendorHistory(
   id: unknown,
 ): Promise<VendorHistoryEntry[]> {
   authorize(actor, 'vendors.read');
-  const row = await requireVendor(app, parseId(id));
+  const row = await requireVendor(app, actor, parseId(id));
   const { events } = await app.store.readStream(vendorStreamId(row.company_id, row.qb_vendor_id));
   const userIds = [
     ...new Set(events.map((e) => Number(e.metadata.userId)).filter((n) => Number.isInteger(n) && n > 0)),
@@ -380,7 +391,7 @@ export async function updateVendorBanking(
   authorize(actor, 'vendors.write');
   const vendorId = parseId(id);
   const banking = parseInput(BankingInput, input);
-  const row = await requireChangeableVendor(app, vendorId);
+  const row = await requireChangeableVendor(app, actor, vendorId);
   const r = await applyBanking(app, row, banking, 'form', commandContext(actor));
   return answer(app, vendorId, r.position, r.state);
 }
@@ -409,7 +420,7 @@ export async function forgetVendor(app: AppServices, actor: Actor | null, id: un
 export async function clearVendorBanking(app: AppServices, actor: Actor | null, id: unknown) {
   authorize(actor, 'vendors.write');
   const vendorId = parseId(id);
-  const row = await requireChangeableVendor(app, vendorId);
+  const row = await requireChangeableVendor(app, actor, vendorId);
   const r = await app.commands.handle(
     vendorDecider,
     vendorStreamId(row.company_id, row.qb_vendor_id),
@@ -454,6 +465,7 @@ export async function batchUpdateVendorBanking(
 ): Promise<BatchBankingResult> {
   authorize(actor, 'vendors.write');
   const { updates } = parseInput(BatchBankingInput, input);
+  const scope = await companyScope(app, actor);
   const rows = new Map(
     (
       await anyVendorRows(app)
@@ -468,7 +480,8 @@ export async function batchUpdateVendorBanking(
   let last: Position | null = null;
   const results = await inParallel(updates, 8, async ({ vendorId, ...banking }) => {
     const row = rows.get(vendorId);
-    if (!row) return { vendorId, success: false, error: 'Vendor not found' };
+    if (!row || !inScope(scope, row.company_id))
+      return { vendorId, success: false, error: 'Vendor not found' };
     if (row.company_deleted_at !== null) return { vendorId, success: false, error: COMPANY_DELETED };
     try {
       const r = await applyBanking(app, row, banking, 'batch', commandContext(actor));
@@ -487,7 +500,10 @@ export async function batchUpdateVendorBanking(
 export async function vendorsMissingBanking(app: AppServices, actor: Actor | null, query: unknown) {
   authorize(actor, 'vendors.read');
   const { companyId } = parseInput(MissingBankingInput, query);
-  let q = vendorRows(app).where('v.has_banking', '=', false).where('v.active', '=', true);
+  let q = inCompanies(
+    vendorRows(app).where('v.has_banking', '=', false).where('v.active', '=', true),
+    await companyScope(app, actor),
+  );
   if (companyId !== undefined) q = q.where('v.company_id', '=', companyId);
   return (await q.orderBy(sql`lower(v.name)`).orderBy('v.id').limit(1000).execute()).map(toDto);
 }
@@ -496,6 +512,7 @@ export async function vendorsMissingBanking(app: AppServices, actor: Actor | nul
 export async function vendorAchStatus(app: AppServices, actor: Actor | null, query: unknown) {
   authorize(actor, 'vendors.read');
   const { companyId, qbVendorId } = parseInput(AchStatusInput, query);
+  await requireCompanyInScope(app, actor, companyId, 'Vendor not found');
   const row = await vendorRows(app)
     .where('v.company_id', '=', companyId)
     .where('v.qb_vendor_id', '=', qbVendorId)
@@ -541,6 +558,7 @@ export async function requestVendorSync(
     .where('deleted_at', 'is', null)
     .executeTakeFirst();
   if (!company) throw new AppError('NOT_FOUND', 'Company not found');
+  await requireCompanyInScope(app, actor, companyId);
   if (!company.qb_realm_id || company.qb_connection_status === 'disconnected')
     throw new AppError('CONFLICT', 'This company is not connected to QuickBooks');
   const syncId = randomUUID();
@@ -589,7 +607,8 @@ export async function getVendorSync(
   authorize(actor, 'vendors.read');
   const id = typeof syncId === 'string' && /^[0-9a-f-]{36}$/.test(syncId) ? syncId : null;
   const sync = id ? await findSync(app, id) : null;
-  if (!sync) throw new AppError('NOT_FOUND', 'Vendor sync not found');
+  if (!sync || !inScope(await companyScope(app, actor), sync.companyId))
+    throw new AppError('NOT_FOUND', 'Vendor sync not found');
   return sync;
 }
 
@@ -781,7 +800,7 @@ export async function exportVendorsCsv(
 ): Promise<string> {
   authorize(actor, 'vendors.read');
   const { companyId, includeInactive } = parseInput(VendorExportInput, query);
-  let q = vendorRows(app);
+  let q = inCompanies(vendorRows(app), await companyScope(app, actor));
   if (companyId !== undefined) q = q.where('v.company_id', '=', companyId);
   if (!includeInactive) q = q.where('v.active', '=', true);
   const rows = (await q.orderBy(sql`lower(v.name)`).orderBy('v.id').execute()).map(toDto);
@@ -901,6 +920,7 @@ export async function importVendorsCsv(
   let updated = 0;
   let last: Position | null = null;
   const ctx = commandContext(actor);
+  const scope = await companyScope(app, actor);
   const rows = new Map<number, Pick<VendorRow, 'company_id' | 'qb_vendor_id' | 'company_deleted_at'>>();
   // A chunk's vendors and their streams are read in a few queries (the commands then only append),
   // and the next chunk is read while this one's commands append. Only what names a vendor's stream
@@ -932,7 +952,8 @@ export async function importVendorsCsv(
     // once against 256: 2.7 – 3.0 s against 3.1 – 3.2 s for 10,000 rows, and less projector CPU).
     const done = await inParallel(chunk, IMPORT_CHUNK, async (w) => {
       const row = rows.get(w.vendorId);
-      if (!row) return { row: w.row, error: `Vendor ${w.vendorId} not found` };
+      if (!row || !inScope(scope, row.company_id))
+        return { row: w.row, error: `Vendor ${w.vendorId} not found` };
       if (row.company_deleted_at !== null) return { row: w.row, error: COMPANY_DELETED };
       try {
         const r = await applyBanking(app, row, w.banking, 'csv', ctx);

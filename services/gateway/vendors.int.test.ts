@@ -39,8 +39,13 @@ const simPost = (path: string, body: unknown) =>
     body: JSON.stringify(body),
   });
 
+/** Staff work on the companies they are assigned to: the test's MODERATOR and USER are, on each. */
+const staff: Record<string, number> = {};
 async function connectCompany(name: string, realmIndex = 0): Promise<{ id: number; realmId: string }> {
-  const c = await api(t.url, 'POST', '/api/company/companies', { body: { name }, token: admin });
+  const c = await api(t.url, 'POST', '/api/company/companies', {
+    body: { name, approverId: staff.MODERATOR, processorId: staff.USER },
+    token: admin,
+  });
   const id = c.body.data.id as number;
   const { realmId } = await connectOverHttp({
     gatewayUrl: t.url,
@@ -100,7 +105,7 @@ beforeAll(async () => {
     ['USER', 'user@vendors.test'],
     ['GUEST', 'guest@vendors.test'],
   ] as const) {
-    await api(t.url, 'POST', '/api/auth/register', {
+    const r = await api(t.url, 'POST', '/api/auth/register', {
       body: {
         email,
         password: 'Passw0rd-123',
@@ -110,6 +115,7 @@ beforeAll(async () => {
       },
       token: admin,
     });
+    staff[role] = r.body.data.id;
   }
   moderator = (await signIn(t.url, 'mod@vendors.test', 'Passw0rd-123')).tokens.accessToken;
   user = (await signIn(t.url, 'user@vendors.test', 'Passw0rd-123')).tokens.accessToken;
@@ -706,5 +712,94 @@ describe('a deleted company’s vendors', () => {
     expect(await vendorEventCount()).toBe(events);
     // Forgetting (erasure) still works on them.
     expect((await api(t.url, 'DELETE', `/api/vendors/${v.id}`, { token: admin })).status).toBe(200);
+  });
+});
+
+describe('staff scope: a MODERATOR works on the vendors of their companies only (decision 0001)', () => {
+  it('an unassigned MODERATOR neither reads, changes, exports, syncs nor hears about them', async () => {
+    await api(t.url, 'POST', '/api/auth/register', {
+      body: {
+        email: 'mod2@vendors.test',
+        password: 'Passw0rd-123',
+        role: 'MODERATOR',
+        firstName: 'Out',
+        lastName: 'Side',
+      },
+      token: admin,
+    });
+    const outsider = (await signIn(t.url, 'mod2@vendors.test', 'Passw0rd-123')).tokens.accessToken;
+    await syncAndWait();
+    const mine = (
+      await api(t.url, 'GET', `/api/vendors?companyId=${companyId}&limit=100`, { token: moderator })
+    ).body.data;
+    expect(mine.length).toBeGreaterThan(0);
+    const v = mine[0];
+    const theirs = await api(t.url, 'GET', `/api/vendors?companyId=${companyId}&limit=100`, {
+      token: outsider,
+    });
+    expect(theirs.status).toBe(200);
+    expect(theirs.body.meta.pagination.total).toBe(0);
+    expect((await api(t.url, 'GET', `/api/vendors/${v.id}`, { token: outsider })).status).toBe(404);
+    expect(
+      (await api(t.url, 'GET', `/api/vendors/${v.id}?showUnmasked=true`, { token: outsider })).status,
+    ).toBe(404);
+    expect((await api(t.url, 'GET', `/api/vendors/${v.id}/history`, { token: outsider })).status).toBe(404);
+    const change = await api(t.url, 'PUT', `/api/vendors/${v.id}/banking`, {
+      body: { routingNumber: '021000021', accountNumber: ACCOUNT, accountType: 'checking' },
+      token: outsider,
+    });
+    expect(change.status).toBe(404);
+    const batch = await api(t.url, 'POST', '/api/vendors/batch-update-banking', {
+      body: {
+        updates: [
+          { vendorId: v.id, routingNumber: '021000021', accountNumber: ACCOUNT, accountType: 'checking' },
+        ],
+      },
+      token: outsider,
+    });
+    expect(batch.body.data.results[0]).toMatchObject({ success: false, error: 'Vendor not found' });
+    expect(
+      (await api(t.url, 'POST', '/api/vendors/sync', { body: { companyId }, token: outsider })).status,
+    ).toBe(404);
+    const csv = await fetch(`${t.url}/api/vendors/export?companyId=${companyId}`, {
+      headers: { authorization: `Bearer ${outsider}` },
+    });
+    expect((await csv.text()).trim().split('\n')).toHaveLength(1);
+
+    // Live pushes: the assigned MODERATOR hears of a change, the outsider does not.
+    const heard: Record<string, number[]> = { mine: [], outsider: [] };
+    const clients = (
+      [
+        ['mine', moderator],
+        ['outsider', outsider],
+      ] as const
+    ).map(([who, token]) => {
+      const client = createClient({
+        url: `${t.url.replace('http', 'ws')}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams: { token },
+        retryAttempts: 0,
+      });
+      client.subscribe(
+        { query: 'subscription { vendorChanged { id } }' },
+        { next: (m: any) => heard[who].push(m.data.vendorChanged.id), error: () => {}, complete: () => {} },
+      );
+      return client;
+    });
+    try {
+      await new Promise((r) => setTimeout(r, 300));
+      const ok = await api(t.url, 'PUT', `/api/vendors/${v.id}/banking`, {
+        body: { routingNumber: '021000021', accountNumber: '000987654321', accountType: 'savings' },
+        token: moderator,
+      });
+      expect(ok.status).toBe(200);
+      const until = Date.now() + 10_000;
+      while (!heard.mine.includes(v.id) && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+      expect(heard.mine).toContain(v.id);
+      await new Promise((r) => setTimeout(r, 300));
+      expect(heard.outsider).toEqual([]);
+    } finally {
+      for (const c of clients) await c.dispose();
+    }
   });
 });

@@ -1,5 +1,8 @@
 // The Vendor type (spec 2 §3), its queries and mutations (spec 2 §7 Vendors), a vendor's history,
 // and live changes: vendorChanged, and vendorSyncProgress for the sync's progress bar.
+import type { ChangeNotice } from '../../../../projections/projection.js';
+import type { AppServices } from '../../../app/context.js';
+import { companyScope, inScope } from '../../../app/staff-scope.js';
 import type { Page } from '../../../app/users.js';
 import {
   clearVendorBanking,
@@ -14,7 +17,7 @@ import {
   type VendorSyncDto,
   vendorHistory,
 } from '../../../app/vendors.js';
-import { authorize } from '../../../auth/permissions.js';
+import { type Actor, authorize } from '../../../auth/permissions.js';
 import { sharedRead } from '../../live.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
@@ -184,13 +187,33 @@ const VendorChange = builder
     }),
   });
 
+/**
+ * Only the changes of the subscriber's companies (staff scope, decision 0001); a notice that names
+ * no company reaches ADMINs only.
+ */
+async function* inStaffScope(
+  source: AsyncIterable<ChangeNotice>,
+  ctx: { app: AppServices; actor: Actor | null },
+) {
+  for await (const n of source) {
+    if (!ctx.actor) continue;
+    const companyId = Number(n.data?.companyId);
+    if (
+      ctx.actor.role === 'ADMIN' ||
+      (Number.isInteger(companyId) && inScope(await companyScope(ctx.app, ctx.actor), companyId))
+    )
+      yield n;
+  }
+}
+
 builder.subscriptionField('vendorChanged', (t) =>
   t.field({
     type: VendorChange,
     description: 'Pushed after the vendors read model changed (numbers masked). Optionally one vendor.',
     authScopes: { permission: 'vendors.read' },
     args: { id: t.arg.int({ required: false }) },
-    subscribe: (_, args, ctx) => ctx.live.subscribe('vendor', args.id == null ? undefined : String(args.id)),
+    subscribe: (_, args, ctx) =>
+      inStaffScope(ctx.live.subscribe('vendor', args.id == null ? undefined : String(args.id)), ctx),
     resolve: async (notice, _, ctx) => {
       authorize(ctx.actor, 'vendors.read');
       const vendor = await sharedRead(notice, 'vendor', () =>
@@ -232,7 +255,7 @@ builder.subscriptionField('vendorSyncProgress', (t) =>
     description: 'The progress of one vendor sync, pushed page by page until done.',
     authScopes: { permission: 'vendors.read' },
     args: { syncId: t.arg.string({ required: true }) },
-    subscribe: (_, args, ctx) => ctx.live.subscribe('vendorsync', args.syncId),
+    subscribe: (_, args, ctx) => inStaffScope(ctx.live.subscribe('vendorsync', args.syncId), ctx),
     resolve: async (notice, _, ctx) => {
       authorize(ctx.actor, 'vendors.read');
       const d = (notice.data ?? {}) as Record<string, unknown>;
