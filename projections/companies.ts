@@ -103,7 +103,13 @@ export const companiesProjection: Projection<CompaniesTables> = {
   },
   async apply(trx, stored, ctx) {
     const event = decodeEvent(stored) as CompanyEvent;
-    if (event.type === 'CompanyNameClaimed' || event.type === 'CompanyNameReleased') return;
+    if (
+      event.type === 'CompanyNameClaimed' ||
+      event.type === 'CompanyNameReleased' ||
+      event.type === 'CompanyQbRealmClaimed' ||
+      event.type === 'CompanyQbRealmReleased'
+    )
+      return;
     const db = trx.withSchema(ctx.schema);
     const id = event.data.companyId;
     const update = (set: Updateable<CompaniesTable>, at: string) =>

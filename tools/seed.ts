@@ -203,7 +203,7 @@ async function seedDemoCompanies(app: AppServices, qbo: DemoQuickBooks) {
   // (here the admin's "Refresh QB Token") learns it and marks the company disconnected.
   const conn = await qb(app).connections.get(pinecrest.id);
   if (conn?.tokens)
-    await fetch(`${qbo.url}/oauth2/v1/tokens/revoke`, {
+    await fetch(`${qbo.url}/v2/oauth2/tokens/revoke`, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',

@@ -110,6 +110,8 @@ export const companyEvents = {
       realmId: z.string(),
       accessExpiresAt: z.string(),
       refreshExpiresAt: z.string().nullable(),
+      /** The refresh token's hard cap (Intuit's 5-year limit): re-consent by then. Absent on old events. */
+      refreshHardExpiresAt: z.string().nullable().optional(),
       at: z.string(),
     }),
   },
@@ -120,6 +122,8 @@ export const companyEvents = {
       realmId: z.string(),
       accessExpiresAt: z.string(),
       refreshExpiresAt: z.string().nullable(),
+      /** The refresh token's hard cap (Intuit's 5-year limit): re-consent by then. Absent on old events. */
+      refreshHardExpiresAt: z.string().nullable().optional(),
       at: z.string(),
     }),
   },
@@ -145,6 +149,19 @@ export const companyEvents = {
   CompanyNameReleased: {
     version: 1,
     schema: z.object({ companyId, key: z.string(), at: z.string() }),
+  },
+  /**
+   * In the `qbrealms` stream: one QuickBooks realm belongs to one company at a time (issue 37 item 9),
+   * decided there so two racing callbacks cannot both connect it. `companyName` names the holder in
+   * the refusal another company gets.
+   */
+  CompanyQbRealmClaimed: {
+    version: 1,
+    schema: z.object({ companyId, realmId: z.string(), companyName: z.string(), at: z.string() }),
+  },
+  CompanyQbRealmReleased: {
+    version: 1,
+    schema: z.object({ companyId, realmId: z.string(), at: z.string() }),
   },
 } as const;
 

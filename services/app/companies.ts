@@ -18,6 +18,7 @@ import { COMPANY_NAMES_STREAM, namesDecider } from '../domain/company/names.js';
 import type { Position } from '../eventstore/port.js';
 import { type AppServices, awaitProjections } from './context.js';
 import { AppError, type FieldError, parseInput, parseRowId } from './errors.js';
+import { disconnectQuickBooks, quickbooksCompanyInfo } from './quickbooks.js';
 import { companyScope, inScope } from './staff-scope.js';
 import type { Page } from './users.js';
 
@@ -398,6 +399,8 @@ export async function updateCompany(
   const { managerId, processorId, approverId, accountantId, qbPaymentAccountReference, ...details } = data;
   const assignments = { managerId, processorId, approverId, accountantId };
   await checkAssignees(app, assignments, state.assignments);
+  if (qbPaymentAccountReference && qbPaymentAccountReference !== state.paymentAccountReference)
+    await checkPaymentAccount(app, actor, companyId, qbPaymentAccountReference);
   const now = new Date().toISOString();
   const renamed = details.name !== state.details!.name;
   // An active company holds its name: a rename moves the claim (refused when the name is taken).
@@ -443,6 +446,30 @@ export async function changeAssignments(
   return answer(app, companyId, r.position, async () => r.state);
 }
 
+/**
+ * A payment account is one of the company's bank accounts in QuickBooks (Active, AccountType Bank):
+ * the account bill payments draw on (issue 37 item 9). Read from QuickBooks (cached 5 minutes).
+ */
+async function checkPaymentAccount(app: AppServices, actor: Actor, companyId: number, reference: string) {
+  let accounts: Awaited<ReturnType<typeof quickbooksCompanyInfo>>['QueryResponse']['Account'];
+  try {
+    accounts = (await quickbooksCompanyInfo(app, actor, companyId)).QueryResponse.Account;
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'CONFLICT')
+      throw new AppError(
+        'VALIDATION',
+        'Connect the company to QuickBooks before choosing its payment account',
+        [{ field: 'qbPaymentAccountReference', message: 'The company is not connected to QuickBooks' }],
+      );
+    throw err;
+  }
+  const account = accounts.find((a) => a.Id === reference);
+  if (!account?.Active || account.AccountType !== 'Bank') {
+    const message = 'The payment account must be one of the company’s active bank accounts in QuickBooks';
+    throw new AppError('VALIDATION', message, [{ field: 'qbPaymentAccountReference', message }]);
+  }
+}
+
 export async function setPaymentAccount(
   app: AppServices,
   actor: Actor | null,
@@ -452,6 +479,9 @@ export async function setPaymentAccount(
   authorize(actor, 'companies.write');
   const companyId = parseId(id);
   const { qbPaymentAccountReference } = parseInput(PaymentAccountInput, input);
+  await load(app, companyId);
+  if (qbPaymentAccountReference !== null)
+    await checkPaymentAccount(app, actor, companyId, qbPaymentAccountReference);
   const r = await run(app, actor, companyId, {
     type: 'SetPaymentAccount',
     reference: qbPaymentAccountReference,
@@ -547,6 +577,8 @@ export async function deleteCompany(app: AppServices, actor: Actor | null, id: u
   const companyId = parseId(id);
   const state = await load(app, companyId);
   const now = new Date().toISOString();
+  // A deleted company's QuickBooks grant is revoked at Intuit and its realm let go (issue 37 item 5).
+  await disconnectQuickBooks(app, companyId, commandContext(actor));
   const r = await run(app, actor, companyId, { type: 'DeleteCompany', now });
   await names(app, actor, { type: 'ReleaseName', companyId, name: state.details!.name, now });
   await awaitProjections(app, r.position, ['companies']);

@@ -10,6 +10,8 @@ import {
 import { QB_REFRESH_LOCK_CLASS } from '../advisory-locks.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { companyDecider } from '../domain/company/decider.js';
+import { QB_REALMS_STREAM, realmsDecider } from '../domain/company/realms.js';
+import { DomainError } from '../domain/errors.js';
 import { QbApiError, QbGrantError, QuickBooksClient } from '../quickbooks/client.js';
 import { QbConnections } from '../quickbooks/connections.js';
 import { OAuthStates } from '../quickbooks/oauth-states.js';
@@ -127,12 +129,47 @@ export async function putQbCredentials(
   return { hasCredentials: true, qbClientId: data.qbClientId, qbIsSandbox: data.qbIsSandbox };
 }
 
+/**
+ * Ends a company's QuickBooks connection: revokes the grant at Intuit (intuit-oauth's revoke, issue 37
+ * item 5), drops the stored secrets and lets its realm go. A revoke that fails (Intuit unreachable,
+ * the grant already gone) is logged and the local removal goes on: the tokens are shredded either
+ * way, and an unused grant expires at Intuit.
+ */
+export async function disconnectQuickBooks(app: AppServices, companyId: number, context: CommandContext) {
+  const { connections, client } = qb(app);
+  const conn = await connections.get(companyId);
+  if (conn?.tokens && conn.clientId && conn.clientSecret)
+    await client
+      .revoke(
+        {
+          clientId: conn.clientId,
+          clientSecret: conn.clientSecret,
+          isSandbox: conn.isSandbox,
+          redirectUri: '',
+        },
+        conn.tokens.refreshToken,
+      )
+      .catch((err) =>
+        app.log.warn(
+          { companyId, err: err instanceof Error ? err.message : String(err) },
+          'QuickBooks did not confirm the revocation of the grant',
+        ),
+      );
+  await connections.remove(companyId);
+  qb(app).accounts.delete(companyId);
+  await app.commands.handle(
+    realmsDecider,
+    QB_REALMS_STREAM,
+    { type: 'ReleaseCompanyRealms', companyId, now: new Date().toISOString() },
+    context,
+  );
+}
+
 export async function deleteQbCredentials(app: AppServices, actor: Actor | null, id: unknown): Promise<void> {
   authorize(actor, 'companies.write');
   const companyId = parseId(id);
   await liveCompany(app, companyId);
-  await qb(app).connections.remove(companyId);
-  qb(app).accounts.delete(companyId);
+  await disconnectQuickBooks(app, companyId, commandContext(actor));
   const r = await record(
     app,
     companyId,
@@ -142,16 +179,33 @@ export async function deleteQbCredentials(app: AppServices, actor: Actor | null,
   await awaitProjections(app, r.position, ['companies']);
 }
 
+/**
+ * The callback must come back to this product (issue 37 item 9): its host is PUBLIC_URL's, or, with
+ * no PUBLIC_URL, the host the request came to. An internal caller (the demo seed) passes neither.
+ */
+function checkCallbackHost(app: AppServices, callbackUrl: string, origin: string | undefined) {
+  const own = app.config.PUBLIC_URL ?? origin;
+  if (!own) return;
+  const expected = new URL(own).host;
+  if (new URL(callbackUrl).host === expected) return;
+  const message = `The callback URL must be on this Billflow's own address (${expected})`;
+  throw new AppError('VALIDATION', message, [{ field: 'qbCallbackUrl', message }]);
+}
+
 export async function startQbOAuth(
   app: AppServices,
   actor: Actor | null,
   id: unknown,
   input: unknown,
+  options: { origin?: string } = {},
 ): Promise<{ authUrl: string }> {
   authorize(actor, 'companies.write');
   const companyId = parseId(id);
   const data = parseInput(QbOAuthStartInput, input);
-  await saveCredentials(app, actor, companyId, data);
+  checkCallbackHost(app, data.qbCallbackUrl, options.origin);
+  await liveCompany(app, companyId);
+  // Kept apart: the working credentials (and their grant) stay until a callback succeeds.
+  await qb(app).connections.savePending(companyId, data.qbClientId, data.qbClientSecret, data.qbIsSandbox);
   const { states, client } = qb(app);
   const state = await states.issue(companyId, actor.id, data.qbCallbackUrl);
   const authUrl = client.authorizeUrl(
@@ -208,20 +262,63 @@ export async function completeQbOAuth(
     return fail(error === 'access_denied' ? 'Authorization was cancelled' : `QuickBooks refused: ${error}`);
   if (!code || !realmId) return fail('The callback carries no authorization code');
   const conn = await connections.get(taken.companyId);
-  if (!conn?.clientId || !conn.clientSecret)
-    return fail('The QuickBooks credentials were removed; please start again');
+  // The flow's own credentials (kept apart at its start); a flow started before they were kept
+  // apart uses the working ones.
+  const creds =
+    conn?.pending ??
+    (conn?.clientId && conn.clientSecret
+      ? { clientId: conn.clientId, clientSecret: conn.clientSecret, isSandbox: conn.isSandbox }
+      : null);
+  if (!creds) return fail('The QuickBooks credentials were removed; please start again');
+  const context = { userId: String(taken.userId) };
   try {
-    const tokens = await client.exchangeCode(
-      {
-        clientId: conn.clientId,
-        clientSecret: conn.clientSecret,
-        isSandbox: conn.isSandbox,
-        redirectUri: taken.redirectUri,
-      },
-      callbackUrl,
-    );
-    await connections.saveTokens(taken.companyId, tokens);
+    const tokens = await client.exchangeCode({ ...creds, redirectUri: taken.redirectUri }, callbackUrl);
+    // The realm is the one the code was issued for, not whatever the query string says: intuit-oauth
+    // takes realmId from the callback URL, so it is checked with the new token (a token answers
+    // only for its own realm: 401 code 100 elsewhere, oauth-jsclient#91). A realmId edited by hand
+    // connects nothing. The grant is not revoked here: at Intuit that would end the app's
+    // connection to the realm it really is for, which another company may hold.
+    try {
+      await client.get(creds.isSandbox, tokens.realmId, tokens.accessToken, `companyinfo/${tokens.realmId}`);
+    } catch (err) {
+      if (err instanceof QbApiError && (err.status === 401 || err.status === 403 || err.status === 400))
+        return fail(
+          'QuickBooks did not confirm the company of this authorization (the callback was altered). Please start again.',
+        );
+      throw err;
+    }
+    const company = await liveCompany(app, taken.companyId);
+    try {
+      // One realm, one company: decided on the realms' stream, so two racing callbacks cannot both win.
+      await app.commands.handle(
+        realmsDecider,
+        QB_REALMS_STREAM,
+        {
+          type: 'ClaimRealm',
+          companyId: taken.companyId,
+          companyName: company.details?.name ?? `company ${taken.companyId}`,
+          realmId: tokens.realmId,
+          now: new Date().toISOString(),
+        },
+        context,
+      );
+    } catch (err) {
+      if (err instanceof DomainError && err.code === 'CONFLICT') return fail(err.message);
+      throw err;
+    }
+    await connections.connect(taken.companyId, creds, tokens);
     qb(app).accounts.delete(taken.companyId);
+    await record(
+      app,
+      taken.companyId,
+      {
+        type: 'SaveQbCredentials',
+        clientId: creds.clientId,
+        isSandbox: creds.isSandbox,
+        now: new Date().toISOString(),
+      },
+      context,
+    );
     const recorded = await record(
       app,
       taken.companyId,
@@ -231,9 +328,10 @@ export async function completeQbOAuth(
         realmId: tokens.realmId,
         accessExpiresAt: tokens.accessExpiresAt.toISOString(),
         refreshExpiresAt: tokens.refreshExpiresAt?.toISOString() ?? null,
+        refreshHardExpiresAt: tokens.refreshHardExpiresAt?.toISOString() ?? null,
         now: new Date().toISOString(),
       },
-      { userId: String(taken.userId) },
+      context,
     );
     await states.finish(state, 'success');
     await awaitProjections(app, recorded.position, ['companies']);
@@ -278,7 +376,12 @@ const outcomeContext = (context: CommandContext, outcome: string): CommandContex
 function recordTokens(
   app: AppServices,
   companyId: number,
-  tokens: { realmId: string; accessExpiresAt: Date; refreshExpiresAt: Date | null },
+  tokens: {
+    realmId: string;
+    accessExpiresAt: Date;
+    refreshExpiresAt: Date | null;
+    refreshHardExpiresAt?: Date | null;
+  },
   context: CommandContext,
 ) {
   return record(
@@ -290,6 +393,7 @@ function recordTokens(
       realmId: tokens.realmId,
       accessExpiresAt: tokens.accessExpiresAt.toISOString(),
       refreshExpiresAt: tokens.refreshExpiresAt?.toISOString() ?? null,
+      refreshHardExpiresAt: tokens.refreshHardExpiresAt?.toISOString() ?? null,
       now: new Date().toISOString(),
     },
     outcomeContext(context, 'refreshed'),

@@ -299,7 +299,9 @@ describe('role matrix: every Companies call, every role, and no token', () => {
       ['POST', BASE, { name: 'Nobody Co' }],
       ['PUT', `${BASE}/${id}`, { name: 'Matrix Inc' }],
       ['PUT', `${BASE}/${id}/assignments`, { managerId: ids.manager }],
-      ['PUT', `${BASE}/${id}/payment-account`, { qbPaymentAccountReference: '35' }],
+      // Cleared: a reference must be one of the company's QuickBooks bank accounts (issue 37), and this
+      // company is not connected (the check has its own test in quickbooks-connection-edges).
+      ['PUT', `${BASE}/${id}/payment-account`, { qbPaymentAccountReference: null }],
       ['PUT', `${BASE}/${id}/nacha-config`, nacha()],
       ['PUT', `${BASE}/${id}/deactivate`],
       ['PUT', `${BASE}/${id}/reactivate`],

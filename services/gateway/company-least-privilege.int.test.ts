@@ -324,9 +324,9 @@ describe('GraphQL: a company as each role reads it', () => {
     const probing = pushes(tokens[role], 'companyTaxId');
     await Promise.all([admin.connected, lower.connected, probing.connected]);
     await new Promise((r) => setTimeout(r, 200));
-    // A change each run: another payment account.
+    // A change each run: another payment account (one of the realm's two bank accounts, issue 37).
     const edit = await api(t.url, 'PUT', `${BASE}/${companyId}/payment-account`, {
-      body: { qbPaymentAccountReference: role === 'MODERATOR' ? '36' : '37' },
+      body: { qbPaymentAccountReference: role === 'MODERATOR' ? '1' : '2' },
       token: tokens.ADMIN,
     });
     expect(edit.status).toBe(200);

@@ -34,7 +34,7 @@ const simPost = (path: string, body: unknown) =>
   });
 
 /** Creates a company and connects it as an admin would: start, consent in the popup, callback. */
-async function connect(name: string, creds = app) {
+async function connect(name: string, creds = app, realmIndex = 0) {
   const c = await api(t.url, 'POST', BASE, { body: { name }, token: admin });
   expect(c.status).toBe(201);
   const id = c.body.data.id as number;
@@ -51,7 +51,8 @@ async function connect(name: string, creds = app) {
   const authUrl = start.body.data.authUrl as string;
   expect(authUrl.startsWith(`${sim.url}/connect/oauth2?`)).toBe(true);
   const page = await (await fetch(authUrl)).text();
-  const form = page.match(/<form method="post" action="([^"]+)">(.*?)<\/form>/s)!;
+  // One realm per company (issue 37): each company here takes a realm of its own.
+  const form = [...page.matchAll(/<form method="post" action="([^"]+)">(.*?)<\/form>/gs)][realmIndex];
   const fields = Object.fromEntries(
     [...form[2].matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2].replace(/&#38;/g, '&')]),
   );
@@ -121,7 +122,7 @@ describe('QuickBooks connection', () => {
   });
 
   it('lists the active bank accounts with the company info, retrying a 429 with backoff', async () => {
-    const other = await connect('Bolt Inc');
+    const other = await connect('Bolt Inc', app, 1);
     await simPost('/__sim/faults', { rules: [{ path: '/query$', kind: 'throttle', count: 2 }] });
     const r = await api(t.url, 'GET', `/api/quickbooks/${other.id}/company-info`, { token: admin });
     expect(r.status).toBe(200);
@@ -155,7 +156,7 @@ describe('QuickBooks connection', () => {
   });
 
   it('refreshes a connection before its token expires, by the refresh job', async () => {
-    const c = await connect('Quick Co', quick);
+    const c = await connect('Quick Co', quick, 2);
     const first = await sql(`SELECT access_expires_at FROM qb_connections WHERE company_id = $1`, [c.id]);
     // 8-second tokens: the job runs a quarter of the lifetime before expiry.
     await expect

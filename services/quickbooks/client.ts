@@ -17,6 +17,11 @@ export interface IssuedTokens {
   refreshToken: string;
   accessExpiresAt: Date;
   refreshExpiresAt: Date | null;
+  /**
+   * The refresh token's absolute end (Intuit's 5-year cap, `x_refresh_token_hard_expires_in`): the
+   * company must consent again by then, whatever the refreshes do. Null when Intuit gave none.
+   */
+  refreshHardExpiresAt?: Date | null;
   issuedAt: Date;
 }
 
@@ -71,6 +76,8 @@ export class QuickBooksClient {
       environment: creds.isSandbox ? 'sandbox' : 'production',
       redirectUri: creds.redirectUri,
       logging: false,
+      // Intuit returns the refresh token's hard expiry only when asked (intuit-oauth 4.2.4 CHANGELOG).
+      includeRefreshTokenHardExpiresIn: true,
     });
     const b = this.config.oauthBase?.replace(/\/$/, '');
     // Process-wide in intuit-oauth (static endpoints): one value per process, from configuration.
@@ -78,7 +85,9 @@ export class QuickBooksClient {
       client.setAuthorizeURLs({
         authorizeEndpoint: `${b}/connect/oauth2`,
         tokenEndpoint: `${b}/oauth2/v1/tokens/bearer`,
-        revokeEndpoint: `${b}/oauth2/v1/tokens/revoke`,
+        // Intuit's own path (developer.api.intuit.com/v2/oauth2/tokens/revoke, intuit-oauth's
+        // OAuthClient.revokeEndpoint), on the configured host.
+        revokeEndpoint: `${b}/v2/oauth2/tokens/revoke`,
         userInfoEndpoint: `${b}/v1/openid_connect/userinfo`,
       });
     return client;
@@ -91,6 +100,7 @@ export class QuickBooksClient {
   private static issued(token: Record<string, any>, realmId: string): IssuedTokens {
     const issuedAt = new Date(typeof token.createdAt === 'number' ? token.createdAt : Date.now());
     const refreshIn = Number(token.x_refresh_token_expires_in);
+    const hardIn = Number(token.x_refresh_token_hard_expires_in);
     return {
       realmId,
       accessToken: String(token.access_token),
@@ -99,6 +109,9 @@ export class QuickBooksClient {
       refreshExpiresAt: Number.isFinite(refreshIn)
         ? new Date(issuedAt.getTime() + refreshIn * SECONDS)
         : null,
+      // intuit-oauth keeps 0 when the answer had none.
+      refreshHardExpiresAt:
+        Number.isFinite(hardIn) && hardIn > 0 ? new Date(issuedAt.getTime() + hardIn * SECONDS) : null,
       issuedAt,
     };
   }
@@ -133,6 +146,19 @@ export class QuickBooksClient {
     try {
       const r = await this.oauth(creds).refreshUsingToken(refreshToken);
       return QuickBooksClient.issued(r.getToken() as Record<string, any>, realmId);
+    } catch (err) {
+      throw QuickBooksClient.grantError(err);
+    }
+  }
+
+  /**
+   * Revokes the grant at Intuit through intuit-oauth's `revoke({refresh_token})`: JSON `{token}` to
+   * OAuthClient.revokeEndpoint (developer.api.intuit.com/v2/oauth2/tokens/revoke, or the configured
+   * host). Revoking the refresh token ends the whole grant, its access tokens too.
+   */
+  async revoke(creds: QbAppCredentials, refreshToken: string): Promise<void> {
+    try {
+      await this.oauth(creds).revoke({ refresh_token: refreshToken });
     } catch (err) {
       throw QuickBooksClient.grantError(err);
     }

@@ -1,5 +1,6 @@
 // Runs the QuickBooks simulator alone: `npx tsx tools/qbo-sandbox/main.ts` (QBO_SANDBOX_PORT,
-// default 4010; QBO_SANDBOX_CLIENT_ID / _SECRET for the one registered app).
+// default 4010; QBO_SANDBOX_CLIENT_ID / _SECRET for the one registered app; QBO_SANDBOX_STATE for a
+// state file kept across restarts).
 import { startQboSandbox } from './server.js';
 
 const clientId = process.env.QBO_SANDBOX_CLIENT_ID ?? 'billflow-demo';
@@ -10,6 +11,8 @@ const sandbox = await startQboSandbox({
   accessTtlSeconds: process.env.QBO_SANDBOX_ACCESS_TTL
     ? Number(process.env.QBO_SANDBOX_ACCESS_TTL)
     : undefined,
+  // QBO_SANDBOX_STATE: a JSON file that keeps the simulator's state across restarts.
+  stateFile: process.env.QBO_SANDBOX_STATE || undefined,
 });
 process.stdout.write(`QuickBooks simulator at ${sandbox.url} (client ${clientId} / ${clientSecret})\n`);
 for (const sig of ['SIGINT', 'SIGTERM'] as const)

@@ -15,7 +15,7 @@ function oauth() {
   c.setAuthorizeURLs({
     authorizeEndpoint: `${sim.url}/connect/oauth2`,
     tokenEndpoint: `${sim.url}/oauth2/v1/tokens/bearer`,
-    revokeEndpoint: `${sim.url}/oauth2/v1/tokens/revoke`,
+    revokeEndpoint: `${sim.url}/v2/oauth2/tokens/revoke`,
     userInfoEndpoint: `${sim.url}/v1/openid_connect/userinfo`,
   });
   return c;

@@ -3,6 +3,8 @@
 // Facts and shapes from reference/quickbooks.md (Intuit's docs, XSDs and client sources); state is
 // in memory, per realm, from a deterministic seed. Test hooks live under /__sim.
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { invoicePdf } from './pdf.js';
 import { parseQuery, QueryError, runQuery } from './query.js';
@@ -35,6 +37,17 @@ export interface SandboxOptions {
   vendorsPerRealm?: number | readonly (number | undefined)[];
   /** Open bills in each realm (default: 70 – 109, drawn). */
   billsPerRealm?: number;
+  /**
+   * Absolute refresh-token lifetime from the grant's consent, seconds (Intuit: 5 years, returned as
+   * `x_refresh_token_hard_expires_in` when asked for; blogs.intuit.com/2025/11/12).
+   */
+  refreshHardTtlSeconds?: number;
+  /**
+   * A JSON file that keeps the state (companies, grants, codes, tokens, bills, payments, vendors,
+   * requestid replays) across restarts, as Intuit keeps it: loaded at start when present, written
+   * atomically (a temporary file renamed over it) after every change. Absent: memory only (tests).
+   */
+  stateFile?: string;
 }
 
 interface Grant {
@@ -42,6 +55,8 @@ interface Grant {
   clientId: string;
   realmId: string;
   revoked: boolean;
+  /** The refresh token's hard cap: no refresh after this, whatever the rolling expiry says. */
+  hardExpiresAt?: number;
 }
 
 interface AccessToken {
@@ -106,6 +121,7 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
   const codeTtl = options.codeTtlSeconds ?? 300;
   const perMinute = options.ratePerMinute ?? 500;
   const concurrent = options.concurrentPerRealm ?? 10;
+  const hardTtl = options.refreshHardTtlSeconds ?? 157_680_000;
   const fileKey = randomBytes(32);
 
   let clockOffsetMs = 0;
@@ -138,9 +154,79 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
     clockOffsetMs = 0;
   };
   reset();
+
+  // ---- The file-backed store (options.stateFile) -------------------------------------------
+  // Grants are shared by reference between codes and tokens: saved once each, by id.
+  const snapshot = () => {
+    const grants = new Map<string, Grant>();
+    const ref = (g: Grant | null) => {
+      if (!g) return null;
+      grants.set(g.id, g);
+      return g.id;
+    };
+    const codeRows = [...codes].map(([k, c]) => [k, { ...c, grant: ref(c.grant) }]);
+    const accessRows = [...access].map(([k, t]) => [k, { ...t, grant: ref(t.grant) }]);
+    const refreshRows = [...refresh].map(([k, t]) => [k, { ...t, grant: ref(t.grant) }]);
+    return {
+      version: 1,
+      savedAt: new Date().toISOString(),
+      realms: [...realms.values()],
+      grants: [...grants.values()],
+      codes: codeRows,
+      access: accessRows,
+      refresh: refreshRows,
+      replays: [...replays],
+    };
+  };
+  const restore = (file: string): boolean => {
+    if (!existsSync(file)) return false;
+    const data = JSON.parse(readFileSync(file, 'utf8')) as ReturnType<typeof snapshot>;
+    if (data.version !== 1) return false;
+    const grants = new Map(data.grants.map((g) => [g.id, g]));
+    const grantOf = (id: unknown) => grants.get(String(id))!;
+    realms = new Map(data.realms.map((r) => [r.realmId, r]));
+    codes = new Map(
+      (data.codes as Array<[string, Code & { grant: string | null }]>).map(([k, c]) => [
+        k,
+        { ...c, grant: c.grant ? grantOf(c.grant) : null },
+      ]),
+    );
+    access = new Map(
+      (data.access as Array<[string, { grant: string; expiresAt: number }]>).map(([k, t]) => [
+        k,
+        { ...t, grant: grantOf(t.grant) },
+      ]),
+    );
+    refresh = new Map(
+      (data.refresh as Array<[string, { grant: string; expiresAt: number; graceUntil: number | null }]>).map(
+        ([k, t]) => [k, { ...t, grant: grantOf(t.grant) }],
+      ),
+    );
+    replays = new Map(data.replays);
+    return true;
+  };
+  let saveQueued = false;
+  const saveNow = () => {
+    saveQueued = false;
+    if (!options.stateFile) return;
+    mkdirSync(dirname(options.stateFile), { recursive: true });
+    const tmp = `${options.stateFile}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify(snapshot()), { mode: 0o600 });
+    renameSync(tmp, options.stateFile);
+  };
+  /** After a change: one write for the changes of this turn of the event loop. */
+  const save = () => {
+    if (!options.stateFile || saveQueued) return;
+    saveQueued = true;
+    setImmediate(saveNow);
+  };
+  if (options.stateFile && !restore(options.stateFile)) saveNow();
   const clients = new Map(options.clients.map((c) => [c.clientId, c]));
 
   const server = Fastify({ logger: false, bodyLimit: 1_048_576 });
+  server.addHook('onClose', async () => {
+    if (saveQueued) saveNow();
+  });
   server.addContentTypeParser(
     'application/x-www-form-urlencoded',
     { parseAs: 'string' },
@@ -153,6 +239,8 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
   });
   server.addHook('onResponse', async (req, reply) => {
     const path = req.url.split('?')[0];
+    // Anything but a read may have changed the state (tokens, bills, payments, vendors, clock).
+    if (req.method !== 'GET' && req.method !== 'HEAD') save();
     if (path.startsWith('/__sim')) return;
     log.push({
       at: new Date(now()).toISOString(),
@@ -357,15 +445,23 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
     const a = `eyJ${randomBytes(48).toString('base64url')}`;
     const r = `AB11${randomBytes(32).toString('base64url')}`;
     const ttl = client.accessTtlSeconds ?? accessTtl;
+    // The hard cap counts from the consent, not from this refresh (Intuit's 5-year policy,
+    // blogs.intuit.com/2025/11/12/important-changes-to-refresh-token-policy): each answer gives
+    // what is left of it, and the rolling expiry never goes past it.
+    grant.hardExpiresAt ??= now() + hardTtl * 1000;
+    const hardLeft = Math.max(0, Math.floor((grant.hardExpiresAt - now()) / 1000));
+    const rolling = Math.min(refreshTtl, hardLeft);
     access.set(a, { grant, expiresAt: now() + ttl * 1000 });
-    refresh.set(r, { grant, expiresAt: now() + refreshTtl * 1000, graceUntil: null });
+    refresh.set(r, { grant, expiresAt: now() + rolling * 1000, graceUntil: null });
     return {
       token_type: 'bearer',
       access_token: a,
       expires_in: ttl,
       refresh_token: r,
-      x_refresh_token_expires_in: refreshTtl,
-      ...(withHardExpiry ? { x_refresh_token_hard_expires_in: 157_680_000 } : {}),
+      x_refresh_token_expires_in: rolling,
+      // Only when asked for (header x-include-refresh-token-hard-expires-in; intuit-oauth 4.2.4's
+      // includeRefreshTokenHardExpiresIn).
+      ...(withHardExpiry ? { x_refresh_token_hard_expires_in: hardLeft } : {}),
     };
   }
 
@@ -400,6 +496,7 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
         clientId: client.clientId,
         realmId: code.realmId,
         revoked: false,
+        hardExpiresAt: now() + hardTtl * 1000,
       };
       code.grant = grant;
       return reply.type(json).send(issue(grant, client, hard));
@@ -410,6 +507,8 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
         return invalidGrant(reply, 'Incorrect or invalid refresh token');
       if (t.expiresAt < now() || (t.graceUntil !== null && t.graceUntil < now()))
         return invalidGrant(reply, 'Incorrect or invalid refresh token');
+      if (t.grant.hardExpiresAt !== undefined && t.grant.hardExpiresAt < now())
+        return invalidGrant(reply, 'The refresh token has reached its maximum lifetime');
       // Rotation: the old token keeps working for the grace period, then invalid_grant.
       if (t.graceUntil === null) t.graceUntil = now() + grace * 1000;
       return reply.type(json).send(issue(t.grant, client, hard));
@@ -417,7 +516,11 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
     return reply.status(400).type(json).send({ error: 'unsupported_grant_type' });
   });
 
-  server.post('/oauth2/v1/tokens/revoke', async (req, reply) => {
+  // Intuit's revoke endpoint is https://developer.api.intuit.com/v2/oauth2/tokens/revoke, and
+  // intuit-oauth's revoke() POSTs JSON `{token}` there (src/OAuthClient.js, revokeEndpoint): the same
+  // path here. Either token of a grant revokes the whole grant (its access tokens answer 401 and its
+  // refresh tokens invalid_grant from then on).
+  server.post('/v2/oauth2/tokens/revoke', async (req, reply) => {
     const client = basicClient(req);
     if (!client) return reply.status(401).type(json).send({ error: 'invalid_client' });
     const token = ((req.body ?? {}) as Record<string, string>).token ?? '';

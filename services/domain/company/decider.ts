@@ -93,6 +93,8 @@ export type CompanyCommand =
       realmId: string;
       accessExpiresAt: string;
       refreshExpiresAt: string | null;
+      /** The refresh token's hard cap (Intuit's 5-year limit), when Intuit gave one. */
+      refreshHardExpiresAt?: string | null;
       now: string;
     }
   | { type: 'RecordQbConnectionLost'; status: 'disconnected' | 'error'; reason: string; now: string }
@@ -240,6 +242,7 @@ export function decide(command: CompanyCommand, state: CompanyState): CompanyEve
       return [{ type: 'CompanyQbCredentialsRemoved', data: { companyId, at } }];
     case 'RecordQbTokens': {
       const { realmId, accessExpiresAt, refreshExpiresAt } = command;
+      const hard = command.refreshHardExpiresAt ? { refreshHardExpiresAt: command.refreshHardExpiresAt } : {};
       // A refresh of a grant since replaced or removed records nothing (its tokens are not kept).
       if (
         command.kind === 'refreshed' &&
@@ -249,7 +252,7 @@ export function decide(command: CompanyCommand, state: CompanyState): CompanyEve
       return [
         {
           type: command.kind === 'connected' ? 'CompanyQbConnected' : 'CompanyQbTokensRefreshed',
-          data: { companyId, realmId, accessExpiresAt, refreshExpiresAt, at },
+          data: { companyId, realmId, accessExpiresAt, refreshExpiresAt, ...hard, at },
         },
       ];
     }

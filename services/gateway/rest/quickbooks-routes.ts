@@ -116,7 +116,14 @@ export function quickbooksRoutes(server: FastifyInstance, { app, actorOf }: Rest
         errors: [404, 422],
       }),
     },
-    async (req, reply) => ok(reply, await startQbOAuth(app, await actorOf(req), req.params.id, req.body)),
+    async (req, reply) =>
+      ok(
+        reply,
+        await startQbOAuth(app, await actorOf(req), req.params.id, req.body, {
+          // With no PUBLIC_URL, the callback must come back to the host this request came to.
+          origin: `${req.protocol}://${req.host}`,
+        }),
+      ),
   );
   server.get(
     `${BASE}/qb-oauth/callback`,

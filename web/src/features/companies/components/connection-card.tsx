@@ -35,6 +35,16 @@ const STATE_TEXT = {
     text: 'The access token has expired.',
   },
   connected: { badge: 'Connected', style: 'bg-green-100 text-green-800', text: 'Connected to QuickBooks.' },
+  reconnect: {
+    badge: 'Reconnect Needed',
+    style: 'bg-red-100 text-red-800',
+    text: 'QuickBooks no longer accepts this connection. Connect again to authorize.',
+  },
+  attention: {
+    badge: 'Needs Attention',
+    style: 'bg-amber-100 text-amber-900',
+    text: 'QuickBooks refused the latest calls for this company.',
+  },
 } as const;
 
 export function ConnectionCard({

@@ -108,6 +108,12 @@ describe('display rules', () => {
     );
     expect(connectionState(realm, { data: ok, error: null, loading: false })).toBe('connected');
   });
+
+  it('never shows a lost grant as connected, even with a stored token not yet expired (issue 37)', () => {
+    const ok = { data: { hasTokens: true, isExpired: false, expiresIn: 3000 }, error: null, loading: false };
+    expect(connectionState({ qbRealmId: '9', qbConnectionStatus: 'disconnected' }, ok)).toBe('reconnect');
+    expect(connectionState({ qbRealmId: '9', qbConnectionStatus: 'error' }, ok)).toBe('attention');
+  });
 });
 
 describe('bank account picker', () => {

@@ -156,7 +156,15 @@ export function qbStatusLabel(c: Pick<Company, 'qbRealmId' | 'qbConnectionStatus
   }
 }
 
-export type ConnectionState = 'checking' | 'error' | 'not-connected' | 'no-tokens' | 'expired' | 'connected';
+export type ConnectionState =
+  | 'checking'
+  | 'error'
+  | 'not-connected'
+  | 'no-tokens'
+  | 'expired'
+  | 'connected'
+  | 'reconnect'
+  | 'attention';
 
 /** Spec 1 §2 Company detail, connection display states. */
 export function connectionState(
@@ -164,6 +172,10 @@ export function connectionState(
   status: { data?: TokenStatus; error: Error | null; loading: boolean },
 ): ConnectionState {
   if (!company.qbRealmId) return 'not-connected';
+  // A grant QuickBooks no longer honours (revoked, expired, lost by Intuit) is never "connected",
+  // whatever the stored token's own expiry says (issue 37 item 11).
+  if (company.qbConnectionStatus === 'disconnected') return 'reconnect';
+  if (company.qbConnectionStatus === 'error') return 'attention';
   if (status.error && !status.data) return 'error';
   if (!status.data) return 'checking';
   if (!status.data.hasTokens) return 'no-tokens';
