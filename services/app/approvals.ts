@@ -49,6 +49,7 @@ import { DomainError } from '../domain/errors.js';
 import type { Position } from '../eventstore/port.js';
 import { achAmount, cleanQbId, cleanQbText } from '../quickbooks/clean.js';
 import { QbApiError, QbGrantError } from '../quickbooks/client.js';
+import { qbStringList } from '../quickbooks/query-text.js';
 import type { CommandContext } from './command-handler.js';
 import { type AppServices, awaitProjections } from './context.js';
 import { AppError, parseInput, parseRowId, toAppError } from './errors.js';
@@ -944,6 +945,7 @@ interface QbVendorRow {
   PrimaryEmailAddr?: { Address?: string };
   PrimaryPhone?: { FreeFormNumber?: string };
   BillAddr?: { Line1?: string; City?: string; CountrySubDivisionCode?: string; PostalCode?: string };
+  Active?: boolean;
 }
 interface QbAttachableRow {
   Id: string;
@@ -951,7 +953,6 @@ interface QbAttachableRow {
   AttachableRef?: Array<{ EntityRef?: { type?: string; value?: string } }>;
 }
 
-const quote = (ids: string[]) => ids.map((id) => `'${id.replace(/'/g, "''")}'`).join(',');
 const text = (v: unknown, max = 500) => cleanQbText(v, max);
 
 /**
@@ -972,6 +973,45 @@ function billProblem(b: QbBill): string | null {
       return 'a line amount is not one an ACH payment can carry';
   return null;
 }
+
+/**
+ * The QuickBooks vendors of these bills that are inactive, in QuickBooks (deleted there too: Intuit
+ * makes a deleted vendor inactive) or in Billflow's vendors read model (as the last sync found it).
+ * qb vendor id → its name as said in a refusal.
+ */
+async function inactiveVendors(
+  app: AppServices,
+  companyId: number,
+  bills: ReadonlyArray<QbBill>,
+  vendors: ReadonlyMap<string, QbVendorRow>,
+): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  const ids = [...new Set(bills.map((b) => b.VendorRef.value))];
+  if (ids.length === 0) return out;
+  const synced = await app.db
+    .selectFrom('vendors')
+    .select(['qb_vendor_id', 'name'])
+    .where('company_id', '=', companyId)
+    .where('qb_vendor_id', 'in', ids)
+    .where('active', '=', false)
+    .execute();
+  const inactiveHere = new Map(synced.map((r) => [r.qb_vendor_id, r.name]));
+  for (const b of bills) {
+    const id = b.VendorRef.value;
+    const qbVendor = vendors.get(id);
+    if (qbVendor?.Active !== false && !inactiveHere.has(id)) continue;
+    const name =
+      text(qbVendor?.DisplayName, 255) ?? text(b.VendorRef.name, 255) ?? inactiveHere.get(id) ?? null;
+    out.set(id, name ? `${name} (QuickBooks vendor ${id})` : `QuickBooks vendor ${id}`);
+  }
+  return out;
+}
+
+/** Why a bill's vendor cannot be paid, or null. */
+const vendorProblem = (b: QbBill, inactive: ReadonlyMap<string, string>) => {
+  const v = inactive.get(b.VendorRef.value);
+  return v === undefined ? null : `its vendor ${v} is inactive`;
+};
 
 /** A QuickBooks amount already checked by billProblem (0 for one that was refused). */
 const amountOf = (v: unknown) => {
@@ -1014,7 +1054,7 @@ async function fetchQbBills(
       for (let i = 0; i < billIds.length; i += 100) {
         const chunk = billIds.slice(i, i + 100);
         const r = await q<{ Bill?: QbBill[] }>(
-          `select * from Bill where Id in (${quote(chunk)}) MAXRESULTS 1000`,
+          `select * from Bill where Id in (${qbStringList(chunk)}) MAXRESULTS 1000`,
         );
         bills.push(...(r.QueryResponse.Bill ?? []));
       }
@@ -1041,7 +1081,8 @@ async function fetchQbBills(
     const attachables = new Map<string, QbAttachableRow>();
     for (let i = 0; i < vendorIds.length; i += 100) {
       const r = await q<{ Vendor?: QbVendorRow[] }>(
-        `select * from Vendor where Id in (${quote(vendorIds.slice(i, i + 100))}) MAXRESULTS 1000`,
+        // Inactive (or deleted) vendors too: Intuit answers only active ones unless asked.
+        `select * from Vendor where Id in (${qbStringList(vendorIds.slice(i, i + 100))}) and Active IN (true,false) MAXRESULTS 1000`,
       );
       for (const v of r.QueryResponse.Vendor ?? []) vendors.set(v.Id, v);
     }
@@ -1049,7 +1090,7 @@ async function fetchQbBills(
       const ids = bills.map((b) => b.Id);
       for (let i = 0; i < ids.length; i += 100) {
         const r = await q<{ Attachable?: QbAttachableRow[] }>(
-          `select * from Attachable where AttachableRef.EntityRef.Type = 'Bill' and AttachableRef.EntityRef.value in (${quote(ids.slice(i, i + 100))}) MAXRESULTS 1000`,
+          `select * from Attachable where AttachableRef.EntityRef.Type = 'Bill' and AttachableRef.EntityRef.value in (${qbStringList(ids.slice(i, i + 100))}) MAXRESULTS 1000`,
         );
         for (const a of r.QueryResponse.Attachable ?? [])
           for (const ref of a.AttachableRef ?? [])
@@ -1150,7 +1191,7 @@ async function paidLookalikes(
         isSandbox,
         realmId,
         accessToken,
-        `select * from Bill where DocNumber in (${quote(docs.slice(i, i + 100))}) MAXRESULTS 1000`,
+        `select * from Bill where DocNumber in (${qbStringList(docs.slice(i, i + 100))}) MAXRESULTS 1000`,
       );
       found.push(...(r.QueryResponse.Bill ?? []));
     }
@@ -1218,6 +1259,7 @@ export async function billsForApproval(
     ).map((d) => [d.billId, d]),
   );
   const paidLike = await paidLookalikes(app, companyId, commandContext(actor), bills);
+  const inactive = await inactiveVendors(app, companyId, bills, vendors);
   return bills
     .map((b) => {
       const open = claims.state.open.get(b.Id) ?? null;
@@ -1231,7 +1273,7 @@ export async function billsForApproval(
         amount: finite(b.TotalAmt),
         balance: finite(b.Balance),
         vendorQbId: cleanQbId(b.VendorRef.value) ?? '',
-        refusedReason: billProblem(b),
+        refusedReason: billProblem(b) ?? vendorProblem(b, inactive),
         vendorName: text(b.VendorRef.name, 255) ?? text(vendors.get(b.VendorRef.value)?.DisplayName, 255),
         vendorId: a?.vendorId ?? null,
         bankingReady: a?.hasBankingInfo ?? false,
@@ -1440,8 +1482,9 @@ export async function createApproval(
       { field: 'billIds', message: `Already paid: ${paid.join(', ')}` },
     ]);
   const ordered = input.billIds.map((id) => byId.get(id)!);
+  const inactive = await inactiveVendors(app, input.companyId, ordered, vendors);
   const refused = ordered
-    .map((b) => ({ id: b.Id, reason: billProblem(b) }))
+    .map((b) => ({ id: b.Id, reason: billProblem(b) ?? vendorProblem(b, inactive) }))
     .filter((r): r is { id: string; reason: string } => r.reason !== null);
   if (refused.length > 0) {
     const said = refused.map((r) => `bill ${r.id}: ${r.reason}`).join('; ');

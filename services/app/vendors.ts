@@ -642,6 +642,13 @@ async function announce(app: AppServices, p: SyncProgress) {
 }
 
 /**
+ * Intuit answers `select * from Vendor` with the active vendors only, and a vendor deleted in
+ * QuickBooks becomes inactive: the sync asks for both, so a vendor made inactive there is marked
+ * inactive here (blogs.intuit.com/2014/03/20/advanced-sql-queries; minimul/qbo_api#111).
+ */
+const EVERY_VENDOR = 'where Active IN (true,false)';
+
+/**
  * The job: pages through the company's QuickBooks vendors (`limit` a page from `offset`), upserts
  * each as a command whose id derives from the sync, so a job that runs again appends nothing twice,
  * and completes the sync with its counts. QuickBooks' 429 and 5xx are retried by the client.
@@ -660,7 +667,12 @@ export async function runVendorSync(
     const { client, isSandbox, realmId, accessToken } = await qbAccess(app, companyId, ctx);
     // The bar's denominator; the sync goes on without it if the count fails.
     const counted = await client
-      .query<{ totalCount?: number }>(isSandbox, realmId, accessToken, 'select count(*) from Vendor')
+      .query<{ totalCount?: number }>(
+        isSandbox,
+        realmId,
+        accessToken,
+        `select count(*) from Vendor ${EVERY_VENDOR}`,
+      )
       .then((r) => r.QueryResponse.totalCount ?? null)
       .catch(() => null);
     total = counted == null ? null : Math.max(0, counted - sync.offset);
@@ -671,7 +683,7 @@ export async function runVendorSync(
         isSandbox,
         realmId,
         accessToken,
-        `select * from Vendor STARTPOSITION ${start} MAXRESULTS ${limit}`,
+        `select * from Vendor ${EVERY_VENDOR} STARTPOSITION ${start} MAXRESULTS ${limit}`,
       );
       const rows = page.QueryResponse.Vendor ?? [];
       if (rows.length === 0) break;

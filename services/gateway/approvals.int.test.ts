@@ -181,6 +181,7 @@ describe('creating approvals', () => {
       VendorRef: { value: vendor.Id },
       PayType: 'Check',
       CheckPayment: { BankAccountRef: { value: realm.accounts.find((x) => x.AccountType === 'Bank')!.Id } },
+      TotalAmt: 1,
       Line: [{ Amount: 1, LinkedTxn: [{ TxnId: b1.Id, TxnType: 'Bill' }] }],
     });
     const again = await api(t.url, 'GET', `${A}/${a.id}`, { token: user });
@@ -257,6 +258,8 @@ describe('creating approvals', () => {
       VendorRef: { value: paidBill.VendorRef.value },
       PayType: 'Check',
       CheckPayment: { BankAccountRef: { value: realm.accounts.find((x) => x.AccountType === 'Bank')!.Id } },
+      // Intuit requires TotalAmt on a BillPayment (issue 37 §8).
+      TotalAmt: paidBill.TotalAmt,
       Line: [{ Amount: paidBill.TotalAmt, LinkedTxn: [{ TxnId: paidBill.Id, TxnType: 'Bill' }] }],
     });
     const copy = (
@@ -300,6 +303,118 @@ describe('creating approvals', () => {
     expect(await sql(`SELECT count(*)::int AS n FROM es_events WHERE stream_id LIKE 'approval%'`)).toEqual(
       before,
     );
+  });
+});
+
+describe('QuickBooks as Intuit answers: quotes in queries, inactive vendors (issue 37 §1, §4)', () => {
+  let other: { id: number; realmId: string };
+  let otherRealm: Realm;
+  const simPost = (path: string, body: unknown) =>
+    fetch(`${sim.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const bills = () => api(t.url, 'GET', `/api/bill-approval/bills?companyId=${other.id}`, { token: admin });
+  async function syncVendors() {
+    const r = await api(t.url, 'POST', '/api/vendors/sync', { body: { companyId: other.id }, token: admin });
+    expect(r.status).toBe(202);
+    for (let i = 0; i < 300; i++) {
+      const s = await api(t.url, 'GET', `/api/vendors/sync/${r.body.data.syncId}`, { token: admin });
+      if (s.body.data.status !== 'queued') return s.body.data;
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    throw new Error('the vendor sync did not finish');
+  }
+  beforeAll(async () => {
+    other = await connectCompany('Quotes and Vendors Co', 2);
+    otherRealm = sim.realms().find((r) => r.realmId === other.realmId)!;
+  });
+
+  it("finds a paid look-alike whose document number and vendor name have an apostrophe (O'Brien-7)", async () => {
+    const vendorId = otherRealm.bills[0].VendorRef.value;
+    const renamed = await simPost('/__sim/vendors/update', {
+      realmId: other.realmId,
+      vendorId,
+      displayName: "O'Brien's Lumber",
+    });
+    expect(renamed.status).toBe(200);
+    const paid = (
+      await qbPost(other.id, other.realmId, 'bill', {
+        VendorRef: { value: vendorId },
+        DocNumber: "O'Brien-7",
+        Line: [{ Amount: 250.75, Description: 'Joists' }],
+      })
+    ).Bill;
+    await qbPost(other.id, other.realmId, 'billpayment', {
+      VendorRef: { value: vendorId },
+      PayType: 'Check',
+      CheckPayment: {
+        BankAccountRef: { value: otherRealm.accounts.find((x) => x.AccountType === 'Bank')!.Id },
+      },
+      TotalAmt: 250.75,
+      Line: [{ Amount: 250.75, LinkedTxn: [{ TxnId: paid.Id, TxnType: 'Bill' }] }],
+    });
+    const copy = (
+      await qbPost(other.id, other.realmId, 'bill', {
+        VendorRef: { value: vendorId },
+        DocNumber: "O'Brien-7",
+        Line: [{ Amount: 250.75, Description: 'Joists, sent again' }],
+      })
+    ).Bill;
+    const list = await bills();
+    expect(list.status).toBe(200);
+    expect(list.body.data.find((x: any) => x.id === copy.Id)).toMatchObject({
+      docNumber: "O'Brien-7",
+      vendorName: "O'Brien's Lumber",
+      possibleDuplicate: true,
+      duplicateOf: { billId: paid.Id, approvalId: null, paid: true },
+      refusedReason: null,
+    });
+    const refused = await create({ companyId: other.id, billIds: [copy.Id] });
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toMatch(`matches paid bill ${paid.Id}`);
+    const ok = await create({ companyId: other.id, billIds: [copy.Id], confirmDuplicates: [copy.Id] });
+    expect(ok.status).toBe(201);
+    const bill = ok.body.data.billsParsed[0];
+    expect(bill).toMatchObject({ DocNumber: "O'Brien-7", VendorRef: { name: "O'Brien's Lumber" } });
+  });
+
+  it('refuses a bill whose vendor is inactive in QuickBooks or in Billflow, naming both, and lists why', async () => {
+    const inUse = new Set([otherRealm.bills[0].VendorRef.value]);
+    const bill = otherRealm.bills.find((b) => !inUse.has(b.VendorRef.value))!;
+    const vendor = otherRealm.vendors.find((v) => v.Id === bill.VendorRef.value)!;
+    const approvalEvents = async () =>
+      (await sql(`SELECT count(*)::int AS n FROM es_events WHERE stream_id LIKE 'approval%'`))[0].n;
+    const before = await approvalEvents();
+    // Made inactive (or deleted) in QuickBooks; Billflow has not synced since.
+    await simPost('/__sim/vendors/update', { realmId: other.realmId, vendorId: vendor.Id, active: false });
+    const listed = (await bills()).body.data.find((x: any) => x.id === bill.Id);
+    expect(listed.refusedReason).toMatch(/inactive/);
+    expect(listed.refusedReason).toContain(vendor.DisplayName);
+    const refused = await create({ companyId: other.id, billIds: [bill.Id] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain(`bill ${bill.Id}`);
+    expect(refused.body.message).toContain(vendor.DisplayName);
+    expect(refused.body.message).toMatch(/inactive/);
+    expect(refused.body.errors).toEqual([
+      {
+        field: 'billIds',
+        message: expect.stringContaining(`bill ${bill.Id}: its vendor ${vendor.DisplayName}`),
+      },
+    ]);
+    // Synced while inactive, then active again in QuickBooks without a sync: Billflow's vendors say
+    // inactive, and that is enough to refuse until the next sync.
+    expect(await syncVendors()).toMatchObject({ status: 'completed', failed: 0 });
+    await simPost('/__sim/vendors/update', { realmId: other.realmId, vendorId: vendor.Id, active: true });
+    const stillRefused = await create({ companyId: other.id, billIds: [bill.Id] });
+    expect(stillRefused.status).toBe(400);
+    expect(stillRefused.body.message).toContain(vendor.DisplayName);
+    expect((await bills()).body.data.find((x: any) => x.id === bill.Id).refusedReason).toMatch(/inactive/);
+    expect(await approvalEvents()).toBe(before);
+    expect(await syncVendors()).toMatchObject({ status: 'completed', failed: 0 });
+    expect((await bills()).body.data.find((x: any) => x.id === bill.Id).refusedReason).toBeNull();
+    expect((await create({ companyId: other.id, billIds: [bill.Id] })).status).toBe(201);
   });
 });
 

@@ -20,6 +20,7 @@ let user = '';
 let guest = '';
 let companyId = 0;
 let realmVendorCount = 0;
+let realmId = '';
 const qbApp = { clientId: 'billflow-vendors', clientSecret: 'vendors-secret-value-789' };
 const ACCOUNT = '000123456789';
 
@@ -122,6 +123,7 @@ beforeAll(async () => {
   guest = (await signIn(t.url, 'guest@vendors.test', 'Passw0rd-123')).tokens.accessToken;
   const c = await connectCompany('Vendorful Inc');
   companyId = c.id;
+  realmId = c.realmId;
   realmVendorCount = sim.realms().find((r) => r.realmId === c.realmId)!.vendors.length;
 }, 120_000);
 
@@ -194,6 +196,35 @@ describe('vendor sync', () => {
     const s = await syncAndWait();
     expect(s).toMatchObject({ status: 'completed', synced: realmVendorCount, failed: 0 });
     expect(await vendorEventCount()).toBe(before);
+  });
+
+  it('a vendor made inactive (or deleted) in QuickBooks shows inactive after one sync, and active again after another', async () => {
+    // Intuit answers `select * from Vendor` with active vendors only (issue 37 §1): the sync asks for
+    // both, so the vendors QuickBooks had inactive from the start are here, inactive.
+    const qbRealm = sim.realms().find((r) => r.realmId === realmId)!;
+    const seededInactive = qbRealm.vendors.filter((v) => !v.Active).map((v) => v.Id);
+    expect(seededInactive.length).toBeGreaterThan(0);
+    const listed = async (active: boolean) =>
+      (
+        await api(t.url, 'GET', `/api/vendors?companyId=${companyId}&active=${active}&limit=100`, {
+          token: admin,
+        })
+      ).body.data.map((v: { qbVendorId: string }) => v.qbVendorId) as string[];
+    expect((await listed(false)).sort()).toEqual([...seededInactive].sort());
+    const target = qbRealm.vendors.find((v) => v.Active)!;
+    const off = await simPost('/__sim/vendors/update', { realmId, vendorId: target.Id, active: false });
+    expect(off.status).toBe(200);
+    expect(await syncAndWait()).toMatchObject({ status: 'completed', synced: realmVendorCount, failed: 0 });
+    expect(await listed(false)).toContain(target.Id);
+    expect(await listed(true)).not.toContain(target.Id);
+    const missing = await api(t.url, 'GET', `/api/vendors/missing-banking?companyId=${companyId}`, {
+      token: admin,
+    });
+    expect(missing.status).toBe(200);
+    expect(missing.body.data.map((v: { qbVendorId: string }) => v.qbVendorId)).not.toContain(target.Id);
+    await simPost('/__sim/vendors/update', { realmId, vendorId: target.Id, active: true });
+    await syncAndWait();
+    expect(await listed(true)).toContain(target.Id);
   });
 
   it('refuses a sync of a company that is not connected, and of an unknown one', async () => {

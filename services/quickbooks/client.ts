@@ -229,6 +229,58 @@ export class QuickBooksClient {
     return { contentType: file.headers.get('content-type') ?? 'application/pdf', body: file.body };
   }
 
+  /**
+   * Pays bills in QuickBooks: POST …/billpayment?requestid=…&minorversion=75 (reference/quickbooks.md
+   * §2). `requestid` makes the write idempotent: Intuit answers a repeat with the first response
+   * (blogs.intuit.com/2015/04/06/15346), so a 5xx or a lost answer is retried here with the same id.
+   * A stale SyncToken (5010) is thrown as QbStaleObjectError; other faults as QbApiError.
+   */
+  async createBillPayment(
+    isSandbox: boolean,
+    realmId: string,
+    accessToken: string,
+    payment: QbBillPaymentInput,
+    requestId: string,
+  ): Promise<QbBillPayment> {
+    checkBillPayment(payment, requestId);
+    const url = new URL(`${this.apiBase(isSandbox)}/v3/company/${encodeURIComponent(realmId)}/billpayment`);
+    url.searchParams.set('requestid', requestId);
+    url.searchParams.set('minorversion', '75');
+    const retries = this.config.retries ?? 3;
+    const base = this.config.retryBaseMs ?? 500;
+    for (let attempt = 0; ; attempt++) {
+      let res: Response;
+      try {
+        res = await fetch(url, {
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${accessToken}`,
+            accept: 'application/json',
+            'content-type': 'application/json',
+          },
+          body: JSON.stringify(payment),
+          signal: AbortSignal.timeout(30_000),
+        });
+      } catch (err) {
+        // No answer: the payment may or may not be made; the same requestid asks again safely.
+        if (attempt < retries) {
+          await new Promise((r) => setTimeout(r, base * 2 ** attempt));
+          continue;
+        }
+        throw new QbApiError(`QuickBooks did not answer the payment: ${(err as Error).message}`, 0, null);
+      }
+      if (res.ok) return ((await res.json()) as { BillPayment: QbBillPayment }).BillPayment;
+      const body = await res.text();
+      if (res.status >= 500 && attempt < retries) {
+        await new Promise((r) => setTimeout(r, base * 2 ** attempt));
+        continue;
+      }
+      const error = QuickBooksClient.apiError(res.status, body);
+      if (error.code === '5010') throw new QbStaleObjectError(error.message, res.status);
+      throw error;
+    }
+  }
+
   private static apiError(status: number, body: string): QbApiError {
     // Intuit answers `Fault` (400) or lowercase `fault` (401), and sometimes XML.
     let message = `QuickBooks answered ${status}`;
@@ -246,4 +298,51 @@ export class QuickBooksClient {
     }
     return new QbApiError(message, status, code);
   }
+}
+
+/**
+ * QuickBooks refused a write because the object changed since it was read: its SyncToken is stale
+ * (fault code 5010, "Stale Object Error"; Intuit's error codes page). Read it again before retrying.
+ */
+export class QbStaleObjectError extends QbApiError {
+  constructor(message: string, status = 400) {
+    super(message, status, '5010');
+    this.name = 'QbStaleObjectError';
+  }
+}
+
+/** Intuit's limit on `requestid`: at most 50 characters, unique per company (reference §2, §6). */
+export const QB_REQUEST_ID_MAX = 50;
+
+type QbRef = { value: string; name?: string };
+
+/** A BillPayment to create (Intuit's BillPayment entity; PayType Check or CreditCard). TotalAmt is required. */
+export type QbBillPaymentInput = {
+  VendorRef: QbRef;
+  TotalAmt: number;
+  TxnDate?: string;
+  DocNumber?: string;
+  PrivateNote?: string;
+  Line: Array<{ Amount: number; LinkedTxn: Array<{ TxnId: string; TxnType: 'Bill' }> }>;
+} & (
+  | { PayType: 'Check'; CheckPayment: { BankAccountRef: QbRef; PrintStatus?: string } }
+  | { PayType: 'CreditCard'; CreditCardPayment: { CCAccountRef: QbRef } }
+);
+
+/** A BillPayment as QuickBooks answers it. */
+export type QbBillPayment = QbBillPaymentInput & {
+  Id: string;
+  SyncToken: string;
+  MetaData?: { CreateTime?: string; LastUpdatedTime?: string };
+};
+
+/** What Intuit would refuse, refused before the call: no TotalAmt, no lines, a bad requestid. */
+function checkBillPayment(payment: QbBillPaymentInput, requestId: string) {
+  if (typeof requestId !== 'string' || requestId.length === 0 || requestId.length > QB_REQUEST_ID_MAX)
+    throw new RangeError(`A QuickBooks requestid has 1 to ${QB_REQUEST_ID_MAX} characters`);
+  const total = (payment as { TotalAmt?: unknown }).TotalAmt;
+  if (typeof total !== 'number' || !Number.isFinite(total) || total <= 0)
+    throw new RangeError('A BillPayment needs TotalAmt, a positive amount');
+  if (!Array.isArray(payment.Line) || payment.Line.length === 0)
+    throw new RangeError('A BillPayment needs at least one line linking a bill');
 }

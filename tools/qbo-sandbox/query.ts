@@ -12,7 +12,10 @@ export interface Query {
 
 export class QueryError extends Error {}
 
-const TOKEN = /\s*('(?:[^'\\]|\\.|'')*'|\(|\)|,|<=|>=|<>|!=|=|<|>|[A-Za-z0-9_.*%\-:+]+)/y;
+// A string is quoted with apostrophes; a backslash escapes the next character (`'Dave\'s'`), as Intuit
+// documents (blogs.intuit.com/2014/03/20/advanced-sql-queries, "Escape Character"). A doubled
+// apostrophe is not an escape (Intuit does not document one): `'O''Brien'` is two strings, a parse error.
+const TOKEN = /\s*('(?:[^'\\]|\\.)*'|\(|\)|,|<=|>=|<>|!=|=|<|>|[A-Za-z0-9_.*%\-:+]+)/y;
 
 function tokenize(q: string): string[] {
   const out: string[] = [];
@@ -28,7 +31,7 @@ function tokenize(q: string): string[] {
 }
 
 function literal(t: string): unknown {
-  if (t.startsWith("'")) return t.slice(1, -1).replace(/''/g, "'").replace(/\\'/g, "'");
+  if (t.startsWith("'")) return t.slice(1, -1).replace(/\\(.)/gs, '$1');
   if (/^(true|false)$/i.test(t)) return t.toLowerCase() === 'true';
   if (/^-?\d+(\.\d+)?$/.test(t)) return Number(t);
   return t;
@@ -72,6 +75,7 @@ export function parseQuery(q: string): Query {
         while (peek() !== ')') {
           values.push(literal(take()));
           if (peek() === ',') take();
+          else if (peek() !== ')') throw new QueryError(`Error parsing query near: ${t[i] ?? 'the end'}`);
         }
         take(')');
         where.push({ field, op: 'in', value: values });
@@ -162,4 +166,18 @@ export function runQuery<T>(q: Query, rows: T[]): { rows: T[]; total: number } {
     });
   }
   return { rows: out.slice(q.start - 1, q.start - 1 + q.max), total: out.length };
+}
+
+/**
+ * The entities with an Active flag (name lists): Intuit's `select * from Vendor` answers the active
+ * rows only ("retrieves all active customers": blogs.intuit.com/2014/03/20/advanced-sql-queries), and
+ * a deleted vendor is an inactive one; `where Active IN (true,false)` sees both (minimul/qbo_api#111).
+ */
+const WITH_ACTIVE = new Set(['account', 'vendor', 'customer', 'employee', 'item', 'class', 'term']);
+
+/** The query as Intuit runs it: active rows only when it says nothing of Active (count(*) too). */
+export function withActiveDefault(q: Query): Query {
+  if (!WITH_ACTIVE.has(q.entity.toLowerCase())) return q;
+  if (q.where.some((w) => w.field.toLowerCase() === 'active')) return q;
+  return { ...q, where: [...q.where, { field: 'Active', op: '=', value: true }] };
 }

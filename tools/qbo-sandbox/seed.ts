@@ -269,8 +269,11 @@ export function seedRealms(
     const bills: QbBill[] = [];
     const attachables: QbAttachable[] = [];
     const billCount = options.billsPerRealm ?? 70 + Math.floor(rand() * 40);
+    // Open bills belong to active vendors: Billflow refuses to pay an inactive one, and tests make a
+    // vendor inactive when they need one (POST /__sim/vendors/update).
+    const payees = vendors.filter((v) => v.Active);
     for (let b = 0; b < billCount; b++) {
-      const vendor = vendors[Math.floor(rand() * vendors.length)];
+      const vendor = payees[Math.floor(rand() * payees.length)];
       const lines: QbBillLine[] = Array.from({ length: 1 + Math.floor(rand() * 4) }, (_, li) => {
         const acct = expenses[Math.floor(rand() * expenses.length)];
         return {

@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from '
 import { dirname } from 'node:path';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { invoicePdf } from './pdf.js';
-import { parseQuery, QueryError, runQuery } from './query.js';
+import { parseQuery, QueryError, runQuery, withActiveDefault } from './query.js';
 import { type Realm, seedRealms } from './seed.js';
 
 export interface SandboxClient {
@@ -85,12 +85,17 @@ export interface FaultRule {
   /** A regular expression over the path (no query). */
   path?: string;
   realmId?: string;
+  /**
+   * Only requests about this bill: its own path (`/bill/<id>`), or a body whose lines link it
+   * (a BillPayment's `Line[].LinkedTxn[]` with `TxnType: 'Bill'`). Fails one chosen bill of a run.
+   */
+  billId?: string;
   /** How many matching requests it applies to (default: all). */
   count?: number;
   probability?: number;
   latencyMs?: number;
   /** throttle (429/3001), unauthorized (401 lowercase fault), validation (400), server (500), unavailable (503), invalid_grant (400 on the token endpoint). */
-  kind?: 'throttle' | 'unauthorized' | 'validation' | 'server' | 'unavailable' | 'invalid_grant';
+  kind?: 'throttle' | 'unauthorized' | 'validation' | 'stale' | 'server' | 'unavailable' | 'invalid_grant';
   /** Answer as XML instead of JSON, as Intuit sometimes does. */
   xml?: boolean;
 }
@@ -302,6 +307,27 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
             },
             time: time(),
           });
+      case 'stale':
+        // Intuit's optimistic locking: a write whose SyncToken is not the latest (code 5010,
+        // developer.intuit.com/app/developer/qbo/docs/develop/troubleshooting/error-codes).
+        return reply
+          .status(400)
+          .type(json)
+          .send({
+            Fault: {
+              Error: [
+                {
+                  Message: 'Stale Object Error',
+                  Detail:
+                    'Stale Object Error : You and another user were working on the same thing. The other user finished before you did, so your work was not saved.',
+                  code: '5010',
+                  element: '',
+                },
+              ],
+              type: 'ValidationFault',
+            },
+            time: time(),
+          });
       case 'server':
         return reply
           .status(500)
@@ -338,6 +364,23 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
       });
   }
 
+  /** The request is about this bill: its path, or a line of its body linking it (a BillPayment's). */
+  function aboutBill(req: FastifyRequest, path: string, billId: string): boolean {
+    if (path.endsWith(`/bill/${billId}`)) return true;
+    const lines = (req.body as { Line?: unknown } | undefined)?.Line;
+    return (
+      Array.isArray(lines) &&
+      lines.some(
+        (l) =>
+          Array.isArray(l?.LinkedTxn) &&
+          l.LinkedTxn.some(
+            (x: { TxnId?: unknown; TxnType?: unknown }) =>
+              x?.TxnType === 'Bill' && String(x.TxnId) === billId,
+          ),
+      )
+    );
+  }
+
   /** Applies the first matching fault rule; true when it answered. */
   async function injected(
     req: FastifyRequest,
@@ -350,6 +393,7 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
       if (rule.method && rule.method.toUpperCase() !== req.method) continue;
       if (rule.path && !new RegExp(rule.path).test(path)) continue;
       if (rule.realmId && rule.realmId !== realmId) continue;
+      if (rule.billId !== undefined && !aboutBill(req, path, rule.billId)) continue;
       if (rule.count !== undefined && rule.used >= rule.count) continue;
       if (rule.probability !== undefined && Math.random() >= rule.probability) continue;
       rule.used++;
@@ -649,7 +693,8 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
     const realm = await guard(req, reply);
     if (!realm) return reply;
     try {
-      const q = parseQuery(String((req.query as Record<string, string>).query ?? ''));
+      // Name lists answer their active rows unless the query speaks of Active (README: behaviours).
+      const q = withActiveDefault(parseQuery(String((req.query as Record<string, string>).query ?? '')));
       const name = entityName(q.entity);
       if (!name) throw new QueryError(`Unknown entity ${q.entity}`);
       const { rows, total } = runQuery(q, ENTITIES[name.toLowerCase()](realm));
@@ -825,6 +870,13 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
     const lines = Array.isArray(b.Line) ? b.Line : [];
     if (lines.length === 0)
       return fault('2020', 'Required param missing, need to supply the required value for the API', 'Line');
+    // TotalAmt is required on a BillPayment (Intuit's API reference, BillPayment: "TotalAmt … required").
+    if (typeof b.TotalAmt !== 'number' || !Number.isFinite(b.TotalAmt))
+      return fault(
+        '2020',
+        'Required param missing, need to supply the required value for the API',
+        'Required parameter TotalAmt is missing in the request',
+      );
     const applied: Array<{ bill: (typeof realm.bills)[number]; amount: number }> = [];
     for (const line of lines) {
       const link = line?.LinkedTxn?.[0];
@@ -846,7 +898,7 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
       applied.push({ bill, amount });
     }
     const total = Math.round(applied.reduce((s, a) => s + a.amount, 0) * 100) / 100;
-    if (b.TotalAmt !== undefined && Math.round(Number(b.TotalAmt) * 100) !== Math.round(total * 100))
+    if (Math.round(b.TotalAmt * 100) !== Math.round(total * 100))
       return fault(
         '6000',
         'A business validation error has occurred while processing your request',
@@ -956,6 +1008,33 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
       vendors: r.vendors.length,
     })),
   }));
+  /**
+   * A vendor changed in QuickBooks as a person does on its page: made inactive (or active again;
+   * deleting a vendor in QuickBooks makes it inactive) or renamed. SyncToken and LastUpdatedTime move on.
+   */
+  server.post('/__sim/vendors/update', async (req, reply) => {
+    const b = (req.body ?? {}) as {
+      realmId?: string;
+      vendorId?: string;
+      active?: boolean;
+      displayName?: string;
+    };
+    const realm = realms.get(String(b.realmId));
+    const vendor = realm?.vendors.find((v) => v.Id === String(b.vendorId));
+    if (!vendor || !realm)
+      return reply.status(400).send({ error: 'realmId and vendorId of a vendor are required' });
+    if (typeof b.active === 'boolean') vendor.Active = b.active;
+    if (typeof b.displayName === 'string' && b.displayName) {
+      vendor.DisplayName = b.displayName;
+      vendor.CompanyName = b.displayName;
+      // QuickBooks shows a bill's vendor by its current name.
+      for (const bill of realm.bills)
+        if (bill.VendorRef.value === vendor.Id) bill.VendorRef = { ...bill.VendorRef, name: b.displayName };
+    }
+    vendor.SyncToken = String(Number(vendor.SyncToken) + 1);
+    vendor.MetaData = { ...vendor.MetaData, LastUpdatedTime: new Date(now()).toISOString() };
+    return { vendor };
+  });
   return server;
 }
 
