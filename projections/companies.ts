@@ -107,7 +107,8 @@ export const companiesProjection: Projection<CompaniesTables> = {
       event.type === 'CompanyNameClaimed' ||
       event.type === 'CompanyNameReleased' ||
       event.type === 'CompanyQbRealmClaimed' ||
-      event.type === 'CompanyQbRealmReleased'
+      event.type === 'CompanyQbRealmReleased' ||
+      event.type === 'CompanyQbReconsentDue'
     )
       return;
     const db = trx.withSchema(ctx.schema);

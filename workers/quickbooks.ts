@@ -2,11 +2,12 @@
 // its next refresh shortly before the access token expires (services/quickbooks/refresh-timing.ts).
 // The job refreshes under the realm's lock, stores the rotated refresh token, and records the
 // refresh as an event with the job's id, so a job run twice records it once. A stale job (someone
-// refreshed since) does nothing: that refresh scheduled its own job.
+// refreshed since) does nothing: that refresh scheduled its own job. Each run also checks the refresh
+// token's hard expiry and records a re-consent warning a week before it (once per grant).
 import type { Job } from 'bullmq';
 import type { CompanyEvent } from '../schema/events/company.js';
 import { decodeEvent } from '../schema/events/index.js';
-import { refreshConnection } from '../services/app/quickbooks.js';
+import { refreshConnection, warnReconsentIfDue } from '../services/app/quickbooks.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { refreshDelayMs } from '../services/quickbooks/refresh-timing.js';
 import { type JobHandler, type ProcessManager, type ReactionJob, reactionJobId } from './process-manager.js';
@@ -58,6 +59,13 @@ const jobContext = (job: Job) => {
 export const quickbooksJobHandlers: Record<string, JobHandler> = {
   async 'refresh-qb-token'(app, job) {
     const { companyId } = job.data as { companyId: number };
-    return { outcome: await refreshConnection(app, companyId, jobContext(job), { force: false }) };
+    const outcome = await refreshConnection(app, companyId, jobContext(job), { force: false });
+    // Intuit's refresh tokens end for good 5 years after consent: a week before, the company's card
+    // says so (issue 37 item 6; an e-mail to its manager once the product sends e-mail).
+    const reconsentDue =
+      outcome === 'refreshed' || outcome === 'not-due'
+        ? await warnReconsentIfDue(app, companyId, jobContext(job))
+        : false;
+    return { outcome, reconsentDue };
   },
 };

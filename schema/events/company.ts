@@ -138,6 +138,15 @@ export const companyEvents = {
       at: z.string(),
     }),
   },
+  /**
+   * The refresh token's hard expiry (Intuit's 5-year cap) is less than a week away: the company must
+   * consent again by `hardExpiresAt`. Recorded once per grant by the refresh job; shown on the
+   * connection card (e-mail to the company's manager once the product sends e-mail).
+   */
+  CompanyQbReconsentDue: {
+    version: 1,
+    schema: z.object({ companyId, realmId: z.string(), hardExpiresAt: z.string(), at: z.string() }),
+  },
   CompanyActivated: { version: 1, schema: z.object({ companyId, at: z.string() }) },
   CompanyDeactivated: { version: 1, schema: z.object({ companyId, at: z.string() }) },
   CompanyDeleted: { version: 1, schema: z.object({ companyId, at: z.string() }) },

@@ -349,7 +349,17 @@ export interface QbTokenStatus {
   isExpired: boolean;
   /** Seconds until the access token expires (0 once expired). */
   expiresIn: number;
+  /**
+   * When the company must consent again: the refresh token's hard expiry (Intuit's 5-year cap,
+   * `x_refresh_token_hard_expires_in`); null when QuickBooks gave none (issue 37 item 6).
+   */
+  reconsentBy: string | null;
+  /** The refresh job found that date less than a week away and recorded a warning. */
+  reconsentDue: boolean;
 }
+
+/** How long before the refresh token's hard expiry the refresh job warns. */
+export const RECONSENT_WARNING_MS = 7 * 86_400_000;
 
 export async function qbTokenStatus(
   app: AppServices,
@@ -359,11 +369,37 @@ export async function qbTokenStatus(
   // The connection is the company's detail: ADMIN's (spec 1 §2, §6).
   authorize(actor, 'companies.details');
   const companyId = parseId(id);
-  await liveCompany(app, companyId);
+  const company = await liveCompany(app, companyId);
   const conn = await qb(app).connections.get(companyId);
-  if (!conn?.tokens) return { hasTokens: false, isExpired: false, expiresIn: 0 };
+  if (!conn?.tokens)
+    return { hasTokens: false, isExpired: false, expiresIn: 0, reconsentBy: null, reconsentDue: false };
   const left = Math.floor((conn.tokens.accessExpiresAt.getTime() - Date.now()) / 1000);
-  return { hasTokens: true, isExpired: left <= 0, expiresIn: Math.max(0, left) };
+  const reconsentBy = conn.tokens.refreshHardExpiresAt?.toISOString() ?? null;
+  return {
+    hasTokens: true,
+    isExpired: left <= 0,
+    expiresIn: Math.max(0, left),
+    reconsentBy,
+    reconsentDue: reconsentBy !== null && company.qb.reconsentDueFor === reconsentBy,
+  };
+}
+
+/**
+ * The refresh job's check (workers/quickbooks.ts): a refresh token whose hard expiry is less than a
+ * week away gets a warning recorded once per grant (CompanyQbReconsentDue), which the connection card
+ * shows. TODO(e-mail): once the product sends e-mail, the same event mails the company's manager.
+ */
+export async function warnReconsentIfDue(app: AppServices, companyId: number, context: CommandContext) {
+  const conn = await qb(app).connections.get(companyId);
+  const hard = conn?.tokens?.refreshHardExpiresAt;
+  if (!hard || hard.getTime() - Date.now() > RECONSENT_WARNING_MS) return false;
+  await record(
+    app,
+    companyId,
+    { type: 'WarnQbReconsent', hardExpiresAt: hard.toISOString(), now: new Date().toISOString() },
+    context.commandId ? { ...context, commandId: `${context.commandId}:reconsent` } : context,
+  );
+  return true;
 }
 
 export type RefreshOutcome = 'refreshed' | 'not-due' | 'not-connected' | 'disconnected';

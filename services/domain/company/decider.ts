@@ -28,6 +28,8 @@ export interface QbConnectionState {
   realmId: string | null;
   status: 'connected' | 'disconnected' | 'error' | null;
   accessExpiresAt: string | null;
+  /** The hard expiry a re-consent warning was recorded for (issue 37 item 6); null: none yet. */
+  reconsentDueFor?: string | null;
 }
 
 export interface CompanyState {
@@ -98,6 +100,8 @@ export type CompanyCommand =
       now: string;
     }
   | { type: 'RecordQbConnectionLost'; status: 'disconnected' | 'error'; reason: string; now: string }
+  /** The refresh token's hard expiry is near: warn once per grant (the refresh job). */
+  | { type: 'WarnQbReconsent'; hardExpiresAt: string; now: string }
   | { type: 'ActivateCompany'; now: string }
   | { type: 'DeactivateCompany'; now: string }
   | { type: 'DeleteCompany'; now: string };
@@ -157,6 +161,8 @@ export function evolve(state: CompanyState, event: CompanyEvent): CompanyState {
         ...state,
         qb: {
           ...state.qb,
+          // A new grant has a hard expiry of its own: any earlier warning was for the old one.
+          ...(event.type === 'CompanyQbConnected' ? { reconsentDueFor: null } : {}),
           realmId: event.data.realmId,
           status: 'connected',
           accessExpiresAt: event.data.accessExpiresAt,
@@ -164,6 +170,8 @@ export function evolve(state: CompanyState, event: CompanyEvent): CompanyState {
       };
     case 'CompanyQbConnectionLost':
       return { ...state, qb: { ...state.qb, status: event.data.status } };
+    case 'CompanyQbReconsentDue':
+      return { ...state, qb: { ...state.qb, reconsentDueFor: event.data.hardExpiresAt } };
     case 'CompanyActivated':
       return { ...state, status: 'ACTIVE' };
     case 'CompanyDeactivated':
@@ -262,6 +270,19 @@ export function decide(command: CompanyCommand, state: CompanyState): CompanyEve
         {
           type: 'CompanyQbConnectionLost',
           data: { companyId, realmId: state.qb.realmId, status: command.status, reason: command.reason, at },
+        },
+      ];
+    case 'WarnQbReconsent':
+      if (
+        state.qb.realmId === null ||
+        state.qb.status !== 'connected' ||
+        state.qb.reconsentDueFor === command.hardExpiresAt
+      )
+        return [];
+      return [
+        {
+          type: 'CompanyQbReconsentDue',
+          data: { companyId, realmId: state.qb.realmId, hardExpiresAt: command.hardExpiresAt, at },
         },
       ];
     case 'ActivateCompany':

@@ -33,7 +33,16 @@ const CredentialsInfo = z.object({
   qbClientId: z.string().nullable(),
   qbIsSandbox: z.boolean(),
 });
-const TokenStatus = z.object({ hasTokens: z.boolean(), isExpired: z.boolean(), expiresIn: z.number().int() });
+const TokenStatus = z.object({
+  hasTokens: z.boolean(),
+  isExpired: z.boolean(),
+  expiresIn: z.number().int(),
+  reconsentBy: z
+    .string()
+    .nullable()
+    .describe('When the company must consent again (the refresh token’s hard expiry); null if unknown'),
+  reconsentDue: z.boolean().describe('Less than a week before reconsentBy: the refresh job warned'),
+});
 const BankAccount = z.object({
   Id: z.string(),
   Name: z.string(),

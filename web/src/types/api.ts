@@ -129,6 +129,10 @@ export interface TokenStatus {
   hasTokens: boolean;
   isExpired: boolean;
   expiresIn: number;
+  /** When the company must consent again in QuickBooks (the refresh token's hard expiry). */
+  reconsentBy?: string | null;
+  /** Less than a week before reconsentBy: the refresh job recorded a warning. */
+  reconsentDue?: boolean;
 }
 
 /** Spec 1 §3 Credentials info (qbClientId and qbIsSandbox when saved; never the secret). */

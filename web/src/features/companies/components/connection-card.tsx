@@ -108,6 +108,26 @@ export function ConnectionCard({
             <span data-testid="token-expires">{formatExpiresIn(status.data.expiresIn)}</span>
           </div>
         ) : null}
+        {status.data?.hasTokens && status.data.reconsentBy ? (
+          <div className="flex items-center justify-between gap-2">
+            <span className="text-muted-foreground">Re-consent needed by</span>
+            <span data-testid="reconsent-by">{formatDateTime(status.data.reconsentBy)}</span>
+          </div>
+        ) : null}
+        {status.data?.hasTokens && status.data.reconsentDue && status.data.reconsentBy ? (
+          // Until the product sends e-mail, the warning the refresh job records a week ahead shows here.
+          <div
+            role="alert"
+            className="flex gap-2 rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-900"
+            data-testid="reconsent-warning"
+          >
+            <AlertTriangle className="size-4 shrink-0" aria-hidden="true" />
+            <span>
+              QuickBooks will stop accepting this connection on {formatDateTime(status.data.reconsentBy)}: its
+              authorization reaches Intuit's five-year limit. Reconnect QuickBooks before then.
+            </span>
+          </div>
+        ) : null}
         {company.qbLastRefresh ? (
           <div className="flex items-center justify-between gap-2">
             <span className="text-muted-foreground">Last refresh</span>
