@@ -182,6 +182,30 @@ describe('BillPayment (Intuit: TotalAmt required, requestid replays, amount with
     expect(after.Balance).toBe(bill.Balance);
   });
 
+  it('refuses to pay, or bill, a vendor made inactive: Intuit’s “has been made inactive” fault', async () => {
+    const [bill] = realm.bills;
+    await simPost('/__sim/vendors/update', {
+      realmId: realm.realmId,
+      vendorId: bill.VendorRef.value,
+      active: false,
+    });
+    const refused = await pay('inactive-1', checkFor([bill]));
+    expect(refused.status).toBe(400);
+    const fault = (await refused.json()).Fault;
+    expect(fault.type).toBe('ValidationFault');
+    expect(fault.Error[0]).toMatchObject({ code: '610', Message: 'Object Not Found' });
+    expect(fault.Error[0].Detail).toMatch(/has been made inactive/);
+    const billed = await api('bill', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ VendorRef: { value: bill.VendorRef.value }, Line: [{ Amount: 5 }] }),
+    });
+    expect(billed.status).toBe(400);
+    expect((await billed.json()).Fault.Error[0]).toMatchObject({ code: '2500' });
+    const after = (await q(`select * from Bill where Id = '${bill.Id}'`)).body.QueryResponse.Bill[0];
+    expect(after.Balance).toBe(bill.Balance);
+  });
+
   it('answers a repeated requestid with the first response, and pays once', async () => {
     const [bill] = realm.bills;
     const first = await pay('pay-once-1', checkFor([bill]));

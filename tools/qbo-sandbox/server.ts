@@ -119,6 +119,11 @@ export interface QboSandbox {
 
 const json = 'application/json';
 
+/** Intuit's words when a write names an inactive vendor, account or other name-list object. */
+const INACTIVE_TEXT =
+  "Something you're trying to use has been made inactive. Check the fields with accounts, customers, items, vendors or employees.";
+const INACTIVE_DETAIL = `Object Not Found : ${INACTIVE_TEXT}`;
+
 export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
   const accessTtl = options.accessTtlSeconds ?? 3600;
   const refreshTtl = options.refreshTtlSeconds ?? 8_726_400;
@@ -796,6 +801,8 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
     const b = (req.body ?? {}) as Record<string, any>;
     const vendor = realm.vendors.find((v) => v.Id === b.VendorRef?.value);
     if (!vendor) return fault('Invalid Reference Id : Vendor');
+    // A bill for an inactive vendor (intuit/QuickBooks-V3-PHP-SDK#110 answers 2500 with this text).
+    if (!vendor.Active) return fault(`Invalid Reference Id : ${INACTIVE_TEXT}`);
     const ap = realm.accounts.find((a) => a.AccountType === 'Accounts Payable');
     const lines = (Array.isArray(b.Line) ? b.Line : []).filter((l: any) => Number(l?.Amount) > 0);
     if (lines.length === 0 || !ap) return fault('Line');
@@ -851,6 +858,8 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
     const b = (req.body ?? {}) as Record<string, any>;
     const vendor = realm.vendors.find((v) => v.Id === b.VendorRef?.value);
     if (!vendor) return fault('2500', 'Invalid Reference Id', 'Invalid Reference Id : Vendor');
+    // An inactive (or deleted) vendor cannot be paid (intuit/QuickBooks-V3-DotNET-SDK#353).
+    if (!vendor.Active) return fault('610', 'Object Not Found', INACTIVE_DETAIL);
     const payType = b.PayType === 'CreditCard' ? 'CreditCard' : b.PayType === 'Check' ? 'Check' : null;
     if (!payType)
       return fault(
