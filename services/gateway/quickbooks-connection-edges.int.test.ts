@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qb } from '../../services/app/quickbooks.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
-import { api, signIn } from '../../test/support/http.js';
+import { api, gql, signIn } from '../../test/support/http.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
 
 let sim: QboSandbox;
@@ -160,6 +160,21 @@ describe('one QuickBooks realm per company', () => {
     expect(r.status).toBeGreaterThanOrEqual(400);
     expect(r.status).toBeLessThan(500);
     expect(JSON.stringify(r.body)).toContain("must be on this Billflow's own address");
+    // The same through GraphQL.
+    const g = await gql(
+      t.url,
+      'mutation($id: Int!, $url: String!) { startQbOAuth(companyId: $id, qbClientId: "a", qbClientSecret: "b", qbCallbackUrl: $url) }',
+      { id: sunrise, url: `https://attacker.example${BASE}/qb-oauth/callback` },
+      admin,
+    );
+    expect(JSON.stringify(g.errors)).toContain("must be on this Billflow's own address");
+    const own = await gql(
+      t.url,
+      'mutation($id: Int!, $url: String!) { startQbOAuth(companyId: $id, qbClientId: "a", qbClientSecret: "b", qbCallbackUrl: $url) }',
+      { id: sunrise, url: CALLBACK() },
+      admin,
+    );
+    expect(own.errors).toBeUndefined();
   });
 
   it("accepts only one of the company's active QuickBooks bank accounts as its payment account", async () => {

@@ -164,6 +164,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
       actor: initial.actor !== undefined ? initial.actor : initial.req ? await actorOf(initial.req) : null,
       // Over HTTP, Fastify's (TRUST_PROXY); on a socket, the operation's own (set in onSubscribe).
       ip: initial.req?.ip ?? initial.actor?.request?.ip ?? null,
+      origin: initial.req ? `${initial.req.protocol}://${initial.req.host}` : null,
     }),
   });
   server.route({

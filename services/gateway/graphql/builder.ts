@@ -10,6 +10,8 @@ export interface GraphQLContext {
   actor: Actor | null;
   live: LiveBus;
   ip: string | null;
+  /** The address the request came to (`http://host:port`): the OAuth callback must be on it. */
+  origin?: string | null;
 }
 
 export const builder = new SchemaBuilder<{

@@ -114,10 +114,13 @@ builder.mutationField('startQbOAuth', (t) =>
     },
     resolve: (_, { companyId, ...input }, ctx) =>
       run(async () => {
-        const { authUrl } = await startQbOAuth(ctx.app, ctx.actor, companyId, {
-          ...input,
-          qbIsSandbox: input.qbIsSandbox ?? undefined,
-        });
+        const { authUrl } = await startQbOAuth(
+          ctx.app,
+          ctx.actor,
+          companyId,
+          { ...input, qbIsSandbox: input.qbIsSandbox ?? undefined },
+          { origin: ctx.origin ?? undefined },
+        );
         return authUrl;
       }),
   }),
