@@ -10,7 +10,7 @@ import {
 import { QB_REFRESH_LOCK_CLASS } from '../advisory-locks.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { companyDecider } from '../domain/company/decider.js';
-import { QB_REALMS_STREAM, realmsDecider } from '../domain/company/realms.js';
+import { QB_REALMS_STREAM, realmsDecider, realmTaken } from '../domain/company/realms.js';
 import { DomainError } from '../domain/errors.js';
 import { QbApiError, QbGrantError, QuickBooksClient } from '../quickbooks/client.js';
 import { QbConnections } from '../quickbooks/connections.js';
@@ -288,6 +288,16 @@ export async function completeQbOAuth(
       throw err;
     }
     const company = await liveCompany(app, taken.companyId);
+    // A company connected before realms were claimed holds its realm without a claim: its read-model
+    // row says so (those connections are settled; the stream decides the new ones).
+    const legacy = await app.db
+      .selectFrom('companies')
+      .select('name')
+      .where('qb_realm_id', '=', tokens.realmId)
+      .where('id', '!=', taken.companyId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    if (legacy) return fail(realmTaken(legacy.name));
     try {
       // One realm, one company: decided on the realms' stream, so two racing callbacks cannot both win.
       await app.commands.handle(

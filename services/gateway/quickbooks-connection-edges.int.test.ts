@@ -5,6 +5,7 @@
 // removing the credentials or deleting the company revoking the grant at Intuit's revoke path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { qb } from '../../services/app/quickbooks.js';
+import { QB_REALMS_STREAM, realmsDecider } from '../../services/domain/company/realms.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
@@ -103,6 +104,21 @@ describe('one QuickBooks realm per company', () => {
     // The holder is untouched: its QuickBooks calls still work.
     const info = await api(t.url, 'GET', `/api/quickbooks/${sunrise}/company-info`, { token: admin });
     expect(info.status).toBe(200);
+  });
+
+  it('counts a connection made before realms were claimed (no claim on the stream) as holding its realm', async () => {
+    // As a log from before this rule: Sunrise connected, and no claim for its realm.
+    await t.started.app.commands.handle(
+      realmsDecider,
+      QB_REALMS_STREAM,
+      { type: 'ReleaseRealm', companyId: sunrise, realmId: sunriseRealm, now: new Date().toISOString() },
+      { userId: null },
+    );
+    const late = await company('Late Intruder Co');
+    const page = await load((await consent(late, 0)).callback);
+    expect(page).toContain('QB_OAUTH_ERROR');
+    expect(page).toContain('Sunrise Edge Bakery');
+    expect(await get(late)).toMatchObject({ qbConnectionStatus: null });
   });
 
   it('lets exactly one of two racing callbacks for one realm connect', async () => {
