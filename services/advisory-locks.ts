@@ -12,9 +12,6 @@ export const STORAGE_SETUP_LOCK = 7261003;
 export const APPEND_LOCK_CLASS = 7262;
 // Consumer leases (one active runner per projection or process manager) use single-key locks keyed
 // by a 64-bit hash of the consumer's name (projections/lease.ts, `lockKey`).
-/**
- * Two-key class of the per-realm QuickBooks refresh lock: pg_advisory_lock(QB_REFRESH_LOCK_CLASS,
- * hashtext(realmId)). Two refreshes of one grant at once would spend the refresh token twice, and
- * Intuit then answers invalid_grant (reference/quickbooks.md §4).
- */
-export const QB_REFRESH_LOCK_CLASS = 7263;
+// The per-realm QuickBooks refresh lock (formerly class 7263 here) is a Redis lock
+// (services/app/quickbooks.ts withRefreshLock): waiting on pg_advisory_lock held a pooled connection
+// and starved the pool under parallel requests (issue 37 item 10). 7263 stays unused.

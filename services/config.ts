@@ -91,6 +91,11 @@ export const configSchema = z.object({
   QBO_OAUTH_BASE: urlWithScheme(['http', 'https']).optional(),
   /** QuickBooks v3 API host; absent: Intuit's sandbox or production host by the company's credentials. */
   QBO_API_BASE: urlWithScheme(['http', 'https']).optional(),
+  /** QuickBooks requests per realm in a window, and per second (Intuit: 500 a minute, 10 a second). */
+  QBO_RATE_PER_MINUTE: intFromEnv(1, 1_000_000).default(500),
+  QBO_RATE_PER_SECOND: intFromEnv(1, 10_000).default(10),
+  /** The window of QBO_RATE_PER_MINUTE and the wait after a 429 that names none, seconds (Intuit: 60). */
+  QBO_RATE_WINDOW_SECONDS: intFromEnv(1, 3600).default(60),
   /** How long an approval may stay PENDING before the expiry job turns it EXPIRED (default 7 days). */
   APPROVAL_EXPIRY_SECONDS: intFromEnv(1, 365 * 86_400).default(7 * 86_400),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -29,10 +29,10 @@ export function startJobWorkers(
     if (!byName || Object.keys(byName).length === 0) continue;
     const worker = new Worker(
       queue,
-      async (job) => {
+      async (job, token) => {
         const handle = byName[job.name];
         if (!handle) throw new UnrecoverableError(`No handler for job ${job.name} on queue ${queue}`);
-        return handle(app, job);
+        return handle(app, job, token);
       },
       {
         connection: opts.connection,

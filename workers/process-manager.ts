@@ -54,7 +54,8 @@ export type ProcessManagerStart = 'beginning' | 'now';
  * Redis lost the completion). Report the outcome as a command whose id is the job id
  * (`{ commandId: job.id }`), so the event store appends it once however often the job runs.
  */
-export type JobHandler = (app: AppServices, job: Job) => Promise<unknown>;
+/** `token`: the worker's lock on the job, for handlers that move their job (e.g. `moveToDelayed`). */
+export type JobHandler = (app: AppServices, job: Job, token?: string) => Promise<unknown>;
 
 /** Handlers per queue, per job name. */
 export type JobHandlers = Record<string, Record<string, JobHandler>>;

@@ -1,11 +1,12 @@
 // The vendors process manager (queue `vendors`): a requested sync becomes one job, whose id derives
 // from the request event; the job pages through QuickBooks and completes the sync by a command of
 // its own (services/app/vendors.ts runVendorSync), once however often it runs.
-import type { Job } from 'bullmq';
+import { DelayedError, type Job } from 'bullmq';
 import { decodeEvent } from '../schema/events/index.js';
 import type { VendorEvent, VendorSyncEvent } from '../schema/events/vendor.js';
-import { runVendorSync } from '../services/app/vendors.js';
+import { runVendorSync, type VendorSyncResume } from '../services/app/vendors.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
+import { QbThrottledError } from '../services/quickbooks/client.js';
 import { type JobHandler, type ProcessManager, type ReactionJob, reactionJobId } from './process-manager.js';
 
 const NAME = 'vendors';
@@ -49,7 +50,7 @@ export const vendorsJobHandlers: Record<string, JobHandler> = {
   async 'erase-vendor-key'(app, job: Job) {
     await app.subjectKeys.forget((job.data as { subject: string }).subject);
   },
-  async 'sync-vendors'(app, job: Job) {
+  async 'sync-vendors'(app, job: Job, token?: string) {
     const d = job.data as {
       syncId: string;
       companyId: number;
@@ -65,6 +66,37 @@ export const vendorsJobHandlers: Record<string, JobHandler> = {
       // The vendors' events say who asked for the sync.
       userId: d.userId,
     };
-    return runVendorSync(app, d, ctx);
+    const resume = (job.data as { resume?: VendorSyncResume }).resume;
+    let delayUntil: number | null = null;
+    try {
+      return await runVendorSync(app, d, ctx, {
+        resume,
+        // QuickBooks throttled: the job waits out the window (BullMQ's delay, no attempt spent) and
+        // goes on from the page it stopped at. Time-outs and 5xx: BullMQ's retry with backoff, while
+        // tries are left. Either way the progress so far is kept in the job's data.
+        async pause(at, err) {
+          const attempts = job.opts.attempts ?? 1;
+          if (!(err instanceof QbThrottledError) && job.attemptsMade + 1 >= attempts) return null;
+          await job.updateData({ ...job.data, resume: at });
+          if (err instanceof QbThrottledError) {
+            delayUntil = Date.now() + err.retryAfterMs;
+            return new Date(delayUntil);
+          }
+          const backoff = job.opts.backoff;
+          const base = typeof backoff === 'number' ? backoff : (backoff?.delay ?? 0);
+          return new Date(Date.now() + base * 2 ** job.attemptsMade);
+        },
+      });
+    } catch (err) {
+      if (delayUntil !== null && token) {
+        app.log.info(
+          { syncId: d.syncId, until: new Date(delayUntil).toISOString() },
+          'vendor sync waits for QuickBooks',
+        );
+        await job.moveToDelayed(delayUntil, token);
+        throw new DelayedError();
+      }
+      throw err;
+    }
   },
 };

@@ -1047,8 +1047,8 @@ async function fetchQbBills(
   billIds: string[] | null,
 ) {
   try {
-    const { client, isSandbox, realmId, accessToken } = await qbAccess(app, companyId, ctx);
-    const q = <T>(query: string) => client.query<T>(isSandbox, realmId, accessToken, query);
+    const { client, isSandbox, realmId, auth } = await qbAccess(app, companyId, ctx);
+    const q = <T>(query: string) => client.query<T>(isSandbox, realmId, auth, query);
     const bills: QbBill[] = [];
     if (billIds) {
       for (let i = 0; i < billIds.length; i += 100) {
@@ -1184,13 +1184,13 @@ async function paidLookalikes(
   const docs = [...new Set(bills.map((b) => text(b.DocNumber, 40)).filter((d): d is string => !!d))];
   if (docs.length === 0) return out;
   try {
-    const { client, isSandbox, realmId, accessToken } = await qbAccess(app, companyId, ctx);
+    const { client, isSandbox, realmId, auth } = await qbAccess(app, companyId, ctx);
     const found: QbBill[] = [];
     for (let i = 0; i < docs.length; i += 100) {
       const r = await client.query<{ Bill?: QbBill[] }>(
         isSandbox,
         realmId,
-        accessToken,
+        auth,
         `select * from Bill where DocNumber in (${qbStringList(docs.slice(i, i + 100))}) MAXRESULTS 1000`,
       );
       found.push(...(r.QueryResponse.Bill ?? []));
@@ -1789,12 +1789,8 @@ export async function approvalInvoice(app: AppServices, actor: Actor | null, id:
   if (!bill) throw new AppError('NOT_FOUND', 'This bill is not part of the approval');
   if (!bill.AttachableId) throw new AppError('NOT_FOUND', 'No invoice URL found for this bill');
   try {
-    const { client, isSandbox, realmId, accessToken } = await qbAccess(
-      app,
-      row.company_id,
-      commandContext(actor),
-    );
-    const file = await client.download(isSandbox, realmId, accessToken, bill.AttachableId);
+    const { client, isSandbox, realmId, auth } = await qbAccess(app, row.company_id, commandContext(actor));
+    const file = await client.download(isSandbox, realmId, auth, bill.AttachableId);
     return {
       contentType: file.contentType,
       fileName: (bill.InvoiceFileName ?? `${bill.DocNumber ?? bill.Id}.pdf`).replace(/["\\\r\n]/g, '_'),

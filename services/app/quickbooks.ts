@@ -2,19 +2,26 @@
 // item 2): credentials, the OAuth flow, token status, refresh (by hand and by the refresh job), and
 // the company's bank accounts. Secrets live sealed in `qb_connections` (services/quickbooks); the
 // log records only that the connection changed.
+import { randomUUID } from 'node:crypto';
 import {
   QbCredentialsInput,
   QbOAuthCallbackInput,
   QbOAuthStartInput,
 } from '../../schema/commands/quickbooks.js';
-import { QB_REFRESH_LOCK_CLASS } from '../advisory-locks.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { companyDecider } from '../domain/company/decider.js';
 import { QB_REALMS_STREAM, realmsDecider, realmTaken } from '../domain/company/realms.js';
 import { DomainError } from '../domain/errors.js';
-import { QbApiError, QbGrantError, QuickBooksClient } from '../quickbooks/client.js';
+import {
+  QbApiError,
+  QbAppCredentialsError,
+  QbGrantError,
+  type QbTokenSource,
+  QuickBooksClient,
+} from '../quickbooks/client.js';
 import { QbConnections } from '../quickbooks/connections.js';
 import { OAuthStates } from '../quickbooks/oauth-states.js';
+import { QbRateLimiter } from '../quickbooks/rate-limit.js';
 import { refreshDue } from '../quickbooks/refresh-timing.js';
 import type { CommandContext } from './command-handler.js';
 import { type AppServices, awaitProjections } from './context.js';
@@ -38,6 +45,13 @@ export function qb(app: AppServices): QbServices {
       client: new QuickBooksClient({
         oauthBase: app.config.QBO_OAUTH_BASE,
         apiBase: app.config.QBO_API_BASE,
+        // One budget per realm for every process (issue 37 item 2).
+        limiter: new QbRateLimiter(app.redis, app.config.REDIS_PREFIX, {
+          perMinute: app.config.QBO_RATE_PER_MINUTE,
+          perSecond: app.config.QBO_RATE_PER_SECOND,
+          windowSeconds: app.config.QBO_RATE_WINDOW_SECONDS,
+        }),
+        throttleWaitMs: app.config.QBO_RATE_WINDOW_SECONDS * 1000,
       }),
       connections: new QbConnections(app.pool, app.subjectKeys),
       states: new OAuthStates(app.pool),
@@ -347,7 +361,7 @@ export async function completeQbOAuth(
     await awaitProjections(app, recorded.position, ['companies']);
     return { ok: true, message: 'QuickBooks connected successfully.', companyId: taken.companyId };
   } catch (err) {
-    if (err instanceof QbGrantError || err instanceof QbApiError)
+    if (err instanceof QbGrantError || err instanceof QbApiError || err instanceof QbAppCredentialsError)
       return fail(`QuickBooks refused the authorization: ${err.message}`);
     await states.finish(state, 'error');
     throw err;
@@ -412,7 +426,7 @@ export async function warnReconsentIfDue(app: AppServices, companyId: number, co
   return true;
 }
 
-export type RefreshOutcome = 'refreshed' | 'not-due' | 'not-connected' | 'disconnected';
+export type RefreshOutcome = 'refreshed' | 'not-due' | 'not-connected' | 'disconnected' | 'app-credentials';
 
 /** One command id per outcome of a job: a retried job records each outcome once. */
 const outcomeContext = (context: CommandContext, outcome: string): CommandContext =>
@@ -446,13 +460,73 @@ function recordTokens(
   );
 }
 
+/** In this process: one refresh per company at a time; the others wait for its outcome. */
+const inFlight = new WeakMap<AppServices, Map<number, Promise<RefreshOutcome>>>();
+
+/** How long a refresh may hold the realm's Redis lock (intuit-oauth retries 1 + 2 + 4 s at most). */
+const REFRESH_LOCK_MS = 30_000;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
 /**
- * Refreshes a company's tokens, one refresh per realm at a time across processes. `force`: even
- * when not yet due (the manual refresh). The rotated refresh token is stored before the event; a
- * crash in between is repaired by the next call, which finds the stored tokens newer than the
- * log's record and records them (so the next refresh is scheduled).
+ * The realm's refresh lock across processes, in Redis (SET NX with a deadline): waiting for it holds
+ * no database connection (a pooled connection held on pg_advisory_lock starved the pool: issue 37
+ * item 10). Released only by its holder; a crashed holder's lock ends by itself.
  */
-export async function refreshConnection(
+async function withRefreshLock<T>(app: AppServices, realmId: string, fn: () => Promise<T>): Promise<T> {
+  const key = `${app.config.REDIS_PREFIX}:qb-refresh-lock:${realmId}`;
+  const holder = randomUUID();
+  const deadline = Date.now() + REFRESH_LOCK_MS + 5000;
+  while ((await app.redis.set(key, holder, 'PX', REFRESH_LOCK_MS, 'NX')) !== 'OK') {
+    if (Date.now() > deadline)
+      throw new QbApiError(
+        'A QuickBooks token refresh for this company is taking too long',
+        503,
+        'REFRESH_BUSY',
+      );
+    await sleep(50 + Math.floor(Math.random() * 50));
+  }
+  try {
+    return await fn();
+  } finally {
+    await app.redis
+      .eval(
+        "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
+        1,
+        key,
+        holder,
+      )
+      .catch(() => {});
+  }
+}
+
+/**
+ * Refreshes a company's tokens, one refresh per realm at a time across processes (a Redis lock;
+ * within a process the callers share one refresh). `force`: even when not yet due (the manual
+ * refresh). The rotated refresh token is stored before the event; a crash in between is repaired
+ * by the next call, which finds the stored tokens newer than the log's record and records them
+ * (so the next refresh is scheduled). No database connection is held while waiting for the lock
+ * or for QuickBooks.
+ */
+export function refreshConnection(
+  app: AppServices,
+  companyId: number,
+  context: CommandContext,
+  options: { force: boolean },
+): Promise<RefreshOutcome> {
+  let running = inFlight.get(app);
+  if (!running) {
+    running = new Map();
+    inFlight.set(app, running);
+  }
+  const key = options.force ? -companyId - 1 : companyId;
+  const current = running.get(key);
+  if (current) return current;
+  const p = refreshOnce(app, companyId, context, options).finally(() => running.delete(key));
+  running.set(key, p);
+  return p;
+}
+
+async function refreshOnce(
   app: AppServices,
   companyId: number,
   context: CommandContext,
@@ -461,16 +535,15 @@ export async function refreshConnection(
   const { connections, client } = qb(app);
   const first = await connections.get(companyId);
   if (!first?.tokens || !first.clientId || !first.clientSecret) return 'not-connected';
-  const lock = await app.pool.connect();
-  try {
-    await lock.query('SELECT pg_advisory_lock($1, hashtext($2))', [
-      QB_REFRESH_LOCK_CLASS,
-      first.tokens.realmId,
-    ]);
+  return withRefreshLock(app, first.tokens.realmId, async () => {
     // Read again under the lock: another process may have refreshed meanwhile.
-    const conn = await connections.get(companyId, lock);
+    const conn = await connections.get(companyId);
     if (!conn?.tokens || !conn.clientId || !conn.clientSecret) return 'not-connected';
-    if (!options.force && !refreshDue(conn.tokens.issuedAt, conn.tokens.accessExpiresAt)) {
+    const refreshedMeanwhile = conn.tokens.accessToken !== first.tokens?.accessToken;
+    if (
+      (!options.force || refreshedMeanwhile) &&
+      !refreshDue(conn.tokens.issuedAt, conn.tokens.accessExpiresAt)
+    ) {
       const company = await liveCompany(app, companyId);
       if (
         company.qb.status === 'connected' &&
@@ -491,7 +564,7 @@ export async function refreshConnection(
     } catch (err) {
       const now = new Date().toISOString();
       if (err instanceof QbGrantError) {
-        await connections.dropTokens(companyId, lock);
+        await connections.dropTokens(companyId);
         qb(app).accounts.delete(companyId);
         await record(
           app,
@@ -500,6 +573,17 @@ export async function refreshConnection(
           outcomeContext(context, 'disconnected'),
         );
         return 'disconnected';
+      }
+      if (err instanceof QbAppCredentialsError) {
+        // The app's id or secret, not the grant: the tokens stay; the company needs its credentials fixed.
+        app.log.warn({ companyId, err: err.message }, 'QuickBooks refused the app credentials');
+        await record(
+          app,
+          companyId,
+          { type: 'RecordQbConnectionLost', status: 'error', reason: APP_CREDENTIALS_WRONG, now },
+          outcomeContext(context, 'app-credentials'),
+        ).catch(() => {});
+        return 'app-credentials';
       }
       const reason = err instanceof Error ? err.message : String(err);
       await record(
@@ -510,14 +594,15 @@ export async function refreshConnection(
       ).catch(() => {});
       throw err;
     }
-    await connections.saveTokens(companyId, tokens, lock);
+    await connections.saveTokens(companyId, tokens);
     await recordTokens(app, companyId, tokens, context);
     return 'refreshed';
-  } finally {
-    await lock.query('SELECT pg_advisory_unlock_all()').catch(() => {});
-    lock.release();
-  }
+  });
 }
+
+/** What a company whose app credentials QuickBooks refuses (invalid_client) says. */
+export const APP_CREDENTIALS_WRONG =
+  "QuickBooks refused this company's app credentials (invalid_client): the client id or secret is wrong or was rotated. Enter the app's current credentials.";
 
 export async function refreshQbToken(
   app: AppServices,
@@ -536,6 +621,7 @@ export async function refreshQbToken(
   );
   if (outcome === 'not-connected')
     throw new AppError('CONFLICT', 'This company is not connected to QuickBooks');
+  if (outcome === 'app-credentials') throw new AppError('CONFLICT', APP_CREDENTIALS_WRONG);
   if (outcome === 'disconnected') {
     // The screen re-reads the company after the error: let it show the disconnection.
     await awaitProjections(app, await app.store.headPosition(), ['companies']);
@@ -555,24 +641,71 @@ export interface BankAccount {
 
 /**
  * What a call to the company's QuickBooks needs: an access token not about to expire (refreshed
- * first if it is; not forced, another may have just done it), its realm and environment.
+ * first if it is; not forced, another may have just done it), its realm and environment. `auth`
+ * renews the token once on a 401 and marks the connection as needing attention on a second one.
+ * A token that is not due takes no lock and no second read.
  */
 export async function qbAccess(
   app: AppServices,
   companyId: number,
   ctx: CommandContext,
-): Promise<{ client: QuickBooksClient; isSandbox: boolean; realmId: string; accessToken: string }> {
+): Promise<{
+  client: QuickBooksClient;
+  isSandbox: boolean;
+  realmId: string;
+  accessToken: string;
+  auth: QbTokenSource;
+}> {
   const s = qb(app);
-  const outcome = await refreshConnection(app, companyId, ctx, { force: false });
-  if (outcome === 'not-connected' || outcome === 'disconnected')
-    throw new AppError('CONFLICT', 'This company is not connected to QuickBooks');
-  const conn = await s.connections.get(companyId);
+  let conn = await s.connections.get(companyId);
   if (!conn?.tokens) throw new AppError('CONFLICT', 'This company is not connected to QuickBooks');
+  if (refreshDue(conn.tokens.issuedAt, conn.tokens.accessExpiresAt)) {
+    const outcome = await refreshConnection(app, companyId, ctx, { force: false });
+    if (outcome === 'app-credentials') throw new AppError('CONFLICT', APP_CREDENTIALS_WRONG);
+    if (outcome === 'not-connected' || outcome === 'disconnected')
+      throw new AppError('CONFLICT', 'This company is not connected to QuickBooks');
+    conn = await s.connections.get(companyId);
+    if (!conn?.tokens) throw new AppError('CONFLICT', 'This company is not connected to QuickBooks');
+  }
+  const { realmId } = conn.tokens;
+  const auth: QbTokenSource = {
+    token: conn.tokens.accessToken,
+    async renew() {
+      // A 401: refresh once (unless another caller already has), then use the stored token.
+      const before = auth.token;
+      const stored = await s.connections.get(companyId);
+      if (stored?.tokens && stored.tokens.accessToken !== before) {
+        auth.token = stored.tokens.accessToken;
+        return auth.token;
+      }
+      const outcome = await refreshConnection(app, companyId, ctx, { force: true });
+      if (outcome === 'app-credentials') throw new AppError('CONFLICT', APP_CREDENTIALS_WRONG);
+      const after = await s.connections.get(companyId);
+      if (!after?.tokens) throw new AppError('CONFLICT', 'This company is not connected to QuickBooks');
+      auth.token = after.tokens.accessToken;
+      return auth.token;
+    },
+    async rejected(err) {
+      app.log.warn({ companyId, realmId, err: err.message }, 'QuickBooks refused a refreshed token');
+      await record(
+        app,
+        companyId,
+        {
+          type: 'RecordQbConnectionLost',
+          status: 'error',
+          reason: `QuickBooks refused a freshly refreshed token: ${err.message}`,
+          now: new Date().toISOString(),
+        },
+        outcomeContext(ctx, 'rejected'),
+      ).catch(() => {});
+    },
+  };
   return {
     client: s.client,
     isSandbox: conn.isSandbox,
-    realmId: conn.tokens.realmId,
+    realmId,
     accessToken: conn.tokens.accessToken,
+    auth,
   };
 }
 

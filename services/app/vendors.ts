@@ -21,6 +21,7 @@ import { HIDDEN_AT_LEAST, shownTail, type VendorEvent, vendorSubject } from '../
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import {
   type Banking,
+  joinedSync,
   type VendorState,
   vendorDecider,
   vendorStreamId,
@@ -28,6 +29,7 @@ import {
 } from '../domain/vendor/decider.js';
 import type { Position } from '../eventstore/port.js';
 import { cleanQbId, cleanQbText } from '../quickbooks/clean.js';
+import { QbApiError } from '../quickbooks/client.js';
 import type { CommandContext } from './command-handler.js';
 import { type AppServices, awaitProjections } from './context.js';
 import { AppError, parseInput, parseRowId } from './errors.js';
@@ -569,10 +571,13 @@ export async function requestVendorSync(
     { type: 'RequestVendorSync', syncId, companyId, limit, offset, now },
     commandContext(actor),
   );
-  await awaitProjections(app, r.position, ['vendor_syncs']);
+  // The same sync is queued or running: this request joins it (one job, one realm budget).
+  const joined = r.events.length === 0 ? joinedSync(r.state, limit, offset, now) : null;
+  const id = joined ?? syncId;
+  await awaitProjections(app, joined ? await app.store.headPosition() : r.position, ['vendor_syncs']);
   return (
-    (await findSync(app, syncId)) ?? {
-      syncId,
+    (await findSync(app, id)) ?? {
+      syncId: id,
       companyId,
       status: 'queued',
       synced: 0,
@@ -630,6 +635,26 @@ export interface SyncProgress {
   /** How many vendors QuickBooks has from the offset on (null until counted, or if the count failed). */
   total: number | null;
   done: boolean;
+  /** QuickBooks asked to wait (429) or did not answer: the sync goes on at `resumesAt`. */
+  waiting?: boolean;
+  resumesAt?: string;
+}
+
+/** Where a paused vendor sync goes on: the page's start position and the counts before it. */
+export interface VendorSyncResume {
+  start: number;
+  synced: number;
+  failed: number;
+}
+
+/** How the job runs a sync: from where an earlier run stopped, and whether it may stop and go on later. */
+export interface VendorSyncRun {
+  resume?: VendorSyncResume;
+  /**
+   * A transient QuickBooks failure (throttle, time-out, 5xx): keeps `at` and answers when the job
+   * goes on (it then throws), or null when it will not (the sync completes with the error).
+   */
+  pause?: (at: VendorSyncResume, err: QbApiError) => Promise<Date | null>;
 }
 
 /** Vendors upserted between two progress notices: a 1,000-vendor page still moves the bar smoothly. */
@@ -657,32 +682,40 @@ export async function runVendorSync(
   app: AppServices,
   sync: { syncId: string; companyId: number; limit: number; offset: number },
   ctx: CommandContext,
+  run: VendorSyncRun = {},
 ): Promise<{ synced: number; failed: number; error: string | null }> {
   const { syncId, companyId, limit } = sync;
-  let synced = 0;
-  let failed = 0;
+  let synced = run.resume?.synced ?? 0;
+  let failed = run.resume?.failed ?? 0;
   let total: number | null = null;
   let error: string | null = null;
+  // Where the sync stands at the start of the page in hand: a throttled job resumes there.
+  let saved: VendorSyncResume = { start: run.resume?.start ?? sync.offset + 1, synced, failed };
   try {
-    const { client, isSandbox, realmId, accessToken } = await qbAccess(app, companyId, ctx);
+    const { client, isSandbox, realmId, auth } = await qbAccess(app, companyId, ctx);
     // The bar's denominator; the sync goes on without it if the count fails.
     const counted = await client
-      .query<{ totalCount?: number }>(
-        isSandbox,
-        realmId,
-        accessToken,
-        `select count(*) from Vendor ${EVERY_VENDOR}`,
-      )
+      .query<{ totalCount?: number }>(isSandbox, realmId, auth, `select count(*) from Vendor ${EVERY_VENDOR}`)
       .then((r) => r.QueryResponse.totalCount ?? null)
       .catch(() => null);
     total = counted == null ? null : Math.max(0, counted - sync.offset);
-    await announce(app, { syncId, companyId, processed: 0, synced, failed, total, done: false });
-    let start = sync.offset + 1; // QuickBooks' STARTPOSITION is 1-based
+    await announce(app, {
+      syncId,
+      companyId,
+      processed: synced + failed,
+      synced,
+      failed,
+      total,
+      done: false,
+    });
+    // QuickBooks' STARTPOSITION is 1-based; a resumed job goes on from the page it stopped at.
+    let start = run.resume?.start ?? sync.offset + 1;
     for (;;) {
+      saved = { start, synced, failed };
       const page = await client.query<{ Vendor?: QbVendor[] }>(
         isSandbox,
         realmId,
-        accessToken,
+        auth,
         `select * from Vendor ${EVERY_VENDOR} STARTPOSITION ${start} MAXRESULTS ${limit}`,
       );
       const rows = page.QueryResponse.Vendor ?? [];
@@ -762,6 +795,24 @@ export async function runVendorSync(
       start += rows.length;
     }
   } catch (err) {
+    // Throttled, or QuickBooks did not answer: the job stops here and goes on later from `saved`
+    // (delayed past the throttle window, or retried with backoff), unless it has no tries left.
+    const later =
+      err instanceof QbApiError && err.transient && run.pause ? await run.pause(saved, err) : null;
+    if (later) {
+      await announce(app, {
+        syncId,
+        companyId,
+        processed: saved.synced + saved.failed,
+        synced: saved.synced,
+        failed: saved.failed,
+        total,
+        done: false,
+        waiting: true,
+        resumesAt: later.toISOString(),
+      });
+      throw err;
+    }
     error = err instanceof Error ? err.message : String(err);
   }
   await app.commands.handle(

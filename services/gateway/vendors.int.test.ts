@@ -98,8 +98,16 @@ async function upload(name: string, content: Buffer | string, token = admin) {
 
 beforeAll(async () => {
   // The second realm is a large company (the list's broad-search test); the first keeps its drawn size.
-  sim = await startQboSandbox({ clients: [qbApp], ratePerMinute: 500, vendorsPerRealm: [undefined, 700] });
-  t = await startTestApp({ env: { QBO_OAUTH_BASE: sim.url, QBO_API_BASE: sim.url } });
+  // Intuit's 60-second throttle window shortened to 1 s: a throttled sync waits it out within the test.
+  sim = await startQboSandbox({
+    clients: [qbApp],
+    ratePerMinute: 500,
+    rateWindowSeconds: 1,
+    vendorsPerRealm: [undefined, 700],
+  });
+  t = await startTestApp({
+    env: { QBO_OAUTH_BASE: sim.url, QBO_API_BASE: sim.url, QBO_RATE_WINDOW_SECONDS: '1' },
+  });
   admin = (await signIn(t.url, t.admin.email, t.admin.password)).tokens.accessToken;
   for (const [role, email] of [
     ['MODERATOR', 'mod@vendors.test'],

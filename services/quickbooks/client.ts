@@ -3,6 +3,7 @@
 // simulator (tools/qbo-sandbox) stands in for Intuit with no code of its own here
 // (reference/quickbooks.md §5).
 import OAuthClient from 'intuit-oauth';
+import { QbRateLimited, type QbRateLimiter } from './rate-limit.js';
 
 export interface QbAppCredentials {
   clientId: string;
@@ -33,16 +34,70 @@ export class QbGrantError extends Error {
   }
 }
 
-/** QuickBooks refused a call: 401 (token), 400 (validation fault), 429 after retries, 5xx. */
+/**
+ * The app's own id or secret was refused (`invalid_client`: wrong or rotated in Intuit's developer
+ * portal). Not a lost grant: the company's tokens stay and work again once the credentials are fixed
+ * (reference/quickbooks.md §6).
+ */
+export class QbAppCredentialsError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'QbAppCredentialsError';
+  }
+}
+
+/**
+ * QuickBooks refused a call: 401 (token), 403 (3100, the app may not reach the company), 400
+ * (validation fault), 429, 5xx, or no answer at all (status 0: a time-out or a network error).
+ * `intuitTid` is Intuit's `intuit_tid` response header, the id Intuit's support asks for; the
+ * message carries it, so the log line and a failed job's error show it.
+ */
 export class QbApiError extends Error {
   constructor(
     message: string,
     public readonly status: number,
     public readonly code: string | null,
+    public readonly intuitTid: string | null = null,
   ) {
-    super(message);
+    super(intuitTid ? `${message} (intuit_tid ${intuitTid})` : message);
     this.name = 'QbApiError';
   }
+
+  /** Worth trying again later: throttled, a server error, or no answer. */
+  get transient() {
+    return this.status === 0 || this.status === 429 || this.status >= 500;
+  }
+}
+
+/**
+ * The realm's request budget is spent (QuickBooks answered 429, or the shared limiter says the next
+ * request would be refused): nothing should call before `retryAfterMs`. A job is delayed that long;
+ * a request answers 503.
+ */
+export class QbThrottledError extends QbApiError {
+  constructor(
+    public readonly retryAfterMs: number,
+    intuitTid: string | null = null,
+  ) {
+    super(
+      `QuickBooks is limiting requests for this company; try again in ${Math.ceil(retryAfterMs / 1000)} s`,
+      429,
+      '3001',
+      intuitTid,
+    );
+    this.name = 'QbThrottledError';
+  }
+}
+
+/**
+ * Where a call's access token comes from when the caller can renew it: on a 401 the client asks
+ * `renew` once (a refresh) and retries; a second 401 goes to `rejected` (the connection needs
+ * attention) and is thrown.
+ */
+export interface QbTokenSource {
+  token: string;
+  renew(): Promise<string>;
+  rejected(err: QbApiError): Promise<void>;
 }
 
 export const QB_SCOPES = [
@@ -62,6 +117,12 @@ export interface QuickBooksConfig {
   /** Retries of a 429 or 5xx answer (intuit-oauth retries nothing on API calls). */
   retries?: number;
   retryBaseMs?: number;
+  /** The realm's limiter shared by every process (rate-limit.ts); absent: none. */
+  limiter?: QbRateLimiter;
+  /** Longest wait for the limiter before a call gives up with QbThrottledError (default 2 s). */
+  maxWaitMs?: number;
+  /** The wait when a 429 names none (Intuit: "wait 60 seconds"). */
+  throttleWaitMs?: number;
 }
 
 const SECONDS = 1000;
@@ -124,9 +185,19 @@ export class QuickBooksClient {
       authResponse?: { json?: any };
     };
     const code = e.error ?? e.authResponse?.json?.error;
-    if (code === 'invalid_grant' || code === 'invalid_client')
+    const tid = (e as { intuit_tid?: string }).intuit_tid ?? null;
+    if (code === 'invalid_client')
+      return new QbAppCredentialsError(
+        `QuickBooks refused the app's credentials (invalid_client)${tid ? ` (intuit_tid ${tid})` : ''}`,
+      );
+    if (code === 'invalid_grant')
       return new QbGrantError(e.error_description ?? e.authResponse?.json?.error_description ?? String(code));
-    return new QbApiError(`QuickBooks token call failed: ${e.message ?? String(err)}`, 502, code ?? null);
+    return new QbApiError(
+      `QuickBooks token call failed: ${e.message ?? String(err)}`,
+      502,
+      code ?? null,
+      tid,
+    );
   }
 
   /** Exchanges the authorization code of a callback URL (its query: code, state, realmId). */
@@ -169,31 +240,97 @@ export class QuickBooksClient {
     return isSandbox ? 'https://sandbox-quickbooks.api.intuit.com' : 'https://quickbooks.api.intuit.com';
   }
 
-  /** GET on the v3 API, JSON; 429 and 5xx retried with backoff (honouring Retry-After). */
-  async get<T>(isSandbox: boolean, realmId: string, accessToken: string, path: string): Promise<T> {
-    const url = new URL(`${this.apiBase(isSandbox)}/v3/company/${encodeURIComponent(realmId)}/${path}`);
-    url.searchParams.set('minorversion', '75');
-    const retries = this.config.retries ?? 3;
-    const base = this.config.retryBaseMs ?? 500;
-    for (let attempt = 0; ; attempt++) {
-      const res = await fetch(url, {
-        headers: { authorization: `Bearer ${accessToken}`, accept: 'application/json' },
-        signal: AbortSignal.timeout(10_000),
-      });
-      if (res.ok) return (await res.json()) as T;
-      const body = await res.text();
-      if ((res.status === 429 || res.status >= 500) && attempt < retries) {
-        const after = Number(res.headers.get('retry-after'));
-        const wait = Number.isFinite(after) && after > 0 ? after * SECONDS : base * 2 ** attempt;
-        await new Promise((r) => setTimeout(r, Math.min(wait, 10_000)));
-        continue;
-      }
-      throw QuickBooksClient.apiError(res.status, body);
+  /** Waits for the realm's shared limiter (rate-limit.ts); a long wait is the caller's: QbThrottledError. */
+  private async takeTurn(realmId: string) {
+    if (!this.config.limiter) return;
+    try {
+      await this.config.limiter.acquire(realmId, this.config.maxWaitMs ?? 2000);
+    } catch (err) {
+      if (err instanceof QbRateLimited) throw new QbThrottledError(err.retryAfterMs);
+      throw err;
     }
   }
 
+  /**
+   * One API request: the realm's turn first; 5xx retried with backoff here; a 429 blocks the realm
+   * in the shared limiter for Intuit's wait and is thrown (QbThrottledError), never retried within
+   * seconds; a 401 with a renewable token is retried once with a renewed token (Intuit's OAuth FAQ:
+   * on 401 refresh and retry), and a second 401 marks the connection (`rejected`).
+   */
+  private async send(
+    realmId: string,
+    accessToken: string | QbTokenSource,
+    url: URL,
+    accept: string,
+    timeoutMs = 10_000,
+  ): Promise<Response> {
+    const retries = this.config.retries ?? 3;
+    const base = this.config.retryBaseMs ?? 500;
+    const source = typeof accessToken === 'string' ? null : accessToken;
+    let token = source ? source.token : (accessToken as string);
+    let renewed = false;
+    for (let attempt = 0; ; attempt++) {
+      await this.takeTurn(realmId);
+      let res: Response;
+      try {
+        res = await fetch(url, {
+          headers: { authorization: `Bearer ${token}`, accept },
+          signal: AbortSignal.timeout(timeoutMs),
+        });
+      } catch (err) {
+        const e = err as { name?: string; message?: string; cause?: { code?: string } };
+        const what =
+          e.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : (e.cause?.code ?? e.message);
+        throw new QbApiError(
+          `QuickBooks did not answer: ${what}`,
+          0,
+          e.name === 'TimeoutError' ? 'TIMEOUT' : 'NETWORK',
+        );
+      }
+      if (res.ok) return res;
+      const tid = res.headers.get('intuit_tid');
+      const body = await res.text();
+      if (res.status === 429 || QuickBooksClient.throttled(body)) {
+        const after = Number(res.headers.get('retry-after'));
+        const wait =
+          Number.isFinite(after) && after > 0
+            ? after * SECONDS
+            : (this.config.throttleWaitMs ?? 60 * SECONDS);
+        await this.config.limiter?.blockFor(realmId, wait);
+        throw new QbThrottledError(wait, tid);
+      }
+      if (res.status >= 500 && attempt < retries) {
+        await new Promise((r) => setTimeout(r, base * 2 ** attempt));
+        continue;
+      }
+      const error = QuickBooksClient.apiError(res.status, body, tid);
+      if (res.status === 401 && source) {
+        if (!renewed) {
+          renewed = true;
+          token = await source.renew();
+          continue;
+        }
+        await source.rejected(error);
+      }
+      throw error;
+    }
+  }
+
+  /** GET on the v3 API, JSON. */
+  async get<T>(
+    isSandbox: boolean,
+    realmId: string,
+    accessToken: string | QbTokenSource,
+    path: string,
+  ): Promise<T> {
+    const url = new URL(`${this.apiBase(isSandbox)}/v3/company/${encodeURIComponent(realmId)}/${path}`);
+    url.searchParams.set('minorversion', '75');
+    const res = await this.send(realmId, accessToken, url, 'application/json');
+    return (await res.json()) as T;
+  }
+
   /** `SELECT … FROM …` through the query endpoint; the QueryResponse as QuickBooks gives it. */
-  query<T>(isSandbox: boolean, realmId: string, accessToken: string, q: string) {
+  query<T>(isSandbox: boolean, realmId: string, accessToken: string | QbTokenSource, q: string) {
     return this.get<{ QueryResponse: T }>(
       isSandbox,
       realmId,
@@ -209,18 +346,14 @@ export class QuickBooksClient {
   async download(
     isSandbox: boolean,
     realmId: string,
-    accessToken: string,
+    accessToken: string | QbTokenSource,
     attachableId: string,
   ): Promise<{ contentType: string; body: ReadableStream<Uint8Array> }> {
     const url = new URL(
       `${this.apiBase(isSandbox)}/v3/company/${encodeURIComponent(realmId)}/download/${encodeURIComponent(attachableId)}`,
     );
     url.searchParams.set('minorversion', '75');
-    const res = await fetch(url, {
-      headers: { authorization: `Bearer ${accessToken}`, accept: 'text/plain' },
-      signal: AbortSignal.timeout(10_000),
-    });
-    if (!res.ok) throw QuickBooksClient.apiError(res.status, await res.text());
+    const res = await this.send(realmId, accessToken, url, 'text/plain');
     const link = (await res.text()).trim();
     if (!/^https?:\/\//.test(link)) throw new QbApiError('QuickBooks gave no download link', 502, null);
     const file = await fetch(link, { signal: AbortSignal.timeout(30_000) });
@@ -249,6 +382,7 @@ export class QuickBooksClient {
     const retries = this.config.retries ?? 3;
     const base = this.config.retryBaseMs ?? 500;
     for (let attempt = 0; ; attempt++) {
+      await this.takeTurn(realmId);
       let res: Response;
       try {
         res = await fetch(url, {
@@ -275,28 +409,59 @@ export class QuickBooksClient {
         await new Promise((r) => setTimeout(r, base * 2 ** attempt));
         continue;
       }
-      const error = QuickBooksClient.apiError(res.status, body);
+      const tid = res.headers.get('intuit_tid');
+      if (res.status === 429 || QuickBooksClient.throttled(body)) {
+        const after = Number(res.headers.get('retry-after'));
+        const wait =
+          Number.isFinite(after) && after > 0
+            ? after * SECONDS
+            : (this.config.throttleWaitMs ?? 60 * SECONDS);
+        await this.config.limiter?.blockFor(realmId, wait);
+        throw new QbThrottledError(wait, tid);
+      }
+      const error = QuickBooksClient.apiError(res.status, body, tid);
       if (error.code === '5010') throw new QbStaleObjectError(error.message, res.status);
       throw error;
     }
   }
 
-  private static apiError(status: number, body: string): QbApiError {
-    // Intuit answers `Fault` (400) or lowercase `fault` (401), and sometimes XML.
+  /** A throttle fault under another status (Intuit has sent ThrottleExceeded with 403: python-quickbooks#43). */
+  private static throttled(body: string) {
+    return /ThrottleExceeded|errorCode=003001/.test(body);
+  }
+
+  /**
+   * Intuit's error shapes: `Fault` (400, 403 code 3100, 429), lowercase `fault` (401:
+   * python-quickbooks#250, quickbooks-ruby base_service_json.rb), and XML `IntuitResponse` despite
+   * Accept: application/json (node-quickbooks#57, python-quickbooks#43).
+   */
+  static apiError(status: number, body: string, intuitTid: string | null = null): QbApiError {
     let message = `QuickBooks answered ${status}`;
     let code: string | null = null;
+    let detail: string | null = null;
     try {
       const j = JSON.parse(body) as Record<string, any>;
       const fault = j.Fault ?? j.fault;
       const first = fault?.Error?.[0] ?? fault?.error?.[0];
       if (first) {
         message = String(first.Message ?? first.message ?? message);
+        detail = first.Detail ?? first.detail ?? null;
         code = first.code !== undefined ? String(first.code) : null;
       }
     } catch {
-      // Not JSON: the status says enough.
+      const xml = /<Error\b[^>]*\bcode="([^"]*)"[^>]*>([\s\S]*?)<\/Error>/.exec(body);
+      if (xml) {
+        code = xml[1];
+        const m = /<Message>([\s\S]*?)<\/Message>/.exec(xml[2]);
+        const d = /<Detail>([\s\S]*?)<\/Detail>/.exec(xml[2]);
+        if (m) message = m[1].trim();
+        if (d) detail = d[1].trim();
+      }
     }
-    return new QbApiError(message, status, code);
+    if (detail && detail !== message) message = `${message}: ${detail}`;
+    if (status === 403 && code === '3100')
+      message = `QuickBooks refused this app access to the company (3100): ${message}`;
+    return new QbApiError(message, status, code, intuitTid);
   }
 }
 

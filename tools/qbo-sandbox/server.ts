@@ -32,6 +32,13 @@ export interface SandboxOptions {
   /** Requests per minute per realm, and at once per realm (Intuit: 500 and 10). */
   ratePerMinute?: number;
   concurrentPerRealm?: number;
+  /**
+   * Requests a second per realm and app (Intuit's limits page, blog 2025-08-13: 10). Default:
+   * `concurrentPerRealm` or 10.
+   */
+  ratePerSecond?: number;
+  /** The long window of `ratePerMinute`, seconds, and the wait a 429 asks for (Intuit: 60). */
+  rateWindowSeconds?: number;
   seed?: number;
   /** Vendors in each realm, or per realm in the seed's order (default: 24 – 39, drawn). */
   vendorsPerRealm?: number | readonly (number | undefined)[];
@@ -95,7 +102,15 @@ export interface FaultRule {
   probability?: number;
   latencyMs?: number;
   /** throttle (429/3001), unauthorized (401 lowercase fault), validation (400), server (500), unavailable (503), invalid_grant (400 on the token endpoint). */
-  kind?: 'throttle' | 'unauthorized' | 'validation' | 'stale' | 'server' | 'unavailable' | 'invalid_grant';
+  kind?:
+    | 'throttle'
+    | 'unauthorized'
+    | 'forbidden'
+    | 'validation'
+    | 'stale'
+    | 'server'
+    | 'unavailable'
+    | 'invalid_grant';
   /** Answer as XML instead of JSON, as Intuit sometimes does. */
   xml?: boolean;
 }
@@ -131,6 +146,8 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
   const codeTtl = options.codeTtlSeconds ?? 300;
   const perMinute = options.ratePerMinute ?? 500;
   const concurrent = options.concurrentPerRealm ?? 10;
+  const perSecond = options.ratePerSecond ?? options.concurrentPerRealm ?? 10;
+  const rateWindowMs = (options.rateWindowSeconds ?? 60) * 1000;
   const hardTtl = options.refreshHardTtlSeconds ?? 157_680_000;
   const fileKey = randomBytes(32);
 
@@ -144,6 +161,7 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
   let log: LoggedRequest[] = [];
   let replays = new Map<string, { status: number; body: unknown }>();
   let windows = new Map<string, number[]>();
+  let seconds = new Map<string, number[]>();
   let inFlight = new Map<string, number>();
   const reset = () => {
     realms = new Map(
@@ -160,6 +178,7 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
     log = [];
     replays = new Map();
     windows = new Map();
+    seconds = new Map();
     inFlight = new Map();
     clockOffsetMs = 0;
   };
@@ -231,7 +250,8 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
     setImmediate(saveNow);
   };
   if (options.stateFile && !restore(options.stateFile)) saveNow();
-  const clients = new Map(options.clients.map((c) => [c.clientId, c]));
+  // Copies: a rotated secret (/__sim/clients/secret) changes the simulator's app, not the caller's object.
+  const clients = new Map(options.clients.map((c) => [c.clientId, { ...c }]));
 
   const server = Fastify({ logger: false, bodyLimit: 1_048_576 });
   server.addHook('onClose', async () => {
@@ -264,18 +284,26 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
   });
 
   const time = () => new Date(now()).toISOString().replace('Z', '-00:00');
-  const xmlFault = (type: string, code: string, message: string) =>
-    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><IntuitResponse time="${time()}"><Fault type="${type}"><Error code="${code}"><Message>${message}</Message></Error></Fault></IntuitResponse>`;
+  const xmlFault = (type: string, code: string, message: string, detail?: string) =>
+    `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><IntuitResponse xmlns="http://schema.intuit.com/finance/v3" time="${time()}"><Fault type="${type}"><Error code="${code}"><Message>${message}</Message>${detail ? `<Detail>${detail}</Detail>` : ''}</Error></Fault></IntuitResponse>`;
 
   function sendFault(reply: FastifyReply, kind: NonNullable<FaultRule['kind']>, xml = false) {
     switch (kind) {
       case 'throttle':
-        reply.header('retry-after', '1');
+        // Intuit: "wait 60 seconds" before retrying (limits page; reference/quickbooks.md §6).
+        reply.header('retry-after', String(Math.ceil(rateWindowMs / 1000)));
         return xml
           ? reply
               .status(429)
               .type('application/xml')
-              .send(xmlFault('SERVICE', '3001', 'message=ThrottleExceeded; errorCode=003001; statusCode=429'))
+              .send(
+                xmlFault(
+                  'SERVICE',
+                  '3001',
+                  'message=ThrottleExceeded; errorCode=003001; statusCode=429',
+                  'The request limit was reached.  Try again later',
+                ),
+              )
           : reply
               .status(429)
               .type(json)
@@ -284,7 +312,7 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
                   Error: [
                     {
                       Message: 'message=ThrottleExceeded; errorCode=003001; statusCode=429',
-                      Detail: 'The request limit was reached.',
+                      Detail: 'The request limit was reached.  Try again later',
                       code: '3001',
                     },
                   ],
@@ -294,6 +322,38 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
               });
       case 'unauthorized':
         return unauthorized(reply, 'Token expired');
+      case 'forbidden':
+        // 403 code 3100, lowercase `fault` (intuit/oauth-jsclient#2, node-quickbooks#154), or XML
+        // with a Detail (IntuitDeveloper/QBOConceptsTutorial-PHP#13).
+        return xml
+          ? reply
+              .status(403)
+              .type('application/xml')
+              .send(
+                xmlFault(
+                  'SERVICE',
+                  '3100',
+                  'message=AuthorizationFailed; errorCode=003100; statusCode=403',
+                  'The access token does not have sufficient scope',
+                ),
+              )
+          : reply
+              .status(403)
+              .type(json)
+              .send({
+                fault: {
+                  error: [
+                    {
+                      message: 'message=ApplicationAuthorizationFailed; errorCode=003100; statusCode=403',
+                      detail: null,
+                      code: '3100',
+                      element: null,
+                    },
+                  ],
+                  type: 'SERVICE',
+                },
+                time: now(),
+              });
       case 'validation':
         return reply
           .status(400)
@@ -615,23 +675,19 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
       return null;
     }
     if (t.grant.realmId !== realmId) {
-      // A token used against another realm (oauth-jsclient#91).
+      // A token used against another realm: XML whatever the Accept header, code 100
+      // (an Intuit engineer's reproduction in intuit/oauth-jsclient#91; python-quickbooks#120).
       reply
         .status(401)
-        .type(json)
-        .send({
-          Fault: {
-            Error: [
-              {
-                Message: 'message=AuthenticationFailed; errorCode=003100; statusCode=401',
-                Detail: 'Token is not valid for this company',
-                code: '100',
-              },
-            ],
-            type: 'AuthenticationFault',
-          },
-          time: time(),
-        });
+        .type('application/xml')
+        .send(
+          xmlFault(
+            'AuthenticationFault',
+            '100',
+            'General Authentication Error',
+            'AuthenticationErrorGeneral: SRV-110-Authentication Failure , statusCode: 401',
+          ),
+        );
       return null;
     }
     const realm = realms.get(realmId);
@@ -648,14 +704,24 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
         });
       return null;
     }
-    const window = (windows.get(realmId) ?? []).filter((at) => at > now() - 60_000);
-    if (window.length >= perMinute || (inFlight.get(realmId) ?? 0) >= concurrent) {
+    // 500 a minute per realm, 10 a second per realm and app, 10 at once (Intuit's limits page and
+    // blog 2016-08-08): the one-second count is per app (the token's client id).
+    const window = (windows.get(realmId) ?? []).filter((at) => at > now() - rateWindowMs);
+    const appKey = `${realmId}:${t.grant.clientId}`;
+    const second = (seconds.get(appKey) ?? []).filter((at) => at > now() - 1000);
+    if (
+      window.length >= perMinute ||
+      second.length >= perSecond ||
+      (inFlight.get(realmId) ?? 0) >= concurrent
+    ) {
       windows.set(realmId, window);
       sendFault(reply, 'throttle');
       return null;
     }
     window.push(now());
     windows.set(realmId, window);
+    second.push(now());
+    seconds.set(appKey, second);
     inFlight.set(realmId, (inFlight.get(realmId) ?? 0) + 1);
     reply.raw.once('close', () => inFlight.set(realmId, Math.max(0, (inFlight.get(realmId) ?? 1) - 1)));
     if (delayMs) await new Promise((r) => setTimeout(r, delayMs));
@@ -999,6 +1065,18 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
     return { now: new Date(now()).toISOString() };
   });
   /** Ends every access token of a realm (or all), as if their hour had passed. */
+  /**
+   * The app's secret is rotated in Intuit's developer portal: the token endpoint answers the old one
+   * with `invalid_client` (RFC 6749 §5.2; reference/quickbooks.md §6), while the company's grant and
+   * tokens stay valid.
+   */
+  server.post('/__sim/clients/secret', async (req, reply) => {
+    const b = (req.body ?? {}) as { clientId?: string; clientSecret?: string };
+    const c = b.clientId ? clients.get(b.clientId) : undefined;
+    if (!c || !b.clientSecret) return reply.status(404).send({ error: 'no such client' });
+    c.clientSecret = b.clientSecret;
+    return { ok: true };
+  });
   server.post('/__sim/expire-tokens', async (req) => {
     const realmId = ((req.body ?? {}) as { realmId?: string }).realmId;
     let n = 0;

@@ -188,6 +188,17 @@ export type VendorSyncCommand =
       now: string;
     };
 
+/** How long a queued or running sync takes in the requests for the same sync (see decide). */
+export const SYNC_COALESCE_MS = 60 * 60_000;
+
+/** The queued or running sync that a request for this limit and offset joins, if any. */
+export function joinedSync(state: VendorSyncState, limit: number, offset: number, now: string) {
+  const since = Date.parse(now) - SYNC_COALESCE_MS;
+  for (const [syncId, s] of state.running)
+    if (s.limit === limit && s.offset === offset && Date.parse(s.at) > since) return syncId;
+  return null;
+}
+
 export const vendorSyncDecider = {
   initialState: (): VendorSyncState => ({ running: new Map(), completed: new Set() }),
   evolve(state: VendorSyncState, event: VendorSyncEvent): VendorSyncState {
@@ -209,6 +220,10 @@ export const vendorSyncDecider = {
   decide(command: VendorSyncCommand, state: VendorSyncState): VendorSyncEvent[] {
     if (command.type === 'RequestVendorSync') {
       const { syncId, companyId, limit, offset, now } = command;
+      // One sync of a company at a time: a request while the same sync is queued or running joins
+      // it (issue 37 item 10: twenty at once ran twenty jobs against one realm's budget). A sync
+      // requested over SYNC_COALESCE_MS ago no longer holds new ones back (its job may be lost).
+      if (joinedSync(state, limit, offset, now)) return [];
       return [{ type: 'VendorSyncRequested', data: { syncId, companyId, limit, offset, at: now } }];
     }
     // Once per sync: a job that runs twice completes it once.

@@ -233,6 +233,8 @@ const SyncProgressRef = builder
     failed: number;
     total: number | null;
     done: boolean;
+    waiting: boolean;
+    resumesAt: string | null;
   }>('VendorSyncProgress')
   .implement({
     fields: (t) => ({
@@ -246,6 +248,10 @@ const SyncProgressRef = builder
         description: 'Vendors QuickBooks has from the offset on; null before the count',
       }),
       done: t.exposeBoolean('done'),
+      waiting: t.exposeBoolean('waiting', {
+        description: 'QuickBooks asked to wait (throttled) or did not answer: the sync goes on at resumesAt',
+      }),
+      resumesAt: t.exposeString('resumesAt', { nullable: true }),
     }),
   });
 
@@ -271,6 +277,8 @@ builder.subscriptionField('vendorSyncProgress', (t) =>
           failed: s.failed,
           total: null,
           done,
+          waiting: false,
+          resumesAt: null,
         };
       }
       return {
@@ -281,6 +289,8 @@ builder.subscriptionField('vendorSyncProgress', (t) =>
         failed: Number(d.failed),
         total: typeof d.total === 'number' ? d.total : null,
         done: d.done === true,
+        waiting: d.waiting === true,
+        resumesAt: typeof d.resumesAt === 'string' ? d.resumesAt : null,
       };
     },
   }),
