@@ -11,6 +11,8 @@ export const VendorSyncProgressSubscription = graphql(`
       failed
       total
       done
+      waiting
+      resumesAt
     }
   }
 `);
@@ -21,6 +23,9 @@ export interface SyncProgress {
   failed: number;
   total: number | null;
   done: boolean;
+  /** QuickBooks asked to wait (throttled) or did not answer: the sync goes on at `resumesAt`. */
+  waiting: boolean;
+  resumesAt: string | null;
 }
 
 export function useVendorSyncProgress(syncId: string | null): SyncProgress | null {

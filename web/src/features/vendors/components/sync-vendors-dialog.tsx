@@ -127,9 +127,11 @@ export function SyncVendorsDialog({
                 ? final.error
                   ? `Sync failed: ${final.error}`
                   : `Done: ${final.synced} synced, ${final.failed} failed`
-                : total !== null
-                  ? `${processed} of ${total} vendors`
-                  : 'Starting…'}
+                : live?.waiting
+                  ? `Waiting for QuickBooks (it asked to slow down): ${processed}${total !== null ? ` of ${total}` : ''} vendors so far, going on${live.resumesAt ? ` at ${new Date(live.resumesAt).toLocaleTimeString()}` : ' shortly'}`
+                  : total !== null
+                    ? `${processed} of ${total} vendors`
+                    : 'Starting…'}
             </p>
           </div>
         ) : null}
