@@ -380,6 +380,11 @@ export interface QbTokenStatus {
   reconsentBy: string | null;
   /** The refresh job found that date less than a week away and recorded a warning. */
   reconsentDue: boolean;
+  /**
+   * Why the connection needs attention (status `error`), as recorded: e.g. the app's credentials
+   * were refused (invalid_client) or QuickBooks refused a refreshed token; null otherwise.
+   */
+  problem: string | null;
 }
 
 /** How long before the refresh token's hard expiry the refresh job warns. */
@@ -395,8 +400,16 @@ export async function qbTokenStatus(
   const companyId = parseId(id);
   const company = await liveCompany(app, companyId);
   const conn = await qb(app).connections.get(companyId);
+  const problem = company.qb.status === 'error' ? (company.qb.problem ?? null) : null;
   if (!conn?.tokens)
-    return { hasTokens: false, isExpired: false, expiresIn: 0, reconsentBy: null, reconsentDue: false };
+    return {
+      hasTokens: false,
+      isExpired: false,
+      expiresIn: 0,
+      reconsentBy: null,
+      reconsentDue: false,
+      problem,
+    };
   const left = Math.floor((conn.tokens.accessExpiresAt.getTime() - Date.now()) / 1000);
   const reconsentBy = conn.tokens.refreshHardExpiresAt?.toISOString() ?? null;
   return {
@@ -405,6 +418,7 @@ export async function qbTokenStatus(
     expiresIn: Math.max(0, left),
     reconsentBy,
     reconsentDue: reconsentBy !== null && company.qb.reconsentDueFor === reconsentBy,
+    problem,
   };
 }
 

@@ -165,6 +165,10 @@ describe('invalid_client', () => {
       );
       expect(row).toEqual({ access: true, refresh: true });
       await expect.poll(() => status(b.id)).toBe('error');
+      // The connection card's status says why.
+      const card = await api(t.url, 'GET', `${COMPANIES}/${b.id}/qb-token-status`, { token: admin });
+      expect(card.body.data).toMatchObject({ hasTokens: true });
+      expect(card.body.data.problem).toMatch(/app credentials \(invalid_client\)/);
       // The grant still works for the calls that need no refresh.
       expect((await bills(b.id)).status).toBe(200);
     } finally {
@@ -174,6 +178,8 @@ describe('invalid_client', () => {
     const again = await api(t.url, 'POST', `${COMPANIES}/${b.id}/refresh-qb-token`, { token: admin });
     expect(again.status).toBe(200);
     await expect.poll(() => status(b.id)).toBe('connected');
+    const card = await api(t.url, 'GET', `${COMPANIES}/${b.id}/qb-token-status`, { token: admin });
+    expect(card.body.data.problem).toBeNull();
   });
 });
 
@@ -240,7 +246,8 @@ describe('no pool starvation', () => {
       fetch(`${t.url}/api/bill-approval/approvals/${approvalId}/bills/${withFile.Id}/invoice`, {
         headers: { authorization: `Bearer ${user}` },
       }).then(async (r) => {
-        await r.arrayBuffer();
+        const body = await r.text();
+        if (r.status !== 200) console.info(`download answered ${r.status}: ${body}`);
         return r.status;
       });
     const signInStatus = () =>
@@ -279,7 +286,10 @@ describe('no pool starvation', () => {
         api(t.url, 'POST', '/api/bill-approval/approvals', {
           body: { companyId: d.id, billIds: [b.Id] },
           token: moderator,
-        }).then((r) => r.status),
+        }).then((r) => {
+          if (r.status !== 201) console.info(`create answered ${r.status}: ${JSON.stringify(r.body)}`);
+          return r.status;
+        }),
       ),
     );
     expect(creates.filter((s) => s !== 201)).toEqual([]);

@@ -123,6 +123,8 @@ export interface QuickBooksConfig {
   maxWaitMs?: number;
   /** The wait when a 429 names none (Intuit: "wait 60 seconds"). */
   throttleWaitMs?: number;
+  /** Requests in flight at once per realm from this process (Intuit: at most 10; default 10). */
+  concurrentPerRealm?: number;
 }
 
 const SECONDS = 1000;
@@ -240,6 +242,32 @@ export class QuickBooksClient {
     return isSandbox ? 'https://sandbox-quickbooks.api.intuit.com' : 'https://quickbooks.api.intuit.com';
   }
 
+  /** Requests in flight per realm in this process, and those waiting for a turn. */
+  private readonly inFlight = new Map<string, { active: number; waiting: Array<() => void> }>();
+
+  /**
+   * A turn among the realm's requests in flight from this process: Intuit refuses more than 10 at
+   * once per realm and app (blogs.intuit.com 2016-08-08), which requests slower than a tenth of a
+   * second would reach at 10 a second. Returns the release.
+   */
+  private async slot(realmId: string): Promise<() => void> {
+    const max = this.config.concurrentPerRealm ?? 10;
+    let s = this.inFlight.get(realmId);
+    if (!s) {
+      s = { active: 0, waiting: [] };
+      this.inFlight.set(realmId, s);
+    }
+    const state = s;
+    if (state.active >= max) await new Promise<void>((r) => state.waiting.push(r));
+    else state.active++;
+    return () => {
+      const next = state.waiting.shift();
+      // The turn passes to the next waiter as it is; the last one out frees it.
+      if (next) next();
+      else if (--state.active === 0) this.inFlight.delete(realmId);
+    };
+  }
+
   /** Waits for the realm's shared limiter (rate-limit.ts); a long wait is the caller's: QbThrottledError. */
   private async takeTurn(realmId: string) {
     if (!this.config.limiter) return;
@@ -272,11 +300,14 @@ export class QuickBooksClient {
     for (let attempt = 0; ; attempt++) {
       await this.takeTurn(realmId);
       let res: Response;
+      let body: string;
+      const release = await this.slot(realmId);
       try {
         res = await fetch(url, {
           headers: { authorization: `Bearer ${token}`, accept },
           signal: AbortSignal.timeout(timeoutMs),
         });
+        body = await res.text();
       } catch (err) {
         const e = err as { name?: string; message?: string; cause?: { code?: string } };
         const what =
@@ -286,10 +317,11 @@ export class QuickBooksClient {
           0,
           e.name === 'TimeoutError' ? 'TIMEOUT' : 'NETWORK',
         );
+      } finally {
+        release();
       }
-      if (res.ok) return res;
+      if (res.ok) return new Response(body, { status: res.status, headers: res.headers });
       const tid = res.headers.get('intuit_tid');
-      const body = await res.text();
       if (res.status === 429 || QuickBooksClient.throttled(body)) {
         const after = Number(res.headers.get('retry-after'));
         const wait =

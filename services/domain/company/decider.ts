@@ -30,6 +30,8 @@ export interface QbConnectionState {
   accessExpiresAt: string | null;
   /** The hard expiry a re-consent warning was recorded for (issue 37 item 6); null: none yet. */
   reconsentDueFor?: string | null;
+  /** Why the connection was lost or needs attention, as recorded; null once connected again. */
+  problem?: string | null;
 }
 
 export interface CompanyState {
@@ -166,10 +168,11 @@ export function evolve(state: CompanyState, event: CompanyEvent): CompanyState {
           realmId: event.data.realmId,
           status: 'connected',
           accessExpiresAt: event.data.accessExpiresAt,
+          problem: null,
         },
       };
     case 'CompanyQbConnectionLost':
-      return { ...state, qb: { ...state.qb, status: event.data.status } };
+      return { ...state, qb: { ...state.qb, status: event.data.status, problem: event.data.reason } };
     case 'CompanyQbReconsentDue':
       return { ...state, qb: { ...state.qb, reconsentDueFor: event.data.hardExpiresAt } };
     case 'CompanyActivated':

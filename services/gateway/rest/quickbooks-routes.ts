@@ -42,6 +42,10 @@ const TokenStatus = z.object({
     .nullable()
     .describe('When the company must consent again (the refresh token’s hard expiry); null if unknown'),
   reconsentDue: z.boolean().describe('Less than a week before reconsentBy: the refresh job warned'),
+  problem: z
+    .string()
+    .nullable()
+    .describe('Why the connection needs attention (e.g. the app credentials were refused); null if none'),
 });
 const BankAccount = z.object({
   Id: z.string(),

@@ -133,6 +133,8 @@ export interface TokenStatus {
   reconsentBy?: string | null;
   /** Less than a week before reconsentBy: the refresh job recorded a warning. */
   reconsentDue?: boolean;
+  /** Why the connection needs attention (e.g. the app credentials were refused); null if none. */
+  problem?: string | null;
 }
 
 /** Spec 1 §3 Credentials info (qbClientId and qbIsSandbox when saved; never the secret). */

@@ -142,11 +142,13 @@ export function ConnectionCard({
           >
             <AlertTriangle className="size-4 shrink-0" aria-hidden="true" />
             <span>
-              {grantProblem
-                ? 'QuickBooks no longer accepts this connection (the grant was revoked or has expired). Connect again to resume syncing and payments.'
-                : state === 'expired'
-                  ? 'Connection issue: the access token has expired. Refresh the token or connect again.'
-                  : `Connection issue: ${status.error?.message ?? 'the status could not be checked.'}`}
+              {grantProblem && status.data?.problem
+                ? status.data.problem
+                : grantProblem
+                  ? 'QuickBooks no longer accepts this connection (the grant was revoked or has expired). Connect again to resume syncing and payments.'
+                  : state === 'expired'
+                    ? 'Connection issue: the access token has expired. Refresh the token or connect again.'
+                    : `Connection issue: ${status.error?.message ?? 'the status could not be checked.'}`}
             </span>
           </div>
         ) : null}
