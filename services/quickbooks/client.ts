@@ -125,6 +125,8 @@ export interface QuickBooksConfig {
   throttleWaitMs?: number;
   /** Requests in flight at once per realm from this process (Intuit: at most 10; default 10). */
   concurrentPerRealm?: number;
+  /** How long a v3 API request may take before it counts as a time-out (default 10 s). */
+  timeoutMs?: number;
 }
 
 const SECONDS = 1000;
@@ -290,7 +292,7 @@ export class QuickBooksClient {
     accessToken: string | QbTokenSource,
     url: URL,
     accept: string,
-    timeoutMs = 10_000,
+    timeoutMs = this.config.timeoutMs ?? 10_000,
   ): Promise<Response> {
     const retries = this.config.retries ?? 3;
     const base = this.config.retryBaseMs ?? 500;
