@@ -73,8 +73,9 @@ export class QbRateLimiter {
     return [`${base}:second`, `${base}:window`, `${base}:block`];
   }
 
+  /** The window with the same margin as the second: one request's latency may exceed another's. */
   private get windowMs() {
-    return this.limits.windowSeconds * 1000;
+    return this.limits.windowSeconds * 1000 + (SECOND_MS - 1000);
   }
 
   private async take(realmId: string): Promise<[number, number]> {
