@@ -4,12 +4,17 @@
 // read; every error keeps Intuit's intuit_tid; a 5xx in a job is retried with backoff; and forty
 // parallel invoice downloads with sign-ins beside them answer without a 503 (no pooled database
 // connection waits on a lock or on QuickBooks).
+import { randomUUID } from 'node:crypto';
+import { Queue } from 'bullmq';
+import OAuthClient from 'intuit-oauth';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, signIn } from '../../test/support/http.js';
 import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
+import { queuePrefix } from '../../workers/queues.js';
+import { redisOptions } from '../redis.js';
 
 let sim: QboSandbox;
 let t: TestApp;
@@ -211,6 +216,57 @@ describe('errors in jobs', () => {
   });
 });
 
+describe('intuit_tid on the operations page', () => {
+  it('shows a failed QuickBooks job with Intuit’s intuit_tid in its error', async () => {
+    const e = await connectCompany('Failing Refresh Co', 0).catch(() => null);
+    // Realm 0 belongs to another company here (one realm per company): any connected one will do.
+    const companyId =
+      e?.id ??
+      (
+        await sql<{ company_id: number }>(
+          `SELECT company_id FROM qb_connections WHERE access_token IS NOT NULL`,
+        )
+      )[0].company_id;
+    await sql(
+      `UPDATE qb_connections SET issued_at = now() - interval '1 hour', access_expires_at = now() + interval '2 minutes' WHERE company_id = $1`,
+      [companyId],
+    );
+    // The token endpoint fails (500) on every try; Intuit's client would retry it 1 + 2 + 4 s: not here.
+    const retries = OAuthClient.retryConfig.maxRetries;
+    OAuthClient.retryConfig.maxRetries = 0;
+    await simPost('/__sim/faults', {
+      rules: [{ path: '/oauth2/v1/tokens/bearer$', kind: 'server', count: 1 }],
+    });
+    const queue = new Queue('quickbooks', {
+      connection: redisOptions(t.env.REDIS_URL),
+      prefix: queuePrefix(t.env.REDIS_PREFIX),
+    });
+    try {
+      const job = await queue.add(
+        'refresh-qb-token',
+        { companyId, correlationId: null, causationEventId: randomUUID() },
+        { jobId: `tid-${randomUUID()}`, attempts: 1 },
+      );
+      const failed = async () => {
+        const r = await api(t.url, 'GET', '/api/operations', { token: admin });
+        return (
+          r.body.data.queues as Array<{
+            name: string;
+            failedJobs: Array<{ id: string; failedReason: string }>;
+          }>
+        )
+          .find((q) => q.name === 'quickbooks')
+          ?.failedJobs.find((j) => j.id === job.id);
+      };
+      await expect.poll(failed, { timeout: 15_000 }).toBeDefined();
+      expect((await failed())!.failedReason).toMatch(/intuit_tid 1-[0-9a-f-]{36}/);
+    } finally {
+      OAuthClient.retryConfig.maxRetries = retries;
+      await queue.close();
+    }
+  });
+});
+
 describe('no pool starvation', () => {
   it('answers forty parallel invoice downloads by one USER (sign-ins beside them) and thirty parallel creates by a MODERATOR without a 503', async () => {
     const d = await connectCompany('Busy Downloads Co', 3);
@@ -239,7 +295,7 @@ describe('no pool starvation', () => {
     const approvalId = created.body.data.id;
     // The token is due for refresh: every request meets the refresh at once.
     await sql(
-      `UPDATE qb_connections SET access_expires_at = now() + interval '30 seconds' WHERE company_id = $1`,
+      `UPDATE qb_connections SET issued_at = now() - interval '1 hour', access_expires_at = now() + interval '2 minutes' WHERE company_id = $1`,
       [d.id],
     );
     const download = () =>
@@ -259,6 +315,9 @@ describe('no pool starvation', () => {
         await r.arrayBuffer();
         return r.status;
       });
+    const tokenCallsBefore = (await simRequests()).filter(
+      (x) => x.path === '/oauth2/v1/tokens/bearer',
+    ).length;
     const started = Date.now();
     const [downloads, signIns] = await Promise.all([
       Promise.all(Array.from({ length: 40 }, download)),
@@ -267,9 +326,9 @@ describe('no pool starvation', () => {
     const took = Date.now() - started;
     expect(downloads.filter((s) => s !== 200)).toEqual([]);
     expect(signIns.filter((s) => s !== 200)).toEqual([]);
-    // One refresh for all forty (single-flight per company, one lock per realm).
+    // One refresh for all forty (single flight per company, one Redis lock per realm).
     const tokenCalls = (await simRequests()).filter((x) => x.path === '/oauth2/v1/tokens/bearer');
-    expect(tokenCalls.length).toBeGreaterThan(0);
+    expect(tokenCalls.length - tokenCallsBefore).toBe(1);
     console.info(`40 parallel invoice downloads + 5 sign-ins: ${took} ms`);
 
     // Thirty parallel creates by a MODERATOR, each its own bill, the token due again.
@@ -277,7 +336,7 @@ describe('no pool starvation', () => {
     const open = realm.bills.filter((b) => b.Balance > 0 && b.Id !== withFile.Id).slice(0, 30);
     expect(open).toHaveLength(30);
     await sql(
-      `UPDATE qb_connections SET access_expires_at = now() + interval '30 seconds' WHERE company_id = $1`,
+      `UPDATE qb_connections SET issued_at = now() - interval '1 hour', access_expires_at = now() + interval '2 minutes' WHERE company_id = $1`,
       [d.id],
     );
     const createdAll = Date.now();
