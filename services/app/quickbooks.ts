@@ -741,20 +741,20 @@ export async function quickbooksCompanyInfo(
   const s = qb(app);
   const cached = s.accounts.get(companyId);
   if (cached && Date.now() - cached.at < ACCOUNTS_CACHE_MS) return cached.value;
-  const { isSandbox, realmId, accessToken } = await qbAccess(app, companyId, commandContext(actor));
+  const { isSandbox, realmId, auth } = await qbAccess(app, companyId, commandContext(actor));
   const conn = { isSandbox };
   try {
     const [info, accounts] = await Promise.all([
       s.client.get<{ CompanyInfo?: Record<string, unknown> }>(
         conn.isSandbox,
         realmId,
-        accessToken,
+        auth,
         `companyinfo/${realmId}`,
       ),
       s.client.query<{ Account?: BankAccount[] }>(
         conn.isSandbox,
         realmId,
-        accessToken,
+        auth,
         "select * from Account where AccountType = 'Bank' and Active = true",
       ),
     ]);
