@@ -206,13 +206,15 @@ describe('errors in jobs', () => {
   }, 30_000);
 
   it('keeps Intuit’s intuit_tid in the error a failed sync shows', async () => {
+    // Every read of the sync refused (the list, its count, or a CDC read where the sync asks for changes only).
     await simPost('/__sim/faults', {
-      rules: [{ path: '/query$', realmId: c.realmId, kind: 'validation', count: 2 }],
+      rules: [{ path: '/(query|cdc)$', realmId: c.realmId, kind: 'validation', count: 10 }],
     });
     const s = await syncAndWait(c.id);
     expect(s.status).toBe('failed');
     expect(s.error).toMatch(/business validation error/i);
     expect(s.error).toMatch(/intuit_tid 1-[0-9a-f-]{36}/);
+    await simPost('/__sim/faults', { clear: true });
   });
 });
 
