@@ -28,6 +28,7 @@ import {
   vendorSyncDecider,
 } from '../domain/vendor/decider.js';
 import type { Position } from '../eventstore/port.js';
+import { CDC_MAX_OBJECTS, CdcMarks, cdcRows, qbTime } from '../quickbooks/cdc-marks.js';
 import { cleanQbId, cleanQbText } from '../quickbooks/clean.js';
 import { QbApiError } from '../quickbooks/client.js';
 import type { CommandContext } from './command-handler.js';
@@ -645,6 +646,8 @@ export interface VendorSyncResume {
   start: number;
   synced: number;
   failed: number;
+  /** QuickBooks' time when the whole read began (epoch ms): the next sync's CDC mark. */
+  since?: number | null;
 }
 
 /** How the job runs a sync: from where an earlier run stopped, and whether it may stop and go on later. */
@@ -693,35 +696,10 @@ export async function runVendorSync(
   let saved: VendorSyncResume = { start: run.resume?.start ?? sync.offset + 1, synced, failed };
   try {
     const { client, isSandbox, realmId, auth } = await qbAccess(app, companyId, ctx);
-    // The bar's denominator; the sync goes on without it if the count fails.
-    const counted = await client
-      .query<{ totalCount?: number }>(isSandbox, realmId, auth, `select count(*) from Vendor ${EVERY_VENDOR}`)
-      .then((r) => r.QueryResponse.totalCount ?? null)
-      .catch(() => null);
-    total = counted == null ? null : Math.max(0, counted - sync.offset);
-    await announce(app, {
-      syncId,
-      companyId,
-      processed: synced + failed,
-      synced,
-      failed,
-      total,
-      done: false,
-    });
-    // QuickBooks' STARTPOSITION is 1-based; a resumed job goes on from the page it stopped at.
-    let start = run.resume?.start ?? sync.offset + 1;
-    for (;;) {
-      saved = { start, synced, failed };
-      const page = await client.query<{ Vendor?: QbVendor[] }>(
-        isSandbox,
-        realmId,
-        auth,
-        `select * from Vendor ${EVERY_VENDOR} STARTPOSITION ${start} MAXRESULTS ${limit}`,
-      );
-      const rows = page.QueryResponse.Vendor ?? [];
-      if (rows.length === 0) break;
-      // A row without a QuickBooks id is nothing Billflow can key a vendor on: left out.
-      const vendors = rows.filter((v) => cleanQbId(v.Id) !== null);
+    const marks = new CdcMarks(app.pool);
+    /** Upserts one page (or one CDC answer) of vendors as commands; counts them. */
+    const applyVendors = async (vendors: QbVendor[]) => {
+      if (vendors.length === 0) return;
       const known = new Map(
         (
           await app.db
@@ -791,9 +769,97 @@ export async function runVendorSync(
           done: false,
         });
       }
+    };
+    // Incremental (issue 37 item 7): a whole-company sync after a successful one asks QuickBooks'
+    // Change Data Capture for the vendors changed since that one started, and lists nothing.
+    const mark =
+      sync.offset === 0 && !run.resume ? await marks.since(companyId, realmId, 'Vendor', Date.now()) : null;
+    const answer = mark
+      ? await client.cdc(isSandbox, realmId, auth, ['Vendor'], mark).catch((err) => {
+          // Throttled, no answer or another fault: as for a page. Refused for its `changedSince`
+          // (a mark QuickBooks will not look back to): the whole list is read instead.
+          if (!(err instanceof QbApiError) || err.status !== 400 || !/changedSince/i.test(err.message))
+            throw err;
+          app.log.warn({ syncId, error: String(err) }, 'vendor sync: CDC refused, reading everything');
+          return null;
+        })
+      : null;
+    if (answer) {
+      const changed = cdcRows<QbVendor & { status?: string }>(answer, 'Vendor');
+      if (changed.length < CDC_MAX_OBJECTS) {
+        const startedAt = qbTime(answer.time);
+        total = changed.length;
+        await announce(app, { syncId, companyId, processed: 0, synced, failed, total, done: false });
+        // Intuit makes a deleted vendor inactive; a `Deleted` row (Id only) is marked inactive here too.
+        const gone = changed.filter((v) => v.status === 'Deleted' && cleanQbId(v.Id) !== null);
+        const goneRows = gone.length
+          ? await app.db
+              .selectFrom('vendors')
+              .select(['qb_vendor_id', 'name', 'email', 'phone'])
+              .where('company_id', '=', companyId)
+              .where(
+                'qb_vendor_id',
+                'in',
+                gone.map((v) => v.Id),
+              )
+              .execute()
+          : [];
+        await applyVendors([
+          ...changed.filter((v) => v.status !== 'Deleted' && cleanQbId(v.Id) !== null),
+          ...goneRows.map((r) => ({
+            Id: r.qb_vendor_id,
+            DisplayName: r.name,
+            PrimaryEmailAddr: r.email ? { Address: r.email } : undefined,
+            PrimaryPhone: r.phone ? { FreeFormNumber: r.phone } : undefined,
+            Active: false,
+          })),
+        ]);
+        if (startedAt !== null && failed === 0)
+          await marks.set(companyId, realmId, 'Vendor', new Date(startedAt));
+        return await completeSync();
+      }
+      // More than CDC answers at once: the whole list is read again below.
+    }
+    // The bar's denominator; the sync goes on without it if the count fails. Its answer's `time` is
+    // QuickBooks' own clock at the start of the read: the next sync asks CDC from there.
+    let startedAt: number | null = run.resume?.since ?? null;
+    const counted = await client
+      .query<{ totalCount?: number }>(isSandbox, realmId, auth, `select count(*) from Vendor ${EVERY_VENDOR}`)
+      .then((r) => {
+        startedAt ??= qbTime((r as { time?: unknown }).time);
+        return r.QueryResponse.totalCount ?? null;
+      })
+      .catch(() => null);
+    total = counted == null ? null : Math.max(0, counted - sync.offset);
+    await announce(app, {
+      syncId,
+      companyId,
+      processed: synced + failed,
+      synced,
+      failed,
+      total,
+      done: false,
+    });
+    // QuickBooks' STARTPOSITION is 1-based; a resumed job goes on from the page it stopped at.
+    let start = run.resume?.start ?? sync.offset + 1;
+    for (;;) {
+      saved = { start, synced, failed, since: startedAt };
+      const page = await client.query<{ Vendor?: QbVendor[] }>(
+        isSandbox,
+        realmId,
+        auth,
+        `select * from Vendor ${EVERY_VENDOR} STARTPOSITION ${start} MAXRESULTS ${limit}`,
+      );
+      const rows = page.QueryResponse.Vendor ?? [];
+      if (rows.length === 0) break;
+      // A row without a QuickBooks id is nothing Billflow can key a vendor on: left out.
+      await applyVendors(rows.filter((v) => cleanQbId(v.Id) !== null));
       if (rows.length < limit) break;
       start += rows.length;
     }
+    // A whole read from the start (resumed or not; it keeps its start): CDC next time.
+    if (sync.offset === 0 && failed === 0 && startedAt !== null)
+      await marks.set(companyId, realmId, 'Vendor', new Date(startedAt));
   } catch (err) {
     // Throttled, or QuickBooks did not answer: the job stops here and goes on later from `saved`
     // (delayed past the throttle window, or retried with backoff), unless it has no tries left.
@@ -815,14 +881,18 @@ export async function runVendorSync(
     }
     error = err instanceof Error ? err.message : String(err);
   }
-  await app.commands.handle(
-    vendorSyncDecider,
-    vendorSyncDecider.streamId(companyId),
-    { type: 'CompleteVendorSync', syncId, companyId, synced, failed, error, now: new Date().toISOString() },
-    { ...ctx, commandId: `${syncId}:complete` },
-  );
-  await announce(app, { syncId, companyId, processed: synced + failed, synced, failed, total, done: true });
-  return { synced, failed, error };
+  return await completeSync();
+
+  async function completeSync() {
+    await app.commands.handle(
+      vendorSyncDecider,
+      vendorSyncDecider.streamId(companyId),
+      { type: 'CompleteVendorSync', syncId, companyId, synced, failed, error, now: new Date().toISOString() },
+      { ...ctx, commandId: `${syncId}:complete` },
+    );
+    await announce(app, { syncId, companyId, processed: synced + failed, synced, failed, total, done: true });
+    return { synced, failed, error };
+  }
 }
 
 // --- CSV export and import -----------------------------------------------------------------------

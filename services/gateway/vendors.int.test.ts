@@ -199,11 +199,22 @@ describe('vendor sync', () => {
     expect(list.body.data).toHaveLength(Math.min(20, realmVendorCount));
   });
 
-  it('a second sync changes nothing', async () => {
+  it('a second sync changes nothing and asks QuickBooks only for its changes (CDC), no list', async () => {
     const before = await vendorEventCount();
+    const seen = (await (await fetch(`${sim.url}/__sim/requests`)).json()).requests.length as number;
     const s = await syncAndWait();
-    expect(s).toMatchObject({ status: 'completed', synced: realmVendorCount, failed: 0 });
+    expect(s).toMatchObject({ status: 'completed', synced: 0, failed: 0 });
     expect(await vendorEventCount()).toBe(before);
+    const asked = (
+      (await (await fetch(`${sim.url}/__sim/requests`)).json()).requests as Array<{
+        path: string;
+        realmId: string | null;
+      }>
+    )
+      .slice(seen)
+      .filter((x) => x.realmId === realmId)
+      .map((x) => x.path.replace(`/v3/company/${realmId}/`, ''));
+    expect(asked).toEqual(['cdc']);
   });
 
   it('a vendor made inactive (or deleted) in QuickBooks shows inactive after one sync, and active again after another', async () => {
@@ -222,7 +233,8 @@ describe('vendor sync', () => {
     const target = qbRealm.vendors.find((v) => v.Active)!;
     const off = await simPost('/__sim/vendors/update', { realmId, vendorId: target.Id, active: false });
     expect(off.status).toBe(200);
-    expect(await syncAndWait()).toMatchObject({ status: 'completed', synced: realmVendorCount, failed: 0 });
+    // Incremental: CDC answers the one vendor that changed.
+    expect(await syncAndWait()).toMatchObject({ status: 'completed', synced: 1, failed: 0 });
     expect(await listed(false)).toContain(target.Id);
     expect(await listed(true)).not.toContain(target.Id);
     const missing = await api(t.url, 'GET', `/api/vendors/missing-banking?companyId=${companyId}`, {

@@ -374,6 +374,25 @@ export class QuickBooksClient {
   }
 
   /**
+   * Change Data Capture: the entities changed since `changedSince` (Intuit: at most 30 days back,
+   * at most 1000 objects; deleted ones as `{"status":"Deleted","Id":…}`), with QuickBooks' `time`.
+   */
+  cdc(
+    isSandbox: boolean,
+    realmId: string,
+    accessToken: string | QbTokenSource,
+    entities: string[],
+    changedSince: Date,
+  ) {
+    return this.get<{ CDCResponse?: Array<{ QueryResponse?: unknown[] }>; time?: string }>(
+      isSandbox,
+      realmId,
+      accessToken,
+      `cdc?entities=${encodeURIComponent(entities.join(','))}&changedSince=${encodeURIComponent(changedSince.toISOString())}`,
+    );
+  }
+
+  /**
    * An attachable's file: QuickBooks answers `download/<id>` with a short-lived link (text), which is
    * fetched at once; the file's body comes back as a stream with its type.
    */

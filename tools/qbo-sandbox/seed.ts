@@ -88,6 +88,8 @@ export interface Realm {
   bills: QbBill[];
   attachables: QbAttachable[];
   billPayments: Array<Record<string, unknown>>;
+  /** Deleted objects for CDC's `status: "Deleted"` rows (the last 30 days). */
+  deleted?: Array<{ entity: string; Id: string; MetaData: { LastUpdatedTime: string } }>;
   /** Next id for created entities (bill payments). */
   nextId: number;
 }

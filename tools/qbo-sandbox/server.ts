@@ -1034,15 +1034,22 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
       .split(',')
       .map((e) => entityName(e.trim()))
       .filter((n): n is string => !!n);
-    const responses = names.map((name) => ({
-      [name]: ENTITIES[name.toLowerCase()](realm)
-        .filter(
-          (x) =>
-            Date.parse((x.MetaData as { LastUpdatedTime: string } | undefined)?.LastUpdatedTime ?? '') >=
-            since,
-        )
-        .slice(0, 1000),
-    }));
+    // Intuit: grouped by type, in order of last update within the group, objects deleted in the
+    // look-back after the live ones, at most 1000 objects in all (README: change data capture).
+    const updated = (x: Record<string, unknown>) =>
+      Date.parse((x.MetaData as { LastUpdatedTime?: string } | undefined)?.LastUpdatedTime ?? '');
+    let left = 1000;
+    const responses = names.map((name) => {
+      const live = ENTITIES[name.toLowerCase()](realm)
+        .filter((x) => updated(x) >= since)
+        .sort((a, b) => updated(a) - updated(b));
+      const gone = (realm.deleted ?? [])
+        .filter((d) => d.entity === name && Date.parse(d.MetaData.LastUpdatedTime) >= since)
+        .map((d) => ({ status: 'Deleted', domain: 'QBO', Id: d.Id, MetaData: d.MetaData }));
+      const rows = [...live, ...gone].slice(0, Math.max(0, left));
+      left -= rows.length;
+      return { [name]: rows, startPosition: 1, maxResults: rows.length };
+    });
     return reply.type(json).send({ CDCResponse: [{ QueryResponse: responses }], time: time() });
   });
 
@@ -1099,6 +1106,25 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
    * A vendor changed in QuickBooks as a person does on its page: made inactive (or active again;
    * deleting a vendor in QuickBooks makes it inactive) or renamed. SyncToken and LastUpdatedTime move on.
    */
+  /**
+   * A bill deleted in QuickBooks: gone from queries and reads, and answered by CDC as
+   * `{"status":"Deleted","Id":…}` for 30 days (README: change data capture).
+   */
+  server.post('/__sim/bills/delete', async (req, reply) => {
+    const b = (req.body ?? {}) as { realmId?: string; billId?: string };
+    const realm = realms.get(String(b.realmId));
+    const at = realm ? realm.bills.findIndex((x) => x.Id === String(b.billId)) : -1;
+    if (!realm || at < 0)
+      return reply.status(400).send({ error: 'realmId and billId of a bill are required' });
+    const [bill] = realm.bills.splice(at, 1);
+    realm.deleted = [
+      ...(realm.deleted ?? []).filter(
+        (d) => Date.parse(d.MetaData.LastUpdatedTime) >= now() - 30 * 86_400_000,
+      ),
+      { entity: 'Bill', Id: bill.Id, MetaData: { LastUpdatedTime: new Date(now()).toISOString() } },
+    ];
+    return { deleted: bill.Id };
+  });
   server.post('/__sim/vendors/update', async (req, reply) => {
     const b = (req.body ?? {}) as {
       realmId?: string;
@@ -1116,7 +1142,11 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
       vendor.CompanyName = b.displayName;
       // QuickBooks shows a bill's vendor by its current name.
       for (const bill of realm.bills)
-        if (bill.VendorRef.value === vendor.Id) bill.VendorRef = { ...bill.VendorRef, name: b.displayName };
+        if (bill.VendorRef.value === vendor.Id) {
+          bill.VendorRef = { ...bill.VendorRef, name: b.displayName };
+          // The change shows in CDC's bills too (a copy of open bills keeps the vendor's name).
+          bill.MetaData = { ...bill.MetaData, LastUpdatedTime: new Date(now()).toISOString() };
+        }
     }
     vendor.SyncToken = String(Number(vendor.SyncToken) + 1);
     vendor.MetaData = { ...vendor.MetaData, LastUpdatedTime: new Date(now()).toISOString() };
