@@ -96,6 +96,11 @@ export const configSchema = z.object({
   QBO_RATE_PER_SECOND: intFromEnv(1, 10_000).default(10),
   /** The window of QBO_RATE_PER_MINUTE and the wait after a 429 that names none, seconds (Intuit: 60). */
   QBO_RATE_WINDOW_SECONDS: intFromEnv(1, 3600).default(60),
+  /**
+   * The app's webhook verifier token from Intuit's developer portal: POST /api/quickbooks/webhook
+   * checks `intuit-signature` with it. Absent: the endpoint answers 404 (not configured).
+   */
+  QBO_WEBHOOK_VERIFIER_TOKEN: z.string().trim().min(16).max(200).optional(),
   /** How long an approval may stay PENDING before the expiry job turns it EXPIRED (default 7 days). */
   APPROVAL_EXPIRY_SECONDS: intFromEnv(1, 365 * 86_400).default(7 * 86_400),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),

@@ -12,6 +12,7 @@ import { VENDORS_QUEUE, vendorsJobHandlers, vendorsProcessManager } from '../../
 import { VENDOR_IDS_SEQUENCE } from '../app/vendors.js';
 import { CdcMarks } from '../quickbooks/cdc-marks.js';
 import '../gateway/graphql/types/vendor.js';
+import { quickbooksWebhookRoutes } from '../gateway/rest/quickbooks-webhook-routes.js';
 import { vendorRoutes } from '../gateway/rest/vendor-routes.js';
 import { defineModule } from './module.js';
 
@@ -39,7 +40,7 @@ export const vendorModule = defineModule<VendorReadTables>({
   projections: [vendorsProjection, vendorSyncsProjection],
   processManagers: [vendorsProcessManager],
   jobHandlers: { [VENDORS_QUEUE]: vendorsJobHandlers },
-  routes: [vendorRoutes],
+  routes: [vendorRoutes, quickbooksWebhookRoutes],
   storage: async (pool: pg.Pool) => {
     await pool.query(`CREATE SEQUENCE IF NOT EXISTS ${VENDOR_IDS_SEQUENCE}`);
     await CdcMarks.setup(pool);
