@@ -100,6 +100,11 @@ export const configSchema = z.object({
    * The app's webhook verifier token from Intuit's developer portal: POST /api/quickbooks/webhook
    * checks `intuit-signature` with it. Absent: the endpoint answers 404 (not configured).
    */
+  /**
+   * How old the copy of a company's QuickBooks bills may be before a /bills view asks CDC what
+   * changed (one request), seconds. 0: every view asks.
+   */
+  QBO_BILLS_FRESH_SECONDS: intFromEnv(0, 3600).default(30),
   QBO_WEBHOOK_VERIFIER_TOKEN: z.string().trim().min(16).max(200).optional(),
   /** How long an approval may stay PENDING before the expiry job turns it EXPIRED (default 7 days). */
   APPROVAL_EXPIRY_SECONDS: intFromEnv(1, 365 * 86_400).default(7 * 86_400),

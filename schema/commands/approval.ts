@@ -168,7 +168,17 @@ export const ApprovalExportInput = ApprovalFilters.extend({
 
 export const ApprovalStatsInput = z.object({ companyId: optional(id) });
 
-export const BillsForApprovalInput = z.object({ companyId: id });
+export const BillsForApprovalInput = z.object({
+  companyId: id,
+  // The list is served from a copy kept fresh by QuickBooks' CDC (issue 37 item 7): true asks CDC now.
+  refresh: z
+    .preprocess(
+      (v) => (v === 'true' || v === true ? true : v === 'false' || v === false ? false : v),
+      z.boolean({ error: 'Must be true or false' }),
+    )
+    .optional()
+    .describe('Ask QuickBooks what changed now, instead of a copy up to QBO_BILLS_FRESH_SECONDS old'),
+});
 
 export const ApprovalPolicyInput = z.object({
   creatorMayNotApprove: z.boolean({ error: 'creatorMayNotApprove must be true or false' }),

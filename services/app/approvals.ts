@@ -50,6 +50,7 @@ import type { Position } from '../eventstore/port.js';
 import { achAmount, cleanQbId, cleanQbText } from '../quickbooks/clean.js';
 import { QbApiError, QbGrantError } from '../quickbooks/client.js';
 import { qbStringList } from '../quickbooks/query-text.js';
+import { billCopyFor, paidInCopy } from './bill-copy.js';
 import type { CommandContext } from './command-handler.js';
 import { type AppServices, awaitProjections } from './context.js';
 import { AppError, parseInput, parseRowId, toAppError } from './errors.js';
@@ -1039,6 +1040,27 @@ async function liveCompany(app: AppServices, companyId: number) {
   return company;
 }
 
+/**
+ * The company's open bills and their vendors for the /bills screen, from its copy kept fresh by
+ * QuickBooks' CDC (services/app/bill-copy.ts; issue 37 item 7) instead of a fresh list per view.
+ * Filtered as fetchQbBills filters QuickBooks' answer; the caller cleans what it shows.
+ */
+async function openBillsFromCopy(app: AppServices, companyId: number, ctx: CommandContext, refresh: boolean) {
+  try {
+    const copy = await billCopyFor(app, companyId, ctx, refresh ? 'cdc' : undefined);
+    const bills = (copy.bills as unknown as QbBill[]).filter(
+      (b) => cleanQbId(b.Id) !== null && typeof b.VendorRef === 'object' && b.VendorRef,
+    );
+    const wanted = new Set(bills.map((b) => b.VendorRef.value));
+    const vendors = new Map<string, QbVendorRow>();
+    for (const v of copy.vendors as unknown as QbVendorRow[])
+      if (typeof v.Id === 'string' && wanted.has(v.Id)) vendors.set(v.Id, v);
+    return { bills, vendors, realmId: copy.realmId };
+  } catch (err) {
+    qbFailure(err);
+  }
+}
+
 /** Bills (by id, or the open ones), their vendors and their attachables, from the company's QuickBooks. */
 async function fetchQbBills(
   app: AppServices,
@@ -1178,22 +1200,28 @@ async function paidLookalikes(
     TotalAmt: number;
     VendorRef: { value: string };
   }>,
+  /** The realm of the company's bill copy: the paid bills are looked up there, not in QuickBooks. */
+  copyRealmId: string | null = null,
 ): Promise<Map<string, string>> {
   const out = new Map<string, string>();
   // Cleaned: a lone surrogate cannot be put in a query's URL (it answered 500 on /bills).
   const docs = [...new Set(bills.map((b) => text(b.DocNumber, 40)).filter((d): d is string => !!d))];
   if (docs.length === 0) return out;
   try {
-    const { client, isSandbox, realmId, auth } = await qbAccess(app, companyId, ctx);
     const found: QbBill[] = [];
-    for (let i = 0; i < docs.length; i += 100) {
-      const r = await client.query<{ Bill?: QbBill[] }>(
-        isSandbox,
-        realmId,
-        auth,
-        `select * from Bill where DocNumber in (${qbStringList(docs.slice(i, i + 100))}) MAXRESULTS 1000`,
-      );
-      found.push(...(r.QueryResponse.Bill ?? []));
+    if (copyRealmId !== null)
+      found.push(...((await paidInCopy(app, companyId, copyRealmId, docs)) as unknown as QbBill[]));
+    else {
+      const { client, isSandbox, realmId, auth } = await qbAccess(app, companyId, ctx);
+      for (let i = 0; i < docs.length; i += 100) {
+        const r = await client.query<{ Bill?: QbBill[] }>(
+          isSandbox,
+          realmId,
+          auth,
+          `select * from Bill where DocNumber in (${qbStringList(docs.slice(i, i + 100))}) MAXRESULTS 1000`,
+        );
+        found.push(...(r.QueryResponse.Bill ?? []));
+      }
     }
     const paid = new Map<string, string>();
     for (const f of found) if (!(Number(f.Balance) > 0)) paid.set(fingerprintOf(f), f.Id);
@@ -1240,11 +1268,11 @@ export async function billsForApproval(
   query: unknown,
 ): Promise<BillCandidate[]> {
   authorize(actor, 'approvals.write');
-  const { companyId } = parseInput(BillsForApprovalInput, query);
+  const { companyId, refresh } = parseInput(BillsForApprovalInput, query);
   await liveCompany(app, companyId);
   await requireCompanyInScope(app, actor, companyId);
-  const [{ bills, vendors }, claims] = await Promise.all([
-    fetchQbBills(app, companyId, commandContext(actor), null),
+  const [{ bills, vendors, realmId }, claims] = await Promise.all([
+    openBillsFromCopy(app, companyId, commandContext(actor), refresh === true),
     app.commands.load(approvalBillsDecider, approvalBillsDecider.streamId(companyId)),
   ]);
   const ach = await achStatuses(
@@ -1258,7 +1286,7 @@ export async function billsForApproval(
       bills.map((b) => ({ billId: b.Id, fingerprint: fingerprintOf(b) })),
     ).map((d) => [d.billId, d]),
   );
-  const paidLike = await paidLookalikes(app, companyId, commandContext(actor), bills);
+  const paidLike = await paidLookalikes(app, companyId, commandContext(actor), bills, realmId);
   const inactive = await inactiveVendors(app, companyId, bills, vendors);
   return bills
     .map((b) => {

@@ -107,8 +107,9 @@ describe('401s', () => {
   });
 
   it('marks the connection as needing attention when the refreshed token is refused too', async () => {
+    // /bills lists QuickBooks' bills once, then asks CDC for changes (issue 37 item 7): either refused.
     await simPost('/__sim/faults', {
-      rules: [{ path: '/query$', realmId: a.realmId, kind: 'unauthorized', count: 2 }],
+      rules: [{ path: '/(query|cdc)$', realmId: a.realmId, kind: 'unauthorized', count: 2 }],
     });
     const r = await bills(a.id);
     expect(r.status).toBe(503);
@@ -139,8 +140,8 @@ describe('401s', () => {
   it('reads 403 code 3100 in JSON and in XML, with its intuit_tid', async () => {
     await simPost('/__sim/faults', {
       rules: [
-        { path: '/query$', realmId: a.realmId, kind: 'forbidden', count: 1 },
-        { path: '/query$', realmId: a.realmId, kind: 'forbidden', xml: true, count: 1 },
+        { path: '/(query|cdc)$', realmId: a.realmId, kind: 'forbidden', count: 1 },
+        { path: '/(query|cdc)$', realmId: a.realmId, kind: 'forbidden', xml: true, count: 1 },
       ],
     });
     const json = await bills(a.id);

@@ -10,6 +10,7 @@ import * as vendorCommands from '../../schema/commands/vendor.js';
 import { vendorEvents, vendorSyncEvents } from '../../schema/events/vendor.js';
 import { VENDORS_QUEUE, vendorsJobHandlers, vendorsProcessManager } from '../../workers/vendors.js';
 import { VENDOR_IDS_SEQUENCE } from '../app/vendors.js';
+import { BillCopy } from '../quickbooks/bill-copy.js';
 import { CdcMarks } from '../quickbooks/cdc-marks.js';
 import '../gateway/graphql/types/vendor.js';
 import { quickbooksWebhookRoutes } from '../gateway/rest/quickbooks-webhook-routes.js';
@@ -44,5 +45,6 @@ export const vendorModule = defineModule<VendorReadTables>({
   storage: async (pool: pg.Pool) => {
     await pool.query(`CREATE SEQUENCE IF NOT EXISTS ${VENDOR_IDS_SEQUENCE}`);
     await CdcMarks.setup(pool);
+    await BillCopy.setup(pool);
   },
 });

@@ -33,6 +33,15 @@ export class CdcMarks {
     return since && qbNow - since.getTime() < CDC_LOOKBACK_MS ? since : null;
   }
 
+  /** The mark and when it was last moved (or confirmed) by this side's clock, or null. */
+  async read(companyId: number, realmId: string, entity: string) {
+    const r = await this.pool.query<{ since: Date; updated_at: Date }>(
+      `SELECT since, updated_at FROM qb_cdc_marks WHERE company_id = $1 AND realm_id = $2 AND entity = $3`,
+      [companyId, realmId, entity],
+    );
+    return r.rows[0] ? { since: r.rows[0].since, checkedAt: r.rows[0].updated_at } : null;
+  }
+
   /** Moves the mark on (never back: a slower, older read does not undo a newer one). */
   async set(companyId: number, realmId: string, entity: string, since: Date) {
     await this.pool.query(

@@ -34,6 +34,9 @@ export function testAppEnv(
     ADMIN_EMAIL: admin.email,
     ADMIN_PASSWORD: admin.password,
     LOG_LEVEL: 'silent',
+    // Tests change QuickBooks through the simulator's hooks and look at once: every /bills view asks
+    // CDC (one request). A test of the bill copy itself sets a longer freshness (issue 37 item 7).
+    QBO_BILLS_FRESH_SECONDS: '0',
     ...testSecrets(),
     ...extra,
   };

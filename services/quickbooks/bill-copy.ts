@@ -1,0 +1,121 @@
+// A per-company copy of its QuickBooks bills and their vendors (issue 37 item 7): the /bills screen
+// reads it instead of asking QuickBooks on every view. A full read fills it once; after that CDC
+// (`/cdc?entities=Bill,Vendor&changedSince=`) keeps it fresh: changed rows replaced, deleted bills
+// dropped. Rows are stored as QuickBooks sent them, made safe for jsonb only (a NUL or a lone
+// surrogate, which Postgres refuses, is replaced: jsonbSafe); everything read from here is cleaned by
+// services/quickbooks/clean.ts where it is used (services/app/approvals.ts), as a live answer is.
+import type pg from 'pg';
+
+export type CopyKind = 'Bill' | 'Vendor';
+
+/**
+ * Strings safe for jsonb, cleaned later as before: a NUL becomes U+0001 (another control, which
+ * cleanQbText drops as it drops NUL, and no id allows), a lone surrogate U+FFFD (as cleanQbText does).
+ */
+export function jsonbSafe(v: unknown): unknown {
+  if (typeof v === 'string')
+    return v
+      .replaceAll(String.fromCharCode(0), String.fromCharCode(1))
+      .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+  if (Array.isArray(v)) return v.map(jsonbSafe);
+  if (v && typeof v === 'object')
+    return Object.fromEntries(Object.entries(v).map(([k, x]) => [jsonbSafe(k) as string, jsonbSafe(x)]));
+  return v;
+}
+
+export class BillCopy {
+  constructor(private readonly pool: pg.Pool) {}
+
+  static async setup(pool: pg.Pool | pg.PoolClient) {
+    await pool.query(`CREATE TABLE IF NOT EXISTS qb_bill_copy (
+      company_id integer NOT NULL,
+      realm_id text NOT NULL,
+      kind text NOT NULL,
+      qb_id text NOT NULL,
+      open boolean NOT NULL DEFAULT false,
+      doc jsonb NOT NULL,
+      updated_at timestamptz NOT NULL DEFAULT now(),
+      PRIMARY KEY (company_id, realm_id, kind, qb_id)
+    )`);
+  }
+
+  /** Replaces (full: the company's whole copy) or upserts rows; `deleted` bills are dropped. */
+  async write(
+    companyId: number,
+    realmId: string,
+    rows: { kind: CopyKind; id: string; doc: Record<string, unknown> }[],
+    deleted: { kind: CopyKind; id: string }[],
+    full: boolean,
+  ) {
+    const c = await this.pool.connect();
+    try {
+      await c.query('BEGIN');
+      if (full) await c.query(`DELETE FROM qb_bill_copy WHERE company_id = $1`, [companyId]);
+      // Another realm's rows (a company connected elsewhere since) are not this company's any more.
+      else
+        await c.query(`DELETE FROM qb_bill_copy WHERE company_id = $1 AND realm_id <> $2`, [
+          companyId,
+          realmId,
+        ]);
+      for (let i = 0; i < rows.length; i += 500) {
+        const chunk = rows.slice(i, i + 500);
+        await c.query(
+          `INSERT INTO qb_bill_copy (company_id, realm_id, kind, qb_id, open, doc)
+           SELECT $1, $2, r.kind, r.qb_id, r.open, r.doc
+             FROM jsonb_to_recordset($3::jsonb) AS r(kind text, qb_id text, open boolean, doc jsonb)
+           ON CONFLICT (company_id, realm_id, kind, qb_id)
+           DO UPDATE SET doc = EXCLUDED.doc, open = EXCLUDED.open, updated_at = now()`,
+          [
+            companyId,
+            realmId,
+            JSON.stringify(
+              chunk.map((r) => ({
+                kind: r.kind,
+                qb_id: r.id,
+                open: r.kind === 'Bill' && Number(r.doc.Balance) > 0,
+                doc: jsonbSafe(r.doc),
+              })),
+            ),
+          ],
+        );
+      }
+      if (deleted.length > 0)
+        await c.query(
+          `DELETE FROM qb_bill_copy WHERE company_id = $1 AND realm_id = $2
+             AND (kind, qb_id) IN (SELECT * FROM unnest($3::text[], $4::text[]))`,
+          [companyId, realmId, deleted.map((d) => d.kind), deleted.map((d) => d.id)],
+        );
+      await c.query('COMMIT');
+    } catch (err) {
+      await c.query('ROLLBACK').catch(() => {});
+      throw err;
+    } finally {
+      c.release();
+    }
+  }
+
+  /** The open bills (a balance left to pay; at most `limit`) and the vendors of the copy. */
+  async open(companyId: number, realmId: string, limit = 5000) {
+    const bills = await this.pool.query<{ doc: Record<string, unknown> }>(
+      `SELECT doc FROM qb_bill_copy WHERE company_id = $1 AND realm_id = $2 AND kind = 'Bill' AND open
+       ORDER BY qb_id LIMIT $3`,
+      [companyId, realmId, limit],
+    );
+    const vendors = await this.pool.query<{ qb_id: string; doc: Record<string, unknown> }>(
+      `SELECT qb_id, doc FROM qb_bill_copy WHERE company_id = $1 AND realm_id = $2 AND kind = 'Vendor'`,
+      [companyId, realmId],
+    );
+    return { bills: bills.rows.map((r) => r.doc), vendors: vendors.rows.map((r) => r.doc) };
+  }
+
+  /** Paid bills (no balance) of the copy with one of these document numbers. */
+  async paidWithDocNumbers(companyId: number, realmId: string, docs: string[]) {
+    if (docs.length === 0) return [];
+    const r = await this.pool.query<{ doc: Record<string, unknown> }>(
+      `SELECT doc FROM qb_bill_copy WHERE company_id = $1 AND realm_id = $2 AND kind = 'Bill' AND NOT open
+         AND doc->>'DocNumber' = ANY($3::text[])`,
+      [companyId, realmId, docs],
+    );
+    return r.rows.map((x) => x.doc);
+  }
+}
