@@ -4,6 +4,7 @@
 import { DelayedError, type Job } from 'bullmq';
 import { decodeEvent } from '../schema/events/index.js';
 import type { VendorEvent, VendorSyncEvent } from '../schema/events/vendor.js';
+import { refreshBillCopyIfKept } from '../services/app/bill-copy.js';
 import { runVendorSync, type VendorSyncResume } from '../services/app/vendors.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { QbThrottledError } from '../services/quickbooks/client.js';
@@ -69,7 +70,7 @@ export const vendorsJobHandlers: Record<string, JobHandler> = {
     const resume = (job.data as { resume?: VendorSyncResume }).resume;
     let delayUntil: number | null = null;
     try {
-      return await runVendorSync(app, d, ctx, {
+      const result = await runVendorSync(app, d, ctx, {
         resume,
         // QuickBooks throttled: the job waits out the window (BullMQ's delay, no attempt spent) and
         // goes on from the page it stopped at. Time-outs and 5xx: BullMQ's retry with backoff, while
@@ -87,6 +88,15 @@ export const vendorsJobHandlers: Record<string, JobHandler> = {
           return new Date(Date.now() + base * 2 ** job.attemptsMade);
         },
       });
+      // The company's copy of its open bills follows (issue 37 item 7); best effort: a view refreshes it too.
+      if (result.error === null)
+        await refreshBillCopyIfKept(app, d.companyId, ctx).catch((err) =>
+          app.log.warn(
+            { companyId: d.companyId, error: String(err) },
+            'bill copy refresh after a sync failed',
+          ),
+        );
+      return result;
     } catch (err) {
       if (delayUntil !== null && token) {
         app.log.info(

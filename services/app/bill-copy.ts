@@ -128,3 +128,15 @@ async function readInto(
   await copy.write(companyId, realmId, rows, [], true);
   await marks.set(companyId, realmId, MARK, new Date(startedAt ?? Date.now()));
 }
+
+/**
+ * After a vendor sync (asked for by a person or by Intuit's webhook): a company whose bill copy
+ * exists has it brought up to date by CDC too (one request), so a view within the freshness window
+ * shows what the webhook announced. A company without a copy gets none here (its first view reads).
+ */
+export async function refreshBillCopyIfKept(app: AppServices, companyId: number, ctx: CommandContext) {
+  const { realmId } = await qbAccess(app, companyId, ctx);
+  if (!(await new CdcMarks(app.pool).read(companyId, realmId, MARK))) return false;
+  await billCopyFor(app, companyId, ctx, 'cdc');
+  return true;
+}

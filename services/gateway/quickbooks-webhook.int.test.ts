@@ -70,6 +70,8 @@ beforeAll(async () => {
       QBO_API_BASE: sim.url,
       QBO_RATE_WINDOW_SECONDS: '1',
       QBO_WEBHOOK_VERIFIER_TOKEN: VERIFIER,
+      // The bill copy stays an hour unless the webhook's sync brings it up to date.
+      QBO_BILLS_FRESH_SECONDS: '3600',
     },
   });
   admin = (await signIn(t.url, t.admin.email, t.admin.password)).tokens.accessToken;
@@ -147,6 +149,44 @@ describe('QuickBooks webhook', () => {
     // A realm no company here is connected to: accepted, nothing queued.
     const other = notification('4620816365000000000', '1');
     expect((await (await deliver(t.url, other, sign(other))).json()).data).toEqual({ queued: 0 });
+  });
+
+  it('brings the copy of open bills up to date too: a bill deleted in QuickBooks leaves /bills', async () => {
+    const openIds = async () =>
+      (
+        (await api(t.url, 'GET', `/api/bill-approval/bills?companyId=${companyId}`, { token: admin })).body
+          .data as Array<{ id: string }>
+      ).map((b) => b.id);
+    const first = await openIds();
+    const gone = first[0];
+    await fetch(`${sim.url}/__sim/bills/delete`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ realmId, billId: gone }),
+    });
+    // Fresh for an hour: the view alone does not see it.
+    expect(await openIds()).toContain(gone);
+    const body = JSON.stringify({
+      eventNotifications: [
+        {
+          realmId,
+          dataChangeEvent: {
+            entities: [
+              { name: 'Bill', id: gone, operation: 'Delete', lastUpdated: new Date().toISOString() },
+            ],
+          },
+        },
+      ],
+    });
+    const r = await deliver(t.url, body, sign(body));
+    expect((await r.json()).data).toEqual({ queued: 1 });
+    let ids = await openIds();
+    for (let i = 0; i < 100 && ids.includes(gone); i++) {
+      await new Promise((res) => setTimeout(res, 100));
+      ids = await openIds();
+    }
+    expect(ids).not.toContain(gone);
+    expect(ids).toHaveLength(first.length - 1);
   });
 
   it('is not there without a verifier token (404)', async () => {
