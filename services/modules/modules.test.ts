@@ -53,8 +53,9 @@ describe('the modules', () => {
     ]);
     expect(processManagers.map((p) => p.name)).toContain('users');
     expect(Object.keys(jobHandlers)).toContain('users');
-    // auth, users, managers, companies, quickbooks, vendors, approvals, dashboard, health, operations
-    expect(routeGroups).toHaveLength(10);
+    // auth, users, managers, companies, quickbooks, the QuickBooks webhook, vendors, approvals,
+    // dashboard, health, operations
+    expect(routeGroups).toHaveLength(11);
     expect(Object.keys(jobHandlers).sort()).toEqual(['approvals', 'quickbooks', 'users', 'vendors']);
   });
 
