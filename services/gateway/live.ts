@@ -4,6 +4,9 @@
 import { GraphQLError } from 'graphql';
 import type { Redis } from 'ioredis';
 import type { ChangeNotice } from '../../projections/projection.js';
+import type { AppServices } from '../app/context.js';
+import { companyScope, inScope } from '../app/staff-scope.js';
+import type { Actor } from '../auth/permissions.js';
 import { keepSubscribed, unsubscribeQuietly } from '../redis.js';
 
 export interface LiveBus {
@@ -222,4 +225,25 @@ export function seedSharedRead<T>(notice: ChangeNotice, key: string, read: Promi
   }
   const byKey = readsOf(notice);
   if (!byKey.has(key)) keep(byKey, key, read);
+}
+
+/**
+ * Only the notices of the subscriber's companies (the staff scope, decision 0001), the scope read
+ * again as it changes. A notice that names no company reaches ADMINs only.
+ */
+export async function* inStaffScope(
+  source: AsyncIterable<ChangeNotice>,
+  app: AppServices,
+  actor: Actor | null,
+  companyOf: (n: ChangeNotice) => number = (n) => Number(n.data?.companyId),
+) {
+  for await (const n of source) {
+    if (!actor) continue;
+    const companyId = companyOf(n);
+    if (
+      actor.role === 'ADMIN' ||
+      (Number.isInteger(companyId) && inScope(await companyScope(app, actor), companyId))
+    )
+      yield n;
+  }
 }

@@ -3,6 +3,7 @@
 // at most 30 days back. The test hooks that change vendors and bills move LastUpdatedTime on.
 import OAuthClient from 'intuit-oauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grantFromConsent } from './connect.js';
 import { type QboSandbox, startQboSandbox } from './server.js';
 
 let sim: QboSandbox;
@@ -14,29 +15,7 @@ let token: string;
 beforeAll(async () => {
   OAuthClient.retryConfig.maxRetries = 0;
   sim = await startQboSandbox({ clients: [client] });
-  const c = new OAuthClient({ ...client, environment: 'sandbox', redirectUri });
-  c.setAuthorizeURLs({
-    authorizeEndpoint: `${sim.url}/connect/oauth2`,
-    tokenEndpoint: `${sim.url}/oauth2/v1/tokens/bearer`,
-    revokeEndpoint: `${sim.url}/v2/oauth2/tokens/revoke`,
-    userInfoEndpoint: `${sim.url}/v1/openid_connect/userinfo`,
-  });
-  const page = await (
-    await fetch(c.authorizeUri({ scope: [OAuthClient.scopes.Accounting], state: 's' }))
-  ).text();
-  const form = page.match(/<form method="post" action="([^"]+)">(.*?)<\/form>/s)!;
-  const fields = Object.fromEntries(
-    [...form[2].matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2].replace(/&#38;/g, '&')]),
-  );
-  const res = await fetch(`${sim.url}${form[1]}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ ...fields, decision: 'allow' }).toString(),
-    redirect: 'manual',
-  });
-  const location = res.headers.get('location')!;
-  realmId = new URL(location).searchParams.get('realmId')!;
-  token = (await c.createToken(location)).getToken().access_token!;
+  ({ realmId, accessToken: token } = await grantFromConsent(sim.url, client, redirectUri));
 });
 afterAll(async () => {
   await sim?.close();

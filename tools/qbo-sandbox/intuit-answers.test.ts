@@ -4,6 +4,7 @@
 // answers the first response, and a fault rule can fail one chosen bill. Sources: README.md here.
 import OAuthClient from 'intuit-oauth';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { grantFromConsent } from './connect.js';
 import type { QbBill, Realm } from './seed.js';
 import { type QboSandbox, startQboSandbox } from './server.js';
 
@@ -14,31 +15,7 @@ let realm: Realm;
 let token = '';
 
 /** A grant for the first company, as a person gives it on the consent page. */
-async function connect(): Promise<{ realmId: string; accessToken: string }> {
-  const c = new OAuthClient({ ...client, environment: 'sandbox', redirectUri });
-  c.setAuthorizeURLs({
-    authorizeEndpoint: `${sim.url}/connect/oauth2`,
-    tokenEndpoint: `${sim.url}/oauth2/v1/tokens/bearer`,
-    revokeEndpoint: `${sim.url}/v2/oauth2/tokens/revoke`,
-    userInfoEndpoint: `${sim.url}/v1/openid_connect/userinfo`,
-  });
-  const page = await (
-    await fetch(c.authorizeUri({ scope: [OAuthClient.scopes.Accounting], state: 's' }))
-  ).text();
-  const form = page.match(/<form method="post" action="([^"]+)">(.*?)<\/form>/s)!;
-  const fields = Object.fromEntries(
-    [...form[2].matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2].replace(/&#38;/g, '&')]),
-  );
-  const res = await fetch(`${sim.url}${form[1]}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ ...fields, decision: 'allow' }).toString(),
-    redirect: 'manual',
-  });
-  const location = res.headers.get('location')!;
-  const accessToken = (await c.createToken(location)).getToken().access_token!;
-  return { realmId: new URL(location).searchParams.get('realmId')!, accessToken };
-}
+const connect = () => grantFromConsent(sim.url, client, redirectUri);
 
 const api = (path: string, init: RequestInit = {}) =>
   fetch(`${sim.url}/v3/company/${realm.realmId}/${path}`, {

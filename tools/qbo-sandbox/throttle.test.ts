@@ -3,6 +3,7 @@
 // `retry-after` with Intuit's ThrottleExceeded fault, and 403 code 3100 in Intuit's lowercase shape.
 import OAuthClient from 'intuit-oauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { grantFromConsent } from './connect.js';
 import { type QboSandbox, startQboSandbox } from './server.js';
 
 let sim: QboSandbox;
@@ -14,29 +15,8 @@ const redirectUri = 'http://127.0.0.1:9/callback';
 
 /** A token of `app` for the first company of the consent page. */
 async function tokenFor(app: (typeof apps)[number]) {
-  const c = new OAuthClient({ ...app, environment: 'sandbox', redirectUri });
-  c.setAuthorizeURLs({
-    authorizeEndpoint: `${sim.url}/connect/oauth2`,
-    tokenEndpoint: `${sim.url}/oauth2/v1/tokens/bearer`,
-    revokeEndpoint: `${sim.url}/v2/oauth2/tokens/revoke`,
-    userInfoEndpoint: `${sim.url}/v1/openid_connect/userinfo`,
-  });
-  const page = await (
-    await fetch(c.authorizeUri({ scope: [OAuthClient.scopes.Accounting], state: 's' }))
-  ).text();
-  const form = page.match(/<form method="post" action="([^"]+)">(.*?)<\/form>/s)!;
-  const fields = Object.fromEntries(
-    [...form[2].matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2].replace(/&#38;/g, '&')]),
-  );
-  const res = await fetch(`${sim.url}${form[1]}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ ...fields, decision: 'allow' }).toString(),
-    redirect: 'manual',
-  });
-  const location = res.headers.get('location')!;
-  const realmId = new URL(location).searchParams.get('realmId')!;
-  return { realmId, token: (await c.createToken(location)).getToken().access_token! };
+  const { realmId, accessToken } = await grantFromConsent(sim.url, app, redirectUri);
+  return { realmId, token: accessToken };
 }
 
 const info = (realmId: string, token: string) =>

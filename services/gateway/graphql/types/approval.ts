@@ -38,10 +38,9 @@ import {
   viewerApproval,
 } from '../../../app/approvals.js';
 import type { AppServices } from '../../../app/context.js';
-import { companyScope, inScope } from '../../../app/staff-scope.js';
 import type { Page } from '../../../app/users.js';
 import { type Actor, authorize } from '../../../auth/permissions.js';
-import { type LiveBus, seedSharedRead, sharedRead } from '../../live.js';
+import { inStaffScope, type LiveBus, seedSharedRead, sharedRead } from '../../live.js';
 import { cacheableQuery } from '../../response-cache.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
@@ -613,19 +612,6 @@ export function changedApproval(notice: ChangeNotice, app: AppServices, actor: A
 
 async function* onlyCompany(source: AsyncIterable<ChangeNotice>, companyId: number) {
   for await (const n of source) if (Number(n.data?.companyId) === companyId) yield n;
-}
-
-/** Only the changes of the subscriber's companies (staff scope, read again as it changes). */
-async function* inStaffScope(source: AsyncIterable<ChangeNotice>, app: AppServices, actor: Actor | null) {
-  for await (const n of source) {
-    if (!actor) continue;
-    const companyId = Number(n.data?.companyId);
-    if (
-      actor.role === 'ADMIN' ||
-      (Number.isInteger(companyId) && inScope(await companyScope(app, actor), companyId))
-    )
-      yield n;
-  }
 }
 
 builder.subscriptionField('approvalChanged', (t) =>

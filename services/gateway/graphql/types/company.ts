@@ -1,6 +1,5 @@
 // The Company type (spec 1 §3), its queries and mutations (spec 1 §7 Companies), and live changes.
 
-import type { ChangeNotice } from '../../../../projections/projection.js';
 import {
   type Assignee,
   activateCompany,
@@ -20,12 +19,10 @@ import {
   setPaymentAccount,
   updateCompany,
 } from '../../../app/companies.js';
-import type { AppServices } from '../../../app/context.js';
 import { AppError } from '../../../app/errors.js';
-import { companyScope, inScope } from '../../../app/staff-scope.js';
 import type { Page } from '../../../app/users.js';
-import { type Actor, authorize } from '../../../auth/permissions.js';
-import { sharedRead } from '../../live.js';
+import { authorize } from '../../../auth/permissions.js';
+import { inStaffScope, sharedRead } from '../../live.js';
 import { builder } from '../builder.js';
 import { run, toGraphQLError } from '../errors.js';
 import { withoutNulls } from '../inputs.js';
@@ -350,17 +347,6 @@ const CompanyChange = builder
     }),
   });
 
-/** Only the changes of the subscriber's companies (staff scope, decision 0001). */
-async function* inStaffScope(
-  source: AsyncIterable<ChangeNotice>,
-  ctx: { app: AppServices; actor: Actor | null },
-) {
-  for await (const n of source) {
-    if (!ctx.actor) continue;
-    if (ctx.actor.role === 'ADMIN' || inScope(await companyScope(ctx.app, ctx.actor), Number(n.id))) yield n;
-  }
-}
-
 builder.subscriptionField('companyChanged', (t) =>
   t.field({
     type: CompanyChange,
@@ -368,7 +354,12 @@ builder.subscriptionField('companyChanged', (t) =>
     authScopes: { permission: 'companies.read' },
     args: { id: t.arg.int({ required: false }) },
     subscribe: (_, args, ctx) =>
-      inStaffScope(ctx.live.subscribe('company', args.id == null ? undefined : String(args.id)), ctx),
+      inStaffScope(
+        ctx.live.subscribe('company', args.id == null ? undefined : String(args.id)),
+        ctx.app,
+        ctx.actor,
+        (n) => Number(n.id),
+      ),
     resolve: async (notice, _, ctx) => {
       authorize(ctx.actor, 'companies.read');
       // One read for every subscriber of the notice, shown to each as it may see it.

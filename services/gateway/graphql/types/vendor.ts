@@ -1,8 +1,3 @@
-// The Vendor type (spec 2 §3), its queries and mutations (spec 2 §7 Vendors), a vendor's history,
-// and live changes: vendorChanged, and vendorSyncProgress for the sync's progress bar.
-import type { ChangeNotice } from '../../../../projections/projection.js';
-import type { AppServices } from '../../../app/context.js';
-import { companyScope, inScope } from '../../../app/staff-scope.js';
 import type { Page } from '../../../app/users.js';
 import {
   clearVendorBanking,
@@ -17,8 +12,8 @@ import {
   type VendorSyncDto,
   vendorHistory,
 } from '../../../app/vendors.js';
-import { type Actor, authorize } from '../../../auth/permissions.js';
-import { sharedRead } from '../../live.js';
+import { authorize } from '../../../auth/permissions.js';
+import { inStaffScope, sharedRead } from '../../live.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
 import { withoutNulls } from '../inputs.js';
@@ -187,25 +182,6 @@ const VendorChange = builder
     }),
   });
 
-/**
- * Only the changes of the subscriber's companies (staff scope, decision 0001); a notice that names
- * no company reaches ADMINs only.
- */
-async function* inStaffScope(
-  source: AsyncIterable<ChangeNotice>,
-  ctx: { app: AppServices; actor: Actor | null },
-) {
-  for await (const n of source) {
-    if (!ctx.actor) continue;
-    const companyId = Number(n.data?.companyId);
-    if (
-      ctx.actor.role === 'ADMIN' ||
-      (Number.isInteger(companyId) && inScope(await companyScope(ctx.app, ctx.actor), companyId))
-    )
-      yield n;
-  }
-}
-
 builder.subscriptionField('vendorChanged', (t) =>
   t.field({
     type: VendorChange,
@@ -213,7 +189,11 @@ builder.subscriptionField('vendorChanged', (t) =>
     authScopes: { permission: 'vendors.read' },
     args: { id: t.arg.int({ required: false }) },
     subscribe: (_, args, ctx) =>
-      inStaffScope(ctx.live.subscribe('vendor', args.id == null ? undefined : String(args.id)), ctx),
+      inStaffScope(
+        ctx.live.subscribe('vendor', args.id == null ? undefined : String(args.id)),
+        ctx.app,
+        ctx.actor,
+      ),
     resolve: async (notice, _, ctx) => {
       authorize(ctx.actor, 'vendors.read');
       const vendor = await sharedRead(notice, 'vendor', () =>
@@ -261,7 +241,8 @@ builder.subscriptionField('vendorSyncProgress', (t) =>
     description: 'The progress of one vendor sync, pushed page by page until done.',
     authScopes: { permission: 'vendors.read' },
     args: { syncId: t.arg.string({ required: true }) },
-    subscribe: (_, args, ctx) => inStaffScope(ctx.live.subscribe('vendorsync', args.syncId), ctx),
+    subscribe: (_, args, ctx) =>
+      inStaffScope(ctx.live.subscribe('vendorsync', args.syncId), ctx.app, ctx.actor),
     resolve: async (notice, _, ctx) => {
       authorize(ctx.actor, 'vendors.read');
       const d = (notice.data ?? {}) as Record<string, unknown>;
