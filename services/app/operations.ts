@@ -57,14 +57,7 @@ export interface ParkedEventView {
 }
 
 /** A parked event an ADMIN set aside: kept on record, no longer counted as parked. */
-export interface DismissedEventView {
-  eventId: string;
-  eventType: string;
-  position: string;
-  streamId: string;
-  error: string;
-  attempts: number;
-  parkedAt: string;
+export interface DismissedEventView extends Omit<ParkedEventView, 'retryRequested'> {
   dismissedAt: string;
   dismissedBy: { id: number; name: string } | null;
   reason: string;

@@ -694,6 +694,9 @@ export async function runVendorSync(
   let error: string | null = null;
   // Where the sync stands at the start of the page in hand: a throttled job resumes there.
   let saved: VendorSyncResume = { start: run.resume?.start ?? sync.offset + 1, synced, failed };
+  /** The bar's progress as it stands now. */
+  const report = () =>
+    announce(app, { syncId, companyId, processed: synced + failed, synced, failed, total, done: false });
   try {
     const { client, isSandbox, realmId, auth } = await qbAccess(app, companyId, ctx);
     const marks = new CdcMarks(app.pool);
@@ -759,15 +762,7 @@ export async function runVendorSync(
         for (const ok of outcomes)
           if (ok) synced++;
           else failed++;
-        await announce(app, {
-          syncId,
-          companyId,
-          processed: synced + failed,
-          synced,
-          failed,
-          total,
-          done: false,
-        });
+        await report();
       }
     };
     // Incremental (issue 37 item 7): a whole-company sync after a successful one asks QuickBooks'
@@ -831,15 +826,7 @@ export async function runVendorSync(
       })
       .catch(() => null);
     total = counted == null ? null : Math.max(0, counted - sync.offset);
-    await announce(app, {
-      syncId,
-      companyId,
-      processed: synced + failed,
-      synced,
-      failed,
-      total,
-      done: false,
-    });
+    await report();
     // QuickBooks' STARTPOSITION is 1-based; a resumed job goes on from the page it stopped at.
     let start = run.resume?.start ?? sync.offset + 1;
     for (;;) {

@@ -7,6 +7,7 @@ import { createClient } from 'graphql-ws';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import type { BillSnapshot } from '../../schema/events/approval.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
 import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
@@ -75,6 +76,53 @@ async function hostileBill(
   });
   expect(res.status).toBe(200);
   return ((await res.json()) as { Bill: QbBill }).Bill;
+}
+
+/**
+ * An approval as one recorded before the door checked QuickBooks data: appended through the decider
+ * with the bill as given (the use case would clean or refuse it).
+ */
+function recordUnchecked(
+  approvalId: string,
+  companyId: number,
+  bill: Partial<BillSnapshot> & { Id: string },
+) {
+  const amount = bill.TotalAmt ?? 0;
+  return t.started.app.commands.handle(
+    approvalDecider,
+    approvalStreamId(approvalId),
+    {
+      type: 'CreateApproval',
+      approvalId,
+      companyId,
+      priority: 'MEDIUM',
+      managerId: null,
+      byUserId: ids.modB,
+      bills: [
+        {
+          DocNumber: null,
+          TxnDate: null,
+          DueDate: null,
+          Balance: amount,
+          CurrencyRef: 'USD',
+          VendorRef: { value: '1', name: null },
+          VendorInfo: { CompanyName: bill.VendorRef?.name ?? null },
+          VendorAddr: null,
+          Line: [],
+          AttachableId: null,
+          InvoiceFileName: null,
+          ...bill,
+          TotalAmt: amount,
+        },
+      ],
+      vendorContacts: [],
+      recipients: [],
+      confirmedDuplicates: [],
+      expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+      now: new Date().toISOString(),
+    },
+    { userId: String(ids.modB) },
+  );
 }
 
 const create = (companyId: number, billIds: string[], token = tokens.admin) =>
@@ -172,43 +220,14 @@ describe('QuickBooks bills are input (§1)', () => {
   it('an approval recorded before the cleaning shows its bills cleaned', async () => {
     const approvalId = '6f1c1d2e-0000-4000-8000-00000000b22b';
     const bill = await hostileBill(company, { amounts: [45] });
-    await t.started.app.commands.handle(
-      approvalDecider,
-      approvalStreamId(approvalId),
-      {
-        type: 'CreateApproval',
-        approvalId,
-        companyId: company.id,
-        priority: 'LOW',
-        managerId: null,
-        byUserId: ids.modB,
-        bills: [
-          {
-            Id: bill.Id,
-            DocNumber: 'INV-\u202Egpj.exe',
-            TxnDate: null,
-            DueDate: null,
-            TotalAmt: 45,
-            Balance: 45,
-            CurrencyRef: 'USD',
-            VendorRef: { value: bill.VendorRef.value, name: 'Old\u0007 Vendor' },
-            VendorInfo: { CompanyName: 'Old Vendor\u202E' },
-            VendorAddr: null,
-            Line: [
-              { Id: '1', Description: 'Ink\u0007', Amount: 45, Qty: null, ItemName: null, AccountName: null },
-            ],
-            AttachableId: null,
-            InvoiceFileName: null,
-          },
-        ],
-        vendorContacts: [],
-        recipients: [],
-        confirmedDuplicates: [],
-        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
-        now: new Date().toISOString(),
-      },
-      { userId: String(ids.modB) },
-    );
+    await recordUnchecked(approvalId, company.id, {
+      Id: bill.Id,
+      DocNumber: 'INV-\u202Egpj.exe',
+      TotalAmt: 45,
+      VendorRef: { value: bill.VendorRef.value, name: 'Old\u0007 Vendor' },
+      VendorInfo: { CompanyName: 'Old Vendor\u202E' },
+      Line: [{ Id: '1', Description: 'Ink\u0007', Amount: 45, Qty: null, ItemName: null, AccountName: null }],
+    });
     let detail = await api(t.url, 'GET', `${A}/${approvalId}`, { token: tokens.admin });
     for (let i = 0; detail.status === 404 && i < 50; i++) {
       await new Promise((r) => setTimeout(r, 100));
@@ -226,41 +245,12 @@ describe('QuickBooks bills are input (§1)', () => {
     // the projection parks it, and no one may approve what no screen shows.
     const approvalId = '6f1c1d2e-0000-4000-8000-00000000a11a';
     const bill = await hostileBill(company, { amounts: [40] });
-    await t.started.app.commands.handle(
-      approvalDecider,
-      approvalStreamId(approvalId),
-      {
-        type: 'CreateApproval',
-        approvalId,
-        companyId: company.id,
-        priority: 'HIGH',
-        managerId: null,
-        byUserId: ids.modB,
-        bills: [
-          {
-            Id: bill.Id,
-            DocNumber: 'OLD-1',
-            TxnDate: null,
-            DueDate: null,
-            TotalAmt: 9e15,
-            Balance: 9e15,
-            CurrencyRef: 'USD',
-            VendorRef: { value: bill.VendorRef.value, name: 'Old Vendor' },
-            VendorInfo: { CompanyName: 'Old Vendor' },
-            VendorAddr: null,
-            Line: [],
-            AttachableId: null,
-            InvoiceFileName: null,
-          },
-        ],
-        vendorContacts: [],
-        recipients: [],
-        confirmedDuplicates: [],
-        expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
-        now: new Date().toISOString(),
-      },
-      { userId: String(ids.modB) },
-    );
+    await recordUnchecked(approvalId, company.id, {
+      Id: bill.Id,
+      DocNumber: 'OLD-1',
+      TotalAmt: 9e15,
+      VendorRef: { value: bill.VendorRef.value, name: 'Old Vendor' },
+    });
     const r = await approve(approvalId, [bill.Id], tokens.modA);
     expect(r.status).toBe(409);
     expect(r.body.message).toMatch(/cannot be acted on/);

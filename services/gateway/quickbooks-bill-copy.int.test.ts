@@ -75,6 +75,12 @@ describe('open bills from a copy kept by CDC', () => {
       for (let i = 0; i < 20; i++) expect(await bills()).toHaveLength(open.length);
     });
     expect(views).toEqual([]);
+    // The copy keeps what the list reads: no vendor's e-mail, phone or address in plain in a table.
+    const stored = await t.started.app.pool.query(
+      `SELECT doc::text AS doc FROM qb_bill_copy WHERE kind = 'Vendor'`,
+    );
+    expect(stored.rows.length).toBeGreaterThan(0);
+    for (const r of stored.rows) expect(r.doc).not.toMatch(/PrimaryEmailAddr|PrimaryPhone|BillAddr/);
     // A bill deleted in QuickBooks: the copy shows it until a refresh, which asks CDC and nothing else.
     const gone = open[0].Id;
     expect(

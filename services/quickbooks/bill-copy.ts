@@ -39,7 +39,11 @@ export class BillCopy {
     )`);
   }
 
-  /** Replaces (full: the company's whole copy) or upserts rows; `deleted` bills are dropped. */
+  /**
+   * Replaces (full: the company's whole copy) or upserts rows; `deleted` bills are dropped. Only what
+   * the /bills list reads is kept: a vendor's e-mail, phone and address are personal fields, sealed
+   * in the log and never written to a table in plain (they are read from QuickBooks on create).
+   */
   async write(
     companyId: number,
     realmId: string,
@@ -73,7 +77,7 @@ export class BillCopy {
                 kind: r.kind,
                 qb_id: r.id,
                 open: r.kind === 'Bill' && Number(r.doc.Balance) > 0,
-                doc: jsonbSafe(r.doc),
+                doc: jsonbSafe(kept(r.kind, r.doc)),
               })),
             ),
           ],
@@ -118,4 +122,25 @@ export class BillCopy {
     );
     return r.rows.map((x) => x.doc);
   }
+}
+
+/** The fields of a copied row the /bills list and the paid look-alike check read. */
+const KEPT: Record<CopyKind, readonly string[]> = {
+  Bill: [
+    'Id',
+    'DocNumber',
+    'TxnDate',
+    'DueDate',
+    'TotalAmt',
+    'Balance',
+    'VendorRef',
+    'Line',
+    'CurrencyRef',
+    'MetaData',
+  ],
+  Vendor: ['Id', 'DisplayName', 'CompanyName', 'Active', 'MetaData'],
+};
+
+function kept(kind: CopyKind, doc: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(KEPT[kind].filter((k) => k in doc).map((k) => [k, doc[k]]));
 }

@@ -270,6 +270,15 @@ export class QuickBooksClient {
     };
   }
 
+  /** A throttle answer: the realm is blocked for Intuit's wait (retry-after) in the shared limiter. */
+  private async throttle(realmId: string, res: Response, tid: string | null) {
+    const after = Number(res.headers.get('retry-after'));
+    const wait =
+      Number.isFinite(after) && after > 0 ? after * SECONDS : (this.config.throttleWaitMs ?? 60 * SECONDS);
+    await this.config.limiter?.blockFor(realmId, wait);
+    return new QbThrottledError(wait, tid);
+  }
+
   /** Waits for the realm's shared limiter (rate-limit.ts); a long wait is the caller's: QbThrottledError. */
   private async takeTurn(realmId: string) {
     if (!this.config.limiter) return;
@@ -324,15 +333,8 @@ export class QuickBooksClient {
       }
       if (res.ok) return new Response(body, { status: res.status, headers: res.headers });
       const tid = res.headers.get('intuit_tid');
-      if (res.status === 429 || QuickBooksClient.throttled(body)) {
-        const after = Number(res.headers.get('retry-after'));
-        const wait =
-          Number.isFinite(after) && after > 0
-            ? after * SECONDS
-            : (this.config.throttleWaitMs ?? 60 * SECONDS);
-        await this.config.limiter?.blockFor(realmId, wait);
-        throw new QbThrottledError(wait, tid);
-      }
+      if (res.status === 429 || QuickBooksClient.throttled(body))
+        throw await this.throttle(realmId, res, tid);
       if (res.status >= 500 && attempt < retries) {
         await new Promise((r) => setTimeout(r, base * 2 ** attempt));
         continue;
@@ -463,15 +465,8 @@ export class QuickBooksClient {
         continue;
       }
       const tid = res.headers.get('intuit_tid');
-      if (res.status === 429 || QuickBooksClient.throttled(body)) {
-        const after = Number(res.headers.get('retry-after'));
-        const wait =
-          Number.isFinite(after) && after > 0
-            ? after * SECONDS
-            : (this.config.throttleWaitMs ?? 60 * SECONDS);
-        await this.config.limiter?.blockFor(realmId, wait);
-        throw new QbThrottledError(wait, tid);
-      }
+      if (res.status === 429 || QuickBooksClient.throttled(body))
+        throw await this.throttle(realmId, res, tid);
       const error = QuickBooksClient.apiError(res.status, body, tid);
       if (error.code === '5010') throw new QbStaleObjectError(error.message, res.status);
       throw error;
