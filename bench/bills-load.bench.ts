@@ -4,8 +4,9 @@
 // simulator keeps Intuit's limits (500 a minute, 10 a second per realm). Prints the statuses and how
 // many answered 503, and what the realm was asked.
 //
-//   npx vitest run --config bench/bills-load.config.ts     (BILLS_LOAD_SECONDS, default 65: past
-//   Intuit's one-minute window). A vitest file for its Postgres and Redis set-up; not part of CI.
+//   npm run bench -- --only=bills    (or npx vitest run --config bench/bills-load.config.ts;
+//   BILLS_LOAD_SECONDS, default 65: past Intuit's one-minute window). A vitest file for its Postgres
+//   and Redis set-up; not part of CI.
 import { expect, it } from 'vitest';
 import { startTestApp } from '../test/support/app.js';
 import { api, signIn } from '../test/support/http.js';

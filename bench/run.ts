@@ -38,12 +38,12 @@ interface Row {
 }
 
 const quick = process.argv.includes('--quick');
-/** `--only=append,replay,latency,floor,web,vendors,approvals` runs a subset. */
+/** `--only=append,replay,latency,floor,web,vendors,approvals,bills` runs a subset. */
 const only = process.argv
   .find((a) => a.startsWith('--only='))
   ?.slice(7)
   .split(',');
-const PARTS = ['append', 'replay', 'latency', 'floor', 'web', 'vendors', 'approvals'] as const;
+const PARTS = ['append', 'replay', 'latency', 'floor', 'web', 'vendors', 'approvals', 'bills'] as const;
 /** Set in a part's own process: the one part it runs. */
 const part = process.argv.find((a) => a.startsWith('--part='))?.slice(7);
 const wanted = (name: string) => name === part;
@@ -100,7 +100,9 @@ async function main() {
       // One part failing must not throw away the figures the others took: it shows as a failed row.
       const result = await (name === 'replay' && !quick
         ? replayMedian(services)
-        : runPart(name, services)
+        : name === 'bills'
+          ? billsLoad()
+          : runPart(name, services)
       ).catch((err: Error) => {
         process.stderr.write(`${err.message}\n`);
         failed.push(name);
@@ -129,6 +131,54 @@ async function main() {
     `${JSON.stringify({ at: new Date().toISOString(), rows, ...data }, null, 2)}\n`,
   );
   if (failed.length > 0) process.exitCode = 1;
+}
+
+/**
+ * The /bills screen under a mixed load (issue 37 item 7): bench/bills-load.bench.ts under its vitest
+ * set-up (the test app and simulator), 150 requests a second for 65 s (10 with --quick) after a
+ * minute that empties the realm's window. The figure: no request answers 503.
+ */
+function billsLoad(): Promise<PartResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'bench/bills-load.config.ts'],
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...(quick ? { BILLS_LOAD_SECONDS: '10' } : {}) },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      // The bench prints its result as indented JSON inside vitest's output.
+      const found = /\{\s*"seconds"[\s\S]*?\n\}/.exec(out);
+      if (code !== 0 || !found) return reject(new Error(`bench part bills failed (exit ${code})`));
+      const r = JSON.parse(found[0]) as {
+        seconds: number;
+        requests: number;
+        perSecond: number;
+        status503: number;
+        percent503: number;
+        quickbooksAsked: number;
+      };
+      resolve({
+        rows: [
+          {
+            figure: `/bills under a mixed load: 150 requests/s for ${fmt(r.seconds)} s (7.5 /bills views/s, a create every 2 s, the rest list reads), one realm at Intuit's 500/min and 10/s`,
+            value: `${fmt(r.status503)} of ${fmt(r.requests)} answered 503 (${r.percent503} %), ${fmt(r.perSecond, 1)} req/s, ${fmt(r.quickbooksAsked)} QuickBooks requests`,
+            target: 'no 503',
+            met: r.status503 === 0,
+          },
+        ],
+        data: { bills: r },
+      });
+    });
+  });
 }
 
 /** Cold replays run in a part process each: a rebuild happens in a freshly started projector. */
