@@ -12,7 +12,7 @@ import { startWorkers } from '../workers/index.js';
 import { ProcessManagerRunner } from '../workers/process-manager-runner.js';
 import { QUEUES, queuePrefix } from '../workers/queues.js';
 import { STORAGE_SETUP_LOCK } from './advisory-locks.js';
-import { claimStreamOf, registerUser } from './app/auth.js';
+import { claimStreamOf, recordNewUser } from './app/auth.js';
 import { CommandHandler } from './app/command-handler.js';
 import type { AppServices, Logger } from './app/context.js';
 import { FreshReads } from './app/fresh-reads.js';
@@ -123,13 +123,13 @@ export async function ensureAdmin(app: AppServices, password: string) {
   const { state } = await app.commands.load(emailClaimDecider, claimStreamOf(app, email));
   if (state.claimedBy !== null) return null;
   try {
-    const user = await registerUser(
+    const user = await recordNewUser(
       app,
       null,
       { email, password, firstName: 'System', lastName: 'Administrator', role: 'ADMIN' },
       { system: true, context: { commandId: `bootstrap-admin-${app.blindIndex.email(email)}` } },
     );
-    const { events } = await app.store.readStream(userDecider.streamId(user.id));
+    const { events } = await app.store.readStream(userDecider.streamId(user.userId));
     return { email, password, position: events.at(-1)?.position ?? null };
   } catch (err) {
     // Another process created it at the same moment.

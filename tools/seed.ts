@@ -9,7 +9,7 @@ import {
   rejectApproval,
   setApprovalPolicy,
 } from '../services/app/approvals.js';
-import { claimStreamOf, registerUser } from '../services/app/auth.js';
+import { claimStreamOf, recordNewUser } from '../services/app/auth.js';
 import {
   COMPANY_IDS_SEQUENCE,
   configureNacha,
@@ -53,7 +53,7 @@ export async function seedDemoData(app: AppServices, quickbooks?: DemoQuickBooks
   for (const u of DEMO_USERS) {
     const { state } = await app.commands.load(emailClaimDecider, claimStreamOf(app, u.email));
     if (state.claimedBy !== null) continue;
-    await registerUser(
+    await recordNewUser(
       app,
       null,
       { ...u, password: DEMO_PASSWORD },

@@ -9,12 +9,14 @@ import {
   RegisterUserInput,
 } from '../../schema/commands/user.js';
 import { schemaVersionOf } from '../../schema/events/index.js';
+import type { Tokens } from '../../schema/users/answers.js';
 import { burnVerify } from '../auth/passwords.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { DomainError } from '../domain/errors.js';
 import { userDecider } from '../domain/user/decider.js';
 import { CLAIM_TAKEN, emailClaimDecider } from '../domain/user/email-claim.js';
 import { type UserSessionCommand, userSessionDecider } from '../domain/user/session.js';
+import type { Position } from '../eventstore/port.js';
 import { observeAdmin } from './admin-roster.js';
 import { type CommandContext, eventIdFor } from './command-handler.js';
 import { type AppServices, awaitProjections, nextUserId } from './context.js';
@@ -22,10 +24,7 @@ import { AppError, parseInput } from './errors.js';
 import { announceSessionsEnded, endSessionsOf } from './sessions.js';
 import { findUserRow, findUserRowByEmail, toUserDto, type UserDto, userAnswer } from './user-view.js';
 
-export interface Tokens {
-  accessToken: string;
-  refreshToken: string;
-}
+export type { Tokens };
 
 const INVALID_CREDENTIALS = 'Invalid email or password';
 
@@ -192,9 +191,8 @@ export async function me(app: AppServices, actor: Actor | null): Promise<UserDto
 }
 
 /**
- * Creates a user (POST /api/auth/register, also the screens' "create user"). `actor` null with
- * `system: true` is the first-start bootstrap of the admin. Once the user is stored it answers with
- * it: from the read model when that caught up in time, else from the decided state (never a 500).
+ * Creates a user (POST /api/auth/register, also the screens' "create user") and answers with it from
+ * the users read model once that has caught up (services/app/answer-after-write.ts).
  */
 export async function registerUser(
   app: AppServices,
@@ -202,6 +200,21 @@ export async function registerUser(
   input: unknown,
   options: { system?: boolean; context?: CommandContext } = {},
 ): Promise<UserDto> {
+  const { userId, position } = await recordNewUser(app, actor, input, options);
+  return userAnswer(app, userId, position);
+}
+
+/**
+ * Records a new user: its e-mail claim, credentials and UserRegistered. `actor` null with
+ * `system: true` is the first-start bootstrap of the admin and the demo seed, which need no answer
+ * (no projector may run yet to show one).
+ */
+export async function recordNewUser(
+  app: AppServices,
+  actor: Actor | null,
+  input: unknown,
+  options: { system?: boolean; context?: CommandContext } = {},
+): Promise<{ userId: number; position: Position | null }> {
   if (!options.system) authorize(actor, 'auth.register');
   const data = parseInput(RegisterUserInput, input);
   const now = nowIso();
@@ -239,8 +252,7 @@ export async function registerUser(
   }
   // The roster counts a new active ADMIN at once (the users process manager would, a little later).
   if (result.state.role === 'ADMIN' && result.state.isActive) await observeAdmin(app, userId);
-  const caughtUp = await awaitProjections(app, result.position, ['users']);
-  return userAnswer(app, userId, result.state, caughtUp, result.position);
+  return { userId, position: result.position };
 }
 
 /**

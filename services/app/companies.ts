@@ -2,7 +2,7 @@
 // and NACHA settings. Every change is a command on the company's stream (and, for its name, on the
 // `companynames` stream); every read comes from the companies read model.
 import { sql } from 'kysely';
-import { type MaskedNacha, maskAccountNumber } from '../../projections/companies.js';
+import { maskAccountNumber } from '../../projections/companies.js';
 import {
   AssignmentsInput,
   CompanyInput,
@@ -11,68 +11,32 @@ import {
   NachaConfigInput,
   PaymentAccountInput,
 } from '../../schema/commands/company.js';
+import type {
+  Company,
+  CompanyAssignee,
+  CompanyRead,
+  CompanyReference,
+} from '../../schema/companies/answers.js';
 import type { AssignmentRole, NachaSettings } from '../../schema/events/company.js';
+import type { Page } from '../../schema/shared/answers.js';
 import { type Actor, authorize, can, commandContext } from '../auth/permissions.js';
-import { type Assignments, type CompanyState, companyDecider } from '../domain/company/decider.js';
+import { type Assignments, companyDecider } from '../domain/company/decider.js';
 import { COMPANY_NAMES_STREAM, namesDecider } from '../domain/company/names.js';
 import type { Position } from '../eventstore/port.js';
+import { answerAfterWrite } from './answer-after-write.js';
 import { type AppServices, awaitProjections } from './context.js';
 import { AppError, type FieldError, parseInput, parseRowId } from './errors.js';
 import { disconnectQuickBooks, quickbooksCompanyInfo } from './quickbooks.js';
 import { companyScope, inScope } from './staff-scope.js';
-import type { Page } from './users.js';
 
 export const COMPANY_IDS_SEQUENCE = 'company_ids';
 
-export interface Assignee {
-  id: number;
-  firstName: string | null;
-  lastName: string | null;
-  email: string;
-}
-
-export interface CompanyDto extends Partial<MaskedNacha> {
-  id: number;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  website: string | null;
-  address: string | null;
-  description: string | null;
-  industry: string | null;
-  status: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED';
-  isActive: boolean;
-  qbRealmId: string | null;
-  qbConnectionStatus: 'connected' | 'disconnected' | 'error' | null;
-  qbLastRefresh: string | null;
-  qbPaymentAccountReference: string | null;
-  managerId: number | null;
-  processorId: number | null;
-  approverId: number | null;
-  accountantId: number | null;
-  manager: Assignee | null;
-  processor: Assignee | null;
-  approver: Assignee | null;
-  accountant: Assignee | null;
-  /** The NACHA settings are complete (a file can be written for this company). */
-  nachaConfigured: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
-
-/**
- * A company as MODERATOR and USER read it (spec 1 §2, §6: companies are ADMIN's): what their
- * screens' company pickers show. The MODERATOR also reads the connection status: the vendors page
- * syncs only a connected company.
- */
-export interface CompanyReference {
-  id: number;
-  name: string;
-  qbConnectionStatus?: CompanyDto['qbConnectionStatus'];
-}
-
+// The answers are written once in schema/companies/answers.ts; these names stay for their users.
+export type Assignee = CompanyAssignee;
+export type CompanyDto = Company;
+export type { CompanyReference };
 /** A company read: the whole of it (ADMIN) or its reference (MODERATOR, USER). */
-export type CompanyView = CompanyDto | CompanyReference;
+export type CompanyView = CompanyRead;
 
 export const isWholeCompany = (c: CompanyView): c is CompanyDto => 'createdAt' in c;
 
@@ -287,43 +251,9 @@ async function checkAssignees(app: AppServices, assignments: Partial<Assignments
   if (errors.length > 0) throw new AppError('VALIDATION', errors[0].message, errors);
 }
 
-/** The company as its commands left it: the answer when the read model has not caught up in time. */
-function fromState(s: CompanyState): CompanyDto {
-  const now = new Date().toISOString();
-  const nacha = s.nacha
-    ? { ...s.nacha, bankAccountNumber: maskAccountNumber(s.nacha.bankAccountNumber) }
-    : {};
-  return {
-    id: s.companyId!,
-    ...s.details!,
-    status: s.status!,
-    isActive: s.status === 'ACTIVE',
-    qbRealmId: null,
-    qbConnectionStatus: null,
-    qbLastRefresh: null,
-    qbPaymentAccountReference: s.paymentAccountReference,
-    ...s.assignments,
-    manager: null,
-    processor: null,
-    approver: null,
-    accountant: null,
-    ...nacha,
-    nachaConfigured: s.nacha !== null,
-    createdAt: s.createdAt ?? now,
-    updatedAt: now,
-  };
-}
-
-/** Waits (bounded) for the read model; the events are stored, so a lag answers from the state. */
-async function answer(
-  app: AppServices,
-  id: number,
-  position: Position | null,
-  state: () => Promise<CompanyState>,
-) {
-  const caughtUp = await awaitProjections(app, position, ['companies']);
-  const c = caughtUp ? await findCompany(app, id) : null;
-  return c ?? fromState(await state());
+/** Answers a write from the companies read model once it has applied the write's events. */
+function answer(app: AppServices, id: number, position: Position | null): Promise<CompanyDto> {
+  return answerAfterWrite(app, position, ['companies'], () => findCompany(app, id));
 }
 
 const lastOf = (...positions: Array<Position | null | undefined>) =>
@@ -383,7 +313,7 @@ export async function createCompany(
     await names(app, actor, { type: 'ReleaseName', companyId, name: details.name, now }).catch(() => {});
     throw err;
   }
-  return answer(app, companyId, created.position, async () => created.state);
+  return answer(app, companyId, created.position);
 }
 
 export async function updateCompany(
@@ -419,12 +349,7 @@ export async function updateCompany(
     reference: qbPaymentAccountReference,
     now,
   });
-  return answer(
-    app,
-    companyId,
-    lastOf(updated.position, assigned.position, account.position),
-    async () => account.state,
-  );
+  return answer(app, companyId, lastOf(updated.position, assigned.position, account.position));
 }
 
 export async function changeAssignments(
@@ -443,7 +368,7 @@ export async function changeAssignments(
     assignments,
     now: new Date().toISOString(),
   });
-  return answer(app, companyId, r.position, async () => r.state);
+  return answer(app, companyId, r.position);
 }
 
 /**
@@ -487,7 +412,7 @@ export async function setPaymentAccount(
     reference: qbPaymentAccountReference,
     now: new Date().toISOString(),
   });
-  return answer(app, companyId, r.position, async () => r.state);
+  return answer(app, companyId, r.position);
 }
 
 /** NACHA text as a bank reads it: printable ASCII, upper case (accents dropped). */
@@ -539,7 +464,7 @@ export async function configureNacha(
     settings,
     now: new Date().toISOString(),
   });
-  return answer(app, companyId, r.position, async () => r.state);
+  return answer(app, companyId, r.position);
 }
 
 export async function activateCompany(
@@ -554,7 +479,7 @@ export async function activateCompany(
   // Names are unique among active companies: reactivating takes the name back, or is refused.
   await names(app, actor, { type: 'ClaimName', companyId, name: state.details!.name, now });
   const r = await run(app, actor, companyId, { type: 'ActivateCompany', now });
-  return answer(app, companyId, r.position, async () => r.state);
+  return answer(app, companyId, r.position);
 }
 
 export async function deactivateCompany(
@@ -569,7 +494,7 @@ export async function deactivateCompany(
   const r = await run(app, actor, companyId, { type: 'DeactivateCompany', now });
   // After the status: a crash in between leaves the name held, never two active companies sharing it.
   await names(app, actor, { type: 'ReleaseName', companyId, name: state.details!.name, now });
-  return answer(app, companyId, r.position, async () => r.state);
+  return answer(app, companyId, r.position);
 }
 
 export async function deleteCompany(app: AppServices, actor: Actor | null, id: unknown): Promise<void> {

@@ -1,33 +1,15 @@
 // System health (spec 1 §3): status, uptime, version, database, api, memory and disk.
 import { statfs } from 'node:fs/promises';
 import os from 'node:os';
+import type { Readiness, SystemHealth, Usage } from '../../schema/operations/answers.js';
 import { type Actor, authorize } from '../auth/permissions.js';
 import type { AppServices } from './context.js';
-import { type LogHolder, logHealth } from './operations.js';
+import { logHealth } from './operations.js';
 
 export const VERSION: string = process.env.npm_package_version ?? '0.1.0';
 
-export interface Usage {
-  used: number;
-  total: number;
-  percentage: number;
-}
-
-export interface SystemHealth {
-  status: 'healthy' | 'degraded' | 'unhealthy';
-  uptime: number;
-  version: string;
-  timestamp: string;
-  database: { status: 'connected' | 'disconnected'; responseTime: number | null };
-  redis: { status: 'connected' | 'disconnected'; responseTime: number | null };
-  api: { status: 'operational'; responseTime: number };
-  memory: Usage;
-  disk: Usage;
-  /** Events projections and process managers set aside (operations page); null when unknown. */
-  parkedEvents: number | null;
-  /** The open transaction that holds the event log back, if any. */
-  logHolder: LogHolder | null;
-}
+// The answers are written once in schema/operations/answers.ts; these names stay for their users.
+export type { Readiness, SystemHealth, Usage };
 
 const usage = (used: number, total: number): Usage => ({
   used,
@@ -52,14 +34,6 @@ async function timed(fn: () => Promise<unknown>): Promise<number | null> {
 function redisRoundTrip(app: AppServices): Promise<number | null> {
   if (app.redis.status !== 'ready') return Promise.resolve(null);
   return timed(() => app.redis.ping());
-}
-
-export interface Readiness {
-  status: 'ready' | 'unavailable';
-  /** Ready, but running without Redis (sign-in limits per process, no live updates). */
-  degraded: boolean;
-  database: 'connected' | 'disconnected';
-  redis: 'connected' | 'disconnected';
 }
 
 /** For load balancers: ready while Postgres answers; Redis being down only degrades the service. */

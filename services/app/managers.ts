@@ -8,29 +8,18 @@ import {
   ManagerPageInput,
   ManagerSearchInput,
 } from '../../schema/commands/manager.js';
-import type { Role } from '../../schema/events/user.js';
+import type { Manager } from '../../schema/managers/answers.js';
+import type { Page } from '../../schema/shared/answers.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
-import { type ManagerState, managerDecider } from '../domain/manager/decider.js';
+import { managerDecider } from '../domain/manager/decider.js';
 import { linksDecider, MANAGER_LINKS_STREAM } from '../domain/manager/links.js';
 import type { Position } from '../eventstore/port.js';
+import { answerAfterWrite } from './answer-after-write.js';
 import { type AppServices, awaitProjections } from './context.js';
 import { AppError, parseInput, parseRowId } from './errors.js';
-import type { Page } from './users.js';
 
-export interface ManagerDto {
-  id: number;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string | null;
-  title: string | null;
-  status: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED';
-  isActive: boolean;
-  userId: number | null;
-  user: { id: number; firstName: string | null; lastName: string | null; email: string; role: Role } | null;
-  createdAt: string;
-  updatedAt: string;
-}
+/** The manager answer (schema/managers/answers.ts). */
+export type ManagerDto = Manager;
 
 /** Ids the spec shows as numbers: a Postgres sequence, whatever event store runs. */
 export const MANAGER_IDS_SEQUENCE = 'manager_ids';
@@ -183,48 +172,10 @@ async function link(app: AppServices, actor: Actor, managerId: number, userId: n
   return app.commands.handle(linksDecider, MANAGER_LINKS_STREAM, command, commandContext(actor));
 }
 
-/** The manager as its commands left it: the answer when the read model has not caught up in time. */
-function fromState(state: ManagerState, userId: number | null): ManagerDto {
-  const now = new Date().toISOString();
-  return {
-    id: state.managerId!,
-    firstName: state.firstName!,
-    lastName: state.lastName!,
-    email: state.email!,
-    phone: state.phone ?? null,
-    title: state.title ?? null,
-    status: state.status!,
-    isActive: state.status === 'ACTIVE',
-    userId,
-    user: null,
-    createdAt: state.createdAt ?? now,
-    updatedAt: now,
-  };
-}
-
-/**
- * Waits (bounded) for the managers read model, then reads the answer from it. The events are
- * stored: a read model that has not caught up answers from the decided state, never with an error.
- */
-async function answer(
-  app: AppServices,
-  id: number,
-  positions: Array<Position | null>,
-  decided: () => Promise<ManagerDto>,
-): Promise<ManagerDto> {
+/** Answers a write from the managers read model once it has applied the write's events. */
+function answer(app: AppServices, id: number, positions: Array<Position | null>): Promise<ManagerDto> {
   const last = positions.filter((p): p is Position => p !== null).at(-1) ?? null;
-  const caughtUp = await awaitProjections(app, last, ['managers']);
-  const m = caughtUp ? await findManager(app, id) : null;
-  return m ?? decided();
-}
-
-/** The decided state of a manager and its link, read from their streams. */
-async function decidedManager(app: AppServices, managerId: number): Promise<ManagerDto> {
-  const [{ state }, links] = await Promise.all([
-    app.commands.load(managerDecider, managerDecider.streamId(managerId)),
-    app.commands.load(linksDecider, MANAGER_LINKS_STREAM),
-  ]);
-  return fromState(state, links.state.userOfManager.get(managerId) ?? null);
+  return answerAfterWrite(app, last, ['managers'], () => findManager(app, id));
 }
 
 export async function createManager(
@@ -253,9 +204,7 @@ export async function createManager(
     commandContext(actor),
   );
   const linked = userId !== null ? await link(app, actor, id, userId, now) : null;
-  return answer(app, id, [created.position, linked?.position ?? null], () =>
-    Promise.resolve(fromState(created.state, userId)),
-  );
+  return answer(app, id, [created.position, linked?.position ?? null]);
 }
 
 export async function updateManager(
@@ -279,9 +228,7 @@ export async function updateManager(
     commandContext(actor),
   );
   const linked = userId !== current.userId ? await link(app, actor, managerId, userId, now) : null;
-  return answer(app, managerId, [updated.position, linked?.position ?? null], () =>
-    Promise.resolve(fromState(updated.state, userId)),
-  );
+  return answer(app, managerId, [updated.position, linked?.position ?? null]);
 }
 
 export async function deleteManager(app: AppServices, actor: Actor | null, id: unknown): Promise<void> {
@@ -313,7 +260,7 @@ export async function linkManagerUser(
   await requireManager(app, managerId);
   await requireLinkableUser(app, userId);
   const linked = await link(app, actor, managerId, userId, new Date().toISOString());
-  return answer(app, managerId, [linked.position], () => decidedManager(app, managerId));
+  return answer(app, managerId, [linked.position]);
 }
 
 export async function unlinkManagerUser(
@@ -325,5 +272,5 @@ export async function unlinkManagerUser(
   const managerId = parseId(id);
   await requireManager(app, managerId);
   const unlinked = await link(app, actor, managerId, null, new Date().toISOString());
-  return answer(app, managerId, [unlinked.position], () => decidedManager(app, managerId));
+  return answer(app, managerId, [unlinked.position]);
 }

@@ -13,83 +13,28 @@ import {
   requestRetry,
 } from '../../projections/parked.js';
 import { plainText } from '../../schema/commands/text-rules.js';
+import type {
+  DismissedParkedEvent,
+  FailedJob,
+  JobCounts,
+  LogConsumer,
+  LogHolder,
+  OperationsOverview,
+  ParkedEvent as ParkedEventAnswer,
+  QueueOverview,
+} from '../../schema/operations/answers.js';
 import { queuePrefix } from '../../workers/queues.js';
 import { type Actor, authorize } from '../auth/permissions.js';
 import { redisOptions } from '../redis.js';
 import type { AppServices } from './context.js';
 import { AppError, parseInput } from './errors.js';
 
-export interface JobCounts {
-  waiting: number;
-  active: number;
-  delayed: number;
-  failed: number;
-  completed: number;
-  paused: number;
-}
-
-export interface FailedJob {
-  id: string;
-  name: string;
-  failedReason: string;
-  attemptsMade: number;
-  failedAt: string | null;
-}
-
-export interface QueueOverview {
-  name: string;
-  /** False when Redis did not answer in time: counts are null and failedJobs empty. */
-  available: boolean;
-  counts: JobCounts | null;
-  /** Newest first, at most FAILED_JOBS_SHOWN. */
-  failedJobs: FailedJob[];
-}
-
-export interface ParkedEventView {
-  eventId: string;
-  eventType: string;
-  position: string;
-  streamId: string;
-  error: string;
-  attempts: number;
-  parkedAt: string;
-  retryRequested: boolean;
-}
-
+// The answers are written once in schema/operations/answers.ts; these names stay for their users.
+export type { FailedJob, JobCounts, LogHolder, OperationsOverview, QueueOverview };
+export type ParkedEventView = ParkedEventAnswer;
 /** A parked event an ADMIN set aside: kept on record, no longer counted as parked. */
-export interface DismissedEventView extends Omit<ParkedEventView, 'retryRequested'> {
-  dismissedAt: string;
-  dismissedBy: { id: number; name: string } | null;
-  reason: string;
-}
-
-export interface ConsumerOverview {
-  name: string;
-  kind: 'projection' | 'process-manager';
-  /** Null before the consumer's first start. */
-  checkpoint: string | null;
-  lagSeconds: number | null;
-  updatedAt: string | null;
-  /** Parked and not dismissed: what still needs an operator. */
-  parked: ParkedEventView[];
-  /** Newest first. */
-  dismissed: DismissedEventView[];
-}
-
-export interface LogHolder {
-  pid: number;
-  ageSeconds: number;
-  query: string;
-  state: string;
-}
-
-export interface OperationsOverview {
-  generatedAt: string;
-  redis: 'up' | 'down';
-  queues: QueueOverview[];
-  consumers: ConsumerOverview[];
-  logHolder: LogHolder | null;
-}
+export type DismissedEventView = DismissedParkedEvent;
+export type ConsumerOverview = LogConsumer;
 
 export const FAILED_JOBS_SHOWN = 20;
 /** Anything may sit in a failure reason (a driver's message with values in it): keep it short. */

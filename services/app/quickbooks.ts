@@ -8,6 +8,12 @@ import {
   QbOAuthCallbackInput,
   QbOAuthStartInput,
 } from '../../schema/commands/quickbooks.js';
+import type {
+  QbBankAccount,
+  QbCompanyInfo,
+  QbCredentials,
+  QbTokenStatus,
+} from '../../schema/companies/answers.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { companyDecider } from '../domain/company/decider.js';
 import { QB_REALMS_STREAM, realmsDecider, realmTaken } from '../domain/company/realms.js';
@@ -81,11 +87,7 @@ function record(
   return app.commands.handle(companyDecider, companyDecider.streamId(companyId), command, context);
 }
 
-export interface QbCredentialsInfo {
-  hasCredentials: boolean;
-  qbClientId: string | null;
-  qbIsSandbox: boolean;
-}
+export type QbCredentialsInfo = QbCredentials;
 
 export async function getQbCredentials(
   app: AppServices,
@@ -368,24 +370,7 @@ export async function completeQbOAuth(
   }
 }
 
-export interface QbTokenStatus {
-  hasTokens: boolean;
-  isExpired: boolean;
-  /** Seconds until the access token expires (0 once expired). */
-  expiresIn: number;
-  /**
-   * When the company must consent again: the refresh token's hard expiry (Intuit's 5-year cap,
-   * `x_refresh_token_hard_expires_in`); null when QuickBooks gave none (issue 37 item 6).
-   */
-  reconsentBy: string | null;
-  /** The refresh job found that date less than a week away and recorded a warning. */
-  reconsentDue: boolean;
-  /**
-   * Why the connection needs attention (status `error`), as recorded: e.g. the app's credentials
-   * were refused (invalid_client) or QuickBooks refused a refreshed token; null otherwise.
-   */
-  problem: string | null;
-}
+export type { QbTokenStatus };
 
 /** How long before the refresh token's hard expiry the refresh job warns. */
 export const RECONSENT_WARNING_MS = 7 * 86_400_000;
@@ -644,14 +629,7 @@ export async function refreshQbToken(
   return qbTokenStatus(app, actor, companyId);
 }
 
-export interface BankAccount {
-  Id: string;
-  Name: string;
-  AccountType: string;
-  AccountSubType?: string;
-  Active: boolean;
-  CurrentBalance: number;
-}
+export type BankAccount = QbBankAccount;
 
 /**
  * What a call to the company's QuickBooks needs: an access token not about to expire (refreshed
@@ -723,10 +701,7 @@ export async function qbAccess(
   };
 }
 
-export interface BankAccountsAnswer {
-  CompanyInfo: Record<string, unknown> | null;
-  QueryResponse: { Account: BankAccount[] };
-}
+export type BankAccountsAnswer = QbCompanyInfo;
 
 /** The company's active bank accounts in QuickBooks, with its CompanyInfo; cached 5 minutes. */
 export async function quickbooksCompanyInfo(

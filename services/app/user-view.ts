@@ -1,22 +1,14 @@
 // The user as the API shows it (spec 1 §3): never the password hash, dates as ISO strings.
 import { type Selectable, sql } from 'kysely';
 import type { UsersTable } from '../../projections/users.js';
+import type { User } from '../../schema/users/answers.js';
 import type { Actor } from '../auth/permissions.js';
-import type { UserState } from '../domain/user/decider.js';
 import type { Position } from '../eventstore/port.js';
+import { answerAfterWrite } from './answer-after-write.js';
 import type { AppServices } from './context.js';
-import { AppError } from './errors.js';
 
-export interface UserDto {
-  id: number;
-  email: string;
-  firstName: string | null;
-  lastName: string | null;
-  role: UsersTable['role'];
-  isActive: boolean;
-  createdAt: string;
-  updatedAt: string;
-}
+/** The user answer (schema/users/answers.ts). */
+export type UserDto = User;
 
 export function toUserDto(row: Selectable<UsersTable>): UserDto {
   return {
@@ -33,44 +25,25 @@ export function toUserDto(row: Selectable<UsersTable>): UserDto {
 }
 
 /**
- * The user as a command left it, for when the read model has not caught up within the bounded wait:
- * the decided state over whatever row there is (the creation time comes from the row or the event).
- */
-export function userDtoFromState(state: UserState, row?: Selectable<UsersTable>): UserDto {
-  const now = new Date().toISOString();
-  return {
-    id: state.userId!,
-    email: state.email!,
-    firstName: state.firstName,
-    lastName: state.lastName,
-    role: state.role!,
-    isActive: state.isActive,
-    createdAt: row ? row.created_at.toISOString() : (state.registeredAt ?? now),
-    updatedAt: row ? now : (state.registeredAt ?? now),
-  };
-}
-
-/**
- * The answer to a mutation of one user: the read model's row once it caught up (`caughtUp`), else
- * the decided state. Never an error for a user the command found live: its events are stored.
+ * The answer to a write of one user: its row once the users read model has applied `position`
+ * (services/app/answer-after-write.ts). A row the gateway read for the live push of this batch (or a
+ * later one) will do: no second read.
  */
 export async function userAnswer(
   app: AppServices,
   userId: number,
-  state: UserState | null,
-  caughtUp: boolean,
   position: Position | null,
 ): Promise<UserDto> {
-  // Caught up: a row the gateway read for the live push of this batch (or a later one) will do.
-  const fresh =
-    caughtUp && position
-      ? app.freshReads.take<Selectable<UsersTable> | undefined>(freshUserKey(userId), position)
-      : null;
-  const row = await (fresh ?? findUserRow(app, userId));
-  if (row && (caughtUp || !state)) return toUserDto(row);
-  if (state?.exists && !state.deleted) return userDtoFromState(state, row);
-  if (row) return toUserDto(row);
-  throw new AppError('NOT_FOUND', 'User not found');
+  const row = await answerAfterWrite(
+    app,
+    position,
+    ['users'],
+    () =>
+      (position
+        ? app.freshReads.take<Selectable<UsersTable> | undefined>(freshUserKey(userId), position)
+        : null) ?? findUserRow(app, userId),
+  );
+  return toUserDto(row);
 }
 
 /** The key of a user's row among the fresh reads (services/app/fresh-reads.ts). */

@@ -8,8 +8,11 @@ import {
   UpdateUserInput,
 } from '../../schema/commands/user.js';
 import { type Role, userSubject } from '../../schema/events/user.js';
+import type { Page } from '../../schema/shared/answers.js';
+import type { OverviewStats, UserStatistics } from '../../schema/users/answers.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { userDecider } from '../domain/user/decider.js';
+import type { Position } from '../eventstore/port.js';
 import { type GuardedChange, observeAdmin, runGuarded } from './admin-roster.js';
 import { approvalsCreatedBy } from './approvals.js';
 import { checkCurrentPassword, claimEmail, releaseAbandonedClaim } from './auth.js';
@@ -19,13 +22,9 @@ import { AppError, parseInput } from './errors.js';
 import { endSessionsOf } from './sessions.js';
 import { findUserRow, toUserDto, type UserDto, userAnswer } from './user-view.js';
 
-export interface Page<T> {
-  data: T[];
-  total: number;
-  page: number;
-  limit: number;
-  totalPages: number;
-}
+// The answers are written once in schema/users/answers.ts; these names stay for their many users.
+export type { Page } from '../../schema/shared/answers.js';
+export type { OverviewStats, UserStatistics } from '../../schema/users/answers.js';
 
 function parseId(id: unknown): number {
   const n = typeof id === 'number' ? id : /^\d+$/.test(String(id)) ? Number(id) : Number.NaN;
@@ -71,21 +70,19 @@ export async function getUser(app: AppServices, actor: Actor | null, id: unknown
   return toUserDto(await requireUser(app, parseId(id)));
 }
 
-/** Runs a user command and waits (bounded) for the users read model, which the answers read. */
-async function run(
+/** Runs a user command; the answer (userAnswer) waits for the users read model. */
+function run(
   app: AppServices,
   actor: Actor,
   userId: number,
   command: Parameters<typeof userDecider.decide>[0],
 ) {
-  const result = await app.commands.handle(
-    userDecider,
-    userDecider.streamId(userId),
-    command,
-    commandContext(actor),
-  );
-  return { result, caughtUp: await awaitProjections(app, result.position, ['users']) };
+  return app.commands.handle(userDecider, userDecider.streamId(userId), command, commandContext(actor));
 }
+
+/** The latest of several writes' positions: the one an answer waits for. */
+const lastOf = (...positions: Array<Position | null>) =>
+  positions.reduce<Position | null>((a, p) => (p !== null && (a === null || p > a) ? p : a), null);
 
 /** A role, active or delete change, through the last-admin guard (services/app/admin-roster.ts). */
 async function runChecked(app: AppServices, actor: Actor, userId: number, change: GuardedChange) {
@@ -93,7 +90,7 @@ async function runChecked(app: AppServices, actor: Actor, userId: number, change
   // A promotion or reactivation: the roster counts the admin at once (the process manager would later).
   if (result.state.role === 'ADMIN' && result.state.isActive && result.events.length > 0)
     await observeAdmin(app, userId, commandContext(actor));
-  return { result, caughtUp: await awaitProjections(app, result.position, ['users']) };
+  return result;
 }
 
 /**
@@ -140,7 +137,7 @@ export async function updateUser(
   if (newAddress && userId === actor.id)
     await checkCurrentPassword(app, actor, row.credential_id, data.currentPassword);
   if (newAddress) await claimEmail(app, data.email!, userId, now, commandContext(actor));
-  let last = await withClaimReleasedOnFailure(app, actor, newAddress ? data.email! : null, userId, () =>
+  const profile = await withClaimReleasedOnFailure(app, actor, newAddress ? data.email! : null, userId, () =>
     run(app, actor, userId, {
       type: 'UpdateUserProfile',
       email: data.email,
@@ -149,15 +146,20 @@ export async function updateUser(
       now,
     }),
   );
+  let last = profile.position;
   if (newAddress && row.email_lower) await releaseOldAddress(app, actor, row.email_lower, userId);
   if (row && data.role !== undefined && data.role !== row.role)
-    last = await runChecked(app, actor, userId, { type: 'ChangeUserRole', role: data.role as Role });
+    last = lastOf(
+      last,
+      (await runChecked(app, actor, userId, { type: 'ChangeUserRole', role: data.role as Role })).position,
+    );
   if (row && data.isActive === false && row.is_active) {
-    last = await runChecked(app, actor, userId, { type: 'DeactivateUser' });
+    last = lastOf(last, (await runChecked(app, actor, userId, { type: 'DeactivateUser' })).position);
     await endSessionsOf(app, userId);
   }
-  if (row && data.isActive === true && !row.is_active) last = await reactivate(app, actor, userId);
-  return userAnswer(app, userId, last.result.state, last.caughtUp, last.result.position);
+  if (row && data.isActive === true && !row.is_active)
+    last = lastOf(last, (await reactivate(app, actor, userId)).position);
+  return userAnswer(app, userId, last);
 }
 
 export async function changeRole(
@@ -170,37 +172,34 @@ export async function changeRole(
   const userId = parseId(id);
   const { role } = parseInput(ChangeRoleInput, input);
   await requireUser(app, userId);
-  const { result, caughtUp } = await runChecked(app, actor, userId, {
-    type: 'ChangeUserRole',
-    role: role as Role,
-  });
-  return userAnswer(app, userId, result.state, caughtUp, result.position);
+  const result = await runChecked(app, actor, userId, { type: 'ChangeUserRole', role: role as Role });
+  return userAnswer(app, userId, result.position);
 }
 
 export async function deactivateUser(app: AppServices, actor: Actor | null, id: unknown): Promise<UserDto> {
   authorize(actor, 'users.write');
   const userId = parseId(id);
   await requireUser(app, userId);
-  const { result, caughtUp } = await runChecked(app, actor, userId, { type: 'DeactivateUser' });
+  const result = await runChecked(app, actor, userId, { type: 'DeactivateUser' });
   // Sessions end at once (the access token is refused too: resolveActor reads is_active).
   await endSessionsOf(app, userId);
-  return userAnswer(app, userId, result.state, caughtUp, result.position);
+  return userAnswer(app, userId, result.position);
 }
 
 export async function reactivateUser(app: AppServices, actor: Actor | null, id: unknown): Promise<UserDto> {
   authorize(actor, 'users.write');
   const userId = parseId(id);
   await requireUser(app, userId);
-  const last = await reactivate(app, actor, userId);
-  return userAnswer(app, userId, last.result.state, last.caughtUp, last.result.position);
+  const result = await reactivate(app, actor, userId);
+  return userAnswer(app, userId, result.position);
 }
 
 async function reactivate(app: AppServices, actor: Actor, userId: number) {
-  const last = await run(app, actor, userId, { type: 'ReactivateUser', now: new Date().toISOString() });
+  const result = await run(app, actor, userId, { type: 'ReactivateUser', now: new Date().toISOString() });
   // A reactivated ADMIN: the roster counts them at once (the process manager would later).
-  if (last.result.state.role === 'ADMIN' && last.result.events.length > 0)
+  if (result.state.role === 'ADMIN' && result.events.length > 0)
     await observeAdmin(app, userId, commandContext(actor));
-  return last;
+  return result;
 }
 
 /**
@@ -212,10 +211,11 @@ export async function deleteUser(app: AppServices, actor: Actor | null, id: unkn
   authorize(actor, 'users.write');
   const userId = parseId(id);
   const row = await requireUser(app, userId);
-  const { result } = await runChecked(app, actor, userId, { type: 'DeleteUser' });
+  const result = await runChecked(app, actor, userId, { type: 'DeleteUser' });
   await endSessionsOf(app, userId);
   const address = result.state.email ?? row.email_lower;
   if (address) await releaseOldAddress(app, actor, address, userId);
+  await awaitProjections(app, result.position, ['users']);
 }
 
 /**
@@ -261,12 +261,13 @@ export async function adminChangePassword(
   // so a crash between the two steps cannot leave the old sessions alive after the reset.
   const othersSessions = userId !== actor.id;
   if (othersSessions) await endSessionsOf(app, userId);
-  await run(app, actor, userId, {
+  const result = await run(app, actor, userId, {
     type: 'ChangeUserPassword',
     credentialId,
     by: 'admin',
     now: new Date().toISOString(),
   });
+  await awaitProjections(app, result.position, ['users']);
   if (othersSessions) await endSessionsOf(app, userId);
 }
 
@@ -287,22 +288,11 @@ export async function updateProfile(app: AppServices, actor: Actor | null, input
   const newAddress = data.email !== undefined && data.email !== row.email_lower;
   if (newAddress) await checkCurrentPassword(app, actor, row.credential_id, currentPassword);
   if (newAddress) await claimEmail(app, data.email!, actor.id, now, commandContext(actor));
-  const { result, caughtUp } = await withClaimReleasedOnFailure(
-    app,
-    actor,
-    newAddress ? data.email! : null,
-    actor.id,
-    () => run(app, actor, actor.id, { type: 'UpdateUserProfile', ...data, now }),
+  const result = await withClaimReleasedOnFailure(app, actor, newAddress ? data.email! : null, actor.id, () =>
+    run(app, actor, actor.id, { type: 'UpdateUserProfile', ...data, now }),
   );
   if (newAddress && row.email_lower) await releaseOldAddress(app, actor, row.email_lower, actor.id);
-  return userAnswer(app, actor.id, result.state, caughtUp, result.position);
-}
-
-export interface UserStatistics {
-  totalLogins: number;
-  lastLogin: string | null;
-  companiesManaged: number;
-  approvalsCreated: number;
+  return userAnswer(app, actor.id, result.position);
 }
 
 /**
@@ -329,13 +319,6 @@ export async function userStatistics(
     companiesManaged,
     approvalsCreated,
   };
-}
-
-export interface OverviewStats {
-  totalUsers: number;
-  activeUsers: number;
-  newUsersThisMonth: number;
-  usersByRole: Record<Role, number>;
 }
 
 export async function overviewStats(app: AppServices, actor: Actor | null): Promise<OverviewStats> {

@@ -18,11 +18,20 @@ import {
   VendorSyncInput,
 } from '../../schema/commands/vendor.js';
 import { HIDDEN_AT_LEAST, shownTail, type VendorEvent, vendorSubject } from '../../schema/events/vendor.js';
+import type { Page } from '../../schema/shared/answers.js';
+import type {
+  BatchBankingResult,
+  CsvImportResult,
+  Vendor,
+  VendorAchStatus,
+  VendorHistoryEntry,
+  VendorSync,
+  VendorSyncProgress,
+} from '../../schema/vendors/answers.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import {
   type Banking,
   joinedSync,
-  type VendorState,
   vendorDecider,
   vendorStreamId,
   vendorSyncDecider,
@@ -31,38 +40,22 @@ import type { Position } from '../eventstore/port.js';
 import { CDC_MAX_OBJECTS, CdcMarks, cdcRows, qbTime } from '../quickbooks/cdc-marks.js';
 import { cleanQbId, cleanQbText } from '../quickbooks/clean.js';
 import { QbApiError } from '../quickbooks/client.js';
+import { answerAfterWrite } from './answer-after-write.js';
 import type { CommandContext } from './command-handler.js';
 import { type AppServices, awaitProjections } from './context.js';
 import { AppError, parseInput, parseRowId } from './errors.js';
 import { qbAccess } from './quickbooks.js';
 import { keptUnder, readModelVersion } from './read-cache.js';
 import { type CompanyScope, companyScope, inScope, requireCompanyInScope, scopeKey } from './staff-scope.js';
-import type { Page } from './users.js';
 
 /** Vendor ids the screens show: a Postgres sequence, whatever event store runs. */
 export const VENDOR_IDS_SEQUENCE = 'vendor_ids';
 
-export interface VendorDto {
-  id: number;
-  name: string;
-  companyId: number;
-  companyName: string | null;
-  qbVendorId: string;
-  email: string | null;
-  phone: string | null;
-  active: boolean;
-  hasBankingInfo: boolean;
-  /** Masked ('*****6789') unless unmasked. */
-  routingNumber: string | null;
-  accountNumber: string | null;
-  accountType: 'checking' | 'savings' | null;
-  bankName: string | null;
-  createdAt: string;
-  updatedAt: string;
-  qbSyncedAt: string;
-  /** Present on the single-vendor read: whether the numbers above are in full. */
-  isUnmasked?: boolean;
-}
+// The answers are written once in schema/vendors/answers.ts; these names stay for their users.
+export type VendorDto = Vendor;
+export type { BatchBankingResult, CsvImportResult, VendorHistoryEntry };
+export type VendorSyncDto = VendorSync;
+export type SyncProgress = VendorSyncProgress;
 
 /**
  * A masked number: the tail the read model keeps (shownTail: never the whole number) after stars, at
@@ -278,14 +271,6 @@ export async function getVendor(
   };
 }
 
-export interface VendorHistoryEntry {
-  action: string;
-  at: string;
-  userId: number | null;
-  userName: string | null;
-  details: string | null;
-}
-
 const accountEnding = (n: string | null) => {
   const tail = n === null ? '' : shownTail(n);
   return tail ? `account ending ${tail}` : 'account number masked';
@@ -343,31 +328,9 @@ export async function vendorHistory(
     .reverse();
 }
 
-/** Waits (bounded) for the vendors read model, then answers from it (or from the decided state). */
-async function answer(app: AppServices, vendorId: number, position: Position | null, state: VendorState) {
-  const caughtUp = await awaitProjections(app, position, ['vendors']);
-  const row = caughtUp ? await findVendor(app, vendorId) : undefined;
-  if (row) return toDto(row);
-  const now = new Date().toISOString();
-  const b = state.banking;
-  return {
-    id: vendorId,
-    name: state.qb?.name ?? '',
-    companyId: state.companyId!,
-    companyName: null,
-    qbVendorId: state.qbVendorId!,
-    email: state.qb?.email ?? null,
-    phone: state.qb?.phone ?? null,
-    active: state.qb?.active ?? true,
-    hasBankingInfo: b !== null,
-    routingNumber: b ? maskTail(shownTail(b.routingNumber), 9) : null,
-    accountNumber: b ? maskTail(shownTail(b.accountNumber), 8) : null,
-    accountType: b?.accountType ?? null,
-    bankName: b?.bankName ?? null,
-    createdAt: now,
-    updatedAt: now,
-    qbSyncedAt: now,
-  } satisfies VendorDto;
+/** Answers a write from the vendors read model once it has applied the write's events. */
+async function answer(app: AppServices, vendorId: number, position: Position | null): Promise<VendorDto> {
+  return toDto(await answerAfterWrite(app, position, ['vendors'], () => findVendor(app, vendorId)));
 }
 
 async function applyBanking(
@@ -396,7 +359,7 @@ export async function updateVendorBanking(
   const banking = parseInput(BankingInput, input);
   const row = await requireChangeableVendor(app, actor, vendorId);
   const r = await applyBanking(app, row, banking, 'form', commandContext(actor));
-  return answer(app, vendorId, r.position, r.state);
+  return answer(app, vendorId, r.position);
 }
 
 /**
@@ -430,14 +393,7 @@ export async function clearVendorBanking(app: AppServices, actor: Actor | null, 
     { type: 'ClearBanking', now: new Date().toISOString() },
     commandContext(actor),
   );
-  return answer(app, vendorId, r.position, r.state);
-}
-
-export interface BatchBankingResult {
-  processed: number;
-  updated: number;
-  failed: number;
-  results: Array<{ vendorId: number; success: boolean; error: string | null }>;
+  return answer(app, vendorId, r.position);
 }
 
 /** Runs `work` over items, `width` at a time, in order of the items' results. */
@@ -512,7 +468,11 @@ export async function vendorsMissingBanking(app: AppServices, actor: Actor | nul
 }
 
 /** Spec 2 §3 Vendor ACH status, by the company and QuickBooks vendor id (masked numbers). */
-export async function vendorAchStatus(app: AppServices, actor: Actor | null, query: unknown) {
+export async function vendorAchStatus(
+  app: AppServices,
+  actor: Actor | null,
+  query: unknown,
+): Promise<VendorAchStatus> {
   authorize(actor, 'vendors.read');
   const { companyId, qbVendorId } = parseInput(AchStatusInput, query);
   await requireCompanyInScope(app, actor, companyId, 'Vendor not found');
@@ -534,17 +494,6 @@ export async function vendorAchStatus(app: AppServices, actor: Actor | null, que
 }
 
 // --- sync from QuickBooks ------------------------------------------------------------------------
-
-export interface VendorSyncDto {
-  syncId: string;
-  companyId: number;
-  status: 'queued' | 'running' | 'completed' | 'failed';
-  synced: number;
-  failed: number;
-  error: string | null;
-  requestedAt: string;
-  completedAt: string | null;
-}
 
 /** POST /api/vendors/sync: records the request; the `vendors` process manager queues the job. */
 export async function requestVendorSync(
@@ -575,19 +524,8 @@ export async function requestVendorSync(
   // The same sync is queued or running: this request joins it (one job, one realm budget).
   const joined = r.events.length === 0 ? joinedSync(r.state, limit, offset, now) : null;
   const id = joined ?? syncId;
-  await awaitProjections(app, joined ? await app.store.headPosition() : r.position, ['vendor_syncs']);
-  return (
-    (await findSync(app, id)) ?? {
-      syncId: id,
-      companyId,
-      status: 'queued',
-      synced: 0,
-      failed: 0,
-      error: null,
-      requestedAt: now,
-      completedAt: null,
-    }
-  );
+  const position = joined ? await app.store.headPosition() : r.position;
+  return answerAfterWrite(app, position, ['vendor_syncs'], () => findSync(app, id));
 }
 
 async function findSync(app: AppServices, syncId: string): Promise<VendorSyncDto | null> {
@@ -625,20 +563,6 @@ interface QbVendor {
   PrimaryEmailAddr?: { Address?: string };
   PrimaryPhone?: { FreeFormNumber?: string };
   Active?: boolean;
-}
-
-export interface SyncProgress {
-  syncId: string;
-  companyId: number;
-  processed: number;
-  synced: number;
-  failed: number;
-  /** How many vendors QuickBooks has from the offset on (null until counted, or if the count failed). */
-  total: number | null;
-  done: boolean;
-  /** QuickBooks asked to wait (429) or did not answer: the sync goes on at `resumesAt`. */
-  waiting?: boolean;
-  resumesAt?: string;
 }
 
 /** Where a paused vendor sync goes on: the page's start position and the counts before it. */
@@ -940,15 +864,6 @@ export async function exportVendorsCsv(
     ]),
     { header: true, columns: EXPORT_COLUMNS },
   );
-}
-
-export interface CsvImportResult {
-  processed: number;
-  updated: number;
-  failed: number;
-  /** Rows left as they were (no bank details in the row, or the same as stored). */
-  unchanged: number;
-  errors: Array<{ row: number; error: string }>;
 }
 
 /**

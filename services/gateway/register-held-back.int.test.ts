@@ -1,7 +1,9 @@
 // Once its events are stored a mutation never answers 500: with no projector running (the users read
-// model held back), register answers 201 with the new user from the command's own outcome, and a
-// retry with the same Idempotency-Key finds that user instead of answering 409. And a mutation waits
-// only for the read model its answer reads: a held-back activity projection does not delay it.
+// model held back), register answers 503 "saved, not yet shown" (a write answers from its read model,
+// never from the decider's state: services/app/answer-after-write.ts), and a retry with the same
+// Idempotency-Key finds that user instead of answering 409: once the read model shows it, 201 with
+// it. And a mutation waits only for the read model its answer reads: a held-back activity projection
+// does not delay it.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ProjectionRunner } from '../../projections/runner.js';
 import { usersProjection } from '../../projections/users.js';
@@ -9,6 +11,7 @@ import { testAppEnv } from '../../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
 import { api, signIn } from '../../test/support/http.js';
 import { createTestRedis, type TestRedis } from '../../test/support/redis.js';
+import { SAVED_NOT_YET_SHOWN } from '../app/answer-after-write.js';
 import { loadConfig } from '../config.js';
 import { type StartedApp, startApp } from '../main.js';
 
@@ -35,43 +38,9 @@ afterAll(async () => {
   await db?.drop();
 });
 
-it('answers 201 with the new user while the users read model is held back, and a retry is no 409', async () => {
-  const token = (await signIn(gateway.url!, admin.email, admin.password)).tokens.accessToken;
-  const body = {
-    email: 'held-back@billflow.test',
-    password: 'Passw0rd-123',
-    firstName: 'Held',
-    role: 'USER',
-  };
-  const headers = { 'idempotency-key': 'register-held-back-1' };
-  const first = await api(gateway.url!, 'POST', '/api/auth/register', { body, token, headers });
-  expect(first.status, JSON.stringify(first.body)).toBe(201);
-  expect(first.body.data).toMatchObject({
-    email: 'held-back@billflow.test',
-    firstName: 'Held',
-    lastName: null,
-    role: 'USER',
-    isActive: true,
-  });
-  expect(first.body.data.id).toEqual(expect.any(Number));
-  // Not in the read model: the answer came from the command's outcome.
-  const row = await gateway.app.db
-    .selectFrom('users')
-    .select('id')
-    .where('id', '=', first.body.data.id)
-    .executeTakeFirst();
-  expect(row).toBeUndefined();
-  const retry = await api(gateway.url!, 'POST', '/api/auth/register', { body, token, headers });
-  expect(retry.status, JSON.stringify(retry.body)).toBe(201);
-  expect(retry.body.data.id).toBe(first.body.data.id);
-  // One user, one claim: the retry appended nothing.
-  const stream = await gateway.app.store.readStream(`user-${first.body.data.id}`);
-  expect(stream.events.map((e) => e.type)).toEqual(['UserRegistered']);
-});
-
-it('waits for the users read model only: an edit answers with its effect while activity is held back', async () => {
+/** A projector that runs the users projection alone: activity stays behind for good. */
+async function startUsersOnly() {
   const { app } = gateway;
-  // A projector that runs the users projection alone: activity stays behind for good.
   usersOnly = new ProjectionRunner({
     pool: app.pool,
     store: app.store,
@@ -81,6 +50,49 @@ it('waits for the users read model only: an edit answers with its effect while a
     log: app.log,
   });
   await usersOnly.start();
+}
+
+it('answers 503 "saved" while the users read model is held back; a retry is no 409, and 201 once shown', async () => {
+  const token = (await signIn(gateway.url!, admin.email, admin.password)).tokens.accessToken;
+  const body = {
+    email: 'held-back@billflow.test',
+    password: 'Passw0rd-123',
+    firstName: 'Held',
+    role: 'USER',
+  };
+  const headers = { 'idempotency-key': 'register-held-back-1' };
+  const first = await api(gateway.url!, 'POST', '/api/auth/register', { body, token, headers });
+  expect(first.status, JSON.stringify(first.body)).toBe(503);
+  expect(first.body).toMatchObject({ success: false, code: 'UNAVAILABLE', message: SAVED_NOT_YET_SHOWN });
+  // Stored, though not in the read model.
+  const claimed = await gateway.app.db
+    .selectFrom('users')
+    .select('id')
+    .where('email_lower', '=', body.email)
+    .executeTakeFirst();
+  expect(claimed).toBeUndefined();
+  const held = await api(gateway.url!, 'POST', '/api/auth/register', { body, token, headers });
+  expect(held.status, JSON.stringify(held.body)).toBe(503);
+  // Once the read model runs, the same retry answers with the user the first attempt stored.
+  await startUsersOnly();
+  (gateway.app.config as { READ_YOUR_WRITES_TIMEOUT_MS: number }).READ_YOUR_WRITES_TIMEOUT_MS = 20_000;
+  const retry = await api(gateway.url!, 'POST', '/api/auth/register', { body, token, headers });
+  expect(retry.status, JSON.stringify(retry.body)).toBe(201);
+  expect(retry.body.data).toMatchObject({
+    email: 'held-back@billflow.test',
+    firstName: 'Held',
+    lastName: null,
+    role: 'USER',
+    isActive: true,
+  });
+  // One user, one claim: the retries appended nothing.
+  const stream = await gateway.app.store.readStream(`user-${retry.body.data.id}`);
+  expect(stream.events.map((e) => e.type)).toEqual(['UserRegistered']);
+});
+
+it('waits for the users read model only: an edit answers with its effect while activity is held back', async () => {
+  const { app } = gateway;
+  if (!usersOnly) await startUsersOnly();
   // A generous time-out, so that waiting for activity too would show as a wait of seconds.
   (app.config as { READ_YOUR_WRITES_TIMEOUT_MS: number }).READ_YOUR_WRITES_TIMEOUT_MS = 20_000;
   const token = (await signIn(gateway.url!, admin.email, admin.password)).tokens.accessToken;

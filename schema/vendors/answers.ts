@@ -1,0 +1,104 @@
+// What the vendors module answers (REST, OpenAPI and GraphQL alike): the application's answer types
+// are z.infer of these (services/app/vendors.ts).
+import { z } from 'zod';
+import { pageOf } from '../shared/answers.js';
+
+export const AccountType = z.enum(['checking', 'savings']);
+
+/** A vendor from QuickBooks with its bank details, the numbers masked ('*****6789') unless unmasked. */
+export const Vendor = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  companyId: z.number().int(),
+  companyName: z.string().nullable(),
+  qbVendorId: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  active: z.boolean(),
+  hasBankingInfo: z.boolean(),
+  routingNumber: z.string().nullable().describe('Masked unless unmasked'),
+  accountNumber: z.string().nullable().describe('Masked unless unmasked'),
+  accountType: AccountType.nullable(),
+  bankName: z.string().nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  qbSyncedAt: z.string(),
+  /** Present on the single-vendor read: whether the numbers above are in full. */
+  isUnmasked: z.boolean().optional(),
+});
+export type Vendor = z.infer<typeof Vendor>;
+
+export const VendorPage = pageOf(Vendor);
+
+/** Spec 2 §3 Vendor ACH status (numbers masked). */
+export const VendorAchStatus = z.object({
+  hasBankingInfo: z.boolean(),
+  routingNumber: z.string().nullable(),
+  accountNumber: z.string().nullable(),
+  accountType: AccountType.nullable(),
+  bankName: z.string().nullable(),
+  vendorId: z.number().int(),
+  vendorName: z.string(),
+});
+export type VendorAchStatus = z.infer<typeof VendorAchStatus>;
+
+/** One line of a vendor's history (from its stream): who did what and when. */
+export const VendorHistoryEntry = z.object({
+  action: z.string(),
+  at: z.string(),
+  userId: z.number().int().nullable(),
+  userName: z.string().nullable(),
+  details: z.string().nullable(),
+});
+export type VendorHistoryEntry = z.infer<typeof VendorHistoryEntry>;
+
+export const VendorSyncStatus = z.enum(['queued', 'running', 'completed', 'failed']);
+
+/** A requested sync of a company's vendors from QuickBooks. */
+export const VendorSync = z.object({
+  syncId: z.string(),
+  companyId: z.number().int(),
+  status: VendorSyncStatus,
+  synced: z.number().int(),
+  failed: z.number().int(),
+  error: z.string().nullable(),
+  requestedAt: z.string(),
+  completedAt: z.string().nullable(),
+});
+export type VendorSync = z.infer<typeof VendorSync>;
+
+/** Live progress of a vendor sync (the change channel, topic `vendorsync`). */
+export const VendorSyncProgress = z.object({
+  syncId: z.string(),
+  companyId: z.number().int(),
+  processed: z.number().int(),
+  synced: z.number().int(),
+  failed: z.number().int(),
+  /** How many vendors QuickBooks has from the offset on (null until counted, or if the count failed). */
+  total: z.number().int().nullable(),
+  done: z.boolean(),
+  /** QuickBooks asked to wait (429) or did not answer: the sync goes on at `resumesAt`. */
+  waiting: z.boolean().optional(),
+  resumesAt: z.string().optional(),
+});
+export type VendorSyncProgress = z.infer<typeof VendorSyncProgress>;
+
+export const BatchBankingResult = z.object({
+  processed: z.number().int(),
+  updated: z.number().int(),
+  failed: z.number().int(),
+  results: z.array(
+    z.object({ vendorId: z.number().int(), success: z.boolean(), error: z.string().nullable() }),
+  ),
+});
+export type BatchBankingResult = z.infer<typeof BatchBankingResult>;
+
+export const CsvImportResult = z.object({
+  processed: z.number().int(),
+  updated: z.number().int(),
+  failed: z.number().int(),
+  /** Rows left as they were (no bank details in the row, or the same as stored). */
+  unchanged: z.number().int(),
+  errors: z.array(z.object({ row: z.number().int(), error: z.string() })),
+});
+export type CsvImportResult = z.infer<typeof CsvImportResult>;
