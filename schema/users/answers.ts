@@ -45,6 +45,7 @@ export const UsersByRole = z.object({
   USER: z.number().int(),
   GUEST: z.number().int(),
 });
+export type UsersByRole = z.infer<typeof UsersByRole>;
 
 export const OverviewStats = z.object({
   totalUsers: z.number().int(),

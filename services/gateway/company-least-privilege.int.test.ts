@@ -7,10 +7,10 @@
 import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { CompanyRead } from '../../schema/companies/answers.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
-import { CompanyRead } from './rest/contracts.js';
 
 const BASE = '/api/company/companies';
 const PASSWORD = 'Passw0rd-123';

@@ -8,8 +8,9 @@ import {
   RefreshInput,
   RegisterUserInput,
 } from '../../../schema/commands/user.js';
+import { AuthAnswer, RefreshAnswer, User } from '../../../schema/users/answers.js';
 import { changeOwnPassword, login, logout, me, refresh, registerUser } from '../../app/auth.js';
-import { routeDoc, Tokens, User } from './contracts.js';
+import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
 
@@ -22,7 +23,7 @@ export function authRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) 
         tags: ['auth'],
         auth: false,
         body: LoginInput,
-        data: z.object({ user: User, tokens: Tokens }),
+        data: AuthAnswer,
         errors: [401, 429],
       }),
     },
@@ -40,7 +41,7 @@ export function authRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) 
         tags: ['auth'],
         auth: false,
         body: RefreshInput,
-        data: z.object({ tokens: Tokens }),
+        data: RefreshAnswer,
         errors: [401],
       }),
     },

@@ -10,6 +10,7 @@ import {
   NachaConfigInput,
   PaymentAccountInput,
 } from '../../../schema/commands/company.js';
+import { Company, CompanyRead } from '../../../schema/companies/answers.js';
 import {
   activateCompany,
   changeAssignments,
@@ -23,7 +24,7 @@ import {
   setPaymentAccount,
   updateCompany,
 } from '../../app/companies.js';
-import { Company, CompanyRead, routeDoc } from './contracts.js';
+import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
 

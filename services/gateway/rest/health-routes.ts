@@ -1,10 +1,10 @@
 // Health: a public liveness probe, a public readiness probe for load balancers, and the detailed
 // view for the dashboard (ADMIN).
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { Liveness, Readiness, SystemHealth } from '../../../schema/operations/answers.js';
 import { DATABASE_UNAVAILABLE } from '../../app/errors.js';
 import { detailedHealth, readiness } from '../../app/health.js';
-import { Readiness, routeDoc, SystemHealth } from './contracts.js';
+import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
 
@@ -16,7 +16,7 @@ export function healthRoutes(server: FastifyInstance, { app, actorOf }: RestDeps
         summary: 'Liveness',
         tags: ['health'],
         auth: false,
-        data: z.object({ status: z.literal('ok') }),
+        data: Liveness,
       }),
     },
     async (_req, reply) => ok(reply, { status: 'ok' }),

@@ -7,6 +7,7 @@ import {
   ManagerPageInput,
   ManagerSearchInput,
 } from '../../../schema/commands/manager.js';
+import { Manager } from '../../../schema/managers/answers.js';
 import {
   createManager,
   deleteManager,
@@ -17,7 +18,7 @@ import {
   unlinkManagerUser,
   updateManager,
 } from '../../app/managers.js';
-import { Manager, routeDoc } from './contracts.js';
+import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
 

@@ -3,6 +3,12 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
+  DismissedParked,
+  OperationsOverview,
+  RetriedJob,
+  RetriedParkedEvent,
+} from '../../../schema/operations/answers.js';
+import {
   closeOperationsQueues,
   dismissParkedEvent,
   operationsOverview,
@@ -10,7 +16,7 @@ import {
   retryParkedEvent,
 } from '../../app/operations.js';
 import { operationsFeed } from '../operations-feed.js';
-import { OperationsOverview, routeDoc } from './contracts.js';
+import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
 
@@ -37,7 +43,7 @@ export function operationsRoutes(server: FastifyInstance, { app, actorOf }: Rest
         summary: 'Run a failed job again (ADMIN)',
         tags: ['operations'],
         params: z.object({ queue: z.string(), jobId: z.string() }),
-        data: z.object({ queue: z.string(), jobId: z.string() }),
+        data: RetriedJob,
         errors: [404, 409],
       }),
     },
@@ -55,7 +61,7 @@ export function operationsRoutes(server: FastifyInstance, { app, actorOf }: Rest
         summary: 'Apply a parked event again (ADMIN)',
         tags: ['operations'],
         params: z.object({ consumer: z.string(), eventId: z.uuid() }),
-        data: z.object({ consumer: z.string(), eventId: z.uuid() }),
+        data: RetriedParkedEvent,
         errors: [404],
       }),
     },
@@ -74,7 +80,7 @@ export function operationsRoutes(server: FastifyInstance, { app, actorOf }: Rest
         tags: ['operations'],
         params: z.object({ consumer: z.string(), eventId: z.uuid() }),
         body: z.object({ reason: z.string().describe('Why it is set aside (required, at most 500)') }),
-        data: z.object({ consumer: z.string(), eventId: z.uuid(), reason: z.string() }),
+        data: DismissedParked,
         errors: [404, 409],
       }),
     },

@@ -9,6 +9,7 @@ import {
   QbOAuthCallbackInput,
   QbOAuthStartInput,
 } from '../../../schema/commands/quickbooks.js';
+import { QbAuthUrl, QbCompanyInfo, QbCredentials, QbTokenStatus } from '../../../schema/companies/answers.js';
 import {
   completeQbOAuth,
   deleteQbCredentials,
@@ -27,34 +28,6 @@ type IdParams = { Params: { id: string } };
 const CompanyIdParams = z.object({ id: z.string().regex(/^\d+$/).describe('Company id') });
 const TAGS = ['quickbooks'];
 const BASE = '/api/company/companies';
-
-const CredentialsInfo = z.object({
-  hasCredentials: z.boolean(),
-  qbClientId: z.string().nullable(),
-  qbIsSandbox: z.boolean(),
-});
-const TokenStatus = z.object({
-  hasTokens: z.boolean(),
-  isExpired: z.boolean(),
-  expiresIn: z.number().int(),
-  reconsentBy: z
-    .string()
-    .nullable()
-    .describe('When the company must consent again (the refresh token’s hard expiry); null if unknown'),
-  reconsentDue: z.boolean().describe('Less than a week before reconsentBy: the refresh job warned'),
-  problem: z
-    .string()
-    .nullable()
-    .describe('Why the connection needs attention (e.g. the app credentials were refused); null if none'),
-});
-const BankAccount = z.object({
-  Id: z.string(),
-  Name: z.string(),
-  AccountType: z.string(),
-  AccountSubType: z.string().optional(),
-  Active: z.boolean(),
-  CurrentBalance: z.number(),
-});
 
 /** The popup's last page: tells the opener (same origin only) and closes itself. */
 function callbackPage(ok: boolean, message: string, nonce: string): string {
@@ -78,7 +51,7 @@ export function quickbooksRoutes(server: FastifyInstance, { app, actorOf }: Rest
         summary: 'Whether QuickBooks credentials are saved (the secret is never returned; ADMIN)',
         tags: TAGS,
         params: CompanyIdParams,
-        data: CredentialsInfo,
+        data: QbCredentials,
         errors: [404],
       }),
     },
@@ -92,7 +65,7 @@ export function quickbooksRoutes(server: FastifyInstance, { app, actorOf }: Rest
         tags: TAGS,
         params: CompanyIdParams,
         body: QbCredentialsInput,
-        data: CredentialsInfo,
+        data: QbCredentials,
         errors: [404, 422],
       }),
     },
@@ -125,7 +98,7 @@ export function quickbooksRoutes(server: FastifyInstance, { app, actorOf }: Rest
         tags: TAGS,
         params: CompanyIdParams,
         body: QbOAuthStartInput,
-        data: z.object({ authUrl: z.string() }),
+        data: QbAuthUrl,
         errors: [404, 422],
       }),
     },
@@ -183,7 +156,7 @@ export function quickbooksRoutes(server: FastifyInstance, { app, actorOf }: Rest
         summary: 'Whether the company has QuickBooks tokens, and when the access token expires (ADMIN)',
         tags: TAGS,
         params: CompanyIdParams,
-        data: TokenStatus,
+        data: QbTokenStatus,
         errors: [404],
       }),
     },
@@ -196,7 +169,7 @@ export function quickbooksRoutes(server: FastifyInstance, { app, actorOf }: Rest
         summary: 'Refresh the QuickBooks tokens now (ADMIN)',
         tags: TAGS,
         params: CompanyIdParams,
-        data: TokenStatus,
+        data: QbTokenStatus,
         errors: [404, 409, 422],
       }),
     },
@@ -213,10 +186,7 @@ export function quickbooksRoutes(server: FastifyInstance, { app, actorOf }: Rest
           'The company’s QuickBooks CompanyInfo and active bank accounts with balances (ADMIN; cached 5 minutes)',
         tags: TAGS,
         params: z.object({ companyId: z.string().regex(/^\d+$/).describe('Company id') }),
-        data: z.object({
-          CompanyInfo: z.record(z.string(), z.unknown()).nullable(),
-          QueryResponse: z.object({ Account: z.array(BankAccount) }),
-        }),
+        data: QbCompanyInfo,
         errors: [404, 409],
       }),
     },

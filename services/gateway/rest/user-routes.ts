@@ -7,6 +7,7 @@ import {
   PageInput,
   UpdateUserInput,
 } from '../../../schema/commands/user.js';
+import { OverviewStats, User, UserStatistics } from '../../../schema/users/answers.js';
 import {
   adminChangePassword,
   changeRole,
@@ -22,7 +23,7 @@ import {
   updateUser,
   userStatistics,
 } from '../../app/users.js';
-import { IdParams as IdParamsSchema, OverviewStats, routeDoc, User, UserStatistics } from './contracts.js';
+import { IdParams as IdParamsSchema, routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
 

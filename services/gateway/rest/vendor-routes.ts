@@ -13,6 +13,14 @@ import {
   VendorListInput,
   VendorSyncInput,
 } from '../../../schema/commands/vendor.js';
+import {
+  BatchBankingResult,
+  CsvImportResult,
+  Vendor,
+  VendorAchStatus,
+  VendorHistoryEntry,
+  VendorSync,
+} from '../../../schema/vendors/answers.js';
 import { AppError } from '../../app/errors.js';
 import {
   batchUpdateVendorBanking,
@@ -38,43 +46,6 @@ const TAGS = ['vendors'];
 const BASE = '/api/vendors';
 type IdParams = { Params: { id: string } };
 const VendorIdParams = z.object({ id: z.string().regex(/^\d+$/).describe('Vendor id') });
-
-const Vendor = z.object({
-  id: z.number().int(),
-  name: z.string(),
-  companyId: z.number().int(),
-  companyName: z.string().nullable(),
-  qbVendorId: z.string(),
-  email: z.string().nullable(),
-  phone: z.string().nullable(),
-  active: z.boolean(),
-  hasBankingInfo: z.boolean(),
-  routingNumber: z.string().nullable().describe('Masked unless unmasked'),
-  accountNumber: z.string().nullable().describe('Masked unless unmasked'),
-  accountType: z.enum(['checking', 'savings']).nullable(),
-  bankName: z.string().nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  qbSyncedAt: z.string(),
-  isUnmasked: z.boolean().optional(),
-});
-const VendorSync = z.object({
-  syncId: z.string(),
-  companyId: z.number().int(),
-  status: z.enum(['queued', 'running', 'completed', 'failed']),
-  synced: z.number().int(),
-  failed: z.number().int(),
-  error: z.string().nullable(),
-  requestedAt: z.string(),
-  completedAt: z.string().nullable(),
-});
-const ImportResult = z.object({
-  processed: z.number().int(),
-  updated: z.number().int(),
-  failed: z.number().int(),
-  unchanged: z.number().int(),
-  errors: z.array(z.object({ row: z.number().int(), error: z.string() })),
-});
 
 export function vendorRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) {
   server.get(
@@ -114,15 +85,7 @@ export function vendorRoutes(server: FastifyInstance, { app, actorOf }: RestDeps
         summary: 'Whether a QuickBooks vendor of a company is ready for ACH (numbers masked)',
         tags: TAGS,
         querystring: AchStatusInput,
-        data: z.object({
-          hasBankingInfo: z.boolean(),
-          routingNumber: z.string().nullable(),
-          accountNumber: z.string().nullable(),
-          accountType: z.enum(['checking', 'savings']).nullable(),
-          bankName: z.string().nullable(),
-          vendorId: z.number().int(),
-          vendorName: z.string(),
-        }),
+        data: VendorAchStatus,
         errors: [404],
       }),
     },
@@ -166,14 +129,7 @@ export function vendorRoutes(server: FastifyInstance, { app, actorOf }: RestDeps
         summary: 'Set the bank details of up to 500 vendors; a result per vendor',
         tags: TAGS,
         body: BatchBankingInput,
-        data: z.object({
-          processed: z.number().int(),
-          updated: z.number().int(),
-          failed: z.number().int(),
-          results: z.array(
-            z.object({ vendorId: z.number().int(), success: z.boolean(), error: z.string().nullable() }),
-          ),
-        }),
+        data: BatchBankingResult,
       }),
     },
     async (req, reply) => ok(reply, await batchUpdateVendorBanking(app, await actorOf(req), req.body)),
@@ -209,7 +165,7 @@ export function vendorRoutes(server: FastifyInstance, { app, actorOf }: RestDeps
             'Required columns: ID, Routing Number, Account Number, Account Type, Bank Name. Good rows are applied; bad rows come back with their row number and reason.',
           tags: TAGS,
           consumes: ['multipart/form-data'],
-          data: ImportResult,
+          data: CsvImportResult,
           errors: [400, 404],
         }),
       },
@@ -253,15 +209,7 @@ export function vendorRoutes(server: FastifyInstance, { app, actorOf }: RestDeps
         summary: 'The vendor’s history from its stream, unmasks included (newest first)',
         tags: TAGS,
         params: VendorIdParams,
-        data: z.array(
-          z.object({
-            action: z.string(),
-            at: z.string(),
-            userId: z.number().int().nullable(),
-            userName: z.string().nullable(),
-            details: z.string().nullable(),
-          }),
-        ),
+        data: z.array(VendorHistoryEntry),
         errors: [404],
       }),
     },
