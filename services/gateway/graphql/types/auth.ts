@@ -1,27 +1,23 @@
 // Sign-in and session mutations: the GraphQL twins of /api/auth/* and PUT /api/user/password.
+import { AuthAnswer, RefreshAnswer, Tokens as TokensAnswer } from '../../../../schema/users/answers.js';
 import { changeOwnPassword, login, logout, refresh, registerUser, type Tokens } from '../../../app/auth.js';
 import type { UserDto } from '../../../app/user-view.js';
+import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
 import { withoutNulls } from '../inputs.js';
 import { RoleEnum, UserRef } from './user.js';
 
 const TokensRef = builder.objectRef<Tokens>('Tokens').implement({
-  fields: (t) => ({
-    accessToken: t.exposeString('accessToken'),
-    refreshToken: t.exposeString('refreshToken'),
-  }),
+  fields: (t) => answerFields(t, TokensAnswer),
 });
 
 const AuthPayload = builder.objectRef<{ user: UserDto; tokens: Tokens }>('AuthPayload').implement({
-  fields: (t) => ({
-    user: t.field({ type: UserRef, resolve: (p) => p.user }),
-    tokens: t.field({ type: TokensRef, resolve: (p) => p.tokens }),
-  }),
+  fields: (t) => answerFields(t, AuthAnswer, { refs: { user: UserRef, tokens: TokensRef } }),
 });
 
 const RefreshPayload = builder.objectRef<{ tokens: Tokens }>('RefreshPayload').implement({
-  fields: (t) => ({ tokens: t.field({ type: TokensRef, resolve: (p) => p.tokens }) }),
+  fields: (t) => answerFields(t, RefreshAnswer, { refs: { tokens: TokensRef } }),
 });
 
 builder.mutationField('login', (t) =>

@@ -1,5 +1,11 @@
 // The Company type (spec 1 §3), its queries and mutations (spec 1 §7 Companies), and live changes.
-
+// The types' fields come from the answers (schema/companies/answers.ts).
+import {
+  Company,
+  CompanyAssignee,
+  CompanyPage as CompanyPageAnswer,
+} from '../../../../schema/companies/answers.js';
+import type { Page } from '../../../../schema/shared/answers.js';
 import {
   type Assignee,
   activateCompany,
@@ -20,9 +26,9 @@ import {
   updateCompany,
 } from '../../../app/companies.js';
 import { AppError } from '../../../app/errors.js';
-import type { Page } from '../../../app/users.js';
 import { authorize } from '../../../auth/permissions.js';
 import { inStaffScope, sharedRead } from '../../live.js';
+import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';
 import { run, toGraphQLError } from '../errors.js';
 import { withoutNulls } from '../inputs.js';
@@ -37,12 +43,7 @@ const BankAccountTypeEnum = builder.enumType('BankAccountType', { values: ['chec
 
 const AssigneeRef = builder.objectRef<Assignee>('CompanyAssignee').implement({
   description: 'A person assigned to a company: its manager, or a user as processor, approver or accountant.',
-  fields: (t) => ({
-    id: t.exposeInt('id'),
-    firstName: t.exposeString('firstName', { nullable: true }),
-    lastName: t.exposeString('lastName', { nullable: true }),
-    email: t.exposeString('email'),
-  }),
+  fields: (t) => answerFields(t, CompanyAssignee),
 });
 
 /** Refused with FORBIDDEN: the field's auth runs before its resolver. */
@@ -63,21 +64,29 @@ const whole =
     return read(c);
   };
 
+/** Fields of the whole company: each behind `details`, and refused for a reference. */
+const wholeCompanyFields = (t: any) => ({
+  field: (options: { resolve: (c: CompanyDto) => unknown }) =>
+    t.field({ ...details, ...options, resolve: whole(options.resolve) }),
+});
+
 export const CompanyRef = builder.objectRef<CompanyView>('Company').implement({
   description:
     'A client company. ADMIN reads every field; MODERATOR and USER read id and name (a MODERATOR also qbConnectionStatus), and any other field is refused (FORBIDDEN).',
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    name: t.exposeString('name'),
-    email: t.string({ ...details, nullable: true, resolve: whole((c) => c.email) }),
-    phone: t.string({ ...details, nullable: true, resolve: whole((c) => c.phone) }),
-    website: t.string({ ...details, nullable: true, resolve: whole((c) => c.website) }),
-    address: t.string({ ...details, nullable: true, resolve: whole((c) => c.address) }),
-    description: t.string({ ...details, nullable: true, resolve: whole((c) => c.description) }),
-    industry: t.string({ ...details, nullable: true, resolve: whole((c) => c.industry) }),
-    status: t.field({ ...details, type: CompanyStatusEnum, resolve: whole((c) => c.status) }),
-    isActive: t.boolean({ ...details, resolve: whole((c) => c.isActive) }),
-    qbRealmId: t.string({ ...details, nullable: true, resolve: whole((c) => c.qbRealmId) }),
+    ...answerFields(t, Company, { only: ['id', 'name'] }),
+    ...answerFields(wholeCompanyFields(t), Company, {
+      omit: ['id', 'name', 'qbConnectionStatus', 'bankAccountNumber'],
+      refs: {
+        status: CompanyStatusEnum,
+        manager: AssigneeRef,
+        processor: AssigneeRef,
+        approver: AssigneeRef,
+        accountant: AssigneeRef,
+        bankAccountType: BankAccountTypeEnum,
+      },
+      scalars: { qbLastRefresh: 'DateTime', createdAt: 'DateTime', updatedAt: 'DateTime' },
+    }),
     qbConnectionStatus: t.field({
       type: QbConnectionStatusEnum,
       nullable: true,
@@ -86,86 +95,17 @@ export const CompanyRef = builder.objectRef<CompanyView>('Company').implement({
       unauthorizedError: refused,
       resolve: (c) => c.qbConnectionStatus ?? null,
     }),
-    qbLastRefresh: t.field({
-      ...details,
-      type: 'DateTime',
-      nullable: true,
-      resolve: whole((c) => c.qbLastRefresh),
-    }),
-    qbPaymentAccountReference: t.string({
-      ...details,
-      nullable: true,
-      resolve: whole((c) => c.qbPaymentAccountReference),
-    }),
-    managerId: t.int({ ...details, nullable: true, resolve: whole((c) => c.managerId) }),
-    processorId: t.int({ ...details, nullable: true, resolve: whole((c) => c.processorId) }),
-    approverId: t.int({ ...details, nullable: true, resolve: whole((c) => c.approverId) }),
-    accountantId: t.int({ ...details, nullable: true, resolve: whole((c) => c.accountantId) }),
-    manager: t.field({ ...details, type: AssigneeRef, nullable: true, resolve: whole((c) => c.manager) }),
-    processor: t.field({ ...details, type: AssigneeRef, nullable: true, resolve: whole((c) => c.processor) }),
-    approver: t.field({ ...details, type: AssigneeRef, nullable: true, resolve: whole((c) => c.approver) }),
-    accountant: t.field({
-      ...details,
-      type: AssigneeRef,
-      nullable: true,
-      resolve: whole((c) => c.accountant),
-    }),
-    nachaConfigured: t.boolean({ ...details, resolve: whole((c) => c.nachaConfigured) }),
-    bankRoutingNumber: t.string({ ...details, nullable: true, resolve: whole((c) => c.bankRoutingNumber) }),
     bankAccountNumber: t.string({
       ...details,
       nullable: true,
       description: 'Masked: only the last four characters show.',
       resolve: whole((c) => c.bankAccountNumber),
     }),
-    bankAccountType: t.field({
-      ...details,
-      type: BankAccountTypeEnum,
-      nullable: true,
-      resolve: whole((c) => c.bankAccountType),
-    }),
-    bankName: t.string({ ...details, nullable: true, resolve: whole((c) => c.bankName) }),
-    originatorStatusCode: t.string({
-      ...details,
-      nullable: true,
-      resolve: whole((c) => c.originatorStatusCode),
-    }),
-    companyTaxId: t.string({ ...details, nullable: true, resolve: whole((c) => c.companyTaxId) }),
-    achCompanyId: t.string({ ...details, nullable: true, resolve: whole((c) => c.achCompanyId) }),
-    immediateDestinationName: t.string({
-      ...details,
-      nullable: true,
-      resolve: whole((c) => c.immediateDestinationName),
-    }),
-    immediateOriginName: t.string({
-      ...details,
-      nullable: true,
-      resolve: whole((c) => c.immediateOriginName),
-    }),
-    companyEntryDescription: t.string({
-      ...details,
-      nullable: true,
-      resolve: whole((c) => c.companyEntryDescription),
-    }),
-    companyDiscretionaryData: t.string({
-      ...details,
-      nullable: true,
-      resolve: whole((c) => c.companyDiscretionaryData),
-    }),
-    balancedFile: t.boolean({ ...details, nullable: true, resolve: whole((c) => c.balancedFile) }),
-    createdAt: t.field({ ...details, type: 'DateTime', resolve: whole((c) => c.createdAt) }),
-    updatedAt: t.field({ ...details, type: 'DateTime', resolve: whole((c) => c.updatedAt) }),
   }),
 });
 
 const CompanyPage = builder.objectRef<Page<CompanyView>>('CompanyPage').implement({
-  fields: (t) => ({
-    data: t.field({ type: [CompanyRef], resolve: (p) => p.data }),
-    total: t.exposeInt('total'),
-    page: t.exposeInt('page'),
-    limit: t.exposeInt('limit'),
-    totalPages: t.exposeInt('totalPages'),
-  }),
+  fields: (t) => answerFields(t, CompanyPageAnswer, { refs: { data: CompanyRef } }),
 });
 
 builder.queryField('companies', (t) =>

@@ -1,37 +1,46 @@
-// System health for the dashboard card (ADMIN).
+// System health for the dashboard card (ADMIN). The types' fields come from the answers
+// (schema/operations/answers.ts).
+import {
+  ServiceStatus as ServiceStatusAnswer,
+  SystemHealth as SystemHealthAnswer,
+  Usage as UsageAnswer,
+} from '../../../../schema/operations/answers.js';
 import { detailedHealth, type SystemHealth, type Usage } from '../../../app/health.js';
+import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
 import { LogHolderRef } from './operations.js';
 
 const UsageRef = builder.objectRef<Usage>('Usage').implement({
-  fields: (t) => ({
-    used: t.exposeFloat('used'),
-    total: t.exposeFloat('total'),
-    percentage: t.exposeFloat('percentage'),
-  }),
+  fields: (t) => answerFields(t, UsageAnswer),
 });
 
 const ServiceStatus = builder
   .objectRef<{ status: string; responseTime: number | null }>('ServiceStatus')
   .implement({
     fields: (t) => ({
-      status: t.exposeString('status'),
+      // A String in GraphQL (as the schema has always said): connected or disconnected, or the api's 'operational'.
+      ...answerFields(t, ServiceStatusAnswer, { omit: ['responseTime'], refs: { status: 'String' } }),
       responseTime: t.exposeFloat('responseTime', { nullable: true, description: 'milliseconds' }),
     }),
   });
 
 const HealthRef = builder.objectRef<SystemHealth>('SystemHealth').implement({
   fields: (t) => ({
-    status: t.exposeString('status'),
+    ...answerFields(t, SystemHealthAnswer, {
+      omit: ['uptime', 'parkedEvents', 'logHolder'],
+      // status: a String in GraphQL (as the schema has always said), one of the answer's statuses.
+      refs: {
+        status: 'String',
+        database: ServiceStatus,
+        redis: ServiceStatus,
+        api: ServiceStatus,
+        memory: UsageRef,
+        disk: UsageRef,
+      },
+      scalars: { timestamp: 'DateTime' },
+    }),
     uptime: t.exposeInt('uptime', { description: 'seconds' }),
-    version: t.exposeString('version'),
-    timestamp: t.field({ type: 'DateTime', resolve: (h) => h.timestamp }),
-    database: t.field({ type: ServiceStatus, resolve: (h) => h.database }),
-    redis: t.field({ type: ServiceStatus, resolve: (h) => h.redis }),
-    api: t.field({ type: ServiceStatus, resolve: (h) => h.api }),
-    memory: t.field({ type: UsageRef, resolve: (h) => h.memory }),
-    disk: t.field({ type: UsageRef, resolve: (h) => h.disk }),
     parkedEvents: t.exposeInt('parkedEvents', {
       nullable: true,
       description: 'Events projections and process managers set aside (operations page); null when unknown.',

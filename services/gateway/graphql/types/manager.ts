@@ -1,4 +1,11 @@
 // The Manager type (spec 2 §3), its queries and mutations (spec 2 §7 Managers), and live changes.
+// The types' fields come from the answers (schema/managers/answers.ts).
+import {
+  Manager,
+  ManagerPage as ManagerPageAnswer,
+  ManagerUser,
+} from '../../../../schema/managers/answers.js';
+import type { Page } from '../../../../schema/shared/answers.js';
 import {
   createManager,
   deleteManager,
@@ -10,9 +17,9 @@ import {
   unlinkManagerUser,
   updateManager,
 } from '../../../app/managers.js';
-import type { Page } from '../../../app/users.js';
 import { authorize } from '../../../auth/permissions.js';
 import { sharedRead } from '../../live.js';
+import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
 import { withoutNulls } from '../inputs.js';
@@ -24,40 +31,19 @@ const ManagerStatusEnum = builder.enumType('ManagerStatus', {
 
 const LinkedUserRef = builder.objectRef<NonNullable<ManagerDto['user']>>('ManagerUser').implement({
   description: 'The user account a manager is linked to.',
-  fields: (t) => ({
-    id: t.exposeInt('id'),
-    firstName: t.exposeString('firstName', { nullable: true }),
-    lastName: t.exposeString('lastName', { nullable: true }),
-    email: t.exposeString('email'),
-    role: t.field({ type: RoleEnum, resolve: (u) => u.role }),
-  }),
+  fields: (t) => answerFields(t, ManagerUser, { refs: { role: RoleEnum } }),
 });
 
 export const ManagerRef = builder.objectRef<ManagerDto>('Manager').implement({
-  fields: (t) => ({
-    id: t.exposeInt('id'),
-    firstName: t.exposeString('firstName'),
-    lastName: t.exposeString('lastName'),
-    email: t.exposeString('email'),
-    phone: t.exposeString('phone', { nullable: true }),
-    title: t.exposeString('title', { nullable: true }),
-    status: t.field({ type: ManagerStatusEnum, resolve: (m) => m.status }),
-    isActive: t.exposeBoolean('isActive'),
-    userId: t.exposeInt('userId', { nullable: true }),
-    user: t.field({ type: LinkedUserRef, nullable: true, resolve: (m) => m.user }),
-    createdAt: t.field({ type: 'DateTime', resolve: (m) => m.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (m) => m.updatedAt }),
-  }),
+  fields: (t) =>
+    answerFields(t, Manager, {
+      refs: { status: ManagerStatusEnum, user: LinkedUserRef },
+      scalars: { createdAt: 'DateTime', updatedAt: 'DateTime' },
+    }),
 });
 
 const ManagerPage = builder.objectRef<Page<ManagerDto>>('ManagerPage').implement({
-  fields: (t) => ({
-    data: t.field({ type: [ManagerRef], resolve: (p) => p.data }),
-    total: t.exposeInt('total'),
-    page: t.exposeInt('page'),
-    limit: t.exposeInt('limit'),
-    totalPages: t.exposeInt('totalPages'),
-  }),
+  fields: (t) => answerFields(t, ManagerPageAnswer, { refs: { data: ManagerRef } }),
 });
 
 builder.queryField('managers', (t) =>

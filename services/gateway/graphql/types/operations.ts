@@ -1,6 +1,17 @@
 // The operations page over GraphQL (ADMIN): the overview, its live feed, the two retries and the
 // dismissal of a parked event.
 import {
+  DismissedParkedEvent,
+  FailedJob as FailedJobAnswer,
+  JobCounts as JobCountsAnswer,
+  LogConsumer,
+  LogHolder as LogHolderAnswer,
+  OperationsOverview as OperationsOverviewAnswer,
+  ParkedEvent,
+  ParkedEventDismisser,
+  QueueOverview as QueueOverviewAnswer,
+} from '../../../../schema/operations/answers.js';
+import {
   type ConsumerOverview,
   type DismissedEventView,
   dismissParkedEvent,
@@ -16,35 +27,28 @@ import {
 } from '../../../app/operations.js';
 import { authorize } from '../../../auth/permissions.js';
 import { operationsFeed } from '../../operations-feed.js';
+import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
 
 const JobCountsRef = builder.objectRef<JobCounts>('QueueJobCounts').implement({
-  fields: (t) => ({
-    waiting: t.exposeInt('waiting'),
-    active: t.exposeInt('active'),
-    delayed: t.exposeInt('delayed'),
-    failed: t.exposeInt('failed'),
-    completed: t.exposeInt('completed'),
-    paused: t.exposeInt('paused'),
-  }),
+  fields: (t) => answerFields(t, JobCountsAnswer),
 });
 
 const FailedJobRef = builder.objectRef<FailedJob>('FailedJob').implement({
   fields: (t) => ({
-    id: t.exposeString('id'),
-    name: t.exposeString('name'),
+    ...answerFields(t, FailedJobAnswer, { omit: ['failedReason'], scalars: { failedAt: 'DateTime' } }),
     failedReason: t.exposeString('failedReason', { description: 'Shortened; job data is never shown.' }),
-    attemptsMade: t.exposeInt('attemptsMade'),
-    failedAt: t.field({ type: 'DateTime', nullable: true, resolve: (j) => j.failedAt }),
   }),
 });
 
 const QueueRef = builder.objectRef<QueueOverview>('QueueOverview').implement({
   fields: (t) => ({
-    name: t.exposeString('name'),
+    ...answerFields(t, QueueOverviewAnswer, {
+      omit: ['available', 'failedJobs'],
+      refs: { counts: JobCountsRef },
+    }),
     available: t.exposeBoolean('available', { description: 'False when Redis did not answer in time.' }),
-    counts: t.field({ type: JobCountsRef, nullable: true, resolve: (q) => q.counts }),
     failedJobs: t.field({
       type: [FailedJobRef],
       description: 'Newest first, at most 20.',
@@ -54,40 +58,26 @@ const QueueRef = builder.objectRef<QueueOverview>('QueueOverview').implement({
 });
 
 const ParkedRef = builder.objectRef<ParkedEventView>('ParkedEvent').implement({
-  fields: (t) => ({
-    eventId: t.exposeString('eventId'),
-    eventType: t.exposeString('eventType'),
-    position: t.exposeString('position'),
-    streamId: t.exposeString('streamId'),
-    error: t.exposeString('error'),
-    attempts: t.exposeInt('attempts'),
-    parkedAt: t.field({ type: 'DateTime', resolve: (p) => p.parkedAt }),
-    retryRequested: t.exposeBoolean('retryRequested'),
-  }),
+  fields: (t) => answerFields(t, ParkedEvent, { scalars: { parkedAt: 'DateTime' } }),
 });
 
 const DismisserRef = builder
   .objectRef<NonNullable<DismissedEventView['dismissedBy']>>('ParkedEventDismisser')
-  .implement({ fields: (t) => ({ id: t.exposeInt('id'), name: t.exposeString('name') }) });
+  .implement({ fields: (t) => answerFields(t, ParkedEventDismisser) });
 
 const DismissedRef = builder.objectRef<DismissedEventView>('DismissedParkedEvent').implement({
   description: 'A parked event an ADMIN set aside: on record, no longer counted as parked.',
   fields: (t) => ({
-    eventId: t.exposeString('eventId'),
-    eventType: t.exposeString('eventType'),
-    position: t.exposeString('position'),
-    streamId: t.exposeString('streamId'),
-    error: t.exposeString('error'),
-    attempts: t.exposeInt('attempts'),
-    parkedAt: t.field({ type: 'DateTime', resolve: (p) => p.parkedAt }),
-    dismissedAt: t.field({ type: 'DateTime', resolve: (p) => p.dismissedAt }),
+    ...answerFields(t, DismissedParkedEvent, {
+      omit: ['dismissedBy'],
+      scalars: { parkedAt: 'DateTime', dismissedAt: 'DateTime' },
+    }),
     dismissedBy: t.field({
       type: DismisserRef,
       nullable: true,
       description: 'Null only for a dismissal recorded without a user',
       resolve: (p) => p.dismissedBy,
     }),
-    reason: t.exposeString('reason'),
   }),
 });
 
@@ -98,14 +88,15 @@ const ConsumerKind = builder.enumType('ConsumerKind', {
 const ConsumerRef = builder.objectRef<ConsumerOverview>('LogConsumer').implement({
   description: 'A projection or process manager reading the event log.',
   fields: (t) => ({
-    name: t.exposeString('name'),
-    kind: t.field({ type: ConsumerKind, resolve: (c) => c.kind }),
-    checkpoint: t.exposeString('checkpoint', { nullable: true }),
+    ...answerFields(t, LogConsumer, {
+      omit: ['lagSeconds', 'parked', 'dismissed'],
+      refs: { kind: ConsumerKind },
+      scalars: { updatedAt: 'DateTime' },
+    }),
     lagSeconds: t.exposeFloat('lagSeconds', {
       nullable: true,
       description: 'Age of the oldest committed event not applied yet; 0 when caught up.',
     }),
-    updatedAt: t.field({ type: 'DateTime', nullable: true, resolve: (c) => c.updatedAt }),
     parked: t.field({
       type: [ParkedRef],
       description: 'Parked and not dismissed.',
@@ -122,10 +113,8 @@ const ConsumerRef = builder.objectRef<ConsumerOverview>('LogConsumer').implement
 export const LogHolderRef = builder.objectRef<LogHolder>('LogHolder').implement({
   description: 'The open transaction that keeps readers of the log from moving on.',
   fields: (t) => ({
-    pid: t.exposeInt('pid'),
-    ageSeconds: t.exposeFloat('ageSeconds'),
+    ...answerFields(t, LogHolderAnswer, { omit: ['query'] }),
     query: t.exposeString('query', { description: 'The head of its last statement.' }),
-    state: t.exposeString('state'),
   }),
 });
 
@@ -134,13 +123,11 @@ const RedisStatus = builder.enumType('RedisStatus', {
 });
 
 const OverviewRef = builder.objectRef<OperationsOverview>('OperationsOverview').implement({
-  fields: (t) => ({
-    generatedAt: t.field({ type: 'DateTime', resolve: (o) => o.generatedAt }),
-    redis: t.field({ type: RedisStatus, resolve: (o) => o.redis }),
-    queues: t.field({ type: [QueueRef], resolve: (o) => o.queues }),
-    consumers: t.field({ type: [ConsumerRef], resolve: (o) => o.consumers }),
-    logHolder: t.field({ type: LogHolderRef, nullable: true, resolve: (o) => o.logHolder }),
-  }),
+  fields: (t) =>
+    answerFields(t, OperationsOverviewAnswer, {
+      refs: { redis: RedisStatus, queues: QueueRef, consumers: ConsumerRef, logHolder: LogHolderRef },
+      scalars: { generatedAt: 'DateTime' },
+    }),
 });
 
 builder.queryField('operations', (t) =>

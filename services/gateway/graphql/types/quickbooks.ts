@@ -1,4 +1,10 @@
-// A company's QuickBooks connection over GraphQL: the same calls as REST's qb-* paths.
+// A company's QuickBooks connection over GraphQL: the same calls as REST's qb-* paths. The types'
+// fields come from the answers (schema/companies/answers.ts).
+import {
+  QbBankAccount,
+  QbCredentials,
+  QbTokenStatus as QbTokenStatusAnswer,
+} from '../../../../schema/companies/answers.js';
 import {
   type BankAccount,
   deleteQbCredentials,
@@ -11,35 +17,25 @@ import {
   refreshQbToken,
   startQbOAuth,
 } from '../../../app/quickbooks.js';
+import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
 
 const CredentialsRef = builder.objectRef<QbCredentialsInfo>('QbCredentials').implement({
   description: 'Whether QuickBooks app credentials are saved. The secret is never returned.',
-  fields: (t) => ({
-    hasCredentials: t.exposeBoolean('hasCredentials'),
-    qbClientId: t.exposeString('qbClientId', { nullable: true }),
-    qbIsSandbox: t.exposeBoolean('qbIsSandbox'),
-  }),
+  fields: (t) => answerFields(t, QbCredentials),
 });
 
 const TokenStatusRef = builder.objectRef<QbTokenStatus>('QbTokenStatus').implement({
   fields: (t) => ({
-    hasTokens: t.exposeBoolean('hasTokens'),
-    isExpired: t.exposeBoolean('isExpired'),
+    // Reconsent and problem are read over REST (the connection panel) only.
+    ...answerFields(t, QbTokenStatusAnswer, { only: ['hasTokens', 'isExpired'] }),
     expiresIn: t.exposeInt('expiresIn', { description: 'Seconds until the access token expires.' }),
   }),
 });
 
 const BankAccountRef = builder.objectRef<BankAccount>('QbBankAccount').implement({
-  fields: (t) => ({
-    Id: t.exposeString('Id'),
-    Name: t.exposeString('Name'),
-    AccountType: t.exposeString('AccountType'),
-    AccountSubType: t.exposeString('AccountSubType', { nullable: true }),
-    Active: t.exposeBoolean('Active'),
-    CurrentBalance: t.exposeFloat('CurrentBalance'),
-  }),
+  fields: (t) => answerFields(t, QbBankAccount),
 });
 
 builder.queryField('qbCredentials', (t) =>

@@ -1,4 +1,13 @@
-// The User type, its queries, and the live user-change subscription.
+// The User type, its queries, and the live user-change subscription. The types' fields come from the
+// answers (schema/users/answers.ts).
+import type { Page } from '../../../../schema/shared/answers.js';
+import {
+  OverviewStats,
+  User,
+  UserPage as UserPageAnswer,
+  UserStatistics,
+  UsersByRole,
+} from '../../../../schema/users/answers.js';
 import { me } from '../../../app/auth.js';
 import type { AppServices } from '../../../app/context.js';
 import { findUserRow, findUserRows, freshUserKey, toUserDto, type UserDto } from '../../../app/user-view.js';
@@ -11,17 +20,15 @@ import {
   getProfile,
   getUser,
   listUsers,
-  type OverviewStats,
   overviewStats,
-  type Page,
   reactivateUser,
-  type UserStatistics,
   updateProfile,
   updateUser,
   userStatistics,
 } from '../../../app/users.js';
 import { authorize } from '../../../auth/permissions.js';
 import { type LiveBus, seedSharedRead, sharedRead } from '../../live.js';
+import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
 import { withoutNulls } from '../inputs.js';
@@ -31,16 +38,11 @@ export const RoleEnum = builder.enumType('Role', {
 });
 
 export const UserRef = builder.objectRef<UserDto>('User').implement({
-  fields: (t) => ({
-    id: t.exposeInt('id'),
-    email: t.exposeString('email'),
-    firstName: t.exposeString('firstName', { nullable: true }),
-    lastName: t.exposeString('lastName', { nullable: true }),
-    role: t.field({ type: RoleEnum, resolve: (u) => u.role }),
-    isActive: t.exposeBoolean('isActive'),
-    createdAt: t.field({ type: 'DateTime', resolve: (u) => u.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (u) => u.updatedAt }),
-  }),
+  fields: (t) =>
+    answerFields(t, User, {
+      refs: { role: RoleEnum },
+      scalars: { createdAt: 'DateTime', updatedAt: 'DateTime' },
+    }),
 });
 
 builder.queryField('me', (t) =>
@@ -108,13 +110,7 @@ builder.subscriptionField('userChanged', (t) =>
 );
 
 const UserPage = builder.objectRef<Page<UserDto>>('UserPage').implement({
-  fields: (t) => ({
-    data: t.field({ type: [UserRef], resolve: (p) => p.data }),
-    total: t.exposeInt('total'),
-    page: t.exposeInt('page'),
-    limit: t.exposeInt('limit'),
-    totalPages: t.exposeInt('totalPages'),
-  }),
+  fields: (t) => answerFields(t, UserPageAnswer, { refs: { data: UserRef } }),
 });
 
 builder.queryField('users', (t) =>
@@ -138,12 +134,7 @@ builder.queryField('profile', (t) =>
 );
 
 const StatsRef = builder.objectRef<UserStatistics>('UserStatistics').implement({
-  fields: (t) => ({
-    totalLogins: t.exposeInt('totalLogins'),
-    lastLogin: t.field({ type: 'DateTime', nullable: true, resolve: (s) => s.lastLogin }),
-    companiesManaged: t.exposeInt('companiesManaged'),
-    approvalsCreated: t.exposeInt('approvalsCreated'),
-  }),
+  fields: (t) => answerFields(t, UserStatistics, { scalars: { lastLogin: 'DateTime' } }),
 });
 
 builder.queryField('userStatistics', (t) =>
@@ -156,25 +147,17 @@ builder.queryField('userStatistics', (t) =>
   }),
 );
 
-const RoleCounts = builder.objectRef<OverviewStats['usersByRole']>('UsersByRole').implement({
-  fields: (t) => ({
-    ADMIN: t.exposeInt('ADMIN'),
-    MODERATOR: t.exposeInt('MODERATOR'),
-    USER: t.exposeInt('USER'),
-    GUEST: t.exposeInt('GUEST'),
-  }),
+const RoleCounts = builder.objectRef<UsersByRole>('UsersByRole').implement({
+  fields: (t) => answerFields(t, UsersByRole),
+});
+
+const OverviewStatsRef = builder.objectRef<OverviewStats>('UserOverviewStats').implement({
+  fields: (t) => answerFields(t, OverviewStats, { refs: { usersByRole: RoleCounts } }),
 });
 
 builder.queryField('userOverviewStats', (t) =>
   t.field({
-    type: builder.objectRef<OverviewStats>('UserOverviewStats').implement({
-      fields: (f) => ({
-        totalUsers: f.exposeInt('totalUsers'),
-        activeUsers: f.exposeInt('activeUsers'),
-        newUsersThisMonth: f.exposeInt('newUsersThisMonth'),
-        usersByRole: f.field({ type: RoleCounts, resolve: (s) => s.usersByRole }),
-      }),
-    }),
+    type: OverviewStatsRef,
     resolve: (_, __, ctx) => run(() => overviewStats(ctx.app, ctx.actor)),
   }),
 );

@@ -1,4 +1,13 @@
-import type { Page } from '../../../app/users.js';
+// The Vendor type, its queries and mutations, and live changes and sync progress. The types' fields
+// come from the answers (schema/vendors/answers.ts).
+import type { Page } from '../../../../schema/shared/answers.js';
+import {
+  Vendor,
+  VendorHistoryEntry as VendorHistoryAnswer,
+  VendorPage as VendorPageAnswer,
+  VendorSync,
+  VendorSyncProgress,
+} from '../../../../schema/vendors/answers.js';
 import {
   clearVendorBanking,
   forgetVendor,
@@ -14,6 +23,7 @@ import {
 } from '../../../app/vendors.js';
 import { authorize } from '../../../auth/permissions.js';
 import { inStaffScope, sharedRead } from '../../live.js';
+import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
 import { withoutNulls } from '../inputs.js';
@@ -22,15 +32,11 @@ const AccountTypeEnum = builder.enumType('AccountType', { values: ['checking', '
 
 export const VendorRef = builder.objectRef<VendorDto>('Vendor').implement({
   fields: (t) => ({
-    id: t.exposeInt('id'),
-    name: t.exposeString('name'),
-    companyId: t.exposeInt('companyId'),
-    companyName: t.exposeString('companyName', { nullable: true }),
-    qbVendorId: t.exposeString('qbVendorId'),
-    email: t.exposeString('email', { nullable: true }),
-    phone: t.exposeString('phone', { nullable: true }),
-    active: t.exposeBoolean('active'),
-    hasBankingInfo: t.exposeBoolean('hasBankingInfo'),
+    ...answerFields(t, Vendor, {
+      omit: ['routingNumber', 'accountNumber', 'isUnmasked'],
+      refs: { accountType: AccountTypeEnum },
+      scalars: { createdAt: 'DateTime', updatedAt: 'DateTime', qbSyncedAt: 'DateTime' },
+    }),
     routingNumber: t.exposeString('routingNumber', {
       nullable: true,
       description: 'Masked unless unmasked.',
@@ -39,46 +45,26 @@ export const VendorRef = builder.objectRef<VendorDto>('Vendor').implement({
       nullable: true,
       description: 'Masked unless unmasked.',
     }),
-    accountType: t.field({ type: AccountTypeEnum, nullable: true, resolve: (v) => v.accountType }),
-    bankName: t.exposeString('bankName', { nullable: true }),
+    // Non-null in GraphQL: false when the read leaves it out (lists).
     isUnmasked: t.boolean({ resolve: (v) => v.isUnmasked === true }),
-    createdAt: t.field({ type: 'DateTime', resolve: (v) => v.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (v) => v.updatedAt }),
-    qbSyncedAt: t.field({ type: 'DateTime', resolve: (v) => v.qbSyncedAt }),
   }),
 });
 
 const VendorPage = builder.objectRef<Page<VendorDto>>('VendorPage').implement({
-  fields: (t) => ({
-    data: t.field({ type: [VendorRef], resolve: (p) => p.data }),
-    total: t.exposeInt('total'),
-    page: t.exposeInt('page'),
-    limit: t.exposeInt('limit'),
-    totalPages: t.exposeInt('totalPages'),
-  }),
+  fields: (t) => answerFields(t, VendorPageAnswer, { refs: { data: VendorRef } }),
 });
 
 const VendorHistoryRef = builder.objectRef<VendorHistoryEntry>('VendorHistoryEntry').implement({
-  fields: (t) => ({
-    action: t.exposeString('action'),
-    at: t.field({ type: 'DateTime', resolve: (h) => h.at }),
-    userId: t.exposeInt('userId', { nullable: true }),
-    userName: t.exposeString('userName', { nullable: true }),
-    details: t.exposeString('details', { nullable: true }),
-  }),
+  fields: (t) => answerFields(t, VendorHistoryAnswer, { scalars: { at: 'DateTime' } }),
 });
 
 const VendorSyncRef = builder.objectRef<VendorSyncDto>('VendorSync').implement({
-  fields: (t) => ({
-    syncId: t.exposeString('syncId'),
-    companyId: t.exposeInt('companyId'),
-    status: t.exposeString('status'),
-    synced: t.exposeInt('synced'),
-    failed: t.exposeInt('failed'),
-    error: t.exposeString('error', { nullable: true }),
-    requestedAt: t.field({ type: 'DateTime', resolve: (s) => s.requestedAt }),
-    completedAt: t.field({ type: 'DateTime', nullable: true, resolve: (s) => s.completedAt }),
-  }),
+  fields: (t) =>
+    answerFields(t, VendorSync, {
+      // A String in GraphQL (as the schema has always said), one of the answer's statuses.
+      refs: { status: 'String' },
+      scalars: { requestedAt: 'DateTime', completedAt: 'DateTime' },
+    }),
 });
 
 builder.queryField('vendors', (t) =>
@@ -218,16 +204,12 @@ const SyncProgressRef = builder
   }>('VendorSyncProgress')
   .implement({
     fields: (t) => ({
-      syncId: t.exposeString('syncId'),
-      companyId: t.exposeInt('companyId'),
-      processed: t.exposeInt('processed'),
-      synced: t.exposeInt('synced'),
-      failed: t.exposeInt('failed'),
+      ...answerFields(t, VendorSyncProgress, { omit: ['total', 'waiting', 'resumesAt'] }),
       total: t.exposeInt('total', {
         nullable: true,
         description: 'Vendors QuickBooks has from the offset on; null before the count',
       }),
-      done: t.exposeBoolean('done'),
+      // Non-null in GraphQL: false when the notice says nothing of a wait.
       waiting: t.exposeBoolean('waiting', {
         description: 'QuickBooks asked to wait (throttled) or did not answer: the sync goes on at resumesAt',
       }),
