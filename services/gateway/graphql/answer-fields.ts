@@ -6,7 +6,6 @@ import type { z } from 'zod';
 type AnyZod = z.ZodType & { _zod: { def: { type: string; [k: string]: unknown } } };
 
 /** What a field's type is named in GraphQL when zod cannot say: an enum or object ref, or a scalar. */
-// biome-ignore lint/suspicious/noExplicitAny: Pothos refs of any parent type
 export type FieldTypeRef = any;
 
 export interface AnswerFieldOptions {
@@ -46,7 +45,6 @@ function scalar(name: string, schema: AnyZod, opts: AnswerFieldOptions): FieldTy
  * property of the same name. Spread it into `fields: (t) => ({ ...answerFields(t, Answer), … })`.
  */
 export function answerFields(
-  // biome-ignore lint/suspicious/noExplicitAny: a Pothos field builder of any parent type
   t: any,
   answer: z.ZodObject,
   opts: AnswerFieldOptions = {},
