@@ -1,18 +1,13 @@
 // The REST adapter's contract for GET /api/openapi.json (services/gateway/openapi.ts): what each
 // route answers, in the spec's envelope. Bodies and queries reuse the command inputs of
 // schema/commands, the same zod schemas the application functions validate with.
+// Answers are written once in schema/<module>/answers.ts (named ones become OpenAPI components).
 // These schemas document; they do not validate or shape answers (openapi.ts keeps Fastify from
 // using them), so the application's own 400s and envelope stay as they are.
 import type { FastifySchema } from 'fastify';
 import { z } from 'zod';
 import { Role } from '../../../schema/events/user.js';
-
-/** Schemas named here become components (`#/components/schemas/<id>`) instead of being inlined. */
-export const apiSchemas = z.registry<{ id: string }>();
-export const named = <T extends z.ZodType>(id: string, schema: T): T => {
-  apiSchemas.add(schema, { id });
-  return schema;
-};
+import { apiSchemas, named, Pagination } from '../../../schema/shared/answers.js';
 
 export const ErrorEnvelope = named(
   'ErrorEnvelope',
@@ -32,16 +27,6 @@ export const ErrorEnvelope = named(
       'INTERNAL',
     ]),
     errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
-  }),
-);
-
-export const Pagination = named(
-  'Pagination',
-  z.object({
-    total: z.number().int(),
-    page: z.number().int(),
-    limit: z.number().int(),
-    totalPages: z.number().int(),
   }),
 );
 
@@ -273,6 +258,8 @@ export function envelope<T extends z.ZodType>(data: T, options: { paginated?: bo
     ...(options.paginated ? { meta: z.object({ pagination: Pagination }) } : {}),
   });
 }
+
+export { apiSchemas, named, Pagination };
 
 const ERROR_TEXT: Record<number, string> = {
   400: 'Invalid input (field errors in `errors`) or a malformed body',
