@@ -10,7 +10,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { CHROMIUM_PATH } from '../e2e/support/browser.js';
-import { NODE_FLAGS } from '../services/node-flags.js';
+import { NODE_FLAGS } from '../services/shared/node-flags.js';
 import {
   aptInstall,
   ensureLocalServices,

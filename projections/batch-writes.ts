@@ -21,9 +21,9 @@ import {
   type Transaction,
 } from 'kysely';
 import type pg from 'pg';
-import type { Database } from '../services/db.js';
 import type { Position } from '../services/eventstore/port.js';
 import { CHECKPOINT_MOVED, moveCheckpoint } from './checkpoints.js';
+import type { Database } from './database.js';
 import { ConsumerCodeError, isTransientError } from './poison.js';
 
 const WRITE = /^\s*(insert|update|delete|merge|with)\b/i;

@@ -2,9 +2,9 @@
 // position, handled one at a time, with an operator's retries of parked events run between batches
 // (never interleaved with one), until the signal ends it or the lock is lost.
 import type pg from 'pg';
-import type { Logger } from '../services/app/context.js';
-import { createPool, GENERIC_PLANS } from '../services/db.js';
 import type { EventStore, Position, StoredEvent } from '../services/eventstore/port.js';
+import { createPool, GENERIC_PLANS } from '../services/shared/db.js';
+import type { Logger } from '../services/shared/log.js';
 import type { LeaseOptions } from './lease.js';
 import type { RetryPolicy } from './poison.js';
 

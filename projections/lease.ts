@@ -15,11 +15,11 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, type QueryExecutorProvider, sql } from 'kysely';
 import pg from 'pg';
-import { STORAGE_SETUP_LOCK } from '../services/advisory-locks.js';
-import type { Logger } from '../services/app/context.js';
-import type { Database } from '../services/db.js';
+import { STORAGE_SETUP_LOCK } from '../services/shared/advisory-locks.js';
+import type { Logger } from '../services/shared/log.js';
 import { ensureCheckpoints } from './checkpoints.js';
 import { sleep } from './consume.js';
+import type { Database } from './database.js';
 import { ensureParkedTable } from './parked.js';
 
 export interface LeaseOptions {

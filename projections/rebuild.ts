@@ -7,9 +7,9 @@
 import { randomBytes } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
 import { FORGETTING_EVENTS } from '../schema/events/index.js';
-import type { Database } from '../services/db.js';
 import type { EventStore, Position, StoredEvent } from '../services/eventstore/port.js';
 import { START } from '../services/eventstore/port.js';
+import type { Database } from './database.js';
 import { ensureConsumerTables } from './lease.js';
 import { parkEvent } from './parked.js';
 import { ConsumerCodeError, isPoison } from './poison.js';

@@ -11,12 +11,12 @@
 import type { Redis } from 'ioredis';
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import type { Database } from '../services/db.js';
 import type { Position, StoredEvent } from '../services/eventstore/port.js';
 import { START } from '../services/eventstore/port.js';
 import { BatchWrites } from './batch-writes.js';
 import { moveCheckpoint, readCheckpoint } from './checkpoints.js';
 import { type ConsumerRunnerOptions, consumeLog, consumerPool, sleep } from './consume.js';
+import type { Database } from './database.js';
 import { DEFAULT_LEASE, ensureConsumerTables, lockKey, superviseConsumer } from './lease.js';
 import { claimRetry, parkEvent, retryFailed, retryRequests } from './parked.js';
 import { ConsumerCodeError, DEFAULT_RETRY, isPoison, type RetryPolicy, retryDelay } from './poison.js';

@@ -16,6 +16,7 @@ import type { RedisOptions } from 'ioredis';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { moveCheckpoint, readCheckpoint } from '../projections/checkpoints.js';
 import { type ConsumerRunnerOptions, consumeLog, consumerPool, sleep } from '../projections/consume.js';
+import type { Database } from '../projections/database.js';
 import { DEFAULT_LEASE, ensureConsumerTables, superviseConsumer } from '../projections/lease.js';
 import { parkEvent, retryFailed, retryRequests, unpark } from '../projections/parked.js';
 import {
@@ -25,7 +26,6 @@ import {
   type RetryPolicy,
   retryDelay,
 } from '../projections/poison.js';
-import type { Database } from '../services/db.js';
 import type { Position, StoredEvent } from '../services/eventstore/port.js';
 import { START } from '../services/eventstore/port.js';
 import { consumerName, type ProcessManager, type ReactionJob } from './process-manager.js';

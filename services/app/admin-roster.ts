@@ -6,7 +6,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Role } from '../../schema/events/user.js';
 import { type Actor, commandContext } from '../auth/permissions.js';
-import { DomainError } from '../domain/errors.js';
 import {
   ADMIN_ROSTER_STREAM,
   type AdminRemoval,
@@ -19,6 +18,7 @@ import {
   type UserState,
   userDecider,
 } from '../domain/user/decider.js';
+import { DomainError } from '../shared/domain-errors.js';
 import { type CommandContext, eventIdFor } from './command-handler.js';
 import type { AppServices } from './context.js';
 

@@ -45,15 +45,15 @@ import {
   findDuplicates,
   segregationBlock,
 } from '../domain/approval/decider.js';
-import { DomainError } from '../domain/errors.js';
 import type { Position } from '../eventstore/port.js';
 import { achAmount, cleanQbId, cleanQbText } from '../quickbooks/clean.js';
 import { QbApiError, QbGrantError } from '../quickbooks/client.js';
 import { qbStringList } from '../quickbooks/query-text.js';
+import { DomainError } from '../shared/domain-errors.js';
+import { AppError, parseInput, parseRowId, toAppError } from '../shared/errors.js';
 import { billCopyFor, paidInCopy } from './bill-copy.js';
 import type { CommandContext } from './command-handler.js';
 import { type AppServices, awaitProjections } from './context.js';
-import { AppError, parseInput, parseRowId, toAppError } from './errors.js';
 import { qbAccess } from './quickbooks.js';
 import { readCached } from './read-cache.js';
 import { type CompanyScope, companyScope, inScope, requireCompanyInScope, scopeKey } from './staff-scope.js';

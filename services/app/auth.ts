@@ -11,14 +11,14 @@ import {
 import { schemaVersionOf } from '../../schema/events/index.js';
 import { burnVerify } from '../auth/passwords.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
-import { DomainError } from '../domain/errors.js';
 import { userDecider } from '../domain/user/decider.js';
 import { CLAIM_TAKEN, emailClaimDecider } from '../domain/user/email-claim.js';
 import { type UserSessionCommand, userSessionDecider } from '../domain/user/session.js';
+import { DomainError } from '../shared/domain-errors.js';
+import { AppError, parseInput } from '../shared/errors.js';
 import { observeAdmin } from './admin-roster.js';
 import { type CommandContext, eventIdFor } from './command-handler.js';
 import { type AppServices, awaitProjections, nextUserId } from './context.js';
-import { AppError, parseInput } from './errors.js';
 import { announceSessionsEnded, endSessionsOf } from './sessions.js';
 import { findUserRow, findUserRowByEmail, toUserDto, type UserDto, userAnswer } from './user-view.js';
 

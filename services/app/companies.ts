@@ -16,8 +16,8 @@ import { type Actor, authorize, can, commandContext } from '../auth/permissions.
 import { type Assignments, type CompanyState, companyDecider } from '../domain/company/decider.js';
 import { COMPANY_NAMES_STREAM, namesDecider } from '../domain/company/names.js';
 import type { Position } from '../eventstore/port.js';
+import { AppError, type FieldError, parseInput, parseRowId } from '../shared/errors.js';
 import { type AppServices, awaitProjections } from './context.js';
-import { AppError, type FieldError, parseInput, parseRowId } from './errors.js';
 import { disconnectQuickBooks, quickbooksCompanyInfo } from './quickbooks.js';
 import { companyScope, inScope } from './staff-scope.js';
 import type { Page } from './users.js';

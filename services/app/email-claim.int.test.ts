@@ -7,7 +7,7 @@ import { queuePrefix } from '../../workers/queues.js';
 import { USERS_QUEUE } from '../../workers/users.js';
 import { userDecider } from '../domain/user/decider.js';
 import { emailClaimDecider } from '../domain/user/email-claim.js';
-import { redisOptions } from '../redis.js';
+import { redisOptions } from '../shared/redis.js';
 import { claimEmail, claimStreamOf, registerUser } from './auth.js';
 import type { AppServices } from './context.js';
 

@@ -13,8 +13,8 @@ import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { type ManagerState, managerDecider } from '../domain/manager/decider.js';
 import { linksDecider, MANAGER_LINKS_STREAM } from '../domain/manager/links.js';
 import type { Position } from '../eventstore/port.js';
+import { AppError, parseInput, parseRowId } from '../shared/errors.js';
 import { type AppServices, awaitProjections } from './context.js';
-import { AppError, parseInput, parseRowId } from './errors.js';
 import type { Page } from './users.js';
 
 export interface ManagerDto {

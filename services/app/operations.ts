@@ -15,9 +15,9 @@ import {
 import { plainText } from '../../schema/commands/text-rules.js';
 import { queuePrefix } from '../../workers/queues.js';
 import { type Actor, authorize } from '../auth/permissions.js';
-import { redisOptions } from '../redis.js';
+import { AppError, parseInput } from '../shared/errors.js';
+import { redisOptions } from '../shared/redis.js';
 import type { AppServices } from './context.js';
-import { AppError, parseInput } from './errors.js';
 
 export interface JobCounts {
   waiting: number;

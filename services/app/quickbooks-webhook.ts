@@ -4,8 +4,8 @@
 // asks for (CDC since the last one). The same notification delivered twice queues nothing twice.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { vendorSyncDecider } from '../domain/vendor/decider.js';
+import { AppError } from '../shared/errors.js';
 import type { AppServices } from './context.js';
-import { AppError } from './errors.js';
 
 /** Intuit's signature: base64(HMAC-SHA256(raw body, verifier token)). */
 export function intuitSignature(body: Buffer | string, verifierToken: string): string {

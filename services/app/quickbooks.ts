@@ -11,7 +11,6 @@ import {
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { companyDecider } from '../domain/company/decider.js';
 import { QB_REALMS_STREAM, realmsDecider, realmTaken } from '../domain/company/realms.js';
-import { DomainError } from '../domain/errors.js';
 import {
   QbApiError,
   QbAppCredentialsError,
@@ -23,9 +22,10 @@ import { QbConnections } from '../quickbooks/connections.js';
 import { OAuthStates } from '../quickbooks/oauth-states.js';
 import { QbRateLimiter } from '../quickbooks/rate-limit.js';
 import { refreshDue } from '../quickbooks/refresh-timing.js';
+import { DomainError } from '../shared/domain-errors.js';
+import { AppError, parseInput, parseRowId } from '../shared/errors.js';
 import type { CommandContext } from './command-handler.js';
 import { type AppServices, awaitProjections } from './context.js';
-import { AppError, parseInput, parseRowId } from './errors.js';
 
 interface QbServices {
   client: QuickBooksClient;

@@ -4,8 +4,8 @@ import type { UsersTable } from '../../projections/users.js';
 import type { Actor } from '../auth/permissions.js';
 import type { UserState } from '../domain/user/decider.js';
 import type { Position } from '../eventstore/port.js';
+import { AppError } from '../shared/errors.js';
 import type { AppServices } from './context.js';
-import { AppError } from './errors.js';
 
 export interface UserDto {
   id: number;

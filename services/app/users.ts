@@ -10,12 +10,12 @@ import {
 import { type Role, userSubject } from '../../schema/events/user.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { userDecider } from '../domain/user/decider.js';
+import { AppError, parseInput } from '../shared/errors.js';
 import { type GuardedChange, observeAdmin, runGuarded } from './admin-roster.js';
 import { approvalsCreatedBy } from './approvals.js';
 import { checkCurrentPassword, claimEmail, releaseAbandonedClaim } from './auth.js';
 import { companiesAssignedTo } from './companies.js';
 import { type AppServices, awaitProjections } from './context.js';
-import { AppError, parseInput } from './errors.js';
 import { endSessionsOf } from './sessions.js';
 import { findUserRow, toUserDto, type UserDto, userAnswer } from './user-view.js';
 

@@ -7,7 +7,7 @@
 // ever storing a token in the clear. A session also has an absolute end, however often it refreshes.
 import { createHash, createHmac, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import { type Kysely, type QueryExecutorProvider, sql } from 'kysely';
-import type { Database } from '../db.js';
+import type { Database } from '../../projections/database.js';
 
 export interface RefreshTokensTable {
   id: string;

@@ -25,10 +25,10 @@ import {
 } from 'graphql';
 import { type QueryExecutorProvider, sql } from 'kysely';
 import type pg from 'pg';
-import type { Logger } from '../app/context.js';
-import { AppError } from '../app/errors.js';
 import { checkedRequestId, type RequestContext } from '../app/request-context.js';
 import type { Actor } from '../auth/permissions.js';
+import { AppError } from '../shared/errors.js';
+import type { Logger } from '../shared/log.js';
 import { failureBody } from './rest/envelope.js';
 
 /** How long a first answer is kept: a retry after that is a new request. */

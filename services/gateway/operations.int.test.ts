@@ -14,7 +14,7 @@ import { startScratchRedis } from '../../test/support/scratch-services.js';
 import { QUEUES, queuePrefix } from '../../workers/queues.js';
 import type { StoredEvent } from '../eventstore/port.js';
 import { APPEND_LOCK_CLASS } from '../eventstore/postgres.js';
-import { redisOptions } from '../redis.js';
+import { redisOptions } from '../shared/redis.js';
 
 let t: TestApp;
 let maintenance: Queue;

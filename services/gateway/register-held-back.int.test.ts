@@ -9,8 +9,8 @@ import { testAppEnv } from '../../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
 import { api, signIn } from '../../test/support/http.js';
 import { createTestRedis, type TestRedis } from '../../test/support/redis.js';
-import { loadConfig } from '../config.js';
 import { type StartedApp, startApp } from '../main.js';
+import { loadConfig } from '../shared/config.js';
 
 let db: TestDatabase;
 let redis: TestRedis;

@@ -34,14 +34,6 @@ for (const m of modules as readonly Module<any>[]) {
   if (m.permissions) registerPermissions(m.permissions);
 }
 
-type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void
-  ? I
-  : never;
-type TablesOf<M> = M extends Module<infer T> ? (unknown extends T ? never : T) : never;
-
-/** The tables of every module's read models (services/db.ts adds the core's own). */
-export type ModuleTables = UnionToIntersection<TablesOf<(typeof modules)[number]>>;
-
 function unique<T>(items: T[], nameOf: (item: T) => string, what: string): T[] {
   const seen = new Set<string>();
   for (const item of items) {

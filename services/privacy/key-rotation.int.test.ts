@@ -19,11 +19,11 @@ import { login, registerUser } from '../app/auth.js';
 import type { AppServices } from '../app/context.js';
 import { deleteUser, forgetUser } from '../app/users.js';
 import type { Actor } from '../auth/permissions.js';
-import { loadConfig } from '../config.js';
-import { createPool } from '../db.js';
 import { type StartedApp, startApp } from '../main.js';
 import { projections } from '../modules/index.js';
 import { QbConnections } from '../quickbooks/connections.js';
+import { loadConfig } from '../shared/config.js';
+import { createPool } from '../shared/db.js';
 import { RotationRefused, rotateEncryptionKey } from './key-rotation.js';
 import { deriveKek, wrapKey } from './subject-keys.js';
 

@@ -1,21 +1,10 @@
-// The read-model database as kysely sees it. pg returns int8 as string: keep ids in int4.
+// The read-model database's pool and kysely handle. pg returns int8 as string: keep ids in int4. The
+// database type is composed above the modules (projections/database.ts): this file names none of them.
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import type { RefreshTokensTable, SessionsTable } from './auth/refresh-tokens.js';
-import type { ModuleTables } from './modules/index.js';
 
-/** The core's own tables (the log's consumers, sign-in). Raw-SQL-only tables are left out. */
-export interface CoreTables {
-  auth_refresh_tokens: RefreshTokensTable;
-  auth_sessions: SessionsTable;
-  projection_checkpoints: { name: string; position: string; version: number; updated_at: Date };
-}
-
-/** The read-model database: the core's tables and every module's read models (services/modules). */
-export type Database = CoreTables & ModuleTables;
-
-export function createDb(pool: pg.Pool): Kysely<Database> {
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+export function createDb<DB>(pool: pg.Pool): Kysely<DB> {
+  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }) });
 }
 
 /**
@@ -49,7 +38,7 @@ export function createPool(
   onError: (err: Error) => void = (err) => console.error(`postgres connection lost: ${err.message}`),
 ): pg.Pool {
   // Without a connection timeout a request queues forever while Postgres is unreachable (or the
-  // pool is exhausted); with it the request fails and answers 503 (services/app/errors.ts).
+  // pool is exhausted); with it the request fails and answers 503 (services/shared/errors.ts).
   const pool = new pg.Pool({
     connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
     idleTimeoutMillis: POOL_IDLE_TIMEOUT_MS,

@@ -1,8 +1,8 @@
 // Errors the application functions raise; each transport turns the code into its status and envelope.
 import { ZodError } from 'zod';
 import { MAX_ROW_ID } from '../../schema/commands/ids.js';
-import { DomainError } from '../domain/errors.js';
-import { WrongExpectedVersionError } from '../eventstore/port.js';
+import { DomainError } from './domain-errors.js';
+import { WrongExpectedVersionError } from './version-conflict.js';
 
 export type AppErrorCode =
   | 'VALIDATION'

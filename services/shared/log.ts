@@ -1,7 +1,13 @@
 // The structured logger (pino, JSON lines on stderr) of the non-HTTP parts; Fastify has its own.
 // Lines keep the shape they had: level as a word, ISO time, the base fields, msg.
 import pino from 'pino';
-import type { Logger } from './app/context.js';
+
+/** What every part logs through (pino here, a test's recorder in tests). */
+export interface Logger {
+  info(obj: unknown, msg?: string): void;
+  warn(obj: unknown, msg?: string): void;
+  error(obj: unknown, msg?: string): void;
+}
 
 /** Where lines go: stderr, written synchronously so nothing is lost when the process exits. */
 export function createLogger(

@@ -4,7 +4,7 @@
 // - BullMQ's connections (redisOptions) wait and reconnect, as BullMQ workers require.
 // A RedisMonitor watches the app's clients and says once that Redis is down and once that it is back.
 import { Redis, type RedisOptions } from 'ioredis';
-import type { Logger } from './app/context.js';
+import type { Logger } from './log.js';
 import { createLogger } from './log.js';
 
 /** A command that gets no answer in this time fails (a Redis that hangs rather than refuses). */

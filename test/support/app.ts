@@ -1,8 +1,8 @@
 // Starts the whole product (all roles in one process) on its own database and Redis prefix, on a
 // random port. Used by integration and browser tests.
 import { randomBytes } from 'node:crypto';
-import { loadConfig } from '../../services/config.js';
 import { type StartedApp, startApp } from '../../services/main.js';
+import { loadConfig } from '../../services/shared/config.js';
 import { createTestDatabase } from './db.js';
 import { createTestRedis } from './redis.js';
 

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { inject } from 'vitest';
-import { createPool } from '../../services/db.js';
+import { createPool } from '../../services/shared/db.js';
 import { withDatabase } from '../../tools/local-services.js';
 
 export interface TestDatabase {

@@ -17,7 +17,7 @@ import type {
   Priority,
   VendorContact,
 } from '../../../schema/events/approval.js';
-import { DomainError } from '../errors.js';
+import { DomainError } from '../../shared/domain-errors.js';
 
 // --- the company's policy -------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ import type {
   CompanyStatus,
   NachaSettings,
 } from '../../../schema/events/company.js';
-import { DomainError } from '../errors.js';
+import { DomainError } from '../../shared/domain-errors.js';
 
 export interface CompanyDetails {
   name: string;

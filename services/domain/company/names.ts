@@ -2,7 +2,7 @@
 // so two companies cannot take one name at once. A company holds its name while it is active and
 // not deleted; deactivating or deleting releases it, reactivating claims it again.
 import type { CompanyEvent } from '../../../schema/events/company.js';
-import { DomainError } from '../errors.js';
+import { DomainError } from '../../shared/domain-errors.js';
 
 /**
  * The key a name is compared by: format characters (zero-width space, soft hyphen, …) removed, since

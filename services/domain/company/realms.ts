@@ -5,7 +5,7 @@
 // holds its realm from a successful callback until its credentials are removed, the company is
 // deleted, or it connects to another realm.
 import type { CompanyEvent } from '../../../schema/events/company.js';
-import { DomainError } from '../errors.js';
+import { DomainError } from '../../shared/domain-errors.js';
 
 export interface RealmsState {
   /** realm id → the holding company and its name when it claimed the realm */

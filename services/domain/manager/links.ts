@@ -2,7 +2,7 @@
 // "a user links to at most one manager, a manager to at most one user" is decided atomically. Links
 // change rarely; the state is a pair of small maps.
 import type { ManagerEvent } from '../../../schema/events/manager.js';
-import { DomainError } from '../errors.js';
+import { DomainError } from '../../shared/domain-errors.js';
 
 export interface LinksState {
   /** user id → manager id */

@@ -4,7 +4,7 @@
 // refused when it would leave the roster empty. Optimistic concurrency on this one stream serialises
 // removals across gateways; the user command then lands exactly at the version that was judged.
 import type { Role, UserEvent } from '../../../schema/events/user.js';
-import { DomainError } from '../errors.js';
+import { DomainError } from '../../shared/domain-errors.js';
 
 export interface RosterEntry {
   /** Counted as an active ADMIN. */

@@ -3,7 +3,7 @@
 // version makes "one user per e-mail" hold under concurrent creates without any lock or unique index
 // on the write side.
 import type { UserEvent } from '../../../schema/events/user.js';
-import { DomainError } from '../errors.js';
+import { DomainError } from '../../shared/domain-errors.js';
 
 export interface EmailClaimState {
   claimedBy: number | null;

@@ -7,7 +7,7 @@ import {
   type VendorSyncEvent,
   vendorSubject,
 } from '../../../schema/events/vendor.js';
-import { DomainError } from '../errors.js';
+import { DomainError } from '../../shared/domain-errors.js';
 
 export interface VendorFromQb {
   name: string;

@@ -13,7 +13,6 @@ import {
   VendorListInput,
   VendorSyncInput,
 } from '../../../schema/commands/vendor.js';
-import { AppError } from '../../app/errors.js';
 import {
   batchUpdateVendorBanking,
   CSV_MAX_BYTES,
@@ -30,6 +29,7 @@ import {
   vendorHistory,
   vendorsMissingBanking,
 } from '../../app/vendors.js';
+import { AppError } from '../../shared/errors.js';
 import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

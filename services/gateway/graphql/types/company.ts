@@ -19,9 +19,9 @@ import {
   setPaymentAccount,
   updateCompany,
 } from '../../../app/companies.js';
-import { AppError } from '../../../app/errors.js';
 import type { Page } from '../../../app/users.js';
 import { authorize } from '../../../auth/permissions.js';
+import { AppError } from '../../../shared/errors.js';
 import { inStaffScope, sharedRead } from '../../live.js';
 import { builder } from '../builder.js';
 import { run, toGraphQLError } from '../errors.js';
