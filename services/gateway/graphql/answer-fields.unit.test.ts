@@ -33,11 +33,14 @@ const sample: ThingAnswer = {
   csv: 'a,b',
 };
 
+// The scope-auth plugin's typing (global) asks every builder for its options; these use no plugin.
+const options = { defaultFieldNullability: false } as never;
+
 function schemaFor() {
   const builder = new SchemaBuilder<{
     DefaultFieldNullability: false;
     Scalars: { DateTime: { Input: string; Output: string } };
-  }>({ defaultFieldNullability: false });
+  }>(options);
   builder.scalarType('DateTime', { serialize: (v) => v, parseValue: (v) => String(v) });
   const Status = builder.enumType('Status', { values: ['PENDING', 'APPROVED'] as const });
   const RefType = builder
@@ -94,7 +97,7 @@ describe('answerFields', () => {
   });
 
   it('refuses an enum or object field with no GraphQL type named', () => {
-    const builder = new SchemaBuilder<{ DefaultFieldNullability: false }>({ defaultFieldNullability: false });
+    const builder = new SchemaBuilder<{ DefaultFieldNullability: false }>(options);
     builder.objectRef<ThingAnswer>('Thing').implement({ fields: (t) => answerFields(t, Thing) });
     builder.queryType({ fields: (t) => ({ ok: t.boolean({ resolve: () => true }) }) });
     expect(() => builder.toSchema()).toThrow(/status \(enum\) needs a GraphQL type in refs/);
