@@ -4,6 +4,9 @@
 // ADMIN may dismiss a parked event (on record, with a reason).
 import { Queue } from 'bullmq';
 import { z } from 'zod';
+import { plainText } from '../../schema/commands/text-rules.js';
+import { queuePrefix } from '../../workers/queues.js';
+import { type Actor, authorize } from '../auth/permissions.js';
 import {
   dismissParked,
   isDismissed,
@@ -11,10 +14,7 @@ import {
   type ParkedEvent,
   parkedCounts,
   requestRetry,
-} from '../../projections/parked.js';
-import { plainText } from '../../schema/commands/text-rules.js';
-import { queuePrefix } from '../../workers/queues.js';
-import { type Actor, authorize } from '../auth/permissions.js';
+} from '../consumers/parked.js';
 import { AppError, parseInput } from '../shared/errors.js';
 import { redisOptions } from '../shared/redis.js';
 import type { AppServices } from './context.js';

@@ -1,6 +1,6 @@
 // Where each projection is in the log, and which version of its code built its tables.
 import { type QueryExecutorProvider, sql } from 'kysely';
-import type { Position } from '../services/eventstore/port.js';
+import type { Position } from '../eventstore/port.js';
 
 /** SQLSTATE `projection_advance` raises when the checkpoint is not where the batch started. */
 export const CHECKPOINT_MOVED = 'BFC01';

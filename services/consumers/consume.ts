@@ -2,9 +2,9 @@
 // position, handled one at a time, with an operator's retries of parked events run between batches
 // (never interleaved with one), until the signal ends it or the lock is lost.
 import type pg from 'pg';
-import type { EventStore, Position, StoredEvent } from '../services/eventstore/port.js';
-import { createPool, GENERIC_PLANS } from '../services/shared/db.js';
-import type { Logger } from '../services/shared/log.js';
+import type { EventStore, Position, StoredEvent } from '../eventstore/port.js';
+import { createPool, GENERIC_PLANS } from '../shared/db.js';
+import type { Logger } from '../shared/log.js';
 import type { LeaseOptions } from './lease.js';
 import type { RetryPolicy } from './poison.js';
 
@@ -44,18 +44,8 @@ export function consumerPool(pool: pg.Pool, log: Logger, max = 3): pg.Pool {
 /** How long a checkpoint that only passed events the consumer ignores may stay unwritten (ms). */
 export const CHECKPOINT_FLUSH_MS = 250;
 
-/** Waits `ms`, or less when the signal aborts (a stopping runner never waits out a backoff). */
-export const sleep = (ms: number, signal: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal.aborted) return resolve();
-    const t = setTimeout(done, ms);
-    function done() {
-      clearTimeout(t);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-    signal.addEventListener('abort', done, { once: true });
-  });
+// The lease waits the same way; the wait lives there, below this file (lease.ts).
+export { sleep } from './lease.js';
 
 export interface ConsumeOptions {
   store: EventStore;

@@ -15,11 +15,9 @@
 import { createHash } from 'node:crypto';
 import { type Kysely, type QueryExecutorProvider, sql } from 'kysely';
 import pg from 'pg';
-import { STORAGE_SETUP_LOCK } from '../services/shared/advisory-locks.js';
-import type { Logger } from '../services/shared/log.js';
+import { STORAGE_SETUP_LOCK } from '../shared/advisory-locks.js';
+import type { Logger } from '../shared/log.js';
 import { ensureCheckpoints } from './checkpoints.js';
-import { sleep } from './consume.js';
-import type { Database } from './database.js';
 import { ensureParkedTable } from './parked.js';
 
 export interface LeaseOptions {
@@ -32,6 +30,19 @@ export interface LeaseOptions {
 }
 
 export const DEFAULT_LEASE: LeaseOptions = { standbyRetryMs: 500, heartbeatMs: 500, staleMs: 2500 };
+
+/** Waits `ms`, or less when the signal aborts (a stopping runner never waits out a backoff). */
+export const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const t = setTimeout(done, ms);
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
 
 /** A stable 64-bit key per consumer name for pg_advisory_lock. */
 export function lockKey(name: string): string {
@@ -54,7 +65,7 @@ export async function ensureLeaseTable(db: QueryExecutorProvider) {
  * process starting at the same moment), so creation is serialised with the same advisory key as the
  * rest of the start-up storage (services/main.ts).
  */
-export async function ensureConsumerTables(db: Kysely<Database>) {
+export async function ensureConsumerTables(db: Kysely<any>) {
   await db.transaction().execute(async (trx) => {
     await sql`SELECT pg_advisory_xact_lock(${STORAGE_SETUP_LOCK})`.execute(trx);
     await ensureCheckpoints(trx);

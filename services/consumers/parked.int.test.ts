@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { StoredEvent } from '../services/eventstore/port.js';
-import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
+import type { StoredEvent } from '../eventstore/port.js';
 import {
   claimRetry,
   dismissParked,

@@ -4,7 +4,7 @@
 // request up and either clears the row or records the new error. Or an ADMIN dismisses it: the row
 // stays, on record with who, when and why, but no longer counts as parked and is never retried.
 import { type QueryExecutorProvider, sql } from 'kysely';
-import type { StoredEvent } from '../services/eventstore/port.js';
+import type { StoredEvent } from '../eventstore/port.js';
 
 export interface ParkedEvent {
   /** Projection name, or `pm:<name>` for a process manager. */

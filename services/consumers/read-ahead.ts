@@ -2,7 +2,7 @@
 // personal fields, on the privacy worker thread) and the one after that is read from Postgres. Read,
 // open and apply each take a comparable time per batch, and one after the other the main thread sat
 // idle for a third of a replay.
-import type { EventStore, Position, StoredEvent } from '../services/eventstore/port.js';
+import type { EventStore, Position, StoredEvent } from '../eventstore/port.js';
 
 /**
  * Pulls the next item of `source` while the caller handles the one it was given, so the source's

@@ -1,7 +1,7 @@
 // The read-ahead's stages overlap, keep the log's order, and pass failures on.
 import { describe, expect, it } from 'vitest';
-import type { EventStore, StoredEvent } from '../services/eventstore/port.js';
-import { START } from '../services/eventstore/port.js';
+import type { EventStore, StoredEvent } from '../eventstore/port.js';
+import { START } from '../eventstore/port.js';
 import { prefetched, readAhead } from './read-ahead.js';
 
 const event = (n: number): StoredEvent => ({

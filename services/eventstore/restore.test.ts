@@ -10,7 +10,6 @@ import { promisify } from 'node:util';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readCheckpoint } from '../../projections/checkpoints.js';
 import type { Database } from '../../projections/database.js';
 import { ProjectionRunner } from '../../projections/runner.js';
 import { usersProjection } from '../../projections/users.js';
@@ -18,6 +17,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/support/db.js'
 import { createTestRedis, type TestRedis } from '../../test/support/redis.js';
 import { type ScratchPostgres, startScratchPostgres } from '../../test/support/scratch-services.js';
 import { findPgBin } from '../../tools/local-services.js';
+import { readCheckpoint } from '../consumers/checkpoints.js';
 import type { NewEvent, Position, StoredEvent } from './port.js';
 import { PostgresEventStore } from './postgres.js';
 import { verifyLog } from './verify.js';

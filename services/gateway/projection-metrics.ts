@@ -3,9 +3,9 @@
 // event store port, so it holds for either adapter and whichever process runs the projector.
 // Also the events each consumer parked (poison events), read at scrape time too.
 import { Gauge, type Registry } from 'prom-client';
-import { parkedCounts } from '../../projections/parked.js';
 import type { AppServices } from '../app/context.js';
 import { type ConsumerPosition, consumerPositions } from '../app/operations.js';
+import { parkedCounts } from '../consumers/parked.js';
 
 export function registerProjectionMetrics(registry: Registry, app: AppServices) {
   new Gauge({
