@@ -11,7 +11,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import type { Database } from '../projections/database.js';
 import { rebuildProjection } from '../projections/rebuild.js';
 import { usersProjection } from '../projections/users.js';
-import { FORGETTING_EVENTS, personalFieldsOf } from '../schema/events/index.js';
+import { FORGETTING_EVENTS, personalFieldsOf } from '../schema/shared/events.js';
 import type { NewEvent } from '../services/eventstore/port.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
 import { PersonalDataStore } from '../services/privacy/personal-data.js';

@@ -1,8 +1,8 @@
 // Recent activity of the whole system in plain words ('System Administrator created user Ann Lee').
 // Keeps its own small table of people's display names so that a rebuild needs nothing but the log.
 import { sql, type Transaction } from 'kysely';
-import { decodeEvent } from '../schema/events/index.js';
-import type { UserEvent } from '../schema/events/user.js';
+import { decodeEvent } from '../schema/shared/events.js';
+import type { UserEvent } from '../schema/users/events.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import type { Projection, ProjectionContext } from './projection.js';
 import { rowsInsert } from './rows-insert.js';

@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApprovalPolicyEvent } from '../schema/events/approval.js';
-import { schemaVersionOf } from '../schema/events/index.js';
+import type { ApprovalPolicyEvent } from '../schema/approvals/events.js';
+import { schemaVersionOf } from '../schema/shared/events.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { type ApprovalReadTables, approvalPoliciesProjection } from './approval-policies.js';

@@ -4,8 +4,8 @@
 // approval reads say, per viewer, whether they may approve and why not, without a stream read per
 // company on every list page (the list's cache keys on this checkpoint too, so a change shows at once).
 import { sql } from 'kysely';
-import type { ApprovalPolicyEvent } from '../schema/events/approval.js';
-import { decodeEvent } from '../schema/events/index.js';
+import type { ApprovalPolicyEvent } from '../schema/approvals/events.js';
+import { decodeEvent } from '../schema/shared/events.js';
 import type { ApprovalsTables } from './approvals.js';
 import type { Projection } from './projection.js';
 

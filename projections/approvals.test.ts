@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApprovalEvent, BillSnapshot } from '../schema/events/approval.js';
-import { schemaVersionOf } from '../schema/events/index.js';
+import type { ApprovalEvent, BillSnapshot } from '../schema/approvals/events.js';
+import { schemaVersionOf } from '../schema/shared/events.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import type { ApprovalReadTables } from './approval-policies.js';

@@ -10,8 +10,8 @@ import type {
   BillSnapshot,
   ConfirmedDuplicate,
   Priority,
-} from '../schema/events/approval.js';
-import { decodeEvent } from '../schema/events/index.js';
+} from '../schema/approvals/events.js';
+import { decodeEvent } from '../schema/shared/events.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import type { ApprovalReadTables } from './approval-policies.js';
 import type { Projection, ProjectionContext } from './projection.js';

@@ -2,8 +2,8 @@
 // with the bank account number masked: the full number stays sealed in the log, and only the NACHA
 // writer reads it from there.
 import { type Insertable, sql, type Updateable } from 'kysely';
-import type { CompanyEvent, NachaSettings } from '../schema/events/company.js';
-import { decodeEvent } from '../schema/events/index.js';
+import type { CompanyEvent, NachaSettings } from '../schema/companies/events.js';
+import { decodeEvent } from '../schema/shared/events.js';
 import type { Projection } from './projection.js';
 
 /** The settings as the read model and the API show them: the account number masked. */

@@ -91,7 +91,7 @@ describe("read models' indexes", () => {
   });
 
   it('stay single when the product starts, builds its read models and starts again, which drops old twins', async () => {
-    const app = await startTestApp();
+    const app = await startTestApp({ fresh: true });
     const pool = new pg.Pool({ connectionString: app.env.DATABASE_URL, max: 2 });
     const appDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     try {

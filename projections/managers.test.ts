@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schemaVersionOf } from '../schema/events/index.js';
-import type { ManagerEvent } from '../schema/events/manager.js';
+import type { ManagerEvent } from '../schema/managers/events.js';
+import { schemaVersionOf } from '../schema/shared/events.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { type ManagersTables, managersProjection } from './managers.js';

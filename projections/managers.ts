@@ -2,8 +2,8 @@
 // list and detail join the users table for the linked user's name and role, so a user's change
 // shows without this projection handling user events.
 import { sql } from 'kysely';
-import { decodeEvent } from '../schema/events/index.js';
-import type { ManagerEvent } from '../schema/events/manager.js';
+import type { ManagerEvent } from '../schema/managers/events.js';
+import { decodeEvent } from '../schema/shared/events.js';
 import type { Projection } from './projection.js';
 
 export interface ManagersTable {

@@ -6,7 +6,7 @@
 // (dismissed ones stay on record).
 import { randomBytes } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { FORGETTING_EVENTS } from '../schema/events/index.js';
+import { FORGETTING_EVENTS } from '../schema/shared/events.js';
 import { ensureConsumerTables } from '../services/consumers/lease.js';
 import { parkEvent } from '../services/consumers/parked.js';
 import { ConsumerCodeError, isPoison } from '../services/consumers/poison.js';

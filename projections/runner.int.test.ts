@@ -5,7 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORGETTING_EVENTS } from '../schema/events/index.js';
+import { FORGETTING_EVENTS } from '../schema/shared/events.js';
 import { ensureCheckpoints, readCheckpoint } from '../services/consumers/checkpoints.js';
 import type { NewEvent } from '../services/eventstore/port.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';

@@ -3,8 +3,8 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { schemaVersionOf } from '../schema/events/index.js';
-import type { UserEvent } from '../schema/events/user.js';
+import { schemaVersionOf } from '../schema/shared/events.js';
+import type { UserEvent } from '../schema/users/events.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import type { ChangeNotice } from './projection.js';

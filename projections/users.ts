@@ -2,8 +2,8 @@
 
 import type { Transaction } from 'kysely';
 import { sql } from 'kysely';
-import { decodeEvent } from '../schema/events/index.js';
-import type { UserEvent } from '../schema/events/user.js';
+import { decodeEvent } from '../schema/shared/events.js';
+import type { UserEvent } from '../schema/users/events.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import type { Projection, ProjectionContext } from './projection.js';
 import { rowsInsert } from './rows-insert.js';

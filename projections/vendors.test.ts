@@ -4,7 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import '../services/modules/index.js';
-import { decodeEvent } from '../schema/events/index.js';
+import { decodeEvent } from '../schema/shared/events.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { type VendorReadTables, vendorsProjection } from './vendors.js';

@@ -2,8 +2,8 @@
 // says of it, and its bank details masked — only the last four digits and the type and bank name.
 // The full numbers stay sealed in the vendor's stream; an unmask reads them from there.
 import { type Generated, type Kysely, sql, type Transaction } from 'kysely';
-import { decodeEvent } from '../schema/events/index.js';
-import type { VendorEvent, VendorSyncEvent } from '../schema/events/vendor.js';
+import { decodeEvent } from '../schema/shared/events.js';
+import type { VendorEvent, VendorSyncEvent } from '../schema/vendors/events.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import type { Projection, ProjectionContext } from './projection.js';
 import { rowsInsert } from './rows-insert.js';

@@ -21,7 +21,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import type { Database } from '../projections/database.js';
 import type { AnyProjection, ProjectionContext } from '../projections/projection.js';
-import { personalFieldsOf, schemaVersionOf } from '../schema/events/index.js';
+import { personalFieldsOf, schemaVersionOf } from '../schema/shared/events.js';
 import { Credentials } from '../services/auth/credentials.js';
 import { eventDigest } from '../services/eventstore/chain.js';
 import type { StoredEvent } from '../services/eventstore/port.js';

@@ -8,8 +8,8 @@
 //   appends) is freed 5 minutes later.
 // Every job id derives from its event; each job reports back with commands whose id is the job id.
 import type { Job } from 'bullmq';
-import type { ApprovalBillsEvent, ApprovalEvent } from '../schema/events/approval.js';
-import { decodeEvent } from '../schema/events/index.js';
+import type { ApprovalBillsEvent, ApprovalEvent } from '../schema/approvals/events.js';
+import { decodeEvent } from '../schema/shared/events.js';
 import { expireApproval, releaseFor } from '../services/app/approvals.js';
 import {
   approvalBillsDecider,

@@ -1,7 +1,7 @@
 // The approvals process manager's reactions, pure: one delayed expiry job per approval at its
 // expiresAt, releases after the events that free bills, the abandoned-claim check; ids from the event.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { schemaVersionOf } from '../schema/events/index.js';
+import { schemaVersionOf } from '../schema/shared/events.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { approvalsProcessManager } from './approvals.js';
 

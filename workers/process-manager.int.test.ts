@@ -9,7 +9,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { Database } from '../projections/database.js';
-import { eventRegistry } from '../schema/events/index.js';
+import { eventRegistry } from '../schema/shared/events.js';
 import { CommandHandler, type Decider } from '../services/app/command-handler.js';
 import type { AppServices } from '../services/app/context.js';
 import { readCheckpoint } from '../services/consumers/checkpoints.js';

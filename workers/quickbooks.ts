@@ -5,8 +5,8 @@
 // refreshed since) does nothing: that refresh scheduled its own job. Each run also checks the refresh
 // token's hard expiry and records a re-consent warning a week before it (once per grant).
 import type { Job } from 'bullmq';
-import type { CompanyEvent } from '../schema/events/company.js';
-import { decodeEvent } from '../schema/events/index.js';
+import type { CompanyEvent } from '../schema/companies/events.js';
+import { decodeEvent } from '../schema/shared/events.js';
 import { refreshConnection, warnReconsentIfDue } from '../services/app/quickbooks.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { refreshDelayMs } from '../services/quickbooks/refresh-timing.js';

@@ -9,8 +9,8 @@
 // - observe-admin: the admin roster learns who is an active ADMIN from the user's own stream.
 // - complete-admin-removal: lands an approved ADMIN removal whose request did not (same command id).
 import type { Job } from 'bullmq';
-import { decodeEvent } from '../schema/events/index.js';
-import type { UserEvent } from '../schema/events/user.js';
+import { decodeEvent } from '../schema/shared/events.js';
+import type { UserEvent } from '../schema/users/events.js';
 import { completeAdminRemoval, observeAdmin } from '../services/app/admin-roster.js';
 import { releaseAbandonedClaim, STALE_CLAIM_MS } from '../services/app/auth.js';
 import type { CommandContext } from '../services/app/command-handler.js';

@@ -1,7 +1,7 @@
 // The users process manager's reactions, pure: which jobs each event calls for, with ids from the event.
 
 import { describe, expect, it } from 'vitest';
-import { schemaVersionOf } from '../schema/events/index.js';
+import { schemaVersionOf } from '../schema/shared/events.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { usersProcessManager } from './users.js';
 

@@ -2,8 +2,8 @@
 // from the request event; the job pages through QuickBooks and completes the sync by a command of
 // its own (services/app/vendors.ts runVendorSync), once however often it runs.
 import { DelayedError, type Job } from 'bullmq';
-import { decodeEvent } from '../schema/events/index.js';
-import type { VendorEvent, VendorSyncEvent } from '../schema/events/vendor.js';
+import { decodeEvent } from '../schema/shared/events.js';
+import type { VendorEvent, VendorSyncEvent } from '../schema/vendors/events.js';
 import { refreshBillCopyIfKept } from '../services/app/bill-copy.js';
 import { runVendorSync, type VendorSyncResume } from '../services/app/vendors.js';
 import type { StoredEvent } from '../services/eventstore/port.js';

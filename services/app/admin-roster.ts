@@ -4,7 +4,7 @@
 // at exactly the user stream version that was judged. A crash in between is finished by the users
 // process manager (workers/users.ts), which runs the same command with the same id.
 import { randomUUID } from 'node:crypto';
-import type { Role } from '../../schema/events/user.js';
+import type { Role } from '../../schema/users/events.js';
 import { type Actor, commandContext } from '../auth/permissions.js';
 import {
   ADMIN_ROSTER_STREAM,

@@ -22,7 +22,7 @@ import {
   RecipientsInput,
   RejectApprovalInput,
   UpdateApprovalInput,
-} from '../../schema/commands/approval.js';
+} from '../../schema/approvals/commands.js';
 import type {
   ApprovalEvent,
   ApprovalStatus,
@@ -30,7 +30,7 @@ import type {
   ConfirmedDuplicate,
   Priority,
   VendorContact,
-} from '../../schema/events/approval.js';
+} from '../../schema/approvals/events.js';
 import { type Actor, authorize, can, commandContext } from '../auth/permissions.js';
 import {
   type ApprovalBillsCommand,

@@ -1,14 +1,14 @@
 // Sign-in, tokens and registration (spec 1 §7 Auth). Both REST and GraphQL call these functions.
 
 import { randomUUID } from 'node:crypto';
+import { schemaVersionOf } from '../../schema/shared/events.js';
 import {
   ChangeOwnPasswordInput,
   LoginInput,
   LogoutInput,
   RefreshInput,
   RegisterUserInput,
-} from '../../schema/commands/user.js';
-import { schemaVersionOf } from '../../schema/events/index.js';
+} from '../../schema/users/commands.js';
 import { burnVerify } from '../auth/passwords.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { userDecider } from '../domain/user/decider.js';

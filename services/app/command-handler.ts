@@ -2,7 +2,7 @@
 // a bounded number of times; a command sent twice (same command id) appends once.
 import { createHash, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { decodeEvent, schemaVersionOf } from '../../schema/events/index.js';
+import { decodeEvent, schemaVersionOf } from '../../schema/shared/events.js';
 import type { EventMetadata, EventStore, Position, StoredEvent } from '../eventstore/port.js';
 import { WrongExpectedVersionError } from '../eventstore/port.js';
 import type { RequestContext } from './request-context.js';

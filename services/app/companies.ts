@@ -10,8 +10,8 @@ import {
   CompanySearchInput,
   NachaConfigInput,
   PaymentAccountInput,
-} from '../../schema/commands/company.js';
-import type { AssignmentRole, NachaSettings } from '../../schema/events/company.js';
+} from '../../schema/companies/commands.js';
+import type { AssignmentRole, NachaSettings } from '../../schema/companies/events.js';
 import { type Actor, authorize, can, commandContext } from '../auth/permissions.js';
 import { type Assignments, type CompanyState, companyDecider } from '../domain/company/decider.js';
 import { COMPANY_NAMES_STREAM, namesDecider } from '../domain/company/names.js';

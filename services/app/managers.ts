@@ -7,8 +7,8 @@ import {
   ManagerInput,
   ManagerPageInput,
   ManagerSearchInput,
-} from '../../schema/commands/manager.js';
-import type { Role } from '../../schema/events/user.js';
+} from '../../schema/managers/commands.js';
+import type { Role } from '../../schema/users/events.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { type ManagerState, managerDecider } from '../domain/manager/decider.js';
 import { linksDecider, MANAGER_LINKS_STREAM } from '../domain/manager/links.js';

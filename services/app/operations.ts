@@ -4,7 +4,7 @@
 // ADMIN may dismiss a parked event (on record, with a reason).
 import { Queue } from 'bullmq';
 import { z } from 'zod';
-import { plainText } from '../../schema/commands/text-rules.js';
+import { plainText } from '../../schema/shared/text-rules.js';
 import { queuePrefix } from '../../workers/queues.js';
 import { type Actor, authorize } from '../auth/permissions.js';
 import {

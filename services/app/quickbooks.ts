@@ -7,7 +7,7 @@ import {
   QbCredentialsInput,
   QbOAuthCallbackInput,
   QbOAuthStartInput,
-} from '../../schema/commands/quickbooks.js';
+} from '../../schema/companies/quickbooks-commands.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { companyDecider } from '../domain/company/decider.js';
 import { QB_REALMS_STREAM, realmsDecider, realmTaken } from '../domain/company/realms.js';

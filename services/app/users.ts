@@ -6,8 +6,8 @@ import {
   ChangeRoleInput,
   PageInput,
   UpdateUserInput,
-} from '../../schema/commands/user.js';
-import { type Role, userSubject } from '../../schema/events/user.js';
+} from '../../schema/users/commands.js';
+import { type Role, userSubject } from '../../schema/users/events.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { userDecider } from '../domain/user/decider.js';
 import { AppError, parseInput } from '../shared/errors.js';

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { parse as parseCsv } from 'csv-parse';
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { type RawBuilder, sql } from 'kysely';
-import { MAX_ROW_ID } from '../../schema/commands/ids.js';
+import { MAX_ROW_ID } from '../../schema/shared/ids.js';
 import {
   AchStatusInput,
   BankingInput,
@@ -16,8 +16,8 @@ import {
   VendorGetInput,
   VendorListInput,
   VendorSyncInput,
-} from '../../schema/commands/vendor.js';
-import { HIDDEN_AT_LEAST, shownTail, type VendorEvent, vendorSubject } from '../../schema/events/vendor.js';
+} from '../../schema/vendors/commands.js';
+import { HIDDEN_AT_LEAST, shownTail, type VendorEvent, vendorSubject } from '../../schema/vendors/events.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import {
   type Banking,

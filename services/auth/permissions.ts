@@ -1,7 +1,7 @@
 // The one permission table behind both REST and GraphQL, filled by the modules (each declares its
 // own entries). Screens hide what a role may not do; this refuses it. Spec 1 §6 and spec 2 §6 are
 // the source; where they are silent the narrowest role wins.
-import type { Role } from '../../schema/events/user.js';
+import type { Role } from '../../schema/users/events.js';
 import type { RequestContext } from '../app/request-context.js';
 import { AppError } from '../shared/errors.js';
 

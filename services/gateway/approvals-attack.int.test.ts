@@ -7,7 +7,7 @@ import { createClient } from 'graphql-ws';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { BillSnapshot } from '../../schema/events/approval.js';
+import type { BillSnapshot } from '../../schema/approvals/events.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
 import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';

@@ -3,8 +3,8 @@
 // duplicate-bill guard and a per-company segregation-of-duties policy.
 import { type ApprovalReadTables, approvalPoliciesProjection } from '../../projections/approval-policies.js';
 import { approvalsProjection } from '../../projections/approvals.js';
-import * as approvalCommands from '../../schema/commands/approval.js';
-import { approvalBillsEvents, approvalEvents, approvalPolicyEvents } from '../../schema/events/approval.js';
+import * as approvalCommands from '../../schema/approvals/commands.js';
+import { approvalBillsEvents, approvalEvents, approvalPolicyEvents } from '../../schema/approvals/events.js';
 import { APPROVALS_QUEUE, approvalsJobHandlers, approvalsProcessManager } from '../../workers/approvals.js';
 import { batchApprovalReads } from '../gateway/graphql/types/approval.js';
 import { approvalRoutes } from '../gateway/rest/approval-routes.js';

@@ -9,8 +9,8 @@ import {
   CompanySearchInput,
   NachaConfigInput,
   PaymentAccountInput,
-} from '../../schema/commands/company.js';
-import { companyEvents } from '../../schema/events/company.js';
+} from '../../schema/companies/commands.js';
+import { companyEvents } from '../../schema/companies/events.js';
 import {
   QUICKBOOKS_QUEUE,
   quickbooksJobHandlers,

@@ -7,7 +7,7 @@
 // loads (a test checks the import graph: services/modules/modules.test.ts).
 
 import type { AnyProjection } from '../../projections/projection.js';
-import { registerEvents } from '../../schema/events/index.js';
+import { registerEvents } from '../../schema/shared/events.js';
 import type { JobHandler, ProcessManager } from '../../workers/process-manager.js';
 import { registerPermissions } from '../auth/permissions.js';
 import { approvalModule } from './approval.js';

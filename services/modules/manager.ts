@@ -2,8 +2,8 @@
 // Every company is assigned one (issue 10).
 import type pg from 'pg';
 import { type ManagersTables, managersProjection } from '../../projections/managers.js';
-import * as managerCommands from '../../schema/commands/manager.js';
-import { managerEvents } from '../../schema/events/manager.js';
+import * as managerCommands from '../../schema/managers/commands.js';
+import { managerEvents } from '../../schema/managers/events.js';
 import { MANAGER_IDS_SEQUENCE } from '../app/managers.js';
 import { ADMIN_ONLY } from '../auth/permissions.js';
 import '../gateway/graphql/types/manager.js';

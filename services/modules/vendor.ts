@@ -6,8 +6,8 @@ import {
   vendorSyncsProjection,
   vendorsProjection,
 } from '../../projections/vendors.js';
-import * as vendorCommands from '../../schema/commands/vendor.js';
-import { vendorEvents, vendorSyncEvents } from '../../schema/events/vendor.js';
+import * as vendorCommands from '../../schema/vendors/commands.js';
+import { vendorEvents, vendorSyncEvents } from '../../schema/vendors/events.js';
 import { VENDORS_QUEUE, vendorsJobHandlers, vendorsProcessManager } from '../../workers/vendors.js';
 import { VENDOR_IDS_SEQUENCE } from '../app/vendors.js';
 import { BillCopy } from '../quickbooks/bill-copy.js';

@@ -1,6 +1,6 @@
 // Errors the application functions raise; each transport turns the code into its status and envelope.
 import { ZodError } from 'zod';
-import { MAX_ROW_ID } from '../../schema/commands/ids.js';
+import { MAX_ROW_ID } from '../../schema/shared/ids.js';
 import { DomainError } from './domain-errors.js';
 import { WrongExpectedVersionError } from './version-conflict.js';
 

@@ -16,7 +16,7 @@ import type {
   ConfirmedDuplicate,
   Priority,
   VendorContact,
-} from '../../../schema/events/approval.js';
+} from '../../../schema/approvals/events.js';
 import { DomainError } from '../../shared/domain-errors.js';
 
 // --- the company's policy -------------------------------------------------------------------------

@@ -5,7 +5,7 @@ import type {
   ApprovalPolicyEvent,
   BillSnapshot,
   ConfirmedDuplicate,
-} from '../../../schema/events/approval.js';
+} from '../../../schema/approvals/events.js';
 import { deciderSpec } from '../../../test/support/decider-spec.js';
 import {
   type ApprovalPolicy,

@@ -7,7 +7,7 @@ import type {
   CompanyEvent,
   CompanyStatus,
   NachaSettings,
-} from '../../../schema/events/company.js';
+} from '../../../schema/companies/events.js';
 import { DomainError } from '../../shared/domain-errors.js';
 
 export interface CompanyDetails {

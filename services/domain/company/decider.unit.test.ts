@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import type { CompanyEvent, NachaSettings } from '../../../schema/events/company.js';
+import type { CompanyEvent, NachaSettings } from '../../../schema/companies/events.js';
 import { deciderSpec } from '../../../test/support/decider-spec.js';
 import { companyDecider } from './decider.js';
 import { NAME_TAKEN, namesDecider } from './names.js';

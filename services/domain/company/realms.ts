@@ -4,7 +4,7 @@
 // racing for one realm cannot both win (the second append conflicts and decides again). A company
 // holds its realm from a successful callback until its credentials are removed, the company is
 // deleted, or it connects to another realm.
-import type { CompanyEvent } from '../../../schema/events/company.js';
+import type { CompanyEvent } from '../../../schema/companies/events.js';
 import { DomainError } from '../../shared/domain-errors.js';
 
 export interface RealmsState {

@@ -1,6 +1,6 @@
 // The manager aggregate as a decider (spec 2 §3, §4): a contact record with a status. Its link to a
 // user account lives in the `managerlinks` stream (links.ts). Pure: times come in on the command.
-import type { ManagerEvent, ManagerStatus } from '../../../schema/events/manager.js';
+import type { ManagerEvent, ManagerStatus } from '../../../schema/managers/events.js';
 import { DomainError } from '../../shared/domain-errors.js';
 
 export interface ManagerDetails {

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import type { ManagerEvent } from '../../../schema/events/manager.js';
+import type { ManagerEvent } from '../../../schema/managers/events.js';
 import { deciderSpec } from '../../../test/support/decider-spec.js';
 import { managerDecider } from './decider.js';
 import { linksDecider, USER_ALREADY_LINKED } from './links.js';

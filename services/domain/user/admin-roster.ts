@@ -3,7 +3,7 @@
 // stream shows (as of a user stream version), and every removal of an ADMIN is approved here first,
 // refused when it would leave the roster empty. Optimistic concurrency on this one stream serialises
 // removals across gateways; the user command then lands exactly at the version that was judged.
-import type { Role, UserEvent } from '../../../schema/events/user.js';
+import type { Role, UserEvent } from '../../../schema/users/events.js';
 import { DomainError } from '../../shared/domain-errors.js';
 
 export interface RosterEntry {

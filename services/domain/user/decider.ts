@@ -1,6 +1,6 @@
 // The user aggregate as a decider: initialState, evolve (fold events), decide (command → events).
 // Pure: no I/O, no clock (times come in on the command), no hashing (a stored credential's id comes in).
-import { type Role, type UserEvent, userSubject } from '../../../schema/events/user.js';
+import { type Role, type UserEvent, userSubject } from '../../../schema/users/events.js';
 import { DomainError } from '../../shared/domain-errors.js';
 
 export interface UserState {

@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import type { UserEvent } from '../../../schema/events/user.js';
+import type { UserEvent } from '../../../schema/users/events.js';
 import { deciderSpec } from '../../../test/support/decider-spec.js';
 import { userDecider } from './decider.js';
 

@@ -2,7 +2,7 @@
 // so no stream id holds the address: services/privacy): appending to it with the expected
 // version makes "one user per e-mail" hold under concurrent creates without any lock or unique index
 // on the write side.
-import type { UserEvent } from '../../../schema/events/user.js';
+import type { UserEvent } from '../../../schema/users/events.js';
 import { DomainError } from '../../shared/domain-errors.js';
 
 export interface EmailClaimState {

@@ -1,7 +1,7 @@
 // Sign-ins and sign-outs of one user, on a stream of their own (`usersessions-<userId>`): they are
 // facts for statistics and the audit trail, decided by nothing the user aggregate knows, so they
 // neither grow the user's stream nor make an admin's edit of the user retry on a conflict.
-import type { UserEvent } from '../../../schema/events/user.js';
+import type { UserEvent } from '../../../schema/users/events.js';
 
 export type UserSessionState = Record<string, never>;
 

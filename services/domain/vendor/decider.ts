@@ -6,7 +6,7 @@ import {
   type VendorEvent,
   type VendorSyncEvent,
   vendorSubject,
-} from '../../../schema/events/vendor.js';
+} from '../../../schema/vendors/events.js';
 import { DomainError } from '../../shared/domain-errors.js';
 
 export interface VendorFromQb {

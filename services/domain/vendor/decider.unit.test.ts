@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import type { VendorEvent, VendorSyncEvent } from '../../../schema/events/vendor.js';
+import type { VendorEvent, VendorSyncEvent } from '../../../schema/vendors/events.js';
 import { deciderSpec } from '../../../test/support/decider-spec.js';
 import { vendorDecider, vendorSyncDecider } from './decider.js';
 

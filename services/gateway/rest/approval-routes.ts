@@ -16,8 +16,8 @@ import {
   RecipientsInput,
   RejectApprovalInput,
   UpdateApprovalInput,
-} from '../../../schema/commands/approval.js';
-import { APPROVAL_STATUSES, PRIORITIES } from '../../../schema/events/approval.js';
+} from '../../../schema/approvals/commands.js';
+import { APPROVAL_STATUSES, PRIORITIES } from '../../../schema/approvals/events.js';
 import {
   APPROVAL_EXPORT_FILENAME,
   approvalHistory,

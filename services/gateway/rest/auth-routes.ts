@@ -7,7 +7,7 @@ import {
   LogoutInput,
   RefreshInput,
   RegisterUserInput,
-} from '../../../schema/commands/user.js';
+} from '../../../schema/users/commands.js';
 import { changeOwnPassword, login, logout, me, refresh, registerUser } from '../../app/auth.js';
 import { routeDoc, Tokens, User } from './contracts.js';
 import type { RestDeps } from './deps.js';

@@ -9,7 +9,7 @@ import {
   CompanySearchInput,
   NachaConfigInput,
   PaymentAccountInput,
-} from '../../../schema/commands/company.js';
+} from '../../../schema/companies/commands.js';
 import {
   activateCompany,
   changeAssignments,

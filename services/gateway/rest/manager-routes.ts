@@ -6,7 +6,7 @@ import {
   ManagerInput,
   ManagerPageInput,
   ManagerSearchInput,
-} from '../../../schema/commands/manager.js';
+} from '../../../schema/managers/commands.js';
 import {
   createManager,
   deleteManager,

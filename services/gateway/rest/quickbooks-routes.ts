@@ -8,7 +8,7 @@ import {
   QbCredentialsInput,
   QbOAuthCallbackInput,
   QbOAuthStartInput,
-} from '../../../schema/commands/quickbooks.js';
+} from '../../../schema/companies/quickbooks-commands.js';
 import {
   completeQbOAuth,
   deleteQbCredentials,

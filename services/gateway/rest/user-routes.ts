@@ -6,7 +6,7 @@ import {
   ChangeRoleInput,
   PageInput,
   UpdateUserInput,
-} from '../../../schema/commands/user.js';
+} from '../../../schema/users/commands.js';
 import {
   adminChangePassword,
   changeRole,

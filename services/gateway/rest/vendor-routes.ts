@@ -12,7 +12,7 @@ import {
   VendorGetInput,
   VendorListInput,
   VendorSyncInput,
-} from '../../../schema/commands/vendor.js';
+} from '../../../schema/vendors/commands.js';
 import {
   batchUpdateVendorBanking,
   CSV_MAX_BYTES,

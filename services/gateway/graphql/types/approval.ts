@@ -1,7 +1,7 @@
 // The Approval type (spec 2 §3), its queries and mutations (spec 2 §7 Approvals; issue 12), the bills
 // a new approval can take, the company's approval policy, and live changes: approvalChanged.
 import type { ChangeNotice } from '../../../../projections/projection.js';
-import { APPROVAL_STATUSES, PRIORITIES } from '../../../../schema/events/approval.js';
+import { APPROVAL_STATUSES, PRIORITIES } from '../../../../schema/approvals/events.js';
 import {
   type AchStatus,
   type ApprovalBill,

@@ -2,7 +2,7 @@
 // their payment account and their NACHA settings. Names are unique among active companies: the one
 // `companynames` stream decides that (CompanyNameClaimed/Released).
 import { z } from 'zod';
-import type { PersonalFields } from './personal.js';
+import type { PersonalFields } from '../shared/personal.js';
 
 export const CompanyStatus = z.enum(['ACTIVE', 'INACTIVE', 'SUSPENDED']);
 export type CompanyStatus = z.infer<typeof CompanyStatus>;

@@ -1,7 +1,7 @@
 // User aggregate events: the contract between the decider, the projections and the audit trail.
-// Each type carries a schema version; an older stored version is upcast on read (schema/events/index.ts).
+// Each type carries a schema version; an older stored version is upcast on read (schema/shared/events.ts).
 import { z } from 'zod';
-import type { PersonalFields } from './personal.js';
+import type { PersonalFields } from '../shared/personal.js';
 
 export const Role = z.enum(['ADMIN', 'MODERATOR', 'USER', 'GUEST']);
 export type Role = z.infer<typeof Role>;

@@ -1,8 +1,8 @@
 // Inputs of the user and auth commands as the API receives them (REST body or GraphQL args).
 // The same schemas validate both transports, so a rule lives in one place.
 import { z } from 'zod';
-import { Role } from '../events/user.js';
-import { newPassword, plainText, secretText } from './text-rules.js';
+import { newPassword, plainText, secretText } from '../shared/text-rules.js';
+import { Role } from './events.js';
 
 // 254: the longest address SMTP carries (RFC 5321).
 const email = z

@@ -2,8 +2,8 @@
 // and GraphQL args alike. The NACHA rules are the form's, plus what a bank's validator checks
 // (reference/nacha.md): the routing number's check digit, printable ASCII, upper case.
 import { z } from 'zod';
-import { MAX_ROW_ID } from './ids.js';
-import { plainText } from './text-rules.js';
+import { MAX_ROW_ID } from '../shared/ids.js';
+import { plainText } from '../shared/text-rules.js';
 
 export const INDUSTRIES = [
   'Technology',

@@ -1,7 +1,7 @@
 // Inputs of the approval calls (spec 2 §5, §7 Approvals; issue 12), REST bodies and GraphQL args alike.
 import { z } from 'zod';
-import { MAX_ROW_ID } from './ids.js';
-import { plainText } from './text-rules.js';
+import { MAX_ROW_ID } from '../shared/ids.js';
+import { plainText } from '../shared/text-rules.js';
 
 const id = z.coerce
   .number({ error: 'Invalid id' })

@@ -1,6 +1,6 @@
 // Inputs of the QuickBooks connection calls (spec 1 §5 OAuth dialog, §7 Companies).
 import { z } from 'zod';
-import { plainText, secretText } from './text-rules.js';
+import { plainText, secretText } from '../shared/text-rules.js';
 
 const clientId = plainText(200, 'Missing Client ID').pipe(z.string().min(1, 'Missing Client ID'));
 const clientSecret = secretText(1, 'Missing Client Secret').refine(

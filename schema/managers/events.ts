@@ -2,7 +2,7 @@
 // A manager's own stream holds its contact details; the one `managerlinks` stream holds every link,
 // so "a user links to at most one manager" is decided on one stream, atomically.
 import { z } from 'zod';
-import type { PersonalFields } from './personal.js';
+import type { PersonalFields } from '../shared/personal.js';
 
 export const ManagerStatus = z.enum(['ACTIVE', 'INACTIVE', 'SUSPENDED']);
 export type ManagerStatus = z.infer<typeof ManagerStatus>;

@@ -2,9 +2,9 @@
 // made only of them is blank, and they do not survive at the edges; emoji sequences that need them
 // inside (ZWJ) or at the end (tag sequences) stay whole.
 import { describe, expect, it } from 'vitest';
-import { RejectApprovalInput } from './approval.js';
-import { CompanyInput } from './company.js';
-import { ManagerInput } from './manager.js';
+import { RejectApprovalInput } from '../approvals/commands.js';
+import { CompanyInput } from '../companies/commands.js';
+import { ManagerInput } from '../managers/commands.js';
 import { plainText } from './text-rules.js';
 
 const text = plainText(100);

@@ -1,7 +1,7 @@
 // Inputs of the manager commands (spec 2 §5 Manager form, §7 Managers), REST body and GraphQL args alike.
 import { z } from 'zod';
-import { MAX_ROW_ID } from './ids.js';
-import { plainText } from './text-rules.js';
+import { MAX_ROW_ID } from '../shared/ids.js';
+import { plainText } from '../shared/text-rules.js';
 
 // 254: the longest address SMTP carries (RFC 5321).
 const email = z

@@ -4,7 +4,7 @@
 // The vendor's name, e-mail, phone and bank numbers are sealed with the vendor's data key; the read
 // model keeps the bank numbers masked, and an unmask is itself an event (who, when).
 import { z } from 'zod';
-import type { PersonalFields } from './personal.js';
+import type { PersonalFields } from '../shared/personal.js';
 
 /** A vendor's data key subject: forgetting the vendor shreds its contact and bank details. */
 export const vendorSubject = (vendorId: number) => `vendor-${vendorId}`;

@@ -1,9 +1,9 @@
 // Inputs of the vendor calls (spec 2 §5 Vendor banking, §7 Vendors, §9; issue 11), REST and GraphQL
 // alike. Bank details pass the form's rules and the ABA check digit (reference/nacha.md).
 import { z } from 'zod';
-import { routingCheckDigitOk } from './company.js';
-import { MAX_ROW_ID } from './ids.js';
-import { plainText } from './text-rules.js';
+import { routingCheckDigitOk } from '../companies/commands.js';
+import { MAX_ROW_ID } from '../shared/ids.js';
+import { plainText } from '../shared/text-rules.js';
 
 const id = z.coerce
   .number({ error: 'Invalid id' })

@@ -10,8 +10,8 @@
 // and the approval is the company's record — forgetting the company shreds them. Vendor names and
 // business addresses are kept plain: they are the books' counterparties, shown in every list.
 import { z } from 'zod';
-import { companySubject } from './company.js';
-import type { PersonalFields } from './personal.js';
+import { companySubject } from '../companies/events.js';
+import type { PersonalFields } from '../shared/personal.js';
 
 const companyPersonal = (fields: readonly string[]): PersonalFields => ({
   subject: (data) => companySubject(data.companyId as number),
