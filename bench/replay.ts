@@ -10,7 +10,7 @@ import '../services/modules/index.js';
 import { Kysely, PostgresDialect } from 'kysely';
 import type { Database } from '../projections/database.js';
 import { rebuildProjection } from '../projections/rebuild.js';
-import { usersProjection } from '../projections/users.js';
+import { usersProjection } from '../projections/users/users.js';
 import { FORGETTING_EVENTS, personalFieldsOf } from '../schema/shared/events.js';
 import type { NewEvent } from '../services/eventstore/port.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';

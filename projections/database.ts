@@ -1,12 +1,12 @@
 // The read-model database as kysely sees it: the core's tables and every module's read models,
 // listed here, above the modules, so that services/shared/db.ts names none of them.
 import type { RefreshTokensTable, SessionsTable } from '../services/auth/refresh-tokens.js';
-import type { ActivityTables } from './activity.js';
-import type { ApprovalReadTables } from './approval-policies.js';
-import type { CompaniesTables } from './companies.js';
-import type { ManagersTables } from './managers.js';
-import type { UsersTables } from './users.js';
-import type { VendorReadTables } from './vendors.js';
+import type { ApprovalReadTables } from './approvals/approval-policies.js';
+import type { CompaniesTables } from './companies/companies.js';
+import type { ActivityTables } from './dashboard/activity.js';
+import type { ManagersTables } from './managers/managers.js';
+import type { UsersTables } from './users/users.js';
+import type { VendorReadTables } from './vendors/vendors.js';
 
 /** The core's own tables (the log's consumers, sign-in). Raw-SQL-only tables are left out. */
 export interface CoreTables {

@@ -13,7 +13,7 @@ import { PostgresEventStore } from '../services/eventstore/postgres.js';
 import { registerProjectionMetrics } from '../services/gateway/projection-metrics.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { createTestRedis, type TestRedis } from '../test/support/redis.js';
-import { activityProjection } from './activity.js';
+import { activityProjection } from './dashboard/activity.js';
 import type { Database } from './database.js';
 import type { AnyProjection } from './projection.js';
 import { rebuildProjection } from './rebuild.js';

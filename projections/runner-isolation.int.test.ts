@@ -12,7 +12,7 @@ import { createTestRedis, type TestRedis } from '../test/support/redis.js';
 import type { Database } from './database.js';
 import type { AnyProjection } from './projection.js';
 import { ProjectionRunner } from './runner.js';
-import { usersProjection } from './users.js';
+import { usersProjection } from './users/users.js';
 
 /** Which projections the runner reported as failed. */
 const failed: string[] = [];

@@ -12,10 +12,10 @@ import { PostgresEventStore } from '../services/eventstore/postgres.js';
 import { testSecrets } from '../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { createTestRedis, type TestRedis } from '../test/support/redis.js';
-import { activityProjection } from './activity.js';
+import { activityProjection } from './dashboard/activity.js';
 import type { Database } from './database.js';
 import { rebuildProjection } from './rebuild.js';
-import { usersProjection } from './users.js';
+import { usersProjection } from './users/users.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 let db: TestDatabase;

@@ -1,8 +1,11 @@
 // Starts (or reuses) the local Postgres and Redis once for the whole run; each test file then makes
-// its own database and Redis key prefix (test/support/*), so files run in parallel. Names the run's
-// prepared database that test apps copy (made by the first one, test/support/app.ts) and drops it at
-// the end: per run, so it always holds this checkout's storage, and runs side by side do not share it.
+// its own database and Redis key prefix (test/support/*), so files run in parallel. For the projects
+// that start the product, also makes the database test apps start from a copy of
+// (test/support/app-template.ts), dropped at the end: per run, so it always holds this checkout's
+// storage, and runs side by side do not share it.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { ensureLocalServices, withDatabase } from '../tools/local-services.js';
@@ -14,8 +17,16 @@ export default async function setup(project: TestProject) {
   project.provide('redisUrl', services.redisUrl);
   const appTemplate = `bf_tpl_${randomBytes(5).toString('hex')}`;
   project.provide('appTemplate', appTemplate);
+  const adminUrl = withDatabase(services.databaseUrl, 'postgres');
+  if (project.name !== 'web')
+    await makeAppTemplate(
+      adminUrl,
+      (db) => withDatabase(services.databaseUrl, db),
+      services.redisUrl,
+      appTemplate,
+    );
   return async () => {
-    const admin = new pg.Client({ connectionString: withDatabase(services.databaseUrl, 'postgres') });
+    const admin = new pg.Client({ connectionString: adminUrl });
     try {
       await admin.connect();
       for (const name of [appTemplate, `${appTemplate}_build`])
@@ -35,5 +46,45 @@ declare module 'vitest' {
     redisUrl: string;
     /** The database test apps start from a copy of (test/support/app.ts). */
     appTemplate: string;
+  }
+}
+
+/** The template script's own bound, plus its process start-up. */
+const TEMPLATE_PROCESS_BOUND_MS = 90_000;
+
+/** Builds the template under another name and renames it when complete: a failed build is never copied. */
+async function makeAppTemplate(
+  adminUrl: string,
+  databaseUrl: (name: string) => string,
+  redisUrl: string,
+  name: string,
+) {
+  const building = `${name}_build`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE DATABASE ${building}`);
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        path.join(import.meta.dirname, 'support', 'app-template.ts'),
+        databaseUrl(building),
+        redisUrl,
+      ],
+      { cwd: path.resolve(import.meta.dirname, '..'), stdio: ['ignore', 'ignore', 'pipe'] },
+    );
+    let stderr = '';
+    child.stderr.on('data', (d) => {
+      stderr = (stderr + String(d)).slice(-4000);
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), TEMPLATE_PROCESS_BOUND_MS);
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    clearTimeout(timer);
+    if (code !== 0) throw new Error(`could not prepare the test apps' database (exit ${code}):\n${stderr}`);
+    await admin.query(`ALTER DATABASE ${building} RENAME TO ${name}`);
+  } finally {
+    await admin.end();
   }
 }

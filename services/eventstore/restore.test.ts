@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../projections/database.js';
 import { ProjectionRunner } from '../../projections/runner.js';
-import { usersProjection } from '../../projections/users.js';
+import { usersProjection } from '../../projections/users/users.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
 import { createTestRedis, type TestRedis } from '../../test/support/redis.js';
 import { type ScratchPostgres, startScratchPostgres } from '../../test/support/scratch-services.js';

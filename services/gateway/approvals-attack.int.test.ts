@@ -13,8 +13,8 @@ import { api, gql, signIn } from '../../test/support/http.js';
 import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
 import type { QbBill, Realm } from '../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
-import { qb } from '../app/quickbooks.js';
-import { approvalDecider, approvalStreamId } from '../domain/approval/decider.js';
+import { approvalDecider, approvalStreamId } from '../approvals/decider.js';
+import { qb } from '../companies/quickbooks.js';
 
 let sim: QboSandbox;
 let t: TestApp;

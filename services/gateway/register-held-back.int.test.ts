@@ -4,7 +4,7 @@
 // only for the read model its answer reads: a held-back activity projection does not delay it.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ProjectionRunner } from '../../projections/runner.js';
-import { usersProjection } from '../../projections/users.js';
+import { usersProjection } from '../../projections/users/users.js';
 import { testAppEnv } from '../../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
 import { api, signIn } from '../../test/support/http.js';

@@ -42,7 +42,7 @@ import {
   updateApproval,
   updateApprovalRecipients,
   withViewer,
-} from '../../app/approvals.js';
+} from '../../approvals/approvals.js';
 import { named, routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

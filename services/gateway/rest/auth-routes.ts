@@ -8,7 +8,7 @@ import {
   RefreshInput,
   RegisterUserInput,
 } from '../../../schema/users/commands.js';
-import { changeOwnPassword, login, logout, me, refresh, registerUser } from '../../app/auth.js';
+import { changeOwnPassword, login, logout, me, refresh, registerUser } from '../../users/auth.js';
 import { routeDoc, Tokens, User } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

@@ -22,7 +22,7 @@ import {
   searchCompanies,
   setPaymentAccount,
   updateCompany,
-} from '../../app/companies.js';
+} from '../../companies/companies.js';
 import { Company, CompanyRead, routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

@@ -18,7 +18,7 @@ import {
   quickbooksCompanyInfo,
   refreshQbToken,
   startQbOAuth,
-} from '../../app/quickbooks.js';
+} from '../../companies/quickbooks.js';
 import { ErrorEnvelope, routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

@@ -13,6 +13,7 @@ import {
   VendorListInput,
   VendorSyncInput,
 } from '../../../schema/vendors/commands.js';
+import { AppError } from '../../shared/errors.js';
 import {
   batchUpdateVendorBanking,
   CSV_MAX_BYTES,
@@ -28,8 +29,7 @@ import {
   vendorAchStatus,
   vendorHistory,
   vendorsMissingBanking,
-} from '../../app/vendors.js';
-import { AppError } from '../../shared/errors.js';
+} from '../../vendors/vendors.js';
 import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
