@@ -5,6 +5,7 @@
 // storage, and runs side by side do not share it.
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { appendFileSync } from 'node:fs';
 import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
@@ -18,13 +19,21 @@ export default async function setup(project: TestProject) {
   const appTemplate = `bf_tpl_${randomBytes(5).toString('hex')}`;
   project.provide('appTemplate', appTemplate);
   const adminUrl = withDatabase(services.databaseUrl, 'postgres');
-  if (project.name !== 'web')
+  if (project.name !== 'web') {
+    const began = Date.now();
     await makeAppTemplate(
       adminUrl,
       (db) => withDatabase(services.databaseUrl, db),
       services.redisUrl,
       appTemplate,
     );
+    // As test apps do (test/support/app.ts): where the run's start-up time went.
+    if (process.env.BILLFLOW_TEST_TIMINGS)
+      appendFileSync(
+        process.env.BILLFLOW_TEST_TIMINGS,
+        `${JSON.stringify({ template: project.name, ms: Date.now() - began, at: began })}\n`,
+      );
+  }
   return async () => {
     const admin = new pg.Client({ connectionString: adminUrl });
     try {

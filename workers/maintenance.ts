@@ -3,8 +3,8 @@
 // tick twice.
 import { type ConnectionOptions, Queue, Worker } from 'bullmq';
 import type { AppServices } from '../services/app/context.js';
+import { purgeIdempotencyKeys } from '../services/app/idempotency-purge.js';
 import { writeAnchors } from '../services/eventstore/anchors.js';
-import { purgeIdempotencyKeys } from '../services/gateway/idempotency.js';
 import { PersonalDataStore } from '../services/privacy/personal-data.js';
 
 export const MAINTENANCE_QUEUE = 'maintenance';

@@ -4,6 +4,7 @@
 // The vendor's name, e-mail, phone and bank numbers are sealed with the vendor's data key; the read
 // model keeps the bank numbers masked, and an unmask is itself an event (who, when).
 import { z } from 'zod';
+import { shownTail } from '../shared/masking.js';
 import type { PersonalFields } from '../shared/personal.js';
 
 /** A vendor's data key subject: forgetting the vendor shreds its contact and bank details. */
@@ -18,19 +19,7 @@ const vendorId = z.number().int().positive();
 /** What version 1 and 2 events showed of a bank number: the whole of one of four digits or fewer. */
 export const lastFour = (v: string) => v.slice(-4);
 
-/** Letters and digits a masked number keeps hidden, at the least: 10,000 guesses for the rest. */
-export const HIDDEN_AT_LEAST = 4;
-const significant = (v: string) => v.replace(/[^0-9A-Za-z]/g, '').length;
-/**
- * What the read model and the screens show of a bank number: its last four characters, fewer when
- * that would leave less than HIDDEN_AT_LEAST letters or digits hidden (a 5-digit account shows one),
- * so a masked number never gives the whole number away.
- */
-export function shownTail(v: string): string {
-  let shown = Math.min(4, v.length);
-  while (shown > 0 && significant(v.slice(0, v.length - shown)) < HIDDEN_AT_LEAST) shown--;
-  return v.slice(v.length - shown);
-}
+export { HIDDEN_AT_LEAST, shownTail } from '../shared/masking.js';
 export const AccountType = z.enum(['checking', 'savings']);
 export type AccountType = z.infer<typeof AccountType>;
 

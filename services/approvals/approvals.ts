@@ -49,8 +49,9 @@ import { QbApiError, QbGrantError } from '../quickbooks/client.js';
 import { qbStringList } from '../quickbooks/query-text.js';
 import { DomainError } from '../shared/domain-errors.js';
 import { AppError, parseInput, parseRowId, toAppError } from '../shared/errors.js';
-import type { Page } from '../users/users.js';
-import { inParallel, maskTail } from '../vendors/vendors.js';
+import { maskTail } from '../shared/masking.js';
+import type { Page } from '../shared/paging.js';
+import { inParallel } from '../shared/parallel.js';
 import { billCopyFor, paidInCopy } from './bill-copy.js';
 import {
   type ApprovalBillsCommand,
@@ -1886,27 +1887,6 @@ export async function setApprovalPolicy(
 const parseCompanyId = (id: unknown) => parseRowId(id, 'Company not found');
 
 // --- figures elsewhere ----------------------------------------------------------------------------
-
-/** The dashboard's Pending Approvals, from the running totals. */
-export async function pendingApprovalCount(app: AppServices): Promise<number> {
-  const r = await app.db
-    .selectFrom('approval_counts')
-    .select(sql<string>`coalesce(sum(n), 0)`.as('n'))
-    .where('status', '=', 'PENDING')
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
-}
-
-/** A user's approvalsCreated (deleted ones not counted). */
-export async function approvalsCreatedBy(app: AppServices, userId: number): Promise<number> {
-  const r = await app.db
-    .selectFrom('approvals')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('created_by', '=', userId)
-    .where(sql<boolean>`NOT deleted`)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
-}
 
 export interface ApprovalsDay {
   /** YYYY-MM-DD (UTC). */

@@ -17,7 +17,7 @@ import { companyScope, inScope } from '../app/staff-scope.js';
 import { type Actor, authorize, can, commandContext } from '../auth/permissions.js';
 import type { Position } from '../eventstore/port.js';
 import { AppError, type FieldError, parseInput, parseRowId } from '../shared/errors.js';
-import type { Page } from '../users/users.js';
+import type { Page } from '../shared/paging.js';
 import { type Assignments, type CompanyState, companyDecider } from './decider.js';
 import { COMPANY_NAMES_STREAM, namesDecider } from './names-decider.js';
 import { disconnectQuickBooks, quickbooksCompanyInfo } from './quickbooks.js';
@@ -582,31 +582,4 @@ export async function deleteCompany(app: AppServices, actor: Actor | null, id: u
   const r = await run(app, actor, companyId, { type: 'DeleteCompany', now });
   await names(app, actor, { type: 'ReleaseName', companyId, name: state.details!.name, now });
   await awaitProjections(app, r.position, ['companies']);
-}
-
-/** Companies a user is assigned to in any role (user statistics: companiesManaged). */
-export async function companiesAssignedTo(app: AppServices, userId: number): Promise<number> {
-  const r = await app.db
-    .selectFrom('companies')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('deleted_at', 'is', null)
-    .where((eb) =>
-      eb.or([
-        eb('processor_id', '=', userId),
-        eb('approver_id', '=', userId),
-        eb('accountant_id', '=', userId),
-      ]),
-    )
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
-}
-
-/** Companies that are not deleted (the dashboard's Total Companies). */
-export async function companyCount(app: AppServices): Promise<number> {
-  const r = await app.db
-    .selectFrom('companies')
-    .select((eb) => eb.fn.countAll<string>().as('n'))
-    .where('deleted_at', 'is', null)
-    .executeTakeFirstOrThrow();
-  return Number(r.n);
 }

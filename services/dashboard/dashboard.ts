@@ -1,9 +1,9 @@
-// Dashboard figures (spec 1 §3 Dashboard stats), all from read models.
+// Dashboard figures (spec 1 §3 Dashboard stats), all from read models (the approvals' and companies'
+// tables are read here, through the database, not through their modules).
+import { sql } from 'kysely';
 
 import type { AppServices } from '../app/context.js';
-import { pendingApprovalCount } from '../approvals/approvals.js';
 import { type Actor, authorize } from '../auth/permissions.js';
-import { companyCount } from '../companies/companies.js';
 
 export interface ActivityItem {
   id: string;
@@ -75,4 +75,24 @@ export async function dashboardStats(app: AppServices, actor: Actor | null): Pro
     totalApiKeys: 0,
     recentActivity: activity,
   };
+}
+
+/** The dashboard's Pending Approvals, from the running totals. */
+export async function pendingApprovalCount(app: AppServices): Promise<number> {
+  const r = await app.db
+    .selectFrom('approval_counts')
+    .select(sql<string>`coalesce(sum(n), 0)`.as('n'))
+    .where('status', '=', 'PENDING')
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Companies that are not deleted (the dashboard's Total Companies). */
+export async function companyCount(app: AppServices): Promise<number> {
+  const r = await app.db
+    .selectFrom('companies')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
 }

@@ -13,7 +13,7 @@ import { type AppServices, awaitProjections } from '../app/context.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import type { Position } from '../eventstore/port.js';
 import { AppError, parseInput, parseRowId } from '../shared/errors.js';
-import type { Page } from '../users/users.js';
+import type { Page } from '../shared/paging.js';
 import { type ManagerState, managerDecider } from './decider.js';
 import { linksDecider, MANAGER_LINKS_STREAM } from './links-decider.js';
 

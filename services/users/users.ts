@@ -9,23 +9,14 @@ import {
 } from '../../schema/users/commands.js';
 import { type Role, userSubject } from '../../schema/users/events.js';
 import { type AppServices, awaitProjections } from '../app/context.js';
-import { approvalsCreatedBy } from '../approvals/approvals.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
-import { companiesAssignedTo } from '../companies/companies.js';
 import { AppError, parseInput } from '../shared/errors.js';
+import type { Page } from '../shared/paging.js';
 import { type GuardedChange, observeAdmin, runGuarded } from './admin-roster.js';
 import { checkCurrentPassword, claimEmail, releaseAbandonedClaim } from './auth.js';
 import { userDecider } from './decider.js';
 import { endSessionsOf } from './sessions.js';
 import { findUserRow, toUserDto, type UserDto, userAnswer } from './user-view.js';
-
-export interface Page<T> {
-  data: T[];
-  total: number;
-  page: number;
-  limit: number;
-  totalPages: number;
-}
 
 function parseId(id: unknown): number {
   const n = typeof id === 'number' ? id : /^\d+$/.test(String(id)) ? Number(id) : Number.NaN;
@@ -362,4 +353,34 @@ export async function overviewStats(app: AppServices, actor: Actor | null): Prom
     newUsersThisMonth += Number(r.new_this_month);
   }
   return { totalUsers, activeUsers, newUsersThisMonth, usersByRole };
+}
+
+// User statistics read the companies' and approvals' tables through the database, not their modules.
+
+/** Companies a user is assigned to in any role (user statistics: companiesManaged). */
+export async function companiesAssignedTo(app: AppServices, userId: number): Promise<number> {
+  const r = await app.db
+    .selectFrom('companies')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('deleted_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb('processor_id', '=', userId),
+        eb('approver_id', '=', userId),
+        eb('accountant_id', '=', userId),
+      ]),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** A user's approvalsCreated (deleted ones not counted). */
+export async function approvalsCreatedBy(app: AppServices, userId: number): Promise<number> {
+  const r = await app.db
+    .selectFrom('approvals')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('created_by', '=', userId)
+    .where(sql<boolean>`NOT deleted`)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
 }

@@ -17,7 +17,7 @@ import {
   VendorListInput,
   VendorSyncInput,
 } from '../../schema/vendors/commands.js';
-import { HIDDEN_AT_LEAST, shownTail, type VendorEvent, vendorSubject } from '../../schema/vendors/events.js';
+import { shownTail, type VendorEvent, vendorSubject } from '../../schema/vendors/events.js';
 import type { CommandContext } from '../app/command-handler.js';
 import { type AppServices, awaitProjections } from '../app/context.js';
 import { keptUnder, readModelVersion } from '../app/read-cache.js';
@@ -35,7 +35,9 @@ import { CDC_MAX_OBJECTS, CdcMarks, cdcRows, qbTime } from '../quickbooks/cdc-ma
 import { cleanQbId, cleanQbText } from '../quickbooks/clean.js';
 import { QbApiError } from '../quickbooks/client.js';
 import { AppError, parseInput, parseRowId } from '../shared/errors.js';
-import type { Page } from '../users/users.js';
+import { maskTail } from '../shared/masking.js';
+import type { Page } from '../shared/paging.js';
+import { inParallel } from '../shared/parallel.js';
 import {
   type Banking,
   joinedSync,
@@ -69,13 +71,6 @@ export interface VendorDto {
   /** Present on the single-vendor read: whether the numbers above are in full. */
   isUnmasked?: boolean;
 }
-
-/**
- * A masked number: the tail the read model keeps (shownTail: never the whole number) after stars, at
- * least HIDDEN_AT_LEAST of them so the mask never reads as a whole short number.
- */
-export const maskTail = (tail: string | null, length = 9) =>
-  tail === null ? null : `${'*'.repeat(Math.max(HIDDEN_AT_LEAST, length - tail.length))}${tail}`;
 
 const parseId = (id: unknown) => parseRowId(id, 'Vendor not found');
 
@@ -444,26 +439,6 @@ export interface BatchBankingResult {
   updated: number;
   failed: number;
   results: Array<{ vendorId: number; success: boolean; error: string | null }>;
-}
-
-/** Runs `work` over items, `width` at a time, in order of the items' results. */
-export async function inParallel<T, R>(
-  items: readonly T[],
-  width: number,
-  work: (item: T, i: number) => Promise<R>,
-) {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(width, items.length) }, async () => {
-      for (;;) {
-        const i = next++;
-        if (i >= items.length) return;
-        out[i] = await work(items[i], i);
-      }
-    }),
-  );
-  return out;
 }
 
 /** Each vendor its own command on its own stream; one read-your-writes wait for the batch. */

@@ -39,7 +39,7 @@ import {
   viewerApproval,
 } from '../../../approvals/approvals.js';
 import { type Actor, authorize } from '../../../auth/permissions.js';
-import type { Page } from '../../../users/users.js';
+import type { Page } from '../../../shared/paging.js';
 import { inStaffScope, type LiveBus, seedSharedRead, sharedRead } from '../../live.js';
 import { cacheableQuery } from '../../response-cache.js';
 import { builder } from '../builder.js';

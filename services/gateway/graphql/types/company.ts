@@ -21,7 +21,7 @@ import {
   updateCompany,
 } from '../../../companies/companies.js';
 import { AppError } from '../../../shared/errors.js';
-import type { Page } from '../../../users/users.js';
+import type { Page } from '../../../shared/paging.js';
 import { inStaffScope, sharedRead } from '../../live.js';
 import { builder } from '../builder.js';
 import { run, toGraphQLError } from '../errors.js';

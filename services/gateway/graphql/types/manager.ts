@@ -12,7 +12,7 @@ import {
   unlinkManagerUser,
   updateManager,
 } from '../../../managers/managers.js';
-import type { Page } from '../../../users/users.js';
+import type { Page } from '../../../shared/paging.js';
 import { sharedRead } from '../../live.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';

@@ -2,6 +2,7 @@
 
 import type { AppServices } from '../../../app/context.js';
 import { authorize } from '../../../auth/permissions.js';
+import type { Page } from '../../../shared/paging.js';
 import { me } from '../../../users/auth.js';
 import {
   findUserRow,
@@ -21,7 +22,6 @@ import {
   listUsers,
   type OverviewStats,
   overviewStats,
-  type Page,
   reactivateUser,
   type UserStatistics,
   updateProfile,

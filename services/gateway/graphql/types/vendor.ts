@@ -1,5 +1,5 @@
 import { authorize } from '../../../auth/permissions.js';
-import type { Page } from '../../../users/users.js';
+import type { Page } from '../../../shared/paging.js';
 import {
   clearVendorBanking,
   forgetVendor,
