@@ -19,7 +19,7 @@ import {
   type Operation,
   type OperationResult,
 } from 'urql';
-import { filter, map, merge, pipe, share, tap } from 'wonka';
+import { filter, fromPromise, fromValue, map, merge, mergeMap, pipe, share, tap } from 'wonka';
 import { EVERYTHING, staleFieldsOf } from './cache-rules';
 
 export interface DocumentCache {
@@ -56,7 +56,8 @@ export function createDocumentCache(): DocumentCache {
   /** Answers by operation key (active or not). */
   const results = new Map<number, OperationResult>();
   /** Active queries by key, with the root fields each reads. */
-  const active = new Map<number, { operation: Operation; fields: string[] }>();
+  const active = new Map<number, { operation: Operation; fields: string[]; dispatch: number }>();
+  let dispatches = 0;
   const inFlight = new Set<number>();
   /** In flight when invalidated: read again when the answer arrives. */
   const dirty = new Set<number>();
@@ -93,13 +94,16 @@ export function createDocumentCache(): DocumentCache {
   const isCached = (op: Operation) =>
     op.kind === 'query' && op.context.requestPolicy !== 'network-only' && results.has(op.key);
 
-  const track = (op: Operation) => {
-    if (op.kind === 'query') active.set(op.key, { operation: op, fields: rootFieldsOf(op.query) });
+  /** Notes an operation; a query gets a number of its own (urql may dispatch one object twice). */
+  const track = (op: Operation): number => {
+    const dispatch = ++dispatches;
+    if (op.kind === 'query') active.set(op.key, { operation: op, fields: rootFieldsOf(op.query), dispatch });
     else if (op.kind === 'teardown') {
       active.delete(op.key);
       inFlight.delete(op.key);
       dirty.delete(op.key);
     }
+    return dispatch;
   };
 
   const settle = (result: OperationResult) => {
@@ -125,8 +129,8 @@ export function createDocumentCache(): DocumentCache {
       const shared$ = pipe(
         ops$,
         map((op) => {
-          track(op);
-          return { op, hit: isCached(op) };
+          const dispatch = track(op);
+          return { op, dispatch, hit: isCached(op) };
         }),
         share,
       );
@@ -146,7 +150,18 @@ export function createDocumentCache(): DocumentCache {
       const misses$ = pipe(
         shared$,
         filter((x) => !x.hit),
-        map(({ op }) => {
+        // urql's useQuery starts a query while rendering, to peek at the cache, and drops it at once
+        // (then starts it again from an effect). A query waits one microtask and goes only if it is
+        // still the live one for its key, so the peek costs no request.
+        mergeMap(({ op, dispatch }) =>
+          op.kind === 'query'
+            ? pipe(
+                fromPromise(Promise.resolve(op)),
+                filter((o) => active.get(o.key)?.dispatch === dispatch),
+              )
+            : fromValue(op),
+        ),
+        map((op) => {
           if (op.kind === 'query') inFlight.add(op.key);
           if (op.kind !== 'query' && op.kind !== 'mutation') return op;
           // __typename on every object, as urql's own cache does (fragments and debugging rely on it).

@@ -9,7 +9,7 @@
 //   await remove({ id });   // throws ApiError with the server's message
 // Queries are cache-and-network by default: a screen shows what the cache holds and re-reads it
 // on mount; pushes and writes re-read active queries through the cache (document-cache.ts).
-import { useCallback, useMemo } from 'react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
 import {
   type AnyVariables,
   type DocumentInput,
@@ -30,10 +30,19 @@ export interface GqlQuery<Data> {
   reload: () => void;
 }
 
+export interface GqlQueryOptions {
+  pause?: boolean;
+  /** The message when the server gives none. */
+  fallback?: string;
+  requestPolicy?: RequestPolicy;
+  /** A failure other than a refusal (4xx) is tried once more after this pause (spec 1 §7); false: never. */
+  retryDelayMs?: number | false;
+}
+
 export function useGqlQuery<Data, Variables extends AnyVariables>(
   query: DocumentInput<Data, Variables>,
   variables: Variables,
-  options: { pause?: boolean; fallback?: string; requestPolicy?: RequestPolicy } = {},
+  options: GqlQueryOptions = {},
 ): GqlQuery<Data> {
   const [result, reexecute] = useQuery<Data, Variables>({
     query,
@@ -41,13 +50,36 @@ export function useGqlQuery<Data, Variables extends AnyVariables>(
     pause: options.pause,
     requestPolicy: options.requestPolicy ?? 'cache-and-network',
   } as UseQueryArgs<Variables, Data>);
-  const { fallback } = options;
+  const { fallback, retryDelayMs = 0 } = options;
   const error = useMemo(
     () => (result.error ? toApiError(result.error, fallback) : null),
     [result.error, fallback],
   );
-  const reload = useCallback(() => reexecute({ requestPolicy: 'network-only' }), [reexecute]);
-  return { data: result.data, error, loading: result.fetching, reload };
+  // One more try after a failure that may pass (no answer, 5xx); its error shows only if it fails too.
+  const retriedFor = useRef<unknown>(null);
+  const retrying =
+    error !== null && retryDelayMs !== false && worthRetry(error) && retriedFor.current === null;
+  useEffect(() => {
+    if (!result.error) {
+      if (result.data !== undefined && !result.fetching) retriedFor.current = null;
+      return;
+    }
+    if (!retrying) return;
+    retriedFor.current = result.error;
+    const timer = setTimeout(() => reexecute({ requestPolicy: 'network-only' }), retryDelayMs || 0);
+    return () => clearTimeout(timer);
+  }, [result.error, result.data, result.fetching, retrying, retryDelayMs, reexecute]);
+  const reload = useCallback(() => {
+    retriedFor.current = null;
+    reexecute({ requestPolicy: 'network-only' });
+  }, [reexecute]);
+  const waiting = retrying || (result.error !== undefined && retriedFor.current === result.error);
+  return { data: result.data, error: waiting ? null : error, loading: result.fetching || waiting, reload };
+}
+
+/** Refusals (4xx) are final; no answer or a server failure may pass on a second try. */
+function worthRetry(error: ApiError) {
+  return !(error.status !== null && error.status >= 400 && error.status < 500);
 }
 
 /** A mutation as `(variables) => Promise<answer>`; a failure rejects with an ApiError. */
