@@ -1,8 +1,8 @@
 // What the managers module answers (REST, OpenAPI and GraphQL alike): the application's answer types
 // are z.infer of these (services/app/managers.ts).
 import { z } from 'zod';
-import { Role } from '../events/user.js';
 import { named, pageOf } from '../shared/answers.js';
+import { Role } from '../users/events.js';
 
 export const ManagerStatus = z.enum(['ACTIVE', 'INACTIVE', 'SUSPENDED']);
 

@@ -1,8 +1,8 @@
 // What the users module answers (REST, OpenAPI and GraphQL alike): the application's answer types
 // are z.infer of these (services/app/user-view.ts, users.ts, auth.ts).
 import { z } from 'zod';
-import { Role } from '../events/user.js';
 import { named, pageOf } from '../shared/answers.js';
+import { Role } from './events.js';
 
 /** The user as the API shows it (spec 1 §3): never the password hash, dates as ISO strings. */
 export const User = named(

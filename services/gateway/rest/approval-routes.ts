@@ -16,8 +16,8 @@ import {
   RecipientsInput,
   RejectApprovalInput,
   UpdateApprovalInput,
-} from '../../../schema/commands/approval.js';
-import { APPROVAL_STATUSES, PRIORITIES } from '../../../schema/events/approval.js';
+} from '../../../schema/approvals/commands.js';
+import { APPROVAL_STATUSES, PRIORITIES } from '../../../schema/approvals/events.js';
 import {
   APPROVAL_EXPORT_FILENAME,
   approvalHistory,
@@ -42,7 +42,7 @@ import {
   updateApproval,
   updateApprovalRecipients,
   withViewer,
-} from '../../app/approvals.js';
+} from '../../approvals/approvals.js';
 import { named, routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

@@ -1,15 +1,15 @@
 // /api/auth/* and PUT /api/user/password (spec 1 §7 Auth).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { AuthAnswer, RefreshAnswer, User } from '../../../schema/users/answers.js';
 import {
   ChangeOwnPasswordInput,
   LoginInput,
   LogoutInput,
   RefreshInput,
   RegisterUserInput,
-} from '../../../schema/commands/user.js';
-import { AuthAnswer, RefreshAnswer, User } from '../../../schema/users/answers.js';
-import { changeOwnPassword, login, logout, me, refresh, registerUser } from '../../app/auth.js';
+} from '../../../schema/users/commands.js';
+import { changeOwnPassword, login, logout, me, refresh, registerUser } from '../../users/auth.js';
 import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

@@ -2,6 +2,7 @@
 // The QuickBooks calls of the same base path come with the connection (issue 10 item 2).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { Company, CompanyRead } from '../../../schema/companies/answers.js';
 import {
   AssignmentsInput,
   CompanyInput,
@@ -9,8 +10,7 @@ import {
   CompanySearchInput,
   NachaConfigInput,
   PaymentAccountInput,
-} from '../../../schema/commands/company.js';
-import { Company, CompanyRead } from '../../../schema/companies/answers.js';
+} from '../../../schema/companies/commands.js';
 import {
   activateCompany,
   changeAssignments,
@@ -23,7 +23,7 @@ import {
   searchCompanies,
   setPaymentAccount,
   updateCompany,
-} from '../../app/companies.js';
+} from '../../companies/companies.js';
 import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

@@ -1,6 +1,6 @@
 // /api/dashboard/stats (spec 1 §7 Dashboard).
 import type { FastifyInstance } from 'fastify';
-import { dashboardStats } from '../../app/dashboard.js';
+import { dashboardStats } from '../../dashboard/dashboard.js';
 import { DashboardStats, routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

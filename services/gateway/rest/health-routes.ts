@@ -2,8 +2,8 @@
 // view for the dashboard (ADMIN).
 import type { FastifyInstance } from 'fastify';
 import { Liveness, Readiness, SystemHealth } from '../../../schema/operations/answers.js';
-import { DATABASE_UNAVAILABLE } from '../../app/errors.js';
-import { detailedHealth, readiness } from '../../app/health.js';
+import { detailedHealth, readiness } from '../../operations/health.js';
+import { DATABASE_UNAVAILABLE } from '../../shared/errors.js';
 import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

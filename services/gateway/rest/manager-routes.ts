@@ -1,13 +1,13 @@
 // /api/manager/* (spec 2 §7 Managers). Thin: parse the path and query, call the application function.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { Manager } from '../../../schema/managers/answers.js';
 import {
   LinkUserInput,
   ManagerInput,
   ManagerPageInput,
   ManagerSearchInput,
-} from '../../../schema/commands/manager.js';
-import { Manager } from '../../../schema/managers/answers.js';
+} from '../../../schema/managers/commands.js';
 import {
   createManager,
   deleteManager,
@@ -17,7 +17,7 @@ import {
   searchManagers,
   unlinkManagerUser,
   updateManager,
-} from '../../app/managers.js';
+} from '../../managers/managers.js';
 import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

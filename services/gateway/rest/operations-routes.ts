@@ -14,7 +14,7 @@ import {
   operationsOverview,
   retryFailedJob,
   retryParkedEvent,
-} from '../../app/operations.js';
+} from '../../operations/operations.js';
 import { operationsFeed } from '../operations-feed.js';
 import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';

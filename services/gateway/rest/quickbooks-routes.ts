@@ -4,12 +4,12 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { z } from 'zod';
+import { QbAuthUrl, QbCompanyInfo, QbCredentials, QbTokenStatus } from '../../../schema/companies/answers.js';
 import {
   QbCredentialsInput,
   QbOAuthCallbackInput,
   QbOAuthStartInput,
-} from '../../../schema/commands/quickbooks.js';
-import { QbAuthUrl, QbCompanyInfo, QbCredentials, QbTokenStatus } from '../../../schema/companies/answers.js';
+} from '../../../schema/companies/quickbooks-commands.js';
 import {
   completeQbOAuth,
   deleteQbCredentials,
@@ -19,7 +19,7 @@ import {
   quickbooksCompanyInfo,
   refreshQbToken,
   startQbOAuth,
-} from '../../app/quickbooks.js';
+} from '../../companies/quickbooks.js';
 import { ErrorEnvelope, routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

@@ -1,13 +1,13 @@
 // /api/user/* (spec 1 §7 Users). Thin: parse the path and query, call the application function.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { OverviewStats, User, UserStatistics } from '../../../schema/users/answers.js';
 import {
   AdminChangePasswordInput,
   ChangeRoleInput,
   PageInput,
   UpdateUserInput,
-} from '../../../schema/commands/user.js';
-import { OverviewStats, User, UserStatistics } from '../../../schema/users/answers.js';
+} from '../../../schema/users/commands.js';
 import {
   adminChangePassword,
   changeRole,
@@ -22,13 +22,13 @@ import {
   updateProfile,
   updateUser,
   userStatistics,
-} from '../../app/users.js';
+} from '../../users/users.js';
 import { IdParams as IdParamsSchema, routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
 
 type IdParams = { Params: { id: string } };
-// What updateProfile accepts (services/app/users.ts): names and e-mail (a new one needs the
+// What updateProfile accepts (services/users/users.ts): names and e-mail (a new one needs the
 // current password), nothing else. Keep in step with that function's pick.
 const UpdateProfileInput = UpdateUserInput.pick({
   email: true,

@@ -4,6 +4,14 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
+  BatchBankingResult,
+  CsvImportResult,
+  Vendor,
+  VendorAchStatus,
+  VendorHistoryEntry,
+  VendorSync,
+} from '../../../schema/vendors/answers.js';
+import {
   AchStatusInput,
   BankingInput,
   BatchBankingInput,
@@ -12,16 +20,8 @@ import {
   VendorGetInput,
   VendorListInput,
   VendorSyncInput,
-} from '../../../schema/commands/vendor.js';
-import {
-  BatchBankingResult,
-  CsvImportResult,
-  Vendor,
-  VendorAchStatus,
-  VendorHistoryEntry,
-  VendorSync,
-} from '../../../schema/vendors/answers.js';
-import { AppError } from '../../app/errors.js';
+} from '../../../schema/vendors/commands.js';
+import { AppError } from '../../shared/errors.js';
 import {
   batchUpdateVendorBanking,
   CSV_MAX_BYTES,
@@ -37,7 +37,7 @@ import {
   vendorAchStatus,
   vendorHistory,
   vendorsMissingBanking,
-} from '../../app/vendors.js';
+} from '../../vendors/vendors.js';
 import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

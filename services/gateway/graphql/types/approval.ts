@@ -1,7 +1,8 @@
 // The Approval type (spec 2 §3), its queries and mutations (spec 2 §7 Approvals; issue 12), the bills
 // a new approval can take, the company's approval policy, and live changes: approvalChanged.
 import type { ChangeNotice } from '../../../../projections/projection.js';
-import { APPROVAL_STATUSES, PRIORITIES } from '../../../../schema/events/approval.js';
+import { APPROVAL_STATUSES, PRIORITIES } from '../../../../schema/approvals/events.js';
+import type { AppServices } from '../../../app/context.js';
 import {
   type AchStatus,
   type ApprovalBill,
@@ -36,10 +37,9 @@ import {
   updateApproval,
   updateApprovalRecipients,
   viewerApproval,
-} from '../../../app/approvals.js';
-import type { AppServices } from '../../../app/context.js';
-import type { Page } from '../../../app/users.js';
+} from '../../../approvals/approvals.js';
 import { type Actor, authorize } from '../../../auth/permissions.js';
+import type { Page } from '../../../shared/paging.js';
 import { inStaffScope, type LiveBus, seedSharedRead, sharedRead } from '../../live.js';
 import { cacheableQuery } from '../../response-cache.js';
 import { builder } from '../builder.js';

@@ -1,7 +1,7 @@
 // Sign-in and session mutations: the GraphQL twins of /api/auth/* and PUT /api/user/password.
 import { AuthAnswer, RefreshAnswer, Tokens as TokensAnswer } from '../../../../schema/users/answers.js';
-import { changeOwnPassword, login, logout, refresh, registerUser, type Tokens } from '../../../app/auth.js';
-import type { UserDto } from '../../../app/user-view.js';
+import { changeOwnPassword, login, logout, refresh, registerUser, type Tokens } from '../../../users/auth.js';
+import type { UserDto } from '../../../users/user-view.js';
 import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';

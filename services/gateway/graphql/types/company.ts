@@ -5,7 +5,7 @@ import {
   CompanyAssignee,
   CompanyPage as CompanyPageAnswer,
 } from '../../../../schema/companies/answers.js';
-import type { Page } from '../../../../schema/shared/answers.js';
+import { authorize } from '../../../auth/permissions.js';
 import {
   type Assignee,
   activateCompany,
@@ -24,9 +24,9 @@ import {
   searchCompanies,
   setPaymentAccount,
   updateCompany,
-} from '../../../app/companies.js';
-import { AppError } from '../../../app/errors.js';
-import { authorize } from '../../../auth/permissions.js';
+} from '../../../companies/companies.js';
+import { AppError } from '../../../shared/errors.js';
+import type { Page } from '../../../shared/paging.js';
 import { inStaffScope, sharedRead } from '../../live.js';
 import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';

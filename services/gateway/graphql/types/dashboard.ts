@@ -1,11 +1,12 @@
 // Dashboard stats and the live activity feed.
+
+import { authorize } from '../../../auth/permissions.js';
 import {
   type ActivityItem,
   activityItem,
   type DashboardStats,
   dashboardStats,
-} from '../../../app/dashboard.js';
-import { authorize } from '../../../auth/permissions.js';
+} from '../../../dashboard/dashboard.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
 

@@ -5,7 +5,7 @@ import {
   SystemHealth as SystemHealthAnswer,
   Usage as UsageAnswer,
 } from '../../../../schema/operations/answers.js';
-import { detailedHealth, type SystemHealth, type Usage } from '../../../app/health.js';
+import { detailedHealth, type SystemHealth, type Usage } from '../../../operations/health.js';
 import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';

@@ -5,7 +5,7 @@ import {
   ManagerPage as ManagerPageAnswer,
   ManagerUser,
 } from '../../../../schema/managers/answers.js';
-import type { Page } from '../../../../schema/shared/answers.js';
+import { authorize } from '../../../auth/permissions.js';
 import {
   createManager,
   deleteManager,
@@ -16,8 +16,8 @@ import {
   searchManagers,
   unlinkManagerUser,
   updateManager,
-} from '../../../app/managers.js';
-import { authorize } from '../../../auth/permissions.js';
+} from '../../../managers/managers.js';
+import type { Page } from '../../../shared/paging.js';
 import { sharedRead } from '../../live.js';
 import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';

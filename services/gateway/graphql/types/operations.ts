@@ -1,5 +1,6 @@
 // The operations page over GraphQL (ADMIN): the overview, its live feed, the two retries and the
 // dismissal of a parked event.
+
 import {
   DismissedParkedEvent,
   FailedJob as FailedJobAnswer,
@@ -11,6 +12,7 @@ import {
   ParkedEventDismisser,
   QueueOverview as QueueOverviewAnswer,
 } from '../../../../schema/operations/answers.js';
+import { authorize } from '../../../auth/permissions.js';
 import {
   type ConsumerOverview,
   type DismissedEventView,
@@ -24,8 +26,7 @@ import {
   type QueueOverview,
   retryFailedJob,
   retryParkedEvent,
-} from '../../../app/operations.js';
-import { authorize } from '../../../auth/permissions.js';
+} from '../../../operations/operations.js';
 import { operationsFeed } from '../../operations-feed.js';
 import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';

@@ -16,7 +16,7 @@ import {
   quickbooksCompanyInfo,
   refreshQbToken,
   startQbOAuth,
-} from '../../../app/quickbooks.js';
+} from '../../../companies/quickbooks.js';
 import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';

@@ -1,6 +1,5 @@
 // The User type, its queries, and the live user-change subscription. The types' fields come from the
 // answers (schema/users/answers.ts).
-import type { Page } from '../../../../schema/shared/answers.js';
 import {
   OverviewStats,
   User,
@@ -8,9 +7,17 @@ import {
   UserStatistics,
   UsersByRole,
 } from '../../../../schema/users/answers.js';
-import { me } from '../../../app/auth.js';
 import type { AppServices } from '../../../app/context.js';
-import { findUserRow, findUserRows, freshUserKey, toUserDto, type UserDto } from '../../../app/user-view.js';
+import { authorize } from '../../../auth/permissions.js';
+import type { Page } from '../../../shared/paging.js';
+import { me } from '../../../users/auth.js';
+import {
+  findUserRow,
+  findUserRows,
+  freshUserKey,
+  toUserDto,
+  type UserDto,
+} from '../../../users/user-view.js';
 import {
   adminChangePassword,
   changeRole,
@@ -25,8 +32,7 @@ import {
   updateProfile,
   updateUser,
   userStatistics,
-} from '../../../app/users.js';
-import { authorize } from '../../../auth/permissions.js';
+} from '../../../users/users.js';
 import { type LiveBus, seedSharedRead, sharedRead } from '../../live.js';
 import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';

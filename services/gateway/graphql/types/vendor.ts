@@ -1,6 +1,5 @@
 // The Vendor type, its queries and mutations, and live changes and sync progress. The types' fields
 // come from the answers (schema/vendors/answers.ts).
-import type { Page } from '../../../../schema/shared/answers.js';
 import {
   Vendor,
   VendorHistoryEntry as VendorHistoryAnswer,
@@ -8,6 +7,8 @@ import {
   VendorSync,
   VendorSyncProgress,
 } from '../../../../schema/vendors/answers.js';
+import { authorize } from '../../../auth/permissions.js';
+import type { Page } from '../../../shared/paging.js';
 import {
   clearVendorBanking,
   forgetVendor,
@@ -20,8 +21,7 @@ import {
   type VendorHistoryEntry,
   type VendorSyncDto,
   vendorHistory,
-} from '../../../app/vendors.js';
-import { authorize } from '../../../auth/permissions.js';
+} from '../../../vendors/vendors.js';
 import { inStaffScope, sharedRead } from '../../live.js';
 import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';
