@@ -113,13 +113,13 @@ export function parseCsv(text: string): string[][] {
     } else if (ch === '\n' || ch === '\r') {
       if (ch === '\r' && body[i + 1] === '\n') i++;
       row.push(cell);
-      if (row.some((c) => c !== '')) rows.push(row);
+      if (row.length > 1 || row[0] !== '') rows.push(row);
       row = [];
       cell = '';
     } else cell += ch;
   }
   row.push(cell);
-  if (row.some((c) => c !== '')) rows.push(row);
+  if (row.length > 1 || row[0] !== '') rows.push(row);
   return rows;
 }
 
