@@ -8,6 +8,22 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { sql } from 'kysely';
+import type { z } from 'zod';
+import type {
+  AchStatus as AchStatusAnswer,
+  Approval,
+  ApprovalBill as ApprovalBillAnswer,
+  ApprovalBillCandidate,
+  ApprovalBulkResult,
+  ApprovalData,
+  ApprovalHistoryEntry as ApprovalHistoryEntryAnswer,
+  ApprovalManagerOption,
+  ApprovalPolicy as ApprovalPolicyAnswer,
+  ApprovalStats as ApprovalStatsAnswer,
+  ManagerRef as ManagerRefAnswer,
+  PersonRef as PersonRefAnswer,
+  ViewerApproval as ViewerApprovalAnswer,
+} from '../../schema/approvals/answers.js';
 import {
   ApprovalExportInput,
   ApprovalListInput,
@@ -23,11 +39,11 @@ import {
   RejectApprovalInput,
   UpdateApprovalInput,
 } from '../../schema/commands/approval.js';
+import type { ApprovalsDay as ApprovalsDayAnswer } from '../../schema/dashboard/answers.js';
 import type {
   ApprovalEvent,
   ApprovalStatus,
   BillSnapshot,
-  ConfirmedDuplicate,
   Priority,
   VendorContact,
 } from '../../schema/events/approval.js';
@@ -60,94 +76,14 @@ import { type CompanyScope, companyScope, inScope, requireCompanyInScope, scopeK
 import type { Page } from './users.js';
 import { inParallel, maskTail } from './vendors.js';
 
-// --- answers --------------------------------------------------------------------------------------
+// --- answers (schema/approvals/answers.ts) --------------------------------------------------------
 
-export interface PersonRef {
-  id: number;
-  firstName: string | null;
-  lastName: string | null;
-}
-
-export interface ManagerRef {
-  id: number;
-  firstName: string;
-  lastName: string;
-  title: string | null;
-  email: string;
-  phone: string | null;
-}
-
-export interface AchStatus {
-  hasBankingInfo: boolean;
-  vendorId: number | null;
-  bankName: string | null;
-  accountType: 'checking' | 'savings' | null;
-  /** Masked: only the last four digits. */
-  routingNumber: string | null;
-  accountNumber: string | null;
-}
-
-/** A bill of the snapshot as the detail shows it: QuickBooks' shape, the vendor's contact, ACH status. */
-export type ApprovalBill = Omit<BillSnapshot, 'VendorInfo'> & {
-  VendorInfo: { CompanyName: string | null; Email: string | null; Phone: string | null };
-  invoiceAvailable: boolean;
-  achStatus: AchStatus;
-};
-
-export interface ApprovalDto {
-  id: string;
-  companyId: number;
-  companyName: string | null;
-  company: { id: number; name: string } | null;
-  status: ApprovalStatus;
-  priority: Priority;
-  /** Comma-separated, as the spec's screens count them. */
-  billIds: string;
-  approvedBillIds: string;
-  billIdList: string[];
-  approvedBillIdList: string[];
-  billCount: number;
-  approvedBillCount: number;
-  /** Approved bills / bills, in per cent (2 decimals). */
-  approvalRate: number;
-  totalAmount: number;
-  approvedAmount: number;
-  billStats: { totalAmount: number; totalAmountApproved: number };
-  /** The bills (detail only; null in lists). */
-  billsParsed: ApprovalBill[] | null;
-  approvedBillsParsed: ApprovalBill[] | null;
-  managerId: number | null;
-  managerName: string | null;
-  managerEmail: string | null;
-  manager: ManagerRef | null;
-  createdBy: number | null;
-  creator: PersonRef | null;
-  approvedBy: number | null;
-  approver: PersonRef | null;
-  rejectedBy: number | null;
-  rejecter: PersonRef | null;
-  firstApprovedBy: number | null;
-  firstApprover: PersonRef | null;
-  firstApprovedAt: string | null;
-  /** The policy asked for two approvers and one has approved: still PENDING. */
-  awaitingSecondApproval: boolean;
-  /** The company's policy as it bears on this approval (read model of the policy stream). */
-  creatorMayNotApprove: boolean;
-  /** Above this amount two different approvers are needed (the company's policy now); null: never. */
-  secondApprovalThreshold: number | null;
-  /** Two approvers are needed for this approval: one approved already, or its total is above the threshold. */
-  secondApprovalRequired: boolean;
-  approvalDate: string | null;
-  rejectionDate: string | null;
-  rejectionReason: string | null;
-  expiresAt: string;
-  expiredAt: string | null;
-  /** Detail only (sealed in the log, opened on read); null in lists. */
-  recipients: string[] | null;
-  confirmedDuplicates: ConfirmedDuplicate[];
-  createdAt: string;
-  updatedAt: string;
-}
+export type PersonRef = z.infer<typeof PersonRefAnswer>;
+export type ManagerRef = z.infer<typeof ManagerRefAnswer>;
+export type AchStatus = z.infer<typeof AchStatusAnswer>;
+export type ApprovalBill = z.infer<typeof ApprovalBillAnswer>;
+/** The approval as every reader gets it: kept and shared, so it holds nothing of one viewer. */
+export type ApprovalDto = z.infer<typeof ApprovalData>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -266,14 +202,9 @@ function policyFields(
   };
 }
 
-/** What one viewer may do with an approval: computed per request, never kept in a shared answer. */
-export interface ViewerApproval {
-  viewerMayApprove: boolean;
-  /** Why not, in words for the screen; null when the viewer may approve. */
-  approveBlockedReason: string | null;
-}
-
-export type ApprovalView = ApprovalDto & ViewerApproval;
+export type ViewerApproval = z.infer<typeof ViewerApprovalAnswer>;
+/** An approval with the viewer's own fields: what REST and GraphQL answer. */
+export type ApprovalView = z.infer<typeof Approval>;
 
 /**
  * Whether this viewer may approve now and why not: the decider's rule (segregationBlock) on the
@@ -671,19 +602,7 @@ async function withDetail(app: AppServices, dto: ApprovalDto, state: ApprovalSta
 
 // --- stats, history, export -----------------------------------------------------------------------
 
-export interface ApprovalStats {
-  total: number;
-  pending: number;
-  approved: number;
-  rejected: number;
-  expired: number;
-  processedBills: number;
-  approvedBills: number;
-  processedTotalAmount: number;
-  approvedTotalAmount: number;
-  byStatus: Record<string, number>;
-  byPriority: Record<string, number>;
-}
+export type ApprovalStats = z.infer<typeof ApprovalStatsAnswer>;
 
 /** GET /approvals/stats (optionally of one company): the five counts, bills and amounts. */
 export async function approvalStats(
@@ -744,16 +663,7 @@ export async function approvalStats(
   };
 }
 
-export interface ApprovalHistoryEntry {
-  id: string;
-  action: string;
-  userId: number | null;
-  userName: string | null;
-  timestamp: string;
-  details: string | null;
-  /** A file that belongs to the step (the NACHA file, later); none yet. */
-  downloadUrl: string | null;
-}
+export type ApprovalHistoryEntry = z.infer<typeof ApprovalHistoryEntryAnswer>;
 
 const money = (n: number) => `$${n.toFixed(2)}`;
 
@@ -1235,28 +1145,7 @@ async function paidLookalikes(
   }
 }
 
-export interface BillCandidate {
-  id: string;
-  docNumber: string | null;
-  txnDate: string | null;
-  dueDate: string | null;
-  amount: number;
-  balance: number;
-  vendorQbId: string;
-  vendorName: string | null;
-  vendorId: number | null;
-  /** The vendor's bank details are complete in Billflow (vendors read model). */
-  bankingReady: boolean;
-  /** The open approval holding it, if any: it cannot go in another. */
-  inOpenApproval: boolean;
-  openApprovalId: string | null;
-  /** Looks like a bill (other id) already in an approval: creating with it needs a confirmation. */
-  possibleDuplicate: boolean;
-  /** The bill it looks like: in an approval (approvalId), or already paid in QuickBooks (paid). */
-  duplicateOf: { billId: string; approvalId: string | null; paid: boolean } | null;
-  /** Why it cannot go in an approval (an amount no ACH payment carries…); null when it can. */
-  refusedReason: string | null;
-}
+export type BillCandidate = z.infer<typeof ApprovalBillCandidate>;
 
 /** As QuickBooks sent it, for the list (a refused bill says why beside it); 0 when not a number. */
 const finite = (v: unknown) => (Number.isFinite(Number(v)) ? Number(v) : 0);
@@ -1404,12 +1293,7 @@ async function requireManager(app: AppServices, managerId: number) {
     ]);
 }
 
-export interface ManagerOption {
-  id: number;
-  /** 'first last', else the e-mail (spec 2 §3). */
-  displayName: string;
-  email: string;
-}
+export type ManagerOption = z.infer<typeof ApprovalManagerOption>;
 
 export const MANAGER_OPTIONS_MAX = 1000;
 
@@ -1725,10 +1609,7 @@ export async function expireApproval(app: AppServices, approvalId: string, ctx: 
   }
 }
 
-export interface BulkResult {
-  results: Array<{ id: string; success: boolean; status: ApprovalStatus | null; error: string | null }>;
-  summary: { processed: number; succeeded: number; failed: number };
-}
+export type BulkResult = z.infer<typeof ApprovalBulkResult>;
 
 /**
  * Bulk approve (all bills of each) or reject (one reason): each approval its own command on its own
@@ -1831,9 +1712,7 @@ export async function approvalInvoice(app: AppServices, actor: Actor | null, id:
 
 // --- the policy -----------------------------------------------------------------------------------
 
-export interface ApprovalPolicyDto extends ApprovalPolicy {
-  companyId: number;
-}
+export type ApprovalPolicyDto = z.infer<typeof ApprovalPolicyAnswer>;
 
 /** GET /policies/{companyId} (ADMIN): the creator may not approve, by default. */
 export async function getApprovalPolicy(
@@ -1902,15 +1781,7 @@ export async function approvalsCreatedBy(app: AppServices, userId: number): Prom
   return Number(r.n);
 }
 
-export interface ApprovalsDay {
-  /** YYYY-MM-DD (UTC). */
-  date: string;
-  pending: number;
-  approved: number;
-  rejected: number;
-  expired: number;
-  total: number;
-}
+export type ApprovalsDay = z.infer<typeof ApprovalsDayAnswer>;
 
 /**
  * The dashboard's chart (issue 12 item 8): approvals created each day of the last `days` days (UTC),

@@ -1,24 +1,17 @@
-// Dashboard figures (spec 1 §3 Dashboard stats), all from read models.
-
+// Dashboard figures (spec 1 §3 Dashboard stats), all from read models; the answers are written in
+// schema/dashboard/answers.ts.
+import type { z } from 'zod';
+import type {
+  ActivityItem as ActivityItemAnswer,
+  DashboardStats as DashboardStatsAnswer,
+} from '../../schema/dashboard/answers.js';
 import { type Actor, authorize } from '../auth/permissions.js';
 import { pendingApprovalCount } from './approvals.js';
 import { companyCount } from './companies.js';
 import type { AppServices } from './context.js';
 
-export interface ActivityItem {
-  id: string;
-  type: string;
-  description: string;
-  timestamp: string;
-}
-
-export interface DashboardStats {
-  totalCompanies: number;
-  activeUsers: number;
-  pendingApprovals: number;
-  totalApiKeys: number;
-  recentActivity: ActivityItem[];
-}
+export type ActivityItem = z.infer<typeof ActivityItemAnswer>;
+export type DashboardStats = z.infer<typeof DashboardStatsAnswer>;
 
 export async function recentActivity(
   app: AppServices,
