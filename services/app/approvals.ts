@@ -66,6 +66,7 @@ import type { Position } from '../eventstore/port.js';
 import { achAmount, cleanQbId, cleanQbText } from '../quickbooks/clean.js';
 import { QbApiError, QbGrantError } from '../quickbooks/client.js';
 import { qbStringList } from '../quickbooks/query-text.js';
+import { answerAfterWrite } from './answer-after-write.js';
 import { billCopyFor, paidInCopy } from './bill-copy.js';
 import type { CommandContext } from './command-handler.js';
 import { type AppServices, awaitProjections } from './context.js';
@@ -1209,70 +1210,22 @@ export async function billsForApproval(
 
 // --- commands -------------------------------------------------------------------------------------
 
-/** Reads the answer after a command: the read model once caught up, else the decided state. */
-async function answer(app: AppServices, approvalId: string, position: Position | null, state: ApprovalState) {
-  const caughtUp = await awaitProjections(app, position, ['approvals']);
-  const row = caughtUp ? await findRow(app, approvalId) : undefined;
-  if (row) return withDetail(app, (await toDtos(app, [row]))[0], state);
-  // Not caught up in time (or deleted): answer from the decided state, never a 500.
-  const total = state.bills.reduce((s, b) => s + b.TotalAmt, 0);
-  const approved = state.bills
-    .filter((b) => state.approvedBillIds.includes(b.Id))
-    .reduce((s, b) => s + b.TotalAmt, 0);
-  const dto: ApprovalDto = {
-    id: approvalId,
-    companyId: state.companyId!,
-    companyName: null,
-    company: null,
-    status: state.status!,
-    priority: state.priority!,
-    billIds: state.bills.map((b) => b.Id).join(','),
-    approvedBillIds: state.approvedBillIds.join(','),
-    billIdList: state.bills.map((b) => b.Id),
-    approvedBillIdList: state.approvedBillIds,
-    billCount: state.bills.length,
-    approvedBillCount: state.approvedBillIds.length,
-    approvalRate: state.bills.length
-      ? Math.round((state.approvedBillIds.length / state.bills.length) * 10_000) / 100
-      : 0,
-    totalAmount: Math.round(total * 100) / 100,
-    approvedAmount: Math.round(approved * 100) / 100,
-    billStats: {
-      totalAmount: Math.round(total * 100) / 100,
-      totalAmountApproved: Math.round(approved * 100) / 100,
-    },
-    billsParsed: null,
-    approvedBillsParsed: null,
-    managerId: state.managerId,
-    managerName: null,
-    managerEmail: null,
-    manager: null,
-    createdBy: state.createdBy,
-    creator: person(state.createdBy, null, null),
-    approvedBy: state.approvedBy,
-    approver: person(state.approvedBy, null, null),
-    rejectedBy: state.rejectedBy,
-    rejecter: person(state.rejectedBy, null, null),
-    firstApprovedBy: state.firstApproval?.byUserId ?? null,
-    firstApprover: person(state.firstApproval?.byUserId ?? null, null, null),
-    firstApprovedAt: state.firstApproval?.at ?? null,
-    awaitingSecondApproval: state.status === 'PENDING' && state.firstApproval !== null,
-    ...policyFields(
-      (await policiesOf(app, [state.companyId!])).get(state.companyId!) ?? DEFAULT_POLICY,
-      Math.round(total * 100) / 100,
-      state.status === 'PENDING' && state.firstApproval !== null,
-    ),
-    approvalDate: null,
-    rejectionDate: null,
-    rejectionReason: state.rejectionReason,
-    expiresAt: state.expiresAt!,
-    expiredAt: null,
-    recipients: null,
-    confirmedDuplicates: [],
-    createdAt: state.createdAt!,
-    updatedAt: new Date().toISOString(),
-  };
-  return withDetail(app, dto, state);
+/**
+ * The answer after a command on an approval: its row, once the read model has applied the command's
+ * events (answerAfterWrite: 503 if a new approval is still not shown after two waits), mapped as
+ * every read maps it. The bills and recipients are not in the read model: they are opened from the
+ * log, here the stream as the command left it.
+ */
+function answer(
+  app: AppServices,
+  approvalId: string,
+  position: Position | null,
+  state: ApprovalState,
+): Promise<ApprovalDto> {
+  return answerAfterWrite(app, position, ['approvals'], async () => {
+    const row = await findRow(app, approvalId);
+    return row ? withDetail(app, (await toDtos(app, [row]))[0], state) : null;
+  });
 }
 
 /** A manager newly assigned must exist and be ACTIVE (the picker offers only those). */
@@ -1411,7 +1364,6 @@ export async function createApproval(
     phone: text(vendors.get(v)?.PrimaryPhone?.FreeFormNumber, 40),
   }));
   const paidLike = await paidLookalikes(app, input.companyId, ctx, ordered);
-  const approvalId = randomUUID();
   const now = new Date();
   const claim = await app.commands.handle(
     approvalBillsDecider,
@@ -1419,7 +1371,7 @@ export async function createApproval(
     {
       type: 'ClaimBills',
       companyId: input.companyId,
-      approvalId,
+      approvalId: randomUUID(),
       bills: ordered.map((b) => ({ billId: b.Id, fingerprint: fingerprintOf(b) })),
       paidLookalikes: [...paidLike].map(([billId, matchesBillId]) => ({ billId, matchesBillId })),
       confirmDuplicates: input.confirmDuplicates,
@@ -1428,8 +1380,10 @@ export async function createApproval(
     ctx,
   );
   const claimed = claim.events.find((e) => e.type === 'ApprovalBillsClaimed');
-  const confirmedDuplicates =
-    claimed?.type === 'ApprovalBillsClaimed' ? claimed.data.confirmedDuplicates : [];
+  if (claimed?.type !== 'ApprovalBillsClaimed') throw new Error('ClaimBills claimed nothing');
+  // The approval the claim was made for: on a retry with the same Idempotency-Key (after a 503, say)
+  // the stored claim's, so the retry finds that approval instead of creating a second one.
+  const { approvalId, confirmedDuplicates } = claimed.data;
   const expiresAt = new Date(
     now.getTime() + (options.expiresInMs ?? app.config.APPROVAL_EXPIRY_SECONDS * 1000),
   );
@@ -1629,7 +1583,7 @@ async function bulk(
   let last: Position | null = null;
   type Reason = NonNullable<ReturnType<typeof billsToRelease>>['reason'];
   const releases = new Map<number, Map<Reason, Array<{ approvalId: string; billIds: string[] }>>>();
-  const results = await inParallel(ids, 16, async (id) => {
+  const outcomes = await inParallel(ids, 16, async (id) => {
     try {
       const approvalId = parseApprovalId(id);
       const r = await act(approvalId, ctx);
@@ -1643,9 +1597,9 @@ async function bulk(
         ]);
         releases.set(r.state.companyId, byReason);
       }
-      return { id, success: true, status: r.state.status, error: null };
+      return { id, approvalId, error: null };
     } catch (err) {
-      return { id, success: false, status: null, error: toAppError(err).message };
+      return { id, approvalId: null, error: toAppError(err).message };
     }
   });
   await Promise.all(
@@ -1661,7 +1615,22 @@ async function bulk(
       ),
     ),
   );
-  await awaitProjections(app, last, ['approvals']);
+  // Each status as the read model holds it once it has applied the batch, as a read would show it.
+  const statuses = await answerAfterWrite(app, last, ['approvals'], async () => {
+    const acted = outcomes.flatMap((o) => (o.approvalId === null ? [] : [o.approvalId]));
+    if (acted.length === 0) return new Map<string, ApprovalStatus>();
+    const rows = await app.db
+      .selectFrom('approvals')
+      .select(['id', 'status'])
+      .where('id', 'in', acted)
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.status]));
+  });
+  const results = outcomes.map(({ id, approvalId, error }) =>
+    approvalId === null
+      ? { id, success: false, status: null, error }
+      : { id, success: true, status: statuses.get(approvalId) ?? null, error: null },
+  );
   const succeeded = results.filter((r) => r.success).length;
   return { results, summary: { processed: results.length, succeeded, failed: results.length - succeeded } };
 }
@@ -1751,9 +1720,13 @@ export async function setApprovalPolicy(
     },
     commandContext(actor),
   );
-  // The approval reads say who may approve from this read model: the next screen must see the change.
-  await awaitProjections(app, r.position, ['approval_policies']);
-  return { companyId, ...r.state };
+  // Answered from the read model the approval reads judge with (who may approve): the next screen
+  // sees the change. A command that changed nothing leaves a company that never set one on the default.
+  return answerAfterWrite(app, r.position, ['approval_policies'], async () => {
+    const policy = (await policiesOf(app, [companyId])).get(companyId);
+    if (policy) return { companyId, ...policy };
+    return r.position === null ? { companyId, ...DEFAULT_POLICY } : null;
+  });
 }
 
 const parseCompanyId = (id: unknown) => parseRowId(id, 'Company not found');
