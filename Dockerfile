@@ -26,5 +26,5 @@ COPY --from=build /app/dist ./dist
 COPY --from=build /app/web/dist ./web/dist
 USER node
 EXPOSE 3000
-# Node flags: services/node-flags.ts says why (a test keeps the two the same).
+# Node flags: services/shared/node-flags.ts says why (a test keeps the two the same).
 CMD ["node", "--max-semi-space-size=64", "dist/services/main.js"]

@@ -2,8 +2,8 @@
 // Postgres event store and for Emmett's PostgreSQL event store, on the same Postgres server.
 import { randomUUID } from 'node:crypto';
 import { getPostgreSQLEventStore } from '@event-driven-io/emmett-postgresql';
-import { createPool } from '../services/db.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
+import { createPool } from '../services/shared/db.js';
 
 export interface AppendFigures {
   events: number;

@@ -2,7 +2,7 @@
 // client then measures from outside, and the gateway and projector each get their own event loop.
 import { type ChildProcess, spawn } from 'node:child_process';
 import path from 'node:path';
-import { NODE_FLAGS } from '../services/node-flags.js';
+import { NODE_FLAGS } from '../services/shared/node-flags.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 

@@ -8,15 +8,15 @@ import path from 'node:path';
 // Registers the modules' events: without it no field would be sealed, and the figure would flatter.
 import '../services/modules/index.js';
 import { Kysely, PostgresDialect } from 'kysely';
+import type { Database } from '../projections/database.js';
 import { rebuildProjection } from '../projections/rebuild.js';
-import { usersProjection } from '../projections/users.js';
-import { FORGETTING_EVENTS, personalFieldsOf } from '../schema/events/index.js';
-import type { Database } from '../services/db.js';
-import { createPool } from '../services/db.js';
+import { usersProjection } from '../projections/users/users.js';
+import { FORGETTING_EVENTS, personalFieldsOf } from '../schema/shared/events.js';
 import type { NewEvent } from '../services/eventstore/port.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
 import { PersonalDataStore } from '../services/privacy/personal-data.js';
 import { SubjectKeys } from '../services/privacy/subject-keys.js';
+import { createPool } from '../services/shared/db.js';
 import { cpuDelta, cpuSnapshot } from './cpu.js';
 import { settle } from './settle.js';
 

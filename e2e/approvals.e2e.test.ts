@@ -9,7 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { qb } from '../services/app/quickbooks.js';
+import { qb } from '../services/companies/quickbooks.js';
 import { startTestApp, type TestApp } from '../test/support/app.js';
 import { connectOverHttp } from '../tools/qbo-sandbox/connect.js';
 import type { QbBill, Realm } from '../tools/qbo-sandbox/seed.js';

@@ -6,9 +6,9 @@ import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureParkedTable, parkEvent } from '../projections/parked.js';
+import { ensureParkedTable, parkEvent } from '../services/consumers/parked.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
-import { redisOptions } from '../services/redis.js';
+import { redisOptions } from '../services/shared/redis.js';
 import { startTestApp, type TestApp } from '../test/support/app.js';
 import { QUEUES, queuePrefix } from '../workers/queues.js';
 import {

@@ -3,10 +3,10 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import type pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { CHECKPOINT_MOVED, ensureCheckpoints, readCheckpoint } from '../services/consumers/checkpoints.js';
+import { ConsumerCodeError } from '../services/consumers/poison.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { BatchWrites, composeBatch } from './batch-writes.js';
-import { CHECKPOINT_MOVED, ensureCheckpoints, readCheckpoint } from './checkpoints.js';
-import { ConsumerCodeError } from './poison.js';
 
 let db: TestDatabase;
 /** The tables these tests write (the writer knows no projection's tables). */

@@ -21,10 +21,10 @@ import {
   type Transaction,
 } from 'kysely';
 import type pg from 'pg';
-import type { Database } from '../services/db.js';
+import { CHECKPOINT_MOVED, moveCheckpoint } from '../services/consumers/checkpoints.js';
+import { ConsumerCodeError, isTransientError } from '../services/consumers/poison.js';
 import type { Position } from '../services/eventstore/port.js';
-import { CHECKPOINT_MOVED, moveCheckpoint } from './checkpoints.js';
-import { ConsumerCodeError, isTransientError } from './poison.js';
+import type { Database } from './database.js';
 
 const WRITE = /^\s*(insert|update|delete|merge|with)\b/i;
 const TARGET = /^\s*(?:insert\s+into|update|delete\s+from)\s+((?:"[^"]+"\.)?"[^"]+")/i;

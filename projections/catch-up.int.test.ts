@@ -3,10 +3,10 @@
 import { Redis } from 'ioredis';
 import { Kysely, PostgresDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ensureCheckpoints } from '../services/consumers/checkpoints.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { createTestRedis, type TestRedis } from '../test/support/redis.js';
 import { CatchUpWaiter } from './catch-up.js';
-import { ensureCheckpoints } from './checkpoints.js';
 import { ChangePublisher } from './publisher.js';
 
 let tdb: TestDatabase;

@@ -4,7 +4,7 @@
 import type { Redis } from 'ioredis';
 import type pg from 'pg';
 import type { Position } from '../services/eventstore/port.js';
-import { keepSubscribed, unsubscribeQuietly } from '../services/redis.js';
+import { keepSubscribed, unsubscribeQuietly } from '../services/shared/redis.js';
 import type { CheckpointMove } from './publisher.js';
 
 interface Waiter {

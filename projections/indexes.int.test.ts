@@ -5,13 +5,13 @@
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../services/config.js';
-import type { Database } from '../services/db.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
 import { startApp } from '../services/main.js';
 import { projections } from '../services/modules/index.js';
+import { loadConfig } from '../services/shared/config.js';
 import { startTestApp } from '../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
+import type { Database } from './database.js';
 import { dropLegacyIndexes, legacyIndexes } from './indexes.js';
 import { rebuildProjection } from './rebuild.js';
 
@@ -91,7 +91,7 @@ describe("read models' indexes", () => {
   });
 
   it('stay single when the product starts, builds its read models and starts again, which drops old twins', async () => {
-    const app = await startTestApp();
+    const app = await startTestApp({ fresh: true });
     const pool = new pg.Pool({ connectionString: app.env.DATABASE_URL, max: 2 });
     const appDb = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     try {

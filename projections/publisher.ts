@@ -13,8 +13,8 @@
 // row read for a push before the mutation waiting on that checkpoint looks for it: fresh-reads.ts),
 // and flushes go out in order on one connection.
 import type { Redis } from 'ioredis';
-import type { Logger } from '../services/app/context.js';
 import type { Position } from '../services/eventstore/port.js';
+import type { Logger } from '../services/shared/log.js';
 import type { ChangeNotice } from './projection.js';
 
 /** One checkpoint move as published: the message is an array of these. */
@@ -68,7 +68,7 @@ export class ChangePublisher {
     const multi = this.redis.multi();
     if (notices.length) multi.publish(`${this.prefix}:changes`, JSON.stringify(notices));
     if (moves.length) multi.publish(`${this.prefix}:checkpoint`, JSON.stringify(moves));
-    // The app's client fails at once while disconnected and times out otherwise (services/redis.ts),
+    // The app's client fails at once while disconnected and times out otherwise (services/shared/redis.ts),
     // so nothing piles up; an outage is logged once by the Redis monitor, not per flush.
     void multi.exec().catch((err) => {
       if (this.redis.status === 'ready') this.log.warn({ err: String(err) }, 'publish after commit failed');

@@ -2,12 +2,12 @@
 // the new tables are built in a scratch schema and swapped in with their checkpoint; a live runner's
 // next batch then fails its checkpoint compare-and-set and carries on from the swapped-in position.
 import { Kysely, PostgresDialect } from 'kysely';
-import { configSchema } from '../services/config.js';
-import type { Database } from '../services/db.js';
-import { createPool } from '../services/db.js';
 import { projections } from '../services/modules/index.js';
 import { openEventStore } from '../services/privacy/store.js';
+import { configSchema } from '../services/shared/config.js';
+import { createPool } from '../services/shared/db.js';
 import { localSecret } from '../tools/local-secrets.js';
+import type { Database } from './database.js';
 import { rebuildProjection } from './rebuild.js';
 
 export async function rebuildByName(names: string[], env: Record<string, string | undefined> = process.env) {

@@ -3,10 +3,10 @@
 // must not collide (CREATE OR REPLACE FUNCTION run twice at once fails "tuple concurrently updated").
 import { Kysely, PostgresDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../services/db.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
 import { projections } from '../services/modules/index.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
+import type { Database } from './database.js';
 import { rebuildProjection } from './rebuild.js';
 
 let db: TestDatabase;

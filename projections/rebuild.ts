@@ -6,15 +6,15 @@
 // (dismissed ones stay on record).
 import { randomBytes } from 'node:crypto';
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { FORGETTING_EVENTS } from '../schema/events/index.js';
-import type { Database } from '../services/db.js';
+import { FORGETTING_EVENTS } from '../schema/shared/events.js';
+import { ensureConsumerTables } from '../services/consumers/lease.js';
+import { parkEvent } from '../services/consumers/parked.js';
+import { ConsumerCodeError, isPoison } from '../services/consumers/poison.js';
+import { readAhead } from '../services/consumers/read-ahead.js';
 import type { EventStore, Position, StoredEvent } from '../services/eventstore/port.js';
 import { START } from '../services/eventstore/port.js';
-import { ensureConsumerTables } from './lease.js';
-import { parkEvent } from './parked.js';
-import { ConsumerCodeError, isPoison } from './poison.js';
+import type { Database } from './database.js';
 import type { AnyProjection, ProjectionContext } from './projection.js';
-import { readAhead } from './read-ahead.js';
 
 /** `events`: how many events of the projection's types (and forgetting events) the build read. */
 export async function rebuildProjection(

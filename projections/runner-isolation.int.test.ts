@@ -3,16 +3,16 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Database } from '../services/db.js';
+import { ensureCheckpoints, readCheckpoint } from '../services/consumers/checkpoints.js';
+import { listParked } from '../services/consumers/parked.js';
 import type { NewEvent } from '../services/eventstore/port.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { createTestRedis, type TestRedis } from '../test/support/redis.js';
-import { ensureCheckpoints, readCheckpoint } from './checkpoints.js';
-import { listParked } from './parked.js';
+import type { Database } from './database.js';
 import type { AnyProjection } from './projection.js';
 import { ProjectionRunner } from './runner.js';
-import { usersProjection } from './users.js';
+import { usersProjection } from './users/users.js';
 
 /** Which projections the runner reported as failed. */
 const failed: string[] = [];

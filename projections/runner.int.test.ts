@@ -5,21 +5,21 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORGETTING_EVENTS } from '../schema/events/index.js';
-import type { Database } from '../services/db.js';
+import { FORGETTING_EVENTS } from '../schema/shared/events.js';
+import { ensureCheckpoints, readCheckpoint } from '../services/consumers/checkpoints.js';
 import type { NewEvent } from '../services/eventstore/port.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
 import { projections } from '../services/modules/index.js';
 import { testSecrets } from '../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { createTestRedis, type TestRedis } from '../test/support/redis.js';
-import { activityProjection } from './activity.js';
-import { ensureCheckpoints, readCheckpoint } from './checkpoints.js';
+import { activityProjection } from './dashboard/activity.js';
+import type { Database } from './database.js';
 import type { AnyProjection } from './projection.js';
 import { rebuildProjection } from './rebuild.js';
 import { rebuildByName } from './rebuild-cli.js';
 import { ProjectionRunner, type RunnerOptions } from './runner.js';
-import { usersProjection } from './users.js';
+import { usersProjection } from './users/users.js';
 
 const silent = { info() {}, warn() {}, error() {} };
 const PROJECTIONS: AnyProjection[] = [usersProjection, activityProjection];

@@ -11,15 +11,31 @@
 import type { Redis } from 'ioredis';
 import { Kysely, PostgresDialect, sql, type Transaction } from 'kysely';
 import { LRUCache } from 'lru-cache';
-import type { Database } from '../services/db.js';
+import { moveCheckpoint, readCheckpoint } from '../services/consumers/checkpoints.js';
+import {
+  type ConsumerRunnerOptions,
+  consumeLog,
+  consumerPool,
+  sleep,
+} from '../services/consumers/consume.js';
+import {
+  DEFAULT_LEASE,
+  ensureConsumerTables,
+  lockKey,
+  superviseConsumer,
+} from '../services/consumers/lease.js';
+import { claimRetry, parkEvent, retryFailed, retryRequests } from '../services/consumers/parked.js';
+import {
+  ConsumerCodeError,
+  DEFAULT_RETRY,
+  isPoison,
+  type RetryPolicy,
+  retryDelay,
+} from '../services/consumers/poison.js';
 import type { Position, StoredEvent } from '../services/eventstore/port.js';
 import { START } from '../services/eventstore/port.js';
 import { BatchWrites } from './batch-writes.js';
-import { moveCheckpoint, readCheckpoint } from './checkpoints.js';
-import { type ConsumerRunnerOptions, consumeLog, consumerPool, sleep } from './consume.js';
-import { DEFAULT_LEASE, ensureConsumerTables, lockKey, superviseConsumer } from './lease.js';
-import { claimRetry, parkEvent, retryFailed, retryRequests } from './parked.js';
-import { ConsumerCodeError, DEFAULT_RETRY, isPoison, type RetryPolicy, retryDelay } from './poison.js';
+import type { Database } from './database.js';
 import type { AnyProjection, ChangeNotice, ProjectionContext, ProjectionMemory } from './projection.js';
 import { ChangePublisher } from './publisher.js';
 import { lockTables, rebuildProjection } from './rebuild.js';

@@ -7,15 +7,15 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { Database } from '../services/db.js';
 import type { NewEvent } from '../services/eventstore/port.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
 import { testSecrets } from '../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { createTestRedis, type TestRedis } from '../test/support/redis.js';
-import { activityProjection } from './activity.js';
+import { activityProjection } from './dashboard/activity.js';
+import type { Database } from './database.js';
 import { rebuildProjection } from './rebuild.js';
-import { usersProjection } from './users.js';
+import { usersProjection } from './users/users.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 let db: TestDatabase;

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { configSchema, loadConfig } from './config.js';
+import { configSchema, loadConfig } from './shared/config.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -67,7 +67,7 @@ describe('.env.example', () => {
   for (const [, name, value] of text.matchAll(/^#? ?([A-Z][A-Z0-9_]+)=(.*)$/gm))
     listed.set(name, value.replace(/^"(.*)"$/, '$1'));
 
-  it('lists every setting of services/config.ts', () => {
+  it('lists every setting of services/shared/config.ts', () => {
     const missing = Object.keys(configSchema.shape).filter((k) => !listed.has(k));
     expect(missing).toEqual([]);
   });

@@ -5,37 +5,39 @@ import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { CatchUpWaiter } from '../projections/catch-up.js';
-import { ensureCheckpoints } from '../projections/checkpoints.js';
+import type { Database } from '../projections/database.js';
 import { dropLegacyIndexes } from '../projections/indexes.js';
 import { ProjectionRunner } from '../projections/runner.js';
 import { startWorkers } from '../workers/index.js';
 import { ProcessManagerRunner } from '../workers/process-manager-runner.js';
 import { QUEUES, queuePrefix } from '../workers/queues.js';
-import { STORAGE_SETUP_LOCK } from './advisory-locks.js';
-import { claimStreamOf, registerUser } from './app/auth.js';
 import { CommandHandler } from './app/command-handler.js';
-import type { AppServices, Logger } from './app/context.js';
+import type { AppServices } from './app/context.js';
 import { FreshReads } from './app/fresh-reads.js';
-import { findUserRowByEmail } from './app/user-view.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { Credentials } from './auth/credentials.js';
 import { LoginRateLimit } from './auth/login-rate-limit.js';
 import { RefreshTokens } from './auth/refresh-tokens.js';
-import { type Config, ConfigError, loadConfig } from './config.js';
-import { createDb, createPool } from './db.js';
-import { userDecider } from './domain/user/decider.js';
-import { emailClaimDecider } from './domain/user/email-claim.js';
+import { ensureCheckpoints } from './consumers/checkpoints.js';
 import { listenMetrics } from './gateway/hardening.js';
 import { IdempotencyStore } from './gateway/idempotency.js';
 import { createLiveBus } from './gateway/live.js';
 import { buildGateway } from './gateway/server.js';
-import { createLogger } from './log.js';
 import { jobHandlers, processManagers, projections, storageSetups } from './modules/index.js';
 import { assertNoLegacyEvents } from './privacy/legacy.js';
 import { BlindIndex } from './privacy/personal-data.js';
 import { openEventStore } from './privacy/store.js';
 import { SubjectKeys } from './privacy/subject-keys.js';
-import { createRedis, RedisMonitor, redisOptions, redisReady } from './redis.js';
+import { STORAGE_SETUP_LOCK } from './shared/advisory-locks.js';
+import { type Config, ConfigError, loadConfig } from './shared/config.js';
+import { createDb, createPool } from './shared/db.js';
+import type { Logger } from './shared/log.js';
+import { createLogger } from './shared/log.js';
+import { createRedis, RedisMonitor, redisOptions, redisReady } from './shared/redis.js';
+import { claimStreamOf, registerUser } from './users/auth.js';
+import { userDecider } from './users/decider.js';
+import { emailClaimDecider } from './users/email-claim-decider.js';
+import { findUserRowByEmail } from './users/user-view.js';
 
 export interface StartedApp {
   app: AppServices;
@@ -149,7 +151,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   const pool = createPool({ connectionString: config.DATABASE_URL, max: 20 }, (err) =>
     log.warn({ err: err.message }, 'postgres connection lost'),
   );
-  const db = createDb(pool);
+  const db = createDb<Database>(pool);
   // Everything above the port sees personal fields opened; the log holds them sealed per subject.
   const { store, subjectKeys } = await openEventStore({
     pool,

@@ -12,7 +12,7 @@ import { parse } from 'yaml';
 import { testSecrets } from '../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { createTestRedis, type TestRedis } from '../test/support/redis.js';
-import { NODE_FLAGS } from './node-flags.js';
+import { NODE_FLAGS } from './shared/node-flags.js';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const SERVER_DIRS = ['schema', 'services', 'projections', 'workers'];
@@ -176,7 +176,7 @@ describe('deployment settings', () => {
     expect(dockerfile).toMatch(/npm ci --omit=dev/);
   });
 
-  it('starts every process with the Node flags of services/node-flags.ts', () => {
+  it('starts every process with the Node flags of services/shared/node-flags.ts', () => {
     const dockerfile = readFileSync(path.join(ROOT, 'Dockerfile'), 'utf8');
     const cmd = /^CMD (\[.*\])$/m.exec(dockerfile);
     expect(cmd && JSON.parse(cmd[1])).toEqual(['node', ...NODE_FLAGS, 'dist/services/main.js']);

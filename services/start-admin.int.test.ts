@@ -8,9 +8,9 @@ import { testAppEnv } from '../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { signIn } from '../test/support/http.js';
 import { createTestRedis } from '../test/support/redis.js';
-import { APPEND_LOCK_CLASS } from './advisory-locks.js';
-import { loadConfig } from './config.js';
 import { type StartedApp, startApp } from './main.js';
+import { APPEND_LOCK_CLASS } from './shared/advisory-locks.js';
+import { loadConfig } from './shared/config.js';
 
 let db: TestDatabase;
 let redis: Awaited<ReturnType<typeof createTestRedis>>;

@@ -3,14 +3,14 @@
 // form (plain fields, password hashes in the events, claim streams named by the address, no keys,
 // no credentials table, the old read-model tables) before the migration runs.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { login, registerUser } from '../services/app/auth.js';
-import { adminChangePassword, deleteUser, updateUser } from '../services/app/users.js';
 import type { Actor } from '../services/auth/permissions.js';
-import { loadConfig } from '../services/config.js';
 import { type StartedApp, startApp } from '../services/main.js';
 import { projections } from '../services/modules/index.js';
 import { legacyEventsPresent } from '../services/privacy/legacy.js';
 import { openData } from '../services/privacy/personal-data.js';
+import { loadConfig } from '../services/shared/config.js';
+import { login, registerUser } from '../services/users/auth.js';
+import { adminChangePassword, deleteUser, updateUser } from '../services/users/users.js';
 import { testSecrets } from '../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { createTestRedis, type TestRedis } from '../test/support/redis.js';

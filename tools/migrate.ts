@@ -19,11 +19,10 @@
 // docs/OPERATIONS.md. KurrentDB logs are not covered (their events cannot be rewritten in place).
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
+import type { Database } from '../projections/database.js';
 import type { AnyProjection, ProjectionContext } from '../projections/projection.js';
-import { personalFieldsOf, schemaVersionOf } from '../schema/events/index.js';
+import { personalFieldsOf, schemaVersionOf } from '../schema/shared/events.js';
 import { Credentials } from '../services/auth/credentials.js';
-import type { Database } from '../services/db.js';
-import { createPool, otherConnections } from '../services/db.js';
 import { eventDigest } from '../services/eventstore/chain.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { LOG_ORDER_SQL, logOrderSql, POSITION_SQL, positionParams } from '../services/eventstore/postgres.js';
@@ -31,6 +30,7 @@ import { projections } from '../services/modules/index.js';
 import { legacyEventsPresent } from '../services/privacy/legacy.js';
 import { BlindIndex, isSealed, openData, sealData } from '../services/privacy/personal-data.js';
 import { SubjectKeys } from '../services/privacy/subject-keys.js';
+import { createPool, otherConnections } from '../services/shared/db.js';
 import { runCli } from './cli.js';
 
 const STAGE = 'migrate_staged_events';

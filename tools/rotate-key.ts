@@ -8,12 +8,12 @@
 //   key only after, so no crash can lose the key the database is under; running again finishes.
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { createPool } from '../services/db.js';
 import {
   RotationRefused,
   type RotationResult,
   rotateEncryptionKey,
 } from '../services/privacy/key-rotation.js';
+import { createPool } from '../services/shared/db.js';
 import { runCli } from './cli.js';
 import { readSecrets, SECRETS_FILE, saveSecrets } from './local-secrets.js';
 

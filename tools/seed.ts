@@ -2,32 +2,32 @@
 // other role (idempotent by e-mail claim) and, on a store with no manager yet, three managers, one
 // linked to the demo USER.
 
+import type { AppServices } from '../services/app/context.js';
 import {
   approveApproval,
   billsForApproval,
   createApproval,
   rejectApproval,
   setApprovalPolicy,
-} from '../services/app/approvals.js';
-import { claimStreamOf, registerUser } from '../services/app/auth.js';
+} from '../services/approvals/approvals.js';
+import type { Actor } from '../services/auth/permissions.js';
 import {
   COMPANY_IDS_SEQUENCE,
   configureNacha,
   createCompany,
   deactivateCompany,
   setPaymentAccount,
-} from '../services/app/companies.js';
-import type { AppServices } from '../services/app/context.js';
-import { createManager, MANAGER_IDS_SEQUENCE } from '../services/app/managers.js';
-import { qb, quickbooksCompanyInfo, refreshQbToken, startQbOAuth } from '../services/app/quickbooks.js';
+} from '../services/companies/companies.js';
+import { qb, quickbooksCompanyInfo, refreshQbToken, startQbOAuth } from '../services/companies/quickbooks.js';
+import { createManager, MANAGER_IDS_SEQUENCE } from '../services/managers/managers.js';
+import { claimStreamOf, registerUser } from '../services/users/auth.js';
+import { emailClaimDecider } from '../services/users/email-claim-decider.js';
 import {
   getVendorSync,
   listVendors,
   requestVendorSync,
   updateVendorBanking,
-} from '../services/app/vendors.js';
-import type { Actor } from '../services/auth/permissions.js';
-import { emailClaimDecider } from '../services/domain/user/email-claim.js';
+} from '../services/vendors/vendors.js';
 import { consentAndReturn } from './qbo-sandbox/connect.js';
 
 export const DEMO_PASSWORD = 'demo-pass-2026';

@@ -5,8 +5,8 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig } from '../services/config.js';
 import { startApp } from '../services/main.js';
+import { ConfigError, loadConfig } from '../services/shared/config.js';
 import { localSecrets } from './local-secrets.js';
 import { ensureDatabase, ensureLocalServices, localSocketUrl, ROOT, withDatabase } from './local-services.js';
 import { startQboSandbox } from './qbo-sandbox/server.js';

@@ -1,7 +1,8 @@
 // `npm run verify-log`: checks the Postgres log's hash chains and anchors (services/eventstore/verify.ts)
 // and prints each finding. Exit status 0 when the log is intact, 1 when something was found.
-import { createPool } from '../services/db.js';
+
 import { verifyLog } from '../services/eventstore/verify.js';
+import { createPool } from '../services/shared/db.js';
 
 async function main() {
   let databaseUrl = process.env.DATABASE_URL;

@@ -3,7 +3,7 @@
 import { type ConnectionOptions, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { AppServices } from '../services/app/context.js';
 import { jobHandlers } from '../services/modules/index.js';
-import { redisOptions } from '../services/redis.js';
+import { redisOptions } from '../services/shared/redis.js';
 import { startMaintenance } from './maintenance.js';
 import type { JobHandler } from './process-manager.js';
 import { queuePrefix } from './queues.js';

@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import { QueueEvents } from 'bullmq';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { redisOptions } from '../services/redis.js';
+import { redisOptions } from '../services/shared/redis.js';
 import { startTestApp, type TestApp } from '../test/support/app.js';
 import { MAINTENANCE_QUEUE } from './maintenance.js';
 

@@ -3,8 +3,8 @@
 // tick twice.
 import { type ConnectionOptions, Queue, Worker } from 'bullmq';
 import type { AppServices } from '../services/app/context.js';
+import { purgeIdempotencyKeys } from '../services/app/idempotency-purge.js';
 import { writeAnchors } from '../services/eventstore/anchors.js';
-import { purgeIdempotencyKeys } from '../services/gateway/idempotency.js';
 import { PersonalDataStore } from '../services/privacy/personal-data.js';
 
 export const MAINTENANCE_QUEUE = 'maintenance';
@@ -27,7 +27,7 @@ const SCHEDULES = [
 
 export async function startMaintenance(app: AppServices, connection: ConnectionOptions, prefix: string) {
   const queue = new Queue(MAINTENANCE_QUEUE, { connection, prefix });
-  // The Redis monitor (services/redis.ts) already says once that Redis is down: no line per retry.
+  // The Redis monitor (services/shared/redis.ts) already says once that Redis is down: no line per retry.
   queue.on('error', () => {});
   // Scheduling waits for Redis; a worker started while Redis is down must still finish starting
   // (and stop on SIGTERM), so the schedules are set in the background, retried until they land.

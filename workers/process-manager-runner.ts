@@ -2,7 +2,7 @@
 // `pm:<name>` in projection_checkpoints), turning the events it handles into BullMQ jobs.
 //
 // - Exactly one active runner per process manager across processes (advisory lock + heartbeat
-//   lease, projections/lease.ts), the others on standby.
+//   lease, services/consumers/lease.ts), the others on standby.
 // - The checkpoint moves (compare-and-set) only after the batch's jobs were enqueued. A crash in
 //   between replays the batch: the job ids derive from the events, so BullMQ adds nothing twice
 //   (completed jobs are kept 7 days so that their ids still dedupe; the handlers are idempotent
@@ -14,18 +14,23 @@
 import { Queue } from 'bullmq';
 import type { RedisOptions } from 'ioredis';
 import { Kysely, PostgresDialect, sql } from 'kysely';
-import { moveCheckpoint, readCheckpoint } from '../projections/checkpoints.js';
-import { type ConsumerRunnerOptions, consumeLog, consumerPool, sleep } from '../projections/consume.js';
-import { DEFAULT_LEASE, ensureConsumerTables, superviseConsumer } from '../projections/lease.js';
-import { parkEvent, retryFailed, retryRequests, unpark } from '../projections/parked.js';
+import type { Database } from '../projections/database.js';
+import { moveCheckpoint, readCheckpoint } from '../services/consumers/checkpoints.js';
+import {
+  type ConsumerRunnerOptions,
+  consumeLog,
+  consumerPool,
+  sleep,
+} from '../services/consumers/consume.js';
+import { DEFAULT_LEASE, ensureConsumerTables, superviseConsumer } from '../services/consumers/lease.js';
+import { parkEvent, retryFailed, retryRequests, unpark } from '../services/consumers/parked.js';
 import {
   ConsumerCodeError,
   DEFAULT_RETRY,
   isPoison,
   type RetryPolicy,
   retryDelay,
-} from '../projections/poison.js';
-import type { Database } from '../services/db.js';
+} from '../services/consumers/poison.js';
 import type { Position, StoredEvent } from '../services/eventstore/port.js';
 import { START } from '../services/eventstore/port.js';
 import { consumerName, type ProcessManager, type ReactionJob } from './process-manager.js';

@@ -3,8 +3,8 @@
 // are (OpenAPI components for the named ones), and the GraphQL types derive their fields from them
 // or are held to them by services/gateway/graphql/answers-approvals.unit.test.ts.
 import { z } from 'zod';
-import { APPROVAL_STATUSES, BillSnapshot, PRIORITIES } from '../events/approval.js';
 import { named, pageOf } from '../shared/answers.js';
+import { APPROVAL_STATUSES, BillSnapshot, PRIORITIES } from './events.js';
 
 /** A staff member named on an approval (creator, approvers, rejecter). */
 export const PersonRef = z.object({

@@ -2,8 +2,8 @@
 // No answer is built from the decider's state: that was a second copy of every answer's shape
 // (written apart from the read model's mapper), and it answered with fewer fields than a read.
 import type { Position } from '../eventstore/port.js';
+import { AppError } from '../shared/errors.js';
 import { type AppServices, awaitProjections } from './context.js';
-import { AppError } from './errors.js';
 
 /** Said when a write is stored but its read model has not shown it within two waits. */
 export const SAVED_NOT_YET_SHOWN =

@@ -2,11 +2,11 @@
 // bounded conflict retries, and upcasting of older event versions on load.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eventRegistry } from '../../schema/events/index.js';
+import { eventRegistry } from '../../schema/shared/events.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
-import { userDecider } from '../domain/user/decider.js';
 import { WrongExpectedVersionError } from '../eventstore/port.js';
 import { PostgresEventStore } from '../eventstore/postgres.js';
+import { userDecider } from '../users/decider.js';
 import { CommandHandler, eventIdFor } from './command-handler.js';
 
 let db: TestDatabase;

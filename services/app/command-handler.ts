@@ -2,16 +2,13 @@
 // a bounded number of times; a command sent twice (same command id) appends once.
 import { createHash, randomUUID } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
-import { decodeEvent, schemaVersionOf } from '../../schema/events/index.js';
+import { decodeEvent, schemaVersionOf } from '../../schema/shared/events.js';
 import type { EventMetadata, EventStore, Position, StoredEvent } from '../eventstore/port.js';
 import { WrongExpectedVersionError } from '../eventstore/port.js';
+import type { Decider } from '../shared/decider.js';
 import type { RequestContext } from './request-context.js';
 
-export interface Decider<S, C, E extends { type: string; data: unknown }> {
-  initialState(): S;
-  evolve(state: S, event: E): S;
-  decide(command: C, state: S): E[];
-}
+export type { Decider } from '../shared/decider.js';
 
 export interface CommandContext {
   /** Same id → same events → appended once. Generated when absent. */

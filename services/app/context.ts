@@ -2,23 +2,18 @@
 import type { Redis } from 'ioredis';
 import type { Kysely } from 'kysely';
 import type pg from 'pg';
+import type { Database } from '../../projections/database.js';
 import type { AccessTokens } from '../auth/access-tokens.js';
 import type { Credentials } from '../auth/credentials.js';
 import type { LoginRateLimit } from '../auth/login-rate-limit.js';
 import type { RefreshTokens } from '../auth/refresh-tokens.js';
-import type { Config } from '../config.js';
-import type { Database } from '../db.js';
 import type { EventStore, Position } from '../eventstore/port.js';
 import type { BlindIndex } from '../privacy/personal-data.js';
 import type { SubjectKeys } from '../privacy/subject-keys.js';
+import type { Config } from '../shared/config.js';
+import type { Logger } from '../shared/log.js';
 import type { CommandHandler } from './command-handler.js';
 import type { FreshReads } from './fresh-reads.js';
-
-export interface Logger {
-  info(obj: unknown, msg?: string): void;
-  warn(obj: unknown, msg?: string): void;
-  error(obj: unknown, msg?: string): void;
-}
 
 export interface ProjectionWaiter {
   waitFor(position: Position, projectionNames: string[], timeoutMs: number): Promise<boolean>;

@@ -2,8 +2,8 @@
 // again as soon as a batch, a rebuild's swap or a parked event's retry touched one of them.
 import { Kysely, PostgresDialect } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureCheckpoints } from '../../projections/checkpoints.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
+import { ensureCheckpoints } from '../consumers/checkpoints.js';
 import type { AppServices } from './context.js';
 import { readCached } from './read-cache.js';
 

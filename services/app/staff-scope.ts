@@ -6,8 +6,8 @@
 // (the same answer as for an id that was never used, so the scope does not reveal other clients).
 import { sql } from 'kysely';
 import type { Actor } from '../auth/permissions.js';
+import { AppError } from '../shared/errors.js';
 import type { AppServices } from './context.js';
-import { AppError } from './errors.js';
 import { keptUnder, readModelVersion } from './read-cache.js';
 
 /** Every company, or exactly these ids. */

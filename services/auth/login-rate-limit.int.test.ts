@@ -8,7 +8,7 @@ import { startTestApp } from '../../test/support/app.js';
 import { api, signIn } from '../../test/support/http.js';
 import { createTestRedis } from '../../test/support/redis.js';
 import { startScratchRedis } from '../../test/support/scratch-services.js';
-import { createRedis, REDIS_COMMAND_TIMEOUT_MS, RedisMonitor, redisReady } from '../redis.js';
+import { createRedis, REDIS_COMMAND_TIMEOUT_MS, RedisMonitor, redisReady } from '../shared/redis.js';
 import { type LoginAttempt, LoginRateLimit, MAX_LOGIN_DELAY_MS } from './login-rate-limit.js';
 
 const quiet = { info() {}, warn() {}, error() {} };

@@ -7,7 +7,6 @@
 // ever storing a token in the clear. A session also has an absolute end, however often it refreshes.
 import { createHash, createHmac, hkdfSync, randomBytes, randomUUID } from 'node:crypto';
 import { type Kysely, type QueryExecutorProvider, sql } from 'kysely';
-import type { Database } from '../db.js';
 
 export interface RefreshTokensTable {
   id: string;
@@ -28,7 +27,8 @@ export interface SessionsTable {
   ended_at: Date | null;
 }
 
-type Db = Kysely<Database>;
+/** The two tables this file owns (projections/database.ts adds them to the read-model database). */
+type Db = Kysely<{ auth_refresh_tokens: RefreshTokensTable; auth_sessions: SessionsTable }>;
 
 const sha256 = (token: string) => createHash('sha256').update(token).digest('hex');
 
@@ -44,11 +44,15 @@ export type RotateResult =
 export class RefreshTokens {
   private readonly successorKey: Buffer;
 
+  private readonly db: Db;
+
   constructor(
-    private readonly db: Db,
+    // The read-model database, of which this file uses its two tables.
+    db: Kysely<any>,
     private readonly ttlSeconds: number,
     options: { secret: string; sessionMaxAgeSeconds: number },
   ) {
+    this.db = db;
     this.successorKey = Buffer.from(
       hkdfSync('sha256', options.secret, 'billflow', 'refresh-token successor', 32),
     );

@@ -1,6 +1,6 @@
 // Picks the event store: KurrentDB when EVENTSTORE_URL is set, else Postgres (the default).
 import type pg from 'pg';
-import { createPool } from '../db.js';
+import { createPool } from '../shared/db.js';
 import type { EventStore } from './port.js';
 import { PostgresEventStore } from './postgres.js';
 

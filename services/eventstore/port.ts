@@ -1,5 +1,6 @@
 // The event store port. Both adapters (Postgres, KurrentDB) pass one contract suite
 // (contract.ts), so everything above this file is free of which one runs.
+import type { ExpectedVersion } from '../shared/version-conflict.js';
 
 /**
  * An opaque, totally ordered position in the global log, string-encoded so that plain string
@@ -46,23 +47,13 @@ export interface StoredEvent<T = unknown> {
   hash?: string;
 }
 
-/** Version = number of events in the stream (0 = no stream). */
-export type ExpectedVersion = 'any' | 'no_stream' | 'stream_exists' | number;
+// The stream-version conflict sits at the ground (services/shared/version-conflict.ts), where the
+// errors that map it to an answer live; the port names it for its adapters.
+export { type ExpectedVersion, WrongExpectedVersionError } from '../shared/version-conflict.js';
 
 export interface AppendResult {
   nextVersion: number;
   position: Position;
-}
-
-export class WrongExpectedVersionError extends Error {
-  constructor(
-    public readonly streamId: string,
-    public readonly expected: ExpectedVersion,
-    public readonly actual: number,
-  ) {
-    super(`Stream ${streamId}: expected version ${String(expected)}, actual ${actual}`);
-    this.name = 'WrongExpectedVersionError';
-  }
 }
 
 /** An event's place in the log and its chain hash: what an anchor covers (anchors.ts). */

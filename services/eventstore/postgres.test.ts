@@ -481,7 +481,7 @@ async function withOwnStore(
 
 describe('postgres event store: the append plan', () => {
   it("looks each stream's head up by index, even planned on an empty log", async () => {
-    // The pool keeps one generic plan per connection (services/db.ts), made at the connection's first
+    // The pool keeps one generic plan per connection (services/shared/db.ts), made at the connection's first
     // append. Made on a new, empty log it once hash-joined whole scans of the log, and every append
     // then read it in full until autovacuum's ANALYZE replanned it.
     await withOwnStore('esplan', async (store, db) => {

@@ -8,7 +8,7 @@
 // logical restore (see init). Background: shared/reference/event-store.md.
 import { EventEmitter } from 'node:events';
 import pg from 'pg';
-import { APPEND_LOCK_CLASS, EVENT_STORE_SETUP_LOCK } from '../advisory-locks.js';
+import { APPEND_LOCK_CLASS, EVENT_STORE_SETUP_LOCK } from '../shared/advisory-locks.js';
 import { eventDigest } from './chain.js';
 import {
   type AppendResult,
@@ -29,7 +29,7 @@ import {
 const CHANNEL = 'es_events';
 
 // The store's append lock: pg_advisory_xact_lock(APPEND_LOCK_CLASS, hashtext(stream)).
-export { APPEND_LOCK_CLASS } from '../advisory-locks.js';
+export { APPEND_LOCK_CLASS } from '../shared/advisory-locks.js';
 
 /**
  * The visibility horizon: es_horizon gives (epoch, xid); a reader takes the rows before it, i.e.
@@ -339,7 +339,7 @@ const streamHeadSql = (streamId: string, columns: string) =>
  * that wrote n committed before this statement began, and its snapshot shows it. (Only "stream
  * exists" can be refused for a stream created meanwhile; the caller gets a conflict and decides again.)
  * The head lookup is LATERAL with LIMIT 1, which keeps Postgres from flattening it into a join: a
- * connection keeps the generic plan of its first append (services/db.ts), and one made on an empty
+ * connection keeps the generic plan of its first append (services/shared/db.ts), and one made on an empty
  * log hash-joined full scans of es_events, read again by every append until autovacuum's ANALYZE
  * replanned it.
  * `wake` notifies subscribers at commit on every append, even one that wrote no event (a version

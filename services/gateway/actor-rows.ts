@@ -7,7 +7,7 @@
 // and an entry lives at most MAX_AGE_MS in any case: the row is always checked, never trusted for long.
 import { LRUCache } from 'lru-cache';
 import type { ChangeNotice } from '../../projections/projection.js';
-import type { ActorRow } from '../app/user-view.js';
+import type { ActorRow } from '../users/user-view.js';
 
 /** The longest a remembered row is served without a fresh read, whatever the notices say. */
 export const ACTOR_ROW_MAX_AGE_MS = 2000;

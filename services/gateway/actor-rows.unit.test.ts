@@ -2,7 +2,7 @@
 // a notice about the user, never remembered from a read that a notice overtook, and forgotten on a
 // reconnect.
 import { describe, expect, it } from 'vitest';
-import type { ActorRow } from '../app/user-view.js';
+import type { ActorRow } from '../users/user-view.js';
 import { ACTOR_ROW_MAX_AGE_MS, ActorRows } from './actor-rows.js';
 
 const admin: ActorRow = { id: 7, role: 'ADMIN', email: 'a@x.test', is_active: true, deleted_at: null };

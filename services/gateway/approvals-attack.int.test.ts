@@ -7,14 +7,14 @@ import { createClient } from 'graphql-ws';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import type { BillSnapshot } from '../../schema/events/approval.js';
+import type { BillSnapshot } from '../../schema/approvals/events.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
 import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
 import type { QbBill, Realm } from '../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
-import { qb } from '../app/quickbooks.js';
-import { approvalDecider, approvalStreamId } from '../domain/approval/decider.js';
+import { approvalDecider, approvalStreamId } from '../approvals/decider.js';
+import { qb } from '../companies/quickbooks.js';
 
 let sim: QboSandbox;
 let t: TestApp;

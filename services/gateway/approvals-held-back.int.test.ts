@@ -4,7 +4,7 @@
 // the command's state never knew); a create the read model does not show after two waits answers
 // 503, and the retry with the same Idempotency-Key answers the one approval it created.
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { approvalsProjection } from '../../projections/approvals.js';
+import { approvalsProjection } from '../../projections/approvals/approvals.js';
 import { ProjectionRunner } from '../../projections/runner.js';
 import { testAppEnv } from '../../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
@@ -13,8 +13,8 @@ import { createTestRedis, type TestRedis } from '../../test/support/redis.js';
 import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
 import { SAVED_NOT_YET_SHOWN } from '../app/answer-after-write.js';
-import { loadConfig } from '../config.js';
 import { type StartedApp, startApp } from '../main.js';
+import { loadConfig } from '../shared/config.js';
 
 const A = '/api/bill-approval/approvals';
 const admin = { email: 'admin@billflow.test', password: 'Admin-Passw0rd!' };

@@ -10,7 +10,7 @@ import { createClient } from 'graphql-ws';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { approvalsProjection } from '../../projections/approvals.js';
+import { approvalsProjection } from '../../projections/approvals/approvals.js';
 import type { ChangeNotice } from '../../projections/projection.js';
 import { rebuildProjection } from '../../projections/rebuild.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
@@ -18,7 +18,7 @@ import { api, gql, signIn } from '../../test/support/http.js';
 import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
 import type { QbBill, Realm } from '../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
-import { qb } from '../app/quickbooks.js';
+import { qb } from '../companies/quickbooks.js';
 import { batchApprovalReads, changedApproval } from './graphql/types/approval.js';
 import type { LiveBus } from './live.js';
 

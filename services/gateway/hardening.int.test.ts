@@ -21,7 +21,7 @@ import {
 import WebSocket from 'ws';
 import { startTestApp, type TestApp, testSecrets } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
-import { type ConfigError, loadConfig } from '../config.js';
+import { type ConfigError, loadConfig } from '../shared/config.js';
 
 const PARTNER = 'https://partner.example';
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';

@@ -15,8 +15,8 @@ import type { Plugin } from 'graphql-yoga';
 import helmet, { type HelmetOptions } from 'helmet';
 import type { Registry } from 'prom-client';
 import type { WebSocket } from 'ws';
-import { AppError } from '../app/errors.js';
-import type { Config } from '../config.js';
+import type { Config } from '../shared/config.js';
+import { AppError } from '../shared/errors.js';
 import { failureBody } from './rest/envelope.js';
 
 // --- GraphQL ---------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, signIn } from '../../test/support/http.js';
 import { MAINTENANCE_QUEUE } from '../../workers/maintenance.js';
-import { redisOptions } from '../redis.js';
+import { redisOptions } from '../shared/redis.js';
 import { IdempotencyStore } from './idempotency.js';
 
 let t: TestApp;

@@ -25,14 +25,14 @@ import {
 } from 'graphql';
 import { type QueryExecutorProvider, sql } from 'kysely';
 import type pg from 'pg';
-import type { Logger } from '../app/context.js';
-import { AppError } from '../app/errors.js';
+import { IDEMPOTENCY_RETENTION_HOURS } from '../app/idempotency-purge.js';
 import { checkedRequestId, type RequestContext } from '../app/request-context.js';
 import type { Actor } from '../auth/permissions.js';
+import { AppError } from '../shared/errors.js';
+import type { Logger } from '../shared/log.js';
 import { failureBody } from './rest/envelope.js';
 
-/** How long a first answer is kept: a retry after that is a new request. */
-export const IDEMPOTENCY_RETENTION_HOURS = 24;
+export { IDEMPOTENCY_RETENTION_HOURS, purgeIdempotencyKeys } from '../app/idempotency-purge.js';
 
 const IN_FLIGHT_MESSAGE = 'A request with this Idempotency-Key is still being processed';
 const MISMATCH_MESSAGE =
@@ -203,15 +203,6 @@ export class IdempotencyStore {
     decipher.setAuthTag(stored.subarray(12, 28));
     return Buffer.concat([decipher.update(stored.subarray(28)), decipher.final()]).toString('utf8');
   }
-}
-
-/** Deletes answers older than the retention (the maintenance queue runs it hourly). */
-export async function purgeIdempotencyKeys(pool: pg.Pool): Promise<number> {
-  const r = await pool.query(
-    'DELETE FROM idempotency_keys WHERE created_at < now() - make_interval(hours => $1)',
-    [IDEMPOTENCY_RETENTION_HOURS],
-  );
-  return r.rowCount ?? 0;
 }
 
 /**

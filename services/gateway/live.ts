@@ -7,7 +7,7 @@ import type { ChangeNotice } from '../../projections/projection.js';
 import type { AppServices } from '../app/context.js';
 import { companyScope, inScope } from '../app/staff-scope.js';
 import type { Actor } from '../auth/permissions.js';
-import { keepSubscribed, unsubscribeQuietly } from '../redis.js';
+import { keepSubscribed, unsubscribeQuietly } from '../shared/redis.js';
 
 export interface LiveBus {
   /**

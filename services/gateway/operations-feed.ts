@@ -2,7 +2,7 @@
 // every subscriber (each one was authorised when it subscribed). Pushed only when something changed.
 import { Repeater } from 'graphql-yoga';
 import type { AppServices } from '../app/context.js';
-import { collectOverview, type OperationsOverview } from '../app/operations.js';
+import { collectOverview, type OperationsOverview } from '../operations/operations.js';
 
 export const OPERATIONS_FEED_INTERVAL_MS = 2000;
 

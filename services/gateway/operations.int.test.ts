@@ -7,14 +7,14 @@ import { createClient } from 'graphql-ws';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ensureParkedTable, parkEvent } from '../../projections/parked.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
 import { startScratchRedis } from '../../test/support/scratch-services.js';
 import { QUEUES, queuePrefix } from '../../workers/queues.js';
+import { ensureParkedTable, parkEvent } from '../consumers/parked.js';
 import type { StoredEvent } from '../eventstore/port.js';
 import { APPEND_LOCK_CLASS } from '../eventstore/postgres.js';
-import { redisOptions } from '../redis.js';
+import { redisOptions } from '../shared/redis.js';
 
 let t: TestApp;
 let maintenance: Queue;

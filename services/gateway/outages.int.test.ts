@@ -13,10 +13,10 @@ import { createTestDatabase } from '../../test/support/db.js';
 import { api, signIn } from '../../test/support/http.js';
 import { startScratchPostgres, startScratchRedis } from '../../test/support/scratch-services.js';
 import { withDatabase } from '../../tools/local-services.js';
-import { DATABASE_UNAVAILABLE } from '../app/errors.js';
-import { loadConfig } from '../config.js';
-import { createLogger } from '../log.js';
 import { startApp } from '../main.js';
+import { loadConfig } from '../shared/config.js';
+import { DATABASE_UNAVAILABLE } from '../shared/errors.js';
+import { createLogger } from '../shared/log.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const admin = { email: 'admin@outage.test', password: 'Admin-Passw0rd!' };

@@ -3,9 +3,9 @@
 // event store port, so it holds for either adapter and whichever process runs the projector.
 // Also the events each consumer parked (poison events), read at scrape time too.
 import { Gauge, type Registry } from 'prom-client';
-import { parkedCounts } from '../../projections/parked.js';
 import type { AppServices } from '../app/context.js';
-import { type ConsumerPosition, consumerPositions } from '../app/operations.js';
+import { parkedCounts } from '../consumers/parked.js';
+import { type ConsumerPosition, consumerPositions } from '../operations/operations.js';
 
 export function registerProjectionMetrics(registry: Registry, app: AppServices) {
   new Gauge({
@@ -17,7 +17,7 @@ export function registerProjectionMetrics(registry: Registry, app: AppServices) 
       this.reset();
       let positions: ConsumerPosition[];
       try {
-        // The same figures the operations page shows (services/app/operations.ts).
+        // The same figures the operations page shows (services/operations/operations.ts).
         positions = await consumerPositions(app);
       } catch {
         return; // the database is away: the scrape still answers, without this gauge

@@ -14,7 +14,7 @@ import { api, signIn } from '../../test/support/http.js';
 import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
 import { queuePrefix } from '../../workers/queues.js';
-import { redisOptions } from '../redis.js';
+import { redisOptions } from '../shared/redis.js';
 
 let sim: QboSandbox;
 let t: TestApp;

@@ -4,11 +4,11 @@
 // wrong secret, the callback URL's host, the payment account among the realm's bank accounts, and
 // removing the credentials or deleting the company revoking the grant at Intuit's revoke path.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { qb } from '../../services/app/quickbooks.js';
-import { QB_REALMS_STREAM, realmsDecider } from '../../services/domain/company/realms.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
+import { qb } from '../companies/quickbooks.js';
+import { QB_REALMS_STREAM, realmsDecider } from '../companies/realms-decider.js';
 
 let sim: QboSandbox;
 let t: TestApp;

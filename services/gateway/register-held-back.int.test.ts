@@ -4,13 +4,13 @@
 // only for the read model its answer reads: a held-back activity projection does not delay it.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { ProjectionRunner } from '../../projections/runner.js';
-import { usersProjection } from '../../projections/users.js';
+import { usersProjection } from '../../projections/users/users.js';
 import { testAppEnv } from '../../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
 import { api, signIn } from '../../test/support/http.js';
 import { createTestRedis, type TestRedis } from '../../test/support/redis.js';
-import { loadConfig } from '../config.js';
 import { type StartedApp, startApp } from '../main.js';
+import { loadConfig } from '../shared/config.js';
 
 let db: TestDatabase;
 let redis: TestRedis;

@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, signIn } from '../../test/support/http.js';
-import { claimStreamOf } from '../app/auth.js';
 import type { StoredEvent } from '../eventstore/port.js';
+import { claimStreamOf } from '../users/auth.js';
 
 let t: TestApp;
 let adminToken: string;

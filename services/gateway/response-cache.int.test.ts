@@ -5,9 +5,9 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
-import { LIST_READ_MODELS } from '../app/approvals.js';
 import { awaitProjections } from '../app/context.js';
-import { approvalStreamId } from '../domain/approval/decider.js';
+import { LIST_READ_MODELS } from '../approvals/approvals.js';
+import { approvalStreamId } from '../approvals/decider.js';
 
 let t: TestApp;
 let admin = '';

@@ -10,11 +10,11 @@ import { createYoga } from 'graphql-yoga';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { AppServices } from '../app/context.js';
-import { AppError } from '../app/errors.js';
 import { operationContextFrom, type RequestContext, requestContextFrom } from '../app/request-context.js';
-import { findActorRow, resolveActor } from '../app/user-view.js';
 import type { Actor } from '../auth/permissions.js';
 import { gatewayHooks, routeGroups } from '../modules/index.js';
+import { AppError } from '../shared/errors.js';
+import { findActorRow, resolveActor } from '../users/user-view.js';
 import { ActorRows } from './actor-rows.js';
 import { socketAddress, trustProxyOption } from './client-address.js';
 import { graphiqlPage } from './graphiql.js';
@@ -240,7 +240,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     }
   })();
   // A session that ends (sign-out, a password change, an admin's reset) ends its sockets too, on
-  // every gateway: the announcement comes on the change channel (services/app/sessions.ts).
+  // every gateway: the announcement comes on the change channel (services/users/sessions.ts).
   const sessionOfSocket = new WeakMap<WebSocket, string>();
   live.watch((notices) => {
     for (const n of notices) {

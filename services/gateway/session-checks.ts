@@ -1,6 +1,6 @@
 // Whether the session an access token names is still on, remembered between requests like the
 // callers' rows (actor-rows.ts): a session that ends is announced on the change channel (topic
-// 'session', services/app/sessions.ts), which drops it here at once; nothing is remembered while
+// 'session', services/users/sessions.ts), which drops it here at once; nothing is remembered while
 // announcements cannot arrive, and an answer lives at most SESSION_CHECK_MAX_AGE_MS in any case, so
 // a lost announcement delays the end by that much at most. Only live answers are kept: an ended
 // session never comes back.

@@ -1,11 +1,18 @@
 // Bill approvals (spec 2 §2–§7; issue 12): created from a company's QuickBooks bills (snapshotted),
 // approved (a subset), rejected, expired by a delayed job, deleted; one open approval per bill, a
 // duplicate-bill guard and a per-company segregation-of-duties policy.
-import { type ApprovalReadTables, approvalPoliciesProjection } from '../../projections/approval-policies.js';
-import { approvalsProjection } from '../../projections/approvals.js';
-import * as approvalCommands from '../../schema/commands/approval.js';
-import { approvalBillsEvents, approvalEvents, approvalPolicyEvents } from '../../schema/events/approval.js';
-import { APPROVALS_QUEUE, approvalsJobHandlers, approvalsProcessManager } from '../../workers/approvals.js';
+import {
+  type ApprovalReadTables,
+  approvalPoliciesProjection,
+} from '../../projections/approvals/approval-policies.js';
+import { approvalsProjection } from '../../projections/approvals/approvals.js';
+import * as approvalCommands from '../../schema/approvals/commands.js';
+import { approvalBillsEvents, approvalEvents, approvalPolicyEvents } from '../../schema/approvals/events.js';
+import {
+  APPROVALS_QUEUE,
+  approvalsJobHandlers,
+  approvalsProcessManager,
+} from '../../workers/approvals/reactions.js';
 import { batchApprovalReads } from '../gateway/graphql/types/approval.js';
 import { approvalRoutes } from '../gateway/rest/approval-routes.js';
 import { defineModule } from './module.js';

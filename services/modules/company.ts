@@ -1,7 +1,7 @@
 // Companies (spec 1 §2–§9): client companies, their assignees, payment account, NACHA settings and
 // QuickBooks connection (credentials, OAuth, token refresh by the `quickbooks` process manager).
 import type pg from 'pg';
-import { type CompaniesTables, companiesProjection } from '../../projections/companies.js';
+import { type CompaniesTables, companiesProjection } from '../../projections/companies/companies.js';
 import {
   AssignmentsInput,
   CompanyInput,
@@ -9,15 +9,15 @@ import {
   CompanySearchInput,
   NachaConfigInput,
   PaymentAccountInput,
-} from '../../schema/commands/company.js';
-import { companyEvents } from '../../schema/events/company.js';
+} from '../../schema/companies/commands.js';
+import { companyEvents } from '../../schema/companies/events.js';
 import {
   QUICKBOOKS_QUEUE,
   quickbooksJobHandlers,
   quickbooksProcessManager,
-} from '../../workers/quickbooks.js';
-import { COMPANY_IDS_SEQUENCE } from '../app/companies.js';
+} from '../../workers/companies/quickbooks.js';
 import { ADMIN_ONLY } from '../auth/permissions.js';
+import { COMPANY_IDS_SEQUENCE } from '../companies/companies.js';
 import '../gateway/graphql/types/company.js';
 import '../gateway/graphql/types/quickbooks.js';
 import { companyRoutes } from '../gateway/rest/company-routes.js';

@@ -7,7 +7,7 @@
 // loads (a test checks the import graph: services/modules/modules.test.ts).
 
 import type { AnyProjection } from '../../projections/projection.js';
-import { registerEvents } from '../../schema/events/index.js';
+import { registerEvents } from '../../schema/shared/events.js';
 import type { JobHandler, ProcessManager } from '../../workers/process-manager.js';
 import { registerPermissions } from '../auth/permissions.js';
 import { approvalModule } from './approval.js';
@@ -33,14 +33,6 @@ for (const m of modules as readonly Module<any>[]) {
   if (m.events) registerEvents(m.events, m.forgettingEvents);
   if (m.permissions) registerPermissions(m.permissions);
 }
-
-type UnionToIntersection<U> = (U extends unknown ? (x: U) => void : never) extends (x: infer I) => void
-  ? I
-  : never;
-type TablesOf<M> = M extends Module<infer T> ? (unknown extends T ? never : T) : never;
-
-/** The tables of every module's read models (services/db.ts adds the core's own). */
-export type ModuleTables = UnionToIntersection<TablesOf<(typeof modules)[number]>>;
 
 function unique<T>(items: T[], nameOf: (item: T) => string, what: string): T[] {
   const seen = new Set<string>();

@@ -1,11 +1,11 @@
 // Managers (spec 2 §2–§7): contact records an ADMIN keeps, each linked to at most one user account.
 // Every company is assigned one (issue 10).
 import type pg from 'pg';
-import { type ManagersTables, managersProjection } from '../../projections/managers.js';
-import * as managerCommands from '../../schema/commands/manager.js';
-import { managerEvents } from '../../schema/events/manager.js';
-import { MANAGER_IDS_SEQUENCE } from '../app/managers.js';
+import { type ManagersTables, managersProjection } from '../../projections/managers/managers.js';
+import * as managerCommands from '../../schema/managers/commands.js';
+import { managerEvents } from '../../schema/managers/events.js';
 import { ADMIN_ONLY } from '../auth/permissions.js';
+import { MANAGER_IDS_SEQUENCE } from '../managers/managers.js';
 import '../gateway/graphql/types/manager.js';
 import { managerRoutes } from '../gateway/rest/manager-routes.js';
 import { defineModule } from './module.js';

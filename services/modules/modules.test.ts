@@ -10,7 +10,7 @@ import {
   FORGETTING_EVENTS,
   registerEvents,
   schemaVersionOf,
-} from '../../schema/events/index.js';
+} from '../../schema/shared/events.js';
 import { can, type Permission, permissionTable, registerPermissions } from '../auth/permissions.js';
 import {
   commandContracts,

@@ -1,9 +1,9 @@
 // The user aggregate: accounts, sign-in and sessions, roles, profiles, forgetting (spec 1 §6, §7).
 
-import { type UsersTables, usersProjection } from '../../projections/users.js';
-import * as userCommands from '../../schema/commands/user.js';
-import { userEvents } from '../../schema/events/user.js';
-import { USERS_QUEUE, usersJobHandlers, usersProcessManager } from '../../workers/users.js';
+import { type UsersTables, usersProjection } from '../../projections/users/users.js';
+import * as userCommands from '../../schema/users/commands.js';
+import { userEvents } from '../../schema/users/events.js';
+import { USERS_QUEUE, usersJobHandlers, usersProcessManager } from '../../workers/users/reactions.js';
 import { ADMIN_ONLY, ALL_ROLES } from '../auth/permissions.js';
 import { prefetchUserChanges } from '../gateway/graphql/types/user.js';
 import '../gateway/graphql/types/auth.js';

@@ -5,13 +5,13 @@ import {
   type VendorReadTables,
   vendorSyncsProjection,
   vendorsProjection,
-} from '../../projections/vendors.js';
-import * as vendorCommands from '../../schema/commands/vendor.js';
-import { vendorEvents, vendorSyncEvents } from '../../schema/events/vendor.js';
-import { VENDORS_QUEUE, vendorsJobHandlers, vendorsProcessManager } from '../../workers/vendors.js';
-import { VENDOR_IDS_SEQUENCE } from '../app/vendors.js';
+} from '../../projections/vendors/vendors.js';
+import * as vendorCommands from '../../schema/vendors/commands.js';
+import { vendorEvents, vendorSyncEvents } from '../../schema/vendors/events.js';
+import { VENDORS_QUEUE, vendorsJobHandlers, vendorsProcessManager } from '../../workers/vendors/reactions.js';
 import { BillCopy } from '../quickbooks/bill-copy.js';
 import { CdcMarks } from '../quickbooks/cdc-marks.js';
+import { VENDOR_IDS_SEQUENCE } from '../vendors/vendors.js';
 import '../gateway/graphql/types/vendor.js';
 import { quickbooksWebhookRoutes } from '../gateway/rest/quickbooks-webhook-routes.js';
 import { vendorRoutes } from '../gateway/rest/vendor-routes.js';

@@ -15,15 +15,15 @@ import { createTestDatabase, type TestDatabase } from '../../test/support/db.js'
 import { api, signIn } from '../../test/support/http.js';
 import { createTestRedis, type TestRedis } from '../../test/support/redis.js';
 import { rotateLocalKey } from '../../tools/rotate-key.js';
-import { login, registerUser } from '../app/auth.js';
 import type { AppServices } from '../app/context.js';
-import { deleteUser, forgetUser } from '../app/users.js';
 import type { Actor } from '../auth/permissions.js';
-import { loadConfig } from '../config.js';
-import { createPool } from '../db.js';
 import { type StartedApp, startApp } from '../main.js';
 import { projections } from '../modules/index.js';
 import { QbConnections } from '../quickbooks/connections.js';
+import { loadConfig } from '../shared/config.js';
+import { createPool } from '../shared/db.js';
+import { login, registerUser } from '../users/auth.js';
+import { deleteUser, forgetUser } from '../users/users.js';
 import { RotationRefused, rotateEncryptionKey } from './key-rotation.js';
 import { deriveKek, wrapKey } from './subject-keys.js';
 

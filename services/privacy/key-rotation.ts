@@ -9,7 +9,7 @@
 // one transaction re-wraps everything. A crash leaves the database wholly under the old key or
 // wholly under the new one, and running it again either finishes or finds nothing to do.
 import type pg from 'pg';
-import { otherConnections } from '../db.js';
+import { otherConnections } from '../shared/db.js';
 import { BlindIndex } from './personal-data.js';
 import { deriveKek, materialAad, SubjectKeys, unwrapKey, wrapKey } from './subject-keys.js';
 

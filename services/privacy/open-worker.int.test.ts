@@ -3,8 +3,8 @@
 // forgotten subject, the same refusal of a ciphertext altered in the log.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORGETTING_EVENTS, personalFieldsOf } from '../../schema/events/index.js';
-import { userSubject } from '../../schema/events/user.js';
+import { FORGETTING_EVENTS, personalFieldsOf } from '../../schema/shared/events.js';
+import { userSubject } from '../../schema/users/events.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
 import type { NewEvent, StoredEvent } from '../eventstore/port.js';
 import { START } from '../eventstore/port.js';

@@ -9,7 +9,7 @@
 // Once the subject is forgotten its key is gone: the event still loads, with those fields null and
 // listed in `erased`.
 import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
-import type { PersonalFields } from '../../schema/events/personal.js';
+import type { PersonalFields } from '../../schema/shared/personal.js';
 import type {
   AppendResult,
   EventStore,
@@ -24,7 +24,7 @@ import type {
 } from '../eventstore/port.js';
 import type { SubjectKeys } from './subject-keys.js';
 
-export type { PersonalFields } from '../../schema/events/personal.js';
+export type { PersonalFields } from '../../schema/shared/personal.js';
 
 export interface Sealed {
   k: string;

@@ -5,13 +5,13 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rebuildProjection } from '../../projections/rebuild.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
-import { login, registerUser } from '../app/auth.js';
 import type { AppServices } from '../app/context.js';
-import { adminChangePassword, deleteUser, forgetUser } from '../app/users.js';
 import type { Actor } from '../auth/permissions.js';
-import { loadConfig } from '../config.js';
 import { startApp } from '../main.js';
 import { projections } from '../modules/index.js';
+import { loadConfig } from '../shared/config.js';
+import { login, registerUser } from '../users/auth.js';
+import { adminChangePassword, deleteUser, forgetUser } from '../users/users.js';
 import type { PersonalDataStore } from './personal-data.js';
 import { EncryptionKeyMismatchError, SubjectKeys } from './subject-keys.js';
 

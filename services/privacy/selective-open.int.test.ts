@@ -4,7 +4,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import '../modules/index.js';
-import { FORGETTING_EVENTS, personalFieldsOf } from '../../schema/events/index.js';
+import { FORGETTING_EVENTS, personalFieldsOf } from '../../schema/shared/events.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
 import type { StoredEvent } from '../eventstore/port.js';
 import { PostgresEventStore } from '../eventstore/postgres.js';

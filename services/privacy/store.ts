@@ -2,7 +2,7 @@
 // the personal-data layer, so whoever reads the log (the roles, the rebuild CLI, the migration) sees
 // personal fields opened and writes them sealed.
 import type pg from 'pg';
-import { eventRegistry, FORGETTING_EVENTS, personalFieldsOf } from '../../schema/events/index.js';
+import { eventRegistry, FORGETTING_EVENTS, personalFieldsOf } from '../../schema/shared/events.js';
 import { createEventStore } from '../eventstore/index.js';
 import { PersonalDataStore } from './personal-data.js';
 import { SubjectKeys } from './subject-keys.js';

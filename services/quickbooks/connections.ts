@@ -4,7 +4,7 @@
 // company shreds them and a row copied to another company does not open.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { companySubject } from '../../schema/events/company.js';
+import { companySubject } from '../../schema/companies/events.js';
 import type { SubjectKeys } from '../privacy/subject-keys.js';
 
 export interface QbTokens {

@@ -3,13 +3,13 @@
 // The rule is what a client needs: every answer the server builds fits the web's type, and every
 // field the web's type names exists in the server's (so an optional one cannot name a field the
 // server never sends). The server may send more than a screen reads.
-import type * as A from '../../services/app/approvals.js';
-import type { CompanyDto, CompanyView } from '../../services/app/companies.js';
-import type * as D from '../../services/app/dashboard.js';
-import type { ManagerDto } from '../../services/app/managers.js';
-import type * as O from '../../services/app/operations.js';
-import type { UserDto } from '../../services/app/user-view.js';
-import type * as V from '../../services/app/vendors.js';
+import type * as A from '../../services/approvals/approvals.js';
+import type { CompanyDto, CompanyView } from '../../services/companies/companies.js';
+import type * as D from '../../services/dashboard/dashboard.js';
+import type { ManagerDto } from '../../services/managers/managers.js';
+import type * as O from '../../services/operations/operations.js';
+import type { UserDto } from '../../services/users/user-view.js';
+import type * as V from '../../services/vendors/vendors.js';
 import type * as WA from '../../web/src/features/approvals/api/approvals.js';
 import type * as WD from '../../web/src/features/dashboard/api/get-dashboard-stats.js';
 import type * as WO from '../../web/src/features/operations/api/get-operations.js';

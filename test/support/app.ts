@@ -1,8 +1,10 @@
 // Starts the whole product (all roles in one process) on its own database and Redis prefix, on a
 // random port. Used by integration and browser tests.
 import { randomBytes } from 'node:crypto';
-import { loadConfig } from '../../services/config.js';
+import { appendFileSync } from 'node:fs';
+import { expect, inject } from 'vitest';
 import { type StartedApp, startApp } from '../../services/main.js';
+import { loadConfig } from '../../services/shared/config.js';
 import { createTestDatabase } from './db.js';
 import { createTestRedis } from './redis.js';
 
@@ -42,17 +44,64 @@ export function testAppEnv(
   };
 }
 
+/**
+ * How long a test app may take to start, its database copy included, however busy the host: well
+ * under the 60 s its hooks allow, so a slow start fails here, naming where it stood, instead of
+ * timing the hook out with nothing to go on.
+ */
+export const APP_START_BOUND_MS = 40_000;
+
 export async function startTestApp(
-  opts: { env?: Record<string, string>; webDist?: string } = {},
+  opts: {
+    env?: Record<string, string>;
+    webDist?: string;
+    /** An empty database, for a test of the first start itself (its projector builds every read model). */
+    fresh?: boolean;
+  } = {},
 ): Promise<TestApp> {
-  const db = await createTestDatabase('app');
+  const began = Date.now();
+  const phases: Record<string, number> = {};
+  const phase = async <T>(name: string, work: Promise<T>): Promise<T> => {
+    const from = Date.now();
+    try {
+      return await work;
+    } finally {
+      phases[name] = Date.now() - from;
+    }
+  };
+  // A copy of the run's prepared database (test/support/app-template.ts), unless asked for an empty one.
+  const template = opts.fresh ? undefined : inject('appTemplate');
+  const db = await phase('database', createTestDatabase('app', 10, { template }));
   await db.pool.end();
   const redis = await createTestRedis('app');
   const admin = { email: 'admin@billflow.test', password: 'Admin-Passw0rd!' };
   const env = testAppEnv(db, redis, admin, opts.env);
   const config = loadConfig({ HOST: '127.0.0.1', PORT: '0', ...env });
-  const started = await startApp(config, { webDist: opts.webDist });
+  // The product's log stays out of the test output; its last lines explain a start that is too slow.
+  const log = recentLog(40);
+  const starting = startApp(config, { webDist: opts.webDist, log });
+  const left = APP_START_BOUND_MS - (Date.now() - began);
+  let timer: NodeJS.Timeout | undefined;
+  const tooSlow = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      // Whatever it finishes as, it is closed: the file fails, leaving nothing running.
+      void starting.then((late) => late.close()).catch(() => {});
+      void db.drop().catch(() => {});
+      reject(
+        new Error(
+          `the test app did not start within ${APP_START_BOUND_MS} ms (${JSON.stringify(phases)}); its last log lines:\n${log.lines.join('\n')}`,
+        ),
+      );
+    }, left);
+  });
+  const started = await phase('start', Promise.race([starting, tooSlow])).finally(() => clearTimeout(timer));
   if (!started.url) throw new Error('the test app runs no gateway');
+  // BILLFLOW_TEST_TIMINGS=<file>: one JSON line per test app started (where its start time went).
+  if (process.env.BILLFLOW_TEST_TIMINGS)
+    appendFileSync(
+      process.env.BILLFLOW_TEST_TIMINGS,
+      `${JSON.stringify({ file: expect.getState().testPath, ms: Date.now() - began, phases, at: began })}\n`,
+    );
   return {
     url: started.url,
     admin,
@@ -64,4 +113,20 @@ export async function startTestApp(
       await db.drop();
     },
   };
+}
+
+/** A Logger that keeps its last `size` lines in memory. */
+function recentLog(size: number) {
+  const lines: string[] = [];
+  const keep = (level: string) => (obj: unknown, msg?: string) => {
+    let fields: string;
+    try {
+      fields = JSON.stringify(obj);
+    } catch {
+      fields = String(obj);
+    }
+    lines.push(`${new Date().toISOString()} ${level} ${msg ?? ''} ${fields}`);
+    if (lines.length > size) lines.shift();
+  };
+  return { lines, info: keep('info'), warn: keep('warn'), error: keep('error') };
 }

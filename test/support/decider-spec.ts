@@ -2,7 +2,7 @@
 // command, then these new events — or this refusal.
 import { expect } from 'vitest';
 import type { Decider } from '../../services/app/command-handler.js';
-import { DomainError, type DomainErrorCode } from '../../services/domain/errors.js';
+import { DomainError, type DomainErrorCode } from '../../services/shared/domain-errors.js';
 
 export function deciderSpec<S, C, E extends { type: string; data: unknown }>(decider: Decider<S, C, E>) {
   return {

@@ -3,7 +3,7 @@
 import { GraphQLError } from 'graphql';
 // Yoga's own factory: its masking recognises these (a separately loaded graphql copy would not).
 import { createGraphQLError } from 'graphql-yoga';
-import { AppError, toAppError } from '../../app/errors.js';
+import { AppError, toAppError } from '../../shared/errors.js';
 
 export function toGraphQLError(err: unknown): Error {
   if (err instanceof GraphQLError) return err;

@@ -25,7 +25,7 @@ import {
   RecipientsInput,
   RejectApprovalInput,
   UpdateApprovalInput,
-} from '../../../schema/commands/approval.js';
+} from '../../../schema/approvals/commands.js';
 import { ApprovalsDay } from '../../../schema/dashboard/answers.js';
 import {
   APPROVAL_EXPORT_FILENAME,
@@ -51,7 +51,7 @@ import {
   updateApproval,
   updateApprovalRecipients,
   withViewer,
-} from '../../app/approvals.js';
+} from '../../approvals/approvals.js';
 import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

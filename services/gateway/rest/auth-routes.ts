@@ -7,8 +7,8 @@ import {
   LogoutInput,
   RefreshInput,
   RegisterUserInput,
-} from '../../../schema/commands/user.js';
-import { changeOwnPassword, login, logout, me, refresh, registerUser } from '../../app/auth.js';
+} from '../../../schema/users/commands.js';
+import { changeOwnPassword, login, logout, me, refresh, registerUser } from '../../users/auth.js';
 import { routeDoc, Tokens, User } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

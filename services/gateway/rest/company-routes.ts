@@ -9,7 +9,7 @@ import {
   CompanySearchInput,
   NachaConfigInput,
   PaymentAccountInput,
-} from '../../../schema/commands/company.js';
+} from '../../../schema/companies/commands.js';
 import {
   activateCompany,
   changeAssignments,
@@ -22,7 +22,7 @@ import {
   searchCompanies,
   setPaymentAccount,
   updateCompany,
-} from '../../app/companies.js';
+} from '../../companies/companies.js';
 import { Company, CompanyRead, routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

@@ -6,8 +6,8 @@
 // using them), so the application's own 400s and envelope stay as they are.
 import type { FastifySchema } from 'fastify';
 import { z } from 'zod';
-import { Role } from '../../../schema/events/user.js';
 import { apiSchemas, named, Pagination } from '../../../schema/shared/answers.js';
+import { Role } from '../../../schema/users/events.js';
 
 export const ErrorEnvelope = named(
   'ErrorEnvelope',

@@ -1,6 +1,6 @@
 // The spec's envelope: { success, data, error, message, meta: { pagination } }.
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { type AppError, toAppError } from '../../app/errors.js';
+import { type AppError, toAppError } from '../../shared/errors.js';
 
 export interface Pagination {
   total: number;

@@ -2,8 +2,8 @@
 // view for the dashboard (ADMIN).
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { DATABASE_UNAVAILABLE } from '../../app/errors.js';
-import { detailedHealth, readiness } from '../../app/health.js';
+import { detailedHealth, readiness } from '../../operations/health.js';
+import { DATABASE_UNAVAILABLE } from '../../shared/errors.js';
 import { Readiness, routeDoc, SystemHealth } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

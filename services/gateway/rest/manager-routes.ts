@@ -6,7 +6,7 @@ import {
   ManagerInput,
   ManagerPageInput,
   ManagerSearchInput,
-} from '../../../schema/commands/manager.js';
+} from '../../../schema/managers/commands.js';
 import {
   createManager,
   deleteManager,
@@ -16,7 +16,7 @@ import {
   searchManagers,
   unlinkManagerUser,
   updateManager,
-} from '../../app/managers.js';
+} from '../../managers/managers.js';
 import { Manager, routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

@@ -8,7 +8,7 @@ import {
   operationsOverview,
   retryFailedJob,
   retryParkedEvent,
-} from '../../app/operations.js';
+} from '../../operations/operations.js';
 import { operationsFeed } from '../operations-feed.js';
 import { OperationsOverview, routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';

@@ -8,7 +8,7 @@ import {
   QbCredentialsInput,
   QbOAuthCallbackInput,
   QbOAuthStartInput,
-} from '../../../schema/commands/quickbooks.js';
+} from '../../../schema/companies/quickbooks-commands.js';
 import {
   completeQbOAuth,
   deleteQbCredentials,
@@ -18,7 +18,7 @@ import {
   quickbooksCompanyInfo,
   refreshQbToken,
   startQbOAuth,
-} from '../../app/quickbooks.js';
+} from '../../companies/quickbooks.js';
 import { ErrorEnvelope, routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

@@ -3,7 +3,7 @@
 // its body as bytes. Not configured (no QBO_WEBHOOK_VERIFIER_TOKEN): 404.
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { z } from 'zod';
-import { receiveQbWebhook } from '../../app/quickbooks-webhook.js';
+import { receiveQbWebhook } from '../../vendors/quickbooks-webhook.js';
 import { ErrorEnvelope } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

@@ -6,7 +6,7 @@ import {
   ChangeRoleInput,
   PageInput,
   UpdateUserInput,
-} from '../../../schema/commands/user.js';
+} from '../../../schema/users/commands.js';
 import {
   adminChangePassword,
   changeRole,
@@ -21,13 +21,13 @@ import {
   updateProfile,
   updateUser,
   userStatistics,
-} from '../../app/users.js';
+} from '../../users/users.js';
 import { IdParams as IdParamsSchema, OverviewStats, routeDoc, User, UserStatistics } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
 
 type IdParams = { Params: { id: string } };
-// What updateProfile accepts (services/app/users.ts): names and e-mail (a new one needs the
+// What updateProfile accepts (services/users/users.ts): names and e-mail (a new one needs the
 // current password), nothing else. Keep in step with that function's pick.
 const UpdateProfileInput = UpdateUserInput.pick({
   email: true,

@@ -12,8 +12,8 @@ import {
   VendorGetInput,
   VendorListInput,
   VendorSyncInput,
-} from '../../../schema/commands/vendor.js';
-import { AppError } from '../../app/errors.js';
+} from '../../../schema/vendors/commands.js';
+import { AppError } from '../../shared/errors.js';
 import {
   batchUpdateVendorBanking,
   CSV_MAX_BYTES,
@@ -29,7 +29,7 @@ import {
   vendorAchStatus,
   vendorHistory,
   vendorsMissingBanking,
-} from '../../app/vendors.js';
+} from '../../vendors/vendors.js';
 import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

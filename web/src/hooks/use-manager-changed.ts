@@ -1,7 +1,8 @@
-// Live updates of managers: the managerChanged subscription (GraphQL over the shared socket). The
-// managers list refetches and a detail page reloads when any session changes a manager.
+// Live updates of managers: the managerChanged subscription (GraphQL over the shared socket). While
+// it is open, every change of a manager re-reads the managers lists and details on screen through
+// the cache (lib/cache-rules.ts).
 import { graphql } from '../lib/graphql';
-import { useLiveChange } from './use-live-change';
+import { useLive } from './use-live';
 
 export const ManagersChanged = graphql(`
   subscription ManagersChanged($id: Int) {
@@ -12,9 +13,7 @@ export const ManagersChanged = graphql(`
   }
 `);
 
-export function useManagerChanged(
-  id: number | null,
-  onChange: (change: { id: number; type: string }) => void,
-) {
-  useLiveChange(ManagersChanged, { id }, (d) => d.managerChanged, onChange);
+/** Keeps the managers on screen live: one manager (`id`) or all (`null`). */
+export function useManagerChanged(id: number | null, pause = false) {
+  useLive(ManagersChanged, { id }, pause);
 }

@@ -1,5 +1,6 @@
 import { type ReactNode, useEffect, useMemo } from 'react';
 import { Provider } from 'urql';
+import { liveResync } from './live-resync';
 import { createGraphQLClient } from './urql';
 
 /**
@@ -16,5 +17,7 @@ export function GraphQLProvider({
   // biome-ignore lint/correctness/useExhaustiveDependencies: a new client per session on purpose
   const graphql = useMemo(() => createGraphQLClient(), [sessionKey]);
   useEffect(() => () => graphql.dispose(), [graphql]);
+  // After a reconnect or a dropped backlog, pushes were missed: every active query reads again.
+  useEffect(() => liveResync.subscribe(() => graphql.cache.invalidateAll()), [graphql]);
   return <Provider value={graphql.client}>{children}</Provider>;
 }

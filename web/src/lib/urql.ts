@@ -1,8 +1,10 @@
 // The GraphQL client: urql over HTTP POST through the API client's fetch (bearer, refresh, time-out)
-// and graphql-ws for subscriptions on the same path, reconnecting with the fresh token.
+// and graphql-ws for subscriptions on the same path, reconnecting with the fresh token. Its cache is
+// the document cache that writes and pushes invalidate (document-cache.ts, cache-rules.ts).
 import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws';
-import { Client, cacheExchange, fetchExchange, subscriptionExchange } from 'urql';
+import { Client, fetchExchange, subscriptionExchange } from 'urql';
 import { authFetch, refreshAccessToken } from './api-client';
+import { createDocumentCache, type DocumentCache } from './document-cache';
 import { liveResync } from './live-resync';
 import { tokenStorage } from './token-storage';
 import { createWsAuth, isAuthClose } from './ws-auth';
@@ -15,10 +17,12 @@ function wsUrl(): string {
 
 export interface GraphQLClient {
   client: Client;
+  cache: DocumentCache;
   dispose(): void;
 }
 
 export function createGraphQLClient(): GraphQLClient {
+  const cache = createDocumentCache();
   const wsAuth = createWsAuth({ getToken: tokenStorage.getAccessToken, refresh: refreshAccessToken });
   // The socket client is made on the first subscription and dropped by dispose(), so a provider
   // that React mounts twice (StrictMode) still ends with a live one.
@@ -30,7 +34,8 @@ export function createGraphQLClient(): GraphQLClient {
       connectionParams: wsAuth.connectionParams,
       on: {
         closed: wsAuth.onClosed,
-        // Back after a drop: whatever changed meanwhile was not pushed, so screens re-read.
+        // Back after a drop: whatever changed meanwhile was not pushed, so screens re-read (the
+        // provider makes every active query stale on this signal).
         connected: (_socket, _payload, wasRetry) => {
           if (wasRetry) liveResync.emit();
         },
@@ -54,7 +59,7 @@ export function createGraphQLClient(): GraphQLClient {
     fetch: (input, init) => authFetch(input instanceof Request ? input.url : input, init),
     preferGetMethod: false,
     exchanges: [
-      cacheExchange,
+      cache.exchange,
       fetchExchange,
       subscriptionExchange({
         forwardSubscription(request) {
@@ -83,6 +88,7 @@ export function createGraphQLClient(): GraphQLClient {
 
   return {
     client,
+    cache,
     dispose() {
       void socket?.dispose();
       socket = null;

@@ -18,8 +18,9 @@ import {
   ManagerRef as ManagerRefAnswer,
   PersonRef as PersonRefAnswer,
 } from '../../../../schema/approvals/answers.js';
+import { APPROVAL_STATUSES, PRIORITIES } from '../../../../schema/approvals/events.js';
 import { ApprovalsDay as ApprovalsDayAnswer } from '../../../../schema/dashboard/answers.js';
-import { APPROVAL_STATUSES, PRIORITIES } from '../../../../schema/events/approval.js';
+import type { AppServices } from '../../../app/context.js';
 import {
   type AchStatus,
   type ApprovalBill,
@@ -54,10 +55,9 @@ import {
   updateApproval,
   updateApprovalRecipients,
   viewerApproval,
-} from '../../../app/approvals.js';
-import type { AppServices } from '../../../app/context.js';
-import type { Page } from '../../../app/users.js';
+} from '../../../approvals/approvals.js';
 import { type Actor, authorize } from '../../../auth/permissions.js';
+import type { Page } from '../../../shared/paging.js';
 import { inStaffScope, type LiveBus, seedSharedRead, sharedRead } from '../../live.js';
 import { cacheableQuery } from '../../response-cache.js';
 import { answerFields } from '../answer-fields.js';

@@ -1,6 +1,6 @@
 // Sign-in and session mutations: the GraphQL twins of /api/auth/* and PUT /api/user/password.
-import { changeOwnPassword, login, logout, refresh, registerUser, type Tokens } from '../../../app/auth.js';
-import type { UserDto } from '../../../app/user-view.js';
+import { changeOwnPassword, login, logout, refresh, registerUser, type Tokens } from '../../../users/auth.js';
+import type { UserDto } from '../../../users/user-view.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
 import { withoutNulls } from '../inputs.js';

@@ -1,5 +1,6 @@
 // The Company type (spec 1 §3), its queries and mutations (spec 1 §7 Companies), and live changes.
 
+import { authorize } from '../../../auth/permissions.js';
 import {
   type Assignee,
   activateCompany,
@@ -18,10 +19,9 @@ import {
   searchCompanies,
   setPaymentAccount,
   updateCompany,
-} from '../../../app/companies.js';
-import { AppError } from '../../../app/errors.js';
-import type { Page } from '../../../app/users.js';
-import { authorize } from '../../../auth/permissions.js';
+} from '../../../companies/companies.js';
+import { AppError } from '../../../shared/errors.js';
+import type { Page } from '../../../shared/paging.js';
 import { inStaffScope, sharedRead } from '../../live.js';
 import { builder } from '../builder.js';
 import { run, toGraphQLError } from '../errors.js';

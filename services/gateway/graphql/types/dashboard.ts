@@ -3,13 +3,13 @@ import {
   ActivityItem as ActivityItemAnswer,
   DashboardStats as DashboardStatsAnswer,
 } from '../../../../schema/dashboard/answers.js';
+import { authorize } from '../../../auth/permissions.js';
 import {
   type ActivityItem,
   activityItem,
   type DashboardStats,
   dashboardStats,
-} from '../../../app/dashboard.js';
-import { authorize } from '../../../auth/permissions.js';
+} from '../../../dashboard/dashboard.js';
 import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';

@@ -1,5 +1,5 @@
 // System health for the dashboard card (ADMIN).
-import { detailedHealth, type SystemHealth, type Usage } from '../../../app/health.js';
+import { detailedHealth, type SystemHealth, type Usage } from '../../../operations/health.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
 import { LogHolderRef } from './operations.js';

@@ -1,4 +1,6 @@
 // The Manager type (spec 2 §3), its queries and mutations (spec 2 §7 Managers), and live changes.
+
+import { authorize } from '../../../auth/permissions.js';
 import {
   createManager,
   deleteManager,
@@ -9,9 +11,8 @@ import {
   searchManagers,
   unlinkManagerUser,
   updateManager,
-} from '../../../app/managers.js';
-import type { Page } from '../../../app/users.js';
-import { authorize } from '../../../auth/permissions.js';
+} from '../../../managers/managers.js';
+import type { Page } from '../../../shared/paging.js';
 import { sharedRead } from '../../live.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';

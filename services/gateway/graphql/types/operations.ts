@@ -1,5 +1,7 @@
 // The operations page over GraphQL (ADMIN): the overview, its live feed, the two retries and the
 // dismissal of a parked event.
+
+import { authorize } from '../../../auth/permissions.js';
 import {
   type ConsumerOverview,
   type DismissedEventView,
@@ -13,8 +15,7 @@ import {
   type QueueOverview,
   retryFailedJob,
   retryParkedEvent,
-} from '../../../app/operations.js';
-import { authorize } from '../../../auth/permissions.js';
+} from '../../../operations/operations.js';
 import { operationsFeed } from '../../operations-feed.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';

@@ -10,7 +10,7 @@ import {
   quickbooksCompanyInfo,
   refreshQbToken,
   startQbOAuth,
-} from '../../../app/quickbooks.js';
+} from '../../../companies/quickbooks.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
 

@@ -1,7 +1,16 @@
 // The User type, its queries, and the live user-change subscription.
-import { me } from '../../../app/auth.js';
+
 import type { AppServices } from '../../../app/context.js';
-import { findUserRow, findUserRows, freshUserKey, toUserDto, type UserDto } from '../../../app/user-view.js';
+import { authorize } from '../../../auth/permissions.js';
+import type { Page } from '../../../shared/paging.js';
+import { me } from '../../../users/auth.js';
+import {
+  findUserRow,
+  findUserRows,
+  freshUserKey,
+  toUserDto,
+  type UserDto,
+} from '../../../users/user-view.js';
 import {
   adminChangePassword,
   changeRole,
@@ -13,14 +22,12 @@ import {
   listUsers,
   type OverviewStats,
   overviewStats,
-  type Page,
   reactivateUser,
   type UserStatistics,
   updateProfile,
   updateUser,
   userStatistics,
-} from '../../../app/users.js';
-import { authorize } from '../../../auth/permissions.js';
+} from '../../../users/users.js';
 import { type LiveBus, seedSharedRead, sharedRead } from '../../live.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';

@@ -1,4 +1,5 @@
-import type { Page } from '../../../app/users.js';
+import { authorize } from '../../../auth/permissions.js';
+import type { Page } from '../../../shared/paging.js';
 import {
   clearVendorBanking,
   forgetVendor,
@@ -11,8 +12,7 @@ import {
   type VendorHistoryEntry,
   type VendorSyncDto,
   vendorHistory,
-} from '../../../app/vendors.js';
-import { authorize } from '../../../auth/permissions.js';
+} from '../../../vendors/vendors.js';
 import { inStaffScope, sharedRead } from '../../live.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';

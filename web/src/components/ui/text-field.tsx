@@ -1,34 +1,29 @@
 // A labelled input with its error message, wired for assistive tech: the input is marked invalid and
-// described by the message while there is one. The one field shape of every form.
-import type { ComponentProps } from 'react';
+// described by the message while there is one. FormField (form-field.tsx) around an Input.
+import type { ComponentProps, ReactNode } from 'react';
+import { FormField } from './form-field';
 import { Input } from './input';
-import { Label } from './label';
 
-export function FieldError({ id, message }: { id: string; message?: string }) {
-  return message ? (
-    <p id={id} className="text-sm text-destructive">
-      {message}
-    </p>
-  ) : null;
-}
+export { FieldError } from './form-field';
 
 export function TextField({
   id,
   label,
   error,
+  hint,
+  required,
   ...input
-}: ComponentProps<typeof Input> & { id: string; label: string; error?: string }) {
-  const errorId = `${id}-error`;
+}: Omit<ComponentProps<typeof Input>, 'required'> & {
+  id: string;
+  label: string;
+  error?: string;
+  hint?: ReactNode;
+  /** Marks the field (" *", aria-required); the form validates it. */
+  required?: boolean;
+}) {
   return (
-    <div className="grid gap-2">
-      <Label htmlFor={id}>{label}</Label>
-      <Input
-        id={id}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? errorId : undefined}
-        {...input}
-      />
-      <FieldError id={errorId} message={error} />
-    </div>
+    <FormField id={id} label={label} error={error} hint={hint} required={required}>
+      {(control) => <Input {...control} {...input} />}
+    </FormField>
   );
 }

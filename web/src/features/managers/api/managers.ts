@@ -1,94 +1,112 @@
-// The Managers calls (spec 2 §7): every one sends the bearer token and answers in the envelope.
-import { api } from '../../../lib/api-client';
-import type { Manager, User } from '../../../types/api';
-import { MANAGERS_PAGE_SIZE, USER_PICKER_LIMIT } from '../utils/manager-rules';
+// The Managers reads and writes (spec 2 §7), as GraphQL documents; the answer types come from them.
+// Writes re-read the lists and details through the cache (lib/cache-rules.ts).
+import { graphql, type ResultOf } from '../../../lib/graphql';
 
-export interface ManagerPage {
-  data: Manager[];
-  total: number;
-  page: number;
-  limit: number;
-  totalPages: number;
-}
+export const ManagerFields = graphql(`
+  fragment ManagerFields on Manager @_unmask {
+    id
+    firstName
+    lastName
+    email
+    phone
+    title
+    status
+    isActive
+    userId
+    user {
+      id
+      firstName
+      lastName
+      email
+      role
+    }
+    createdAt
+    updatedAt
+  }
+`);
 
-/** The body the form sends: empty phone/title and 'none' user are absent (spec 2 §5). */
-export interface ManagerPayload {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone?: string;
-  title?: string;
-  userId?: number;
-}
+export type Manager = ResultOf<typeof ManagerFields>;
 
-/** GET /api/manager/managers (page; 10 per page, fixed). */
-export async function getManagers(page: number, signal?: AbortSignal): Promise<ManagerPage> {
-  const res = await api.get<Manager[]>('/api/manager/managers', {
-    query: { page, limit: MANAGERS_PAGE_SIZE },
-    signal,
-    fallbackMessage: 'Failed to fetch managers',
-  });
-  const p = res.meta?.pagination;
-  const total = p?.total ?? res.data?.length ?? 0;
-  return {
-    data: res.data ?? [],
-    total,
-    page: p?.page ?? page,
-    limit: p?.limit ?? MANAGERS_PAGE_SIZE,
-    totalPages: p?.totalPages ?? Math.max(1, Math.ceil(total / MANAGERS_PAGE_SIZE)),
-  };
-}
+/** A page of managers, 10 a page (MANAGERS_PAGE_SIZE). */
+export const ManagersQuery = graphql(
+  `
+    query Managers($page: Int, $limit: Int) {
+      managers(page: $page, limit: $limit) {
+        data {
+          ...ManagerFields
+        }
+        total
+        page
+        limit
+        totalPages
+      }
+    }
+  `,
+  [ManagerFields],
+);
 
-/** GET /api/manager/managers/{id}. */
-export async function getManager(id: string | number, signal?: AbortSignal): Promise<Manager> {
-  const res = await api.get<Manager>(`/api/manager/managers/${id}`, {
-    signal,
-    fallbackMessage: 'Manager not found',
-  });
-  if (!res.data) throw new Error('Manager not found');
-  return res.data;
-}
+export const ManagerQuery = graphql(
+  `
+    query Manager($id: Int!) {
+      manager(id: $id) {
+        ...ManagerFields
+      }
+    }
+  `,
+  [ManagerFields],
+);
 
-export async function createManager(body: ManagerPayload): Promise<{ manager: Manager; message?: string }> {
-  const res = await api.post<Manager>('/api/manager/managers', body, {
-    fallbackMessage: 'Failed to create manager',
-  });
-  if (!res.data) throw new Error('Failed to create manager');
-  return { manager: res.data, message: res.message };
-}
+/** The user picker's choices: the first 100 users (spec 2 §7). */
+export const UserChoicesQuery = graphql(`
+  query ManagerUserChoices($limit: Int) {
+    users(page: 1, limit: $limit) {
+      data {
+        id
+        email
+        firstName
+        lastName
+      }
+    }
+  }
+`);
 
-export async function updateManager(
-  id: number,
-  body: ManagerPayload,
-): Promise<{ manager: Manager; message?: string }> {
-  const res = await api.put<Manager>(`/api/manager/managers/${id}`, body, {
-    fallbackMessage: 'Failed to update manager',
-  });
-  if (!res.data) throw new Error('Failed to update manager');
-  return { manager: res.data, message: res.message };
-}
+export type UserChoice = ResultOf<typeof UserChoicesQuery>['users']['data'][number];
 
-export async function deleteManager(id: number): Promise<{ message?: string }> {
-  const res = await api.delete<null>(`/api/manager/managers/${id}`, {
-    fallbackMessage: 'Failed to delete manager',
-  });
-  return { message: res.message };
-}
+export const CreateManager = graphql(`
+  mutation CreateManager($input: ManagerInput!) {
+    createManager(input: $input) {
+      id
+    }
+  }
+`);
 
-export async function unlinkManagerUser(id: number): Promise<{ manager?: Manager; message?: string }> {
-  const res = await api.put<Manager>(`/api/manager/managers/${id}/unlink-user`, undefined, {
-    fallbackMessage: 'Failed to unlink user',
-  });
-  return { manager: res.data, message: res.message };
-}
+/** Replaces the details; without userId the manager is unlinked. */
+export const UpdateManager = graphql(`
+  mutation UpdateManager($id: Int!, $input: ManagerInput!) {
+    updateManager(id: $id, input: $input) {
+      id
+    }
+  }
+`);
 
-/** The user picker's choices: the users list, limit 100 (spec 2 §7). */
-export async function getUserChoices(signal?: AbortSignal): Promise<User[]> {
-  const res = await api.get<User[] | { data: User[] }>('/api/user/users', {
-    query: { page: 1, limit: USER_PICKER_LIMIT },
-    signal,
-    fallbackMessage: 'Failed to fetch users',
-  });
-  const body = res.data;
-  return Array.isArray(body) ? body : (body?.data ?? []);
-}
+export const DeleteManager = graphql(`
+  mutation DeleteManager($id: Int!) {
+    deleteManager(id: $id)
+  }
+`);
+
+export const UnlinkManagerUser = graphql(`
+  mutation UnlinkManagerUser($id: Int!) {
+    unlinkManagerUser(id: $id) {
+      id
+    }
+  }
+`);
+
+/** The texts the REST answers carried (services/gateway/rest/manager-routes.ts). */
+export const MANAGER_MESSAGES = {
+  created: 'Manager created successfully',
+  updated: 'Manager updated successfully',
+  deleted: 'Manager deleted successfully',
+  unlinked: 'User unlinked successfully',
+} as const;

@@ -1,7 +1,7 @@
 // Delete asks first (issue 10: the spec's list deleted without confirmation; a finance team expects one).
 import { ConfirmActionDialog } from '../../../components/ui/confirm-action-dialog';
-import type { Manager } from '../../../types/api';
-import { deleteManager } from '../api/managers';
+import { useGqlMutation } from '../../../lib/use-graphql';
+import { DeleteManager, MANAGER_MESSAGES, type Manager } from '../api/managers';
 import { managerName } from '../utils/manager-rules';
 
 export function DeleteManagerDialog({
@@ -15,6 +15,7 @@ export function DeleteManagerDialog({
   onOpenChange: (open: boolean) => void;
   onDeleted?: (manager: Manager) => void;
 }) {
+  const remove = useGqlMutation(DeleteManager, 'Failed to delete manager');
   if (!manager) return null;
   return (
     <ConfirmActionDialog
@@ -24,8 +25,11 @@ export function DeleteManagerDialog({
       description={`Are you sure you want to delete ${managerName(manager)}? Their user account stays; the manager is removed from lists and its history is kept.`}
       actionLabel="Delete Manager"
       busyLabel="Deleting..."
-      run={() => deleteManager(manager.id)}
-      successMessage="Manager deleted successfully"
+      run={async () => {
+        await remove({ id: manager.id });
+        return {};
+      }}
+      successMessage={MANAGER_MESSAGES.deleted}
       onDone={() => onDeleted?.(manager)}
     />
   );

@@ -7,14 +7,19 @@ import { Button } from '../../../components/ui/button';
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { ApiError } from '../../../lib/errors';
-import { useRemote } from '../../../lib/use-remote';
-import { createManager, getUserChoices } from '../api/managers';
-import { EMPTY_MANAGER_FORM, toManagerPayload } from '../utils/manager-rules';
+import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
+import { CreateManager, MANAGER_MESSAGES, UserChoicesQuery } from '../api/managers';
+import { EMPTY_MANAGER_FORM, toManagerPayload, USER_PICKER_LIMIT } from '../utils/manager-rules';
 import { ManagerForm } from './manager-form';
 
 export function ManagerCreatePage() {
   const navigate = useNavigate();
-  const users = useRemote((signal) => getUserChoices(signal), []);
+  const users = useGqlQuery(
+    UserChoicesQuery,
+    { limit: USER_PICKER_LIMIT },
+    { fallback: 'Failed to fetch users' },
+  );
+  const create = useGqlMutation(CreateManager, 'Failed to create manager');
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   return (
     <div className="grid grid-cols-1 gap-6">
@@ -36,7 +41,7 @@ export function ManagerCreatePage() {
         <ManagerForm
           heading="Create Manager"
           initial={EMPTY_MANAGER_FORM}
-          users={users.data ?? []}
+          users={users.data?.users.data ?? []}
           submitLabel="Create Manager"
           busyLabel="Creating..."
           serverErrors={serverErrors}
@@ -44,8 +49,8 @@ export function ManagerCreatePage() {
           onSubmit={async (values) => {
             setServerErrors({});
             try {
-              const { manager, message } = await createManager(toManagerPayload(values));
-              toast.success(message ?? 'Manager created successfully');
+              const { createManager: manager } = await create({ input: toManagerPayload(values) });
+              toast.success(MANAGER_MESSAGES.created);
               navigate(`/managers/${manager.id}`);
             } catch (err) {
               if (err instanceof ApiError) setServerErrors(err.fieldErrors);

@@ -16,8 +16,8 @@ import {
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { useManagerChanged } from '../../../hooks/use-manager-changed';
-import { useRemote } from '../../../lib/use-remote';
-import { getManager, unlinkManagerUser } from '../api/managers';
+import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
+import { MANAGER_MESSAGES, ManagerQuery, UnlinkManagerUser } from '../api/managers';
 import { formatLong, managerInitials, managerName } from '../utils/manager-rules';
 import { DeleteManagerDialog } from './delete-manager-dialog';
 import { ManagerAvatar, ManagerStatusBadge } from './manager-badges';
@@ -26,19 +26,23 @@ export function ManagerDetailPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const valid = /^\d+$/.test(id);
-  const manager = useRemote((signal) => getManager(id, signal), [id], { enabled: valid });
+  const manager = useGqlQuery(
+    ManagerQuery,
+    { id: valid ? Number(id) : 0 },
+    { pause: !valid, fallback: 'Manager not found' },
+  );
+  const unlinkUser = useGqlMutation(UnlinkManagerUser, 'Failed to unlink user');
   const [deleting, setDeleting] = useState(false);
   const [busy, setBusy] = useState(false);
-  useManagerChanged(valid ? Number(id) : null, () => manager.reload());
-  const m = manager.data;
+  useManagerChanged(valid ? Number(id) : null, !valid);
+  const m = manager.data?.manager;
 
   async function unlink() {
     if (!m) return;
     setBusy(true);
     try {
-      const res = await unlinkManagerUser(m.id);
-      toast.success(res.message ?? 'User unlinked successfully');
-      manager.reload();
+      await unlinkUser({ id: m.id });
+      toast.success(MANAGER_MESSAGES.unlinked);
     } catch (err) {
       toast.error(err instanceof Error ? err.message : 'An error occurred');
     } finally {

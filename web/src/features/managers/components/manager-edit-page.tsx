@@ -7,19 +7,28 @@ import { Button } from '../../../components/ui/button';
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { ApiError } from '../../../lib/errors';
-import { useRemote } from '../../../lib/use-remote';
-import { getManager, getUserChoices, updateManager } from '../api/managers';
-import { formValuesOf, managerName, toManagerPayload } from '../utils/manager-rules';
+import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
+import { MANAGER_MESSAGES, ManagerQuery, UpdateManager, UserChoicesQuery } from '../api/managers';
+import { formValuesOf, managerName, toManagerPayload, USER_PICKER_LIMIT } from '../utils/manager-rules';
 import { ManagerForm } from './manager-form';
 
 export function ManagerEditPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const valid = /^\d+$/.test(id);
-  const manager = useRemote((signal) => getManager(id, signal), [id], { enabled: valid });
-  const users = useRemote((signal) => getUserChoices(signal), []);
+  const manager = useGqlQuery(
+    ManagerQuery,
+    { id: valid ? Number(id) : 0 },
+    { pause: !valid, fallback: 'Manager not found' },
+  );
+  const users = useGqlQuery(
+    UserChoicesQuery,
+    { limit: USER_PICKER_LIMIT },
+    { fallback: 'Failed to fetch users' },
+  );
+  const update = useGqlMutation(UpdateManager, 'Failed to update manager');
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const m = manager.data;
+  const m = manager.data?.manager;
   return (
     <div className="grid grid-cols-1 gap-6">
       <PageHeader
@@ -54,7 +63,7 @@ export function ManagerEditPage() {
           key={m.id}
           heading={`Update information for ${managerName(m)}`}
           initial={formValuesOf(m)}
-          users={users.data ?? []}
+          users={users.data?.users.data ?? []}
           submitLabel="Update Manager"
           busyLabel="Saving..."
           serverErrors={serverErrors}
@@ -62,8 +71,8 @@ export function ManagerEditPage() {
           onSubmit={async (values) => {
             setServerErrors({});
             try {
-              const res = await updateManager(m.id, toManagerPayload(values));
-              toast.success(res.message ?? 'Manager updated successfully');
+              await update({ id: m.id, input: toManagerPayload(values) });
+              toast.success(MANAGER_MESSAGES.updated);
               navigate(`/managers/${m.id}`);
             } catch (err) {
               if (err instanceof ApiError) setServerErrors(err.fieldErrors);

@@ -1,7 +1,7 @@
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { User } from '../../../types/api';
+import type { UserChoice } from '../api/managers';
 import { EMPTY_MANAGER_FORM, toManagerPayload } from '../utils/manager-rules';
 import { ManagerForm } from './manager-form';
 
@@ -16,16 +16,12 @@ vi.stubGlobal(
 
 afterEach(cleanup);
 
-const users: User[] = [
+const users: UserChoice[] = [
   {
     id: 7,
     email: 'uma@example.com',
     firstName: 'Uma',
     lastName: 'Patel',
-    role: 'USER',
-    isActive: true,
-    createdAt: '',
-    updatedAt: '',
   },
 ];
 

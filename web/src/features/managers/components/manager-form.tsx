@@ -3,10 +3,10 @@
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { Label } from '../../../components/ui/label';
+import { FormField } from '../../../components/ui/form-field';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
-import { FieldError, TextField } from '../../../components/ui/text-field';
-import type { User } from '../../../types/api';
+import { TextField } from '../../../components/ui/text-field';
+import type { UserChoice } from '../api/managers';
 import {
   type ManagerFormErrors,
   type ManagerFormValues,
@@ -17,7 +17,7 @@ import {
 } from '../utils/manager-rules';
 import { ManagerAvatar } from './manager-badges';
 
-const userLabel = (u: User) => {
+const userLabel = (u: UserChoice) => {
   const name = [u.firstName, u.lastName].filter(Boolean).join(' ');
   return name ? `${name} (${u.email})` : u.email;
 };
@@ -34,7 +34,7 @@ export function ManagerForm({
 }: {
   heading: string;
   initial: ManagerFormValues;
-  users: User[];
+  users: readonly UserChoice[];
   submitLabel: string;
   busyLabel: string;
   serverErrors?: Record<string, string>;
@@ -65,10 +65,12 @@ export function ManagerForm({
     key: 'firstName' | 'lastName' | 'email' | 'phone' | 'title',
     label: string,
     type = 'text',
+    required = false,
   ) => (
     <TextField
       id={`manager-${key}`}
       label={label}
+      required={required}
       type={type}
       value={values[key]}
       autoComplete="off"
@@ -88,7 +90,7 @@ export function ManagerForm({
             email: `User #${values.userId}`,
             firstName: null,
             lastName: null,
-          } as User,
+          },
         ];
 
   return (
@@ -101,26 +103,26 @@ export function ManagerForm({
         <CardContent className="grid gap-4 sm:grid-cols-2">
           {text('firstName', 'First Name')}
           {text('lastName', 'Last Name')}
-          {text('email', 'Email Address *', 'email')}
+          {text('email', 'Email Address', 'email', true)}
           {text('phone', 'Phone', 'tel')}
           {text('title', 'Title')}
-          <div className="grid gap-2">
-            <Label htmlFor="manager-user">Linked User</Label>
-            <Select value={values.userId} onValueChange={(v) => set('userId', v)}>
-              <SelectTrigger id="manager-user" aria-label="Linked User">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                <SelectItem value={NO_USER}>No linked user</SelectItem>
-                {choices.map((u) => (
-                  <SelectItem key={u.id} value={String(u.id)}>
-                    {userLabel(u)}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-            <FieldError id="manager-user-error" message={shown.userId} />
-          </div>
+          <FormField id="manager-user" label="Linked User" error={shown.userId}>
+            {(control) => (
+              <Select value={values.userId} onValueChange={(v) => set('userId', v)}>
+                <SelectTrigger {...control} aria-label="Linked User">
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  <SelectItem value={NO_USER}>No linked user</SelectItem>
+                  {choices.map((u) => (
+                    <SelectItem key={u.id} value={String(u.id)}>
+                      {userLabel(u)}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            )}
+          </FormField>
         </CardContent>
       </Card>
       <Card aria-label="Preview" data-testid="manager-preview">

@@ -1,5 +1,7 @@
 // Rules of the managers screens (spec 2 §2, §3, §5, §9).
-import type { Manager, ManagerStatus } from '../../../types/api';
+import type { Manager } from '../api/managers';
+
+type ManagerStatus = Manager['status'];
 
 export const MANAGERS_PAGE_SIZE = 10;
 export const USER_PICKER_LIMIT = 100;

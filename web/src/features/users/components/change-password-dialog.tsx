@@ -12,9 +12,8 @@ import { TextField } from '../../../components/ui/text-field';
 import { toast } from '../../../components/ui/use-toast';
 import { displayName } from '../../../lib/auth';
 import { ApiError } from '../../../lib/errors';
-import type { User } from '../../../types/api';
-import { changeOwnPassword } from '../api/change-own-password';
-import { changeUserPassword } from '../api/change-user-password';
+import { useGqlMutation } from '../../../lib/use-graphql';
+import { ChangeOwnPassword, SetUserPassword, USER_MESSAGES, type User } from '../api/users';
 import { type PasswordErrors, validatePasswordChange } from '../utils/user-rules';
 
 /**
@@ -37,6 +36,8 @@ export function ChangePasswordDialog({
   const [confirmPassword, setConfirmPassword] = useState('');
   const [errors, setErrors] = useState<PasswordErrors>({});
   const [busy, setBusy] = useState(false);
+  const changeOwn = useGqlMutation(ChangeOwnPassword, 'Failed to change password');
+  const setPassword = useGqlMutation(SetUserPassword, 'Failed to change password');
   useEffect(() => {
     if (open) {
       setCurrentPassword('');
@@ -55,10 +56,9 @@ export function ChangePasswordDialog({
     if (Object.keys(found).length > 0) return;
     setBusy(true);
     try {
-      const res = own
-        ? await changeOwnPassword(currentPassword, newPassword)
-        : await changeUserPassword(user.id, newPassword);
-      toast.success(res.message ?? 'Password changed successfully');
+      if (own) await changeOwn({ currentPassword, newPassword });
+      else await setPassword({ id: user.id, newPassword });
+      toast.success(USER_MESSAGES.passwordChanged);
       onOpenChange(false);
     } catch (err) {
       if (err instanceof ApiError && Object.keys(err.fieldErrors).length > 0) setErrors(err.fieldErrors);

@@ -12,8 +12,8 @@ import {
 import { Label } from '../../../components/ui/label';
 import { toast } from '../../../components/ui/use-toast';
 import { displayName } from '../../../lib/auth';
-import type { Role, User } from '../../../types/api';
-import { changeUserRole } from '../api/change-user-role';
+import { useGqlMutation } from '../../../lib/use-graphql';
+import { ChangeUserRole, type Role, USER_MESSAGES, type User } from '../api/users';
 import { roleChangeKind, roleChangeText } from '../utils/user-rules';
 import { RoleBadge } from './role-badge';
 import { RoleSelect } from './role-select';
@@ -31,6 +31,7 @@ export function ChangeRoleDialog({
 }) {
   const [role, setRole] = useState<Role>(user?.role ?? 'USER');
   const [busy, setBusy] = useState(false);
+  const changeRole = useGqlMutation(ChangeUserRole, 'Failed to update role');
   useEffect(() => {
     if (open && user) setRole(user.role);
   }, [open, user]);
@@ -41,9 +42,9 @@ export function ChangeRoleDialog({
     if (!user || kind === 'none') return;
     setBusy(true);
     try {
-      const res = await changeUserRole(user.id, role);
-      toast.success(res.message ?? 'Role updated successfully');
-      onChanged?.(res.user);
+      const { changeUserRole: changed } = await changeRole({ id: user.id, role });
+      toast.success(USER_MESSAGES.roleUpdated);
+      onChanged?.(changed);
       onOpenChange(false);
     } catch (err) {
       toast.error(err instanceof Error ? err.message : 'Failed to update role');

@@ -1,6 +1,6 @@
 import { ConfirmActionDialog } from '../../../components/ui/confirm-action-dialog';
-import type { User } from '../../../types/api';
-import { deleteUser } from '../api/delete-user';
+import { useGqlMutation } from '../../../lib/use-graphql';
+import { DeleteUser, USER_MESSAGES, type User } from '../api/users';
 import { fullName } from '../utils/user-rules';
 
 function userLabel(user: User) {
@@ -19,6 +19,7 @@ export function DeleteUserDialog({
   onOpenChange: (open: boolean) => void;
   onDeleted?: (user: User) => void;
 }) {
+  const remove = useGqlMutation(DeleteUser, 'Failed to delete user');
   if (!user) return null;
   return (
     <ConfirmActionDialog
@@ -28,8 +29,11 @@ export function DeleteUserDialog({
       description={`Are you sure you want to delete ${userLabel(user)}? This action cannot be undone.`}
       actionLabel="Delete User"
       busyLabel="Deleting..."
-      run={() => deleteUser(user.id)}
-      successMessage="User deleted successfully"
+      run={async () => {
+        await remove({ id: user.id });
+        return {};
+      }}
+      successMessage={USER_MESSAGES.deleted}
       onDone={() => onDeleted?.(user)}
       errorFallback="Failed to delete user"
     />

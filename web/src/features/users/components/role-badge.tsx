@@ -1,5 +1,5 @@
 import { Badge } from '../../../components/ui/badge';
-import type { Role } from '../../../types/api';
+import type { Role } from '../api/users';
 
 const VARIANT: Record<Role, 'destructive' | 'default' | 'secondary' | 'outline'> = {
   ADMIN: 'destructive',

@@ -1,6 +1,6 @@
 // The role picker of the user form and the role dialog: the four roles, labelled for assistive tech.
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
-import type { Role } from '../../../types/api';
+import type { Role } from '../api/users';
 import { USER_ROLES } from '../utils/user-rules';
 
 export function RoleSelect({

@@ -5,12 +5,14 @@ import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
 import { toast } from '../../../components/ui/use-toast';
 import { ApiError } from '../../../lib/errors';
-import { createUser } from '../api/create-user';
+import { useGqlMutation } from '../../../lib/use-graphql';
+import { RegisterUser, USER_MESSAGES } from '../api/users';
 import { EMPTY_USER_FORM, UserForm } from './user-form';
 
 export function UserCreatePage() {
   const navigate = useNavigate();
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+  const register = useGqlMutation(RegisterUser, 'Registration failed');
   return (
     <div className="grid grid-cols-1 gap-6">
       <PageHeader
@@ -35,15 +37,17 @@ export function UserCreatePage() {
         onSubmit={async (values) => {
           setServerErrors({});
           try {
-            const { user, message } = await createUser({
-              email: values.email.trim(),
-              password: values.password,
-              firstName: values.firstName.trim() || undefined,
-              lastName: values.lastName.trim() || undefined,
-              role: values.role,
-              isActive: values.isActive,
+            const { register: user } = await register({
+              input: {
+                email: values.email.trim(),
+                password: values.password,
+                firstName: values.firstName.trim() || undefined,
+                lastName: values.lastName.trim() || undefined,
+                role: values.role,
+                isActive: values.isActive,
+              },
             });
-            toast.success(message ?? 'User created successfully');
+            toast.success(USER_MESSAGES.created);
             navigate(`/users/${user.id}`);
           } catch (err) {
             if (err instanceof ApiError) setServerErrors(err.fieldErrors);

@@ -7,16 +7,18 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
-import { useLiveResync } from '../../../hooks/use-live-resync';
 import { useUserChanged } from '../../../hooks/use-user-changed';
 import { useSession } from '../../../lib/auth';
-import { ApiError } from '../../../lib/errors';
-import { useRemote } from '../../../lib/use-remote';
-import type { User } from '../../../types/api';
-import { getUser } from '../api/get-user';
-import { getUserStatistics } from '../api/get-user-statistics';
-import { setUserActive } from '../api/set-user-active';
-import { formatDate, formatDateTime, fullName, loginFrequency, systemUsage } from '../utils/user-rules';
+import { useGqlQuery } from '../../../lib/use-graphql';
+import { type User, UserQuery, UserStatisticsQuery, useSetUserActive } from '../api/users';
+import {
+  formatDate,
+  formatDateTime,
+  fullName,
+  loginFrequency,
+  systemUsage,
+  ZERO_USER_STATISTICS,
+} from '../utils/user-rules';
 import { ChangePasswordDialog } from './change-password-dialog';
 import { ChangeRoleDialog } from './change-role-dialog';
 import { DeleteUserDialog } from './delete-user-dialog';
@@ -43,49 +45,44 @@ export function UserDetailPage() {
   const navigate = useNavigate();
   // The literal 'undefined' (a link built from a missing id) is an error, not a call (spec 1 §2).
   const invalidId = id === 'undefined';
-  const remote = useRemote((signal) => getUser(id, signal), [id], { enabled: !invalidId });
-  const stats = useRemote((signal) => getUserStatistics(id, signal), [id], { enabled: !invalidId });
+  const numericId = /^\d+$/.test(id) ? Number(id) : null;
+  // A path that is no number cannot name a user (the REST route answered the same).
+  const readable = !invalidId && numericId !== null;
+  const remote = useGqlQuery(
+    UserQuery,
+    { id: numericId ?? 0 },
+    { pause: !readable, fallback: 'Failed to fetch user' },
+  );
+  const stats = useGqlQuery(UserStatisticsQuery, { userId: numericId ?? 0 }, { pause: !readable });
+  const setUserActive = useSetUserActive();
   const [deleted, setDeleted] = useState(false);
   const [dialog, setDialog] = useState<'role' | 'password' | 'delete' | null>(null);
   const [toggling, setToggling] = useState(false);
-  const user = deleted ? undefined : remote.data;
-  const numericId = /^\d+$/.test(id) ? Number(id) : null;
+  const user = deleted ? undefined : remote.data?.user;
   const session = useSession();
 
-  // Another session changed this user: show it at once; a deletion ends the page.
+  // Another session changed this user: the cache re-reads it; a deletion ends the page.
   useUserChanged(
     numericId,
     (change) => {
-      if (change.id !== numericId) return;
-      if (!change.user) setDeleted(true);
-      else remote.setData(() => change.user as User);
-      stats.reload();
+      if (change.id === numericId && !change.user) setDeleted(true);
     },
-    numericId === null,
+    !readable,
   );
 
-  useLiveResync(() => {
-    if (invalidId || deleted) return;
-    remote.reload();
-    stats.reload();
-  });
-
-  const errorMessage = invalidId
-    ? 'User not found'
-    : deleted
+  const errorMessage =
+    invalidId || deleted
       ? 'User not found'
-      : remote.error && !remote.data
-        ? remote.error.message
-        : null;
+      : !readable
+        ? 'User not found'
+        : remote.error && !remote.data
+          ? remote.error.message
+          : null;
 
   async function toggleActive(u: User) {
     setToggling(true);
     try {
-      const res = await setUserActive(u.id, !u.isActive);
-      remote.setData(() => res.user);
-      toast.success(
-        res.message ?? (u.isActive ? 'User deactivated successfully' : 'User activated successfully'),
-      );
+      toast.success(await setUserActive(u.id, !u.isActive));
     } catch (err) {
       toast.error(err instanceof Error ? err.message : 'An error occurred');
     } finally {
@@ -93,7 +90,8 @@ export function UserDetailPage() {
     }
   }
 
-  const s = stats.data;
+  // Zero figures when the statistics cannot be read (spec 1 §8).
+  const s = stats.data?.userStatistics ?? (stats.error ? ZERO_USER_STATISTICS : undefined);
   return (
     <div className="grid grid-cols-1 gap-6">
       <PageHeader
@@ -121,11 +119,7 @@ export function UserDetailPage() {
       {errorMessage !== null ? (
         <UserLoadError
           message={errorMessage}
-          onRetry={
-            invalidId || deleted || (remote.error instanceof ApiError && remote.error.status === 404)
-              ? undefined
-              : remote.reload
-          }
+          onRetry={!readable || deleted || remote.error?.status === 404 ? undefined : remote.reload}
         />
       ) : !user ? (
         <LoadingState text="Loading user..." />
@@ -205,7 +199,6 @@ export function UserDetailPage() {
             user={user}
             open={dialog === 'role'}
             onOpenChange={(open) => setDialog(open ? 'role' : null)}
-            onChanged={(u) => remote.setData(() => u)}
           />
           <ChangePasswordDialog
             user={user}

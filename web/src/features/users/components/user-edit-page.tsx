@@ -7,19 +7,25 @@ import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { useSession } from '../../../lib/auth';
 import { ApiError } from '../../../lib/errors';
-import { useRemote } from '../../../lib/use-remote';
-import { getUser } from '../api/get-user';
-import { updateUser } from '../api/update-user';
+import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
+import { UpdateUser, USER_MESSAGES, UserQuery, updateUserWithPassword } from '../api/users';
 import { UserForm } from './user-form';
 import { UserLoadError } from './user-load-error';
 
 export function UserEditPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  const invalidId = id === 'undefined';
-  const remote = useRemote((signal) => getUser(id, signal), [id], { enabled: !invalidId });
+  const numericId = /^\d+$/.test(id) ? Number(id) : null;
+  // The literal 'undefined' (a link built from a missing id), or any other non-number: not found.
+  const invalidId = numericId === null;
+  const remote = useGqlQuery(
+    UserQuery,
+    { id: numericId ?? 0 },
+    { pause: invalidId, fallback: 'Failed to fetch user' },
+  );
+  const update = useGqlMutation(UpdateUser, 'Failed to update user');
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const user = remote.data;
+  const user = remote.data?.user;
   const session = useSession();
 
   return (
@@ -64,15 +70,17 @@ export function UserEditPage() {
           onSubmit={async (values) => {
             setServerErrors({});
             try {
-              const res = await updateUser(user.id, {
+              const input = {
                 email: values.email.trim(),
                 firstName: values.firstName.trim() || null,
                 lastName: values.lastName.trim() || null,
                 role: values.role,
                 isActive: values.isActive,
-                ...(values.currentPassword ? { currentPassword: values.currentPassword } : {}),
-              });
-              toast.success(res.message ?? 'User updated successfully');
+              };
+              if (values.currentPassword)
+                await updateUserWithPassword(user.id, { ...input, currentPassword: values.currentPassword });
+              else await update({ id: user.id, input });
+              toast.success(USER_MESSAGES.updated);
               navigate(`/users/${user.id}`);
             } catch (err) {
               if (err instanceof ApiError) setServerErrors(err.fieldErrors);

@@ -2,7 +2,8 @@ import { Shield, UserCheck, UserPlus, Users } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
-import { type OverviewStats, USER_ROLES } from '../utils/user-rules';
+import type { OverviewStats } from '../api/users';
+import { USER_ROLES } from '../utils/user-rules';
 
 function Stat({
   title,

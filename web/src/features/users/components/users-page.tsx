@@ -1,35 +1,22 @@
-import { ChevronRight, MoreHorizontal, Plus } from 'lucide-react';
-import { useCallback, useEffect, useState } from 'react';
+// /users (spec 1 §2 Users list): overview figures, the table with selection, row actions, paging and
+// live updates through the cache.
+import { ChevronRight, Plus } from 'lucide-react';
+import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
 import { BatchActivationBar } from '../../../components/ui/batch-activation-bar';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
-import { Checkbox } from '../../../components/ui/checkbox';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuLabel,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '../../../components/ui/dropdown-menu';
-import { EmptyState, LoadError } from '../../../components/ui/list-states';
-import { PaginationFooter } from '../../../components/ui/pagination';
-import { LoadingState } from '../../../components/ui/spinner';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
+import { type Column, DataList } from '../../../components/ui/data-list';
+import { useClampPage } from '../../../components/ui/list-filters';
 import { toast } from '../../../components/ui/use-toast';
-import { useCoalescedRefresh } from '../../../hooks/use-coalesced-refresh';
-import { useLiveResync } from '../../../hooks/use-live-resync';
+import { useLive } from '../../../hooks/use-live';
 import { useRowSelection } from '../../../hooks/use-row-selection';
-import { useUserChanged } from '../../../hooks/use-user-changed';
+import { UsersChanged } from '../../../hooks/use-user-changed';
 import { useSession } from '../../../lib/auth';
-import { useRemote } from '../../../lib/use-remote';
-import type { User } from '../../../types/api';
-import { getOverviewStats } from '../api/get-overview-stats';
-import { getUsers } from '../api/get-users';
-import { setUserActive } from '../api/set-user-active';
-import { formatDate, fullName, USERS_PAGE_SIZE } from '../utils/user-rules';
+import { useGqlQuery } from '../../../lib/use-graphql';
+import { type User, UserOverviewStatsQuery, UsersQuery, useSetUserActive } from '../api/users';
+import { DEFAULT_OVERVIEW_STATS, formatDate, fullName, USERS_PAGE_SIZE } from '../utils/user-rules';
 import { ChangePasswordDialog } from './change-password-dialog';
 import { ChangeRoleDialog } from './change-role-dialog';
 import { DeleteUserDialog } from './delete-user-dialog';
@@ -38,41 +25,50 @@ import { UsersOverview } from './users-overview';
 
 type DialogState = { kind: 'role' | 'password' | 'delete'; user: User } | null;
 
+const COLUMNS: Column<User>[] = [
+  {
+    id: 'name',
+    header: 'Name',
+    cell: (u) => (
+      <Link to={`/users/${u.id}`} className="font-medium hover:underline">
+        {fullName(u) || 'N/A'}
+      </Link>
+    ),
+  },
+  { id: 'email', header: 'Email', cell: (u) => u.email },
+  { id: 'role', header: 'Role', cell: (u) => <RoleBadge role={u.role} /> },
+  { id: 'status', header: 'Status', cell: (u) => <StatusBadge active={u.isActive} /> },
+  { id: 'created', header: 'Created', cell: (u) => formatDate(u.createdAt) },
+];
+
 export function UsersPage() {
   const navigate = useNavigate();
   const { user: me } = useSession();
   const [page, setPage] = useState(1);
-  const list = useRemote((signal) => getUsers(page, USERS_PAGE_SIZE, signal), [page]);
-  const stats = useRemote((signal) => getOverviewStats(signal), []);
-  const { selected, toggle, setMany, clear: clearSelection, allOf } = useRowSelection<number>();
+  const list = useGqlQuery(
+    UsersQuery,
+    { page, limit: USERS_PAGE_SIZE },
+    { fallback: 'Failed to fetch users' },
+  );
+  const stats = useGqlQuery(UserOverviewStatsQuery, {});
+  const setUserActive = useSetUserActive();
+  const selection = useRowSelection<number>();
+  const { selected, clear: clearSelection } = selection;
   const [dialog, setDialog] = useState<DialogState>(null);
 
-  const refresh = useCallback(() => {
-    list.reload();
-    stats.reload();
-  }, [list.reload, stats.reload]);
+  // Changes from any session (or gateway) re-read the page and the overview through the cache.
+  useLive(UsersChanged, { id: null });
 
-  // Changes from any session (or gateway) refetch the page and the overview, coalesced.
-  useUserChanged(null, useCoalescedRefresh(refresh));
-  useLiveResync(refresh);
-
-  const data = list.data;
+  const data = list.data?.users;
   const rows = data?.data ?? [];
   // A page left empty (e.g. after deletions) steps back.
-  useEffect(() => {
-    if (data && data.data.length === 0 && page > 1 && data.totalPages < page) setPage(data.totalPages);
-  }, [data, page]);
-
-  const pageIds = rows.map((u) => u.id);
-  const allSelected = allOf(pageIds);
+  useClampPage(page, data && data.data.length === 0 ? data.totalPages : undefined, setPage);
+  // The spec's sample figures when the overview cannot be read (spec 1 §8, §9).
+  const overview = stats.data?.userOverviewStats ?? (stats.error ? DEFAULT_OVERVIEW_STATS : undefined);
 
   async function toggleActive(u: User) {
     try {
-      const res = await setUserActive(u.id, !u.isActive);
-      toast.success(
-        res.message ?? (u.isActive ? 'User deactivated successfully' : 'User activated successfully'),
-      );
-      refresh();
+      toast.success(await setUserActive(u.id, !u.isActive));
     } catch (err) {
       toast.error(err instanceof Error ? err.message : 'An error occurred');
     }
@@ -107,7 +103,7 @@ export function UsersPage() {
           </Button>
         }
       />
-      <UsersOverview stats={stats.data} />
+      <UsersOverview stats={overview} />
 
       <Card className="gap-0 py-0">
         <CardContent className="px-0">
@@ -117,131 +113,61 @@ export function UsersPage() {
             setActive={(u, active) => setUserActive(u.id, active)}
             describe={(u) => u.email}
             onClear={() => clearSelection()}
-            onFinished={() => {
-              clearSelection();
-              refresh();
-            }}
+            onFinished={() => clearSelection()}
           />
 
-          {list.error && !data ? (
-            <LoadError title={`Error loading users: ${list.error.message}`} onRetry={list.reload} />
-          ) : !data ? (
-            <LoadingState text="Loading users..." />
-          ) : rows.length === 0 ? (
-            <EmptyState
-              title="No users found"
-              action={
+          <DataList
+            rows={data?.data}
+            error={list.error}
+            onRetry={list.reload}
+            errorTitle={(e) => `Error loading users: ${e.message}`}
+            loadingText="Loading users..."
+            empty={{
+              title: 'No users found',
+              action: (
                 <Button variant="outline" size="sm" asChild>
                   <Link to="/users/new">Create a user</Link>
                 </Button>
-              }
-            />
-          ) : (
-            <>
-              <Table>
-                <TableHeader>
-                  <TableRow>
-                    <TableHead className="w-10 pl-4">
-                      <Checkbox
-                        aria-label="Select all users on this page"
-                        checked={allSelected}
-                        onChange={(e) => setMany(pageIds, e.target.checked)}
-                      />
-                    </TableHead>
-                    <TableHead>Name</TableHead>
-                    <TableHead>Email</TableHead>
-                    <TableHead>Role</TableHead>
-                    <TableHead>Status</TableHead>
-                    <TableHead>Created</TableHead>
-                    <TableHead className="w-12 pr-4 text-right">
-                      <span className="sr-only">Actions</span>
-                    </TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {rows.map((u) => (
-                    <TableRow
-                      key={u.id}
-                      data-state={selected.has(u.id) ? 'selected' : undefined}
-                      data-testid={`user-row-${u.id}`}
-                    >
-                      <TableCell className="pl-4">
-                        <Checkbox
-                          aria-label={`Select ${u.email}`}
-                          checked={selected.has(u.id)}
-                          onChange={(e) => toggle(u.id, e.target.checked)}
-                        />
-                      </TableCell>
-                      <TableCell>
-                        <Link to={`/users/${u.id}`} className="font-medium hover:underline">
-                          {fullName(u) || 'N/A'}
-                        </Link>
-                      </TableCell>
-                      <TableCell>{u.email}</TableCell>
-                      <TableCell>
-                        <RoleBadge role={u.role} />
-                      </TableCell>
-                      <TableCell>
-                        <StatusBadge active={u.isActive} />
-                      </TableCell>
-                      <TableCell>{formatDate(u.createdAt)}</TableCell>
-                      <TableCell className="pr-4 text-right">
-                        <DropdownMenu>
-                          <DropdownMenuTrigger asChild>
-                            <Button variant="ghost" size="icon" aria-label={`Actions for ${u.email}`}>
-                              <MoreHorizontal aria-hidden="true" />
-                            </Button>
-                          </DropdownMenuTrigger>
-                          <DropdownMenuContent align="end">
-                            <DropdownMenuLabel>Actions</DropdownMenuLabel>
-                            <DropdownMenuItem onSelect={() => navigate(`/users/${u.id}`)}>
-                              View Details
-                            </DropdownMenuItem>
-                            <DropdownMenuItem onSelect={() => navigate(`/users/${u.id}/edit`)}>
-                              Edit User
-                            </DropdownMenuItem>
-                            <DropdownMenuItem onSelect={() => setDialog({ kind: 'role', user: u })}>
-                              Change Role
-                            </DropdownMenuItem>
-                            <DropdownMenuItem onSelect={() => setDialog({ kind: 'password', user: u })}>
-                              Change Password
-                            </DropdownMenuItem>
-                            <DropdownMenuItem disabled={u.id === me?.id} onSelect={() => toggleActive(u)}>
-                              {u.isActive ? 'Deactivate' : 'Activate'}
-                            </DropdownMenuItem>
-                            <DropdownMenuSeparator />
-                            <DropdownMenuItem
-                              variant="destructive"
-                              disabled={u.id === me?.id}
-                              onSelect={() => setDialog({ kind: 'delete', user: u })}
-                            >
-                              Delete User
-                            </DropdownMenuItem>
-                          </DropdownMenuContent>
-                        </DropdownMenu>
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-              <PaginationFooter
-                className="border-t"
-                noun="users"
-                // The page the rows came from, not the one asked for: while the next page loads the
-                // footer must still describe the rows on screen.
-                pagination={{
-                  page: data.page,
-                  limit: data.limit,
-                  total: data.total,
-                  totalPages: data.totalPages,
-                }}
-                onPageChange={(p) => {
-                  clearSelection();
-                  setPage(p);
-                }}
-              />
-            </>
-          )}
+              ),
+            }}
+            columns={COLUMNS}
+            rowKey={(u) => u.id}
+            rowTestId={(u) => `user-row-${u.id}`}
+            selection={{
+              ...selection,
+              label: (id) => `Select ${rows.find((u) => u.id === id)?.email ?? id}`,
+              allLabel: 'Select all users on this page',
+            }}
+            actionsLabel={(u) => `Actions for ${u.email}`}
+            rowActions={(u) => [
+              { label: 'View Details', onSelect: () => navigate(`/users/${u.id}`) },
+              { label: 'Edit User', onSelect: () => navigate(`/users/${u.id}/edit`) },
+              { label: 'Change Role', onSelect: () => setDialog({ kind: 'role', user: u }) },
+              { label: 'Change Password', onSelect: () => setDialog({ kind: 'password', user: u }) },
+              {
+                label: u.isActive ? 'Deactivate' : 'Activate',
+                disabled: u.id === me?.id,
+                onSelect: () => void toggleActive(u),
+              },
+              {
+                label: 'Delete User',
+                destructive: true,
+                separated: true,
+                disabled: u.id === me?.id,
+                onSelect: () => setDialog({ kind: 'delete', user: u }),
+              },
+            ]}
+            // The page the rows came from, not the one asked for: while the next page loads the
+            // footer must still describe the rows on screen.
+            paging={{
+              info: data,
+              noun: 'users',
+              onPageChange: (p) => {
+                clearSelection();
+                setPage(p);
+              },
+            }}
+          />
         </CardContent>
       </Card>
 
@@ -249,7 +175,6 @@ export function UsersPage() {
         user={dialog?.kind === 'role' ? dialog.user : null}
         open={dialog?.kind === 'role'}
         onOpenChange={(open) => !open && setDialog(null)}
-        onChanged={refresh}
       />
       <ChangePasswordDialog
         user={dialog?.kind === 'password' ? dialog.user : null}
@@ -260,7 +185,6 @@ export function UsersPage() {
         user={dialog?.kind === 'delete' ? dialog.user : null}
         open={dialog?.kind === 'delete'}
         onOpenChange={(open) => !open && setDialog(null)}
-        onDeleted={refresh}
       />
     </div>
   );

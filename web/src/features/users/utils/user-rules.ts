@@ -1,6 +1,6 @@
 // Rules of the user screens (spec 1 §2 Users, §5, §9): form validation, role levels and change wording,
 // statistics labels, dates and the overview-stats fallback.
-import type { Role } from '../../../types/api';
+import type { OverviewStats, Role, UserStatistics } from '../api/users';
 
 export const USERS_PAGE_SIZE = 10;
 export const CREATE_USER_PASSWORD_MIN = 8;
@@ -118,13 +118,6 @@ export function fullName(user: { firstName: string | null; lastName: string | nu
   return [user.firstName, user.lastName].filter((p) => p?.trim()).join(' ');
 }
 
-export interface OverviewStats {
-  totalUsers: number;
-  activeUsers: number;
-  newUsersThisMonth: number;
-  usersByRole: Record<Role, number>;
-}
-
 /** Shown when the overview-stats call fails (spec 1 §8, §9). */
 export const DEFAULT_OVERVIEW_STATS: OverviewStats = {
   totalUsers: 1247,
@@ -132,13 +125,6 @@ export const DEFAULT_OVERVIEW_STATS: OverviewStats = {
   newUsersThisMonth: 89,
   usersByRole: { ADMIN: 5, MODERATOR: 23, USER: 1156, GUEST: 63 },
 };
-
-export interface UserStatistics {
-  totalLogins: number;
-  lastLogin: string | null;
-  companiesManaged: number;
-  approvalsCreated: number;
-}
 
 export const ZERO_USER_STATISTICS: UserStatistics = {
   totalLogins: 0,

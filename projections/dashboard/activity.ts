@@ -1,0 +1,292 @@
+// Recent activity of the whole system in plain words ('System Administrator created user Ann Lee').
+// Keeps its own small table of people's display names so that a rebuild needs nothing but the log.
+import { sql, type Transaction } from 'kysely';
+import { decodeEvent } from '../../schema/shared/events.js';
+import type { UserEvent } from '../../schema/users/events.js';
+import type { StoredEvent } from '../../services/eventstore/port.js';
+import type { Projection, ProjectionContext } from '../projection.js';
+import { rowsInsert } from '../rows-insert.js';
+
+export interface ActivityTable {
+  id: string;
+  position: string;
+  type: string;
+  /** The line as shown: `template` with the names in it. */
+  description: string;
+  /** The line with `{actor}` and `{subject}` for the names, kept to render it again once a name is erased. */
+  template: string;
+  /** Names as they were when the line was written; null once that person was forgotten. */
+  actor_name: string | null;
+  subject_name: string | null;
+  actor_id: number | null;
+  subject_type: string;
+  subject_id: string;
+  occurred_at: Date;
+}
+
+export interface ActivityPeopleTable {
+  user_id: number;
+  first_name: string | null;
+  last_name: string | null;
+  email: string | null;
+}
+
+const displayName = (p: Omit<ActivityPeopleTable, 'user_id'> | undefined, id: number) =>
+  [p?.first_name, p?.last_name].filter(Boolean).join(' ').trim() || p?.email || `user #${id}`;
+
+/** What a forgotten person's name shows as. */
+const erasedName = (id: number | string | null) => `#${id} (erased)`;
+
+/** The line of a template, in one pass (a name that itself reads `{subject}` stays as it is). */
+export function renderActivity(
+  row: Pick<ActivityTable, 'template' | 'actor_name' | 'subject_name' | 'actor_id' | 'subject_id'>,
+) {
+  return row.template.replace(/\{(actor|subject)\}/g, (_, which: string) =>
+    which === 'actor'
+      ? (row.actor_name ?? erasedName(row.actor_id))
+      : (row.subject_name ?? erasedName(row.subject_id)),
+  );
+}
+
+/** The template of an event's line: `{actor}` and `{subject}` stand for the names. */
+function templateOf(e: UserEvent, actorId: number | null, subjectId: number): string | null {
+  const who = actorId === null ? 'The system' : '{actor}';
+  switch (e.type) {
+    case 'UserRegistered':
+      return actorId !== null ? '{actor} created user {subject}' : 'User {subject} was created';
+    case 'UserProfileUpdated':
+      return actorId === subjectId ? '{subject} updated their profile' : `${who} updated user {subject}`;
+    case 'UserRoleChanged':
+      return `${who} changed the role of {subject} from ${e.data.from} to ${e.data.to}`;
+    case 'UserDeactivated':
+      return `${who} deactivated user {subject}`;
+    case 'UserReactivated':
+      return `${who} activated user {subject}`;
+    case 'UserDeleted':
+      return `${who} deleted user {subject}`;
+    case 'UserPasswordChanged':
+      return e.data.by === 'self'
+        ? '{subject} changed their password'
+        : `${who} set a new password for {subject}`;
+    case 'UserSignedIn':
+      return '{subject} signed in';
+    case 'UserSignedOut':
+      return '{subject} signed out';
+    default:
+      return null;
+  }
+}
+
+/** The tables this read model owns, as Kysely types them. */
+export interface ActivityTables {
+  activity: ActivityTable;
+  activity_people: ActivityPeopleTable;
+}
+
+export const activityProjection: Projection<ActivityTables> = {
+  name: 'activity',
+  // 2: each line keeps its template and names, so erasing a person re-renders their lines.
+  version: 2,
+  tables: ['activity', 'activity_people'],
+  handles: [
+    'UserRegistered',
+    'UserProfileUpdated',
+    'UserRoleChanged',
+    'UserDeactivated',
+    'UserReactivated',
+    'UserDeleted',
+    'UserPasswordChanged',
+    'UserSignedIn',
+    'UserSignedOut',
+    'UserForgotten',
+  ],
+  async setup(db, schema) {
+    await sql`CREATE TABLE IF NOT EXISTS ${sql.id(schema, 'activity')} (
+      id uuid PRIMARY KEY,
+      position text NOT NULL,
+      type text NOT NULL,
+      description text NOT NULL,
+      template text NOT NULL,
+      actor_name text,
+      subject_name text,
+      actor_id integer,
+      subject_type text NOT NULL,
+      subject_id text NOT NULL,
+      occurred_at timestamptz NOT NULL
+    )`.execute(db);
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id('activity_position_idx')} ON ${sql.id(schema, 'activity')} (position DESC)`.execute(
+      db,
+    );
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id('activity_subject_idx')} ON ${sql.id(schema, 'activity')} (subject_id)`.execute(
+      db,
+    );
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id('activity_actor_idx')} ON ${sql.id(schema, 'activity')} (actor_id)`.execute(
+      db,
+    );
+    await sql`CREATE TABLE IF NOT EXISTS ${sql.id(schema, 'activity_people')} (
+      user_id integer PRIMARY KEY,
+      first_name text,
+      last_name text,
+      email text
+    )`.execute(db);
+  },
+  apply: (trx, stored, ctx) => applyActivity(trx, [stored], ctx),
+  applyBatch: (trx, events, ctx) => applyActivity(trx, events, ctx),
+};
+
+/** People's names as of the batch's end, in one statement (rows-insert.ts). */
+const upsertPeople = rowsInsert<ActivityPeopleTable>({
+  table: 'activity_people',
+  columns: [
+    ['user_id', 'integer'],
+    ['first_name', 'text'],
+    ['last_name', 'text'],
+    ['email', 'text'],
+  ],
+  upsertOn: 'user_id',
+});
+
+/** The batch's lines. */
+const insertLines = rowsInsert<ActivityTable>({
+  table: 'activity',
+  columns: [
+    ['id', 'uuid'],
+    ['position', 'text'],
+    ['type', 'text'],
+    ['description', 'text'],
+    ['template', 'text'],
+    ['actor_name', 'text'],
+    ['subject_name', 'text'],
+    ['actor_id', 'integer'],
+    ['subject_type', 'text'],
+    ['subject_id', 'text'],
+    ['occurred_at', 'timestamptz'],
+  ],
+});
+
+/** One event or a batch alike: names are followed in memory through the batch. */
+async function applyActivity(
+  trx: Transaction<ActivityTables>,
+  events: StoredEvent[],
+  ctx: ProjectionContext,
+) {
+  const db = trx.withSchema(ctx.schema);
+  const decoded = events
+    .filter((stored) => activityProjection.handles.includes(stored.type))
+    .map((stored) => ({ stored, event: decodeEvent(stored) as UserEvent }));
+  const ids = new Set<number>();
+  for (const { stored, event } of decoded) {
+    if (!('userId' in event.data)) continue;
+    ids.add(event.data.userId);
+    if (stored.metadata.userId) ids.add(Number(stored.metadata.userId));
+  }
+  type Person = ActivityPeopleTable;
+  // Names remembered from earlier batches (copied: this batch changes them in place), the rest read.
+  const memory = ctx.memory;
+  const people = new Map<number, Person>();
+  const unknown: number[] = [];
+  for (const id of ids) {
+    const known = memory?.rows.get(id) as Person | undefined;
+    if (known) people.set(id, { ...known });
+    else if (!memory?.complete) unknown.push(id);
+  }
+  if (unknown.length > 0)
+    for (const p of await db
+      .selectFrom('activity_people')
+      .selectAll()
+      .where('user_id', 'in', unknown)
+      .execute())
+      people.set(p.user_id as number, p as Person);
+  const dirty = new Set<number>();
+  const forgotten = new Set<number>();
+  const rows: ActivityTable[] = [];
+  const nameOf = (id: number) => displayName(people.get(id), id);
+  for (const { stored, event } of decoded) {
+    if (!('userId' in event.data)) continue;
+    const userId = event.data.userId;
+    if (event.type === 'UserForgotten') {
+      // Their names leave the people table and every line that shows them (below, after the batch).
+      people.delete(userId);
+      forgotten.add(userId);
+      dirty.delete(userId);
+      for (const r of rows) {
+        if (r.subject_id === String(userId)) r.subject_name = null;
+        if (r.actor_id === userId) r.actor_name = null;
+        r.description = renderActivity(r);
+      }
+      continue;
+    }
+    if (event.type === 'UserRegistered' && !people.has(userId)) {
+      const d = event.data;
+      people.set(userId, { user_id: userId, first_name: d.firstName, last_name: d.lastName, email: d.email });
+      dirty.add(userId);
+    }
+    const actorId = stored.metadata.userId ? Number(stored.metadata.userId) : null;
+    const template = templateOf(event, actorId, userId);
+    // Names as they stand before this event (a profile update is described with the old name).
+    const actorName = actorId === null ? null : nameOf(actorId);
+    const subjectName = nameOf(userId);
+    if (event.type === 'UserProfileUpdated') {
+      // The new name applies from this event on; older lines keep the name they were written with.
+      const d = event.data;
+      const p = people.get(userId);
+      if (p) {
+        if (d.firstName !== undefined) p.first_name = d.firstName;
+        if (d.lastName !== undefined) p.last_name = d.lastName;
+        if (d.email !== undefined) p.email = d.email;
+        dirty.add(userId);
+      }
+    }
+    if (!template) continue;
+    const row: ActivityTable = {
+      id: stored.id,
+      position: stored.position,
+      type: stored.type,
+      description: '',
+      template,
+      actor_name: actorName,
+      subject_name: subjectName,
+      actor_id: actorId,
+      subject_type: 'user',
+      subject_id: String(userId),
+      occurred_at: stored.createdAt,
+    };
+    row.description = renderActivity(row);
+    rows.push(row);
+    ctx.notify({ topic: 'activity', id: stored.id });
+  }
+  const changed = [...dirty].map((id) => people.get(id) as Person);
+  // Writes (live, the runner sends them as one statement with the checkpoint move). One array per
+  // column, so a rebuild's big batch is one statement too.
+  if (changed.length > 0) await trx.executeQuery(upsertPeople(ctx.schema, changed));
+  if (rows.length > 0) await trx.executeQuery(insertLines(ctx.schema, rows));
+  if (forgotten.size > 0) await eraseLines(trx, ctx.schema, [...forgotten]);
+  if (memory) {
+    for (const p of people.values()) memory.rows.set(p.user_id, p);
+    for (const id of forgotten) memory.rows.delete(id);
+  }
+}
+
+/** Takes forgotten people's names out of the people table and out of every line already written. */
+async function eraseLines(trx: Transaction<ActivityTables>, schema: string, userIds: number[]) {
+  const db = trx.withSchema(schema);
+  await db.deleteFrom('activity_people').where('user_id', 'in', userIds).execute();
+  const lines = (await db
+    .selectFrom('activity')
+    .select(['id', 'template', 'actor_name', 'subject_name', 'actor_id', 'subject_id'])
+    .where((eb) => eb.or([eb('subject_id', 'in', userIds.map(String)), eb('actor_id', 'in', userIds)]))
+    .execute()) as Array<
+    Pick<ActivityTable, 'id' | 'template' | 'actor_name' | 'subject_name' | 'actor_id' | 'subject_id'>
+  >;
+  if (lines.length === 0) return;
+  for (const l of lines) {
+    if (userIds.includes(Number(l.subject_id))) l.subject_name = null;
+    if (l.actor_id !== null && userIds.includes(l.actor_id)) l.actor_name = null;
+  }
+  await sql`UPDATE ${sql.id(schema, 'activity')} AS a
+    SET actor_name = u.actor_name, subject_name = u.subject_name, description = u.description
+    FROM unnest(${lines.map((l) => l.id)}::uuid[], ${lines.map((l) => l.actor_name)}::text[],
+                ${lines.map((l) => l.subject_name)}::text[], ${lines.map((l) => renderActivity(l))}::text[])
+      AS u(id, actor_name, subject_name, description)
+    WHERE a.id = u.id`.execute(trx);
+}

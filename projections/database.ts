@@ -1,0 +1,25 @@
+// The read-model database as kysely sees it: the core's tables and every module's read models,
+// listed here, above the modules, so that services/shared/db.ts names none of them.
+import type { RefreshTokensTable, SessionsTable } from '../services/auth/refresh-tokens.js';
+import type { ApprovalReadTables } from './approvals/approval-policies.js';
+import type { CompaniesTables } from './companies/companies.js';
+import type { ActivityTables } from './dashboard/activity.js';
+import type { ManagersTables } from './managers/managers.js';
+import type { UsersTables } from './users/users.js';
+import type { VendorReadTables } from './vendors/vendors.js';
+
+/** The core's own tables (the log's consumers, sign-in). Raw-SQL-only tables are left out. */
+export interface CoreTables {
+  auth_refresh_tokens: RefreshTokensTable;
+  auth_sessions: SessionsTable;
+  projection_checkpoints: { name: string; position: string; version: number; updated_at: Date };
+}
+
+/** The read-model database: the core's tables and every module's read models. */
+export type Database = CoreTables &
+  UsersTables &
+  ManagersTables &
+  CompaniesTables &
+  VendorReadTables &
+  ApprovalReadTables &
+  ActivityTables;

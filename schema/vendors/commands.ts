@@ -1,0 +1,103 @@
+// Inputs of the vendor calls (spec 2 §5 Vendor banking, §7 Vendors, §9; issue 11), REST and GraphQL
+// alike. Bank details pass the form's rules and the ABA check digit (reference/nacha.md).
+import { z } from 'zod';
+import { routingCheckDigitOk } from '../companies/commands.js';
+import { MAX_ROW_ID } from '../shared/ids.js';
+import { plainText } from '../shared/text-rules.js';
+
+const id = z.coerce
+  .number({ error: 'Invalid id' })
+  .int('Invalid id')
+  .positive('Invalid id')
+  .max(MAX_ROW_ID, 'Invalid id');
+
+const flag = z.preprocess(
+  (v) => (v === 'true' || v === true ? true : v === 'false' || v === false ? false : v),
+  z.boolean({ error: 'Must be true or false' }),
+);
+
+export const VendorListInput = z.object({
+  search: z.preprocess((v) => (v === '' ? undefined : v), plainText(255).optional()),
+  companyId: z.preprocess((v) => (v === '' ? undefined : v), id.optional()),
+  hasBanking: z.preprocess((v) => (v === '' ? undefined : v), flag.optional()),
+  active: z.preprocess((v) => (v === '' ? undefined : v), flag.optional()),
+  page: z.coerce.number().int().min(1).max(1_000_000).default(1),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+export const VendorGetInput = z.object({
+  showUnmasked: z.preprocess((v) => (v === undefined || v === '' ? false : v), flag),
+});
+
+/**
+ * The fewest letters or digits an account number may have. NACHA sets only a maximum (the entry's DFI
+ * account number field holds 17 characters); US banks issue numbers of 5 to 17 digits in practice,
+ * mostly 8 to 12. A masked number keeps at least four hidden (shownTail), so at 5 it still shows one;
+ * at 4 or fewer it could show nothing, and "****1234" read as masked was the whole number.
+ */
+const ACCOUNT_NUMBER_MIN = 5;
+const ACCOUNT_TOO_SHORT = `Account number must have at least ${ACCOUNT_NUMBER_MIN} digits`;
+
+/** The vendor banking form (spec 2 §5), checked again here with the bank's own rule. */
+export const BankingInput = z.object({
+  routingNumber: z
+    .string({ error: 'Routing number must be 9 digits' })
+    .max(40, 'Routing number must be 9 digits')
+    .transform((v) => v.trim())
+    .pipe(
+      z
+        .string()
+        .regex(/^\d*$/, 'Routing number must contain only digits')
+        .regex(/^\d{9}$/, 'Routing number must be 9 digits')
+        .refine(routingCheckDigitOk, 'Routing number is not valid (check digit)'),
+    ),
+  accountNumber: z
+    .string({ error: 'Account number is required' })
+    .max(40, 'Account number must be 17 characters or less')
+    .transform((v) => v.trim())
+    .pipe(
+      z
+        .string()
+        .min(1, 'Account number is required')
+        .max(17, 'Account number must be 17 characters or less')
+        .regex(/^[0-9A-Za-z-]+$/, 'Account number may only contain letters, digits and dashes')
+        .refine((v) => v.replace(/-/g, '').length >= ACCOUNT_NUMBER_MIN, ACCOUNT_TOO_SHORT),
+    ),
+  accountType: z.preprocess(
+    (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
+    z.enum(['checking', 'savings'], { error: 'Account type must be checking or savings' }),
+  ),
+  bankName: z.preprocess(
+    (v) => (v === '' || v === undefined ? null : v),
+    plainText(100).pipe(z.string().max(100, 'Bank name must be 100 characters or less')).nullable(),
+  ),
+});
+export type BankingInput = z.infer<typeof BankingInput>;
+
+/** POST /api/vendors/batch-update-banking (the spec leaves its body open): up to 500 vendors. */
+export const BatchBankingInput = z.object({
+  updates: z
+    .array(z.object({ vendorId: id }).and(BankingInput), { error: 'updates must be a list' })
+    .min(1, 'Give at least one update')
+    .max(500, 'At most 500 updates at once'),
+});
+
+export const VendorSyncInput = z.object({
+  companyId: id,
+  limit: z.coerce.number().int().min(1).max(1000).default(1000),
+  offset: z.coerce.number().int().min(0).max(10_000_000).default(0),
+});
+
+export const VendorExportInput = z.object({
+  companyId: z.preprocess((v) => (v === '' ? undefined : v), id.optional()),
+  includeInactive: z.preprocess((v) => (v === undefined || v === '' ? false : v), flag),
+});
+
+export const MissingBankingInput = z.object({
+  companyId: z.preprocess((v) => (v === '' ? undefined : v), id.optional()),
+});
+
+export const AchStatusInput = z.object({
+  companyId: id,
+  qbVendorId: plainText(40, 'qbVendorId is required').pipe(z.string().min(1, 'qbVendorId is required')),
+});

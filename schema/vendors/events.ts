@@ -1,0 +1,149 @@
+// Vendor aggregate events (spec 2 §3 Vendor; issue 11). A vendor comes from a company's QuickBooks
+// (VendorSynced) and carries the bank details Billflow keeps for ACH (QuickBooks exposes none for US
+// vendors). Stream `vendor-<companyId>-<qbVendorId>`: a sync that races another finds the stream.
+// The vendor's name, e-mail, phone and bank numbers are sealed with the vendor's data key; the read
+// model keeps the bank numbers masked, and an unmask is itself an event (who, when).
+import { z } from 'zod';
+import { shownTail } from '../shared/masking.js';
+import type { PersonalFields } from '../shared/personal.js';
+
+/** A vendor's data key subject: forgetting the vendor shreds its contact and bank details. */
+export const vendorSubject = (vendorId: number) => `vendor-${vendorId}`;
+
+const vendorPersonal = (fields: readonly string[]): PersonalFields => ({
+  subject: (data) => vendorSubject(data.vendorId as number),
+  fields,
+});
+
+const vendorId = z.number().int().positive();
+/** What version 1 and 2 events showed of a bank number: the whole of one of four digits or fewer. */
+export const lastFour = (v: string) => v.slice(-4);
+
+export { HIDDEN_AT_LEAST, shownTail } from '../shared/masking.js';
+export const AccountType = z.enum(['checking', 'savings']);
+export type AccountType = z.infer<typeof AccountType>;
+
+/** What QuickBooks says of a vendor (the fields Billflow keeps). */
+export const vendorFromQb = {
+  name: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  active: z.boolean(),
+};
+
+export const vendorEvents = {
+  /** First seen in a sync: the vendor's id is allocated here. */
+  VendorCreated: {
+    version: 1,
+    personal: vendorPersonal(['name', 'email', 'phone']),
+    schema: z.object({
+      vendorId,
+      companyId: z.number().int().positive(),
+      qbVendorId: z.string(),
+      ...vendorFromQb,
+      syncedAt: z.string(),
+    }),
+  },
+  /** A later sync found QuickBooks changed: only the fields that changed are present. */
+  VendorChangedInQuickBooks: {
+    version: 1,
+    personal: vendorPersonal(['name', 'email', 'phone']),
+    schema: z.object({
+      vendorId,
+      name: z.string().optional(),
+      email: z.string().nullable().optional(),
+      phone: z.string().nullable().optional(),
+      active: z.boolean().optional(),
+      syncedAt: z.string(),
+    }),
+  },
+  VendorBankingUpdated: {
+    // 2: the last four digits of both numbers in plain (masked), so the read model needs no key.
+    // 3: *Last4 hold shownTail, never the whole number (version 2 held all of a short one).
+    version: 3,
+    personal: vendorPersonal(['routingNumber', 'accountNumber']),
+    schema: z.object({
+      vendorId,
+      routingNumber: z.string(),
+      accountNumber: z.string(),
+      /**
+       * What a masked read shows (shownTail: up to the last four, none of a short number). Null only
+       * in an event of version 1 or 2 read after its vendor was forgotten.
+       */
+      routingLast4: z.string().nullable(),
+      accountLast4: z.string().nullable(),
+      accountType: AccountType,
+      bankName: z.string().nullable(),
+      /** 'form', 'batch' or 'csv': where the change came from, for the vendor's history. */
+      source: z.enum(['form', 'batch', 'csv']),
+      at: z.string(),
+    }),
+    upcasters: {
+      // Version 1 events come opened (Projection.readsPersonal), so their numbers are there to cut.
+      1: (d: { routingNumber: string | null; accountNumber: string | null }) => ({
+        ...d,
+        routingLast4: d.routingNumber === null ? null : lastFour(d.routingNumber),
+        accountLast4: d.accountNumber === null ? null : lastFour(d.accountNumber),
+      }),
+      // Version 2 events come opened too: what they hold in plain may be a short number whole.
+      2: (d: { routingNumber: string | null; accountNumber: string | null }) => ({
+        ...d,
+        routingLast4: d.routingNumber === null ? null : shownTail(d.routingNumber),
+        accountLast4: d.accountNumber === null ? null : shownTail(d.accountNumber),
+      }),
+    },
+  },
+  VendorBankingCleared: { version: 1, schema: z.object({ vendorId, at: z.string() }) },
+  /**
+   * The vendor is forgotten: its data key is deleted, so the name, contacts and bank numbers sealed in
+   * its events can no longer be read by anyone; the read model drops the vendor. A later sync leaves it so.
+   */
+  VendorForgotten: {
+    version: 1,
+    schema: z.object({ vendorId, subject: z.string(), at: z.string() }),
+  },
+  /** An ADMIN or MODERATOR read the unmasked bank details (the actor is in the metadata too). */
+  VendorBankingUnmasked: {
+    version: 1,
+    schema: z.object({ vendorId, byUserId: z.number().int().positive(), at: z.string() }),
+  },
+} as const;
+
+type Defs = typeof vendorEvents;
+export type VendorEvent = {
+  [K in keyof Defs]: { type: K; data: z.infer<Defs[K]['schema']> };
+}[keyof Defs];
+
+/**
+ * A sync of a company's vendors (stream `vendorsync-<companyId>`): requested by a user, run by the
+ * `vendors` process manager's job, completed by the job's own command.
+ */
+export const vendorSyncEvents = {
+  VendorSyncRequested: {
+    version: 1,
+    schema: z.object({
+      syncId: z.string(),
+      companyId: z.number().int().positive(),
+      limit: z.number().int().positive(),
+      offset: z.number().int().min(0),
+      at: z.string(),
+    }),
+  },
+  VendorSyncCompleted: {
+    version: 1,
+    schema: z.object({
+      syncId: z.string(),
+      companyId: z.number().int().positive(),
+      synced: z.number().int().min(0),
+      failed: z.number().int().min(0),
+      /** A failure of the whole sync (not connected, QuickBooks down): the message, else null. */
+      error: z.string().nullable(),
+      at: z.string(),
+    }),
+  },
+} as const;
+
+type SyncDefs = typeof vendorSyncEvents;
+export type VendorSyncEvent = {
+  [K in keyof SyncDefs]: { type: K; data: z.infer<SyncDefs[K]['schema']> };
+}[keyof SyncDefs];

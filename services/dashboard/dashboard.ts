@@ -1,0 +1,91 @@
+// Dashboard figures (spec 1 §3 Dashboard stats), all from read models (the approvals' and companies'
+// tables are read here, through the database, not through their modules); the answers are written
+// in schema/dashboard/answers.ts.
+import { sql } from 'kysely';
+import type { z } from 'zod';
+import type {
+  ActivityItem as ActivityItemAnswer,
+  DashboardStats as DashboardStatsAnswer,
+} from '../../schema/dashboard/answers.js';
+import type { AppServices } from '../app/context.js';
+import { type Actor, authorize } from '../auth/permissions.js';
+
+export type ActivityItem = z.infer<typeof ActivityItemAnswer>;
+export type DashboardStats = z.infer<typeof DashboardStatsAnswer>;
+
+export async function recentActivity(
+  app: AppServices,
+  actor: Actor | null,
+  limit = 10,
+): Promise<ActivityItem[]> {
+  authorize(actor, 'activity.read');
+  const rows = await app.db
+    .selectFrom('activity')
+    .select(['id', 'type', 'description', 'occurred_at'])
+    .orderBy('position', 'desc')
+    .limit(Math.min(Math.max(limit, 1), 100))
+    .execute();
+  return rows.map((r) => ({
+    id: r.id,
+    type: r.type,
+    description: r.description,
+    timestamp: r.occurred_at.toISOString(),
+  }));
+}
+
+export async function activityItem(app: AppServices, id: string): Promise<ActivityItem | null> {
+  const r = await app.db
+    .selectFrom('activity')
+    .select(['id', 'type', 'description', 'occurred_at'])
+    .where('id', '=', id)
+    .executeTakeFirst();
+  return r
+    ? { id: r.id, type: r.type, description: r.description, timestamp: r.occurred_at.toISOString() }
+    : null;
+}
+
+/**
+ * Total Companies counts the companies that are not deleted; Pending Approvals the PENDING approvals
+ * not deleted (approvals read model). API keys are not a feature of this product: always 0 (the field is in the spec's shape).
+ */
+export async function dashboardStats(app: AppServices, actor: Actor | null): Promise<DashboardStats> {
+  authorize(actor, 'dashboard.read');
+  const [companies, active, activity, pending] = await Promise.all([
+    companyCount(app),
+    app.db
+      .selectFrom('users')
+      .select((eb) => eb.fn.countAll<string>().as('n'))
+      .where('is_active', '=', true)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirstOrThrow(),
+    recentActivity(app, actor, 10),
+    pendingApprovalCount(app),
+  ]);
+  return {
+    totalCompanies: companies,
+    activeUsers: Number(active.n),
+    pendingApprovals: pending,
+    totalApiKeys: 0,
+    recentActivity: activity,
+  };
+}
+
+/** The dashboard's Pending Approvals, from the running totals. */
+export async function pendingApprovalCount(app: AppServices): Promise<number> {
+  const r = await app.db
+    .selectFrom('approval_counts')
+    .select(sql<string>`coalesce(sum(n), 0)`.as('n'))
+    .where('status', '=', 'PENDING')
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
+/** Companies that are not deleted (the dashboard's Total Companies). */
+export async function companyCount(app: AppServices): Promise<number> {
+  const r = await app.db
+    .selectFrom('companies')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}

@@ -1,0 +1,236 @@
+// The vendor aggregate as a decider (spec 2 §3, §4; issue 11): created and changed by syncs from
+// QuickBooks, bank details set and cleared by staff, unmasks recorded. Pure: times come on the command.
+import {
+  type AccountType,
+  shownTail,
+  type VendorEvent,
+  type VendorSyncEvent,
+  vendorSubject,
+} from '../../schema/vendors/events.js';
+import { DomainError } from '../shared/domain-errors.js';
+
+export interface VendorFromQb {
+  name: string;
+  email: string | null;
+  phone: string | null;
+  active: boolean;
+}
+
+export interface Banking {
+  routingNumber: string;
+  accountNumber: string;
+  accountType: AccountType;
+  bankName: string | null;
+}
+
+export interface VendorState {
+  exists: boolean;
+  vendorId: number | null;
+  companyId: number | null;
+  qbVendorId: string | null;
+  qb: VendorFromQb | null;
+  banking: Banking | null;
+  /** Forgotten: its sealed data is unreadable and nothing more happens to it. */
+  forgotten: boolean;
+}
+
+export const initialState = (): VendorState => ({
+  exists: false,
+  vendorId: null,
+  companyId: null,
+  qbVendorId: null,
+  qb: null,
+  banking: null,
+  forgotten: false,
+});
+
+export type VendorCommand =
+  | {
+      type: 'SyncVendor';
+      /** The id a new vendor gets (allocated by the caller); ignored when the vendor exists. */
+      vendorId: number;
+      companyId: number;
+      qbVendorId: string;
+      vendor: VendorFromQb;
+      now: string;
+    }
+  | ({ type: 'UpdateBanking'; source: 'form' | 'batch' | 'csv'; now: string } & Banking)
+  | { type: 'ClearBanking'; now: string }
+  | { type: 'RecordUnmask'; byUserId: number; now: string }
+  | { type: 'ForgetVendor'; now: string };
+
+export function evolve(state: VendorState, event: VendorEvent): VendorState {
+  switch (event.type) {
+    case 'VendorCreated': {
+      const { vendorId, companyId, qbVendorId, name, email, phone, active } = event.data;
+      return { ...state, exists: true, vendorId, companyId, qbVendorId, qb: { name, email, phone, active } };
+    }
+    case 'VendorChangedInQuickBooks': {
+      const { vendorId: _v, syncedAt: _s, ...changes } = event.data;
+      return { ...state, qb: { ...(state.qb as VendorFromQb), ...changes } };
+    }
+    case 'VendorBankingUpdated': {
+      const { routingNumber, accountNumber, accountType, bankName } = event.data;
+      return { ...state, banking: { routingNumber, accountNumber, accountType, bankName } };
+    }
+    case 'VendorBankingCleared':
+      return { ...state, banking: null };
+    case 'VendorForgotten':
+      return { ...state, qb: null, banking: null, forgotten: true };
+    default:
+      return state;
+  }
+}
+
+const QB_FIELDS = ['name', 'email', 'phone', 'active'] as const;
+
+export function decide(command: VendorCommand, state: VendorState): VendorEvent[] {
+  if (command.type === 'SyncVendor') {
+    // Forgotten in Billflow, still in QuickBooks: a sync does not bring it back.
+    if (state.forgotten) return [];
+    const { vendor, now } = command;
+    if (!state.exists) {
+      return [
+        {
+          type: 'VendorCreated',
+          data: {
+            vendorId: command.vendorId,
+            companyId: command.companyId,
+            qbVendorId: command.qbVendorId,
+            ...vendor,
+            syncedAt: now,
+          },
+        },
+      ];
+    }
+    const changes: Partial<VendorFromQb> = {};
+    for (const f of QB_FIELDS) if (vendor[f] !== state.qb?.[f]) Object.assign(changes, { [f]: vendor[f] });
+    // Unchanged in QuickBooks: nothing to record (a second sync changes nothing).
+    if (Object.keys(changes).length === 0) return [];
+    return [
+      { type: 'VendorChangedInQuickBooks', data: { vendorId: state.vendorId!, ...changes, syncedAt: now } },
+    ];
+  }
+  if (!state.exists) throw new DomainError('NOT_FOUND', 'Vendor not found');
+  const vendorId = state.vendorId!;
+  if (command.type === 'ForgetVendor')
+    return state.forgotten
+      ? []
+      : [{ type: 'VendorForgotten', data: { vendorId, subject: vendorSubject(vendorId), at: command.now } }];
+  if (state.forgotten) throw new DomainError('NOT_FOUND', 'Vendor not found');
+  switch (command.type) {
+    case 'UpdateBanking': {
+      const { routingNumber, accountNumber, accountType, bankName, source, now } = command;
+      const b = state.banking;
+      if (
+        b &&
+        b.routingNumber === routingNumber &&
+        b.accountNumber === accountNumber &&
+        b.accountType === accountType &&
+        b.bankName === bankName
+      )
+        return [];
+      return [
+        {
+          type: 'VendorBankingUpdated',
+          data: {
+            vendorId,
+            routingNumber,
+            accountNumber,
+            routingLast4: shownTail(routingNumber),
+            accountLast4: shownTail(accountNumber),
+            accountType,
+            bankName,
+            source,
+            at: now,
+          },
+        },
+      ];
+    }
+    case 'ClearBanking':
+      if (!state.banking) return [];
+      return [{ type: 'VendorBankingCleared', data: { vendorId, at: command.now } }];
+    case 'RecordUnmask':
+      return [
+        { type: 'VendorBankingUnmasked', data: { vendorId, byUserId: command.byUserId, at: command.now } },
+      ];
+  }
+}
+
+export const vendorStreamId = (companyId: number, qbVendorId: string) => `vendor-${companyId}-${qbVendorId}`;
+
+export const vendorDecider = { initialState, evolve, decide };
+
+// --- the sync's own stream ---------------------------------------------------------------------
+
+export interface VendorSyncState {
+  /** Syncs requested and not completed, by id. */
+  running: Map<string, { limit: number; offset: number; at: string }>;
+  completed: Set<string>;
+}
+
+export type VendorSyncCommand =
+  | {
+      type: 'RequestVendorSync';
+      syncId: string;
+      companyId: number;
+      limit: number;
+      offset: number;
+      now: string;
+    }
+  | {
+      type: 'CompleteVendorSync';
+      syncId: string;
+      companyId: number;
+      synced: number;
+      failed: number;
+      error: string | null;
+      now: string;
+    };
+
+/** How long a queued or running sync takes in the requests for the same sync (see decide). */
+export const SYNC_COALESCE_MS = 60 * 60_000;
+
+/** The queued or running sync that a request for this limit and offset joins, if any. */
+export function joinedSync(state: VendorSyncState, limit: number, offset: number, now: string) {
+  const since = Date.parse(now) - SYNC_COALESCE_MS;
+  for (const [syncId, s] of state.running)
+    if (s.limit === limit && s.offset === offset && Date.parse(s.at) > since) return syncId;
+  return null;
+}
+
+export const vendorSyncDecider = {
+  initialState: (): VendorSyncState => ({ running: new Map(), completed: new Set() }),
+  evolve(state: VendorSyncState, event: VendorSyncEvent): VendorSyncState {
+    if (event.type === 'VendorSyncRequested') {
+      const running = new Map(state.running);
+      running.set(event.data.syncId, {
+        limit: event.data.limit,
+        offset: event.data.offset,
+        at: event.data.at,
+      });
+      return { ...state, running };
+    }
+    const running = new Map(state.running);
+    running.delete(event.data.syncId);
+    const completed = new Set(state.completed);
+    completed.add(event.data.syncId);
+    return { running, completed };
+  },
+  decide(command: VendorSyncCommand, state: VendorSyncState): VendorSyncEvent[] {
+    if (command.type === 'RequestVendorSync') {
+      const { syncId, companyId, limit, offset, now } = command;
+      // One sync of a company at a time: a request while the same sync is queued or running joins
+      // it (issue 37 item 10: twenty at once ran twenty jobs against one realm's budget). A sync
+      // requested over SYNC_COALESCE_MS ago no longer holds new ones back (its job may be lost).
+      if (joinedSync(state, limit, offset, now)) return [];
+      return [{ type: 'VendorSyncRequested', data: { syncId, companyId, limit, offset, at: now } }];
+    }
+    // Once per sync: a job that runs twice completes it once.
+    if (state.completed.has(command.syncId)) return [];
+    if (!state.running.has(command.syncId)) throw new DomainError('NOT_FOUND', 'Vendor sync not found');
+    const { syncId, companyId, synced, failed, error, now } = command;
+    return [{ type: 'VendorSyncCompleted', data: { syncId, companyId, synced, failed, error, at: now } }];
+  },
+  streamId: (companyId: number) => `vendorsync-${companyId}`,
+};

@@ -1,0 +1,153 @@
+// What each write and each live push makes stale, by root field: a push of `approvalChanged` re-reads
+// every active query that selects `approvals`, `approvalStats`, `dashboardStats` … (see
+// document-cache.ts). Rules name root query fields, not types, so an empty list (no Approval in its
+// answer) and a Boolean-answering mutation (deleteManager) are covered too.
+//
+// Usage: a new query reads through a root field listed in the group of the data it shows; a new
+// mutation or subscription adds its line to WRITES or PUSHES. A mutation without a line refreshes
+// every active query (always correct, only chattier); a subscription without one refreshes nothing.
+
+const APPROVAL_READS = [
+  'approval',
+  'approvals',
+  'approvalStats',
+  'approvalHistory',
+  'approvalBillCandidates',
+  'dashboardStats',
+  'dashboardApprovalsByStatus',
+  'userStatistics',
+] as const;
+const POLICY_READS = ['approvalPolicy', 'approval', 'approvals'] as const;
+const COMPANY_READS = [
+  'companies',
+  'company',
+  'searchCompanies',
+  'qbTokenStatus',
+  'qbCredentials',
+  'qbBankAccounts',
+  'approvalPolicy',
+  'dashboardStats',
+  // Approvals and vendors show the company's name.
+  'approvals',
+  'approval',
+  'vendors',
+  'vendor',
+] as const;
+const VENDOR_READS = ['vendors', 'vendor', 'vendorHistory', 'approval', 'approvalBillCandidates'] as const;
+const MANAGER_READS = [
+  'managers',
+  'manager',
+  'searchManagers',
+  'approvalManagerOptions',
+  // Companies and approvals show their managers' names.
+  'companies',
+  'company',
+  'approvals',
+  'approval',
+] as const;
+const USER_READS = [
+  'users',
+  'user',
+  'userOverviewStats',
+  'userStatistics',
+  'me',
+  'profile',
+  'dashboardStats',
+  // A manager shows its linked user.
+  'managers',
+  'manager',
+] as const;
+const OPERATION_READS = ['operations', 'systemHealth'] as const;
+
+/** Live pushes (subscription root fields) → the query root fields they make stale. */
+export const PUSHES: Record<string, readonly string[]> = {
+  approvalChanged: APPROVAL_READS,
+  approvalPolicyChanged: POLICY_READS,
+  companyChanged: COMPANY_READS,
+  vendorChanged: VENDOR_READS,
+  managerChanged: MANAGER_READS,
+  userChanged: USER_READS,
+  activityAdded: ['dashboardStats'],
+  operationsChanged: OPERATION_READS,
+  // Progress of one sync: the dialog reads the push itself; the vendors follow from vendorChanged.
+  vendorSyncProgress: [],
+};
+
+/** Writes (mutation root fields) → the query root fields they make stale. */
+export const WRITES: Record<string, readonly string[]> = {
+  // Sessions: nothing cached depends on them (a new session starts a new client).
+  login: [],
+  logout: [],
+  refreshTokens: [],
+  changePassword: [],
+  setUserPassword: [],
+  // Approvals
+  createApproval: APPROVAL_READS,
+  updateApproval: APPROVAL_READS,
+  updateApprovalRecipients: APPROVAL_READS,
+  approveApproval: APPROVAL_READS,
+  rejectApproval: APPROVAL_READS,
+  bulkApproveApprovals: APPROVAL_READS,
+  bulkRejectApprovals: APPROVAL_READS,
+  deleteApproval: APPROVAL_READS,
+  setApprovalPolicy: POLICY_READS,
+  // Companies
+  createCompany: COMPANY_READS,
+  updateCompany: COMPANY_READS,
+  activateCompany: COMPANY_READS,
+  deactivateCompany: COMPANY_READS,
+  deleteCompany: COMPANY_READS,
+  changeCompanyAssignments: COMPANY_READS,
+  configureCompanyNacha: COMPANY_READS,
+  setCompanyPaymentAccount: COMPANY_READS,
+  saveQbCredentials: COMPANY_READS,
+  deleteQbCredentials: COMPANY_READS,
+  startQbOAuth: COMPANY_READS,
+  refreshQbToken: COMPANY_READS,
+  // Vendors
+  updateVendorBanking: VENDOR_READS,
+  clearVendorBanking: VENDOR_READS,
+  forgetVendor: VENDOR_READS,
+  syncVendors: [],
+  // Managers
+  createManager: MANAGER_READS,
+  updateManager: MANAGER_READS,
+  deleteManager: MANAGER_READS,
+  linkManagerUser: MANAGER_READS,
+  unlinkManagerUser: MANAGER_READS,
+  // Users
+  register: USER_READS,
+  updateUser: USER_READS,
+  updateProfile: USER_READS,
+  changeUserRole: USER_READS,
+  deactivateUser: USER_READS,
+  reactivateUser: USER_READS,
+  deleteUser: USER_READS,
+  forgetUser: USER_READS,
+  // Operations
+  retryFailedJob: OPERATION_READS,
+  retryParkedEvent: OPERATION_READS,
+  dismissParkedEvent: OPERATION_READS,
+};
+
+/** Every active query goes stale (a mutation without a rule, a reconnect after a gap). */
+export const EVERYTHING = Symbol('everything');
+
+/** The query root fields that the given mutation or subscription root fields make stale. */
+export function staleFieldsOf(
+  kind: 'mutation' | 'subscription',
+  rootFields: readonly string[],
+): Set<string> | typeof EVERYTHING {
+  const table = kind === 'mutation' ? WRITES : PUSHES;
+  const out = new Set<string>();
+  for (const field of rootFields) {
+    const rule = table[field];
+    // An unknown write may touch anything; an unknown push is for its own screen only.
+    if (!rule) {
+      if (kind === 'mutation') return EVERYTHING;
+      continue;
+    }
+    for (const f of rule) out.add(f);
+  }
+  return out;
+}
