@@ -8,9 +8,9 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureParkedTable, parkEvent } from '../services/consumers/parked.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
+import { QUEUES, queuePrefix } from '../services/shared/queues.js';
 import { redisOptions } from '../services/shared/redis.js';
 import { startTestApp, type TestApp } from '../test/support/app.js';
-import { QUEUES, queuePrefix } from '../workers/queues.js';
 import {
   createUser,
   ensureWebBuild,

@@ -1,7 +1,7 @@
 // The read-model database as kysely sees it: the core's tables and every module's read models,
 // listed here, above the modules, so that services/shared/db.ts names none of them.
 import type { RefreshTokensTable, SessionsTable } from '../services/auth/refresh-tokens.js';
-import type { ApprovalReadTables } from './approvals/approval-policies.js';
+import type { ApprovalReadTables } from './approvals/tables.js';
 import type { CompaniesTables } from './companies/companies.js';
 import type { ActivityTables } from './dashboard/activity.js';
 import type { ManagersTables } from './managers/managers.js';

@@ -13,11 +13,11 @@ import { projections } from '../services/modules/index.js';
 import { testSecrets } from '../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { createTestRedis, type TestRedis } from '../test/support/redis.js';
+import { rebuildByName } from '../tools/rebuild.js';
 import { activityProjection } from './dashboard/activity.js';
 import type { Database } from './database.js';
 import type { AnyProjection } from './projection.js';
 import { rebuildProjection } from './rebuild.js';
-import { rebuildByName } from './rebuild-cli.js';
 import { ProjectionRunner, type RunnerOptions } from './runner.js';
 import { usersProjection } from './users/users.js';
 

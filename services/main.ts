@@ -10,7 +10,6 @@ import { dropLegacyIndexes } from '../projections/indexes.js';
 import { ProjectionRunner } from '../projections/runner.js';
 import { startWorkers } from '../workers/index.js';
 import { ProcessManagerRunner } from '../workers/process-manager-runner.js';
-import { QUEUES, queuePrefix } from '../workers/queues.js';
 import { CommandHandler } from './app/command-handler.js';
 import type { AppServices } from './app/context.js';
 import { FreshReads } from './app/fresh-reads.js';
@@ -33,6 +32,7 @@ import { type Config, ConfigError, loadConfig } from './shared/config.js';
 import { createDb, createPool } from './shared/db.js';
 import type { Logger } from './shared/log.js';
 import { createLogger } from './shared/log.js';
+import { QUEUES, queuePrefix } from './shared/queues.js';
 import { createRedis, RedisMonitor, redisOptions, redisReady } from './shared/redis.js';
 import { claimStreamOf, registerUser } from './users/auth.js';
 import { userDecider } from './users/decider.js';
@@ -231,7 +231,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     closers.push(() => reactions.stop());
   }
   if (role === 'all' || role === 'worker') {
-    const workers = await startWorkers(app);
+    const workers = await startWorkers(app, jobHandlers);
     closers.push(() => workers.close());
   }
 

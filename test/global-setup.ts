@@ -11,6 +11,8 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { ensureLocalServices, withDatabase } from '../tools/local-services.js';
 
+const PROJECTS_THAT_START_APPS = ['server', 'e2e'];
+
 export default async function setup(project: TestProject) {
   process.env.BILLFLOW_QUIET ??= '1';
   const services = await ensureLocalServices();
@@ -19,7 +21,8 @@ export default async function setup(project: TestProject) {
   const appTemplate = `bf_tpl_${randomBytes(5).toString('hex')}`;
   project.provide('appTemplate', appTemplate);
   const adminUrl = withDatabase(services.databaseUrl, 'postgres');
-  if (project.name !== 'web') {
+  // Only the projects whose tests start the product (not the web's, nor the root that holds them all).
+  if (PROJECTS_THAT_START_APPS.includes(project.name)) {
     const began = Date.now();
     await makeAppTemplate(
       adminUrl,

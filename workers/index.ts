@@ -2,11 +2,10 @@
 // schedule (maintenance.ts); the reaction queues run the handlers the modules declare (services/modules/).
 import { type ConnectionOptions, UnrecoverableError, Worker, type WorkerOptions } from 'bullmq';
 import type { AppServices } from '../services/app/context.js';
-import { jobHandlers } from '../services/modules/index.js';
+import { queuePrefix } from '../services/shared/queues.js';
 import { redisOptions } from '../services/shared/redis.js';
 import { startMaintenance } from './maintenance.js';
 import type { JobHandler } from './process-manager.js';
-import { queuePrefix } from './queues.js';
 
 export interface JobWorkersOptions {
   connection: ConnectionOptions;
@@ -72,11 +71,15 @@ export function startJobWorkers(
   };
 }
 
-export async function startWorkers(app: AppServices) {
+/** The maintenance queue and every module's reaction queues (`handlers`: services/modules/index.ts). */
+export async function startWorkers(
+  app: AppServices,
+  handlers: Partial<Record<string, Record<string, JobHandler>>>,
+) {
   const connection = redisOptions(app.config.REDIS_URL);
   const prefix = queuePrefix(app.config.REDIS_PREFIX);
   const maintenance = await startMaintenance(app, connection, prefix);
-  const reactions = startJobWorkers(app, jobHandlers, { connection, prefix });
+  const reactions = startJobWorkers(app, handlers, { connection, prefix });
   return {
     async close() {
       await reactions.close();

@@ -7,24 +7,9 @@ import { sql } from 'kysely';
 import type { ApprovalPolicyEvent } from '../../schema/approvals/events.js';
 import { decodeEvent } from '../../schema/shared/events.js';
 import type { Projection } from '../projection.js';
-import type { ApprovalsTables } from './approvals.js';
+import type { ApprovalReadTables } from './tables.js';
 
-export interface ApprovalPoliciesTable {
-  company_id: number;
-  creator_may_not_approve: boolean;
-  /** numeric: pg answers a string; null: one approval is always enough. */
-  second_approval_threshold: string | null;
-  /** Only assigned staff see and act on the company's approvals (services/app/staff-scope.ts). */
-  assigned_staff_only: boolean;
-  updated_at: Date;
-}
-
-export interface ApprovalPoliciesTables {
-  approval_policies: ApprovalPoliciesTable;
-}
-
-/** The approval module's read models (both projections are typed by it, as the module is). */
-export type ApprovalReadTables = ApprovalsTables & ApprovalPoliciesTables;
+export type { ApprovalPoliciesTable, ApprovalPoliciesTables, ApprovalReadTables } from './tables.js';
 
 export const approvalPoliciesProjection: Projection<ApprovalReadTables> = {
   name: 'approval_policies',

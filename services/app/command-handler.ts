@@ -6,7 +6,7 @@ import { decodeEvent, schemaVersionOf } from '../../schema/shared/events.js';
 import type { EventMetadata, EventStore, Position, StoredEvent } from '../eventstore/port.js';
 import { WrongExpectedVersionError } from '../eventstore/port.js';
 import type { Decider } from '../shared/decider.js';
-import type { RequestContext } from './request-context.js';
+import type { RequestContext } from '../shared/request-context.js';
 
 export type { Decider } from '../shared/decider.js';
 

@@ -2,8 +2,8 @@
 // own entries). Screens hide what a role may not do; this refuses it. Spec 1 §6 and spec 2 §6 are
 // the source; where they are silent the narrowest role wins.
 import type { Role } from '../../schema/users/events.js';
-import type { RequestContext } from '../app/request-context.js';
 import { AppError } from '../shared/errors.js';
+import type { RequestContext } from '../shared/request-context.js';
 
 export const ROLE_LEVEL: Record<Role, number> = { GUEST: 0, USER: 1, MODERATOR: 2, ADMIN: 3 };
 

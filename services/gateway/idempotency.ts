@@ -26,10 +26,10 @@ import {
 import { type QueryExecutorProvider, sql } from 'kysely';
 import type pg from 'pg';
 import { IDEMPOTENCY_RETENTION_HOURS } from '../app/idempotency-purge.js';
-import { checkedRequestId, type RequestContext } from '../app/request-context.js';
 import type { Actor } from '../auth/permissions.js';
 import { AppError } from '../shared/errors.js';
 import type { Logger } from '../shared/log.js';
+import { checkedRequestId, type RequestContext } from '../shared/request-context.js';
 import { failureBody } from './rest/envelope.js';
 
 export { IDEMPOTENCY_RETENTION_HOURS, purgeIdempotencyKeys } from '../app/idempotency-purge.js';

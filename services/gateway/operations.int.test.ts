@@ -10,10 +10,10 @@ import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
 import { startScratchRedis } from '../../test/support/scratch-services.js';
-import { QUEUES, queuePrefix } from '../../workers/queues.js';
 import { ensureParkedTable, parkEvent } from '../consumers/parked.js';
 import type { StoredEvent } from '../eventstore/port.js';
 import { APPEND_LOCK_CLASS } from '../eventstore/postgres.js';
+import { QUEUES, queuePrefix } from '../shared/queues.js';
 import { redisOptions } from '../shared/redis.js';
 
 let t: TestApp;

@@ -13,7 +13,7 @@ import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, signIn } from '../../test/support/http.js';
 import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
-import { queuePrefix } from '../../workers/queues.js';
+import { queuePrefix } from '../shared/queues.js';
 import { redisOptions } from '../shared/redis.js';
 
 let sim: QboSandbox;

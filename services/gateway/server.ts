@@ -10,10 +10,10 @@ import { createYoga } from 'graphql-yoga';
 import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { AppServices } from '../app/context.js';
-import { operationContextFrom, type RequestContext, requestContextFrom } from '../app/request-context.js';
 import type { Actor } from '../auth/permissions.js';
 import { gatewayHooks, routeGroups } from '../modules/index.js';
 import { AppError } from '../shared/errors.js';
+import { operationContextFrom, type RequestContext, requestContextFrom } from '../shared/request-context.js';
 import { findActorRow, resolveActor } from '../users/user-view.js';
 import { ActorRows } from './actor-rows.js';
 import { socketAddress, trustProxyOption } from './client-address.js';
@@ -112,7 +112,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
 
   // Every command a request causes shares its correlation id; an Idempotency-Key makes a retried
   // write get the first answer again (services/gateway/idempotency.ts) and append nothing twice
-  // (services/app/request-context.ts). Both travel on the actor.
+  // (services/shared/request-context.ts). Both travel on the actor.
   server.addHook('onRequest', async (req, reply) => {
     const context = requestContextFrom(req.headers, req.method);
     context.ip = req.ip;

@@ -5,7 +5,6 @@
 import { Queue } from 'bullmq';
 import { z } from 'zod';
 import { plainText } from '../../schema/shared/text-rules.js';
-import { queuePrefix } from '../../workers/queues.js';
 import type { AppServices } from '../app/context.js';
 import { type Actor, authorize } from '../auth/permissions.js';
 import {
@@ -17,6 +16,7 @@ import {
   requestRetry,
 } from '../consumers/parked.js';
 import { AppError, parseInput } from '../shared/errors.js';
+import { queuePrefix } from '../shared/queues.js';
 import { redisOptions } from '../shared/redis.js';
 
 export interface JobCounts {

@@ -10,8 +10,8 @@
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { LRUCache } from 'lru-cache';
 import type pg from 'pg';
+import { BlindIndex } from './blind-index.js';
 import { SealedOpener } from './open-worker.js';
-import { BlindIndex } from './personal-data.js';
 
 /** The key-encryption key an ENCRYPTION_KEY (32 bytes, base64) stands for. */
 export function deriveKek(encryptionKey: string): Buffer {

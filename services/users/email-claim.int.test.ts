@@ -3,9 +3,9 @@
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
-import { queuePrefix } from '../../workers/queues.js';
 import { USERS_QUEUE } from '../../workers/users/reactions.js';
 import type { AppServices } from '../app/context.js';
+import { queuePrefix } from '../shared/queues.js';
 import { redisOptions } from '../shared/redis.js';
 import { claimEmail, claimStreamOf, registerUser } from './auth.js';
 import { userDecider } from './decider.js';

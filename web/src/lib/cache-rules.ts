@@ -17,7 +17,15 @@ const APPROVAL_READS = [
   'dashboardApprovalsByStatus',
   'userStatistics',
 ] as const;
-const POLICY_READS = ['approvalPolicy', 'approval', 'approvals'] as const;
+// Who may approve, and (assignedStaffOnly) which companies' approvals staff see: the figures too.
+const POLICY_READS = [
+  'approvalPolicy',
+  'approval',
+  'approvals',
+  'approvalStats',
+  'dashboardStats',
+  'dashboardApprovalsByStatus',
+] as const;
 const COMPANY_READS = [
   'companies',
   'company',
@@ -68,7 +76,8 @@ export const PUSHES: Record<string, readonly string[]> = {
   managerChanged: MANAGER_READS,
   userChanged: USER_READS,
   activityAdded: ['dashboardStats'],
-  operationsChanged: OPERATION_READS,
+  // The push carries the whole overview, which the screen shows as it comes.
+  operationsChanged: [],
   // Progress of one sync: the dialog reads the push itself; the vendors follow from vendorChanged.
   vendorSyncProgress: [],
 };

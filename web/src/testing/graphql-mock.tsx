@@ -54,9 +54,9 @@ export function gqlError(
   });
 }
 
-/** No answer at all (the server could not be reached). */
-export function networkError(message = 'Failed to fetch'): GqlFailure {
-  return new GqlFailure(message, {}, true);
+/** No GraphQL answer: the server could not be reached, or (with `status`) answered an empty error. */
+export function networkError(message = 'Failed to fetch', status?: number): GqlFailure {
+  return new GqlFailure(message, status ? { status } : {}, true);
 }
 
 const STATUS: Record<string, number> = {
@@ -112,7 +112,10 @@ export function createGraphQLMock(): GraphQLMock {
 
   const resultOf = (op: Operation, value: unknown): OperationResult => {
     if (!(value instanceof GqlFailure)) return makeResult(op, { data: value as Record<string, unknown> });
-    if (value.network) return makeErrorResult(op, new Error(value.message));
+    if (value.network) {
+      const status = value.extensions.status as number | undefined;
+      return makeErrorResult(op, new Error(value.message), status ? ({ status } as Response) : undefined);
+    }
     return makeResult(op, {
       data: null,
       errors: [new GraphQLError(value.message, { extensions: value.extensions })],

@@ -1,7 +1,7 @@
 import { act, cleanup, render } from '@testing-library/react';
 import { Client, Provider, subscriptionExchange } from 'urql';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ActivityItem } from './get-dashboard-stats';
+import type { ActivityItem } from './dashboard';
 import { useLiveDashboard } from './use-live-dashboard';
 
 afterEach(cleanup);

@@ -1,11 +1,12 @@
 // Live updates for the dashboard over the GraphQL subscription socket: each new activity line
 // (`activityAdded`) and each change of the users read model (`userChanged`, which moves the Active
-// Users figure; it may commit after the activity line does).
+// Users figure; it may commit after the activity line does). Both re-read the figures through the
+// cache (lib/cache-rules.ts); the new activity lines are also handed over as they come.
 import { useEffect, useRef } from 'react';
 import { useSubscription } from 'urql';
 import { useResubscribeOnBacklog } from '../../../hooks/use-resubscribe-on-backlog';
 import { graphql } from '../../../lib/graphql';
-import type { ActivityItem } from './get-dashboard-stats';
+import type { ActivityItem } from './dashboard';
 
 export const DashboardActivityAdded = graphql(`
   subscription DashboardActivityAdded {
@@ -30,8 +31,8 @@ export const DashboardUserChanged = graphql(`
 export interface LiveDashboardHandlers {
   /** New activity lines, newest first, since the last call. */
   onActivity: (items: ActivityItem[]) => void;
-  /** Something changed that the figures depend on. */
-  onChange: () => void;
+  /** Something changed that the figures depend on (they re-read through the cache already). */
+  onChange?: () => void;
 }
 
 export function useLiveDashboard({ onActivity, onChange }: LiveDashboardHandlers, pause = false) {
@@ -62,10 +63,10 @@ export function useLiveDashboard({ onActivity, onChange }: LiveDashboardHandlers
     const fresh = batch.entries.filter((e) => e.seq > delivered.current).map((e) => e.item);
     delivered.current = batch.seq;
     handlers.current.onActivity(fresh);
-    handlers.current.onChange();
+    handlers.current.onChange?.();
   }, [activity.data]);
 
   useEffect(() => {
-    if (users.data) handlers.current.onChange();
+    if (users.data) handlers.current.onChange?.();
   }, [users.data]);
 }

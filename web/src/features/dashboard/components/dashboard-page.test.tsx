@@ -1,24 +1,26 @@
 import { act, cleanup, render, screen, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ApprovalsChanged } from '../../../hooks/use-approval-changed';
 import { sessionStore } from '../../../lib/session-store';
-import { json, mockFetch, sampleUser } from '../../../testing/fetch-mock';
-import type { ActivityItem, DashboardStats } from '../api/get-dashboard-stats';
-import type { LiveDashboardHandlers } from '../api/use-live-dashboard';
+import { sampleUser } from '../../../testing/fetch-mock';
+import {
+  createGraphQLMock,
+  type GraphQLMock,
+  GraphQLTestProvider,
+  gqlError,
+  networkError,
+} from '../../../testing/graphql-mock';
+import {
+  type ActivityItem,
+  type DashboardStats,
+  DashboardStatsQuery,
+  type SystemHealth,
+  SystemHealthQuery,
+} from '../api/dashboard';
+import { DashboardActivityAdded } from '../api/use-live-dashboard';
 
-// The subscription socket is replaced by a handle the test drives.
-const live = vi.hoisted(() => ({
-  handlers: null as null | LiveDashboardHandlers,
-  paused: null as null | boolean,
-}));
-vi.mock('../api/use-live-dashboard', () => ({
-  useLiveDashboard: (handlers: LiveDashboardHandlers, pause: boolean) => {
-    live.handlers = handlers;
-    live.paused = pause;
-  },
-}));
-
-// The approvals chart is its own lazy chunk with its own call and subscription (approvals-chart.tsx).
+// The approvals chart is its own lazy chunk with its own query (approvals-chart.tsx).
 vi.mock('./approvals-chart', () => ({ default: () => null }));
 
 const { DashboardPage, DASHBOARD_WELCOME } = await import('./dashboard-page');
@@ -40,7 +42,7 @@ const stats = (over: Partial<DashboardStats> = {}): DashboardStats => ({
   ...over,
 });
 
-const health = (status = 'healthy') => ({
+const health = (status = 'healthy'): SystemHealth => ({
   status,
   uptime: 3725,
   version: '2.4.1',
@@ -50,35 +52,39 @@ const health = (status = 'healthy') => ({
   disk: { used: 1, total: 2, percentage: 50 },
 });
 
+let gql: GraphQLMock;
+
 function renderPage(props: { healthRefreshMs?: number } = {}) {
   return render(
-    <MemoryRouter initialEntries={['/dashboard']}>
-      <DashboardPage {...props} />
-    </MemoryRouter>,
+    <GraphQLTestProvider mock={gql}>
+      <MemoryRouter initialEntries={['/dashboard']}>
+        <DashboardPage {...props} />
+      </MemoryRouter>
+    </GraphQLTestProvider>,
   );
 }
+
+const statsCalls = () => gql.calls(DashboardStatsQuery).length;
+const healthCalls = () => gql.calls(SystemHealthQuery).length;
 
 const statValue = (title: string) =>
   within(screen.getByRole('group', { name: title })).getByTestId(/stat-.*-value/).textContent;
 
 beforeEach(() => {
   sessionStore.setUser(sampleUser);
-  live.handlers = null;
+  gql = createGraphQLMock();
 });
 
 afterEach(() => {
   cleanup();
   vi.useRealTimers();
-  vi.unstubAllGlobals();
 });
 
 describe('DashboardPage', () => {
   it('shows the heading, welcome, figures, health, the 5 newest events and quick actions', async () => {
-    const { calls } = mockFetch((call) =>
-      call.url === '/api/dashboard/stats'
-        ? json(200, { success: true, data: stats() })
-        : json(200, { success: true, data: health() }),
-    );
+    gql
+      .on(DashboardStatsQuery, { dashboardStats: stats() })
+      .on(SystemHealthQuery, { systemHealth: health() });
     renderPage();
     expect(screen.getByRole('heading', { level: 1, name: 'Dashboard' })).toBeTruthy();
     expect(screen.getByText(DASHBOARD_WELCOME)).toBeTruthy();
@@ -115,16 +121,19 @@ describe('DashboardPage', () => {
       ['Create User Account', '/users/new'],
       ['Review Approvals', '/approvals'],
     ]);
-    expect(calls.map((c) => c.url).sort()).toEqual(['/api/dashboard/stats', '/api/health/detailed']);
-    expect(live.paused).toBe(false);
+    expect(
+      gql.operations
+        .filter((o) => o.kind === 'query')
+        .map((o) => o.name)
+        .sort(),
+    ).toEqual(['DashboardStats', 'SystemHealth']);
+    expect(gql.subscribed(DashboardActivityAdded)).toBe(1);
   });
 
   it("uses the destructive badge for a status other than 'healthy', and shows an empty feed", async () => {
-    mockFetch((call) =>
-      call.url === '/api/dashboard/stats'
-        ? json(200, { success: true, data: stats({ recentActivity: [] }) })
-        : json(200, { success: true, data: health('degraded') }),
-    );
+    gql
+      .on(DashboardStatsQuery, { dashboardStats: stats({ recentActivity: [] }) })
+      .on(SystemHealthQuery, { systemHealth: health('degraded') });
     renderPage();
     const status = await screen.findByTestId('health-status');
     expect(status.textContent).toBe('DEGRADED');
@@ -134,18 +143,16 @@ describe('DashboardPage', () => {
 
   it('retries a failed stats call once, then shows zero figures and the error with Retry', async () => {
     let fail = true;
-    const { calls } = mockFetch((call) =>
-      call.url === '/api/dashboard/stats'
-        ? fail
-          ? json(500, { success: false, error: 'Stats store down' })
-          : json(200, { success: true, data: stats() })
-        : json(200, { success: true, data: health() }),
-    );
+    gql
+      .on(DashboardStatsQuery, () =>
+        fail ? gqlError('Stats store down', { code: 'UNAVAILABLE' }) : { dashboardStats: stats() },
+      )
+      .on(SystemHealthQuery, { systemHealth: health() });
     renderPage();
     const alert = await screen.findByText('Error loading dashboard stats: Stats store down', undefined, {
       timeout: 3000,
     });
-    expect(calls.filter((c) => c.url === '/api/dashboard/stats')).toHaveLength(2);
+    expect(statsCalls()).toBe(2);
     expect(statValue('Total Companies')).toBe('0');
     expect(statValue('Active Users')).toBe('0');
     expect(statValue('Pending Approvals')).toBe('0');
@@ -163,9 +170,9 @@ describe('DashboardPage', () => {
   });
 
   it('falls back to the generic message when the server gives none', async () => {
-    mockFetch((call) =>
-      call.url === '/api/dashboard/stats' ? json(502, {}) : json(200, { success: true, data: health() }),
-    );
+    gql
+      .on(DashboardStatsQuery, networkError('Bad Gateway', 502))
+      .on(SystemHealthQuery, { systemHealth: health() });
     renderPage();
     expect(
       await screen.findByText('Error loading dashboard stats: Failed to fetch dashboard stats', undefined, {
@@ -177,13 +184,11 @@ describe('DashboardPage', () => {
   it('refetches system health every 30 seconds', async () => {
     vi.useFakeTimers({ shouldAdvanceTime: false });
     let uptime = 3600;
-    const { calls } = mockFetch((call) => {
-      if (call.url === '/api/dashboard/stats') return json(200, { success: true, data: stats() });
+    gql.on(DashboardStatsQuery, { dashboardStats: stats() }).on(SystemHealthQuery, () => {
       uptime += 60;
-      return json(200, { success: true, data: { ...health(), uptime } });
+      return { systemHealth: { ...health(), uptime } };
     });
     renderPage();
-    const healthCalls = () => calls.filter((c) => c.url === '/api/health/detailed').length;
     await act(() => vi.advanceTimersByTimeAsync(10));
     expect(healthCalls()).toBe(1);
     expect(screen.getByTestId('health-uptime').textContent).toBe('1h 1m');
@@ -195,19 +200,16 @@ describe('DashboardPage', () => {
     await act(() => vi.advanceTimersByTimeAsync(30_000));
     expect(healthCalls()).toBe(3);
     // The figures are not polled.
-    expect(calls.filter((c) => c.url === '/api/dashboard/stats')).toHaveLength(1);
+    expect(statsCalls()).toBe(1);
   });
 
-  it('shows live activity on top at once and refetches the figures', async () => {
+  it('shows live activity on top at once and re-reads the figures', async () => {
     let active = 34;
-    const { calls } = mockFetch((call) =>
-      call.url === '/api/dashboard/stats'
-        ? json(200, { success: true, data: stats({ activeUsers: active }) })
-        : json(200, { success: true, data: health() }),
-    );
+    gql
+      .on(DashboardStatsQuery, () => ({ dashboardStats: stats({ activeUsers: active }) }))
+      .on(SystemHealthQuery, { systemHealth: health() });
     renderPage();
     await screen.findByText('Person 7 signed in');
-    expect(live.handlers).not.toBeNull();
 
     active = 35;
     const pushed: ActivityItem = {
@@ -217,8 +219,7 @@ describe('DashboardPage', () => {
       timestamp: new Date().toISOString(),
     };
     act(() => {
-      live.handlers?.onActivity([pushed]);
-      live.handlers?.onChange();
+      gql.push(DashboardActivityAdded, { activityAdded: pushed });
     });
     const items = () =>
       within(screen.getByRole('group', { name: 'Recent Activity' }))
@@ -227,7 +228,7 @@ describe('DashboardPage', () => {
     expect(items()[0]).toBe('Ada Lovelace created user Bob Stone');
     expect(items()).toHaveLength(5);
     await vi.waitFor(() => expect(statValue('Active Users')).toBe('35'));
-    expect(calls.filter((c) => c.url === '/api/dashboard/stats')).toHaveLength(2);
+    expect(statsCalls()).toBe(2);
     expect(items()).toEqual([
       'Ada Lovelace created user Bob Stone',
       'Person 7 signed in',
@@ -235,5 +236,34 @@ describe('DashboardPage', () => {
       'Person 5 signed in',
       'Person 4 signed in',
     ]);
+  });
+
+  it('moves Pending Approvals as soon as an approval change is pushed (issue 38 item 7)', async () => {
+    let pending = 5;
+    gql
+      .on(DashboardStatsQuery, () => ({ dashboardStats: stats({ pendingApprovals: pending }) }))
+      .on(SystemHealthQuery, { systemHealth: health() });
+    renderPage();
+    await screen.findByText('Person 7 signed in');
+    expect(statValue('Pending Approvals')).toBe('5');
+    pending = 6;
+    act(() => {
+      gql.push(ApprovalsChanged, {
+        approvalChanged: { id: 'apr-1', type: 'ApprovalCreated', status: 'PENDING' },
+      });
+    });
+    await vi.waitFor(() => expect(statValue('Pending Approvals')).toBe('6'));
+    expect(statsCalls()).toBe(2);
+  });
+
+  it('does not open the activity feed for a non-admin', async () => {
+    sessionStore.setUser({ ...sampleUser, role: 'USER' });
+    gql
+      .on(DashboardStatsQuery, { dashboardStats: stats() })
+      .on(SystemHealthQuery, gqlError('Insufficient permissions', { code: 'FORBIDDEN' }));
+    renderPage();
+    await screen.findByText('Person 7 signed in');
+    expect(gql.subscribed(DashboardActivityAdded)).toBe(0);
+    expect(gql.subscribed(ApprovalsChanged)).toBe(1);
   });
 });

@@ -2,7 +2,7 @@
 // timestamp; 'No recent activity' when there is none.
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
-import type { ActivityItem } from '../api/get-dashboard-stats';
+import type { ActivityItem } from '../api/dashboard';
 import { RECENT_ACTIVITY_LIMIT } from '../utils/dashboard-constants';
 import { formatLocalTimestamp } from '../utils/format';
 

@@ -3,7 +3,7 @@ import { Building2, Clock, Users } from 'lucide-react';
 import type { ComponentType } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
-import type { DashboardStats } from '../api/get-dashboard-stats';
+import type { DashboardStats } from '../api/dashboard';
 
 interface StatDefinition {
   key: 'totalCompanies' | 'activeUsers' | 'pendingApprovals';

@@ -5,7 +5,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
-import type { SystemHealth } from '../api/get-system-health';
+import type { SystemHealth } from '../api/dashboard';
 import { formatUptime } from '../utils/format';
 
 export function SystemHealthCard({

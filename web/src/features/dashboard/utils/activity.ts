@@ -1,5 +1,5 @@
 // Merges live activity (pushed over the subscription) with the last fetched list, newest first.
-import type { ActivityItem } from '../api/get-dashboard-stats';
+import type { ActivityItem } from '../api/dashboard';
 import { RECENT_ACTIVITY_LIMIT } from './dashboard-constants';
 
 const time = (item: ActivityItem) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { seriesTotals, stackDays } from './chart';
+import { axisTicks, dayLabel, seriesTotals, stackDays } from './chart';
 
 const day = (date: string, pending: number, approved: number, rejected = 0, expired = 0) => ({
   date,
@@ -31,5 +31,19 @@ describe('approvals chart', () => {
       rejected: 3,
       expired: 5,
     });
+  });
+
+  it('names the first and last day and about five between on the date axis', () => {
+    expect(dayLabel('2026-11-03')).toBe('Nov 3');
+    const days = Array.from({ length: 30 }, (_, i) => ({
+      date: new Date(Date.UTC(2026, 9, 29 + i)).toISOString().slice(0, 10),
+    }));
+    const ticks = axisTicks(days);
+    expect(ticks[0]).toEqual({ index: 0, label: 'Oct 29' });
+    expect(ticks.at(-1)).toEqual({ index: 29, label: 'Nov 27' });
+    expect(ticks.length).toBeGreaterThanOrEqual(4);
+    expect(ticks.length).toBeLessThanOrEqual(6);
+    expect(axisTicks([])).toEqual([]);
+    expect(axisTicks(days.slice(0, 1))).toEqual([{ index: 0, label: 'Oct 29' }]);
   });
 });

@@ -29,3 +29,21 @@ export function seriesTotals(days: readonly DayCounts[]): Record<SeriesKey, numb
   for (const d of days) for (const s of CHART_SERIES) out[s.key] += d[s.key];
   return out;
 }
+
+/** A 'YYYY-MM-DD' day (UTC) as the axis shows it, e.g. 'Nov 3'. */
+export function dayLabel(date: string): string {
+  const d = new Date(`${date}T00:00:00Z`);
+  if (Number.isNaN(d.getTime())) return date;
+  return d.toLocaleDateString('en-US', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+}
+
+/** The days the date axis names: the first, the last, and about `count` evenly between. */
+export function axisTicks(days: readonly { date: string }[], count = 5): { index: number; label: string }[] {
+  if (days.length === 0) return [];
+  const last = days.length - 1;
+  const step = Math.max(1, Math.round(last / Math.max(1, count - 1)));
+  const indices = new Set<number>([0]);
+  for (let i = step; i < last; i += step) if (last - i >= step / 2) indices.add(i);
+  indices.add(last);
+  return [...indices].map((index) => ({ index, label: dayLabel(days[index].date) }));
+}

@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { ActivityItem } from '../api/get-dashboard-stats';
+import type { ActivityItem } from '../api/dashboard';
 import { mergeActivity } from './activity';
 import { formatLocalTimestamp, formatUptime } from './format';
 
 const item = (id: string, description = `event ${id}`): ActivityItem => ({
   id,
+  type: 'UserSignedIn',
   description,
   timestamp: '2024-01-05T10:00:00.000Z',
 });

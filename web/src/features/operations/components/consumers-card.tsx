@@ -6,23 +6,23 @@ import { Badge } from '../../../components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
-import type { LogConsumer } from '../api/get-operations';
-import { retryParkedEvent } from '../api/retry';
+import { type LogConsumer, useOperationsActions } from '../api/operations';
 import { formatLag, formatTime, shortPosition } from '../utils/format';
 import { DismissParkedButton } from './dismiss-parked-dialog';
 import { RetryButton } from './retry-button';
 
-const KIND_LABEL = { projection: 'Read model', 'process-manager': 'Process manager' } as const;
+const KIND_LABEL = { PROJECTION: 'Read model', PROCESS_MANAGER: 'Process manager' } as const;
 
 export function ConsumersCard({
   consumers,
   loading,
   onChanged,
 }: {
-  consumers: LogConsumer[] | undefined;
+  consumers: readonly LogConsumer[] | undefined;
   loading: boolean;
   onChanged: () => void;
 }) {
+  const { retryParkedEvent } = useOperationsActions();
   const parked = (consumers ?? []).flatMap((c) => c.parked.map((event) => ({ consumer: c.name, event })));
   const dismissed = (consumers ?? [])
     .flatMap((c) => (c.dismissed ?? []).map((event) => ({ consumer: c.name, event })))

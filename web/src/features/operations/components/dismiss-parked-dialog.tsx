@@ -16,7 +16,7 @@ import { Label } from '../../../components/ui/label';
 import { FieldError } from '../../../components/ui/text-field';
 import { toast } from '../../../components/ui/use-toast';
 import { errorMessageOf } from '../../../lib/errors';
-import { dismissParkedEvent } from '../api/retry';
+import { useOperationsActions } from '../api/operations';
 
 export const DISMISS_REASON_REQUIRED = 'Please give a reason for dismissing the event';
 const REASON_MAX = 500;
@@ -37,6 +37,7 @@ export function DismissParkedButton({
   const [reason, setReason] = useState('');
   const [error, setError] = useState<string | undefined>(undefined);
   const [busy, setBusy] = useState(false);
+  const { dismissParkedEvent } = useOperationsActions();
   useEffect(() => {
     if (open) {
       setReason('');

@@ -2,18 +2,24 @@ import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testi
 import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { sessionStore } from '../../../lib/session-store';
-import { json, mockFetch, sampleUser } from '../../../testing/fetch-mock';
-import type { OperationsOverview } from '../api/get-operations';
-
-// The subscription socket is replaced by a value the test sets (and a re-render).
-const live = vi.hoisted(() => ({ data: undefined as unknown }));
-vi.mock('urql', () => ({ useSubscription: () => [{ data: live.data }] }));
-
-const { OperationsPage } = await import('./operations-page');
+import { sampleUser } from '../../../testing/fetch-mock';
+import {
+  createGraphQLMock,
+  type GraphQLMock,
+  GraphQLTestProvider,
+  gqlError,
+} from '../../../testing/graphql-mock';
+import {
+  DismissParkedEvent,
+  OperationsChanged,
+  type OperationsOverview,
+  OperationsQuery,
+} from '../api/operations';
+import { OperationsPage } from './operations-page';
 
 const overview = (over: Partial<OperationsOverview> = {}): OperationsOverview => ({
   generatedAt: '2026-01-01T10:00:00.000Z',
-  redis: 'up',
+  redis: 'UP',
   queues: [
     {
       name: 'maintenance',
@@ -25,7 +31,7 @@ const overview = (over: Partial<OperationsOverview> = {}): OperationsOverview =>
   consumers: [
     {
       name: 'users',
-      kind: 'projection',
+      kind: 'PROJECTION',
       checkpoint: '0000000000001234:0000000000000056',
       lagSeconds: 0,
       updatedAt: '2026-01-01T10:00:00.000Z',
@@ -37,25 +43,26 @@ const overview = (over: Partial<OperationsOverview> = {}): OperationsOverview =>
   ...over,
 });
 
+let gql: GraphQLMock;
+
 const renderPage = () =>
   render(
-    <MemoryRouter initialEntries={['/operations']}>
-      <OperationsPage />
-    </MemoryRouter>,
+    <GraphQLTestProvider mock={gql}>
+      <MemoryRouter initialEntries={['/operations']}>
+        <OperationsPage />
+      </MemoryRouter>
+    </GraphQLTestProvider>,
   );
 
 beforeEach(() => {
   sessionStore.setUser(sampleUser);
-  live.data = undefined;
+  gql = createGraphQLMock();
 });
-afterEach(() => {
-  cleanup();
-  vi.unstubAllGlobals();
-});
+afterEach(cleanup);
 
 describe('OperationsPage', () => {
   it('shows the counts, the consumers and the empty states', async () => {
-    mockFetch(() => json(200, { success: true, data: overview() }));
+    gql.on(OperationsQuery, { operations: overview() });
     renderPage();
     expect(screen.getByRole('heading', { level: 1, name: 'Operations' })).toBeTruthy();
     await screen.findByText('No failed jobs');
@@ -73,7 +80,7 @@ describe('OperationsPage', () => {
   });
 
   it('shows an error with a retry when the overview cannot load', async () => {
-    mockFetch(() => json(500, { success: false, error: 'boom', message: 'boom' }));
+    gql.on(OperationsQuery, gqlError('boom', { code: 'INTERNAL', status: 500 }));
     renderPage();
     const alert = await screen.findByTestId('operations-error', {}, { timeout: 5000 });
     expect(alert.textContent).toContain('Error loading operations');
@@ -81,21 +88,18 @@ describe('OperationsPage', () => {
   });
 
   it('warns when Redis is down and when a transaction holds back the log', async () => {
-    mockFetch(() =>
-      json(200, {
-        success: true,
-        data: overview({
-          redis: 'down',
-          queues: [{ name: 'maintenance', available: false, counts: null, failedJobs: [] }],
-          logHolder: {
-            pid: 4242,
-            ageSeconds: 31.6,
-            query: 'SELECT pg_advisory_xact_lock($1)',
-            state: 'idle in transaction',
-          },
-        }),
+    gql.on(OperationsQuery, {
+      operations: overview({
+        redis: 'DOWN',
+        queues: [{ name: 'maintenance', available: false, counts: null, failedJobs: [] }],
+        logHolder: {
+          pid: 4242,
+          ageSeconds: 31.6,
+          query: 'SELECT pg_advisory_xact_lock($1)',
+          state: 'idle in transaction',
+        },
       }),
-    );
+    });
     renderPage();
     expect((await screen.findByTestId('redis-down')).textContent).toMatch(/Redis is unreachable/);
     const holder = screen.getByTestId('log-holder');
@@ -105,56 +109,51 @@ describe('OperationsPage', () => {
   });
 
   it('takes newer overviews from the subscription: a failed job and a parked event appear', async () => {
-    mockFetch(() => json(200, { success: true, data: overview() }));
-    const view = renderPage();
+    gql.on(OperationsQuery, { operations: overview() });
+    renderPage();
     await screen.findByText('No failed jobs');
-    live.data = {
-      operationsChanged: {
-        ...overview({ generatedAt: '2026-01-01T10:00:02.000Z' }),
-        redis: 'UP',
-        queues: [
-          {
-            ...overview().queues[0],
-            failedJobs: [
-              {
-                id: '17',
-                name: 'purge',
-                failedReason: 'disk full',
-                attemptsMade: 3,
-                failedAt: '2026-01-01T10:00:01.000Z',
-              },
-            ],
-          },
-        ],
-        consumers: [
-          {
-            ...overview().consumers[0],
-            kind: 'PROCESS_MANAGER',
-            name: 'pm:users',
-            parked: [
-              {
-                eventId: 'e1',
-                eventType: 'UserRegistered',
-                position: '0000000000000009:0000000000000001',
-                streamId: 'user-1',
-                error: 'no such row',
-                attempts: 5,
-                parkedAt: '2026-01-01T10:00:01.000Z',
-                retryRequested: false,
-              },
-            ],
-          },
-        ],
-      },
-    };
-    await act(async () => {
-      view.rerender(
-        <MemoryRouter initialEntries={['/operations']}>
-          <OperationsPage />
-        </MemoryRouter>,
-      );
+    act(() => {
+      gql.push(OperationsChanged, {
+        operationsChanged: {
+          ...overview({ generatedAt: '2026-01-01T10:00:02.000Z' }),
+          redis: 'UP',
+          queues: [
+            {
+              ...overview().queues[0],
+              failedJobs: [
+                {
+                  id: '17',
+                  name: 'purge',
+                  failedReason: 'disk full',
+                  attemptsMade: 3,
+                  failedAt: '2026-01-01T10:00:01.000Z',
+                },
+              ],
+            },
+          ],
+          consumers: [
+            {
+              ...overview().consumers[0],
+              kind: 'PROCESS_MANAGER',
+              name: 'pm:users',
+              parked: [
+                {
+                  eventId: 'e1',
+                  eventType: 'UserRegistered',
+                  position: '0000000000000009:0000000000000001',
+                  streamId: 'user-1',
+                  error: 'no such row',
+                  attempts: 5,
+                  parkedAt: '2026-01-01T10:00:01.000Z',
+                  retryRequested: false,
+                },
+              ],
+            },
+          ],
+        },
+      });
     });
-    const job = screen.getByTestId('failed-job-17');
+    const job = await screen.findByTestId('failed-job-17');
     expect(job.textContent).toContain('disk full');
     expect(job.textContent).toContain('Attempts: 3');
     expect(within(job).getByRole('button', { name: 'Retry job purge #17' })).toBeTruthy();
@@ -176,13 +175,8 @@ describe('OperationsPage', () => {
       retryRequested: false,
     };
     let dismissedYet = false;
-    const fetched = mockFetch((call) => {
-      if (call.method === 'POST')
-        return json(200, {
-          success: true,
-          data: { consumer: 'vendors', eventId: 'e2', reason: 'Test data' },
-          message: 'Parked event dismissed: it is kept on record and no longer counted',
-        });
+    gql.on(DismissParkedEvent, { dismissParkedEvent: true });
+    gql.on(OperationsQuery, () => {
       const consumer = {
         ...overview().consumers[0],
         name: 'vendors',
@@ -198,7 +192,7 @@ describe('OperationsPage', () => {
             ]
           : [],
       };
-      return json(200, { success: true, data: overview({ consumers: [consumer] }) });
+      return { operations: overview({ consumers: [consumer] }) };
     });
     renderPage();
     const item = await screen.findByTestId('parked-e2');
@@ -211,16 +205,15 @@ describe('OperationsPage', () => {
     expect((await within(dialog).findByText('Please give a reason for dismissing the event')).id).toBe(
       reason.getAttribute('aria-describedby'),
     );
-    expect(fetched.calls.filter((c) => c.method === 'POST')).toEqual([]);
+    expect(gql.calls(DismissParkedEvent)).toEqual([]);
 
     dismissedYet = true;
     fireEvent.change(reason, { target: { value: ' Test data ' } });
     fireEvent.click(within(dialog).getByRole('button', { name: 'Dismiss event' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
-    const posted = fetched.calls.filter((c) => c.method === 'POST');
-    expect(posted).toHaveLength(1);
-    expect(posted[0].url).toBe('/api/operations/parked/vendors/e2/dismiss');
-    expect(posted[0].body).toEqual({ reason: 'Test data' });
+    expect(gql.calls(DismissParkedEvent)).toEqual([
+      { consumer: 'vendors', eventId: 'e2', reason: 'Test data' },
+    ]);
     const record = await screen.findByTestId('dismissed-e2');
     expect(record.textContent).toContain('Reason: Test data');
     expect(record.textContent).toContain('Dismissed by Ada Lovelace');

@@ -41,7 +41,7 @@ export function OperationsPage() {
         </div>
       ) : null}
 
-      {data?.redis === 'down' ? (
+      {data?.redis === 'DOWN' ? (
         <Banner testId="redis-down">
           Redis is unreachable: queue figures are unavailable and jobs wait until it is back.
         </Banner>

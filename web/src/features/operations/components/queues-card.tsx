@@ -4,8 +4,7 @@ import { Badge } from '../../../components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
-import type { QueueOverview } from '../api/get-operations';
-import { retryFailedJob } from '../api/retry';
+import { type QueueOverview, useOperationsActions } from '../api/operations';
 import { formatTime } from '../utils/format';
 import { RetryButton } from './retry-button';
 
@@ -16,10 +15,11 @@ export function QueuesCard({
   loading,
   onChanged,
 }: {
-  queues: QueueOverview[] | undefined;
+  queues: readonly QueueOverview[] | undefined;
   loading: boolean;
   onChanged: () => void;
 }) {
+  const { retryFailedJob } = useOperationsActions();
   const failed = (queues ?? []).flatMap((q) => q.failedJobs.map((job) => ({ queue: q.name, job })));
   return (
     <Card role="group" aria-labelledby="queues-title" data-testid="queues-card">

@@ -5,7 +5,7 @@
 // on the request's actor (explicitly: Node 20's AsyncLocalStorage would slow every promise in the
 // gateway).
 import { randomUUID } from 'node:crypto';
-import { AppError } from '../shared/errors.js';
+import { AppError } from './errors.js';
 
 export interface RequestContext {
   correlationId: string;

@@ -2,13 +2,13 @@
 // the new tables are built in a scratch schema and swapped in with their checkpoint; a live runner's
 // next batch then fails its checkpoint compare-and-set and carries on from the swapped-in position.
 import { Kysely, PostgresDialect } from 'kysely';
+import type { Database } from '../projections/database.js';
+import { rebuildProjection } from '../projections/rebuild.js';
 import { projections } from '../services/modules/index.js';
 import { openEventStore } from '../services/privacy/store.js';
 import { configSchema } from '../services/shared/config.js';
 import { createPool } from '../services/shared/db.js';
-import { localSecret } from '../tools/local-secrets.js';
-import type { Database } from './database.js';
-import { rebuildProjection } from './rebuild.js';
+import { localSecret } from './local-secrets.js';
 
 export async function rebuildByName(names: string[], env: Record<string, string | undefined> = process.env) {
   // Only what a rebuild needs; the gateway's secrets are not required here.

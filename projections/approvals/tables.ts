@@ -1,0 +1,81 @@
+// The approval module's read-model tables as kysely sees them (projections/database.ts composes them
+// into the read-model database).
+import type {
+  ApprovalStatus,
+  BillSnapshot,
+  ConfirmedDuplicate,
+  Priority,
+} from '../../schema/approvals/events.js';
+
+export interface ApprovalsTable {
+  id: string;
+  company_id: number;
+  status: ApprovalStatus;
+  priority: Priority;
+  /** URGENT 0 … LOW 3: sorts by urgency, not by name. */
+  priority_rank: number;
+  manager_id: number | null;
+  bill_ids: string[];
+  approved_bill_ids: string[];
+  bill_count: number;
+  approved_bill_count: number;
+  /** numeric: pg answers strings; the reads turn them into numbers. */
+  total_amount: string;
+  approved_amount: string;
+  bills: BillSnapshot[];
+  confirmed_duplicates: ConfirmedDuplicate[];
+  created_by: number | null;
+  approved_by: number | null;
+  first_approved_by: number | null;
+  first_approved_at: Date | null;
+  awaiting_second_approval: boolean;
+  rejected_by: number | null;
+  rejection_reason: string | null;
+  approval_date: Date | null;
+  rejection_date: Date | null;
+  expired_at: Date | null;
+  expires_at: Date;
+  deleted: boolean;
+  deleted_at: Date | null;
+  deleted_by: number | null;
+  created_at: Date;
+  updated_at: Date;
+  search_text: string;
+}
+
+/**
+ * Running totals per company, status and priority (approvals not deleted): the list's total without a
+ * search, the stat cards and the dashboard figure read these few rows instead of counting 100,000.
+ */
+export interface ApprovalCountsTable {
+  company_id: number;
+  status: ApprovalStatus;
+  priority: Priority;
+  n: number;
+  bills: number;
+  approved_bills: number;
+  amount: string;
+  approved_amount: string;
+}
+
+export interface ApprovalsTables {
+  approvals: ApprovalsTable;
+  approval_counts: ApprovalCountsTable;
+}
+
+export interface ApprovalPoliciesTable {
+  company_id: number;
+  creator_may_not_approve: boolean;
+  /** numeric: pg answers a string; null: one approval is always enough. */
+  second_approval_threshold: string | null;
+  /** Only assigned staff see and act on the company's approvals (services/app/staff-scope.ts). */
+  assigned_staff_only: boolean;
+  updated_at: Date;
+}
+
+export interface ApprovalPoliciesTables {
+  approval_policies: ApprovalPoliciesTable;
+}
+
+/** The approval module's read models (both projections are typed by it, as the module is). */
+export type ApprovalReadTables = ApprovalsTables & ApprovalPoliciesTables;
