@@ -11,6 +11,8 @@ export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
+    // A test app's start is bounded well below this (test/support/app.ts: 40 s, from a copy of the
+    // run's prepared database), so a hook that starts one and times out here is not a slow start.
     hookTimeout: 60_000,
     // Two files at a time in every project: vitest's default on a 2-core machine is one (cores - 1),
     // and most of a server or browser test's time is spent waiting on Postgres, Redis or Chromium.

@@ -16,6 +16,7 @@ import {
   seriousAxeViolations,
   signIn,
 } from './support/browser.js';
+import { graphqlFailure, isOperation, routeOperation } from './support/graphql.js';
 
 let app: TestApp;
 let browser: Browser;
@@ -140,11 +141,11 @@ describe('dashboard content', () => {
 
   it('shows a status other than healthy with the destructive badge', async () => {
     const { page } = await dashboard(app.admin, async (p) => {
-      await p.route('**/api/health/detailed', async (route) => {
+      await routeOperation(p, 'SystemHealth', async (route) => {
         const response = await route.fetch();
         const body = await response.json();
-        body.data.status = 'degraded';
-        body.data.uptime = 7_500;
+        body.data.systemHealth.status = 'degraded';
+        body.data.systemHealth.uptime = 7_500;
         await route.fulfill({ response, json: body });
       });
     });
@@ -162,9 +163,8 @@ describe('dashboard content', () => {
     const { page } = await dashboard(app.admin, async (p) => {
       await p.clock.install();
       p.on('request', (r) => {
-        const path = new URL(r.url()).pathname;
-        if (path === '/api/health/detailed') healthRequests.push(r);
-        if (path === '/api/dashboard/stats') statsRequests.push(r);
+        if (isOperation(r, 'SystemHealth')) healthRequests.push(r);
+        if (isOperation(r, 'DashboardStats')) statsRequests.push(r);
       });
     });
     await page.getByTestId('health-status').waitFor();
@@ -240,10 +240,10 @@ describe('when the calls fail', () => {
     let fail = true;
     let attempts = 0;
     const { page, errors } = await dashboard(app.admin, async (p) => {
-      await p.route('**/api/dashboard/stats', async (route) => {
-        if (!fail) return route.continue();
+      await routeOperation(p, 'DashboardStats', async (route) => {
+        if (!fail) return route.fallback();
         attempts += 1;
-        await route.fulfill({ status: 500, json: { success: false, error: 'Stats service unavailable' } });
+        await route.fulfill(graphqlFailure('Stats service unavailable', 'UNAVAILABLE'));
       });
     });
     const alert = page.getByTestId('stats-error');
@@ -268,8 +268,8 @@ describe('when the calls fail', () => {
 
   it('shows the health error when the health call fails', async () => {
     const { page } = await dashboard(app.admin, async (p) => {
-      await p.route('**/api/health/detailed', (route) =>
-        route.fulfill({ status: 503, json: { success: false, message: 'Health probe failed' } }),
+      await routeOperation(p, 'SystemHealth', (route) =>
+        route.fulfill(graphqlFailure('Health probe failed', 'UNAVAILABLE')),
       );
     });
     await page
@@ -301,7 +301,9 @@ describe('live updates across sessions', () => {
       (window as unknown as { __sameDocument: boolean }).__sameDocument = true;
     });
     const requestsOfA: string[] = [];
-    a.page.on('request', (r) => requestsOfA.push(new URL(r.url()).pathname));
+    a.page.on('request', (r) =>
+      requestsOfA.push(isOperation(r, 'DashboardStats') ? 'DashboardStats' : new URL(r.url()).pathname),
+    );
 
     // Session B signs in in another browser context: A sees it.
     const b = await openPage(browser, app.url);
@@ -354,7 +356,7 @@ describe('live updates across sessions', () => {
       await a.page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument),
     ).toBe(true);
     expect(requestsOfA).not.toContain('/dashboard');
-    expect(requestsOfA).toContain('/api/dashboard/stats');
+    expect(requestsOfA).toContain('DashboardStats');
     expect(gus.id).toBeGreaterThan(0);
     expect(a.errors).toEqual([]);
     await b.page.context().close();

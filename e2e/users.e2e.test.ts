@@ -1,7 +1,7 @@
 // The Users screens in real Chromium against a real gateway (spec 1 §2 Users, §3, §5, §7, §8):
 // list and paging, create and edit with validation, detail with statistics, the role, password and
 // delete dialogs, batch activate/deactivate, error states, and live updates across two sessions.
-import type { Browser, Page, Request, WebSocketRoute } from 'playwright-core';
+import type { Browser, Page, Request, Route, WebSocketRoute } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/support/app.js';
 import {
@@ -18,6 +18,7 @@ import {
   seriousAxeViolations,
   signIn,
 } from './support/browser.js';
+import { graphqlData, graphqlFailure, isOperation, routeOperation, variablesOf } from './support/graphql.js';
 
 let app: TestApp;
 let browser: Browser;
@@ -134,9 +135,9 @@ describe('users list', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    await page.route(/\/api\/user\/users\?page=2/, async (route) => {
-      await held;
-      await route.continue();
+    await routeOperation(page, 'Users', async (route, variables) => {
+      if (variables.page === 2) await held;
+      await route.fallback();
     });
     await page.getByRole('button', { name: 'Next' }).click();
     await page.waitForTimeout(200);
@@ -167,7 +168,7 @@ describe('users list', () => {
 });
 
 describe('create user', () => {
-  it('validates on the client, creates through POST /api/auth/register and opens the new user', async () => {
+  it('validates on the client, creates through the register mutation and opens the new user', async () => {
     const { page, errors } = await adminPage('/users/new');
     await page.getByRole('heading', { name: 'Create User', level: 1 }).waitFor();
     // User pages below the list: the header's breadcrumb, built from the path with Home.
@@ -176,7 +177,7 @@ describe('create user', () => {
     expect(await crumbs.getByRole('link', { name: 'Home' }).getAttribute('href')).toBe('/dashboard');
     const registerCalls: Request[] = [];
     page.on('request', (r) => {
-      if (r.url().includes('/api/auth/register')) registerCalls.push(r);
+      if (isOperation(r, 'RegisterUser')) registerCalls.push(r);
     });
 
     await page.getByRole('button', { name: 'Create User' }).click();
@@ -201,13 +202,15 @@ describe('create user', () => {
     await page.getByRole('button', { name: 'Create User' }).click();
     await page.waitForURL(/\/users\/\d+$/);
     expect(registerCalls).toHaveLength(1);
-    expect(registerCalls[0].postDataJSON()).toEqual({
-      email,
-      password: 'Grace-1906',
-      firstName: 'Grace',
-      lastName: 'Hopper',
-      role: 'MODERATOR',
-      isActive: true,
+    expect(variablesOf(registerCalls[0])).toEqual({
+      input: {
+        email,
+        password: 'Grace-1906',
+        firstName: 'Grace',
+        lastName: 'Hopper',
+        role: 'MODERATOR',
+        isActive: true,
+      },
     });
     await expectToast(page, 'User created successfully');
     await page.getByRole('heading', { name: 'User Details', level: 1 }).waitFor();
@@ -263,14 +266,14 @@ describe('user detail', () => {
 
   it("treats the literal id 'undefined' as an error without calling the server, and 404 as not found", async () => {
     const { page } = await adminPage('');
-    const calls: string[] = [];
+    const calls: Record<string, unknown>[] = [];
     page.on('request', (r) => {
-      if (r.url().includes('/api/user/')) calls.push(new URL(r.url()).pathname);
+      if (isOperation(r, 'User') || isOperation(r, 'UserStatistics')) calls.push(variablesOf(r));
     });
     await page.goto('/users/undefined');
     await page.getByRole('heading', { name: 'User Details', level: 1 }).waitFor();
     await page.getByText('Error loading user: User not found').waitFor();
-    expect(calls.filter((c) => c.includes('undefined'))).toEqual([]);
+    expect(calls).toEqual([]);
 
     await page.goto('/users/999999');
     await page.getByText('Error loading user: User not found').waitFor();
@@ -369,9 +372,9 @@ describe('dialogs', () => {
     const dialog = page.getByRole('dialog', { name: 'Change Password' });
     await dialog.waitFor();
     const submit = dialog.getByRole('button', { name: 'Change Password' });
-    const calls: string[] = [];
+    const calls: Record<string, unknown>[] = [];
     page.on('request', (r) => {
-      if (r.url().includes('/change-password')) calls.push(r.method());
+      if (isOperation(r, 'SetUserPassword')) calls.push(variablesOf(r));
     });
     await submit.click();
     await dialog.getByText('Please enter a new password').waitFor();
@@ -387,7 +390,7 @@ describe('dialogs', () => {
     await submit.click();
     await dialog.waitFor({ state: 'detached' });
     await expectToast(page, 'Password changed successfully');
-    expect(calls).toEqual(['PUT']);
+    expect(calls).toEqual([{ id: who.id, newPassword: 'secret-9' }]);
     await apiLogin(app.url, { email: who.email, password: 'secret-9' });
     await expect(apiLogin(app.url, who)).rejects.toThrow(/401/);
     await page.context().close();
@@ -423,13 +426,13 @@ describe('batch activate and deactivate', () => {
     const b = await createUser(app.url, app.admin, 'USER', { firstName: 'Batch', lastName: 'B' });
     const { page } = await adminPage();
     await row(page, a.id).waitFor();
-    const timeline: Array<{ url: string; start: number; end: number }> = [];
+    const timeline: Array<{ request: Request; start: number; end: number }> = [];
     page.on('request', (r) => {
-      if (/\/(deactivate|reactivate)$/.test(r.url()))
-        timeline.push({ url: r.url(), start: Date.now(), end: 0 });
+      if (isOperation(r, 'DeactivateUser') || isOperation(r, 'ReactivateUser'))
+        timeline.push({ request: r, start: Date.now(), end: 0 });
     });
     page.on('requestfinished', (r) => {
-      const entry = timeline.find((t) => t.url === r.url() && t.end === 0);
+      const entry = timeline.find((t) => t.request === r);
       if (entry) entry.end = Date.now();
     });
 
@@ -479,16 +482,12 @@ describe('batch activate and deactivate', () => {
 describe('error states', () => {
   it('a failing list shows the error with Retry; Retry loads it', async () => {
     const { page } = await adminPage('');
-    await page.route(/\/api\/user\/users\?/, (route) =>
-      route.fulfill({
-        status: 500,
-        contentType: 'application/json',
-        body: JSON.stringify({ success: false, error: 'Database unavailable' }),
-      }),
+    const unroute = await routeOperation(page, 'Users', (route) =>
+      route.fulfill(graphqlFailure('Database unavailable', 'UNAVAILABLE')),
     );
     await page.goto('/users');
     await page.getByText('Error loading users: Database unavailable').waitFor();
-    await page.unroute(/\/api\/user\/users\?/);
+    await unroute();
     await page.getByRole('button', { name: 'Retry' }).click();
     await page.locator('tbody tr').first().waitFor();
     expect(await page.getByText(/Error loading users/).count()).toBe(0);
@@ -497,14 +496,10 @@ describe('error states', () => {
 
   it('403 answers show their message; failed overview stats fall back to the sample numbers', async () => {
     const { page } = await adminPage('');
-    await page.route(/\/api\/user\/users\?/, (route) =>
-      route.fulfill({
-        status: 403,
-        contentType: 'application/json',
-        body: JSON.stringify({ success: false, error: 'Insufficient permissions', code: 'FORBIDDEN' }),
-      }),
+    await routeOperation(page, 'Users', (route) =>
+      route.fulfill(graphqlFailure('Insufficient permissions', 'FORBIDDEN')),
     );
-    await page.route('**/api/user/overview-stats', (route) => route.fulfill({ status: 500, body: '' }));
+    await routeOperation(page, 'UserOverviewStats', (route) => route.fulfill({ status: 500, body: '' }));
     await page.goto('/users');
     await page.getByText('Error loading users: Insufficient permissions').waitFor();
     await page.getByTestId('stat-total-users').getByText('1247').waitFor();
@@ -517,14 +512,17 @@ describe('error states', () => {
   it('server down: the list and the detail show their error, and the list loads once the server answers', async () => {
     const { page } = await adminPage('');
     // No answer at all, as when the gateway is down.
-    await page.route(/\/api\/user\/users/, (route) => route.abort('connectionrefused'));
+    const refuse = (route: Route) => route.abort('connectionrefused');
+    const unrouteList = await routeOperation(page, 'Users', refuse);
+    const unrouteUser = await routeOperation(page, 'User', refuse);
     await page.goto('/users');
     const listError = page.getByText(/^Error loading users: /);
     await listError.waitFor();
     expect(await listError.textContent()).not.toBe('Error loading users: ');
     await page.goto(`/users/${adminId}`);
     await page.getByText(/Error loading user/).waitFor();
-    await page.unroute(/\/api\/user\/users/);
+    await unrouteList();
+    await unrouteUser();
     await page.goto('/users');
     await page.locator('tbody tr').first().waitFor();
     expect(await page.getByText(/Error loading users/).count()).toBe(0);
@@ -533,15 +531,12 @@ describe('error states', () => {
 
   it('an empty list says "No users found"', async () => {
     const { page } = await adminPage('');
-    await page.route(/\/api\/user\/users\?/, (route) =>
-      route.fulfill({
-        status: 200,
-        contentType: 'application/json',
-        body: JSON.stringify({
-          success: true,
-          data: { data: [], total: 0, page: 1, limit: 10, totalPages: 1 },
+    await routeOperation(page, 'Users', (route) =>
+      route.fulfill(
+        graphqlData({
+          users: { __typename: 'UserPage', data: [], total: 0, page: 1, limit: 10, totalPages: 1 },
         }),
-      }),
+      ),
     );
     await page.goto('/users');
     await page.getByText('No users found').waitFor();

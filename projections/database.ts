@@ -2,11 +2,11 @@
 // listed here, above the modules, so that services/shared/db.ts names none of them.
 import type { RefreshTokensTable, SessionsTable } from '../services/auth/refresh-tokens.js';
 import type { ApprovalReadTables } from './approvals/tables.js';
-import type { CompaniesTables } from './companies/companies.js';
-import type { ActivityTables } from './dashboard/activity.js';
-import type { ManagersTables } from './managers/managers.js';
-import type { UsersTables } from './users/users.js';
-import type { VendorReadTables } from './vendors/vendors.js';
+import type { CompaniesTables } from './companies/tables.js';
+import type { ActivityTables } from './dashboard/tables.js';
+import type { ManagersTables } from './managers/tables.js';
+import type { UsersTables } from './users/tables.js';
+import type { VendorReadTables } from './vendors/tables.js';
 
 /** The core's own tables (the log's consumers, sign-in). Raw-SQL-only tables are left out. */
 export interface CoreTables {

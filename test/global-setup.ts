@@ -18,10 +18,11 @@ export default async function setup(project: TestProject) {
   const services = await ensureLocalServices();
   project.provide('databaseUrl', services.databaseUrl);
   project.provide('redisUrl', services.redisUrl);
-  const appTemplate = `bf_tpl_${randomBytes(5).toString('hex')}`;
-  project.provide('appTemplate', appTemplate);
   const adminUrl = withDatabase(services.databaseUrl, 'postgres');
-  // Only the projects whose tests start the product (not the web's, nor the root that holds them all).
+  const appTemplate = `bf_tpl_${randomBytes(5).toString('hex')}`;
+  // Only for the projects whose tests start the product (not the web's, nor the root that holds them
+  // all). Elsewhere (the bench's own config) test apps start on an empty database.
+  project.provide('appTemplate', '');
   if (PROJECTS_THAT_START_APPS.includes(project.name)) {
     const began = Date.now();
     await makeAppTemplate(
@@ -36,6 +37,7 @@ export default async function setup(project: TestProject) {
         process.env.BILLFLOW_TEST_TIMINGS,
         `${JSON.stringify({ template: project.name, ms: Date.now() - began, at: began })}\n`,
       );
+    project.provide('appTemplate', appTemplate);
   }
   return async () => {
     const admin = new pg.Client({ connectionString: adminUrl });
@@ -56,7 +58,7 @@ declare module 'vitest' {
   export interface ProvidedContext {
     databaseUrl: string;
     redisUrl: string;
-    /** The database test apps start from a copy of (test/support/app.ts). */
+    /** The database test apps start from a copy of (test/support/app.ts); '' for none. */
     appTemplate: string;
   }
 }

@@ -4,13 +4,7 @@
 // person's name or e-mail is kept twice. The bills snapshot is kept without the vendors' e-mail and
 // phone: those stay sealed in ApprovalCreated and the detail opens them from the stream.
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type {
-  ApprovalEvent,
-  ApprovalStatus,
-  BillSnapshot,
-  ConfirmedDuplicate,
-  Priority,
-} from '../../schema/approvals/events.js';
+import type { ApprovalEvent, ApprovalStatus, BillSnapshot, Priority } from '../../schema/approvals/events.js';
 import { decodeEvent } from '../../schema/shared/events.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
 import type { Projection, ProjectionContext } from '../projection.js';

@@ -2,41 +2,14 @@
 // with the bank account number masked: the full number stays sealed in the log, and only the NACHA
 // writer reads it from there.
 import { type Insertable, sql, type Updateable } from 'kysely';
-import type { CompanyEvent, NachaSettings } from '../../schema/companies/events.js';
+import type { CompanyEvent } from '../../schema/companies/events.js';
 import { decodeEvent } from '../../schema/shared/events.js';
 import type { Projection } from '../projection.js';
+import type { CompaniesTable, CompaniesTables } from './tables.js';
+
+export type { CompaniesTable, CompaniesTables, MaskedNacha } from './tables.js';
 
 /** The settings as the read model and the API show them: the account number masked. */
-export type MaskedNacha = Omit<NachaSettings, 'bankAccountNumber'> & { bankAccountNumber: string };
-
-export interface CompaniesTable {
-  id: number;
-  name: string;
-  name_lower: string;
-  email: string | null;
-  phone: string | null;
-  website: string | null;
-  address: string | null;
-  description: string | null;
-  industry: string | null;
-  status: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED';
-  manager_id: number | null;
-  processor_id: number | null;
-  approver_id: number | null;
-  accountant_id: number | null;
-  qb_realm_id: string | null;
-  qb_connection_status: 'connected' | 'disconnected' | 'error' | null;
-  qb_last_refresh: Date | null;
-  qb_payment_account_reference: string | null;
-  nacha: MaskedNacha | null;
-  created_at: Date;
-  updated_at: Date;
-  deleted_at: Date | null;
-}
-
-export interface CompaniesTables {
-  companies: CompaniesTable;
-}
 
 /** Only the last four characters show, as banks print them. */
 export const maskAccountNumber = (n: string) =>

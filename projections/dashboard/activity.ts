@@ -6,30 +6,9 @@ import type { UserEvent } from '../../schema/users/events.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
 import type { Projection, ProjectionContext } from '../projection.js';
 import { rowsInsert } from '../rows-insert.js';
+import type { ActivityPeopleTable, ActivityTable, ActivityTables } from './tables.js';
 
-export interface ActivityTable {
-  id: string;
-  position: string;
-  type: string;
-  /** The line as shown: `template` with the names in it. */
-  description: string;
-  /** The line with `{actor}` and `{subject}` for the names, kept to render it again once a name is erased. */
-  template: string;
-  /** Names as they were when the line was written; null once that person was forgotten. */
-  actor_name: string | null;
-  subject_name: string | null;
-  actor_id: number | null;
-  subject_type: string;
-  subject_id: string;
-  occurred_at: Date;
-}
-
-export interface ActivityPeopleTable {
-  user_id: number;
-  first_name: string | null;
-  last_name: string | null;
-  email: string | null;
-}
+export type { ActivityPeopleTable, ActivityTable, ActivityTables } from './tables.js';
 
 const displayName = (p: Omit<ActivityPeopleTable, 'user_id'> | undefined, id: number) =>
   [p?.first_name, p?.last_name].filter(Boolean).join(' ').trim() || p?.email || `user #${id}`;
@@ -75,12 +54,6 @@ function templateOf(e: UserEvent, actorId: number | null, subjectId: number): st
     default:
       return null;
   }
-}
-
-/** The tables this read model owns, as Kysely types them. */
-export interface ActivityTables {
-  activity: ActivityTable;
-  activity_people: ActivityPeopleTable;
 }
 
 export const activityProjection: Projection<ActivityTables> = {

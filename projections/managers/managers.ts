@@ -5,25 +5,9 @@ import { sql } from 'kysely';
 import type { ManagerEvent } from '../../schema/managers/events.js';
 import { decodeEvent } from '../../schema/shared/events.js';
 import type { Projection } from '../projection.js';
+import type { ManagersTables } from './tables.js';
 
-export interface ManagersTable {
-  id: number;
-  first_name: string;
-  last_name: string;
-  email: string;
-  phone: string | null;
-  title: string | null;
-  status: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED';
-  user_id: number | null;
-  created_at: Date;
-  updated_at: Date;
-  deleted_at: Date | null;
-}
-
-/** The tables this read model owns, as Kysely types them. */
-export interface ManagersTables {
-  managers: ManagersTable;
-}
+export type { ManagersTable, ManagersTables } from './tables.js';
 
 export const managersProjection: Projection<ManagersTables> = {
   name: 'managers',

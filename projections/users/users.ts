@@ -7,30 +7,9 @@ import type { UserEvent } from '../../schema/users/events.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
 import type { Projection, ProjectionContext } from '../projection.js';
 import { rowsInsert } from '../rows-insert.js';
+import type { UsersTable, UsersTables } from './tables.js';
 
-export interface UsersTable {
-  id: number;
-  /** Null once the user's personal data was erased (UserForgotten). */
-  email: string | null;
-  email_lower: string | null;
-  first_name: string | null;
-  last_name: string | null;
-  role: 'ADMIN' | 'MODERATOR' | 'USER' | 'GUEST';
-  is_active: boolean;
-  /** The current password's row in `user_credentials`: the hash itself is never in a read model. */
-  credential_id: string;
-  deleted_at: Date | null;
-  erased_at: Date | null;
-  created_at: Date;
-  updated_at: Date;
-  total_logins: number;
-  last_login_at: Date | null;
-}
-
-/** The tables this read model owns, as Kysely types them. */
-export interface UsersTables {
-  users: UsersTable;
-}
+export type { UsersTable, UsersTables } from './tables.js';
 
 export const usersProjection: Projection<UsersTables> = {
   name: 'users',

@@ -1,39 +1,24 @@
 // The vendors read model (spec 2 §3 Vendor): one row per vendor with its company, what QuickBooks
 // says of it, and its bank details masked — only the last four digits and the type and bank name.
 // The full numbers stay sealed in the vendor's stream; an unmask reads them from there.
-import { type Generated, type Kysely, sql, type Transaction } from 'kysely';
+import { type Kysely, sql, type Transaction } from 'kysely';
 import { decodeEvent } from '../../schema/shared/events.js';
 import type { VendorEvent, VendorSyncEvent } from '../../schema/vendors/events.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
 import type { Projection, ProjectionContext } from '../projection.js';
 import { rowsInsert } from '../rows-insert.js';
+import type { VendorReadTables, VendorsTable } from './tables.js';
 
-export interface VendorsTable {
-  id: number;
-  company_id: number;
-  qb_vendor_id: string;
-  name: string;
-  email: string | null;
-  phone: string | null;
-  active: boolean;
-  has_banking: boolean;
-  routing_last4: string | null;
-  account_last4: string | null;
-  account_type: 'checking' | 'savings' | null;
-  bank_name: string | null;
-  banking_updated_at: Date | null;
-  qb_synced_at: Date;
-  created_at: Date;
-  updated_at: Date;
-  search_text: Generated<string>;
-}
+export type {
+  VendorReadTables,
+  VendorSyncsTable,
+  VendorSyncsTables,
+  VendorsTable,
+  VendorsTables,
+} from './tables.js';
 
 /** A row as the projection computes it (Postgres derives search_text). */
 export type VendorRowValues = Omit<VendorsTable, 'search_text'>;
-
-export interface VendorsTables {
-  vendors: VendorsTable;
-}
 
 export const vendorsProjection: Projection<VendorReadTables> = {
   name: 'vendors',
@@ -269,24 +254,6 @@ async function applyVendors(
 }
 
 // --- the syncs ----------------------------------------------------------------------------------
-
-export interface VendorSyncsTable {
-  id: string;
-  company_id: number;
-  status: 'queued' | 'running' | 'completed' | 'failed';
-  synced: number;
-  failed: number;
-  error: string | null;
-  requested_at: Date;
-  completed_at: Date | null;
-}
-
-export interface VendorSyncsTables {
-  vendor_syncs: VendorSyncsTable;
-}
-
-/** Both read models of the vendor module, as its projections are typed. */
-export type VendorReadTables = VendorsTables & VendorSyncsTables;
 
 /** Each sync's request and outcome (the screen's result after the live progress). */
 export const vendorSyncsProjection: Projection<VendorReadTables> = {

@@ -1,10 +1,7 @@
 // Bill approvals (spec 2 §2–§7; issue 12): created from a company's QuickBooks bills (snapshotted),
 // approved (a subset), rejected, expired by a delayed job, deleted; one open approval per bill, a
 // duplicate-bill guard and a per-company segregation-of-duties policy.
-import {
-  type ApprovalReadTables,
-  approvalPoliciesProjection,
-} from '../../projections/approvals/approval-policies.js';
+import { approvalPoliciesProjection } from '../../projections/approvals/approval-policies.js';
 import { approvalsProjection } from '../../projections/approvals/approvals.js';
 import * as approvalCommands from '../../schema/approvals/commands.js';
 import { approvalBillsEvents, approvalEvents, approvalPolicyEvents } from '../../schema/approvals/events.js';
@@ -30,7 +27,7 @@ declare module '../auth/permissions.js' {
   interface PermissionTable extends ApprovalPermissions {}
 }
 
-export const approvalModule = defineModule<ApprovalReadTables>({
+export const approvalModule = defineModule({
   name: 'approval',
   events: { ...approvalEvents, ...approvalBillsEvents, ...approvalPolicyEvents },
   commands: approvalCommands,

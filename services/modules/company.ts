@@ -1,7 +1,7 @@
 // Companies (spec 1 §2–§9): client companies, their assignees, payment account, NACHA settings and
 // QuickBooks connection (credentials, OAuth, token refresh by the `quickbooks` process manager).
 import type pg from 'pg';
-import { type CompaniesTables, companiesProjection } from '../../projections/companies/companies.js';
+import { companiesProjection } from '../../projections/companies/companies.js';
 import {
   AssignmentsInput,
   CompanyInput,
@@ -42,7 +42,7 @@ declare module '../auth/permissions.js' {
   interface PermissionTable extends CompanyPermissions {}
 }
 
-export const companyModule = defineModule<CompaniesTables>({
+export const companyModule = defineModule({
   name: 'company',
   events: companyEvents,
   commands: {

@@ -1,6 +1,6 @@
 // The dashboard (spec 1 §7 Dashboard): figures and the activity feed, read from every aggregate's
 // events. A read-side module: no aggregate of its own.
-import { type ActivityTables, activityProjection } from '../../projections/dashboard/activity.js';
+import { activityProjection } from '../../projections/dashboard/activity.js';
 import { ADMIN_ONLY } from '../auth/permissions.js';
 import '../gateway/graphql/types/dashboard.js';
 import { dashboardRoutes } from '../gateway/rest/dashboard-routes.js';
@@ -16,7 +16,7 @@ declare module '../auth/permissions.js' {
   interface PermissionTable extends DashboardPermissions {}
 }
 
-export const dashboardModule = defineModule<ActivityTables>({
+export const dashboardModule = defineModule({
   name: 'dashboard',
   permissions,
   projections: [activityProjection],

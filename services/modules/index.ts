@@ -29,7 +29,7 @@ export const modules = [
   operationsModule,
 ] as const;
 
-for (const m of modules as readonly Module<any>[]) {
+for (const m of modules as readonly Module[]) {
   if (m.events) registerEvents(m.events, m.forgettingEvents);
   if (m.permissions) registerPermissions(m.permissions);
 }
@@ -44,7 +44,7 @@ function unique<T>(items: T[], nameOf: (item: T) => string, what: string): T[] {
   return items;
 }
 
-const all = modules as readonly Module<any>[];
+const all = modules as readonly Module[];
 
 /** Every read model the projector runs. Order does not matter: each has its own checkpoint. */
 export const projections: AnyProjection[] = unique(

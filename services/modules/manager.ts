@@ -1,7 +1,7 @@
 // Managers (spec 2 §2–§7): contact records an ADMIN keeps, each linked to at most one user account.
 // Every company is assigned one (issue 10).
 import type pg from 'pg';
-import { type ManagersTables, managersProjection } from '../../projections/managers/managers.js';
+import { managersProjection } from '../../projections/managers/managers.js';
 import * as managerCommands from '../../schema/managers/commands.js';
 import { managerEvents } from '../../schema/managers/events.js';
 import { ADMIN_ONLY } from '../auth/permissions.js';
@@ -21,7 +21,7 @@ declare module '../auth/permissions.js' {
   interface PermissionTable extends ManagerPermissions {}
 }
 
-export const managerModule = defineModule<ManagersTables>({
+export const managerModule = defineModule({
   name: 'manager',
   events: managerEvents,
   commands: managerCommands,

@@ -1,12 +1,14 @@
 // What a module is: everything one aggregate (or one read-side area, such as the dashboard) adds to
-// the product, declared in one file. services/modules/index.ts lists the modules; every registry
+// the product, declared in one file. Its code lives in one folder per floor: schema/<module>/
+// (contracts), projections/<module>/ (read models), services/<module>/ (deciders and use cases),
+// workers/<module>/ (reactions and jobs). services/modules/index.ts lists the modules; every registry
 // (events, permissions, read models, process managers, job handlers, GraphQL types, REST routes)
 // is derived from that list, so adding an aggregate is one new module file and one line there
 // (recipe: docs/ARCHITECTURE.md, "Adding an aggregate").
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import type { z } from 'zod';
-import type { Projection } from '../../projections/projection.js';
+import type { AnyProjection } from '../../projections/projection.js';
 import type { EventDefinition } from '../../schema/shared/events.js';
 import type { Role } from '../../schema/users/events.js';
 import type { JobHandler, ProcessManager } from '../../workers/process-manager.js';
@@ -14,23 +16,26 @@ import type { AppServices } from '../app/context.js';
 import type { LiveBus } from '../gateway/live.js';
 import type { RestDeps } from '../gateway/rest/deps.js';
 
-export interface Module<Tables = unknown> {
+export interface Module {
   /** Unique, lower case: names the module in errors and docs. */
   name: string;
-  /** Its event types (schema/events/<aggregate>.ts): version, zod schema, upcasters, personal fields. */
+  /** Its event types (schema/<module>/events.ts): version, zod schema, upcasters, personal fields. */
   events?: Record<string, EventDefinition>;
   /** Event types after which a subject's data key is gone (forgetting a subject). */
   forgettingEvents?: readonly string[];
   /**
-   * The input contracts of its commands (schema/commands/<aggregate>.ts), by name. REST bodies and
+   * The input contracts of its commands (schema/<module>/commands.ts), by name. REST bodies and
    * GraphQL arguments validate with these; a test holds every one to the input rules (string caps).
    */
   commands?: Record<string, z.ZodType>;
   /** Who may do what: permission → roles. The one table behind REST and GraphQL (services/auth). */
   permissions?: Record<string, readonly Role[]>;
-  /** Its read models (projections/<name>.ts): the projector runs each with its own checkpoint. */
-  projections?: readonly Projection<Tables>[];
-  /** Its reactions to events (workers/<aggregate>.ts): events → BullMQ jobs. */
+  /**
+   * Its read models (projections/<module>/): the projector runs each with its own checkpoint. Their
+   * tables are typed in projections/<module>/ and composed in projections/database.ts.
+   */
+  projections?: readonly AnyProjection[];
+  /** Its reactions to events (workers/<module>/): events → BullMQ jobs. */
   processManagers?: readonly ProcessManager[];
   /** Job handlers of its queues: queue name → job name → handler. The worker role consumes these. */
   jobHandlers?: Record<string, Record<string, JobHandler>>;
@@ -40,14 +45,12 @@ export interface Module<Tables = unknown> {
   storage?: (pool: pg.Pool) => Promise<void>;
   /** Runs once per gateway: e.g. read rows for live pushes as soon as their change notice arrives. */
   gateway?: (live: LiveBus, app: AppServices) => void;
-  /** Type only: the tables its projections own, merged into the read-model database type (db.ts). */
-  readonly tables?: Tables;
 }
 
 /**
  * Declares a module. GraphQL types are not listed: each file in services/gateway/graphql/types
  * registers itself on the Pothos builder when imported, so the module file imports its type files.
  */
-export function defineModule<Tables = unknown>(module: Module<Tables>): Module<Tables> {
+export function defineModule(module: Module): Module {
   return module;
 }

@@ -1,6 +1,6 @@
 // The user aggregate: accounts, sign-in and sessions, roles, profiles, forgetting (spec 1 §6, §7).
 
-import { type UsersTables, usersProjection } from '../../projections/users/users.js';
+import { usersProjection } from '../../projections/users/users.js';
 import * as userCommands from '../../schema/users/commands.js';
 import { userEvents } from '../../schema/users/events.js';
 import { USERS_QUEUE, usersJobHandlers, usersProcessManager } from '../../workers/users/reactions.js';
@@ -25,7 +25,7 @@ declare module '../auth/permissions.js' {
   interface PermissionTable extends UserPermissions {}
 }
 
-export const userModule = defineModule<UsersTables>({
+export const userModule = defineModule({
   name: 'user',
   events: userEvents,
   forgettingEvents: ['UserForgotten'],

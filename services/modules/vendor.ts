@@ -1,11 +1,7 @@
 // Vendors (spec 2 §2–§7; issue 11): synced from a company's QuickBooks, with the bank details
 // Billflow keeps for ACH. ADMIN and MODERATOR work with them; only they may see numbers unmasked.
 import type pg from 'pg';
-import {
-  type VendorReadTables,
-  vendorSyncsProjection,
-  vendorsProjection,
-} from '../../projections/vendors/vendors.js';
+import { vendorSyncsProjection, vendorsProjection } from '../../projections/vendors/vendors.js';
 import * as vendorCommands from '../../schema/vendors/commands.js';
 import { vendorEvents, vendorSyncEvents } from '../../schema/vendors/events.js';
 import { VENDORS_QUEUE, vendorsJobHandlers, vendorsProcessManager } from '../../workers/vendors/reactions.js';
@@ -32,7 +28,7 @@ declare module '../auth/permissions.js' {
   interface PermissionTable extends VendorPermissions {}
 }
 
-export const vendorModule = defineModule<VendorReadTables>({
+export const vendorModule = defineModule({
   name: 'vendor',
   events: { ...vendorEvents, ...vendorSyncEvents },
   forgettingEvents: ['VendorForgotten'],

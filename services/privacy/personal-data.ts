@@ -8,7 +8,7 @@
 // per field: a replay decrypts every event, and each cipher costs a few microseconds to set up.
 // Once the subject is forgotten its key is gone: the event still loads, with those fields null and
 // listed in `erased`.
-import { createCipheriv, createDecipheriv, createHmac, hkdfSync, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { PersonalFields } from '../../schema/shared/personal.js';
 import type {
   AppendResult,

@@ -70,7 +70,7 @@ export async function startTestApp(
     }
   };
   // A copy of the run's prepared database (test/support/app-template.ts), unless asked for an empty one.
-  const template = opts.fresh ? undefined : inject('appTemplate');
+  const template = (!opts.fresh && inject('appTemplate')) || undefined;
   const db = await phase('database', createTestDatabase('app', 10, { template }));
   await db.pool.end();
   const redis = await createTestRedis('app');
@@ -100,7 +100,7 @@ export async function startTestApp(
   if (process.env.BILLFLOW_TEST_TIMINGS)
     appendFileSync(
       process.env.BILLFLOW_TEST_TIMINGS,
-      `${JSON.stringify({ file: expect.getState().testPath, ms: Date.now() - began, phases, at: began })}\n`,
+      `${JSON.stringify({ file: expect.getState().testPath, ms: Date.now() - began, phases, template, at: began })}\n`,
     );
   return {
     url: started.url,

@@ -13,6 +13,7 @@ import { useCallback, useEffect, useMemo, useRef } from 'react';
 import {
   type AnyVariables,
   type DocumentInput,
+  type OperationContext,
   type RequestPolicy,
   type UseQueryArgs,
   useMutation,
@@ -37,6 +38,8 @@ export interface GqlQueryOptions {
   requestPolicy?: RequestPolicy;
   /** A failure other than a refusal (4xx) is tried once more after this pause (spec 1 §7); false: never. */
   retryDelayMs?: number | false;
+  /** E.g. a longer time-out, `{ fetchOptions: { timeoutMs } }`; a constant (a new object re-reads). */
+  context?: Partial<OperationContext>;
 }
 
 export function useGqlQuery<Data, Variables extends AnyVariables>(
@@ -49,6 +52,7 @@ export function useGqlQuery<Data, Variables extends AnyVariables>(
     variables,
     pause: options.pause,
     requestPolicy: options.requestPolicy ?? 'cache-and-network',
+    context: options.context,
   } as UseQueryArgs<Variables, Data>);
   const { fallback, retryDelayMs = 0 } = options;
   const error = useMemo(
@@ -86,15 +90,17 @@ function worthRetry(error: ApiError) {
 export function useGqlMutation<Data, Variables extends AnyVariables>(
   mutation: DocumentInput<Data, Variables>,
   fallback?: string,
+  /** E.g. a longer time-out, `{ fetchOptions: { timeoutMs } }`. */
+  context?: Partial<OperationContext>,
 ): (variables: Variables) => Promise<Data> {
   const [, execute] = useMutation<Data, Variables>(mutation);
   return useCallback(
     async (variables: Variables) => {
-      const result = await execute(variables);
+      const result = await execute(variables, context);
       if (result.error) throw toApiError(result.error, fallback);
       if (!result.data) throw new ApiError(fallback ?? DEFAULT_ERROR_MESSAGE);
       return result.data;
     },
-    [execute, fallback],
+    [execute, fallback, context],
   );
 }

@@ -71,6 +71,8 @@ export interface RowSelection<Id> {
   label: (rowId: Id) => string;
   /** The header checkbox's name, e.g. 'Select all users on this page'. */
   allLabel: string;
+  /** Rows that may not be ticked (e.g. decided approvals) show a disabled box; all may by default. */
+  selectable?: (rowId: Id) => boolean;
 }
 
 export interface ListSort {
@@ -126,6 +128,7 @@ export function DataList<Row, Id extends string | number>({
   }
   if (rows.length === 0) return <EmptyState {...empty} />;
   const ids = rows.map(rowKey);
+  const selectableIds = selection?.selectable ? ids.filter(selection.selectable) : ids;
   return (
     <>
       <Table>
@@ -136,8 +139,9 @@ export function DataList<Row, Id extends string | number>({
               <TableHead className="w-10 pl-4">
                 <Checkbox
                   aria-label={selection.allLabel}
-                  checked={selection.allOf(ids)}
-                  onChange={(e) => selection.setMany(ids, e.target.checked)}
+                  checked={selection.allOf(selectableIds)}
+                  disabled={selectableIds.length === 0}
+                  onChange={(e) => selection.setMany(selectableIds, e.target.checked)}
                 />
               </TableHead>
             ) : null}
@@ -178,6 +182,7 @@ export function DataList<Row, Id extends string | number>({
                     <Checkbox
                       aria-label={selection.label(id)}
                       checked={checked}
+                      disabled={selection.selectable ? !selection.selectable(id) : undefined}
                       onChange={(e) => selection.toggle(id, e.target.checked)}
                     />
                   </TableCell>

@@ -1,54 +1,57 @@
-// The detail in jsdom with a scripted fetch: Approve disabled with the server's reason beside it, the
-// first approval in the Timeline, and the Edit dialog (only the changes sent, recipients checked as
-// the server checks them, the server's refusal in a toast, the answer shown at once).
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+// The detail in jsdom against the typed fake GraphQL server: Approve disabled with the server's
+// reason beside it, the first approval in the Timeline, the Edit dialog (only the changes sent,
+// recipients checked as the server checks them, the server's refusal in a toast, the saved answer
+// shown at once through the cache), the money in the locale's format, and a push that re-reads it.
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import Toaster from '../../../components/ui/toaster';
 import { resetToasts } from '../../../components/ui/use-toast';
+import { ApprovalsChanged } from '../../../hooks/use-approval-changed';
 import { sessionStore } from '../../../lib/session-store';
-import { json, mockFetch, type RecordedCall, sampleUser } from '../../../testing/fetch-mock';
-
-vi.mock('../../../hooks/use-approval-changed', () => ({ useApprovalChanged: () => {} }));
-vi.mock('../../../hooks/use-approval-policy-changed', () => ({ useApprovalPolicyChanged: () => {} }));
-const { ApprovalDetailPage } = await import('./approval-detail-page');
+import { sampleUser } from '../../../testing/fetch-mock';
+import {
+  createGraphQLMock,
+  type GraphQLMock,
+  GraphQLTestProvider,
+  gqlError,
+} from '../../../testing/graphql-mock';
+import {
+  type Approval,
+  ApprovalHistoryQuery,
+  ApprovalQuery,
+  ManagerOptionsQuery,
+  UpdateApproval,
+} from '../api/approvals';
+import { ApprovalDetailPage } from './approval-detail-page';
 
 const ID = 'aaaaaaaa-1111-2222-3333-444444444444';
-const detail = (over: Record<string, unknown> = {}) => ({
+const detail = (over: Partial<Approval> = {}): Approval => ({
   id: ID,
   companyId: 3,
   companyName: 'Juniper',
-  company: { id: 3, name: 'Juniper' },
   status: 'PENDING',
   priority: 'HIGH',
-  billIds: '1',
-  approvedBillIds: '',
-  billIdList: ['1'],
-  approvedBillIdList: [],
+  billIds: ['1'],
+  approvedBillIds: [],
   billCount: 1,
   approvedBillCount: 0,
-  approvalRate: 0,
   totalAmount: 250,
   approvedAmount: 0,
-  billStats: { totalAmount: 250, totalAmountApproved: 0 },
-  billsParsed: [],
-  approvedBillsParsed: [],
+  bills: [],
+  approvedBills: [],
   managerId: 9,
   managerName: 'Dana Whitfield',
   managerEmail: 'dana@example.com',
   manager: null,
-  createdBy: 1,
   creator: { id: 1, firstName: 'Ada', lastName: 'Lovelace' },
-  approvedBy: null,
   approver: null,
-  rejectedBy: null,
   rejecter: null,
   firstApprovedBy: null,
   firstApprover: null,
   firstApprovedAt: null,
   awaitingSecondApproval: false,
-  creatorMayNotApprove: true,
   secondApprovalThreshold: 100,
   secondApprovalRequired: true,
   viewerMayApprove: true,
@@ -65,33 +68,29 @@ const detail = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-function serve(approval: Record<string, unknown>, onPut?: (call: RecordedCall) => Response) {
-  return mockFetch((call) => {
-    if (call.url === `/api/bill-approval/approvals/${ID}/history`)
-      return json(200, { success: true, data: [] });
-    if (call.url.startsWith('/api/bill-approval/manager-options'))
-      return json(200, {
-        success: true,
-        data: [
-          { id: 9, displayName: 'Dana Whitfield', email: 'dana@example.com' },
-          { id: 12, displayName: 'Olive Options', email: 'olive@example.com' },
-        ],
-      });
-    if (call.method === 'PUT' && onPut) return onPut(call);
-    if (call.url === `/api/bill-approval/approvals/${ID}`)
-      return json(200, { success: true, data: approval });
-    return json(404, { success: false, message: 'unexpected' });
+let gql: GraphQLMock;
+
+function serve(approval: Approval) {
+  gql.on(ApprovalQuery, { approval });
+  gql.on(ApprovalHistoryQuery, { approvalHistory: [] });
+  gql.on(ManagerOptionsQuery, {
+    approvalManagerOptions: [
+      { id: 9, displayName: 'Dana Whitfield', email: 'dana@example.com' },
+      { id: 12, displayName: 'Olive Options', email: 'olive@example.com' },
+    ],
   });
 }
 
 function renderPage() {
   return render(
-    <MemoryRouter initialEntries={[`/approvals/${ID}`]}>
-      <Routes>
-        <Route path="/approvals/:id" element={<ApprovalDetailPage />} />
-      </Routes>
-      <Toaster />
-    </MemoryRouter>,
+    <GraphQLTestProvider mock={gql}>
+      <MemoryRouter initialEntries={[`/approvals/${ID}`]}>
+        <Routes>
+          <Route path="/approvals/:id" element={<ApprovalDetailPage />} />
+        </Routes>
+        <Toaster />
+      </MemoryRouter>
+    </GraphQLTestProvider>,
   );
 }
 
@@ -100,11 +99,13 @@ beforeAll(() => {
   Element.prototype.releasePointerCapture ??= () => {};
   Element.prototype.scrollIntoView ??= () => {};
 });
-beforeEach(() => sessionStore.setUser({ ...sampleUser, role: 'MODERATOR' }));
+beforeEach(() => {
+  gql = createGraphQLMock();
+  sessionStore.setUser({ ...sampleUser, role: 'MODERATOR' });
+});
 afterEach(() => {
   cleanup();
   resetToasts();
-  vi.unstubAllGlobals();
 });
 
 describe('ApprovalDetailPage', () => {
@@ -144,19 +145,14 @@ describe('ApprovalDetailPage', () => {
   });
 
   it('edits priority, manager and recipients: bad addresses stay here, only changes are sent', async () => {
-    let answer = () =>
-      json(200, {
-        success: true,
-        message: 'Approval updated successfully',
-        data: detail({
-          priority: 'URGENT',
-          managerId: 12,
-          managerName: 'Olive Options',
-          managerEmail: 'olive@example.com',
-          recipients: ['ap@client.example', 'cfo@client.example'],
-        }),
-      });
-    const { calls } = serve(detail(), () => answer());
+    serve(detail());
+    const saved = detail({
+      priority: 'URGENT',
+      managerId: 12,
+      managerName: 'Olive Options',
+      managerEmail: 'olive@example.com',
+      recipients: ['ap@client.example', 'cfo@client.example'],
+    });
     renderPage();
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Edit' }));
@@ -173,39 +169,32 @@ describe('ApprovalDetailPage', () => {
     await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     expect(within(dialog).getByText('Not a valid e-mail address: not-an-address')).toBeTruthy();
     expect(recipients.getAttribute('aria-invalid')).toBe('true');
-    expect(calls.some((c) => c.method === 'PUT')).toBe(false);
+    expect(gql.calls(UpdateApproval)).toHaveLength(0);
 
     // The server refuses: its message in a toast, the dialog stays open.
-    answer = () => json(409, { success: false, message: 'Cannot update an approval with status APPROVED' });
+    gql.on(UpdateApproval, gqlError('Cannot update an approval with status APPROVED', { code: 'CONFLICT' }));
     await user.clear(recipients);
     await user.type(recipients, 'ap@client.example, CFO@client.example');
     await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     await screen.findByText('Cannot update an approval with status APPROVED');
     expect(screen.getByRole('dialog', { name: 'Edit Approval' })).toBeTruthy();
 
-    answer = () =>
-      json(200, {
-        success: true,
-        data: detail({
-          priority: 'URGENT',
-          managerId: 12,
-          managerName: 'Olive Options',
-          managerEmail: 'olive@example.com',
-          recipients: ['ap@client.example', 'cfo@client.example'],
-        }),
-      });
+    gql.on(UpdateApproval, { updateApproval: { id: ID } });
+    gql.on(ApprovalQuery, { approval: saved });
     await user.click(within(dialog).getByRole('button', { name: 'Save Changes' }));
     await screen.findByText('Approval updated successfully');
     await waitFor(() => expect(screen.queryByRole('dialog', { name: 'Edit Approval' })).toBeNull());
-    const puts = calls.filter((c) => c.method === 'PUT');
-    expect(puts.at(-1)!.url).toBe(`/api/bill-approval/approvals/${ID}`);
-    expect(puts.at(-1)!.body).toEqual({
-      priority: 'URGENT',
-      managerId: 12,
-      recipients: ['ap@client.example', 'cfo@client.example'],
+    expect(gql.calls(UpdateApproval).at(-1)).toEqual({
+      id: ID,
+      input: {
+        priority: 'URGENT',
+        managerId: 12,
+        recipients: ['ap@client.example', 'cfo@client.example'],
+      },
     });
-    // The answer shows at once (the live notice would reload it as well).
-    expect(screen.getAllByText('Olive Options').length).toBeGreaterThan(0);
+    // The write re-reads the detail and its history through the cache: the change shows at once.
+    await waitFor(() => expect(screen.getAllByText('Olive Options').length).toBeGreaterThan(0));
+    expect(gql.calls(ApprovalHistoryQuery).length).toBeGreaterThan(1);
   });
 
   it('offers a USER neither Edit nor Approve', async () => {
@@ -220,5 +209,35 @@ describe('ApprovalDetailPage', () => {
     await screen.findByRole('heading', { name: 'Approval #aaaaaaaa' });
     expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+
+  it('shows money in the locale’s format and re-reads itself and its history on a push; a deletion is said', async () => {
+    serve(detail({ totalAmount: 4693.45 }));
+    renderPage();
+    await screen.findByText('$4,693.45');
+    await waitFor(() => expect(gql.subscribed(ApprovalsChanged)).toBe(1));
+    expect(gql.calls(ApprovalsChanged)).toEqual([{ id: ID }]);
+    const histories = gql.calls(ApprovalHistoryQuery).length;
+    gql.on(ApprovalQuery, { approval: detail({ status: 'REJECTED', rejectionReason: 'Wrong vendor' }) });
+    act(
+      () =>
+        void gql.push(ApprovalsChanged, {
+          approvalChanged: { id: ID, type: 'ApprovalRejected', status: 'REJECTED' },
+        }),
+    );
+    await waitFor(() => expect(screen.getByTestId('detail-status').textContent).toBe('Rejected'));
+    expect(screen.getByTestId('rejection-reason').textContent).toBe('Wrong vendor');
+    await waitFor(() => expect(gql.calls(ApprovalHistoryQuery).length).toBe(histories + 1));
+
+    // Deleted elsewhere: the re-read fails, the page keeps what it showed and says so.
+    gql.on(ApprovalQuery, gqlError('Approval not found', { code: 'NOT_FOUND' }));
+    act(
+      () =>
+        void gql.push(ApprovalsChanged, {
+          approvalChanged: { id: ID, type: 'ApprovalDeleted', status: null },
+        }),
+    );
+    await screen.findByText('This approval has been deleted. Its bills are free for a new approval.');
+    expect(screen.getByRole('heading', { name: 'Approval #aaaaaaaa' })).toBeTruthy();
   });
 });

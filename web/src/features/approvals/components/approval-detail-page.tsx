@@ -1,9 +1,10 @@
 // /approvals/{id} (spec 2 §2 Approval detail; issue 12): header with badges and age, Refresh, Edit,
 // Approve (a subset of the bills) and Reject (the dialog's rules) for staff on PENDING; the cards of
 // the spec; segregation of duties on screen: whether the viewer may approve, and why not, comes from
-// the server (the same rule its decider applies). Live: a change of this approval anywhere reloads it.
+// the server (the same rule its decider applies). Live: a change of this approval anywhere, or of its
+// company's policy, re-reads it and its history through the cache (lib/cache-rules.ts).
 import { ArrowLeft, Check, Pencil, RefreshCw, X } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Badge } from '../../../components/ui/badge';
@@ -12,14 +13,21 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { useApprovalChanged } from '../../../hooks/use-approval-changed';
-import { useApprovalPolicyChanged } from '../../../hooks/use-approval-policy-changed';
-import { useLiveResync } from '../../../hooks/use-live-resync';
+import { ApprovalPolicyChanged } from '../../../hooks/use-approval-policy-changed';
+import { useLive } from '../../../hooks/use-live';
 import { useSession } from '../../../lib/auth';
-import { useRemote } from '../../../lib/use-remote';
-import { approveApproval, getApproval, getApprovalHistory, rejectApproval } from '../api/approvals';
+import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
+import { formatCurrency } from '../../../lib/utils';
+import {
+  type Approval,
+  type ApprovalBill,
+  ApprovalHistoryQuery,
+  ApprovalQuery,
+  ApproveApproval,
+  RejectApproval,
+} from '../api/approvals';
 import {
   formatDateTime,
-  formatUsd,
   historyTime,
   managerLabel,
   personName,
@@ -31,6 +39,8 @@ import { ApproveDialog } from './approve-dialog';
 import { BillCard } from './bill-card';
 import { EditApprovalDialog } from './edit-approval-dialog';
 import { RejectDialog } from './reject-dialog';
+
+const NO_BILLS: readonly ApprovalBill[] = [];
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -46,28 +56,35 @@ export function ApprovalDetailPage() {
   const navigate = useNavigate();
   const { user } = useSession();
   const staff = user?.role === 'ADMIN' || user?.role === 'MODERATOR';
-  const approval = useRemote((signal) => getApproval(id, signal), [id]);
-  const history = useRemote((signal) => getApprovalHistory(id, signal), [id]);
+  const read = useGqlQuery(ApprovalQuery, { id }, { fallback: 'Approval not found' });
+  const history = useGqlQuery(ApprovalHistoryQuery, { id }, { fallback: 'Failed to fetch approval history' });
+  const approveCall = useGqlMutation(ApproveApproval, 'Failed to approve approval');
+  const rejectCall = useGqlMutation(RejectApproval, 'Failed to reject approval');
   const [approveOpen, setApproveOpen] = useState(false);
   const [rejectOpen, setRejectOpen] = useState(false);
   const [editOpen, setEditOpen] = useState(false);
   // Deleted elsewhere while open: the page says so and offers no action.
   const [deleted, setDeleted] = useState(false);
 
+  // Once deleted the re-read fails: the page keeps what it last showed, with the notice.
+  const last = useRef<{ id: string; approval: Approval } | null>(null);
+  if (read.data) last.current = { id, approval: read.data.approval };
+  const shown = last.current?.id === id ? last.current.approval : undefined;
+
   const reload = () => {
-    approval.reload();
+    read.reload();
     history.reload();
   };
+  // Each push re-reads this approval and its history through the cache; a deletion is said here.
   useApprovalChanged(id, (change) => {
     if (change.type === 'ApprovalDeleted') setDeleted(true);
-    else reload();
   });
   // The company's policy changed: whether this viewer may approve, and why not, may have.
-  const companyId = approval.data?.companyId ?? null;
-  useApprovalPolicyChanged(companyId, () => approval.reload(), { pause: companyId === null });
-  useLiveResync(reload);
+  const companyId = shown?.companyId ?? null;
+  useLive(ApprovalPolicyChanged, { companyId }, companyId === null);
 
-  const a = approval.data;
+  const a = shown;
+  const approval = { error: read.error };
   if (!a)
     return (
       <div className="grid grid-cols-1 gap-6">
@@ -91,8 +108,8 @@ export function ApprovalDetailPage() {
       </div>
     );
 
-  const bills = a.billsParsed ?? [];
-  const approvedBills = a.approvedBillsParsed ?? [];
+  const bills = a.bills ?? NO_BILLS;
+  const approvedBills = a.approvedBills ?? NO_BILLS;
   const pending = a.status === 'PENDING' && !deleted;
   // The server's answer for this viewer; it judges the approve itself again when sent.
   const block = a.viewerMayApprove ? null : a.approveBlockedReason;
@@ -101,11 +118,10 @@ export function ApprovalDetailPage() {
 
   async function approve(billIds: string[]) {
     try {
-      const next = await approveApproval(a!.id, billIds);
-      if (next?.awaitingSecondApproval)
+      const next = await approveCall({ id: a!.id, approvedBillIds: billIds });
+      if (next.approveApproval.awaitingSecondApproval)
         toast.success('First approval recorded', 'A second, different approver must now approve.');
       else toast.success('Approval approved successfully');
-      reload();
     } catch (err) {
       toast.error(err instanceof Error ? err.message : 'Failed to approve approval');
       throw err;
@@ -113,9 +129,8 @@ export function ApprovalDetailPage() {
   }
   async function reject(reason: string) {
     try {
-      await rejectApproval(a!.id, reason);
+      await rejectCall({ id: a!.id, rejectionReason: reason });
       toast.success('Approval rejected successfully');
-      reload();
     } catch (err) {
       toast.error(err instanceof Error ? err.message : 'Failed to reject approval');
       throw err;
@@ -196,7 +211,9 @@ export function ApprovalDetailPage() {
           aria-label="Segregation of duties"
           className="rounded-lg border border-amber-300 bg-amber-50 px-4 py-3 text-sm text-amber-950"
         >
-          <p>Above the company’s threshold of {formatUsd(threshold)}: two different approvers are needed.</p>
+          <p>
+            Above the company’s threshold of {formatCurrency(threshold)}: two different approvers are needed.
+          </p>
         </section>
       ) : null}
 
@@ -208,7 +225,7 @@ export function ApprovalDetailPage() {
             </CardHeader>
             <CardContent>
               <dl className="grid gap-3 sm:grid-cols-2">
-                <Field label="Company">{a.companyName ?? a.company?.name ?? 'N/A'}</Field>
+                <Field label="Company">{a.companyName ?? 'N/A'}</Field>
                 <Field label="Company ID">{a.companyId}</Field>
                 <Field label="Manager">{managerLabel(a.managerName, null)}</Field>
                 <Field label="Manager email">{a.managerEmail ?? a.manager?.email ?? 'N/A'}</Field>
@@ -222,12 +239,12 @@ export function ApprovalDetailPage() {
                 Bills Information <Badge variant="secondary">{bills.length}</Badge>
               </CardTitle>
               <p className="text-sm">
-                Total: <span className="font-semibold">{formatUsd(a.billStats.totalAmount)}</span>
+                Total: <span className="font-semibold">{formatCurrency(a.totalAmount)}</span>
               </p>
             </CardHeader>
             <CardContent className="grid gap-4">
               {bills.map((b) => (
-                <BillCard key={b.Id} approvalId={a.id} bill={b} approved={a.status === 'APPROVED'} />
+                <BillCard key={b.id} approvalId={a.id} bill={b} approved={a.status === 'APPROVED'} />
               ))}
             </CardContent>
           </Card>
@@ -239,17 +256,19 @@ export function ApprovalDetailPage() {
                   Approved Bills <Badge variant="secondary">{approvedBills.length}</Badge>
                 </CardTitle>
                 <p className="text-sm">
-                  Total: <span className="font-semibold">{formatUsd(a.billStats.totalAmountApproved)}</span>
+                  Total: <span className="font-semibold">{formatCurrency(a.approvedAmount)}</span>
                 </p>
               </CardHeader>
               <CardContent>
                 <ul className="grid gap-2 text-sm" data-testid="approved-bills-list">
                   {approvedBills.map((b) => (
-                    <li key={b.Id} className="flex justify-between gap-2 rounded-md border px-3 py-2">
+                    <li key={b.id} className="flex justify-between gap-2 rounded-md border px-3 py-2">
                       <span>
-                        {b.VendorRef.name ?? 'Unknown Vendor'} · Doc # {b.DocNumber || 'N/A'} · Bill ID {b.Id}
+                        {b.vendorName ?? 'Unknown Vendor'} · Doc # {b.docNumber || 'N/A'} · Bill ID {b.id}
                       </span>
-                      <span className="font-medium">{formatUsd(b.TotalAmt)}</span>
+                      <span className="font-medium">
+                        {formatCurrency(b.totalAmt, b.currency ?? undefined)}
+                      </span>
                     </li>
                   ))}
                 </ul>
@@ -288,11 +307,11 @@ export function ApprovalDetailPage() {
                     Retry
                   </Button>
                 </p>
-              ) : (history.data ?? []).length === 0 ? (
+              ) : (history.data?.approvalHistory ?? []).length === 0 ? (
                 <p className="text-sm text-muted-foreground">No activity yet.</p>
               ) : (
                 <ol className="grid gap-3" data-testid="history">
-                  {(history.data ?? []).map((h) => (
+                  {(history.data?.approvalHistory ?? []).map((h) => (
                     <li key={h.id} className="grid gap-0.5 border-l-2 pl-3 text-sm">
                       <p>
                         <span className="font-medium">{h.action}</span>
@@ -327,7 +346,7 @@ export function ApprovalDetailPage() {
                       First approval by {personName(a.firstApprover) ?? `user ${a.firstApprovedBy}`} on{' '}
                       {formatDateTime(a.firstApprovedAt)}
                       {a.secondApprovalRequired
-                        ? `; a second approver is needed${threshold !== null ? ` (amount above ${formatUsd(threshold)})` : ''}`
+                        ? `; a second approver is needed${threshold !== null ? ` (amount above ${formatCurrency(threshold)})` : ''}`
                         : ''}
                     </span>
                   </Field>
@@ -360,11 +379,11 @@ export function ApprovalDetailPage() {
                   <span className="font-mono text-xs">{a.id}</span>
                 </Field>
                 <Field label="Bill IDs">
-                  <span className="font-mono text-xs">{a.billIds || 'None'}</span>
+                  <span className="font-mono text-xs">{a.billIds.join(',') || 'None'}</span>
                 </Field>
                 <Field label="Approved Bill IDs">
                   <span className="font-mono text-xs" data-testid="approved-bill-ids">
-                    {a.approvedBillIds || 'None'}
+                    {a.approvedBillIds.join(',') || 'None'}
                   </span>
                 </Field>
                 {a.confirmedDuplicates.length > 0 ? (
@@ -395,16 +414,7 @@ export function ApprovalDetailPage() {
       />
       <RejectDialog open={rejectOpen} onOpenChange={setRejectOpen} onSubmit={reject} />
       {staff && pending ? (
-        <EditApprovalDialog
-          open={editOpen}
-          onOpenChange={setEditOpen}
-          approval={a}
-          onSaved={(next) => {
-            // The answer already holds the change; the live notice reloads it (and the history) too.
-            approval.setData(() => next);
-            history.reload();
-          }}
-        />
+        <EditApprovalDialog open={editOpen} onOpenChange={setEditOpen} approval={a} />
       ) : null}
     </div>
   );

@@ -8,11 +8,17 @@ import { Checkbox } from '../../../components/ui/checkbox';
 import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { toast } from '../../../components/ui/use-toast';
-import { useRemote } from '../../../lib/use-remote';
-import { getApprovalPolicy, setApprovalPolicy } from '../api/approvals';
+import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
+import { ApprovalPolicyQuery, SetApprovalPolicy } from '../api/approvals';
 
 export function ApprovalPolicyCard({ companyId }: { companyId: string }) {
-  const policy = useRemote((signal) => getApprovalPolicy(companyId, signal), [companyId]);
+  const read = useGqlQuery(
+    ApprovalPolicyQuery,
+    { companyId: Number(companyId) },
+    { fallback: 'Failed to fetch the approval policy' },
+  );
+  const policy = { data: read.data?.approvalPolicy, error: read.error };
+  const savePolicy = useGqlMutation(SetApprovalPolicy, 'Failed to save the approval policy');
   const [creatorMayNotApprove, setCreator] = useState(true);
   const [assignedStaffOnly, setAssignedOnly] = useState(true);
   const [threshold, setThreshold] = useState('');
@@ -37,12 +43,11 @@ export function ApprovalPolicyCard({ companyId }: { companyId: string }) {
     setError(null);
     setSaving(true);
     try {
-      const saved = await setApprovalPolicy(companyId, {
-        creatorMayNotApprove,
-        secondApprovalThreshold: amount,
-        assignedStaffOnly,
+      // The saved policy comes back through the cache (the write re-reads approvalPolicy).
+      await savePolicy({
+        companyId: Number(companyId),
+        input: { creatorMayNotApprove, secondApprovalThreshold: amount, assignedStaffOnly },
       });
-      policy.setData(() => saved);
       toast.success('Approval policy saved');
     } catch (err) {
       toast.error(err instanceof Error ? err.message : 'Failed to save the approval policy');

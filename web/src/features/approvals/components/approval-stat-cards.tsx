@@ -1,8 +1,8 @@
 // The list's figures (spec 2 §2): five counts, and a second row when bill data exists.
 import { Card, CardContent } from '../../../components/ui/card';
-import { cn } from '../../../lib/utils';
+import { cn, formatCurrency } from '../../../lib/utils';
 import type { ApprovalStats } from '../api/approvals';
-import { formatUsd, hasBillFigures, percent } from '../utils/approval-rules';
+import { hasBillFigures, percent } from '../utils/approval-rules';
 
 function Stat({
   label,
@@ -63,14 +63,14 @@ export function ApprovalStatCards({ stats }: { stats: ApprovalStats | undefined 
           {/* A whole row each on a phone: half of one was narrower than '$46,007.18' at this size. */}
           <Stat
             label="Processed Amount"
-            value={formatUsd(s.processedTotalAmount)}
+            value={formatCurrency(s.processedTotalAmount)}
             testId="stat-processed-amount"
             className="col-span-2 sm:col-span-1"
           />
           <Stat
             className="col-span-2 sm:col-span-1"
             label="Approved Amount"
-            value={formatUsd(s.approvedTotalAmount)}
+            value={formatCurrency(s.approvedTotalAmount)}
             note={`${percent(s.approvedTotalAmount, s.processedTotalAmount)}% of total`}
             testId="stat-approved-amount"
           />

@@ -1,50 +1,55 @@
-// The list's states in jsdom with a scripted fetch (the e2e test drives the real server): the load
-// error with Retry, the columns' derived values, the paging footer, and a USER without actions.
-import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+// The list in jsdom against the typed fake GraphQL server (the e2e test drives the real one): the load
+// error with Retry, the columns' derived values, the paging footer, a USER without actions, the live
+// pushes re-reading the list and its figures together, bulk actions, and the CSV export (REST).
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import Toaster from '../../../components/ui/toaster';
 import { resetToasts } from '../../../components/ui/use-toast';
+import { ApprovalsChanged } from '../../../hooks/use-approval-changed';
+import { ApprovalPolicyChanged } from '../../../hooks/use-approval-policy-changed';
 import { sessionStore } from '../../../lib/session-store';
 import { json, mockFetch, sampleUser } from '../../../testing/fetch-mock';
+import {
+  createGraphQLMock,
+  type GraphQLMock,
+  GraphQLTestProvider,
+  gqlError,
+} from '../../../testing/graphql-mock';
+import {
+  type ApprovalRow,
+  type ApprovalStats,
+  ApprovalStatsQuery,
+  ApprovalsQuery,
+  BulkApprove,
+  CompanyChoicesQuery,
+} from '../api/approvals';
+import { ApprovalsPage } from './approvals-page';
 
-// The subscription socket is not part of these tests (the e2e test covers the live path).
-vi.mock('../../../hooks/use-approval-changed', () => ({ useApprovalChanged: () => {} }));
-// The policy push's callback, held so a test can play a pushed change.
-const policyPush: { onChange: ((companyId: number) => void) | null } = { onChange: null };
-vi.mock('../../../hooks/use-approval-policy-changed', () => ({
-  useApprovalPolicyChanged: (_companyId: number | null, onChange: (companyId: number) => void) => {
-    policyPush.onChange = onChange;
-  },
-}));
-const { ApprovalsPage } = await import('./approvals-page');
-
-const approval = (i: number, over: Record<string, unknown> = {}) => ({
+const approval = (i: number, over: Partial<ApprovalRow> = {}): ApprovalRow => ({
   id: `${String(i).padStart(8, '0')}-1111-2222-3333-444444444444`,
   companyId: 3,
   companyName: 'Juniper',
-  company: { id: 3, name: 'Juniper' },
   status: 'PENDING',
   priority: 'HIGH',
-  billIds: '1,2,3',
-  approvedBillIds: '',
-  billIdList: ['1', '2', '3'],
-  approvedBillIdList: [],
+  billIds: ['1', '2', '3'],
   billCount: 3,
   approvedBillCount: 0,
-  approvalRate: 0,
   totalAmount: 1234.5,
   approvedAmount: 0,
+  managerId: null,
   managerName: null,
   managerEmail: null,
   awaitingSecondApproval: false,
+  viewerMayApprove: true,
+  approveBlockedReason: null,
   createdAt: '2026-11-20T10:00:00.000Z',
   updatedAt: '2026-11-20T10:00:00.000Z',
   ...over,
 });
 
-const STATS = {
+const STATS: ApprovalStats = {
   total: 27,
   pending: 20,
   approved: 4,
@@ -56,16 +61,38 @@ const STATS = {
   approvedTotalAmount: 250,
 };
 
+const pageOf = (rows: ApprovalRow[], page = 1, total = rows.length, totalPages = 1) => ({
+  approvals: { data: rows, total, page, limit: 10, totalPages },
+});
+
+let gql: GraphQLMock;
+
+function serve(rows: (page: number) => ReturnType<typeof pageOf>) {
+  gql.on(ApprovalStatsQuery, { approvalStats: STATS });
+  gql.on(CompanyChoicesQuery, { companies: { data: [{ id: 3, name: 'Juniper' }] } });
+  gql.on(ApprovalsQuery, (v) => rows(v.page ?? 1));
+}
+
 function renderPage() {
   return render(
-    <MemoryRouter initialEntries={['/approvals']}>
-      <ApprovalsPage />
-      <Toaster />
-    </MemoryRouter>,
+    <GraphQLTestProvider mock={gql}>
+      <MemoryRouter initialEntries={['/approvals']}>
+        <ApprovalsPage />
+        <Toaster />
+      </MemoryRouter>
+    </GraphQLTestProvider>,
   );
 }
 
-beforeEach(() => sessionStore.setUser(sampleUser));
+beforeAll(() => {
+  Element.prototype.hasPointerCapture ??= () => false;
+  Element.prototype.releasePointerCapture ??= () => {};
+  Element.prototype.scrollIntoView ??= () => {};
+});
+beforeEach(() => {
+  gql = createGraphQLMock();
+  sessionStore.setUser(sampleUser);
+});
 afterEach(() => {
   cleanup();
   resetToasts();
@@ -75,43 +102,38 @@ afterEach(() => {
 
 describe('ApprovalsPage', () => {
   it('says why the list failed and loads again on Retry', async () => {
-    let fail = true;
-    const { calls } = mockFetch((call) => {
-      if (call.url.startsWith('/api/bill-approval/approvals/stats'))
-        return json(200, { success: true, data: STATS });
-      if (call.url.startsWith('/api/company')) return json(200, { success: true, data: [] });
-      if (fail) return json(400, { success: false, message: 'limit must be 5, 10, 25, 50 or 100' });
-      return json(200, {
-        success: true,
-        data: [],
-        meta: { pagination: { total: 0, page: 1, limit: 10, totalPages: 1 } },
-      });
-    });
+    serve(() => pageOf([]));
+    gql.on(ApprovalsQuery, gqlError('limit must be 5, 10, 25, 50 or 100'));
     renderPage();
     await screen.findByText('Error loading approvals: limit must be 5, 10, 25, 50 or 100');
-    fail = false;
+    gql.on(ApprovalsQuery, pageOf([]));
     await userEvent.setup().click(screen.getByRole('button', { name: 'Retry' }));
     await screen.findByText('No approvals found');
     expect(screen.getByTestId('page-summary').textContent).toBe('Page 1 of 1 • Total: 0 approvals');
-    const list = calls.filter((c) => c.url.startsWith('/api/bill-approval/approvals?'));
-    expect(list[0].url).toContain('page=1&limit=10&sortBy=createdAt&sortOrder=desc');
+    expect(gql.calls(ApprovalsQuery)[0]).toEqual({
+      search: null,
+      companyId: null,
+      status: null,
+      priority: null,
+      page: 1,
+      limit: 10,
+      sortBy: 'createdAt',
+      sortOrder: 'desc',
+    });
   });
 
   it('shows the derived columns, the figures and up to 5 page buttons; a page button asks for that page', async () => {
-    const { calls } = mockFetch((call) => {
-      if (call.url.startsWith('/api/bill-approval/approvals/stats'))
-        return json(200, { success: true, data: STATS });
-      if (call.url.startsWith('/api/company')) return json(200, { success: true, data: [] });
-      const page = Number(new URL(call.url, 'http://x').searchParams.get('page'));
-      return json(200, {
-        success: true,
-        data: [
-          approval(page, { approvedBillCount: 2, approvedBillIds: '1,2', managerEmail: 'm@x.test' }),
+    serve((page) =>
+      pageOf(
+        [
+          approval(page, { approvedBillCount: 2, managerEmail: 'm@x.test' }),
           approval(page + 100, { status: 'REJECTED' }),
         ],
-        meta: { pagination: { total: 72, page, limit: 10, totalPages: 8 } },
-      });
-    });
+        page,
+        72,
+        8,
+      ),
+    );
     renderPage();
     const first = await screen.findByTestId(`approval-row-${approval(1).id}`);
     expect(within(first).getByText('00000001')).toBeTruthy();
@@ -120,9 +142,10 @@ describe('ApprovalsPage', () => {
     expect(within(first).getByText('m@x.test')).toBeTruthy();
     const second = screen.getByTestId(`approval-row-${approval(101).id}`);
     expect(within(second).getByText('Not assigned')).toBeTruthy();
-    // Only the PENDING row has approve and reject.
+    // Only the PENDING row has approve and reject, and only it may be selected.
     expect(within(first).getByRole('button', { name: 'Approve approval 00000001' })).toBeTruthy();
     expect(within(second).queryByRole('button', { name: /^Approve approval/ })).toBeNull();
+    expect((within(second).getByRole('checkbox') as HTMLInputElement).disabled).toBe(true);
 
     await waitFor(() => expect(screen.getByTestId('stat-total-value').textContent).toBe('27'));
     expect(screen.getByTestId('stat-approved-bills').textContent).toContain('33% approval rate');
@@ -139,55 +162,74 @@ describe('ApprovalsPage', () => {
       '7',
       '8',
     ]);
-    expect(calls.some((c) => c.url.includes('page=8&limit=10'))).toBe(true);
+    expect(gql.calls(ApprovalsQuery).some((v) => v.page === 8 && v.limit === 10)).toBe(true);
   });
 
-  it("reads the list and its figures again when a company's approval policy changes", async () => {
+  it('on a phone shows ID, status and actions; Created is a column of its own, never pinned over another', async () => {
+    serve(() => pageOf([approval(1)]));
+    renderPage();
+    const row = await screen.findByTestId(`approval-row-${approval(1).id}`);
+    const cellOf = (testId: string) => within(row).getByTestId(testId).closest('td') as HTMLElement;
+    // Always shown: no class hides these at any width.
+    for (const cell of [cellOf('status'), within(row).getByText('00000001').closest('td') as HTMLElement])
+      expect(cell.className).not.toMatch(/(^|\s)hidden(\s|$)/);
+    const actions = within(row)
+      .getByRole('button', { name: 'Actions for approval 00000001' })
+      .closest('td') as HTMLElement;
+    expect(actions.className).not.toMatch(/(^|\s)hidden(\s|$)|sticky/);
+    // The other columns wait for the room they need; Created shows from 1024 px on, beside Actions.
+    expect(cellOf('processed-bills').className).toMatch(/hidden xl:table-cell/);
+    const headers = screen.getAllByRole('columnheader').map((h) => h.textContent?.trim());
+    expect(headers.slice(-2)).toEqual(['Created', 'Actions']);
+    const created = screen.getAllByRole('columnheader').at(-2) as HTMLElement;
+    expect(created.className).toMatch(/hidden lg:table-cell/);
+    expect(created.className).not.toMatch(/sticky/);
+  });
+
+  it("reads the list and its figures again when an approval or a company's approval policy changes", async () => {
     let mayApprove = true;
-    const { calls } = mockFetch((call) => {
-      if (call.url.startsWith('/api/bill-approval/approvals/stats'))
-        return json(200, { success: true, data: STATS });
-      if (call.url.startsWith('/api/company')) return json(200, { success: true, data: [] });
-      return json(200, {
-        success: true,
-        data: [
-          approval(1, {
-            viewerMayApprove: mayApprove,
-            approveBlockedReason: mayApprove ? null : 'The creator of an approval may not approve it',
-          }),
-        ],
-        meta: { pagination: { total: 1, page: 1, limit: 10, totalPages: 1 } },
-      });
-    });
+    serve(() =>
+      pageOf([
+        approval(1, {
+          viewerMayApprove: mayApprove,
+          approveBlockedReason: mayApprove ? null : 'The creator of an approval may not approve it',
+        }),
+      ]),
+    );
     renderPage();
     const button = await screen.findByRole('button', { name: 'Approve approval 00000001' });
     expect((button as HTMLButtonElement).disabled).toBe(false);
-    const lists = () => calls.filter((c) => c.url.startsWith('/api/bill-approval/approvals?')).length;
-    const stats = () => calls.filter((c) => c.url.startsWith('/api/bill-approval/approvals/stats')).length;
+    await waitFor(() => expect(gql.subscribed(ApprovalPolicyChanged)).toBe(1));
+    await waitFor(() => expect(gql.calls(ApprovalStatsQuery)).toHaveLength(1));
+    const lists = () => gql.calls(ApprovalsQuery).length;
+    const stats = () => gql.calls(ApprovalStatsQuery).length;
     const [listsBefore, statsBefore] = [lists(), stats()];
     mayApprove = false;
-    policyPush.onChange?.(3);
+    act(() => void gql.push(ApprovalPolicyChanged, { approvalPolicyChanged: { companyId: 3 } }));
     await waitFor(() =>
       expect(
         (screen.getByRole('button', { name: 'Approve approval 00000001' }) as HTMLButtonElement).disabled,
       ).toBe(true),
     );
+    await waitFor(() => expect(stats()).toBe(statsBefore + 1));
     expect(lists()).toBe(listsBefore + 1);
-    expect(stats()).toBe(statsBefore + 1);
+
+    // An approval decided elsewhere: the row and the figures move together, no 15 s wait.
+    serve(() => pageOf([approval(1, { status: 'APPROVED', approvedBillCount: 3 })]));
+    gql.on(ApprovalStatsQuery, { approvalStats: { ...STATS, pending: 19, approved: 5 } });
+    act(
+      () =>
+        void gql.push(ApprovalsChanged, {
+          approvalChanged: { id: approval(1).id, type: 'ApprovalApproved', status: 'APPROVED' },
+        }),
+    );
+    await waitFor(() => expect(screen.getByTestId('stat-pending-value').textContent).toBe('19'));
+    expect(screen.getByTestId('status').textContent).toContain('Approved');
   });
 
   it('offers a USER no selection, no row actions and no new approval', async () => {
     sessionStore.setUser({ ...sampleUser, role: 'USER' });
-    mockFetch((call) => {
-      if (call.url.startsWith('/api/bill-approval/approvals/stats'))
-        return json(200, { success: true, data: STATS });
-      if (call.url.startsWith('/api/company')) return json(200, { success: true, data: [] });
-      return json(200, {
-        success: true,
-        data: [approval(1)],
-        meta: { pagination: { total: 1, page: 1, limit: 10, totalPages: 1 } },
-      });
-    });
+    serve(() => pageOf([approval(1)]));
     renderPage();
     await screen.findByTestId(`approval-row-${approval(1).id}`);
     expect(screen.queryAllByRole('checkbox')).toHaveLength(0);
@@ -196,22 +238,15 @@ describe('ApprovalsPage', () => {
   });
 
   it('disables a row’s approve for a viewer the server says may not, with the reason as its title', async () => {
-    mockFetch((call) => {
-      if (call.url.startsWith('/api/bill-approval/approvals/stats'))
-        return json(200, { success: true, data: STATS });
-      if (call.url.startsWith('/api/company')) return json(200, { success: true, data: [] });
-      return json(200, {
-        success: true,
-        data: [
-          approval(1, {
-            viewerMayApprove: false,
-            approveBlockedReason: 'You created this approval; this company requires a different approver.',
-          }),
-          approval(2, { viewerMayApprove: true, approveBlockedReason: null }),
-        ],
-        meta: { pagination: { total: 2, page: 1, limit: 10, totalPages: 1 } },
-      });
-    });
+    serve(() =>
+      pageOf([
+        approval(1, {
+          viewerMayApprove: false,
+          approveBlockedReason: 'You created this approval; this company requires a different approver.',
+        }),
+        approval(2, { viewerMayApprove: true, approveBlockedReason: null }),
+      ]),
+    );
     renderPage();
     const blocked = within(await screen.findByTestId(`approval-row-${approval(1).id}`)).getByRole('button', {
       name: 'Approve approval 00000001',
@@ -233,7 +268,37 @@ describe('ApprovalsPage', () => {
     ).toBe(false);
   });
 
+  it('bulk approves the selected rows and shows a result per row', async () => {
+    serve(() => pageOf([approval(1), approval(2)]));
+    gql.on(BulkApprove, (v) => ({
+      bulkApproveApprovals: {
+        processed: v.ids.length,
+        succeeded: 1,
+        failed: 1,
+        results: [
+          { id: approval(1).id, success: true, status: 'APPROVED' as const, error: null },
+          { id: approval(2).id, success: false, status: null, error: 'Approval is not pending' },
+        ],
+      },
+    }));
+    renderPage();
+    const user = userEvent.setup();
+    await screen.findByTestId(`approval-row-${approval(1).id}`);
+    await user.click(screen.getByRole('checkbox', { name: 'Select all pending approvals' }));
+    expect(within(screen.getByRole('region', { name: 'Bulk actions' })).getByText('2 selected')).toBeTruthy();
+    await user.click(screen.getByRole('button', { name: 'Approve selected' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('bulk-summary').textContent).toBe('1 approval approved, 1 failed'),
+    );
+    expect(gql.calls(BulkApprove)).toEqual([{ ids: [approval(1).id, approval(2).id] }]);
+    expect(screen.getByTestId(`bulk-result-${approval(2).id}`).textContent).toContain(
+      'Failed: Approval is not pending',
+    );
+    expect(screen.queryByRole('region', { name: 'Bulk actions' })).toBeNull();
+  });
+
   it('exports the filtered list as a file through the REST export; a failure says why', async () => {
+    serve(() => pageOf([]));
     let exportAnswer: () => Response = () =>
       new Response('ID,Company\n', {
         status: 200,
@@ -243,15 +308,8 @@ describe('ApprovalsPage', () => {
         },
       });
     const { calls } = mockFetch((call) => {
-      if (call.url.startsWith('/api/bill-approval/approvals/stats'))
-        return json(200, { success: true, data: STATS });
       if (call.url.startsWith('/api/bill-approval/approvals/export')) return exportAnswer();
-      if (call.url.startsWith('/api/company')) return json(200, { success: true, data: [] });
-      return json(200, {
-        success: true,
-        data: [],
-        meta: { pagination: { total: 0, page: 1, limit: 10, totalPages: 1 } },
-      });
+      return json(404, { success: false, message: 'unexpected' });
     });
     const saved: string[] = [];
     URL.createObjectURL = vi.fn(() => 'blob:approvals');
@@ -264,7 +322,7 @@ describe('ApprovalsPage', () => {
     await screen.findByText('No approvals found');
     await user.click(screen.getByRole('button', { name: 'Filters' }));
     await user.type(screen.getByLabelText('Search'), 'INV-1');
-    await waitFor(() => expect(calls.some((c) => c.url.includes('search=INV-1'))).toBe(true));
+    await waitFor(() => expect(gql.calls(ApprovalsQuery).some((v) => v.search === 'INV-1')).toBe(true));
     await user.click(screen.getByRole('button', { name: 'Export CSV' }));
     await screen.findByText('Download started');
     const exported = calls.filter((c) => c.url.startsWith('/api/bill-approval/approvals/export'));

@@ -1,69 +1,51 @@
 // /approvals (spec 2 §2 Approvals list; issue 12): five stat cards and the bill figures, filters
-// behind a toggle, a sortable server-paged table with row approve/reject for staff, a row menu, bulk
-// approve and reject of the selected PENDING rows with a result per row, and the paging footer.
-// Export CSV downloads the server's export with the filters in force. A row's approve is disabled,
-// with the server's reason as its title, when the viewer may not approve it (segregation of duties).
-// Live: any approval change (another session, a worker, the expiry job) refetches list and figures.
-import { Check, Download, Filter, MoreHorizontal, Plus, RefreshCw, X } from 'lucide-react';
-import { useEffect, useState } from 'react';
+// behind a toggle, a sortable server-paged table (the shared DataList) with row approve/reject for
+// staff, a row menu, bulk approve and reject of the selected PENDING rows with a result per row, and
+// the paging footer. Export CSV downloads the server's export with the filters in force. A row's
+// approve is disabled, with the server's reason as its title, when the viewer may not approve it.
+// Live: any approval or policy change re-reads the list and its figures together through the cache.
+// Narrow screens show the columns that matter (ID, status, actions; then amount, company …), so
+// nothing is pinned over another column and a phone sees each row's status.
+import { Check, Download, Filter, Plus, RefreshCw, X } from 'lucide-react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
-import { Checkbox } from '../../../components/ui/checkbox';
+import { type Column, DataList, RowMenu } from '../../../components/ui/data-list';
 import { DateTimeStack } from '../../../components/ui/date-time-stack';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuTrigger,
-} from '../../../components/ui/dropdown-menu';
 import { FilterSelect } from '../../../components/ui/filter-select';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
-import { EmptyState, LoadError } from '../../../components/ui/list-states';
-import { LoadingState } from '../../../components/ui/spinner';
-import {
-  pinnedEnd,
-  SortHeader,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '../../../components/ui/table';
+import { FilterBar, SearchField, useClampPage, useListState } from '../../../components/ui/list-filters';
 import { toast } from '../../../components/ui/use-toast';
-import { useApprovalChanged } from '../../../hooks/use-approval-changed';
-import { useApprovalPolicyChanged } from '../../../hooks/use-approval-policy-changed';
-import { useCoalescedRefresh } from '../../../hooks/use-coalesced-refresh';
-import { useLiveResync } from '../../../hooks/use-live-resync';
+import { ApprovalsChanged } from '../../../hooks/use-approval-changed';
+import { ApprovalPolicyChanged } from '../../../hooks/use-approval-policy-changed';
+import { useLive } from '../../../hooks/use-live';
 import { useRowSelection } from '../../../hooks/use-row-selection';
 import { useSession } from '../../../lib/auth';
-import { useRemote } from '../../../lib/use-remote';
-import { cn } from '../../../lib/utils';
+import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
+import { formatCurrency } from '../../../lib/utils';
 import {
-  type Approval,
   type ApprovalFilters,
-  approveApproval,
+  type ApprovalRow,
+  ApprovalStatsQuery,
+  ApprovalsQuery,
+  type ApprovalsVariables,
+  ApproveApproval,
+  BULK,
+  BulkApprove,
+  BulkReject,
   type BulkResult,
-  bulkApprove,
-  bulkReject,
-  deleteApproval,
+  CompanyChoicesQuery,
+  DeleteApproval,
   exportApprovals,
-  getApprovalStats,
-  getApprovals,
-  getCompanyChoices,
-  rejectApproval,
+  RejectApproval,
 } from '../api/approvals';
 import {
   type ApprovalSort,
-  type ApprovalSortKey,
   bulkSummary,
   DEFAULT_PAGE_SIZE,
   DEFAULT_SORT,
-  formatUsd,
   managerLabel,
   NACHA_STATUSES,
   type PageSize,
@@ -81,23 +63,32 @@ import { RejectDialog } from './reject-dialog';
 
 const EMPTY: ApprovalFilters = { search: '', companyId: '', status: '', priority: '' };
 
-/** The server sorts the approvals (toggleSort: a column's second click reverses it). */
-function SortHead({
-  sortKey,
-  sort,
-  onSort,
-  children,
-}: {
-  sortKey: ApprovalSortKey;
-  sort: ApprovalSort;
-  onSort: (key: ApprovalSortKey) => void;
-  children: string;
-}) {
-  return (
-    <SortHeader direction={sort.key === sortKey ? sort.direction : null} onSort={() => onSort(sortKey)}>
-      {children}
-    </SortHeader>
-  );
+/**
+ * Which columns show from which width: a phone (under 640 px) sees ID, status and actions; the
+ * amount from 640, company and priority from 768, manager and created from 1024, the bill counts and
+ * the approved amount from 1280 (where all twelve fit beside the sidebar, none pinned over another).
+ */
+const FROM_SM = 'hidden sm:table-cell';
+const FROM_MD = 'hidden md:table-cell';
+const FROM_LG = 'hidden lg:table-cell';
+const FROM_XL = 'hidden xl:table-cell';
+
+function toVariables(
+  filters: ApprovalFilters,
+  page: number,
+  limit: PageSize,
+  sort: ApprovalSort,
+): ApprovalsVariables {
+  return {
+    search: filters.search.trim() || null,
+    companyId: filters.companyId ? Number(filters.companyId) : null,
+    status: (filters.status || null) as ApprovalsVariables['status'],
+    priority: (filters.priority || null) as ApprovalsVariables['priority'],
+    page,
+    limit,
+    sortBy: sort.key,
+    sortOrder: sort.direction,
+  };
 }
 
 export function ApprovalsPage() {
@@ -106,12 +97,11 @@ export function ApprovalsPage() {
   const navigate = useNavigate();
   // The company detail's 'View Approvals' comes with its company chosen.
   const fromCompany = (useLocation().state as { companyId?: number } | null)?.companyId;
-  const [filters, setFilters] = useState<ApprovalFilters>(() =>
+  const list = useListState<Record<keyof ApprovalFilters, string>>(
     fromCompany ? { ...EMPTY, companyId: String(fromCompany) } : EMPTY,
   );
-  const [searchText, setSearchText] = useState('');
+  const { filters, page, setPage, setFilter } = list;
   const [showFilters, setShowFilters] = useState(Boolean(fromCompany));
-  const [page, setPage] = useState(1);
   const [limit, setLimit] = useState<PageSize>(DEFAULT_PAGE_SIZE);
   const [sort, setSort] = useState<ApprovalSort>(DEFAULT_SORT);
   const { selected, toggle, setMany, retain, clear: clearSelection, allOf } = useRowSelection<string>();
@@ -123,59 +113,44 @@ export function ApprovalsPage() {
     null,
   );
 
-  const list = useRemote(
-    (signal) => getApprovals(filters, page, limit, sort, signal),
-    [filters, page, limit, sort],
-  );
-  const stats = useRemote((signal) => getApprovalStats(signal), []);
-  const companies = useRemote((signal) => getCompanyChoices(signal), []);
-  const { reload: reloadList } = list;
+  const variables = useMemo(() => toVariables(filters, page, limit, sort), [filters, page, limit, sort]);
+  const approvals = useGqlQuery(ApprovalsQuery, variables, { fallback: 'Failed to fetch approvals' });
+  const stats = useGqlQuery(ApprovalStatsQuery, {}, { fallback: 'Failed to fetch approval stats' });
+  const companies = useGqlQuery(CompanyChoicesQuery, {}, { fallback: 'Failed to fetch companies' });
+  const approve = useGqlMutation(ApproveApproval, 'Failed to approve approval');
+  const reject = useGqlMutation(RejectApproval, 'Failed to reject approval');
+  const remove = useGqlMutation(DeleteApproval, 'Failed to delete approval');
+  const bulkApprove = useGqlMutation(BulkApprove, 'Bulk approve failed', BULK);
+  const bulkReject = useGqlMutation(BulkReject, 'Bulk reject failed', BULK);
+  const { reload: reloadList } = approvals;
   const { reload: reloadStats } = stats;
-  const refresh = () => {
+  const refresh = useCallback(() => {
     reloadList();
     reloadStats();
-  };
+  }, [reloadList, reloadStats]);
 
-  const setFilter = (patch: Partial<ApprovalFilters>) => {
-    setFilters((f) => ({ ...f, ...patch }));
-    setPage(1);
-  };
-  useEffect(() => {
-    if (searchText === filters.search) return;
-    const t = setTimeout(() => setFilter({ search: searchText }), 300);
-    return () => clearTimeout(t);
-  });
+  // Any approval change (another session, a worker, the expiry job) and any company's policy (the
+  // rows' Approve buttons and their reasons) re-read the list and its figures together.
+  useLive(ApprovalsChanged, { id: null });
+  useLive(ApprovalPolicyChanged, { companyId: null });
 
-  // A single change shows as soon as it is pushed; a burst (a bulk action) costs two refetches.
-  const refreshSoon = useCoalescedRefresh(refresh);
-  useApprovalChanged(null, refreshSoon);
-  // A company's policy changed: the rows' Approve buttons and their reasons may have.
-  useApprovalPolicyChanged(null, refreshSoon);
-  useLiveResync(refresh);
-
-  const data = list.data;
-  const rows = data?.data ?? [];
-  useEffect(() => {
-    if (data && data.data.length === 0 && page > 1 && data.totalPages < page)
-      setPage(Math.max(1, data.totalPages));
-  }, [data, page]);
+  const data = approvals.data?.approvals;
+  const rows = data?.data;
+  useClampPage(page, data && data.data.length === 0 ? data.totalPages : undefined, setPage);
   // Only rows still shown and still PENDING stay selected.
   useEffect(() => {
-    if (!data) return;
-    const pending = new Set(data.data.filter((a) => a.status === 'PENDING').map((a) => a.id));
+    if (!rows) return;
+    const pending = new Set(rows.filter((a) => a.status === 'PENDING').map((a) => a.id));
     retain((id) => pending.has(id));
-  }, [data, retain]);
+  }, [rows, retain]);
 
-  const pendingRows = rows.filter((a) => a.status === 'PENDING');
-  const allSelected = allOf(pendingRows.map((a) => a.id));
   const activeFilters = Boolean(filters.search || filters.companyId || filters.status || filters.priority);
 
-  async function approveRow(a: Approval) {
+  async function approveRow(a: ApprovalRow) {
     setBusyRow(a.id);
     try {
-      await approveApproval(a.id, a.billIdList);
+      await approve({ id: a.id, approvedBillIds: a.billIds });
       toast.success('Approval approved successfully');
-      refresh();
     } catch (err) {
       toast.error(err instanceof Error ? err.message : 'Failed to approve approval');
     } finally {
@@ -183,14 +158,13 @@ export function ApprovalsPage() {
     }
   }
 
-  async function rejectRow(a: Approval) {
+  async function rejectRow(a: ApprovalRow) {
     const reason = window.prompt('Please provide a reason for rejection:');
     if (!reason?.trim()) return;
     setBusyRow(a.id);
     try {
-      await rejectApproval(a.id, reason.trim());
+      await reject({ id: a.id, rejectionReason: reason.trim() });
       toast.success('Approval rejected successfully');
-      refresh();
     } catch (err) {
       toast.error(err instanceof Error ? err.message : 'Failed to reject approval');
     } finally {
@@ -198,12 +172,11 @@ export function ApprovalsPage() {
     }
   }
 
-  async function deleteRow(a: Approval) {
+  async function deleteRow(a: ApprovalRow) {
     setBusyRow(a.id);
     try {
-      await deleteApproval(a.id);
+      await remove({ id: a.id });
       toast.success('Approval deleted successfully');
-      refresh();
     } catch (err) {
       toast.error(err instanceof Error ? err.message : 'Failed to delete approval');
     } finally {
@@ -229,11 +202,10 @@ export function ApprovalsPage() {
       const result = await call();
       setBulkResult({ verb, result });
       clearSelection();
-      const text = bulkSummary(verb, result.summary);
-      if (result.summary.failed > 0)
+      const text = bulkSummary(verb, result);
+      if (result.failed > 0)
         toast({ variant: 'destructive', title: 'Bulk action finished', description: text });
       else toast.success('Bulk action finished', text);
-      refresh();
     } catch (err) {
       toast.error(err instanceof Error ? err.message : 'Bulk action failed');
       throw err;
@@ -241,6 +213,153 @@ export function ApprovalsPage() {
       setBulkBusy(false);
     }
   }
+
+  const sortBy = (key: string) => setSort((s) => toggleSort(s, key as ApprovalSort['key']));
+
+  const columns: Column<ApprovalRow>[] = [
+    {
+      id: 'id',
+      header: 'ID',
+      className: 'font-mono text-xs',
+      cell: (a) => (
+        <Link to={`/approvals/${a.id}`} className="hover:underline">
+          {shortId(a.id)}
+        </Link>
+      ),
+    },
+    {
+      id: 'company',
+      header: 'Company',
+      sortKey: 'companyName',
+      className: `${FROM_MD} min-w-24 whitespace-normal`,
+      cell: (a) => a.companyName ?? `Company ${a.companyId}`,
+    },
+    {
+      id: 'processed-bills',
+      header: 'Processed Bills',
+      sortKey: 'billCount',
+      className: FROM_XL,
+      cell: (a) => <span data-testid="processed-bills">{a.billCount}</span>,
+    },
+    {
+      id: 'approved-bills',
+      header: 'Approved Bills',
+      sortKey: 'approvedBillCount',
+      className: FROM_XL,
+      cell: (a) => (
+        <span data-testid="approved-bills">
+          {a.approvedBillCount}{' '}
+          <span className="text-xs text-muted-foreground">
+            ({percent(a.approvedBillCount, a.billCount)}%)
+          </span>
+        </span>
+      ),
+    },
+    {
+      id: 'status',
+      header: 'Status',
+      sortKey: 'status',
+      cell: (a) => (
+        <div data-testid="status">
+          <ApprovalStatusBadge status={a.status} />
+          {a.awaitingSecondApproval ? (
+            <span className="mt-1 block text-xs text-muted-foreground">2nd approval due</span>
+          ) : null}
+        </div>
+      ),
+    },
+    {
+      id: 'priority',
+      header: 'Priority',
+      sortKey: 'priority',
+      className: FROM_MD,
+      cell: (a) => <PriorityBadge priority={a.priority} />,
+    },
+    {
+      id: 'processed-amount',
+      header: 'Processed Amount',
+      sortKey: 'totalAmount',
+      className: `${FROM_SM} tabular-nums`,
+      cell: (a) => formatCurrency(a.totalAmount),
+    },
+    {
+      id: 'approved-amount',
+      header: 'Approved Amount',
+      sortKey: 'approvedAmount',
+      className: `${FROM_XL} tabular-nums`,
+      cell: (a) => formatCurrency(a.approvedAmount),
+    },
+    {
+      id: 'manager',
+      header: 'Manager',
+      sortKey: 'managerName',
+      className: `${FROM_LG} min-w-24 whitespace-normal`,
+      cell: (a) => managerLabel(a.managerName, a.managerEmail),
+    },
+    {
+      id: 'created',
+      header: 'Created',
+      sortKey: 'createdAt',
+      className: `${FROM_LG} text-sm`,
+      cell: (a) => <DateTimeStack iso={a.createdAt} empty="N/A" />,
+    },
+    {
+      id: 'actions',
+      header: 'Actions',
+      className: 'pr-4 text-right',
+      cell: (a) => {
+        const pending = a.status === 'PENDING';
+        const busy = busyRow === a.id || bulkBusy;
+        return (
+          <div className="flex items-center justify-end gap-0.5">
+            {staff && pending ? (
+              <>
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  className="size-8"
+                  disabled={busy || !a.viewerMayApprove}
+                  aria-label={`Approve approval ${shortId(a.id)}`}
+                  title={
+                    a.viewerMayApprove
+                      ? 'Approve all bills'
+                      : (a.approveBlockedReason ?? 'You may not approve this approval')
+                  }
+                  onClick={() => approveRow(a)}
+                >
+                  <Check className="text-green-700" aria-hidden="true" />
+                </Button>
+                <Button
+                  variant="ghost"
+                  size="icon"
+                  className="size-8"
+                  disabled={busy}
+                  aria-label={`Reject approval ${shortId(a.id)}`}
+                  title="Reject"
+                  onClick={() => rejectRow(a)}
+                >
+                  <X className="text-destructive" aria-hidden="true" />
+                </Button>
+              </>
+            ) : null}
+            <RowMenu
+              label={`Actions for approval ${shortId(a.id)}`}
+              actions={[
+                { label: 'View Details', onSelect: () => navigate(`/approvals/${a.id}`) },
+                staff &&
+                  (NACHA_STATUSES as readonly string[]).includes(a.status) && {
+                    label: 'Regenerate NACHA (not available yet)',
+                    disabled: true,
+                    onSelect: () => {},
+                  },
+                staff && { label: 'Delete', destructive: true, onSelect: () => void deleteRow(a) },
+              ]}
+            />
+          </div>
+        );
+      },
+    },
+  ];
 
   return (
     <div className="grid grid-cols-1 gap-6">
@@ -269,7 +388,7 @@ export function ApprovalsPage() {
         }
       />
 
-      <ApprovalStatCards stats={stats.data} />
+      <ApprovalStatCards stats={stats.data?.approvalStats} />
 
       <div className="grid gap-3">
         <div>
@@ -289,45 +408,41 @@ export function ApprovalsPage() {
           </Button>
         </div>
         {showFilters ? (
-          <Card className="py-4" id="approval-filters">
-            <CardContent className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-              <div className="grid gap-2">
-                <Label htmlFor="approval-search">Search</Label>
-                <Input
-                  id="approval-search"
-                  type="search"
-                  placeholder="ID, company, vendor, doc #..."
-                  value={searchText}
-                  maxLength={255}
-                  onChange={(e) => setSearchText(e.target.value)}
-                />
-              </div>
-              <FilterSelect
-                id="approval-company-filter"
-                label="Company"
-                allLabel="All Companies"
-                value={filters.companyId}
-                onChange={(companyId) => setFilter({ companyId })}
-                options={(companies.data ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
-              />
-              <FilterSelect
-                id="approval-status-filter"
-                label="Status"
-                allLabel="All"
-                value={filters.status}
-                onChange={(status) => setFilter({ status })}
-                options={STATUS_FILTERS.map((s) => ({ value: s, label: titleCase(s) }))}
-              />
-              <FilterSelect
-                id="approval-priority-filter"
-                label="Priority"
-                allLabel="All"
-                value={filters.priority}
-                onChange={(priority) => setFilter({ priority })}
-                options={PRIORITIES.map((p) => ({ value: p, label: titleCase(p) }))}
-              />
-            </CardContent>
-          </Card>
+          <FilterBar id="approval-filters">
+            <SearchField
+              id="approval-search"
+              placeholder="ID, company, vendor, doc #..."
+              value={filters.search}
+              onSearch={(search) => setFilter({ search })}
+            />
+            <FilterSelect
+              id="approval-company-filter"
+              label="Company"
+              allLabel="All Companies"
+              value={filters.companyId}
+              onChange={(companyId) => setFilter({ companyId })}
+              options={(companies.data?.companies.data ?? []).map((c) => ({
+                value: String(c.id),
+                label: c.name,
+              }))}
+            />
+            <FilterSelect
+              id="approval-status-filter"
+              label="Status"
+              allLabel="All"
+              value={filters.status}
+              onChange={(status) => setFilter({ status })}
+              options={STATUS_FILTERS.map((s) => ({ value: s, label: titleCase(s) }))}
+            />
+            <FilterSelect
+              id="approval-priority-filter"
+              label="Priority"
+              allLabel="All"
+              value={filters.priority}
+              onChange={(priority) => setFilter({ priority })}
+              options={PRIORITIES.map((p) => ({ value: p, label: titleCase(p) }))}
+            />
+          </FilterBar>
         ) : null}
       </div>
 
@@ -340,7 +455,12 @@ export function ApprovalsPage() {
           <Button
             size="sm"
             disabled={bulkBusy}
-            onClick={() => runBulk('approved', () => bulkApprove([...selected])).catch(() => {})}
+            onClick={() =>
+              runBulk(
+                'approved',
+                async () => (await bulkApprove({ ids: [...selected] })).bulkApproveApprovals,
+              ).catch(() => {})
+            }
           >
             <Check aria-hidden="true" />
             Approve selected
@@ -359,7 +479,7 @@ export function ApprovalsPage() {
         <section aria-label="Bulk results" className="grid gap-2 rounded-lg border px-4 py-3">
           <div className="flex items-center justify-between gap-2">
             <p className="text-sm font-medium" data-testid="bulk-summary">
-              {bulkSummary(bulkResult.verb, bulkResult.result.summary)}
+              {bulkSummary(bulkResult.verb, bulkResult.result)}
             </p>
             <Button size="sm" variant="ghost" onClick={() => setBulkResult(null)}>
               Dismiss
@@ -382,231 +502,50 @@ export function ApprovalsPage() {
 
       <Card className="gap-0 py-0">
         <CardContent className="px-0">
-          {list.error && !data ? (
-            <LoadError title={`Error loading approvals: ${list.error.message}`} onRetry={refresh} />
-          ) : !data ? (
-            <LoadingState text="Loading approvals..." />
-          ) : (
-            <>
-              {rows.length === 0 ? (
-                <EmptyState
-                  title="No approvals found"
-                  description={
-                    activeFilters
-                      ? 'No approval matches these filters.'
-                      : 'Create one from a company’s bills.'
+          <DataList
+            rows={rows}
+            error={approvals.error}
+            onRetry={refresh}
+            errorTitle={(e) => `Error loading approvals: ${e.message}`}
+            loadingText="Loading approvals..."
+            empty={{
+              title: 'No approvals found',
+              description: activeFilters
+                ? 'No approval matches these filters.'
+                : 'Create one from a company’s bills.',
+            }}
+            columns={columns}
+            rowKey={(a) => a.id}
+            rowTestId={(a) => `approval-row-${a.id}`}
+            selection={
+              staff
+                ? {
+                    selected,
+                    toggle,
+                    setMany,
+                    allOf,
+                    selectable: (id) => rows?.find((a) => a.id === id)?.status === 'PENDING',
+                    label: (id) => `Select approval ${shortId(id)}`,
+                    allLabel: 'Select all pending approvals',
                   }
-                />
-              ) : (
-                <Table>
-                  <TableHeader>
-                    <TableRow>
-                      {staff ? (
-                        <TableHead className="w-10 pl-4">
-                          <Checkbox
-                            aria-label="Select all pending approvals"
-                            checked={allSelected}
-                            disabled={pendingRows.length === 0}
-                            onChange={(e) =>
-                              setMany(
-                                pendingRows.map((a) => a.id),
-                                e.target.checked,
-                              )
-                            }
-                          />
-                        </TableHead>
-                      ) : null}
-                      <TableHead className={staff ? undefined : 'pl-4'}>ID</TableHead>
-                      <SortHead
-                        sortKey="companyName"
-                        sort={sort}
-                        onSort={(k) => setSort(toggleSort(sort, k))}
-                      >
-                        Company
-                      </SortHead>
-                      <SortHead sortKey="billCount" sort={sort} onSort={(k) => setSort(toggleSort(sort, k))}>
-                        Processed Bills
-                      </SortHead>
-                      <SortHead
-                        sortKey="approvedBillCount"
-                        sort={sort}
-                        onSort={(k) => setSort(toggleSort(sort, k))}
-                      >
-                        Approved Bills
-                      </SortHead>
-                      <SortHead sortKey="status" sort={sort} onSort={(k) => setSort(toggleSort(sort, k))}>
-                        Status
-                      </SortHead>
-                      <SortHead sortKey="priority" sort={sort} onSort={(k) => setSort(toggleSort(sort, k))}>
-                        Priority
-                      </SortHead>
-                      <SortHead
-                        sortKey="totalAmount"
-                        sort={sort}
-                        onSort={(k) => setSort(toggleSort(sort, k))}
-                      >
-                        Processed Amount
-                      </SortHead>
-                      <SortHead
-                        sortKey="approvedAmount"
-                        sort={sort}
-                        onSort={(k) => setSort(toggleSort(sort, k))}
-                      >
-                        Approved Amount
-                      </SortHead>
-                      <SortHead
-                        sortKey="managerName"
-                        sort={sort}
-                        onSort={(k) => setSort(toggleSort(sort, k))}
-                      >
-                        Manager
-                      </SortHead>
-                      <SortHead sortKey="createdAt" sort={sort} onSort={(k) => setSort(toggleSort(sort, k))}>
-                        Created
-                      </SortHead>
-                      <TableHead className={cn('pr-4 text-right', pinnedEnd)}>Actions</TableHead>
-                    </TableRow>
-                  </TableHeader>
-                  <TableBody>
-                    {rows.map((a) => {
-                      const pending = a.status === 'PENDING';
-                      const busy = busyRow === a.id || bulkBusy;
-                      return (
-                        <TableRow
-                          key={a.id}
-                          data-testid={`approval-row-${a.id}`}
-                          data-state={selected.has(a.id) ? 'selected' : undefined}
-                        >
-                          {staff ? (
-                            <TableCell className="pl-4">
-                              <Checkbox
-                                aria-label={`Select approval ${shortId(a.id)}`}
-                                checked={selected.has(a.id)}
-                                disabled={!pending}
-                                onChange={(e) => toggle(a.id, e.target.checked)}
-                              />
-                            </TableCell>
-                          ) : null}
-                          <TableCell className={staff ? 'font-mono text-xs' : 'pl-4 font-mono text-xs'}>
-                            <Link to={`/approvals/${a.id}`} className="hover:underline">
-                              {shortId(a.id)}
-                            </Link>
-                          </TableCell>
-                          <TableCell className="min-w-24 whitespace-normal">
-                            {a.companyName ?? a.company?.name ?? `Company ${a.companyId}`}
-                          </TableCell>
-                          <TableCell data-testid="processed-bills">{a.billCount}</TableCell>
-                          <TableCell data-testid="approved-bills">
-                            {a.approvedBillCount}{' '}
-                            <span className="text-xs text-muted-foreground">
-                              ({percent(a.approvedBillCount, a.billCount)}%)
-                            </span>
-                          </TableCell>
-                          <TableCell data-testid="status">
-                            <ApprovalStatusBadge status={a.status} />
-                            {a.awaitingSecondApproval ? (
-                              <span className="mt-1 block text-xs text-muted-foreground">
-                                2nd approval due
-                              </span>
-                            ) : null}
-                          </TableCell>
-                          <TableCell>
-                            <PriorityBadge priority={a.priority} />
-                          </TableCell>
-                          <TableCell className="tabular-nums">{formatUsd(a.totalAmount)}</TableCell>
-                          <TableCell className="tabular-nums">{formatUsd(a.approvedAmount)}</TableCell>
-                          <TableCell className="min-w-24 whitespace-normal">
-                            {managerLabel(a.managerName, a.managerEmail)}
-                          </TableCell>
-                          <TableCell className="text-sm">
-                            <DateTimeStack iso={a.createdAt} empty="N/A" />
-                          </TableCell>
-                          <TableCell className={cn('pr-4 text-right', pinnedEnd)}>
-                            <div className="flex items-center justify-end gap-0.5">
-                              {staff && pending ? (
-                                <>
-                                  <Button
-                                    variant="ghost"
-                                    size="icon"
-                                    className="size-8"
-                                    // The server's per-viewer answer; absent (an older answer) means allowed.
-                                    disabled={busy || a.viewerMayApprove === false}
-                                    aria-label={`Approve approval ${shortId(a.id)}`}
-                                    title={
-                                      a.viewerMayApprove === false
-                                        ? (a.approveBlockedReason ?? 'You may not approve this approval')
-                                        : 'Approve all bills'
-                                    }
-                                    onClick={() => approveRow(a)}
-                                  >
-                                    <Check className="text-green-700" aria-hidden="true" />
-                                  </Button>
-                                  <Button
-                                    variant="ghost"
-                                    size="icon"
-                                    className="size-8"
-                                    disabled={busy}
-                                    aria-label={`Reject approval ${shortId(a.id)}`}
-                                    title="Reject"
-                                    onClick={() => rejectRow(a)}
-                                  >
-                                    <X className="text-destructive" aria-hidden="true" />
-                                  </Button>
-                                </>
-                              ) : null}
-                              <DropdownMenu>
-                                <DropdownMenuTrigger asChild>
-                                  <Button
-                                    variant="ghost"
-                                    size="icon"
-                                    className="size-8"
-                                    aria-label={`Actions for approval ${shortId(a.id)}`}
-                                  >
-                                    <MoreHorizontal aria-hidden="true" />
-                                  </Button>
-                                </DropdownMenuTrigger>
-                                <DropdownMenuContent align="end">
-                                  <DropdownMenuItem onSelect={() => navigate(`/approvals/${a.id}`)}>
-                                    View Details
-                                  </DropdownMenuItem>
-                                  {staff ? (
-                                    <>
-                                      {(NACHA_STATUSES as readonly string[]).includes(a.status) ? (
-                                        <DropdownMenuItem
-                                          disabled
-                                          title="NACHA files come with a later issue"
-                                        >
-                                          Regenerate NACHA (not available yet)
-                                        </DropdownMenuItem>
-                                      ) : null}
-                                      <DropdownMenuItem variant="destructive" onSelect={() => deleteRow(a)}>
-                                        Delete
-                                      </DropdownMenuItem>
-                                    </>
-                                  ) : null}
-                                </DropdownMenuContent>
-                              </DropdownMenu>
-                            </div>
-                          </TableCell>
-                        </TableRow>
-                      );
-                    })}
-                  </TableBody>
-                </Table>
-              )}
-              <ApprovalsPagination
-                page={data.page}
-                totalPages={data.totalPages}
-                total={data.total}
-                limit={limit}
-                onPage={setPage}
-                onLimit={(n) => {
-                  setLimit(n);
-                  setPage(1);
-                }}
-              />
-            </>
-          )}
+                : undefined
+            }
+            sort={sort}
+            onSort={sortBy}
+          />
+          {data ? (
+            <ApprovalsPagination
+              page={data.page}
+              totalPages={data.totalPages}
+              total={data.total}
+              limit={limit}
+              onPage={setPage}
+              onLimit={(n) => {
+                setLimit(n);
+                setPage(1);
+              }}
+            />
+          ) : null}
         </CardContent>
       </Card>
       <RejectDialog
@@ -615,7 +554,12 @@ export function ApprovalsPage() {
         title="Reject Selected Approvals"
         description={`One reason for the ${selected.size} selected approvals; each is rejected on its own.`}
         submitLabel="Reject Selected"
-        onSubmit={(reason) => runBulk('rejected', () => bulkReject([...selected], reason))}
+        onSubmit={(reason) =>
+          runBulk(
+            'rejected',
+            async () => (await bulkReject({ ids: [...selected], reason })).bulkRejectApprovals,
+          )
+        }
       />
     </div>
   );

@@ -10,8 +10,8 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../../components/ui/dialog';
+import { formatCurrency } from '../../../lib/utils';
 import type { ApprovalBill } from '../api/approvals';
-import { formatUsd } from '../utils/approval-rules';
 
 export function ApproveDialog({
   open,
@@ -22,21 +22,21 @@ export function ApproveDialog({
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  bills: ApprovalBill[];
+  bills: readonly Pick<ApprovalBill, 'id' | 'totalAmt' | 'vendorName' | 'docNumber'>[];
   onSubmit: (approvedBills: string[]) => Promise<void>;
   note?: string | null;
 }) {
   const [chosen, setChosen] = useState<Set<string>>(new Set());
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    if (open) setChosen(new Set(bills.map((b) => b.Id)));
+    if (open) setChosen(new Set(bills.map((b) => b.id)));
   }, [open, bills]);
 
-  const total = bills.filter((b) => chosen.has(b.Id)).reduce((sum, b) => sum + b.TotalAmt, 0);
+  const total = bills.filter((b) => chosen.has(b.id)).reduce((sum, b) => sum + b.totalAmt, 0);
   async function submit() {
     setBusy(true);
     try {
-      await onSubmit(bills.filter((b) => chosen.has(b.Id)).map((b) => b.Id));
+      await onSubmit(bills.filter((b) => chosen.has(b.id)).map((b) => b.id));
       onOpenChange(false);
     } catch {
       // The caller said why in a toast.
@@ -65,22 +65,22 @@ export function ApproveDialog({
         <fieldset className="grid max-h-72 gap-2 overflow-y-auto">
           <legend className="sr-only">Bills to approve</legend>
           {bills.map((b) => {
-            const label = `${b.VendorRef.name ?? 'Unknown Vendor'} · ${b.DocNumber ?? 'N/A'} · ${formatUsd(b.TotalAmt)}`;
+            const label = `${b.vendorName ?? 'Unknown Vendor'} · ${b.docNumber ?? 'N/A'} · ${formatCurrency(b.totalAmt)}`;
             return (
               <label
-                key={b.Id}
-                htmlFor={`approve-bill-${b.Id}`}
+                key={b.id}
+                htmlFor={`approve-bill-${b.id}`}
                 className="flex items-center gap-3 rounded-md border p-2 text-sm"
               >
                 <Checkbox
-                  id={`approve-bill-${b.Id}`}
-                  checked={chosen.has(b.Id)}
-                  aria-label={`Approve bill ${b.Id}`}
+                  id={`approve-bill-${b.id}`}
+                  checked={chosen.has(b.id)}
+                  aria-label={`Approve bill ${b.id}`}
                   onChange={(e) =>
                     setChosen((s) => {
                       const next = new Set(s);
-                      if (e.target.checked) next.add(b.Id);
-                      else next.delete(b.Id);
+                      if (e.target.checked) next.add(b.id);
+                      else next.delete(b.id);
                       return next;
                     })
                   }
@@ -91,7 +91,7 @@ export function ApproveDialog({
           })}
         </fieldset>
         <p className="text-sm">
-          {chosen.size} of {bills.length} bills · <span className="font-medium">{formatUsd(total)}</span>
+          {chosen.size} of {bills.length} bills · <span className="font-medium">{formatCurrency(total)}</span>
         </p>
         <DialogFooter>
           <Button variant="outline" onClick={() => onOpenChange(false)} disabled={busy}>

@@ -7,8 +7,9 @@ import { useNavigate } from 'react-router-dom';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { toast } from '../../../components/ui/use-toast';
+import { formatCurrency } from '../../../lib/utils';
 import { type ApprovalBill, downloadInvoice } from '../api/approvals';
-import { formatDate, formatUsd } from '../utils/approval-rules';
+import { formatDate } from '../utils/approval-rules';
 
 function AchBox({ bill, approved }: { bill: ApprovalBill; approved: boolean }) {
   const navigate = useNavigate();
@@ -67,10 +68,10 @@ export function BillCard({
   approved: boolean;
 }) {
   const [downloading, setDownloading] = useState(false);
-  const vendor = bill.VendorRef.name ?? bill.VendorInfo.CompanyName ?? 'Unknown Vendor';
-  const addr = bill.VendorAddr;
+  const vendor = bill.vendorName ?? bill.vendorCompanyName ?? 'Unknown Vendor';
+  const addr = bill.vendorAddress;
   const address = addr
-    ? [addr.Line1, addr.City, [addr.CountrySubDivisionCode, addr.PostalCode].filter(Boolean).join(' ')]
+    ? [addr.line1, addr.city, [addr.countrySubDivisionCode, addr.postalCode].filter(Boolean).join(' ')]
         .filter(Boolean)
         .join(', ')
     : '';
@@ -102,19 +103,19 @@ export function BillCard({
   return (
     <article
       className="grid gap-3 rounded-lg border p-4"
-      data-testid={`bill-card-${bill.Id}`}
-      aria-label={`Bill ${bill.Id}`}
+      data-testid={`bill-card-${bill.id}`}
+      aria-label={`Bill ${bill.id}`}
     >
       <div className="flex flex-wrap items-start justify-between gap-2">
         <div>
           <h3 className="font-medium">{vendor}</h3>
           <p className="text-sm text-muted-foreground">
-            Doc # {bill.DocNumber || 'N/A'} · Bill ID {bill.Id}
+            Doc # {bill.docNumber || 'N/A'} · Bill ID {bill.id}
           </p>
         </div>
         <div className="text-right">
-          <p className="font-semibold">{formatUsd(bill.TotalAmt)}</p>
-          <p className="text-sm text-muted-foreground">Due {formatDate(bill.DueDate)}</p>
+          <p className="font-semibold">{formatCurrency(bill.totalAmt, bill.currency ?? undefined)}</p>
+          <p className="text-sm text-muted-foreground">Due {formatDate(bill.dueDate)}</p>
         </div>
       </div>
       {bill.invoiceAvailable ? (
@@ -128,7 +129,7 @@ export function BillCard({
             variant="outline"
             onClick={download}
             disabled={downloading}
-            aria-label={`Download invoice of bill ${bill.Id}`}
+            aria-label={`Download invoice of bill ${bill.id}`}
           >
             <Download aria-hidden="true" />
             Download
@@ -141,7 +142,7 @@ export function BillCard({
             size="sm"
             variant="ghost"
             onClick={download}
-            aria-label={`Download invoice of bill ${bill.Id}`}
+            aria-label={`Download invoice of bill ${bill.id}`}
           >
             <Download aria-hidden="true" />
             Download
@@ -152,11 +153,11 @@ export function BillCard({
         <div className="grid content-start gap-1 text-sm">
           <p>
             <span className="text-muted-foreground">Email: </span>
-            {bill.VendorInfo.Email ?? 'N/A'}
+            {bill.vendorEmail ?? 'N/A'}
           </p>
           <p>
             <span className="text-muted-foreground">Phone: </span>
-            {bill.VendorInfo.Phone ?? 'N/A'}
+            {bill.vendorPhone ?? 'N/A'}
           </p>
           <p>
             <span className="text-muted-foreground">Address: </span>
@@ -165,9 +166,9 @@ export function BillCard({
         </div>
         <AchBox bill={bill} approved={approved} />
       </div>
-      {bill.Line.length > 0 ? (
+      {bill.lines.length > 0 ? (
         <table className="w-full text-sm">
-          <caption className="sr-only">Line items of bill {bill.Id}</caption>
+          <caption className="sr-only">Line items of bill {bill.id}</caption>
           <thead>
             <tr className="border-b text-left">
               <th className="py-1 font-medium">Description</th>
@@ -177,12 +178,12 @@ export function BillCard({
             </tr>
           </thead>
           <tbody>
-            {bill.Line.map((l) => (
-              <tr key={l.Id} className="border-b last:border-0">
-                <td className="py-1">{l.Description || 'Line Item'}</td>
-                <td className="py-1">{l.Qty ?? '—'}</td>
-                <td className="py-1">{l.ItemName ?? l.AccountName ?? '—'}</td>
-                <td className="py-1 text-right">{formatUsd(l.Amount)}</td>
+            {bill.lines.map((l) => (
+              <tr key={l.id} className="border-b last:border-0">
+                <td className="py-1">{l.description || 'Line Item'}</td>
+                <td className="py-1">{l.qty ?? '—'}</td>
+                <td className="py-1">{l.itemName ?? l.accountName ?? '—'}</td>
+                <td className="py-1 text-right">{formatCurrency(l.amount, bill.currency ?? undefined)}</td>
               </tr>
             ))}
           </tbody>

@@ -1,11 +1,28 @@
-// /bills in jsdom with a scripted fetch: a MODERATOR picks a manager from the staff picker (never the
-// ADMIN-only managers list), a company's many bills are paged, and the selection outlives the page.
+// /bills in jsdom against the typed fake GraphQL server: a MODERATOR picks a manager from the staff
+// picker (never the ADMIN-only managers list), a company's many bills are paged, the selection
+// outlives the page, and a bill refused as already in an open approval leaves the selection, is not
+// counted, and leaves Create disabled when nothing that may go remains (issue 38 item 7).
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
-import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import Toaster from '../../../components/ui/toaster';
+import { resetToasts } from '../../../components/ui/use-toast';
 import { sessionStore } from '../../../lib/session-store';
-import { json, mockFetch, sampleUser } from '../../../testing/fetch-mock';
+import { sampleUser } from '../../../testing/fetch-mock';
+import {
+  createGraphQLMock,
+  type GraphQLMock,
+  GraphQLTestProvider,
+  gqlError,
+} from '../../../testing/graphql-mock';
+import {
+  type BillCandidate,
+  BillCandidatesQuery,
+  CompanyChoicesQuery,
+  CreateApproval,
+  ManagerOptionsQuery,
+} from '../api/approvals';
 import { BillsPage } from './bills-page';
 
 // Radix Select asks the DOM for pointer capture and scrolling, which jsdom does not have.
@@ -14,50 +31,60 @@ beforeAll(() => {
   Element.prototype.releasePointerCapture ??= () => {};
   Element.prototype.scrollIntoView ??= () => {};
 });
-beforeEach(() => sessionStore.setUser({ ...sampleUser, role: 'MODERATOR' }));
+let gql: GraphQLMock;
+beforeEach(() => {
+  gql = createGraphQLMock();
+  sessionStore.setUser({ ...sampleUser, role: 'MODERATOR' });
+});
 afterEach(() => {
   cleanup();
-  vi.unstubAllGlobals();
+  resetToasts();
 });
 
-const bill = (i: number) => ({
+const bill = (i: number, over: Partial<BillCandidate> = {}): BillCandidate => ({
   id: String(100 + i),
   docNumber: `INV-${i}`,
-  txnDate: '2026-11-01',
   dueDate: `2026-12-${String((i % 28) + 1).padStart(2, '0')}`,
   amount: 10 + i,
-  balance: 10 + i,
-  vendorQbId: '5',
   vendorName: `Vendor ${i}`,
-  vendorId: null,
   bankingReady: false,
   inOpenApproval: false,
   openApprovalId: null,
   possibleDuplicate: false,
-  duplicateOf: null,
+  duplicateOfBillId: null,
+  duplicateOfPaid: false,
+  refusedReason: null,
+  ...over,
 });
 const BILLS = Array.from({ length: 30 }, (_, i) => bill(i));
 
-describe('BillsPage', () => {
-  it('pages many bills, keeps the selection across pages, and lets a MODERATOR pick a manager', async () => {
-    const { calls } = mockFetch((call) => {
-      if (call.url.startsWith('/api/company'))
-        return json(200, { success: true, data: [{ id: 3, name: 'Juniper' }] });
-      if (call.url.startsWith('/api/bill-approval/manager-options'))
-        return json(200, {
-          success: true,
-          data: [{ id: 9, displayName: 'Dana Whitfield', email: 'dana@example.com' }],
-        });
-      if (call.url.startsWith('/api/bill-approval/bills')) return json(200, { success: true, data: BILLS });
-      if (call.method === 'POST')
-        return json(201, { success: true, data: { id: 'aaaaaaaa-1111-2222-3333-444444444444' } });
-      return json(404, { success: false, message: 'unexpected' });
-    });
-    render(
+function serve(
+  bills: BillCandidate[] | (() => BillCandidate[]),
+  managers = [{ id: 9, displayName: 'Dana Whitfield', email: 'dana@example.com' }],
+) {
+  gql.on(CompanyChoicesQuery, { companies: { data: [{ id: 3, name: 'Juniper' }] } });
+  gql.on(ManagerOptionsQuery, { approvalManagerOptions: managers });
+  gql.on(BillCandidatesQuery, () => ({
+    approvalBillCandidates: typeof bills === 'function' ? bills() : bills,
+  }));
+}
+
+function renderPage() {
+  return render(
+    <GraphQLTestProvider mock={gql}>
       <MemoryRouter initialEntries={['/bills?companyId=3']}>
         <BillsPage />
-      </MemoryRouter>,
-    );
+        <Toaster />
+      </MemoryRouter>
+    </GraphQLTestProvider>,
+  );
+}
+
+describe('BillsPage', () => {
+  it('pages many bills, keeps the selection across pages, and lets a MODERATOR pick a manager', async () => {
+    serve(BILLS);
+    gql.on(CreateApproval, { createApproval: { id: 'aaaaaaaa-1111-2222-3333-444444444444' } });
+    renderPage();
     const user = userEvent.setup();
     await screen.findByTestId('bill-row-100');
     // Ten rows a page (the list's default), with the list's footer.
@@ -87,44 +114,69 @@ describe('BillsPage', () => {
     await user.click(manager);
     await user.click(await screen.findByRole('option', { name: 'Dana Whitfield' }));
     await user.click(screen.getByRole('button', { name: 'Create Approval' }));
-    await waitFor(() => expect(calls.some((c) => c.method === 'POST')).toBe(true));
-    const post = calls.find((c) => c.method === 'POST')!;
-    expect(post.url).toBe('/api/bill-approval/approvals');
-    expect(post.body).toEqual({
-      companyId: 3,
-      billIds: ['100', '129'],
-      managerId: 9,
-      priority: 'MEDIUM',
-      confirmDuplicates: [],
+    await waitFor(() => expect(gql.calls(CreateApproval)).toHaveLength(1));
+    expect(gql.calls(CreateApproval)[0]).toEqual({
+      input: {
+        companyId: 3,
+        billIds: ['100', '129'],
+        managerId: 9,
+        priority: 'MEDIUM',
+        confirmDuplicates: [],
+      },
     });
-    expect(calls.some((c) => c.url.startsWith('/api/manager/managers'))).toBe(false);
+    expect(gql.calls(BillCandidatesQuery)[0]).toEqual({ companyId: 3 });
+    // The staff picker only; the managers list is ADMIN's.
+    expect(gql.operations.some((o) => o.name === 'Managers')).toBe(false);
   });
 
   it('shows why a bill Billflow cannot pay is refused, and leaves it out of the selection', async () => {
-    const refused = {
-      ...bill(1),
+    const refused = bill(1, {
       amount: 9e15,
       refusedReason: 'its total is above $99,999,999.99, the most one ACH payment carries',
-    };
-    mockFetch((call) => {
-      if (call.url.startsWith('/api/company'))
-        return json(200, { success: true, data: [{ id: 3, name: 'Juniper' }] });
-      if (call.url.startsWith('/api/bill-approval/manager-options'))
-        return json(200, { success: true, data: [] });
-      if (call.url.startsWith('/api/bill-approval/bills'))
-        return json(200, { success: true, data: [bill(0), refused] });
-      return json(404, { success: false, message: 'unexpected' });
     });
-    render(
-      <MemoryRouter initialEntries={['/bills?companyId=3']}>
-        <BillsPage />
-      </MemoryRouter>,
-    );
+    serve([bill(0), refused], []);
+    renderPage();
     const user = userEvent.setup();
     const row = await screen.findByTestId('bill-row-101');
     expect(within(row).getByTestId('refused-flag').textContent).toContain('$99,999,999.99');
     expect((within(row).getByRole('checkbox') as HTMLInputElement).disabled).toBe(true);
     await user.click(screen.getByRole('checkbox', { name: 'Select all bills on this page' }));
     expect(screen.getByTestId('selection-summary').textContent).toBe('1 selected · $10.00');
+  });
+
+  it('drops a bill refused as already in an open approval from the selection and the count; Create waits for a valid choice', async () => {
+    let taken = false;
+    serve(() => [
+      bill(0),
+      bill(1, taken ? { inOpenApproval: true, openApprovalId: 'bbbbbbbb-1111-2222-3333-444444444444' } : {}),
+    ]);
+    gql.on(CreateApproval, () => {
+      // Another session took bill 101 meanwhile.
+      taken = true;
+      return gqlError('Bill 101 is already in an open approval', { code: 'CONFLICT' });
+    });
+    renderPage();
+    const user = userEvent.setup();
+    const create = () => screen.getByRole('button', { name: 'Create Approval' }) as HTMLButtonElement;
+    const row = await screen.findByTestId('bill-row-101');
+    expect(create().disabled).toBe(true);
+    await user.click(within(row).getByRole('checkbox'));
+    expect(screen.getByTestId('selection-summary').textContent).toBe('1 selected · $11.00');
+    expect(create().disabled).toBe(false);
+
+    await user.click(create());
+    await screen.findByText('Bill 101 is already in an open approval');
+    // The bills are read again: 101 is now in an approval, cannot be ticked, and is neither
+    // selected nor counted; nothing valid is left, so Create is disabled.
+    await within(screen.getByTestId('bill-row-101')).findByText('In approval #bbbbbbbb');
+    const box = within(screen.getByTestId('bill-row-101')).getByRole('checkbox') as HTMLInputElement;
+    expect(box.disabled).toBe(true);
+    expect(box.checked).toBe(false);
+    expect(screen.getByTestId('selection-summary').textContent).toBe('0 selected · $0.00');
+    expect(create().disabled).toBe(true);
+    // The header box ticks only what may go.
+    await user.click(screen.getByRole('checkbox', { name: 'Select all bills on this page' }));
+    expect(screen.getByTestId('selection-summary').textContent).toBe('1 selected · $10.00');
+    expect(create().disabled).toBe(false);
   });
 });

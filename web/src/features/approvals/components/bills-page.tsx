@@ -4,6 +4,9 @@
 // explicit confirmation, which the server records. ADMINs also set the company's approval policy.
 // A company can have hundreds of open bills: they are paged here (the list's page sizes), and the
 // selection is kept across pages. Managers come from the staff picker (ACTIVE managers only).
+// A bill that cannot go in an approval (already in an open one, or an amount no ACH payment carries)
+// cannot be ticked; one that becomes so (a refused create reads the bills again) leaves the
+// selection, so what is counted and sent is only what may be.
 import { AlertTriangle, Plus, RefreshCw } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
@@ -28,18 +31,21 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '.
 import { toast } from '../../../components/ui/use-toast';
 import { useRowSelection } from '../../../hooks/use-row-selection';
 import { useSession } from '../../../lib/auth';
-import { useRemote } from '../../../lib/use-remote';
+import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
+import { formatCurrency } from '../../../lib/utils';
 import {
-  createApproval,
-  getBillsForApproval,
-  getCompanyChoices,
-  getManagerOptions,
+  type BillCandidate,
+  BillCandidatesQuery,
+  CompanyChoicesQuery,
+  CreateApproval,
+  ManagerOptionsQuery,
   type Priority,
+  SLOW,
 } from '../api/approvals';
 import {
+  billSelectable,
   DEFAULT_PAGE_SIZE,
   formatDate,
-  formatUsd,
   type PageSize,
   pageOf,
   shortId,
@@ -47,6 +53,8 @@ import {
 import { ApprovalPolicyCard } from './approval-policy-card';
 import { ApprovalsPagination } from './approvals-pagination';
 import { ManagerField, NO_MANAGER, PriorityField } from './assignment-fields';
+
+const NO_BILLS: readonly BillCandidate[] = [];
 
 export function BillsPage() {
   const { user } = useSession();
@@ -57,7 +65,7 @@ export function BillsPage() {
   const [params, setParams] = useSearchParams();
   const stateCompany = (location.state as { companyId?: number } | null)?.companyId;
   const companyId = params.get('companyId') ?? (stateCompany ? String(stateCompany) : '');
-  const { selected, toggle, setMany, clear: clearSelection, allOf } = useRowSelection<string>();
+  const { selected, toggle, setMany, retain, clear: clearSelection, allOf } = useRowSelection<string>();
   const [managerId, setManagerId] = useState(NO_MANAGER);
   const [priority, setPriority] = useState<Priority>('MEDIUM');
   const [creating, setCreating] = useState(false);
@@ -66,40 +74,66 @@ export function BillsPage() {
   const [page, setPage] = useState(1);
   const [limit, setLimit] = useState<PageSize>(DEFAULT_PAGE_SIZE);
 
-  const companies = useRemote((signal) => getCompanyChoices(signal), []);
-  const managers = useRemote((signal) => getManagerOptions(signal), [], { enabled: staff });
-  const bills = useRemote((signal) => getBillsForApproval(companyId, signal), [companyId], {
-    enabled: companyId !== '',
-  });
+  const companyRead = useGqlQuery(CompanyChoicesQuery, {}, { fallback: 'Failed to fetch companies' });
+  const managerRead = useGqlQuery(
+    ManagerOptionsQuery,
+    {},
+    { pause: !staff, fallback: 'Failed to fetch managers' },
+  );
+  const billRead = useGqlQuery(
+    BillCandidatesQuery,
+    { companyId: Number(companyId) },
+    { pause: companyId === '', fallback: 'Failed to fetch bills', context: SLOW },
+  );
+  const createCall = useGqlMutation(CreateApproval, 'Failed to create approval', SLOW);
+  const managers = { data: managerRead.data?.approvalManagerOptions, error: managerRead.error };
+  const bills = {
+    data: companyId === '' ? undefined : billRead.data?.approvalBillCandidates,
+    error: billRead.error,
+    loading: billRead.loading,
+    reload: billRead.reload,
+  };
   // biome-ignore lint/correctness/useExhaustiveDependencies: another company starts with nothing selected
   useEffect(() => {
     clearSelection();
     setPage(1);
   }, [companyId]);
 
-  const rows = bills.data ?? [];
-  const chosen = useMemo(() => rows.filter((b) => selected.has(b.id)), [rows, selected]);
+  const rows = bills.data ?? NO_BILLS;
+  // A bill that can no longer go in an approval (or is gone) leaves the selection.
+  useEffect(() => {
+    if (!bills.data) return;
+    const open = new Set(bills.data.filter(billSelectable).map((b) => b.id));
+    retain((id) => open.has(id));
+  }, [bills.data, retain]);
+  // Counted and sent: only the selected bills that may go in an approval.
+  const chosen = useMemo(() => rows.filter((b) => selected.has(b.id) && billSelectable(b)), [rows, selected]);
   const duplicates = chosen.filter((b) => b.possibleDuplicate);
   const total = chosen.reduce((sum, b) => sum + b.amount, 0);
   // The header checkbox works on the page shown; what is selected on other pages stays selected.
   const shown = pageOf(rows, page, limit);
-  const selectable = shown.rows.filter((b) => !b.inOpenApproval && !b.refusedReason);
+  const selectable = shown.rows.filter(billSelectable);
   const pageAllSelected = allOf(selectable.map((b) => b.id));
 
   async function create(confirmDuplicates: string[]) {
     setCreating(true);
     try {
-      const approval = await createApproval({
-        companyId: Number(companyId),
-        billIds: chosen.map((b) => b.id),
-        managerId: managerId === NO_MANAGER ? undefined : Number(managerId),
-        priority,
-        confirmDuplicates,
-      });
+      const approval = (
+        await createCall({
+          input: {
+            companyId: Number(companyId),
+            billIds: chosen.map((b) => b.id),
+            ...(managerId === NO_MANAGER ? {} : { managerId: Number(managerId) }),
+            priority,
+            confirmDuplicates,
+          },
+        })
+      ).createApproval;
       toast.success('Approval created successfully', `Approval #${shortId(approval.id)}`);
       navigate(`/approvals/${approval.id}`);
     } catch (err) {
       toast.error(err instanceof Error ? err.message : 'Failed to create approval');
+      // A bill refused as already in an open approval shows so, and leaves the selection.
       bills.reload();
     } finally {
       setCreating(false);
@@ -141,7 +175,7 @@ export function BillsPage() {
                 <SelectValue placeholder="Choose a company" />
               </SelectTrigger>
               <SelectContent>
-                {(companies.data ?? []).map((c) => (
+                {(companyRead.data?.companies.data ?? []).map((c) => (
                   <SelectItem key={c.id} value={String(c.id)}>
                     {c.name}
                   </SelectItem>
@@ -166,7 +200,7 @@ export function BillsPage() {
           <CardTitle as="h2">Open Bills</CardTitle>
           <div className="flex flex-wrap items-center gap-3">
             <span className="text-sm" data-testid="selection-summary">
-              {chosen.length} selected · {formatUsd(total)}
+              {chosen.length} selected · {formatCurrency(total)}
             </span>
             <Button onClick={onCreate} disabled={creating || chosen.length === 0}>
               <Plus aria-hidden="true" />
@@ -219,15 +253,15 @@ export function BillsPage() {
                     <TableCell className="pl-4">
                       <Checkbox
                         aria-label={`Select bill ${b.docNumber ?? b.id}`}
-                        checked={selected.has(b.id)}
-                        disabled={b.inOpenApproval || !!b.refusedReason}
+                        checked={selected.has(b.id) && billSelectable(b)}
+                        disabled={!billSelectable(b)}
                         onChange={(e) => toggle(b.id, e.target.checked)}
                       />
                     </TableCell>
                     <TableCell>{b.vendorName ?? 'Unknown Vendor'}</TableCell>
                     <TableCell>{b.docNumber ?? 'N/A'}</TableCell>
                     <TableCell>{formatDate(b.dueDate)}</TableCell>
-                    <TableCell className="text-right">{formatUsd(b.amount)}</TableCell>
+                    <TableCell className="text-right">{formatCurrency(b.amount)}</TableCell>
                     <TableCell>
                       {b.bankingReady ? (
                         <Badge className="border-transparent bg-green-700 text-white">Ready for ACH</Badge>
@@ -254,8 +288,8 @@ export function BillsPage() {
                           >
                             <AlertTriangle aria-hidden="true" />
                             Possible duplicate
-                            {b.duplicateOf
-                              ? ` of ${b.duplicateOf.paid ? 'paid ' : ''}bill ${b.duplicateOf.billId}`
+                            {b.duplicateOfBillId
+                              ? ` of ${b.duplicateOfPaid ? 'paid ' : ''}bill ${b.duplicateOfBillId}`
                               : ''}
                           </Badge>
                         ) : null}
@@ -297,10 +331,10 @@ export function BillsPage() {
           <ul className="grid gap-1 text-sm">
             {duplicates.map((b) => (
               <li key={b.id}>
-                Bill {b.id} ({b.vendorName ?? 'Unknown Vendor'}, {b.docNumber ?? 'N/A'}, {formatUsd(b.amount)}
-                )
-                {b.duplicateOf
-                  ? ` looks like ${b.duplicateOf.paid ? 'paid ' : ''}bill ${b.duplicateOf.billId}`
+                Bill {b.id} ({b.vendorName ?? 'Unknown Vendor'}, {b.docNumber ?? 'N/A'},{' '}
+                {formatCurrency(b.amount)})
+                {b.duplicateOfBillId
+                  ? ` looks like ${b.duplicateOfPaid ? 'paid ' : ''}bill ${b.duplicateOfBillId}`
                   : ''}
               </li>
             ))}

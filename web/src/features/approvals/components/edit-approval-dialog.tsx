@@ -15,13 +15,13 @@ import { Label } from '../../../components/ui/label';
 import { SelectItem } from '../../../components/ui/select';
 import { FieldError } from '../../../components/ui/text-field';
 import { toast } from '../../../components/ui/use-toast';
-import { useRemote } from '../../../lib/use-remote';
+import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
 import {
   type Approval,
-  getManagerOptions,
+  ManagerOptionsQuery,
   type Priority,
-  type UpdateApprovalBody,
-  updateApproval,
+  UpdateApproval,
+  type UpdateApprovalInput,
 } from '../api/approvals';
 import { parseRecipients } from '../utils/approval-rules';
 import { ManagerField, NO_MANAGER, PriorityField } from './assignment-fields';
@@ -35,9 +35,12 @@ export function EditApprovalDialog({
   open: boolean;
   onOpenChange: (open: boolean) => void;
   approval: Approval;
-  onSaved: (next: Approval) => void;
+  /** After the write: the detail and its history re-read through the cache. */
+  onSaved?: () => void;
 }) {
-  const managers = useRemote((signal) => getManagerOptions(signal), [], { enabled: open });
+  const read = useGqlQuery(ManagerOptionsQuery, {}, { pause: !open, fallback: 'Failed to fetch managers' });
+  const managers = { data: read.data?.approvalManagerOptions, error: read.error };
+  const update = useGqlMutation(UpdateApproval, 'Failed to update approval');
   const [priority, setPriority] = useState<Priority>(approval.priority);
   const [managerId, setManagerId] = useState(NO_MANAGER);
   const [recipientsText, setRecipientsText] = useState('');
@@ -61,8 +64,8 @@ export function EditApprovalDialog({
     managers.data !== undefined &&
     !options.some((m) => m.id === approval.managerId);
 
-  function changes(): UpdateApprovalBody | null {
-    const body: UpdateApprovalBody = {};
+  function changes(): UpdateApprovalInput | null {
+    const body: UpdateApprovalInput = {};
     if (priority !== approval.priority) body.priority = priority;
     const nextManager = managerId === NO_MANAGER ? null : Number(managerId);
     if (nextManager !== approval.managerId) body.managerId = nextManager;
@@ -87,9 +90,9 @@ export function EditApprovalDialog({
     }
     setBusy(true);
     try {
-      const next = await updateApproval(approval.id, body);
+      await update({ id: approval.id, input: body });
       toast.success('Approval updated successfully');
-      onSaved(next);
+      onSaved?.();
       onOpenChange(false);
     } catch (err) {
       toast.error(err instanceof Error ? err.message : 'Failed to update approval');

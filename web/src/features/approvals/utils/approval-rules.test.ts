@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { formatCurrency } from '../../../lib/utils';
 import {
   bulkSummary,
-  formatUsd,
   hasBillFigures,
   historyTime,
   idList,
@@ -19,9 +19,12 @@ import {
 
 describe('approval rules', () => {
   it('formats USD with 2 decimals and rates in whole per cent', () => {
-    expect(formatUsd(1234.5)).toBe('$1,234.50');
-    expect(formatUsd(0)).toBe('$0.00');
-    expect(formatUsd(Number.NaN)).toBe('$0.00');
+    expect(formatCurrency(1234.5)).toBe('$1,234.50');
+    expect(formatCurrency(0)).toBe('$0.00');
+    expect(formatCurrency(Number.NaN)).toBe('$0.00');
+    // The reader's locale (issue 38 item 7: '$4693.45' was shown as the server wrote it).
+    expect(formatCurrency(4693.45, 'USD', 'de-DE')).toBe('4.693,45\u00a0$');
+    expect(formatCurrency(4693.45, 'EUR', 'en-US')).toBe('€4,693.45');
     expect(percent(1, 3)).toBe(33);
     expect(percent(2, 3)).toBe(67);
     expect(percent(5, 0)).toBe(0);

@@ -1,5 +1,6 @@
 // Pure rules of the approval screens (spec 2 §2, §3, §4): money and rates, names, the paging
-// footer's page buttons, the sortable columns, relative times and the history's time format.
+// footer's page buttons, the sortable columns, relative times and the history's time format. Money
+// is shown by formatCurrency (lib/utils.ts): the reader's locale, as every screen.
 
 export const PAGE_SIZES = [5, 10, 25, 50, 100] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
@@ -42,16 +43,9 @@ export const NACHA_STATUSES = [
   'PAYMENT_COMPLETED',
 ] as const;
 
-const usd = new Intl.NumberFormat('en-US', {
-  style: 'currency',
-  currency: 'USD',
-  minimumFractionDigits: 2,
-  maximumFractionDigits: 2,
-});
-
-/** USD with 2 decimals: 1234.5 → '$1,234.50'. */
-export function formatUsd(amount: number | null | undefined): string {
-  return usd.format(Number.isFinite(amount) ? (amount as number) : 0);
+/** Whether a bill on /bills may go in a new approval: not in an open one, not refused. */
+export function billSelectable(b: { inOpenApproval: boolean; refusedReason?: string | null }): boolean {
+  return !b.inOpenApproval && !b.refusedReason;
 }
 
 /** A share in whole per cent (0 when the whole is 0): 1 of 3 → 33. */

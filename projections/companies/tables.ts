@@ -1,0 +1,34 @@
+// The companies module's read-model tables as kysely sees them (projections/database.ts composes them into
+// the read-model database).
+import type { NachaSettings } from '../../schema/companies/events.js';
+
+export interface CompaniesTable {
+  id: number;
+  name: string;
+  name_lower: string;
+  email: string | null;
+  phone: string | null;
+  website: string | null;
+  address: string | null;
+  description: string | null;
+  industry: string | null;
+  status: 'ACTIVE' | 'INACTIVE' | 'SUSPENDED';
+  manager_id: number | null;
+  processor_id: number | null;
+  approver_id: number | null;
+  accountant_id: number | null;
+  qb_realm_id: string | null;
+  qb_connection_status: 'connected' | 'disconnected' | 'error' | null;
+  qb_last_refresh: Date | null;
+  qb_payment_account_reference: string | null;
+  nacha: MaskedNacha | null;
+  created_at: Date;
+  updated_at: Date;
+  deleted_at: Date | null;
+}
+
+export type MaskedNacha = Omit<NachaSettings, 'bankAccountNumber'> & { bankAccountNumber: string };
+
+export interface CompaniesTables {
+  companies: CompaniesTable;
+}

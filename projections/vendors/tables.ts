@@ -1,0 +1,45 @@
+// The vendors module's read-model tables as kysely sees them (projections/database.ts composes them into
+// the read-model database).
+import type { Generated } from 'kysely';
+
+export interface VendorsTable {
+  id: number;
+  company_id: number;
+  qb_vendor_id: string;
+  name: string;
+  email: string | null;
+  phone: string | null;
+  active: boolean;
+  has_banking: boolean;
+  routing_last4: string | null;
+  account_last4: string | null;
+  account_type: 'checking' | 'savings' | null;
+  bank_name: string | null;
+  banking_updated_at: Date | null;
+  qb_synced_at: Date;
+  created_at: Date;
+  updated_at: Date;
+  search_text: Generated<string>;
+}
+
+export interface VendorsTables {
+  vendors: VendorsTable;
+}
+
+export interface VendorSyncsTable {
+  id: string;
+  company_id: number;
+  status: 'queued' | 'running' | 'completed' | 'failed';
+  synced: number;
+  failed: number;
+  error: string | null;
+  requested_at: Date;
+  completed_at: Date | null;
+}
+
+export interface VendorSyncsTables {
+  vendor_syncs: VendorSyncsTable;
+}
+
+/** Both read models of the vendor module, as its projections are typed. */
+export type VendorReadTables = VendorsTables & VendorSyncsTables;
