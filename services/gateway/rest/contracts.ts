@@ -1,6 +1,6 @@
 // The REST adapter's contract for GET /api/openapi.json (services/gateway/openapi.ts): what each
 // route answers, in the spec's envelope. Bodies and queries reuse the command inputs of
-// schema/commands, the same zod schemas the application functions validate with.
+// schema/<module>/commands.ts, the same zod schemas the application functions validate with.
 // Answers are written once in schema/<module>/answers.ts (named ones become OpenAPI components).
 // These schemas document; they do not validate or shape answers (openapi.ts keeps Fastify from
 // using them), so the application's own 400s and envelope stay as they are.

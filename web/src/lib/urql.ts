@@ -58,6 +58,9 @@ export function createGraphQLClient(): GraphQLClient {
     url: '/graphql',
     fetch: (input, init) => authFetch(input instanceof Request ? input.url : input, init),
     preferGetMethod: false,
+    // Not urql's default, which also offers text/event-stream: the gateway refuses GraphQL over
+    // server-sent events (406); answers come as JSON, live data over the socket.
+    fetchOptions: { headers: { accept: 'application/graphql-response+json, application/json' } },
     exchanges: [
       cache.exchange,
       fetchExchange,
