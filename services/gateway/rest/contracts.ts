@@ -167,16 +167,6 @@ export const OverviewStats = z.object({
   usersByRole: z.record(Role, z.number().int()),
 });
 
-export const DashboardStats = z.object({
-  totalCompanies: z.number().int(),
-  activeUsers: z.number().int(),
-  pendingApprovals: z.number().int(),
-  totalApiKeys: z.number().int(),
-  recentActivity: z.array(
-    z.object({ id: z.string(), type: z.string(), description: z.string(), timestamp: z.iso.datetime() }),
-  ),
-});
-
 const connection = z.enum(['connected', 'disconnected']);
 export const Readiness = z.object({
   status: z.enum(['ready', 'unavailable']),
