@@ -12,6 +12,7 @@ import {
   apiCall,
   apiLogin,
   createUser,
+  DESKTOP,
   ensureWebBuild,
   expectToast,
   launchBrowser,
@@ -361,6 +362,63 @@ describe('companies screens', () => {
     expect(errors).toEqual([]);
     await page.context().close();
   }, 120_000);
+
+  it('keeps the assignment selects apart at 1280×800 when the names are long (issue 38 item 7)', async () => {
+    const long = await createUser(app.url, app.admin, 'USER', {
+      firstName: 'Maximiliana Alexandrovna',
+      lastName: 'Featherstonehaugh-Cholmondeley',
+      email: `maximiliana.featherstonehaugh-cholmondeley.${Date.now()}@accounts-payable.example.com`,
+    });
+    const manager = await apiCall<{ data: { id: number } }>(
+      app.url,
+      'POST',
+      '/api/manager/managers',
+      {
+        firstName: 'Bartholomew Montgomery',
+        lastName: 'Worthington-Smythe',
+        email: 'bartholomew.worthington-smythe@regional-management.example.com',
+      },
+      token,
+    );
+    const id = await createCompany({
+      name: 'Long Names Trading Company',
+      managerId: manager.body.data.id,
+      processorId: long.id,
+      approverId: long.id,
+      accountantId: long.id,
+    });
+    const { page, errors } = await openPage(browser, app.url, { viewport: DESKTOP });
+    await signIn(page, app.admin);
+    await page.goto(`/companies/${id}`);
+    await page.getByRole('heading', { name: 'Long Names Trading Company', level: 1 }).waitFor();
+    const keys = ['managerId', 'processorId', 'approverId', 'accountantId'];
+    const triggers = keys.map((k) => page.getByTestId(`assign-${k}-trigger`));
+    await expect.poll(() => triggers[1].textContent()).toContain('Featherstonehaugh-Cholmondeley');
+    // The whole name is in the title, the field shows what fits.
+    expect(await triggers[1].getAttribute('title')).toBe(
+      `Maximiliana Alexandrovna Featherstonehaugh-Cholmondeley (${long.email})`,
+    );
+    const boxes = await Promise.all(triggers.map((t) => t.boundingBox()));
+    const card = await page.getByTestId('company-assignments').boundingBox();
+    const overlap = (a: NonNullable<(typeof boxes)[0]>, b: NonNullable<(typeof boxes)[0]>) =>
+      a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+    for (const [i, a] of boxes.entries()) {
+      expect(a).not.toBeNull();
+      // Inside the card, not spilling over its edge.
+      expect(a!.x).toBeGreaterThanOrEqual(card!.x);
+      expect(a!.x + a!.width).toBeLessThanOrEqual(card!.x + card!.width + 0.5);
+      for (const b of boxes.slice(i + 1)) expect(overlap(a!, b!)).toBe(false);
+    }
+    // Two side by side at this width, and the value is cut rather than pushing the field wider.
+    expect(Math.abs(boxes[0]!.y - boxes[1]!.y)).toBeLessThan(1);
+    const cut = await triggers[1].evaluate((el) => {
+      const value = el.querySelector('span') as HTMLElement;
+      return value.scrollWidth > value.clientWidth;
+    });
+    expect(cut).toBe(true);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
 });
 
 async function companyField(id: number, field: string): Promise<unknown> {

@@ -219,7 +219,24 @@ describe('vendors screens', () => {
       ),
     });
     await dialog.getByRole('button', { name: 'Upload' }).click();
-    await dialog.getByRole('status').filter({ hasText: '1 vendors updated successfully' }).waitFor();
+    // One vendor in the singular (issue 38 item 7).
+    await dialog.getByRole('status').filter({ hasText: '1 vendor updated successfully' }).waitFor();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+
+    // An empty account number: one clear message, not every rule it breaks (issue 38 item 7).
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    await dialog.getByLabel('CSV file').setInputFiles({
+      name: 'empty.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        `ID,Routing Number,Account Number,Account Type,Bank Name\n${c.id},011000015,,checking,Fixed Bank\n`,
+      ),
+    });
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    await dialog.getByRole('status').filter({ hasText: 'The vendor failed to import' }).waitFor();
+    expect(await dialog.getByTestId('import-errors').getByRole('listitem').allTextContents()).toEqual([
+      'Row 2: Account number is required',
+    ]);
     await dialog.getByRole('button', { name: 'Done' }).click();
 
     // Export: a download named vendors-export.csv, masked.
@@ -233,6 +250,31 @@ describe('vendors screens', () => {
     expect(text).toContain(a.name);
     expect(text).not.toContain('11112222');
     await expectToast(page, 'Download started');
+
+    // The export imported back: its numbers are masked, and the import says so and how to get
+    // full ones, on every row that carries them (issue 38 item 7).
+    const banked = text.split('\n').filter((line) => /\*{4}/.test(line)).length;
+    expect(banked).toBeGreaterThanOrEqual(3);
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    await dialog
+      .getByLabel('CSV file')
+      .setInputFiles({ name: 'vendors-export.csv', mimeType: 'text/csv', buffer: Buffer.from(text) });
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    await dialog
+      .getByRole('status')
+      .filter({ hasText: `0 vendors updated, ${banked} failed` })
+      .waitFor();
+    const note = dialog.getByTestId('import-masked-note');
+    expect(await note.textContent()).toMatch(
+      new RegExp(
+        `^${banked} rows have masked bank numbers\\. A CSV export masks the routing and account numbers`,
+      ),
+    );
+    const rows = await dialog.getByTestId('import-errors').getByRole('listitem').allTextContents();
+    expect(rows).toHaveLength(Math.min(banked, 10));
+    for (const row of rows)
+      expect(row).toMatch(/^Row \d+: The routing or account number is masked, as an export writes it/);
+    await dialog.getByRole('button', { name: 'Done' }).click();
     expect(errors).toEqual([]);
     await page.context().close();
   });

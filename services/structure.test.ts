@@ -20,15 +20,14 @@ const MODULES = ['approvals', 'companies', 'vendors', 'managers', 'users', 'dash
  */
 const OVERSIZE_UNTIL_SPLIT: Record<string, number> = {
   // The modules' big files: answers, queries, CSV, commands and policy in one file each.
-  'services/approvals/approvals.ts': 1941,
+  'services/approvals/approvals.ts': 1785,
   'services/vendors/vendors.ts': 1078,
   'services/companies/quickbooks.ts': 772,
   'services/companies/companies.ts': 585,
   // Two deciders (approval, approval policy) in one file.
   'services/approvals/decider.ts': 575,
-  // The gateway's approval type and routes, until the answers are written once under schema/.
-  'services/gateway/graphql/types/approval.ts': 685,
-  'services/gateway/rest/approval-routes.ts': 606,
+  // The gateway's approval types, queries, mutations and subscriptions in one file.
+  'services/gateway/graphql/types/approval.ts': 655,
   // Platform adapters.
   'services/eventstore/postgres.ts': 1132,
   'services/quickbooks/client.ts': 561,

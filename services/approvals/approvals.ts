@@ -8,6 +8,22 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { sql } from 'kysely';
+import type { z } from 'zod';
+import type {
+  AchStatus as AchStatusAnswer,
+  Approval,
+  ApprovalBill as ApprovalBillAnswer,
+  ApprovalBillCandidate,
+  ApprovalBulkResult,
+  ApprovalData,
+  ApprovalHistoryEntry as ApprovalHistoryEntryAnswer,
+  ApprovalManagerOption,
+  ApprovalPolicy as ApprovalPolicyAnswer,
+  ApprovalStats as ApprovalStatsAnswer,
+  ManagerRef as ManagerRefAnswer,
+  PersonRef as PersonRefAnswer,
+  ViewerApproval as ViewerApprovalAnswer,
+} from '../../schema/approvals/answers.js';
 import {
   ApprovalExportInput,
   ApprovalListInput,
@@ -27,10 +43,11 @@ import type {
   ApprovalEvent,
   ApprovalStatus,
   BillSnapshot,
-  ConfirmedDuplicate,
   Priority,
   VendorContact,
 } from '../../schema/approvals/events.js';
+import type { ApprovalsDay as ApprovalsDayAnswer } from '../../schema/dashboard/answers.js';
+import { answerAfterWrite } from '../app/answer-after-write.js';
 import type { CommandContext } from '../app/command-handler.js';
 import { type AppServices, awaitProjections } from '../app/context.js';
 import { readCached } from '../app/read-cache.js';
@@ -67,94 +84,14 @@ import {
   segregationBlock,
 } from './decider.js';
 
-// --- answers --------------------------------------------------------------------------------------
+// --- answers (schema/approvals/answers.ts) --------------------------------------------------------
 
-export interface PersonRef {
-  id: number;
-  firstName: string | null;
-  lastName: string | null;
-}
-
-export interface ManagerRef {
-  id: number;
-  firstName: string;
-  lastName: string;
-  title: string | null;
-  email: string;
-  phone: string | null;
-}
-
-export interface AchStatus {
-  hasBankingInfo: boolean;
-  vendorId: number | null;
-  bankName: string | null;
-  accountType: 'checking' | 'savings' | null;
-  /** Masked: only the last four digits. */
-  routingNumber: string | null;
-  accountNumber: string | null;
-}
-
-/** A bill of the snapshot as the detail shows it: QuickBooks' shape, the vendor's contact, ACH status. */
-export type ApprovalBill = Omit<BillSnapshot, 'VendorInfo'> & {
-  VendorInfo: { CompanyName: string | null; Email: string | null; Phone: string | null };
-  invoiceAvailable: boolean;
-  achStatus: AchStatus;
-};
-
-export interface ApprovalDto {
-  id: string;
-  companyId: number;
-  companyName: string | null;
-  company: { id: number; name: string } | null;
-  status: ApprovalStatus;
-  priority: Priority;
-  /** Comma-separated, as the spec's screens count them. */
-  billIds: string;
-  approvedBillIds: string;
-  billIdList: string[];
-  approvedBillIdList: string[];
-  billCount: number;
-  approvedBillCount: number;
-  /** Approved bills / bills, in per cent (2 decimals). */
-  approvalRate: number;
-  totalAmount: number;
-  approvedAmount: number;
-  billStats: { totalAmount: number; totalAmountApproved: number };
-  /** The bills (detail only; null in lists). */
-  billsParsed: ApprovalBill[] | null;
-  approvedBillsParsed: ApprovalBill[] | null;
-  managerId: number | null;
-  managerName: string | null;
-  managerEmail: string | null;
-  manager: ManagerRef | null;
-  createdBy: number | null;
-  creator: PersonRef | null;
-  approvedBy: number | null;
-  approver: PersonRef | null;
-  rejectedBy: number | null;
-  rejecter: PersonRef | null;
-  firstApprovedBy: number | null;
-  firstApprover: PersonRef | null;
-  firstApprovedAt: string | null;
-  /** The policy asked for two approvers and one has approved: still PENDING. */
-  awaitingSecondApproval: boolean;
-  /** The company's policy as it bears on this approval (read model of the policy stream). */
-  creatorMayNotApprove: boolean;
-  /** Above this amount two different approvers are needed (the company's policy now); null: never. */
-  secondApprovalThreshold: number | null;
-  /** Two approvers are needed for this approval: one approved already, or its total is above the threshold. */
-  secondApprovalRequired: boolean;
-  approvalDate: string | null;
-  rejectionDate: string | null;
-  rejectionReason: string | null;
-  expiresAt: string;
-  expiredAt: string | null;
-  /** Detail only (sealed in the log, opened on read); null in lists. */
-  recipients: string[] | null;
-  confirmedDuplicates: ConfirmedDuplicate[];
-  createdAt: string;
-  updatedAt: string;
-}
+export type PersonRef = z.infer<typeof PersonRefAnswer>;
+export type ManagerRef = z.infer<typeof ManagerRefAnswer>;
+export type AchStatus = z.infer<typeof AchStatusAnswer>;
+export type ApprovalBill = z.infer<typeof ApprovalBillAnswer>;
+/** The approval as every reader gets it: kept and shared, so it holds nothing of one viewer. */
+export type ApprovalDto = z.infer<typeof ApprovalData>;
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -273,14 +210,9 @@ function policyFields(
   };
 }
 
-/** What one viewer may do with an approval: computed per request, never kept in a shared answer. */
-export interface ViewerApproval {
-  viewerMayApprove: boolean;
-  /** Why not, in words for the screen; null when the viewer may approve. */
-  approveBlockedReason: string | null;
-}
-
-export type ApprovalView = ApprovalDto & ViewerApproval;
+export type ViewerApproval = z.infer<typeof ViewerApprovalAnswer>;
+/** An approval with the viewer's own fields: what REST and GraphQL answer. */
+export type ApprovalView = z.infer<typeof Approval>;
 
 /**
  * Whether this viewer may approve now and why not: the decider's rule (segregationBlock) on the
@@ -678,19 +610,7 @@ async function withDetail(app: AppServices, dto: ApprovalDto, state: ApprovalSta
 
 // --- stats, history, export -----------------------------------------------------------------------
 
-export interface ApprovalStats {
-  total: number;
-  pending: number;
-  approved: number;
-  rejected: number;
-  expired: number;
-  processedBills: number;
-  approvedBills: number;
-  processedTotalAmount: number;
-  approvedTotalAmount: number;
-  byStatus: Record<string, number>;
-  byPriority: Record<string, number>;
-}
+export type ApprovalStats = z.infer<typeof ApprovalStatsAnswer>;
 
 /** GET /approvals/stats (optionally of one company): the five counts, bills and amounts. */
 export async function approvalStats(
@@ -751,16 +671,7 @@ export async function approvalStats(
   };
 }
 
-export interface ApprovalHistoryEntry {
-  id: string;
-  action: string;
-  userId: number | null;
-  userName: string | null;
-  timestamp: string;
-  details: string | null;
-  /** A file that belongs to the step (the NACHA file, later); none yet. */
-  downloadUrl: string | null;
-}
+export type ApprovalHistoryEntry = z.infer<typeof ApprovalHistoryEntryAnswer>;
 
 const money = (n: number) => `$${n.toFixed(2)}`;
 
@@ -1242,28 +1153,7 @@ async function paidLookalikes(
   }
 }
 
-export interface BillCandidate {
-  id: string;
-  docNumber: string | null;
-  txnDate: string | null;
-  dueDate: string | null;
-  amount: number;
-  balance: number;
-  vendorQbId: string;
-  vendorName: string | null;
-  vendorId: number | null;
-  /** The vendor's bank details are complete in Billflow (vendors read model). */
-  bankingReady: boolean;
-  /** The open approval holding it, if any: it cannot go in another. */
-  inOpenApproval: boolean;
-  openApprovalId: string | null;
-  /** Looks like a bill (other id) already in an approval: creating with it needs a confirmation. */
-  possibleDuplicate: boolean;
-  /** The bill it looks like: in an approval (approvalId), or already paid in QuickBooks (paid). */
-  duplicateOf: { billId: string; approvalId: string | null; paid: boolean } | null;
-  /** Why it cannot go in an approval (an amount no ACH payment carries…); null when it can. */
-  refusedReason: string | null;
-}
+export type BillCandidate = z.infer<typeof ApprovalBillCandidate>;
 
 /** As QuickBooks sent it, for the list (a refused bill says why beside it); 0 when not a number. */
 const finite = (v: unknown) => (Number.isFinite(Number(v)) ? Number(v) : 0);
@@ -1327,70 +1217,22 @@ export async function billsForApproval(
 
 // --- commands -------------------------------------------------------------------------------------
 
-/** Reads the answer after a command: the read model once caught up, else the decided state. */
-async function answer(app: AppServices, approvalId: string, position: Position | null, state: ApprovalState) {
-  const caughtUp = await awaitProjections(app, position, ['approvals']);
-  const row = caughtUp ? await findRow(app, approvalId) : undefined;
-  if (row) return withDetail(app, (await toDtos(app, [row]))[0], state);
-  // Not caught up in time (or deleted): answer from the decided state, never a 500.
-  const total = state.bills.reduce((s, b) => s + b.TotalAmt, 0);
-  const approved = state.bills
-    .filter((b) => state.approvedBillIds.includes(b.Id))
-    .reduce((s, b) => s + b.TotalAmt, 0);
-  const dto: ApprovalDto = {
-    id: approvalId,
-    companyId: state.companyId!,
-    companyName: null,
-    company: null,
-    status: state.status!,
-    priority: state.priority!,
-    billIds: state.bills.map((b) => b.Id).join(','),
-    approvedBillIds: state.approvedBillIds.join(','),
-    billIdList: state.bills.map((b) => b.Id),
-    approvedBillIdList: state.approvedBillIds,
-    billCount: state.bills.length,
-    approvedBillCount: state.approvedBillIds.length,
-    approvalRate: state.bills.length
-      ? Math.round((state.approvedBillIds.length / state.bills.length) * 10_000) / 100
-      : 0,
-    totalAmount: Math.round(total * 100) / 100,
-    approvedAmount: Math.round(approved * 100) / 100,
-    billStats: {
-      totalAmount: Math.round(total * 100) / 100,
-      totalAmountApproved: Math.round(approved * 100) / 100,
-    },
-    billsParsed: null,
-    approvedBillsParsed: null,
-    managerId: state.managerId,
-    managerName: null,
-    managerEmail: null,
-    manager: null,
-    createdBy: state.createdBy,
-    creator: person(state.createdBy, null, null),
-    approvedBy: state.approvedBy,
-    approver: person(state.approvedBy, null, null),
-    rejectedBy: state.rejectedBy,
-    rejecter: person(state.rejectedBy, null, null),
-    firstApprovedBy: state.firstApproval?.byUserId ?? null,
-    firstApprover: person(state.firstApproval?.byUserId ?? null, null, null),
-    firstApprovedAt: state.firstApproval?.at ?? null,
-    awaitingSecondApproval: state.status === 'PENDING' && state.firstApproval !== null,
-    ...policyFields(
-      (await policiesOf(app, [state.companyId!])).get(state.companyId!) ?? DEFAULT_POLICY,
-      Math.round(total * 100) / 100,
-      state.status === 'PENDING' && state.firstApproval !== null,
-    ),
-    approvalDate: null,
-    rejectionDate: null,
-    rejectionReason: state.rejectionReason,
-    expiresAt: state.expiresAt!,
-    expiredAt: null,
-    recipients: null,
-    confirmedDuplicates: [],
-    createdAt: state.createdAt!,
-    updatedAt: new Date().toISOString(),
-  };
-  return withDetail(app, dto, state);
+/**
+ * The answer after a command on an approval: its row, once the read model has applied the command's
+ * events (answerAfterWrite: 503 if a new approval is still not shown after two waits), mapped as
+ * every read maps it. The bills and recipients are not in the read model: they are opened from the
+ * log, here the stream as the command left it.
+ */
+function answer(
+  app: AppServices,
+  approvalId: string,
+  position: Position | null,
+  state: ApprovalState,
+): Promise<ApprovalDto> {
+  return answerAfterWrite(app, position, ['approvals'], async () => {
+    const row = await findRow(app, approvalId);
+    return row ? withDetail(app, (await toDtos(app, [row]))[0], state) : null;
+  });
 }
 
 /** A manager newly assigned must exist and be ACTIVE (the picker offers only those). */
@@ -1411,12 +1253,7 @@ async function requireManager(app: AppServices, managerId: number) {
     ]);
 }
 
-export interface ManagerOption {
-  id: number;
-  /** 'first last', else the e-mail (spec 2 §3). */
-  displayName: string;
-  email: string;
-}
+export type ManagerOption = z.infer<typeof ApprovalManagerOption>;
 
 export const MANAGER_OPTIONS_MAX = 1000;
 
@@ -1534,7 +1371,6 @@ export async function createApproval(
     phone: text(vendors.get(v)?.PrimaryPhone?.FreeFormNumber, 40),
   }));
   const paidLike = await paidLookalikes(app, input.companyId, ctx, ordered);
-  const approvalId = randomUUID();
   const now = new Date();
   const claim = await app.commands.handle(
     approvalBillsDecider,
@@ -1542,7 +1378,7 @@ export async function createApproval(
     {
       type: 'ClaimBills',
       companyId: input.companyId,
-      approvalId,
+      approvalId: randomUUID(),
       bills: ordered.map((b) => ({ billId: b.Id, fingerprint: fingerprintOf(b) })),
       paidLookalikes: [...paidLike].map(([billId, matchesBillId]) => ({ billId, matchesBillId })),
       confirmDuplicates: input.confirmDuplicates,
@@ -1551,8 +1387,10 @@ export async function createApproval(
     ctx,
   );
   const claimed = claim.events.find((e) => e.type === 'ApprovalBillsClaimed');
-  const confirmedDuplicates =
-    claimed?.type === 'ApprovalBillsClaimed' ? claimed.data.confirmedDuplicates : [];
+  if (claimed?.type !== 'ApprovalBillsClaimed') throw new Error('ClaimBills claimed nothing');
+  // The approval the claim was made for: on a retry with the same Idempotency-Key (after a 503, say)
+  // the stored claim's, so the retry finds that approval instead of creating a second one.
+  const { approvalId, confirmedDuplicates } = claimed.data;
   const expiresAt = new Date(
     now.getTime() + (options.expiresInMs ?? app.config.APPROVAL_EXPIRY_SECONDS * 1000),
   );
@@ -1732,10 +1570,7 @@ export async function expireApproval(app: AppServices, approvalId: string, ctx: 
   }
 }
 
-export interface BulkResult {
-  results: Array<{ id: string; success: boolean; status: ApprovalStatus | null; error: string | null }>;
-  summary: { processed: number; succeeded: number; failed: number };
-}
+export type BulkResult = z.infer<typeof ApprovalBulkResult>;
 
 /**
  * Bulk approve (all bills of each) or reject (one reason): each approval its own command on its own
@@ -1755,7 +1590,7 @@ async function bulk(
   let last: Position | null = null;
   type Reason = NonNullable<ReturnType<typeof billsToRelease>>['reason'];
   const releases = new Map<number, Map<Reason, Array<{ approvalId: string; billIds: string[] }>>>();
-  const results = await inParallel(ids, 16, async (id) => {
+  const outcomes = await inParallel(ids, 16, async (id) => {
     try {
       const approvalId = parseApprovalId(id);
       const r = await act(approvalId, ctx);
@@ -1769,9 +1604,9 @@ async function bulk(
         ]);
         releases.set(r.state.companyId, byReason);
       }
-      return { id, success: true, status: r.state.status, error: null };
+      return { id, approvalId, error: null };
     } catch (err) {
-      return { id, success: false, status: null, error: toAppError(err).message };
+      return { id, approvalId: null, error: toAppError(err).message };
     }
   });
   await Promise.all(
@@ -1787,7 +1622,22 @@ async function bulk(
       ),
     ),
   );
-  await awaitProjections(app, last, ['approvals']);
+  // Each status as the read model holds it once it has applied the batch, as a read would show it.
+  const statuses = await answerAfterWrite(app, last, ['approvals'], async () => {
+    const acted = outcomes.flatMap((o) => (o.approvalId === null ? [] : [o.approvalId]));
+    if (acted.length === 0) return new Map<string, ApprovalStatus>();
+    const rows = await app.db
+      .selectFrom('approvals')
+      .select(['id', 'status'])
+      .where('id', 'in', acted)
+      .execute();
+    return new Map(rows.map((r) => [r.id, r.status]));
+  });
+  const results = outcomes.map(({ id, approvalId, error }) =>
+    approvalId === null
+      ? { id, success: false, status: null, error }
+      : { id, success: true, status: statuses.get(approvalId) ?? null, error: null },
+  );
   const succeeded = results.filter((r) => r.success).length;
   return { results, summary: { processed: results.length, succeeded, failed: results.length - succeeded } };
 }
@@ -1838,9 +1688,7 @@ export async function approvalInvoice(app: AppServices, actor: Actor | null, id:
 
 // --- the policy -----------------------------------------------------------------------------------
 
-export interface ApprovalPolicyDto extends ApprovalPolicy {
-  companyId: number;
-}
+export type ApprovalPolicyDto = z.infer<typeof ApprovalPolicyAnswer>;
 
 /** GET /policies/{companyId} (ADMIN): the creator may not approve, by default. */
 export async function getApprovalPolicy(
@@ -1879,24 +1727,20 @@ export async function setApprovalPolicy(
     },
     commandContext(actor),
   );
-  // The approval reads say who may approve from this read model: the next screen must see the change.
-  await awaitProjections(app, r.position, ['approval_policies']);
-  return { companyId, ...r.state };
+  // Answered from the read model the approval reads judge with (who may approve): the next screen
+  // sees the change. A command that changed nothing leaves a company that never set one on the default.
+  return answerAfterWrite(app, r.position, ['approval_policies'], async () => {
+    const policy = (await policiesOf(app, [companyId])).get(companyId);
+    if (policy) return { companyId, ...policy };
+    return r.position === null ? { companyId, ...DEFAULT_POLICY } : null;
+  });
 }
 
 const parseCompanyId = (id: unknown) => parseRowId(id, 'Company not found');
 
 // --- figures elsewhere ----------------------------------------------------------------------------
 
-export interface ApprovalsDay {
-  /** YYYY-MM-DD (UTC). */
-  date: string;
-  pending: number;
-  approved: number;
-  rejected: number;
-  expired: number;
-  total: number;
-}
+export type ApprovalsDay = z.infer<typeof ApprovalsDayAnswer>;
 
 /**
  * The dashboard's chart (issue 12 item 8): approvals created each day of the last `days` days (UTC),

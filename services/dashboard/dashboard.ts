@@ -1,24 +1,17 @@
 // Dashboard figures (spec 1 §3 Dashboard stats), all from read models (the approvals' and companies'
-// tables are read here, through the database, not through their modules).
+// tables are read here, through the database, not through their modules); the answers are written
+// in schema/dashboard/answers.ts.
 import { sql } from 'kysely';
-
+import type { z } from 'zod';
+import type {
+  ActivityItem as ActivityItemAnswer,
+  DashboardStats as DashboardStatsAnswer,
+} from '../../schema/dashboard/answers.js';
 import type { AppServices } from '../app/context.js';
 import { type Actor, authorize } from '../auth/permissions.js';
 
-export interface ActivityItem {
-  id: string;
-  type: string;
-  description: string;
-  timestamp: string;
-}
-
-export interface DashboardStats {
-  totalCompanies: number;
-  activeUsers: number;
-  pendingApprovals: number;
-  totalApiKeys: number;
-  recentActivity: ActivityItem[];
-}
+export type ActivityItem = z.infer<typeof ActivityItemAnswer>;
+export type DashboardStats = z.infer<typeof DashboardStatsAnswer>;
 
 export async function recentActivity(
   app: AppServices,

@@ -2,14 +2,13 @@
 // dropped on one side fails the type check (npm test's tsc step) instead of showing an empty cell.
 // The rule is what a client needs: every answer the server builds fits the web's type, and every
 // field the web's type names exists in the server's (so an optional one cannot name a field the
-// server never sends). The server may send more than a screen reads.
+// server never sends). The server may send more than a screen reads. Screens on GraphQL (companies,
+// vendors …) type their answers from the documents, checked by gql.tada against the printed schema.
 import type * as A from '../../services/approvals/approvals.js';
-import type { CompanyDto, CompanyView } from '../../services/companies/companies.js';
 import type * as D from '../../services/dashboard/dashboard.js';
 import type { ManagerDto } from '../../services/managers/managers.js';
 import type * as O from '../../services/operations/operations.js';
 import type { UserDto } from '../../services/users/user-view.js';
-import type * as V from '../../services/vendors/vendors.js';
 import type * as WA from '../../web/src/features/approvals/api/approvals.js';
 import type * as WD from '../../web/src/features/dashboard/api/get-dashboard-stats.js';
 import type * as WO from '../../web/src/features/operations/api/get-operations.js';
@@ -22,11 +21,6 @@ type Expect<T extends true> = T;
 export type ServerAnswersFitTheWebTypes = [
   Expect<Fits<UserDto, W.User>>,
   Expect<Fits<ManagerDto, W.Manager>>,
-  Expect<Fits<CompanyDto, W.Company>>,
-  // The company pickers read any role's answer: a whole company or its reference.
-  Expect<Fits<CompanyView, W.CompanyChoice>>,
-  Expect<Fits<V.VendorDto, W.Vendor>>,
-  Expect<Fits<V.VendorHistoryEntry, W.VendorHistoryEntry>>,
   Expect<Fits<A.ApprovalView, WA.Approval>>,
   Expect<Fits<A.ApprovalStats, WA.ApprovalStats>>,
   Expect<Fits<A.ApprovalHistoryEntry, WA.ApprovalHistoryEntry>>,

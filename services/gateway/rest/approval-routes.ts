@@ -3,6 +3,15 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
+  Approval,
+  ApprovalBillCandidate,
+  ApprovalBulkResult,
+  ApprovalHistoryEntry,
+  ApprovalManagerOption,
+  ApprovalPolicy,
+  ApprovalStats,
+} from '../../../schema/approvals/answers.js';
+import {
   ApprovalExportInput,
   ApprovalListInput,
   ApprovalPolicyInput,
@@ -17,7 +26,7 @@ import {
   RejectApprovalInput,
   UpdateApprovalInput,
 } from '../../../schema/approvals/commands.js';
-import { APPROVAL_STATUSES, PRIORITIES } from '../../../schema/approvals/events.js';
+import { ApprovalsDay } from '../../../schema/dashboard/answers.js';
 import {
   APPROVAL_EXPORT_FILENAME,
   approvalHistory,
@@ -43,7 +52,7 @@ import {
   updateApprovalRecipients,
   withViewer,
 } from '../../approvals/approvals.js';
-import { named, routeDoc } from './contracts.js';
+import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
 
@@ -64,163 +73,6 @@ export function attachment(fileName: string): string {
 const BASE = '/api/bill-approval';
 type IdParams = { Params: { id: string } };
 const ApprovalIdParams = z.object({ id: z.string().max(64).describe('Approval id (UUID)') });
-
-const Person = z
-  .object({ id: z.number().int(), firstName: z.string().nullable(), lastName: z.string().nullable() })
-  .nullable();
-const Bill = z.object({
-  Id: z.string(),
-  DocNumber: z.string().nullable(),
-  TxnDate: z.string().nullable(),
-  DueDate: z.string().nullable(),
-  TotalAmt: z.number(),
-  Balance: z.number(),
-  CurrencyRef: z.string().nullable(),
-  VendorRef: z.object({ value: z.string(), name: z.string().nullable() }),
-  VendorInfo: z.object({
-    CompanyName: z.string().nullable(),
-    Email: z.string().nullable(),
-    Phone: z.string().nullable(),
-  }),
-  VendorAddr: z
-    .object({
-      Line1: z.string().nullable(),
-      City: z.string().nullable(),
-      CountrySubDivisionCode: z.string().nullable(),
-      PostalCode: z.string().nullable(),
-    })
-    .nullable(),
-  Line: z.array(
-    z.object({
-      Id: z.string(),
-      Description: z.string().nullable(),
-      Amount: z.number(),
-      Qty: z.number().nullable(),
-      ItemName: z.string().nullable(),
-      AccountName: z.string().nullable(),
-    }),
-  ),
-  AttachableId: z.string().nullable(),
-  InvoiceFileName: z.string().nullable(),
-  invoiceAvailable: z.boolean(),
-  achStatus: z.object({
-    hasBankingInfo: z.boolean(),
-    vendorId: z.number().int().nullable(),
-    bankName: z.string().nullable(),
-    accountType: z.enum(['checking', 'savings']).nullable(),
-    routingNumber: z.string().nullable().describe('Masked'),
-    accountNumber: z.string().nullable().describe('Masked'),
-  }),
-});
-const Duplicate = z.object({
-  billId: z.string(),
-  matchesBillId: z.string(),
-  matchesApprovalId: z
-    .string()
-    .nullable()
-    .describe('The approval holding the look-alike; null when it is a paid bill'),
-  paid: z.boolean().describe('The look-alike is already paid in QuickBooks'),
-});
-
-const Approval = named(
-  'Approval',
-  z.object({
-    id: z.string(),
-    companyId: z.number().int(),
-    companyName: z.string().nullable(),
-    company: z.object({ id: z.number().int(), name: z.string() }).nullable(),
-    status: z.enum(APPROVAL_STATUSES),
-    priority: z.enum(PRIORITIES),
-    billIds: z.string().describe('Comma-separated'),
-    approvedBillIds: z.string().describe('Comma-separated'),
-    billIdList: z.array(z.string()),
-    approvedBillIdList: z.array(z.string()),
-    billCount: z.number().int(),
-    approvedBillCount: z.number().int(),
-    approvalRate: z.number().describe('Approved bills / bills, per cent'),
-    totalAmount: z.number(),
-    approvedAmount: z.number(),
-    billStats: z.object({ totalAmount: z.number(), totalAmountApproved: z.number() }),
-    billsParsed: z.array(Bill).nullable().describe('Detail only; null in lists'),
-    approvedBillsParsed: z.array(Bill).nullable().describe('Detail only; null in lists'),
-    managerId: z.number().int().nullable(),
-    managerName: z.string().nullable(),
-    managerEmail: z.string().nullable(),
-    manager: z
-      .object({
-        id: z.number().int(),
-        firstName: z.string(),
-        lastName: z.string(),
-        title: z.string().nullable(),
-        email: z.string(),
-        phone: z.string().nullable(),
-      })
-      .nullable(),
-    createdBy: z.number().int().nullable(),
-    creator: Person,
-    approvedBy: z.number().int().nullable(),
-    approver: Person,
-    rejectedBy: z.number().int().nullable(),
-    rejecter: Person,
-    firstApprovedBy: z.number().int().nullable(),
-    firstApprover: Person,
-    firstApprovedAt: z.string().nullable(),
-    awaitingSecondApproval: z.boolean(),
-    creatorMayNotApprove: z.boolean().describe('The company’s policy: the creator may not approve'),
-    secondApprovalThreshold: z
-      .number()
-      .nullable()
-      .describe('The company’s policy: above this amount two different approvers; null: never'),
-    secondApprovalRequired: z.boolean().describe('Two different approvers are needed for this approval'),
-    viewerMayApprove: z.boolean().describe('Whether the caller may approve it now'),
-    approveBlockedReason: z
-      .string()
-      .nullable()
-      .describe('Why the caller may not approve; null when they may'),
-    approvalDate: z.string().nullable(),
-    rejectionDate: z.string().nullable(),
-    rejectionReason: z.string().nullable(),
-    expiresAt: z.string(),
-    expiredAt: z.string().nullable(),
-    recipients: z.array(z.string()).nullable().describe('Detail only; null in lists'),
-    confirmedDuplicates: z.array(Duplicate),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  }),
-);
-
-const Stats = z.object({
-  total: z.number().int(),
-  pending: z.number().int(),
-  approved: z.number().int(),
-  rejected: z.number().int(),
-  expired: z.number().int(),
-  processedBills: z.number().int(),
-  approvedBills: z.number().int(),
-  processedTotalAmount: z.number(),
-  approvedTotalAmount: z.number(),
-  byStatus: z.record(z.string(), z.number().int()),
-  byPriority: z.record(z.string(), z.number().int()),
-});
-
-const BulkResult = z.object({
-  results: z.array(
-    z.object({
-      id: z.string(),
-      success: z.boolean(),
-      status: z.enum(APPROVAL_STATUSES).nullable(),
-      error: z.string().nullable(),
-    }),
-  ),
-  summary: z.object({ processed: z.number().int(), succeeded: z.number().int(), failed: z.number().int() }),
-});
-
-const Policy = z.object({
-  companyId: z.number().int(),
-  creatorMayNotApprove: z.boolean(),
-  secondApprovalThreshold: z.number().nullable(),
-  assignedStaffOnly: z.boolean(),
-});
 
 export function approvalRoutes(server: FastifyInstance, { app, actorOf, responses }: RestDeps) {
   const A = `${BASE}/approvals`;
@@ -286,7 +138,7 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf, response
           'Approval figures (optionally of one company): counts, bills, amounts, by status and priority',
         tags: TAGS,
         querystring: ApprovalStatsInput,
-        data: Stats,
+        data: ApprovalStats,
       }),
     },
     async (req, reply) => ok(reply, await approvalStats(app, await actorOf(req), req.query)),
@@ -316,7 +168,7 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf, response
         summary: 'Approve several PENDING approvals (all their bills); a result per approval and a summary',
         tags: TAGS,
         body: BulkApproveInput,
-        data: BulkResult,
+        data: ApprovalBulkResult,
       }),
     },
     async (req, reply) => ok(reply, await bulkApproveApprovals(app, await actorOf(req), req.body)),
@@ -328,7 +180,7 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf, response
         summary: 'Reject several PENDING approvals with one reason; a result per approval and a summary',
         tags: TAGS,
         body: BulkRejectInput,
-        data: BulkResult,
+        data: ApprovalBulkResult,
       }),
     },
     async (req, reply) => ok(reply, await bulkRejectApprovals(app, await actorOf(req), req.body)),
@@ -454,17 +306,7 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf, response
         summary: 'The approval’s history from its stream (oldest first)',
         tags: TAGS,
         params: ApprovalIdParams,
-        data: z.array(
-          z.object({
-            id: z.string(),
-            action: z.string(),
-            userId: z.number().int().nullable(),
-            userName: z.string().nullable(),
-            timestamp: z.string(),
-            details: z.string().nullable(),
-            downloadUrl: z.string().nullable(),
-          }),
-        ),
+        data: z.array(ApprovalHistoryEntry),
         errors: [404],
       }),
     },
@@ -497,32 +339,7 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf, response
           'The company’s open QuickBooks bills for a new approval (banking ready, in an open approval, possible duplicate)',
         tags: TAGS,
         querystring: BillsForApprovalInput,
-        data: z.array(
-          z.object({
-            id: z.string(),
-            docNumber: z.string().nullable(),
-            txnDate: z.string().nullable(),
-            dueDate: z.string().nullable(),
-            amount: z.number(),
-            balance: z.number(),
-            vendorQbId: z.string(),
-            vendorName: z.string().nullable(),
-            vendorId: z.number().int().nullable(),
-            bankingReady: z.boolean(),
-            inOpenApproval: z.boolean(),
-            openApprovalId: z.string().nullable(),
-            possibleDuplicate: z.boolean(),
-            duplicateOf: z
-              .object({ billId: z.string(), approvalId: z.string().nullable(), paid: z.boolean() })
-              .nullable(),
-            refusedReason: z
-              .string()
-              .nullable()
-              .describe(
-                'Why the bill cannot go in an approval (an amount no ACH payment carries); null if it can',
-              ),
-          }),
-        ),
+        data: z.array(ApprovalBillCandidate),
         errors: [404, 409],
       }),
     },
@@ -535,16 +352,7 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf, response
         summary:
           'The ACTIVE managers an approval can be assigned to (ADMIN, MODERATOR): id, display name, e-mail',
         tags: TAGS,
-        data: z.array(
-          named(
-            'ApprovalManagerOption',
-            z.object({
-              id: z.number().int(),
-              displayName: z.string().describe('‘first last’, else the e-mail'),
-              email: z.string(),
-            }),
-          ),
-        ),
+        data: z.array(ApprovalManagerOption),
       }),
     },
     async (req, reply) => ok(reply, await approvalManagerOptions(app, await actorOf(req))),
@@ -557,16 +365,7 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf, response
           'The dashboard chart: approvals created per day (UTC) over the last `days` (30), by status now',
         tags: ['dashboard'],
         querystring: ApprovalsByDayInput,
-        data: z.array(
-          z.object({
-            date: z.string(),
-            pending: z.number().int(),
-            approved: z.number().int(),
-            rejected: z.number().int(),
-            expired: z.number().int(),
-            total: z.number().int(),
-          }),
-        ),
+        data: z.array(ApprovalsDay),
       }),
     },
     async (req, reply) => ok(reply, await approvalsByDay(app, await actorOf(req), req.query)),
@@ -579,7 +378,7 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf, response
           'The company’s approval policy (ADMIN): by default the creator may not approve, and only assigned staff see its approvals',
         tags: TAGS,
         params: z.object({ companyId: z.string().max(12) }),
-        data: Policy,
+        data: ApprovalPolicy,
         errors: [404],
       }),
     },
@@ -594,7 +393,7 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf, response
         tags: TAGS,
         params: z.object({ companyId: z.string().max(12) }),
         body: ApprovalPolicyInput,
-        data: Policy,
+        data: ApprovalPolicy,
         errors: [404],
       }),
     },

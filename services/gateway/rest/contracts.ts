@@ -1,6 +1,6 @@
 // The REST adapter's contract for GET /api/openapi.json (services/gateway/openapi.ts): what each
 // route answers, in the spec's envelope. Bodies and queries reuse the command inputs of
-// schema/commands, the same zod schemas the application functions validate with.
+// schema/<module>/commands.ts, the same zod schemas the application functions validate with.
 // Answers are written once in schema/<module>/answers.ts (named ones become OpenAPI components).
 // These schemas document; they do not validate or shape answers (openapi.ts keeps Fastify from
 // using them), so the application's own 400s and envelope stay as they are.
@@ -28,16 +28,6 @@ export const ErrorEnvelope = named(
     errors: z.array(z.object({ field: z.string(), message: z.string() })).optional(),
   }),
 );
-
-export const DashboardStats = z.object({
-  totalCompanies: z.number().int(),
-  activeUsers: z.number().int(),
-  pendingApprovals: z.number().int(),
-  totalApiKeys: z.number().int(),
-  recentActivity: z.array(
-    z.object({ id: z.string(), type: z.string(), description: z.string(), timestamp: z.iso.datetime() }),
-  ),
-});
 
 export const IdParams = z.object({ id: z.string().regex(/^\d+$/).describe('User id') });
 

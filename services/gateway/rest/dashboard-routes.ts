@@ -1,7 +1,8 @@
 // /api/dashboard/stats (spec 1 §7 Dashboard).
 import type { FastifyInstance } from 'fastify';
+import { DashboardStats } from '../../../schema/dashboard/answers.js';
 import { dashboardStats } from '../../dashboard/dashboard.js';
-import { DashboardStats, routeDoc } from './contracts.js';
+import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
 

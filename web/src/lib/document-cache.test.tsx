@@ -181,4 +181,33 @@ describe('the document cache', () => {
     act(() => screen.getByRole('button', { name: 'delete' }).click());
     await screen.findByText('failure 500 Internal server error undefined');
   });
+
+  it('tries a failed read once more, even when other answers re-render the screen meanwhile', async () => {
+    let failures = 1;
+    const gql = createGraphQLMock()
+      .on(Managers, () =>
+        failures-- > 0 ? networkError('Failed to fetch', 503) : { managers: { total: 4 } },
+      )
+      .on(Pending, async () => {
+        await new Promise((r) => setTimeout(r, 20));
+        return { dashboardStats: { pendingApprovals: 1 } };
+      });
+    function Retried() {
+      const managers = useGqlQuery(Managers, {}, { retryDelayMs: 60 });
+      const pending = useGqlQuery(Pending, {});
+      return (
+        <p>
+          {managers.data?.managers.total ?? managers.error?.message ?? '…'} /{' '}
+          {pending.data?.dashboardStats.pendingApprovals ?? '…'}
+        </p>
+      );
+    }
+    render(
+      <GraphQLTestProvider mock={gql}>
+        <Retried />
+      </GraphQLTestProvider>,
+    );
+    await screen.findByText('4 / 1');
+    expect(gql.calls(Managers)).toHaveLength(2);
+  });
 });

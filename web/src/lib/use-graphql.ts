@@ -61,18 +61,20 @@ export function useGqlQuery<Data, Variables extends AnyVariables>(
   );
   // One more try after a failure that may pass (no answer, 5xx); its error shows only if it fails too.
   const retriedFor = useRef<unknown>(null);
-  const retrying =
-    error !== null && retryDelayMs !== false && worthRetry(error) && retriedFor.current === null;
+  const retryTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const retryable = error !== null && retryDelayMs !== false && worthRetry(error);
+  const retrying = retryable && retriedFor.current === null;
   useEffect(() => {
     if (!result.error) {
       if (result.data !== undefined && !result.fetching) retriedFor.current = null;
       return;
     }
-    if (!retrying) return;
+    if (!retryable || retriedFor.current !== null) return;
     retriedFor.current = result.error;
-    const timer = setTimeout(() => reexecute({ requestPolicy: 'network-only' }), retryDelayMs || 0);
-    return () => clearTimeout(timer);
-  }, [result.error, result.data, result.fetching, retrying, retryDelayMs, reexecute]);
+    // Not cleared by the next render (other answers re-render the screen meanwhile); only on unmount.
+    retryTimer.current = setTimeout(() => reexecute({ requestPolicy: 'network-only' }), retryDelayMs || 0);
+  }, [result.error, result.data, result.fetching, retryable, retryDelayMs, reexecute]);
+  useEffect(() => () => clearTimeout(retryTimer.current), []);
   const reload = useCallback(() => {
     retriedFor.current = null;
     reexecute({ requestPolicy: 'network-only' });

@@ -1,7 +1,25 @@
 // The Approval type (spec 2 §3), its queries and mutations (spec 2 §7 Approvals; issue 12), the bills
 // a new approval can take, the company's approval policy, and live changes: approvalChanged.
+
+import type { z } from 'zod';
 import type { ChangeNotice } from '../../../../projections/projection.js';
+import {
+  AchStatus as AchStatusAnswer,
+  ApprovalBillCandidate,
+  ApprovalBulkResult,
+  ApprovalData,
+  ApprovalDuplicate,
+  ApprovalExportFile,
+  ApprovalHistoryEntry as ApprovalHistoryEntryAnswer,
+  ApprovalManagerOption,
+  ApprovalPage,
+  ApprovalPolicy,
+  ApprovalStats as ApprovalStatsAnswer,
+  ManagerRef as ManagerRefAnswer,
+  PersonRef as PersonRefAnswer,
+} from '../../../../schema/approvals/answers.js';
 import { APPROVAL_STATUSES, PRIORITIES } from '../../../../schema/approvals/events.js';
+import { ApprovalsDay as ApprovalsDayAnswer } from '../../../../schema/dashboard/answers.js';
 import type { AppServices } from '../../../app/context.js';
 import {
   type AchStatus,
@@ -42,6 +60,7 @@ import { type Actor, authorize } from '../../../auth/permissions.js';
 import type { Page } from '../../../shared/paging.js';
 import { inStaffScope, type LiveBus, seedSharedRead, sharedRead } from '../../live.js';
 import { cacheableQuery } from '../../response-cache.js';
+import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
 import { withoutNulls } from '../inputs.js';
@@ -64,36 +83,28 @@ const SortEnum = builder.enumType('ApprovalSortBy', {
 });
 const SortOrderEnum = builder.enumType('SortOrder', { values: ['asc', 'desc'] as const });
 
-const PersonRefType = builder.objectRef<PersonRef>('ApprovalPerson').implement({
-  fields: (t) => ({
-    id: t.exposeInt('id'),
-    firstName: t.exposeString('firstName', { nullable: true }),
-    lastName: t.exposeString('lastName', { nullable: true }),
-  }),
-});
+const PersonRefType = builder
+  .objectRef<PersonRef>('ApprovalPerson')
+  .implement({ fields: (t) => answerFields(t, PersonRefAnswer) });
 
-const ManagerRefType = builder.objectRef<NonNullable<ApprovalDto['manager']>>('ApprovalManager').implement({
-  fields: (t) => ({
-    id: t.exposeInt('id'),
-    firstName: t.exposeString('firstName'),
-    lastName: t.exposeString('lastName'),
-    title: t.exposeString('title', { nullable: true }),
-    email: t.exposeString('email'),
-    phone: t.exposeString('phone', { nullable: true }),
-  }),
-});
+const ManagerRefType = builder
+  .objectRef<NonNullable<ApprovalDto['manager']>>('ApprovalManager')
+  .implement({ fields: (t) => answerFields(t, ManagerRefAnswer) });
 
 const AchStatusType = builder.objectRef<AchStatus>('ApprovalBillAchStatus').implement({
   fields: (t) => ({
-    hasBankingInfo: t.exposeBoolean('hasBankingInfo'),
-    vendorId: t.exposeInt('vendorId', { nullable: true }),
-    bankName: t.exposeString('bankName', { nullable: true }),
-    accountType: t.exposeString('accountType', { nullable: true }),
+    // accountType (checking, savings) has been a String in the schema the web types against.
+    ...answerFields(t, AchStatusAnswer, {
+      omit: ['routingNumber', 'accountNumber'],
+      refs: { accountType: 'String' },
+    }),
     routingNumber: t.exposeString('routingNumber', { nullable: true, description: 'Masked' }),
     accountNumber: t.exposeString('accountNumber', { nullable: true, description: 'Masked' }),
   }),
 });
 
+// The bill keeps QuickBooks' names in the answer (REST's shape); GraphQL names its fields in its own
+// style, so these three types map each field (the drift test holds the mapping to the answer).
 const BillLineType = builder.objectRef<ApprovalBill['Line'][number]>('ApprovalBillLine').implement({
   fields: (t) => ({
     id: t.string({ resolve: (l) => l.Id }),
@@ -144,27 +155,54 @@ const DuplicateType = builder
   .objectRef<ApprovalDto['confirmedDuplicates'][number]>('ApprovalConfirmedDuplicate')
   .implement({
     fields: (t) => ({
-      billId: t.exposeString('billId'),
-      matchesBillId: t.exposeString('matchesBillId'),
-      matchesApprovalId: t.exposeString('matchesApprovalId', { nullable: true }),
+      ...answerFields(t, ApprovalDuplicate, { omit: ['paid'] }),
       paid: t.exposeBoolean('paid', { description: 'The look-alike is already paid in QuickBooks' }),
     }),
   });
 
+const DATE_TIMES = {
+  firstApprovedAt: 'DateTime',
+  approvalDate: 'DateTime',
+  rejectionDate: 'DateTime',
+  expiresAt: 'DateTime',
+  expiredAt: 'DateTime',
+  createdAt: 'DateTime',
+  updatedAt: 'DateTime',
+} as const;
+
 export const ApprovalRef = builder.objectRef<ApprovalDto>('Approval').implement({
   fields: (t) => ({
-    id: t.exposeString('id'),
-    companyId: t.exposeInt('companyId'),
-    companyName: t.exposeString('companyName', { nullable: true }),
-    status: t.field({ type: StatusEnum, resolve: (a) => a.status }),
-    priority: t.field({ type: PriorityEnum, resolve: (a) => a.priority }),
+    ...answerFields(t, ApprovalData, {
+      omit: [
+        // REST-only copies: the company as an object, the amounts again, the comma-separated ids.
+        'company',
+        'billStats',
+        'billIds',
+        'approvedBillIds',
+        'billIdList',
+        'approvedBillIdList',
+        // Named otherwise in GraphQL, or described there.
+        'billsParsed',
+        'approvedBillsParsed',
+        'creatorMayNotApprove',
+        'secondApprovalThreshold',
+        'secondApprovalRequired',
+        'recipients',
+      ],
+      refs: {
+        status: StatusEnum,
+        priority: PriorityEnum,
+        manager: ManagerRefType,
+        creator: PersonRefType,
+        approver: PersonRefType,
+        rejecter: PersonRefType,
+        firstApprover: PersonRefType,
+        confirmedDuplicates: DuplicateType,
+      },
+      scalars: DATE_TIMES,
+    }),
     billIds: t.exposeStringList('billIdList'),
     approvedBillIds: t.exposeStringList('approvedBillIdList'),
-    billCount: t.exposeInt('billCount'),
-    approvedBillCount: t.exposeInt('approvedBillCount'),
-    approvalRate: t.exposeFloat('approvalRate'),
-    totalAmount: t.exposeFloat('totalAmount'),
-    approvedAmount: t.exposeFloat('approvedAmount'),
     bills: t.field({
       type: [BillType],
       nullable: true,
@@ -172,20 +210,6 @@ export const ApprovalRef = builder.objectRef<ApprovalDto>('Approval').implement(
       resolve: (a) => a.billsParsed,
     }),
     approvedBills: t.field({ type: [BillType], nullable: true, resolve: (a) => a.approvedBillsParsed }),
-    managerId: t.exposeInt('managerId', { nullable: true }),
-    managerName: t.exposeString('managerName', { nullable: true }),
-    managerEmail: t.exposeString('managerEmail', { nullable: true }),
-    manager: t.field({ type: ManagerRefType, nullable: true, resolve: (a) => a.manager }),
-    createdBy: t.exposeInt('createdBy', { nullable: true }),
-    creator: t.field({ type: PersonRefType, nullable: true, resolve: (a) => a.creator }),
-    approvedBy: t.exposeInt('approvedBy', { nullable: true }),
-    approver: t.field({ type: PersonRefType, nullable: true, resolve: (a) => a.approver }),
-    rejectedBy: t.exposeInt('rejectedBy', { nullable: true }),
-    rejecter: t.field({ type: PersonRefType, nullable: true, resolve: (a) => a.rejecter }),
-    firstApprovedBy: t.exposeInt('firstApprovedBy', { nullable: true }),
-    firstApprover: t.field({ type: PersonRefType, nullable: true, resolve: (a) => a.firstApprover }),
-    firstApprovedAt: t.field({ type: 'DateTime', nullable: true, resolve: (a) => a.firstApprovedAt }),
-    awaitingSecondApproval: t.exposeBoolean('awaitingSecondApproval'),
     creatorMayNotApprove: t.exposeBoolean('creatorMayNotApprove', {
       description: 'The company’s policy: the creator may not approve.',
     }),
@@ -206,30 +230,16 @@ export const ApprovalRef = builder.objectRef<ApprovalDto>('Approval').implement(
       description: 'Why the caller may not approve; null when they may.',
       resolve: (a, _, ctx) => viewerApproval(a, ctx.actor).approveBlockedReason,
     }),
-    approvalDate: t.field({ type: 'DateTime', nullable: true, resolve: (a) => a.approvalDate }),
-    rejectionDate: t.field({ type: 'DateTime', nullable: true, resolve: (a) => a.rejectionDate }),
-    rejectionReason: t.exposeString('rejectionReason', { nullable: true }),
-    expiresAt: t.field({ type: 'DateTime', resolve: (a) => a.expiresAt }),
-    expiredAt: t.field({ type: 'DateTime', nullable: true, resolve: (a) => a.expiredAt }),
     recipients: t.exposeStringList('recipients', {
       nullable: true,
       description: 'Detail only; null in lists.',
     }),
-    confirmedDuplicates: t.field({ type: [DuplicateType], resolve: (a) => a.confirmedDuplicates }),
-    createdAt: t.field({ type: 'DateTime', resolve: (a) => a.createdAt }),
-    updatedAt: t.field({ type: 'DateTime', resolve: (a) => a.updatedAt }),
   }),
 });
 
-const ApprovalPage = builder.objectRef<Page<ApprovalDto>>('ApprovalPage').implement({
-  fields: (t) => ({
-    data: t.field({ type: [ApprovalRef], resolve: (p) => p.data }),
-    total: t.exposeInt('total'),
-    page: t.exposeInt('page'),
-    limit: t.exposeInt('limit'),
-    totalPages: t.exposeInt('totalPages'),
-  }),
-});
+const ApprovalPageType = builder
+  .objectRef<Page<ApprovalDto>>('ApprovalPage')
+  .implement({ fields: (t) => answerFields(t, ApprovalPage, { refs: { data: ApprovalRef } }) });
 
 const CountType = builder.objectRef<{ key: string; count: number }>('ApprovalCount').implement({
   fields: (t) => ({ key: t.exposeString('key'), count: t.exposeInt('count') }),
@@ -237,15 +247,8 @@ const CountType = builder.objectRef<{ key: string; count: number }>('ApprovalCou
 
 const StatsType = builder.objectRef<ApprovalStats>('ApprovalStats').implement({
   fields: (t) => ({
-    total: t.exposeInt('total'),
-    pending: t.exposeInt('pending'),
-    approved: t.exposeInt('approved'),
-    rejected: t.exposeInt('rejected'),
-    expired: t.exposeInt('expired'),
-    processedBills: t.exposeInt('processedBills'),
-    approvedBills: t.exposeInt('approvedBills'),
-    processedTotalAmount: t.exposeFloat('processedTotalAmount'),
-    approvedTotalAmount: t.exposeFloat('approvedTotalAmount'),
+    ...answerFields(t, ApprovalStatsAnswer, { omit: ['byStatus', 'byPriority'] }),
+    // GraphQL has no map type: the counts by key as a list.
     byStatus: t.field({
       type: [CountType],
       resolve: (s) => Object.entries(s.byStatus).map(([key, count]) => ({ key, count })),
@@ -258,33 +261,14 @@ const StatsType = builder.objectRef<ApprovalStats>('ApprovalStats').implement({
 });
 
 const HistoryType = builder.objectRef<ApprovalHistoryEntry>('ApprovalHistoryEntry').implement({
-  fields: (t) => ({
-    id: t.exposeString('id'),
-    action: t.exposeString('action'),
-    userId: t.exposeInt('userId', { nullable: true }),
-    userName: t.exposeString('userName', { nullable: true }),
-    timestamp: t.field({ type: 'DateTime', resolve: (h) => h.timestamp }),
-    details: t.exposeString('details', { nullable: true }),
-    downloadUrl: t.exposeString('downloadUrl', { nullable: true }),
-  }),
+  fields: (t) => answerFields(t, ApprovalHistoryEntryAnswer, { scalars: { timestamp: 'DateTime' } }),
 });
 
 const CandidateType = builder.objectRef<BillCandidate>('ApprovalBillCandidate').implement({
   description: 'An open QuickBooks bill of the company, as the /bills screen lists it.',
   fields: (t) => ({
-    id: t.exposeString('id'),
-    docNumber: t.exposeString('docNumber', { nullable: true }),
-    txnDate: t.exposeString('txnDate', { nullable: true }),
-    dueDate: t.exposeString('dueDate', { nullable: true }),
-    amount: t.exposeFloat('amount'),
-    balance: t.exposeFloat('balance'),
-    vendorQbId: t.exposeString('vendorQbId'),
-    vendorName: t.exposeString('vendorName', { nullable: true }),
-    vendorId: t.exposeInt('vendorId', { nullable: true }),
-    bankingReady: t.exposeBoolean('bankingReady'),
-    inOpenApproval: t.exposeBoolean('inOpenApproval'),
-    openApprovalId: t.exposeString('openApprovalId', { nullable: true }),
-    possibleDuplicate: t.exposeBoolean('possibleDuplicate'),
+    ...answerFields(t, ApprovalBillCandidate, { omit: ['duplicateOf', 'refusedReason'] }),
+    // The look-alike flattened (the schema the web types against has it so).
     duplicateOfBillId: t.string({ nullable: true, resolve: (c) => c.duplicateOf?.billId ?? null }),
     duplicateOfApprovalId: t.string({ nullable: true, resolve: (c) => c.duplicateOf?.approvalId ?? null }),
     duplicateOfPaid: t.boolean({ resolve: (c) => c.duplicateOf?.paid === true }),
@@ -297,17 +281,13 @@ const CandidateType = builder.objectRef<BillCandidate>('ApprovalBillCandidate').
 });
 
 const BulkRowType = builder.objectRef<BulkResult['results'][number]>('ApprovalBulkRow').implement({
-  fields: (t) => ({
-    id: t.exposeString('id'),
-    success: t.exposeBoolean('success'),
-    status: t.field({ type: StatusEnum, nullable: true, resolve: (r) => r.status }),
-    error: t.exposeString('error', { nullable: true }),
-  }),
+  fields: (t) => answerFields(t, ApprovalBulkResult.shape.results.element, { refs: { status: StatusEnum } }),
 });
 
 const BulkType = builder.objectRef<BulkResult>('ApprovalBulkResult').implement({
   fields: (t) => ({
-    results: t.field({ type: [BulkRowType], resolve: (r) => r.results }),
+    ...answerFields(t, ApprovalBulkResult, { omit: ['summary'], refs: { results: BulkRowType } }),
+    // The summary flattened into the result.
     processed: t.int({ resolve: (r) => r.summary.processed }),
     succeeded: t.int({ resolve: (r) => r.summary.succeeded }),
     failed: t.int({ resolve: (r) => r.summary.failed }),
@@ -316,9 +296,7 @@ const BulkType = builder.objectRef<BulkResult>('ApprovalBulkResult').implement({
 
 const PolicyType = builder.objectRef<ApprovalPolicyDto>('ApprovalPolicy').implement({
   fields: (t) => ({
-    companyId: t.exposeInt('companyId'),
-    creatorMayNotApprove: t.exposeBoolean('creatorMayNotApprove'),
-    secondApprovalThreshold: t.exposeFloat('secondApprovalThreshold', { nullable: true }),
+    ...answerFields(t, ApprovalPolicy, { omit: ['assignedStaffOnly'] }),
     assignedStaffOnly: t.exposeBoolean('assignedStaffOnly', {
       description: 'Only staff assigned to the company (and ADMINs) see and act on its approvals.',
     }),
@@ -327,7 +305,7 @@ const PolicyType = builder.objectRef<ApprovalPolicyDto>('ApprovalPolicy').implem
 
 builder.queryField('approvals', (t) =>
   t.field({
-    type: ApprovalPage,
+    type: ApprovalPageType,
     description:
       'Approvals, newest first unless sorted; limit 5, 10, 25, 50 or 100 (USER, MODERATOR, ADMIN).',
     args: {
@@ -385,9 +363,8 @@ builder.queryField('approvalBillCandidates', (t) =>
 const ManagerOptionType = builder.objectRef<ManagerOption>('ApprovalManagerOption').implement({
   description: 'An ACTIVE manager an approval can be assigned to.',
   fields: (t) => ({
-    id: t.exposeInt('id'),
+    ...answerFields(t, ApprovalManagerOption, { omit: ['displayName'] }),
     displayName: t.exposeString('displayName', { description: '‘first last’, else the e-mail' }),
-    email: t.exposeString('email'),
   }),
 });
 
@@ -401,15 +378,12 @@ builder.queryField('approvalManagerOptions', (t) =>
 
 const ExportFormatEnum = builder.enumType('ApprovalExportFormat', { values: ['csv'] as const });
 
-const ExportFileType = builder
-  .objectRef<{ filename: string; contentType: string; content: string }>('ApprovalExportFile')
-  .implement({
-    fields: (t) => ({
-      filename: t.exposeString('filename'),
-      contentType: t.exposeString('contentType'),
-      content: t.exposeString('content', { description: 'The CSV text' }),
-    }),
-  });
+const ExportFileType = builder.objectRef<z.infer<typeof ApprovalExportFile>>('ApprovalExportFile').implement({
+  fields: (t) => ({
+    ...answerFields(t, ApprovalExportFile, { omit: ['content'] }),
+    content: t.exposeString('content', { description: 'The CSV text' }),
+  }),
+});
 
 builder.queryField('approvalsExport', (t) =>
   t.field({
@@ -665,12 +639,8 @@ builder.subscriptionField('approvalPolicyChanged', (t) =>
 
 const DayType = builder.objectRef<ApprovalsDay>('ApprovalsDay').implement({
   fields: (t) => ({
+    ...answerFields(t, ApprovalsDayAnswer, { omit: ['date'] }),
     date: t.exposeString('date', { description: 'YYYY-MM-DD (UTC)' }),
-    pending: t.exposeInt('pending'),
-    approved: t.exposeInt('approved'),
-    rejected: t.exposeInt('rejected'),
-    expired: t.exposeInt('expired'),
-    total: t.exposeInt('total'),
   }),
 });
 

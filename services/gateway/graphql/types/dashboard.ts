@@ -1,5 +1,8 @@
-// Dashboard stats and the live activity feed.
-
+// Dashboard stats and the live activity feed; fields derived from schema/dashboard/answers.ts.
+import {
+  ActivityItem as ActivityItemAnswer,
+  DashboardStats as DashboardStatsAnswer,
+} from '../../../../schema/dashboard/answers.js';
 import { authorize } from '../../../auth/permissions.js';
 import {
   type ActivityItem,
@@ -7,26 +10,16 @@ import {
   type DashboardStats,
   dashboardStats,
 } from '../../../dashboard/dashboard.js';
+import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
 
 const ActivityRef = builder.objectRef<ActivityItem>('ActivityItem').implement({
-  fields: (t) => ({
-    id: t.exposeID('id'),
-    type: t.exposeString('type'),
-    description: t.exposeString('description'),
-    timestamp: t.field({ type: 'DateTime', resolve: (a) => a.timestamp }),
-  }),
+  fields: (t) => answerFields(t, ActivityItemAnswer, { scalars: { id: 'ID', timestamp: 'DateTime' } }),
 });
 
 const StatsRef = builder.objectRef<DashboardStats>('DashboardStats').implement({
-  fields: (t) => ({
-    totalCompanies: t.exposeInt('totalCompanies'),
-    activeUsers: t.exposeInt('activeUsers'),
-    pendingApprovals: t.exposeInt('pendingApprovals'),
-    totalApiKeys: t.exposeInt('totalApiKeys'),
-    recentActivity: t.field({ type: [ActivityRef], resolve: (s) => s.recentActivity }),
-  }),
+  fields: (t) => answerFields(t, DashboardStatsAnswer, { refs: { recentActivity: ActivityRef } }),
 });
 
 builder.queryField('dashboardStats', (t) =>

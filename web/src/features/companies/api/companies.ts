@@ -1,212 +1,344 @@
-// The Companies calls (spec 1 §7) and the QuickBooks connection calls of the same base path. Each
-// answers in the envelope; a failed one throws ApiError with the message the spec's catalogue builds.
+// The Companies reads and writes (spec 1 §7) and the QuickBooks connection's, as GraphQL documents;
+// the answer types come from them. Writes re-read the lists and details through the cache
+// (lib/cache-rules.ts). The token status stays on REST: its re-consent date and problem text are
+// not in the GraphQL QbTokenStatus.
+import { useCallback } from 'react';
 import { api } from '../../../lib/api-client';
-import type { BankAccount, Company, CredentialsInfo, Manager, TokenStatus, User } from '../../../types/api';
-import { COMPANIES_PAGE_SIZE, PICKER_LIMIT } from '../utils/company-rules';
+import { graphql, type ResultOf, type VariablesOf } from '../../../lib/graphql';
+import { useGqlMutation } from '../../../lib/use-graphql';
 
-const BASE = '/api/company/companies';
+const AssigneeFields = graphql(`
+  fragment CompanyAssigneeFields on CompanyAssignee @_unmask {
+    id
+    firstName
+    lastName
+    email
+  }
+`);
 
-export interface CompanyFilters {
-  search: string;
-  status: '' | 'ACTIVE' | 'INACTIVE' | 'SUSPENDED';
-  qbConnectionStatus: '' | 'connected' | 'disconnected' | 'error' | 'not_connected';
-}
+/** The whole company as an ADMIN reads it (the NACHA fields null until configured). */
+export const CompanyFields = graphql(
+  `
+    fragment CompanyFields on Company @_unmask {
+      id
+      name
+      email
+      phone
+      website
+      address
+      description
+      industry
+      status
+      isActive
+      qbRealmId
+      qbConnectionStatus
+      qbLastRefresh
+      qbPaymentAccountReference
+      managerId
+      processorId
+      approverId
+      accountantId
+      manager {
+        ...CompanyAssigneeFields
+      }
+      processor {
+        ...CompanyAssigneeFields
+      }
+      approver {
+        ...CompanyAssigneeFields
+      }
+      accountant {
+        ...CompanyAssigneeFields
+      }
+      nachaConfigured
+      bankRoutingNumber
+      bankAccountNumber
+      bankAccountType
+      bankName
+      originatorStatusCode
+      companyTaxId
+      achCompanyId
+      immediateDestinationName
+      immediateOriginName
+      companyEntryDescription
+      companyDiscretionaryData
+      balancedFile
+      createdAt
+      updatedAt
+    }
+  `,
+  [AssigneeFields],
+);
 
-export interface CompanyPage {
-  data: Company[];
-  total: number;
-  page: number;
-  limit: number;
-  totalPages: number;
-}
+export type Company = ResultOf<typeof CompanyFields>;
+export type CompanyStatus = Company['status'];
+export type Assignee = NonNullable<Company['manager']>;
+
+/** A page of companies, 10 a page (COMPANIES_PAGE_SIZE), newest first. */
+export const CompaniesQuery = graphql(
+  `
+    query Companies(
+      $search: String
+      $status: CompanyStatus
+      $qbConnectionStatus: String
+      $page: Int
+      $limit: Int
+    ) {
+      companies(
+        search: $search
+        status: $status
+        qbConnectionStatus: $qbConnectionStatus
+        page: $page
+        limit: $limit
+      ) {
+        data {
+          ...CompanyFields
+        }
+        total
+        page
+        limit
+        totalPages
+      }
+    }
+  `,
+  [CompanyFields],
+);
+
+export const CompanyQuery = graphql(
+  `
+    query Company($id: Int!) {
+      company(id: $id) {
+        ...CompanyFields
+      }
+    }
+  `,
+  [CompanyFields],
+);
+
+/** The manager picker: managers (spec 1 §2 User Assignments; limit 100). */
+export const ManagerChoicesQuery = graphql(`
+  query CompanyManagerChoices($limit: Int) {
+    managers(page: 1, limit: $limit) {
+      data {
+        id
+        firstName
+        lastName
+        email
+      }
+    }
+  }
+`);
+
+/** The processor/approver/accountant pickers: users, limit 100 (spec 1 §9). */
+export const UserChoicesQuery = graphql(`
+  query CompanyUserChoices($limit: Int) {
+    users(page: 1, limit: $limit) {
+      data {
+        id
+        firstName
+        lastName
+        email
+        role
+        isActive
+      }
+    }
+  }
+`);
+
+export type ManagerChoice = ResultOf<typeof ManagerChoicesQuery>['managers']['data'][number];
+export type UserChoice = ResultOf<typeof UserChoicesQuery>['users']['data'][number];
+
+export const CreateCompany = graphql(`
+  mutation CreateCompany($input: CompanyInput!) {
+    createCompany(input: $input) {
+      id
+    }
+  }
+`);
+
+export const UpdateCompany = graphql(`
+  mutation UpdateCompany($id: Int!, $input: CompanyInput!) {
+    updateCompany(id: $id, input: $input) {
+      id
+    }
+  }
+`);
 
 /** The form's body (spec 1 §5): optional strings absent when empty, assignees null when 'none'. */
-export interface CompanyPayload {
-  name: string;
-  email?: string;
-  phone?: string;
-  website?: string;
-  address?: string;
-  description?: string;
-  industry?: string;
-  managerId: number | null;
-  processorId: number | null;
-  approverId: number | null;
-  accountantId: number | null;
-  qbPaymentAccountReference?: string;
-}
+export type CompanyPayload = VariablesOf<typeof CreateCompany>['input'];
+
+export const ActivateCompany = graphql(`
+  mutation ActivateCompany($id: Int!) {
+    activateCompany(id: $id) {
+      id
+    }
+  }
+`);
+
+export const DeactivateCompany = graphql(`
+  mutation DeactivateCompany($id: Int!) {
+    deactivateCompany(id: $id) {
+      id
+    }
+  }
+`);
+
+export const DeleteCompany = graphql(`
+  mutation DeleteCompany($id: Int!) {
+    deleteCompany(id: $id)
+  }
+`);
+
+/** Absent: unchanged; null: unassigned. */
+export const ChangeCompanyAssignments = graphql(`
+  mutation ChangeCompanyAssignments($id: Int!, $input: CompanyAssignmentsInput!) {
+    changeCompanyAssignments(id: $id, input: $input) {
+      id
+    }
+  }
+`);
+
+export const SetCompanyPaymentAccount = graphql(`
+  mutation SetCompanyPaymentAccount($id: Int!, $qbPaymentAccountReference: String) {
+    setCompanyPaymentAccount(id: $id, qbPaymentAccountReference: $qbPaymentAccountReference) {
+      id
+    }
+  }
+`);
+
+export const ConfigureCompanyNacha = graphql(`
+  mutation ConfigureCompanyNacha($id: Int!, $input: NachaConfigInput!) {
+    configureCompanyNacha(id: $id, input: $input) {
+      id
+    }
+  }
+`);
 
 /** The NACHA form's body (spec 1 §5): digits without dashes, text upper-cased. */
-export interface NachaPayload {
-  bankRoutingNumber: string;
-  bankAccountNumber?: string;
-  bankAccountType: 'checking' | 'savings';
-  bankName: string;
-  originatorStatusCode: string;
-  companyTaxId: string;
-  achCompanyId?: string;
-  immediateDestinationName: string;
-  immediateOriginName: string;
-  companyEntryDescription: string;
-  companyDiscretionaryData?: string;
-}
+export type NachaPayload = VariablesOf<typeof ConfigureCompanyNacha>['input'];
 
-export interface QbCredentialsPayload {
-  qbClientId: string;
-  qbClientSecret: string;
-  qbIsSandbox: boolean;
-}
+export const RefreshQbToken = graphql(`
+  mutation RefreshQbToken($companyId: Int!) {
+    refreshQbToken(companyId: $companyId) {
+      hasTokens
+      isExpired
+      expiresIn
+    }
+  }
+`);
 
-type Assignments = Partial<Pick<CompanyPayload, 'managerId' | 'processorId' | 'approverId' | 'accountantId'>>;
+export const QbCredentialsQuery = graphql(`
+  query QbCredentials($companyId: Int!) {
+    qbCredentials(companyId: $companyId) {
+      hasCredentials
+      qbClientId
+      qbIsSandbox
+    }
+  }
+`);
 
-/** GET /api/company/companies (search, status, qbConnectionStatus, page, limit 10). */
-export async function getCompanies(
-  filters: CompanyFilters,
-  page: number,
-  signal?: AbortSignal,
-  limit = COMPANIES_PAGE_SIZE,
-): Promise<CompanyPage> {
-  const res = await api.get<Company[]>(BASE, {
-    query: {
-      search: filters.search.trim() || undefined,
-      status: filters.status || undefined,
-      qbConnectionStatus: filters.qbConnectionStatus || undefined,
-      page,
-      limit,
+export const SaveQbCredentials = graphql(`
+  mutation SaveQbCredentials(
+    $companyId: Int!
+    $qbClientId: String!
+    $qbClientSecret: String!
+    $qbIsSandbox: Boolean
+  ) {
+    saveQbCredentials(
+      companyId: $companyId
+      qbClientId: $qbClientId
+      qbClientSecret: $qbClientSecret
+      qbIsSandbox: $qbIsSandbox
+    ) {
+      hasCredentials
+      qbClientId
+      qbIsSandbox
+    }
+  }
+`);
+
+/** Saves the credentials and answers the URL the popup opens. */
+export const StartQbOAuth = graphql(`
+  mutation StartQbOAuth(
+    $companyId: Int!
+    $qbClientId: String!
+    $qbClientSecret: String!
+    $qbCallbackUrl: String!
+    $qbIsSandbox: Boolean
+  ) {
+    startQbOAuth(
+      companyId: $companyId
+      qbClientId: $qbClientId
+      qbClientSecret: $qbClientSecret
+      qbCallbackUrl: $qbCallbackUrl
+      qbIsSandbox: $qbIsSandbox
+    )
+  }
+`);
+
+/** The bank accounts the payment account is chosen from (cached 5 minutes on the server). */
+export const QbBankAccountsQuery = graphql(`
+  query QbBankAccounts($companyId: Int!) {
+    qbBankAccounts(companyId: $companyId) {
+      Id
+      Name
+      AccountType
+      AccountSubType
+      Active
+      CurrentBalance
+    }
+  }
+`);
+
+export type BankAccount = ResultOf<typeof QbBankAccountsQuery>['qbBankAccounts'][number];
+
+/** The texts the REST answers carried (services/gateway/rest/company-routes.ts, quickbooks-routes.ts). */
+export const COMPANY_MESSAGES = {
+  created: 'Company created successfully',
+  updated: 'Company updated successfully',
+  deleted: 'Company deleted successfully',
+  activated: 'Company activated successfully',
+  deactivated: 'Company deactivated successfully',
+  paymentAccount: 'Payment account updated successfully',
+  nacha: 'NACHA configuration updated successfully',
+  tokenRefreshed: 'QuickBooks token refreshed successfully',
+} as const;
+
+/** Activate or deactivate a company; resolves with the REST answer's text. */
+export function useSetCompanyActive() {
+  const activate = useGqlMutation(ActivateCompany, 'Failed to activate company');
+  const deactivate = useGqlMutation(DeactivateCompany, 'Failed to deactivate company');
+  return useCallback(
+    async (id: number, active: boolean) => {
+      if (active) await activate({ id });
+      else await deactivate({ id });
+      return active ? COMPANY_MESSAGES.activated : COMPANY_MESSAGES.deactivated;
     },
-    signal,
-    fallbackMessage: 'Failed to fetch companies',
-  });
-  const p = res.meta?.pagination;
-  const total = p?.total ?? res.data?.length ?? 0;
-  return {
-    data: res.data ?? [],
-    total,
-    page: p?.page ?? page,
-    limit: p?.limit ?? limit,
-    totalPages: p?.totalPages ?? Math.max(1, Math.ceil(total / limit)),
-  };
-}
-
-export async function getCompany(id: string | number, signal?: AbortSignal): Promise<Company> {
-  const res = await api.get<Company>(`${BASE}/${id}`, { signal, fallbackMessage: 'Failed to fetch company' });
-  if (!res.data) throw new Error('The requested company could not be found.');
-  return res.data;
-}
-
-async function companyCall(
-  method: 'post' | 'put',
-  path: string,
-  body: unknown,
-  fallbackMessage: string,
-): Promise<{ company: Company; message?: string }> {
-  const res = await api[method]<Company>(path, body, { fallbackMessage });
-  if (!res.data) throw new Error(fallbackMessage);
-  return { company: res.data, message: res.message };
-}
-
-export const createCompany = (body: CompanyPayload) =>
-  companyCall('post', BASE, body, 'Failed to create company');
-
-export const updateCompany = (id: number, body: CompanyPayload) =>
-  companyCall('put', `${BASE}/${id}`, body, 'Failed to update company');
-
-export const setCompanyActive = (id: number, active: boolean) =>
-  companyCall(
-    'put',
-    `${BASE}/${id}/${active ? 'reactivate' : 'deactivate'}`,
-    undefined,
-    active ? 'Failed to activate company' : 'Failed to deactivate company',
+    [activate, deactivate],
   );
+}
 
-export const changeAssignments = (id: number, body: Assignments) =>
-  companyCall('put', `${BASE}/${id}/assignments`, body, 'Failed to update assignment');
-
-export const setPaymentAccount = (id: number, qbPaymentAccountReference: string | null) =>
-  companyCall(
-    'put',
-    `${BASE}/${id}/payment-account`,
-    { qbPaymentAccountReference },
-    'Failed to update payment account',
-  );
-
-export const configureNacha = (id: number, body: NachaPayload) =>
-  companyCall('put', `${BASE}/${id}/nacha-config`, body, 'Failed to update NACHA configuration');
-
-export async function deleteCompany(id: number): Promise<{ message?: string }> {
-  const res = await api.delete<null>(`${BASE}/${id}`, { fallbackMessage: 'Failed to delete company' });
-  return { message: res.message };
+/**
+ * GET .../qb-token-status (REST: GraphQL's QbTokenStatus lacks reconsentBy, reconsentDue and problem).
+ * The answer as the REST contract gives it (services/gateway/rest/quickbooks-routes.ts).
+ */
+export interface TokenStatus {
+  hasTokens: boolean;
+  isExpired: boolean;
+  expiresIn: number;
+  /** When the company must consent again in QuickBooks (the refresh token's hard expiry). */
+  reconsentBy?: string | null;
+  /** Less than a week before reconsentBy: the refresh job recorded a warning. */
+  reconsentDue?: boolean;
+  /** Why the connection needs attention (e.g. the app credentials were refused); null if none. */
+  problem?: string | null;
 }
 
 export async function getTokenStatus(id: number, signal?: AbortSignal): Promise<TokenStatus> {
-  const res = await api.get<TokenStatus>(`${BASE}/${id}/qb-token-status`, {
+  const res = await api.get<TokenStatus>(`/api/company/companies/${id}/qb-token-status`, {
     signal,
     fallbackMessage: 'Failed to check QuickBooks connection',
   });
   if (!res.data) throw new Error('Failed to check QuickBooks connection');
   return res.data;
-}
-
-export async function refreshQbToken(id: number): Promise<{ status?: TokenStatus; message?: string }> {
-  const res = await api.post<TokenStatus>(`${BASE}/${id}/refresh-qb-token`, undefined, {
-    fallbackMessage: 'Failed to refresh QuickBooks token',
-  });
-  return { status: res.data, message: res.message };
-}
-
-export async function getQbCredentials(id: number, signal?: AbortSignal): Promise<CredentialsInfo> {
-  const res = await api.get<CredentialsInfo>(`${BASE}/${id}/qb-credentials`, {
-    signal,
-    fallbackMessage: 'Failed to fetch QuickBooks credentials',
-  });
-  return res.data ?? { hasCredentials: false };
-}
-
-export async function saveQbCredentials(id: number, body: QbCredentialsPayload): Promise<CredentialsInfo> {
-  const res = await api.put<CredentialsInfo>(`${BASE}/${id}/qb-credentials`, body, {
-    fallbackMessage: 'Failed to save credentials',
-  });
-  return res.data ?? { hasCredentials: true };
-}
-
-/** POST .../qb-oauth/start: the URL the popup opens. */
-export async function startQbOAuth(
-  id: number,
-  body: QbCredentialsPayload & { qbCallbackUrl: string },
-): Promise<string> {
-  const res = await api.post<{ authUrl: string }>(`${BASE}/${id}/qb-oauth/start`, body, {
-    fallbackMessage: 'Failed to start OAuth flow',
-  });
-  if (!res.data?.authUrl) throw new Error('Failed to start OAuth flow');
-  return res.data.authUrl;
-}
-
-/** GET /api/quickbooks/{companyId}/company-info: the bank accounts the payment account is chosen from. */
-export async function getBankAccounts(companyId: number, signal?: AbortSignal): Promise<BankAccount[]> {
-  const res = await api.get<{ QueryResponse?: { Account?: BankAccount[] } }>(
-    `/api/quickbooks/${companyId}/company-info`,
-    { signal, fallbackMessage: 'Failed to fetch QuickBooks company information' },
-  );
-  return res.data?.QueryResponse?.Account ?? [];
-}
-
-/** The manager picker: managers (spec 1 §2 User Assignments; limit 100). */
-export async function getManagerChoices(signal?: AbortSignal): Promise<Manager[]> {
-  const res = await api.get<Manager[]>('/api/manager/managers', {
-    query: { page: 1, limit: PICKER_LIMIT },
-    signal,
-    fallbackMessage: 'Failed to fetch managers',
-  });
-  return res.data ?? [];
-}
-
-/** The processor/approver/accountant pickers: users, limit 100 (spec 1 §9). */
-export async function getUserChoices(signal?: AbortSignal): Promise<User[]> {
-  const res = await api.get<User[] | { data: User[] }>('/api/user/users', {
-    query: { page: 1, limit: PICKER_LIMIT },
-    signal,
-    fallbackMessage: 'Failed to fetch users',
-  });
-  const body = res.data;
-  return Array.isArray(body) ? body : (body?.data ?? []);
 }

@@ -1,47 +1,31 @@
 // /companies (spec 1 §2 Companies list): filters (search, status, QB status; a change goes back to
 // page 1), a table sorted on the loaded page, the row menu, bulk activate/deactivate, the paging
 // footer, and live refetch when any session or the refresh job changes a company.
-import { Filter, MoreHorizontal, Plus } from 'lucide-react';
-import { useCallback, useEffect, useState } from 'react';
+import { Filter, Plus } from 'lucide-react';
+import { useCallback, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
 import { BatchActivationBar } from '../../../components/ui/batch-activation-bar';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
-import { Checkbox } from '../../../components/ui/checkbox';
-import {
-  DropdownMenu,
-  DropdownMenuContent,
-  DropdownMenuItem,
-  DropdownMenuSeparator,
-  DropdownMenuTrigger,
-} from '../../../components/ui/dropdown-menu';
+import { type Column, DataList } from '../../../components/ui/data-list';
 import { FilterSelect } from '../../../components/ui/filter-select';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
-import { EmptyState, LoadError } from '../../../components/ui/list-states';
-import { PaginationFooter } from '../../../components/ui/pagination';
-import { LoadingState } from '../../../components/ui/spinner';
-import {
-  SortableTableHead,
-  type SortState,
-  sortRows,
-  Table,
-  TableBody,
-  TableCell,
-  TableHead,
-  TableHeader,
-  TableRow,
-} from '../../../components/ui/table';
+import { FilterBar, SearchField, useClampPage, useListState } from '../../../components/ui/list-filters';
+import { nextSort, type SortState, sortRows } from '../../../components/ui/table';
 import { toast } from '../../../components/ui/use-toast';
-import { useCoalescedRefresh } from '../../../hooks/use-coalesced-refresh';
-import { useCompanyChanged } from '../../../hooks/use-company-changed';
-import { useLiveResync } from '../../../hooks/use-live-resync';
+import { CompaniesChanged } from '../../../hooks/use-company-changed';
+import { useLive } from '../../../hooks/use-live';
 import { useRowSelection } from '../../../hooks/use-row-selection';
-import { useRemote } from '../../../lib/use-remote';
-import type { Company } from '../../../types/api';
-import { type CompanyFilters, getCompanies, refreshQbToken, setCompanyActive } from '../api/companies';
-import { formatDate, qbStatusLabel } from '../utils/company-rules';
+import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
+import {
+  COMPANY_MESSAGES,
+  CompaniesQuery,
+  type Company,
+  type CompanyStatus,
+  RefreshQbToken,
+  useSetCompanyActive,
+} from '../api/companies';
+import { COMPANIES_PAGE_SIZE, formatDate, qbStatusLabel } from '../utils/company-rules';
 import { CompanyStatusBadge, QbStatusBadge } from './company-badges';
 import { DeleteCompanyDialog } from './delete-company-dialog';
 
@@ -52,57 +36,80 @@ function sortValue(c: Company, key: SortKey): unknown {
   return c[key];
 }
 
+const COLUMNS: Column<Company>[] = [
+  {
+    id: 'name',
+    header: 'Name',
+    sortKey: 'name',
+    cell: (c) => (
+      <Link to={`/companies/${c.id}`} className="font-medium hover:underline">
+        {c.name}
+      </Link>
+    ),
+  },
+  { id: 'email', header: 'Email', sortKey: 'email', cell: (c) => c.email || 'N/A' },
+  {
+    id: 'status',
+    header: 'Status',
+    sortKey: 'status',
+    cell: (c) => <CompanyStatusBadge status={c.status} />,
+  },
+  { id: 'qbStatus', header: 'QB Status', sortKey: 'qbStatus', cell: (c) => <QbStatusBadge company={c} /> },
+  { id: 'industry', header: 'Industry', sortKey: 'industry', cell: (c) => c.industry || 'N/A' },
+  { id: 'createdAt', header: 'Created', sortKey: 'createdAt', cell: (c) => formatDate(c.createdAt) },
+];
+
+const NO_FILTERS = {
+  search: '',
+  status: '' as '' | CompanyStatus,
+  qbConnectionStatus: '' as '' | 'connected' | 'disconnected' | 'error' | 'not_connected',
+};
+
 export function CompaniesPage() {
   const navigate = useNavigate();
   const location = useLocation();
   // The detail page's quick action carries the company's name as the search.
   const initialSearch = (location.state as { search?: string } | null)?.search ?? '';
   const [showFilters, setShowFilters] = useState(initialSearch !== '');
-  const [searchText, setSearchText] = useState(initialSearch);
-  const [filters, setFilters] = useState<CompanyFilters>({
-    search: initialSearch,
-    status: '',
-    qbConnectionStatus: '',
-  });
-  const [page, setPage] = useState(1);
+  const list = useListState({ ...NO_FILTERS, search: initialSearch });
+  const { page, setPage, filters } = list;
   const [sort, setSort] = useState<SortState<SortKey>>(null);
-  const { selected, toggle, setMany, clear: clearSelection, allOf } = useRowSelection<number>();
+  const selection = useRowSelection<number>();
+  const { selected, clear: clearSelection } = selection;
   const [deleting, setDeleting] = useState<Company | null>(null);
-  const list = useRemote((signal) => getCompanies(filters, page, signal), [filters, page]);
+  const companies = useGqlQuery(
+    CompaniesQuery,
+    {
+      search: filters.search.trim() || null,
+      status: filters.status || null,
+      qbConnectionStatus: filters.qbConnectionStatus || null,
+      page,
+      limit: COMPANIES_PAGE_SIZE,
+    },
+    { fallback: 'Failed to fetch companies' },
+  );
+  const setCompanyActive = useSetCompanyActive();
+  const refreshQbToken = useGqlMutation(RefreshQbToken, 'Failed to refresh QuickBooks token');
 
-  const setFilter = (patch: Partial<CompanyFilters>) => {
-    setFilters((f) => ({ ...f, ...patch }));
-    setPage(1);
-    clearSelection();
-  };
-  // Typing settles for 300 ms before the search goes out.
-  useEffect(() => {
-    if (searchText === filters.search) return;
-    const t = setTimeout(() => setFilter({ search: searchText }), 300);
-    return () => clearTimeout(t);
-  });
+  const setFilter = useCallback(
+    (patch: Partial<typeof NO_FILTERS>) => {
+      list.setFilter(patch);
+      clearSelection();
+    },
+    [list.setFilter, clearSelection],
+  );
 
-  const refresh = useCallback(() => list.reload(), [list.reload]);
-  useCompanyChanged(null, useCoalescedRefresh(refresh));
-  useLiveResync(refresh);
+  // Changes from any session or the refresh job re-read the page through the cache.
+  useLive(CompaniesChanged, { id: null });
 
-  const data = list.data;
+  const data = companies.data?.companies;
   // The server answers newest first (createdAt descending); a column sort reorders the loaded page.
-  const rows = sortRows(data?.data ?? [], sort, sortValue);
-  useEffect(() => {
-    if (data && data.data.length === 0 && page > 1 && data.totalPages < page) setPage(data.totalPages);
-  }, [data, page]);
-
-  const pageIds = rows.map((c) => c.id);
-  const allSelected = allOf(pageIds);
+  const rows = data ? sortRows(data.data, sort, sortValue) : undefined;
+  useClampPage(page, data && data.data.length === 0 ? data.totalPages : undefined, setPage);
 
   async function toggleActive(c: Company) {
     try {
-      const res = await setCompanyActive(c.id, !c.isActive);
-      toast.success(
-        res.message ?? (c.isActive ? 'Company deactivated successfully' : 'Company activated successfully'),
-      );
-      refresh();
+      toast.success(await setCompanyActive(c.id, !c.isActive));
     } catch (err) {
       toast.error(err instanceof Error ? err.message : 'An error occurred');
     }
@@ -110,19 +117,12 @@ export function CompaniesPage() {
 
   async function refreshToken(c: Company) {
     try {
-      const res = await refreshQbToken(c.id);
-      toast.success(res.message ?? 'QuickBooks token refreshed successfully');
-      refresh();
+      await refreshQbToken({ companyId: c.id });
+      toast.success(COMPANY_MESSAGES.tokenRefreshed);
     } catch (err) {
       toast.error(err instanceof Error ? err.message : 'An error occurred');
     }
   }
-
-  const head = (key: SortKey, label: string) => (
-    <SortableTableHead sortKey={key} sort={sort} onSortChange={setSort}>
-      {label}
-    </SortableTableHead>
-  );
 
   return (
     <div className="grid grid-cols-1 gap-6">
@@ -151,166 +151,87 @@ export function CompaniesPage() {
         }
       />
       {showFilters ? (
-        <Card id="company-filters" className="py-4">
-          <CardContent className="grid gap-4 sm:grid-cols-3">
-            <div className="grid gap-2">
-              <Label htmlFor="company-search">Search</Label>
-              <Input
-                id="company-search"
-                type="search"
-                placeholder="Search companies..."
-                value={searchText}
-                maxLength={255}
-                onChange={(e) => setSearchText(e.target.value)}
-              />
-            </div>
-            <FilterSelect
-              id="company-status-filter"
-              label="Status"
-              allLabel="All statuses"
-              value={filters.status}
-              onChange={(status) => setFilter({ status })}
-              options={[
-                { value: 'ACTIVE', label: 'Active' },
-                { value: 'INACTIVE', label: 'Inactive' },
-                { value: 'SUSPENDED', label: 'Suspended' },
-              ]}
-            />
-            <FilterSelect
-              id="company-qb-filter"
-              label="QB Status"
-              allLabel="All connections"
-              value={filters.qbConnectionStatus}
-              onChange={(qbConnectionStatus) => setFilter({ qbConnectionStatus })}
-              options={[
-                { value: 'connected', label: 'Connected' },
-                { value: 'disconnected', label: 'Disconnected' },
-                { value: 'error', label: 'Error' },
-                { value: 'not_connected', label: 'Not Connected' },
-              ]}
-            />
-          </CardContent>
-        </Card>
+        <FilterBar id="company-filters" className="sm:grid-cols-3 lg:grid-cols-3">
+          <SearchField
+            id="company-search"
+            placeholder="Search companies..."
+            value={filters.search}
+            onSearch={(search) => setFilter({ search })}
+          />
+          <FilterSelect
+            id="company-status-filter"
+            label="Status"
+            allLabel="All statuses"
+            value={filters.status}
+            onChange={(status) => setFilter({ status })}
+            options={[
+              { value: 'ACTIVE', label: 'Active' },
+              { value: 'INACTIVE', label: 'Inactive' },
+              { value: 'SUSPENDED', label: 'Suspended' },
+            ]}
+          />
+          <FilterSelect
+            id="company-qb-filter"
+            label="QB Status"
+            allLabel="All connections"
+            value={filters.qbConnectionStatus}
+            onChange={(qbConnectionStatus) => setFilter({ qbConnectionStatus })}
+            options={[
+              { value: 'connected', label: 'Connected' },
+              { value: 'disconnected', label: 'Disconnected' },
+              { value: 'error', label: 'Error' },
+              { value: 'not_connected', label: 'Not Connected' },
+            ]}
+          />
+        </FilterBar>
       ) : null}
       <Card className="gap-0 py-0">
         <CardContent className="px-0">
           <BatchActivationBar
-            selected={rows.filter((c) => selected.has(c.id))}
+            selected={(rows ?? []).filter((c) => selected.has(c.id))}
             noun="companies"
             setActive={(c, active) => setCompanyActive(c.id, active)}
             describe={(c) => c.name}
             onClear={() => clearSelection()}
-            onFinished={() => {
-              clearSelection();
-              refresh();
+            onFinished={() => clearSelection()}
+          />
+          <DataList
+            rows={rows}
+            error={companies.error}
+            onRetry={companies.reload}
+            errorTitle={(e) => `Error loading companies: ${e.message}`}
+            loadingText="Loading companies..."
+            empty={{ title: 'No companies found', description: 'Get started by creating your first company' }}
+            columns={COLUMNS}
+            rowKey={(c) => c.id}
+            rowTestId={(c) => `company-row-${c.id}`}
+            selection={{
+              ...selection,
+              label: (id) => `Select ${rows?.find((c) => c.id === id)?.name ?? ''}`,
+              allLabel: 'Select all companies on this page',
+            }}
+            sort={sort}
+            onSort={(key) => setSort((s) => nextSort(s, key as SortKey))}
+            actionsLabel={(c) => `Actions for ${c.name}`}
+            rowActions={(c) => [
+              { label: 'View', onSelect: () => navigate(`/companies/${c.id}`) },
+              { label: 'Edit', onSelect: () => navigate(`/companies/${c.id}/edit`) },
+              c.qbRealmId ? { label: 'Refresh QB Token', onSelect: () => void refreshToken(c) } : null,
+              { label: c.isActive ? 'Deactivate' : 'Activate', onSelect: () => void toggleActive(c) },
+              { label: 'Delete', destructive: true, separated: true, onSelect: () => setDeleting(c) },
+            ]}
+            paging={{
+              info: data,
+              noun: 'companies',
+              onPageChange: (p) => {
+                setPage(p);
+                clearSelection();
+              },
             }}
           />
-          {list.error && !data ? (
-            <LoadError title={`Error loading companies: ${list.error.message}`} onRetry={list.reload} />
-          ) : !data ? (
-            <LoadingState text="Loading companies..." />
-          ) : rows.length === 0 ? (
-            <EmptyState title="No companies found" description="Get started by creating your first company" />
-          ) : (
-            <>
-              <Table>
-                <TableHeader>
-                  <TableRow>
-                    <TableHead className="w-10 pl-4">
-                      <Checkbox
-                        aria-label="Select all companies on this page"
-                        checked={allSelected}
-                        onChange={(e) => setMany(pageIds, e.target.checked)}
-                      />
-                    </TableHead>
-                    {head('name', 'Name')}
-                    {head('email', 'Email')}
-                    {head('status', 'Status')}
-                    {head('qbStatus', 'QB Status')}
-                    {head('industry', 'Industry')}
-                    {head('createdAt', 'Created')}
-                    <TableHead className="w-12 pr-4 text-right">Actions</TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {rows.map((c) => (
-                    <TableRow
-                      key={c.id}
-                      data-testid={`company-row-${c.id}`}
-                      data-state={selected.has(c.id) ? 'selected' : undefined}
-                    >
-                      <TableCell className="pl-4">
-                        <Checkbox
-                          aria-label={`Select ${c.name}`}
-                          checked={selected.has(c.id)}
-                          onChange={(e) => toggle(c.id, e.target.checked)}
-                        />
-                      </TableCell>
-                      <TableCell>
-                        <Link to={`/companies/${c.id}`} className="font-medium hover:underline">
-                          {c.name}
-                        </Link>
-                      </TableCell>
-                      <TableCell>{c.email || 'N/A'}</TableCell>
-                      <TableCell>
-                        <CompanyStatusBadge status={c.status} />
-                      </TableCell>
-                      <TableCell>
-                        <QbStatusBadge company={c} />
-                      </TableCell>
-                      <TableCell>{c.industry || 'N/A'}</TableCell>
-                      <TableCell>{formatDate(c.createdAt)}</TableCell>
-                      <TableCell className="pr-4 text-right">
-                        <DropdownMenu>
-                          <DropdownMenuTrigger asChild>
-                            <Button variant="ghost" size="icon" aria-label={`Actions for ${c.name}`}>
-                              <MoreHorizontal aria-hidden="true" />
-                            </Button>
-                          </DropdownMenuTrigger>
-                          <DropdownMenuContent align="end">
-                            <DropdownMenuItem onSelect={() => navigate(`/companies/${c.id}`)}>
-                              View
-                            </DropdownMenuItem>
-                            <DropdownMenuItem onSelect={() => navigate(`/companies/${c.id}/edit`)}>
-                              Edit
-                            </DropdownMenuItem>
-                            {c.qbRealmId ? (
-                              <DropdownMenuItem onSelect={() => refreshToken(c)}>
-                                Refresh QB Token
-                              </DropdownMenuItem>
-                            ) : null}
-                            <DropdownMenuItem onSelect={() => toggleActive(c)}>
-                              {c.isActive ? 'Deactivate' : 'Activate'}
-                            </DropdownMenuItem>
-                            <DropdownMenuSeparator />
-                            <DropdownMenuItem variant="destructive" onSelect={() => setDeleting(c)}>
-                              Delete
-                            </DropdownMenuItem>
-                          </DropdownMenuContent>
-                        </DropdownMenu>
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-              <PaginationFooter
-                className="border-t px-4"
-                pagination={{ page, limit: data.limit, total: data.total, totalPages: data.totalPages }}
-                noun="companies"
-                onPageChange={(p) => {
-                  setPage(p);
-                  clearSelection();
-                }}
-              />
-            </>
-          )}
         </CardContent>
       </Card>
-      <DeleteCompanyDialog
-        company={deleting}
-        onOpenChange={(open) => !open && setDeleting(null)}
-        onDeleted={() => refresh()}
-      />
+      <DeleteCompanyDialog company={deleting} onOpenChange={(open) => !open && setDeleting(null)} />
     </div>
   );
 }

@@ -1,6 +1,6 @@
 // The company's status badge (ACTIVE green, INACTIVE gray, SUSPENDED red) and its QB Status badge.
 import { Badge } from '../../../components/ui/badge';
-import type { Company, CompanyStatus } from '../../../types/api';
+import type { Company, CompanyStatus } from '../api/companies';
 import { qbStatusLabel } from '../utils/company-rules';
 
 const STATUS_STYLE: Record<CompanyStatus, string> = {

@@ -8,15 +8,20 @@ import { Button } from '../../../components/ui/button';
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { ApiError } from '../../../lib/errors';
-import { useRemote } from '../../../lib/use-remote';
-import { createCompany, getManagerChoices, getUserChoices } from '../api/companies';
-import { EMPTY_COMPANY_FORM, toCompanyPayload } from '../utils/company-rules';
+import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
+import { COMPANY_MESSAGES, CreateCompany, ManagerChoicesQuery, UserChoicesQuery } from '../api/companies';
+import { EMPTY_COMPANY_FORM, PICKER_LIMIT, toCompanyPayload } from '../utils/company-rules';
 import { CompanyForm } from './company-form';
 
 export function CompanyCreatePage() {
   const navigate = useNavigate();
-  const managers = useRemote((signal) => getManagerChoices(signal), []);
-  const users = useRemote((signal) => getUserChoices(signal), []);
+  const managers = useGqlQuery(
+    ManagerChoicesQuery,
+    { limit: PICKER_LIMIT },
+    { fallback: 'Failed to fetch managers' },
+  );
+  const users = useGqlQuery(UserChoicesQuery, { limit: PICKER_LIMIT }, { fallback: 'Failed to fetch users' });
+  const createCompany = useGqlMutation(CreateCompany, 'Failed to create company');
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const loading = (managers.loading && !managers.data) || (users.loading && !users.data);
   return (
@@ -38,8 +43,8 @@ export function CompanyCreatePage() {
       ) : (
         <CompanyForm
           initial={EMPTY_COMPANY_FORM}
-          managers={managers.data ?? []}
-          users={users.data ?? []}
+          managers={managers.data?.managers.data ?? []}
+          users={users.data?.users.data ?? []}
           submitLabel="Create Company"
           busyLabel="Creating..."
           serverErrors={serverErrors}
@@ -47,8 +52,8 @@ export function CompanyCreatePage() {
           onSubmit={async (values) => {
             setServerErrors({});
             try {
-              const { company, message } = await createCompany(toCompanyPayload(values));
-              toast.success(message ?? 'Company created successfully');
+              const { createCompany: company } = await createCompany({ input: toCompanyPayload(values) });
+              toast.success(COMPANY_MESSAGES.created);
               navigate(`/companies/${company.id}`);
             } catch (err) {
               if (err instanceof ApiError) setServerErrors(err.fieldErrors);

@@ -8,9 +8,15 @@ import { Button } from '../../../components/ui/button';
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { ApiError } from '../../../lib/errors';
-import { useRemote } from '../../../lib/use-remote';
-import { getCompany, getManagerChoices, getUserChoices, updateCompany } from '../api/companies';
-import { companyToForm, toCompanyPayload } from '../utils/company-rules';
+import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
+import {
+  COMPANY_MESSAGES,
+  CompanyQuery,
+  ManagerChoicesQuery,
+  UpdateCompany,
+  UserChoicesQuery,
+} from '../api/companies';
+import { companyToForm, PICKER_LIMIT, toCompanyPayload } from '../utils/company-rules';
 import { CompanyForm } from './company-form';
 import { CompanyNotFound } from './company-not-found';
 import { QbOAuthDialog } from './qb-oauth-dialog';
@@ -19,12 +25,21 @@ export function CompanyEditPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const valid = /^\d+$/.test(id);
-  const company = useRemote((signal) => getCompany(id, signal), [id], { enabled: valid });
-  const managers = useRemote((signal) => getManagerChoices(signal), []);
-  const users = useRemote((signal) => getUserChoices(signal), []);
+  const company = useGqlQuery(
+    CompanyQuery,
+    { id: Number(id) },
+    { pause: !valid, fallback: 'Failed to fetch company' },
+  );
+  const managers = useGqlQuery(
+    ManagerChoicesQuery,
+    { limit: PICKER_LIMIT },
+    { fallback: 'Failed to fetch managers' },
+  );
+  const users = useGqlQuery(UserChoicesQuery, { limit: PICKER_LIMIT }, { fallback: 'Failed to fetch users' });
+  const updateCompany = useGqlMutation(UpdateCompany, 'Failed to update company');
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [oauthOpen, setOauthOpen] = useState(false);
-  const c = company.data;
+  const c = company.data?.company;
   const loading = !c || (managers.loading && !managers.data) || (users.loading && !users.data);
   return (
     <div className="grid grid-cols-1 gap-6">
@@ -50,8 +65,8 @@ export function CompanyEditPage() {
             key={c.id}
             initial={companyToForm(c)}
             company={c}
-            managers={managers.data ?? []}
-            users={users.data ?? []}
+            managers={managers.data?.managers.data ?? []}
+            users={users.data?.users.data ?? []}
             submitLabel="Update Company"
             busyLabel="Saving..."
             serverErrors={serverErrors}
@@ -60,8 +75,8 @@ export function CompanyEditPage() {
             onSubmit={async (values) => {
               setServerErrors({});
               try {
-                const res = await updateCompany(c.id, toCompanyPayload(values));
-                toast.success(res.message ?? 'Company updated successfully');
+                await updateCompany({ id: c.id, input: toCompanyPayload(values) });
+                toast.success(COMPANY_MESSAGES.updated);
                 navigate(`/companies/${c.id}`);
               } catch (err) {
                 if (err instanceof ApiError) setServerErrors(err.fieldErrors);

@@ -4,10 +4,10 @@
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { Label } from '../../../components/ui/label';
+import { FormField } from '../../../components/ui/form-field';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
-import { FieldError, TextField } from '../../../components/ui/text-field';
-import type { Company, Manager, User } from '../../../types/api';
+import { TextField } from '../../../components/ui/text-field';
+import type { Assignee, Company, ManagerChoice, UserChoice } from '../api/companies';
 import {
   type CompanyFormErrors,
   type CompanyFormValues,
@@ -29,21 +29,33 @@ export const ASSIGNMENT_LABELS: Record<AssignmentKey, string> = {
   accountantId: 'Accountant',
 };
 
+/** The company field that carries each assignment's person. */
+export const ASSIGNEE_OF = {
+  managerId: 'manager',
+  processorId: 'processor',
+  approverId: 'approver',
+  accountantId: 'accountant',
+} as const satisfies Record<AssignmentKey, keyof Company>;
+
 export interface Choice {
   id: number;
   label: string;
 }
 
-export const managerChoices = (managers: Manager[]): Choice[] =>
+export const managerChoices = (managers: readonly ManagerChoice[]): Choice[] =>
   managers.map((m) => ({ id: m.id, label: `${personName(m)} (${m.email})` }));
 
 /** Only ADMIN, MODERATOR and USER may hold a company role (the server refuses the others). */
-export const userChoices = (users: User[]): Choice[] =>
+export const userChoices = (users: readonly UserChoice[]): Choice[] =>
   users
     .filter((u) => ASSIGNABLE_ROLES.has(u.role) && u.isActive)
     .map((u) => ({ id: u.id, label: `${personName(u)} (${u.email})` }));
 
-/** One assignment select; a current assignee missing from the choices still shows. */
+/**
+ * One assignment select; a current assignee missing from the choices still shows. A long name is cut
+ * with an ellipsis inside the field (the whole name in its title), so two selects side by side never
+ * overlap (issue 38 item 7).
+ */
 export function AssignmentSelect({
   id,
   label,
@@ -51,14 +63,16 @@ export function AssignmentSelect({
   choices,
   current,
   disabled,
+  error,
   onChange,
 }: {
   id: string;
   label: string;
   value: string;
   choices: Choice[];
-  current?: { id: number; firstName: string | null; lastName: string | null; email: string } | null;
+  current?: Assignee | null;
   disabled?: boolean;
+  error?: string;
   onChange: (value: string) => void;
 }) {
   const all =
@@ -71,23 +85,31 @@ export function AssignmentSelect({
             label: current ? `${personName(current)} (${current.email})` : `#${value}`,
           },
         ];
+  const chosen = value === NONE ? 'Unassigned' : all.find((c) => String(c.id) === value)?.label;
   return (
-    <div className="grid gap-2">
-      <Label htmlFor={id}>{label}</Label>
-      <Select value={value} onValueChange={onChange} disabled={disabled}>
-        <SelectTrigger id={id} aria-label={label}>
-          <SelectValue />
-        </SelectTrigger>
-        <SelectContent>
-          <SelectItem value={NONE}>Unassigned</SelectItem>
-          {all.map((c) => (
-            <SelectItem key={c.id} value={String(c.id)}>
-              {c.label}
-            </SelectItem>
-          ))}
-        </SelectContent>
-      </Select>
-    </div>
+    <FormField id={id} label={label} error={error} className="grid min-w-0 gap-2">
+      {(control) => (
+        <Select value={value} onValueChange={onChange} disabled={disabled}>
+          <SelectTrigger
+            {...control}
+            aria-label={label}
+            title={chosen}
+            data-testid={`${id}-trigger`}
+            className="min-w-0 [&>span]:min-w-0 [&>span]:truncate"
+          >
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent className="max-w-[min(32rem,calc(100vw-2rem))]">
+            <SelectItem value={NONE}>Unassigned</SelectItem>
+            {all.map((c) => (
+              <SelectItem key={c.id} value={String(c.id)} title={c.label} className="[&>span]:truncate">
+                {c.label}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+      )}
+    </FormField>
   );
 }
 
@@ -106,8 +128,8 @@ export function CompanyForm({
   initial: CompanyFormValues;
   /** Edit mode: the company as loaded. */
   company?: Company;
-  managers: Manager[];
-  users: User[];
+  managers: readonly ManagerChoice[];
+  users: readonly UserChoice[];
   submitLabel: string;
   busyLabel: string;
   serverErrors?: Record<string, string>;
@@ -135,10 +157,11 @@ export function CompanyForm({
     }
   }
 
-  const text = (key: keyof CompanyFormValues, label: string, type = 'text') => (
+  const text = (key: keyof CompanyFormValues, label: string, type = 'text', required = false) => (
     <TextField
       id={`company-${key}`}
       label={label}
+      required={required}
       type={type}
       value={values[key]}
       autoComplete="off"
@@ -157,42 +180,47 @@ export function CompanyForm({
           <CardDescription>The company name is required; everything else is optional.</CardDescription>
         </CardHeader>
         <CardContent className="grid gap-4 sm:grid-cols-2">
-          {text('name', 'Company Name *')}
+          {text('name', 'Company Name', 'text', true)}
           {text('email', 'Email', 'email')}
           {text('phone', 'Phone', 'tel')}
           {text('website', 'Website', 'url')}
           <div className="sm:col-span-2">{text('address', 'Address')}</div>
-          <div className="grid gap-2 sm:col-span-2">
-            <Label htmlFor="company-description">Description</Label>
-            <textarea
-              id="company-description"
-              className="min-h-20 w-full rounded-md border border-input bg-transparent px-3 py-2 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50"
-              value={values.description}
-              maxLength={2000}
-              onChange={(e) => set('description', e.target.value)}
-            />
-            <FieldError id="company-description-error" message={shown.description} />
-          </div>
-          <div className="grid gap-2">
-            <Label htmlFor="company-industry">Industry</Label>
-            <Select
-              value={values.industry || NO_INDUSTRY}
-              onValueChange={(v) => set('industry', v === NO_INDUSTRY ? '' : v)}
-            >
-              <SelectTrigger id="company-industry" aria-label="Industry">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                <SelectItem value={NO_INDUSTRY}>Select an industry</SelectItem>
-                {INDUSTRIES.map((i) => (
-                  <SelectItem key={i} value={i}>
-                    {i}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
-            <FieldError id="company-industry-error" message={shown.industry} />
-          </div>
+          <FormField
+            id="company-description"
+            label="Description"
+            error={shown.description}
+            className="grid gap-2 sm:col-span-2"
+          >
+            {(control) => (
+              <textarea
+                {...control}
+                className="min-h-20 w-full rounded-md border border-input bg-transparent px-3 py-2 text-sm shadow-xs outline-none focus-visible:border-ring focus-visible:ring-[3px] focus-visible:ring-ring/50"
+                value={values.description}
+                maxLength={2000}
+                onChange={(e) => set('description', e.target.value)}
+              />
+            )}
+          </FormField>
+          <FormField id="company-industry" label="Industry" error={shown.industry}>
+            {(control) => (
+              <Select
+                value={values.industry || NO_INDUSTRY}
+                onValueChange={(v) => set('industry', v === NO_INDUSTRY ? '' : v)}
+              >
+                <SelectTrigger {...control} aria-label="Industry">
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  <SelectItem value={NO_INDUSTRY}>Select an industry</SelectItem>
+                  {INDUSTRIES.map((i) => (
+                    <SelectItem key={i} value={i}>
+                      {i}
+                    </SelectItem>
+                  ))}
+                </SelectContent>
+              </Select>
+            )}
+          </FormField>
         </CardContent>
       </Card>
       {company?.qbRealmId ? (
@@ -230,17 +258,16 @@ export function CompanyForm({
         </CardHeader>
         <CardContent className="grid gap-4 sm:grid-cols-2">
           {(Object.keys(ASSIGNMENT_LABELS) as AssignmentKey[]).map((key) => (
-            <div key={key} className="grid gap-1">
-              <AssignmentSelect
-                id={`company-${key}`}
-                label={ASSIGNMENT_LABELS[key]}
-                value={values[key]}
-                choices={key === 'managerId' ? mChoices : uChoices}
-                current={company?.[key.replace('Id', '') as 'manager']}
-                onChange={(v) => set(key, v)}
-              />
-              <FieldError id={`company-${key}-error`} message={shown[key]} />
-            </div>
+            <AssignmentSelect
+              key={key}
+              id={`company-${key}`}
+              label={ASSIGNMENT_LABELS[key]}
+              value={values[key]}
+              choices={key === 'managerId' ? mChoices : uChoices}
+              current={company?.[ASSIGNEE_OF[key]]}
+              error={shown[key]}
+              onChange={(v) => set(key, v)}
+            />
           ))}
         </CardContent>
       </Card>

@@ -7,8 +7,8 @@ import { Button } from '../../../components/ui/button';
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { ApiError } from '../../../lib/errors';
-import { useRemote } from '../../../lib/use-remote';
-import { configureNacha, getCompany } from '../api/companies';
+import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
+import { COMPANY_MESSAGES, CompanyQuery, ConfigureCompanyNacha } from '../api/companies';
 import { nachaDefaults, toNachaPayload } from '../utils/nacha-rules';
 import { CompanyNotFound } from './company-not-found';
 import { NachaForm } from './nacha-form';
@@ -17,9 +17,14 @@ export function CompanyNachaPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const valid = /^\d+$/.test(id);
-  const company = useRemote((signal) => getCompany(id, signal), [id], { enabled: valid });
+  const company = useGqlQuery(
+    CompanyQuery,
+    { id: Number(id) },
+    { pause: !valid, fallback: 'Failed to fetch company' },
+  );
+  const configureNacha = useGqlMutation(ConfigureCompanyNacha, 'Failed to update NACHA configuration');
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
-  const c = company.data;
+  const c = company.data?.company;
   return (
     <div className="grid grid-cols-1 gap-6">
       <PageHeader
@@ -47,8 +52,8 @@ export function CompanyNachaPage() {
           onSubmit={async (values) => {
             setServerErrors({});
             try {
-              const res = await configureNacha(c.id, toNachaPayload(values));
-              toast.success(res.message ?? 'NACHA configuration updated successfully');
+              await configureNacha({ id: c.id, input: toNachaPayload(values) });
+              toast.success(COMPANY_MESSAGES.nacha);
               navigate(`/companies/${c.id}`);
             } catch (err) {
               if (err instanceof ApiError) setServerErrors(err.fieldErrors);

@@ -3,10 +3,14 @@
 // secret), not that the company must connect again.
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Company, TokenStatus } from '../../../types/api';
+import { createGraphQLMock, GraphQLTestProvider } from '../../../testing/graphql-mock';
+import type { Company, TokenStatus } from '../api/companies';
 import { ConnectionCard } from './connection-card';
 
 afterEach(cleanup);
+
+// The card's Refresh Token is a mutation: it needs a client, though these tests never press it.
+const gql = createGraphQLMock();
 
 const company = {
   id: 7,
@@ -18,13 +22,14 @@ const company = {
 
 function card(status: TokenStatus) {
   render(
-    <ConnectionCard
-      company={company}
-      status={{ data: status, error: null, loading: false, reload: vi.fn(), setData: vi.fn() }}
-      canManage
-      onConnect={vi.fn()}
-      onChanged={vi.fn()}
-    />,
+    <GraphQLTestProvider mock={gql}>
+      <ConnectionCard
+        company={company}
+        status={{ data: status, error: null, loading: false, reload: vi.fn(), setData: vi.fn() }}
+        canManage
+        onConnect={vi.fn()}
+      />
+    </GraphQLTestProvider>,
   );
 }
 

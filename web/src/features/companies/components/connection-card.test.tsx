@@ -2,10 +2,14 @@
 // and the warning the refresh job records a week before, and a lost grant never shown as connected.
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Company, TokenStatus } from '../../../types/api';
+import { createGraphQLMock, GraphQLTestProvider } from '../../../testing/graphql-mock';
+import type { Company, TokenStatus } from '../api/companies';
 import { ConnectionCard } from './connection-card';
 
 afterEach(cleanup);
+
+// The card's Refresh Token is a mutation: it needs a client, though these tests never press it.
+const gql = createGraphQLMock();
 
 const company = (over: Partial<Company> = {}) =>
   ({
@@ -29,7 +33,9 @@ const live = { hasTokens: true, isExpired: false, expiresIn: 3000 };
 
 function card(c: Company, status: TokenStatus) {
   render(
-    <ConnectionCard company={c} status={remote(status)} canManage onConnect={vi.fn()} onChanged={vi.fn()} />,
+    <GraphQLTestProvider mock={gql}>
+      <ConnectionCard company={c} status={remote(status)} canManage onConnect={vi.fn()} />
+    </GraphQLTestProvider>,
   );
 }
 

@@ -7,9 +7,9 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { toast } from '../../../components/ui/use-toast';
+import { useGqlMutation } from '../../../lib/use-graphql';
 import type { Remote } from '../../../lib/use-remote';
-import type { Company, TokenStatus } from '../../../types/api';
-import { refreshQbToken } from '../api/companies';
+import { COMPANY_MESSAGES, type Company, RefreshQbToken, type TokenStatus } from '../api/companies';
 import { CONNECTION_POLL_MS, connectionState, formatDateTime, formatExpiresIn } from '../utils/company-rules';
 
 const STATE_TEXT = {
@@ -52,14 +52,13 @@ export function ConnectionCard({
   status,
   canManage,
   onConnect,
-  onChanged,
 }: {
-  company: Company;
+  company: Pick<Company, 'id' | 'qbRealmId' | 'qbConnectionStatus' | 'qbLastRefresh'>;
   status: Remote<TokenStatus>;
   canManage: boolean;
   onConnect: () => void;
-  onChanged: () => void;
 }) {
+  const refreshQbToken = useGqlMutation(RefreshQbToken, 'Failed to refresh QuickBooks token');
   const [refreshing, setRefreshing] = useState(false);
   const { reload } = status;
   useEffect(() => {
@@ -78,14 +77,14 @@ export function ConnectionCard({
   async function refresh() {
     setRefreshing(true);
     try {
-      const res = await refreshQbToken(company.id);
-      toast.success(res.message ?? 'QuickBooks token refreshed successfully');
+      // The company (its last refresh) is re-read through the cache; the status here.
+      await refreshQbToken({ companyId: company.id });
+      toast.success(COMPANY_MESSAGES.tokenRefreshed);
     } catch (err) {
       toast.error(err instanceof Error ? err.message : 'An error occurred');
     } finally {
       setRefreshing(false);
       reload();
-      onChanged();
     }
   }
 

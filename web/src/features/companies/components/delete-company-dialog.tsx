@@ -1,17 +1,18 @@
 // Delete asks first, in the spec's words (spec 1 §2 Companies list); the history (events) is kept.
 import { ConfirmActionDialog } from '../../../components/ui/confirm-action-dialog';
-import type { Company } from '../../../types/api';
-import { deleteCompany } from '../api/companies';
+import { useGqlMutation } from '../../../lib/use-graphql';
+import { COMPANY_MESSAGES, type Company, DeleteCompany } from '../api/companies';
 
 export function DeleteCompanyDialog({
   company,
   onOpenChange,
   onDeleted,
 }: {
-  company: Company | null;
+  company: Pick<Company, 'id'> | null;
   onOpenChange: (open: boolean) => void;
-  onDeleted?: (company: Company) => void;
+  onDeleted?: () => void;
 }) {
+  const remove = useGqlMutation(DeleteCompany, 'Failed to delete company');
   return (
     <ConfirmActionDialog
       open={company !== null}
@@ -20,13 +21,15 @@ export function DeleteCompanyDialog({
       description="Are you sure you want to delete this company? This action cannot be undone and will remove all associated data."
       actionLabel="Delete Company"
       busyLabel="Deleting..."
-      run={() => {
+      run={async () => {
         // Open only with a company; it may be cleared while the dialog fades out.
         if (!company) throw new Error('No company is selected');
-        return deleteCompany(company.id);
+        await remove({ id: company.id });
+        return {};
       }}
-      successMessage="Company deleted successfully"
-      onDone={() => company && onDeleted?.(company)}
+      successMessage={COMPANY_MESSAGES.deleted}
+      onDone={() => onDeleted?.()}
+      errorFallback="Failed to delete company"
     />
   );
 }

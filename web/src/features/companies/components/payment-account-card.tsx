@@ -7,10 +7,14 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
-import { useRemote } from '../../../lib/use-remote';
+import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
 import { cn } from '../../../lib/utils';
-import type { Company } from '../../../types/api';
-import { getBankAccounts, setPaymentAccount } from '../api/companies';
+import {
+  COMPANY_MESSAGES,
+  type Company,
+  QbBankAccountsQuery,
+  SetCompanyPaymentAccount,
+} from '../api/companies';
 import { accountLabel, balanceDot, pickableAccounts } from '../utils/company-rules';
 
 const DOT = { green: 'bg-green-500', orange: 'bg-orange-500' } as const;
@@ -18,16 +22,18 @@ const DOT = { green: 'bg-green-500', orange: 'bg-orange-500' } as const;
 export function PaymentAccountCard({
   company,
   canManage,
-  onChanged,
 }: {
-  company: Company;
+  company: Pick<Company, 'id' | 'qbRealmId' | 'qbConnectionStatus' | 'qbPaymentAccountReference'>;
   canManage: boolean;
-  onChanged: () => void;
 }) {
   const connected = Boolean(company.qbRealmId) && company.qbConnectionStatus !== 'disconnected';
-  const accounts = useRemote((signal) => getBankAccounts(company.id, signal), [company.id], {
-    enabled: connected,
-  });
+  const query = useGqlQuery(
+    QbBankAccountsQuery,
+    { companyId: company.id },
+    { pause: !connected, fallback: 'Failed to fetch QuickBooks company information' },
+  );
+  const accounts = { data: query.data?.qbBankAccounts, error: query.error, reload: query.reload };
+  const setPaymentAccount = useGqlMutation(SetCompanyPaymentAccount, 'Failed to update payment account');
   const [saving, setSaving] = useState<string | null>(null);
   const list = pickableAccounts(accounts.data ?? []);
   const chosen = company.qbPaymentAccountReference;
@@ -35,9 +41,8 @@ export function PaymentAccountCard({
   async function choose(id: string | null) {
     setSaving(id ?? 'none');
     try {
-      const res = await setPaymentAccount(company.id, id);
-      toast.success(res.message ?? 'Payment account updated successfully');
-      onChanged();
+      await setPaymentAccount({ id: company.id, qbPaymentAccountReference: id });
+      toast.success(COMPANY_MESSAGES.paymentAccount);
     } catch (err) {
       toast.error(err instanceof Error ? err.message : 'An error occurred');
     } finally {

@@ -5,20 +5,20 @@ import { act, cleanup, fireEvent, render, screen } from '@testing-library/react'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import Toaster from '../../../components/ui/toaster';
 import { resetToasts } from '../../../components/ui/use-toast';
-import { json, mockFetch } from '../../../testing/fetch-mock';
+import { createGraphQLMock, GraphQLTestProvider } from '../../../testing/graphql-mock';
+import { QbCredentialsQuery, StartQbOAuth } from '../api/companies';
 import { QbOAuthDialog } from './qb-oauth-dialog';
 
 const popup = { closed: false };
+let gql = createGraphQLMock();
 
 beforeEach(() => {
   vi.useFakeTimers({ shouldAdvanceTime: true });
   popup.closed = false;
   resetToasts();
-  mockFetch((call) =>
-    call.url.endsWith('/qb-credentials')
-      ? json(200, { success: true, data: { hasCredentials: false, qbClientId: null, qbIsSandbox: true } })
-      : json(200, { success: true, data: { authUrl: 'https://appcenter.example/connect?state=x' } }),
-  );
+  gql = createGraphQLMock()
+    .on(QbCredentialsQuery, { qbCredentials: { hasCredentials: false, qbClientId: null, qbIsSandbox: true } })
+    .on(StartQbOAuth, { startQbOAuth: 'https://appcenter.example/connect?state=x' });
   vi.stubGlobal(
     'open',
     vi.fn(() => popup),
@@ -32,7 +32,7 @@ afterEach(() => {
 
 async function startFlow(onOpenChange = vi.fn(), onChanged = vi.fn()) {
   render(
-    <>
+    <GraphQLTestProvider mock={gql}>
       <QbOAuthDialog
         companyId={4}
         companyName="Acme"
@@ -41,7 +41,7 @@ async function startFlow(onOpenChange = vi.fn(), onChanged = vi.fn()) {
         onChanged={onChanged}
       />
       <Toaster />
-    </>,
+    </GraphQLTestProvider>,
   );
   fireEvent.change(screen.getByLabelText('Client ID'), { target: { value: 'client-1' } });
   fireEvent.change(screen.getByLabelText('Client Secret'), { target: { value: 'secret-1' } });
@@ -52,6 +52,15 @@ async function startFlow(onOpenChange = vi.fn(), onChanged = vi.fn()) {
     'qb-oauth',
     expect.stringMatching(/^width=600,height=700,/),
   );
+  expect(gql.calls(StartQbOAuth)).toEqual([
+    {
+      companyId: 4,
+      qbClientId: 'client-1',
+      qbClientSecret: 'secret-1',
+      qbIsSandbox: true,
+      qbCallbackUrl: `${window.location.origin}/api/company/companies/qb-oauth/callback`,
+    },
+  ]);
   return { onOpenChange, onChanged };
 }
 

@@ -17,8 +17,8 @@ import { Label } from '../../../components/ui/label';
 import { Switch } from '../../../components/ui/switch';
 import { TextField } from '../../../components/ui/text-field';
 import { toast } from '../../../components/ui/use-toast';
-import { useRemote } from '../../../lib/use-remote';
-import { getQbCredentials, saveQbCredentials, startQbOAuth } from '../api/companies';
+import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
+import { QbCredentialsQuery, SaveQbCredentials, StartQbOAuth } from '../api/companies';
 import {
   credentialsProblem,
   defaultCallbackUrl,
@@ -124,9 +124,14 @@ export function QbOAuthDialog({
   /** After saved credentials or a finished flow: refresh the company, status and credentials. */
   onChanged: () => void;
 }) {
-  const credentials = useRemote((signal) => getQbCredentials(companyId, signal), [companyId], {
-    enabled: open,
-  });
+  const credentialsQuery = useGqlQuery(
+    QbCredentialsQuery,
+    { companyId },
+    { pause: !open, fallback: 'Failed to fetch QuickBooks credentials' },
+  );
+  const credentials = { data: credentialsQuery.data?.qbCredentials };
+  const saveQbCredentials = useGqlMutation(SaveQbCredentials, 'Failed to save credentials');
+  const startQbOAuth = useGqlMutation(StartQbOAuth, 'Failed to start OAuth flow');
   const [clientId, setClientId] = useState('');
   const [clientSecret, setClientSecret] = useState('');
   const [callbackUrl, setCallbackUrl] = useState(() => defaultCallbackUrl(window.location.origin));
@@ -169,13 +174,14 @@ export function QbOAuthDialog({
     }
     setSaving(true);
     try {
-      await saveQbCredentials(companyId, {
+      // The credentials and the company are read again through the cache.
+      await saveQbCredentials({
+        companyId,
         qbClientId: clientId.trim(),
         qbClientSecret: clientSecret,
         qbIsSandbox: sandbox,
       });
       toast.success('Credentials Saved', 'QuickBooks credentials have been saved successfully');
-      credentials.reload();
       changed.current();
     } catch (err) {
       toast.error(err instanceof Error ? err.message : 'An error occurred', 'Failed to Save Credentials');
@@ -207,12 +213,15 @@ export function QbOAuthDialog({
     // the server makes; browsers allow a popup this soon after the click.
     let authUrl: string;
     try {
-      authUrl = await startQbOAuth(companyId, {
+      const answer = await startQbOAuth({
+        companyId,
         qbClientId: clientId.trim(),
         qbClientSecret: clientSecret,
         qbIsSandbox: sandbox,
         qbCallbackUrl: callbackUrl.trim(),
       });
+      if (!answer.startQbOAuth) throw new Error('Failed to start OAuth flow');
+      authUrl = answer.startQbOAuth;
     } catch (err) {
       fail(err instanceof Error ? err.message : 'Failed to start OAuth flow');
       return;

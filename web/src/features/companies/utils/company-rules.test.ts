@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { BankAccount } from '../../../types/api';
+import type { BankAccount } from '../api/companies';
 import {
   balanceDot,
   connectionState,
@@ -17,6 +17,7 @@ const account = (Id: string, balance: number, more: Partial<BankAccount> = {}): 
   Id,
   Name: `Account ${Id}`,
   AccountType: 'Bank',
+  AccountSubType: null,
   Active: true,
   CurrentBalance: balance,
   ...more,

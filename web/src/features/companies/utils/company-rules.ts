@@ -1,7 +1,6 @@
 // Rules of the companies screens (spec 1 §2, §4, §5, §9): the form's checks and payload, dates,
 // the connection's display state, the expiry display, and the bank account picker's order.
-import type { BankAccount, Company, TokenStatus } from '../../../types/api';
-import type { CompanyPayload } from '../api/companies';
+import type { BankAccount, Company, CompanyPayload, TokenStatus } from '../api/companies';
 
 export const COMPANIES_PAGE_SIZE = 10;
 export const PICKER_LIMIT = 100;

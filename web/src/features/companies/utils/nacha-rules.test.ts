@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Company } from '../../../types/api';
+import type { Company } from '../api/companies';
 import { formatRouting, formatTaxId, nachaDefaults, toNachaPayload, validateNacha } from './nacha-rules';
 
 const company = { name: 'Sunrise Bakery and Catering Company LLC' } as Company;

@@ -1,7 +1,6 @@
 // The NACHA form (spec 1 §5): field rules, display formats (XXX-XXX-XXX, XX-XXXXXXX), defaults and
 // the payload (dashes stripped, text upper-cased). The server checks the same and more (check digit).
-import type { Company } from '../../../types/api';
-import type { NachaPayload } from '../api/companies';
+import type { Company, NachaPayload } from '../api/companies';
 
 export interface NachaFormValues {
   bankRoutingNumber: string;

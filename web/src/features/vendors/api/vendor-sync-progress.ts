@@ -1,6 +1,6 @@
 // The progress bar of one vendor sync: vendorSyncProgress pushes counts page by page until done.
 import { useSubscription } from 'urql';
-import { graphql } from '../../../lib/graphql';
+import { graphql, type ResultOf } from '../../../lib/graphql';
 
 export const VendorSyncProgressSubscription = graphql(`
   subscription VendorSyncProgress($syncId: String!) {
@@ -17,16 +17,8 @@ export const VendorSyncProgressSubscription = graphql(`
   }
 `);
 
-export interface SyncProgress {
-  processed: number;
-  synced: number;
-  failed: number;
-  total: number | null;
-  done: boolean;
-  /** QuickBooks asked to wait (throttled) or did not answer: the sync goes on at `resumesAt`. */
-  waiting: boolean;
-  resumesAt: string | null;
-}
+/** Counts so far; `waiting`: QuickBooks asked to wait (or did not answer), the sync goes on at `resumesAt`. */
+export type SyncProgress = NonNullable<ResultOf<typeof VendorSyncProgressSubscription>['vendorSyncProgress']>;
 
 export function useVendorSyncProgress(syncId: string | null): SyncProgress | null {
   const [result] = useSubscription({

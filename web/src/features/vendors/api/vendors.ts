@@ -1,118 +1,164 @@
-// The Vendors calls (spec 2 §7). Numbers come masked unless showUnmasked is asked (and allowed).
-import { api } from '../../../lib/api-client';
+// The Vendors reads and writes (spec 2 §7), as GraphQL documents; the answer types come from them.
+// Numbers come masked unless showUnmasked is asked (and allowed). Writes re-read the lists and
+// details through the cache (lib/cache-rules.ts). The CSV export and import stay plain HTTP on the
+// REST paths (decision 0002).
+
+import { graphql, type ResultOf, type VariablesOf } from '../../../lib/graphql';
 import { downloadFile, uploadForm } from '../../../lib/transfer';
-import type {
-  CompanyChoice,
-  Vendor,
-  VendorHistoryEntry,
-  VendorImportResult,
-  VendorSyncStarted,
-} from '../../../types/api';
-import {
-  type BankingValues,
-  EXPORT_FILE_NAME,
-  VENDOR_SYNC_LIMIT,
-  VENDORS_PAGE_SIZE,
-} from '../utils/vendor-rules';
+import { EXPORT_FILE_NAME } from '../utils/vendor-rules';
 
-export interface VendorFilters {
-  search: string;
-  companyId: string;
-  /** '' all, 'true' with banking, 'false' without. */
-  hasBanking: string;
-  active: string;
-}
+export const VendorFields = graphql(`
+  fragment VendorFields on Vendor @_unmask {
+    id
+    name
+    companyId
+    companyName
+    qbVendorId
+    email
+    phone
+    active
+    hasBankingInfo
+    routingNumber
+    accountNumber
+    accountType
+    bankName
+    createdAt
+    updatedAt
+    qbSyncedAt
+    isUnmasked
+  }
+`);
 
-export interface VendorPage {
-  data: Vendor[];
-  total: number;
-  page: number;
-  limit: number;
-  totalPages: number;
-}
+export type Vendor = ResultOf<typeof VendorFields>;
 
-export async function getVendors(
-  filters: VendorFilters,
-  page: number,
-  signal?: AbortSignal,
-): Promise<VendorPage> {
-  const res = await api.get<Vendor[]>('/api/vendors', {
-    query: {
-      search: filters.search.trim() || undefined,
-      companyId: filters.companyId || undefined,
-      hasBanking: filters.hasBanking || undefined,
-      active: filters.active || undefined,
-      page,
-      limit: VENDORS_PAGE_SIZE,
-    },
-    signal,
-    fallbackMessage: 'Failed to load vendors',
-  });
-  const p = res.meta?.pagination;
-  const total = p?.total ?? res.data?.length ?? 0;
-  return {
-    data: res.data ?? [],
-    total,
-    page: p?.page ?? page,
-    limit: p?.limit ?? VENDORS_PAGE_SIZE,
-    totalPages: p?.totalPages ?? Math.max(1, Math.ceil(total / VENDORS_PAGE_SIZE)),
-  };
-}
+/** Vendors by name, 20 a page (VENDORS_PAGE_SIZE). */
+export const VendorsQuery = graphql(
+  `
+    query Vendors(
+      $search: String
+      $companyId: Int
+      $hasBanking: Boolean
+      $active: Boolean
+      $page: Int
+      $limit: Int
+    ) {
+      vendors(
+        search: $search
+        companyId: $companyId
+        hasBanking: $hasBanking
+        active: $active
+        page: $page
+        limit: $limit
+      ) {
+        data {
+          ...VendorFields
+        }
+        total
+        page
+        limit
+        totalPages
+      }
+    }
+  `,
+  [VendorFields],
+);
 
-export async function getVendor(
-  id: string | number,
-  showUnmasked: boolean,
-  signal?: AbortSignal,
-): Promise<Vendor> {
-  const res = await api.get<Vendor>(`/api/vendors/${id}`, {
-    query: { showUnmasked: showUnmasked ? 'true' : undefined },
-    signal,
-    fallbackMessage: 'Vendor not found',
-  });
-  if (!res.data) throw new Error('Vendor not found');
-  return res.data;
-}
+export type VendorsVariables = VariablesOf<typeof VendorsQuery>;
 
-export async function getVendorHistory(
-  id: string | number,
-  signal?: AbortSignal,
-): Promise<VendorHistoryEntry[]> {
-  const res = await api.get<VendorHistoryEntry[]>(`/api/vendors/${id}/history`, { signal });
-  return res.data ?? [];
-}
+/** One vendor; showUnmasked records the unmask (who, when) on the vendor's history. */
+export const VendorQuery = graphql(
+  `
+    query Vendor($id: Int!, $showUnmasked: Boolean) {
+      vendor(id: $id, showUnmasked: $showUnmasked) {
+        ...VendorFields
+      }
+    }
+  `,
+  [VendorFields],
+);
 
-export async function updateVendorBanking(id: number, body: BankingValues): Promise<{ message?: string }> {
-  const res = await api.put<Vendor>(
-    `/api/vendors/${id}/banking`,
-    { ...body, bankName: body.bankName.trim() || undefined },
-    { fallbackMessage: 'Failed to update banking information' },
-  );
-  return { message: res.message };
-}
+export const VendorHistoryQuery = graphql(`
+  query VendorHistory($id: Int!) {
+    vendorHistory(id: $id) {
+      action
+      at
+      userId
+      userName
+      details
+    }
+  }
+`);
 
-export async function clearVendorBanking(id: number): Promise<{ message?: string }> {
-  const res = await api.delete<Vendor>(`/api/vendors/${id}/banking`, {
-    fallbackMessage: 'Failed to clear banking information',
-  });
-  return { message: res.message };
-}
+/** The company filter's and the sync's choices (up to 1000; a MODERATOR reads id, name and status). */
+export const CompanyChoicesQuery = graphql(`
+  query VendorCompanyChoices($limit: Int) {
+    companies(page: 1, limit: $limit) {
+      data {
+        id
+        name
+        qbConnectionStatus
+      }
+    }
+  }
+`);
 
-export async function startVendorSync(companyId: number): Promise<VendorSyncStarted> {
-  const res = await api.post<VendorSyncStarted>(
-    '/api/vendors/sync',
-    { companyId, limit: VENDOR_SYNC_LIMIT, offset: 0 },
-    { fallbackMessage: 'An error occurred' },
-  );
-  if (!res.data) throw new Error('An error occurred');
-  return res.data;
-}
+export type CompanyChoice = ResultOf<typeof CompanyChoicesQuery>['companies']['data'][number];
 
-export async function getVendorSync(syncId: string, signal?: AbortSignal) {
-  const res = await api.get<VendorSyncStarted & { error: string | null }>(`/api/vendors/sync/${syncId}`, {
-    signal,
-  });
-  return res.data;
-}
+export const UpdateVendorBanking = graphql(`
+  mutation UpdateVendorBanking($id: Int!, $input: VendorBankingInput!) {
+    updateVendorBanking(id: $id, input: $input) {
+      id
+    }
+  }
+`);
+
+export const ClearVendorBanking = graphql(`
+  mutation ClearVendorBanking($id: Int!) {
+    clearVendorBanking(id: $id) {
+      id
+    }
+  }
+`);
+
+/** ADMIN: the vendor's data key is deleted and it leaves every list. */
+export const ForgetVendor = graphql(`
+  mutation ForgetVendor($id: Int!) {
+    forgetVendor(id: $id)
+  }
+`);
+
+/** Queues a sync of the company's vendors; vendorSyncProgress follows it. */
+export const SyncVendors = graphql(`
+  mutation SyncVendors($companyId: Int!, $limit: Int, $offset: Int) {
+    syncVendors(companyId: $companyId, limit: $limit, offset: $offset) {
+      syncId
+      companyId
+      status
+      synced
+      failed
+    }
+  }
+`);
+
+/** One sync's state: the poll that covers a job finished before the subscription was up. */
+export const VendorSyncQuery = graphql(`
+  query VendorSync($syncId: String!) {
+    vendorSync(syncId: $syncId) {
+      syncId
+      status
+      synced
+      failed
+      error
+    }
+  }
+`);
+
+/** The texts the REST answers carried (services/gateway/rest/vendor-routes.ts). */
+export const VENDOR_MESSAGES = {
+  bankingUpdated: 'Banking information updated successfully',
+  bankingCleared: 'Banking information cleared successfully',
+  forgotten: 'Vendor forgotten',
+} as const;
 
 export function exportVendors(companyId: string, includeInactive: boolean): Promise<string> {
   const q = new URLSearchParams();
@@ -124,6 +170,19 @@ export function exportVendors(companyId: string, includeInactive: boolean): Prom
     EXPORT_FILE_NAME,
     'Failed to export vendor data',
   );
+}
+
+/**
+ * POST /api/vendors/import-csv (a file upload, so plain HTTP): the answer as the REST contract gives
+ * it (services/gateway/rest/vendor-routes.ts; GraphQL has no import).
+ */
+export interface VendorImportResult {
+  processed: number;
+  updated: number;
+  failed: number;
+  /** Rows without bank details, or the same as stored. */
+  unchanged?: number;
+  errors: Array<{ row: number; error: string }>;
 }
 
 export async function importVendors(
@@ -140,20 +199,4 @@ export async function importVendors(
   );
   if (!res.data) throw new Error('Failed to import CSV file');
   return res.data;
-}
-
-/** The company filter's and the sync's choices (active companies, up to 1000). */
-export async function getCompanyChoices(signal?: AbortSignal): Promise<CompanyChoice[]> {
-  const res = await api.get<CompanyChoice[]>('/api/company/companies', {
-    query: { page: 1, limit: 1000 },
-    signal,
-    fallbackMessage: 'Failed to fetch companies',
-  });
-  return res.data ?? [];
-}
-
-/** DELETE /api/vendors/{id} (ADMIN): the vendor's data key is deleted and it leaves every list. */
-export async function forgetVendor(id: number): Promise<{ message?: string }> {
-  const res = await api.delete<null>(`/api/vendors/${id}`, { fallbackMessage: 'Failed to forget vendor' });
-  return { message: res.message };
 }

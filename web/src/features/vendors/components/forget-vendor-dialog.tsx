@@ -1,19 +1,20 @@
 // Forgetting a vendor (ADMIN) cannot be undone: it asks first, and says what is lost.
 import { useNavigate } from 'react-router-dom';
 import { ConfirmActionDialog } from '../../../components/ui/confirm-action-dialog';
-import type { Vendor } from '../../../types/api';
-import { forgetVendor } from '../api/vendors';
+import { useGqlMutation } from '../../../lib/use-graphql';
+import { ForgetVendor, VENDOR_MESSAGES, type Vendor } from '../api/vendors';
 
 export function ForgetVendorDialog({
   vendor,
   open,
   onOpenChange,
 }: {
-  vendor: Vendor;
+  vendor: Pick<Vendor, 'id' | 'name'>;
   open: boolean;
   onOpenChange: (open: boolean) => void;
 }) {
   const navigate = useNavigate();
+  const forget = useGqlMutation(ForgetVendor, 'Failed to forget vendor');
   return (
     <ConfirmActionDialog
       open={open}
@@ -22,8 +23,11 @@ export function ForgetVendorDialog({
       description={`Erase ${vendor.name}'s contact and bank details for good? They can no longer be read by anyone, the vendor leaves every list, and a sync from QuickBooks will not bring it back. This cannot be undone.`}
       actionLabel="Forget Vendor"
       busyLabel="Forgetting..."
-      run={() => forgetVendor(vendor.id)}
-      successMessage="Vendor forgotten"
+      run={async () => {
+        await forget({ id: vendor.id });
+        return {};
+      }}
+      successMessage={VENDOR_MESSAGES.forgotten}
       onDone={() => navigate('/vendors')}
       errorTitle="Failed to forget vendor"
     />

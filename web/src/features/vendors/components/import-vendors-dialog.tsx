@@ -1,5 +1,6 @@
 // CSV import (spec 2 §2, §5, §8): pick a .csv under 5 MB, upload with a percentage, then the
-// outcome message and the first 10 row errors with a count of the rest.
+// outcome message and the first 10 row errors with a count of the rest. Rows whose numbers are
+// masked (an export masks them) say so, with how to get the full numbers (issue 38 item 7).
 import { Upload } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -15,13 +16,16 @@ import { Input } from '../../../components/ui/input';
 import { Label } from '../../../components/ui/label';
 import { Progress } from '../../../components/ui/progress';
 import { toast } from '../../../components/ui/use-toast';
-import type { VendorImportResult } from '../../../types/api';
-import { importVendors } from '../api/vendors';
+import { importVendors, type VendorImportResult } from '../api/vendors';
 import {
   CSV_REQUIRED_COLUMNS,
   checkImportFile,
   IMPORT_ERRORS_SHOWN,
   importOutcome,
+  maskedRows,
+  maskedRowsNote,
+  plural,
+  shownImportErrors,
 } from '../utils/vendor-rules';
 
 const TONE = {
@@ -43,6 +47,8 @@ export function ImportVendorsDialog({
   const [fileError, setFileError] = useState<string | null>(null);
   const [progress, setProgress] = useState<number | null>(null);
   const [result, setResult] = useState<VendorImportResult | null>(null);
+  /** Rows of the file whose numbers are masked (read before the upload). */
+  const [masked, setMasked] = useState<ReadonlySet<number>>(new Set());
   const uploading = progress !== null && result === null;
 
   useEffect(() => {
@@ -51,12 +57,15 @@ export function ImportVendorsDialog({
     setFileError(null);
     setProgress(null);
     setResult(null);
+    setMasked(new Set());
   }, [open]);
 
   async function upload() {
     if (!file) return;
     setProgress(0);
     try {
+      // The server refuses masked rows; the file says which they are, so the message can say why.
+      setMasked(maskedRows(await readText(file)));
       const r = await importVendors(file, setProgress);
       setProgress(100);
       setResult(r);
@@ -68,6 +77,10 @@ export function ImportVendorsDialog({
   }
 
   const outcome = result ? importOutcome(result) : null;
+  const rowErrors = result ? shownImportErrors(result.errors, masked) : [];
+  const maskedFailed = result
+    ? new Set(result.errors.map((e) => e.row).filter((row) => masked.has(row))).size
+    : 0;
   return (
     <Dialog open={open} onOpenChange={(next) => !uploading && onOpenChange(next)}>
       <DialogContent className="sm:max-w-xl">
@@ -118,22 +131,31 @@ export function ImportVendorsDialog({
               {outcome!.text}
             </div>
             <p className="text-sm text-muted-foreground">
-              {result.processed} rows read
+              {plural(result.processed, 'row')} read
               {result.unchanged ? `, ${result.unchanged} left unchanged` : ''}.
             </p>
-            {result.errors.length > 0 ? (
+            {maskedFailed > 0 ? (
+              <p
+                role="note"
+                data-testid="import-masked-note"
+                className="rounded-md border border-amber-500/40 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+              >
+                {maskedRowsNote(maskedFailed)}
+              </p>
+            ) : null}
+            {rowErrors.length > 0 ? (
               <div className="grid gap-1">
                 <p className="text-sm font-medium">Errors</p>
                 <ul className="grid gap-1 text-sm" data-testid="import-errors">
-                  {result.errors.slice(0, IMPORT_ERRORS_SHOWN).map((e) => (
+                  {rowErrors.slice(0, IMPORT_ERRORS_SHOWN).map((e) => (
                     <li key={`${e.row}-${e.error}`} className="[overflow-wrap:anywhere]">
                       Row {e.row}: {e.error}
                     </li>
                   ))}
                 </ul>
-                {result.errors.length > IMPORT_ERRORS_SHOWN ? (
+                {rowErrors.length > IMPORT_ERRORS_SHOWN ? (
                   <p className="text-sm text-muted-foreground">
-                    and {result.errors.length - IMPORT_ERRORS_SHOWN} more errors
+                    and {plural(rowErrors.length - IMPORT_ERRORS_SHOWN, 'more error', 'more errors')}
                   </p>
                 ) : null}
               </div>
@@ -158,4 +180,14 @@ export function ImportVendorsDialog({
       </DialogContent>
     </Dialog>
   );
+}
+
+/** The file's text; a file the browser cannot read is checked by the server alone. */
+function readText(file: Blob): Promise<string> {
+  return new Promise((resolve) => {
+    const reader = new FileReader();
+    reader.onload = () => resolve(typeof reader.result === 'string' ? reader.result : '');
+    reader.onerror = () => resolve('');
+    reader.readAsText(file);
+  });
 }

@@ -2,8 +2,8 @@
 // connection status; no realm id, issue 36 item 4), and the dialog still offers the connected ones.
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Client, Provider } from 'urql';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createGraphQLMock, GraphQLTestProvider } from '../../../testing/graphql-mock';
 import { SyncVendorsDialog } from './sync-vendors-dialog';
 
 // Radix Select asks the DOM for pointer capture and scrolling, which jsdom does not have.
@@ -14,12 +14,12 @@ beforeAll(() => {
 });
 afterEach(cleanup);
 
-// No subscription starts before a sync does: a client with no exchanges will do.
-const client = new Client({ url: '/graphql', exchanges: [] });
+// Nothing is sent before a sync starts: the fake server needs no answers.
+const gql = createGraphQLMock();
 
 function dialog(companies: Parameters<typeof SyncVendorsDialog>[0]['companies']) {
   return render(
-    <Provider value={client}>
+    <GraphQLTestProvider mock={gql}>
       <SyncVendorsDialog
         open
         onOpenChange={vi.fn()}
@@ -27,7 +27,7 @@ function dialog(companies: Parameters<typeof SyncVendorsDialog>[0]['companies'])
         initialCompanyId="1"
         onSynced={vi.fn()}
       />
-    </Provider>,
+    </GraphQLTestProvider>,
   );
 }
 
@@ -46,6 +46,7 @@ describe('SyncVendorsDialog', () => {
     await user.click(options[0]);
     expect(screen.getByRole('combobox', { name: 'Company to sync' }).textContent).toBe('Sunrise Bakery');
     expect((screen.getByRole('button', { name: 'Start Sync' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(gql.operations).toEqual([]);
   });
 
   it('says so when none is connected', () => {

@@ -2,6 +2,7 @@
 // watch the bar fill as vendorSyncProgress reports. A poll of the sync covers a job that finished
 // before the subscription was up.
 import { useEffect, useState } from 'react';
+import { useClient } from 'urql';
 import { Button } from '../../../components/ui/button';
 import {
   Dialog,
@@ -15,9 +16,10 @@ import { Label } from '../../../components/ui/label';
 import { Progress } from '../../../components/ui/progress';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { toast } from '../../../components/ui/use-toast';
-import type { CompanyChoice } from '../../../types/api';
+import { useGqlMutation } from '../../../lib/use-graphql';
 import { useVendorSyncProgress } from '../api/vendor-sync-progress';
-import { getVendorSync, startVendorSync } from '../api/vendors';
+import { type CompanyChoice, SyncVendors, VendorSyncQuery } from '../api/vendors';
+import { plural, VENDOR_SYNC_LIMIT } from '../utils/vendor-rules';
 
 export function SyncVendorsDialog({
   open,
@@ -28,7 +30,7 @@ export function SyncVendorsDialog({
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
-  companies: CompanyChoice[];
+  companies: readonly Pick<CompanyChoice, 'id' | 'name' | 'qbConnectionStatus'>[];
   initialCompanyId: string;
   onSynced: () => void;
 }) {
@@ -39,6 +41,8 @@ export function SyncVendorsDialog({
   const [starting, setStarting] = useState(false);
   const [final, setFinal] = useState<{ synced: number; failed: number; error: string | null } | null>(null);
   const live = useVendorSyncProgress(syncId);
+  const client = useClient();
+  const startVendorSync = useGqlMutation(SyncVendors, 'An error occurred');
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: reset only when the dialog opens
   useEffect(() => {
@@ -55,12 +59,16 @@ export function SyncVendorsDialog({
   useEffect(() => {
     if (!syncId || final) return;
     const timer = setInterval(async () => {
-      const s = await getVendorSync(syncId).catch(() => undefined);
+      const answer = await client
+        .query(VendorSyncQuery, { syncId }, { requestPolicy: 'network-only' })
+        .toPromise()
+        .catch(() => undefined);
+      const s = answer?.data?.vendorSync;
       if (s && (s.status === 'completed' || s.status === 'failed'))
         setFinal({ synced: s.synced, failed: s.failed, error: s.error });
     }, 2000);
     return () => clearInterval(timer);
-  }, [syncId, final]);
+  }, [syncId, final, client]);
   // biome-ignore lint/correctness/useExhaustiveDependencies: once per outcome
   useEffect(() => {
     if (!final) return;
@@ -76,8 +84,12 @@ export function SyncVendorsDialog({
   async function start() {
     setStarting(true);
     try {
-      const s = await startVendorSync(Number(companyId));
-      setSyncId(s.syncId);
+      const { syncVendors } = await startVendorSync({
+        companyId: Number(companyId),
+        limit: VENDOR_SYNC_LIMIT,
+        offset: 0,
+      });
+      setSyncId(syncVendors.syncId);
     } catch (err) {
       toast.error(err instanceof Error ? err.message : 'An error occurred', 'Failed to sync vendors');
     } finally {
@@ -128,9 +140,9 @@ export function SyncVendorsDialog({
                   ? `Sync failed: ${final.error}`
                   : `Done: ${final.synced} synced, ${final.failed} failed`
                 : live?.waiting
-                  ? `Waiting for QuickBooks (it asked to slow down): ${processed}${total !== null ? ` of ${total}` : ''} vendors so far, going on${live.resumesAt ? ` at ${new Date(live.resumesAt).toLocaleTimeString()}` : ' shortly'}`
+                  ? `Waiting for QuickBooks (it asked to slow down): ${total !== null ? `${processed} of ${plural(total, 'vendor')}` : plural(processed, 'vendor')} so far, going on${live.resumesAt ? ` at ${new Date(live.resumesAt).toLocaleTimeString()}` : ' shortly'}`
                   : total !== null
-                    ? `${processed} of ${total} vendors`
+                    ? `${processed} of ${plural(total, 'vendor')}`
                     : 'Starting…'}
             </p>
           </div>

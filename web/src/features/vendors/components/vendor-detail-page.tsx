@@ -4,14 +4,17 @@
 import { ArrowLeft, Eye, EyeOff, Pencil, RefreshCw, ShieldAlert, Trash2, UserX } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
+import { useClient } from 'urql';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { LoadingState } from '../../../components/ui/spinner';
+import { toast } from '../../../components/ui/use-toast';
 import { useVendorChanged } from '../../../hooks/use-vendor-changed';
 import { useSession } from '../../../lib/auth';
-import { useRemote } from '../../../lib/use-remote';
-import { getVendor, getVendorHistory } from '../api/vendors';
+import { toApiError } from '../../../lib/graphql-errors';
+import { useGqlQuery } from '../../../lib/use-graphql';
+import { type Vendor, VendorHistoryQuery, VendorQuery } from '../api/vendors';
 import { accountTypeLabel, formatDateTime } from '../utils/vendor-rules';
 import { ClearBankingDialog } from './clear-banking-dialog';
 import { ForgetVendorDialog } from './forget-vendor-dialog';
@@ -34,23 +37,47 @@ export function VendorDetailPage() {
   const valid = /^\d+$/.test(id);
   const role = useSession().user?.role;
   const mayUnmask = role === 'ADMIN' || role === 'MODERATOR';
-  const [unmasked, setUnmasked] = useState(false);
-  const vendor = useRemote((signal) => getVendor(id, unmasked, signal), [id, unmasked], { enabled: valid });
-  const history = useRemote((signal) => getVendorHistory(id, signal), [id], { enabled: valid });
+  const vendorQuery = useGqlQuery(
+    VendorQuery,
+    { id: Number(id) },
+    { pause: !valid, fallback: 'Vendor not found' },
+  );
+  const historyQuery = useGqlQuery(VendorHistoryQuery, { id: Number(id) }, { pause: !valid });
+  const history = {
+    data: historyQuery.data?.vendorHistory,
+    error: historyQuery.error,
+    reload: historyQuery.reload,
+  };
+  // The unmasked vendor: read once per Show Full Numbers (each read is recorded on the vendor's
+  // history), never by a push's re-read, so it is not a watched query.
+  const client = useClient();
+  const [revealed, setRevealed] = useState<Vendor | null>(null);
+  const [revealing, setRevealing] = useState(false);
+  const unmasked = revealed !== null;
+  async function toggleUnmasked() {
+    if (unmasked) {
+      setRevealed(null);
+      return;
+    }
+    setRevealing(true);
+    const answer = await client
+      .query(VendorQuery, { id: Number(id), showUnmasked: true }, { requestPolicy: 'network-only' })
+      .toPromise();
+    setRevealing(false);
+    if (answer.error) toast.error(toApiError(answer.error, 'Vendor not found').message);
+    else if (answer.data) setRevealed(answer.data.vendor);
+  }
+  const vendor = {
+    data: revealed ?? vendorQuery.data?.vendor,
+    error: vendorQuery.error,
+    reload: vendorQuery.reload,
+  };
   const [clearing, setClearing] = useState(false);
   const [forgetting, setForgetting] = useState(false);
 
   // An unmask is itself an event of the vendor (the read model does not change, so no notice comes
-  // for it); a change by anyone reloads the history and the vendor, masked again.
-  useVendorChanged(
-    valid ? Number(id) : null,
-    () => {
-      history.reload();
-      if (unmasked) setUnmasked(false);
-      else vendor.reload();
-    },
-    { pause: !valid },
-  );
+  // for it); a change by anyone re-reads the history and the vendor through the cache, masked again.
+  useVendorChanged(valid ? Number(id) : null, () => setRevealed(null), { pause: !valid });
 
   const v = vendor.data;
   // Each unmasked read is recorded on the vendor's stream: show that entry as soon as it exists.
@@ -133,7 +160,7 @@ export function VendorDetailPage() {
                   </CardDescription>
                 </div>
                 {mayUnmask && v.hasBankingInfo ? (
-                  <Button variant="outline" size="sm" onClick={() => setUnmasked((u) => !u)}>
+                  <Button variant="outline" size="sm" onClick={toggleUnmasked} disabled={revealing}>
                     {unmasked ? <EyeOff aria-hidden="true" /> : <Eye aria-hidden="true" />}
                     {unmasked ? 'Hide Numbers' : 'Show Full Numbers'}
                   </Button>
@@ -222,12 +249,7 @@ export function VendorDetailPage() {
             </CardContent>
           </Card>
           <ForgetVendorDialog vendor={v} open={forgetting} onOpenChange={setForgetting} />
-          <ClearBankingDialog
-            vendor={v}
-            open={clearing}
-            onOpenChange={setClearing}
-            onCleared={vendor.reload}
-          />
+          <ClearBankingDialog vendor={v} open={clearing} onOpenChange={setClearing} />
         </>
       )}
     </div>

@@ -6,20 +6,20 @@ import { Link, useNavigate, useParams } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
-import { Label } from '../../../components/ui/label';
+import { FormField } from '../../../components/ui/form-field';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import { LoadingState } from '../../../components/ui/spinner';
 import { TextField } from '../../../components/ui/text-field';
 import { toast } from '../../../components/ui/use-toast';
 import { ApiError } from '../../../lib/errors';
-import { useRemote } from '../../../lib/use-remote';
-import type { Vendor } from '../../../types/api';
-import { getVendor, updateVendorBanking } from '../api/vendors';
+import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
+import { UpdateVendorBanking, VENDOR_MESSAGES, type Vendor, VendorQuery } from '../api/vendors';
 import { type BankingErrors, type BankingValues, validateBanking } from '../utils/vendor-rules';
 import { isNotFound, VendorNotFound } from './vendor-not-found';
 
 function BankingForm({ vendor }: { vendor: Vendor }) {
   const navigate = useNavigate();
+  const updateVendorBanking = useGqlMutation(UpdateVendorBanking, 'Failed to update banking information');
   const [values, setValues] = useState<BankingValues>({
     routingNumber: '',
     accountNumber: '',
@@ -44,19 +44,27 @@ function BankingForm({ vendor }: { vendor: Vendor }) {
     if (Object.keys(found).length > 0) return;
     setBusy(true);
     try {
-      const res = await updateVendorBanking(vendor.id, {
-        ...values,
-        routingNumber: values.routingNumber.trim(),
-        accountNumber: values.accountNumber.trim(),
+      await updateVendorBanking({
+        id: vendor.id,
+        input: {
+          ...values,
+          routingNumber: values.routingNumber.trim(),
+          accountNumber: values.accountNumber.trim(),
+          bankName: values.bankName.trim() || null,
+        },
       });
-      toast.success(res.message ?? 'Banking information updated successfully');
+      toast.success(VENDOR_MESSAGES.bankingUpdated);
       navigate(`/vendors/${vendor.id}`);
     } catch (err) {
-      if (err instanceof ApiError) setErrors(err.fieldErrors as BankingErrors);
-      toast.error(
-        err instanceof Error ? err.message : 'An error occurred',
-        'Failed to update banking information',
-      );
+      // A refusal that names its fields shows there, one message a field; only one without a field
+      // comes as a toast, so a value never gets two messages at once (issue 38 item 7).
+      const fields = err instanceof ApiError ? (err.fieldErrors as BankingErrors) : {};
+      setErrors(fields);
+      if (!Object.keys(fields).some((k) => k in values))
+        toast.error(
+          err instanceof Error ? err.message : 'An error occurred',
+          'Failed to update banking information',
+        );
     } finally {
       setBusy(false);
     }
@@ -95,22 +103,22 @@ function BankingForm({ vendor }: { vendor: Vendor }) {
             error={errors.accountNumber}
             onChange={(e) => set({ accountNumber: e.target.value })}
           />
-          <div className="grid gap-2">
-            <Label htmlFor="accountType">Account Type</Label>
-            <Select
-              value={values.accountType}
-              onValueChange={(v) => set({ accountType: v as BankingValues['accountType'] })}
-            >
-              <SelectTrigger id="accountType" aria-label="Account Type">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                <SelectItem value="checking">Checking</SelectItem>
-                <SelectItem value="savings">Savings</SelectItem>
-              </SelectContent>
-            </Select>
-            {errors.accountType ? <p className="text-sm text-destructive">{errors.accountType}</p> : null}
-          </div>
+          <FormField id="accountType" label="Account Type" error={errors.accountType}>
+            {(control) => (
+              <Select
+                value={values.accountType}
+                onValueChange={(v) => set({ accountType: v as BankingValues['accountType'] })}
+              >
+                <SelectTrigger {...control} aria-label="Account Type">
+                  <SelectValue />
+                </SelectTrigger>
+                <SelectContent>
+                  <SelectItem value="checking">Checking</SelectItem>
+                  <SelectItem value="savings">Savings</SelectItem>
+                </SelectContent>
+              </Select>
+            )}
+          </FormField>
           <TextField
             id="bankName"
             label="Bank Name (optional)"
@@ -136,7 +144,8 @@ function BankingForm({ vendor }: { vendor: Vendor }) {
 export function VendorEditBankingPage() {
   const { id = '' } = useParams();
   const valid = /^\d+$/.test(id);
-  const vendor = useRemote((signal) => getVendor(id, false, signal), [id], { enabled: valid });
+  const query = useGqlQuery(VendorQuery, { id: Number(id) }, { pause: !valid, fallback: 'Vendor not found' });
+  const vendor = { data: query.data?.vendor, error: query.error, reload: query.reload };
   const v = vendor.data;
   return (
     <div className="grid grid-cols-1 gap-6">

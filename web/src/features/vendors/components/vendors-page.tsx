@@ -1,64 +1,129 @@
 // /vendors (spec 2 §2 Vendors): 20 a page with filters search, company, has banking and active; sync
 // from QuickBooks with a live progress bar, CSV export and import. Live: changes refetch the page.
 import { Download, Pencil, RefreshCw, Upload } from 'lucide-react';
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
+import { type Column, DataList } from '../../../components/ui/data-list';
 import { DateTimeStack } from '../../../components/ui/date-time-stack';
 import { FilterSelect } from '../../../components/ui/filter-select';
-import { Input } from '../../../components/ui/input';
-import { Label } from '../../../components/ui/label';
-import { EmptyState, LoadError } from '../../../components/ui/list-states';
-import { PaginationFooter } from '../../../components/ui/pagination';
-import { LoadingState } from '../../../components/ui/spinner';
-import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
+import { FilterBar, SearchField, useClampPage, useListState } from '../../../components/ui/list-filters';
+import { LoadError } from '../../../components/ui/list-states';
 import { toast } from '../../../components/ui/use-toast';
-import { useCoalescedRefresh } from '../../../hooks/use-coalesced-refresh';
-import { useLiveResync } from '../../../hooks/use-live-resync';
-import { useVendorChanged } from '../../../hooks/use-vendor-changed';
-import { useRemote } from '../../../lib/use-remote';
-import { exportVendors, getCompanyChoices, getVendors, type VendorFilters } from '../api/vendors';
-import { accountTypeLabel } from '../utils/vendor-rules';
+import { useLive } from '../../../hooks/use-live';
+import { VendorsChanged } from '../../../hooks/use-vendor-changed';
+import { useGqlQuery } from '../../../lib/use-graphql';
+import { CompanyChoicesQuery, exportVendors, type Vendor, VendorsQuery } from '../api/vendors';
+import { accountTypeLabel, VENDORS_PAGE_SIZE } from '../utils/vendor-rules';
 import { ImportVendorsDialog } from './import-vendors-dialog';
 import { SyncVendorsDialog } from './sync-vendors-dialog';
 import { BankingBadge, VendorStatusBadge } from './vendor-badges';
 
-const EMPTY: VendorFilters = { search: '', companyId: '', hasBanking: '', active: '' };
+const NO_FILTERS = {
+  search: '',
+  companyId: '',
+  /** '' all, 'true' with banking, 'false' without. */
+  hasBanking: '',
+  active: '',
+};
+
+const flag = (v: string) => (v === '' ? null : v === 'true');
+
+const COLUMNS: Column<Vendor>[] = [
+  {
+    id: 'vendor',
+    header: 'Vendor',
+    cell: (v) => (
+      <>
+        <Link to={`/vendors/${v.id}`} className="font-medium hover:underline">
+          {v.name}
+        </Link>
+        {/* Bounded, so a long address is cut rather than widening the table. */}
+        <p className="max-w-56 truncate text-xs text-muted-foreground">
+          {[v.email, v.phone].filter(Boolean).join(' · ') || 'No contact info'}
+        </p>
+      </>
+    ),
+  },
+  {
+    id: 'company',
+    header: 'Company',
+    className: 'min-w-24 whitespace-normal',
+    cell: (v) => v.companyName ?? `Company ${v.companyId}`,
+  },
+  { id: 'banking', header: 'Banking', cell: (v) => <BankingBadge ready={v.hasBankingInfo} /> },
+  {
+    id: 'account',
+    header: 'Account',
+    className: 'min-w-36 text-xs whitespace-normal',
+    cell: (v) =>
+      v.hasBankingInfo ? (
+        // The bank over the account: on one line the column outgrew a 1280-pixel screen.
+        <>
+          {v.bankName ? <span className="block">{v.bankName}</span> : null}
+          <span className="block font-mono whitespace-nowrap">
+            {accountTypeLabel(v.accountType)} {v.accountNumber}
+          </span>
+        </>
+      ) : (
+        <span className="font-sans text-muted-foreground">—</span>
+      ),
+  },
+  { id: 'status', header: 'Status', cell: (v) => <VendorStatusBadge active={v.active} /> },
+  {
+    id: 'synced',
+    header: 'Synced',
+    className: 'text-sm',
+    cell: (v) => <DateTimeStack iso={v.qbSyncedAt} empty="" />,
+  },
+  {
+    // The pencil names itself per row ("Edit banking of …"); the column needs no visible heading.
+    id: 'edit',
+    header: '',
+    className: 'w-12 pr-4 text-right',
+    cell: (v) => (
+      <Button variant="ghost" size="icon" asChild>
+        <Link to={`/vendors/${v.id}/edit-banking`} aria-label={`Edit banking of ${v.name}`}>
+          <Pencil aria-hidden="true" />
+        </Link>
+      </Button>
+    ),
+  },
+];
 
 export function VendorsPage() {
-  const [filters, setFilters] = useState<VendorFilters>(EMPTY);
-  const [searchText, setSearchText] = useState('');
-  const [page, setPage] = useState(1);
+  const list = useListState(NO_FILTERS);
+  const { filters, page, setPage, setFilter } = list;
   const [syncOpen, setSyncOpen] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
   const [exporting, setExporting] = useState(false);
-  const list = useRemote((signal) => getVendors(filters, page, signal), [filters, page]);
-  const companies = useRemote((signal) => getCompanyChoices(signal), []);
-  const refresh = list.reload;
+  const vendors = useGqlQuery(
+    VendorsQuery,
+    {
+      search: filters.search.trim() || null,
+      companyId: filters.companyId ? Number(filters.companyId) : null,
+      hasBanking: flag(filters.hasBanking),
+      active: flag(filters.active),
+      page,
+      limit: VENDORS_PAGE_SIZE,
+    },
+    { fallback: 'Failed to load vendors' },
+  );
+  const companies = useGqlQuery(
+    CompanyChoicesQuery,
+    { limit: 1000 },
+    { fallback: 'Failed to fetch companies' },
+  );
+  const companyChoices = companies.data?.companies.data ?? [];
 
-  const setFilter = (patch: Partial<VendorFilters>) => {
-    setFilters((f) => ({ ...f, ...patch }));
-    setPage(1);
-  };
-  // Typing settles for 300 ms before the search goes out.
-  useEffect(() => {
-    if (searchText === filters.search) return;
-    const t = setTimeout(() => setFilter({ search: searchText }), 300);
-    return () => clearTimeout(t);
-  });
+  // Changes from any session, a sync or an import re-read the page through the cache (a burst of
+  // pushes costs at most two reads, lib/document-cache.ts).
+  useLive(VendorsChanged, { id: null });
 
-  // A sync or an import changes many vendors at once: at most one refetch per half second.
-  useVendorChanged(null, useCoalescedRefresh(refresh, 500));
-  useLiveResync(refresh);
-
-  const data = list.data;
-  const rows = data?.data ?? [];
-  useEffect(() => {
-    if (data && data.data.length === 0 && page > 1 && data.totalPages < page)
-      setPage(Math.max(1, data.totalPages));
-  }, [data, page]);
+  const data = vendors.data?.vendors;
+  useClampPage(page, data && data.data.length === 0 ? data.totalPages : undefined, setPage);
 
   async function exportCsv() {
     setExporting(true);
@@ -73,7 +138,7 @@ export function VendorsPage() {
     }
   }
 
-  const filtered = filters.search || filters.companyId || filters.hasBanking || filters.active;
+  const filtered = list.active;
   return (
     <div className="grid grid-cols-1 gap-6">
       <PageHeader
@@ -96,158 +161,80 @@ export function VendorsPage() {
           </>
         }
       />
-      <Card className="py-4">
-        <CardContent className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          <div className="grid gap-2">
-            <Label htmlFor="vendor-search">Search</Label>
-            <Input
-              id="vendor-search"
-              type="search"
-              placeholder="Name or e-mail..."
-              value={searchText}
-              maxLength={255}
-              onChange={(e) => setSearchText(e.target.value)}
-            />
-          </div>
-          <FilterSelect
-            id="vendor-company-filter"
-            label="Company"
-            allLabel="All companies"
-            value={filters.companyId}
-            onChange={(companyId) => setFilter({ companyId })}
-            options={(companies.data ?? []).map((c) => ({ value: String(c.id), label: c.name }))}
-          />
-          <FilterSelect
-            id="vendor-banking-filter"
-            label="Banking"
-            allLabel="All vendors"
-            value={filters.hasBanking}
-            onChange={(hasBanking) => setFilter({ hasBanking })}
-            options={[
-              { value: 'true', label: 'Has banking' },
-              { value: 'false', label: 'Missing banking' },
-            ]}
-          />
-          <FilterSelect
-            id="vendor-active-filter"
-            label="Status"
-            allLabel="Active and inactive"
-            value={filters.active}
-            onChange={(active) => setFilter({ active })}
-            options={[
-              { value: 'true', label: 'Active' },
-              { value: 'false', label: 'Inactive' },
-            ]}
-          />
-        </CardContent>
-      </Card>
+      <FilterBar>
+        <SearchField
+          id="vendor-search"
+          placeholder="Name or e-mail..."
+          value={filters.search}
+          onSearch={(search) => setFilter({ search })}
+        />
+        <FilterSelect
+          id="vendor-company-filter"
+          label="Company"
+          allLabel="All companies"
+          value={filters.companyId}
+          onChange={(companyId) => setFilter({ companyId })}
+          options={companyChoices.map((c) => ({ value: String(c.id), label: c.name }))}
+        />
+        <FilterSelect
+          id="vendor-banking-filter"
+          label="Banking"
+          allLabel="All vendors"
+          value={filters.hasBanking}
+          onChange={(hasBanking) => setFilter({ hasBanking })}
+          options={[
+            { value: 'true', label: 'Has banking' },
+            { value: 'false', label: 'Missing banking' },
+          ]}
+        />
+        <FilterSelect
+          id="vendor-active-filter"
+          label="Status"
+          allLabel="Active and inactive"
+          value={filters.active}
+          onChange={(active) => setFilter({ active })}
+          options={[
+            { value: 'true', label: 'Active' },
+            { value: 'false', label: 'Inactive' },
+          ]}
+        />
+      </FilterBar>
       <Card className="gap-0 py-0">
         <CardContent className="px-0">
-          {list.error && !data ? (
+          {vendors.error && !data ? (
             <LoadError
               title="Failed to load vendors"
-              detail={list.error.message}
+              detail={vendors.error.message}
               retryLabel="Try Again"
-              onRetry={list.reload}
-            />
-          ) : !data ? (
-            <LoadingState text="Loading vendors..." />
-          ) : rows.length === 0 ? (
-            <EmptyState
-              title="No vendors found"
-              description={
-                filtered
-                  ? 'No vendor matches these filters.'
-                  : 'Sync a connected company from QuickBooks to bring its vendors in.'
-              }
+              onRetry={vendors.reload}
             />
           ) : (
-            <>
-              <Table>
-                <TableHeader>
-                  <TableRow>
-                    <TableHead className="pl-4">Vendor</TableHead>
-                    <TableHead>Company</TableHead>
-                    <TableHead>Banking</TableHead>
-                    <TableHead>Account</TableHead>
-                    <TableHead>Status</TableHead>
-                    <TableHead>Synced</TableHead>
-                    <TableHead className="w-12 pr-4 text-right">
-                      <span className="sr-only">Actions</span>
-                    </TableHead>
-                  </TableRow>
-                </TableHeader>
-                <TableBody>
-                  {rows.map((v) => (
-                    <TableRow key={v.id} data-testid={`vendor-row-${v.id}`}>
-                      <TableCell className="pl-4">
-                        <Link to={`/vendors/${v.id}`} className="font-medium hover:underline">
-                          {v.name}
-                        </Link>
-                        {/* Bounded, so a long address is cut rather than widening the table. */}
-                        <p className="max-w-56 truncate text-xs text-muted-foreground">
-                          {[v.email, v.phone].filter(Boolean).join(' · ') || 'No contact info'}
-                        </p>
-                      </TableCell>
-                      <TableCell className="min-w-24 whitespace-normal">
-                        {v.companyName ?? `Company ${v.companyId}`}
-                      </TableCell>
-                      <TableCell>
-                        <BankingBadge ready={v.hasBankingInfo} />
-                      </TableCell>
-                      <TableCell className="min-w-36 text-xs whitespace-normal">
-                        {v.hasBankingInfo ? (
-                          // The bank over the account: on one line the column outgrew a 1280-pixel screen.
-                          <>
-                            {v.bankName ? <span className="block">{v.bankName}</span> : null}
-                            <span className="block font-mono whitespace-nowrap">
-                              {accountTypeLabel(v.accountType)} {v.accountNumber}
-                            </span>
-                          </>
-                        ) : (
-                          <span className="font-sans text-muted-foreground">—</span>
-                        )}
-                      </TableCell>
-                      <TableCell>
-                        <VendorStatusBadge active={v.active} />
-                      </TableCell>
-                      <TableCell className="text-sm">
-                        <DateTimeStack iso={v.qbSyncedAt} empty="" />
-                      </TableCell>
-                      <TableCell className="pr-4 text-right">
-                        <Button variant="ghost" size="icon" asChild>
-                          <Link to={`/vendors/${v.id}/edit-banking`} aria-label={`Edit banking of ${v.name}`}>
-                            <Pencil aria-hidden="true" />
-                          </Link>
-                        </Button>
-                      </TableCell>
-                    </TableRow>
-                  ))}
-                </TableBody>
-              </Table>
-              <PaginationFooter
-                className="border-t"
-                noun="vendors"
-                pagination={{
-                  page: data.page,
-                  limit: data.limit,
-                  total: data.total,
-                  totalPages: data.totalPages,
-                }}
-                onPageChange={setPage}
-              />
-            </>
+            <DataList
+              rows={data?.data}
+              errorTitle={() => 'Failed to load vendors'}
+              loadingText="Loading vendors..."
+              empty={{
+                title: 'No vendors found',
+                description: filtered
+                  ? 'No vendor matches these filters.'
+                  : 'Sync a connected company from QuickBooks to bring its vendors in.',
+              }}
+              columns={COLUMNS}
+              rowKey={(v) => v.id}
+              rowTestId={(v) => `vendor-row-${v.id}`}
+              paging={{ info: data, noun: 'vendors', onPageChange: setPage }}
+            />
           )}
         </CardContent>
       </Card>
       <SyncVendorsDialog
         open={syncOpen}
         onOpenChange={setSyncOpen}
-        companies={companies.data ?? []}
+        companies={companyChoices}
         initialCompanyId={filters.companyId}
-        onSynced={refresh}
+        onSynced={vendors.reload}
       />
-      <ImportVendorsDialog open={importOpen} onOpenChange={setImportOpen} onImported={refresh} />
+      <ImportVendorsDialog open={importOpen} onOpenChange={setImportOpen} onImported={vendors.reload} />
     </div>
   );
 }

@@ -29,7 +29,7 @@ export function validateBanking(v: BankingValues): BankingErrors {
   else if (account.length > 17) errors.accountNumber = 'Account number must be 17 characters or less';
   else if (!/^[0-9A-Za-z-]+$/.test(account))
     errors.accountNumber = 'Account number may contain only letters, digits and hyphens';
-  // The server's minimum (schema/commands/vendor.ts ACCOUNT_NUMBER_MIN): a masked shorter one showed whole.
+  // The server's minimum (schema/vendors/commands.ts ACCOUNT_NUMBER_MIN): a masked shorter one showed whole.
   else if (account.replace(/-/g, '').length < 5)
     errors.accountNumber = 'Account number must have at least 5 digits';
   if (v.accountType !== 'checking' && v.accountType !== 'savings')
@@ -38,15 +38,118 @@ export function validateBanking(v: BankingValues): BankingErrors {
   return errors;
 }
 
+/** '1 vendor', '2 vendors' (issue 38 item 7: "1 vendors updated"). */
+export function plural(count: number, one: string, many = `${one}s`): string {
+  return `${count} ${count === 1 ? one : many}`;
+}
+
 /** Spec 2 §8 import outcomes. */
 export function importOutcome(r: { updated: number; failed: number; processed: number }): {
   tone: 'success' | 'partial' | 'failed';
   text: string;
 } {
-  if (r.failed === 0) return { tone: 'success', text: `${r.updated} vendors updated successfully` };
+  if (r.failed === 0) return { tone: 'success', text: `${plural(r.updated, 'vendor')} updated successfully` };
   if (r.updated === 0 && r.failed === r.processed)
-    return { tone: 'failed', text: `All ${r.failed} vendors failed to import` };
-  return { tone: 'partial', text: `${r.updated} vendors updated, ${r.failed} failed` };
+    return {
+      tone: 'failed',
+      text: r.failed === 1 ? 'The vendor failed to import' : `All ${r.failed} vendors failed to import`,
+    };
+  return { tone: 'partial', text: `${plural(r.updated, 'vendor')} updated, ${r.failed} failed` };
+}
+
+/**
+ * A row's error as one message per field: the server lists every rule a value breaks ("Account
+ * number is required; Account number may only contain …; … at least 5 digits" for an empty one),
+ * and the first says it all (issue 38 item 7).
+ */
+export function tidyRowError(error: string): string {
+  const seen = new Set<string>();
+  const kept: string[] = [];
+  for (const part of error.split('; ')) {
+    const field = /^(Routing number|Account number|Account type|Bank name)\b/i.exec(part)?.[1].toLowerCase();
+    if (field && seen.has(field)) continue;
+    if (field) seen.add(field);
+    kept.push(part);
+  }
+  return kept.join('; ');
+}
+
+/** A number as an export writes it: masked ('*****6789', '•••• 6789'), so not importable. */
+export const isMaskedNumber = (v: string) => /[*•●…]/.test(v);
+
+/** What a row whose numbers are masked is refused with: why, and how to get the full numbers. */
+export const MASKED_ROW_ERROR =
+  'The routing or account number is masked, as an export writes it: enter the full numbers (from the vendor or its bank) and import again';
+
+/**
+ * The import's note when rows carry masked numbers: a CSV export masks the numbers, so a file
+ * exported and imported back fails on every such row. Full numbers come from the vendor (or the
+ * vendor's page, Show Full Numbers, for ADMIN and MODERATOR); an ADMIN export with full numbers is
+ * still to come on the server.
+ */
+export function maskedRowsNote(rows: number): string {
+  return `${plural(rows, 'row has', 'rows have')} masked bank numbers. A CSV export masks the routing and account numbers, so it cannot be imported back as it is: put the full numbers in those rows (from the vendor, or Show Full Numbers on the vendor's page for ADMIN and MODERATOR) and import the file again.`;
+}
+
+/** The smallest CSV reader the import check needs: quoted cells, doubled quotes, CRLF. */
+export function parseCsv(text: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let cell = '';
+  let quoted = false;
+  const body = text.replace(/^\uFEFF/, '');
+  for (let i = 0; i < body.length; i++) {
+    const ch = body[i];
+    if (quoted) {
+      if (ch === '"' && body[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
+    } else if (ch === '"') quoted = true;
+    else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && body[i + 1] === '\n') i++;
+      row.push(cell);
+      if (row.length > 1 || row[0] !== '') rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += ch;
+  }
+  row.push(cell);
+  if (row.length > 1 || row[0] !== '') rows.push(row);
+  return rows;
+}
+
+/**
+ * The file's rows (numbered as the server numbers them: the header is row 1) whose routing or
+ * account number is masked. Empty lines are skipped, as the server's reader does.
+ */
+export function maskedRows(csv: string): Set<number> {
+  const [header, ...records] = parseCsv(csv);
+  const out = new Set<number>();
+  if (!header) return out;
+  const names = header.map((h) => h.trim());
+  const routing = names.indexOf('Routing Number');
+  const account = names.indexOf('Account Number');
+  records.forEach((r, i) => {
+    const numbers = [r[routing] ?? '', r[account] ?? ''];
+    if (numbers.some((n) => isMaskedNumber(n.trim()))) out.add(i + 2);
+  });
+  return out;
+}
+
+/** The rows' errors as the dialog shows them: one message per field; masked rows say why they fail. */
+export function shownImportErrors(
+  errors: ReadonlyArray<{ row: number; error: string }>,
+  masked: ReadonlySet<number>,
+): Array<{ row: number; error: string }> {
+  return errors.map((e) => ({
+    row: e.row,
+    error: masked.has(e.row) ? MASKED_ROW_ERROR : tidyRowError(e.error),
+  }));
 }
 
 /** What the dialog refuses before uploading (the server checks again). */

@@ -1,0 +1,226 @@
+// Every answer of the approvals module, written once (issue 38 item 1). The application's answer
+// types are `z.infer` of these (services/app/approvals.ts), the REST routes document them as they
+// are (OpenAPI components for the named ones), and the GraphQL types derive their fields from them
+// or are held to them by services/gateway/graphql/answers-approvals.unit.test.ts.
+import { z } from 'zod';
+import { named, pageOf } from '../shared/answers.js';
+import { APPROVAL_STATUSES, BillSnapshot, PRIORITIES } from './events.js';
+
+/** A staff member named on an approval (creator, approvers, rejecter). */
+export const PersonRef = z.object({
+  id: z.number().int(),
+  firstName: z.string().nullable(),
+  lastName: z.string().nullable(),
+});
+
+/** The approval's manager, while assigned and not deleted. */
+export const ManagerRef = z.object({
+  id: z.number().int(),
+  firstName: z.string(),
+  lastName: z.string(),
+  title: z.string().nullable(),
+  email: z.string(),
+  phone: z.string().nullable(),
+});
+
+/** A bill's vendor as the vendors read model knows it: banking details masked. */
+export const AchStatus = z.object({
+  hasBankingInfo: z.boolean(),
+  vendorId: z.number().int().nullable(),
+  bankName: z.string().nullable(),
+  accountType: z.enum(['checking', 'savings']).nullable(),
+  routingNumber: z.string().nullable().describe('Masked'),
+  accountNumber: z.string().nullable().describe('Masked'),
+});
+
+/**
+ * A bill of the snapshot as the detail shows it: QuickBooks' shape as snapshotted, the vendor's
+ * contact (opened from the log), whether an invoice can be downloaded, and the vendor's ACH status.
+ */
+export const ApprovalBill = BillSnapshot.extend({
+  VendorInfo: z.object({
+    CompanyName: z.string().nullable(),
+    Email: z.string().nullable(),
+    Phone: z.string().nullable(),
+  }),
+  invoiceAvailable: z.boolean(),
+  achStatus: AchStatus,
+});
+
+/** A bill the creator accepted although it looks like another (in an approval, or paid). */
+export const ApprovalDuplicate = z.object({
+  billId: z.string(),
+  matchesBillId: z.string(),
+  matchesApprovalId: z
+    .string()
+    .nullable()
+    .describe('The approval holding the look-alike; null when it is a paid bill'),
+  paid: z.boolean().describe('The look-alike is already paid in QuickBooks'),
+});
+
+/**
+ * An approval as REST and GraphQL answer it to one viewer. `viewerMayApprove` and
+ * `approveBlockedReason` are the caller's own; everything else is shared (ApprovalData).
+ */
+export const Approval = named(
+  'Approval',
+  z.object({
+    id: z.string(),
+    companyId: z.number().int(),
+    companyName: z.string().nullable(),
+    company: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+    status: z.enum(APPROVAL_STATUSES),
+    priority: z.enum(PRIORITIES),
+    /** Comma-separated, as the spec's screens count them (GraphQL serves the lists as billIds). */
+    billIds: z.string().describe('Comma-separated'),
+    approvedBillIds: z.string().describe('Comma-separated'),
+    billIdList: z.array(z.string()),
+    approvedBillIdList: z.array(z.string()),
+    billCount: z.number().int(),
+    approvedBillCount: z.number().int(),
+    approvalRate: z.number().describe('Approved bills / bills, per cent'),
+    totalAmount: z.number(),
+    approvedAmount: z.number(),
+    billStats: z.object({ totalAmount: z.number(), totalAmountApproved: z.number() }),
+    billsParsed: z.array(ApprovalBill).nullable().describe('Detail only; null in lists'),
+    approvedBillsParsed: z.array(ApprovalBill).nullable().describe('Detail only; null in lists'),
+    managerId: z.number().int().nullable(),
+    managerName: z.string().nullable(),
+    managerEmail: z.string().nullable(),
+    manager: ManagerRef.nullable(),
+    createdBy: z.number().int().nullable(),
+    creator: PersonRef.nullable(),
+    approvedBy: z.number().int().nullable(),
+    approver: PersonRef.nullable(),
+    rejectedBy: z.number().int().nullable(),
+    rejecter: PersonRef.nullable(),
+    firstApprovedBy: z.number().int().nullable(),
+    firstApprover: PersonRef.nullable(),
+    firstApprovedAt: z.string().nullable(),
+    /** The policy asked for two approvers and one has approved: still PENDING. */
+    awaitingSecondApproval: z.boolean(),
+    // The company's policy as it bears on this approval (read model of the policy stream).
+    creatorMayNotApprove: z.boolean().describe('The company’s policy: the creator may not approve'),
+    secondApprovalThreshold: z
+      .number()
+      .nullable()
+      .describe('The company’s policy: above this amount two different approvers; null: never'),
+    secondApprovalRequired: z.boolean().describe('Two different approvers are needed for this approval'),
+    viewerMayApprove: z.boolean().describe('Whether the caller may approve it now'),
+    approveBlockedReason: z
+      .string()
+      .nullable()
+      .describe('Why the caller may not approve; null when they may'),
+    approvalDate: z.string().nullable(),
+    rejectionDate: z.string().nullable(),
+    rejectionReason: z.string().nullable(),
+    expiresAt: z.string(),
+    expiredAt: z.string().nullable(),
+    recipients: z.array(z.string()).nullable().describe('Detail only; null in lists'),
+    confirmedDuplicates: z.array(ApprovalDuplicate),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+  }),
+);
+
+/** What one viewer may do with an approval: computed per request, never kept in a shared answer. */
+export const ViewerApproval = Approval.pick({ viewerMayApprove: true, approveBlockedReason: true });
+
+/** The approval as every reader gets it (lists are kept and shared between requests and viewers). */
+export const ApprovalData = Approval.omit({ viewerMayApprove: true, approveBlockedReason: true });
+
+/** A page of approvals for one viewer (REST spreads it into `data` and `meta.pagination`). */
+export const ApprovalPage = pageOf(Approval);
+
+/** GET /approvals/stats: the five counts, bills and amounts (byStatus and byPriority by key). */
+export const ApprovalStats = z.object({
+  total: z.number().int(),
+  pending: z.number().int(),
+  approved: z.number().int(),
+  rejected: z.number().int(),
+  expired: z.number().int(),
+  processedBills: z.number().int(),
+  approvedBills: z.number().int(),
+  processedTotalAmount: z.number(),
+  approvedTotalAmount: z.number(),
+  byStatus: z.record(z.string(), z.number().int()),
+  byPriority: z.record(z.string(), z.number().int()),
+});
+
+/** One step of an approval's history, from its stream. */
+export const ApprovalHistoryEntry = z.object({
+  id: z.string(),
+  action: z.string(),
+  userId: z.number().int().nullable(),
+  userName: z.string().nullable(),
+  timestamp: z.string(),
+  details: z.string().nullable(),
+  /** A file that belongs to the step (the NACHA file, later); none yet. */
+  downloadUrl: z.string().nullable(),
+});
+
+/** An open QuickBooks bill of the company, as the /bills screen lists it. */
+export const ApprovalBillCandidate = z.object({
+  id: z.string(),
+  docNumber: z.string().nullable(),
+  txnDate: z.string().nullable(),
+  dueDate: z.string().nullable(),
+  amount: z.number(),
+  balance: z.number(),
+  vendorQbId: z.string(),
+  vendorName: z.string().nullable(),
+  vendorId: z.number().int().nullable(),
+  /** The vendor's bank details are complete in Billflow (vendors read model). */
+  bankingReady: z.boolean(),
+  /** The open approval holding it, if any: it cannot go in another. */
+  inOpenApproval: z.boolean(),
+  openApprovalId: z.string().nullable(),
+  /** Looks like a bill (other id) already in an approval: creating with it needs a confirmation. */
+  possibleDuplicate: z.boolean(),
+  /** The bill it looks like: in an approval (approvalId), or already paid in QuickBooks (paid). */
+  duplicateOf: z
+    .object({ billId: z.string(), approvalId: z.string().nullable(), paid: z.boolean() })
+    .nullable(),
+  refusedReason: z
+    .string()
+    .nullable()
+    .describe('Why the bill cannot go in an approval (an amount no ACH payment carries); null if it can'),
+});
+
+/** A bulk approve or reject: a result per approval and a summary. */
+export const ApprovalBulkResult = z.object({
+  results: z.array(
+    z.object({
+      id: z.string(),
+      success: z.boolean(),
+      status: z.enum(APPROVAL_STATUSES).nullable(),
+      error: z.string().nullable(),
+    }),
+  ),
+  summary: z.object({ processed: z.number().int(), succeeded: z.number().int(), failed: z.number().int() }),
+});
+
+/** An ACTIVE manager an approval can be assigned to. */
+export const ApprovalManagerOption = named(
+  'ApprovalManagerOption',
+  z.object({
+    id: z.number().int(),
+    displayName: z.string().describe('‘first last’, else the e-mail'),
+    email: z.string(),
+  }),
+);
+
+/** The company's segregation-of-duties policy. */
+export const ApprovalPolicy = z.object({
+  companyId: z.number().int(),
+  creatorMayNotApprove: z.boolean(),
+  secondApprovalThreshold: z.number().nullable(),
+  assignedStaffOnly: z.boolean(),
+});
+
+/** The export as a file (GraphQL's approvalsExport; REST sends the same CSV as an attachment). */
+export const ApprovalExportFile = z.object({
+  filename: z.string(),
+  contentType: z.string(),
+  content: z.string(),
+});

@@ -1,0 +1,33 @@
+// Every answer of the dashboard, written once (issue 38 item 1): the application's types are
+// `z.infer` of these (services/app/dashboard.ts, the chart in services/app/approvals.ts), REST
+// documents them, and the GraphQL types are derived from them and held to them by
+// services/gateway/graphql/answers-approvals.unit.test.ts.
+import { z } from 'zod';
+
+/** One line of the activity feed. */
+export const ActivityItem = z.object({
+  id: z.string(),
+  type: z.string(),
+  description: z.string(),
+  timestamp: z.iso.datetime(),
+});
+
+/** GET /api/dashboard/stats: the figures and the recent activity. */
+export const DashboardStats = z.object({
+  totalCompanies: z.number().int(),
+  activeUsers: z.number().int(),
+  pendingApprovals: z.number().int(),
+  totalApiKeys: z.number().int(),
+  recentActivity: z.array(ActivityItem),
+});
+
+/** One day of the dashboard's chart: approvals created that day (UTC), by their status now. */
+export const ApprovalsDay = z.object({
+  /** YYYY-MM-DD (UTC). */
+  date: z.string(),
+  pending: z.number().int(),
+  approved: z.number().int(),
+  rejected: z.number().int(),
+  expired: z.number().int(),
+  total: z.number().int(),
+});

@@ -1,0 +1,135 @@
+// The banking form over GraphQL (spec 2 §5): the vendor read, the form's messages, what is sent, and
+// one message a field — an empty account number or a server refusal never shows twice (issue 38 item 7).
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import Toaster from '../../../components/ui/toaster';
+import { resetToasts } from '../../../components/ui/use-toast';
+import {
+  createGraphQLMock,
+  type GraphQLMock,
+  GraphQLTestProvider,
+  gqlError,
+} from '../../../testing/graphql-mock';
+import { UpdateVendorBanking, type Vendor, VendorQuery } from '../api/vendors';
+import { VendorEditBankingPage } from './vendor-edit-banking-page';
+
+beforeAll(() => {
+  Element.prototype.hasPointerCapture ??= () => false;
+  Element.prototype.releasePointerCapture ??= () => {};
+  Element.prototype.scrollIntoView ??= () => {};
+});
+beforeEach(() => resetToasts());
+afterEach(cleanup);
+
+const vendor: Vendor = {
+  id: 12,
+  name: 'Harbor Lumber',
+  companyId: 3,
+  companyName: 'Sunrise Bakery',
+  qbVendorId: '56',
+  email: null,
+  phone: null,
+  active: true,
+  hasBankingInfo: false,
+  routingNumber: null,
+  accountNumber: null,
+  accountType: null,
+  bankName: null,
+  createdAt: '2026-11-01T10:00:00.000Z',
+  updatedAt: '2026-11-01T10:00:00.000Z',
+  qbSyncedAt: '2026-11-01T10:00:00.000Z',
+  isUnmasked: false,
+};
+
+function open(gql: GraphQLMock) {
+  render(
+    <GraphQLTestProvider mock={gql}>
+      <MemoryRouter initialEntries={['/vendors/12/edit-banking']}>
+        <Routes>
+          <Route path="/vendors/:id/edit-banking" element={<VendorEditBankingPage />} />
+          <Route path="/vendors/:id" element={<h1>Vendor page</h1>} />
+        </Routes>
+      </MemoryRouter>
+      <Toaster />
+    </GraphQLTestProvider>,
+  );
+}
+
+describe('VendorEditBankingPage', () => {
+  it('gives an empty account number one message and sends nothing', async () => {
+    const gql = createGraphQLMock().on(VendorQuery, { vendor });
+    open(gql);
+    await screen.findByRole('heading', { name: 'Harbor Lumber' });
+    expect(gql.calls(VendorQuery)).toEqual([{ id: 12 }]);
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Routing Number'), '021000021');
+    await user.click(screen.getByRole('button', { name: 'Save Banking Information' }));
+    expect(screen.getAllByText(/Account number/).map((e) => e.textContent)).toEqual([
+      'Account number is required',
+    ]);
+    expect(screen.getByLabelText('Account Number').getAttribute('aria-invalid')).toBe('true');
+    expect(gql.calls(UpdateVendorBanking)).toEqual([]);
+  });
+
+  it('shows a refusal that names its field at the field only, not again in a toast', async () => {
+    const gql = createGraphQLMock()
+      .on(VendorQuery, { vendor })
+      .on(
+        UpdateVendorBanking,
+        gqlError('Routing number is not valid (check digit)', {
+          fieldErrors: [{ field: 'routingNumber', message: 'Routing number is not valid (check digit)' }],
+        }),
+      );
+    open(gql);
+    await screen.findByRole('heading', { name: 'Harbor Lumber' });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Routing Number'), '021000022');
+    await user.type(screen.getByLabelText('Account Number'), '000987654321');
+    await user.click(screen.getByRole('button', { name: 'Save Banking Information' }));
+    await waitFor(() =>
+      expect(document.getElementById('routingNumber-error')?.textContent).toBe(
+        'Routing number is not valid (check digit)',
+      ),
+    );
+    expect(screen.getAllByText('Routing number is not valid (check digit)')).toHaveLength(1);
+    expect(gql.calls(UpdateVendorBanking)).toEqual([
+      {
+        id: 12,
+        input: {
+          routingNumber: '021000022',
+          accountNumber: '000987654321',
+          accountType: 'checking',
+          bankName: null,
+        },
+      },
+    ]);
+  });
+
+  it('saves, says so and goes back to the vendor', async () => {
+    const gql = createGraphQLMock()
+      .on(VendorQuery, { vendor })
+      .on(UpdateVendorBanking, { updateVendorBanking: { id: 12 } });
+    open(gql);
+    await screen.findByRole('heading', { name: 'Harbor Lumber' });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Routing Number'), '021000021');
+    await user.type(screen.getByLabelText('Account Number'), '000987654321');
+    await user.type(screen.getByLabelText('Bank Name (optional)'), ' Chase ');
+    await user.click(screen.getByRole('button', { name: 'Save Banking Information' }));
+    await screen.findByRole('heading', { name: 'Vendor page' });
+    await screen.findByText('Banking information updated successfully');
+    expect(gql.calls(UpdateVendorBanking)).toEqual([
+      {
+        id: 12,
+        input: {
+          routingNumber: '021000021',
+          accountNumber: '000987654321',
+          accountType: 'checking',
+          bankName: 'Chase',
+        },
+      },
+    ]);
+  });
+});
