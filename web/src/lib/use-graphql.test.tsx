@@ -43,20 +43,27 @@ function harness() {
   return { seen, wrap };
 }
 
+/** A slow read, then a slow write. */
+function Slow() {
+  const slow = useGqlQuery(Me, {}, { timeoutMs: 30_000 });
+  const remove = useGqlMutation(DeleteApproval, 'Failed', 60_000);
+  useEffect(() => {
+    if (slow.data) void remove({ id: 'a' });
+  }, [slow.data, remove]);
+  return <p>{slow.data ? 'loaded' : 'loading'}</p>;
+}
+
+function Plain() {
+  const read = useGqlQuery(Me, {});
+  return <p>{read.data ? 'plain loaded' : 'loading'}</p>;
+}
+
 const fetchOptionsOf = (op: Operation) => op.context.fetchOptions as RequestInit & { timeoutMs?: number };
 
 describe('useGqlQuery and useGqlMutation with timeoutMs', () => {
   it('send the time-out with the client’s accept header, and nothing of their own without one', async () => {
     const { seen, wrap } = harness();
-    function Screen() {
-      const slow = useGqlQuery(Me, {}, { timeoutMs: 30_000 });
-      const remove = useGqlMutation(DeleteApproval, 'Failed', 60_000);
-      useEffect(() => {
-        if (slow.data) void remove({ id: 'a' });
-      }, [slow.data, remove]);
-      return <p>{slow.data ? 'loaded' : 'loading'}</p>;
-    }
-    wrap(<Screen />);
+    wrap(<Slow />);
     await screen.findByText('loaded');
     await waitFor(() => expect(seen.some((op) => op.kind === 'mutation')).toBe(true));
     const query = seen.find((op) => op.kind === 'query') as Operation;
@@ -65,10 +72,6 @@ describe('useGqlQuery and useGqlMutation with timeoutMs', () => {
     expect(fetchOptionsOf(mutation)).toEqual({ ...GRAPHQL_FETCH_OPTIONS, timeoutMs: 60_000 });
 
     const plain = harness();
-    function Plain() {
-      const read = useGqlQuery(Me, {});
-      return <p>{read.data ? 'plain loaded' : 'loading'}</p>;
-    }
     plain.wrap(<Plain />);
     await screen.findByText('plain loaded');
     expect(fetchOptionsOf(plain.seen[0])).toBe(GRAPHQL_FETCH_OPTIONS);
