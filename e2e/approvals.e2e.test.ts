@@ -22,6 +22,7 @@ import {
   ensureWebBuild,
   expectToast,
   launchBrowser,
+  MOBILE,
   openPage,
   seriousAxeViolations,
   signIn,
@@ -111,6 +112,20 @@ async function choose(page: Page, label: string, option: string) {
 }
 
 const short = (id: string) => id.slice(0, 8);
+
+/** The approvals table's shown column headers (by text, the selection box's left out) and where they sit. */
+function columnBoxes(page: Page): Promise<Record<string, { left: number; right: number }>> {
+  return page.$$eval('[data-slot=table] thead th', (ths) =>
+    Object.fromEntries(
+      ths
+        .filter((th) => th.getBoundingClientRect().width > 0 && th.textContent?.trim())
+        .map((th) => {
+          const r = th.getBoundingClientRect();
+          return [th.textContent!.trim(), { left: r.left, right: r.right }];
+        }),
+    ),
+  );
+}
 const row = (page: Page, id: string) => page.getByTestId(`approval-row-${id}`);
 
 beforeAll(async () => {
@@ -265,17 +280,40 @@ describe('approval screens', () => {
     expect(await summary.textContent()).toBe(`Page 1 of ${pages} • Total: ${s.total} approvals`);
     expect(await page.locator('[data-testid^="approval-row-"]').count()).toBe(10);
     expect(await seriousAxeViolations(page)).toEqual([]);
-    // Twelve columns on a 1280-pixel screen: the table scrolls sideways, with each row's actions
-    // pinned in view; on a 1536-pixel one (a common laptop's) it fits.
-    const container = await page.locator('[data-slot=table-container]').boundingBox();
-    const firstActions = await page
-      .locator('[data-testid^="approval-row-"]')
-      .first()
-      .getByRole('button', { name: /^Actions for approval/ })
-      .boundingBox();
-    expect(firstActions!.x + firstActions!.width).toBeLessThanOrEqual(container!.x + container!.width);
+    // Twelve columns on a 1280-pixel screen: all fit beside the sidebar, none pinned over another;
+    // Created is in view, left of Actions (issue 38 item 7: it hid under the pinned Actions column).
+    await expect.poll(() => tableOverflow(page)).toBeLessThanOrEqual(0);
+    const headers = await columnBoxes(page);
+    expect(Object.keys(headers)).toEqual([
+      'ID',
+      'Company',
+      'Processed Bills',
+      'Approved Bills',
+      'Status',
+      'Priority',
+      'Processed Amount',
+      'Approved Amount',
+      'Manager',
+      'Created',
+      'Actions',
+    ]);
+    expect(headers.Created.right).toBeLessThanOrEqual(headers.Actions.left + 0.5);
+    expect(headers.Actions.right).toBeLessThanOrEqual(DESKTOP.width);
+    const firstRow = page.locator('[data-testid^="approval-row-"]').first();
+    expect(await firstRow.getByRole('button', { name: /^Actions for approval/ }).isVisible()).toBe(true);
     await page.setViewportSize({ width: 1536, height: 864 });
     await expect.poll(() => tableOverflow(page)).toBeLessThanOrEqual(0);
+    // A phone (390 × 844): the columns that matter, in view without scrolling sideways: the ID, each
+    // row's status and its actions.
+    await page.setViewportSize(MOBILE);
+    await expect.poll(() => tableOverflow(page)).toBeLessThanOrEqual(0);
+    const phone = await columnBoxes(page);
+    expect(Object.keys(phone)).toEqual(['ID', 'Status', 'Actions']);
+    for (const box of Object.values(phone)) expect(box.right).toBeLessThanOrEqual(MOBILE.width);
+    const status = await firstRow.getByTestId('status').boundingBox();
+    expect(status!.x + status!.width).toBeLessThanOrEqual(MOBILE.width);
+    expect(await firstRow.getByTestId('status').isVisible()).toBe(true);
+    expect(await seriousAxeViolations(page)).toEqual([]);
     // At 320 CSS pixels (WCAG's reflow width, a small phone) every figure stays inside its card,
     // the dollar amounts included.
     await page.setViewportSize({ width: 320, height: 640 });

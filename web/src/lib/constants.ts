@@ -15,3 +15,11 @@ export const STORAGE_KEYS = {
 /** Sent with every call so the server can tell the web app from other clients. */
 export const CLIENT_ENVIRONMENT_HEADER = 'X-Client-Environment';
 export const CLIENT_ENVIRONMENT = 'web';
+
+/**
+ * What GraphQL calls accept: JSON only, not urql's default, which also offers text/event-stream (the
+ * gateway refuses GraphQL over server-sent events with 406; live data comes over the socket).
+ */
+export const GRAPHQL_FETCH_OPTIONS: RequestInit = {
+  headers: { accept: 'application/graphql-response+json, application/json' },
+};

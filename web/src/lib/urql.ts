@@ -4,6 +4,7 @@
 import { createClient as createWsClient, type Client as WsClient } from 'graphql-ws';
 import { Client, fetchExchange, subscriptionExchange } from 'urql';
 import { authFetch, refreshAccessToken } from './api-client';
+import { GRAPHQL_FETCH_OPTIONS } from './constants';
 import { createDocumentCache, type DocumentCache } from './document-cache';
 import { liveResync } from './live-resync';
 import { tokenStorage } from './token-storage';
@@ -60,7 +61,7 @@ export function createGraphQLClient(): GraphQLClient {
     preferGetMethod: false,
     // Not urql's default, which also offers text/event-stream: the gateway refuses GraphQL over
     // server-sent events (406); answers come as JSON, live data over the socket.
-    fetchOptions: { headers: { accept: 'application/graphql-response+json, application/json' } },
+    fetchOptions: GRAPHQL_FETCH_OPTIONS,
     exchanges: [
       cache.exchange,
       fetchExchange,

@@ -13,12 +13,13 @@ import { useCallback, useEffect, useMemo, useRef } from 'react';
 import {
   type AnyVariables,
   type DocumentInput,
-  type OperationContext,
   type RequestPolicy,
   type UseQueryArgs,
   useMutation,
   useQuery,
 } from 'urql';
+import type { AuthFetchInit } from './api-client';
+import { GRAPHQL_FETCH_OPTIONS } from './constants';
 import { ApiError, DEFAULT_ERROR_MESSAGE } from './errors';
 import { toApiError } from './graphql-errors';
 
@@ -38,8 +39,19 @@ export interface GqlQueryOptions {
   requestPolicy?: RequestPolicy;
   /** A failure other than a refusal (4xx) is tried once more after this pause (spec 1 §7); false: never. */
   retryDelayMs?: number | false;
-  /** E.g. a longer time-out, `{ fetchOptions: { timeoutMs } }`; a constant (a new object re-reads). */
-  context?: Partial<OperationContext>;
+  /** A longer time-out than the API client's 10 s (a QuickBooks read, a bulk write). */
+  timeoutMs?: number;
+}
+
+/** The context that gives one operation its own time-out, keeping the client's fetch options. */
+function useTimeoutContext(timeoutMs: number | undefined) {
+  return useMemo(
+    () =>
+      timeoutMs === undefined
+        ? undefined
+        : { fetchOptions: { ...GRAPHQL_FETCH_OPTIONS, timeoutMs } as AuthFetchInit },
+    [timeoutMs],
+  );
 }
 
 export function useGqlQuery<Data, Variables extends AnyVariables>(
@@ -52,7 +64,7 @@ export function useGqlQuery<Data, Variables extends AnyVariables>(
     variables,
     pause: options.pause,
     requestPolicy: options.requestPolicy ?? 'cache-and-network',
-    context: options.context,
+    context: useTimeoutContext(options.timeoutMs),
   } as UseQueryArgs<Variables, Data>);
   const { fallback, retryDelayMs = 0 } = options;
   const error = useMemo(
@@ -92,10 +104,11 @@ function worthRetry(error: ApiError) {
 export function useGqlMutation<Data, Variables extends AnyVariables>(
   mutation: DocumentInput<Data, Variables>,
   fallback?: string,
-  /** E.g. a longer time-out, `{ fetchOptions: { timeoutMs } }`. */
-  context?: Partial<OperationContext>,
+  /** A longer time-out than the API client's 10 s (a bulk write). */
+  timeoutMs?: number,
 ): (variables: Variables) => Promise<Data> {
   const [, execute] = useMutation<Data, Variables>(mutation);
+  const context = useTimeoutContext(timeoutMs);
   return useCallback(
     async (variables: Variables) => {
       const result = await execute(variables, context);

@@ -43,21 +43,3 @@ export interface ApiEnvelope<T = unknown> {
   errors?: FieldError[] | string[];
   meta?: { pagination?: Pagination };
 }
-
-export type ManagerStatus = 'ACTIVE' | 'INACTIVE' | 'SUSPENDED';
-
-/** Spec 2 §3 Manager: a contact record, linked to at most one user account. */
-export interface Manager {
-  id: number;
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string | null;
-  title: string | null;
-  status: ManagerStatus;
-  isActive: boolean;
-  userId: number | null;
-  user: { id: number; firstName: string | null; lastName: string | null; email: string; role: Role } | null;
-  createdAt: string;
-  updatedAt: string;
-}

@@ -353,9 +353,9 @@ export const BulkReject = graphql(
   [BulkResultFields],
 );
 
-/** The REST calls' time-outs for the slow writes and reads (QuickBooks, many approvals at once). */
-export const SLOW = { fetchOptions: { timeoutMs: 30_000 } as RequestInit };
-export const BULK = { fetchOptions: { timeoutMs: 60_000 } as RequestInit };
+/** The REST calls' time-outs for the slow reads and writes (QuickBooks, many approvals at once). */
+export const SLOW_MS = 30_000;
+export const BULK_MS = 60_000;
 
 export interface ApprovalFilters {
   search: string;

@@ -4,7 +4,7 @@
 // the server (the same rule its decider applies). Live: a change of this approval anywhere, or of its
 // company's policy, re-reads it and its history through the cache (lib/cache-rules.ts).
 import { ArrowLeft, Check, Pencil, RefreshCw, X } from 'lucide-react';
-import { type ReactNode, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Badge } from '../../../components/ui/badge';
@@ -65,11 +65,14 @@ export function ApprovalDetailPage() {
   const [editOpen, setEditOpen] = useState(false);
   // Deleted elsewhere while open: the page says so and offers no action.
   const [deleted, setDeleted] = useState(false);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: another approval starts undeleted
+  useEffect(() => setDeleted(false), [id]);
 
-  // Once deleted the re-read fails: the page keeps what it last showed, with the notice.
-  const last = useRef<{ id: string; approval: Approval } | null>(null);
-  if (read.data) last.current = { id, approval: read.data.approval };
-  const shown = last.current?.id === id ? last.current.approval : undefined;
+  // Once deleted the re-read fails: the page keeps what it last showed, with the notice. (While
+  // another id loads, the answer on hand may still be the previous approval's: not shown.)
+  const last = useRef<Approval | null>(null);
+  if (read.data?.approval.id === id) last.current = read.data.approval;
+  const shown = last.current?.id === id ? last.current : undefined;
 
   const reload = () => {
     read.reload();
@@ -84,14 +87,13 @@ export function ApprovalDetailPage() {
   useLive(ApprovalPolicyChanged, { companyId }, companyId === null);
 
   const a = shown;
-  const approval = { error: read.error };
   if (!a)
     return (
       <div className="grid grid-cols-1 gap-6">
         <PageHeader title="Approval Details" />
-        {approval.error ? (
+        {read.error ? (
           <div role="alert" className="flex flex-col items-center gap-3 py-12 text-center">
-            <p className="font-medium text-destructive">Error loading approval: {approval.error.message}</p>
+            <p className="font-medium text-destructive">Error loading approval: {read.error.message}</p>
             <div className="flex gap-2">
               <Button variant="outline" onClick={reload}>
                 <RefreshCw aria-hidden="true" />

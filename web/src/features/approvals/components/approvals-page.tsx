@@ -32,7 +32,7 @@ import {
   ApprovalsQuery,
   type ApprovalsVariables,
   ApproveApproval,
-  BULK,
+  BULK_MS,
   BulkApprove,
   BulkReject,
   type BulkResult,
@@ -65,9 +65,15 @@ const EMPTY: ApprovalFilters = { search: '', companyId: '', status: '', priority
 
 /**
  * Which columns show from which width: a phone (under 640 px) sees ID, status and actions; the
- * amount from 640, company and priority from 768, manager and created from 1024, the bill counts and
- * the approved amount from 1280 (where all twelve fit beside the sidebar, none pinned over another).
+ * amount from 640, company and priority from 768, created from 1024, the bill counts, the approved
+ * amount and the manager from 1280, where all twelve fit beside the sidebar (small headers, narrow
+ * padding, names and notes that wrap), none pinned over another.
  */
+const DENSE = [
+  '[&_td]:px-1.5 [&_th]:px-1.5 [&_th]:text-xs [&_tr>*:first-child]:pl-3 [&_tr>*:last-child]:pr-3',
+  // The sort buttons' own side padding, and the row menu's button as small as approve and reject.
+  '[&_th_button]:-ml-0.5 [&_th_button]:px-0.5 [&_td:last-child_button]:size-7',
+].join(' ');
 const FROM_SM = 'hidden sm:table-cell';
 const FROM_MD = 'hidden md:table-cell';
 const FROM_LG = 'hidden lg:table-cell';
@@ -120,8 +126,8 @@ export function ApprovalsPage() {
   const approve = useGqlMutation(ApproveApproval, 'Failed to approve approval');
   const reject = useGqlMutation(RejectApproval, 'Failed to reject approval');
   const remove = useGqlMutation(DeleteApproval, 'Failed to delete approval');
-  const bulkApprove = useGqlMutation(BulkApprove, 'Bulk approve failed', BULK);
-  const bulkReject = useGqlMutation(BulkReject, 'Bulk reject failed', BULK);
+  const bulkApprove = useGqlMutation(BulkApprove, 'Bulk approve failed', BULK_MS);
+  const bulkReject = useGqlMutation(BulkReject, 'Bulk reject failed', BULK_MS);
   const { reload: reloadList } = approvals;
   const { reload: reloadStats } = stats;
   const refresh = useCallback(() => {
@@ -231,7 +237,7 @@ export function ApprovalsPage() {
       id: 'company',
       header: 'Company',
       sortKey: 'companyName',
-      className: `${FROM_MD} min-w-24 whitespace-normal`,
+      className: `${FROM_MD} min-w-20 whitespace-normal`,
       cell: (a) => a.companyName ?? `Company ${a.companyId}`,
     },
     {
@@ -259,6 +265,7 @@ export function ApprovalsPage() {
       id: 'status',
       header: 'Status',
       sortKey: 'status',
+      className: 'whitespace-normal',
       cell: (a) => (
         <div data-testid="status">
           <ApprovalStatusBadge status={a.status} />
@@ -293,20 +300,20 @@ export function ApprovalsPage() {
       id: 'manager',
       header: 'Manager',
       sortKey: 'managerName',
-      className: `${FROM_LG} min-w-24 whitespace-normal`,
+      className: `${FROM_XL} min-w-20 whitespace-normal`,
       cell: (a) => managerLabel(a.managerName, a.managerEmail),
     },
     {
       id: 'created',
       header: 'Created',
       sortKey: 'createdAt',
-      className: `${FROM_LG} text-sm`,
+      className: `${FROM_LG} text-xs`,
       cell: (a) => <DateTimeStack iso={a.createdAt} empty="N/A" />,
     },
     {
       id: 'actions',
       header: 'Actions',
-      className: 'pr-4 text-right',
+      className: 'text-right',
       cell: (a) => {
         const pending = a.status === 'PENDING';
         const busy = busyRow === a.id || bulkBusy;
@@ -317,7 +324,7 @@ export function ApprovalsPage() {
                 <Button
                   variant="ghost"
                   size="icon"
-                  className="size-8"
+                  className="size-7"
                   disabled={busy || !a.viewerMayApprove}
                   aria-label={`Approve approval ${shortId(a.id)}`}
                   title={
@@ -332,7 +339,7 @@ export function ApprovalsPage() {
                 <Button
                   variant="ghost"
                   size="icon"
-                  className="size-8"
+                  className="size-7"
                   disabled={busy}
                   aria-label={`Reject approval ${shortId(a.id)}`}
                   title="Reject"
@@ -502,37 +509,39 @@ export function ApprovalsPage() {
 
       <Card className="gap-0 py-0">
         <CardContent className="px-0">
-          <DataList
-            rows={rows}
-            error={approvals.error}
-            onRetry={refresh}
-            errorTitle={(e) => `Error loading approvals: ${e.message}`}
-            loadingText="Loading approvals..."
-            empty={{
-              title: 'No approvals found',
-              description: activeFilters
-                ? 'No approval matches these filters.'
-                : 'Create one from a company’s bills.',
-            }}
-            columns={columns}
-            rowKey={(a) => a.id}
-            rowTestId={(a) => `approval-row-${a.id}`}
-            selection={
-              staff
-                ? {
-                    selected,
-                    toggle,
-                    setMany,
-                    allOf,
-                    selectable: (id) => rows?.find((a) => a.id === id)?.status === 'PENDING',
-                    label: (id) => `Select approval ${shortId(id)}`,
-                    allLabel: 'Select all pending approvals',
-                  }
-                : undefined
-            }
-            sort={sort}
-            onSort={sortBy}
-          />
+          <div className={DENSE}>
+            <DataList
+              rows={rows}
+              error={approvals.error}
+              onRetry={refresh}
+              errorTitle={(e) => `Error loading approvals: ${e.message}`}
+              loadingText="Loading approvals..."
+              empty={{
+                title: 'No approvals found',
+                description: activeFilters
+                  ? 'No approval matches these filters.'
+                  : 'Create one from a company’s bills.',
+              }}
+              columns={columns}
+              rowKey={(a) => a.id}
+              rowTestId={(a) => `approval-row-${a.id}`}
+              selection={
+                staff
+                  ? {
+                      selected,
+                      toggle,
+                      setMany,
+                      allOf,
+                      selectable: (id) => rows?.find((a) => a.id === id)?.status === 'PENDING',
+                      label: (id) => `Select approval ${shortId(id)}`,
+                      allLabel: 'Select all pending approvals',
+                    }
+                  : undefined
+              }
+              sort={sort}
+              onSort={sortBy}
+            />
+          </div>
           {data ? (
             <ApprovalsPagination
               page={data.page}

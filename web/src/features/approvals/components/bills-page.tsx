@@ -40,7 +40,7 @@ import {
   CreateApproval,
   ManagerOptionsQuery,
   type Priority,
-  SLOW,
+  SLOW_MS,
 } from '../api/approvals';
 import {
   billSelectable,
@@ -83,9 +83,9 @@ export function BillsPage() {
   const billRead = useGqlQuery(
     BillCandidatesQuery,
     { companyId: Number(companyId) },
-    { pause: companyId === '', fallback: 'Failed to fetch bills', context: SLOW },
+    { pause: companyId === '', fallback: 'Failed to fetch bills', timeoutMs: SLOW_MS },
   );
-  const createCall = useGqlMutation(CreateApproval, 'Failed to create approval', SLOW);
+  const createCall = useGqlMutation(CreateApproval, 'Failed to create approval', SLOW_MS);
   const managers = { data: managerRead.data?.approvalManagerOptions, error: managerRead.error };
   const bills = {
     data: companyId === '' ? undefined : billRead.data?.approvalBillCandidates,

@@ -34,22 +34,6 @@ export const EMPTY_DASHBOARD_STATS: DashboardStats = {
 
 export const DASHBOARD_STATS_FALLBACK_MESSAGE = 'Failed to fetch dashboard stats';
 
-/** Approvals created per day (UTC) over the last `days`, by their status now. */
-export const ApprovalsByStatusQuery = graphql(`
-  query DashboardApprovalsByStatus($days: Int) {
-    dashboardApprovalsByStatus(days: $days) {
-      date
-      pending
-      approved
-      rejected
-      expired
-      total
-    }
-  }
-`);
-
-export type ApprovalsByDay = ResultOf<typeof ApprovalsByStatusQuery>['dashboardApprovalsByStatus'][number];
-
 export const SystemHealthQuery = graphql(`
   query SystemHealth {
     systemHealth {

@@ -5,7 +5,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui
 import { ApprovalsChanged } from '../../../hooks/use-approval-changed';
 import { useLive } from '../../../hooks/use-live';
 import { useGqlQuery } from '../../../lib/use-graphql';
-import { ApprovalsByStatusQuery } from '../api/dashboard';
+import { ApprovalsByStatusQuery } from '../api/approvals-by-status';
 import { axisTicks, CHART_SERIES, dayLabel, seriesTotals, stackDays } from '../utils/chart';
 
 const W = 600;

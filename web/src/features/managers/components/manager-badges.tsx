@@ -1,7 +1,10 @@
 // The manager's avatar (initials) and status badge (ACTIVE green, INACTIVE gray, SUSPENDED red).
 import { Badge } from '../../../components/ui/badge';
 import { cn } from '../../../lib/utils';
-import type { ManagerStatus } from '../../../types/api';
+import type { Manager } from '../api/managers';
+
+type ManagerStatus = Manager['status'];
+
 import { STATUS_STYLE } from '../utils/manager-rules';
 
 export function ManagerAvatar({ initials, large = false }: { initials: string; large?: boolean }) {

@@ -1,4 +1,5 @@
 // The role picker of the user form and the role dialog: the four roles, labelled for assistive tech.
+import type { ControlProps } from '../../../components/ui/form-field';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../../components/ui/select';
 import type { Role } from '../api/users';
 import { USER_ROLES } from '../utils/user-rules';
@@ -8,15 +9,18 @@ export function RoleSelect({
   label,
   value,
   onChange,
+  control,
 }: {
   id: string;
   label: string;
   value: Role;
   onChange: (role: Role) => void;
+  /** The aria attributes of a FormField around it. */
+  control?: ControlProps;
 }) {
   return (
     <Select value={value} onValueChange={(v) => onChange(v as Role)}>
-      <SelectTrigger id={id} aria-label={label}>
+      <SelectTrigger {...control} id={id} aria-label={label}>
         <SelectValue />
       </SelectTrigger>
       <SelectContent>

@@ -1,9 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { FormField } from '../../../components/ui/form-field';
 import { Label } from '../../../components/ui/label';
 import { Switch } from '../../../components/ui/switch';
-import { FieldError, TextField } from '../../../components/ui/text-field';
+import { TextField } from '../../../components/ui/text-field';
 import {
   CREATE_USER_PASSWORD_MIN,
   changesEmail,
@@ -108,11 +109,17 @@ export function UserForm({
           )}
           {text('firstName', 'First Name')}
           {text('lastName', 'Last Name')}
-          <div className="grid gap-2">
-            <Label htmlFor="user-role">Role</Label>
-            <RoleSelect id="user-role" label="Role" value={values.role} onChange={(r) => set('role', r)} />
-            <FieldError id="user-role-error" message={shown.role} />
-          </div>
+          <FormField id="user-role" label="Role" error={shown.role}>
+            {(control) => (
+              <RoleSelect
+                id="user-role"
+                label="Role"
+                value={values.role}
+                onChange={(r) => set('role', r)}
+                control={control}
+              />
+            )}
+          </FormField>
           <div className="flex items-center gap-3 self-end pb-2">
             <Switch
               id="user-active"
