@@ -102,3 +102,7 @@ export const CsvImportResult = z.object({
   errors: z.array(z.object({ row: z.number().int(), error: z.string() })),
 });
 export type CsvImportResult = z.infer<typeof CsvImportResult>;
+
+/** The answer to Intuit's change notification: how many incremental syncs it queued. */
+export const QbWebhookAnswer = z.object({ queued: z.number().int() });
+export type QbWebhookAnswer = z.infer<typeof QbWebhookAnswer>;

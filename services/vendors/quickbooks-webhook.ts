@@ -2,7 +2,9 @@
 // app's verifier token (`intuit-signature`: base64 HMAC-SHA256 of the raw body). The payload names
 // realms and entity ids only, so each named realm's company gets the same incremental sync a person
 // asks for (CDC since the last one). The same notification delivered twice queues nothing twice.
+
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import type { QbWebhookAnswer } from '../../schema/vendors/answers.js';
 import type { AppServices } from '../app/context.js';
 import { AppError } from '../shared/errors.js';
 import { vendorSyncDecider } from './decider.js';
@@ -48,7 +50,7 @@ export async function receiveQbWebhook(
   app: AppServices,
   rawBody: Buffer,
   signature: unknown,
-): Promise<{ queued: number }> {
+): Promise<QbWebhookAnswer> {
   const verifier = app.config.QBO_WEBHOOK_VERIFIER_TOKEN;
   if (!verifier) throw new AppError('NOT_FOUND', 'QuickBooks webhooks are not configured');
   if (!signatureValid(rawBody, signature, verifier))

@@ -3,6 +3,7 @@
 // its body as bytes. Not configured (no QBO_WEBHOOK_VERIFIER_TOKEN): 404.
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { z } from 'zod';
+import { QbWebhookAnswer } from '../../../schema/vendors/answers.js';
 import { receiveQbWebhook } from '../../vendors/quickbooks-webhook.js';
 import { ErrorEnvelope } from './contracts.js';
 import type { RestDeps } from './deps.js';
@@ -30,7 +31,7 @@ export function quickbooksWebhookRoutes(server: FastifyInstance, { app }: RestDe
                 'application/json': {
                   schema: z.object({
                     success: z.literal(true),
-                    data: z.object({ queued: z.number().int() }),
+                    data: QbWebhookAnswer,
                   }),
                 },
               },
