@@ -19,11 +19,13 @@ export default async function setup(project: TestProject) {
   project.provide('databaseUrl', services.databaseUrl);
   project.provide('redisUrl', services.redisUrl);
   const adminUrl = withDatabase(services.databaseUrl, 'postgres');
-  const appTemplate = `bf_tpl_${randomBytes(5).toString('hex')}`;
+  // Named with its time, so a later run can drop what a killed run left behind.
+  const appTemplate = `bf_tpl_${Math.floor(Date.now() / 1000)}_${randomBytes(4).toString('hex')}`;
   // Only for the projects whose tests start the product (not the web's, nor the root that holds them
   // all). Elsewhere (the bench's own config) test apps start on an empty database.
   project.provide('appTemplate', '');
   if (PROJECTS_THAT_START_APPS.includes(project.name)) {
+    await dropAbandonedTemplates(adminUrl);
     const began = Date.now();
     await makeAppTemplate(
       adminUrl,
@@ -65,6 +67,25 @@ declare module 'vitest' {
 
 /** The template script's own bound, plus its process start-up. */
 const TEMPLATE_PROCESS_BOUND_MS = 90_000;
+
+/** Older than any run: a run killed before its teardown left it (a run's own is dropped at its end). */
+const ABANDONED_AFTER_S = 6 * 3600;
+
+async function dropAbandonedTemplates(adminUrl: string) {
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  try {
+    const r = await admin.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE datname ~ '^bf_tpl_[0-9]+_'",
+    );
+    const now = Date.now() / 1000;
+    for (const { datname } of r.rows)
+      if (now - Number(datname.split('_')[2]) > ABANDONED_AFTER_S)
+        await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`).catch(() => {});
+  } finally {
+    await admin.end();
+  }
+}
 
 /** Builds the template under another name and renames it when complete: a failed build is never copied. */
 async function makeAppTemplate(

@@ -69,6 +69,18 @@ function Screen() {
   );
 }
 
+/** Two reads, one that fails once (retried after 60 ms) while the other answers meanwhile. */
+function Retried() {
+  const managers = useGqlQuery(Managers, {}, { retryDelayMs: 60 });
+  const pending = useGqlQuery(Pending, {});
+  return (
+    <p>
+      {managers.data?.managers.total ?? managers.error?.message ?? '…'} /{' '}
+      {pending.data?.dashboardStats.pendingApprovals ?? '…'}
+    </p>
+  );
+}
+
 afterEach(cleanup);
 
 describe('the document cache', () => {
@@ -192,16 +204,6 @@ describe('the document cache', () => {
         await new Promise((r) => setTimeout(r, 20));
         return { dashboardStats: { pendingApprovals: 1 } };
       });
-    function Retried() {
-      const managers = useGqlQuery(Managers, {}, { retryDelayMs: 60 });
-      const pending = useGqlQuery(Pending, {});
-      return (
-        <p>
-          {managers.data?.managers.total ?? managers.error?.message ?? '…'} /{' '}
-          {pending.data?.dashboardStats.pendingApprovals ?? '…'}
-        </p>
-      );
-    }
     render(
       <GraphQLTestProvider mock={gql}>
         <Retried />
