@@ -4,7 +4,7 @@
 // workers/<module>/ (reactions and jobs). services/modules/index.ts lists the modules; every registry
 // (events, permissions, read models, process managers, job handlers, GraphQL types, REST routes)
 // is derived from that list, so adding an aggregate is one new module file and one line there
-// (recipe: docs/ARCHITECTURE.md, "Adding an aggregate").
+// (recipe: docs/ARCHITECTURE.md, "Recipe: adding a module").
 import type { FastifyInstance } from 'fastify';
 import type pg from 'pg';
 import type { z } from 'zod';
