@@ -17,6 +17,7 @@ import { AccessTokens } from './auth/access-tokens.js';
 import { Credentials } from './auth/credentials.js';
 import { LoginRateLimit } from './auth/login-rate-limit.js';
 import { RefreshTokens } from './auth/refresh-tokens.js';
+import { companiesQuickBooksAccess } from './companies/quickbooks.js';
 import { ensureCheckpoints } from './consumers/checkpoints.js';
 import { listenMetrics } from './gateway/hardening.js';
 import { IdempotencyStore } from './gateway/idempotency.js';
@@ -35,8 +36,8 @@ import { createLogger } from './shared/log.js';
 import { QUEUES, queuePrefix } from './shared/queues.js';
 import { createRedis, RedisMonitor, redisOptions, redisReady } from './shared/redis.js';
 import { claimStreamOf, recordNewUser } from './users/auth.js';
-import { userDecider } from './users/decider.js';
 import { emailClaimDecider } from './users/email-claim-decider.js';
+import { userDecider } from './users/user-decider.js';
 import { findUserRowByEmail } from './users/user-view.js';
 
 export interface StartedApp {
@@ -202,6 +203,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     blindIndex,
     projectionNames: new Set(projections.map((p) => p.name)),
     queueNames: [QUEUES.maintenance, ...Object.keys(jobHandlers)],
+    quickbooks: companiesQuickBooksAccess(() => app),
   };
   await waiter.start();
 

@@ -36,18 +36,6 @@ const OVERSIZE_UNTIL_SPLIT: Record<string, number> = {
   'bench/run.ts': 723,
 };
 
-/**
- * Imports across modules, until the QuickBooks connection is split (issue 38 item 3): approvals and
- * vendors call a company's QuickBooks through `qbAccess`, which refreshes the company's token on its
- * stream (services/companies/quickbooks.ts). Each entry is `from -> to`; the test fails when one is
- * no longer there, so the list only shrinks.
- */
-const CROSSINGS_UNTIL_SPLIT: string[] = [
-  'services/approvals/approvals.ts -> services/companies/quickbooks.ts',
-  'services/approvals/bill-copy.ts -> services/companies/quickbooks.ts',
-  'services/vendors/vendors.ts -> services/companies/quickbooks.ts',
-];
-
 const MAX_LINES = 500;
 
 /** The floors, bottom (0) to top. Same floor or below: allowed. */
@@ -229,10 +217,7 @@ describe('server layout', () => {
   });
 
   it("keeps a module's services folder from importing another module's", () => {
-    const found = crossModuleImports(graph);
-    expect(found.filter((e) => !CROSSINGS_UNTIL_SPLIT.includes(e))).toEqual([]);
-    // The list of known crossings only shrinks: a fixed one comes off it.
-    expect(CROSSINGS_UNTIL_SPLIT.filter((e) => !found.includes(e))).toEqual([]);
+    expect(crossModuleImports(graph)).toEqual([]);
   });
 
   it('has no import cycle (type-only imports included)', () => {

@@ -14,6 +14,7 @@ import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/log.js';
 import type { CommandHandler } from './command-handler.js';
 import type { FreshReads } from './fresh-reads.js';
+import type { QuickBooksAccess } from './quickbooks-access.js';
 
 export interface ProjectionWaiter {
   waitFor(position: Position, projectionNames: string[], timeoutMs: number): Promise<boolean>;
@@ -44,6 +45,8 @@ export interface AppServices {
   projectionNames: ReadonlySet<string>;
   /** Every BullMQ queue this build has: the core's and the modules' (services/modules/index.ts). */
   queueNames: readonly string[];
+  /** A company's QuickBooks, its token kept fresh (implemented by the companies module). */
+  quickbooks: QuickBooksAccess;
 }
 
 /**

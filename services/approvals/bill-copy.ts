@@ -5,7 +5,7 @@
 
 import type { CommandContext } from '../app/command-handler.js';
 import type { AppServices } from '../app/context.js';
-import { qbAccess } from '../companies/quickbooks.js';
+import type { QbAccess } from '../app/quickbooks-access.js';
 import { BillCopy, type CopyKind } from '../quickbooks/bill-copy.js';
 import { CDC_LOOKBACK_MS, CDC_MAX_OBJECTS, CdcMarks, cdcRows, qbTime } from '../quickbooks/cdc-marks.js';
 import { QbApiError } from '../quickbooks/client.js';
@@ -30,7 +30,7 @@ export async function billCopyFor(
   ctx: CommandContext,
   refresh: BillCopyRefresh = undefined,
 ): Promise<{ bills: Row[]; vendors: Row[]; realmId: string }> {
-  const access = await qbAccess(app, companyId, ctx);
+  const access = await app.quickbooks.access(companyId, ctx);
   const marks = new CdcMarks(app.pool);
   const mark = await marks.read(companyId, access.realmId, MARK);
   const freshMs = app.config.QBO_BILLS_FRESH_SECONDS * 1000;
@@ -65,7 +65,7 @@ export function paidInCopy(app: AppServices, companyId: number, realmId: string,
 async function readInto(
   app: AppServices,
   companyId: number,
-  access: Awaited<ReturnType<typeof qbAccess>>,
+  access: QbAccess,
   how: 'full' | 'cdc',
   since: Date | null,
 ) {
@@ -135,7 +135,7 @@ async function readInto(
  * shows what the webhook announced. A company without a copy gets none here (its first view reads).
  */
 export async function refreshBillCopyIfKept(app: AppServices, companyId: number, ctx: CommandContext) {
-  const { realmId } = await qbAccess(app, companyId, ctx);
+  const { realmId } = await app.quickbooks.access(companyId, ctx);
   if (!(await new CdcMarks(app.pool).read(companyId, realmId, MARK))) return false;
   await billCopyFor(app, companyId, ctx, 'cdc');
   return true;

@@ -16,6 +16,7 @@ import {
 } from '../../schema/companies/quickbooks-commands.js';
 import type { CommandContext } from '../app/command-handler.js';
 import { type AppServices, awaitProjections } from '../app/context.js';
+import type { QbAccess, QuickBooksAccess } from '../app/quickbooks-access.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import {
   QbApiError,
@@ -30,7 +31,7 @@ import { QbRateLimiter } from '../quickbooks/rate-limit.js';
 import { refreshDue } from '../quickbooks/refresh-timing.js';
 import { DomainError } from '../shared/domain-errors.js';
 import { AppError, parseInput, parseRowId } from '../shared/errors.js';
-import { companyDecider } from './decider.js';
+import { companyDecider } from './company-decider.js';
 import { QB_REALMS_STREAM, realmsDecider, realmTaken } from './realms-decider.js';
 
 interface QbServices {
@@ -637,17 +638,7 @@ export type BankAccount = QbBankAccount;
  * renews the token once on a 401 and marks the connection as needing attention on a second one.
  * A token that is not due takes no lock and no second read.
  */
-export async function qbAccess(
-  app: AppServices,
-  companyId: number,
-  ctx: CommandContext,
-): Promise<{
-  client: QuickBooksClient;
-  isSandbox: boolean;
-  realmId: string;
-  accessToken: string;
-  auth: QbTokenSource;
-}> {
+export async function qbAccess(app: AppServices, companyId: number, ctx: CommandContext): Promise<QbAccess> {
   const s = qb(app);
   let conn = await s.connections.get(companyId);
   if (!conn?.tokens) throw new AppError('CONFLICT', 'This company is not connected to QuickBooks');
@@ -699,6 +690,11 @@ export async function qbAccess(
     accessToken: conn.tokens.accessToken,
     auth,
   };
+}
+
+/** The kernel's QuickBooks port on this app (composed in services/main.ts). */
+export function companiesQuickBooksAccess(app: () => AppServices): QuickBooksAccess {
+  return { access: (companyId, ctx) => qbAccess(app(), companyId, ctx) };
 }
 
 export type BankAccountsAnswer = QbCompanyInfo;

@@ -39,7 +39,6 @@ import {
   scopeKey,
 } from '../app/staff-scope.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
-import { qbAccess } from '../companies/quickbooks.js';
 import type { Position } from '../eventstore/port.js';
 import { CDC_MAX_OBJECTS, CdcMarks, cdcRows, qbTime } from '../quickbooks/cdc-marks.js';
 import { cleanQbId, cleanQbText } from '../quickbooks/clean.js';
@@ -48,7 +47,8 @@ import { AppError, parseInput, parseRowId } from '../shared/errors.js';
 import { maskTail } from '../shared/masking.js';
 import type { Page } from '../shared/paging.js';
 import { inParallel } from '../shared/parallel.js';
-import { type Banking, joinedSync, vendorDecider, vendorStreamId, vendorSyncDecider } from './decider.js';
+import { type Banking, vendorDecider, vendorStreamId } from './vendor-decider.js';
+import { joinedSync, vendorSyncDecider } from './vendor-sync-decider.js';
 
 /** Vendor ids the screens show: a Postgres sequence, whatever event store runs. */
 export const VENDOR_IDS_SEQUENCE = 'vendor_ids';
@@ -597,7 +597,7 @@ export async function runVendorSync(
   const report = () =>
     announce(app, { syncId, companyId, processed: synced + failed, synced, failed, total, done: false });
   try {
-    const { client, isSandbox, realmId, auth } = await qbAccess(app, companyId, ctx);
+    const { client, isSandbox, realmId, auth } = await app.quickbooks.access(companyId, ctx);
     const marks = new CdcMarks(app.pool);
     /** Upserts one page (or one CDC answer) of vendors as commands; counts them. */
     const applyVendors = async (vendors: QbVendor[]) => {
