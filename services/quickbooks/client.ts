@@ -3,131 +3,44 @@
 // simulator (tools/qbo-sandbox) stands in for Intuit with no code of its own here
 // (reference/quickbooks.md §5).
 import OAuthClient from 'intuit-oauth';
-import { QbRateLimited, type QbRateLimiter } from './rate-limit.js';
+import {
+  isThrottleFault,
+  QbApiError,
+  QbAppCredentialsError,
+  QbGrantError,
+  QbStaleObjectError,
+  QbThrottledError,
+  qbApiError,
+} from './client-errors.js';
+import {
+  checkBillPayment,
+  type IssuedTokens,
+  QB_SCOPES,
+  type QbAppCredentials,
+  type QbBillPayment,
+  type QbBillPaymentInput,
+  type QbTokenSource,
+  type QuickBooksConfig,
+} from './client-types.js';
+import { QbRateLimited } from './rate-limit.js';
 
-export interface QbAppCredentials {
-  clientId: string;
-  clientSecret: string;
-  isSandbox: boolean;
-  redirectUri: string;
-}
-
-export interface IssuedTokens {
-  realmId: string;
-  accessToken: string;
-  refreshToken: string;
-  accessExpiresAt: Date;
-  refreshExpiresAt: Date | null;
-  /**
-   * The refresh token's absolute end (Intuit's 5-year cap, `x_refresh_token_hard_expires_in`): the
-   * company must consent again by then, whatever the refreshes do. Null when Intuit gave none.
-   */
-  refreshHardExpiresAt?: Date | null;
-  issuedAt: Date;
-}
-
-/** The grant is gone: revoked, expired, or its refresh token rotated away (`invalid_grant`). */
-export class QbGrantError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'QbGrantError';
-  }
-}
-
-/**
- * The app's own id or secret was refused (`invalid_client`: wrong or rotated in Intuit's developer
- * portal). Not a lost grant: the company's tokens stay and work again once the credentials are fixed
- * (reference/quickbooks.md §6).
- */
-export class QbAppCredentialsError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'QbAppCredentialsError';
-  }
-}
-
-/**
- * QuickBooks refused a call: 401 (token), 403 (3100, the app may not reach the company), 400
- * (validation fault), 429, 5xx, or no answer at all (status 0: a time-out or a network error).
- * `intuitTid` is Intuit's `intuit_tid` response header, the id Intuit's support asks for; the
- * message carries it, so the log line and a failed job's error show it.
- */
-export class QbApiError extends Error {
-  constructor(
-    message: string,
-    public readonly status: number,
-    public readonly code: string | null,
-    public readonly intuitTid: string | null = null,
-  ) {
-    super(intuitTid ? `${message} (intuit_tid ${intuitTid})` : message);
-    this.name = 'QbApiError';
-  }
-
-  /** Worth trying again later: throttled, a server error, or no answer. */
-  get transient() {
-    return this.status === 0 || this.status === 429 || this.status >= 500;
-  }
-}
-
-/**
- * The realm's request budget is spent (QuickBooks answered 429, or the shared limiter says the next
- * request would be refused): nothing should call before `retryAfterMs`. A job is delayed that long;
- * a request answers 503.
- */
-export class QbThrottledError extends QbApiError {
-  constructor(
-    public readonly retryAfterMs: number,
-    intuitTid: string | null = null,
-  ) {
-    super(
-      `QuickBooks is limiting requests for this company; try again in ${Math.ceil(retryAfterMs / 1000)} s`,
-      429,
-      '3001',
-      intuitTid,
-    );
-    this.name = 'QbThrottledError';
-  }
-}
-
-/**
- * Where a call's access token comes from when the caller can renew it: on a 401 the client asks
- * `renew` once (a refresh) and retries; a second 401 goes to `rejected` (the connection needs
- * attention) and is thrown.
- */
-export interface QbTokenSource {
-  token: string;
-  renew(): Promise<string>;
-  rejected(err: QbApiError): Promise<void>;
-}
-
-export const QB_SCOPES = [
-  'com.intuit.quickbooks.accounting',
-  'openid',
-  'profile',
-  'email',
-  'phone',
-  'address',
-];
-
-export interface QuickBooksConfig {
-  /** e.g. http://127.0.0.1:4010 for the simulator; absent: Intuit's hosts. */
-  oauthBase?: string;
-  /** e.g. http://127.0.0.1:4010; absent: Intuit's sandbox or production API by the credentials. */
-  apiBase?: string;
-  /** Retries of a 429 or 5xx answer (intuit-oauth retries nothing on API calls). */
-  retries?: number;
-  retryBaseMs?: number;
-  /** The realm's limiter shared by every process (rate-limit.ts); absent: none. */
-  limiter?: QbRateLimiter;
-  /** Longest wait for the limiter before a call gives up with QbThrottledError (default 2 s). */
-  maxWaitMs?: number;
-  /** The wait when a 429 names none (Intuit: "wait 60 seconds"). */
-  throttleWaitMs?: number;
-  /** Requests in flight at once per realm from this process (Intuit: at most 10; default 10). */
-  concurrentPerRealm?: number;
-  /** How long a v3 API request may take before it counts as a time-out (default 10 s). */
-  timeoutMs?: number;
-}
+export {
+  QbApiError,
+  QbAppCredentialsError,
+  QbGrantError,
+  QbStaleObjectError,
+  QbThrottledError,
+} from './client-errors.js';
+export {
+  type IssuedTokens,
+  QB_REQUEST_ID_MAX,
+  QB_SCOPES,
+  type QbAppCredentials,
+  type QbBillPayment,
+  type QbBillPaymentInput,
+  type QbTokenSource,
+  type QuickBooksConfig,
+} from './client-types.js';
 
 const SECONDS = 1000;
 
@@ -333,13 +246,12 @@ export class QuickBooksClient {
       }
       if (res.ok) return new Response(body, { status: res.status, headers: res.headers });
       const tid = res.headers.get('intuit_tid');
-      if (res.status === 429 || QuickBooksClient.throttled(body))
-        throw await this.throttle(realmId, res, tid);
+      if (res.status === 429 || isThrottleFault(body)) throw await this.throttle(realmId, res, tid);
       if (res.status >= 500 && attempt < retries) {
         await new Promise((r) => setTimeout(r, base * 2 ** attempt));
         continue;
       }
-      const error = QuickBooksClient.apiError(res.status, body, tid);
+      const error = qbApiError(res.status, body, tid);
       if (res.status === 401 && source) {
         if (!renewed) {
           renewed = true;
@@ -465,97 +377,10 @@ export class QuickBooksClient {
         continue;
       }
       const tid = res.headers.get('intuit_tid');
-      if (res.status === 429 || QuickBooksClient.throttled(body))
-        throw await this.throttle(realmId, res, tid);
-      const error = QuickBooksClient.apiError(res.status, body, tid);
+      if (res.status === 429 || isThrottleFault(body)) throw await this.throttle(realmId, res, tid);
+      const error = qbApiError(res.status, body, tid);
       if (error.code === '5010') throw new QbStaleObjectError(error.message, res.status);
       throw error;
     }
   }
-
-  /** A throttle fault under another status (Intuit has sent ThrottleExceeded with 403: python-quickbooks#43). */
-  private static throttled(body: string) {
-    return /ThrottleExceeded|errorCode=003001/.test(body);
-  }
-
-  /**
-   * Intuit's error shapes: `Fault` (400, 403 code 3100, 429), lowercase `fault` (401:
-   * python-quickbooks#250, quickbooks-ruby base_service_json.rb), and XML `IntuitResponse` despite
-   * Accept: application/json (node-quickbooks#57, python-quickbooks#43).
-   */
-  static apiError(status: number, body: string, intuitTid: string | null = null): QbApiError {
-    let message = `QuickBooks answered ${status}`;
-    let code: string | null = null;
-    let detail: string | null = null;
-    try {
-      const j = JSON.parse(body) as Record<string, any>;
-      const fault = j.Fault ?? j.fault;
-      const first = fault?.Error?.[0] ?? fault?.error?.[0];
-      if (first) {
-        message = String(first.Message ?? first.message ?? message);
-        detail = first.Detail ?? first.detail ?? null;
-        code = first.code !== undefined ? String(first.code) : null;
-      }
-    } catch {
-      const xml = /<Error\b[^>]*\bcode="([^"]*)"[^>]*>([\s\S]*?)<\/Error>/.exec(body);
-      if (xml) {
-        code = xml[1];
-        const m = /<Message>([\s\S]*?)<\/Message>/.exec(xml[2]);
-        const d = /<Detail>([\s\S]*?)<\/Detail>/.exec(xml[2]);
-        if (m) message = m[1].trim();
-        if (d) detail = d[1].trim();
-      }
-    }
-    if (detail && detail !== message) message = `${message}: ${detail}`;
-    if (status === 403 && code === '3100')
-      message = `QuickBooks refused this app access to the company (3100): ${message}`;
-    return new QbApiError(message, status, code, intuitTid);
-  }
-}
-
-/**
- * QuickBooks refused a write because the object changed since it was read: its SyncToken is stale
- * (fault code 5010, "Stale Object Error"; Intuit's error codes page). Read it again before retrying.
- */
-export class QbStaleObjectError extends QbApiError {
-  constructor(message: string, status = 400) {
-    super(message, status, '5010');
-    this.name = 'QbStaleObjectError';
-  }
-}
-
-/** Intuit's limit on `requestid`: at most 50 characters, unique per company (reference §2, §6). */
-export const QB_REQUEST_ID_MAX = 50;
-
-type QbRef = { value: string; name?: string };
-
-/** A BillPayment to create (Intuit's BillPayment entity; PayType Check or CreditCard). TotalAmt is required. */
-export type QbBillPaymentInput = {
-  VendorRef: QbRef;
-  TotalAmt: number;
-  TxnDate?: string;
-  DocNumber?: string;
-  PrivateNote?: string;
-  Line: Array<{ Amount: number; LinkedTxn: Array<{ TxnId: string; TxnType: 'Bill' }> }>;
-} & (
-  | { PayType: 'Check'; CheckPayment: { BankAccountRef: QbRef; PrintStatus?: string } }
-  | { PayType: 'CreditCard'; CreditCardPayment: { CCAccountRef: QbRef } }
-);
-
-/** A BillPayment as QuickBooks answers it. */
-export type QbBillPayment = QbBillPaymentInput & {
-  Id: string;
-  SyncToken: string;
-  MetaData?: { CreateTime?: string; LastUpdatedTime?: string };
-};
-
-/** What Intuit would refuse, refused before the call: no TotalAmt, no lines, a bad requestid. */
-function checkBillPayment(payment: QbBillPaymentInput, requestId: string) {
-  if (typeof requestId !== 'string' || requestId.length === 0 || requestId.length > QB_REQUEST_ID_MAX)
-    throw new RangeError(`A QuickBooks requestid has 1 to ${QB_REQUEST_ID_MAX} characters`);
-  const total = (payment as { TotalAmt?: unknown }).TotalAmt;
-  if (typeof total !== 'number' || !Number.isFinite(total) || total <= 0)
-    throw new RangeError('A BillPayment needs TotalAmt, a positive amount');
-  if (!Array.isArray(payment.Line) || payment.Line.length === 0)
-    throw new RangeError('A BillPayment needs at least one line linking a bill');
 }
