@@ -32,6 +32,7 @@ const reactionDecider: Decider<null, { source: string }, Done> = {
   initialState: () => null,
   evolve: (s) => s,
   decide: (c) => [{ type: 'TestReactionDone', data: { source: c.source } }],
+  streamId: (source: string) => `reaction-${source}`,
 };
 
 const pings: ProcessManager = {

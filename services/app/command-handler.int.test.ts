@@ -6,7 +6,7 @@ import { eventRegistry } from '../../schema/shared/events.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
 import { WrongExpectedVersionError } from '../eventstore/port.js';
 import { PostgresEventStore } from '../eventstore/postgres.js';
-import { userDecider } from '../users/decider.js';
+import { userDecider } from '../users/user-decider.js';
 import { CommandHandler, eventIdFor } from './command-handler.js';
 
 let db: TestDatabase;

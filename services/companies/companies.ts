@@ -25,7 +25,7 @@ import { companyScope, inScope } from '../app/staff-scope.js';
 import { type Actor, authorize, can, commandContext } from '../auth/permissions.js';
 import type { Position } from '../eventstore/port.js';
 import { AppError, type FieldError, parseInput, parseRowId } from '../shared/errors.js';
-import { type Assignments, companyDecider } from './decider.js';
+import { type Assignments, companyDecider } from './company-decider.js';
 import { COMPANY_NAMES_STREAM, namesDecider } from './names-decider.js';
 import { disconnectQuickBooks, quickbooksCompanyInfo } from './quickbooks.js';
 

@@ -2,6 +2,7 @@
 // so two companies cannot take one name at once. A company holds its name while it is active and
 // not deleted; deactivating or deleting releases it, reactivating claims it again.
 import type { CompanyEvent } from '../../schema/companies/events.js';
+import type { Decider } from '../shared/decider.js';
 import { DomainError } from '../shared/domain-errors.js';
 
 /**
@@ -71,4 +72,9 @@ export function decide(command: NamesCommand, state: NamesState): CompanyEvent[]
 
 export const COMPANY_NAMES_STREAM = 'companynames';
 
-export const namesDecider = { initialState, evolve, decide };
+export const namesDecider = {
+  initialState,
+  evolve,
+  decide,
+  streamId: () => COMPANY_NAMES_STREAM,
+} satisfies Decider<NamesState, NamesCommand, CompanyEvent>;

@@ -1,10 +1,11 @@
 // One QuickBooks realm belongs to one Billflow company at a time (issue 37 item 9): two companies on
 // one realm would each open approvals for the same QuickBooks bill, and the payment slice would pay
-// it twice. Like the company names (names.ts), one stream holds every claimed realm, so two callbacks
+// it twice. Like the company names (names-decider.ts), one stream holds every claimed realm, so two callbacks
 // racing for one realm cannot both win (the second append conflicts and decides again). A company
 // holds its realm from a successful callback until its credentials are removed, the company is
 // deleted, or it connects to another realm.
 import type { CompanyEvent } from '../../schema/companies/events.js';
+import type { Decider } from '../shared/decider.js';
 import { DomainError } from '../shared/domain-errors.js';
 
 export interface RealmsState {
@@ -65,4 +66,9 @@ export function decide(command: RealmsCommand, state: RealmsState): CompanyEvent
 
 export const QB_REALMS_STREAM = 'qbrealms';
 
-export const realmsDecider = { initialState, evolve, decide };
+export const realmsDecider = {
+  initialState,
+  evolve,
+  decide,
+  streamId: () => QB_REALMS_STREAM,
+} satisfies Decider<RealmsState, RealmsCommand, CompanyEvent>;

@@ -2,6 +2,7 @@
 // "a user links to at most one manager, a manager to at most one user" is decided atomically. Links
 // change rarely; the state is a pair of small maps.
 import type { ManagerEvent } from '../../schema/managers/events.js';
+import type { Decider } from '../shared/decider.js';
 import { DomainError } from '../shared/domain-errors.js';
 
 export interface LinksState {
@@ -58,4 +59,9 @@ export function decide(command: LinksCommand, state: LinksState): ManagerEvent[]
 
 export const MANAGER_LINKS_STREAM = 'managerlinks';
 
-export const linksDecider = { initialState, evolve, decide };
+export const linksDecider = {
+  initialState,
+  evolve,
+  decide,
+  streamId: () => MANAGER_LINKS_STREAM,
+} satisfies Decider<LinksState, LinksCommand, ManagerEvent>;

@@ -15,7 +15,7 @@ import { type AppServices, awaitProjections } from '../app/context.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import type { Position } from '../eventstore/port.js';
 import { AppError, parseInput, parseRowId } from '../shared/errors.js';
-import { managerDecider } from './decider.js';
+import { managerDecider } from './manager-decider.js';
 import { linksDecider, MANAGER_LINKS_STREAM } from './links-decider.js';
 
 /** The manager answer (schema/managers/answers.ts). */

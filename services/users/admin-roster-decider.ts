@@ -4,6 +4,7 @@
 // refused when it would leave the roster empty. Optimistic concurrency on this one stream serialises
 // removals across gateways; the user command then lands exactly at the version that was judged.
 import type { Role, UserEvent } from '../../schema/users/events.js';
+import type { Decider } from '../shared/decider.js';
 import { DomainError } from '../shared/domain-errors.js';
 
 export interface RosterEntry {
@@ -92,4 +93,9 @@ export function decide(command: AdminRosterCommand, state: AdminRosterState): Us
 
 export const ADMIN_ROSTER_STREAM = 'adminroster';
 
-export const adminRosterDecider = { initialState, evolve, decide, streamId: () => ADMIN_ROSTER_STREAM };
+export const adminRosterDecider = {
+  initialState,
+  evolve,
+  decide,
+  streamId: () => ADMIN_ROSTER_STREAM,
+} satisfies Decider<AdminRosterState, AdminRosterCommand, UserEvent>;

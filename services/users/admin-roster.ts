@@ -15,7 +15,7 @@ import {
   adminRosterDecider,
   ROSTER_BEHIND,
 } from './admin-roster-decider.js';
-import { CHANGED_CONCURRENTLY, type UserCommand, type UserState, userDecider } from './decider.js';
+import { CHANGED_CONCURRENTLY, type UserCommand, type UserState, userDecider } from './user-decider.js';
 
 export type GuardedChange =
   | { type: 'ChangeUserRole'; role: Role }

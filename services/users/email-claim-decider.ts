@@ -3,6 +3,7 @@
 // version makes "one user per e-mail" hold under concurrent creates without any lock or unique index
 // on the write side.
 import type { UserEvent } from '../../schema/users/events.js';
+import type { Decider } from '../shared/decider.js';
 import { DomainError } from '../shared/domain-errors.js';
 
 export interface EmailClaimState {
@@ -71,4 +72,4 @@ export const emailClaimDecider = {
   decide,
   /** The address's blind index (services/users/auth.ts `claimStreamOf`). */
   streamId: (emailIndex: string) => `useremail-${emailIndex}`,
-};
+} satisfies Decider<EmailClaimState, EmailClaimCommand, UserEvent>;

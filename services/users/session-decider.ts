@@ -2,6 +2,7 @@
 // facts for statistics and the audit trail, decided by nothing the user aggregate knows, so they
 // neither grow the user's stream nor make an admin's edit of the user retry on a conflict.
 import type { UserEvent } from '../../schema/users/events.js';
+import type { Decider } from '../shared/decider.js';
 
 export type UserSessionState = Record<string, never>;
 
@@ -24,4 +25,4 @@ export const userSessionDecider = {
   evolve,
   decide,
   streamId: (userId: number) => `usersessions-${userId}`,
-};
+} satisfies Decider<UserSessionState, UserSessionCommand, UserEvent>;

@@ -10,7 +10,7 @@ import type { Actor } from '../auth/permissions.js';
 import type { StoredEvent } from '../eventstore/port.js';
 import { ADMIN_ROSTER_STREAM, adminRosterDecider } from './admin-roster-decider.js';
 import { claimEmail, claimStreamOf, registerUser } from './auth.js';
-import { userDecider } from './decider.js';
+import { userDecider } from './user-decider.js';
 import { changeRole, deactivateUser, deleteUser, reactivateUser } from './users.js';
 
 let t: TestApp;

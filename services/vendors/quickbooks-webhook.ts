@@ -7,7 +7,7 @@ import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import type { QbWebhookAnswer } from '../../schema/vendors/answers.js';
 import type { AppServices } from '../app/context.js';
 import { AppError } from '../shared/errors.js';
-import { vendorSyncDecider } from './decider.js';
+import { vendorSyncDecider } from './vendor-sync-decider.js';
 
 /** Intuit's signature: base64(HMAC-SHA256(raw body, verifier token)). */
 export function intuitSignature(body: Buffer | string, verifierToken: string): string {

@@ -16,7 +16,7 @@ import type { AppServices } from '../../services/app/context.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
 import { completeAdminRemoval, observeAdmin } from '../../services/users/admin-roster.js';
 import { releaseAbandonedClaim, STALE_CLAIM_MS } from '../../services/users/auth.js';
-import { userDecider } from '../../services/users/decider.js';
+import { userDecider } from '../../services/users/user-decider.js';
 import { eraseSubject } from '../../services/users/users.js';
 import { type JobHandler, type ProcessManager, type ReactionJob, reactionJobId } from '../process-manager.js';
 

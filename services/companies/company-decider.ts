@@ -1,5 +1,5 @@
 // The company aggregate as a decider (spec 1 §3, §4): details, status, assignments, payment account
-// and NACHA settings. Name uniqueness is decided on the `companynames` stream (names.ts); whether an
+// and NACHA settings. Name uniqueness is decided on the `companynames` stream (names-decider.ts); whether an
 // assignee may be assigned (a manager that exists, a user of the right role) is checked by the use
 // case against the read models. Pure: times come in on the command.
 import type {
@@ -8,6 +8,7 @@ import type {
   CompanyStatus,
   NachaSettings,
 } from '../../schema/companies/events.js';
+import type { Decider } from '../shared/decider.js';
 import { DomainError } from '../shared/domain-errors.js';
 
 export interface CompanyDetails {
@@ -304,4 +305,4 @@ export const companyDecider = {
   evolve,
   decide,
   streamId: (companyId: number) => `company-${companyId}`,
-};
+} satisfies Decider<CompanyState, CompanyCommand, CompanyEvent>;

@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import type { CompanyEvent, NachaSettings } from '../../schema/companies/events.js';
 import { deciderSpec } from '../../test/support/decider-spec.js';
-import { companyDecider } from './decider.js';
+import { companyDecider } from './company-decider.js';
 import { NAME_TAKEN, namesDecider } from './names-decider.js';
 
 const now = '2026-01-02T03:04:05.000Z';

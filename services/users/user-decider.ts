@@ -1,6 +1,7 @@
 // The user aggregate as a decider: initialState, evolve (fold events), decide (command → events).
 // Pure: no I/O, no clock (times come in on the command), no hashing (a stored credential's id comes in).
 import { type Role, type UserEvent, userSubject } from '../../schema/users/events.js';
+import type { Decider } from '../shared/decider.js';
 import { DomainError } from '../shared/domain-errors.js';
 
 export interface UserState {
@@ -196,4 +197,9 @@ export function decide(command: UserCommand, state: UserState): UserEvent[] {
   }
 }
 
-export const userDecider = { initialState, evolve, decide, streamId: (userId: number) => `user-${userId}` };
+export const userDecider = {
+  initialState,
+  evolve,
+  decide,
+  streamId: (userId: number) => `user-${userId}`,
+} satisfies Decider<UserState, UserCommand, UserEvent>;

@@ -1,6 +1,7 @@
 // The manager aggregate as a decider (spec 2 §3, §4): a contact record with a status. Its link to a
-// user account lives in the `managerlinks` stream (links.ts). Pure: times come in on the command.
+// user account lives in the `managerlinks` stream (links-decider.ts). Pure: times come in on the command.
 import type { ManagerEvent, ManagerStatus } from '../../schema/managers/events.js';
+import type { Decider } from '../shared/decider.js';
 import { DomainError } from '../shared/domain-errors.js';
 
 export interface ManagerDetails {
@@ -92,4 +93,4 @@ export const managerDecider = {
   evolve,
   decide,
   streamId: (managerId: number) => `manager-${managerId}`,
-};
+} satisfies Decider<ManagerState, ManagerCommand, ManagerEvent>;

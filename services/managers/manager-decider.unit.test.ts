@@ -1,8 +1,8 @@
 import { describe, it } from 'vitest';
 import type { ManagerEvent } from '../../schema/managers/events.js';
 import { deciderSpec } from '../../test/support/decider-spec.js';
-import { managerDecider } from './decider.js';
 import { linksDecider, USER_ALREADY_LINKED } from './links-decider.js';
+import { managerDecider } from './manager-decider.js';
 
 const now = '2026-01-02T03:04:05.000Z';
 const details = { firstName: 'Mia', lastName: 'Ross', email: 'mia@example.com', phone: null, title: 'CFO' };

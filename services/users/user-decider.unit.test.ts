@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import type { UserEvent } from '../../schema/users/events.js';
 import { deciderSpec } from '../../test/support/decider-spec.js';
-import { userDecider } from './decider.js';
+import { userDecider } from './user-decider.js';
 
 const spec = deciderSpec(userDecider);
 const now = '2026-01-02T03:04:05.000Z';

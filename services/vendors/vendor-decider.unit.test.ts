@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
-import type { VendorEvent, VendorSyncEvent } from '../../schema/vendors/events.js';
+import type { VendorEvent } from '../../schema/vendors/events.js';
 import { deciderSpec } from '../../test/support/decider-spec.js';
-import { vendorDecider, vendorSyncDecider } from './decider.js';
+import { vendorDecider } from './vendor-decider.js';
 
 const now = '2026-01-02T03:04:05.000Z';
 const qb: { name: string; email: string | null; phone: string | null; active: boolean } = {
@@ -119,48 +119,5 @@ describe('vendor decider', () => {
       .when({ type: 'RecordUnmask', byUserId: 1, now })
       .thenRefuses('NOT_FOUND');
     spec.given([]).when({ type: 'ForgetVendor', now }).thenRefuses('NOT_FOUND');
-  });
-});
-
-describe('vendor sync decider', () => {
-  const spec = deciderSpec(vendorSyncDecider);
-  const requested: VendorSyncEvent = {
-    type: 'VendorSyncRequested',
-    data: { syncId: 's1', companyId: 2, limit: 1000, offset: 0, at: now },
-  };
-  const complete = {
-    type: 'CompleteVendorSync' as const,
-    syncId: 's1',
-    companyId: 2,
-    synced: 3,
-    failed: 1,
-    error: null,
-    now,
-  };
-
-  it('completes a requested sync once; a job that runs again records nothing', () => {
-    spec
-      .given([requested])
-      .when(complete)
-      .then([
-        {
-          type: 'VendorSyncCompleted',
-          data: { syncId: 's1', companyId: 2, synced: 3, failed: 1, error: null, at: now },
-        },
-      ]);
-    spec
-      .given([
-        requested,
-        {
-          type: 'VendorSyncCompleted',
-          data: { syncId: 's1', companyId: 2, synced: 3, failed: 1, error: null, at: now },
-        },
-      ])
-      .when(complete)
-      .then([]);
-  });
-
-  it('refuses to complete a sync never requested', () => {
-    spec.given([]).when(complete).thenRefuses('NOT_FOUND');
   });
 });
