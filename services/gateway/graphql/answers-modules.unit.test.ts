@@ -43,17 +43,7 @@ const cases: Array<[string, z.ZodObject, DriftOptions?]> = [
     },
   ],
   ['QbCredentials', companies.QbCredentials],
-  [
-    'QbTokenStatus',
-    companies.QbTokenStatus,
-    {
-      restOnly: {
-        reconsentBy: 'Read by the REST connection panel only',
-        reconsentDue: 'Read by the REST connection panel only',
-        problem: 'Read by the REST connection panel only',
-      },
-    },
-  ],
+  ['QbTokenStatus', companies.QbTokenStatus],
   ['QbBankAccount', companies.QbBankAccount],
   ['Vendor', vendors.Vendor, VENDOR],
   ['VendorPage', vendors.VendorPage, { nested: { data: VENDOR } }],

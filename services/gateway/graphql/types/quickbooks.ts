@@ -28,8 +28,7 @@ const CredentialsRef = builder.objectRef<QbCredentialsInfo>('QbCredentials').imp
 
 const TokenStatusRef = builder.objectRef<QbTokenStatus>('QbTokenStatus').implement({
   fields: (t) => ({
-    // Reconsent and problem are read over REST (the connection panel) only.
-    ...answerFields(t, QbTokenStatusAnswer, { only: ['hasTokens', 'isExpired'] }),
+    ...answerFields(t, QbTokenStatusAnswer, { omit: ['expiresIn'] }),
     expiresIn: t.exposeInt('expiresIn', { description: 'Seconds until the access token expires.' }),
   }),
 });

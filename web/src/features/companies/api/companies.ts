@@ -1,11 +1,9 @@
 // The Companies reads and writes (spec 1 §7) and the QuickBooks connection's, as GraphQL documents;
 // the answer types come from them. Writes re-read the lists and details through the cache
-// (lib/cache-rules.ts). The token status stays on REST: its re-consent date and problem text are
-// not in the GraphQL QbTokenStatus.
+// (lib/cache-rules.ts).
 import { useCallback } from 'react';
-import { api } from '../../../lib/api-client';
 import { graphql, type ResultOf, type VariablesOf } from '../../../lib/graphql';
-import { useGqlMutation } from '../../../lib/use-graphql';
+import { type GqlQuery, useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
 
 const AssigneeFields = graphql(`
   fragment CompanyAssigneeFields on CompanyAssignee @_unmask {
@@ -318,27 +316,28 @@ export function useSetCompanyActive() {
   );
 }
 
-/**
- * GET .../qb-token-status (REST: GraphQL's QbTokenStatus lacks reconsentBy, reconsentDue and problem).
- * The answer as the REST contract gives it (services/gateway/rest/quickbooks-routes.ts).
- */
-export interface TokenStatus {
-  hasTokens: boolean;
-  isExpired: boolean;
-  expiresIn: number;
-  /** When the company must consent again in QuickBooks (the refresh token's hard expiry). */
-  reconsentBy?: string | null;
-  /** Less than a week before reconsentBy: the refresh job recorded a warning. */
-  reconsentDue?: boolean;
-  /** Why the connection needs attention (e.g. the app credentials were refused); null if none. */
-  problem?: string | null;
-}
+/** The QuickBooks token status: expiry, when the company must consent again, and any recorded problem. */
+export const QbTokenStatusQuery = graphql(`
+  query QbTokenStatus($companyId: Int!) {
+    qbTokenStatus(companyId: $companyId) {
+      hasTokens
+      isExpired
+      expiresIn
+      reconsentBy
+      reconsentDue
+      problem
+    }
+  }
+`);
 
-export async function getTokenStatus(id: number, signal?: AbortSignal): Promise<TokenStatus> {
-  const res = await api.get<TokenStatus>(`/api/company/companies/${id}/qb-token-status`, {
-    signal,
-    fallbackMessage: 'Failed to check QuickBooks connection',
-  });
-  if (!res.data) throw new Error('Failed to check QuickBooks connection');
-  return res.data;
+export type TokenStatus = ResultOf<typeof QbTokenStatusQuery>['qbTokenStatus'];
+
+/** The token status of a connected company (paused while `enabled` is false). */
+export function useTokenStatus(companyId: number, enabled: boolean): GqlQuery<TokenStatus> {
+  const q = useGqlQuery(
+    QbTokenStatusQuery,
+    { companyId },
+    { pause: !enabled, fallback: 'Failed to check QuickBooks connection' },
+  );
+  return { ...q, data: enabled ? q.data?.qbTokenStatus : undefined };
 }

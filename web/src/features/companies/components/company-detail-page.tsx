@@ -11,15 +11,14 @@ import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { useCompanyChanged } from '../../../hooks/use-company-changed';
 import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
-import { useRemote } from '../../../lib/use-remote';
 import {
   ChangeCompanyAssignments,
   type Company,
   CompanyQuery,
-  getTokenStatus,
   ManagerChoicesQuery,
   UserChoicesQuery,
   useSetCompanyActive,
+  useTokenStatus,
 } from '../api/companies';
 import { formatDate, formatDateTime, NONE, PICKER_LIMIT } from '../utils/company-rules';
 import { CompanyStatusBadge } from './company-badges';
@@ -107,14 +106,12 @@ export function CompanyDetailPage() {
     { pause: !valid, fallback: 'Failed to fetch company' },
   );
   const c = company.data?.company;
-  const status = useRemote((signal) => getTokenStatus(Number(id), signal), [id, c?.qbRealmId ?? null], {
-    enabled: valid && Boolean(c?.qbRealmId),
-  });
+  const status = useTokenStatus(Number(id), valid && Boolean(c?.qbRealmId));
   const setCompanyActive = useSetCompanyActive();
   const [oauthOpen, setOauthOpen] = useState(false);
   const [toggling, setToggling] = useState(false);
 
-  // Any change of the company re-reads it through the cache; the token status (REST) reads again too.
+  // Any change of the company re-reads it through the cache; the token status reads again too.
   useCompanyChanged(valid ? Number(id) : null, status.reload);
   // After the OAuth dialog saved credentials or finished a flow (the callback may beat the push).
   const reloadAll = () => {

@@ -25,7 +25,7 @@ function card(status: TokenStatus) {
     <GraphQLTestProvider mock={gql}>
       <ConnectionCard
         company={company}
-        status={{ data: status, error: null, loading: false, reload: vi.fn(), setData: vi.fn() }}
+        status={{ data: status, error: null, loading: false, reload: vi.fn() }}
         canManage
         onConnect={vi.fn()}
       />
@@ -37,14 +37,28 @@ describe('ConnectionCard with a recorded problem', () => {
   it('says the app credentials are wrong when QuickBooks answered invalid_client', () => {
     const problem =
       "QuickBooks refused this company's app credentials (invalid_client): the client id or secret is wrong or was rotated. Enter the app's current credentials.";
-    card({ hasTokens: true, isExpired: false, expiresIn: 3000, problem });
+    card({
+      hasTokens: true,
+      isExpired: false,
+      expiresIn: 3000,
+      reconsentBy: null,
+      reconsentDue: false,
+      problem,
+    });
     const issue = screen.getByTestId('connection-issue');
     expect(issue.textContent).toBe(problem);
     expect(issue.textContent).not.toMatch(/revoked or has expired/);
   });
 
   it('keeps the lost-grant text when no problem was recorded', () => {
-    card({ hasTokens: true, isExpired: false, expiresIn: 3000, problem: null });
+    card({
+      hasTokens: true,
+      isExpired: false,
+      expiresIn: 3000,
+      reconsentBy: null,
+      reconsentDue: false,
+      problem: null,
+    });
     expect(screen.getByTestId('connection-issue').textContent).toMatch(/revoked or has expired/);
   });
 });

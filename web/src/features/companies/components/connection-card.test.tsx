@@ -26,10 +26,16 @@ const remote = (data: TokenStatus) => ({
   error: null,
   loading: false,
   reload: vi.fn(),
-  setData: vi.fn(),
 });
 
-const live = { hasTokens: true, isExpired: false, expiresIn: 3000 };
+const live: TokenStatus = {
+  hasTokens: true,
+  isExpired: false,
+  expiresIn: 3000,
+  reconsentBy: null,
+  reconsentDue: false,
+  problem: null,
+};
 
 function card(c: Company, status: TokenStatus) {
   render(

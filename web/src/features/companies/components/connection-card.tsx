@@ -7,8 +7,8 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { toast } from '../../../components/ui/use-toast';
+import type { GqlQuery } from '../../../lib/use-graphql';
 import { useGqlMutation } from '../../../lib/use-graphql';
-import type { Remote } from '../../../lib/use-remote';
 import { COMPANY_MESSAGES, type Company, RefreshQbToken, type TokenStatus } from '../api/companies';
 import { CONNECTION_POLL_MS, connectionState, formatDateTime, formatExpiresIn } from '../utils/company-rules';
 
@@ -54,7 +54,7 @@ export function ConnectionCard({
   onConnect,
 }: {
   company: Pick<Company, 'id' | 'qbRealmId' | 'qbConnectionStatus' | 'qbLastRefresh'>;
-  status: Remote<TokenStatus>;
+  status: GqlQuery<TokenStatus>;
   canManage: boolean;
   onConnect: () => void;
 }) {

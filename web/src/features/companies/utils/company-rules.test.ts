@@ -97,7 +97,14 @@ describe('display rules', () => {
   it('derives the six connection display states', () => {
     const realm = { qbRealmId: '9', qbConnectionStatus: 'connected' as const };
     const none = { qbRealmId: null, qbConnectionStatus: null };
-    const ok = { hasTokens: true, isExpired: false, expiresIn: 100 };
+    const ok = {
+      hasTokens: true,
+      isExpired: false,
+      expiresIn: 100,
+      reconsentBy: null,
+      reconsentDue: false,
+      problem: null,
+    };
     expect(connectionState(none, { error: null, loading: false })).toBe('not-connected');
     expect(connectionState(realm, { error: null, loading: true })).toBe('checking');
     expect(connectionState(realm, { error: new Error('x'), loading: false })).toBe('error');
@@ -111,7 +118,15 @@ describe('display rules', () => {
   });
 
   it('never shows a lost grant as connected, even with a stored token not yet expired (issue 37)', () => {
-    const ok = { data: { hasTokens: true, isExpired: false, expiresIn: 3000 }, error: null, loading: false };
+    const data = {
+      hasTokens: true,
+      isExpired: false,
+      expiresIn: 3000,
+      reconsentBy: null,
+      reconsentDue: false,
+      problem: null,
+    };
+    const ok = { data, error: null, loading: false };
     expect(connectionState({ qbRealmId: '9', qbConnectionStatus: 'disconnected' }, ok)).toBe('reconnect');
     expect(connectionState({ qbRealmId: '9', qbConnectionStatus: 'error' }, ok)).toBe('attention');
   });
