@@ -285,6 +285,43 @@ describe('rules the spec leaves to us', () => {
     await createUser('unique-a@matrix.test');
   });
 
+  it('GraphQL updateUser changes one’s own e-mail only with the current password, as REST does', async () => {
+    await createUser('self-mover@matrix.test', 'ADMIN');
+    const session = await signIn(t.url, 'self-mover@matrix.test', PASSWORD);
+    const token = session.tokens.accessToken;
+    const change = (currentPassword?: string) =>
+      gql(
+        t.url,
+        'mutation($id: Int!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { email } }',
+        {
+          id: session.user.id,
+          input: { email: 'self-moved@matrix.test', ...(currentPassword ? { currentPassword } : {}) },
+        },
+        token,
+      );
+    const none = await change();
+    expect(none.errors?.[0].extensions?.code).toBe('VALIDATION');
+    expect(JSON.stringify(none.errors)).toContain('Current password is required');
+    const wrong = await change('not-the-password');
+    expect(wrong.errors?.[0].extensions?.code).toBe('VALIDATION');
+    expect(JSON.stringify(wrong.errors)).toContain('Current password is incorrect');
+    const me = await api(t.url, 'GET', '/api/auth/me', { token });
+    expect(me.body.data.email).toBe('self-mover@matrix.test');
+    const right = await change(PASSWORD);
+    expect(right.errors).toBeUndefined();
+    expect(right.data.updateUser.email).toBe('self-moved@matrix.test');
+    await signIn(t.url, 'self-moved@matrix.test', PASSWORD);
+    // Another ADMIN changing someone else's address needs no password (the rule is for one's own).
+    const other = await createUser('other-mover@matrix.test');
+    const byAdmin = await gql(
+      t.url,
+      'mutation($id: Int!, $input: UpdateUserInput!) { updateUser(id: $id, input: $input) { email } }',
+      { id: other.id, input: { email: 'other-moved@matrix.test' } },
+      token,
+    );
+    expect(byAdmin.errors).toBeUndefined();
+  });
+
   it('validates passwords: 6+ on admin change, with the spec’s message', async () => {
     const u = await createUser('pw-rule@matrix.test');
     const r = await api(t.url, 'PUT', `/api/user/users/${u.id}/change-password`, {

@@ -175,6 +175,10 @@ const UpdateUserInputRef = builder.inputType('UpdateUserInput', {
     lastName: t.string({ required: false }),
     role: t.field({ type: RoleEnum, required: false }),
     isActive: t.boolean({ required: false }),
+    currentPassword: t.string({
+      required: false,
+      description: 'Needed when the change is to one’s own e-mail address (as on PUT /api/user/users/{id}).',
+    }),
   }),
 });
 
@@ -183,7 +187,14 @@ builder.mutationField('updateUser', (t) =>
     type: UserRef,
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateUserInputRef, required: true }) },
     // firstName/lastName may be set to null on purpose (clearing them): keep explicit nulls there.
-    resolve: (_, args, ctx) => run(() => updateUser(ctx.app, ctx.actor, args.id, args.input)),
+    // The password is checked by the same use case and zod input as REST; an explicit null is none.
+    resolve: (_, args, ctx) =>
+      run(() =>
+        updateUser(ctx.app, ctx.actor, args.id, {
+          ...args.input,
+          currentPassword: args.input.currentPassword ?? undefined,
+        }),
+      ),
   }),
 );
 

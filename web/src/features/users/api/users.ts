@@ -1,7 +1,6 @@
 // The Users reads and writes (spec 1 §7), as GraphQL documents; the answer types come from them.
 // Writes re-read the lists, stats and details through the cache (lib/cache-rules.ts).
 import { useCallback } from 'react';
-import { api } from '../../../lib/api-client';
 import { graphql, type ResultOf, type VariablesOf } from '../../../lib/graphql';
 import { useGqlMutation } from '../../../lib/use-graphql';
 
@@ -151,18 +150,6 @@ export const ChangeOwnPassword = graphql(`
     changePassword(currentPassword: $currentPassword, newPassword: $newPassword)
   }
 `);
-
-/**
- * One's own e-mail address changes only with the current password, which the GraphQL input
- * (UpdateUserInput) does not carry: that one write stays on PUT /api/user/users/{id}. The userChanged
- * push re-reads the screens.
- */
-export async function updateUserWithPassword(
-  id: number,
-  input: VariablesOf<typeof UpdateUser>['input'] & { currentPassword: string },
-): Promise<void> {
-  await api.put(`/api/user/users/${id}`, input, { fallbackMessage: 'Failed to update user' });
-}
 
 /** The texts the REST answers carried (services/gateway/rest/user-routes.ts, auth-routes.ts). */
 export const USER_MESSAGES = {

@@ -8,7 +8,7 @@ import { toast } from '../../../components/ui/use-toast';
 import { useSession } from '../../../lib/auth';
 import { ApiError } from '../../../lib/errors';
 import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
-import { UpdateUser, USER_MESSAGES, UserQuery, updateUserWithPassword } from '../api/users';
+import { UpdateUser, USER_MESSAGES, UserQuery } from '../api/users';
 import { UserForm } from './user-form';
 import { UserLoadError } from './user-load-error';
 
@@ -77,9 +77,11 @@ export function UserEditPage() {
                 role: values.role,
                 isActive: values.isActive,
               };
-              if (values.currentPassword)
-                await updateUserWithPassword(user.id, { ...input, currentPassword: values.currentPassword });
-              else await update({ id: user.id, input });
+              // One's own new address needs the current password (the form asks for it then).
+              await update({
+                id: user.id,
+                input: values.currentPassword ? { ...input, currentPassword: values.currentPassword } : input,
+              });
               toast.success(USER_MESSAGES.updated);
               navigate(`/users/${user.id}`);
             } catch (err) {
