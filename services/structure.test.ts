@@ -21,7 +21,6 @@ const MODULES = ['approvals', 'companies', 'vendors', 'managers', 'users', 'dash
 const OVERSIZE_UNTIL_SPLIT: Record<string, number> = {
   // The modules' big files: answers, queries, CSV, commands and policy in one file each.
   'services/approvals/approvals.ts': 1785,
-  'services/vendors/vendors.ts': 1078,
   'services/companies/quickbooks.ts': 772,
   'services/companies/companies.ts': 585,
   // Two deciders (approval, approval policy) in one file.

@@ -22,12 +22,9 @@ import { qb, quickbooksCompanyInfo, refreshQbToken, startQbOAuth } from '../serv
 import { createManager, MANAGER_IDS_SEQUENCE } from '../services/managers/managers.js';
 import { claimStreamOf, recordNewUser } from '../services/users/auth.js';
 import { emailClaimDecider } from '../services/users/email-claim-decider.js';
-import {
-  getVendorSync,
-  listVendors,
-  requestVendorSync,
-  updateVendorBanking,
-} from '../services/vendors/vendors.js';
+import { updateVendorBanking } from '../services/vendors/banking.js';
+import { listVendors } from '../services/vendors/queries.js';
+import { getVendorSync, requestVendorSync } from '../services/vendors/sync.js';
 import { consentAndReturn } from './qbo-sandbox/connect.js';
 
 export const DEMO_PASSWORD = 'demo-pass-2026';

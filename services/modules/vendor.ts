@@ -7,7 +7,7 @@ import { vendorEvents, vendorSyncEvents } from '../../schema/vendors/events.js';
 import { VENDORS_QUEUE, vendorsJobHandlers, vendorsProcessManager } from '../../workers/vendors/reactions.js';
 import { BillCopy } from '../quickbooks/bill-copy.js';
 import { CdcMarks } from '../quickbooks/cdc-marks.js';
-import { VENDOR_IDS_SEQUENCE } from '../vendors/vendors.js';
+import { VENDOR_IDS_SEQUENCE } from '../vendors/sync-run.js';
 import '../gateway/graphql/types/vendor.js';
 import { quickbooksWebhookRoutes } from '../gateway/rest/quickbooks-webhook-routes.js';
 import { vendorRoutes } from '../gateway/rest/vendor-routes.js';

@@ -22,22 +22,13 @@ import {
   VendorSyncInput,
 } from '../../../schema/vendors/commands.js';
 import { AppError } from '../../shared/errors.js';
-import {
-  batchUpdateVendorBanking,
-  CSV_MAX_BYTES,
-  clearVendorBanking,
-  exportVendorsCsv,
-  forgetVendor,
-  getVendor,
-  getVendorSync,
-  importVendorsCsv,
-  listVendors,
-  requestVendorSync,
-  updateVendorBanking,
-  vendorAchStatus,
-  vendorHistory,
-  vendorsMissingBanking,
-} from '../../vendors/vendors.js';
+import { batchUpdateVendorBanking, clearVendorBanking, updateVendorBanking } from '../../vendors/banking.js';
+import { exportVendorsCsv } from '../../vendors/csv-export.js';
+import { CSV_MAX_BYTES, importVendorsCsv } from '../../vendors/csv-import.js';
+import { forgetVendor } from '../../vendors/forget.js';
+import { vendorHistory } from '../../vendors/history.js';
+import { getVendor, listVendors, vendorAchStatus, vendorsMissingBanking } from '../../vendors/queries.js';
+import { getVendorSync, requestVendorSync } from '../../vendors/sync.js';
 import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

@@ -9,19 +9,12 @@ import {
 } from '../../../../schema/vendors/answers.js';
 import { authorize } from '../../../auth/permissions.js';
 import type { Page } from '../../../shared/paging.js';
-import {
-  clearVendorBanking,
-  forgetVendor,
-  getVendor,
-  getVendorSync,
-  listVendors,
-  requestVendorSync,
-  updateVendorBanking,
-  type VendorDto,
-  type VendorHistoryEntry,
-  type VendorSyncDto,
-  vendorHistory,
-} from '../../../vendors/vendors.js';
+import { clearVendorBanking, updateVendorBanking } from '../../../vendors/banking.js';
+import { forgetVendor } from '../../../vendors/forget.js';
+import { type VendorHistoryEntry, vendorHistory } from '../../../vendors/history.js';
+import { getVendor, listVendors } from '../../../vendors/queries.js';
+import { getVendorSync, requestVendorSync, type VendorSyncDto } from '../../../vendors/sync.js';
+import type { VendorDto } from '../../../vendors/vendor-rows.js';
 import { inStaffScope, sharedRead } from '../../live.js';
 import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';

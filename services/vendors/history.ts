@@ -1,0 +1,67 @@
+// A vendor's history (spec 2 §3): read from its own stream, so unmasks show with who and when.
+import type { VendorHistoryEntry } from '../../schema/vendors/answers.js';
+import { shownTail, type VendorEvent } from '../../schema/vendors/events.js';
+import type { AppServices } from '../app/context.js';
+import { type Actor, authorize } from '../auth/permissions.js';
+import { vendorStreamId } from './vendor-decider.js';
+import { parseId, requireVendor } from './vendor-rows.js';
+
+// The answer is written once in schema/vendors/answers.ts; this name stays for its users.
+export type { VendorHistoryEntry };
+
+const accountEnding = (n: string | null) => {
+  const tail = n === null ? '' : shownTail(n);
+  return tail ? `account ending ${tail}` : 'account number masked';
+};
+
+const HISTORY: Record<VendorEvent['type'], (e: VendorEvent) => { action: string; details: string | null }> = {
+  VendorCreated: () => ({ action: 'Synced from QuickBooks', details: 'First seen in QuickBooks' }),
+  VendorChangedInQuickBooks: (e) => ({
+    action: 'Changed in QuickBooks',
+    details: `Changed: ${Object.keys(e.data)
+      .filter((k) => k !== 'vendorId' && k !== 'syncedAt')
+      .join(', ')}`,
+  }),
+  VendorBankingUpdated: (e) => ({
+    action: 'Banking updated',
+    details: `From ${(e.data as { source: string }).source === 'csv' ? 'a CSV import' : (e.data as { source: string }).source === 'batch' ? 'a batch update' : 'the banking form'}; ${accountEnding((e.data as { accountNumber: string | null }).accountNumber)}`,
+  }),
+  VendorBankingCleared: () => ({ action: 'Banking cleared', details: null }),
+  VendorBankingUnmasked: () => ({ action: 'Banking unmasked', details: 'Full bank numbers shown' }),
+  VendorForgotten: () => ({ action: 'Forgotten', details: 'Contacts and bank details erased' }),
+};
+
+/** The vendor's history from its stream, newest first: who did what and when, unmasks included. */
+export async function vendorHistory(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+): Promise<VendorHistoryEntry[]> {
+  authorize(actor, 'vendors.read');
+  const row = await requireVendor(app, actor, parseId(id));
+  const { events } = await app.store.readStream(vendorStreamId(row.company_id, row.qb_vendor_id));
+  const userIds = [
+    ...new Set(events.map((e) => Number(e.metadata.userId)).filter((n) => Number.isInteger(n) && n > 0)),
+  ];
+  const names = new Map<number, string>();
+  if (userIds.length > 0)
+    for (const u of await app.db
+      .selectFrom('users')
+      .select(['id', 'first_name', 'last_name', 'email'])
+      .where('id', 'in', userIds)
+      .execute())
+      names.set(u.id, [u.first_name, u.last_name].filter(Boolean).join(' ') || u.email || `User #${u.id}`);
+  return events
+    .map((stored) => {
+      const e = { type: stored.type, data: stored.data } as VendorEvent;
+      const line = HISTORY[e.type]?.(e) ?? { action: e.type, details: null };
+      const userId = stored.metadata.userId ? Number(stored.metadata.userId) : null;
+      return {
+        ...line,
+        at: stored.createdAt.toISOString(),
+        userId,
+        userName: userId !== null ? (names.get(userId) ?? `User #${userId}`) : null,
+      };
+    })
+    .reverse();
+}

@@ -1,0 +1,169 @@
+// Reading vendors (spec 2 §2, §3): the list, one vendor (with its full numbers after a recorded
+// unmask: banking.ts), the active ones without bank details, and the ACH status by QuickBooks id.
+import { type RawBuilder, sql } from 'kysely';
+import type { VendorAchStatus } from '../../schema/vendors/answers.js';
+import {
+  AchStatusInput,
+  MissingBankingInput,
+  VendorGetInput,
+  VendorListInput,
+} from '../../schema/vendors/commands.js';
+import type { AppServices } from '../app/context.js';
+import { keptUnder, readModelVersion } from '../app/read-cache.js';
+import { companyScope, requireCompanyInScope, scopeKey } from '../app/staff-scope.js';
+import { type Actor, authorize } from '../auth/permissions.js';
+import { AppError, parseInput } from '../shared/errors.js';
+import type { Page } from '../shared/paging.js';
+import { unmaskedVendor } from './banking.js';
+import {
+  inCompanies,
+  parseId,
+  requireVendor,
+  toDto,
+  type VendorDto,
+  type VendorRow,
+  vendorRows,
+} from './vendor-rows.js';
+
+const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * A search matching at least this many times the rows up to the page's end is paged by walking the
+ * name index (listVendors).
+ */
+const BROAD_SEARCH_FACTOR = 20;
+
+/** What the vendors list reads: its rows, and each vendor's company name. */
+const VENDOR_LIST_READ_MODELS = ['vendors', 'companies'] as const;
+
+export async function listVendors(
+  app: AppServices,
+  actor: Actor | null,
+  query: unknown,
+): Promise<Page<VendorDto>> {
+  authorize(actor, 'vendors.read');
+  const { search, companyId, hasBanking, active, page, limit } = parseInput(VendorListInput, query);
+  const scope = await companyScope(app, actor);
+  let q = vendorRows(app);
+  // Not a join: an anti-join with the few deleted companies leaves the count's scan as it was.
+  let count = app.db
+    .selectFrom('vendors as v')
+    .where(({ exists, not, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('companies as c')
+            .select(sql`1`.as('one'))
+            .whereRef('c.id', '=', 'v.company_id')
+            .where('c.deleted_at', 'is not', null),
+        ),
+      ),
+    )
+    .select((eb) => eb.fn.countAll<string>().as('n'));
+  const filters = <T extends typeof q | typeof count>(b: T): T => {
+    let x = b as typeof q;
+    if (companyId !== undefined) x = x.where('v.company_id', '=', companyId);
+    if (hasBanking !== undefined) x = x.where('v.has_banking', '=', hasBanking);
+    if (active !== undefined) x = x.where('v.active', '=', active);
+    if (search) x = x.where('v.search_text', 'like', likePattern(search));
+    return inCompanies(x, scope) as unknown as T;
+  };
+  q = filters(q);
+  count = filters(count);
+  // Kept while the vendors and companies read models stand still (read-cache.ts: never stale). The
+  // total apart from the page: paging through one search counts its matches once, not per page (a
+  // search matching a third of 50,000 vendors is a bitmap scan of ~17,000 rows to count).
+  const version = await readModelVersion(app, VENDOR_LIST_READ_MODELS);
+  const filtersKey = JSON.stringify([search, companyId, hasBanking, active, scopeKey(scope)]);
+  const offset = (page - 1) * limit;
+  const pageOf = (order: RawBuilder<unknown>) => q.orderBy(order).orderBy('v.id').limit(limit).offset(offset);
+  const pageKey = `vendors:page:${filtersKey}:${page}:${limit}`;
+  const totalKept = () =>
+    keptUnder(app, version, `vendors:total:${filtersKey}`, async () =>
+      Number((await count.executeTakeFirstOrThrow()).n),
+    );
+  let rows: VendorRow[];
+  let total: number;
+  if (!search) {
+    [rows, total] = await Promise.all([
+      keptUnder(app, version, pageKey, () => pageOf(sql`lower(v.name)`).execute()),
+      totalKept(),
+    ]);
+  } else {
+    // A search's page is found one of two ways, by how many vendors match (known first: kept per
+    // filters, it serves every page). Few: from the trigram index, sorted (walking the name index
+    // instead passes most vendors when the matches sort late: 30 ms over 50,000). Many (a third of
+    // all vendors for 'billing1'): sorting them all was the list's tail (60 – 80 ms on this host),
+    // while walking the name index finds the page after about (offset + limit) × vendors / matches
+    // rows. The planner cannot know how many a substring matches (its guess is a fraction of a per
+    // cent), so the walk is asked for: no bitmap scan (the trigram index has no other), no
+    // sequential scan.
+    total = await totalKept();
+    const broad = (offset + limit) * BROAD_SEARCH_FACTOR <= total;
+    rows = await keptUnder(app, version, pageKey, () =>
+      broad
+        ? app.db.transaction().execute(async (trx) => {
+            await sql`SET LOCAL enable_bitmapscan = off; SET LOCAL enable_seqscan = off`.execute(trx);
+            return trx.executeQuery(pageOf(sql`lower(v.name)`).compile()).then((r) => r.rows as VendorRow[]);
+          })
+        : pageOf(sql`lower(v.name) || ''`).execute(),
+    );
+  }
+  return { data: rows.map(toDto), total, page, limit, totalPages: Math.max(1, Math.ceil(total / limit)) };
+}
+
+/**
+ * One vendor. With `showUnmasked=true` (ADMIN, MODERATOR) the unmask is recorded first — an event
+ * with who and when — and only then are the full numbers read from the vendor's stream.
+ */
+export async function getVendor(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+  query: unknown = {},
+): Promise<VendorDto> {
+  authorize(actor, 'vendors.read');
+  const vendorId = parseId(id);
+  const { showUnmasked } = parseInput(VendorGetInput, query);
+  const row = await requireVendor(app, actor, vendorId);
+  const dto = toDto(row);
+  if (!showUnmasked) return { ...dto, isUnmasked: false };
+  return unmaskedVendor(app, actor, row, dto);
+}
+
+/** Active vendors without bank details (optionally of one company), by name. */
+export async function vendorsMissingBanking(app: AppServices, actor: Actor | null, query: unknown) {
+  authorize(actor, 'vendors.read');
+  const { companyId } = parseInput(MissingBankingInput, query);
+  let q = inCompanies(
+    vendorRows(app).where('v.has_banking', '=', false).where('v.active', '=', true),
+    await companyScope(app, actor),
+  );
+  if (companyId !== undefined) q = q.where('v.company_id', '=', companyId);
+  return (await q.orderBy(sql`lower(v.name)`).orderBy('v.id').limit(1000).execute()).map(toDto);
+}
+
+/** Spec 2 §3 Vendor ACH status, by the company and QuickBooks vendor id (masked numbers). */
+export async function vendorAchStatus(
+  app: AppServices,
+  actor: Actor | null,
+  query: unknown,
+): Promise<VendorAchStatus> {
+  authorize(actor, 'vendors.read');
+  const { companyId, qbVendorId } = parseInput(AchStatusInput, query);
+  await requireCompanyInScope(app, actor, companyId, 'Vendor not found');
+  const row = await vendorRows(app)
+    .where('v.company_id', '=', companyId)
+    .where('v.qb_vendor_id', '=', qbVendorId)
+    .executeTakeFirst();
+  if (!row) throw new AppError('NOT_FOUND', 'Vendor not found');
+  const d = toDto(row);
+  return {
+    hasBankingInfo: d.hasBankingInfo,
+    routingNumber: d.routingNumber,
+    accountNumber: d.accountNumber,
+    accountType: d.accountType,
+    bankName: d.bankName,
+    vendorId: d.id,
+    vendorName: d.name,
+  };
+}
