@@ -156,7 +156,7 @@ describe('companies screens', () => {
     await page.getByLabel('Search').fill('');
     await choose(page, 'Status', 'Inactive');
     await expect.poll(() => rowNames(page)).toEqual(['Acme Holdings']);
-    await page.getByText('Showing 1 to 1 of 1 companies').waitFor();
+    await page.getByText('Showing 1 to 1 of 1 company').waitFor();
     await choose(page, 'Status', 'All statuses');
     await choose(page, 'QB Status', 'Connected');
     await page.getByText('No companies found').waitFor();

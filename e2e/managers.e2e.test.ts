@@ -74,7 +74,7 @@ describe('managers screens', () => {
     expect(text).toContain('Controller');
     expect(text).toContain('Uma Patel');
     expect(text).toContain('ACTIVE');
-    await page.getByText('Showing 1 to 1 of 1 managers').waitFor();
+    await page.getByText('Showing 1 to 1 of 1 manager').waitFor();
 
     // Unlink from the detail page.
     await page.goto(`/managers/${id}`);

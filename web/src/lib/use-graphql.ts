@@ -1,6 +1,6 @@
 // The screens' GraphQL hooks, over urql: a query as { data, error, loading, reload } (the shape the
-// REST hook use-remote.ts gave, so a screen moves over line by line) and a mutation as an async
-// function that resolves with the answer or throws the same ApiError a REST call threw.
+// screens' former REST query hook gave) and a mutation as an async function that resolves with the
+// answer or throws the same ApiError a REST call threw.
 //
 // Usage:
 //   const Managers = graphql(`query Managers($page: Int) { managers(page: $page) { … } }`);

@@ -1,4 +1,8 @@
-// Shapes of the REST API (spec 1 §3, §7): the envelope every call answers with, and the user.
+// The REST answers the web still reads by hand. Sign-in, refresh and sign-out stay on REST (they
+// give the tokens the GraphQL client sends; decision 0002), so their user and tokens are typed here,
+// held to the server's by test/contracts/web-types.ts, with the envelope every REST call answers in
+// (also the file transfers: CSV export and import, the invoice). Every screen on GraphQL types its
+// answers from its documents (gql.tada) instead: add nothing else here.
 
 export type Role = 'ADMIN' | 'MODERATOR' | 'USER' | 'GUEST';
 
@@ -28,18 +32,10 @@ export interface FieldError {
   message: string;
 }
 
-export interface Pagination {
-  total: number;
-  page: number;
-  limit: number;
-  totalPages: number;
-}
-
 export interface ApiEnvelope<T = unknown> {
   success: boolean;
   data?: T;
   error?: string | { message?: string };
   message?: string;
   errors?: FieldError[] | string[];
-  meta?: { pagination?: Pagination };
 }

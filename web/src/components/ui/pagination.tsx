@@ -9,14 +9,20 @@ export interface PaginationInfo {
   totalPages: number;
 }
 
-/** 'Showing X to Y of N {noun}' for a page of a paged list. */
+/** One of a list's plural noun: the lists' nouns are regular ('companies' → 'company', 'users' → 'user'). */
+function singular(noun: string): string {
+  if (noun.endsWith('ies')) return `${noun.slice(0, -3)}y`;
+  return noun.endsWith('s') ? noun.slice(0, -1) : noun;
+}
+
+/** 'Showing X to Y of N {noun}' for a page of a paged list ('of 1 company', 'of 2 companies'). */
 export function showingText(
   { page, limit, total }: Pick<PaginationInfo, 'page' | 'limit' | 'total'>,
   noun: string,
 ): string {
   const from = total === 0 ? 0 : (page - 1) * limit + 1;
   const to = Math.min(page * limit, total);
-  return `Showing ${from} to ${to} of ${total} ${noun}`;
+  return `Showing ${from} to ${to} of ${total} ${total === 1 ? singular(noun) : noun}`;
 }
 
 /** The paged list footer: 'Showing X to Y of N …', Previous, Next, 'Page P of T'. */

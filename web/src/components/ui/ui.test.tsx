@@ -91,6 +91,8 @@ describe('pagination footer', () => {
       'Showing 21 to 25 of 25 companies',
     );
     expect(showingText({ page: 1, limit: 10, total: 0 }, 'companies')).toBe('Showing 0 to 0 of 0 companies');
+    expect(showingText({ page: 1, limit: 10, total: 1 }, 'companies')).toBe('Showing 1 to 1 of 1 company');
+    expect(showingText({ page: 1, limit: 10, total: 1 }, 'vendors')).toBe('Showing 1 to 1 of 1 vendor');
     const onPageChange = vi.fn();
     render(
       <PaginationFooter
