@@ -12,7 +12,7 @@ import http from 'node:http';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
 import '../services/modules/index.js';
-import { approvalStreamId } from '../services/approvals/decider.js';
+import { approvalStreamId } from '../services/approvals/approval-decider.js';
 import type { NewEvent } from '../services/eventstore/port.js';
 import { openEventStore } from '../services/privacy/store.js';
 import { createPool } from '../services/shared/db.js';

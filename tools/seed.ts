@@ -3,13 +3,11 @@
 // linked to the demo USER.
 
 import type { AppServices } from '../services/app/context.js';
-import {
-  approveApproval,
-  billsForApproval,
-  createApproval,
-  rejectApproval,
-  setApprovalPolicy,
-} from '../services/approvals/approvals.js';
+import { approveApproval } from '../services/approvals/approve.js';
+import { billsForApproval } from '../services/approvals/bills.js';
+import { createApproval } from '../services/approvals/create.js';
+import { setApprovalPolicy } from '../services/approvals/policy.js';
+import { rejectApproval } from '../services/approvals/reject.js';
 import type { Actor } from '../services/auth/permissions.js';
 import {
   COMPANY_IDS_SEQUENCE,

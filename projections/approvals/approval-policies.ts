@@ -4,7 +4,7 @@
 // approval reads say, per viewer, whether they may approve and why not, without a stream read per
 // company on every list page (the list's cache keys on this checkpoint too, so a change shows at once).
 import { sql } from 'kysely';
-import type { ApprovalPolicyEvent } from '../../schema/approvals/events.js';
+import { isApprovalPolicyEvent } from '../../schema/approvals/events.js';
 import { decodeEvent } from '../../schema/shared/events.js';
 import type { Projection } from '../projection.js';
 import type { ApprovalReadTables } from './tables.js';
@@ -26,7 +26,8 @@ export const approvalPoliciesProjection: Projection<ApprovalReadTables> = {
     )`.execute(db);
   },
   async apply(trx, stored, ctx) {
-    const event = decodeEvent(stored) as ApprovalPolicyEvent;
+    const event = decodeEvent(stored);
+    if (!isApprovalPolicyEvent(event)) return;
     const d = event.data;
     const row = {
       company_id: d.companyId,

@@ -4,7 +4,13 @@
 // person's name or e-mail is kept twice. The bills snapshot is kept without the vendors' e-mail and
 // phone: those stay sealed in ApprovalCreated and the detail opens them from the stream.
 import { type Kysely, sql, type Transaction } from 'kysely';
-import type { ApprovalEvent, ApprovalStatus, BillSnapshot, Priority } from '../../schema/approvals/events.js';
+import {
+  type ApprovalEvent,
+  type ApprovalStatus,
+  type BillSnapshot,
+  isApprovalEvent,
+  type Priority,
+} from '../../schema/approvals/events.js';
 import { decodeEvent } from '../../schema/shared/events.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
 import type { Projection, ProjectionContext } from '../projection.js';
@@ -258,7 +264,8 @@ async function applyApprovals(
 ) {
   const decoded = events
     .filter((e) => HANDLES.includes(e.type as (typeof HANDLES)[number]))
-    .map((e) => decodeEvent(e) as ApprovalEvent);
+    .map((e) => decodeEvent(e))
+    .filter(isApprovalEvent);
   if (decoded.length === 0) return;
   const memory = ctx.memory;
   const rows = new Map<string, Row | undefined>();

@@ -1,5 +1,5 @@
 // Every answer of the approvals module, written once (issue 38 item 1). The application's answer
-// types are `z.infer` of these (services/app/approvals.ts), the REST routes document them as they
+// types are `z.infer` of these (services/approvals/), the REST routes document them as they
 // are (OpenAPI components for the named ones), and the GraphQL types derive their fields from them
 // or are held to them by services/gateway/graphql/answers-approvals.unit.test.ts.
 import { z } from 'zod';
@@ -154,7 +154,22 @@ export const ApprovalHistoryEntry = z.object({
   userId: z.number().int().nullable(),
   userName: z.string().nullable(),
   timestamp: z.string(),
+  /** The step in plain text (amounts in en-US format), for clients that show it as is. */
   details: z.string().nullable(),
+  amount: z
+    .number()
+    .nullable()
+    .describe(
+      'The amount of the step (created: the total; approved: the approved bills), for the reader to format',
+    ),
+  threshold: z
+    .number()
+    .nullable()
+    .describe('A first approval: the company’s second-approval threshold its amount was above'),
+  managerName: z
+    .string()
+    .nullable()
+    .describe('The manager the step assigned; null when none, or when that manager was deleted'),
   /** A file that belongs to the step (the NACHA file, later); none yet. */
   downloadUrl: z.string().nullable(),
 });

@@ -13,7 +13,7 @@ import { api, gql, signIn } from '../../test/support/http.js';
 import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
 import type { QbBill, Realm } from '../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
-import { approvalDecider, approvalStreamId } from '../approvals/decider.js';
+import { approvalDecider, approvalStreamId } from '../approvals/approval-decider.js';
 import { qb } from '../companies/quickbooks.js';
 
 let sim: QboSandbox;

@@ -19,7 +19,7 @@ import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
 import type { QbBill, Realm } from '../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
 import { qb } from '../companies/quickbooks.js';
-import { batchApprovalReads, changedApproval } from './graphql/types/approval.js';
+import { batchApprovalReads, changedApproval } from './graphql/types/approval-subscriptions.js';
 import type { LiveBus } from './live.js';
 
 let sim: QboSandbox;
@@ -520,6 +520,15 @@ describe('the lifecycle', () => {
       'Rejected',
     ]);
     expect(history.body.data[1]).toMatchObject({ userName: 'Mona Test', downloadUrl: null });
+    // The manager by name, the amount as a number (the screen formats it in the reader's locale).
+    expect(history.body.data[0]).toMatchObject({ amount: a.totalAmount, threshold: null, managerName: null });
+    expect(history.body.data[0].details).toContain(
+      new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(a.totalAmount),
+    );
+    expect(history.body.data[1]).toMatchObject({
+      managerName: 'Max Manager',
+      details: 'priority URGENT, assigned to Max Manager',
+    });
     expect((await api(t.url, 'DELETE', `${A}/${a.id}`, { token: user })).status).toBe(403);
     expect((await api(t.url, 'DELETE', `${A}/${a.id}`, { token: moderator })).status).toBe(200);
     expect((await api(t.url, 'GET', `${A}/${a.id}`, { token: admin })).status).toBe(404);

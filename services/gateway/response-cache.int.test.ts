@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
 import { awaitProjections } from '../app/context.js';
-import { LIST_READ_MODELS } from '../approvals/approvals.js';
-import { approvalStreamId } from '../approvals/decider.js';
+import { approvalStreamId } from '../approvals/approval-decider.js';
+import { LIST_READ_MODELS } from '../approvals/list.js';
 
 let t: TestApp;
 let admin = '';

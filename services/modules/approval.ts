@@ -10,7 +10,9 @@ import {
   approvalsJobHandlers,
   approvalsProcessManager,
 } from '../../workers/approvals/reactions.js';
-import { batchApprovalReads } from '../gateway/graphql/types/approval.js';
+import '../gateway/graphql/types/approval-mutations.js';
+import '../gateway/graphql/types/approval-queries.js';
+import { batchApprovalReads } from '../gateway/graphql/types/approval-subscriptions.js';
 import { approvalRoutes } from '../gateway/rest/approval-routes.js';
 import { defineModule } from './module.js';
 

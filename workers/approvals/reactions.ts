@@ -8,10 +8,12 @@
 //   appends) is freed 5 minutes later.
 // Every job id derives from its event; each job reports back with commands whose id is the job id.
 import type { Job } from 'bullmq';
-import type { ApprovalBillsEvent, ApprovalEvent } from '../../schema/approvals/events.js';
+import { isApprovalBillsEvent, isApprovalEvent } from '../../schema/approvals/events.js';
 import { decodeEvent } from '../../schema/shared/events.js';
-import { expireApproval, releaseFor } from '../../services/approvals/approvals.js';
-import { approvalBillsDecider, approvalDecider, approvalStreamId } from '../../services/approvals/decider.js';
+import { approvalDecider, approvalStreamId } from '../../services/approvals/approval-decider.js';
+import { approvalBillsDecider } from '../../services/approvals/bills-decider.js';
+import { expireApproval } from '../../services/approvals/delete.js';
+import { releaseFor } from '../../services/approvals/release.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
 import { type JobHandler, type ProcessManager, type ReactionJob, reactionJobId } from '../process-manager.js';
 
@@ -34,7 +36,8 @@ export const approvalsProcessManager: ProcessManager = {
   // From the beginning: every PENDING approval gets its expiry (a job for one long closed does nothing).
   startAt: 'beginning',
   react(stored: StoredEvent): ReactionJob[] {
-    const event = decodeEvent(stored) as ApprovalEvent | ApprovalBillsEvent;
+    const event = decodeEvent(stored);
+    if (!isApprovalEvent(event) && !isApprovalBillsEvent(event)) return [];
     const job = (name: string, data: Record<string, unknown>, delayMs = 0): ReactionJob => ({
       queue: APPROVALS_QUEUE,
       name,

@@ -27,31 +27,23 @@ import {
   UpdateApprovalInput,
 } from '../../../schema/approvals/commands.js';
 import { ApprovalsDay } from '../../../schema/dashboard/answers.js';
-import {
-  APPROVAL_EXPORT_FILENAME,
-  approvalHistory,
-  approvalInvoice,
-  approvalManagerOptions,
-  approvalStats,
-  approvalsByDay,
-  approveApproval,
-  billsForApproval,
-  bulkApproveApprovals,
-  bulkRejectApprovals,
-  createApproval,
-  deleteApproval,
-  exportApprovalsCsv,
-  getApproval,
-  getApprovalPolicy,
-  LIST_READ_MODELS,
-  listApprovals,
-  pageForViewer,
-  rejectApproval,
-  setApprovalPolicy,
-  updateApproval,
-  updateApprovalRecipients,
-  withViewer,
-} from '../../approvals/approvals.js';
+import { approveApproval } from '../../approvals/approve.js';
+import { billsForApproval } from '../../approvals/bills.js';
+import { bulkApproveApprovals, bulkRejectApprovals } from '../../approvals/bulk.js';
+import { approvalsByDay } from '../../approvals/by-day.js';
+import { createApproval } from '../../approvals/create.js';
+import { deleteApproval } from '../../approvals/delete.js';
+import { getApproval } from '../../approvals/detail.js';
+import { APPROVAL_EXPORT_FILENAME, exportApprovalsCsv } from '../../approvals/export-csv.js';
+import { approvalHistory } from '../../approvals/history.js';
+import { approvalInvoice } from '../../approvals/invoice.js';
+import { LIST_READ_MODELS, listApprovals } from '../../approvals/list.js';
+import { approvalManagerOptions } from '../../approvals/manager-options.js';
+import { getApprovalPolicy, setApprovalPolicy } from '../../approvals/policy.js';
+import { rejectApproval } from '../../approvals/reject.js';
+import { approvalStats } from '../../approvals/stats.js';
+import { updateApproval, updateApprovalRecipients } from '../../approvals/update.js';
+import { pageForViewer, withViewer } from '../../approvals/viewer.js';
 import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

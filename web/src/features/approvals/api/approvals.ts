@@ -198,6 +198,9 @@ export const ApprovalHistoryQuery = graphql(`
       userName
       timestamp
       details
+      amount
+      threshold
+      managerName
     }
   }
 `);

@@ -10,6 +10,7 @@ import Toaster from '../../../components/ui/toaster';
 import { resetToasts } from '../../../components/ui/use-toast';
 import { ApprovalsChanged } from '../../../hooks/use-approval-changed';
 import { sessionStore } from '../../../lib/session-store';
+import { formatCurrency } from '../../../lib/utils';
 import { sampleUser } from '../../../testing/fetch-mock';
 import {
   createGraphQLMock,
@@ -209,6 +210,31 @@ describe('ApprovalDetailPage', () => {
     await screen.findByRole('heading', { name: 'Approval #aaaaaaaa' });
     expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+  });
+
+  it('names the manager in the history and gives its amounts in the reader’s format', async () => {
+    serve(detail());
+    gql.on(ApprovalHistoryQuery, {
+      approvalHistory: [
+        {
+          id: 'e1',
+          action: 'Created',
+          userName: 'Ada Lovelace',
+          timestamp: '2026-11-20T10:00:00.000Z',
+          details: '2 bill(s), $4,693.45, priority HIGH, assigned to Dana Whitfield',
+          amount: 4693.45,
+          threshold: null,
+          managerName: 'Dana Whitfield',
+        },
+      ],
+    });
+    renderPage();
+    const history = await screen.findByTestId('history');
+    // The reader's locale (jsdom's default here) formats the amount the step carries.
+    expect(history.textContent).toContain(
+      `2 bill(s), ${formatCurrency(4693.45)}, priority HIGH, assigned to Dana Whitfield`,
+    );
+    expect(history.textContent).not.toContain('manager #');
   });
 
   it('shows money in the locale’s format and re-reads itself and its history on a push; a deletion is said', async () => {

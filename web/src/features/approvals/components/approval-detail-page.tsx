@@ -28,6 +28,7 @@ import {
 } from '../api/approvals';
 import {
   formatDateTime,
+  historyDetails,
   historyTime,
   managerLabel,
   personName,
@@ -322,7 +323,7 @@ export function ApprovalDetailPage() {
                           · {h.userName ?? 'System'} · {historyTime(h.timestamp)}
                         </span>
                       </p>
-                      {h.details ? <p className="text-muted-foreground">{h.details}</p> : null}
+                      {h.details ? <p className="text-muted-foreground">{historyDetails(h)}</p> : null}
                     </li>
                   ))}
                 </ol>

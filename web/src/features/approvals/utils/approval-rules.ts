@@ -1,6 +1,7 @@
 // Pure rules of the approval screens (spec 2 §2, §3, §4): money and rates, names, the paging
 // footer's page buttons, the sortable columns, relative times and the history's time format. Money
 // is shown by formatCurrency (lib/utils.ts): the reader's locale, as every screen.
+import { formatCurrency } from '../../../lib/utils';
 
 export const PAGE_SIZES = [5, 10, 25, 50, 100] as const;
 export type PageSize = (typeof PAGE_SIZES)[number];
@@ -163,6 +164,25 @@ export function historyTime(iso: string): string {
   if (Number.isNaN(d.getTime())) return '';
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${MONTHS[d.getMonth()]} ${d.getDate()}, ${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** How the server writes an amount in a history step's plain text (en-US, for any client). */
+const PLAIN_TEXT_MONEY = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+
+/**
+ * A history step's text with its amounts in the reader's format: the server's `details` is plain
+ * en-US text, and the step's amounts come beside it as numbers, so each is put in the locale's
+ * format where the text says it.
+ */
+export function historyDetails(
+  step: { details: string | null; amount: number | null; threshold: number | null },
+  locale?: string,
+): string | null {
+  if (!step.details) return null;
+  let text = step.details;
+  for (const n of [step.amount, step.threshold])
+    if (n !== null) text = text.replaceAll(PLAIN_TEXT_MONEY.format(n), formatCurrency(n, 'USD', locale));
+  return text;
 }
 
 export function formatDate(iso: string | null | undefined): string {

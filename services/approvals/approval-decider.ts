@@ -1,258 +1,18 @@
-// The bill approval aggregate as deciders (spec 2 §4; issue 12). Pure: times and the acting user
-// come on the command. Three streams:
-// - `approval-<id>`: the approval's lifecycle. PENDING → APPROVED (approve, with the approved
-//   subset) | REJECTED (reject, with a reason) | EXPIRED (the expiry job); delete from any status
-//   reached so far; update and recipients while it is still open.
-// - `approvalbills-<companyId>`: which of the company's bills are in an open approval (at most one),
-//   and the fingerprints (vendor, amount, document number) the duplicate guard compares.
-// - `approvalpolicy-<companyId>`: segregation of duties. The creator may not approve by default (a
-//   company that never set a policy included); an ADMIN may turn it off per company, on record.
+// The bill approval as a decider (stream `approval-<id>`; spec 2 §4, issue 12): PENDING → APPROVED
+// (approve, with the approved subset) | REJECTED (reject, with a reason) | EXPIRED (the expiry job);
+// delete from any status reached so far; update and recipients while it is still open. Pure: times,
+// the acting user and the company's policy come on the command.
 import type {
-  ApprovalBillsEvent,
   ApprovalEvent,
-  ApprovalPolicyEvent,
   ApprovalStatus,
   BillSnapshot,
   ConfirmedDuplicate,
   Priority,
   VendorContact,
 } from '../../schema/approvals/events.js';
+import type { Decider } from '../shared/decider.js';
 import { DomainError } from '../shared/domain-errors.js';
-
-// --- the company's policy -------------------------------------------------------------------------
-
-export interface ApprovalPolicy {
-  /** The approval's creator may not approve it. */
-  creatorMayNotApprove: boolean;
-  /** Above this approved total a second, different approver must approve; null: one approval is enough. */
-  secondApprovalThreshold: number | null;
-  /**
-   * Only staff assigned to the company (and ADMINs) see and act on its approvals; false opens them to
-   * every MODERATOR and USER (services/app/staff-scope.ts).
-   */
-  assignedStaffOnly: boolean;
-}
-
-/** A company that never set a policy: the creator may not approve their own approval (issue 36 §3). */
-export const DEFAULT_POLICY: ApprovalPolicy = {
-  creatorMayNotApprove: true,
-  secondApprovalThreshold: null,
-  assignedStaffOnly: true,
-};
-
-/** What the approve rule reads of the policy (the staff scope is judged before, by the use case). */
-export type SegregationPolicy = Pick<ApprovalPolicy, 'creatorMayNotApprove' | 'secondApprovalThreshold'>;
-
-/** Why a user may not approve under the policy: they created it, or they gave the first approval. */
-export type SegregationBlock = 'CREATOR' | 'FIRST_APPROVER';
-
-/**
- * The one rule the decider enforces and the reads explain to each viewer (so the screen never offers
- * what the server refuses). Once a first approval is recorded, its approver may not complete it while
- * the policy asks for two, whatever subset they pick (else a smaller subset would bypass the second).
- */
-export function segregationBlock(
-  approval: { createdBy: number | null; firstApprovedBy: number | null },
-  policy: SegregationPolicy,
-  userId: number,
-): SegregationBlock | null {
-  if (policy.creatorMayNotApprove && approval.createdBy === userId) return 'CREATOR';
-  if (policy.secondApprovalThreshold !== null && approval.firstApprovedBy === userId) return 'FIRST_APPROVER';
-  return null;
-}
-
-export type PolicyCommand = {
-  type: 'SetApprovalPolicy';
-  companyId: number;
-  byUserId: number;
-  now: string;
-} & ApprovalPolicy;
-
-export const approvalPolicyDecider = {
-  initialState: (): ApprovalPolicy => DEFAULT_POLICY,
-  evolve(_state: ApprovalPolicy, event: ApprovalPolicyEvent): ApprovalPolicy {
-    const { creatorMayNotApprove, secondApprovalThreshold, assignedStaffOnly } = event.data;
-    // Policies set before the staff scope existed kept the default: assigned staff only.
-    return { creatorMayNotApprove, secondApprovalThreshold, assignedStaffOnly: assignedStaffOnly ?? true };
-  },
-  decide(command: PolicyCommand, state: ApprovalPolicy): ApprovalPolicyEvent[] {
-    const { companyId, byUserId, now, creatorMayNotApprove, secondApprovalThreshold, assignedStaffOnly } =
-      command;
-    if (
-      state.creatorMayNotApprove === creatorMayNotApprove &&
-      state.secondApprovalThreshold === secondApprovalThreshold &&
-      state.assignedStaffOnly === assignedStaffOnly
-    )
-      return [];
-    return [
-      {
-        type: 'ApprovalPolicySet',
-        data: {
-          companyId,
-          creatorMayNotApprove,
-          secondApprovalThreshold,
-          assignedStaffOnly,
-          byUserId,
-          at: now,
-        },
-      },
-    ];
-  },
-  streamId: (companyId: number) => `approvalpolicy-${companyId}`,
-};
-
-// --- the company's bills in approvals -------------------------------------------------------------
-
-/** What the duplicate guard compares: the same vendor, amount and document number. */
-export function billFingerprint(bill: { vendorId: string; amount: number; docNumber: string | null }) {
-  return `${bill.vendorId}|${bill.amount.toFixed(2)}|${(bill.docNumber ?? '').trim().toLowerCase()}`;
-}
-
-export interface ApprovalBillsState {
-  /** bill id → the open approval holding it. */
-  open: ReadonlyMap<string, string>;
-  /** fingerprint → the bills (and their approvals) ever put in an approval not deleted since. */
-  seen: ReadonlyMap<string, ReadonlyArray<{ billId: string; approvalId: string }>>;
-}
-
-export type ApprovalBillsCommand =
-  | {
-      type: 'ClaimBills';
-      companyId: number;
-      approvalId: string;
-      bills: Array<{ billId: string; fingerprint: string }>;
-      /** Bills of this claim that look like a bill (other id) already paid in QuickBooks. */
-      paidLookalikes?: ReadonlyArray<{ billId: string; matchesBillId: string }>;
-      confirmDuplicates: readonly string[];
-      now: string;
-    }
-  | {
-      type: 'ReleaseBills';
-      companyId: number;
-      /** One release per approval: a bulk reject releases many approvals in one append. */
-      releases: Array<{ approvalId: string; billIds: string[] }>;
-      reason: 'rejected' | 'expired' | 'deleted' | 'not-approved' | 'abandoned';
-      now: string;
-    };
-
-export const BILL_IN_OPEN_APPROVAL = 'is already in an open approval';
-
-/** A refusal of the duplicate guard: which bills look like which, so the screen can ask to confirm. */
-export class DuplicateBillsError extends DomainError {
-  constructor(public readonly duplicates: ConfirmedDuplicate[]) {
-    super(
-      'CONFLICT',
-      `Possible duplicate bills: ${duplicates
-        .map(
-          (d) =>
-            `bill ${d.billId} matches ${d.paid ? 'paid ' : ''}bill ${d.matchesBillId} (same vendor, amount and document number)`,
-        )
-        .join('; ')}. Confirm them (confirmDuplicates) to go ahead.`,
-    );
-  }
-}
-
-/** The bills of a list that look like a bill (other id) already in an approval. */
-export function findDuplicates(
-  state: ApprovalBillsState,
-  bills: ReadonlyArray<{ billId: string; fingerprint: string }>,
-): ConfirmedDuplicate[] {
-  const out: ConfirmedDuplicate[] = [];
-  for (const b of bills) {
-    const match = (state.seen.get(b.fingerprint) ?? []).find((s) => s.billId !== b.billId);
-    if (match)
-      out.push({
-        billId: b.billId,
-        matchesBillId: match.billId,
-        matchesApprovalId: match.approvalId,
-        paid: false,
-      });
-  }
-  return out;
-}
-
-export const approvalBillsDecider = {
-  initialState: (): ApprovalBillsState => ({ open: new Map(), seen: new Map() }),
-  evolve(state: ApprovalBillsState, event: ApprovalBillsEvent): ApprovalBillsState {
-    const open = new Map(state.open);
-    if (event.type === 'ApprovalBillsClaimed') {
-      const seen = new Map(state.seen);
-      for (const b of event.data.bills) {
-        open.set(b.billId, event.data.approvalId);
-        seen.set(b.fingerprint, [
-          ...(seen.get(b.fingerprint) ?? []),
-          { billId: b.billId, approvalId: event.data.approvalId },
-        ]);
-      }
-      return { open, seen };
-    }
-    for (const id of event.data.billIds) if (open.get(id) === event.data.approvalId) open.delete(id);
-    if (!event.data.forget) return { open, seen: state.seen };
-    const seen = new Map<string, ReadonlyArray<{ billId: string; approvalId: string }>>();
-    for (const [fp, list] of state.seen) {
-      const kept = list.filter((s) => s.approvalId !== event.data.approvalId);
-      if (kept.length > 0) seen.set(fp, kept);
-    }
-    return { open, seen };
-  },
-  decide(command: ApprovalBillsCommand, state: ApprovalBillsState): ApprovalBillsEvent[] {
-    if (command.type === 'ClaimBills') {
-      const { companyId, approvalId, bills, now } = command;
-      // The same approval claiming again (a retried request): nothing new.
-      if (bills.every((b) => state.open.get(b.billId) === approvalId)) return [];
-      const taken = bills.filter((b) => {
-        const holder = state.open.get(b.billId);
-        return holder !== undefined && holder !== approvalId;
-      });
-      if (taken.length > 0)
-        throw new DomainError(
-          'CONFLICT',
-          `${taken.length === 1 ? `Bill ${taken[0].billId}` : `Bills ${taken.map((b) => b.billId).join(', ')}`} ${taken.length === 1 ? BILL_IN_OPEN_APPROVAL : 'are already in an open approval'}`,
-        );
-      const duplicates = findDuplicates(state, bills);
-      for (const p of command.paidLookalikes ?? [])
-        if (!duplicates.some((d) => d.billId === p.billId))
-          duplicates.push({
-            billId: p.billId,
-            matchesBillId: p.matchesBillId,
-            matchesApprovalId: null,
-            paid: true,
-          });
-      const unconfirmed = duplicates.filter((d) => !command.confirmDuplicates.includes(d.billId));
-      if (unconfirmed.length > 0) throw new DuplicateBillsError(unconfirmed);
-      return [
-        {
-          type: 'ApprovalBillsClaimed',
-          data: { companyId, approvalId, bills, confirmedDuplicates: duplicates, at: now },
-        },
-      ];
-    }
-    const events: ApprovalBillsEvent[] = [];
-    for (const r of command.releases) {
-      const held = r.billIds.filter((id) => state.open.get(id) === r.approvalId);
-      const forget = command.reason === 'deleted' || command.reason === 'abandoned';
-      // A deleted approval's bills leave the duplicate guard too, even when already released.
-      const known =
-        forget && [...state.seen.values()].some((l) => l.some((s) => s.approvalId === r.approvalId));
-      if (held.length === 0 && !known) continue;
-      events.push({
-        type: 'ApprovalBillsReleased',
-        data: {
-          companyId: command.companyId,
-          approvalId: r.approvalId,
-          billIds: held.length > 0 ? held : r.billIds,
-          reason: command.reason,
-          forget,
-          at: command.now,
-        },
-      });
-    }
-    return events;
-  },
-  streamId: (companyId: number) => `approvalbills-${companyId}`,
-};
-
-// --- the approval ----------------------------------------------------------------------------------
+import { type SegregationPolicy, segregationBlock } from './policy-decider.js';
 
 export interface ApprovalState {
   exists: boolean;
@@ -572,4 +332,9 @@ export function decide(command: ApprovalCommand, state: ApprovalState): Approval
 
 export const approvalStreamId = (approvalId: string) => `approval-${approvalId}`;
 
-export const approvalDecider = { initialState, evolve, decide };
+export const approvalDecider = {
+  initialState,
+  evolve,
+  decide,
+  streamId: approvalStreamId,
+} satisfies Decider<ApprovalState, ApprovalCommand, ApprovalEvent>;

@@ -1,0 +1,49 @@
+// PUT /approvals/{id}/approve: the approved subset, judged by the decider on the company's policy
+// as its own stream holds it; the bills left out are freed.
+import { ApproveApprovalInput } from '../../schema/approvals/commands.js';
+import type { CommandContext } from '../app/command-handler.js';
+import type { AppServices } from '../app/context.js';
+import { type Actor, authorize, commandContext } from '../auth/permissions.js';
+import { parseInput } from '../shared/errors.js';
+import { approvalDecider, approvalStreamId } from './approval-decider.js';
+import { answerApproval } from './command.js';
+import { policyOf } from './policy.js';
+import { releaseFor } from './release.js';
+import { parseApprovalId, requireActionableRow } from './rows.js';
+
+export async function approveOne(
+  app: AppServices,
+  actor: Actor,
+  approvalId: string,
+  billIds: string[] | 'all',
+  ctx: CommandContext,
+) {
+  const row = await requireActionableRow(app, actor, approvalId);
+  const policy = await policyOf(app, row.company_id);
+  const ids = billIds === 'all' ? row.bill_ids : billIds;
+  const r = await app.commands.handle(
+    approvalDecider,
+    approvalStreamId(approvalId),
+    {
+      type: 'ApproveApproval',
+      approvedBillIds: ids,
+      byUserId: actor.id,
+      policy,
+      now: new Date().toISOString(),
+    },
+    ctx,
+  );
+  return { approvalId, ...r };
+}
+
+/** PUT /approvals/{id}/approve: the approved subset (approvedBills); ADMIN, MODERATOR. */
+export async function approveApproval(app: AppServices, actor: Actor | null, id: unknown, body: unknown) {
+  authorize(actor, 'approvals.write');
+  const approvalId = parseApprovalId(id);
+  const { approvedBills } = parseInput(ApproveApprovalInput, body);
+  const ctx = commandContext(actor);
+  const r = await approveOne(app, actor, approvalId, approvedBills, ctx);
+  // The bills left out are free for another approval.
+  if (r.events.some((e) => e.type === 'ApprovalApproved')) await releaseFor(app, approvalId, r.state, ctx);
+  return answerApproval(app, approvalId, r.position, r.state);
+}

@@ -1,0 +1,117 @@
+// GET /approvals/{id}: the row with its bills as snapshotted (cleaned on the way out), the vendors'
+// contacts opened from the log, their ACH status from the vendors read model (masked), and the
+// recipients.
+import type { BillSnapshot, VendorContact } from '../../schema/approvals/events.js';
+import type { AppServices } from '../app/context.js';
+import { type Actor, authorize } from '../auth/permissions.js';
+import { cleanQbText } from '../quickbooks/clean.js';
+import { maskTail } from '../shared/masking.js';
+import { type ApprovalState, approvalDecider, approvalStreamId } from './approval-decider.js';
+import {
+  type AchStatus,
+  type ApprovalBill,
+  type ApprovalDto,
+  parseApprovalId,
+  requireRow,
+  toDtos,
+} from './rows.js';
+
+const text = (v: unknown, max = 500) => cleanQbText(v, max);
+
+/** The ACH status of a company's QuickBooks vendors, from the vendors read model (masked). */
+export async function achStatuses(app: AppServices, companyId: number, qbVendorIds: string[]) {
+  const out = new Map<string, AchStatus>();
+  if (qbVendorIds.length === 0) return out;
+  const rows = await app.db
+    .selectFrom('vendors')
+    .select([
+      'id',
+      'qb_vendor_id',
+      'has_banking',
+      'bank_name',
+      'account_type',
+      'routing_last4',
+      'account_last4',
+    ])
+    .where('company_id', '=', companyId)
+    .where('qb_vendor_id', 'in', [...new Set(qbVendorIds)])
+    .execute();
+  for (const r of rows)
+    out.set(r.qb_vendor_id, {
+      hasBankingInfo: r.has_banking,
+      vendorId: r.id,
+      bankName: r.bank_name,
+      accountType: r.account_type,
+      routingNumber: maskTail(r.routing_last4, 9),
+      accountNumber: maskTail(r.account_last4, 8),
+    });
+  return out;
+}
+
+const NO_ACH: AchStatus = {
+  hasBankingInfo: false,
+  vendorId: null,
+  bankName: null,
+  accountType: null,
+  routingNumber: null,
+  accountNumber: null,
+};
+
+/** GET /approvals/{id}: the row, with the bills (vendor contacts opened from the log) and recipients. */
+export async function getApproval(app: AppServices, actor: Actor | null, id: unknown): Promise<ApprovalDto> {
+  authorize(actor, 'approvals.read');
+  const approvalId = parseApprovalId(id);
+  const row = await requireRow(app, actor, approvalId);
+  const { state } = await app.commands.load(approvalDecider, approvalStreamId(approvalId));
+  return withDetail(app, (await toDtos(app, [row]))[0], state);
+}
+
+/**
+ * A snapshot's text as the screens show it. Snapshots taken before QuickBooks text was cleaned at
+ * the door (issue 36 §1) may still hold controls or direction overrides: they are cleaned on the way
+ * out too, so no stored event shows "INV-\u202Egpj.exe" as "INV-exe.jpg".
+ */
+function cleanedSnapshot(b: BillSnapshot): BillSnapshot {
+  return {
+    ...b,
+    DocNumber: text(b.DocNumber, 40),
+    VendorRef: { value: b.VendorRef.value, name: text(b.VendorRef.name, 255) },
+    Line: b.Line.map((l) => ({
+      ...l,
+      Description: text(l.Description, 1000),
+      ItemName: text(l.ItemName, 255),
+      AccountName: text(l.AccountName, 255),
+    })),
+    InvoiceFileName: text(b.InvoiceFileName, 255),
+  };
+}
+
+export async function withDetail(
+  app: AppServices,
+  dto: ApprovalDto,
+  state: ApprovalState,
+): Promise<ApprovalDto> {
+  const contacts = new Map<string, VendorContact>((state.vendorContacts ?? []).map((c) => [c.qbVendorId, c]));
+  const ach = await achStatuses(
+    app,
+    dto.companyId,
+    state.bills.map((b) => b.VendorRef.value),
+  );
+  const bills: ApprovalBill[] = state.bills.map((b) => ({
+    ...cleanedSnapshot(b),
+    VendorInfo: {
+      CompanyName: text(b.VendorInfo.CompanyName, 255),
+      Email: contacts.get(b.VendorRef.value)?.email ?? null,
+      Phone: contacts.get(b.VendorRef.value)?.phone ?? null,
+    },
+    invoiceAvailable: b.AttachableId !== null,
+    achStatus: ach.get(b.VendorRef.value) ?? NO_ACH,
+  }));
+  const approved = new Set(dto.approvedBillIdList);
+  return {
+    ...dto,
+    billsParsed: bills,
+    approvedBillsParsed: bills.filter((b) => approved.has(b.Id)),
+    recipients: state.recipients ?? [],
+  };
+}
