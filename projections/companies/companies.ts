@@ -2,10 +2,12 @@
 // with the bank account number masked: the full number stays sealed in the log, and only the NACHA
 // writer reads it from there.
 import { type Insertable, sql, type Updateable } from 'kysely';
-import type { CompanyEvent } from '../../schema/companies/events.js';
-import { decodeEvent } from '../../schema/shared/events.js';
+import { companyEvents } from '../../schema/companies/events.js';
+import { eventDecoder } from '../../services/shared/decider.js';
 import type { Projection } from '../projection.js';
 import type { CompaniesTable, CompaniesTables } from './tables.js';
+
+const decodeCompanyEvent = eventDecoder(companyEvents);
 
 export type { CompaniesTable, CompaniesTables, MaskedNacha } from './tables.js';
 
@@ -75,7 +77,7 @@ export const companiesProjection: Projection<CompaniesTables> = {
       );
   },
   async apply(trx, stored, ctx) {
-    const event = decodeEvent(stored) as CompanyEvent;
+    const event = decodeCompanyEvent(stored);
     if (
       event.type === 'CompanyNameClaimed' ||
       event.type === 'CompanyNameReleased' ||

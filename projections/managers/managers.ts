@@ -2,10 +2,12 @@
 // list and detail join the users table for the linked user's name and role, so a user's change
 // shows without this projection handling user events.
 import { sql } from 'kysely';
-import type { ManagerEvent } from '../../schema/managers/events.js';
-import { decodeEvent } from '../../schema/shared/events.js';
+import { managerEvents } from '../../schema/managers/events.js';
+import { eventDecoder } from '../../services/shared/decider.js';
 import type { Projection } from '../projection.js';
 import type { ManagersTables } from './tables.js';
+
+const decodeManagerEvent = eventDecoder(managerEvents);
 
 export type { ManagersTable, ManagersTables } from './tables.js';
 
@@ -36,7 +38,7 @@ export const managersProjection: Projection<ManagersTables> = {
     );
   },
   async apply(trx, stored, ctx) {
-    const event = decodeEvent(stored) as ManagerEvent;
+    const event = decodeManagerEvent(stored);
     const managers = trx.withSchema(ctx.schema);
     const at = new Date(stored.createdAt);
     const id = event.data.managerId;

@@ -2,12 +2,14 @@
 
 import type { Transaction } from 'kysely';
 import { sql } from 'kysely';
-import { decodeEvent } from '../../schema/shared/events.js';
-import type { UserEvent } from '../../schema/users/events.js';
+import { type UserEvent, userEvents } from '../../schema/users/events.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
+import { eventDecoder } from '../../services/shared/decider.js';
 import type { Projection, ProjectionContext } from '../projection.js';
 import { rowsInsert } from '../rows-insert.js';
 import type { UsersTable, UsersTables } from './tables.js';
+
+const decodeUserEvent = eventDecoder(userEvents);
 
 export type { UsersTable, UsersTables } from './tables.js';
 
@@ -166,12 +168,12 @@ const upsertUsers = rowsInsert<UserRow>({
 async function applyUsers(trx: Transaction<UsersTables>, events: StoredEvent[], ctx: ProjectionContext) {
   const decoded = events
     .filter((e) => usersProjection.handles.includes(e.type))
-    .map((stored) => ({ stored, event: decodeEvent(stored) as UserEvent }));
+    .map((stored) => ({ stored, event: decodeUserEvent(stored) }));
   if (decoded.length === 0) return;
   const memory = ctx.memory;
   const rows = new Map<number, UserRow | undefined>();
   const unknown: number[] = [];
-  for (const id of new Set(decoded.map((d) => (d.event.data as { userId: number }).userId))) {
+  for (const id of new Set(decoded.map((d) => d.event.data.userId))) {
     const known = memory?.rows.get(id);
     if (known) rows.set(id, known);
     else if (!memory?.complete) unknown.push(id);
@@ -189,7 +191,7 @@ async function applyUsers(trx: Transaction<UsersTables>, events: StoredEvent[], 
   // holds stays as it was until the batch's upsert has committed.
   const dirty = new Set<number>();
   for (const { stored, event } of decoded) {
-    const id = (event.data as { userId: number }).userId;
+    const id = event.data.userId;
     const before = rows.get(id);
     const next = applyUserEvent(dirty.has(id) || !before ? before : { ...before }, event, stored.createdAt);
     if (next === undefined) continue;

@@ -2,9 +2,9 @@
 // says of it, and its bank details masked — only the last four digits and the type and bank name.
 // The full numbers stay sealed in the vendor's stream; an unmask reads them from there.
 import { type Kysely, sql, type Transaction } from 'kysely';
-import { decodeEvent } from '../../schema/shared/events.js';
-import type { VendorEvent, VendorSyncEvent } from '../../schema/vendors/events.js';
+import { type VendorEvent, vendorEvents, vendorSyncEvents } from '../../schema/vendors/events.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
+import { eventDecoder } from '../../services/shared/decider.js';
 import type { Projection, ProjectionContext } from '../projection.js';
 import { rowsInsert } from '../rows-insert.js';
 import type { VendorReadTables, VendorsTable } from './tables.js';
@@ -16,6 +16,9 @@ export type {
   VendorsTable,
   VendorsTables,
 } from './tables.js';
+
+const decodeVendorEvent = eventDecoder(vendorEvents);
+const decodeVendorSyncEvent = eventDecoder(vendorSyncEvents);
 
 /** A row as the projection computes it (Postgres derives search_text). */
 export type VendorRowValues = Omit<VendorsTable, 'search_text'>;
@@ -193,11 +196,10 @@ async function applyVendors(
 ) {
   const decoded = events
     .filter((e) => vendorsProjection.handles.includes(e.type))
-    .map(
-      (stored) =>
-        decodeEvent(stored, {
-          sealed: vendorsProjection.readsPersonal?.(stored) === false ? 'absent' : 'refused',
-        }) as VendorEvent,
+    .map((stored) =>
+      decodeVendorEvent(stored, {
+        sealed: vendorsProjection.readsPersonal?.(stored) === false ? 'absent' : 'refused',
+      }),
     );
   if (decoded.length === 0) return;
   const memory = ctx.memory;
@@ -274,7 +276,7 @@ export const vendorSyncsProjection: Projection<VendorReadTables> = {
     )`.execute(db);
   },
   async apply(trx, stored, ctx) {
-    const event = decodeEvent(stored) as VendorSyncEvent;
+    const event = decodeVendorSyncEvent(stored);
     const db = trx.withSchema(ctx.schema);
     if (event.type === 'VendorSyncRequested') {
       await db
