@@ -7,6 +7,10 @@ const graphqlEntry = createRequire(import.meta.url).resolve('graphql');
 
 // Three projects: server-side tests (real Postgres and Redis), web component tests (jsdom), and
 // end-to-end tests in real Chromium against a real gateway.
+// Test files say what they need by name: `*.unit.test.ts` needs no Postgres or Redis (pure code, or
+// a server started in the test's own process such as the QuickBooks simulator), `*.int.test.ts`
+// needs Postgres or Redis (or another store), `*.e2e.test.ts` runs in a browser; the web's component
+// tests stay `*.test.ts(x)` under jsdom. The server project takes every `*.test.ts` in its folders but e2e.
 export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],

@@ -1,4 +1,4 @@
-// The one contract both event store adapters pass (postgres.test.ts, kurrentdb.test.ts). Everything
+// The one contract both event store adapters pass (postgres.int.test.ts, kurrentdb.int.test.ts). Everything
 // above the port relies on exactly these behaviours, so a new adapter is done when this passes.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -4,7 +4,7 @@
 // through the projector, gateway and worker registries; tools and tests directly).
 //
 // Nothing a module imports may import this file back: the registries below are computed while it
-// loads (a test checks the import graph: services/modules/modules.test.ts).
+// loads (a test checks the import graph: services/modules/modules.unit.test.ts).
 
 import type { AnyProjection } from '../../projections/projection.js';
 import { registerEvents } from '../../schema/shared/events.js';

@@ -54,7 +54,7 @@ beforeAll(async () => {
     accessTtlSeconds: 3600,
     rotationGraceSeconds: 600,
     ratePerMinute: 40,
-    // The per-second limit has its own test (throttle.test.ts): these tests make bursts.
+    // The per-second limit has its own test (throttle.unit.test.ts): these tests make bursts.
     ratePerSecond: 1000,
   });
 });

@@ -21,7 +21,7 @@ const noDocker = await dockerAnswers();
 
 if (noDocker) {
   process.stderr.write(
-    `\n[kurrentdb.test] SKIPPED: the KurrentDB contract needs a Docker engine for testcontainers (or EVENTSTORE_URL pointing at a running KurrentDB). Here: ${noDocker}\n\n`,
+    `\n[kurrentdb.int.test] SKIPPED: the KurrentDB contract needs a Docker engine for testcontainers (or EVENTSTORE_URL pointing at a running KurrentDB). Here: ${noDocker}\n\n`,
   );
   describe('event store contract: kurrentdb', () => {
     it.skip(`skipped: no Docker engine answers (${noDocker}); set EVENTSTORE_URL to run against a server`, () => {});
