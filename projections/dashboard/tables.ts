@@ -12,8 +12,13 @@ export interface ActivityTable {
   actor_name: string | null;
   subject_name: string | null;
   actor_id: number | null;
+  /** 'user' or 'company' (an approval's line has its company for subject). */
   subject_type: string;
   subject_id: string;
+  /** The company the line is about (null for a user's line): the staff scope and a company's feed. */
+  company_id: number | null;
+  /** user | company | quickbooks | approval: who may read the line (services/dashboard/activity.ts). */
+  kind: string;
   occurred_at: Date;
 }
 
@@ -24,8 +29,15 @@ export interface ActivityPeopleTable {
   email: string | null;
 }
 
+/** Companies' names as of now, for the lines written next (a company's name is not personal data). */
+export interface ActivityCompaniesTable {
+  company_id: number;
+  name: string;
+}
+
 /** The tables this read model owns, as Kysely types them. */
 export interface ActivityTables {
   activity: ActivityTable;
   activity_people: ActivityPeopleTable;
+  activity_companies: ActivityCompaniesTable;
 }

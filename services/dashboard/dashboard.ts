@@ -1,48 +1,15 @@
 // Dashboard figures (spec 1 §3 Dashboard stats), all from read models (the approvals' and companies'
 // tables are read here, through the database, not through their modules); the answers are written
-// in schema/dashboard/answers.ts.
+// in schema/dashboard/answers.ts. The activity feed, by role, is in activity.ts.
 import { sql } from 'kysely';
 import type { z } from 'zod';
-import type {
-  ActivityItem as ActivityItemAnswer,
-  DashboardStats as DashboardStatsAnswer,
-} from '../../schema/dashboard/answers.js';
+import type { DashboardStats as DashboardStatsAnswer } from '../../schema/dashboard/answers.js';
 import type { AppServices } from '../app/context.js';
 import { type Actor, authorize } from '../auth/permissions.js';
+import { recentActivity } from './activity.js';
 
-export type ActivityItem = z.infer<typeof ActivityItemAnswer>;
+export type { ActivityItem } from './activity.js';
 export type DashboardStats = z.infer<typeof DashboardStatsAnswer>;
-
-export async function recentActivity(
-  app: AppServices,
-  actor: Actor | null,
-  limit = 10,
-): Promise<ActivityItem[]> {
-  authorize(actor, 'activity.read');
-  const rows = await app.db
-    .selectFrom('activity')
-    .select(['id', 'type', 'description', 'occurred_at'])
-    .orderBy('position', 'desc')
-    .limit(Math.min(Math.max(limit, 1), 100))
-    .execute();
-  return rows.map((r) => ({
-    id: r.id,
-    type: r.type,
-    description: r.description,
-    timestamp: r.occurred_at.toISOString(),
-  }));
-}
-
-export async function activityItem(app: AppServices, id: string): Promise<ActivityItem | null> {
-  const r = await app.db
-    .selectFrom('activity')
-    .select(['id', 'type', 'description', 'occurred_at'])
-    .where('id', '=', id)
-    .executeTakeFirst();
-  return r
-    ? { id: r.id, type: r.type, description: r.description, timestamp: r.occurred_at.toISOString() }
-    : null;
-}
 
 /**
  * Total Companies counts the companies that are not deleted; Pending Approvals the PENDING approvals

@@ -8,7 +8,9 @@ import { defineModule } from './module.js';
 
 const permissions = {
   'dashboard.read': ADMIN_ONLY,
-  'activity.read': ADMIN_ONLY,
+  // Staff read the lines of their own companies (services/dashboard/activity.ts): the dashboard
+  // stays ADMIN's, a company's activity and the live feed are read by role and staff scope.
+  'activity.read': ['ADMIN', 'MODERATOR', 'USER'] as const,
 };
 
 type DashboardPermissions = Record<keyof typeof permissions, unknown>;

@@ -1,6 +1,10 @@
-// /api/dashboard/stats (spec 1 §7 Dashboard).
+// /api/dashboard/stats (spec 1 §7 Dashboard), and a company's activity (issue 38 item 7), under the
+// company's path but read from this module's activity feed.
 import type { FastifyInstance } from 'fastify';
-import { DashboardStats } from '../../../schema/dashboard/answers.js';
+import { z } from 'zod';
+import { ActivityItem, DashboardStats } from '../../../schema/dashboard/answers.js';
+import { CompanyActivityInput } from '../../../schema/dashboard/commands.js';
+import { companyActivity } from '../../dashboard/activity.js';
 import { dashboardStats } from '../../dashboard/dashboard.js';
 import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
@@ -17,5 +21,21 @@ export function dashboardRoutes(server: FastifyInstance, { app, actorOf }: RestD
       }),
     },
     async (req, reply) => ok(reply, await dashboardStats(app, await actorOf(req))),
+  );
+  server.get<{ Params: { id: string }; Querystring: Record<string, unknown> }>(
+    '/api/company/companies/:id/activity',
+    {
+      schema: routeDoc({
+        summary: "A company's recent activity, newest first",
+        description:
+          'Approvals created, approved, rejected, expired or deleted, and the company created, (de)activated or connected to QuickBooks. MODERATOR and USER read the companies of their staff scope only (another answers 404, as an unknown id) and the kinds their role reads elsewhere (a USER not the QuickBooks connection).',
+        tags: ['companies'],
+        params: z.object({ id: z.string().regex(/^\d+$/).describe('Company id') }),
+        querystring: CompanyActivityInput,
+        data: z.array(ActivityItem),
+        errors: [400, 404],
+      }),
+    },
+    async (req, reply) => ok(reply, await companyActivity(app, await actorOf(req), req.params.id, req.query)),
   );
 }
