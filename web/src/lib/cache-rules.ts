@@ -35,6 +35,8 @@ const COMPANY_READS = [
   'qbBankAccounts',
   'approvalPolicy',
   'dashboardStats',
+  // A company's change is a line of its activity (the push of that line re-reads it too).
+  'companyActivity',
   // Approvals and vendors show the company's name.
   'approvals',
   'approval',
@@ -75,7 +77,8 @@ export const PUSHES: Record<string, readonly string[]> = {
   vendorChanged: VENDOR_READS,
   managerChanged: MANAGER_READS,
   userChanged: USER_READS,
-  activityAdded: ['dashboardStats'],
+  // A new line: the dashboard's feed and a company's own (the company detail's Recent Activity).
+  activityAdded: ['dashboardStats', 'companyActivity'],
   // The push carries the whole overview, which the screen shows as it comes.
   operationsChanged: [],
   // Progress of one sync: the dialog reads the push itself; the vendors follow from vendorChanged.

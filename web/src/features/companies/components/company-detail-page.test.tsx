@@ -1,7 +1,8 @@
 // The company detail over GraphQL (spec 1 §2): the company, its inline assignments (what a change
 // sends, and a long name cut inside its field with the whole name in the title, so the selects never
-// overlap: issue 38 item 7), a push re-reading the company, and the Recent Activity placeholder.
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+// overlap: issue 38 item 7), a push re-reading the company, and its Recent Activity (issue 38 item 7:
+// the company's lines, "Show more", a push of a new line re-reading them).
+import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -15,6 +16,7 @@ import {
   ManagerChoicesQuery,
   UserChoicesQuery,
 } from '../api/companies';
+import { CompanyActivityAdded, CompanyActivityQuery } from '../api/company-activity';
 import { CompanyDetailPage } from './company-detail-page';
 
 beforeAll(() => {
@@ -95,8 +97,18 @@ function mock() {
         ],
       },
     })
-    .on(ChangeCompanyAssignments, { changeCompanyAssignments: { id: 7 } });
+    .on(ChangeCompanyAssignments, { changeCompanyAssignments: { id: 7 } })
+    .on(CompanyActivityQuery, { companyActivity: lines(2) });
 }
+
+/** Activity lines of the company, newest first. */
+const lines = (n: number, from = 0) =>
+  Array.from({ length: n }, (_, i) => ({
+    id: `line-${from + i}`,
+    type: 'ApprovalCreated',
+    description: `Ada Admin created an approval for Sunrise Bakery LLC (1 bill, $${from + i + 1}.00)`,
+    timestamp: '2026-11-20T10:00:00.000Z',
+  }));
 
 function open(gql: GraphQLMock) {
   render(
@@ -162,16 +174,69 @@ describe('CompanyDetailPage', () => {
     expect(approver.closest('.grid')?.className).toMatch(/\bmin-w-0\b/);
   });
 
-  it('re-reads the company when a push says it changed, and keeps the activity placeholder', async () => {
+  it('re-reads the company when a push says it changed', async () => {
     const gql = mock();
     open(gql);
     await screen.findByRole('heading', { name: 'Sunrise Bakery LLC', level: 1 });
-    expect(screen.getByText('Activity timeline coming soon...')).toBeTruthy();
     await waitFor(() => expect(gql.subscribed(CompaniesChanged)).toBe(1));
     gql.on(CompanyQuery, { company: { ...company, name: 'Sunrise Bakery Inc' } });
     act(() => {
       gql.push(CompaniesChanged, { companyChanged: { id: 7, type: 'CompanyUpdated' } });
     });
     await screen.findByRole('heading', { name: 'Sunrise Bakery Inc', level: 1 });
+  });
+
+  it("shows the company's activity, newest first, and a pushed line re-reads it", async () => {
+    const gql = mock();
+    open(gql);
+    const card = await screen.findByRole('group', { name: 'Recent Activity' });
+    await waitFor(() =>
+      expect(
+        within(card)
+          .getAllByTestId('company-activity-description')
+          .map((e) => e.textContent),
+      ).toEqual([
+        'Ada Admin created an approval for Sunrise Bakery LLC (1 bill, $1.00)',
+        'Ada Admin created an approval for Sunrise Bakery LLC (1 bill, $2.00)',
+      ]),
+    );
+    expect(gql.calls(CompanyActivityQuery)).toEqual([{ companyId: 7, limit: 20 }]);
+    expect(screen.queryByText('Activity timeline coming soon...')).toBeNull();
+    expect(within(card).queryByRole('button', { name: 'Show more' })).toBeNull();
+    await waitFor(() => expect(gql.subscribed(CompanyActivityAdded)).toBe(1));
+    gql.on(CompanyActivityQuery, {
+      companyActivity: [
+        {
+          id: 'line-new',
+          type: 'ApprovalApproved',
+          description: 'Mona Staff approved an approval for Sunrise Bakery LLC',
+          timestamp: '2026-11-21T10:00:00.000Z',
+        },
+        ...lines(2),
+      ],
+    });
+    act(() => {
+      gql.push(CompanyActivityAdded, { activityAdded: { id: 'line-new' } });
+    });
+    await within(card).findByText('Mona Staff approved an approval for Sunrise Bakery LLC');
+  });
+
+  it('offers "Show more" when a page is full, and reads 20 more', async () => {
+    const gql = mock().on(CompanyActivityQuery, { companyActivity: lines(20) });
+    open(gql);
+    const card = await screen.findByRole('group', { name: 'Recent Activity' });
+    const more = await within(card).findByRole('button', { name: 'Show more' });
+    gql.on(CompanyActivityQuery, { companyActivity: lines(25) });
+    await userEvent.setup().click(more);
+    await waitFor(() => expect(within(card).getAllByTestId('company-activity-description')).toHaveLength(25));
+    expect(gql.calls(CompanyActivityQuery).at(-1)).toEqual({ companyId: 7, limit: 40 });
+    expect(within(card).queryByRole('button', { name: 'Show more' })).toBeNull();
+  });
+
+  it('says when there is no activity yet', async () => {
+    const gql = mock().on(CompanyActivityQuery, { companyActivity: [] });
+    open(gql);
+    const card = await screen.findByRole('group', { name: 'Recent Activity' });
+    await within(card).findByText('No recent activity');
   });
 });

@@ -21,6 +21,7 @@ import {
   useTokenStatus,
 } from '../api/companies';
 import { formatDate, formatDateTime, NONE, PICKER_LIMIT } from '../utils/company-rules';
+import { CompanyActivityCard } from './company-activity-card';
 import { CompanyStatusBadge } from './company-badges';
 import {
   ASSIGNEE_OF,
@@ -217,15 +218,7 @@ export function CompanyDetailPage() {
           </Card>
           <AssignmentsCard company={c} />
           <PaymentAccountCard company={c} canManage />
-          <Card>
-            <CardHeader>
-              <CardTitle as="h2">Recent Activity</CardTitle>
-            </CardHeader>
-            <CardContent>
-              {/* The company's events need a read the API does not serve yet (issue 38 item 7). */}
-              <p className="text-sm text-muted-foreground">Activity timeline coming soon...</p>
-            </CardContent>
-          </Card>
+          <CompanyActivityCard companyId={c.id} />
         </div>
         <div className="grid content-start gap-6">
           <ConnectionCard company={c} status={status} canManage onConnect={() => setOauthOpen(true)} />

@@ -238,6 +238,49 @@ describe('DashboardPage', () => {
     ]);
   });
 
+  it("shows approvals' and companies' events with the sign-ins, a pushed approval on top (issue 38 item 7)", async () => {
+    const lines: ActivityItem[] = [
+      {
+        id: 'c1',
+        type: 'CompanyQbConnected',
+        description: 'Ada Admin connected Acme Ltd to QuickBooks',
+        timestamp: new Date(Date.UTC(2024, 0, 5, 10, 3)).toISOString(),
+      },
+      {
+        id: 'r1',
+        type: 'ApprovalRejected',
+        description: 'Mona Staff rejected an approval for Acme Ltd',
+        timestamp: new Date(Date.UTC(2024, 0, 5, 10, 2)).toISOString(),
+      },
+      ...activity(1),
+    ];
+    gql
+      .on(DashboardStatsQuery, { dashboardStats: stats({ recentActivity: lines }) })
+      .on(SystemHealthQuery, { systemHealth: health() });
+    renderPage();
+    await screen.findByText('Mona Staff rejected an approval for Acme Ltd');
+    act(() => {
+      gql.push(DashboardActivityAdded, {
+        activityAdded: {
+          id: 'p1',
+          type: 'ApprovalCreated',
+          description: 'Ada Admin created an approval for Acme Ltd (2 bills, $4,693.45)',
+          timestamp: new Date().toISOString(),
+        },
+      });
+    });
+    expect(
+      within(screen.getByRole('group', { name: 'Recent Activity' }))
+        .getAllByTestId('activity-description')
+        .map((e) => e.textContent),
+    ).toEqual([
+      'Ada Admin created an approval for Acme Ltd (2 bills, $4,693.45)',
+      'Ada Admin connected Acme Ltd to QuickBooks',
+      'Mona Staff rejected an approval for Acme Ltd',
+      'Person 1 signed in',
+    ]);
+  });
+
   it('moves Pending Approvals as soon as an approval change is pushed (issue 38 item 7)', async () => {
     let pending = 5;
     gql
