@@ -4,12 +4,14 @@
 // approval reads say, per viewer, whether they may approve and why not, without a stream read per
 // company on every list page (the list's cache keys on this checkpoint too, so a change shows at once).
 import { sql } from 'kysely';
-import { isApprovalPolicyEvent } from '../../schema/approvals/events.js';
-import { decodeEvent } from '../../schema/shared/events.js';
+import { approvalPolicyEvents } from '../../schema/approvals/events.js';
+import { eventDecoder } from '../../services/shared/decider.js';
 import type { Projection } from '../projection.js';
 import type { ApprovalReadTables } from './tables.js';
 
 export type { ApprovalPoliciesTable, ApprovalPoliciesTables, ApprovalReadTables } from './tables.js';
+
+const decodeApprovalPolicyEvent = eventDecoder(approvalPolicyEvents);
 
 export const approvalPoliciesProjection: Projection<ApprovalReadTables> = {
   name: 'approval_policies',
@@ -26,8 +28,7 @@ export const approvalPoliciesProjection: Projection<ApprovalReadTables> = {
     )`.execute(db);
   },
   async apply(trx, stored, ctx) {
-    const event = decodeEvent(stored);
-    if (!isApprovalPolicyEvent(event)) return;
+    const event = decodeApprovalPolicyEvent(stored);
     const d = event.data;
     const row = {
       company_id: d.companyId,

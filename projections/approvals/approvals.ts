@@ -7,18 +7,20 @@ import { type Kysely, sql, type Transaction } from 'kysely';
 import {
   type ApprovalEvent,
   type ApprovalStatus,
+  approvalEvents,
   type BillSnapshot,
-  isApprovalEvent,
   type Priority,
 } from '../../schema/approvals/events.js';
-import { decodeEvent } from '../../schema/shared/events.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
+import { eventDecoder } from '../../services/shared/decider.js';
 import type { Projection, ProjectionContext } from '../projection.js';
 import type { ApprovalReadTables, ApprovalsTable } from './tables.js';
 
 export type { ApprovalCountsTable, ApprovalsTable, ApprovalsTables } from './tables.js';
 
 export const PRIORITY_RANK: Record<Priority, number> = { URGENT: 0, HIGH: 1, MEDIUM: 2, LOW: 3 };
+
+const decodeApprovalEvent = eventDecoder(approvalEvents);
 
 const HANDLES = [
   'ApprovalCreated',
@@ -264,8 +266,7 @@ async function applyApprovals(
 ) {
   const decoded = events
     .filter((e) => HANDLES.includes(e.type as (typeof HANDLES)[number]))
-    .map((e) => decodeEvent(e))
-    .filter(isApprovalEvent);
+    .map((e) => decodeApprovalEvent(e));
   if (decoded.length === 0) return;
   const memory = ctx.memory;
   const rows = new Map<string, Row | undefined>();

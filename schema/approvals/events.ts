@@ -237,13 +237,3 @@ type PolicyDefs = typeof approvalPolicyEvents;
 export type ApprovalPolicyEvent = {
   [K in keyof PolicyDefs]: { type: K; data: z.infer<PolicyDefs[K]['schema']> };
 }[keyof PolicyDefs];
-
-// Typed decoding: decodeEvent (schema/shared/events.ts) validates a stored event's data against its
-// type's schema; these guards then narrow it to the stream's event union by its type, so readers
-// switch on `event.type` with typed data instead of casting.
-type Decoded = { type: string; data: unknown };
-export const isApprovalEvent = (e: Decoded): e is ApprovalEvent => Object.hasOwn(approvalEvents, e.type);
-export const isApprovalBillsEvent = (e: Decoded): e is ApprovalBillsEvent =>
-  Object.hasOwn(approvalBillsEvents, e.type);
-export const isApprovalPolicyEvent = (e: Decoded): e is ApprovalPolicyEvent =>
-  Object.hasOwn(approvalPolicyEvents, e.type);

@@ -4,15 +4,20 @@
 // locale; `details` says the same in plain en-US text for clients that show it as is.
 import type { z } from 'zod';
 import type { ApprovalHistoryEntry as ApprovalHistoryEntryAnswer } from '../../schema/approvals/answers.js';
-import { type ApprovalEvent, isApprovalEvent } from '../../schema/approvals/events.js';
-import { decodeEvent } from '../../schema/shared/events.js';
+import { type ApprovalEvent, approvalEvents } from '../../schema/approvals/events.js';
 import type { AppServices } from '../app/context.js';
 import { type Actor, authorize } from '../auth/permissions.js';
 import type { StoredEvent } from '../eventstore/port.js';
+import { eventDecoder } from '../shared/decider.js';
 import { type ApprovalState, approvalDecider, approvalStreamId, billsTotal } from './approval-decider.js';
 import { parseApprovalId, requireRow } from './rows.js';
 
 export type ApprovalHistoryEntry = z.infer<typeof ApprovalHistoryEntryAnswer>;
+
+const decodeApprovalEvent = eventDecoder(approvalEvents);
+/** The stream's events, typed; anything else an approval's stream might hold is shown by its type. */
+const approvalEventOf = (stored: StoredEvent): ApprovalEvent | null =>
+  Object.hasOwn(approvalEvents, stored.type) ? decodeApprovalEvent(stored) : null;
 
 const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 
@@ -104,9 +109,9 @@ const userIdOf = (stored: StoredEvent) => {
 export function historyEntries(events: readonly StoredEvent[], names: HistoryNames): ApprovalHistoryEntry[] {
   let state = approvalDecider.initialState();
   return events.map((stored) => {
-    const e = decodeEvent(stored);
+    const e = approvalEventOf(stored);
     let line = step(stored.type, null);
-    if (isApprovalEvent(e)) {
+    if (e) {
       line = stepOf(e, state, names.managers);
       state = approvalDecider.evolve(state, e);
     }
@@ -127,12 +132,8 @@ function managerIdsOf(events: readonly StoredEvent[]): number[] {
   const ids = new Set<number>();
   for (const stored of events) {
     if (stored.type !== 'ApprovalCreated' && stored.type !== 'ApprovalUpdated') continue;
-    const e = decodeEvent(stored);
-    if (
-      isApprovalEvent(e) &&
-      (e.type === 'ApprovalCreated' || e.type === 'ApprovalUpdated') &&
-      e.data.managerId
-    )
+    const e = approvalEventOf(stored);
+    if ((e?.type === 'ApprovalCreated' || e?.type === 'ApprovalUpdated') && e.data.managerId)
       ids.add(e.data.managerId);
   }
   return [...ids];

@@ -8,16 +8,18 @@
 //   appends) is freed 5 minutes later.
 // Every job id derives from its event; each job reports back with commands whose id is the job id.
 import type { Job } from 'bullmq';
-import { isApprovalBillsEvent, isApprovalEvent } from '../../schema/approvals/events.js';
-import { decodeEvent } from '../../schema/shared/events.js';
+import { approvalBillsEvents, approvalEvents } from '../../schema/approvals/events.js';
 import { approvalDecider, approvalStreamId } from '../../services/approvals/approval-decider.js';
 import { approvalBillsDecider } from '../../services/approvals/bills-decider.js';
 import { expireApproval } from '../../services/approvals/delete.js';
 import { releaseFor } from '../../services/approvals/release.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
+import { eventDecoder } from '../../services/shared/decider.js';
 import { type JobHandler, type ProcessManager, type ReactionJob, reactionJobId } from '../process-manager.js';
 
 const NAME = 'approvals';
+/** What it handles: an approval's events and its company's bill claims. */
+const decodeHandledEvent = eventDecoder({ ...approvalEvents, ...approvalBillsEvents });
 export const APPROVALS_QUEUE = 'approvals';
 
 /** Longer than any create in progress: a claim older than this without its approval was abandoned. */
@@ -36,8 +38,7 @@ export const approvalsProcessManager: ProcessManager = {
   // From the beginning: every PENDING approval gets its expiry (a job for one long closed does nothing).
   startAt: 'beginning',
   react(stored: StoredEvent): ReactionJob[] {
-    const event = decodeEvent(stored);
-    if (!isApprovalEvent(event) && !isApprovalBillsEvent(event)) return [];
+    const event = decodeHandledEvent(stored);
     const job = (name: string, data: Record<string, unknown>, delayMs = 0): ReactionJob => ({
       queue: APPROVALS_QUEUE,
       name,
