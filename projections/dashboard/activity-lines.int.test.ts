@@ -1,7 +1,7 @@
 // Activity read model: companies' and approvals' events make lines too (issue 38 item 7), each with
 // its company and kind, and a forgotten person leaves them as on a person's line.
 import { randomUUID } from 'node:crypto';
-import { Kysely, PostgresDialect } from 'kysely';
+import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ApprovalEvent, BillSnapshot } from '../../schema/approvals/events.js';
 import type { CompanyEvent } from '../../schema/companies/events.js';
@@ -228,4 +228,18 @@ it('applies a batch exactly as it applies the events one by one', async () => {
 
 it('opens no personal field of a company or an approval event', () => {
   for (const e of events) expect(activityProjection.readsPersonal?.(e)).toBe(e.type.startsWith('User'));
+});
+
+it("sets up over a table of the previous version (a start before the rebuild), its lines all people's", async () => {
+  await db.schema.createSchema('older').ifNotExists().execute();
+  await sql`CREATE TABLE older.activity (
+    id uuid PRIMARY KEY, position text NOT NULL, type text NOT NULL, description text NOT NULL,
+    template text NOT NULL, actor_name text, subject_name text, actor_id integer,
+    subject_type text NOT NULL, subject_id text NOT NULL, occurred_at timestamptz NOT NULL)`.execute(db);
+  await sql`INSERT INTO older.activity VALUES ('00000000-0000-4000-8000-000000000001', '1', 'UserSignedIn',
+    'Ada signed in', '{subject} signed in', null, 'Ada', 1, 'user', '1', now())`.execute(db);
+  await activityProjection.setup(db, 'older');
+  await activityProjection.setup(db, 'older');
+  const rows = await db.withSchema('older').selectFrom('activity').select(['kind', 'company_id']).execute();
+  expect(rows).toEqual([{ kind: 'user', company_id: null }]);
 });

@@ -107,6 +107,13 @@ export const activityProjection: Projection<ActivityTables> = {
     await sql`CREATE INDEX IF NOT EXISTS ${sql.id('activity_actor_idx')} ON ${sql.id(schema, 'activity')} (actor_id)`.execute(
       db,
     );
+    // A table of version 2 (a start before this version's rebuild swapped in the new one): its lines
+    // are all people's, so the new columns' defaults describe them, and the index below can be made.
+    const columns = await sql<{ n: number }>`SELECT count(*)::int AS n FROM information_schema.columns
+      WHERE table_schema = ${schema} AND table_name = 'activity' AND column_name = 'kind'`.execute(db);
+    if (columns.rows[0]?.n === 0)
+      await sql`ALTER TABLE ${sql.id(schema, 'activity')} ADD COLUMN IF NOT EXISTS company_id integer,
+        ADD COLUMN IF NOT EXISTS kind text NOT NULL DEFAULT 'user'`.execute(db);
     // A company's feed, newest first.
     await sql`CREATE INDEX IF NOT EXISTS ${sql.id('activity_company_idx')} ON ${sql.id(schema, 'activity')} (company_id, position DESC)`.execute(
       db,
