@@ -91,6 +91,11 @@ export const VendorSyncInput = z.object({
 export const VendorExportInput = z.object({
   companyId: z.preprocess((v) => (v === '' ? undefined : v), id.optional()),
   includeInactive: z.preprocess((v) => (v === undefined || v === '' ? false : v), flag),
+  full: z
+    .preprocess((v) => (v === undefined || v === '' ? false : v), flag)
+    .describe(
+      'ADMIN only: the full routing and account numbers (a file an import reads back as it is); the export is recorded on every vendor it holds',
+    ),
 });
 
 export const MissingBankingInput = z.object({

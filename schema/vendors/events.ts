@@ -102,10 +102,27 @@ export const vendorEvents = {
     version: 1,
     schema: z.object({ vendorId, subject: z.string(), at: z.string() }),
   },
-  /** An ADMIN or MODERATOR read the unmasked bank details (the actor is in the metadata too). */
+  /**
+   * An ADMIN or MODERATOR read the unmasked bank details (the actor is in the metadata too), or an
+   * ADMIN exported them in full to CSV: then `export` says which vendors the file held (never the
+   * numbers). Events before the export have no `export`.
+   */
   VendorBankingUnmasked: {
     version: 1,
-    schema: z.object({ vendorId, byUserId: z.number().int().positive(), at: z.string() }),
+    schema: z.object({
+      vendorId,
+      byUserId: z.number().int().positive(),
+      at: z.string(),
+      export: z
+        .object({
+          /** The company the export was of; null: every company the ADMIN sees. */
+          companyId: z.number().int().positive().nullable(),
+          includeInactive: z.boolean(),
+          /** How many vendors the file held. */
+          vendors: z.number().int().min(0),
+        })
+        .optional(),
+    }),
   },
 } as const;
 

@@ -475,6 +475,78 @@ describe('vendor CSV', () => {
     expect(text).not.toContain('5550111');
   });
 
+  it('gives an ADMIN the full numbers on record, refuses MODERATOR and USER, and the file imports back as it is', async () => {
+    const unmasked = () =>
+      sql<{ stream_id: string; data: any; metadata: any }>(
+        `SELECT stream_id, data, metadata FROM es_events WHERE event_type = 'VendorBankingUnmasked' ORDER BY global_position`,
+      );
+    const before = (await unmasked()).length;
+    for (const token of [moderator, user]) {
+      const refused = await fetch(`${t.url}/api/vendors/export-csv?companyId=${companyId}&full=true`, {
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(refused.status).toBe(403);
+      expect(await refused.text()).not.toContain('5550111');
+    }
+    expect((await unmasked()).length).toBe(before);
+
+    const res = await fetch(`${t.url}/api/vendors/export-csv?companyId=${companyId}&full=true`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-disposition')).toBe('attachment; filename="vendors-export-full.csv"');
+    const text = await res.text();
+    expect(text).toContain('5550111');
+    expect(text).not.toMatch(/[*•]/);
+    const lines = text.trim().split('\n').slice(1);
+    const withNumbers = lines.filter((l) => /,\d{9},/.test(l));
+    expect(withNumbers.length).toBeGreaterThan(0);
+
+    // One unmask on record for each vendor the file shows numbers of: who, the filter, how many.
+    const recorded = (await unmasked()).slice(before);
+    expect(recorded).toHaveLength(withNumbers.length);
+    for (const e of recorded) {
+      expect(e.data.export).toEqual({ companyId, includeInactive: false, vendors: lines.length });
+      expect(e.metadata.userId).toBeTruthy();
+    }
+    expect(JSON.stringify(recorded)).not.toContain('5550111');
+    expect(JSON.stringify(recorded)).not.toContain(ACCOUNT);
+    const shownId = Number(withNumbers[0].split(',')[0]);
+    const history = await api(t.url, 'GET', `/api/vendors/${shownId}/history`, { token: admin });
+    expect(history.body.data[0]).toMatchObject({
+      action: 'Banking unmasked',
+      details: `Full bank numbers exported to CSV: ${lines.length} vendor${lines.length === 1 ? '' : 's'} (active vendors of company #${companyId})`,
+    });
+
+    const back = await upload('vendors-export-full.csv', text);
+    expect(back.status).toBe(200);
+    expect(back.body.data).toMatchObject({ processed: lines.length, failed: 0, errors: [] });
+  });
+
+  it('says why a masked export fails on import, and how to get a file that does not', async () => {
+    const res = await fetch(`${t.url}/api/vendors/export-csv?companyId=${companyId}`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    const text = await res.text();
+    const masked = text
+      .trim()
+      .split('\n')
+      .slice(1)
+      .filter((l) => l.includes('*')).length;
+    expect(masked).toBeGreaterThan(0);
+    // A number copied from a screen (•) is a mask too.
+    const [v] = await firstVendors(1);
+    const r = await upload(
+      'vendors-export.csv',
+      `${text.trim()}\n${v.id},${v.name},,${v.qbVendorId},,,true,021000021,••••6789,checking,Chase\n`,
+    );
+    expect(r.status).toBe(200);
+    expect(r.body.data.failed).toBe(masked + 1);
+    const message =
+      'The routing or account number is masked (a vendor export masks them): enter the full numbers, or have an ADMIN export with full numbers and import that file';
+    expect(new Set(r.body.data.errors.map((e: { error: string }) => e.error))).toEqual(new Set([message]));
+  });
+
   it('imports good rows, reports bad ones by row, and leaves blank banking rows alone', async () => {
     const vs = await firstVendors(4);
     const csv = [

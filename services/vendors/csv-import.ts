@@ -26,6 +26,11 @@ export const CSV_REQUIRED_COLUMNS = [
   'Bank Name',
 ] as const;
 
+/** A number as an export (*) or a screen (•) masks it: never a real number. */
+const MASKED = /[*•]/;
+export const MASKED_ROW_ERROR =
+  'The routing or account number is masked (a vendor export masks them): enter the full numbers, or have an ADMIN export with full numbers and import that file';
+
 /**
  * POST /api/vendors/import-csv: every row checked on the server; good rows applied (each its own
  * command), bad rows reported with their row number (the header is row 1). A file that is not
@@ -101,8 +106,8 @@ export async function importVendorsCsv(
       unchanged++;
       return;
     }
-    if (raw.routingNumber.includes('*') || raw.accountNumber.includes('*')) {
-      errors.push({ row, error: 'Enter the full routing and account numbers (an export masks them)' });
+    if (MASKED.test(raw.routingNumber) || MASKED.test(raw.accountNumber)) {
+      errors.push({ row, error: MASKED_ROW_ERROR });
       return;
     }
     const parsed = BankingInput.safeParse(raw);

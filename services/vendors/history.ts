@@ -27,7 +27,19 @@ const HISTORY: Record<VendorEvent['type'], (e: VendorEvent) => { action: string;
     details: `From ${(e.data as { source: string }).source === 'csv' ? 'a CSV import' : (e.data as { source: string }).source === 'batch' ? 'a batch update' : 'the banking form'}; ${accountEnding((e.data as { accountNumber: string | null }).accountNumber)}`,
   }),
   VendorBankingCleared: () => ({ action: 'Banking cleared', details: null }),
-  VendorBankingUnmasked: () => ({ action: 'Banking unmasked', details: 'Full bank numbers shown' }),
+  VendorBankingUnmasked: (e) => {
+    const exported = (
+      e.data as { export?: { companyId: number | null; includeInactive: boolean; vendors: number } }
+    ).export;
+    if (!exported) return { action: 'Banking unmasked', details: 'Full bank numbers shown' };
+    const of = exported.companyId === null ? 'every company' : `company #${exported.companyId}`;
+    const which = exported.includeInactive ? 'active and inactive vendors' : 'active vendors';
+    const count = `${exported.vendors} vendor${exported.vendors === 1 ? '' : 's'}`;
+    return {
+      action: 'Banking unmasked',
+      details: `Full bank numbers exported to CSV: ${count} (${which} of ${of})`,
+    };
+  },
   VendorForgotten: () => ({ action: 'Forgotten', details: 'Contacts and bank details erased' }),
 };
 

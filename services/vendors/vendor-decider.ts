@@ -51,7 +51,13 @@ export type VendorCommand =
     }
   | ({ type: 'UpdateBanking'; source: 'form' | 'batch' | 'csv'; now: string } & Banking)
   | { type: 'ClearBanking'; now: string }
-  | { type: 'RecordUnmask'; byUserId: number; now: string }
+  | {
+      type: 'RecordUnmask';
+      byUserId: number;
+      now: string;
+      /** An ADMIN's CSV export with full numbers: which vendors it held (csv-export.ts). */
+      export?: { companyId: number | null; includeInactive: boolean; vendors: number };
+    }
   | { type: 'ForgetVendor'; now: string };
 
 export function evolve(state: VendorState, event: VendorEvent): VendorState {
@@ -148,7 +154,15 @@ export function decide(command: VendorCommand, state: VendorState): VendorEvent[
       return [{ type: 'VendorBankingCleared', data: { vendorId, at: command.now } }];
     case 'RecordUnmask':
       return [
-        { type: 'VendorBankingUnmasked', data: { vendorId, byUserId: command.byUserId, at: command.now } },
+        {
+          type: 'VendorBankingUnmasked',
+          data: {
+            vendorId,
+            byUserId: command.byUserId,
+            at: command.now,
+            ...(command.export ? { export: command.export } : {}),
+          },
+        },
       ];
   }
 }

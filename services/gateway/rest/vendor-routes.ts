@@ -130,17 +130,21 @@ export function vendorRoutes(server: FastifyInstance, { app, actorOf }: RestDeps
     {
       schema: routeDoc({
         summary: 'The vendors as CSV (bank numbers masked), downloaded as vendors-export.csv',
+        description:
+          'With full=true (ADMIN only, else 403) the file holds the full routing and account numbers, so an import reads it back as it is (vendors-export-full.csv); every vendor it shows records the export in its history (who, when, the filter and how many vendors; never the numbers), as Show Full Numbers does.',
         tags: TAGS,
         querystring: VendorExportInput,
         file: { contentType: 'text/csv', description: 'vendors-export.csv (an attachment)' },
-        errors: [404],
+        errors: [403, 404],
       }),
     },
     async (req, reply) => {
       const csv = await exportVendorsCsv(app, await actorOf(req), req.query);
+      const name =
+        String((req.query as { full?: unknown }).full) === 'true' ? 'vendors-export-full' : 'vendors-export';
       return reply
         .header('content-type', 'text/csv; charset=utf-8')
-        .header('content-disposition', 'attachment; filename="vendors-export.csv"')
+        .header('content-disposition', `attachment; filename="${name}.csv"`)
         .send(csv);
     },
   );
