@@ -17,7 +17,7 @@ import { AccessTokens } from './auth/access-tokens.js';
 import { Credentials } from './auth/credentials.js';
 import { LoginRateLimit } from './auth/login-rate-limit.js';
 import { RefreshTokens } from './auth/refresh-tokens.js';
-import { companiesQuickBooksAccess } from './companies/quickbooks.js';
+import { companiesQuickBooksAccess } from './companies/quickbooks-access.js';
 import { ensureCheckpoints } from './consumers/checkpoints.js';
 import { listenMetrics } from './gateway/hardening.js';
 import { IdempotencyStore } from './gateway/idempotency.js';

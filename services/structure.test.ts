@@ -19,9 +19,6 @@ const MODULES = ['approvals', 'companies', 'vendors', 'managers', 'users', 'dash
  * off the list) or gone, so the list only shrinks.
  */
 const OVERSIZE_UNTIL_SPLIT: Record<string, number> = {
-  // The modules' big files: answers, queries, CSV, commands and policy in one file each.
-  'services/companies/quickbooks.ts': 772,
-  'services/companies/companies.ts': 585,
   // Tools: the QuickBooks simulator and the bench's driver.
   'tools/qbo-sandbox/server.ts': 1179,
   'bench/run.ts': 723,

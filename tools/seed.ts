@@ -9,14 +9,14 @@ import { createApproval } from '../services/approvals/create.js';
 import { setApprovalPolicy } from '../services/approvals/policy.js';
 import { rejectApproval } from '../services/approvals/reject.js';
 import type { Actor } from '../services/auth/permissions.js';
-import {
-  COMPANY_IDS_SEQUENCE,
-  configureNacha,
-  createCompany,
-  deactivateCompany,
-  setPaymentAccount,
-} from '../services/companies/companies.js';
-import { qb, quickbooksCompanyInfo, refreshQbToken, startQbOAuth } from '../services/companies/quickbooks.js';
+import { COMPANY_IDS_SEQUENCE, createCompany } from '../services/companies/create.js';
+import { configureNacha } from '../services/companies/nacha.js';
+import { setPaymentAccount } from '../services/companies/payment-account.js';
+import { qb } from '../services/companies/quickbooks.js';
+import { quickbooksCompanyInfo } from '../services/companies/quickbooks-company-info.js';
+import { startQbOAuth } from '../services/companies/quickbooks-oauth.js';
+import { refreshQbToken } from '../services/companies/quickbooks-refresh.js';
+import { deactivateCompany } from '../services/companies/status.js';
 import { createManager, MANAGER_IDS_SEQUENCE } from '../services/managers/managers.js';
 import { claimStreamOf, recordNewUser } from '../services/users/auth.js';
 import { emailClaimDecider } from '../services/users/email-claim-decider.js';

@@ -17,7 +17,7 @@ import {
   quickbooksProcessManager,
 } from '../../workers/companies/quickbooks.js';
 import { ADMIN_ONLY } from '../auth/permissions.js';
-import { COMPANY_IDS_SEQUENCE } from '../companies/companies.js';
+import { COMPANY_IDS_SEQUENCE } from '../companies/create.js';
 import '../gateway/graphql/types/company.js';
 import '../gateway/graphql/types/quickbooks.js';
 import { companyRoutes } from '../gateway/rest/company-routes.js';

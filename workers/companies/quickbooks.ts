@@ -7,7 +7,8 @@
 import type { Job } from 'bullmq';
 import type { CompanyEvent } from '../../schema/companies/events.js';
 import { decodeEvent } from '../../schema/shared/events.js';
-import { refreshConnection, warnReconsentIfDue } from '../../services/companies/quickbooks.js';
+import { refreshConnection } from '../../services/companies/quickbooks-refresh.js';
+import { warnReconsentIfDue } from '../../services/companies/quickbooks-token-status.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
 import { refreshDelayMs } from '../../services/quickbooks/refresh-timing.js';
 import { type JobHandler, type ProcessManager, type ReactionJob, reactionJobId } from '../process-manager.js';

@@ -11,19 +11,13 @@ import {
   NachaConfigInput,
   PaymentAccountInput,
 } from '../../../schema/companies/commands.js';
-import {
-  activateCompany,
-  changeAssignments,
-  configureNacha,
-  createCompany,
-  deactivateCompany,
-  deleteCompany,
-  getCompany,
-  listCompanies,
-  searchCompanies,
-  setPaymentAccount,
-  updateCompany,
-} from '../../companies/companies.js';
+import { changeAssignments } from '../../companies/assignments.js';
+import { createCompany } from '../../companies/create.js';
+import { configureNacha } from '../../companies/nacha.js';
+import { setPaymentAccount } from '../../companies/payment-account.js';
+import { getCompany, listCompanies, searchCompanies } from '../../companies/queries.js';
+import { activateCompany, deactivateCompany, deleteCompany } from '../../companies/status.js';
+import { updateCompany } from '../../companies/update.js';
 import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

@@ -10,16 +10,12 @@ import {
   QbOAuthCallbackInput,
   QbOAuthStartInput,
 } from '../../../schema/companies/quickbooks-commands.js';
-import {
-  completeQbOAuth,
-  deleteQbCredentials,
-  getQbCredentials,
-  putQbCredentials,
-  qbTokenStatus,
-  quickbooksCompanyInfo,
-  refreshQbToken,
-  startQbOAuth,
-} from '../../companies/quickbooks.js';
+import { quickbooksCompanyInfo } from '../../companies/quickbooks-company-info.js';
+import { getQbCredentials, putQbCredentials } from '../../companies/quickbooks-credentials.js';
+import { deleteQbCredentials } from '../../companies/quickbooks-disconnect.js';
+import { completeQbOAuth, startQbOAuth } from '../../companies/quickbooks-oauth.js';
+import { refreshQbToken } from '../../companies/quickbooks-refresh.js';
+import { qbTokenStatus } from '../../companies/quickbooks-token-status.js';
 import { ErrorEnvelope, routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';

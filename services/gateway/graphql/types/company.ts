@@ -6,25 +6,21 @@ import {
   CompanyPage as CompanyPageAnswer,
 } from '../../../../schema/companies/answers.js';
 import { authorize } from '../../../auth/permissions.js';
+import { changeAssignments } from '../../../companies/assignments.js';
 import {
   type Assignee,
-  activateCompany,
   type CompanyDto,
   type CompanyView,
-  changeAssignments,
   companyViewFor,
-  configureNacha,
-  createCompany,
-  deactivateCompany,
-  deleteCompany,
   findCompany,
-  getCompany,
   isWholeCompany,
-  listCompanies,
-  searchCompanies,
-  setPaymentAccount,
-  updateCompany,
-} from '../../../companies/companies.js';
+} from '../../../companies/company-rows.js';
+import { createCompany } from '../../../companies/create.js';
+import { configureNacha } from '../../../companies/nacha.js';
+import { setPaymentAccount } from '../../../companies/payment-account.js';
+import { getCompany, listCompanies, searchCompanies } from '../../../companies/queries.js';
+import { activateCompany, deactivateCompany, deleteCompany } from '../../../companies/status.js';
+import { updateCompany } from '../../../companies/update.js';
 import { AppError } from '../../../shared/errors.js';
 import type { Page } from '../../../shared/paging.js';
 import { inStaffScope, sharedRead } from '../../live.js';

@@ -5,18 +5,16 @@ import {
   QbCredentials,
   QbTokenStatus as QbTokenStatusAnswer,
 } from '../../../../schema/companies/answers.js';
+import { type BankAccount, quickbooksCompanyInfo } from '../../../companies/quickbooks-company-info.js';
 import {
-  type BankAccount,
-  deleteQbCredentials,
   getQbCredentials,
   putQbCredentials,
   type QbCredentialsInfo,
-  type QbTokenStatus,
-  qbTokenStatus,
-  quickbooksCompanyInfo,
-  refreshQbToken,
-  startQbOAuth,
-} from '../../../companies/quickbooks.js';
+} from '../../../companies/quickbooks-credentials.js';
+import { deleteQbCredentials } from '../../../companies/quickbooks-disconnect.js';
+import { startQbOAuth } from '../../../companies/quickbooks-oauth.js';
+import { refreshQbToken } from '../../../companies/quickbooks-refresh.js';
+import { type QbTokenStatus, qbTokenStatus } from '../../../companies/quickbooks-token-status.js';
 import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
