@@ -13,5 +13,5 @@ export const APPEND_LOCK_CLASS = 7262;
 // Consumer leases (one active runner per projection or process manager) use single-key locks keyed
 // by a 64-bit hash of the consumer's name (services/consumers/lease.ts, `lockKey`).
 // The per-realm QuickBooks refresh lock (formerly class 7263 here) is a Redis lock
-// (services/companies/quickbooks.ts withRefreshLock): waiting on pg_advisory_lock held a pooled connection
+// (services/companies/quickbooks-refresh.ts withRefreshLock): waiting on pg_advisory_lock held a pooled connection
 // and starved the pool under parallel requests (issue 37 item 10). 7263 stays unused.
