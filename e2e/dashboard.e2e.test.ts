@@ -1,9 +1,12 @@
 // The dashboard (spec 1 §2, §3, §7, §8) in real Chromium against a real gateway: heading and welcome,
 // real figures, System Health and its 30 s refresh, Recent Activity (5 newest, plain words), Quick
-// Actions, the fallback when the stats call fails, axe, and live updates across two sessions.
+// Actions, the fallback when the stats call fails, axe, and live updates across two sessions; an
+// approval created and approved shows in Recent Activity and on its company's page (issue 38 item 7).
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/support/app.js';
+import { connectOverHttp } from '../tools/qbo-sandbox/connect.js';
+import { type QboSandbox, startQboSandbox } from '../tools/qbo-sandbox/server.js';
 import {
   apiCall,
   apiLogin,
@@ -19,6 +22,8 @@ import {
 import { graphqlFailure, isOperation, routeOperation } from './support/graphql.js';
 
 let app: TestApp;
+let sim: QboSandbox;
+const qbApp = { clientId: 'billflow-dashboard', clientSecret: 'dashboard-secret-value-321' };
 let browser: Browser;
 let bea: Credentials & { id: number };
 const created: Array<Credentials & { id: number }> = [];
@@ -34,7 +39,11 @@ interface StatsBody {
 
 beforeAll(async () => {
   await ensureWebBuild();
-  [app, browser] = await Promise.all([startTestApp(), launchBrowser()]);
+  sim = await startQboSandbox({ clients: [qbApp], ratePerMinute: 100_000, concurrentPerRealm: 50 });
+  [app, browser] = await Promise.all([
+    startTestApp({ env: { QBO_OAUTH_BASE: sim.url, QBO_API_BASE: sim.url } }),
+    launchBrowser(),
+  ]);
   // Second admin (session B of the live test), three more active users and one inactive one.
   bea = await createUser(app.url, app.admin, 'ADMIN', { firstName: 'Bea', lastName: 'Admin' });
   for (const [first, last] of [
@@ -51,6 +60,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await app?.stop();
+  await sim?.close();
 });
 
 // One API session for the test's own reads: every sign-in is itself an activity line.
@@ -361,5 +371,74 @@ describe('live updates across sessions', () => {
     expect(a.errors).toEqual([]);
     await b.page.context().close();
     await a.page.context().close();
+  });
+});
+
+// Last: its company and approval lines would otherwise be the newest in the tests above.
+describe('approvals and companies in Recent Activity (issue 38 item 7)', () => {
+  it('an approval created and approved shows on the dashboard and on its company’s page, live', async () => {
+    const admin = await adminToken();
+    const company = await apiCall<{ data: { id: number } }>(
+      app.url,
+      'POST',
+      '/api/company/companies',
+      { name: 'Activity Client Co' },
+      admin,
+    );
+    expect(company.status).toBe(201);
+    const companyId = company.body.data.id;
+    const { realmId } = await connectOverHttp({
+      gatewayUrl: app.url,
+      simUrl: sim.url,
+      token: admin,
+      companyId,
+      app: qbApp,
+      realmIndex: 0,
+    });
+    const bill = sim
+      .realms()
+      .find((r) => r.realmId === realmId)!
+      .bills.find((b) => Number(b.Balance) > 0)!;
+
+    const a = await dashboard();
+    await a.page.getByRole('group', { name: 'Recent Activity' }).getByRole('listitem').first().waitFor();
+    const created = await apiCall<{ data: { id: string } }>(
+      app.url,
+      'POST',
+      '/api/bill-approval/approvals',
+      { companyId, billIds: [bill.Id] },
+      admin,
+    );
+    expect(created.status).toBe(201);
+    const feed = a.page.getByRole('group', { name: 'Recent Activity' });
+    await feed.getByText(/created an approval for Activity Client Co \(1 bill, \$[\d,]+\.\d\d\)$/).waitFor();
+    // Bea approves (the creator may not): the line arrives without a reload.
+    const beaToken = (await apiLogin(app.url, bea)).tokens.accessToken;
+    const approved = await apiCall(
+      app.url,
+      'PUT',
+      `/api/bill-approval/approvals/${created.body.data.id}/approve`,
+      { approvedBills: [bill.Id] },
+      beaToken,
+    );
+    expect(approved.status).toBe(200);
+    await feed.getByText('Bea Admin approved an approval for Activity Client Co').waitFor();
+    expect(a.errors).toEqual([]);
+    await a.page.context().close();
+
+    // The company's own page lists its lines, newest first, in place of the old placeholder.
+    const { page, errors } = await openPage(browser, app.url);
+    await signIn(page, app.admin);
+    await page.waitForURL('**/dashboard');
+    await page.goto(`${app.url}/companies/${companyId}`);
+    const card = page.getByRole('group', { name: 'Recent Activity' });
+    await card.getByText('Bea Admin approved an approval for Activity Client Co').waitFor();
+    const lines = await card.getByTestId('company-activity-description').allTextContents();
+    expect(lines[0]).toBe('Bea Admin approved an approval for Activity Client Co');
+    expect(lines.some((l) => l.endsWith('connected Activity Client Co to QuickBooks'))).toBe(true);
+    expect(lines.at(-1)).toMatch(/created company Activity Client Co$/);
+    expect(await page.getByText('Activity timeline coming soon...').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.context().close();
   });
 });
