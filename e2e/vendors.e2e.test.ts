@@ -275,6 +275,39 @@ describe('vendors screens', () => {
     for (const row of rows)
       expect(row).toMatch(/^Row \d+: The routing or account number is masked, as an export writes it/);
     await dialog.getByRole('button', { name: 'Done' }).click();
+
+    // An ADMIN's export with full numbers, asked first and on record: it imports back as it is.
+    await page.getByRole('button', { name: 'Export with full numbers' }).click();
+    const confirm = page.getByRole('alertdialog');
+    await confirm.getByText(/recorded in each of those vendors' history/).waitFor();
+    const [full] = await Promise.all([
+      page.waitForEvent('download'),
+      confirm.getByRole('button', { name: 'Export', exact: true }).click(),
+    ]);
+    expect(full.suggestedFilename()).toBe('vendors-export-full.csv');
+    const fullText = await readFile((await full.path())!, 'utf8');
+    expect(fullText).toContain('11112222');
+    expect(fullText).not.toMatch(/\*{4}/);
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    await dialog
+      .getByLabel('CSV file')
+      .setInputFiles({
+        name: 'vendors-export-full.csv',
+        mimeType: 'text/csv',
+        buffer: Buffer.from(fullText),
+      });
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    await dialog.getByRole('status').filter({ hasText: '0 vendors updated successfully' }).waitFor();
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    const history = await apiCall<{ data: Array<{ action: string; details: string | null }> }>(
+      app.url,
+      'GET',
+      `/api/vendors/${a.id}/history`,
+      undefined,
+      token,
+    );
+    expect(history.body.data[0]).toMatchObject({ action: 'Banking unmasked' });
+    expect(history.body.data[0].details).toMatch(/^Full bank numbers exported to CSV/);
     expect(errors).toEqual([]);
     await page.context().close();
   });

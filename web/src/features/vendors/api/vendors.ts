@@ -5,7 +5,7 @@
 
 import { graphql, type ResultOf, type VariablesOf } from '../../../lib/graphql';
 import { downloadFile, uploadForm } from '../../../lib/transfer';
-import { EXPORT_FILE_NAME } from '../utils/vendor-rules';
+import { EXPORT_FILE_NAME, EXPORT_FULL_FILE_NAME } from '../utils/vendor-rules';
 
 export const VendorFields = graphql(`
   fragment VendorFields on Vendor @_unmask {
@@ -160,14 +160,19 @@ export const VENDOR_MESSAGES = {
   forgotten: 'Vendor forgotten',
 } as const;
 
-export function exportVendors(companyId: string, includeInactive: boolean): Promise<string> {
+/**
+ * GET /api/vendors/export-csv (a download, so plain HTTP): masked numbers, or with `full` (ADMIN
+ * only) the full ones, which the server records in each vendor's history.
+ */
+export function exportVendors(companyId: string, includeInactive: boolean, full = false): Promise<string> {
   const q = new URLSearchParams();
   if (companyId) q.set('companyId', companyId);
   if (includeInactive) q.set('includeInactive', 'true');
+  if (full) q.set('full', 'true');
   const qs = q.toString();
   return downloadFile(
     `/api/vendors/export-csv${qs ? `?${qs}` : ''}`,
-    EXPORT_FILE_NAME,
+    full ? EXPORT_FULL_FILE_NAME : EXPORT_FILE_NAME,
     'Failed to export vendor data',
   );
 }

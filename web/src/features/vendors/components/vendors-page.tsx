@@ -1,11 +1,12 @@
 // /vendors (spec 2 §2 Vendors): 20 a page with filters search, company, has banking and active; sync
 // from QuickBooks with a live progress bar, CSV export and import. Live: changes refetch the page.
-import { Download, Pencil, RefreshCw, Upload } from 'lucide-react';
+import { Download, KeyRound, Pencil, RefreshCw, Upload } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
+import { ConfirmActionDialog } from '../../../components/ui/confirm-action-dialog';
 import { type Column, DataList } from '../../../components/ui/data-list';
 import { DateTimeStack } from '../../../components/ui/date-time-stack';
 import { FilterSelect } from '../../../components/ui/filter-select';
@@ -14,6 +15,7 @@ import { LoadError } from '../../../components/ui/list-states';
 import { toast } from '../../../components/ui/use-toast';
 import { useLive } from '../../../hooks/use-live';
 import { VendorsChanged } from '../../../hooks/use-vendor-changed';
+import { useSession } from '../../../lib/auth';
 import { useGqlQuery } from '../../../lib/use-graphql';
 import { CompanyChoicesQuery, exportVendors, type Vendor, VendorsQuery } from '../api/vendors';
 import { accountTypeLabel, VENDORS_PAGE_SIZE } from '../utils/vendor-rules';
@@ -99,6 +101,9 @@ export function VendorsPage() {
   const [syncOpen, setSyncOpen] = useState(false);
   const [importOpen, setImportOpen] = useState(false);
   const [exporting, setExporting] = useState(false);
+  const [fullExportOpen, setFullExportOpen] = useState(false);
+  // The full numbers are exported by an ADMIN only (the server refuses anyone else).
+  const isAdmin = useSession().user?.role === 'ADMIN';
   const vendors = useGqlQuery(
     VendorsQuery,
     {
@@ -125,11 +130,16 @@ export function VendorsPage() {
   const data = vendors.data?.vendors;
   useClampPage(page, data && data.data.length === 0 ? data.totalPages : undefined, setPage);
 
+  // The export follows the company filter; inactive vendors come along unless only active ones are shown.
+  const includeInactive = filters.active !== 'true';
+  const exportScope = filters.companyId
+    ? (companyChoices.find((c) => String(c.id) === filters.companyId)?.name ?? 'the chosen company')
+    : 'every company';
+
   async function exportCsv() {
     setExporting(true);
     try {
-      // The export follows the company filter; inactive vendors come along unless only active ones are shown.
-      const name = await exportVendors(filters.companyId, filters.active !== 'true');
+      const name = await exportVendors(filters.companyId, includeInactive);
       toast.success('Download started', name);
     } catch (err) {
       toast.error(err instanceof Error ? err.message : 'Failed to export vendor data', 'Export failed');
@@ -154,6 +164,12 @@ export function VendorsPage() {
               <Download aria-hidden="true" />
               {exporting ? 'Exporting…' : 'Export CSV'}
             </Button>
+            {isAdmin ? (
+              <Button variant="outline" onClick={() => setFullExportOpen(true)}>
+                <KeyRound aria-hidden="true" />
+                Export with full numbers
+              </Button>
+            ) : null}
             <Button onClick={() => setImportOpen(true)}>
               <Upload aria-hidden="true" />
               Import CSV
@@ -235,6 +251,21 @@ export function VendorsPage() {
         onSynced={vendors.reload}
       />
       <ImportVendorsDialog open={importOpen} onOpenChange={setImportOpen} onImported={vendors.reload} />
+      <ConfirmActionDialog
+        open={fullExportOpen}
+        onOpenChange={setFullExportOpen}
+        title="Export with full numbers?"
+        description={`The file will hold the full routing and account numbers of the vendors of ${exportScope}${includeInactive ? ', active and inactive' : ', active only'}, and an import reads it back as it is. The export is recorded in each of those vendors' history (who and when, never the numbers). Keep the file safe and delete it once done.`}
+        actionLabel="Export"
+        busyLabel="Exporting…"
+        run={async () => {
+          await exportVendors(filters.companyId, includeInactive, true);
+          return {};
+        }}
+        successMessage="Download started"
+        errorTitle="Export failed"
+        errorFallback="Failed to export vendor data"
+      />
     </div>
   );
 }

@@ -6,6 +6,8 @@ export const VENDOR_SYNC_LIMIT = 1000;
 export const CSV_MAX_BYTES = 5_242_880;
 export const CSV_REQUIRED_COLUMNS = ['ID', 'Routing Number', 'Account Number', 'Account Type', 'Bank Name'];
 export const EXPORT_FILE_NAME = 'vendors-export.csv';
+/** The ADMIN's export with full numbers (the server names it so too). */
+export const EXPORT_FULL_FILE_NAME = 'vendors-export-full.csv';
 /** Import errors listed in the dialog; the rest are counted. */
 export const IMPORT_ERRORS_SHOWN = 10;
 
@@ -79,16 +81,16 @@ export const isMaskedNumber = (v: string) => /[*•●…]/.test(v);
 
 /** What a row whose numbers are masked is refused with: why, and how to get the full numbers. */
 export const MASKED_ROW_ERROR =
-  'The routing or account number is masked, as an export writes it: enter the full numbers (from the vendor or its bank) and import again';
+  'The routing or account number is masked, as an export writes it: enter the full numbers, or have an ADMIN use Export with full numbers and import that file';
 
 /**
  * The import's note when rows carry masked numbers: a CSV export masks the numbers, so a file
- * exported and imported back fails on every such row. Full numbers come from the vendor (or the
- * vendor's page, Show Full Numbers, for ADMIN and MODERATOR); an ADMIN export with full numbers is
- * still to come on the server.
+ * exported and imported back fails on every such row. Full numbers come from the vendor, from Show
+ * Full Numbers on the vendor's page (ADMIN, MODERATOR), or from an ADMIN's Export with full numbers
+ * (recorded in each vendor's history), a file that imports back as it is.
  */
 export function maskedRowsNote(rows: number): string {
-  return `${plural(rows, 'row has', 'rows have')} masked bank numbers. A CSV export masks the routing and account numbers, so it cannot be imported back as it is: put the full numbers in those rows (from the vendor, or Show Full Numbers on the vendor's page for ADMIN and MODERATOR) and import the file again.`;
+  return `${plural(rows, 'row has', 'rows have')} masked bank numbers. A CSV export masks the routing and account numbers, so it cannot be imported back as it is: put the full numbers in those rows (from the vendor, or Show Full Numbers on the vendor's page), or have an ADMIN use Export with full numbers on the Vendors page (it is recorded in each vendor's history) and import that file.`;
 }
 
 /** The smallest CSV reader the import check needs: quoted cells, doubled quotes, CRLF. */
