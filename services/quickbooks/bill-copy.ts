@@ -3,7 +3,7 @@
 // (`/cdc?entities=Bill,Vendor&changedSince=`) keeps it fresh: changed rows replaced, deleted bills
 // dropped. Rows are stored as QuickBooks sent them, made safe for jsonb only (a NUL or a lone
 // surrogate, which Postgres refuses, is replaced: jsonbSafe); everything read from here is cleaned by
-// services/quickbooks/clean.ts where it is used (services/approvals/approvals.ts), as a live answer is.
+// services/quickbooks/clean.ts where it is used (services/approvals/qb-bills.ts, bills.ts), as a live answer is.
 import type pg from 'pg';
 
 export type CopyKind = 'Bill' | 'Vendor';
