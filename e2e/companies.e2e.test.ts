@@ -99,7 +99,11 @@ describe('companies screens', () => {
     await page.getByRole('heading', { name: 'Acme Holdings', level: 1 }).waitFor();
     const id = Number(pathOf(page).split('/').pop());
     await page.getByTestId('connection-badge').getByText('Not Connected').waitFor();
-    await page.getByText('Activity timeline coming soon...').waitFor();
+    // Its Recent Activity lists its own lines (issue 38 item 7): its creation already.
+    await page
+      .getByRole('group', { name: 'Recent Activity' })
+      .getByText(/created company Acme Holdings$/)
+      .waitFor();
     expect(await page.getByRole('combobox', { name: 'Manager' }).textContent()).toContain('Dana Whitfield');
 
     // Inline: the approver becomes Paula; the server has it.
