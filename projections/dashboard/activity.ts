@@ -2,17 +2,21 @@
 // 'Ann Lee approved an approval for Acme Ltd'). Keeps its own small tables of people's display names
 // and companies' names so that a rebuild needs nothing but the log.
 import { sql, type Transaction } from 'kysely';
-import type { ApprovalEvent } from '../../schema/approvals/events.js';
-import type { CompanyEvent } from '../../schema/companies/events.js';
-import { decodeEvent } from '../../schema/shared/events.js';
-import type { UserEvent } from '../../schema/users/events.js';
+import { type ApprovalEvent, approvalEvents } from '../../schema/approvals/events.js';
+import { type CompanyEvent, companyEvents } from '../../schema/companies/events.js';
+import { type UserEvent, userEvents } from '../../schema/users/events.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
+import { eventDecoder } from '../../services/shared/decider.js';
 import type { Projection, ProjectionContext } from '../projection.js';
 import { rowsInsert } from '../rows-insert.js';
 import { APPROVAL_LINE_EVENTS, COMPANY_LINE_EVENTS, companyLineOf } from './activity-lines.js';
 import type { ActivityCompaniesTable, ActivityPeopleTable, ActivityTable, ActivityTables } from './tables.js';
 
 export type { ActivityCompaniesTable, ActivityPeopleTable, ActivityTable, ActivityTables } from './tables.js';
+
+const decodeUserEvent = eventDecoder(userEvents);
+/** A company's or an approval's event: the lines staff read (activity-lines.ts). */
+const decodeLineEvent = eventDecoder({ ...companyEvents, ...approvalEvents });
 
 const displayName = (p: Omit<ActivityPeopleTable, 'user_id'> | undefined, id: number) =>
   [p?.first_name, p?.last_name].filter(Boolean).join(' ').trim() || p?.email || `user #${id}`;
@@ -193,10 +197,10 @@ async function applyActivity(
     .filter((stored) => activityProjection.handles.includes(stored.type))
     .map((stored) =>
       stored.type.startsWith('User')
-        ? { stored, event: decodeEvent(stored) as UserEvent, user: true as const }
+        ? { stored, event: decodeUserEvent(stored), user: true as const }
         : {
             stored,
-            event: decodeEvent(stored, { sealed: 'absent' }) as CompanyEvent | ApprovalEvent,
+            event: decodeLineEvent(stored, { sealed: 'absent' }),
             user: false as const,
           },
     );
