@@ -15,8 +15,8 @@ import { type AppServices, awaitProjections } from '../app/context.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import type { Position } from '../eventstore/port.js';
 import { AppError, parseInput, parseRowId } from '../shared/errors.js';
-import { managerDecider } from './manager-decider.js';
 import { linksDecider, MANAGER_LINKS_STREAM } from './links-decider.js';
+import { managerDecider } from './manager-decider.js';
 
 /** The manager answer (schema/managers/answers.ts). */
 export type ManagerDto = Manager;

@@ -18,10 +18,10 @@ import type { Position } from '../eventstore/port.js';
 import { DomainError } from '../shared/domain-errors.js';
 import { AppError, parseInput } from '../shared/errors.js';
 import { observeAdmin } from './admin-roster.js';
-import { userDecider } from './user-decider.js';
 import { CLAIM_TAKEN, emailClaimDecider } from './email-claim-decider.js';
 import { type UserSessionCommand, userSessionDecider } from './session-decider.js';
 import { announceSessionsEnded, endSessionsOf } from './sessions.js';
+import { userDecider } from './user-decider.js';
 import { findUserRow, findUserRowByEmail, toUserDto, type UserDto, userAnswer } from './user-view.js';
 
 export type { Tokens };

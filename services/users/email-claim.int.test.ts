@@ -8,8 +8,8 @@ import type { AppServices } from '../app/context.js';
 import { queuePrefix } from '../shared/queues.js';
 import { redisOptions } from '../shared/redis.js';
 import { claimEmail, claimStreamOf, registerUser } from './auth.js';
-import { userDecider } from './user-decider.js';
 import { emailClaimDecider } from './email-claim-decider.js';
+import { userDecider } from './user-decider.js';
 
 let t: TestApp;
 let app: AppServices;

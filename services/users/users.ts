@@ -16,8 +16,8 @@ import type { Position } from '../eventstore/port.js';
 import { AppError, parseInput } from '../shared/errors.js';
 import { type GuardedChange, observeAdmin, runGuarded } from './admin-roster.js';
 import { checkCurrentPassword, claimEmail, releaseAbandonedClaim } from './auth.js';
-import { userDecider } from './user-decider.js';
 import { endSessionsOf } from './sessions.js';
+import { userDecider } from './user-decider.js';
 import { findUserRow, toUserDto, type UserDto, userAnswer } from './user-view.js';
 
 // The answers are written once in schema/users/answers.ts; these names stay for their users.
