@@ -60,13 +60,17 @@ export interface Projection<Tables = unknown> {
   handles: readonly string[];
   /**
    * Optional: false for a handled event whose personal fields the projection never reads. A live
-   * runner then gets it still sealed (no key unwrapped, nothing deciphered); decode it with
-   * `decodeEvent(e, { sealed: 'absent' })`. A rebuild still opens everything.
+   * runner then gets it still sealed (no key unwrapped, nothing deciphered); decode it with the
+   * module's decoder and `{ sealed: 'absent' }`. A rebuild still opens everything.
    */
   readsPersonal?(event: StoredEvent): boolean;
   /** Creates the tables (and indexes) in `schema`. Must not assume `public`. */
   setup(db: Kysely<Tables>, schema: string): Promise<void>;
-  /** Applies one event inside the batch transaction. Use `trx.withSchema(ctx.schema)`. */
+  /**
+   * Applies one event inside the batch transaction. Use `trx.withSchema(ctx.schema)`. Events are
+   * decoded with the module's `eventDecoder` (services/shared/decider.ts) and handled by a switch on
+   * their type, so each case reads typed data.
+   */
   apply(trx: Transaction<Tables>, event: StoredEvent, ctx: ProjectionContext): Promise<void>;
   /**
    * Optional: applies a whole batch (handled events only, in log order) with a few set-based
