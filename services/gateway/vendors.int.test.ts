@@ -515,7 +515,7 @@ describe('vendor CSV', () => {
     const history = await api(t.url, 'GET', `/api/vendors/${shownId}/history`, { token: admin });
     expect(history.body.data[0]).toMatchObject({
       action: 'Banking unmasked',
-      details: `Full bank numbers exported to CSV: ${lines.length} vendor${lines.length === 1 ? '' : 's'} (active vendors of company #${companyId})`,
+      details: `Full bank numbers exported to CSV: ${lines.length} vendor${lines.length === 1 ? '' : 's'} (active vendors of its company)`,
     });
 
     const back = await upload('vendors-export-full.csv', text);

@@ -32,7 +32,8 @@ const HISTORY: Record<VendorEvent['type'], (e: VendorEvent) => { action: string;
       e.data as { export?: { companyId: number | null; includeInactive: boolean; vendors: number } }
     ).export;
     if (!exported) return { action: 'Banking unmasked', details: 'Full bank numbers shown' };
-    const of = exported.companyId === null ? 'every company' : `company #${exported.companyId}`;
+    // An export of one company held this vendor, so that company is the vendor's own.
+    const of = exported.companyId === null ? 'every company' : 'its company';
     const which = exported.includeInactive ? 'active and inactive vendors' : 'active vendors';
     const count = `${exported.vendors} vendor${exported.vendors === 1 ? '' : 's'}`;
     return {
