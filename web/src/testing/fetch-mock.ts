@@ -1,4 +1,6 @@
-// A scripted fetch for component tests: each call is recorded and answered by a handler.
+// A scripted fetch for component tests of what stays plain HTTP (sign-in, refresh and sign-out, the
+// file downloads and uploads): each call is recorded and answered by a handler. Screens on GraphQL
+// are tested with graphql-mock.tsx instead.
 import { vi } from 'vitest';
 
 export interface RecordedCall {
