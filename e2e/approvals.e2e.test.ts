@@ -349,7 +349,7 @@ describe('approval screens', () => {
     await choose(page, 'Status', 'All');
     // Search by a bill's document number finds its approval (debounced).
     await page.getByLabel('Search').fill(made[0].bill.DocNumber);
-    await summary.filter({ hasText: 'Total: 1 approvals' }).waitFor();
+    await summary.filter({ hasText: 'Total: 1 approval' }).waitFor();
     await row(page, made[0].approval.id).waitFor();
     await page.getByLabel('Search').fill('');
     await choose(page, 'Priority', 'All');
@@ -815,7 +815,7 @@ describe('approval screens', () => {
     // Export CSV from the moderator's list with a filter: the file holds that approval only.
     await m.page.getByRole('button', { name: 'Filters' }).click();
     await m.page.getByLabel('Search').fill(id);
-    await m.page.getByTestId('page-summary').filter({ hasText: 'Total: 1 approvals' }).waitFor();
+    await m.page.getByTestId('page-summary').filter({ hasText: 'Total: 1 approval' }).waitFor();
     const [download] = await Promise.all([
       m.page.waitForEvent('download'),
       m.page.getByRole('button', { name: 'Export CSV' }).click(),

@@ -289,13 +289,11 @@ describe('vendors screens', () => {
     expect(fullText).toContain('11112222');
     expect(fullText).not.toMatch(/\*{4}/);
     await page.getByRole('button', { name: 'Import CSV' }).click();
-    await dialog
-      .getByLabel('CSV file')
-      .setInputFiles({
-        name: 'vendors-export-full.csv',
-        mimeType: 'text/csv',
-        buffer: Buffer.from(fullText),
-      });
+    await dialog.getByLabel('CSV file').setInputFiles({
+      name: 'vendors-export-full.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(fullText),
+    });
     await dialog.getByRole('button', { name: 'Upload' }).click();
     await dialog.getByRole('status').filter({ hasText: '0 vendors updated successfully' }).waitFor();
     await dialog.getByRole('button', { name: 'Done' }).click();

@@ -1,5 +1,5 @@
 // What the vendors module answers (REST, OpenAPI and GraphQL alike): the application's answer types
-// are z.infer of these (services/app/vendors.ts).
+// are z.infer of these (services/vendors/).
 import { z } from 'zod';
 import { pageOf } from '../shared/answers.js';
 

@@ -9,11 +9,11 @@
 // - observe-admin: the admin roster learns who is an active ADMIN from the user's own stream.
 // - complete-admin-removal: lands an approved ADMIN removal whose request did not (same command id).
 import type { Job } from 'bullmq';
-import { decodeEvent } from '../../schema/shared/events.js';
-import type { UserEvent } from '../../schema/users/events.js';
+import { userEvents } from '../../schema/users/events.js';
 import type { CommandContext } from '../../services/app/command-handler.js';
 import type { AppServices } from '../../services/app/context.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
+import { eventDecoder } from '../../services/shared/decider.js';
 import { completeAdminRemoval, observeAdmin } from '../../services/users/admin-roster.js';
 import { releaseAbandonedClaim, STALE_CLAIM_MS } from '../../services/users/auth.js';
 import { userDecider } from '../../services/users/user-decider.js';
@@ -42,7 +42,7 @@ export const usersProcessManager: ProcessManager = {
   // and old abandoned claims are freed (every job is a no-op where there is nothing to do).
   startAt: 'beginning',
   react(stored: StoredEvent): ReactionJob[] {
-    const event = decodeEvent(stored) as UserEvent;
+    const event = decodeUserEvent(stored);
     // A reaction belongs to the request that caused its event: it carries that correlation id, and
     // the event as its cause, so auditors follow one request across the reactions too.
     const job = (name: string, data: Record<string, unknown>, n = 0, delayMs?: number): ReactionJob => ({
@@ -104,11 +104,13 @@ const jobContext = (job: Job): CommandContext => {
   return { causationId: causationEventId ?? job.id, correlationId: correlationId ?? undefined, userId: null };
 };
 
+const decodeUserEvent = eventDecoder(userEvents);
+
 /** The address a user held as of one version of their stream. */
 async function addressAsOf(app: AppServices, userId: number, version: number) {
   const { events } = await app.store.readStream(userDecider.streamId(userId), { maxCount: version });
   let state = userDecider.initialState();
-  for (const e of events) state = userDecider.evolve(state, decodeEvent(e) as UserEvent);
+  for (const e of events) state = userDecider.evolve(state, decodeUserEvent(e));
   return state.email;
 }
 

@@ -53,6 +53,8 @@ describe('approval rules', () => {
     expect(pageButtons(1, 0)).toEqual([1]);
     expect(pageSummary(2, 3, 27)).toBe('Page 2 of 3 • Total: 27 approvals');
     expect(pageSummary(1, 0, 0)).toBe('Page 1 of 1 • Total: 0 approvals');
+    expect(pageSummary(1, 1, 1)).toBe('Page 1 of 1 • Total: 1 approval');
+    expect(pageSummary(1, 1, 1, 'bills')).toBe('Page 1 of 1 • Total: 1 bill');
   });
 
   it('flips the direction of the same column; another column starts ascending', () => {

@@ -99,9 +99,9 @@ export function pageButtons(page: number, totalPages: number, max = 5): number[]
   return Array.from({ length: count }, (_, i) => start + i);
 }
 
-/** 'Page p of n • Total: t approvals' (or bills). */
+/** 'Page p of n • Total: t approvals' (or bills; '1 approval' in the singular). */
 export function pageSummary(page: number, totalPages: number, total: number, noun = 'approvals'): string {
-  return `Page ${page} of ${Math.max(1, totalPages)} • Total: ${total} ${noun}`;
+  return `Page ${page} of ${Math.max(1, totalPages)} • Total: ${total} ${total === 1 ? noun.replace(/s$/, '') : noun}`;
 }
 
 /** The rows of one page of a list held whole in memory (page 1-based, clamped to the last page). */
