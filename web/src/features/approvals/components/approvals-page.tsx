@@ -13,8 +13,7 @@ import { PageHeader } from '../../../components/layout/page-header';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent } from '../../../components/ui/card';
-import { type Column, DataList, RowMenu } from '../../../components/ui/data-list';
-import { DateTimeStack } from '../../../components/ui/date-time-stack';
+import { DataList } from '../../../components/ui/data-list';
 import { FilterSelect } from '../../../components/ui/filter-select';
 import { FilterBar, SearchField, useClampPage, useListState } from '../../../components/ui/list-filters';
 import { toast } from '../../../components/ui/use-toast';
@@ -24,7 +23,6 @@ import { useLive } from '../../../hooks/use-live';
 import { useRowSelection } from '../../../hooks/use-row-selection';
 import { useSession } from '../../../lib/auth';
 import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
-import { formatCurrency } from '../../../lib/utils';
 import {
   type ApprovalFilters,
   type ApprovalRow,
@@ -46,38 +44,19 @@ import {
   bulkSummary,
   DEFAULT_PAGE_SIZE,
   DEFAULT_SORT,
-  managerLabel,
-  NACHA_STATUSES,
   type PageSize,
   PRIORITIES,
-  percent,
   STATUS_FILTERS,
   shortId,
   titleCase,
   toggleSort,
 } from '../utils/approval-rules';
-import { ApprovalStatusBadge, PriorityBadge } from './approval-badges';
+import { approvalColumns, DENSE } from './approval-columns';
 import { ApprovalStatCards } from './approval-stat-cards';
 import { ApprovalsPagination } from './approvals-pagination';
 import { RejectDialog } from './reject-dialog';
 
 const EMPTY: ApprovalFilters = { search: '', companyId: '', status: '', priority: '' };
-
-/**
- * Which columns show from which width: a phone (under 640 px) sees ID, status and actions; the
- * amount from 640, company and priority from 768, created from 1024, the bill counts, the approved
- * amount and the manager from 1280, where all twelve fit beside the sidebar (small headers, narrow
- * padding, names and notes that wrap), none pinned over another.
- */
-const DENSE = [
-  '[&_td]:px-1.5 [&_th]:px-1.5 [&_th]:text-xs [&_tr>*:first-child]:pl-3 [&_tr>*:last-child]:pr-3',
-  // The sort buttons' own side padding, and the row menu's button as small as approve and reject.
-  '[&_th_button]:-ml-0.5 [&_th_button]:px-0.5 [&_td:last-child_button]:size-7',
-].join(' ');
-const FROM_SM = 'hidden sm:table-cell';
-const FROM_MD = 'hidden md:table-cell';
-const FROM_LG = 'hidden lg:table-cell';
-const FROM_XL = 'hidden xl:table-cell';
 
 function toVariables(
   filters: ApprovalFilters,
@@ -222,151 +201,14 @@ export function ApprovalsPage() {
 
   const sortBy = (key: string) => setSort((s) => toggleSort(s, key as ApprovalSort['key']));
 
-  const columns: Column<ApprovalRow>[] = [
-    {
-      id: 'id',
-      header: 'ID',
-      className: 'font-mono text-xs',
-      cell: (a) => (
-        <Link to={`/approvals/${a.id}`} className="hover:underline">
-          {shortId(a.id)}
-        </Link>
-      ),
-    },
-    {
-      id: 'company',
-      header: 'Company',
-      sortKey: 'companyName',
-      className: `${FROM_MD} min-w-20 whitespace-normal`,
-      cell: (a) => a.companyName ?? `Company ${a.companyId}`,
-    },
-    {
-      id: 'processed-bills',
-      header: 'Processed Bills',
-      sortKey: 'billCount',
-      className: FROM_XL,
-      cell: (a) => <span data-testid="processed-bills">{a.billCount}</span>,
-    },
-    {
-      id: 'approved-bills',
-      header: 'Approved Bills',
-      sortKey: 'approvedBillCount',
-      className: FROM_XL,
-      cell: (a) => (
-        <span data-testid="approved-bills">
-          {a.approvedBillCount}{' '}
-          <span className="text-xs text-muted-foreground">
-            ({percent(a.approvedBillCount, a.billCount)}%)
-          </span>
-        </span>
-      ),
-    },
-    {
-      id: 'status',
-      header: 'Status',
-      sortKey: 'status',
-      className: 'whitespace-normal',
-      cell: (a) => (
-        <div data-testid="status">
-          <ApprovalStatusBadge status={a.status} />
-          {a.awaitingSecondApproval ? (
-            <span className="mt-1 block text-xs text-muted-foreground">2nd approval due</span>
-          ) : null}
-        </div>
-      ),
-    },
-    {
-      id: 'priority',
-      header: 'Priority',
-      sortKey: 'priority',
-      className: FROM_MD,
-      cell: (a) => <PriorityBadge priority={a.priority} />,
-    },
-    {
-      id: 'processed-amount',
-      header: 'Processed Amount',
-      sortKey: 'totalAmount',
-      className: `${FROM_SM} tabular-nums`,
-      cell: (a) => formatCurrency(a.totalAmount),
-    },
-    {
-      id: 'approved-amount',
-      header: 'Approved Amount',
-      sortKey: 'approvedAmount',
-      className: `${FROM_XL} tabular-nums`,
-      cell: (a) => formatCurrency(a.approvedAmount),
-    },
-    {
-      id: 'manager',
-      header: 'Manager',
-      sortKey: 'managerName',
-      className: `${FROM_XL} min-w-20 whitespace-normal`,
-      cell: (a) => managerLabel(a.managerName, a.managerEmail),
-    },
-    {
-      id: 'created',
-      header: 'Created',
-      sortKey: 'createdAt',
-      className: `${FROM_LG} text-xs`,
-      cell: (a) => <DateTimeStack iso={a.createdAt} empty="N/A" />,
-    },
-    {
-      id: 'actions',
-      header: 'Actions',
-      className: 'text-right',
-      cell: (a) => {
-        const pending = a.status === 'PENDING';
-        const busy = busyRow === a.id || bulkBusy;
-        return (
-          <div className="flex items-center justify-end gap-0.5">
-            {staff && pending ? (
-              <>
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  className="size-7"
-                  disabled={busy || !a.viewerMayApprove}
-                  aria-label={`Approve approval ${shortId(a.id)}`}
-                  title={
-                    a.viewerMayApprove
-                      ? 'Approve all bills'
-                      : (a.approveBlockedReason ?? 'You may not approve this approval')
-                  }
-                  onClick={() => approveRow(a)}
-                >
-                  <Check className="text-green-700" aria-hidden="true" />
-                </Button>
-                <Button
-                  variant="ghost"
-                  size="icon"
-                  className="size-7"
-                  disabled={busy}
-                  aria-label={`Reject approval ${shortId(a.id)}`}
-                  title="Reject"
-                  onClick={() => rejectRow(a)}
-                >
-                  <X className="text-destructive" aria-hidden="true" />
-                </Button>
-              </>
-            ) : null}
-            <RowMenu
-              label={`Actions for approval ${shortId(a.id)}`}
-              actions={[
-                { label: 'View Details', onSelect: () => navigate(`/approvals/${a.id}`) },
-                staff &&
-                  (NACHA_STATUSES as readonly string[]).includes(a.status) && {
-                    label: 'Regenerate NACHA (not available yet)',
-                    disabled: true,
-                    onSelect: () => {},
-                  },
-                staff && { label: 'Delete', destructive: true, onSelect: () => void deleteRow(a) },
-              ]}
-            />
-          </div>
-        );
-      },
-    },
-  ];
+  const columns = approvalColumns({
+    staff,
+    busy: (a) => busyRow === a.id || bulkBusy,
+    approve: (a) => void approveRow(a),
+    reject: (a) => void rejectRow(a),
+    remove: (a) => void deleteRow(a),
+    view: (a) => navigate(`/approvals/${a.id}`),
+  });
 
   return (
     <div className="grid grid-cols-1 gap-6">
