@@ -21,6 +21,8 @@ const permissions = {
   'vendors.unmask': STAFF,
   // Forgetting erases a vendor's data for good: the administrator's call alone.
   'vendors.forget': ['ADMIN'] as const,
+  // A CSV with every full bank number in it: the administrator's call alone, and on record.
+  'vendors.exportFull': ['ADMIN'] as const,
 };
 
 type VendorPermissions = Record<keyof typeof permissions, unknown>;

@@ -5,7 +5,7 @@ import { sql } from 'kysely';
 import { VendorExportInput } from '../../schema/vendors/commands.js';
 import type { AppServices } from '../app/context.js';
 import { companyScope } from '../app/staff-scope.js';
-import { type Actor, authorize, commandContext } from '../auth/permissions.js';
+import { type Actor, authorize, can, commandContext } from '../auth/permissions.js';
 import { AppError, parseInput } from '../shared/errors.js';
 import { inParallel } from '../shared/parallel.js';
 import { type Banking, vendorDecider, vendorStreamId } from './vendor-decider.js';
@@ -76,7 +76,7 @@ export async function exportVendorsCsv(
 ): Promise<string> {
   authorize(actor, 'vendors.read');
   const { companyId, includeInactive, full } = parseInput(VendorExportInput, query);
-  if (full && actor.role !== 'ADMIN')
+  if (full && !can(actor, 'vendors.exportFull'))
     throw new AppError('FORBIDDEN', 'Only an ADMIN may export the full bank numbers');
   let q = inCompanies(vendorRows(app), await companyScope(app, actor));
   if (companyId !== undefined) q = q.where('v.company_id', '=', companyId);
