@@ -185,78 +185,106 @@ describe('one limiter per realm across processes', () => {
     await redis?.cleanup();
   });
 
+  /** A token for a realm of its own simulator, through Intuit's consent as a browser gives it. */
+  const connect = async (own: QboSandbox) => {
+    OAuthClient.retryConfig.maxRetries = 0;
+    const oauth = new OAuthClient({
+      ...qbApp,
+      environment: 'sandbox',
+      redirectUri: 'http://127.0.0.1:9/cb',
+    });
+    oauth.setAuthorizeURLs({
+      authorizeEndpoint: `${own.url}/connect/oauth2`,
+      tokenEndpoint: `${own.url}/oauth2/v1/tokens/bearer`,
+      revokeEndpoint: `${own.url}/v2/oauth2/tokens/revoke`,
+      userInfoEndpoint: `${own.url}/v1/openid_connect/userinfo`,
+    });
+    const page = await (
+      await fetch(oauth.authorizeUri({ scope: [OAuthClient.scopes.Accounting], state: 's' }))
+    ).text();
+    const form = page.match(/<form method="post" action="([^"]+)">(.*?)<\/form>/s)!;
+    const fields = Object.fromEntries(
+      [...form[2].matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [
+        m[1],
+        m[2].replace(/&#38;/g, '&'),
+      ]),
+    );
+    const consent = await fetch(`${own.url}${form[1]}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ ...fields, decision: 'allow' }).toString(),
+      redirect: 'manual',
+    });
+    const location = consent.headers.get('location')!;
+    const realmId = new URL(location).searchParams.get('realmId')!;
+    const token = (await oauth.createToken(location)).getToken().access_token!;
+    return { realmId, token };
+  };
+  /** Two "processes" on one prefix (the test's own): each its own Redis connection, limiter and client. */
+  const twoProcesses = (own: QboSandbox, prefix: string, windowSeconds: number) =>
+    [0, 1].map(() => {
+      const conn = new Redis(redis.url, { maxRetriesPerRequest: null });
+      extra.push(conn);
+      const limiter = new QbRateLimiter(conn, `${redis.prefix}:${prefix}`, {
+        perMinute: 30,
+        perSecond: 10,
+        windowSeconds,
+      });
+      return new QuickBooksClient({ apiBase: own.url, limiter, maxWaitMs: 5000, throttleWaitMs: 2000 });
+    });
+  const callAll = (processes: QuickBooksClient[], each: number, realmId: string, token: string) =>
+    Promise.all(
+      processes.flatMap((client) =>
+        Array.from({ length: each }, () =>
+          client
+            .get(true, realmId, token, `companyinfo/${realmId}`)
+            .then(() => 'ok')
+            .catch((e) => (e instanceof QbThrottledError ? 'throttled' : String(e))),
+        ),
+      ),
+    );
+  const statuses = async (own: QboSandbox) =>
+    ((await (await fetch(`${own.url}/__sim/requests`)).json()).requests as Array<{ status: number }>).map(
+      (x) => x.status,
+    );
+
   it('keeps two processes together within 10 a second and the window’s budget: QuickBooks never says 429', async () => {
     // Its own simulator with Intuit's per-second limit and a 2-second window of 30.
     const own = await startQboSandbox({ clients: [qbApp], ratePerMinute: 30, rateWindowSeconds: 2 });
     try {
-      OAuthClient.retryConfig.maxRetries = 0;
-      const oauth = new OAuthClient({
-        ...qbApp,
-        environment: 'sandbox',
-        redirectUri: 'http://127.0.0.1:9/cb',
-      });
-      oauth.setAuthorizeURLs({
-        authorizeEndpoint: `${own.url}/connect/oauth2`,
-        tokenEndpoint: `${own.url}/oauth2/v1/tokens/bearer`,
-        revokeEndpoint: `${own.url}/v2/oauth2/tokens/revoke`,
-        userInfoEndpoint: `${own.url}/v1/openid_connect/userinfo`,
-      });
-      const page = await (
-        await fetch(oauth.authorizeUri({ scope: [OAuthClient.scopes.Accounting], state: 's' }))
-      ).text();
-      const form = page.match(/<form method="post" action="([^"]+)">(.*?)<\/form>/s)!;
-      const fields = Object.fromEntries(
-        [...form[2].matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [
-          m[1],
-          m[2].replace(/&#38;/g, '&'),
-        ]),
-      );
-      const consent = await fetch(`${own.url}${form[1]}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ ...fields, decision: 'allow' }).toString(),
-        redirect: 'manual',
-      });
-      const location = consent.headers.get('location')!;
-      const realmId = new URL(location).searchParams.get('realmId')!;
-      const token = (await oauth.createToken(location)).getToken().access_token!;
-      // Two "processes": each its own Redis connection, limiter and client, on one prefix.
-      const processes = [0, 1].map(() => {
-        const conn = new Redis(redis.url, { maxRetriesPerRequest: null });
-        extra.push(conn);
-        const limiter = new QbRateLimiter(conn, redis.prefix, {
-          perMinute: 30,
-          perSecond: 10,
-          windowSeconds: 2,
-        });
-        return new QuickBooksClient({ apiBase: own.url, limiter, maxWaitMs: 5000, throttleWaitMs: 2000 });
-      });
+      const { realmId, token } = await connect(own);
+      const processes = twoProcesses(own, 'burst', 2);
       const started = Date.now();
-      const outcomes = await Promise.all(
-        processes.flatMap((client) =>
-          Array.from({ length: 15 }, () =>
-            client
-              .get(true, realmId, token, `companyinfo/${realmId}`)
-              .then(() => 'ok')
-              .catch((e) => (e instanceof QbThrottledError ? 'throttled' : String(e))),
-          ),
-        ),
-      );
-      expect(outcomes.filter((o) => o === 'ok')).toHaveLength(30);
+      const outcomes = await callAll(processes, 15, realmId, token);
+      expect(outcomes).toEqual(Array(30).fill('ok'));
       // 30 calls at 10 a second: three seconds' turns, not one burst.
       expect(Date.now() - started).toBeGreaterThanOrEqual(1900);
-      const log = (await (await fetch(`${own.url}/__sim/requests`)).json()).requests as Array<{
-        status: number;
-      }>;
-      expect(log.filter((x) => x.status === 429)).toHaveLength(0);
+      expect((await statuses(own)).filter((s) => s === 429)).toHaveLength(0);
       // The window's budget is spent: a further call is refused here, without asking QuickBooks.
       const over = await processes[0].get(true, realmId, token, `companyinfo/${realmId}`).catch((e) => e);
       // Either it waited for the window to open (<= 5 s) and went through, or it was told to wait.
       if (over instanceof Error) expect(over).toBeInstanceOf(QbThrottledError);
-      const after = (await (await fetch(`${own.url}/__sim/requests`)).json()).requests as Array<{
-        status: number;
-      }>;
-      expect(after.filter((x) => x.status === 429)).toHaveLength(0);
+      expect((await statuses(own)).filter((s) => s === 429)).toHaveLength(0);
+    } finally {
+      await own.close();
+    }
+  }, 30_000);
+
+  it('holds a turn while its answer is slow: a busy second never has Intuit count eleven at once', async () => {
+    // The first ten answers take 1.3 s. Counted only when taken, the next ten would go at 1.05 s
+    // while those ten are still in flight, and Intuit refuses an eleventh at once (429). Counted
+    // until answered, they wait for the answers.
+    const own = await startQboSandbox({ clients: [qbApp], ratePerMinute: 500, rateWindowSeconds: 60 });
+    try {
+      const { realmId, token } = await connect(own);
+      await fetch(`${own.url}/__sim/faults`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ rules: [{ path: 'companyinfo', latencyMs: 1300, count: 10 }] }),
+      });
+      const outcomes = await callAll(twoProcesses(own, 'slow', 60), 10, realmId, token);
+      expect(outcomes).toEqual(Array(20).fill('ok'));
+      expect(await statuses(own)).not.toContain(429);
     } finally {
       await own.close();
     }

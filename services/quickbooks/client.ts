@@ -193,10 +193,12 @@ export class QuickBooksClient {
   }
 
   /** Waits for the realm's shared limiter (rate-limit.ts); a long wait is the caller's: QbThrottledError. */
-  private async takeTurn(realmId: string) {
-    if (!this.config.limiter) return;
+  private async takeTurn(realmId: string): Promise<() => Promise<void>> {
+    const limiter = this.config.limiter;
+    if (!limiter) return async () => {};
     try {
-      await this.config.limiter.acquire(realmId, this.config.maxWaitMs ?? 2000);
+      const turn = await limiter.acquire(realmId, this.config.maxWaitMs ?? 2000);
+      return () => limiter.answered(realmId, turn);
     } catch (err) {
       if (err instanceof QbRateLimited) throw new QbThrottledError(err.retryAfterMs);
       throw err;
@@ -222,7 +224,7 @@ export class QuickBooksClient {
     let token = source ? source.token : (accessToken as string);
     let renewed = false;
     for (let attempt = 0; ; attempt++) {
-      await this.takeTurn(realmId);
+      const answered = await this.takeTurn(realmId);
       let res: Response;
       let body: string;
       const release = await this.slot(realmId);
@@ -243,6 +245,7 @@ export class QuickBooksClient {
         );
       } finally {
         release();
+        await answered();
       }
       if (res.ok) return new Response(body, { status: res.status, headers: res.headers });
       const tid = res.headers.get('intuit_tid');
@@ -349,8 +352,9 @@ export class QuickBooksClient {
     const retries = this.config.retries ?? 3;
     const base = this.config.retryBaseMs ?? 500;
     for (let attempt = 0; ; attempt++) {
-      await this.takeTurn(realmId);
+      const answered = await this.takeTurn(realmId);
       let res: Response;
+      let body: string;
       try {
         res = await fetch(url, {
           method: 'POST',
@@ -362,16 +366,18 @@ export class QuickBooksClient {
           body: JSON.stringify(payment),
           signal: AbortSignal.timeout(30_000),
         });
+        body = await res.text();
       } catch (err) {
         // No answer: the payment may or may not be made; the same requestid asks again safely.
+        await answered();
         if (attempt < retries) {
           await new Promise((r) => setTimeout(r, base * 2 ** attempt));
           continue;
         }
         throw new QbApiError(`QuickBooks did not answer the payment: ${(err as Error).message}`, 0, null);
       }
-      if (res.ok) return ((await res.json()) as { BillPayment: QbBillPayment }).BillPayment;
-      const body = await res.text();
+      await answered();
+      if (res.ok) return (JSON.parse(body) as { BillPayment: QbBillPayment }).BillPayment;
       if (res.status >= 500 && attempt < retries) {
         await new Promise((r) => setTimeout(r, base * 2 ** attempt));
         continue;

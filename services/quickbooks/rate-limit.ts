@@ -28,39 +28,58 @@ export class QbRateLimited extends Error {
   }
 }
 
-/** A little more than a second: requests reach Intuit a little after they are counted here. */
+/** A little more than a second: Redis' clock and Intuit's are not the same clock. */
 const SECOND_MS = 1050;
 
+/** How long a request in flight is counted at most: a process that dies mid-request frees its turn. */
+const IN_FLIGHT_MS = 35_000;
+
 // Answers {0, 0} (taken), {1, ms} (the per-second slot frees in ms), {2, ms} (the window or a
-// block opens in ms).
+// block opens in ms). A request taken is scored `now + inFlightMs` (counted while in flight); its
+// answer rescored to the answer's time (ANSWERED). A slot held only by requests in flight is asked
+// again shortly: when it frees depends on their answers.
 const TAKE = `
 local t = redis.call('TIME')
 local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local perSecond, perWindow, windowMs, secondMs = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])
+local perSecond, perWindow, windowMs, secondMs, inFlightMs = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4]), tonumber(ARGV[6])
 local blocked = redis.call('PTTL', KEYS[3])
 if blocked > 0 then return {2, blocked} end
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - windowMs)
 if redis.call('ZCARD', KEYS[2]) >= perWindow then
-  local oldest = redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')
-  return {2, tonumber(oldest[2]) + windowMs - now}
+  local oldest = tonumber(redis.call('ZRANGE', KEYS[2], 0, 0, 'WITHSCORES')[2])
+  if oldest > now then return {1, 50} end
+  return {2, oldest + windowMs - now}
 end
 redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now - secondMs)
 if redis.call('ZCARD', KEYS[1]) >= perSecond then
-  local oldest = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
-  return {1, tonumber(oldest[2]) + secondMs - now}
+  local oldest = tonumber(redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')[2])
+  if oldest > now then return {1, 50} end
+  return {1, oldest + secondMs - now}
 end
-redis.call('ZADD', KEYS[1], now, ARGV[5])
-redis.call('PEXPIRE', KEYS[1], secondMs + 1000)
-redis.call('ZADD', KEYS[2], now, ARGV[5])
-redis.call('PEXPIRE', KEYS[2], windowMs + 1000)
+redis.call('ZADD', KEYS[1], now + inFlightMs, ARGV[5])
+redis.call('PEXPIRE', KEYS[1], inFlightMs + secondMs + 1000)
+redis.call('ZADD', KEYS[2], now + inFlightMs, ARGV[5])
+redis.call('PEXPIRE', KEYS[2], inFlightMs + windowMs + 1000)
 return {0, 0}
+`;
+
+// The request's answer came back: counted from now (XX: a turn already trimmed stays gone).
+const ANSWERED = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+redis.call('ZADD', KEYS[1], 'XX', now, ARGV[1])
+redis.call('ZADD', KEYS[2], 'XX', now, ARGV[1])
+return 0
 `;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export class QbRateLimiter {
   /** This process's own logs, used only while Redis cannot be reached. */
-  private readonly local = new Map<string, { second: number[]; window: number[]; blockedUntil: number }>();
+  private readonly local = new Map<
+    string,
+    { second: Map<string, number>; window: Map<string, number>; blockedUntil: number }
+  >();
 
   constructor(
     private readonly redis: Redis,
@@ -78,7 +97,7 @@ export class QbRateLimiter {
     return this.limits.windowSeconds * 1000 + (SECOND_MS - 1000);
   }
 
-  private async take(realmId: string): Promise<[number, number]> {
+  private async take(realmId: string, turn: string): Promise<[number, number]> {
     try {
       const r = (await this.redis.eval(
         TAKE,
@@ -88,42 +107,62 @@ export class QbRateLimiter {
         this.limits.perMinute,
         this.windowMs,
         SECOND_MS,
-        randomUUID(),
+        turn,
+        IN_FLIGHT_MS,
       )) as [number, number];
       return [Number(r[0]), Number(r[1])];
     } catch {
-      return this.takeLocally(realmId);
+      return this.takeLocally(realmId, turn);
     }
   }
 
-  private takeLocally(realmId: string): [number, number] {
+  /** The same counting in this process's memory. */
+  private takeLocally(realmId: string, turn: string): [number, number] {
     const now = Date.now();
     let s = this.local.get(realmId);
     if (!s) {
-      s = { second: [], window: [], blockedUntil: 0 };
+      s = { second: new Map(), window: new Map(), blockedUntil: 0 };
       this.local.set(realmId, s);
     }
     if (s.blockedUntil > now) return [2, s.blockedUntil - now];
-    s.window = s.window.filter((at) => at > now - this.windowMs);
-    if (s.window.length >= this.limits.perMinute) return [2, s.window[0] + this.windowMs - now];
-    s.second = s.second.filter((at) => at > now - SECOND_MS);
-    if (s.second.length >= this.limits.perSecond) return [1, s.second[0] + SECOND_MS - now];
-    s.second.push(now);
-    s.window.push(now);
+    // The oldest turn counted when the log is full (null: a turn is free).
+    const full = (log: Map<string, number>, ms: number, limit: number) => {
+      for (const [id, at] of log) if (at <= now - ms) log.delete(id);
+      return log.size < limit ? null : Math.min(...log.values());
+    };
+    const inWindow = full(s.window, this.windowMs, this.limits.perMinute);
+    if (inWindow !== null) return inWindow > now ? [1, 50] : [2, inWindow + this.windowMs - now];
+    const inSecond = full(s.second, SECOND_MS, this.limits.perSecond);
+    if (inSecond !== null) return [1, inSecond > now ? 50 : inSecond + SECOND_MS - now];
+    s.second.set(turn, now + IN_FLIGHT_MS);
+    s.window.set(turn, now + IN_FLIGHT_MS);
     return [0, 0];
+  }
+
+  /** The request of `turn` was answered (or failed): it is counted from now for a second and the window. */
+  async answered(realmId: string, turn: string): Promise<void> {
+    const s = this.local.get(realmId);
+    if (s) {
+      const now = Date.now();
+      if (s.second.has(turn)) s.second.set(turn, now);
+      if (s.window.has(turn)) s.window.set(turn, now);
+    }
+    await this.redis.eval(ANSWERED, 2, ...this.keys(realmId).slice(0, 2), turn).catch(() => {});
   }
 
   /**
    * Takes one request of the realm's budget. The per-second slot is always waited for (a turn comes
    * within a second or a few, and the waiting caller holds nothing: no database connection); the
    * window is waited for only when it opens within `maxWaitMs`, otherwise QbRateLimited says how
-   * long (a job is delayed that long, a request answers 503).
+   * long (a job is delayed that long, a request answers 503). Returns the turn, which the caller
+   * hands to `answered` when the request's answer (or failure) comes back.
    */
-  async acquire(realmId: string, maxWaitMs: number): Promise<void> {
+  async acquire(realmId: string, maxWaitMs: number): Promise<string> {
     let windowWaited = 0;
+    const turn = randomUUID();
     for (;;) {
-      const [kind, ms] = await this.take(realmId);
-      if (kind === 0) return;
+      const [kind, ms] = await this.take(realmId, turn);
+      if (kind === 0) return turn;
       const wait = Math.max(10, ms);
       if (kind === 2) {
         if (windowWaited + wait > maxWaitMs) throw new QbRateLimited(wait);
