@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { companySubject } from '../companies/events.js';
 import type { PersonalFields } from '../shared/personal.js';
+import { paymentEvents } from './payment-events.js';
 
 const companyPersonal = (fields: readonly string[]): PersonalFields => ({
   subject: (data) => companySubject(data.companyId as number),
@@ -23,7 +24,7 @@ export const APPROVAL_STATUSES = [
   'APPROVED',
   'REJECTED',
   'EXPIRED',
-  // Reached by the NACHA and payment issue (not yet): in the enum so readers know them.
+  // The payment statuses (payment-events.ts; docs/ARCHITECTURE.md says what each means on screen).
   'NACHA_GENERATED',
   'NACHA_PENDING',
   'BANK_UPLOADED',
@@ -172,6 +173,7 @@ export const approvalEvents = {
     version: 1,
     schema: z.object({ approvalId, companyId, byUserId: userId, at: z.string() }),
   },
+  ...paymentEvents,
 } as const;
 
 type Defs = typeof approvalEvents;

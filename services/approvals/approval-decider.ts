@@ -12,6 +12,13 @@ import type {
 } from '../../schema/approvals/events.js';
 import type { Decider } from '../shared/decider.js';
 import { DomainError } from '../shared/domain-errors.js';
+import {
+  decidePayment,
+  evolvePayment,
+  initialPaymentState,
+  type PaymentCommand,
+  type PaymentState,
+} from './payments/payment-decider.js';
 import { type SegregationPolicy, segregationBlock } from './policy-decider.js';
 
 export interface ApprovalState {
@@ -34,6 +41,8 @@ export interface ApprovalState {
   expiresAt: string | null;
   deleted: boolean;
   createdAt: string | null;
+  /** The file, the links, the confirmations and the QuickBooks payments (payments/payment-decider.ts). */
+  payment: PaymentState;
 }
 
 export const initialState = (): ApprovalState => ({
@@ -55,6 +64,7 @@ export const initialState = (): ApprovalState => ({
   expiresAt: null,
   deleted: false,
   createdAt: null,
+  payment: initialPaymentState(),
 });
 
 export type ApprovalCommand =
@@ -90,7 +100,8 @@ export type ApprovalCommand =
     }
   | { type: 'RejectApproval'; reason: string; byUserId: number; now: string }
   | { type: 'ExpireApproval'; now: string }
-  | { type: 'DeleteApproval'; byUserId: number; now: string };
+  | { type: 'DeleteApproval'; byUserId: number; now: string }
+  | PaymentCommand;
 
 export const REASON_MAX = 1000;
 
@@ -102,7 +113,7 @@ const OPEN_FOR_RECIPIENTS: readonly ApprovalStatus[] = [
   'NACHA_PENDING',
   'BANK_UPLOADED',
 ];
-/** Deletable: every status this issue reaches; later statuses have a payment under way. */
+/** Deletable until a payment file is asked for (from then on a payment is under way). */
 const DELETABLE: readonly ApprovalStatus[] = ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED'];
 
 const sameList = (a: readonly string[], b: readonly string[]) =>
@@ -164,6 +175,8 @@ export function evolve(state: ApprovalState, event: ApprovalEvent): ApprovalStat
       return { ...state, status: 'EXPIRED' };
     case 'ApprovalDeleted':
       return { ...state, deleted: true };
+    default:
+      return evolvePayment(state as ApprovalState & { approvalId: string; companyId: number }, event);
   }
 }
 
@@ -324,9 +337,16 @@ export function decide(command: ApprovalCommand, state: ApprovalState): Approval
       if (state.status !== 'PENDING') return [];
       return [{ type: 'ApprovalExpired', data: { approvalId, companyId, at } }];
     case 'DeleteApproval':
+      if (state.payment.nachaVersion > 0)
+        throw new DomainError(
+          'CONFLICT',
+          'Cannot delete an approval once its payment file has been asked for: a payment is under way',
+        );
       if (!DELETABLE.includes(state.status!))
         throw new DomainError('CONFLICT', `Cannot delete an approval with status ${state.status}`);
       return [{ type: 'ApprovalDeleted', data: { approvalId, companyId, byUserId: command.byUserId, at } }];
+    default:
+      return decidePayment(command, { ...state, approvalId, companyId });
   }
 }
 

@@ -10,6 +10,7 @@ import { type Actor, authorize } from '../auth/permissions.js';
 import type { StoredEvent } from '../eventstore/port.js';
 import { eventDecoder } from '../shared/decider.js';
 import { type ApprovalState, approvalDecider, approvalStreamId, billsTotal } from './approval-decider.js';
+import { paymentStep } from './payments/payment-history.js';
 import { parseApprovalId, requireRow } from './rows.js';
 
 export type ApprovalHistoryEntry = z.infer<typeof ApprovalHistoryEntryAnswer>;
@@ -26,7 +27,10 @@ export const historyMoney = (n: number) => USD.format(n);
 
 export const DELETED_MANAGER = 'a deleted manager';
 
-type Step = Pick<ApprovalHistoryEntry, 'action' | 'details' | 'amount' | 'threshold' | 'managerName'>;
+type Step = Pick<ApprovalHistoryEntry, 'action' | 'details' | 'amount' | 'threshold' | 'managerName'> & {
+  actorName?: string | null;
+  downloadUrl?: string | null;
+};
 
 /** The names a history shows: users by id, managers by id (absent: deleted). */
 export interface HistoryNames {
@@ -97,6 +101,14 @@ function stepOf(e: ApprovalEvent, before: ApprovalState, managers: HistoryNames[
       return step('Expired', 'Not approved in time');
     case 'ApprovalDeleted':
       return step('Deleted', null);
+    default: {
+      const p = paymentStep(e);
+      return step(p.action, p.details, {
+        amount: p.amount,
+        actorName: p.actorName,
+        downloadUrl: p.downloadUrl,
+      });
+    }
   }
 }
 
@@ -116,13 +128,14 @@ export function historyEntries(events: readonly StoredEvent[], names: HistoryNam
       state = approvalDecider.evolve(state, e);
     }
     const userId = userIdOf(stored);
+    const { actorName, downloadUrl, ...shown } = line;
     return {
       id: stored.id,
-      ...line,
+      ...shown,
       userId,
-      userName: userId !== null ? (names.users.get(userId) ?? `User #${userId}`) : 'System',
+      userName: actorName ?? (userId !== null ? (names.users.get(userId) ?? `User #${userId}`) : 'System'),
       timestamp: stored.createdAt.toISOString(),
-      downloadUrl: null,
+      downloadUrl: downloadUrl ?? null,
     };
   });
 }

@@ -1,0 +1,91 @@
+// The payment fields of an approval's answer (spec 2 §3: NACHA, penny test, payment sync), the
+// penny-test and link answers, and the sync detail item. Written once: Approval (answers.ts) is
+// extended with PaymentFields; REST and GraphQL derive from these.
+import { z } from 'zod';
+import { named } from '../shared/answers.js';
+import { LINK_ACTIONS, NachaProblem, QB_SYNC_STATUSES } from './payment-events.js';
+
+/** One QuickBooks bill payment of a sync run (spec 2 §3 "Sync detail item"). */
+export const QbSyncDetailItem = z.object({
+  billId: z.string(),
+  docNumber: z.string().nullable(),
+  vendorName: z.string().nullable(),
+  amount: z.number(),
+  billPaymentId: z.string().nullable(),
+  duration: z.number().int().describe('Milliseconds'),
+  error: z.string().nullable(),
+  success: z.boolean(),
+});
+
+/** A stored file of the approval: every NACHA version and penny test, newest first. */
+export const NachaFileRef = z.object({
+  fileId: z.string(),
+  kind: z.enum(['payment', 'penny-test']),
+  fileName: z.string(),
+  version: z.number().int().describe('The payment file’s version; 0 for a penny test'),
+  batchNumber: z.number().int(),
+  generatedAt: z.string(),
+  url: z.string().describe('Download as text (ADMIN, MODERATOR; recorded)'),
+  current: z.boolean().describe('The file the bank is to receive (latest version)'),
+});
+
+export const PaymentFields = z.object({
+  nachaFileGenerated: z.boolean(),
+  nachaFileName: z.string().nullable(),
+  nachaBatchNumber: z.number().int().nullable(),
+  nachaGeneratedAt: z.string().nullable(),
+  nachaProcessingStatus: z
+    .enum(['REQUESTED', 'GENERATED', 'FAILED'])
+    .nullable()
+    .describe('REQUESTED: queued or generating; FAILED: waiting on a fix (nachaProblems)'),
+  nachaFileUrl: z.string().nullable(),
+  nachaVersion: z.number().int(),
+  nachaEffectiveDate: z.string().nullable(),
+  nachaEntryCount: z.number().int().nullable(),
+  nachaTotalAmount: z.number().nullable().describe('Credits, USD'),
+  nachaProblems: z.array(NachaProblem),
+  nachaSkippedBills: z.array(
+    z.object({ billId: z.string(), docNumber: z.string().nullable(), reason: z.string() }),
+  ),
+  nachaFiles: z.array(NachaFileRef).nullable().describe('Detail only; null in lists'),
+  pennyTestGenerated: z.boolean(),
+  pennyTestBatchNumber: z.number().int().nullable(),
+  pennyTestFileName: z.string().nullable(),
+  pennyTestAmount: z.number().nullable().describe('USD, the micro-credits’ total'),
+  pennyTestVendorCount: z.number().int().nullable(),
+  pennyTestGeneratedAt: z.string().nullable(),
+  pennyTestFileUrl: z.string().nullable(),
+  bankUploadedAt: z.string().nullable(),
+  paymentCompletedAt: z.string().nullable(),
+  qbPaymentSyncStatus: z.enum(QB_SYNC_STATUSES).nullable(),
+  qbPaymentSyncMessage: z.string().nullable(),
+  qbPaymentSyncAt: z.string().nullable(),
+  qbPaymentSyncDetails: z
+    .string()
+    .nullable()
+    .describe('JSON text of an array of QbSyncDetailItem (spec 2 §3)'),
+  qbPaymentSyncItems: z.array(QbSyncDetailItem),
+});
+
+/** POST /approvals/{id}/generate-penny-test */
+export const PennyTestResult = named(
+  'PennyTestResult',
+  z.object({
+    testAmount: z.number().describe('USD'),
+    vendorCount: z.number().int(),
+    fileName: z.string(),
+    batchNumber: z.number().int(),
+  }),
+);
+
+/** GET /approvals/{id}/verify-token (spec 2 §3 "Token verification response"). */
+export const TokenStatusInfo = z.object({
+  canMarkAsPaid: z.boolean(),
+  isAlreadyPaid: z.boolean(),
+  canMarkAsUploaded: z.boolean(),
+  isAlreadyUploaded: z.boolean(),
+});
+export const LinkAnswer = z.object({
+  action: z.enum(LINK_ACTIONS),
+  expiresAt: z.string(),
+});

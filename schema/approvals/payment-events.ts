@@ -1,0 +1,259 @@
+// The payment half of an approval's life, on the approval's own stream (`approval-<id>`): the NACHA
+// file asked for, generated or failed, downloaded; the penny test; the e-mail links that let a
+// manager confirm the bank upload and the payment without signing in; and the QuickBooks bill
+// payments that follow. Spread into `approvalEvents` (events.ts): one stream, one decider.
+//
+// No account number is ever in these events: a file's vendors carry their last four digits only (one
+// event cannot seal several vendors' numbers under each vendor's own key), and the file itself is kept
+// encrypted with the company's key outside the log (services/approvals/payments/nacha-files.ts).
+// A link's recipient is an e-mail address: sealed with the company's key, as the recipients are.
+import { z } from 'zod';
+import { companySubject } from '../companies/events.js';
+import type { PersonalFields } from '../shared/personal.js';
+
+const companyPersonal = (fields: readonly string[]): PersonalFields => ({
+  subject: (data) => companySubject(data.companyId as number),
+  fields,
+});
+
+const approvalId = z.string();
+const companyId = z.number().int().positive();
+const userId = z.number().int().positive();
+const cents = z.number().int().nonnegative();
+
+export const LINK_ACTIONS = ['bank-uploaded', 'payment-completed'] as const;
+export const LinkAction = z.enum(LINK_ACTIONS);
+export type LinkAction = z.infer<typeof LinkAction>;
+
+export const QB_SYNC_STATUSES = [
+  'PENDING',
+  'SYNCING',
+  'SUCCESS',
+  'PARTIAL_SUCCESS',
+  'FAILED',
+  'SKIPPED',
+] as const;
+export const QbSyncStatus = z.enum(QB_SYNC_STATUSES);
+export type QbSyncStatus = z.infer<typeof QbSyncStatus>;
+
+/** What a generation could not get past, each named for the person who can fix it. */
+export const NachaProblem = z.object({
+  kind: z.enum([
+    'company-settings',
+    'vendor-banking',
+    'vendor-inactive',
+    'vendor-unknown',
+    'nothing-to-pay',
+    'quickbooks',
+  ]),
+  vendorName: z.string().nullable(),
+  message: z.string(),
+});
+export type NachaProblem = z.infer<typeof NachaProblem>;
+
+/** One credit of a file: a vendor, the sum of its bills, the last four digits of its account. */
+export const NachaFileVendor = z.object({
+  qbVendorId: z.string(),
+  name: z.string(),
+  amountCents: cents,
+  accountLast4: z.string(),
+  billIds: z.array(z.string()),
+});
+
+/** A bill left out of the file: already paid in QuickBooks (balance 0), or its balance lower. */
+export const NachaSkippedBill = z.object({
+  billId: z.string(),
+  docNumber: z.string().nullable(),
+  reason: z.string(),
+});
+
+/** Who confirmed: a signed-in staff member, or the recipient of an e-mail link (sealed). */
+const confirmedBy = {
+  byUserId: userId.nullable(),
+  linkId: z.string().nullable(),
+  recipient: z.string().nullable(),
+};
+
+export const paymentEvents = {
+  /**
+   * A file is asked for: by the system when the approval is approved (`approved`), or by staff
+   * (`regenerate`). `version` counts the requests; only the latest one's outcome counts.
+   */
+  NachaGenerationRequested: {
+    version: 1,
+    schema: z.object({
+      approvalId,
+      companyId,
+      version: z.number().int().positive(),
+      reason: z.enum(['approved', 'regenerate']),
+      byUserId: userId.nullable(),
+      at: z.string(),
+    }),
+  },
+  NachaFileGenerated: {
+    version: 1,
+    schema: z.object({
+      approvalId,
+      companyId,
+      version: z.number().int().positive(),
+      fileId: z.string(),
+      fileName: z.string(),
+      batchNumber: z.number().int().positive(),
+      fileIdModifier: z.string().length(1),
+      effectiveDate: z.string(),
+      entryCount: z.number().int().nonnegative(),
+      totalCreditCents: cents,
+      totalDebitCents: cents,
+      balanced: z.boolean(),
+      vendors: z.array(NachaFileVendor),
+      skippedBills: z.array(NachaSkippedBill),
+      at: z.string(),
+    }),
+  },
+  NachaGenerationFailed: {
+    version: 1,
+    schema: z.object({
+      approvalId,
+      companyId,
+      version: z.number().int().positive(),
+      reason: z.string(),
+      problems: z.array(NachaProblem),
+      at: z.string(),
+    }),
+  },
+  /** Each download of a stored file is on record: who took which file. */
+  NachaFileDownloaded: {
+    version: 1,
+    schema: z.object({
+      approvalId,
+      companyId,
+      fileId: z.string(),
+      kind: z.enum(['payment', 'penny-test']),
+      byUserId: userId,
+      at: z.string(),
+    }),
+  },
+  PennyTestGenerated: {
+    version: 1,
+    schema: z.object({
+      approvalId,
+      companyId,
+      fileId: z.string(),
+      fileName: z.string(),
+      batchNumber: z.number().int().positive(),
+      fileIdModifier: z.string().length(1),
+      totalCents: cents,
+      vendorCount: z.number().int().positive(),
+      byUserId: userId,
+      at: z.string(),
+    }),
+  },
+  /** An e-mail link was made for one recipient, one action, and the file version it confirms. */
+  ApprovalLinkIssued: {
+    version: 1,
+    personal: companyPersonal(['recipient']),
+    schema: z.object({
+      approvalId,
+      companyId,
+      linkId: z.string(),
+      action: LinkAction,
+      fileVersion: z.number().int().positive(),
+      recipient: z.string(),
+      expiresAt: z.string(),
+      at: z.string(),
+    }),
+  },
+  BankUploadConfirmed: {
+    version: 1,
+    personal: companyPersonal(['recipient']),
+    schema: z.object({
+      approvalId,
+      companyId,
+      fileVersion: z.number().int().positive(),
+      ...confirmedBy,
+      at: z.string(),
+    }),
+  },
+  PaymentCompleted: {
+    version: 1,
+    personal: companyPersonal(['recipient']),
+    schema: z.object({ approvalId, companyId, ...confirmedBy, at: z.string() }),
+  },
+  /** A QuickBooks payment run starts (attempt 1 after the payment; later ones are retries). */
+  QbPaymentSyncStarted: {
+    version: 1,
+    schema: z.object({
+      approvalId,
+      companyId,
+      attempt: z.number().int().positive(),
+      billIds: z.array(z.string()),
+      byUserId: userId.nullable(),
+      at: z.string(),
+    }),
+  },
+  QbBillPaid: {
+    version: 1,
+    schema: z.object({
+      approvalId,
+      companyId,
+      attempt: z.number().int().positive(),
+      billId: z.string(),
+      docNumber: z.string().nullable(),
+      vendorName: z.string().nullable(),
+      amount: z.number(),
+      billPaymentId: z.string(),
+      durationMs: z.number().int().nonnegative(),
+      at: z.string(),
+    }),
+  },
+  QbBillPaymentFailed: {
+    version: 1,
+    schema: z.object({
+      approvalId,
+      companyId,
+      attempt: z.number().int().positive(),
+      billId: z.string(),
+      docNumber: z.string().nullable(),
+      vendorName: z.string().nullable(),
+      amount: z.number(),
+      error: z.string(),
+      durationMs: z.number().int().nonnegative(),
+      at: z.string(),
+    }),
+  },
+  QbPaymentSyncFinished: {
+    version: 1,
+    schema: z.object({
+      approvalId,
+      companyId,
+      attempt: z.number().int().positive(),
+      status: z.enum(['SUCCESS', 'PARTIAL_SUCCESS', 'FAILED', 'SKIPPED']),
+      message: z.string(),
+      at: z.string(),
+    }),
+  },
+} as const;
+
+type Defs = typeof paymentEvents;
+export type PaymentEvent = {
+  [K in keyof Defs]: { type: K; data: z.infer<Defs[K]['schema']> };
+}[keyof Defs];
+
+/** The file id modifiers a company used on one day (stream `nachafileday-<companyId>-<YYYYMMDD>`). */
+export const nachaFileDayEvents = {
+  NachaFileIdModifierTaken: {
+    version: 1,
+    schema: z.object({
+      companyId,
+      day: z.string(),
+      modifier: z.string().length(1),
+      fileId: z.string(),
+      at: z.string(),
+    }),
+  },
+} as const;
+
+type DayDefs = typeof nachaFileDayEvents;
+export type NachaFileDayEvent = {
+  [K in keyof DayDefs]: { type: K; data: z.infer<DayDefs[K]['schema']> };
+}[keyof DayDefs];

@@ -1,0 +1,406 @@
+// The payment rules on the approval's stream, given/when/then: the file asked for once after the
+// approval and regenerated only before the bank has it; bank upload only from NACHA_GENERATED,
+// payment only from BANK_UPLOADED, nothing after; links refused when used, expired, for another
+// action or replaced; QuickBooks payments once per bill, retried for the bills not yet paid.
+import { describe, it } from 'vitest';
+import type { ApprovalEvent, BillSnapshot } from '../../../schema/approvals/events.js';
+import { deciderSpec } from '../../../test/support/decider-spec.js';
+import { approvalDecider } from '../approval-decider.js';
+
+const spec = deciderSpec(approvalDecider);
+const t0 = '2026-11-25T10:00:00.000Z';
+const at = '2026-11-25T12:00:00.000Z';
+const bill = (id: string, amount: number): BillSnapshot => ({
+  Id: id,
+  DocNumber: `INV-${id}`,
+  TxnDate: '2026-11-01',
+  DueDate: '2026-12-01',
+  TotalAmt: amount,
+  Balance: amount,
+  CurrencyRef: 'USD',
+  VendorRef: { value: '55', name: 'Acme Paper' },
+  VendorInfo: { CompanyName: 'Acme Paper' },
+  VendorAddr: null,
+  Line: [],
+  AttachableId: null,
+  InvoiceFileName: null,
+});
+const base = { approvalId: 'a1', companyId: 2 };
+const created: ApprovalEvent = {
+  type: 'ApprovalCreated',
+  data: {
+    ...base,
+    priority: 'HIGH',
+    managerId: 3,
+    createdBy: 7,
+    bills: [bill('10', 400), bill('11', 700)],
+    vendorContacts: [],
+    recipients: [],
+    confirmedDuplicates: [],
+    expiresAt: '2026-12-02T10:00:00.000Z',
+    at: t0,
+  },
+};
+const approved: ApprovalEvent = {
+  type: 'ApprovalApproved',
+  data: { ...base, approvedBillIds: ['10', '11'], byUserId: 8, firstApprovedBy: null, at: t0 },
+};
+const requested = (version: number, reason: 'approved' | 'regenerate' = 'approved'): ApprovalEvent => ({
+  type: 'NachaGenerationRequested',
+  data: { ...base, version, reason, byUserId: reason === 'approved' ? null : 8, at: t0 },
+});
+const file = {
+  fileId: 'f1',
+  fileName: 'ACH_20261125_A.txt',
+  batchNumber: 1,
+  fileIdModifier: 'A',
+  effectiveDate: '2026-11-27',
+  entryCount: 1,
+  totalCreditCents: 110000,
+  totalDebitCents: 0,
+  balanced: false,
+  vendors: [
+    {
+      qbVendorId: '55',
+      name: 'Acme Paper',
+      amountCents: 110000,
+      accountLast4: '6789',
+      billIds: ['10', '11'],
+    },
+  ],
+  skippedBills: [],
+};
+const generated = (version = 1): ApprovalEvent => ({
+  type: 'NachaFileGenerated',
+  data: { ...base, version, ...file, fileId: `f${version}`, at: t0 },
+});
+const link = (
+  linkId: string,
+  action: 'bank-uploaded' | 'payment-completed',
+  fileVersion = 1,
+): ApprovalEvent => ({
+  type: 'ApprovalLinkIssued',
+  data: {
+    ...base,
+    linkId,
+    action,
+    fileVersion,
+    recipient: 'mgr@client.example',
+    expiresAt: '2026-12-02T10:00:00.000Z',
+    at: t0,
+  },
+});
+const uploaded: ApprovalEvent = {
+  type: 'BankUploadConfirmed',
+  data: { ...base, fileVersion: 1, byUserId: null, linkId: 'L1', recipient: 'mgr@client.example', at: t0 },
+};
+const paid: ApprovalEvent = {
+  type: 'PaymentCompleted',
+  data: { ...base, byUserId: null, linkId: 'L2', recipient: 'mgr@client.example', at: t0 },
+};
+const viaLink = (linkId: string) => ({ byUserId: null, link: { linkId, recipient: 'mgr@client.example' } });
+const ready = [created, approved, requested(1), generated(1), link('L1', 'bank-uploaded')];
+
+describe('the NACHA file', () => {
+  it('is asked for once after the approval, by the system', () => {
+    const cmd = { type: 'RequestNacha', reason: 'approved', byUserId: null, now: t0 } as const;
+    spec
+      .given([created, approved])
+      .when(cmd)
+      .then([requested(1)]);
+    spec
+      .given([created, approved, requested(1)])
+      .when(cmd)
+      .then([]);
+    spec.given([created]).when(cmd).then([]);
+  });
+
+  it('is regenerated as a new version before the bank has it, and refused after', () => {
+    const cmd = { type: 'RequestNacha', reason: 'regenerate', byUserId: 8, now: t0 } as const;
+    spec
+      .given([created, approved, requested(1), generated(1)])
+      .when(cmd)
+      .then([requested(2, 'regenerate')]);
+    spec
+      .given([...ready, uploaded])
+      .when(cmd)
+      .thenRefuses('CONFLICT', /already at the bank/);
+    spec
+      .given([...ready, uploaded, link('L2', 'payment-completed'), paid])
+      .when(cmd)
+      .thenRefuses('CONFLICT', /pay the vendors twice/);
+    spec
+      .given([created])
+      .when(cmd)
+      .thenRefuses('CONFLICT', /status PENDING/);
+  });
+
+  it('counts only the latest request’s outcome, once', () => {
+    const cmd = { type: 'RecordNachaGenerated', version: 1, file, now: t0 } as const;
+    spec
+      .given([created, approved, requested(1)])
+      .when(cmd)
+      .then([{ ...generated(1), data: { ...generated(1).data, fileId: 'f1' } }]);
+    spec
+      .given([created, approved, requested(1), generated(1)])
+      .when(cmd)
+      .then([]);
+    spec
+      .given([created, approved, requested(1), requested(2, 'regenerate')])
+      .when(cmd)
+      .then([]);
+  });
+
+  it('records a failure with what to fix; the approval waits in NACHA_PENDING', () => {
+    const problems = [
+      {
+        kind: 'vendor-banking' as const,
+        vendorName: 'Acme Paper',
+        message: 'Acme Paper has no banking details',
+      },
+    ];
+    spec
+      .given([created, approved, requested(1)])
+      .when({
+        type: 'RecordNachaFailed',
+        version: 1,
+        reason: 'Acme Paper has no banking details',
+        problems,
+        now: at,
+      })
+      .then([
+        {
+          type: 'NachaGenerationFailed',
+          data: { ...base, version: 1, reason: 'Acme Paper has no banking details', problems, at },
+        },
+      ]);
+  });
+
+  it('refuses delete once a file was asked for', () => {
+    spec
+      .given([created, approved, requested(1)])
+      .when({ type: 'DeleteApproval', byUserId: 8, now: at })
+      .thenRefuses('CONFLICT', /payment file has been asked for/);
+  });
+
+  it('records a download of a file of this approval only', () => {
+    spec
+      .given(ready)
+      .when({ type: 'RecordNachaDownload', fileId: 'f1', byUserId: 8, now: at })
+      .then([
+        { type: 'NachaFileDownloaded', data: { ...base, fileId: 'f1', kind: 'payment', byUserId: 8, at } },
+      ]);
+    spec
+      .given(ready)
+      .when({ type: 'RecordNachaDownload', fileId: 'other', byUserId: 8, now: at })
+      .thenRefuses('NOT_FOUND');
+  });
+});
+
+describe('bank upload and payment', () => {
+  it('confirms the bank upload through a valid link, naming its recipient', () => {
+    spec
+      .given(ready)
+      .when({ type: 'MarkBankUploaded', ...viaLink('L1'), now: at })
+      .then([
+        {
+          type: 'BankUploadConfirmed',
+          data: {
+            ...base,
+            fileVersion: 1,
+            byUserId: null,
+            linkId: 'L1',
+            recipient: 'mgr@client.example',
+            at,
+          },
+        },
+      ]);
+  });
+
+  it('refuses bank upload outside NACHA_GENERATED, in the spec’s words', () => {
+    spec
+      .given([created, approved, requested(1)])
+      .when({ type: 'MarkBankUploaded', ...viaLink('L1'), now: at })
+      .thenRefuses('CONFLICT', 'Cannot update approval with status NACHA_PENDING');
+    spec
+      .given([...ready, uploaded])
+      .when({ type: 'MarkBankUploaded', ...viaLink('L1'), now: at })
+      .thenRefuses('CONFLICT', /status BANK_UPLOADED/);
+  });
+
+  it('refuses a link that is unknown, for another action, expired, or replaced by a regenerated file', () => {
+    spec
+      .given(ready)
+      .when({ type: 'MarkBankUploaded', ...viaLink('nope'), now: at })
+      .thenRefuses('FORBIDDEN', /not valid/);
+    spec
+      .given([...ready, link('P1', 'payment-completed')])
+      .when({ type: 'MarkBankUploaded', ...viaLink('P1'), now: at })
+      .thenRefuses('FORBIDDEN', /another action/);
+    spec
+      .given(ready)
+      .when({ type: 'MarkBankUploaded', ...viaLink('L1'), now: '2026-12-03T00:00:00.000Z' })
+      .thenRefuses('FORBIDDEN', /expired/);
+    const regenerated = [...ready, requested(2, 'regenerate'), generated(2)];
+    spec
+      .given(regenerated)
+      .when({ type: 'MarkBankUploaded', ...viaLink('L1'), now: at })
+      .thenRefuses('FORBIDDEN', /replaced/);
+  });
+
+  it('marks the payment completed only from BANK_UPLOADED, and a used link never again', () => {
+    const uploadedState = [...ready, uploaded, link('L2', 'payment-completed')];
+    spec
+      .given(uploadedState)
+      .when({ type: 'MarkPaymentCompleted', ...viaLink('L2'), now: at })
+      .then([
+        {
+          type: 'PaymentCompleted',
+          data: { ...base, byUserId: null, linkId: 'L2', recipient: 'mgr@client.example', at },
+        },
+      ]);
+    spec
+      .given(ready)
+      .when({ type: 'MarkPaymentCompleted', ...viaLink('L1'), now: at })
+      .thenRefuses('CONFLICT', /status NACHA_GENERATED/);
+    spec
+      .given([...uploadedState, paid])
+      .when({ type: 'MarkPaymentCompleted', ...viaLink('L2'), now: at })
+      .thenRefuses('CONFLICT', /PAYMENT_COMPLETED/);
+  });
+
+  it('issues a link only for the step the approval is at, once', () => {
+    const cmd = {
+      type: 'IssueLink',
+      linkId: 'L9',
+      action: 'bank-uploaded',
+      recipient: 'x@client.example',
+      expiresAt: '2026-12-02T10:00:00.000Z',
+      now: t0,
+    } as const;
+    spec
+      .given([created, approved, requested(1), generated(1)])
+      .when(cmd)
+      .then([
+        {
+          ...link('L9', 'bank-uploaded'),
+          data: { ...link('L9', 'bank-uploaded').data, recipient: 'x@client.example' },
+        },
+      ]);
+    spec
+      .given([...ready, link('L9', 'bank-uploaded')])
+      .when(cmd)
+      .then([]);
+    spec
+      .given([...ready, uploaded])
+      .when(cmd)
+      .then([]);
+  });
+});
+
+describe('QuickBooks bill payments', () => {
+  const done = [...ready, uploaded, link('L2', 'payment-completed'), paid];
+  const started = (attempt: number, billIds: string[], byUserId: number | null = null): ApprovalEvent => ({
+    type: 'QbPaymentSyncStarted',
+    data: { ...base, attempt, billIds, byUserId, at },
+  });
+  const billPaid = (billId: string, attempt = 1): ApprovalEvent => ({
+    type: 'QbBillPaid',
+    data: {
+      ...base,
+      attempt,
+      billId,
+      docNumber: `INV-${billId}`,
+      vendorName: 'Acme Paper',
+      amount: 400,
+      billPaymentId: `bp${billId}`,
+      durationMs: 5,
+      at,
+    },
+  });
+  const result = (billId: string, attempt = 1) =>
+    ({
+      type: 'RecordQbBillResult',
+      attempt,
+      billId,
+      docNumber: `INV-${billId}`,
+      vendorName: 'Acme Paper',
+      amount: 400,
+      durationMs: 5,
+      outcome: { billPaymentId: `bp${billId}` },
+      now: at,
+    }) as const;
+  const finish = (attempt: number, skipped = false) =>
+    ({ type: 'FinishQbSync', attempt, skipped, message: 'm', now: at }) as const;
+  const finished = (
+    attempt: number,
+    status: 'SUCCESS' | 'PARTIAL_SUCCESS' | 'FAILED' | 'SKIPPED',
+  ): ApprovalEvent => ({
+    type: 'QbPaymentSyncFinished',
+    data: { ...base, attempt, status, message: 'm', at },
+  });
+
+  it('starts once after the payment, for every approved bill', () => {
+    const cmd = { type: 'StartQbSync', retry: false, byUserId: null, now: at } as const;
+    spec
+      .given(done)
+      .when(cmd)
+      .then([started(1, ['10', '11'])]);
+    spec
+      .given([...done, started(1, ['10', '11'])])
+      .when(cmd)
+      .then([]);
+    spec.given(ready).when(cmd).thenRefuses('CONFLICT');
+  });
+
+  it('records a bill paid once, and sums the run: partial, then a retry pays only the rest', () => {
+    const run1 = [...done, started(1, ['10', '11'])];
+    spec
+      .given(run1)
+      .when(result('10'))
+      .then([billPaid('10')]);
+    spec
+      .given([...run1, billPaid('10')])
+      .when(result('10'))
+      .then([]);
+    spec
+      .given([...run1, billPaid('10')])
+      .when(finish(1))
+      .then([finished(1, 'PARTIAL_SUCCESS')]);
+    const partial = [...run1, billPaid('10'), finished(1, 'PARTIAL_SUCCESS')];
+    spec
+      .given(partial)
+      .when({ type: 'StartQbSync', retry: true, byUserId: 8, now: at })
+      .then([started(2, ['11'], 8)]);
+    spec
+      .given([...partial, started(2, ['11'], 8), billPaid('11', 2)])
+      .when(finish(2))
+      .then([finished(2, 'SUCCESS')]);
+  });
+
+  it('says FAILED when nothing was paid, SKIPPED when the company is not connected; refuses retry after SUCCESS or while running', () => {
+    const run1 = [...done, started(1, ['10', '11'])];
+    spec
+      .given(run1)
+      .when(finish(1))
+      .then([finished(1, 'FAILED')]);
+    spec
+      .given(run1)
+      .when(finish(1, true))
+      .then([finished(1, 'SKIPPED')]);
+    spec
+      .given(run1)
+      .when({ type: 'StartQbSync', retry: true, byUserId: 8, now: at })
+      .thenRefuses('CONFLICT', /already running/);
+    const all = [...run1, billPaid('10'), billPaid('11'), finished(1, 'SUCCESS')];
+    spec
+      .given(all)
+      .when({ type: 'StartQbSync', retry: true, byUserId: 8, now: at })
+      .thenRefuses('CONFLICT', /already paid/);
+  });
+
+  it('drops a result of an older attempt', () => {
+    const run2 = [...done, started(1, ['10', '11']), finished(1, 'FAILED'), started(2, ['10', '11'], 8)];
+    spec.given(run2).when(result('10', 1)).then([]);
+  });
+});

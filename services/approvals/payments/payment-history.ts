@@ -1,0 +1,100 @@
+// The payment events as history steps (GET /approvals/{id}/history): what happened to the file, the
+// links and the QuickBooks payments, in words an auditor follows. A link's confirmation names the
+// link's recipient as the one who acted (opened from the sealed event data; gone once the company is
+// forgotten); a file's step carries its download address.
+import type { PaymentEvent } from '../../../schema/approvals/payment-events.js';
+
+const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
+const dollars = (cents: number) => USD.format(cents / 100);
+
+export interface PaymentStep {
+  action: string;
+  details: string | null;
+  amount: number | null;
+  /** Who acted when it was not a signed-in user (a link's recipient). */
+  actorName: string | null;
+  downloadUrl: string | null;
+}
+
+/** Where a stored file of the approval is downloaded (ADMIN, MODERATOR; each download recorded). */
+export const nachaFileUrl = (approvalId: string, fileId: string) =>
+  `/api/bill-approval/approvals/${approvalId}/nacha-files/${fileId}`;
+
+const linkActor = (d: { linkId: string | null; recipient: string | null }) =>
+  d.linkId ? (d.recipient ? `${d.recipient} (e-mail link)` : 'A recipient of an e-mail link') : null;
+
+export function paymentStep(e: PaymentEvent): PaymentStep {
+  const s = (action: string, details: string | null, more: Partial<PaymentStep> = {}): PaymentStep => ({
+    action,
+    details,
+    amount: null,
+    actorName: null,
+    downloadUrl: null,
+    ...more,
+  });
+  switch (e.type) {
+    case 'NachaGenerationRequested':
+      return s(
+        e.data.reason === 'approved' ? 'NACHA file requested' : 'NACHA file regeneration requested',
+        `Version ${e.data.version}`,
+      );
+    case 'NachaFileGenerated': {
+      const d = e.data;
+      const skipped = d.skippedBills.length
+        ? `; left out: ${d.skippedBills.map((b) => `${b.docNumber ?? b.billId} (${b.reason})`).join(', ')}`
+        : '';
+      return s(
+        'NACHA file generated',
+        `${d.fileName}: ${d.entryCount} entr${d.entryCount === 1 ? 'y' : 'ies'}, ${dollars(d.totalCreditCents)} to ${d.vendors.length} vendor(s), effective ${d.effectiveDate}, batch ${d.batchNumber}${d.balanced ? ', balanced' : ''}${skipped}`,
+        { amount: d.totalCreditCents / 100, downloadUrl: nachaFileUrl(d.approvalId, d.fileId) },
+      );
+    }
+    case 'NachaGenerationFailed':
+      return s('NACHA generation failed', e.data.reason);
+    case 'NachaFileDownloaded':
+      return s(
+        e.data.kind === 'payment' ? 'NACHA file downloaded' : 'Penny test file downloaded',
+        `File ${e.data.fileId}`,
+      );
+    case 'PennyTestGenerated':
+      return s(
+        'Penny test generated',
+        `${e.data.fileName}: ${dollars(e.data.totalCents)} to ${e.data.vendorCount} vendor(s)`,
+        { amount: e.data.totalCents / 100, downloadUrl: nachaFileUrl(e.data.approvalId, e.data.fileId) },
+      );
+    case 'ApprovalLinkIssued':
+      return s(
+        e.data.action === 'bank-uploaded' ? 'Bank upload link sent' : 'Payment completed link sent',
+        `To ${e.data.recipient}, valid until ${e.data.expiresAt.slice(0, 10)}`,
+      );
+    case 'BankUploadConfirmed':
+      return s('Bank upload confirmed', `NACHA file version ${e.data.fileVersion}`, {
+        actorName: linkActor(e.data),
+      });
+    case 'PaymentCompleted':
+      return s('Payment completed', null, { actorName: linkActor(e.data) });
+    case 'QbPaymentSyncStarted':
+      return s(
+        e.data.attempt === 1 ? 'QuickBooks payment sync started' : 'QuickBooks payment sync retried',
+        `${e.data.billIds.length} bill(s) to pay, attempt ${e.data.attempt}`,
+      );
+    case 'QbBillPaid':
+      return s(
+        'QuickBooks bill paid',
+        `Bill ${e.data.docNumber ?? e.data.billId}: payment ${e.data.billPaymentId}`,
+        {
+          amount: e.data.amount,
+        },
+      );
+    case 'QbBillPaymentFailed':
+      return s(
+        'QuickBooks bill payment failed',
+        `Bill ${e.data.docNumber ?? e.data.billId}: ${e.data.error}`,
+        {
+          amount: e.data.amount,
+        },
+      );
+    case 'QbPaymentSyncFinished':
+      return s(`QuickBooks payment sync ${e.data.status}`, e.data.message);
+  }
+}
