@@ -1,0 +1,209 @@
+// The product's e-mails. Each template is a zod contract for its data (checked when a mail is
+// enqueued and again when it is sent) and a typed function `(data, context) => { subject, html, text }`.
+// Data are ids, names and figures: no secret but the one-time action URL its caller makes.
+// Amounts are integer cents (USD); dates are ISO strings.
+//
+// Adding a template: a schema and a content function below, one entry in `mailTemplates`, and a
+// case in templates.unit.test.ts. Wording: short, says what happened and what to do next.
+import { z } from 'zod';
+import { formatDay, formatInstant, formatUsd, plural } from './format.js';
+import { type MailContent, type RenderedMail, renderMail } from './layout.js';
+
+/** What a template needs beside its data: where the web app is (links to its pages). */
+export interface MailContext {
+  /** The web app's origin, e.g. `https://billflow.example.com` (config PUBLIC_URL). */
+  appUrl: string;
+}
+
+const name = z.string().min(1).max(500);
+const cents = z.number().int().safe();
+const count = z.number().int().min(0).max(1_000_000);
+const isoDay = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD');
+const instant = z.iso.datetime({ offset: true });
+/** A link the caller made (a one-time confirmation link): web URLs only. */
+const actionUrl = z.url({ protocol: /^https?$/ }).max(2000);
+const approvalId = z.string().min(1).max(100);
+
+const approvalUrl = (ctx: MailContext, id: string) =>
+  new URL(`/approvals/${encodeURIComponent(id)}`, ctx.appUrl).toString();
+const viewApproval = (ctx: MailContext, id: string) => ({
+  label: 'View the approval',
+  url: approvalUrl(ctx, id),
+});
+const linkNote = (expiresAt: string | undefined) =>
+  `The button works once${expiresAt ? ` and until ${formatInstant(expiresAt)}` : ''}. Do not forward this e-mail: anyone with the link can confirm.`;
+
+export const ApprovalAssignedData = z.object({
+  approvalId,
+  companyName: name,
+  /** The manager's name, for the greeting; null: no greeting by name. */
+  managerName: name.nullish(),
+  billCount: count,
+  amountCents: cents,
+  expiresAt: instant.optional(),
+});
+
+function approvalAssigned(d: z.infer<typeof ApprovalAssignedData>, ctx: MailContext): MailContent {
+  const amount = formatUsd(d.amountCents);
+  const bills = plural(d.billCount, 'bill');
+  return {
+    subject: `New approval for ${d.companyName}: ${bills}, ${amount}`,
+    preview: `${d.companyName} asks you to approve ${bills} (${amount}).`,
+    heading: 'A new approval is waiting for you',
+    paragraphs: [
+      d.managerName ? `Hello ${d.managerName},` : 'Hello,',
+      `${d.companyName} asks you to approve ${bills} totalling ${amount}.`,
+    ],
+    facts: [
+      ['Company', d.companyName],
+      ['Bills', String(d.billCount)],
+      ['Amount', amount],
+      ...(d.expiresAt ? [['Decide by', formatInstant(d.expiresAt)] as const] : []),
+    ],
+    button: { label: 'Review the approval', url: approvalUrl(ctx, d.approvalId) },
+  };
+}
+
+export const BankUploadRequestedData = z.object({
+  approvalId,
+  companyName: name,
+  fileName: name,
+  entryCount: count,
+  totalCents: cents,
+  effectiveDate: isoDay,
+  actionUrl,
+  linkExpiresAt: instant.optional(),
+});
+
+function bankUploadRequested(d: z.infer<typeof BankUploadRequestedData>, ctx: MailContext): MailContent {
+  const total = formatUsd(d.totalCents);
+  return {
+    subject: `NACHA file ready for the bank: ${d.companyName}, ${total}`,
+    preview: `Upload ${d.fileName} to the bank, then confirm the upload.`,
+    heading: 'The NACHA file is ready',
+    paragraphs: [
+      `The payment file for ${d.companyName} is ready. Upload it to the bank, then confirm the upload with the button below.`,
+    ],
+    facts: [
+      ['File', d.fileName],
+      ['Entries', String(d.entryCount)],
+      ['Total', total],
+      ['Effective date', formatDay(d.effectiveDate)],
+    ],
+    button: { label: 'Confirm bank upload', url: d.actionUrl },
+    link: viewApproval(ctx, d.approvalId),
+    note: linkNote(d.linkExpiresAt),
+  };
+}
+
+export const PaymentCompletionRequestedData = z.object({
+  approvalId,
+  companyName: name,
+  fileName: name,
+  totalCents: cents,
+  effectiveDate: isoDay,
+  actionUrl,
+  linkExpiresAt: instant.optional(),
+});
+
+function paymentCompletionRequested(
+  d: z.infer<typeof PaymentCompletionRequestedData>,
+  ctx: MailContext,
+): MailContent {
+  const total = formatUsd(d.totalCents);
+  return {
+    subject: `The bank took the file: confirm payment for ${d.companyName}`,
+    preview: `${d.fileName} (${total}) is at the bank. Confirm once the payments are done.`,
+    heading: 'The bank took the NACHA file',
+    paragraphs: [
+      `The bank accepted the payment file for ${d.companyName}. When the payments have gone out, confirm with the button below.`,
+    ],
+    facts: [
+      ['File', d.fileName],
+      ['Total', total],
+      ['Effective date', formatDay(d.effectiveDate)],
+    ],
+    button: { label: 'Confirm payment completed', url: d.actionUrl },
+    link: viewApproval(ctx, d.approvalId),
+    note: linkNote(d.linkExpiresAt),
+  };
+}
+
+/** Vendors listed in the message; more are summed up in one line. */
+export const VENDORS_LISTED = 25;
+
+export const PaymentCompletedData = z.object({
+  approvalId,
+  companyName: name,
+  billCount: count,
+  totalCents: cents,
+  vendors: z
+    .array(z.object({ name, amountCents: cents }))
+    .max(10_000)
+    .default([]),
+  completedAt: instant,
+});
+
+function paymentCompleted(d: z.infer<typeof PaymentCompletedData>, ctx: MailContext): MailContent {
+  const total = formatUsd(d.totalCents);
+  const bills = plural(d.billCount, 'bill');
+  const shown = d.vendors.slice(0, VENDORS_LISTED);
+  const rest = d.vendors.slice(VENDORS_LISTED);
+  const restCents = rest.reduce((sum, v) => sum + v.amountCents, 0);
+  return {
+    subject: `Paid: ${d.companyName}, ${total}`,
+    preview: `The approval for ${d.companyName} was paid: ${bills}, ${total}.`,
+    heading: 'The approval was paid',
+    paragraphs: [`The approval for ${d.companyName} was paid: ${bills}, ${total} in all.`],
+    facts: [
+      ['Company', d.companyName],
+      ['Bills', String(d.billCount)],
+      ['Total paid', total],
+      ['Completed', formatInstant(d.completedAt)],
+    ],
+    lines: {
+      caption: 'Paid to',
+      rows: [
+        ...shown.map((v) => [v.name, formatUsd(v.amountCents)] as const),
+        ...(rest.length
+          ? [[`and ${plural(rest.length, 'more vendor')}`, formatUsd(restCents)] as const]
+          : []),
+      ],
+    },
+    link: viewApproval(ctx, d.approvalId),
+  };
+}
+
+function template<S extends z.ZodType>(
+  schema: S,
+  content: (data: z.output<S>, ctx: MailContext) => MailContent,
+) {
+  return {
+    schema,
+    /** Checks the data against the contract (throws a ZodError), then renders. */
+    render: async (data: z.input<S>, ctx: MailContext): Promise<RenderedMail> =>
+      renderMail(content(schema.parse(data), ctx)),
+  };
+}
+
+export const mailTemplates = {
+  'approval-assigned': template(ApprovalAssignedData, approvalAssigned),
+  'bank-upload-requested': template(BankUploadRequestedData, bankUploadRequested),
+  'payment-completion-requested': template(PaymentCompletionRequestedData, paymentCompletionRequested),
+  'payment-completed': template(PaymentCompletedData, paymentCompleted),
+};
+
+export type MailTemplateName = keyof typeof mailTemplates;
+/** The data a template takes, as its caller writes it. */
+export type MailTemplateData<T extends MailTemplateName> = Parameters<(typeof mailTemplates)[T]['render']>[0];
+
+export const isMailTemplate = (name: string): name is MailTemplateName => Object.hasOwn(mailTemplates, name);
+
+/** Renders a template by name. */
+export function renderTemplate<T extends MailTemplateName>(
+  name: T,
+  data: MailTemplateData<T>,
+  ctx: MailContext,
+): Promise<RenderedMail> {
+  return (mailTemplates[name].render as (d: unknown, c: MailContext) => Promise<RenderedMail>)(data, ctx);
+}
