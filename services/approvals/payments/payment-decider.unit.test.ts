@@ -70,7 +70,7 @@ const file = {
   ],
   skippedBills: [],
 };
-const generated = (version = 1): ApprovalEvent => ({
+const generated = (version = 1): ApprovalEvent & { type: 'NachaFileGenerated' } => ({
   type: 'NachaFileGenerated',
   data: { ...base, version, ...file, fileId: `f${version}`, at: t0 },
 });
