@@ -283,7 +283,7 @@ describe('bank upload and payment', () => {
       .when(cmd)
       .then([
         {
-          ...link('L9', 'bank-uploaded'),
+          type: 'ApprovalLinkIssued',
           data: { ...link('L9', 'bank-uploaded').data, recipient: 'x@client.example' },
         },
       ]);
