@@ -70,7 +70,7 @@ const file = {
   ],
   skippedBills: [],
 };
-const generated = (version = 1): ApprovalEvent & { type: 'NachaFileGenerated' } => ({
+const generated = (version = 1): Extract<ApprovalEvent, { type: 'NachaFileGenerated' }> => ({
   type: 'NachaFileGenerated',
   data: { ...base, version, ...file, fileId: `f${version}`, at: t0 },
 });
@@ -78,7 +78,7 @@ const link = (
   linkId: string,
   action: 'bank-uploaded' | 'payment-completed',
   fileVersion = 1,
-): ApprovalEvent => ({
+): Extract<ApprovalEvent, { type: 'ApprovalLinkIssued' }> => ({
   type: 'ApprovalLinkIssued',
   data: {
     ...base,
