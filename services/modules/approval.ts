@@ -5,6 +5,15 @@ import { approvalPoliciesProjection } from '../../projections/approvals/approval
 import { approvalsProjection } from '../../projections/approvals/approvals.js';
 import * as approvalCommands from '../../schema/approvals/commands.js';
 import { approvalBillsEvents, approvalEvents, approvalPolicyEvents } from '../../schema/approvals/events.js';
+import { nachaFileDayEvents } from '../../schema/approvals/payment-events.js';
+import {
+  PAYMENT_MAIL_QUEUE,
+  PAYMENTS_QUEUE,
+  paymentMailJobHandlers,
+  paymentMailProcessManager,
+  paymentsJobHandlers,
+  paymentsProcessManager,
+} from '../../workers/approvals/payments.js';
 import {
   APPROVALS_QUEUE,
   approvalsJobHandlers,
@@ -22,6 +31,8 @@ const permissions = {
   'approvals.read': ['ADMIN', 'MODERATOR', 'USER'] as const,
   'approvals.write': ['ADMIN', 'MODERATOR'] as const,
   'approvals.policy': ['ADMIN'] as const,
+  // A stored NACHA file holds every vendor's account number: downloaded by ADMIN and MODERATOR only.
+  'approvals.nachaDownload': ['ADMIN', 'MODERATOR'] as const,
 };
 
 type ApprovalPermissions = Record<keyof typeof permissions, unknown>;
@@ -31,12 +42,16 @@ declare module '../auth/permissions.js' {
 
 export const approvalModule = defineModule({
   name: 'approval',
-  events: { ...approvalEvents, ...approvalBillsEvents, ...approvalPolicyEvents },
+  events: { ...approvalEvents, ...approvalBillsEvents, ...approvalPolicyEvents, ...nachaFileDayEvents },
   commands: approvalCommands,
   permissions,
   projections: [approvalsProjection, approvalPoliciesProjection],
-  processManagers: [approvalsProcessManager],
-  jobHandlers: { [APPROVALS_QUEUE]: approvalsJobHandlers },
+  processManagers: [approvalsProcessManager, paymentsProcessManager, paymentMailProcessManager],
+  jobHandlers: {
+    [APPROVALS_QUEUE]: approvalsJobHandlers,
+    [PAYMENTS_QUEUE]: paymentsJobHandlers,
+    [PAYMENT_MAIL_QUEUE]: paymentMailJobHandlers,
+  },
   routes: [approvalRoutes],
   gateway: batchApprovalReads,
 });

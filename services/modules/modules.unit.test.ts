@@ -56,7 +56,15 @@ describe('the modules', () => {
     // auth, users, managers, companies, quickbooks, the QuickBooks webhook, vendors, approvals,
     // dashboard, health, operations
     expect(routeGroups).toHaveLength(11);
-    expect(Object.keys(jobHandlers).sort()).toEqual(['approvals', 'quickbooks', 'users', 'vendors']);
+    expect(Object.keys(jobHandlers).sort()).toEqual([
+      'approvals',
+      'mail',
+      'payment-mail',
+      'payments',
+      'quickbooks',
+      'users',
+      'vendors',
+    ]);
   });
 
   it('refuse an event type or a permission declared twice, and an unknown permission', () => {
