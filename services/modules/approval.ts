@@ -20,8 +20,11 @@ import {
   approvalsProcessManager,
 } from '../../workers/approvals/reactions.js';
 import '../gateway/graphql/types/approval-mutations.js';
+import '../gateway/graphql/types/approval-payment-mutations.js';
 import '../gateway/graphql/types/approval-queries.js';
 import { batchApprovalReads } from '../gateway/graphql/types/approval-subscriptions.js';
+import { approvalLinkRoutes } from '../gateway/rest/approval-link-routes.js';
+import { approvalPaymentRoutes } from '../gateway/rest/approval-payment-routes.js';
 import { approvalRoutes } from '../gateway/rest/approval-routes.js';
 import { defineModule } from './module.js';
 
@@ -52,6 +55,6 @@ export const approvalModule = defineModule({
     [PAYMENTS_QUEUE]: paymentsJobHandlers,
     [PAYMENT_MAIL_QUEUE]: paymentMailJobHandlers,
   },
-  routes: [approvalRoutes],
+  routes: [approvalRoutes, approvalPaymentRoutes, approvalLinkRoutes],
   gateway: batchApprovalReads,
 });
