@@ -12,7 +12,8 @@ export interface NachaCompany {
   bankAccountNumber: string;
   bankAccountType: BankAccountType;
   bankName: string;
-  originatorStatusCode: '1' | '2';
+  /** '1' or '2' (anything else is refused). */
+  originatorStatusCode: string;
   /** The EIN, with or without its dash. */
   companyTaxId: string;
   /** The ACH company id the bank assigned; null: '1' + EIN. */
@@ -169,7 +170,7 @@ function build(
         companyIdentification: company.achCompanyId?.trim() || origin,
         companyEntryDescription: kind.description,
         effectiveEntryDate: yymmdd(input.effectiveDate),
-        originatorStatusCode: company.originatorStatusCode,
+        originatorStatusCode: company.originatorStatusCode as '1' | '2',
         odfiIdentification: routing.slice(0, 8),
         entries,
       },
