@@ -108,6 +108,8 @@ export const configSchema = z.object({
   QBO_WEBHOOK_VERIFIER_TOKEN: z.string().trim().min(16).max(200).optional(),
   /** How long an approval may stay PENDING before the expiry job turns it EXPIRED (default 7 days). */
   APPROVAL_EXPIRY_SECONDS: intFromEnv(1, 365 * 86_400).default(7 * 86_400),
+  /** How long an e-mail link (confirm bank upload, confirm payment) stays valid, days (default 7). */
+  LINK_TTL_DAYS: intFromEnv(1, 90).default(7),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
 });
 
