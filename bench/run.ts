@@ -13,6 +13,7 @@ import { NODE_FLAGS } from '../services/shared/node-flags.js';
 import { aptInstall, ensureLocalServices, ROOT } from '../tools/local-services.js';
 import { fmt, type PartResult, quick, type Row } from './common.js';
 import { damonState } from './host.js';
+import { nachaPart } from './nacha.js';
 import { runOnePart } from './part.js';
 
 /** `--only=append,replay,latency,floor,web,vendors,approvals,bills` runs a subset. */
@@ -20,7 +21,17 @@ const only = process.argv
   .find((a) => a.startsWith('--only='))
   ?.slice(7)
   .split(',');
-const PARTS = ['append', 'replay', 'latency', 'floor', 'web', 'vendors', 'approvals', 'bills'] as const;
+const PARTS = [
+  'append',
+  'replay',
+  'latency',
+  'floor',
+  'web',
+  'vendors',
+  'approvals',
+  'bills',
+  'nacha',
+] as const;
 /** Set in a part's own process: the one part it runs. */
 const part = process.argv.find((a) => a.startsWith('--part='))?.slice(7);
 
@@ -49,7 +60,9 @@ async function main() {
         ? replayMedian(services)
         : name === 'bills'
           ? billsLoad()
-          : runPart(name, services)
+          : name === 'nacha'
+            ? nachaPart()
+            : runPart(name, services)
       ).catch((err: Error) => {
         process.stderr.write(`${err.message}\n`);
         failed.push(name);
