@@ -29,7 +29,7 @@ function floorOf(file: string): { floor: number; name: string } {
     return second === 'shared' ? { floor: 0, name: 'schema/shared' } : { floor: 1, name: 'schema' };
   if (top === 'services') {
     if (second === 'shared') return { floor: 2, name: 'services/shared' };
-    if (['eventstore', 'consumers', 'privacy', 'auth', 'quickbooks', 'mail'].includes(second))
+    if (['eventstore', 'consumers', 'privacy', 'auth', 'quickbooks', 'mail', 'nacha'].includes(second))
       return { floor: 3, name: 'platform' };
     if (second === 'app') return { floor: 5, name: 'services/app' };
     if (MODULES.includes(second)) return { floor: 6, name: 'services/<module>' };
