@@ -13,6 +13,7 @@ import { registerPermissions } from '../auth/permissions.js';
 import { approvalModule } from './approval.js';
 import { companyModule } from './company.js';
 import { dashboardModule } from './dashboard.js';
+import { mailModule } from './mail.js';
 import { managerModule } from './manager.js';
 import type { Module } from './module.js';
 import { operationsModule } from './operations.js';
@@ -27,6 +28,7 @@ export const modules = [
   approvalModule,
   dashboardModule,
   operationsModule,
+  mailModule,
 ] as const;
 
 for (const m of modules as readonly Module[]) {

@@ -1,0 +1,154 @@
+// The `mail` queue: one job `send` per mail, its id derived from the caller's idempotency key, so
+// enqueueing the same mail again (a job that runs twice, a replayed event) is still one job. The job
+// retries with exponential backoff over about three days: an SMTP outage delays mail and loses none;
+// after the last try the job stays failed on the operations page, from where an operator retries it.
+//
+// The job data in Redis hold no address and no action link: enqueueMail seals the recipient and the
+// template data with the recipient's subject key (services/mail/sealed.ts); the handler opens them
+// when it sends. Sending itself is services/mail/send.ts (exactly once per key, as far as SMTP allows).
+import { createHash } from 'node:crypto';
+import { Queue, UnrecoverableError } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { z } from 'zod';
+import type { AppServices } from '../../services/app/context.js';
+import { type MailRecipient, openMailPart, sealMailPart } from '../../services/mail/sealed.js';
+import { MailSendError, sendMail } from '../../services/mail/send.js';
+import {
+  isMailTemplate,
+  type MailTemplateData,
+  type MailTemplateName,
+  mailTemplates,
+} from '../../services/mail/templates.js';
+import type { Sealed } from '../../services/privacy/personal-data.js';
+import { ForgottenSubjectError } from '../../services/privacy/subject-keys.js';
+import { queuePrefix } from '../../services/shared/queues.js';
+import type { JobHandler } from '../process-manager.js';
+
+export const MAIL_QUEUE = 'mail';
+export const MAIL_SEND_JOB = 'send';
+/** Tries of one mail; with the doubling wait below they cover an outage of about 3 days. */
+export const MAIL_ATTEMPTS = 18;
+/** The first wait after a failed try; each next one doubles (2 s, 4 s, … about 36 h for the last). */
+export const MAIL_RETRY_DELAY_MS = 2000;
+
+/** Whom a mail goes to, as the caller knows it; sealed with `subject`'s key before it leaves memory. */
+export interface MailTo extends MailRecipient {
+  /** The recipient's data-key subject (`manager-7`, `user-3`): forgetting it drops the queued mail. */
+  subject: string;
+}
+
+export interface EnqueueMailInput<T extends MailTemplateName> {
+  /** Idempotency key: the same key is one mail, however often it is enqueued or sent. */
+  key: string;
+  template: T;
+  to: MailTo;
+  data: MailTemplateData<T>;
+  /** The causing request's or event's correlation id, for the logs. */
+  correlationId?: string | null;
+  /** Shorter waits than the defaults (tests; a caller that must know sooner). */
+  retry?: { attempts?: number; delayMs?: number };
+}
+
+/** What a `send` job holds in Redis: no address, no link, no name. */
+export interface MailJobData {
+  key: string;
+  template: MailTemplateName;
+  sealed: Sealed;
+  correlationId: string | null;
+}
+
+const MailKey = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[\x21-\x7e]+$/, 'printable ASCII without spaces');
+const Recipient = z.object({
+  subject: z.string().min(1).max(200),
+  address: z.email().max(320),
+  name: z.string().max(200).nullish(),
+});
+
+/**
+ * The job id of a key. BullMQ refuses ':' in custom ids: a key of [A-Za-z0-9_-] is kept readable
+ * (`mail_<key>`); any other key goes by its hash (`mail-h_<sha256>`), so two keys never share a job.
+ */
+export function mailJobId(key: string): string {
+  if (/^[A-Za-z0-9_-]{1,180}$/.test(key)) return `mail_${key}`;
+  return `mail-h_${createHash('sha256').update(key).digest('hex').slice(0, 48)}`;
+}
+
+// One Queue object per Redis client: it shares the app's connection (which fails fast while Redis is
+// down, so the caller's own job fails and retries) and needs no closing of its own.
+const queues = new WeakMap<Redis, Queue>();
+function mailQueue(app: Pick<AppServices, 'redis' | 'config'>): Queue {
+  let q = queues.get(app.redis);
+  if (!q) {
+    q = new Queue(MAIL_QUEUE, { connection: app.redis, prefix: queuePrefix(app.config.REDIS_PREFIX) });
+    q.on('error', () => {});
+    queues.set(app.redis, q);
+  }
+  return q;
+}
+
+/**
+ * Queues one mail. Checks the recipient and the data against the template's contract at once (a
+ * caller's mistake fails here, not three days later), seals the personal part, and adds the job
+ * unless one with the key's id is already there. 'forgotten': the recipient's subject was
+ * forgotten, nothing is queued.
+ */
+export async function enqueueMail<T extends MailTemplateName>(
+  app: Pick<AppServices, 'redis' | 'config' | 'subjectKeys' | 'log'>,
+  input: EnqueueMailInput<T>,
+): Promise<{ jobId: string; status: 'queued' | 'forgotten' }> {
+  const key = MailKey.parse(input.key);
+  const to = Recipient.parse(input.to);
+  const data = mailTemplates[input.template].schema.parse(input.data);
+  const jobId = mailJobId(key);
+  let sealed: Sealed;
+  try {
+    sealed = await sealMailPart(app.subjectKeys, key, to.subject, {
+      to: { address: to.address, name: to.name ?? null },
+      data,
+    });
+  } catch (err) {
+    if (!(err instanceof ForgottenSubjectError)) throw err;
+    app.log.info({ mailKey: key, template: input.template }, 'mail not queued: its recipient was forgotten');
+    return { jobId, status: 'forgotten' };
+  }
+  const job: MailJobData = {
+    key,
+    template: input.template,
+    sealed,
+    correlationId: input.correlationId ?? null,
+  };
+  await mailQueue(app).add(MAIL_SEND_JOB, job, {
+    jobId,
+    attempts: input.retry?.attempts ?? MAIL_ATTEMPTS,
+    backoff: { type: 'exponential', delay: input.retry?.delayMs ?? MAIL_RETRY_DELAY_MS },
+  });
+  return { jobId, status: 'queued' };
+}
+
+export const mailJobHandlers: Record<string, JobHandler> = {
+  async [MAIL_SEND_JOB](app, job) {
+    const { key, template, sealed } = job.data as MailJobData;
+    if (!isMailTemplate(template)) throw new UnrecoverableError(`Unknown mail template ${template}`);
+    const part = await openMailPart(app.subjectKeys, key, sealed);
+    if (!part) {
+      app.log.info({ mailKey: key, template }, 'mail dropped: its recipient was forgotten');
+      return { status: 'forgotten' };
+    }
+    const parsed = mailTemplates[template].schema.safeParse(part.data);
+    // The paths only: the values may be names.
+    if (!parsed.success)
+      throw new UnrecoverableError(
+        `The data of mail ${key} do not fit template ${template} (${parsed.error.issues.map((i) => i.path.join('.')).join(', ')})`,
+      );
+    try {
+      return await sendMail(app, { key, template, to: part.to, data: parsed.data as never });
+    } catch (err) {
+      if (err instanceof MailSendError && err.permanent) throw new UnrecoverableError(err.message);
+      throw err;
+    }
+  },
+};
