@@ -161,8 +161,8 @@ export const routes: RouteObject[] = [
               ),
               screen(
                 'approvals/direct-action-result',
-                () => import('../features/approvals/components/approval-action-result-page'),
-                (m) => m.ApprovalActionResultPage,
+                () => import('../features/direct-action/components/direct-action-result-page'),
+                (m) => m.InLayoutDirectActionResultPage,
               ),
               screen(
                 'approvals/:id',

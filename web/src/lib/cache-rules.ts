@@ -103,6 +103,10 @@ export const WRITES: Record<string, readonly string[]> = {
   bulkRejectApprovals: APPROVAL_READS,
   deleteApproval: APPROVAL_READS,
   setApprovalPolicy: POLICY_READS,
+  // Payments: a new file version, a penny test, a QuickBooks sync retry.
+  regenerateNacha: APPROVAL_READS,
+  generatePennyTest: APPROVAL_READS,
+  retryQbSync: APPROVAL_READS,
   // Companies
   createCompany: COMPANY_READS,
   updateCompany: COMPANY_READS,

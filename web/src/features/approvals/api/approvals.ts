@@ -201,6 +201,7 @@ export const ApprovalHistoryQuery = graphql(`
       amount
       threshold
       managerName
+      downloadUrl
     }
   }
 `);

@@ -34,6 +34,8 @@ export interface ApprovalRowActions {
   approve: (a: ApprovalRow) => void;
   reject: (a: ApprovalRow) => void;
   remove: (a: ApprovalRow) => void;
+  /** Regenerate NACHA (spec 2 §2: staff, APPROVED through PAYMENT_COMPLETED). */
+  regenerate: (a: ApprovalRow) => void;
   view: (a: ApprovalRow) => void;
 }
 
@@ -171,9 +173,9 @@ export function approvalColumns(actions: ApprovalRowActions): Column<ApprovalRow
                 { label: 'View Details', onSelect: () => actions.view(a) },
                 actions.staff &&
                   (NACHA_STATUSES as readonly string[]).includes(a.status) && {
-                    label: 'Regenerate NACHA (not available yet)',
-                    disabled: true,
-                    onSelect: () => {},
+                    label: 'Regenerate NACHA',
+                    disabled: busy,
+                    onSelect: () => void actions.regenerate(a),
                   },
                 actions.staff && {
                   label: 'Delete',

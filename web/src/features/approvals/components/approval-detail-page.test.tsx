@@ -225,6 +225,7 @@ describe('ApprovalDetailPage', () => {
           amount: 4693.45,
           threshold: null,
           managerName: 'Dana Whitfield',
+          downloadUrl: null,
         },
       ],
     });

@@ -2,8 +2,10 @@
 // Approve (a subset of the bills) and Reject (the dialog's rules) for staff on PENDING; the cards of
 // the spec; segregation of duties on screen: whether the viewer may approve, and why not, comes from
 // the server (the same rule its decider applies). Live: a change of this approval anywhere, or of its
-// company's policy, re-reads it and its history through the cache (lib/cache-rules.ts).
-import { ArrowLeft, Check, Pencil, RefreshCw, X } from 'lucide-react';
+// company's policy, re-reads it and its history through the cache (lib/cache-rules.ts). The payment
+// half (NACHA, penny test, QuickBooks payment sync) shows from the approval's payment fields, so a
+// status move pushed from anywhere shows without a reload.
+import { ArrowLeft, Check, Download, Pencil, RefreshCw, X } from 'lucide-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
@@ -26,6 +28,7 @@ import {
   ApproveApproval,
   RejectApproval,
 } from '../api/approvals';
+import type { PaymentView } from '../api/payments';
 import {
   formatDateTime,
   historyDetails,
@@ -35,13 +38,21 @@ import {
   relativeTime,
   shortId,
 } from '../utils/approval-rules';
+import { mayRegenerate } from '../utils/payment-rules';
 import { ApprovalStatusBadge, PriorityBadge } from './approval-badges';
 import { ApproveDialog } from './approve-dialog';
 import { BillCard } from './bill-card';
 import { EditApprovalDialog } from './edit-approval-dialog';
+import { NachaCard, runDownload, runRegenerate } from './nacha-card';
+import { QbSyncCard } from './qb-sync-card';
 import { RejectDialog } from './reject-dialog';
 
 const NO_BILLS: readonly ApprovalBill[] = [];
+
+/** The payment fields when the answer carries them (the approval's GraphQL type has PaymentFields). */
+function paymentOf(a: Approval): PaymentView | null {
+  return 'nachaFileGenerated' in a ? (a as unknown as PaymentView) : null;
+}
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -64,6 +75,7 @@ export function ApprovalDetailPage() {
   const [approveOpen, setApproveOpen] = useState(false);
   const [rejectOpen, setRejectOpen] = useState(false);
   const [editOpen, setEditOpen] = useState(false);
+  const [regenerating, setRegenerating] = useState(false);
   // Deleted elsewhere while open: the page says so and offers no action.
   const [deleted, setDeleted] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: another approval starts undeleted
@@ -118,6 +130,14 @@ export function ApprovalDetailPage() {
   const block = a.viewerMayApprove ? null : a.approveBlockedReason;
   const needsTwo = a.secondApprovalRequired;
   const threshold = a.secondApprovalThreshold;
+  const payment = paymentOf(a);
+  const canRegenerate = mayRegenerate(user?.role, a.status) && !deleted;
+
+  async function regenerate() {
+    setRegenerating(true);
+    await runRegenerate(a!.id, reload);
+    setRegenerating(false);
+  }
 
   async function approve(billIds: string[]) {
     try {
@@ -167,6 +187,12 @@ export function ApprovalDetailPage() {
               <RefreshCw aria-hidden="true" />
               Refresh
             </Button>
+            {canRegenerate ? (
+              <Button variant="outline" onClick={regenerate} disabled={regenerating}>
+                <RefreshCw aria-hidden="true" className={regenerating ? 'animate-spin' : undefined} />
+                Regenerate NACHA
+              </Button>
+            ) : null}
             {staff && pending ? (
               <>
                 <Button variant="outline" onClick={() => setEditOpen(true)}>
@@ -220,7 +246,7 @@ export function ApprovalDetailPage() {
         </section>
       ) : null}
 
-      <div className="grid gap-6 lg:grid-cols-3">
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3 [&>*]:min-w-0">
         <div className="grid content-start gap-6 lg:col-span-2">
           <Card>
             <CardHeader>
@@ -324,6 +350,17 @@ export function ApprovalDetailPage() {
                         </span>
                       </p>
                       {h.details ? <p className="text-muted-foreground">{historyDetails(h)}</p> : null}
+                      {h.downloadUrl ? (
+                        <Button
+                          variant="link"
+                          size="sm"
+                          className="h-auto w-fit p-0"
+                          onClick={() => runDownload(h.downloadUrl!, null, 'Download started')}
+                        >
+                          <Download aria-hidden="true" />
+                          Download file
+                        </Button>
+                      ) : null}
                     </li>
                   ))}
                 </ol>
@@ -372,6 +409,12 @@ export function ApprovalDetailPage() {
               </dl>
             </CardContent>
           </Card>
+          {payment ? (
+            <>
+              <NachaCard payment={payment} canManage={canRegenerate} onChanged={reload} />
+              <QbSyncCard payment={payment} staff={staff && !deleted} onChanged={reload} />
+            </>
+          ) : null}
           <Card>
             <CardHeader>
               <CardTitle as="h2">System Information</CardTitle>

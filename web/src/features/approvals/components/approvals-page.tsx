@@ -54,6 +54,7 @@ import {
 import { approvalColumns, DENSE } from './approval-columns';
 import { ApprovalStatCards } from './approval-stat-cards';
 import { ApprovalsPagination } from './approvals-pagination';
+import { runRegenerate } from './nacha-card';
 import { RejectDialog } from './reject-dialog';
 
 const EMPTY: ApprovalFilters = { search: '', companyId: '', status: '', priority: '' };
@@ -169,6 +170,12 @@ export function ApprovalsPage() {
     }
   }
 
+  async function regenerateRow(a: ApprovalRow) {
+    setBusyRow(a.id);
+    await runRegenerate(a.id, approvals.reload);
+    setBusyRow(null);
+  }
+
   async function exportCsv() {
     setExporting(true);
     try {
@@ -207,6 +214,7 @@ export function ApprovalsPage() {
     approve: (a) => void approveRow(a),
     reject: (a) => void rejectRow(a),
     remove: (a) => void deleteRow(a),
+    regenerate: (a) => void regenerateRow(a),
     view: (a) => navigate(`/approvals/${a.id}`),
   });
 

@@ -1,0 +1,167 @@
+// The payment half of an approval (spec 2 §2, §3, §7): the fields the NACHA, penny-test and sync
+// cards read, the staff's writes (regenerate, penny test, retry), the stored files' downloads, and
+// the e-mail link's token check and payment-completed call of /approvals/{id}/confirm. The field
+// names are those of schema/approvals/payment-answers.ts (PaymentFields), so the approval's GraphQL
+// answer fits these types as it is. Files and the link's calls stay plain HTTP on the REST paths.
+import { api } from '../../../lib/api-client';
+import { downloadFile } from '../../../lib/transfer';
+
+export type QbSyncStatus = 'PENDING' | 'SYNCING' | 'SUCCESS' | 'PARTIAL_SUCCESS' | 'FAILED' | 'SKIPPED';
+
+export interface QbSyncItem {
+  billId: string;
+  docNumber: string | null;
+  vendorName: string | null;
+  amount: number;
+  billPaymentId: string | null;
+  /** Milliseconds. */
+  duration: number;
+  error: string | null;
+  success: boolean;
+}
+
+export interface NachaFileRef {
+  fileId: string;
+  kind: string;
+  fileName: string;
+  version: number;
+  batchNumber: number;
+  generatedAt: string;
+  url: string;
+  current: boolean;
+}
+
+export interface NachaProblem {
+  kind: string;
+  vendorName?: string | null;
+  message: string;
+}
+
+/** What the payment cards read of an approval (PaymentFields, plus id and status). */
+export interface PaymentView {
+  id: string;
+  status: string;
+  nachaFileGenerated: boolean;
+  nachaFileName: string | null;
+  nachaBatchNumber: number | null;
+  nachaGeneratedAt: string | null;
+  nachaProcessingStatus: string | null;
+  nachaFileUrl: string | null;
+  nachaVersion?: number | null;
+  nachaEffectiveDate?: string | null;
+  nachaEntryCount?: number | null;
+  nachaTotalAmount?: number | null;
+  nachaProblems?: readonly NachaProblem[] | null;
+  nachaSkippedBills?: readonly { billId: string; docNumber: string | null; reason: string }[] | null;
+  nachaFiles?: readonly NachaFileRef[] | null;
+  pennyTestGenerated: boolean;
+  pennyTestBatchNumber: number | null;
+  pennyTestFileName: string | null;
+  pennyTestAmount: number | null;
+  pennyTestVendorCount: number | null;
+  pennyTestGeneratedAt: string | null;
+  pennyTestFileUrl: string | null;
+  bankUploadedAt?: string | null;
+  paymentCompletedAt?: string | null;
+  qbPaymentSyncStatus: string | null;
+  qbPaymentSyncMessage: string | null;
+  qbPaymentSyncAt: string | null;
+  qbPaymentSyncDetails?: string | null;
+  qbPaymentSyncItems?: readonly QbSyncItem[] | null;
+}
+
+const A = '/api/bill-approval/approvals';
+const path = (id: string, tail: string) => `${A}/${encodeURIComponent(id)}/${tail}`;
+
+/** A stored NACHA or penny-test file, as text, saved under the server's file name. */
+export function downloadNachaFile(url: string, fileName: string | null): Promise<string> {
+  return downloadFile(url, fileName ?? 'nacha.txt', 'Unable to download the file. Please try again.');
+}
+
+/** POST regenerate-nacha; the server's message is shown. */
+export async function regenerateNacha(id: string): Promise<string | null> {
+  const res = await api.post<unknown>(path(id, 'regenerate-nacha'), undefined, {
+    fallbackMessage: 'An unexpected error occurred',
+  });
+  return res.message ?? null;
+}
+
+export interface PennyTestAnswer {
+  testAmount: number;
+  vendorCount: number;
+  fileName?: string;
+  batchNumber?: number;
+}
+
+/** POST generate-penny-test: the micro-credits' total and the vendors tested. */
+export async function generatePennyTest(id: string): Promise<PennyTestAnswer> {
+  const res = await api.post<PennyTestAnswer>(path(id, 'generate-penny-test'), undefined, {
+    fallbackMessage: 'Failed to generate penny test',
+  });
+  return res.data as PennyTestAnswer;
+}
+
+/** POST retry-qb-sync; the server's message is shown. */
+export async function retryQbSync(id: string): Promise<string | null> {
+  const res = await api.post<unknown>(path(id, 'retry-qb-sync'), undefined, {
+    fallbackMessage: 'Failed to retry QB sync',
+  });
+  return res.message ?? null;
+}
+
+/** The approval as the token check answers it (the REST approval's shape; what the page reads). */
+export interface TokenApproval {
+  id: string;
+  status: string;
+  companyName: string | null;
+  company?: { id: number; name: string } | null;
+  totalAmount: number;
+  manager?: {
+    firstName: string;
+    lastName: string;
+    title: string | null;
+    email: string;
+    phone: string | null;
+  } | null;
+  managerName?: string | null;
+  managerEmail?: string | null;
+  createdAt: string;
+  approvalDate: string | null;
+  nachaGeneratedAt?: string | null;
+  nachaBatchNumber?: number | null;
+  billsParsed?: Array<{
+    Id: string;
+    DocNumber: string | null;
+    TotalAmt: number;
+    VendorRef?: { value: string; name: string | null } | null;
+  }> | null;
+}
+
+export interface TokenVerification {
+  approval: TokenApproval;
+  user: { name: string | null; email: string; role: string } | null;
+  statusInfo: {
+    canMarkAsPaid: boolean;
+    isAlreadyPaid: boolean;
+    canMarkAsUploaded?: boolean;
+    isAlreadyUploaded?: boolean;
+  };
+}
+
+/** GET verify-token (with the session's bearer too). */
+export async function verifyToken(id: string, token: string): Promise<TokenVerification> {
+  const res = await api.get<TokenVerification>(path(id, 'verify-token'), {
+    query: { token },
+    fallbackMessage: 'Unable to verify your access to this approval.',
+  });
+  return res.data as TokenVerification;
+}
+
+/** POST payment-completed with the link's token as query and an empty body. */
+export async function markPaymentCompleted(id: string, token: string): Promise<string | null> {
+  const res = await api.post<unknown>(path(id, 'payment-completed'), undefined, {
+    query: { token },
+    fallbackMessage: 'Failed to mark as payment completed',
+  });
+  return res.message ?? null;
+}

@@ -1,0 +1,204 @@
+// NACHA Information (spec 2 §2 detail): the current file's batch number, name, time and processing
+// status, its download, Regenerate for staff, what to fix while a generation waits on a fix, the
+// earlier versions with their downloads, and the penny test. Shown by nachaCardShown.
+import { Download, RefreshCw } from 'lucide-react';
+import { type ReactNode, useState } from 'react';
+import { Badge } from '../../../components/ui/badge';
+import { Button } from '../../../components/ui/button';
+import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
+import { toast } from '../../../components/ui/use-toast';
+import { formatCurrency } from '../../../lib/utils';
+import { downloadNachaFile, type PaymentView, regenerateNacha } from '../api/payments';
+import { formatDate, formatDateTime } from '../utils/approval-rules';
+import { nachaCardShown } from '../utils/payment-rules';
+import { PennyTest } from './penny-test';
+
+const PROCESSING: Record<string, { label: string; className: string }> = {
+  REQUESTED: { label: 'Generating', className: 'bg-amber-100 text-amber-900' },
+  GENERATED: { label: 'Generated', className: 'bg-green-100 text-green-900' },
+  FAILED: { label: 'Needs attention', className: 'bg-red-100 text-red-900' },
+};
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <>
+      <dt className="text-muted-foreground">{label}</dt>
+      <dd className="[overflow-wrap:anywhere]">{children}</dd>
+    </>
+  );
+}
+
+/** Regenerate: the server's message in the toast; its refusal under the spec's title. */
+export async function runRegenerate(id: string, onChanged?: () => void): Promise<void> {
+  try {
+    const message = await regenerateNacha(id);
+    toast.success(
+      'NACHA file regenerated successfully',
+      message || 'The NACHA file has been regenerated and is ready for download',
+    );
+    onChanged?.();
+  } catch (err) {
+    toast.error(
+      err instanceof Error && err.message ? err.message : 'An unexpected error occurred',
+      'Failed to regenerate NACHA file',
+    );
+  }
+}
+
+export async function runDownload(
+  url: string,
+  fileName: string | null,
+  done = 'NACHA file download started',
+) {
+  try {
+    await downloadNachaFile(url, fileName);
+    toast.success(done);
+  } catch (err) {
+    toast.error(
+      err instanceof Error && err.message ? err.message : 'Unable to download the file. Please try again.',
+      'Download failed',
+    );
+  }
+}
+
+export function NachaCard({
+  payment: p,
+  canManage,
+  onChanged,
+}: {
+  payment: PaymentView;
+  /** ADMIN or MODERATOR on a status from APPROVED through PAYMENT_COMPLETED. */
+  canManage: boolean;
+  onChanged?: () => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  if (!nachaCardShown(p)) return null;
+  const status = p.nachaProcessingStatus ? PROCESSING[p.nachaProcessingStatus] : null;
+  const problems = p.nachaProblems ?? [];
+  const skipped = p.nachaSkippedBills ?? [];
+  const earlier = (p.nachaFiles ?? []).filter((f) => f.kind === 'payment' && !f.current);
+
+  async function regenerate() {
+    setBusy(true);
+    await runRegenerate(p.id, onChanged);
+    setBusy(false);
+  }
+
+  return (
+    <Card data-testid="nacha-card">
+      <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-2">
+        <CardTitle as="h2">NACHA Information</CardTitle>
+        {status ? (
+          <Badge className={`border-transparent ${status.className}`} data-testid="nacha-processing-status">
+            {status.label}
+          </Badge>
+        ) : null}
+      </CardHeader>
+      <CardContent className="grid gap-4 text-sm">
+        {p.nachaFileGenerated || p.nachaFileName || p.nachaBatchNumber !== null ? (
+          <dl className="grid grid-cols-1 gap-x-3 gap-y-1 sm:grid-cols-[auto_1fr]">
+            <Row label="Batch number">{p.nachaBatchNumber ?? 'N/A'}</Row>
+            <Row label="File name">
+              <span className="font-mono text-xs" data-testid="nacha-file-name">
+                {p.nachaFileName ?? 'N/A'}
+              </span>
+            </Row>
+            <Row label="Generated">{formatDateTime(p.nachaGeneratedAt)}</Row>
+            {p.nachaVersion ? <Row label="Version">{p.nachaVersion}</Row> : null}
+            {p.nachaEffectiveDate ? (
+              <Row label="Effective date">{formatDate(p.nachaEffectiveDate)}</Row>
+            ) : null}
+            {p.nachaEntryCount !== null && p.nachaEntryCount !== undefined ? (
+              <Row label="Entries">{p.nachaEntryCount}</Row>
+            ) : null}
+            {p.nachaTotalAmount !== null && p.nachaTotalAmount !== undefined ? (
+              <Row label="Total credits">{formatCurrency(p.nachaTotalAmount)}</Row>
+            ) : null}
+          </dl>
+        ) : p.nachaProcessingStatus === 'REQUESTED' ||
+          (p.status === 'NACHA_PENDING' && problems.length === 0) ? (
+          <p className="text-muted-foreground">The NACHA file is being generated.</p>
+        ) : p.status === 'APPROVED' && problems.length === 0 ? (
+          <p className="text-muted-foreground">No NACHA file has been generated yet.</p>
+        ) : null}
+
+        {p.nachaProcessingStatus === 'FAILED' && problems.length > 0 ? (
+          <div
+            role="alert"
+            className="grid gap-1 rounded-md border border-destructive/50 bg-destructive/5 p-3 text-destructive"
+          >
+            <p className="font-medium">
+              The NACHA file could not be generated. Fix the following, then regenerate:
+            </p>
+            <ul className="list-disc pl-5" data-testid="nacha-problems">
+              {problems.map((x) => (
+                <li key={`${x.kind}-${x.vendorName ?? ''}-${x.message}`}>
+                  {x.vendorName ? `${x.vendorName}: ` : ''}
+                  {x.message}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+
+        {skipped.length > 0 ? (
+          <div className="grid gap-1 rounded-md border border-amber-300 bg-amber-50 p-3 text-amber-950">
+            <p className="font-medium">Left out of the file:</p>
+            <ul className="list-disc pl-5" data-testid="nacha-skipped">
+              {skipped.map((b) => (
+                <li key={b.billId}>
+                  Bill {b.docNumber ?? b.billId}: {b.reason}
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+
+        <div className="flex flex-wrap gap-2">
+          {p.nachaFileUrl ? (
+            <Button variant="outline" onClick={() => runDownload(p.nachaFileUrl!, p.nachaFileName)}>
+              <Download aria-hidden="true" />
+              Download NACHA File
+            </Button>
+          ) : null}
+          {canManage ? (
+            <Button variant="outline" onClick={regenerate} disabled={busy}>
+              <RefreshCw aria-hidden="true" className={busy ? 'animate-spin' : undefined} />
+              Regenerate NACHA File
+            </Button>
+          ) : null}
+        </div>
+
+        {earlier.length > 0 ? (
+          <div className="grid gap-2">
+            <h3 className="font-medium">Earlier versions</h3>
+            <ul className="grid gap-2" data-testid="nacha-earlier">
+              {earlier.map((f) => (
+                <li
+                  key={f.fileId}
+                  className="flex flex-wrap items-center justify-between gap-2 rounded-md border px-3 py-2"
+                >
+                  <span className="min-w-0 [overflow-wrap:anywhere]">
+                    v{f.version} · <span className="font-mono text-xs">{f.fileName}</span> · batch{' '}
+                    {f.batchNumber} · {formatDateTime(f.generatedAt)}
+                  </span>
+                  <Button
+                    size="sm"
+                    variant="ghost"
+                    onClick={() => runDownload(f.url, f.fileName)}
+                    aria-label={`Download version ${f.version}`}
+                  >
+                    <Download aria-hidden="true" />
+                    Download
+                  </Button>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+
+        <PennyTest payment={p} canGenerate={canManage} onChanged={onChanged} />
+      </CardContent>
+    </Card>
+  );
+}

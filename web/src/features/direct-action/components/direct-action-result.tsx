@@ -1,0 +1,115 @@
+// The e-mail link's result (spec 2 §2 Public direct-action result, In-layout result): 'Processing
+// Action' first, then what the redirect's query says: invalid, success, failure or no action needed.
+// The public page stands alone (no sign-in, no shell); the in-layout page adds its buttons.
+import { CheckCircle2, Info, Loader2, XCircle } from 'lucide-react';
+import { type ReactNode, useEffect, useState } from 'react';
+import { Link, useSearchParams } from 'react-router-dom';
+import { Button } from '../../../components/ui/button';
+import { directActionOutcome } from '../utils/direct-action-outcome';
+
+/** How long 'Processing Action' shows before the outcome. */
+export const PROCESSING_MS = 400;
+
+function Frame({ icon, title, children }: { icon: ReactNode; title: string; children?: ReactNode }) {
+  return (
+    <div
+      className="w-full max-w-md rounded-xl border bg-card p-6 text-center shadow-sm sm:p-8"
+      data-testid="direct-action-result"
+    >
+      <div className="flex justify-center">{icon}</div>
+      <h1 className="mt-3 text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{title}</h1>
+      <div className="mt-3 grid gap-2 text-sm [overflow-wrap:anywhere]">{children}</div>
+    </div>
+  );
+}
+
+export function DirectActionResult({ inLayout = false }: { inLayout?: boolean }) {
+  const [params] = useSearchParams();
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    const t = setTimeout(() => setReady(true), PROCESSING_MS);
+    return () => clearTimeout(t);
+  }, []);
+  const outcome = directActionOutcome(params);
+
+  if (!ready)
+    return (
+      <Frame
+        icon={<Loader2 className="size-10 animate-spin text-muted-foreground" aria-hidden="true" />}
+        title="Processing Action"
+      >
+        <p className="text-muted-foreground">Please wait while we process your request...</p>
+      </Frame>
+    );
+
+  const buttons = inLayout ? (
+    <div className="mt-3 flex flex-wrap justify-center gap-2">
+      {outcome.kind === 'success' ? (
+        <Button asChild>
+          <Link to={`/approvals/${outcome.approvalId}`}>View Approval Details</Link>
+        </Button>
+      ) : null}
+      <Button asChild variant="outline">
+        <Link to="/approvals">View All Approvals</Link>
+      </Button>
+    </div>
+  ) : null;
+
+  if (outcome.kind === 'invalid')
+    return (
+      <Frame
+        icon={<XCircle className="size-10 text-destructive" aria-hidden="true" />}
+        title="Invalid direct action result"
+      >
+        <p className="text-muted-foreground">Missing required parameters from redirect</p>
+        {buttons}
+      </Frame>
+    );
+  if (outcome.kind === 'no-action')
+    return (
+      <Frame icon={<Info className="size-10 text-blue-700" aria-hidden="true" />} title="No Action Needed">
+        <p>This bill is already in the requested status.</p>
+        <p className="text-muted-foreground" data-testid="direct-action-message">
+          {outcome.message}
+        </p>
+        <p className="text-muted-foreground">
+          Approval ID: <span className="font-mono">{outcome.approvalId}</span>
+        </p>
+        {buttons}
+      </Frame>
+    );
+  if (outcome.kind === 'failure')
+    return (
+      <Frame icon={<XCircle className="size-10 text-destructive" aria-hidden="true" />} title={outcome.title}>
+        <div
+          role="alert"
+          className="rounded-md border border-destructive/50 bg-destructive/5 p-3 text-left text-destructive"
+        >
+          <p className="font-medium">Error details</p>
+          <p data-testid="direct-action-error">{outcome.error}</p>
+        </div>
+        <p className="text-muted-foreground">
+          Approval ID: <span className="font-mono">{outcome.approvalId}</span>
+        </p>
+        {buttons}
+      </Frame>
+    );
+  return (
+    <Frame
+      icon={<CheckCircle2 className="size-10 text-green-700" aria-hidden="true" />}
+      title={outcome.title}
+    >
+      <p>All stakeholders have been notified.</p>
+      <p className="text-muted-foreground">
+        Approval ID:{' '}
+        <span className="font-mono" data-testid="direct-action-approval">
+          {outcome.approvalId}
+        </span>
+      </p>
+      {buttons}
+      <p className="mt-3 border-t pt-3 text-xs text-muted-foreground">
+        This action was completed via email link. No login was required.
+      </p>
+    </Frame>
+  );
+}
