@@ -172,6 +172,8 @@ export function registerApiWrites(server: FastifyInstance, sim: SandboxState, ap
         LinkedTxn: [{ TxnId: bill.Id, TxnType: 'Bill' }],
       })),
       CurrencyRef: { value: 'USD' },
+      // Kept as sent (Intuit: PrivateNote, at most 4000 characters): the app marks its own payments.
+      ...(typeof b.PrivateNote === 'string' ? { PrivateNote: b.PrivateNote.slice(0, 4000) } : {}),
       MetaData: { CreateTime: stamp, LastUpdatedTime: stamp },
     };
     realm.billPayments.push(payment);

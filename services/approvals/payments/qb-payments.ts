@@ -1,0 +1,277 @@
+// QuickBooks bill payments after PAYMENT_COMPLETED (issue 39 item 8): one BillPayment per approved
+// bill not yet paid, from the company's payment bank account, each recorded on the approval's stream.
+// Exactly once: the requestid derives from approval and bill, so Intuit answers a repeat (a crashed
+// job run again, a retry after a lost answer) with the first payment instead of paying twice; and a
+// bill whose balance is already 0 is never paid again (see `paidAlready`).
+import { createHash } from 'node:crypto';
+import type { CommandContext } from '../../app/command-handler.js';
+import type { AppServices } from '../../app/context.js';
+import type { QbAccess } from '../../app/quickbooks-access.js';
+import type { QbBill } from '../../quickbooks/bills.js';
+import { cleanQbText } from '../../quickbooks/clean.js';
+import { QbApiError, type QbBillPayment, QbThrottledError } from '../../quickbooks/client.js';
+import { qbStringList } from '../../quickbooks/query-text.js';
+import { AppError } from '../../shared/errors.js';
+import { type ApprovalState, approvalDecider, approvalStreamId } from '../approval-decider.js';
+
+/** Intuit's requestid for one bill of one approval: ≤ 50 characters, the same on every run and retry. */
+export function qbPaymentRequestId(approvalId: string, billId: string): string {
+  const digest = createHash('sha256')
+    .update(`billflow-billpayment\0${approvalId}\0${billId}`)
+    .digest('base64url');
+  return `bf-${digest.slice(0, 40)}`;
+}
+
+/** Written on the BillPayment: how a later run knows a payment of the bill is Billflow's own. */
+export const paymentNote = (requestId: string) => `Billflow bill payment ${requestId}`;
+
+export const NOT_CONNECTED_MESSAGE =
+  'The company is not connected to QuickBooks: no bill payment was recorded there';
+export const NO_PAYMENT_ACCOUNT =
+  'The company has no payment account: choose its QuickBooks bank account in the company settings, then retry';
+
+/** What the job passes: one command id per result (the job's id and the bill), the run's context. */
+export interface PayBillsRun {
+  approvalId: string;
+  attempt: number;
+  /** A command id unique to this job and `part` (a bill id, or 'finish'). */
+  commandId: (part: string) => string;
+  ctx: CommandContext;
+}
+
+type Outcome = { billPaymentId: string } | { error: string };
+
+const plural = (n: number) => `${n} bill${n === 1 ? '' : 's'}`;
+
+/** The run's closing message; the decider sets the status from the bills paid over every run. */
+export function finishMessage(paid: number, total: number, failed: number): string {
+  if (paid === total) return `All ${plural(total)} paid in QuickBooks`;
+  if (paid === 0) return `No bill could be paid in QuickBooks: ${plural(failed)} failed`;
+  return `${paid} of ${plural(total)} paid in QuickBooks; ${failed} failed: retry to pay the rest`;
+}
+
+/** Bills with a result in this run already (a run started again after a crash or a throttle). */
+async function resultsOfRun(app: AppServices, approvalId: string, attempt: number) {
+  const { events } = await app.store.readStream(approvalStreamId(approvalId));
+  const done = new Set<string>();
+  let billIds: string[] = [];
+  for (const e of events) {
+    const d = e.data as { attempt?: number; billId?: string; billIds?: string[] };
+    if (d.attempt !== attempt) continue;
+    if (e.type === 'QbPaymentSyncStarted') billIds = d.billIds ?? [];
+    if ((e.type === 'QbBillPaid' || e.type === 'QbBillPaymentFailed') && d.billId) done.add(d.billId);
+  }
+  return { billIds, done };
+}
+
+async function readBills(access: QbAccess, ids: string[]) {
+  const out = new Map<string, QbBill>();
+  for (let i = 0; i < ids.length; i += 100) {
+    const r = await access.client.query<{ Bill?: QbBill[] }>(
+      access.isSandbox,
+      access.realmId,
+      access.auth,
+      `select * from Bill where Id in (${qbStringList(ids.slice(i, i + 100))}) MAXRESULTS 1000`,
+    );
+    for (const b of r.QueryResponse.Bill ?? []) out.set(String(b.Id), b);
+  }
+  return out;
+}
+
+/** A write with the call's token, renewed once on a 401 (createBillPayment takes a plain token). */
+async function withToken<T>(access: QbAccess, call: (token: string) => Promise<T>): Promise<T> {
+  try {
+    return await call(access.auth.token);
+  } catch (err) {
+    if (!(err instanceof QbApiError) || err.status !== 401) throw err;
+    return call(await access.auth.renew());
+  }
+}
+
+/**
+ * A bill whose balance is 0: paid by this approval before (a run that crashed after paying, before
+ * recording), then that payment counts; paid by anyone else, a failure saying so and no second
+ * payment. The ACH file already paid the vendor: a payment made elsewhere in QuickBooks may be a
+ * double payment to the vendor, which a person must look at, not a sync to call a success.
+ */
+async function paidAlready(access: QbAccess, bill: QbBill, requestId: string): Promise<Outcome> {
+  const linked = ((bill as { LinkedTxn?: Array<{ TxnId?: string; TxnType?: string }> }).LinkedTxn ?? [])
+    .filter((t) => t.TxnType === 'BillPaymentCheck' || t.TxnType === 'BillPaymentCreditCard')
+    .map((t) => String(t.TxnId));
+  for (const id of linked) {
+    const p = await access.client.get<{ BillPayment: QbBillPayment }>(
+      access.isSandbox,
+      access.realmId,
+      access.auth,
+      `billpayment/${encodeURIComponent(id)}`,
+    );
+    if (p.BillPayment.PrivateNote?.includes(requestId)) return { billPaymentId: p.BillPayment.Id };
+  }
+  const by = linked.length > 0 ? ` (BillPayment ${linked.join(', ')})` : '';
+  return { error: `Already paid in QuickBooks${by}, not by Billflow: no second payment was made` };
+}
+
+async function payOne(
+  access: QbAccess,
+  bill: QbBill,
+  bankAccount: string,
+  requestId: string,
+): Promise<{ outcome: Outcome; amount: number }> {
+  const balance = Math.round(Number(bill.Balance) * 100) / 100;
+  if (!(balance > 0)) return { outcome: await paidAlready(access, bill, requestId), amount: 0 };
+  const payment = await withToken(access, (token) =>
+    access.client.createBillPayment(
+      access.isSandbox,
+      access.realmId,
+      token,
+      {
+        VendorRef: { value: bill.VendorRef.value },
+        // The payment account is a bank account (services/companies/payment-account.ts): Intuit pays
+        // from a bank account by Check; CreditCard draws on a credit-card account.
+        PayType: 'Check',
+        CheckPayment: { BankAccountRef: { value: bankAccount } },
+        TotalAmt: balance,
+        PrivateNote: paymentNote(requestId),
+        Line: [{ Amount: balance, LinkedTxn: [{ TxnId: bill.Id, TxnType: 'Bill' }] }],
+      },
+      requestId,
+    ),
+  );
+  return { outcome: { billPaymentId: payment.Id }, amount: Number(payment.TotalAmt) };
+}
+
+/** Why a call failed, as the card shows it; a throttle or an unknown failure is the job's to handle. */
+function failureText(err: unknown): string {
+  if (err instanceof QbThrottledError) throw err;
+  if (err instanceof QbApiError) return `QuickBooks: ${err.message}`;
+  if (err instanceof AppError) return err.message;
+  throw err;
+}
+
+/**
+ * One run (attempt) of the sync: pays the run's bills not yet paid nor already tried in this run,
+ * records each, then finishes the run. A QbThrottledError goes up (the job waits it out and runs
+ * again; the bills recorded are skipped then). Returns what it did, for the job's log.
+ */
+export async function payApprovalBills(app: AppServices, run: PayBillsRun) {
+  const { approvalId, attempt, ctx } = run;
+  const streamId = approvalStreamId(approvalId);
+  const { state } = await app.commands.load(approvalDecider, streamId);
+  const sync = state.payment.qbSync;
+  if (sync.attempt !== attempt || sync.status !== 'SYNCING') return { ran: false as const };
+  const companyId = state.companyId!;
+  const { billIds, done } = await resultsOfRun(app, approvalId, attempt);
+  const paidBefore = new Set(sync.paidBillIds);
+  const todo = billIds.filter((id) => !paidBefore.has(id) && !done.has(id));
+  const now = () => new Date().toISOString();
+  const finish = (skipped: boolean, message: string) =>
+    app.commands.handle(
+      approvalDecider,
+      streamId,
+      { type: 'FinishQbSync', attempt, skipped, message, now: now() },
+      { ...ctx, commandId: run.commandId('finish') },
+    );
+
+  let access: QbAccess | null = null;
+  let common: string | null = null;
+  try {
+    access = await app.quickbooks.access(companyId, ctx);
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'CONFLICT' && /not connected/i.test(err.message)) {
+      await finish(true, NOT_CONNECTED_MESSAGE);
+      return { ran: true as const, skipped: true, paid: 0, failed: 0 };
+    }
+    common = failureText(err);
+  }
+  const company = await app.db
+    .selectFrom('companies')
+    .select('qb_payment_account_reference')
+    .where('id', '=', companyId)
+    .executeTakeFirst();
+  const bankAccount = company?.qb_payment_account_reference ?? null;
+  if (common === null && !bankAccount) common = NO_PAYMENT_ACCOUNT;
+
+  let fresh = new Map<string, QbBill>();
+  if (common === null && access && todo.length > 0) {
+    try {
+      fresh = await readBills(access, todo);
+    } catch (err) {
+      common = failureText(err);
+    }
+  }
+
+  let paid = 0;
+  let failed = 0;
+  for (const billId of todo) {
+    const started = Date.now();
+    const snap = state.bills.find((b) => b.Id === billId);
+    const bill = fresh.get(billId);
+    let outcome: Outcome;
+    let amount = bill ? Number(bill.Balance) : (snap?.Balance ?? 0);
+    if (common !== null) outcome = { error: common };
+    else if (!bill) outcome = { error: 'Not found in QuickBooks (deleted there?): not paid' };
+    else {
+      try {
+        const r = await payOne(access!, bill, bankAccount!, qbPaymentRequestId(approvalId, billId));
+        outcome = r.outcome;
+        if (r.amount > 0) amount = r.amount;
+        else if ('billPaymentId' in outcome) amount = Number(bill.TotalAmt);
+      } catch (err) {
+        outcome = { error: failureText(err) };
+      }
+    }
+    await recordResult(app, state, run, {
+      billId,
+      docNumber: cleanQbText(bill?.DocNumber, 40) ?? snap?.DocNumber ?? null,
+      vendorName: cleanQbText(bill?.VendorRef.name, 255) ?? snap?.VendorRef.name ?? null,
+      amount,
+      durationMs: Date.now() - started,
+      outcome,
+    });
+    if ('billPaymentId' in outcome) paid++;
+    else failed++;
+  }
+  const after = await app.commands.load(approvalDecider, streamId);
+  const paidTotal = after.state.payment.qbSync.paidBillIds.length;
+  const failedTotal = after.state.approvedBillIds.length - paidTotal;
+  await finish(false, finishMessage(paidTotal, after.state.approvedBillIds.length, failedTotal));
+  return { ran: true as const, skipped: false, paid, failed };
+}
+
+async function recordResult(
+  app: AppServices,
+  state: ApprovalState,
+  run: PayBillsRun,
+  r: {
+    billId: string;
+    docNumber: string | null;
+    vendorName: string | null;
+    amount: number;
+    durationMs: number;
+    outcome: Outcome;
+  },
+) {
+  await app.commands.handle(
+    approvalDecider,
+    approvalStreamId(state.approvalId!),
+    {
+      type: 'RecordQbBillResult',
+      attempt: run.attempt,
+      ...r,
+      amount: Math.round(r.amount * 100) / 100,
+      durationMs: Math.max(0, Math.round(r.durationMs)),
+      now: new Date().toISOString(),
+    },
+    { ...run.ctx, commandId: run.commandId(r.billId) },
+  );
+}
+
+/** The first run after the payment (the process manager's start-qb-sync): once. */
+export function startQbSync(app: AppServices, approvalId: string, ctx: CommandContext) {
+  return app.commands.handle(
+    approvalDecider,
+    approvalStreamId(approvalId),
+    { type: 'StartQbSync', retry: false, byUserId: null, now: new Date().toISOString() },
+    ctx,
+  );
+}
