@@ -297,6 +297,43 @@ describe('ApprovalsPage', () => {
     expect(screen.queryByRole('region', { name: 'Bulk actions' })).toBeNull();
   });
 
+  it('offers Regenerate NACHA in the row menu from APPROVED through PAYMENT_COMPLETED; it posts and says so', async () => {
+    const statuses = [
+      'APPROVED',
+      'NACHA_PENDING',
+      'NACHA_GENERATED',
+      'BANK_UPLOADED',
+      'PAYMENT_COMPLETED',
+    ] as const;
+    serve(() =>
+      pageOf([
+        ...statuses.map((status, i) => approval(i + 1, { status })),
+        approval(8, { status: 'PENDING' }),
+        approval(9, { status: 'REJECTED' }),
+      ]),
+    );
+    const { calls } = mockFetch(() =>
+      json(200, { success: true, message: 'NACHA file version 2 requested' }),
+    );
+    renderPage();
+    const user = userEvent.setup();
+    await screen.findByTestId(`approval-row-${approval(1).id}`);
+    for (const i of [1, 2, 3, 4, 5, 8, 9]) {
+      await user.click(screen.getByRole('button', { name: `Actions for approval 0000000${i}` }));
+      const item = screen.queryByRole('menuitem', { name: 'Regenerate NACHA' });
+      expect(Boolean(item), `row ${i}`).toBe(i <= 5);
+      if (item) expect(item.getAttribute('aria-disabled')).toBeNull();
+      await user.keyboard('{Escape}');
+    }
+    await user.click(screen.getByRole('button', { name: 'Actions for approval 00000004' }));
+    await user.click(screen.getByRole('menuitem', { name: 'Regenerate NACHA' }));
+    await screen.findByText('NACHA file regenerated successfully');
+    expect(screen.getByText('NACHA file version 2 requested')).toBeTruthy();
+    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
+      `POST /api/bill-approval/approvals/${approval(4).id}/regenerate-nacha`,
+    ]);
+  });
+
   it('exports the filtered list as a file through the REST export; a failure says why', async () => {
     serve(() => pageOf([]));
     let exportAnswer: () => Response = () =>

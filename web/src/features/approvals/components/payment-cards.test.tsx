@@ -1,0 +1,337 @@
+// The payment cards of the approval detail in jsdom (spec 2 §2, §8): when the NACHA card and the
+// sync card show, who gets Regenerate, the penny test and Retry, what the NACHA card says while a
+// generation waits on a fix, the earlier versions, the toasts of regenerate and the penny test
+// (with their calls on the REST paths), the sync card's detail items and its error boundary.
+import { cleanup, render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import Toaster from '../../../components/ui/toaster';
+import { resetToasts } from '../../../components/ui/use-toast';
+import { json, mockFetch } from '../../../testing/fetch-mock';
+import type { PaymentView } from '../api/payments';
+import { NachaCard } from './nacha-card';
+import { QbSyncCard } from './qb-sync-card';
+
+const ID = 'bbbbbbbb-1111-2222-3333-444444444444';
+const FILE_URL = `/api/bill-approval/approvals/${ID}/nacha-files/f2`;
+
+const payment = (over: Partial<PaymentView> = {}): PaymentView => ({
+  id: ID,
+  status: 'PENDING',
+  nachaFileGenerated: false,
+  nachaFileName: null,
+  nachaBatchNumber: null,
+  nachaGeneratedAt: null,
+  nachaProcessingStatus: null,
+  nachaFileUrl: null,
+  nachaProblems: [],
+  nachaSkippedBills: [],
+  nachaFiles: null,
+  pennyTestGenerated: false,
+  pennyTestBatchNumber: null,
+  pennyTestFileName: null,
+  pennyTestAmount: null,
+  pennyTestVendorCount: null,
+  pennyTestGeneratedAt: null,
+  pennyTestFileUrl: null,
+  qbPaymentSyncStatus: null,
+  qbPaymentSyncMessage: null,
+  qbPaymentSyncAt: null,
+  qbPaymentSyncDetails: null,
+  qbPaymentSyncItems: [],
+  ...over,
+});
+
+const generated = (over: Partial<PaymentView> = {}) =>
+  payment({
+    status: 'NACHA_GENERATED',
+    nachaFileGenerated: true,
+    nachaFileName: 'NACHA_JUNIPER_20261127_B.txt',
+    nachaBatchNumber: 2,
+    nachaGeneratedAt: '2026-11-27T10:00:00.000Z',
+    nachaProcessingStatus: 'GENERATED',
+    nachaFileUrl: FILE_URL,
+    nachaVersion: 2,
+    ...over,
+  });
+
+function show(ui: React.ReactNode) {
+  return render(
+    <MemoryRouter>
+      {ui}
+      <Toaster />
+    </MemoryRouter>,
+  );
+}
+
+const saved: string[] = [];
+beforeEach(() => {
+  saved.length = 0;
+  URL.createObjectURL = vi.fn(() => 'blob:nacha');
+  URL.revokeObjectURL = vi.fn();
+  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+    saved.push(this.download);
+  });
+});
+afterEach(() => {
+  cleanup();
+  resetToasts();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('NachaCard visibility', () => {
+  it('is hidden for a PENDING approval with no file and no penny test', () => {
+    show(<NachaCard payment={payment()} canManage={false} />);
+    expect(screen.queryByTestId('nacha-card')).toBeNull();
+  });
+
+  it.each([
+    ['APPROVED', payment({ status: 'APPROVED' })],
+    ['a generated file', generated()],
+    ['a file name alone', payment({ status: 'REJECTED', nachaFileName: 'x.txt' })],
+    ['a batch number alone', payment({ status: 'EXPIRED', nachaBatchNumber: 1 })],
+    ['a penny test', payment({ pennyTestGenerated: true })],
+    ['NACHA_PENDING', payment({ status: 'NACHA_PENDING', nachaProcessingStatus: 'REQUESTED' })],
+  ])('shows for %s', (_, p) => {
+    show(<NachaCard payment={p} canManage={false} />);
+    expect(screen.getByTestId('nacha-card')).toBeTruthy();
+  });
+
+  it('shows the file with its download, and Regenerate and the penny test only for staff', () => {
+    const { unmount } = show(<NachaCard payment={generated()} canManage={false} />);
+    expect(screen.getByTestId('nacha-file-name').textContent).toBe('NACHA_JUNIPER_20261127_B.txt');
+    expect(screen.getByTestId('nacha-processing-status').textContent).toBe('Generated');
+    expect(screen.getByRole('button', { name: 'Download NACHA File' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Regenerate NACHA File' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Generate Penny Test' })).toBeNull();
+    unmount();
+    show(<NachaCard payment={generated({ nachaFileUrl: null })} canManage />);
+    expect(screen.queryByRole('button', { name: 'Download NACHA File' })).toBeNull();
+    expect(screen.getByRole('button', { name: 'Regenerate NACHA File' })).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Generate Penny Test' })).toBeTruthy();
+  });
+
+  it('says what to fix while the generation waits on a fix, and lists the earlier versions', () => {
+    show(
+      <NachaCard
+        canManage
+        payment={payment({
+          status: 'NACHA_PENDING',
+          nachaProcessingStatus: 'FAILED',
+          nachaProblems: [
+            { kind: 'vendor-banking', vendorName: 'Acme Paper', message: 'No routing number' },
+            { kind: 'company-settings', vendorName: null, message: 'The company has no NACHA settings' },
+          ],
+          nachaFiles: [
+            {
+              fileId: 'f1',
+              kind: 'payment',
+              fileName: 'NACHA_A.txt',
+              version: 1,
+              batchNumber: 1,
+              generatedAt: '2026-11-26T10:00:00.000Z',
+              url: '/api/bill-approval/approvals/x/nacha-files/f1',
+              current: false,
+            },
+          ],
+        })}
+      />,
+    );
+    expect(screen.getByTestId('nacha-processing-status').textContent).toBe('Needs attention');
+    const problems = within(screen.getByTestId('nacha-problems')).getAllByRole('listitem');
+    expect(problems.map((li) => li.textContent)).toEqual([
+      'Acme Paper: No routing number',
+      'The company has no NACHA settings',
+    ]);
+    expect(within(screen.getByTestId('nacha-earlier')).getByText(/NACHA_A\.txt/)).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Download version 1' })).toBeTruthy();
+  });
+});
+
+describe('NachaCard actions', () => {
+  it('regenerates: the server’s message in the success toast', async () => {
+    const { calls } = mockFetch(() =>
+      json(200, { success: true, message: 'NACHA file version 3 requested' }),
+    );
+    const changed = vi.fn();
+    show(<NachaCard payment={generated()} canManage onChanged={changed} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Regenerate NACHA File' }));
+    await screen.findByText('NACHA file regenerated successfully');
+    expect(screen.getByText('NACHA file version 3 requested')).toBeTruthy();
+    expect(calls[0]).toMatchObject({
+      method: 'POST',
+      url: `/api/bill-approval/approvals/${ID}/regenerate-nacha`,
+    });
+    expect(changed).toHaveBeenCalled();
+  });
+
+  it('a refused regenerate is titled as the spec says, with the server’s reason', async () => {
+    mockFetch(() =>
+      json(409, {
+        success: false,
+        message: 'The NACHA file is already at the bank: a second file would pay twice',
+      }),
+    );
+    show(<NachaCard payment={generated({ status: 'BANK_UPLOADED' })} canManage />);
+    await userEvent.click(screen.getByRole('button', { name: 'Regenerate NACHA File' }));
+    await screen.findByText('Failed to regenerate NACHA file');
+    expect(
+      screen.getByText('The NACHA file is already at the bank: a second file would pay twice'),
+    ).toBeTruthy();
+  });
+
+  it('downloads the file as text with the bearer token', async () => {
+    localStorage.setItem('auth_token', 'tok-1');
+    const { calls } = mockFetch(
+      () => new Response('101 ...', { status: 200, headers: { 'content-type': 'text/plain' } }),
+    );
+    show(<NachaCard payment={generated()} canManage={false} />);
+    await userEvent.click(screen.getByRole('button', { name: 'Download NACHA File' }));
+    await screen.findByText('NACHA file download started');
+    expect(calls[0].url).toBe(FILE_URL);
+    expect(calls[0].headers.get('Authorization')).toBe('Bearer tok-1');
+    expect(saved).toEqual(['NACHA_JUNIPER_20261127_B.txt']);
+  });
+
+  it('penny test: amount and vendor count in the toast; the result with its download', async () => {
+    mockFetch(() => json(200, { success: true, data: { testAmount: 1.23, vendorCount: 3 } }));
+    const { unmount } = show(<NachaCard payment={payment({ status: 'APPROVED' })} canManage />);
+    await userEvent.click(screen.getByRole('button', { name: 'Generate Penny Test' }));
+    await screen.findByText('Penny Test Generated');
+    expect(screen.getByText('Test amount $1.23 to 3 vendors')).toBeTruthy();
+    unmount();
+    show(
+      <NachaCard
+        canManage={false}
+        payment={payment({
+          status: 'APPROVED',
+          pennyTestGenerated: true,
+          pennyTestBatchNumber: 7,
+          pennyTestFileName: 'PENNY_TEST.txt',
+          pennyTestAmount: 1.23,
+          pennyTestVendorCount: 3,
+          pennyTestGeneratedAt: '2026-11-27T10:00:00.000Z',
+          pennyTestFileUrl: '/api/bill-approval/approvals/x/nacha-files/p1',
+        })}
+      />,
+    );
+    expect(screen.getByTestId('penny-amount').textContent).toBe('$1.23');
+    expect(screen.getByText('PENNY_TEST.txt')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Download Penny Test File' })).toBeTruthy();
+  });
+
+  it.each([
+    ['No vendors have complete banking information', 'No Vendor Banking Information'],
+    ['Penny test validation failed: Acme Paper has no account type', 'Vendor Banking Information Issues'],
+    ['Something else broke', 'Failed to Generate Penny Test'],
+  ])('penny test refusal "%s" → "%s", shown 8 s', async (message, title) => {
+    mockFetch(() => json(400, { success: false, message }));
+    show(<NachaCard payment={payment({ status: 'APPROVED' })} canManage />);
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    try {
+      await userEvent.click(screen.getByRole('button', { name: 'Generate Penny Test' }));
+      await screen.findByText(title);
+      if (title === 'Vendor Banking Information Issues')
+        expect(screen.getByText('Acme Paper has no account type')).toBeTruthy();
+      await vi.advanceTimersByTimeAsync(6000);
+      expect(screen.queryByText(title)).toBeTruthy();
+      await vi.advanceTimersByTimeAsync(2600);
+      expect(screen.queryByText(title)).toBeNull();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('QbSyncCard', () => {
+  it.each([[null], [''], ['UNKNOWN']])('is hidden for sync status %s', (s) => {
+    show(<QbSyncCard payment={payment({ status: 'PAYMENT_COMPLETED', qbPaymentSyncStatus: s })} staff />);
+    expect(screen.queryByTestId('qb-sync-card')).toBeNull();
+  });
+
+  it.each([
+    ['FAILED', 'PAYMENT_COMPLETED', true],
+    ['PARTIAL_SUCCESS', 'PAYMENT_COMPLETED', true],
+    ['SUCCESS', 'PAYMENT_COMPLETED', false],
+    ['SYNCING', 'PAYMENT_COMPLETED', false],
+    ['PENDING', 'PAYMENT_COMPLETED', false],
+    ['SKIPPED', 'PAYMENT_COMPLETED', false],
+    ['FAILED', 'BANK_UPLOADED', false],
+  ])('sync %s on %s: retry offered %s', (sync, status, retry) => {
+    show(<QbSyncCard payment={payment({ status, qbPaymentSyncStatus: sync })} staff />);
+    expect(screen.getByTestId('qb-sync-card')).toBeTruthy();
+    expect(Boolean(screen.queryByRole('button', { name: 'Retry QB Sync' }))).toBe(retry);
+  });
+
+  it('shows message, time and the detail items (from the JSON text too); retries with the spec’s toast', async () => {
+    const { calls } = mockFetch(() => json(200, { success: true, message: 'Paying 1 bill' }));
+    show(
+      <QbSyncCard
+        staff
+        payment={payment({
+          status: 'PAYMENT_COMPLETED',
+          qbPaymentSyncStatus: 'PARTIAL_SUCCESS',
+          qbPaymentSyncMessage: '1 of 2 bills paid',
+          qbPaymentSyncAt: '2026-11-27T10:00:00.000Z',
+          qbPaymentSyncItems: [],
+          qbPaymentSyncDetails: JSON.stringify([
+            {
+              billId: '11',
+              docNumber: 'D-1',
+              vendorName: 'Acme',
+              amount: 10,
+              billPaymentId: 'BP9',
+              duration: 42,
+              error: null,
+              success: true,
+            },
+            {
+              billId: '12',
+              docNumber: null,
+              vendorName: null,
+              amount: 5,
+              billPaymentId: null,
+              duration: 7,
+              error: 'Stale object',
+              success: false,
+            },
+          ]),
+        })}
+      />,
+    );
+    expect(screen.getByTestId('qb-sync-message').textContent).toBe('1 of 2 bills paid');
+    const items = within(screen.getByTestId('qb-sync-items')).getAllByRole('listitem');
+    expect(items[0].textContent).toContain('Payment BP9');
+    expect(items[0].textContent).toContain('42 ms');
+    expect(items[1].textContent).toContain('Stale object');
+    expect(items[1].textContent).toContain('Unknown Vendor · Doc # N/A');
+    await userEvent.click(screen.getByRole('button', { name: 'Retry QB Sync' }));
+    await screen.findByText('QB sync retry initiated');
+    expect(calls[0]).toMatchObject({
+      method: 'POST',
+      url: `/api/bill-approval/approvals/${ID}/retry-qb-sync`,
+    });
+  });
+
+  it('a refused retry: "Failed to retry QB sync"', async () => {
+    mockFetch(() => json(409, { success: false, message: 'Sync already running' }));
+    show(
+      <QbSyncCard staff payment={payment({ status: 'PAYMENT_COMPLETED', qbPaymentSyncStatus: 'FAILED' })} />,
+    );
+    await userEvent.click(screen.getByRole('button', { name: 'Retry QB Sync' }));
+    await screen.findByText('Failed to retry QB sync');
+    expect(screen.getByText('Sync already running')).toBeTruthy();
+  });
+
+  it('a card that cannot render says so and leaves the page', () => {
+    const spy = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const broken = payment({ status: 'PAYMENT_COMPLETED', qbPaymentSyncStatus: 'SUCCESS' });
+    // A detail item the server sent malformed (no list where one is due) makes the body throw.
+    (broken as { qbPaymentSyncItems: unknown }).qbPaymentSyncItems = [null];
+    show(<QbSyncCard staff payment={broken} />);
+    expect(screen.getByText('Error loading QuickBooks sync status')).toBeTruthy();
+    spy.mockRestore();
+  });
+});
