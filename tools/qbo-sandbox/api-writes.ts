@@ -177,6 +177,8 @@ export function registerApiWrites(server: FastifyInstance, sim: SandboxState, ap
       MetaData: { CreateTime: stamp, LastUpdatedTime: stamp },
     };
     realm.billPayments.push(payment);
+    // The request log names the bills this request paid (a replay or a refusal paid none).
+    (req as { simPaidBillIds?: string[] }).simPaidBillIds = applied.map(({ bill }) => bill.Id);
     return answer(200, { BillPayment: payment, time: time() });
   });
 }

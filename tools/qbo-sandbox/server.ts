@@ -45,6 +45,9 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
       realmId: (req.params as { realmId?: string })?.realmId ?? null,
       status: reply.statusCode,
       requestId: (req.query as Record<string, string>)?.requestid ?? null,
+      ...((req as { simPaidBillIds?: string[] }).simPaidBillIds
+        ? { paidBillIds: (req as { simPaidBillIds?: string[] }).simPaidBillIds }
+        : {}),
     });
     if (sim.log.length > 5000) sim.log.splice(0, sim.log.length - 5000);
   });

@@ -115,6 +115,8 @@ export interface LoggedRequest {
   realmId: string | null;
   status: number;
   requestId: string | null;
+  /** A BillPayment create that paid: the bills it paid (absent on a replay of its requestid or a refusal). */
+  paidBillIds?: string[];
 }
 
 export interface QboSandbox {
