@@ -1,5 +1,69 @@
-// Jobs of the payment process managers (payments.ts): notify-manager, send-links, notify-completed. Each is idempotent and reports back
-// with a command whose id is the job id.
+// Jobs of the 'payment-mail' process manager (payments.ts): notify-manager, send-links,
+// notify-completed. Each is idempotent: the links it issues are commands whose ids derive from the
+// job id (appended once), and the mails it queues are keyed by the job id and the recipient's place
+// (sent once by the mail queue, whatever runs twice). The job data hold ids only; addresses and
+// action links travel sealed in the mail queue's jobs.
+import type { Job } from 'bullmq';
+import type { LinkAction } from '../../schema/approvals/payment-events.js';
+import type { AppServices } from '../../services/app/context.js';
+import {
+  completedMails,
+  linkMails,
+  managerMail,
+  type PlannedMail,
+} from '../../services/approvals/payments/notify.js';
+import { enqueueMail } from '../mail/mail.js';
 import type { JobHandler } from '../process-manager.js';
 
-export const linkJobHandlers: Record<string, JobHandler> = {};
+const jobContext = (job: Job) => {
+  const { correlationId, causationEventId } = job.data as {
+    correlationId?: string | null;
+    causationEventId?: string;
+  };
+  return {
+    commandId: job.id,
+    causationId: causationEventId ?? job.id,
+    correlationId: correlationId ?? undefined,
+    // The system acts: the history shows 'System'.
+    userId: null,
+  };
+};
+
+const jobIdOf = (job: Job) => {
+  if (!job.id) throw new Error('A payment-mail job needs its id (the mails and links derive from it)');
+  return job.id;
+};
+
+async function queueAll(app: AppServices, job: Job, mails: PlannedMail[]) {
+  const correlationId = (job.data as { correlationId?: string | null }).correlationId ?? null;
+  let queued = 0;
+  for (const m of mails) {
+    const r = await enqueueMail(app, { ...m, correlationId } as Parameters<typeof enqueueMail>[1]);
+    if (r.status === 'queued') queued++;
+  }
+  return { mails: mails.length, queued };
+}
+
+export const linkJobHandlers: Record<string, JobHandler> = {
+  async 'notify-manager'(app, job) {
+    const { approvalId } = job.data as { approvalId: string };
+    return queueAll(app, job, await managerMail(app, approvalId, jobIdOf(job)));
+  },
+  async 'send-links'(app, job) {
+    const { approvalId, action, fileVersion } = job.data as {
+      approvalId: string;
+      action: LinkAction;
+      fileVersion?: number;
+    };
+    const mails = await linkMails(
+      app,
+      { approvalId, action, fileVersion, jobId: jobIdOf(job) },
+      jobContext(job),
+    );
+    return queueAll(app, job, mails);
+  },
+  async 'notify-completed'(app, job) {
+    const { approvalId } = job.data as { approvalId: string };
+    return queueAll(app, job, await completedMails(app, approvalId, jobIdOf(job)));
+  },
+};

@@ -1,0 +1,125 @@
+// The payment e-mails, as mails to queue: the manager hears of a new approval, the manager and the
+// recipients get the links when the file is ready and when the bank took it, and everyone concerned
+// hears of the payment. Each mail's key is the job's id and the recipient's place, so an event's job
+// run again queues the same mails, which the mail queue sends once (workers/mail/mail.ts).
+import type { LinkAction } from '../../../schema/approvals/payment-events.js';
+import type { CommandContext } from '../../app/command-handler.js';
+import type { AppServices } from '../../app/context.js';
+import type { MailTemplateData, MailTemplateName } from '../../mail/templates.js';
+import {
+  companyName,
+  issueLinks,
+  latestFile,
+  loadApproval,
+  managerPerson,
+  type Person,
+  stakeholders,
+} from './links.js';
+
+export interface PlannedMail<T extends MailTemplateName = MailTemplateName> {
+  key: string;
+  template: T;
+  to: { subject: string; address: string; name: string | null };
+  data: MailTemplateData<T>;
+}
+
+const toOf = (p: Person) => ({ subject: p.subject, address: p.address, name: p.name });
+const cents = (amount: number) => Math.round(amount * 100);
+/** BullMQ ids and mail keys keep to [A-Za-z0-9_-]. */
+const mailKey = (jobId: string, index: number) => `${jobId}_${index}`.replace(/[^A-Za-z0-9_-]/g, '_');
+
+/** ApprovalCreated: the assigned manager is asked to review (none assigned: no mail). */
+export async function managerMail(
+  app: AppServices,
+  approvalId: string,
+  jobId: string,
+): Promise<PlannedMail[]> {
+  const { state } = await loadApproval(app, approvalId);
+  if (!state.exists || state.deleted || state.status !== 'PENDING') return [];
+  const manager = await managerPerson(app, state.managerId);
+  if (!manager) return [];
+  const mail: PlannedMail<'approval-assigned'> = {
+    key: mailKey(jobId, 0),
+    template: 'approval-assigned',
+    to: toOf(manager),
+    data: {
+      approvalId,
+      companyName: await companyName(app, state.companyId!),
+      managerName: manager.name,
+      billCount: state.bills.length,
+      amountCents: state.bills.reduce((s, b) => s + cents(b.TotalAmt), 0),
+      ...(state.expiresAt ? { expiresAt: state.expiresAt } : {}),
+    },
+  };
+  return [mail];
+}
+
+/**
+ * NachaFileGenerated (bank-uploaded) or BankUploadConfirmed (payment-completed): a link per
+ * recipient, and its mail. A file regenerated since the event that asked is the newer event's to
+ * mail: `fileVersion` older than the approval's gives nothing.
+ */
+export async function linkMails(
+  app: AppServices,
+  input: { approvalId: string; action: LinkAction; fileVersion?: number; jobId: string },
+  ctx: CommandContext,
+): Promise<PlannedMail[]> {
+  const { state, events } = await loadApproval(app, input.approvalId);
+  if (!state.exists) return [];
+  if (input.fileVersion !== undefined && input.fileVersion !== state.payment.nachaVersion) return [];
+  const file = latestFile(events);
+  if (!file) return [];
+  const links = await issueLinks(app, input, ctx);
+  const company = await companyName(app, state.companyId!);
+  return links.map((l): PlannedMail => {
+    const common = {
+      approvalId: input.approvalId,
+      companyName: company,
+      fileName: file.fileName,
+      totalCents: file.totalCreditCents,
+      effectiveDate: file.effectiveDate,
+      actionUrl: l.url,
+      linkExpiresAt: l.expiresAt,
+    };
+    const key = mailKey(input.jobId, l.index);
+    return input.action === 'bank-uploaded'
+      ? {
+          key,
+          template: 'bank-upload-requested',
+          to: toOf(l.person),
+          data: { ...common, entryCount: file.entryCount },
+        }
+      : { key, template: 'payment-completion-requested', to: toOf(l.person), data: common };
+  });
+}
+
+/** PaymentCompleted: the manager, the recipients, the creator and the approvers hear it was paid. */
+export async function completedMails(
+  app: AppServices,
+  approvalId: string,
+  jobId: string,
+): Promise<PlannedMail[]> {
+  const { state, events } = await loadApproval(app, approvalId);
+  if (!state.exists || state.status !== 'PAYMENT_COMPLETED') return [];
+  const paid = [...events].reverse().find((e) => e.type === 'PaymentCompleted');
+  const file = latestFile(events);
+  const approved = new Set(state.approvedBillIds);
+  const bills = state.bills.filter((b) => approved.has(b.Id));
+  const company = await companyName(app, state.companyId!);
+  const people = await stakeholders(app, state);
+  return people.map(
+    (p, index): PlannedMail<'payment-completed'> => ({
+      key: mailKey(jobId, index),
+      template: 'payment-completed',
+      to: toOf(p),
+      data: {
+        approvalId,
+        companyName: company,
+        billCount: bills.length,
+        totalCents: file ? file.totalCreditCents : bills.reduce((s, b) => s + cents(b.Balance), 0),
+        vendors: file ? file.vendors.map((v) => ({ name: v.name, amountCents: v.amountCents })) : [],
+        completedAt: paid?.data.at ?? new Date().toISOString(),
+      },
+    }),
+  );
+}
