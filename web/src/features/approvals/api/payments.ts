@@ -4,6 +4,7 @@
 // names are those of schema/approvals/payment-answers.ts (PaymentFields), so the approval's GraphQL
 // answer fits these types as it is. Files and the link's calls stay plain HTTP on the REST paths.
 import { api } from '../../../lib/api-client';
+import { graphql } from '../../../lib/graphql';
 import { downloadFile } from '../../../lib/transfer';
 
 export type QbSyncStatus = 'PENDING' | 'SYNCING' | 'SUCCESS' | 'PARTIAL_SUCCESS' | 'FAILED' | 'SKIPPED';
@@ -101,13 +102,18 @@ export async function generatePennyTest(id: string): Promise<PennyTestAnswer> {
   return res.data as PennyTestAnswer;
 }
 
-/** POST retry-qb-sync; the server's message is shown. */
-export async function retryQbSync(id: string): Promise<string | null> {
-  const res = await api.post<unknown>(path(id, 'retry-qb-sync'), undefined, {
-    fallbackMessage: 'Failed to retry QB sync',
-  });
-  return res.message ?? null;
-}
+/** RetryQbSync: pays the bills not yet paid in QuickBooks; the server's message is shown. */
+export const RetryQbSync = graphql(`
+  mutation RetryQbSync($id: String!) {
+    retryQbSync(id: $id) {
+      message
+      approval {
+        id
+        status
+      }
+    }
+  }
+`);
 
 /** The approval as the token check answers it (the REST approval's shape; what the page reads). */
 export interface TokenApproval {

@@ -9,7 +9,13 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import Toaster from '../../../components/ui/toaster';
 import { resetToasts } from '../../../components/ui/use-toast';
 import { json, mockFetch } from '../../../testing/fetch-mock';
-import type { PaymentView } from '../api/payments';
+import {
+  createGraphQLMock,
+  type GraphQLMock,
+  GraphQLTestProvider,
+  gqlError,
+} from '../../../testing/graphql-mock';
+import { type PaymentView, RetryQbSync } from '../api/payments';
 import { NachaCard } from './nacha-card';
 import { QbSyncCard } from './qb-sync-card';
 
@@ -56,17 +62,21 @@ const generated = (over: Partial<PaymentView> = {}) =>
     ...over,
   });
 
+let gql: GraphQLMock;
 function show(ui: React.ReactNode) {
   return render(
-    <MemoryRouter>
-      {ui}
-      <Toaster />
-    </MemoryRouter>,
+    <GraphQLTestProvider mock={gql}>
+      <MemoryRouter>
+        {ui}
+        <Toaster />
+      </MemoryRouter>
+    </GraphQLTestProvider>,
   );
 }
 
 const saved: string[] = [];
 beforeEach(() => {
+  gql = createGraphQLMock();
   saved.length = 0;
   URL.createObjectURL = vi.fn(() => 'blob:nacha');
   URL.revokeObjectURL = vi.fn();
@@ -266,7 +276,9 @@ describe('QbSyncCard', () => {
   });
 
   it('shows message, time and the detail items (from the JSON text too); retries with the spec’s toast', async () => {
-    const { calls } = mockFetch(() => json(200, { success: true, message: 'Paying 1 bill' }));
+    gql.on(RetryQbSync, {
+      retryQbSync: { message: 'Paying 1 bill', approval: { id: ID, status: 'PAYMENT_COMPLETED' } },
+    });
     show(
       <QbSyncCard
         staff
@@ -309,14 +321,12 @@ describe('QbSyncCard', () => {
     expect(items[1].textContent).toContain('Unknown Vendor · Doc # N/A');
     await userEvent.click(screen.getByRole('button', { name: 'Retry QB Sync' }));
     await screen.findByText('QB sync retry initiated');
-    expect(calls[0]).toMatchObject({
-      method: 'POST',
-      url: `/api/bill-approval/approvals/${ID}/retry-qb-sync`,
-    });
+    expect(screen.getByText('Paying 1 bill')).toBeTruthy();
+    expect(gql.calls(RetryQbSync)).toEqual([{ id: ID }]);
   });
 
   it('a refused retry: "Failed to retry QB sync"', async () => {
-    mockFetch(() => json(409, { success: false, message: 'Sync already running' }));
+    gql.on(RetryQbSync, gqlError('Sync already running', { code: 'CONFLICT' }));
     show(
       <QbSyncCard staff payment={payment({ status: 'PAYMENT_COMPLETED', qbPaymentSyncStatus: 'FAILED' })} />,
     );

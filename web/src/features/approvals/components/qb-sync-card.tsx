@@ -8,8 +8,9 @@ import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { toast } from '../../../components/ui/use-toast';
+import { useGqlMutation } from '../../../lib/use-graphql';
 import { cn, formatCurrency } from '../../../lib/utils';
-import { type PaymentView, retryQbSync } from '../api/payments';
+import { type PaymentView, RetryQbSync } from '../api/payments';
 import { formatDateTime, titleCase } from '../utils/approval-rules';
 import { mayRetryQbSync, qbSyncShown, syncItems } from '../utils/payment-rules';
 
@@ -52,14 +53,15 @@ function SyncCardBody({
   onChanged?: () => void;
 }) {
   const [busy, setBusy] = useState(false);
+  const retryQbSync = useGqlMutation(RetryQbSync, 'Failed to retry QB sync');
   const status = p.qbPaymentSyncStatus ?? '';
   const items = syncItems(p);
 
   async function retry() {
     setBusy(true);
     try {
-      const message = await retryQbSync(p.id);
-      toast.success('QB sync retry initiated', message ?? undefined);
+      const answer = await retryQbSync({ id: p.id });
+      toast.success('QB sync retry initiated', answer.retryQbSync.message);
       onChanged?.();
     } catch (err) {
       toast.error(
