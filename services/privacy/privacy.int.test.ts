@@ -206,6 +206,16 @@ describe('forgetting a user', () => {
   });
 });
 
+describe('a subject’s first key', () => {
+  it('is one key for many first uses at once, never a false "forgotten"', async () => {
+    const subject = `company-race-${randomBytes(4).toString('hex')}`;
+    // Separate SubjectKeys (no shared cache): each first use races the others in Postgres.
+    const racers = Array.from({ length: 8 }, () => new SubjectKeys(app.pool, t.env.ENCRYPTION_KEY));
+    const keys = await Promise.all(racers.map((k) => k.getOrCreate(subject)));
+    expect(new Set(keys.map((k) => k.toString('hex'))).size).toBe(1);
+  });
+});
+
 describe('the encryption key', () => {
   it('the product refuses to start on a database written with another ENCRYPTION_KEY, and says so', async () => {
     const otherKey = randomBytes(32).toString('base64');

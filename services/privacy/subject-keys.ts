@@ -232,9 +232,19 @@ export class SubjectKeys {
        SELECT wrapped FROM ins UNION ALL SELECT wrapped FROM subject_keys WHERE subject = $1 LIMIT 1`,
       [subject, this.wrap(subject, fresh)],
     );
-    const wrapped = r.rows[0]?.wrapped ?? null;
-    if (!wrapped) throw new ForgottenSubjectError(subject);
-    const key = this.unwrap(subject, wrapped);
+    let row = r.rows[0];
+    if (!row) {
+      // Another first use inserted meanwhile: this statement waited for it, but its snapshot predates
+      // the winner's commit, so it saw no row. A new statement sees the winner's key.
+      const again = await this.pool.query<{ wrapped: Buffer | null }>(
+        'SELECT wrapped FROM subject_keys WHERE subject = $1',
+        [subject],
+      );
+      row = again.rows[0];
+      if (!row) throw new Error(`No key could be made for ${subject}`);
+    }
+    if (!row.wrapped) throw new ForgottenSubjectError(subject);
+    const key = this.unwrap(subject, row.wrapped);
     this.cache.set(subject, { key });
     return key;
   }
