@@ -24,6 +24,7 @@ import { updateVendorBanking } from '../services/vendors/banking.js';
 import { listVendors } from '../services/vendors/queries.js';
 import { getVendorSync, requestVendorSync } from '../services/vendors/sync.js';
 import { consentAndReturn } from './qbo-sandbox/connect.js';
+import { seedDemoPayments } from './seed-payments.js';
 
 export const DEMO_PASSWORD = 'demo-pass-2026';
 
@@ -58,7 +59,7 @@ export async function seedDemoData(app: AppServices, quickbooks?: DemoQuickBooks
   await seedDemoManagers(app);
   if (quickbooks) {
     await seedDemoCompanies(app, quickbooks);
-    await seedDemoApprovals(app);
+    await seedDemoApprovals(app, quickbooks.url);
   }
   return DEMO_USERS.map((u) => ({ email: u.email, role: u.role, password: DEMO_PASSWORD }));
 }
@@ -248,12 +249,13 @@ async function seedDemoVendors(app: AppServices, actor: Actor, companyId: number
 }
 
 /**
- * Sunrise's approvals in every status the lifecycle reaches so far, made through the same use cases
- * as the screens: pending ones of each priority, approved ones (one in part), a rejected one and one
- * that expires a second after it is created (its delayed job turns it EXPIRED). Only while Sunrise
+ * Sunrise's approvals in every status, made through the same use cases as the screens: pending ones
+ * of each priority, approved ones (one in part; the payments process manager asks for their files),
+ * a rejected one, one that expires a second after it is created (its delayed job turns it EXPIRED),
+ * and the payment statuses (seed-payments.ts). Only while Sunrise
  * has no approval yet, so a second start adds nothing.
  */
-async function seedDemoApprovals(app: AppServices) {
+async function seedDemoApprovals(app: AppServices, simulatorUrl: string) {
   const sunrise = await app.db
     .selectFrom('companies')
     .select(['id', 'qb_realm_id'])
@@ -328,6 +330,13 @@ async function seedDemoApprovals(app: AppServices) {
     if (row?.status === 'EXPIRED') break;
     await new Promise((r) => setTimeout(r, 200));
   }
+  await seedDemoPayments(app, {
+    companyId: sunrise.id,
+    admin: actor,
+    approver: morgan,
+    managerId: manager?.id ?? null,
+    simulatorUrl,
+  });
   // The demo shows dual control: above $10,000 a second, different approver must approve (set after
   // the approvals above, which one moderator decided). The creator may not approve (the default),
   // and only the staff assigned to Sunrise work on its approvals.
