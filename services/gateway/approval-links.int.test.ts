@@ -1,0 +1,443 @@
+// E-mail links without sign-in, against real Postgres, Redis and the SMTP catcher (issue 39 items 6
+// and 7): a new approval mails its manager; a generated file mails each recipient a bank-upload link,
+// once; opening the link (GET, HEAD) changes nothing; its button confirms and lands on
+// /direct-action-result with the spec's query; a second press is noAction; forged, expired, other
+// approval, other action and superseded links are refused with their texts; verify-token answers;
+// the history names the link's recipient; and no address is readable in a token, the log or Redis.
+import { randomUUID } from 'node:crypto';
+import { decodeJwt, SignJWT } from 'jose';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BillSnapshot } from '../../schema/approvals/events.js';
+import { startTestApp, type TestApp } from '../../test/support/app.js';
+import { api, signIn } from '../../test/support/http.js';
+import { type CaughtMessage, type SmtpCatcher, startSmtpCatcher } from '../../tools/smtp-catcher.js';
+import type { ApprovalCommand } from '../approvals/approval-decider.js';
+import { approvalDecider, approvalStreamId } from '../approvals/approval-decider.js';
+import { signLinkToken } from '../approvals/payments/link-token.js';
+
+const PUBLIC = 'https://billflow.test';
+const A = '/api/bill-approval/approvals';
+const MANAGER = 'mira.manager@links-manager.test';
+const RECIPIENT = 'Pat.Payer@links-recipient.test';
+
+let t: TestApp;
+let catcher: SmtpCatcher;
+let admin = '';
+let adminId = 0;
+let companyId = 0;
+let managerId = 0;
+let n = 0;
+
+/** Several commands as one append, through the decider: no process manager sees a state between them. */
+const batch = {
+  ...approvalDecider,
+  decide(commands: ApprovalCommand[], state: ReturnType<typeof approvalDecider.initialState>) {
+    const out = [];
+    for (const c of commands) {
+      const events = approvalDecider.decide(c, state);
+      for (const e of events) state = approvalDecider.evolve(state, e);
+      out.push(...events);
+    }
+    return out;
+  },
+};
+const run = (approvalId: string, commands: ApprovalCommand[]) =>
+  t.started.app.commands.handle(batch, approvalStreamId(approvalId), commands, { userId: String(adminId) });
+
+const bill = (id: string, amount: number): BillSnapshot => ({
+  Id: id,
+  DocNumber: `INV-${id}`,
+  TxnDate: '2025-06-01',
+  DueDate: '2025-06-30',
+  TotalAmt: amount,
+  Balance: amount,
+  CurrencyRef: 'USD',
+  VendorRef: { value: '56', name: 'Bob’s Burger Joint' },
+  VendorInfo: { CompanyName: 'Bob’s Burger Joint' },
+  VendorAddr: null,
+  Line: [],
+  AttachableId: null,
+  InvoiceFileName: null,
+});
+
+const now = () => new Date().toISOString();
+const create = (approvalId: string): ApprovalCommand => ({
+  type: 'CreateApproval',
+  approvalId,
+  companyId,
+  priority: 'HIGH',
+  managerId,
+  byUserId: adminId,
+  bills: [bill(`b${approvalId.slice(0, 6)}`, 1250.5)],
+  vendorContacts: [],
+  recipients: [RECIPIENT],
+  confirmedDuplicates: [],
+  expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
+  now: now(),
+});
+const generated = (version: number, fileName: string): ApprovalCommand[] => [
+  version === 1
+    ? { type: 'RequestNacha', reason: 'approved', byUserId: null, now: now() }
+    : { type: 'RequestNacha', reason: 'regenerate', byUserId: adminId, now: now() },
+  {
+    type: 'RecordNachaGenerated',
+    version,
+    file: {
+      fileId: `file-${fileName}`,
+      fileName,
+      batchNumber: version,
+      fileIdModifier: 'A',
+      effectiveDate: '2025-06-03',
+      entryCount: 1,
+      totalCreditCents: 125_050,
+      totalDebitCents: 0,
+      balanced: false,
+      vendors: [
+        {
+          qbVendorId: '56',
+          name: 'Bob’s Burger Joint',
+          amountCents: 125_050,
+          accountLast4: '6789',
+          billIds: [],
+        },
+      ],
+      skippedBills: [],
+    },
+    now: now(),
+  },
+];
+
+/** A NACHA_GENERATED approval, made through the decider in one append. */
+async function generatedApproval(): Promise<string> {
+  n++;
+  const approvalId = randomUUID();
+  const billId = `b${approvalId.slice(0, 6)}`;
+  await run(approvalId, [
+    create(approvalId),
+    {
+      type: 'ApproveApproval',
+      approvedBillIds: [billId],
+      byUserId: adminId,
+      policy: { creatorMayNotApprove: false, secondApprovalThreshold: null },
+      now: now(),
+    },
+    ...generated(1, `ACH_LINKS_${n}_v1.txt`),
+  ]);
+  return approvalId;
+}
+
+const mailsFor = (approvalId: string, subject: RegExp) =>
+  catcher.messages().filter((m) => subject.test(m.subject) && (m.html ?? '').includes(approvalId));
+
+async function until<T>(what: string, probe: () => T | undefined | null | false, ms = 15_000) {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const v = probe();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** The link a mail's button points to, on this test's gateway (the mail says PUBLIC_URL). */
+function linkOf(m: CaughtMessage): { url: string; path: string; token: string } {
+  const href =
+    /href="(https:\/\/billflow\.test\/api\/bill-approval\/approvals\/[^"]+confirm-link[^"]+)"/.exec(
+      m.html ?? '',
+    );
+  if (!href) throw new Error(`no link in ${m.subject}`);
+  const u = new URL(href[1].replace(/&amp;/g, '&'));
+  return { url: u.toString(), path: `${u.pathname}${u.search}`, token: u.searchParams.get('token')! };
+}
+
+async function linkMails(approvalId: string, subject: RegExp, count: number) {
+  const got = await until(`${count} mails`, () => {
+    const m = mailsFor(approvalId, subject);
+    return m.length >= count ? m : null;
+  });
+  // Once each: a little later still no more.
+  await new Promise((r) => setTimeout(r, 400));
+  expect(mailsFor(approvalId, subject)).toHaveLength(count);
+  return got;
+}
+
+const press = (path: string) =>
+  fetch(`${t.url}${path}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: '',
+  });
+const resultOf = (res: Response) => {
+  expect(res.status).toBe(303);
+  const u = new URL(res.headers.get('location')!, 'http://x');
+  expect(u.pathname).toBe('/direct-action-result');
+  return Object.fromEntries(u.searchParams);
+};
+const status = async (approvalId: string) =>
+  (await t.started.app.commands.load(approvalDecider, approvalStreamId(approvalId))).state.status;
+
+async function sql<T = any>(text: string, values: unknown[] = []): Promise<T[]> {
+  const pool = new pg.Pool({ connectionString: t.env.DATABASE_URL, max: 1 });
+  try {
+    return (await pool.query(text, values)).rows as T[];
+  } finally {
+    await pool.end();
+  }
+}
+
+beforeAll(async () => {
+  catcher = await startSmtpCatcher({ smtpPort: 0 });
+  t = await startTestApp({ env: { SMTP_URL: catcher.smtpUrl, PUBLIC_URL: PUBLIC } });
+  const me = await signIn(t.url, t.admin.email, t.admin.password);
+  admin = me.tokens.accessToken;
+  adminId = me.user.id;
+  const c = await api(t.url, 'POST', '/api/company/companies', {
+    body: { name: 'Links & Co' },
+    token: admin,
+  });
+  companyId = c.body.data.id;
+  const m = await api(t.url, 'POST', '/api/manager/managers', {
+    body: { firstName: 'Mira', lastName: 'Manager', email: MANAGER },
+    token: admin,
+  });
+  managerId = m.body.data.id;
+}, 60_000);
+
+afterAll(async () => {
+  await t?.stop();
+  await catcher?.stop();
+});
+
+describe('e-mail links', () => {
+  it('tells the assigned manager of a new approval, once', async () => {
+    const approvalId = 'aaaaaaaa-1111-4222-8333-000000000001';
+    await run(approvalId, [create(approvalId)]);
+    const [mail] = await linkMails(approvalId, /^New approval for Links & Co/, 1);
+    expect(mail.envelope.to).toEqual([MANAGER]);
+    expect(mail.subject).toBe('New approval for Links & Co: 1 bill, $1,250.50');
+    expect(mail.text).toContain('Hello Mira Manager,');
+  });
+
+  it('mails each recipient a bank-upload link once; the token names no one; a GET or HEAD changes nothing', async () => {
+    const approvalId = await generatedApproval();
+    const mails = await linkMails(approvalId, /^NACHA file ready for the bank/, 2);
+    expect(mails.map((m) => m.envelope.to[0]).sort()).toEqual([RECIPIENT, MANAGER].sort());
+    const tokens = mails.map((m) => linkOf(m).token);
+    expect(new Set(tokens).size).toBe(2);
+    for (const token of tokens) {
+      const claims = decodeJwt(token);
+      expect(Object.keys(claims).sort()).toEqual(['act', 'aid', 'exp', 'lid']);
+      expect(claims).toMatchObject({ aid: approvalId, act: 'bank-uploaded' });
+      const readable = Buffer.from(token.split('.')[1], 'base64url').toString() + token;
+      expect(readable).not.toMatch(/@|links-manager|links-recipient/i);
+      // Seven days by default.
+      expect((claims.exp as number) * 1000 - Date.now()).toBeGreaterThan(6.9 * 86_400_000);
+    }
+    const link = linkOf(mails.find((m) => m.envelope.to[0] === MANAGER)!);
+    const before = (await t.started.app.store.readStream(approvalStreamId(approvalId))).version;
+    for (let i = 0; i < 3; i++) {
+      const page = await fetch(`${t.url}${link.path}`);
+      expect(page.status).toBe(200);
+      expect(page.headers.get('content-type')).toContain('text/html');
+      const html = await page.text();
+      expect(html).toContain('Links &amp; Co');
+      expect(html).toContain('$1,250.50');
+      expect(html).toContain(`ACH_LINKS_${n}_v1.txt`);
+      expect(html).toMatch(/<form method="post" action="[^"]+confirm-link\?action=bank-uploaded&amp;token=/);
+      expect(html).not.toContain('<script');
+      const head = await fetch(`${t.url}${link.path}`, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+    }
+    expect((await t.started.app.store.readStream(approvalStreamId(approvalId))).version).toBe(before);
+    expect(await status(approvalId)).toBe('NACHA_GENERATED');
+  });
+
+  it('verify-token answers the approval, the link’s recipient and what it may do', async () => {
+    const approvalId = await generatedApproval();
+    const mails = await linkMails(approvalId, /^NACHA file ready for the bank/, 2);
+    const byTo = (to: string) => linkOf(mails.find((m) => m.envelope.to[0] === to)!).token;
+    const r = await api(t.url, 'GET', `${A}/${approvalId}/verify-token?token=${byTo(MANAGER)}`);
+    expect(r.status).toBe(200);
+    expect(r.body.data.approval).toMatchObject({ id: approvalId, status: 'NACHA_GENERATED' });
+    expect(r.body.data.user).toEqual({ name: 'Mira Manager', email: MANAGER, role: 'RECIPIENT' });
+    expect(r.body.data.statusInfo).toEqual({
+      canMarkAsPaid: false,
+      isAlreadyPaid: false,
+      canMarkAsUploaded: true,
+      isAlreadyUploaded: false,
+    });
+    const other = await api(t.url, 'GET', `${A}/${approvalId}/verify-token?token=${byTo(RECIPIENT)}`);
+    expect(other.body.data.user).toEqual({ name: RECIPIENT, email: RECIPIENT, role: 'RECIPIENT' });
+    const missing = await api(t.url, 'GET', `${A}/${approvalId}/verify-token`);
+    expect(missing.status).toBe(400);
+    expect(missing.body).toMatchObject({ message: 'Missing required parameters' });
+    const badAction = await api(t.url, 'GET', `${A}/${approvalId}/verify-token?token=x&action=pay`);
+    expect(badAction.body).toMatchObject({ message: 'Invalid action type' });
+  });
+
+  it('confirms on the button, lands on the result page, is noAction the second time, and the history names the recipient', async () => {
+    const approvalId = await generatedApproval();
+    const mails = await linkMails(approvalId, /^NACHA file ready for the bank/, 2);
+    const mine = linkOf(mails.find((m) => m.envelope.to[0] === RECIPIENT)!);
+    const theirs = linkOf(mails.find((m) => m.envelope.to[0] === MANAGER)!);
+    expect(resultOf(await press(mine.path))).toEqual({
+      action: 'bank-upload',
+      approvalId,
+      success: 'true',
+    });
+    expect(await status(approvalId)).toBe('BANK_UPLOADED');
+    // Pressed again, or another recipient's link: already done.
+    expect(resultOf(await press(mine.path))).toEqual({
+      action: 'bank-upload',
+      approvalId,
+      success: 'true',
+      noAction: 'true',
+    });
+    expect(resultOf(await press(theirs.path))).toMatchObject({ noAction: 'true' });
+    const json = await api(t.url, 'POST', `${A}/${approvalId}/bank-uploaded?token=${theirs.token}`);
+    expect(json.body).toMatchObject({ success: true, data: { noAction: true, status: 'BANK_UPLOADED' } });
+    const page = await (await fetch(`${t.url}${mine.path}`)).text();
+    expect(page).toContain('No Action Needed');
+    const history = await api(t.url, 'GET', `${A}/${approvalId}/history`, { token: admin });
+    const step = history.body.data.find((h: any) => h.action === 'Bank upload confirmed');
+    expect(step.userName).toBe(`${RECIPIENT} (e-mail link)`);
+
+    // The bank took it: the payment-completed links, then the payment through the JSON call.
+    const paid = await linkMails(approvalId, /^The bank took the file/, 2);
+    const payLink = linkOf(paid[0]);
+    const info = await api(t.url, 'GET', `${A}/${approvalId}/verify-token?token=${payLink.token}`);
+    expect(info.body.data.statusInfo).toEqual({
+      canMarkAsPaid: true,
+      isAlreadyPaid: false,
+      canMarkAsUploaded: false,
+      isAlreadyUploaded: true,
+    });
+    // A bank-upload link cannot pay.
+    const wrong = await api(t.url, 'POST', `${A}/${approvalId}/payment-completed?token=${mine.token}`);
+    expect(wrong.status).toBe(403);
+    expect(wrong.body).toMatchObject({
+      error: { code: 'INVALID_TOKEN', details: 'This link is for another action' },
+    });
+    const done = await api(t.url, 'POST', `${A}/${approvalId}/payment-completed?token=${payLink.token}`);
+    expect(done.body).toMatchObject({
+      success: true,
+      data: { status: 'PAYMENT_COMPLETED', noAction: false },
+    });
+    expect(resultOf(await press(payLink.path))).toEqual({
+      action: 'payment-completed',
+      approvalId,
+      success: 'true',
+      noAction: 'true',
+    });
+    // Everyone concerned hears it: the manager, the recipient, the creator and approver (one person).
+    const told = await linkMails(approvalId, /^Paid: Links & Co/, 3);
+    expect(told.map((m) => m.envelope.to[0]).sort()).toEqual([RECIPIENT, MANAGER, t.admin.email].sort());
+  });
+
+  it('refuses forged, expired, other-approval, other-action and superseded links with their texts', async () => {
+    const approvalId = await generatedApproval();
+    const other = await generatedApproval();
+    const mails = await linkMails(approvalId, /^NACHA file ready for the bank/, 2);
+    const otherMails = await linkMails(other, /^NACHA file ready for the bank/, 2);
+    const good = linkOf(mails[0]);
+    const claims = decodeJwt(good.token) as { lid: string; aid: string; act: string; exp: number };
+    const secret = t.started.app.config.JWT_SECRET;
+    const forged = await new SignJWT({ ...claims })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode('a-key-that-is-not-billflows-own-key-0123456789'));
+    const expired = await signLinkToken(secret, {
+      linkId: claims.lid,
+      approvalId,
+      action: 'bank-uploaded',
+      expiresAt: new Date(Date.now() - 60_000).toISOString(),
+    });
+    const [h, p, sig] = good.token.split('.');
+    const tampered = `${h}.${p}.${sig[0] === 'A' ? 'B' : 'A'}${sig.slice(1)}`;
+    const cases: Array<[string, string, string]> = [
+      [forged, 'bank-uploaded', 'This link is not valid'],
+      [tampered, 'bank-uploaded', 'This link is not valid'],
+      [expired, 'bank-uploaded', 'This link has expired'],
+      [linkOf(otherMails[0]).token, 'bank-uploaded', 'This link is for another approval'],
+      [good.token, 'payment-completed', 'This link is for another action'],
+    ];
+    for (const [token, action, text] of cases) {
+      const q = new URLSearchParams({ action, token }).toString();
+      const verify = await api(t.url, 'GET', `${A}/${approvalId}/verify-token?${q}`);
+      expect(verify.status, text).toBe(403);
+      expect(verify.body, text).toMatchObject({
+        success: false,
+        code: 'INVALID_TOKEN',
+        message: text,
+        error: { code: 'INVALID_TOKEN', details: text },
+      });
+      const page = await fetch(`${t.url}${A}/${approvalId}/confirm-link?${q}`);
+      expect(page.status).toBe(403);
+      expect(await page.text()).toContain('Access Denied');
+      expect(resultOf(await press(`${A}/${approvalId}/confirm-link?${q}`))).toEqual({
+        action: action === 'bank-uploaded' ? 'bank-upload' : 'payment-completed',
+        approvalId,
+        success: 'false',
+        error: text,
+      });
+    }
+    // A press without its action: the result page's 'invalid' outcome (no action in the redirect).
+    expect(resultOf(await press(`${A}/${approvalId}/confirm-link?token=${good.token}`))).toEqual({
+      approvalId,
+      success: 'false',
+      error: 'Missing required parameters',
+    });
+    expect(await status(approvalId)).toBe('NACHA_GENERATED');
+
+    // The file regenerated: while the new one is made the status refuses the step; then the old links are replaced.
+    await run(approvalId, [{ type: 'RequestNacha', reason: 'regenerate', byUserId: adminId, now: now() }]);
+    const pending = await api(t.url, 'GET', `${A}/${approvalId}/verify-token?token=${good.token}`);
+    expect(pending.status).toBe(409);
+    expect(pending.body).toMatchObject({
+      code: 'VALIDATION_FAILED',
+      error: { code: 'VALIDATION_FAILED', details: 'Cannot update approval with status NACHA_PENDING' },
+    });
+    await run(approvalId, generated(2, `ACH_LINKS_${n}_v2.txt`).slice(1));
+    const replaced = 'This link was replaced: the NACHA file was regenerated after it was sent';
+    const old = await api(t.url, 'POST', `${A}/${approvalId}/bank-uploaded?token=${good.token}`);
+    expect(old.status).toBe(403);
+    expect(old.body).toMatchObject({ code: 'INVALID_TOKEN', message: replaced });
+    expect(resultOf(await press(good.path))).toMatchObject({ success: 'false', error: replaced });
+    // The new file's links arrive and work.
+    const fresh = await until('the new file’s links', () => {
+      const m = mailsFor(approvalId, /^NACHA file ready for the bank/).filter((x) =>
+        x.html?.includes('_v2.txt'),
+      );
+      return m.length === 2 ? m : null;
+    });
+    expect(resultOf(await press(linkOf(fresh[0]).path))).toEqual({
+      action: 'bank-upload',
+      approvalId,
+      success: 'true',
+    });
+  });
+
+  it('keeps addresses out of the log’s plain data and out of Redis', async () => {
+    const events = await sql<{ data: string }>(
+      `SELECT data::text AS data FROM es_events WHERE event_type IN ('ApprovalLinkIssued', 'BankUploadConfirmed', 'PaymentCompleted', 'ApprovalCreated')`,
+    );
+    expect(events.length).toBeGreaterThan(5);
+    for (const e of events) expect(e.data).not.toMatch(/links-manager|links-recipient/i);
+    const r = t.started.app.redis;
+    const dump: string[] = [];
+    let cursor = '0';
+    do {
+      const [next, keys] = await r.scan(cursor, 'MATCH', `${t.env.REDIS_PREFIX}*`, 'COUNT', 500);
+      cursor = next;
+      for (const k of keys) {
+        const type = await r.type(k);
+        if (type === 'hash') dump.push(JSON.stringify(await r.hgetall(k)));
+        else if (type === 'string') dump.push(String(await r.get(k)));
+      }
+    } while (cursor !== '0');
+    const all = dump.join('\n');
+    expect(all).toContain('payment-mail');
+    expect(all).not.toMatch(/links-manager|links-recipient|confirm-link/i);
+  });
+});
