@@ -1,0 +1,406 @@
+// QuickBooks bill payments after PAYMENT_COMPLETED (issue 39 item 8), against the simulator: every
+// bill paid → SUCCESS with BillPayments and balances 0; one bill failing → PARTIAL_SUCCESS, retry →
+// SUCCESS, the simulator's log showing each bill paid once; a run started again after a crash pays
+// nothing twice; a company not connected → SKIPPED; the retry's refusals and roles. The approvals
+// reach PAYMENT_COMPLETED through the decider's commands (no real NACHA file). The product runs as a
+// gateway and a projector, no worker: the test runs the payment jobs itself, so nothing races them.
+import type { Job } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testAppEnv } from '../../test/support/app.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
+import { api, gql, signIn } from '../../test/support/http.js';
+import { createTestRedis, type TestRedis } from '../../test/support/redis.js';
+import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
+import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
+import type { LoggedRequest } from '../../tools/qbo-sandbox/types.js';
+import { qbPaymentJobHandlers } from '../../workers/approvals/qb-payment-jobs.js';
+import { approvalDecider, approvalStreamId } from '../approvals/approval-decider.js';
+import { qbPaymentRequestId } from '../approvals/payments/qb-payments.js';
+import { qbSyncItems } from '../approvals/payments/qb-sync-details.js';
+import { type StartedApp, startApp } from '../main.js';
+import type { QbBill } from '../quickbooks/bills.js';
+import type { QbBillPayment } from '../quickbooks/client.js';
+import { loadConfig } from '../shared/config.js';
+
+const A = '/api/bill-approval/approvals';
+const admin = { email: 'admin@billflow.test', password: 'Admin-Passw0rd!' };
+const qbApp = { clientId: 'billflow-qb-pay', clientSecret: 'qb-pay-secret-value-4711' };
+
+let sim: QboSandbox;
+let db: TestDatabase;
+let redis: TestRedis;
+let gateway: StartedApp;
+let projector: StartedApp;
+let url = '';
+let token = '';
+let userToken = '';
+let adminId = 0;
+let companyId = 0;
+let bankId = '';
+let otherCompanyId = 0;
+let openBills: string[] = [];
+let otherBills: string[] = [];
+let jobs = 0;
+
+const simGet = async (path: string) => (await fetch(`${sim.url}${path}`)).json();
+const simPost = (path: string, body: unknown) =>
+  fetch(`${sim.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+const paymentsLog = async () =>
+  ((await simGet('/__sim/requests')).requests as LoggedRequest[]).filter((r) =>
+    r.path.endsWith('/billpayment'),
+  );
+/** QuickBooks' objects as they are now (sim.realms() is the seed, before any payment). */
+async function qbGet<T>(path: string): Promise<T> {
+  const access = await gateway.app.quickbooks.access(companyId, { userId: null });
+  return access.client.get<T>(access.isSandbox, access.realmId, access.auth, path);
+}
+const billNow = async (id: string) =>
+  (await qbGet<{ Bill: QbBill & { LinkedTxn: unknown[] } }>(`bill/${id}`)).Bill;
+const paymentNow = async (id: string) =>
+  (await qbGet<{ BillPayment: QbBillPayment }>(`billpayment/${id}`)).BillPayment;
+
+function fakeJob(name: string, data: Record<string, unknown>, id = `payments_test_${++jobs}`): Job {
+  return {
+    id,
+    name,
+    data: { ...data, correlationId: null, causationEventId: id },
+    opts: {},
+    attemptsMade: 0,
+    moveToDelayed: async () => {},
+    updateData: async () => {},
+  } as unknown as Job;
+}
+
+const handle = (approvalId: string, command: Parameters<typeof approvalDecider.decide>[0]) =>
+  gateway.app.commands.handle(approvalDecider, approvalStreamId(approvalId), command, { userId: null });
+const stateOf = async (approvalId: string) =>
+  (await gateway.app.commands.load(approvalDecider, approvalStreamId(approvalId))).state;
+const eventsOf = async (approvalId: string) =>
+  (await gateway.app.store.readStream(approvalStreamId(approvalId))).events;
+
+/** An approval of these bills, approved, its file "generated", uploaded and paid: PAYMENT_COMPLETED. */
+async function paidApproval(cid: number, billIds: string[]) {
+  const created = await api(url, 'POST', A, { body: { companyId: cid, billIds }, token });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  const id = created.body.data.id as string;
+  const approved = await api(url, 'PUT', `${A}/${id}/approve`, { body: { approvedBills: billIds }, token });
+  expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+  const now = () => new Date().toISOString();
+  await handle(id, { type: 'RequestNacha', reason: 'approved', byUserId: null, now: now() });
+  await handle(id, {
+    type: 'RecordNachaGenerated',
+    version: 1,
+    file: {
+      fileId: `file-${id}`,
+      fileName: 'test.ach',
+      batchNumber: 1,
+      fileIdModifier: 'A',
+      effectiveDate: '2030-01-02',
+      entryCount: 1,
+      totalCreditCents: 100,
+      totalDebitCents: 0,
+      balanced: false,
+      vendors: [],
+      skippedBills: [],
+    },
+    now: now(),
+  });
+  await handle(id, { type: 'MarkBankUploaded', byUserId: adminId, link: null, now: now() });
+  await handle(id, { type: 'MarkPaymentCompleted', byUserId: adminId, link: null, now: now() });
+  expect((await stateOf(id)).status).toBe('PAYMENT_COMPLETED');
+  return id;
+}
+
+const startSync = (approvalId: string) =>
+  qbPaymentJobHandlers['start-qb-sync'](gateway.app, fakeJob('start-qb-sync', { approvalId }));
+const payBills = (approvalId: string, attempt: number, job = fakeJob('pay-bills', { approvalId, attempt })) =>
+  qbPaymentJobHandlers['pay-bills'](gateway.app, job);
+const syncOf = async (approvalId: string) => (await stateOf(approvalId)).payment.qbSync;
+const lastFinish = async (approvalId: string) =>
+  (await eventsOf(approvalId)).filter((e) => e.type === 'QbPaymentSyncFinished').at(-1)?.data as
+    | { status: string; message: string; attempt: number }
+    | undefined;
+const retry = (approvalId: string, as = token) =>
+  api(url, 'POST', `${A}/${approvalId}/retry-qb-sync`, { token: as });
+
+beforeAll(async () => {
+  sim = await startQboSandbox({ clients: [qbApp], ratePerMinute: 100_000, concurrentPerRealm: 50 });
+  db = await createTestDatabase('qbpay');
+  await db.pool.end();
+  redis = await createTestRedis('qbpay');
+  const env = testAppEnv(db, redis, admin, {
+    HOST: '127.0.0.1',
+    PORT: '0',
+    QBO_OAUTH_BASE: sim.url,
+    QBO_API_BASE: sim.url,
+  });
+  // The whole product once (its first admin), then a gateway and a projector without workers.
+  const all = await startApp(loadConfig(env));
+  await all.close();
+  projector = await startApp(loadConfig({ ...env, ROLE: 'projector' }));
+  gateway = await startApp(loadConfig({ ...env, ROLE: 'gateway' }));
+  url = gateway.url!;
+  const signedIn = await signIn(url, admin.email, admin.password);
+  token = signedIn.tokens.accessToken;
+  adminId = signedIn.user.id;
+  const reg = await api(url, 'POST', '/api/auth/register', {
+    token,
+    body: { email: 'viewer@billflow.test', password: 'Viewer-Passw0rd!', role: 'USER' },
+  });
+  expect(reg.status, JSON.stringify(reg.body)).toBe(201);
+  userToken = (await signIn(url, 'viewer@billflow.test', 'Viewer-Passw0rd!')).tokens.accessToken;
+
+  const connect = async (name: string, realmIndex: number) => {
+    const c = await api(url, 'POST', '/api/company/companies', { body: { name }, token });
+    const id = c.body.data.id as number;
+    const { realmId: rid } = await connectOverHttp({
+      gatewayUrl: url,
+      simUrl: sim.url,
+      token,
+      companyId: id,
+      app: qbApp,
+      realmIndex,
+    });
+    const policy = await api(url, 'PUT', `/api/bill-approval/policies/${id}`, {
+      body: { creatorMayNotApprove: false, secondApprovalThreshold: null, assignedStaffOnly: false },
+      token,
+    });
+    expect(policy.status).toBe(200);
+    const realm = sim.realms().find((r) => r.realmId === rid)!;
+    const bank = realm.accounts.find((a) => a.AccountType === 'Bank' && a.Active)!;
+    const set = await api(url, 'PUT', `/api/company/companies/${id}/payment-account`, {
+      body: { qbPaymentAccountReference: bank.Id },
+      token,
+    });
+    expect(set.status, JSON.stringify(set.body)).toBe(200);
+    return { id, realm, bank: bank.Id };
+  };
+  const one = await connect('Payments Plumbing', 0);
+  companyId = one.id;
+  bankId = one.bank;
+  openBills = one.realm.bills.filter((b) => b.Balance > 0).map((b) => b.Id);
+  const two = await connect('Unplugged Upholstery', 1);
+  otherCompanyId = two.id;
+  otherBills = two.realm.bills.filter((b) => b.Balance > 0).map((b) => b.Id);
+  expect(openBills.length).toBeGreaterThanOrEqual(10);
+}, 120_000);
+
+afterAll(async () => {
+  await gateway?.close();
+  await projector?.close();
+  await redis?.cleanup();
+  await db?.drop();
+  await sim?.close();
+});
+
+describe('QuickBooks bill payments', () => {
+  it('pays every bill once from the payment account: SUCCESS, BillPayments in QuickBooks, balances 0', async () => {
+    const bills = openBills.slice(0, 2);
+    const before = await Promise.all(bills.map(async (b) => (await billNow(b)).Balance));
+    const id = await paidApproval(companyId, bills);
+    expect(await startSync(id)).toBe('started');
+    // The process manager's job runs once per event; a second start changes nothing.
+    expect(await startSync(id)).toBe('unchanged');
+    expect(await syncOf(id)).toMatchObject({ status: 'SYNCING', attempt: 1 });
+    await payBills(id, 1);
+    expect(await syncOf(id)).toMatchObject({ status: 'SUCCESS', paidBillIds: bills });
+    expect(await lastFinish(id)).toMatchObject({
+      status: 'SUCCESS',
+      message: 'All 2 bills paid in QuickBooks',
+    });
+    const items = qbSyncItems(await eventsOf(id));
+    for (const [n, billId] of bills.entries()) {
+      const bill = await billNow(billId);
+      expect(bill.Balance).toBe(0);
+      const paymentId = items.find((i) => i.billId === billId)!.billPaymentId!;
+      expect(await paymentNow(paymentId)).toMatchObject({
+        PayType: 'Check',
+        CheckPayment: { BankAccountRef: { value: bankId } },
+        TotalAmt: before[n],
+        Line: [{ Amount: before[n], LinkedTxn: [{ TxnId: billId, TxnType: 'Bill' }] }],
+      });
+      expect(bill.LinkedTxn).toContainEqual({ TxnId: paymentId, TxnType: 'BillPaymentCheck' });
+    }
+    expect(items.map((i) => [i.billId, i.success, i.error, i.amount])).toEqual(
+      bills.map((b, n) => [b, true, null, before[n]]),
+    );
+    expect(items.every((i) => typeof i.billPaymentId === 'string' && i.duration >= 0)).toBe(true);
+    const requestIds = bills.map((b) => qbPaymentRequestId(id, b));
+    expect(requestIds.every((r) => r.length <= 50)).toBe(true);
+    const log = (await paymentsLog()).filter((r) => requestIds.includes(r.requestId!));
+    expect(log.map((r) => r.paidBillIds)).toEqual(bills.map((b) => [b]));
+
+    // Every bill paid: a retry is refused with the decider's message.
+    const refused = await retry(id);
+    expect(refused.status).toBe(409);
+    expect(refused.body.message).toBe('Every approved bill is already paid in QuickBooks');
+  });
+
+  it('one bill failing: PARTIAL_SUCCESS; retry pays only that one: SUCCESS, each bill paid once', async () => {
+    const bills = openBills.slice(2, 5);
+    const failing = bills[1];
+    const id = await paidApproval(companyId, bills);
+    await simPost('/__sim/faults', { rules: [{ method: 'POST', billId: failing, kind: 'validation' }] });
+    try {
+      await startSync(id);
+      await payBills(id, 1);
+    } finally {
+      await simPost('/__sim/faults', { clear: true });
+    }
+    expect(await syncOf(id)).toMatchObject({ status: 'PARTIAL_SUCCESS', paidBillIds: [bills[0], bills[2]] });
+    expect((await lastFinish(id))?.message).toBe(
+      '2 of 3 bills paid in QuickBooks; 1 failed: retry to pay the rest',
+    );
+    const failed = qbSyncItems(await eventsOf(id)).find((i) => i.billId === failing)!;
+    expect(failed).toMatchObject({ success: false, billPaymentId: null });
+    expect(failed.error).toMatch(/^QuickBooks: /);
+    expect((await billNow(failing)).Balance).toBeGreaterThan(0);
+
+    // The retry, as staff press it: the answer's message, the run started (SYNCING).
+    const r = await retry(id);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body).toMatchObject({ success: true, message: 'QuickBooks payment sync retry started' });
+    expect(r.body.data.id).toBe(id);
+    expect(await syncOf(id)).toMatchObject({ status: 'SYNCING', attempt: 2 });
+    const started = (await eventsOf(id)).filter((e) => e.type === 'QbPaymentSyncStarted').at(-1)!;
+    expect(started.data).toMatchObject({ attempt: 2, billIds: [failing], byUserId: adminId });
+    // While it runs, a second retry is refused.
+    const running = await retry(id);
+    expect(running.status).toBe(409);
+    expect(running.body.message).toBe('The QuickBooks payment sync is already running');
+
+    await payBills(id, 2);
+    expect(await syncOf(id)).toMatchObject({ status: 'SUCCESS' });
+    expect((await lastFinish(id))?.message).toBe('All 3 bills paid in QuickBooks');
+    expect(qbSyncItems(await eventsOf(id)).every((i) => i.success)).toBe(true);
+    for (const b of bills) expect((await billNow(b)).Balance).toBe(0);
+    // The simulator's log: each bill paid by exactly one request.
+    const paid = (await paymentsLog()).flatMap((l) => l.paidBillIds ?? []);
+    for (const b of bills) expect(paid.filter((x) => x === b)).toHaveLength(1);
+  });
+
+  it('a run started again after a crash pays nothing twice and records the payment it made', async () => {
+    const bills = openBills.slice(5, 7);
+    const id = await paidApproval(companyId, bills);
+    await startSync(id);
+    // The crashed run paid the first bill in QuickBooks, then died before recording it.
+    const access = await gateway.app.quickbooks.access(companyId, { userId: null });
+    const first = await billNow(bills[0]);
+    const requestId = qbPaymentRequestId(id, bills[0]);
+    const made = await access.client.createBillPayment(
+      access.isSandbox,
+      access.realmId,
+      access.auth.token,
+      {
+        VendorRef: { value: first.VendorRef.value },
+        PayType: 'Check',
+        CheckPayment: { BankAccountRef: { value: bankId } },
+        TotalAmt: first.Balance,
+        PrivateNote: `Billflow bill payment ${requestId}`,
+        Line: [{ Amount: first.Balance, LinkedTxn: [{ TxnId: first.Id, TxnType: 'Bill' }] }],
+      },
+      requestId,
+    );
+    // The job runs again, twice over (the same job id: a crash-like re-run).
+    const job = fakeJob('pay-bills', { approvalId: id, attempt: 1 });
+    await payBills(id, 1, job);
+    await payBills(id, 1, job);
+    expect(await syncOf(id)).toMatchObject({ status: 'SUCCESS', paidBillIds: bills });
+    const items = qbSyncItems(await eventsOf(id));
+    expect(items.find((i) => i.billId === bills[0])).toMatchObject({ success: true, billPaymentId: made.Id });
+    // One result per bill and one finish, however often the job ran.
+    const events = await eventsOf(id);
+    expect(events.filter((e) => e.type === 'QbBillPaid')).toHaveLength(2);
+    expect(events.filter((e) => e.type === 'QbPaymentSyncFinished')).toHaveLength(1);
+    const paid = (await paymentsLog()).flatMap((l) => l.paidBillIds ?? []);
+    for (const b of bills) expect(paid.filter((x) => x === b)).toHaveLength(1);
+  });
+
+  it('a bill paid in QuickBooks by someone else is not paid again and is named as such', async () => {
+    const bills = openBills.slice(7, 9);
+    const id = await paidApproval(companyId, bills);
+    await startSync(id);
+    const access = await gateway.app.quickbooks.access(companyId, { userId: null });
+    const other = await billNow(bills[1]);
+    const elsewhere = await access.client.createBillPayment(
+      access.isSandbox,
+      access.realmId,
+      access.auth.token,
+      {
+        VendorRef: { value: other.VendorRef.value },
+        PayType: 'Check',
+        CheckPayment: { BankAccountRef: { value: bankId } },
+        TotalAmt: other.Balance,
+        Line: [{ Amount: other.Balance, LinkedTxn: [{ TxnId: other.Id, TxnType: 'Bill' }] }],
+      },
+      'paid-by-hand-1',
+    );
+    await payBills(id, 1);
+    expect(await syncOf(id)).toMatchObject({ status: 'PARTIAL_SUCCESS', paidBillIds: [bills[0]] });
+    const item = qbSyncItems(await eventsOf(id)).find((i) => i.billId === bills[1])!;
+    expect(item).toMatchObject({ success: false, billPaymentId: null });
+    expect(item.error).toBe(
+      `Already paid in QuickBooks (BillPayment ${elsewhere.Id}), not by Billflow: no second payment was made`,
+    );
+    // A retry over GraphQL runs again and still pays it nothing: it stays named, the sync partial.
+    const g = await gql(
+      url,
+      'mutation ($id: String!) { retryQbSync(id: $id) { message approval { id } } }',
+      { id },
+      token,
+    );
+    expect(g.errors).toBeUndefined();
+    expect(g.data).toEqual({
+      retryQbSync: { message: 'QuickBooks payment sync retry started', approval: { id } },
+    });
+    await payBills(id, 2);
+    expect(await syncOf(id)).toMatchObject({
+      status: 'PARTIAL_SUCCESS',
+      attempt: 2,
+      paidBillIds: [bills[0]],
+    });
+    const paid = (await paymentsLog()).flatMap((l) => l.paidBillIds ?? []);
+    expect(paid.filter((x) => x === bills[0])).toHaveLength(1);
+    expect(paid.filter((x) => x === bills[1])).toHaveLength(1);
+  });
+
+  it('a company not connected to QuickBooks: SKIPPED, nothing paid', async () => {
+    const bills = otherBills.slice(0, 1);
+    const id = await paidApproval(otherCompanyId, bills);
+    const gone = await api(url, 'DELETE', `/api/company/companies/${otherCompanyId}/qb-credentials`, {
+      token,
+    });
+    expect(gone.status, JSON.stringify(gone.body)).toBe(200);
+    const before = (await paymentsLog()).length;
+    await startSync(id);
+    await payBills(id, 1);
+    expect(await syncOf(id)).toMatchObject({ status: 'SKIPPED', paidBillIds: [] });
+    expect((await lastFinish(id))?.message).toBe(
+      'The company is not connected to QuickBooks: no bill payment was recorded there',
+    );
+    expect((await paymentsLog()).length).toBe(before);
+  });
+
+  it('retry refusals: before PAYMENT_COMPLETED (409), a USER (403), over GraphQL the same rules', async () => {
+    const bills = openBills.slice(9, 10);
+    const created = await api(url, 'POST', A, { body: { companyId, billIds: bills }, token });
+    const id = created.body.data.id as string;
+    const early = await retry(id);
+    expect(early.status).toBe(409);
+    expect(early.body.message).toBe('QuickBooks payments are made once the payment is completed');
+    const asUser = await retry(id, userToken);
+    expect(asUser.status).toBe(403);
+    const unknown = await retry('00000000-0000-4000-8000-000000000000');
+    expect(unknown.status).toBe(404);
+    const mutation = 'mutation ($id: String!) { retryQbSync(id: $id) { message approval { id status } } }';
+    const g = await gql(url, mutation, { id }, token);
+    expect(g.errors?.[0].message).toBe('QuickBooks payments are made once the payment is completed');
+    const gUser = await gql(url, mutation, { id }, userToken);
+    expect(gUser.errors?.[0].extensions?.code).toBe('FORBIDDEN');
+    expect((await eventsOf(id)).some((e) => e.type === 'QbPaymentSyncStarted')).toBe(false);
+  });
+});
