@@ -4,7 +4,7 @@
 // nothing twice; a company not connected → SKIPPED; the retry's refusals and roles. The approvals
 // reach PAYMENT_COMPLETED through the decider's commands (no real NACHA file). The product runs as a
 // gateway and a projector, no worker: the test runs the payment jobs itself, so nothing races them.
-import type { Job } from 'bullmq';
+import { DelayedError, type Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testAppEnv } from '../../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
@@ -128,7 +128,13 @@ const retry = (approvalId: string, as = token) =>
   api(url, 'POST', `${A}/${approvalId}/retry-qb-sync`, { token: as });
 
 beforeAll(async () => {
-  sim = await startQboSandbox({ clients: [qbApp], ratePerMinute: 100_000, concurrentPerRealm: 50 });
+  // A one-second throttle window: a throttled job waits a second here, not Intuit's minute.
+  sim = await startQboSandbox({
+    clients: [qbApp],
+    ratePerMinute: 100_000,
+    concurrentPerRealm: 50,
+    rateWindowSeconds: 1,
+  });
   db = await createTestDatabase('qbpay');
   await db.pool.end();
   redis = await createTestRedis('qbpay');
@@ -186,7 +192,7 @@ beforeAll(async () => {
   const two = await connect('Unplugged Upholstery', 1);
   otherCompanyId = two.id;
   otherBills = two.realm.bills.filter((b) => b.Balance > 0).map((b) => b.Id);
-  expect(openBills.length).toBeGreaterThanOrEqual(10);
+  expect(openBills.length).toBeGreaterThanOrEqual(12);
 }, 120_000);
 
 afterAll(async () => {
@@ -366,6 +372,34 @@ describe('QuickBooks bill payments', () => {
     const paid = (await paymentsLog()).flatMap((l) => l.paidBillIds ?? []);
     expect(paid.filter((x) => x === bills[0])).toHaveLength(1);
     expect(paid.filter((x) => x === bills[1])).toHaveLength(1);
+  });
+
+  it('QuickBooks throttling delays the job and skips no bill; the run goes on where it stopped', async () => {
+    const bills = openBills.slice(10, 12);
+    const id = await paidApproval(companyId, bills);
+    await startSync(id);
+    await simPost('/__sim/faults', {
+      rules: [{ method: 'POST', billId: bills[1], kind: 'throttle', count: 1 }],
+    });
+    const delays: number[] = [];
+    const job = fakeJob('pay-bills', { approvalId: id, attempt: 1 });
+    (job as unknown as { moveToDelayed: (until: number) => Promise<void> }).moveToDelayed = async (until) => {
+      delays.push(until);
+    };
+    const started = Date.now();
+    await expect(qbPaymentJobHandlers['pay-bills'](gateway.app, job, 'lock')).rejects.toBeInstanceOf(
+      DelayedError,
+    );
+    expect(delays).toHaveLength(1);
+    expect(delays[0]).toBeGreaterThanOrEqual(started + 1000);
+    // The first bill is recorded, the throttled one is neither paid nor failed: still running.
+    expect(await syncOf(id)).toMatchObject({ status: 'SYNCING', paidBillIds: [bills[0]] });
+    expect((await eventsOf(id)).some((e) => e.type === 'QbBillPaymentFailed')).toBe(false);
+    await new Promise((r) => setTimeout(r, Math.max(0, delays[0] - Date.now()) + 50));
+    await qbPaymentJobHandlers['pay-bills'](gateway.app, job, 'lock');
+    expect(await syncOf(id)).toMatchObject({ status: 'SUCCESS', paidBillIds: bills });
+    const paid = (await paymentsLog()).flatMap((l) => l.paidBillIds ?? []);
+    for (const b of bills) expect(paid.filter((x) => x === b)).toHaveLength(1);
   });
 
   it('a company not connected to QuickBooks: SKIPPED, nothing paid', async () => {
