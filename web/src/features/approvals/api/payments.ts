@@ -154,10 +154,14 @@ export interface TokenVerification {
   };
 }
 
-/** GET verify-token (with the session's bearer too). */
-export async function verifyToken(id: string, token: string): Promise<TokenVerification> {
+/** GET verify-token (with the session's bearer too); the action, when given, is checked by the server. */
+export async function verifyToken(
+  id: string,
+  token: string,
+  action?: string | null,
+): Promise<TokenVerification> {
   const res = await api.get<TokenVerification>(path(id, 'verify-token'), {
-    query: { token },
+    query: { token, action },
     fallbackMessage: 'Unable to verify your access to this approval.',
   });
   return res.data as TokenVerification;

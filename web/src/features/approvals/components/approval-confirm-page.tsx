@@ -93,13 +93,13 @@ function FailureScreen({ failure, id, action }: { failure: Failure; id: string; 
       <p>The access token may be invalid, expired, or you may not have permission to update this approval.</p>
       <details className="rounded-md border bg-muted/50 p-3" data-testid="debug-info">
         <summary className="cursor-pointer font-medium">Debug info</summary>
-        <dl className="mt-2 grid gap-1 font-mono text-xs [overflow-wrap:anywhere]">
-          <div>Approval: {id}</div>
-          <div>Action: {action ?? 'none'}</div>
-          <div>Status: {failure.status ?? 'no answer'}</div>
-          <div>Code: {failure.code ?? 'none'}</div>
-          <div>Message: {failure.text}</div>
-        </dl>
+        <ul className="mt-2 grid gap-1 font-mono text-xs [overflow-wrap:anywhere]">
+          <li>Approval: {id}</li>
+          <li>Action: {action ?? 'none'}</li>
+          <li>Status: {failure.status ?? 'no answer'}</li>
+          <li>Code: {failure.code ?? 'none'}</li>
+          <li>Message: {failure.text}</li>
+        </ul>
       </details>
       <div>{login}</div>
     </Notice>
@@ -125,7 +125,7 @@ export function ApprovalConfirmPage() {
     let live = true;
     setVerified(null);
     setFailure(null);
-    verifyToken(id, token).then(
+    verifyToken(id, token, action).then(
       (v) => live && setVerified(v),
       (err: unknown) => {
         if (!live) return;
@@ -137,7 +137,7 @@ export function ApprovalConfirmPage() {
     return () => {
       live = false;
     };
-  }, [id, token, paramsError]);
+  }, [id, token, action, paramsError]);
 
   const header = <PageHeader title="Confirm Payment Status" description={`Approval #${shortId(id)}`} />;
 
