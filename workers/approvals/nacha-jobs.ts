@@ -1,5 +1,38 @@
-// Jobs of the payment process managers (payments.ts): request-nacha, generate-nacha. Each is idempotent and reports back
-// with a command whose id is the job id.
+// Jobs of the payment process manager (payments.ts): request-nacha (an approved approval asks for its
+// file) and generate-nacha (a request is worked on: services/approvals/payments/nacha-generate.ts).
+// Each is idempotent and reports back with a command whose id is the job id.
+import type { Job } from 'bullmq';
+import { approvalDecider, approvalStreamId } from '../../services/approvals/approval-decider.js';
+import { generatePaymentFile } from '../../services/approvals/payments/nacha-generate.js';
 import type { JobHandler } from '../process-manager.js';
 
-export const nachaJobHandlers: Record<string, JobHandler> = {};
+const jobContext = (job: Job) => {
+  const { correlationId, causationEventId } = job.data as {
+    correlationId?: string | null;
+    causationEventId?: string;
+  };
+  return {
+    commandId: job.id,
+    causationId: causationEventId ?? job.id,
+    correlationId: correlationId ?? undefined,
+    // The system acts: the history shows 'System'.
+    userId: null,
+  };
+};
+
+export const nachaJobHandlers: Record<string, JobHandler> = {
+  async 'request-nacha'(app, job) {
+    const { approvalId } = job.data as { approvalId: string };
+    const r = await app.commands.handle(
+      approvalDecider,
+      approvalStreamId(approvalId),
+      { type: 'RequestNacha', reason: 'approved', byUserId: null, now: new Date().toISOString() },
+      jobContext(job),
+    );
+    return r.events.length > 0 ? 'requested' : 'already';
+  },
+  async 'generate-nacha'(app, job) {
+    const { approvalId, version } = job.data as { approvalId: string; version: number };
+    return generatePaymentFile(app, approvalId, version, jobContext(job));
+  },
+};

@@ -1,0 +1,56 @@
+// Staff's calls on an approval's files (spec 2 §7): Regenerate (GenerateNacha: a new version is asked
+// for; refused from BANK_UPLOADED on, a second file would pay twice) and the download of a stored
+// file as text (ADMIN, MODERATOR), each download recorded on the approval before the text is given.
+import type { AppServices } from '../../app/context.js';
+import { type Actor, authorize, commandContext } from '../../auth/permissions.js';
+import { AppError } from '../../shared/errors.js';
+import { approvalDecider, approvalStreamId } from '../approval-decider.js';
+import { answerApproval, onApproval } from '../command.js';
+import { type ApprovalDto, parseApprovalId, requireRow } from '../rows.js';
+import { readNachaFile } from './nacha-files.js';
+
+export const REGENERATING = 'The NACHA file is being regenerated';
+
+/** POST /approvals/{id}/regenerate-nacha: the new version's request; the file follows from the job. */
+export async function regenerateNacha(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+): Promise<{ message: string; approval: ApprovalDto }> {
+  authorize(actor, 'approvals.write');
+  const r = await onApproval(app, actor, id, {
+    type: 'RequestNacha',
+    reason: 'regenerate',
+    byUserId: actor.id,
+    now: new Date().toISOString(),
+  });
+  return { message: REGENERATING, approval: await answerApproval(app, r.approvalId, r.position, r.state) };
+}
+
+const FILE_ID = /^[0-9a-f-]{36}$/i;
+
+/** GET /approvals/{id}/nacha-files/{fileId}: the file's text, its download on record first. */
+export async function downloadNachaFile(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+  fileIdInput: unknown,
+): Promise<{ fileName: string; text: string }> {
+  authorize(actor, 'approvals.nachaDownload');
+  const approvalId = parseApprovalId(id);
+  await requireRow(app, actor, approvalId);
+  const fileId =
+    typeof fileIdInput === 'string' && FILE_ID.test(fileIdInput) ? fileIdInput.toLowerCase() : null;
+  if (!fileId) throw new AppError('NOT_FOUND', 'File not found');
+  const found = await readNachaFile(app, approvalId, fileId);
+  if (!found) throw new AppError('NOT_FOUND', 'File not found');
+  if ('gone' in found)
+    throw new AppError('NOT_FOUND', 'The file can no longer be read: its company’s data was forgotten');
+  await app.commands.handle(
+    approvalDecider,
+    approvalStreamId(approvalId),
+    { type: 'RecordNachaDownload', fileId, byUserId: actor.id, now: new Date().toISOString() },
+    commandContext(actor),
+  );
+  return { fileName: found.file.fileName, text: found.text };
+}

@@ -1,0 +1,254 @@
+// Generating an approval's payment file (the `generate-nacha` job; docs/ARCHITECTURE.md "Payments"):
+// one credit per vendor, the sum of its approved bills' open balances (afresh from QuickBooks where
+// the company is connected; a bill paid there is left out and named), effective the next banking
+// day, the day's next file id modifier, credits only (220) or balanced (200) per the company. The
+// file is validated by the library before it is kept (an invalid file is never stored), stored
+// encrypted with the company's key, and reported to the approval with RecordNachaGenerated; what
+// stops it is reported with RecordNachaFailed, each problem named.
+//
+// Idempotent: the file id derives from the approval and the request's version, its modifier is taken
+// once per file id, and the stored row is what is reported, so a job run again (a retry, a crash
+// after storing) reports the very same file; the decider drops an outcome already recorded.
+import type { NachaProblem } from '../../../schema/approvals/payment-events.js';
+import { type CommandContext, eventIdFor } from '../../app/command-handler.js';
+import type { AppServices } from '../../app/context.js';
+import { nextBankingDay } from '../../nacha/banking-day.js';
+import {
+  achFileDay,
+  buildVendorPaymentFile,
+  type NachaCompany,
+  type VendorCredit,
+} from '../../nacha/payment-file.js';
+import { AchWriteError } from '../../nacha/records.js';
+import { validateAchFile } from '../../nacha/validator.js';
+import { QbApiError, QbGrantError } from '../../quickbooks/client.js';
+import { AppError } from '../../shared/errors.js';
+import { type ApprovalState, approvalDecider, approvalStreamId } from '../approval-decider.js';
+import { takeFileIdModifier } from './file-modifier.js';
+import { findNachaFile, storeNachaFile } from './nacha-files.js';
+import { companyForNacha, qbBalances, vendorsForNacha, vendorsOf } from './nacha-sources.js';
+import type { PaymentCommand } from './payment-decider.js';
+
+export type GeneratedFile = Extract<PaymentCommand, { type: 'RecordNachaGenerated' }>['file'];
+
+/** The payment file of one request: the same id however often the request is worked on. */
+export const paymentFileId = (approvalId: string, version: number) =>
+  eventIdFor(`nacha-file:${approvalId}:${version}`, 0);
+
+export const toCents = (dollars: number) => Math.round(dollars * 100);
+
+/** 'YYYYMMDD' → 'YYYY-MM-DD'. */
+export const isoDay = (day: string) => `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}`;
+
+/** The file's text validated by the library: never kept when it breaks a rule. */
+export function assertValidFile(text: string) {
+  const issues = validateAchFile(text);
+  if (issues.length > 0)
+    throw new Error(
+      `the NACHA library refused the file it wrote: ${issues
+        .slice(0, 5)
+        .map((i) => `line ${i.line} ${i.record}.${i.field}: ${i.message}`)
+        .join('; ')}`,
+    );
+}
+
+/** A writer's refusal as a problem: an entry's is its vendor's banking, the rest the company's settings. */
+export function writeProblem(err: AchWriteError, vendorNames: readonly string[]): NachaProblem {
+  const entry = /entries\[(\d+)\]/.exec(err.path);
+  const vendor = entry ? (vendorNames[Number(entry[1])] ?? null) : null;
+  return vendor
+    ? { kind: 'vendor-banking', vendorName: vendor, message: `${vendor}: ${err.field} ${err.reason}` }
+    : {
+        kind: 'company-settings',
+        vendorName: null,
+        message: `The company's NACHA settings: ${err.field} ${err.reason}`,
+      };
+}
+
+type Plan =
+  | { problems: NachaProblem[] }
+  | {
+      credits: VendorCredit[];
+      vendors: GeneratedFile['vendors'];
+      skippedBills: GeneratedFile['skippedBills'];
+      company: NachaCompany;
+    };
+
+/** What the file pays, or why it cannot be made. */
+async function plan(app: AppServices, state: ApprovalState, ctx: CommandContext): Promise<Plan> {
+  const companyId = state.companyId!;
+  const approved = new Set(state.approvedBillIds);
+  const bills = state.bills.filter((b) => approved.has(b.Id));
+  const [company, vendorCheck] = await Promise.all([
+    companyForNacha(app, companyId),
+    vendorsForNacha(app, companyId, vendorsOf(bills)),
+  ]);
+  const problems: NachaProblem[] = [];
+  if ('problem' in company) problems.push(company.problem);
+  problems.push(...vendorCheck.problems);
+  if (problems.length > 0 || 'problem' in company) return { problems };
+
+  let balances: Map<string, number> | null = null;
+  if (company.connected) {
+    try {
+      balances = await qbBalances(
+        app,
+        companyId,
+        bills.map((b) => b.Id),
+        // Not the job's command id: a token renewal on the company's stream is its own command.
+        { correlationId: ctx.correlationId, causationId: ctx.causationId, userId: null },
+      );
+    } catch (err) {
+      if (!(err instanceof QbApiError || err instanceof QbGrantError || err instanceof AppError)) throw err;
+      return {
+        problems: [
+          {
+            kind: 'quickbooks',
+            vendorName: null,
+            message: `The bills' balances could not be read from QuickBooks (${err.message}): try Regenerate once QuickBooks answers`,
+          },
+        ],
+      };
+    }
+  }
+  const skippedBills: GeneratedFile['skippedBills'] = [];
+  const byVendor = new Map<string, { cents: number; billIds: string[]; docs: string[] }>();
+  for (const b of bills) {
+    const balance = balances ? balances.get(b.Id) : b.Balance;
+    if (balance === undefined) {
+      skippedBills.push({ billId: b.Id, docNumber: b.DocNumber, reason: 'no longer in QuickBooks' });
+      continue;
+    }
+    if (toCents(balance) <= 0) {
+      skippedBills.push({ billId: b.Id, docNumber: b.DocNumber, reason: 'already paid in QuickBooks' });
+      continue;
+    }
+    const v = byVendor.get(b.VendorRef.value) ?? { cents: 0, billIds: [], docs: [] };
+    v.cents += toCents(balance);
+    v.billIds.push(b.Id);
+    v.docs.push(b.DocNumber ?? b.Id);
+    byVendor.set(b.VendorRef.value, v);
+  }
+  if (byVendor.size === 0)
+    return {
+      problems: [
+        {
+          kind: 'nothing-to-pay',
+          vendorName: null,
+          message: 'Nothing to pay: every approved bill is already paid in QuickBooks',
+        },
+      ],
+    };
+  const credits: VendorCredit[] = [];
+  const vendors: GeneratedFile['vendors'] = [];
+  for (const [qbVendorId, v] of byVendor) {
+    const payee = vendorCheck.payable.get(qbVendorId)!;
+    const b = payee.banking;
+    credits.push({
+      name: payee.name,
+      routingNumber: b.routingNumber,
+      accountNumber: b.accountNumber,
+      accountType: b.accountType,
+      amountCents: v.cents,
+      identification: qbVendorId.slice(0, 15),
+      addenda: `BILLS ${v.docs.join(',')}`,
+    });
+    vendors.push({
+      qbVendorId,
+      name: payee.name,
+      amountCents: v.cents,
+      accountLast4: b.accountNumber.trim().slice(-4),
+      billIds: v.billIds,
+    });
+  }
+  return { credits, vendors, skippedBills, company: company.company };
+}
+
+export type GenerationOutcome = 'stale' | 'generated' | 'failed';
+
+/** Works on one request (approval, version); reports its outcome to the approval. */
+export async function generatePaymentFile(
+  app: AppServices,
+  approvalId: string,
+  version: number,
+  ctx: CommandContext,
+): Promise<GenerationOutcome> {
+  const streamId = approvalStreamId(approvalId);
+  const { state } = await app.commands.load(approvalDecider, streamId);
+  const p = state.payment;
+  // A later request replaced this one, or its outcome is recorded: nothing to do.
+  if (!state.exists || state.deleted || p.nachaVersion !== version || p.nacha !== 'REQUESTED') return 'stale';
+  const report = (command: PaymentCommand) => app.commands.handle(approvalDecider, streamId, command, ctx);
+  const fileId = paymentFileId(approvalId, version);
+  const stored = await findNachaFile<GeneratedFile>(app, fileId);
+  if (stored) {
+    await report({
+      type: 'RecordNachaGenerated',
+      version,
+      file: stored.summary,
+      now: new Date().toISOString(),
+    });
+    return 'generated';
+  }
+  const fail = async (problems: NachaProblem[]) => {
+    await report({
+      type: 'RecordNachaFailed',
+      version,
+      reason: problems.map((x) => x.message).join('; '),
+      problems,
+      now: new Date().toISOString(),
+    });
+    return 'failed' as const;
+  };
+  const planned = await plan(app, state, ctx);
+  if ('problems' in planned) return fail(planned.problems);
+  const { company } = planned;
+  const createdAt = new Date();
+  const day = achFileDay(createdAt);
+  const fileIdModifier = await takeFileIdModifier(app, state.companyId!, day, fileId, ctx);
+  const effectiveDate = nextBankingDay(isoDay(day));
+  let built: ReturnType<typeof buildVendorPaymentFile>;
+  try {
+    built = buildVendorPaymentFile({
+      company,
+      credits: planned.credits,
+      effectiveDate,
+      fileIdModifier,
+      createdAt,
+    });
+  } catch (err) {
+    if (!(err instanceof AchWriteError)) throw err;
+    return fail([
+      writeProblem(
+        err,
+        planned.credits.map((c) => c.name),
+      ),
+    ]);
+  }
+  assertValidFile(built.text);
+  const file: GeneratedFile = {
+    fileId,
+    fileName: built.fileName,
+    batchNumber: built.batchNumber,
+    fileIdModifier,
+    effectiveDate,
+    entryCount: built.entryCount,
+    totalCreditCents: built.totalCreditCents,
+    totalDebitCents: built.totalDebitCents,
+    balanced: company.balancedFile,
+    vendors: planned.vendors,
+    skippedBills: planned.skippedBills,
+  };
+  const kept = await storeNachaFile<GeneratedFile>(app, {
+    fileId,
+    approvalId,
+    companyId: state.companyId!,
+    kind: 'payment',
+    version,
+    fileName: built.fileName,
+    summary: file,
+    text: built.text,
+  });
+  await report({ type: 'RecordNachaGenerated', version, file: kept.summary, now: new Date().toISOString() });
+  return 'generated';
+}

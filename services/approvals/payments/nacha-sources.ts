@@ -1,0 +1,239 @@
+// What a NACHA file is made from, read unsealed at generation time and never written anywhere but
+// the encrypted file: the company's NACHA settings (its stream), each vendor's banking (the vendor's
+// stream), and, where the company is connected, the approved bills' open balances afresh from
+// QuickBooks. Each missing piece becomes a problem named for the person who can fix it.
+import type { NachaProblem } from '../../../schema/approvals/payment-events.js';
+import { companyEvents, type NachaSettings } from '../../../schema/companies/events.js';
+import { type AccountType, vendorEvents } from '../../../schema/vendors/events.js';
+import type { CommandContext } from '../../app/command-handler.js';
+import type { AppServices } from '../../app/context.js';
+import type { NachaCompany } from '../../nacha/payment-file.js';
+import { isRoutingNumber } from '../../nacha/records.js';
+import type { QbBill } from '../../quickbooks/bills.js';
+import { qbStringList } from '../../quickbooks/query-text.js';
+import { eventDecoder } from '../../shared/decider.js';
+import type { ApprovalState } from '../approval-decider.js';
+
+// Another module's streams, read through its published events (schema/): a module's services do
+// not import another's deciders. Only what a file needs is folded here.
+const decodeCompany = eventDecoder(companyEvents);
+const decodeVendor = eventDecoder(vendorEvents);
+
+export interface Banking {
+  routingNumber: string;
+  accountNumber: string;
+  accountType: AccountType;
+  bankName: string | null;
+}
+
+/** The company's latest NACHA settings, opened (null: never set, or its key is gone). */
+async function nachaSettingsOf(app: AppServices, companyId: number): Promise<NachaSettings | null> {
+  const { events } = await app.store.readStream(`company-${companyId}`);
+  let settings: NachaSettings | null = null;
+  for (const stored of events) {
+    if (stored.type !== 'CompanyNachaConfigured') continue;
+    const e = decodeCompany(stored);
+    if (e.type === 'CompanyNachaConfigured') {
+      const { companyId: _c, at: _a, ...rest } = e.data;
+      settings = rest;
+    }
+  }
+  return settings;
+}
+
+interface VendorFold {
+  exists: boolean;
+  forgotten: boolean;
+  name: string | null;
+  active: boolean;
+  banking: Banking | null;
+}
+
+/** What a file needs of a vendor, from its stream `vendor-<companyId>-<qbVendorId>` (opened). */
+async function vendorOf(app: AppServices, companyId: number, qbVendorId: string): Promise<VendorFold> {
+  const { events } = await app.store.readStream(`vendor-${companyId}-${qbVendorId}`);
+  const v: VendorFold = { exists: false, forgotten: false, name: null, active: true, banking: null };
+  for (const stored of events) {
+    const e = decodeVendor(stored);
+    switch (e.type) {
+      case 'VendorCreated':
+        v.exists = true;
+        v.name = e.data.name;
+        v.active = e.data.active;
+        break;
+      case 'VendorChangedInQuickBooks':
+        if (e.data.name !== undefined) v.name = e.data.name;
+        if (e.data.active !== undefined) v.active = e.data.active;
+        break;
+      case 'VendorBankingUpdated':
+        v.banking = {
+          routingNumber: e.data.routingNumber,
+          accountNumber: e.data.accountNumber,
+          accountType: e.data.accountType,
+          bankName: e.data.bankName,
+        };
+        break;
+      case 'VendorBankingCleared':
+        v.banking = null;
+        break;
+      case 'VendorForgotten':
+        v.forgotten = true;
+        v.name = null;
+        v.banking = null;
+        break;
+      default:
+        break;
+    }
+  }
+  return v;
+}
+
+export interface PayableVendor {
+  qbVendorId: string;
+  name: string;
+  banking: Banking;
+}
+
+const problem = (kind: NachaProblem['kind'], vendorName: string | null, message: string): NachaProblem => ({
+  kind,
+  vendorName,
+  message,
+});
+
+/** The company's NACHA settings as the library takes them, or the problem that stops a file. */
+export async function companyForNacha(
+  app: AppServices,
+  companyId: number,
+): Promise<{ company: NachaCompany; connected: boolean } | { problem: NachaProblem }> {
+  const [row, nacha] = await Promise.all([
+    app.db
+      .selectFrom('companies')
+      .select(['name', 'deleted_at', 'qb_connection_status'])
+      .where('id', '=', companyId)
+      .executeTakeFirst(),
+    nachaSettingsOf(app, companyId),
+  ]);
+  if (!row || row.deleted_at !== null)
+    return { problem: problem('company-settings', null, 'The company no longer exists') };
+  const name = row.name;
+  if (!nacha)
+    return {
+      problem: problem(
+        'company-settings',
+        null,
+        `${name} has no NACHA settings: enter its bank, routing and account numbers and tax id on the company's NACHA form`,
+      ),
+    };
+  if (!nacha.bankAccountNumber)
+    return {
+      problem: problem(
+        'company-settings',
+        null,
+        `${name}'s bank account number can no longer be read: enter it again on the company's NACHA form`,
+      ),
+    };
+  return {
+    company: { ...nacha, companyName: name },
+    connected: row.qb_connection_status === 'connected',
+  };
+}
+
+/** Why a vendor's bank details cannot be written into a file (routing check digit, account length), or null. */
+export function bankingFault(b: Banking): string | null {
+  if (!isRoutingNumber(b.routingNumber.trim()))
+    return 'its routing number is not a valid 9-digit routing number';
+  const account = b.accountNumber?.trim() ?? '';
+  if (account.length === 0 || account.length > 17) return 'its account number must be 1 to 17 characters';
+  if (!/^[\x20-\x7e]+$/.test(account)) return 'its account number must be printable characters';
+  if (b.accountType !== 'checking' && b.accountType !== 'savings')
+    return 'its account type must be checking or savings';
+  return null;
+}
+
+/**
+ * Each vendor's banking from its own stream. `payable`: synced, active, with banking that a file can
+ * hold; every other vendor is a problem (not synced, forgotten, inactive, no banking, bad banking).
+ */
+export async function vendorsForNacha(
+  app: AppServices,
+  companyId: number,
+  vendors: ReadonlyArray<{ qbVendorId: string; name: string | null }>,
+): Promise<{ payable: Map<string, PayableVendor>; problems: NachaProblem[]; faulty: NachaProblem[] }> {
+  const payable = new Map<string, PayableVendor>();
+  const problems: NachaProblem[] = [];
+  /** Banking present but not writable into a file (also in `problems`). */
+  const faulty: NachaProblem[] = [];
+  const loaded = await Promise.all(
+    vendors.map(async (v) => ({
+      v,
+      state: await vendorOf(app, companyId, v.qbVendorId),
+    })),
+  );
+  for (const { v, state } of loaded) {
+    const name = state.name ?? v.name ?? `QuickBooks vendor ${v.qbVendorId}`;
+    if (!state.exists)
+      problems.push(
+        problem(
+          'vendor-unknown',
+          name,
+          `${name} is not synced into Billflow: sync the company's vendors, then add its banking`,
+        ),
+      );
+    else if (state.forgotten)
+      problems.push(
+        problem('vendor-unknown', name, `${name} was forgotten: its banking can no longer be read`),
+      );
+    else if (!state.active)
+      problems.push(
+        problem(
+          'vendor-inactive',
+          name,
+          `${name} is inactive: make it active in QuickBooks and sync the vendors`,
+        ),
+      );
+    else if (!state.banking)
+      problems.push(problem('vendor-banking', name, `${name} has no banking information`));
+    else {
+      const fault = bankingFault(state.banking);
+      if (fault) {
+        const p = problem('vendor-banking', name, `${name}: ${fault}`);
+        problems.push(p);
+        faulty.push(p);
+      } else payable.set(v.qbVendorId, { qbVendorId: v.qbVendorId, name, banking: state.banking });
+    }
+  }
+  return { payable, problems, faulty };
+}
+
+/** The approval's vendors (approved bills), in the bills' order. */
+export function vendorsOf(bills: ApprovalState['bills']) {
+  const out = new Map<string, { qbVendorId: string; name: string | null }>();
+  for (const b of bills)
+    if (!out.has(b.VendorRef.value))
+      out.set(b.VendorRef.value, { qbVendorId: b.VendorRef.value, name: b.VendorRef.name });
+  return [...out.values()];
+}
+
+/**
+ * The approved bills' open balances (bill id → balance in dollars) read from the company's
+ * QuickBooks; a bill QuickBooks no longer has is absent.
+ */
+export async function qbBalances(
+  app: AppServices,
+  companyId: number,
+  billIds: string[],
+  ctx: CommandContext,
+): Promise<Map<string, number>> {
+  const { client, isSandbox, realmId, auth } = await app.quickbooks.access(companyId, ctx);
+  const out = new Map<string, number>();
+  for (let i = 0; i < billIds.length; i += 100) {
+    const r = await client.query<{ Bill?: QbBill[] }>(
+      isSandbox,
+      realmId,
+      auth,
+      `select * from Bill where Id in (${qbStringList(billIds.slice(i, i + 100))}) MAXRESULTS 1000`,
+    );
+    for (const b of r.QueryResponse.Bill ?? []) out.set(b.Id, Number(b.Balance ?? 0));
+  }
+  return out;
+}

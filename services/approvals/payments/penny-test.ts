@@ -1,0 +1,119 @@
+// The penny test (spec 2 §2, §5, §8; reference/nacha.md micro-entries): a file of its own crediting
+// each vendor of the approval with complete banking a random 1–99 cents (chosen here, outside the
+// decider), company entry description ACCTVERIFY, its own file id modifier; stored encrypted with the
+// company's key as payment files are, and recorded on the approval (PennyTestGenerated).
+import { randomInt, randomUUID } from 'node:crypto';
+import type { z } from 'zod';
+import type { PennyTestResult } from '../../../schema/approvals/payment-answers.js';
+import type { AppServices } from '../../app/context.js';
+import { type Actor, authorize, commandContext } from '../../auth/permissions.js';
+import { nextBankingDay } from '../../nacha/banking-day.js';
+import { achFileDay, buildPennyTestFile, type VendorCredit } from '../../nacha/payment-file.js';
+import { AchWriteError } from '../../nacha/records.js';
+import { AppError } from '../../shared/errors.js';
+import { approvalDecider, approvalStreamId } from '../approval-decider.js';
+import { parseApprovalId, requireActionableRow } from '../rows.js';
+import { takeFileIdModifier } from './file-modifier.js';
+import { storeNachaFile } from './nacha-files.js';
+import { assertValidFile, isoDay, writeProblem } from './nacha-generate.js';
+import { companyForNacha, vendorsForNacha, vendorsOf } from './nacha-sources.js';
+import { PENNY_TEST_STATUSES } from './payment-decider.js';
+
+export const NO_COMPLETE_BANKING = 'No vendors have complete banking information';
+export const PENNY_VALIDATION = 'Penny test validation failed';
+
+export async function generatePennyTest(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+): Promise<z.infer<typeof PennyTestResult>> {
+  authorize(actor, 'approvals.write');
+  const approvalId = parseApprovalId(id);
+  await requireActionableRow(app, actor, approvalId);
+  const streamId = approvalStreamId(approvalId);
+  const { state } = await app.commands.load(approvalDecider, streamId);
+  if (!PENNY_TEST_STATUSES.includes(state.status!))
+    throw new AppError(
+      'CONFLICT',
+      `Cannot generate a penny test for an approval with status ${state.status}`,
+    );
+  const companyId = state.companyId!;
+  const approved = new Set(state.approvedBillIds);
+  const bills = state.bills.filter((b) => approved.size === 0 || approved.has(b.Id));
+  const [company, vendors] = await Promise.all([
+    companyForNacha(app, companyId),
+    vendorsForNacha(app, companyId, vendorsOf(bills)),
+  ]);
+  // A vendor without banking (or not synced, inactive) is not tested; one whose banking a file
+  // cannot hold is a validation failure the screen lists.
+  const bad = vendors.faulty;
+  if (vendors.payable.size === 0 && bad.length === 0) throw new AppError('VALIDATION', NO_COMPLETE_BANKING);
+  if (bad.length > 0)
+    throw new AppError('VALIDATION', `${PENNY_VALIDATION}: ${bad.map((p) => p.message).join('; ')}`);
+  if ('problem' in company) throw new AppError('VALIDATION', company.problem.message);
+  const credits: VendorCredit[] = [...vendors.payable.values()].map((v) => ({
+    name: v.name,
+    routingNumber: v.banking.routingNumber,
+    accountNumber: v.banking.accountNumber,
+    accountType: v.banking.accountType,
+    amountCents: randomInt(1, 100),
+    identification: v.qbVendorId.slice(0, 15),
+  }));
+  const fileId = randomUUID();
+  const createdAt = new Date();
+  const day = achFileDay(createdAt);
+  const ctx = commandContext(actor);
+  const fileIdModifier = await takeFileIdModifier(app, companyId, day, fileId, ctx);
+  let built: ReturnType<typeof buildPennyTestFile>;
+  try {
+    built = buildPennyTestFile({
+      company: company.company,
+      credits,
+      effectiveDate: nextBankingDay(isoDay(day)),
+      fileIdModifier,
+      createdAt,
+    });
+  } catch (err) {
+    if (!(err instanceof AchWriteError)) throw err;
+    const p = writeProblem(
+      err,
+      credits.map((c) => c.name),
+    );
+    throw new AppError(
+      'VALIDATION',
+      p.kind === 'vendor-banking' ? `${PENNY_VALIDATION}: ${p.message}` : p.message,
+    );
+  }
+  assertValidFile(built.text);
+  const totalCents = credits.reduce((s, c) => s + c.amountCents, 0);
+  const summary = {
+    fileId,
+    fileName: built.fileName,
+    batchNumber: built.batchNumber,
+    fileIdModifier,
+    totalCents,
+    vendorCount: credits.length,
+  };
+  await storeNachaFile(app, {
+    fileId,
+    approvalId,
+    companyId,
+    kind: 'penny-test',
+    version: 0,
+    fileName: built.fileName,
+    summary,
+    text: built.text,
+  });
+  await app.commands.handle(
+    approvalDecider,
+    streamId,
+    { type: 'RecordPennyTest', file: summary, byUserId: actor.id, now: new Date().toISOString() },
+    ctx,
+  );
+  return {
+    testAmount: totalCents / 100,
+    vendorCount: credits.length,
+    fileName: built.fileName,
+    batchNumber: built.batchNumber,
+  };
+}
