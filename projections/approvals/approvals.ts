@@ -14,6 +14,14 @@ import {
 import type { StoredEvent } from '../../services/eventstore/port.js';
 import { eventDecoder } from '../../services/shared/decider.js';
 import type { Projection, ProjectionContext } from '../projection.js';
+import {
+  emptyPaymentColumns,
+  evolvePaymentRow,
+  PAYMENT_COLUMNS,
+  PAYMENT_COLUMNS_SQL,
+  PAYMENT_EVENT_TYPES,
+  PAYMENT_STATUS_EVENTS,
+} from './approval-payments.js';
 import type { ApprovalReadTables, ApprovalsTable } from './tables.js';
 
 export type { ApprovalCountsTable, ApprovalsTable, ApprovalsTables } from './tables.js';
@@ -31,6 +39,7 @@ const HANDLES = [
   'ApprovalRejected',
   'ApprovalExpired',
   'ApprovalDeleted',
+  ...PAYMENT_EVENT_TYPES,
 ] as const;
 
 /** What the list's search matches: the id, bill ids, document numbers and vendor names. */
@@ -54,7 +63,8 @@ const total = (bills: readonly BillSnapshot[]) =>
 
 export const approvalsProjection: Projection<ApprovalReadTables> = {
   name: 'approvals',
-  version: 1,
+  // 2: the payment columns (issue 39).
+  version: 2,
   tables: ['approvals', 'approval_counts'],
   handles: HANDLES,
   async setup(db, schema) {
@@ -89,7 +99,7 @@ export const approvalsProjection: Projection<ApprovalReadTables> = {
       deleted_by integer,
       created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL,
-      search_text text NOT NULL
+      search_text text NOT NULL,${sql.raw(PAYMENT_COLUMNS_SQL)}
     )`.execute(db);
     // The list: newest first within the filters (status, company, priority); deleted rows never show.
     const index = async (name: string, columns: string) =>
@@ -192,6 +202,7 @@ export function evolveApprovalRow(row: Row | undefined, event: ApprovalEvent): R
       created_at: at,
       updated_at: at,
       search_text: approvalSearchText(e.approvalId, e.bills),
+      ...emptyPaymentColumns(),
     };
   }
   if (!row) return undefined;
@@ -251,6 +262,19 @@ export function evolveApprovalRow(row: Row | undefined, event: ApprovalEvent): R
       return { ...row, status: 'EXPIRED', expired_at: at, awaiting_second_approval: false, updated_at: at };
     case 'ApprovalDeleted':
       return { ...row, deleted: true, deleted_at: at, deleted_by: event.data.byUserId, updated_at: at };
+    case 'NachaGenerationRequested':
+    case 'NachaFileGenerated':
+    case 'NachaGenerationFailed':
+    case 'PennyTestGenerated':
+    case 'BankUploadConfirmed':
+    case 'PaymentCompleted':
+    case 'QbPaymentSyncStarted':
+    case 'QbBillPaid':
+    case 'QbBillPaymentFailed':
+    case 'QbPaymentSyncFinished':
+      return evolvePaymentRow(row, event);
+    default:
+      return undefined;
   }
 }
 
@@ -357,7 +381,13 @@ async function applyApprovals(
 }
 
 /** The events that set a status (their notices carry it). */
-const STATUS_EVENTS = new Set(['ApprovalCreated', 'ApprovalApproved', 'ApprovalRejected', 'ApprovalExpired']);
+const STATUS_EVENTS = new Set<string>([
+  'ApprovalCreated',
+  'ApprovalApproved',
+  'ApprovalRejected',
+  'ApprovalExpired',
+  ...PAYMENT_STATUS_EVENTS,
+]);
 
 const ROW_COLUMNS = [
   'company_id',
@@ -390,6 +420,7 @@ const ROW_COLUMNS = [
   'created_at',
   'updated_at',
   'search_text',
+  ...PAYMENT_COLUMNS,
 ] as const satisfies ReadonlyArray<Exclude<keyof Row, 'id'>>;
 
 // The search index needs pg_trgm (a trusted extension since PG 13, so no superuser). Two setups racing

@@ -1,13 +1,43 @@
 // The approval module's read-model tables as kysely sees them (projections/database.ts composes them
 // into the read-model database).
+import type { z } from 'zod';
 import type {
   ApprovalStatus,
   BillSnapshot,
   ConfirmedDuplicate,
   Priority,
 } from '../../schema/approvals/events.js';
+import type { QbSyncDetailItem } from '../../schema/approvals/payment-answers.js';
+import type { NachaProblem, QbSyncStatus } from '../../schema/approvals/payment-events.js';
 
-export interface ApprovalsTable {
+/** The payment half of an approval's row (PaymentFields): file ids, counts, totals; never an account number. */
+export interface ApprovalPaymentColumns {
+  nacha_status: 'REQUESTED' | 'GENERATED' | 'FAILED' | null;
+  nacha_version: number;
+  nacha_file_id: string | null;
+  nacha_file_name: string | null;
+  nacha_batch_number: number | null;
+  nacha_generated_at: Date | null;
+  nacha_effective_date: string | null;
+  nacha_entry_count: number | null;
+  nacha_total_cents: number | null;
+  nacha_problems: NachaProblem[];
+  nacha_skipped_bills: Array<{ billId: string; docNumber: string | null; reason: string }>;
+  penny_test_file_id: string | null;
+  penny_test_file_name: string | null;
+  penny_test_batch_number: number | null;
+  penny_test_cents: number | null;
+  penny_test_vendor_count: number | null;
+  penny_test_generated_at: Date | null;
+  bank_uploaded_at: Date | null;
+  payment_completed_at: Date | null;
+  qb_sync_status: QbSyncStatus | null;
+  qb_sync_message: string | null;
+  qb_sync_at: Date | null;
+  qb_sync_items: Array<z.infer<typeof QbSyncDetailItem>>;
+}
+
+export interface ApprovalsTable extends ApprovalPaymentColumns {
   id: string;
   company_id: number;
   status: ApprovalStatus;

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { named, pageOf } from '../shared/answers.js';
 import { APPROVAL_STATUSES, BillSnapshot, PRIORITIES } from './events.js';
+import { PaymentFields } from './payment-answers.js';
 
 /** A staff member named on an approval (creator, approvers, rejecter). */
 export const PersonRef = z.object({
@@ -64,63 +65,66 @@ export const ApprovalDuplicate = z.object({
  */
 export const Approval = named(
   'Approval',
-  z.object({
-    id: z.string(),
-    companyId: z.number().int(),
-    companyName: z.string().nullable(),
-    company: z.object({ id: z.number().int(), name: z.string() }).nullable(),
-    status: z.enum(APPROVAL_STATUSES),
-    priority: z.enum(PRIORITIES),
-    /** Comma-separated, as the spec's screens count them (GraphQL serves the lists as billIds). */
-    billIds: z.string().describe('Comma-separated'),
-    approvedBillIds: z.string().describe('Comma-separated'),
-    billIdList: z.array(z.string()),
-    approvedBillIdList: z.array(z.string()),
-    billCount: z.number().int(),
-    approvedBillCount: z.number().int(),
-    approvalRate: z.number().describe('Approved bills / bills, per cent'),
-    totalAmount: z.number(),
-    approvedAmount: z.number(),
-    billStats: z.object({ totalAmount: z.number(), totalAmountApproved: z.number() }),
-    billsParsed: z.array(ApprovalBill).nullable().describe('Detail only; null in lists'),
-    approvedBillsParsed: z.array(ApprovalBill).nullable().describe('Detail only; null in lists'),
-    managerId: z.number().int().nullable(),
-    managerName: z.string().nullable(),
-    managerEmail: z.string().nullable(),
-    manager: ManagerRef.nullable(),
-    createdBy: z.number().int().nullable(),
-    creator: PersonRef.nullable(),
-    approvedBy: z.number().int().nullable(),
-    approver: PersonRef.nullable(),
-    rejectedBy: z.number().int().nullable(),
-    rejecter: PersonRef.nullable(),
-    firstApprovedBy: z.number().int().nullable(),
-    firstApprover: PersonRef.nullable(),
-    firstApprovedAt: z.string().nullable(),
-    /** The policy asked for two approvers and one has approved: still PENDING. */
-    awaitingSecondApproval: z.boolean(),
-    // The company's policy as it bears on this approval (read model of the policy stream).
-    creatorMayNotApprove: z.boolean().describe('The company’s policy: the creator may not approve'),
-    secondApprovalThreshold: z
-      .number()
-      .nullable()
-      .describe('The company’s policy: above this amount two different approvers; null: never'),
-    secondApprovalRequired: z.boolean().describe('Two different approvers are needed for this approval'),
-    viewerMayApprove: z.boolean().describe('Whether the caller may approve it now'),
-    approveBlockedReason: z
-      .string()
-      .nullable()
-      .describe('Why the caller may not approve; null when they may'),
-    approvalDate: z.string().nullable(),
-    rejectionDate: z.string().nullable(),
-    rejectionReason: z.string().nullable(),
-    expiresAt: z.string(),
-    expiredAt: z.string().nullable(),
-    recipients: z.array(z.string()).nullable().describe('Detail only; null in lists'),
-    confirmedDuplicates: z.array(ApprovalDuplicate),
-    createdAt: z.string(),
-    updatedAt: z.string(),
-  }),
+  z
+    .object({
+      id: z.string(),
+      companyId: z.number().int(),
+      companyName: z.string().nullable(),
+      company: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+      status: z.enum(APPROVAL_STATUSES),
+      priority: z.enum(PRIORITIES),
+      /** Comma-separated, as the spec's screens count them (GraphQL serves the lists as billIds). */
+      billIds: z.string().describe('Comma-separated'),
+      approvedBillIds: z.string().describe('Comma-separated'),
+      billIdList: z.array(z.string()),
+      approvedBillIdList: z.array(z.string()),
+      billCount: z.number().int(),
+      approvedBillCount: z.number().int(),
+      approvalRate: z.number().describe('Approved bills / bills, per cent'),
+      totalAmount: z.number(),
+      approvedAmount: z.number(),
+      billStats: z.object({ totalAmount: z.number(), totalAmountApproved: z.number() }),
+      billsParsed: z.array(ApprovalBill).nullable().describe('Detail only; null in lists'),
+      approvedBillsParsed: z.array(ApprovalBill).nullable().describe('Detail only; null in lists'),
+      managerId: z.number().int().nullable(),
+      managerName: z.string().nullable(),
+      managerEmail: z.string().nullable(),
+      manager: ManagerRef.nullable(),
+      createdBy: z.number().int().nullable(),
+      creator: PersonRef.nullable(),
+      approvedBy: z.number().int().nullable(),
+      approver: PersonRef.nullable(),
+      rejectedBy: z.number().int().nullable(),
+      rejecter: PersonRef.nullable(),
+      firstApprovedBy: z.number().int().nullable(),
+      firstApprover: PersonRef.nullable(),
+      firstApprovedAt: z.string().nullable(),
+      /** The policy asked for two approvers and one has approved: still PENDING. */
+      awaitingSecondApproval: z.boolean(),
+      // The company's policy as it bears on this approval (read model of the policy stream).
+      creatorMayNotApprove: z.boolean().describe('The company’s policy: the creator may not approve'),
+      secondApprovalThreshold: z
+        .number()
+        .nullable()
+        .describe('The company’s policy: above this amount two different approvers; null: never'),
+      secondApprovalRequired: z.boolean().describe('Two different approvers are needed for this approval'),
+      viewerMayApprove: z.boolean().describe('Whether the caller may approve it now'),
+      approveBlockedReason: z
+        .string()
+        .nullable()
+        .describe('Why the caller may not approve; null when they may'),
+      approvalDate: z.string().nullable(),
+      rejectionDate: z.string().nullable(),
+      rejectionReason: z.string().nullable(),
+      expiresAt: z.string(),
+      expiredAt: z.string().nullable(),
+      recipients: z.array(z.string()).nullable().describe('Detail only; null in lists'),
+      confirmedDuplicates: z.array(ApprovalDuplicate),
+      createdAt: z.string(),
+      updatedAt: z.string(),
+    })
+    // The payment half: file, penny test, confirmations, QuickBooks payment sync (payment-answers.ts).
+    .extend(PaymentFields.shape),
 );
 
 /** What one viewer may do with an approval: computed per request, never kept in a shared answer. */

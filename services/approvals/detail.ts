@@ -7,6 +7,7 @@ import { type Actor, authorize } from '../auth/permissions.js';
 import { cleanQbText } from '../quickbooks/clean.js';
 import { maskTail } from '../shared/masking.js';
 import { type ApprovalState, approvalDecider, approvalStreamId } from './approval-decider.js';
+import { nachaFilesOf } from './payments/payment-rows.js';
 import {
   type AchStatus,
   type ApprovalBill,
@@ -113,5 +114,6 @@ export async function withDetail(
     billsParsed: bills,
     approvedBillsParsed: bills.filter((b) => approved.has(b.Id)),
     recipients: state.recipients ?? [],
+    nachaFiles: nachaFilesOf(dto.id, state),
   };
 }

@@ -37,12 +37,26 @@ export type Filters = {
   companyIds?: readonly number[];
 };
 
+/**
+ * What a status filter matches: 'Approved' keeps counting an approval after it moves into the
+ * payment statuses (docs/ARCHITECTURE.md "Payments"); any other status only itself.
+ */
+export const APPROVED_GROUP: readonly ApprovalStatus[] = [
+  'APPROVED',
+  'NACHA_PENDING',
+  'NACHA_GENERATED',
+  'BANK_UPLOADED',
+  'PAYMENT_COMPLETED',
+];
+export const statusesOf = (status: ApprovalStatus): ApprovalStatus[] =>
+  status === 'APPROVED' ? [...APPROVED_GROUP] : [status];
+
 /** The scope as a filter: every company, or the ids (an empty list matches nothing). */
 export const scopeFilter = (scope: CompanyScope) => (scope === 'all' ? undefined : [...scope]);
 
 export function filtered<Q extends ReturnType<typeof approvalRows>>(q: Q, f: Filters): Q {
   let x = q as ReturnType<typeof approvalRows>;
-  if (f.status) x = x.where('a.status', '=', f.status);
+  if (f.status) x = x.where('a.status', 'in', statusesOf(f.status));
   if (f.priority) x = x.where('a.priority', '=', f.priority);
   if (f.companyId !== undefined) x = x.where('a.company_id', '=', f.companyId);
   if (f.companyIds)
@@ -119,7 +133,7 @@ async function readApprovalPage(
 /** Without a search the total is a sum over the running totals (a few rows, not a count of all). */
 function countFromTotals(app: AppServices, f: Filters) {
   let q = app.db.selectFrom('approval_counts').select(sql<string>`coalesce(sum(n), 0)`.as('n'));
-  if (f.status) q = q.where('status', '=', f.status);
+  if (f.status) q = q.where('status', 'in', statusesOf(f.status));
   if (f.priority) q = q.where('priority', '=', f.priority);
   if (f.companyId !== undefined) q = q.where('company_id', '=', f.companyId);
   if (f.companyIds)

@@ -15,6 +15,7 @@ import { companyScope, inScope } from '../app/staff-scope.js';
 import type { Actor } from '../auth/permissions.js';
 import { AppError } from '../shared/errors.js';
 import { approvalDecider, approvalStreamId } from './approval-decider.js';
+import { PAYMENT_SELECT, paymentFields } from './payments/payment-rows.js';
 import { type ApprovalPolicy, DEFAULT_POLICY } from './policy-decider.js';
 
 export type PersonRef = z.infer<typeof PersonRefAnswer>;
@@ -64,6 +65,7 @@ export function approvalRows(app: AppServices) {
       'a.expires_at',
       'a.created_at',
       'a.updated_at',
+      ...PAYMENT_SELECT,
       'c.name as company_name',
       'm.first_name as m_first',
       'm.last_name as m_last',
@@ -205,6 +207,7 @@ function toDto(
     confirmedDuplicates: (r.confirmed_duplicates ?? []).map((d) => ({ ...d, paid: d.paid === true })),
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
+    ...paymentFields(r),
   };
 }
 

@@ -7,7 +7,7 @@ import type { AppServices } from '../app/context.js';
 import { companyScope } from '../app/staff-scope.js';
 import { type Actor, authorize } from '../auth/permissions.js';
 import { parseInput } from '../shared/errors.js';
-import { scopeFilter } from './list.js';
+import { APPROVED_GROUP, scopeFilter } from './list.js';
 import { num } from './rows.js';
 
 export type ApprovalStats = z.infer<typeof ApprovalStatsAnswer>;
@@ -55,11 +55,12 @@ export async function approvalStats(
     approvedTotalAmount += num(r.approved_amount);
   }
   const round = (x: number) => Math.round(x * 100) / 100;
-  for (const s of ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED']) byStatus[s] ??= 0;
+  for (const s of ['PENDING', ...APPROVED_GROUP, 'REJECTED', 'EXPIRED']) byStatus[s] ??= 0;
   return {
     total,
     pending: byStatus.PENDING,
-    approved: byStatus.APPROVED,
+    // The 'Approved' card: approved, and every payment status after it.
+    approved: APPROVED_GROUP.reduce((sum, s) => sum + byStatus[s], 0),
     rejected: byStatus.REJECTED,
     expired: byStatus.EXPIRED,
     processedBills,

@@ -1,10 +1,43 @@
 // The payment half's mutations staff use signed in: regenerateNacha, generatePennyTest, retryQbSync.
 
+import { regenerateNacha } from '../../../approvals/payments/nacha-actions.js';
+import { generatePennyTest } from '../../../approvals/payments/penny-test.js';
 import { retryQbSync } from '../../../approvals/payments/retry-qb-sync.js';
 import type { ApprovalDto } from '../../../approvals/rows.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
 import { ApprovalRef } from './approval.js';
+import { PennyTestResultType } from './approval-payment.js';
+
+/** Regenerate's answer: the approval (NACHA_PENDING, the new version asked for) and the message to show. */
+const NachaRegenerateResult = builder
+  .objectRef<{ approval: ApprovalDto; message: string }>('NachaRegenerateResult')
+  .implement({
+    fields: (t) => ({
+      approval: t.field({ type: ApprovalRef, resolve: (r) => r.approval }),
+      message: t.exposeString('message'),
+    }),
+  });
+
+builder.mutationField('regenerateNacha', (t) =>
+  t.field({
+    type: NachaRegenerateResult,
+    description:
+      'Asks for a new version of the NACHA file (GenerateNacha); earlier versions stay downloadable. Refused from BANK_UPLOADED on: a second file would pay twice',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_, args, ctx) => run(() => regenerateNacha(ctx.app, ctx.actor, args.id)),
+  }),
+);
+
+builder.mutationField('generatePennyTest', (t) =>
+  t.field({
+    type: PennyTestResultType,
+    description:
+      'A penny-test file: 1–99 cents to each vendor of the approval with complete banking (GeneratePennyTest)',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_, args, ctx) => run(() => generatePennyTest(ctx.app, ctx.actor, args.id)),
+  }),
+);
 
 /** What a retry answers: the approval as it is now (sync SYNCING) and the message to show. */
 const QbSyncRetryResult = builder

@@ -32,6 +32,7 @@ import { viewerApproval } from '../../../approvals/viewer.js';
 import type { Page } from '../../../shared/paging.js';
 import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';
+import { PAYMENT_DATE_TIMES, PAYMENT_REFS } from './approval-payment.js';
 
 export const StatusEnum = builder.enumType('ApprovalStatus', { values: APPROVAL_STATUSES });
 export const PriorityEnum = builder.enumType('ApprovalPriority', { values: PRIORITIES });
@@ -151,8 +152,9 @@ export const ApprovalRef = builder.objectRef<ApprovalDto>('Approval').implement(
         rejecter: PersonRefType,
         firstApprover: PersonRefType,
         confirmedDuplicates: DuplicateType,
+        ...PAYMENT_REFS,
       },
-      scalars: DATE_TIMES,
+      scalars: { ...DATE_TIMES, ...PAYMENT_DATE_TIMES },
     }),
     billIds: t.exposeStringList('billIdList'),
     approvedBillIds: t.exposeStringList('approvedBillIdList'),

@@ -1,0 +1,162 @@
+// The payment half of an approval's row (schema/approvals/payment-answers.ts PaymentFields): the
+// status it moves to, the current file, the penny test, the confirmations and the QuickBooks payment
+// sync. Only what the events carry: file ids, names, counts, totals, vendors' last four digits at
+// most (not even those are kept here); never an account number.
+import type { PaymentEvent } from '../../schema/approvals/payment-events.js';
+import type { ApprovalPaymentColumns, ApprovalsTable } from './tables.js';
+
+export const PAYMENT_EVENT_TYPES = [
+  'NachaGenerationRequested',
+  'NachaFileGenerated',
+  'NachaGenerationFailed',
+  'PennyTestGenerated',
+  'BankUploadConfirmed',
+  'PaymentCompleted',
+  'QbPaymentSyncStarted',
+  'QbBillPaid',
+  'QbBillPaymentFailed',
+  'QbPaymentSyncFinished',
+] as const;
+
+/** Events that set the status (their change notices carry it). */
+export const PAYMENT_STATUS_EVENTS = [
+  'NachaGenerationRequested',
+  'NachaFileGenerated',
+  'BankUploadConfirmed',
+  'PaymentCompleted',
+] as const;
+
+export const emptyPaymentColumns = (): ApprovalPaymentColumns => ({
+  nacha_status: null,
+  nacha_version: 0,
+  nacha_file_id: null,
+  nacha_file_name: null,
+  nacha_batch_number: null,
+  nacha_generated_at: null,
+  nacha_effective_date: null,
+  nacha_entry_count: null,
+  nacha_total_cents: null,
+  nacha_problems: [],
+  nacha_skipped_bills: [],
+  penny_test_file_id: null,
+  penny_test_file_name: null,
+  penny_test_batch_number: null,
+  penny_test_cents: null,
+  penny_test_vendor_count: null,
+  penny_test_generated_at: null,
+  bank_uploaded_at: null,
+  payment_completed_at: null,
+  qb_sync_status: null,
+  qb_sync_message: null,
+  qb_sync_at: null,
+  qb_sync_items: [],
+});
+
+export const PAYMENT_COLUMNS = Object.keys(emptyPaymentColumns()) as Array<keyof ApprovalPaymentColumns>;
+
+/** The columns' SQL (added to an existing table too: a rebuild of version 1 finds them missing). */
+export const PAYMENT_COLUMNS_SQL = `
+  nacha_status text,
+  nacha_version integer NOT NULL DEFAULT 0,
+  nacha_file_id text,
+  nacha_file_name text,
+  nacha_batch_number integer,
+  nacha_generated_at timestamptz,
+  nacha_effective_date text,
+  nacha_entry_count integer,
+  nacha_total_cents bigint,
+  nacha_problems jsonb NOT NULL DEFAULT '[]',
+  nacha_skipped_bills jsonb NOT NULL DEFAULT '[]',
+  penny_test_file_id text,
+  penny_test_file_name text,
+  penny_test_batch_number integer,
+  penny_test_cents integer,
+  penny_test_vendor_count integer,
+  penny_test_generated_at timestamptz,
+  bank_uploaded_at timestamptz,
+  payment_completed_at timestamptz,
+  qb_sync_status text,
+  qb_sync_message text,
+  qb_sync_at timestamptz,
+  qb_sync_items jsonb NOT NULL DEFAULT '[]'`;
+
+type Items = ApprovalPaymentColumns['qb_sync_items'];
+
+/** A bill's latest result replaces its earlier one, unless that was a payment (a paid bill stays paid). */
+function foldItem(items: Items, e: Extract<PaymentEvent, { type: 'QbBillPaid' | 'QbBillPaymentFailed' }>) {
+  const d = e.data;
+  const item = {
+    billId: d.billId,
+    docNumber: d.docNumber,
+    vendorName: d.vendorName,
+    amount: d.amount,
+    billPaymentId: e.type === 'QbBillPaid' ? e.data.billPaymentId : null,
+    duration: d.durationMs,
+    error: e.type === 'QbBillPaymentFailed' ? e.data.error : null,
+    success: e.type === 'QbBillPaid',
+  };
+  const at = items.findIndex((i) => i.billId === item.billId);
+  if (at === -1) return [...items, item];
+  if (items[at].success) return items;
+  return items.map((i, n) => (n === at ? item : i));
+}
+
+/** The row after one payment event. */
+export function evolvePaymentRow(row: ApprovalsTable, event: PaymentEvent): ApprovalsTable {
+  const at = new Date(event.data.at);
+  const r = { ...row, updated_at: at };
+  switch (event.type) {
+    case 'NachaGenerationRequested':
+      return {
+        ...r,
+        status: 'NACHA_PENDING',
+        nacha_status: 'REQUESTED',
+        nacha_version: event.data.version,
+        nacha_problems: [],
+      };
+    case 'NachaFileGenerated': {
+      const d = event.data;
+      return {
+        ...r,
+        status: 'NACHA_GENERATED',
+        nacha_status: 'GENERATED',
+        nacha_file_id: d.fileId,
+        nacha_file_name: d.fileName,
+        nacha_batch_number: d.batchNumber,
+        nacha_generated_at: at,
+        nacha_effective_date: d.effectiveDate,
+        nacha_entry_count: d.entryCount,
+        nacha_total_cents: d.totalCreditCents,
+        nacha_problems: [],
+        nacha_skipped_bills: d.skippedBills,
+      };
+    }
+    case 'NachaGenerationFailed':
+      return { ...r, nacha_status: 'FAILED', nacha_problems: event.data.problems };
+    case 'PennyTestGenerated': {
+      const d = event.data;
+      return {
+        ...r,
+        penny_test_file_id: d.fileId,
+        penny_test_file_name: d.fileName,
+        penny_test_batch_number: d.batchNumber,
+        penny_test_cents: d.totalCents,
+        penny_test_vendor_count: d.vendorCount,
+        penny_test_generated_at: at,
+      };
+    }
+    case 'BankUploadConfirmed':
+      return { ...r, status: 'BANK_UPLOADED', bank_uploaded_at: at };
+    case 'PaymentCompleted':
+      return { ...r, status: 'PAYMENT_COMPLETED', payment_completed_at: at, qb_sync_status: 'PENDING' };
+    case 'QbPaymentSyncStarted':
+      return { ...r, qb_sync_status: 'SYNCING', qb_sync_at: at, qb_sync_message: null };
+    case 'QbBillPaid':
+    case 'QbBillPaymentFailed':
+      return { ...r, qb_sync_items: foldItem(row.qb_sync_items ?? [], event) };
+    case 'QbPaymentSyncFinished':
+      return { ...r, qb_sync_status: event.data.status, qb_sync_message: event.data.message, qb_sync_at: at };
+    default:
+      return row;
+  }
+}

@@ -1,0 +1,115 @@
+// The payment half of an approval's answer (PaymentFields) from its read-model row, and the stored
+// files of the detail from its state (every version and penny test, newest first).
+import type { z } from 'zod';
+import type { NachaFileRef, PaymentFields } from '../../../schema/approvals/payment-answers.js';
+import type { ApprovalState } from '../approval-decider.js';
+import { nachaFileUrl } from './payment-history.js';
+
+export const PAYMENT_SELECT = [
+  'a.nacha_status',
+  'a.nacha_version',
+  'a.nacha_file_id',
+  'a.nacha_file_name',
+  'a.nacha_batch_number',
+  'a.nacha_generated_at',
+  'a.nacha_effective_date',
+  'a.nacha_entry_count',
+  'a.nacha_total_cents',
+  'a.nacha_problems',
+  'a.nacha_skipped_bills',
+  'a.penny_test_file_id',
+  'a.penny_test_file_name',
+  'a.penny_test_batch_number',
+  'a.penny_test_cents',
+  'a.penny_test_vendor_count',
+  'a.penny_test_generated_at',
+  'a.bank_uploaded_at',
+  'a.payment_completed_at',
+  'a.qb_sync_status',
+  'a.qb_sync_message',
+  'a.qb_sync_at',
+  'a.qb_sync_items',
+] as const;
+
+type PaymentRow = {
+  id: string;
+  nacha_status: 'REQUESTED' | 'GENERATED' | 'FAILED' | null;
+  nacha_version: number;
+  nacha_file_id: string | null;
+  nacha_file_name: string | null;
+  nacha_batch_number: number | null;
+  nacha_generated_at: Date | null;
+  nacha_effective_date: string | null;
+  nacha_entry_count: number | null;
+  nacha_total_cents: number | string | null;
+  nacha_problems: z.infer<typeof PaymentFields>['nachaProblems'];
+  nacha_skipped_bills: z.infer<typeof PaymentFields>['nachaSkippedBills'];
+  penny_test_file_id: string | null;
+  penny_test_file_name: string | null;
+  penny_test_batch_number: number | null;
+  penny_test_cents: number | null;
+  penny_test_vendor_count: number | null;
+  penny_test_generated_at: Date | null;
+  bank_uploaded_at: Date | null;
+  payment_completed_at: Date | null;
+  qb_sync_status: z.infer<typeof PaymentFields>['qbPaymentSyncStatus'];
+  qb_sync_message: string | null;
+  qb_sync_at: Date | null;
+  qb_sync_items: z.infer<typeof PaymentFields>['qbPaymentSyncItems'];
+};
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+const dollars = (cents: number | string | null) => (cents === null ? null : Number(cents) / 100);
+
+export function paymentFields(r: PaymentRow): z.infer<typeof PaymentFields> {
+  const items = r.qb_sync_items ?? [];
+  return {
+    nachaFileGenerated: r.nacha_file_id !== null,
+    nachaFileName: r.nacha_file_name,
+    nachaBatchNumber: r.nacha_batch_number,
+    nachaGeneratedAt: iso(r.nacha_generated_at),
+    nachaProcessingStatus: r.nacha_status,
+    nachaFileUrl: r.nacha_file_id ? nachaFileUrl(r.id, r.nacha_file_id) : null,
+    nachaVersion: r.nacha_version ?? 0,
+    nachaEffectiveDate: r.nacha_effective_date,
+    nachaEntryCount: r.nacha_entry_count,
+    nachaTotalAmount: dollars(r.nacha_total_cents),
+    nachaProblems: r.nacha_problems ?? [],
+    nachaSkippedBills: r.nacha_skipped_bills ?? [],
+    nachaFiles: null,
+    pennyTestGenerated: r.penny_test_file_id !== null,
+    pennyTestBatchNumber: r.penny_test_batch_number,
+    pennyTestFileName: r.penny_test_file_name,
+    pennyTestAmount: dollars(r.penny_test_cents),
+    pennyTestVendorCount: r.penny_test_vendor_count,
+    pennyTestGeneratedAt: iso(r.penny_test_generated_at),
+    pennyTestFileUrl: r.penny_test_file_id ? nachaFileUrl(r.id, r.penny_test_file_id) : null,
+    bankUploadedAt: iso(r.bank_uploaded_at),
+    paymentCompletedAt: iso(r.payment_completed_at),
+    qbPaymentSyncStatus: r.qb_sync_status,
+    qbPaymentSyncMessage: r.qb_sync_message,
+    qbPaymentSyncAt: iso(r.qb_sync_at),
+    qbPaymentSyncDetails: items.length === 0 ? null : JSON.stringify(items),
+    qbPaymentSyncItems: items,
+  };
+}
+
+/** Every stored file of the approval, newest first; `current` marks the latest payment version. */
+export function nachaFilesOf(approvalId: string, state: ApprovalState): Array<z.infer<typeof NachaFileRef>> {
+  const latest = state.payment.files.at(-1)?.fileId ?? null;
+  return [
+    ...state.payment.files.map((f) => ({ ...f, kind: 'payment' as const })),
+    ...state.payment.pennyTests.map((f) => ({ ...f, kind: 'penny-test' as const })),
+  ]
+    .sort((a, b) => (a.at < b.at ? 1 : a.at > b.at ? -1 : b.version - a.version))
+    .map((f) => ({
+      fileId: f.fileId,
+      kind: f.kind,
+      fileName: f.fileName,
+      version: f.version,
+      batchNumber: f.batchNumber,
+      generatedAt: f.at,
+      url: nachaFileUrl(approvalId, f.fileId),
+      current: f.fileId === latest,
+    }));
+}
