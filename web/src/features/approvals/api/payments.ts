@@ -23,6 +23,7 @@ export interface QbSyncItem {
 
 export interface NachaFileRef {
   fileId: string;
+  /** payment or penny-test (REST); PAYMENT or PENNY_TEST (GraphQL's enum). */
   kind: string;
   fileName: string;
   version: number;

@@ -8,6 +8,10 @@ const STATUS_CLASSES: Record<string, string> = {
   APPROVED: 'bg-green-100 text-green-900',
   REJECTED: 'bg-red-100 text-red-900',
   EXPIRED: 'bg-gray-200 text-gray-900',
+  NACHA_PENDING: 'bg-yellow-100 text-yellow-900',
+  NACHA_GENERATED: 'bg-sky-100 text-sky-900',
+  BANK_UPLOADED: 'bg-indigo-100 text-indigo-900',
+  PAYMENT_COMPLETED: 'bg-emerald-100 text-emerald-900',
 };
 const PRIORITY_CLASSES: Record<string, string> = {
   URGENT: 'bg-red-100 text-red-900',

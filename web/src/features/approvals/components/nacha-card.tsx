@@ -76,7 +76,7 @@ export function NachaCard({
   const status = p.nachaProcessingStatus ? PROCESSING[p.nachaProcessingStatus] : null;
   const problems = p.nachaProblems ?? [];
   const skipped = p.nachaSkippedBills ?? [];
-  const earlier = (p.nachaFiles ?? []).filter((f) => f.kind === 'payment' && !f.current);
+  const earlier = (p.nachaFiles ?? []).filter((f) => /^payment$/i.test(f.kind) && !f.current);
 
   async function regenerate() {
     setBusy(true);

@@ -137,7 +137,7 @@ describe('NachaCard visibility', () => {
           nachaFiles: [
             {
               fileId: 'f1',
-              kind: 'payment',
+              kind: 'PAYMENT',
               fileName: 'NACHA_A.txt',
               version: 1,
               batchNumber: 1,
