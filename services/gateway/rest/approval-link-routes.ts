@@ -225,19 +225,35 @@ export function approvalLinkRoutes(server: FastifyInstance, { app }: RestDeps) {
       { parseAs: 'string', bodyLimit: 1024 },
       (_req, _body, done) => done(null, null),
     );
-    const pageDoc = (summary: string): FastifySchema => ({
-      summary,
-      tags: TAGS,
-      security: [],
-      params: IdParams,
-      querystring: TokenQuery,
-    });
+    const html = (description: string) => ({ description, content: { 'text/html': { schema: z.string() } } });
+    const pageDoc = (summary: string, answers: Record<number, unknown>): FastifySchema => {
+      const { response } = routeDoc({ summary, tags: TAGS, auth: false }) as {
+        response: Record<number, unknown>;
+      };
+      return {
+        summary,
+        tags: TAGS,
+        security: [],
+        params: IdParams,
+        querystring: TokenQuery,
+        response: { ...answers, 500: response[500], 503: response[503] },
+      };
+    };
 
     scope.get<LinkRoute>(
       `${A}/:id/confirm-link`,
       {
         schema: pageDoc(
           'The public confirmation page an e-mail link opens (HTML, no script): shows the step and one button; changes nothing',
+          {
+            200: html(
+              'The step, the approval’s company, file and amount, and the button (or No Action Needed)',
+            ),
+            400: html('Missing parameters or an unknown action'),
+            403: html('Access Denied: the link cannot act (its text says why)'),
+            404: html('No such approval'),
+            409: html('Status Update Not Available (or Payment Already Completed)'),
+          },
         ),
       },
       async (req, reply) => {
@@ -289,6 +305,14 @@ export function approvalLinkRoutes(server: FastifyInstance, { app }: RestDeps) {
       {
         schema: pageDoc(
           'The confirmation page’s button: runs the step, then 303 to /direct-action-result (action, approvalId, success, error, noAction)',
+          {
+            303: {
+              description:
+                'To /direct-action-result?action=bank-upload|payment-completed&approvalId&success=true|false[&error][&noAction=true]',
+              headers: { location: { schema: { type: 'string' } } },
+              content: { 'text/plain': { schema: z.string().max(0).describe('Empty: the Location header') } },
+            },
+          },
         ),
       },
       async (req, reply) => {
