@@ -240,6 +240,20 @@ describe('QuickBooks bill payments', () => {
     const log = (await paymentsLog()).filter((r) => requestIds.includes(r.requestId!));
     expect(log.map((r) => r.paidBillIds)).toEqual(bills.map((b) => [b]));
 
+    // The detail's sync card fields, from the approvals read model.
+    let detail: Record<string, unknown> = {};
+    for (let n = 0; n < 50 && detail.qbPaymentSyncStatus !== 'SUCCESS'; n++) {
+      detail = (await api(url, 'GET', `${A}/${id}`, { token })).body.data;
+      if (detail.qbPaymentSyncStatus !== 'SUCCESS') await new Promise((r) => setTimeout(r, 100));
+    }
+    expect(detail).toMatchObject({
+      status: 'PAYMENT_COMPLETED',
+      qbPaymentSyncStatus: 'SUCCESS',
+      qbPaymentSyncMessage: 'All 2 bills paid in QuickBooks',
+      qbPaymentSyncItems: items,
+    });
+    expect(JSON.parse(detail.qbPaymentSyncDetails as string)).toEqual(items);
+
     // Every bill paid: a retry is refused with the decider's message.
     const refused = await retry(id);
     expect(refused.status).toBe(409);
