@@ -5,6 +5,7 @@
 // approval, other action and superseded links are refused with their texts; verify-token answers;
 // the history names the link's recipient; and no address is readable in a token, the log or Redis.
 import { randomUUID } from 'node:crypto';
+import type { Job } from 'bullmq';
 import { decodeJwt, SignJWT } from 'jose';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import type { BillSnapshot } from '../../schema/approvals/events.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, signIn } from '../../test/support/http.js';
 import { type CaughtMessage, type SmtpCatcher, startSmtpCatcher } from '../../tools/smtp-catcher.js';
+import { linkJobHandlers } from '../../workers/approvals/link-jobs.js';
 import type { ApprovalCommand } from '../approvals/approval-decider.js';
 import { approvalDecider, approvalStreamId } from '../approvals/approval-decider.js';
 import { signLinkToken } from '../approvals/payments/link-token.js';
@@ -252,6 +254,28 @@ describe('e-mail links', () => {
     }
     expect((await t.started.app.store.readStream(approvalStreamId(approvalId))).version).toBe(before);
     expect(await status(approvalId)).toBe('NACHA_GENERATED');
+  });
+
+  it('issues the same links and queues the same mails when a send-links job runs again', async () => {
+    const approvalId = await generatedApproval();
+    await linkMails(approvalId, /^NACHA file ready for the bank/, 2);
+    const issued = async () =>
+      (await t.started.app.store.readStream(approvalStreamId(approvalId))).events.filter(
+        (e) => e.type === 'ApprovalLinkIssued',
+      ).length;
+    expect(await issued()).toBe(2);
+    const job = {
+      id: `payment-mail_retried-${n}_0`,
+      data: { approvalId, action: 'bank-uploaded', fileVersion: 1, correlationId: null },
+    } as unknown as Job;
+    const first = await linkJobHandlers['send-links'](t.started.app, job);
+    const again = await linkJobHandlers['send-links'](t.started.app, job);
+    expect(first).toEqual({ mails: 2, queued: 2 });
+    expect(again).toEqual({ mails: 2, queued: 2 });
+    expect(await issued()).toBe(4);
+    // The retried job's two mails, once each, with the same links as its first run.
+    const all = await linkMails(approvalId, /^NACHA file ready for the bank/, 4);
+    expect(new Set(all.map((m) => linkOf(m).token)).size).toBe(4);
   });
 
   it('verify-token answers the approval, the link’s recipient and what it may do', async () => {
