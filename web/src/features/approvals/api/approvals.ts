@@ -130,6 +130,65 @@ export const ApprovalBillFields = graphql(`
 
 export type ApprovalBill = ResultOf<typeof ApprovalBillFields>;
 
+/** The payment half (spec 2 §3: NACHA, penny test, payment sync), as the payment cards read it. */
+export const ApprovalPaymentFields = graphql(`
+  fragment ApprovalPaymentFields on Approval @_unmask {
+    nachaFileGenerated
+    nachaFileName
+    nachaBatchNumber
+    nachaGeneratedAt
+    nachaProcessingStatus
+    nachaFileUrl
+    nachaVersion
+    nachaEffectiveDate
+    nachaEntryCount
+    nachaTotalAmount
+    nachaProblems {
+      kind
+      vendorName
+      message
+    }
+    nachaSkippedBills {
+      billId
+      docNumber
+      reason
+    }
+    nachaFiles {
+      fileId
+      kind
+      fileName
+      version
+      batchNumber
+      generatedAt
+      url
+      current
+    }
+    pennyTestGenerated
+    pennyTestBatchNumber
+    pennyTestFileName
+    pennyTestAmount
+    pennyTestVendorCount
+    pennyTestGeneratedAt
+    pennyTestFileUrl
+    bankUploadedAt
+    paymentCompletedAt
+    qbPaymentSyncStatus
+    qbPaymentSyncMessage
+    qbPaymentSyncAt
+    qbPaymentSyncDetails
+    qbPaymentSyncItems {
+      billId
+      docNumber
+      vendorName
+      amount
+      billPaymentId
+      duration
+      error
+      success
+    }
+  }
+`);
+
 const PersonFields = graphql(`
   fragment ApprovalPersonFields on ApprovalPerson @_unmask {
     id
@@ -143,6 +202,7 @@ export const ApprovalQuery = graphql(
     query Approval($id: String!) {
       approval(id: $id) {
         ...ApprovalRowFields
+        ...ApprovalPaymentFields
         approvedBillIds
         manager {
           id
@@ -185,7 +245,7 @@ export const ApprovalQuery = graphql(
       }
     }
   `,
-  [ApprovalRowFields, ApprovalBillFields, PersonFields],
+  [ApprovalRowFields, ApprovalPaymentFields, ApprovalBillFields, PersonFields],
 );
 
 export type Approval = ResultOf<typeof ApprovalQuery>['approval'];

@@ -80,28 +80,30 @@ export function downloadNachaFile(url: string, fileName: string | null): Promise
   return downloadFile(url, fileName ?? 'nacha.txt', 'Unable to download the file. Please try again.');
 }
 
-/** POST regenerate-nacha; the server's message is shown. */
-export async function regenerateNacha(id: string): Promise<string | null> {
-  const res = await api.post<unknown>(path(id, 'regenerate-nacha'), undefined, {
-    fallbackMessage: 'An unexpected error occurred',
-  });
-  return res.message ?? null;
-}
+/** GenerateNacha (regenerate): a new version; the server's message is shown. */
+export const RegenerateNacha = graphql(`
+  mutation RegenerateNacha($id: String!) {
+    regenerateNacha(id: $id) {
+      message
+      approval {
+        id
+        status
+      }
+    }
+  }
+`);
 
-export interface PennyTestAnswer {
-  testAmount: number;
-  vendorCount: number;
-  fileName?: string;
-  batchNumber?: number;
-}
-
-/** POST generate-penny-test: the micro-credits' total and the vendors tested. */
-export async function generatePennyTest(id: string): Promise<PennyTestAnswer> {
-  const res = await api.post<PennyTestAnswer>(path(id, 'generate-penny-test'), undefined, {
-    fallbackMessage: 'Failed to generate penny test',
-  });
-  return res.data as PennyTestAnswer;
-}
+/** GeneratePennyTest: the micro-credits' total and the vendors tested. */
+export const GeneratePennyTest = graphql(`
+  mutation GeneratePennyTest($id: String!) {
+    generatePennyTest(id: $id) {
+      testAmount
+      vendorCount
+      fileName
+      batchNumber
+    }
+  }
+`);
 
 /** RetryQbSync: pays the bills not yet paid in QuickBooks; the server's message is shown. */
 export const RetryQbSync = graphql(`

@@ -64,6 +64,33 @@ const detail = (over: Partial<Approval> = {}): Approval => ({
   expiredAt: null,
   recipients: ['ap@client.example'],
   confirmedDuplicates: [],
+  nachaFileGenerated: false,
+  nachaFileName: null,
+  nachaBatchNumber: null,
+  nachaGeneratedAt: null,
+  nachaProcessingStatus: null,
+  nachaFileUrl: null,
+  nachaVersion: 0,
+  nachaEffectiveDate: null,
+  nachaEntryCount: null,
+  nachaTotalAmount: null,
+  nachaProblems: [],
+  nachaSkippedBills: [],
+  nachaFiles: null,
+  pennyTestGenerated: false,
+  pennyTestBatchNumber: null,
+  pennyTestFileName: null,
+  pennyTestAmount: null,
+  pennyTestVendorCount: null,
+  pennyTestGeneratedAt: null,
+  pennyTestFileUrl: null,
+  bankUploadedAt: null,
+  paymentCompletedAt: null,
+  qbPaymentSyncStatus: null,
+  qbPaymentSyncMessage: null,
+  qbPaymentSyncAt: null,
+  qbPaymentSyncDetails: null,
+  qbPaymentSyncItems: [],
   createdAt: '2026-11-20T10:00:00.000Z',
   updatedAt: '2026-11-20T10:00:00.000Z',
   ...over,
@@ -266,5 +293,78 @@ describe('ApprovalDetailPage', () => {
     );
     await screen.findByText('This approval has been deleted. Its bills are free for a new approval.');
     expect(screen.getByRole('heading', { name: 'Approval #aaaaaaaa' })).toBeTruthy();
+  });
+
+  it('follows the payment half live: NACHA_PENDING → NACHA_GENERATED → PAYMENT_COMPLETED with a failed sync, without a reload', async () => {
+    serve(detail({ status: 'NACHA_PENDING', nachaProcessingStatus: 'REQUESTED', nachaVersion: 1 }));
+    renderPage();
+    await screen.findByTestId('nacha-card');
+    expect(screen.getByText('The NACHA file is being generated.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Regenerate NACHA' })).toBeTruthy();
+    expect(screen.queryByTestId('qb-sync-card')).toBeNull();
+    await waitFor(() => expect(gql.subscribed(ApprovalsChanged)).toBe(1));
+
+    gql.on(ApprovalQuery, {
+      approval: detail({
+        status: 'NACHA_GENERATED',
+        nachaFileGenerated: true,
+        nachaFileName: 'NACHA_JUNIPER_A.txt',
+        nachaBatchNumber: 1,
+        nachaGeneratedAt: '2026-11-21T10:00:00.000Z',
+        nachaProcessingStatus: 'GENERATED',
+        nachaFileUrl: `/api/bill-approval/approvals/${ID}/nacha-files/f1`,
+        nachaVersion: 1,
+      }),
+    });
+    act(
+      () =>
+        void gql.push(ApprovalsChanged, {
+          approvalChanged: { id: ID, type: 'NachaFileGenerated', status: 'NACHA_GENERATED' },
+        }),
+    );
+    await waitFor(() => expect(screen.getByTestId('detail-status').textContent).toBe('Nacha Generated'));
+    expect(screen.getByTestId('nacha-file-name').textContent).toBe('NACHA_JUNIPER_A.txt');
+    expect(screen.getByRole('button', { name: 'Download NACHA File' })).toBeTruthy();
+
+    gql.on(ApprovalQuery, {
+      approval: detail({
+        status: 'PAYMENT_COMPLETED',
+        nachaFileGenerated: true,
+        nachaFileName: 'NACHA_JUNIPER_A.txt',
+        nachaBatchNumber: 1,
+        nachaProcessingStatus: 'GENERATED',
+        nachaVersion: 1,
+        qbPaymentSyncStatus: 'FAILED',
+        qbPaymentSyncMessage: 'QuickBooks refused 1 bill',
+      }),
+    });
+    act(
+      () =>
+        void gql.push(ApprovalsChanged, {
+          approvalChanged: { id: ID, type: 'QbPaymentSyncFinished', status: 'PAYMENT_COMPLETED' },
+        }),
+    );
+    await screen.findByTestId('qb-sync-card');
+    expect(screen.getByTestId('qb-sync-message').textContent).toBe('QuickBooks refused 1 bill');
+    expect(screen.getByRole('button', { name: 'Retry QB Sync' })).toBeTruthy();
+  });
+
+  it('offers a USER the payment cards without Regenerate, penny test or retry', async () => {
+    sessionStore.setUser({ ...sampleUser, role: 'USER' });
+    serve(
+      detail({
+        status: 'PAYMENT_COMPLETED',
+        nachaFileGenerated: true,
+        nachaFileName: 'NACHA_JUNIPER_A.txt',
+        nachaProcessingStatus: 'GENERATED',
+        qbPaymentSyncStatus: 'FAILED',
+      }),
+    );
+    renderPage();
+    await screen.findByTestId('nacha-card');
+    expect(screen.getByTestId('qb-sync-card')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Regenerate/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Generate Penny Test' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Retry QB Sync' })).toBeNull();
   });
 });

@@ -28,7 +28,6 @@ import {
   ApproveApproval,
   RejectApproval,
 } from '../api/approvals';
-import type { PaymentView } from '../api/payments';
 import {
   formatDateTime,
   historyDetails,
@@ -43,16 +42,11 @@ import { ApprovalStatusBadge, PriorityBadge } from './approval-badges';
 import { ApproveDialog } from './approve-dialog';
 import { BillCard } from './bill-card';
 import { EditApprovalDialog } from './edit-approval-dialog';
-import { NachaCard, runDownload, runRegenerate } from './nacha-card';
+import { NachaCard, runDownload, useRegenerateNacha } from './nacha-card';
 import { QbSyncCard } from './qb-sync-card';
 import { RejectDialog } from './reject-dialog';
 
 const NO_BILLS: readonly ApprovalBill[] = [];
-
-/** The payment fields when the answer carries them (the approval's GraphQL type has PaymentFields). */
-function paymentOf(a: Approval): PaymentView | null {
-  return 'nachaFileGenerated' in a ? (a as unknown as PaymentView) : null;
-}
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -76,6 +70,7 @@ export function ApprovalDetailPage() {
   const [rejectOpen, setRejectOpen] = useState(false);
   const [editOpen, setEditOpen] = useState(false);
   const [regenerating, setRegenerating] = useState(false);
+  const runRegenerate = useRegenerateNacha();
   // Deleted elsewhere while open: the page says so and offers no action.
   const [deleted, setDeleted] = useState(false);
   // biome-ignore lint/correctness/useExhaustiveDependencies: another approval starts undeleted
@@ -130,12 +125,11 @@ export function ApprovalDetailPage() {
   const block = a.viewerMayApprove ? null : a.approveBlockedReason;
   const needsTwo = a.secondApprovalRequired;
   const threshold = a.secondApprovalThreshold;
-  const payment = paymentOf(a);
   const canRegenerate = mayRegenerate(user?.role, a.status) && !deleted;
 
   async function regenerate() {
     setRegenerating(true);
-    await runRegenerate(a!.id, reload);
+    await runRegenerate(a!.id);
     setRegenerating(false);
   }
 
@@ -409,12 +403,8 @@ export function ApprovalDetailPage() {
               </dl>
             </CardContent>
           </Card>
-          {payment ? (
-            <>
-              <NachaCard payment={payment} canManage={canRegenerate} onChanged={reload} />
-              <QbSyncCard payment={payment} staff={staff && !deleted} onChanged={reload} />
-            </>
-          ) : null}
+          <NachaCard payment={a} canManage={canRegenerate} />
+          <QbSyncCard payment={a} staff={staff && !deleted} />
           <Card>
             <CardHeader>
               <CardTitle as="h2">System Information</CardTitle>

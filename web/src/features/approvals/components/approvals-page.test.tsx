@@ -25,6 +25,7 @@ import {
   BulkApprove,
   CompanyChoicesQuery,
 } from '../api/approvals';
+import { RegenerateNacha } from '../api/payments';
 import { ApprovalsPage } from './approvals-page';
 
 const approval = (i: number, over: Partial<ApprovalRow> = {}): ApprovalRow => ({
@@ -312,9 +313,12 @@ describe('ApprovalsPage', () => {
         approval(9, { status: 'REJECTED' }),
       ]),
     );
-    const { calls } = mockFetch(() =>
-      json(200, { success: true, message: 'NACHA file version 2 requested' }),
-    );
+    gql.on(RegenerateNacha, {
+      regenerateNacha: {
+        message: 'NACHA file version 2 requested',
+        approval: { id: approval(4).id, status: 'NACHA_PENDING' },
+      },
+    });
     renderPage();
     const user = userEvent.setup();
     await screen.findByTestId(`approval-row-${approval(1).id}`);
@@ -329,9 +333,7 @@ describe('ApprovalsPage', () => {
     await user.click(screen.getByRole('menuitem', { name: 'Regenerate NACHA' }));
     await screen.findByText('NACHA file regenerated successfully');
     expect(screen.getByText('NACHA file version 2 requested')).toBeTruthy();
-    expect(calls.map((c) => `${c.method} ${c.url}`)).toEqual([
-      `POST /api/bill-approval/approvals/${approval(4).id}/regenerate-nacha`,
-    ]);
+    expect(gql.calls(RegenerateNacha)).toEqual([{ id: approval(4).id }]);
   });
 
   it('exports the filtered list as a file through the REST export; a failure says why', async () => {

@@ -54,7 +54,7 @@ import {
 import { approvalColumns, DENSE } from './approval-columns';
 import { ApprovalStatCards } from './approval-stat-cards';
 import { ApprovalsPagination } from './approvals-pagination';
-import { runRegenerate } from './nacha-card';
+import { useRegenerateNacha } from './nacha-card';
 import { RejectDialog } from './reject-dialog';
 
 const EMPTY: ApprovalFilters = { search: '', companyId: '', status: '', priority: '' };
@@ -92,6 +92,7 @@ export function ApprovalsPage() {
   const [sort, setSort] = useState<ApprovalSort>(DEFAULT_SORT);
   const { selected, toggle, setMany, retain, clear: clearSelection, allOf } = useRowSelection<string>();
   const [busyRow, setBusyRow] = useState<string | null>(null);
+  const runRegenerate = useRegenerateNacha();
   const [bulkBusy, setBulkBusy] = useState(false);
   const [exporting, setExporting] = useState(false);
   const [bulkRejectOpen, setBulkRejectOpen] = useState(false);
@@ -172,7 +173,7 @@ export function ApprovalsPage() {
 
   async function regenerateRow(a: ApprovalRow) {
     setBusyRow(a.id);
-    await runRegenerate(a.id, approvals.reload);
+    await runRegenerate(a.id);
     setBusyRow(null);
   }
 

@@ -2,13 +2,14 @@
 // status, its download, Regenerate for staff, what to fix while a generation waits on a fix, the
 // earlier versions with their downloads, and the penny test. Shown by nachaCardShown.
 import { Download, RefreshCw } from 'lucide-react';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useCallback, useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { toast } from '../../../components/ui/use-toast';
+import { useGqlMutation } from '../../../lib/use-graphql';
 import { formatCurrency } from '../../../lib/utils';
-import { downloadNachaFile, type PaymentView, regenerateNacha } from '../api/payments';
+import { downloadNachaFile, type PaymentView, RegenerateNacha } from '../api/payments';
 import { formatDate, formatDateTime } from '../utils/approval-rules';
 import { nachaCardShown } from '../utils/payment-rules';
 import { PennyTest } from './penny-test';
@@ -28,21 +29,29 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
-/** Regenerate: the server's message in the toast; its refusal under the spec's title. */
-export async function runRegenerate(id: string, onChanged?: () => void): Promise<void> {
-  try {
-    const message = await regenerateNacha(id);
-    toast.success(
-      'NACHA file regenerated successfully',
-      message || 'The NACHA file has been regenerated and is ready for download',
-    );
-    onChanged?.();
-  } catch (err) {
-    toast.error(
-      err instanceof Error && err.message ? err.message : 'An unexpected error occurred',
-      'Failed to regenerate NACHA file',
-    );
-  }
+/**
+ * Regenerate (the card, the detail's header, the list's row menu): the server's message in the
+ * toast, its refusal under the spec's title. The write re-reads the approval through the cache.
+ */
+export function useRegenerateNacha(): (id: string) => Promise<void> {
+  const regenerate = useGqlMutation(RegenerateNacha, 'An unexpected error occurred');
+  return useCallback(
+    async (id: string) => {
+      try {
+        const answer = await regenerate({ id });
+        toast.success(
+          'NACHA file regenerated successfully',
+          answer.regenerateNacha.message || 'The NACHA file has been regenerated and is ready for download',
+        );
+      } catch (err) {
+        toast.error(
+          err instanceof Error && err.message ? err.message : 'An unexpected error occurred',
+          'Failed to regenerate NACHA file',
+        );
+      }
+    },
+    [regenerate],
+  );
 }
 
 export async function runDownload(
@@ -64,14 +73,13 @@ export async function runDownload(
 export function NachaCard({
   payment: p,
   canManage,
-  onChanged,
 }: {
   payment: PaymentView;
   /** ADMIN or MODERATOR on a status from APPROVED through PAYMENT_COMPLETED. */
   canManage: boolean;
-  onChanged?: () => void;
 }) {
   const [busy, setBusy] = useState(false);
+  const runRegenerate = useRegenerateNacha();
   if (!nachaCardShown(p)) return null;
   const status = p.nachaProcessingStatus ? PROCESSING[p.nachaProcessingStatus] : null;
   const problems = p.nachaProblems ?? [];
@@ -80,7 +88,7 @@ export function NachaCard({
 
   async function regenerate() {
     setBusy(true);
-    await runRegenerate(p.id, onChanged);
+    await runRegenerate(p.id);
     setBusy(false);
   }
 
@@ -197,7 +205,7 @@ export function NachaCard({
           </div>
         ) : null}
 
-        <PennyTest payment={p} canGenerate={canManage} onChanged={onChanged} />
+        <PennyTest payment={p} canGenerate={canManage} />
       </CardContent>
     </Card>
   );

@@ -15,7 +15,7 @@ import {
   GraphQLTestProvider,
   gqlError,
 } from '../../../testing/graphql-mock';
-import { type PaymentView, RetryQbSync } from '../api/payments';
+import { GeneratePennyTest, type PaymentView, RegenerateNacha, RetryQbSync } from '../api/payments';
 import { NachaCard } from './nacha-card';
 import { QbSyncCard } from './qb-sync-card';
 
@@ -162,27 +162,23 @@ describe('NachaCard visibility', () => {
 
 describe('NachaCard actions', () => {
   it('regenerates: the server’s message in the success toast', async () => {
-    const { calls } = mockFetch(() =>
-      json(200, { success: true, message: 'NACHA file version 3 requested' }),
-    );
-    const changed = vi.fn();
-    show(<NachaCard payment={generated()} canManage onChanged={changed} />);
+    gql.on(RegenerateNacha, {
+      regenerateNacha: {
+        message: 'NACHA file version 3 requested',
+        approval: { id: ID, status: 'NACHA_PENDING' },
+      },
+    });
+    show(<NachaCard payment={generated()} canManage />);
     await userEvent.click(screen.getByRole('button', { name: 'Regenerate NACHA File' }));
     await screen.findByText('NACHA file regenerated successfully');
     expect(screen.getByText('NACHA file version 3 requested')).toBeTruthy();
-    expect(calls[0]).toMatchObject({
-      method: 'POST',
-      url: `/api/bill-approval/approvals/${ID}/regenerate-nacha`,
-    });
-    expect(changed).toHaveBeenCalled();
+    expect(gql.calls(RegenerateNacha)).toEqual([{ id: ID }]);
   });
 
   it('a refused regenerate is titled as the spec says, with the server’s reason', async () => {
-    mockFetch(() =>
-      json(409, {
-        success: false,
-        message: 'The NACHA file is already at the bank: a second file would pay twice',
-      }),
+    gql.on(
+      RegenerateNacha,
+      gqlError('The NACHA file is already at the bank: a second file would pay twice', { code: 'CONFLICT' }),
     );
     show(<NachaCard payment={generated({ status: 'BANK_UPLOADED' })} canManage />);
     await userEvent.click(screen.getByRole('button', { name: 'Regenerate NACHA File' }));
@@ -206,11 +202,14 @@ describe('NachaCard actions', () => {
   });
 
   it('penny test: amount and vendor count in the toast; the result with its download', async () => {
-    mockFetch(() => json(200, { success: true, data: { testAmount: 1.23, vendorCount: 3 } }));
+    gql.on(GeneratePennyTest, {
+      generatePennyTest: { testAmount: 1.23, vendorCount: 3, fileName: 'PENNY.txt', batchNumber: 7 },
+    });
     const { unmount } = show(<NachaCard payment={payment({ status: 'APPROVED' })} canManage />);
     await userEvent.click(screen.getByRole('button', { name: 'Generate Penny Test' }));
     await screen.findByText('Penny Test Generated');
     expect(screen.getByText('Test amount $1.23 to 3 vendors')).toBeTruthy();
+    expect(gql.calls(GeneratePennyTest)).toEqual([{ id: ID }]);
     unmount();
     show(
       <NachaCard
@@ -237,7 +236,7 @@ describe('NachaCard actions', () => {
     ['Penny test validation failed: Acme Paper has no account type', 'Vendor Banking Information Issues'],
     ['Something else broke', 'Failed to Generate Penny Test'],
   ])('penny test refusal "%s" → "%s", shown 8 s', async (message, title) => {
-    mockFetch(() => json(400, { success: false, message }));
+    gql.on(GeneratePennyTest, gqlError(message));
     show(<NachaCard payment={payment({ status: 'APPROVED' })} canManage />);
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {

@@ -6,32 +6,25 @@ import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { toast } from '../../../components/ui/use-toast';
 import { ApiError } from '../../../lib/errors';
+import { useGqlMutation } from '../../../lib/use-graphql';
 import { formatCurrency } from '../../../lib/utils';
-import { downloadNachaFile, generatePennyTest, type PaymentView } from '../api/payments';
+import { downloadNachaFile, GeneratePennyTest, type PaymentView } from '../api/payments';
 import { formatDateTime } from '../utils/approval-rules';
 import { PENNY_TEST_ERROR_MS, pennyTestFailure } from '../utils/payment-rules';
 
-export function PennyTest({
-  payment: p,
-  canGenerate,
-  onChanged,
-}: {
-  payment: PaymentView;
-  canGenerate: boolean;
-  onChanged?: () => void;
-}) {
+export function PennyTest({ payment: p, canGenerate }: { payment: PaymentView; canGenerate: boolean }) {
+  const generatePennyTest = useGqlMutation(GeneratePennyTest, 'An unexpected error occurred');
   const [running, setRunning] = useState(false);
   const [downloading, setDownloading] = useState(false);
 
   async function generate() {
     setRunning(true);
     try {
-      const r = await generatePennyTest(p.id);
+      const r = (await generatePennyTest({ id: p.id })).generatePennyTest;
       toast.success(
         'Penny Test Generated',
         `Test amount ${formatCurrency(r.testAmount)} to ${r.vendorCount} ${r.vendorCount === 1 ? 'vendor' : 'vendors'}`,
       );
-      onChanged?.();
     } catch (err) {
       const message = err instanceof Error ? err.message : 'An unexpected error occurred';
       const { title, description } = pennyTestFailure(message);

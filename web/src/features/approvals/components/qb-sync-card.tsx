@@ -43,15 +43,7 @@ class SyncErrorBoundary extends Component<{ children: ReactNode }, { failed: boo
   }
 }
 
-function SyncCardBody({
-  payment: p,
-  staff,
-  onChanged,
-}: {
-  payment: PaymentView;
-  staff: boolean;
-  onChanged?: () => void;
-}) {
+function SyncCardBody({ payment: p, staff }: { payment: PaymentView; staff: boolean }) {
   const [busy, setBusy] = useState(false);
   const retryQbSync = useGqlMutation(RetryQbSync, 'Failed to retry QB sync');
   const status = p.qbPaymentSyncStatus ?? '';
@@ -62,7 +54,6 @@ function SyncCardBody({
     try {
       const answer = await retryQbSync({ id: p.id });
       toast.success('QB sync retry initiated', answer.retryQbSync.message);
-      onChanged?.();
     } catch (err) {
       toast.error(
         err instanceof Error && err.message ? err.message : 'An error occurred',
@@ -120,7 +111,7 @@ function SyncCardBody({
   );
 }
 
-export function QbSyncCard(props: { payment: PaymentView; staff: boolean; onChanged?: () => void }) {
+export function QbSyncCard(props: { payment: PaymentView; staff: boolean }) {
   if (!qbSyncShown(props.payment.qbPaymentSyncStatus)) return null;
   return (
     <SyncErrorBoundary>
