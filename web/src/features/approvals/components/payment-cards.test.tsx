@@ -8,7 +8,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import Toaster from '../../../components/ui/toaster';
 import { resetToasts } from '../../../components/ui/use-toast';
-import { json, mockFetch } from '../../../testing/fetch-mock';
+import { mockFetch } from '../../../testing/fetch-mock';
 import {
   createGraphQLMock,
   type GraphQLMock,
