@@ -58,7 +58,7 @@ describe('demo data', () => {
     expect(withBanking.length).toBeGreaterThan(realm.vendors.length / 2);
     expect(withBanking.length).toBeLessThan(realm.vendors.length);
     expect(withBanking[0].accountNumber).toMatch(/^\*+\d{4}$/);
-    // Sunrise's approvals, in every status reached so far (pending of each priority), once.
+    // Sunrise's approvals, in every status (pending of each priority; the payment statuses), once.
     const approvals = await api(
       t.url,
       'GET',
@@ -67,9 +67,23 @@ describe('demo data', () => {
         token,
       },
     );
-    expect(approvals.body.meta.pagination.total).toBe(8);
+    expect(approvals.body.meta.pagination.total).toBe(12);
     const statuses = approvals.body.data.map((a: { status: string }) => a.status);
-    for (const s of ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED']) expect(statuses).toContain(s);
+    for (const s of [
+      'PENDING',
+      'REJECTED',
+      'EXPIRED',
+      'NACHA_GENERATED',
+      'BANK_UPLOADED',
+      'PAYMENT_COMPLETED',
+    ])
+      expect(statuses).toContain(s);
+    // Paid ones: one synced to QuickBooks, one whose sync failed (Retry offered).
+    const syncs = approvals.body.data
+      .filter((a: { status: string }) => a.status === 'PAYMENT_COMPLETED')
+      .map((a: { qbPaymentSyncStatus: string }) => a.qbPaymentSyncStatus)
+      .sort();
+    expect(syncs).toEqual(['FAILED', 'SUCCESS']);
     const priorities = approvals.body.data
       .filter((a: { status: string }) => a.status === 'PENDING')
       .map((a: { priority: string }) => a.priority);
@@ -93,7 +107,7 @@ describe('demo data', () => {
           token: who,
         },
       );
-      expect(theirs.body.meta.pagination.total).toBe(8);
+      expect(theirs.body.meta.pagination.total).toBe(12);
     }
     // The demo users can sign in with the printed password.
     const uma = await signIn(t.url, 'uma.user@billflow.local', demo[1].password);
