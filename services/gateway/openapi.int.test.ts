@@ -47,17 +47,21 @@ function missingEntries(doc: Doc, routes: RegisteredRoute[]): string[] {
       if (!p?.required) lacks.push(`path parameter ${param[1]}`);
     }
     const responses = Object.entries<any>(op.responses ?? {});
-    // JSON, a page (the OAuth callback answers the popup with HTML) or a file (the CSV export, an
-    // approval's invoice PDF).
+    // JSON, a page (the OAuth callback answers the popup with HTML), a file (the CSV export, an
+    // approval's invoice PDF, a NACHA file as text), or a redirect saying where to ("To /…": an
+    // e-mail link's button lands on the public result page).
     const success = responses.find(
       ([code, r]) =>
-        /^2/.test(code) &&
-        (r.content?.['application/json']?.schema ||
-          r.content?.['text/html']?.schema ||
-          r.content?.['text/csv']?.schema ||
-          r.content?.['application/pdf']?.schema),
+        (/^2/.test(code) &&
+          (r.content?.['application/json']?.schema ||
+            r.content?.['text/html']?.schema ||
+            r.content?.['text/csv']?.schema ||
+            r.content?.['text/plain']?.schema ||
+            r.content?.['application/pdf']?.schema)) ||
+        (/^3/.test(code) && /^To \//.test(r.description ?? '')),
     );
-    if (!success) lacks.push('a 2xx JSON (or HTML page, CSV or PDF file) answer');
+    if (!success)
+      lacks.push('a 2xx JSON (or HTML page, CSV, text or PDF file) answer, or a 3xx saying where to');
     const failures = responses.filter(
       ([code, r]) =>
         /^[45]/.test(code) &&
@@ -129,7 +133,7 @@ describe('GET /api/openapi.json', () => {
       const missing = missingEntries(server.swagger() as unknown as Doc, apiRoutes(registeredRoutes(server)));
       expect(missing).toHaveLength(1);
       expect(missing[0]).toMatch(
-        /^GET \/api\/things\/:id: summary, security .*, a 2xx JSON \(or HTML page, CSV or PDF file\) answer, error answers in the envelope$/,
+        /^GET \/api\/things\/:id: summary, security .*, a 2xx JSON \(or HTML page, CSV, text or PDF file\) answer, or a 3xx saying where to, error answers in the envelope$/,
       );
     } finally {
       await server.close();
