@@ -15,6 +15,7 @@ import { fmt, type PartResult, quick, type Row } from './common.js';
 import { damonState } from './host.js';
 import { nachaPart } from './nacha.js';
 import { runOnePart } from './part.js';
+import { paymentsPart } from './payments.js';
 
 /** `--only=append,replay,latency,floor,web,vendors,approvals,bills` runs a subset. */
 const only = process.argv
@@ -31,6 +32,7 @@ const PARTS = [
   'approvals',
   'bills',
   'nacha',
+  'payments',
 ] as const;
 /** Set in a part's own process: the one part it runs. */
 const part = process.argv.find((a) => a.startsWith('--part='))?.slice(7);
@@ -62,7 +64,9 @@ async function main() {
           ? billsLoad()
           : name === 'nacha'
             ? nachaPart()
-            : runPart(name, services)
+            : name === 'payments'
+              ? paymentsPart()
+              : runPart(name, services)
       ).catch((err: Error) => {
         process.stderr.write(`${err.message}\n`);
         failed.push(name);
