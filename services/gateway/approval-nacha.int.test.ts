@@ -18,6 +18,7 @@ import { AT_THE_BANK } from '../approvals/payments/payment-decider.js';
 import { qb } from '../companies/quickbooks.js';
 import { parseAchFile } from '../nacha/parser.js';
 import { validateAchFile } from '../nacha/validator.js';
+import { vendorDecider, vendorStreamId } from '../vendors/vendor-decider.js';
 
 const A = '/api/bill-approval/approvals';
 const qbApp = { clientId: 'billflow-nacha', clientSecret: 'nacha-secret-value-8812' };
@@ -388,6 +389,27 @@ describe('downloads, penny test and what is kept', () => {
     );
     expect(g.data.generatePennyTest.vendorCount).toBe(2);
     expect((await api(t.url, 'POST', `${A}/${first}/generate-penny-test`, { token: user })).status).toBe(403);
+  });
+
+  it('penny test: a vendor whose banking a file cannot hold is named, with the spec’s prefix', async () => {
+    // Banking the API would refuse (routing check digit), as an older import could have left it.
+    await t.started.app.commands.handle(
+      vendorDecider,
+      vendorStreamId(companyId, vendorB),
+      {
+        type: 'UpdateBanking',
+        routingNumber: '123456789',
+        accountNumber: '12312312399',
+        accountType: 'checking',
+        bankName: null,
+        source: 'form',
+        now: new Date().toISOString(),
+      },
+      { userId: String(adminId) },
+    );
+    const r = await api(t.url, 'POST', `${A}/${first}/generate-penny-test`, { token: admin });
+    expect(r.status).toBe(400);
+    expect(r.body.message).toMatch(/^Penny test validation failed: .+: its routing number is not a valid/);
   });
 
   it('keeps no account number in the log or the approvals read model', async () => {

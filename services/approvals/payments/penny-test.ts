@@ -5,7 +5,7 @@
 import { randomInt, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { PennyTestResult } from '../../../schema/approvals/payment-answers.js';
-import type { AppServices } from '../../app/context.js';
+import { type AppServices, awaitProjections } from '../../app/context.js';
 import { type Actor, authorize, commandContext } from '../../auth/permissions.js';
 import { nextBankingDay } from '../../nacha/banking-day.js';
 import { achFileDay, buildPennyTestFile, type VendorCredit } from '../../nacha/payment-file.js';
@@ -104,12 +104,14 @@ export async function generatePennyTest(
     summary,
     text: built.text,
   });
-  await app.commands.handle(
+  const recorded = await app.commands.handle(
     approvalDecider,
     streamId,
     { type: 'RecordPennyTest', file: summary, byUserId: actor.id, now: new Date().toISOString() },
     ctx,
   );
+  // Read your writes: the detail read next shows the penny test.
+  await awaitProjections(app, recorded.position, ['approvals']);
   return {
     testAmount: totalCents / 100,
     vendorCount: credits.length,
