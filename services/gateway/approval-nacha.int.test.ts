@@ -342,6 +342,22 @@ describe('the payment file', () => {
   });
 });
 
+describe('counting', () => {
+  it('the stats and the status filter count the payment statuses as approved', async () => {
+    const stats = (await api(t.url, 'GET', `${A}/stats?companyId=${companyId}`, { token: user })).body.data;
+    expect(stats.byStatus).toMatchObject({ APPROVED: 0, NACHA_GENERATED: 2, BANK_UPLOADED: 1 });
+    expect(stats.approved).toBe(3);
+    expect(stats.total).toBe(3);
+    const list = await api(t.url, 'GET', `${A}?companyId=${companyId}&status=APPROVED`, { token: user });
+    expect(list.body.data.map((a: any) => a.status).sort()).toEqual([
+      'BANK_UPLOADED',
+      'NACHA_GENERATED',
+      'NACHA_GENERATED',
+    ]);
+    expect(list.body.meta.pagination.total).toBe(3);
+  });
+});
+
 describe('downloads, penny test and what is kept', () => {
   it('downloads for ADMIN and MODERATOR, each recorded; USER refused', async () => {
     expect((await download(firstFileUrl, user)).status).toBe(403);
