@@ -169,7 +169,8 @@ describe('/approvals/{id}/confirm', () => {
     try {
       await signIn(page, viewer);
       await page.goto(`/approvals/${ID}/confirm?token=forged.token.value&action=payment-completed`);
-      await page.getByRole('heading', { name: 'Access Denied' }).waitFor();
+      // The token check is the gateway's real one; under a parallel run it may take a while.
+      await page.getByRole('heading', { name: 'Access Denied' }).waitFor({ timeout: 20_000 });
       await page.getByText('Unable to verify your access to this approval.').waitFor();
       await page.getByText('Debug info').click();
       await page.getByTestId('debug-info').getByText(`Approval: ${ID}`).waitFor();

@@ -139,7 +139,7 @@ export function ApprovalConfirmPage() {
     };
   }, [id, token, action, paramsError]);
 
-  const header = <PageHeader title="Confirm Payment Status" description={`Approval #${shortId(id)}`} />;
+  const header = <PageHeader title="Confirm Approval" description={`Approval #${shortId(id)}`} />;
 
   if (paramsError)
     return (

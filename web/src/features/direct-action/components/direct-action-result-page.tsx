@@ -1,6 +1,7 @@
 // The e-mail link's result pages (spec 2 §2): /direct-action-result stands alone (public, no
 // sign-in, no shell); /approvals/direct-action-result is the same result inside the layout (the
 // shell draws its breadcrumbs) with 'View Approval Details' and 'View All Approvals'.
+import { PageHeader } from '../../../components/layout/page-header';
 import { DirectActionResult } from './direct-action-result';
 
 export function DirectActionResultPage() {
@@ -13,8 +14,11 @@ export function DirectActionResultPage() {
 
 export function InLayoutDirectActionResultPage() {
   return (
-    <div className="flex justify-center py-6">
-      <DirectActionResult inLayout />
+    <div className="grid grid-cols-1 gap-6">
+      <PageHeader title="Action Result" />
+      <div className="flex justify-center">
+        <DirectActionResult inLayout />
+      </div>
     </div>
   );
 }

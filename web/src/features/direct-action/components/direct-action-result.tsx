@@ -10,14 +10,28 @@ import { directActionOutcome } from '../utils/direct-action-outcome';
 /** How long 'Processing Action' shows before the outcome. */
 export const PROCESSING_MS = 400;
 
-function Frame({ icon, title, children }: { icon: ReactNode; title: string; children?: ReactNode }) {
+function Frame({
+  icon,
+  title,
+  children,
+  level = 1,
+}: {
+  icon: ReactNode;
+  title: string;
+  children?: ReactNode;
+  /** h1 on the standalone page; h2 under the layout's page title. */
+  level?: 1 | 2;
+}) {
+  const Heading = level === 1 ? 'h1' : 'h2';
   return (
     <div
       className="w-full max-w-md rounded-xl border bg-card p-6 text-center shadow-sm sm:p-8"
       data-testid="direct-action-result"
     >
       <div className="flex justify-center">{icon}</div>
-      <h1 className="mt-3 text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">{title}</h1>
+      <Heading className="mt-3 text-2xl font-semibold tracking-tight [overflow-wrap:anywhere]">
+        {title}
+      </Heading>
       <div className="mt-3 grid gap-2 text-sm [overflow-wrap:anywhere]">{children}</div>
     </div>
   );
@@ -31,10 +45,12 @@ export function DirectActionResult({ inLayout = false }: { inLayout?: boolean })
     return () => clearTimeout(t);
   }, []);
   const outcome = directActionOutcome(params);
+  const level = inLayout ? 2 : 1;
 
   if (!ready)
     return (
       <Frame
+        level={level}
         icon={<Loader2 className="size-10 animate-spin text-muted-foreground" aria-hidden="true" />}
         title="Processing Action"
       >
@@ -58,6 +74,7 @@ export function DirectActionResult({ inLayout = false }: { inLayout?: boolean })
   if (outcome.kind === 'invalid')
     return (
       <Frame
+        level={level}
         icon={<XCircle className="size-10 text-destructive" aria-hidden="true" />}
         title="Invalid direct action result"
       >
@@ -67,7 +84,11 @@ export function DirectActionResult({ inLayout = false }: { inLayout?: boolean })
     );
   if (outcome.kind === 'no-action')
     return (
-      <Frame icon={<Info className="size-10 text-blue-700" aria-hidden="true" />} title="No Action Needed">
+      <Frame
+        level={level}
+        icon={<Info className="size-10 text-blue-700" aria-hidden="true" />}
+        title="No Action Needed"
+      >
         <p>This bill is already in the requested status.</p>
         <p className="text-muted-foreground" data-testid="direct-action-message">
           {outcome.message}
@@ -80,7 +101,11 @@ export function DirectActionResult({ inLayout = false }: { inLayout?: boolean })
     );
   if (outcome.kind === 'failure')
     return (
-      <Frame icon={<XCircle className="size-10 text-destructive" aria-hidden="true" />} title={outcome.title}>
+      <Frame
+        level={level}
+        icon={<XCircle className="size-10 text-destructive" aria-hidden="true" />}
+        title={outcome.title}
+      >
         <div
           role="alert"
           className="rounded-md border border-destructive/50 bg-destructive/5 p-3 text-left text-destructive"
@@ -96,6 +121,7 @@ export function DirectActionResult({ inLayout = false }: { inLayout?: boolean })
     );
   return (
     <Frame
+      level={level}
       icon={<CheckCircle2 className="size-10 text-green-700" aria-hidden="true" />}
       title={outcome.title}
     >
