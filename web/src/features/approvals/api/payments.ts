@@ -1,8 +1,9 @@
 // The payment half of an approval (spec 2 §2, §3, §7): the fields the NACHA, penny-test and sync
-// cards read, the staff's writes (regenerate, penny test, retry), the stored files' downloads, and
-// the e-mail link's token check and payment-completed call of /approvals/{id}/confirm. The field
-// names are those of schema/approvals/payment-answers.ts (PaymentFields), so the approval's GraphQL
-// answer fits these types as it is. Files and the link's calls stay plain HTTP on the REST paths.
+// cards read (PaymentView: the approval's GraphQL answer, ApprovalPaymentFields, fits it as it is),
+// the staff's writes as mutations (regenerateNacha, generatePennyTest, retryQbSync; lib/cache-rules.ts
+// re-reads the approval after each), the stored files' downloads, and the e-mail link's token check
+// and payment-completed call of /approvals/{id}/confirm. Files and the link's calls stay plain HTTP
+// on the REST paths.
 import { api } from '../../../lib/api-client';
 import { graphql } from '../../../lib/graphql';
 import { downloadFile } from '../../../lib/transfer';

@@ -5,13 +5,13 @@
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import Toaster from '../../../components/ui/toaster';
 import { resetToasts } from '../../../components/ui/use-toast';
 import { ApprovalsChanged } from '../../../hooks/use-approval-changed';
 import { sessionStore } from '../../../lib/session-store';
 import { formatCurrency } from '../../../lib/utils';
-import { sampleUser } from '../../../testing/fetch-mock';
+import { mockFetch, sampleUser } from '../../../testing/fetch-mock';
 import {
   createGraphQLMock,
   type GraphQLMock,
@@ -134,6 +134,8 @@ beforeEach(() => {
 afterEach(() => {
   cleanup();
   resetToasts();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
 });
 
 describe('ApprovalDetailPage', () => {
@@ -366,5 +368,44 @@ describe('ApprovalDetailPage', () => {
     expect(screen.queryByRole('button', { name: /Regenerate/ })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Generate Penny Test' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Retry QB Sync' })).toBeNull();
+  });
+
+  it('offers a history step’s file for download with the bearer token', async () => {
+    serve(detail({ status: 'NACHA_GENERATED' }));
+    gql.on(ApprovalHistoryQuery, {
+      approvalHistory: [
+        {
+          id: 'e9',
+          action: 'NACHA file generated',
+          userName: null,
+          timestamp: '2026-11-21T10:00:00.000Z',
+          details: 'Version 1, 2 entries',
+          amount: null,
+          threshold: null,
+          managerName: null,
+          downloadUrl: `/api/bill-approval/approvals/${ID}/nacha-files/f1`,
+        },
+      ],
+    });
+    localStorage.setItem('auth_token', 'tok-h');
+    const { calls } = mockFetch(
+      () =>
+        new Response('101 ...', {
+          status: 200,
+          headers: { 'content-disposition': 'attachment; filename="NACHA_A.txt"' },
+        }),
+    );
+    URL.createObjectURL = vi.fn(() => 'blob:h');
+    URL.revokeObjectURL = vi.fn();
+    const saved: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    renderPage();
+    await userEvent.click(await screen.findByRole('button', { name: 'Download file' }));
+    await screen.findByText('Download started');
+    expect(calls[0].url).toBe(`/api/bill-approval/approvals/${ID}/nacha-files/f1`);
+    expect(calls[0].headers.get('Authorization')).toBe('Bearer tok-h');
+    expect(saved).toEqual(['NACHA_A.txt']);
   });
 });
