@@ -6,6 +6,7 @@
 // Regenerate is refused at the bank; modifiers A, B, … per company and day; downloads by ADMIN and
 // MODERATOR recorded, USER refused; the penny test's refusals and file; no account number in the
 // log or the read model; a forgotten company's files unreadable.
+import type { Job } from 'bullmq';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
@@ -13,7 +14,9 @@ import { api, gql, signIn } from '../../test/support/http.js';
 import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
 import type { QbBill, Realm } from '../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
+import { nachaJobHandlers } from '../../workers/approvals/nacha-jobs.js';
 import { approvalDecider, approvalStreamId } from '../approvals/approval-decider.js';
+import { paymentFileId } from '../approvals/payments/nacha-generate.js';
 import { AT_THE_BANK } from '../approvals/payments/payment-decider.js';
 import { qb } from '../companies/quickbooks.js';
 import { parseAchFile } from '../nacha/parser.js';
@@ -251,6 +254,19 @@ describe('the payment file', () => {
     expect(file.control.totalCreditCents).toBe(cents(aBills) + cents(bBills));
     expect(file.control.totalDebitCents).toBe(0);
     expect(d.nachaTotalAmount).toBe((cents(aBills) + cents(bBills)) / 100);
+    // The file id derives from the approval and the version; the job run again changes nothing.
+    expect(firstFileUrl).toBe(`${A}/${first}/nacha-files/${paymentFileId(first, 1)}`);
+    const count = async () =>
+      (
+        await sql(
+          `SELECT count(*)::int AS n FROM es_events WHERE stream_id LIKE 'nachafileday-%' OR stream_id = $1`,
+          [approvalStreamId(first)],
+        )
+      )[0].n;
+    const before = await count();
+    const job = { id: 'payments_rerun_1', data: { approvalId: first, version: 1 } } as unknown as Job;
+    expect(await nachaJobHandlers['generate-nacha'](t.started.app, job, undefined)).toBe('stale');
+    expect(await count()).toBe(before);
   });
 
   it('leaves out a bill already paid in QuickBooks and names it', async () => {

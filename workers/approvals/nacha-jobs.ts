@@ -1,9 +1,10 @@
 // Jobs of the payment process manager (payments.ts): request-nacha (an approved approval asks for its
 // file) and generate-nacha (a request is worked on: services/approvals/payments/nacha-generate.ts).
 // Each is idempotent and reports back with a command whose id is the job id.
-import type { Job } from 'bullmq';
+import { DelayedError, type Job } from 'bullmq';
 import { approvalDecider, approvalStreamId } from '../../services/approvals/approval-decider.js';
 import { generatePaymentFile } from '../../services/approvals/payments/nacha-generate.js';
+import { QbThrottledError } from '../../services/quickbooks/client.js';
 import type { JobHandler } from '../process-manager.js';
 
 const jobContext = (job: Job) => {
@@ -31,8 +32,17 @@ export const nachaJobHandlers: Record<string, JobHandler> = {
     );
     return r.events.length > 0 ? 'requested' : 'already';
   },
-  async 'generate-nacha'(app, job) {
+  async 'generate-nacha'(app, job, token) {
     const { approvalId, version } = job.data as { approvalId: string; version: number };
-    return generatePaymentFile(app, approvalId, version, jobContext(job));
+    try {
+      return await generatePaymentFile(app, approvalId, version, jobContext(job));
+    } catch (err) {
+      // QuickBooks throttled the balances' read: wait out its window (no attempt spent), run again.
+      if (err instanceof QbThrottledError && token) {
+        await job.moveToDelayed(Date.now() + err.retryAfterMs, token);
+        throw new DelayedError();
+      }
+      throw err;
+    }
   },
 };

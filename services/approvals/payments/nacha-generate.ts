@@ -21,7 +21,7 @@ import {
 } from '../../nacha/payment-file.js';
 import { AchWriteError } from '../../nacha/records.js';
 import { validateAchFile } from '../../nacha/validator.js';
-import { QbApiError, QbGrantError } from '../../quickbooks/client.js';
+import { QbApiError, QbGrantError, QbThrottledError } from '../../quickbooks/client.js';
 import { AppError } from '../../shared/errors.js';
 import { type ApprovalState, approvalDecider, approvalStreamId } from '../approval-decider.js';
 import { takeFileIdModifier } from './file-modifier.js';
@@ -99,6 +99,8 @@ async function plan(app: AppServices, state: ApprovalState, ctx: CommandContext)
         { correlationId: ctx.correlationId, causationId: ctx.causationId, userId: null },
       );
     } catch (err) {
+      // Throttled: the job waits out Intuit's window and runs again (workers/approvals/nacha-jobs.ts).
+      if (err instanceof QbThrottledError) throw err;
       if (!(err instanceof QbApiError || err instanceof QbGrantError || err instanceof AppError)) throw err;
       return {
         problems: [
