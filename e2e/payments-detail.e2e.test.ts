@@ -201,7 +201,10 @@ describe('the approval detail along the payment path', () => {
         await status(page).filter({ hasText: 'Payment Completed' }).waitFor();
         await page.getByTestId('qb-sync-status').filter({ hasText: 'Failed' }).waitFor({ timeout: 20_000 });
       }
-      await b.page.getByTestId('qb-sync-card').filter({ hasText: /payment account/ }).waitFor();
+      await b.page
+        .getByTestId('qb-sync-card')
+        .filter({ hasText: /payment account/ })
+        .waitFor();
       // The account chosen, Retry on the screen: both browsers see the sync succeed.
       const bank = realm.accounts.find((x) => x.AccountType === 'Bank' && x.Active)!;
       const set = await api(app.url, 'PUT', `/api/company/companies/${companyId}/payment-account`, {

@@ -11,7 +11,7 @@ import { queuePrefix } from '../../services/shared/queues.js';
 import { redisOptions } from '../../services/shared/redis.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { type SmtpCatcher, startSmtpCatcher } from '../../tools/smtp-catcher.js';
-import { enqueueMail, MAIL_QUEUE, mailJobId } from './mail.js';
+import { enqueueMail, MAIL_QUEUE } from './mail.js';
 
 const ADDRESS = 'dana.reyes@example-payer.test';
 const NAME = 'Dana Reyes';
