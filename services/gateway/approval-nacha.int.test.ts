@@ -326,6 +326,25 @@ describe('the payment file', () => {
       ['payment', 1, false],
     ]);
     expect(d.nachaFiles[1].url).toBe(firstFileUrl);
+    const q = await gql(
+      t.url,
+      `query($id: String!) { approval(id: $id) { status nachaProcessingStatus nachaVersion nachaFileUrl
+        nachaFiles { kind version current url } nachaProblems { kind } } }`,
+      { id: first },
+      user,
+    );
+    expect(q.errors).toBeUndefined();
+    expect(q.data.approval).toMatchObject({
+      status: 'NACHA_GENERATED',
+      nachaProcessingStatus: 'GENERATED',
+      nachaVersion: 2,
+      nachaFileUrl: d.nachaFileUrl,
+      nachaProblems: [],
+    });
+    expect(q.data.approval.nachaFiles.map((f: any) => [f.kind, f.version, f.current])).toEqual([
+      ['PAYMENT', 2, true],
+      ['PAYMENT', 1, false],
+    ]);
     const v1 = await download(firstFileUrl);
     expect(v1.status).toBe(200);
     expect(parseAchFile(await v1.text()).batches[0].header.serviceClassCode).toBe(220);
