@@ -41,6 +41,8 @@ let viewer: { email: string; password: string; id: number };
 const COMPANY = 'Juniper Office Supply';
 const qbApp = { clientId: 'billflow-e2e-approvals', clientSecret: 'e2e-approvals-secret-value' };
 const A = '/api/bill-approval/approvals';
+/** An approved approval's badge: the payments process manager asks for its file at once (NACHA_PENDING). */
+const APPROVED_ON = /^(Approved|Nacha Pending|Nacha Generated)$/;
 
 interface ApprovalJson {
   id: string;
@@ -392,7 +394,7 @@ describe('approval screens', () => {
       .getByRole('button', { name: `Approve approval ${short(whole.id)}` })
       .click();
     await expectToast(page, 'Approval approved successfully');
-    await row(page, whole.id).getByTestId('status').filter({ hasText: 'Approved' }).waitFor();
+    await row(page, whole.id).getByTestId('status').filter({ hasText: APPROVED_ON }).waitFor();
     expect(await row(page, whole.id).getByTestId('approved-bills').textContent()).toBe('1 (100%)');
     expect(
       await row(page, whole.id)
@@ -406,7 +408,7 @@ describe('approval screens', () => {
     await approve.getByRole('checkbox', { name: `Approve bill ${y.Id}` }).uncheck();
     await approve.getByRole('button', { name: 'Approve 1 bill' }).click();
     await expectToast(page, 'Approval approved successfully');
-    await page.getByTestId('detail-status').filter({ hasText: 'Approved' }).waitFor();
+    await page.getByTestId('detail-status').filter({ hasText: APPROVED_ON }).waitFor();
     expect(await page.getByTestId('approved-bill-ids').textContent()).toBe(x.Id);
     expect(await page.getByTestId('approved-bills-list').locator('li').count()).toBe(1);
     // Decided: no more actions.
@@ -509,7 +511,7 @@ describe('approval screens', () => {
     const changed = Date.now();
     await row(a.page, target.id)
       .getByTestId('status')
-      .filter({ hasText: 'Approved' })
+      .filter({ hasText: APPROVED_ON })
       .waitFor({ timeout: 3000 });
     await a.page
       .getByTestId('stat-pending-value')
@@ -519,7 +521,7 @@ describe('approval screens', () => {
       .getByTestId('stat-approved-value')
       .filter({ hasText: new RegExp(`^${before.approved + 1}$`) })
       .waitFor({ timeout: 3000 });
-    await detail.getByTestId('detail-status').filter({ hasText: 'Approved' }).waitFor({ timeout: 3000 });
+    await detail.getByTestId('detail-status').filter({ hasText: APPROVED_ON }).waitFor({ timeout: 3000 });
     console.log(
       `live: list, figures and detail updated ${Date.now() - changed} ms after the approve answered`,
     );
@@ -601,7 +603,7 @@ describe('approval screens', () => {
     await expectToast(page, '2 approvals approved');
     for (const r of rows.slice(0, 2)) {
       expect(await page.getByTestId(`bulk-result-${r.id}`).textContent()).toContain('Approved');
-      await row(page, r.id).getByTestId('status').filter({ hasText: 'Approved' }).waitFor();
+      await row(page, r.id).getByTestId('status').filter({ hasText: APPROVED_ON }).waitFor();
       // Decided rows cannot be selected again.
       expect(await select(r.id).isDisabled()).toBe(true);
     }
@@ -848,7 +850,7 @@ describe('approval screens', () => {
     await s2.page.getByRole('button', { name: 'Approve', exact: true }).click();
     await s2.page.getByRole('dialog').getByRole('button', { name: 'Approve 1 bill' }).click();
     await expectToast(s2.page, 'Approval approved successfully');
-    await page.getByTestId('detail-status').filter({ hasText: 'Approved' }).waitFor({ timeout: 3000 });
+    await page.getByTestId('detail-status').filter({ hasText: APPROVED_ON }).waitFor({ timeout: 3000 });
 
     // Back to the default, off.
     await apiCall(

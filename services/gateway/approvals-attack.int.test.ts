@@ -308,12 +308,10 @@ describe('dual control and the default policy (§2, §3)', () => {
       firstApprovedBy: ids.modB,
     });
     const history = await api(t.url, 'GET', `${A}/${a.id}/history`, { token: tokens.admin });
-    expect(history.body.data.map((h: any) => h.action)).toEqual([
-      'Created',
-      'First approval',
-      'First approval',
-      'Approved',
-    ]);
+    // The payment steps that follow the approval (the file asked for, …) are not this test's.
+    expect(history.body.data.map((h: any) => h.action).filter((a: string) => !a.startsWith('NACHA'))).toEqual(
+      ['Created', 'First approval', 'First approval', 'Approved'],
+    );
     expect(history.body.data[2].details).toMatch(/replaces the first approval/);
   });
 });

@@ -22,6 +22,7 @@ import {
 import '../gateway/graphql/types/approval-mutations.js';
 import '../gateway/graphql/types/approval-payment-mutations.js';
 import '../gateway/graphql/types/approval-queries.js';
+import { setupNachaFiles } from '../approvals/payments/nacha-files.js';
 import { batchApprovalReads } from '../gateway/graphql/types/approval-subscriptions.js';
 import { approvalLinkRoutes } from '../gateway/rest/approval-link-routes.js';
 import { approvalPaymentRoutes } from '../gateway/rest/approval-payment-routes.js';
@@ -56,5 +57,7 @@ export const approvalModule = defineModule({
     [PAYMENT_MAIL_QUEUE]: paymentMailJobHandlers,
   },
   routes: [approvalRoutes, approvalPaymentRoutes, approvalLinkRoutes],
+  // The stored NACHA files (encrypted with the company's key), made at start under the set-up lock.
+  storage: setupNachaFiles,
   gateway: batchApprovalReads,
 });
