@@ -8,8 +8,9 @@ import { parseAchFile } from './parser.js';
 import { AchParseError } from './records.js';
 import { validateAchFile } from './validator.js';
 
-// shared/ lies beside the repository (the work tree and CI's clone alike).
-const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/fixtures/ach');
+// Copied unchanged into the repository (test/fixtures/ach, with moov-io/ach's licence and notice), so
+// every clone tests against them.
+const FIXTURES = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../test/fixtures/ach');
 const read = (dir: string, file: string) => readFileSync(path.join(FIXTURES, dir, file), 'utf8');
 
 /** The README's table: file, moov-io/ach's verdict, and for accepted files its totals. */
