@@ -604,7 +604,9 @@ describe('approval screens', () => {
     await page.getByTestId('bulk-summary').filter({ hasText: '2 approvals approved' }).waitFor();
     await expectToast(page, '2 approvals approved');
     for (const r of rows.slice(0, 2)) {
-      expect(await page.getByTestId(`bulk-result-${r.id}`).textContent()).toContain('Approved');
+      expect(await page.getByTestId(`bulk-result-${r.id}`).textContent()).toMatch(
+        /Approved|Nacha Pending|Nacha Generated/,
+      );
       await row(page, r.id).getByTestId('status').filter({ hasText: APPROVED_ON }).waitFor();
       // Decided rows cannot be selected again.
       expect(await select(r.id).isDisabled()).toBe(true);
