@@ -302,14 +302,6 @@ describe('approval history', () => {
     await t.started.app.subjectKeys.forget('vendor-9056');
     await t.started.app.subjectKeys.forget(`company-${companyId}`);
     const h = await history();
-    console.info(
-      h
-        .map(
-          (x) =>
-            `${x.position} ${x.stream} ${x.action} · ${x.actorKind} ${x.userName} · ${JSON.stringify(x.changes)} ${x.reason ?? ''}`,
-        )
-        .join('\n'),
-    );
     expect(h.length).toBeGreaterThanOrEqual(before.length);
     expect(h.filter((x) => x.action !== 'Vendor forgotten').map((x) => x.id)).toEqual(
       expect.arrayContaining(before.map((x) => x.id)),
