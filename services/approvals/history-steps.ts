@@ -152,7 +152,10 @@ function auditExportText(stored: StoredEvent): StepText {
     file,
     typeof d.anchorPosition === 'string' ? `proved to the anchor at ${d.anchorPosition}` : null,
   ].filter(Boolean);
-  return text('Audit bundle exported', parts.join(', ') || 'Events, proofs and the decrypted view');
+  return text(
+    'Audit bundle exported',
+    parts.join(', ') || 'The events as stored, their proofs to the published anchors, the decrypted view',
+  );
 }
 
 /**
@@ -259,12 +262,11 @@ export function approvalSteps(events: readonly StoredEvent[], names: HistoryName
       changes = changesBetween(before, fieldsOf(state, names.managers, recipientsErased));
     }
     const { linkRecipient, ...shown } = line;
-    return {
-      ...placeOf(stored),
-      ...shown,
-      ...actorOf(stored, names.users, linkRecipient ?? null),
-      changes,
-    };
+    const actor = actorOf(stored, names.users, linkRecipient ?? null);
+    // An export without a user was run from the command line (`npm run audit -- export`).
+    if (stored.type === AUDIT_EXPORTED && actor.userName === 'System')
+      actor.userName = 'System (audit export, command line)';
+    return { ...placeOf(stored), ...shown, ...actor, changes };
   });
 }
 
