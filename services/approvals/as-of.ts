@@ -4,6 +4,7 @@
 // would have read then. Names (company, manager, people) come from today's read models, as the
 // detail's do: the log keeps ids, not names. Personal fields whose subject was forgotten stay
 // unreadable and are named in `erased`.
+import { sql } from 'kysely';
 import type { z } from 'zod';
 import { evolveApprovalRow } from '../../projections/approvals/approvals.js';
 import type { ApprovalsTable } from '../../projections/approvals/tables.js';
@@ -16,7 +17,8 @@ import { companyScope, inScope } from '../app/staff-scope.js';
 import { type Actor, authorize } from '../auth/permissions.js';
 import type { StoredEvent } from '../eventstore/port.js';
 import { AppError, parseInput } from '../shared/errors.js';
-import { type ApprovalState, approvalDecider, approvalStreamId } from './approval-decider.js';
+import { type ApprovalState, approvalDecider } from './approval-decider.js';
+import { approvalStream, CHECKPOINT, decodedUpTo, type Fold, type KeptStream } from './as-of-streams.js';
 import { withDetail } from './detail.js';
 import { type ApprovalRow, parseApprovalId, toDtos } from './rows.js';
 
@@ -59,56 +61,57 @@ export function cutOf(events: readonly StoredEvent[], query: ApprovalAsOfQuery):
   return n;
 }
 
-export interface FoldedApproval {
-  /** The approvals read model's row as the projection would have written it then. */
-  row: ApprovalsTable | undefined;
-  /** The decider's state then (bills, vendor contacts, recipients, payment files). */
-  state: ApprovalState;
-  /** Personal fields that could not be opened in the events folded (their subject was forgotten). */
-  erased: string[];
-}
+export type FoldedApproval = Fold;
+
+const NOTHING: Fold = { count: 0, row: undefined, state: approvalDecider.initialState(), erased: [] };
 
 /**
  * The pure fold: the first `count` events, decoded (older versions upcast by the schema registry),
- * through the projection's row logic and the decider. Events of types neither knows leave both as
- * they were, as they do live.
+ * through the projection's row logic and the decider, from `from` (a fold of fewer of the same
+ * events) or from nothing. Events of types neither knows leave both as they were, as they do live.
+ * `keep` is handed the fold after each CHECKPOINT-th event.
  */
-export function foldApproval(events: readonly StoredEvent[], count = events.length): FoldedApproval {
-  let row: ApprovalsTable | undefined;
-  let state = approvalDecider.initialState();
-  const erased = new Set<string>();
-  for (let i = 0; i < count; i++) {
+export function foldApproval(
+  events: readonly StoredEvent[],
+  count = events.length,
+  decoded: readonly ApprovalEvent[] = [],
+  from: Fold = NOTHING,
+  keep?: (fold: Fold) => void,
+): Fold {
+  let { row, state } = from;
+  const erased = new Set(from.erased);
+  for (let i = from.count; i < count; i++) {
     const stored = events[i];
     for (const f of stored.erased ?? []) erased.add(f);
-    const event = decodeEvent(stored) as ApprovalEvent;
+    const event = decoded[i] ?? (decodeEvent(stored) as ApprovalEvent);
     row = evolveApprovalRow(row, event) ?? row;
     state = approvalDecider.evolve(state, event);
+    if (keep && (i + 1) % CHECKPOINT === 0) keep({ count: i + 1, row, state, erased: [...erased].sort() });
   }
-  return { row, state, erased: [...erased].sort() };
+  return { count, row, state, erased: [...erased].sort() };
+}
+
+/** The fold of a kept stream's first `count` events, from its nearest checkpoint (kept for the next). */
+function foldKept(stream: KeptStream, count: number): Fold {
+  let start = NOTHING;
+  for (let c = Math.floor(count / CHECKPOINT) * CHECKPOINT; c > 0 && start === NOTHING; c -= CHECKPOINT)
+    start = stream.checkpoints.get(c) ?? NOTHING;
+  return foldApproval(stream.events, count, decodedUpTo(stream, count), start, (f) =>
+    stream.checkpoints.set(f.count, f),
+  );
 }
 
 /** The row with the joins the reads add (company name, manager), from today's read models. */
 async function joinedRow(app: AppServices, row: ApprovalsTable): Promise<ApprovalRow> {
-  const [company, manager] = await Promise.all([
-    app.db.selectFrom('companies').select('name').where('id', '=', row.company_id).executeTakeFirst(),
-    row.manager_id === null
-      ? undefined
-      : app.db
-          .selectFrom('managers')
-          .select(['first_name', 'last_name', 'email', 'phone', 'title'])
-          .where('id', '=', row.manager_id)
-          .where('deleted_at', 'is', null)
-          .executeTakeFirst(),
-  ]);
-  return {
-    ...row,
-    company_name: company?.name ?? null,
-    m_first: manager?.first_name ?? null,
-    m_last: manager?.last_name ?? null,
-    m_email: manager?.email ?? null,
-    m_phone: manager?.phone ?? null,
-    m_title: manager?.title ?? null,
-  } as ApprovalRow;
+  // One round trip for both (the detail's query joins them the same way).
+  const { rows } = await sql<
+    Pick<ApprovalRow, 'company_name' | 'm_first' | 'm_last' | 'm_email' | 'm_phone' | 'm_title'>
+  >`
+    SELECT (SELECT name FROM companies WHERE id = ${row.company_id}) AS company_name,
+      m.first_name AS m_first, m.last_name AS m_last, m.email AS m_email, m.phone AS m_phone, m.title AS m_title
+    FROM (SELECT 1) one
+    LEFT JOIN managers m ON m.id = ${row.manager_id} AND m.deleted_at IS NULL`.execute(app.db);
+  return { ...row, ...rows[0] } as ApprovalRow;
 }
 
 /**
@@ -126,10 +129,8 @@ export async function approvalAsOf(
   authorize(actor, AUDIT_PERMISSION);
   const approvalId = parseApprovalId(id);
   const query = parseInput(ApprovalAsOfInput, input);
-  const [{ events }, scope] = await Promise.all([
-    app.store.readStream(approvalStreamId(approvalId)),
-    companyScope(app, actor),
-  ]);
+  const [stream, scope] = await Promise.all([approvalStream(app, approvalId), companyScope(app, actor)]);
+  const events = stream.events;
   const companyId = (events[0]?.data as { companyId?: unknown } | undefined)?.companyId;
   if (events.length === 0 || typeof companyId !== 'number' || !inScope(scope, companyId))
     throw new AppError('NOT_FOUND', 'Approval not found');
@@ -138,7 +139,7 @@ export async function approvalAsOf(
     throw new AppError('VALIDATION', 'The approval did not exist yet at that point', [
       { field: query.position !== undefined ? 'position' : 'at', message: 'Before the approval was created' },
     ]);
-  const { row, state, erased } = foldApproval(events, count);
+  const { row, state, erased } = foldKept(stream, count);
   if (!row) throw new AppError('NOT_FOUND', 'Approval not found');
   const [dto] = await toDtos(app, [await joinedRow(app, row)]);
   const last = events[count - 1];

@@ -183,3 +183,22 @@ describe('an event stored in an older schema version', () => {
     expect(f.state.rejectionReason).toBe('Wrong vendor');
   });
 });
+
+describe('folding from a checkpoint', () => {
+  it('gives what folding from the start gives', () => {
+    const long = [
+      created(1),
+      ...Array.from({ length: 249 }, (_, i) =>
+        stored(i + 2, {
+          type: 'ApprovalUpdated',
+          data: { ...ids, priority: (['LOW', 'URGENT', 'MEDIUM'] as const)[i % 3], at: atMin(i + 2) },
+        }),
+      ),
+    ];
+    const kept = new Map<number, ReturnType<typeof foldApproval>>();
+    foldApproval(long, 250, [], undefined, (f) => kept.set(f.count, f));
+    expect([...kept.keys()]).toEqual([100, 200]);
+    for (const n of [201, 237, 250])
+      expect(foldApproval(long, n, [], kept.get(200))).toEqual(foldApproval(long, n));
+  });
+});

@@ -316,6 +316,9 @@ describe('old shapes and erased subjects', () => {
     const id = randomUUID();
     const p = await append(id, created(id, gone, minute(1)));
     await detailWhen(id, (d) => d.status === 'PENDING');
+    // Read once before: the process keeps the stream it read, opened; forgetting must still show.
+    const before = await asOf(id, `?position=${p}`);
+    expect(before.body.data.approval.billsParsed[0].VendorInfo.Email).toBe('ap@acme.test');
     await t.started.app.subjectKeys.forget(`company-${gone}`);
     const r = await asOf(id, `?position=${p}`);
     expect(r.status, JSON.stringify(r.body)).toBe(200);
