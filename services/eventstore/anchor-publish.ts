@@ -17,6 +17,7 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type pg from 'pg';
 
 /** An anchor as published (and as the ADMIN call serves it). */
@@ -39,12 +40,12 @@ export interface PublishedAnchor {
   at: string;
 }
 
-/** The directory: AUDIT_ANCHOR_DIR, else .local/anchors/ under the working directory (a test's: a temp one). */
+/** The directory: AUDIT_ANCHOR_DIR, else the checkout's .local/anchors/ (a test's: a temp one). */
 export function anchorDir(env: Record<string, string | undefined> = process.env): string {
   if (env.AUDIT_ANCHOR_DIR) return path.resolve(env.AUDIT_ANCHOR_DIR);
   // Test apps run the anchor job too: their throw-away databases must not fill the instance's directory.
   if (env.VITEST) return path.join(os.tmpdir(), 'billflow-test-anchors');
-  return path.resolve('.local/anchors');
+  return fileURLToPath(new URL('../../.local/anchors', import.meta.url));
 }
 
 /** The file of one database's anchors: its name is the database's, so several share a directory. */
