@@ -9,6 +9,7 @@ import { anchorFile } from '../services/eventstore/anchor-publish.js';
 import { writeAnchors } from '../services/eventstore/anchors.js';
 import type { PersonalDataStore } from '../services/privacy/personal-data.js';
 import { startTestApp, type TestApp } from '../test/support/app.js';
+import { api, signIn } from '../test/support/http.js';
 import { auditRebuildCheck, auditReplay, auditVerify } from './audit.js';
 import { exportApproval } from './audit-export.js';
 // @ts-expect-error: plain JavaScript on purpose (Node alone runs it), without type declarations
@@ -44,6 +45,13 @@ describe('npm run audit on the demo data', () => {
     expect(await auditVerify(t.started.app.pool, o.push)).toBe(0);
     expect(o.out.at(-1)).toBe('The log is intact.');
     expect(o.out[0]).toMatch(/^checked \d+ events in \d+ streams and \d+ anchors \(\d+ published\)/);
+    // The ADMIN call serves the published lines; anyone else is refused.
+    const token = (await signIn(t.url, t.admin.email, t.admin.password)).tokens.accessToken;
+    const served = await api(t.url, 'GET', '/api/operations/anchors?limit=1000', { token });
+    expect(served.status).toBe(200);
+    expect(served.body.data.anchors.length).toBeGreaterThan(0);
+    expect(served.body.data.anchors[0]).toMatchObject({ seq: 1, version: 2, previous: null });
+    expect((await api(t.url, 'GET', '/api/operations/anchors')).status).toBe(401);
   });
 
   it('rebuild-check: every read model rebuilt from the log matches the live rows; a planted one is named', async () => {
