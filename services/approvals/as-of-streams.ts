@@ -7,7 +7,7 @@
 import { LRUCache } from 'lru-cache';
 import type { ApprovalsTable } from '../../projections/approvals/tables.js';
 import type { ApprovalEvent } from '../../schema/approvals/events.js';
-import { decodeEvent, personalFieldsOf } from '../../schema/shared/events.js';
+import { decodeEvent, personalFieldsOf, UnknownEventError } from '../../schema/shared/events.js';
 import type { AppServices } from '../app/context.js';
 import type { StoredEvent } from '../eventstore/port.js';
 import { type ApprovalState, approvalStreamId } from './approval-decider.js';
@@ -89,9 +89,23 @@ export async function approvalStream(app: AppServices, approvalId: string): Prom
   return fresh;
 }
 
+/**
+ * An event as the fold reads it: decoded (upcast, validated), or as stored when its type is not
+ * registered in this process (a step the approval's own logic does not act on, such as one added by a
+ * tool): it is still a step, and changes neither the row nor the state.
+ */
+export function decodeStep(stored: StoredEvent): ApprovalEvent {
+  try {
+    return decodeEvent(stored) as ApprovalEvent;
+  } catch (err) {
+    if (err instanceof UnknownEventError)
+      return { type: stored.type, data: stored.data } as unknown as ApprovalEvent;
+    throw err;
+  }
+}
+
 /** The first `count` events decoded, each decoded once per kept stream. */
 export function decodedUpTo(stream: KeptStream, count: number): ApprovalEvent[] {
-  for (let i = stream.decoded.length; i < count; i++)
-    stream.decoded.push(decodeEvent(stream.events[i]) as ApprovalEvent);
+  for (let i = stream.decoded.length; i < count; i++) stream.decoded.push(decodeStep(stream.events[i]));
   return stream.decoded;
 }

@@ -11,14 +11,20 @@ import type { ApprovalsTable } from '../../projections/approvals/tables.js';
 import type { ApprovalAsOf, ApprovalAsOfPoint, ApprovalStep } from '../../schema/approvals/as-of-answers.js';
 import { ApprovalAsOfInput } from '../../schema/approvals/as-of-answers.js';
 import type { ApprovalEvent } from '../../schema/approvals/events.js';
-import { decodeEvent } from '../../schema/shared/events.js';
 import type { AppServices } from '../app/context.js';
 import { companyScope, inScope } from '../app/staff-scope.js';
 import { type Actor, authorize } from '../auth/permissions.js';
 import type { StoredEvent } from '../eventstore/port.js';
 import { AppError, parseInput } from '../shared/errors.js';
 import { type ApprovalState, approvalDecider } from './approval-decider.js';
-import { approvalStream, CHECKPOINT, decodedUpTo, type Fold, type KeptStream } from './as-of-streams.js';
+import {
+  approvalStream,
+  CHECKPOINT,
+  decodedUpTo,
+  decodeStep,
+  type Fold,
+  type KeptStream,
+} from './as-of-streams.js';
 import { withDetail } from './detail.js';
 import { type ApprovalRow, parseApprovalId, toDtos } from './rows.js';
 
@@ -83,9 +89,10 @@ export function foldApproval(
   for (let i = from.count; i < count; i++) {
     const stored = events[i];
     for (const f of stored.erased ?? []) erased.add(f);
-    const event = decoded[i] ?? (decodeEvent(stored) as ApprovalEvent);
+    const event = decoded[i] ?? decodeStep(stored);
     row = evolveApprovalRow(row, event) ?? row;
-    state = approvalDecider.evolve(state, event);
+    // A type the decider does not know (one defined elsewhere, read by name) leaves the state as it was.
+    state = approvalDecider.evolve(state, event) ?? state;
     if (keep && (i + 1) % CHECKPOINT === 0) keep({ count: i + 1, row, state, erased: [...erased].sort() });
   }
   return { count, row, state, erased: [...erased].sort() };

@@ -202,3 +202,15 @@ describe('folding from a checkpoint', () => {
       expect(foldApproval(long, n, [], kept.get(200))).toEqual(foldApproval(long, n));
   });
 });
+
+describe('a step of a type this process does not register', () => {
+  it('is folded as a step that changes nothing', () => {
+    const odd: StoredEvent = {
+      ...stored(3, { type: 'ApprovalExpired', data: { ...ids, at: atMin(3) } }),
+      type: 'ApprovalSomethingLater',
+    };
+    const withOdd = [...events.slice(0, 2), odd];
+    expect(foldApproval(withOdd)).toEqual({ ...foldApproval(events, 2), count: 3 });
+    expect(stepsOf(withOdd)[2].type).toBe('ApprovalSomethingLater');
+  });
+});
