@@ -16,7 +16,7 @@ import { companyScope, inScope } from '../app/staff-scope.js';
 import { type Actor, authorize } from '../auth/permissions.js';
 import type { StoredEvent } from '../eventstore/port.js';
 import { AppError, parseInput } from '../shared/errors.js';
-import { type ApprovalState, approvalDecider } from './approval-decider.js';
+import { approvalDecider } from './approval-decider.js';
 import {
   approvalStream,
   CHECKPOINT,
@@ -158,5 +158,5 @@ export async function approvalAsOf(
     steps: events.length,
     deleted: row.deleted,
   };
-  return { approval: await withDetail(app, dto, state), asOf, steps: stepsOf(events), erased };
+  return { approval: await withDetail(app, dto, state), asOf, steps: stepsOf(events), erased: [...erased] };
 }
