@@ -74,6 +74,8 @@ describe('Activity History', () => {
   it('shows who, when, the position, what changed, the reason and the file of each step', () => {
     render(<ApprovalHistoryList steps={steps} />);
     const items = screen.getAllByTestId('history-step');
+    // One item level: a step's parts are not list items of their own (the last item is the last step).
+    expect(screen.getByTestId('history').querySelectorAll('li')).toHaveLength(items.length);
     expect(items.map((li) => within(li).getByTestId('history-action').textContent)).toEqual([
       'Approval policy in force',
       'Created',
@@ -96,10 +98,10 @@ describe('Activity History', () => {
     expect(within(confirmed).getByText('E-mail link')).toBeTruthy();
     expect(within(created).queryByText('System')).toBeNull();
     // What changed, old → new; nothing before reads "none", a forgotten value reads "erased".
-    const changed = within(created).getByRole('list', { name: 'What changed' });
+    const changed = within(created).getByTestId('history-changes');
     expect(changed.textContent).toContain('Status:none→changed toPENDING');
     expect(within(changed).getByTitle('Its subject was forgotten').textContent).toBe('erased');
-    expect(within(policy).getByRole('list', { name: 'What changed' }).textContent).toContain(
+    expect(within(policy).getByTestId('history-changes').textContent).toContain(
       'Second approver above:none→changed to$1,000.00',
     );
     // The reason once, labelled (a failure's text is its reason).

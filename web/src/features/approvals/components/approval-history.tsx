@@ -96,17 +96,21 @@ function Step({ step }: { step: HistoryStep }) {
       </p>
       {details ? <p className="text-muted-foreground">{details}</p> : null}
       {step.changes.length > 0 ? (
-        <ul className="grid gap-0.5" aria-label="What changed">
+        // A description list, not a nested list: each step stays the list's only item level.
+        <dl className="grid gap-0.5" data-testid="history-changes">
+          <span className="sr-only">What changed</span>
           {step.changes.map((c) => (
-            <li key={c.field} className="flex flex-wrap gap-x-1">
-              <span className="text-muted-foreground">{fieldLabel(c.field)}:</span>
-              <Value value={c.from} />
-              <span aria-hidden="true">→</span>
-              <span className="sr-only">changed to</span>
-              <Value value={c.to} />
-            </li>
+            <div key={c.field} className="flex flex-wrap gap-x-1">
+              <dt className="text-muted-foreground">{fieldLabel(c.field)}:</dt>
+              <dd className="flex flex-wrap gap-x-1">
+                <Value value={c.from} />
+                <span aria-hidden="true">→</span>
+                <span className="sr-only">changed to</span>
+                <Value value={c.to} />
+              </dd>
+            </div>
           ))}
-        </ul>
+        </dl>
       ) : null}
       {step.reason ? (
         <p>
