@@ -12,6 +12,7 @@ import { CHROMIUM_PATH } from '../e2e/support/browser.js';
 import { NODE_FLAGS } from '../services/shared/node-flags.js';
 import { aptInstall, ensureLocalServices, ROOT } from '../tools/local-services.js';
 import { auditAsOfPart } from './audit-asof.js';
+import { auditVerifyPart } from './audit-verify.js';
 import { fmt, type PartResult, quick, type Row } from './common.js';
 import { damonState } from './host.js';
 import { nachaPart } from './nacha.js';

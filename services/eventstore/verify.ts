@@ -60,7 +60,7 @@ type Row = [
   hash: Buffer | null,
 ];
 
-const PAGE = 5000;
+const PAGE = 10_000;
 
 /**
  * `published`: the anchors file to compare with (default: this database's in AUDIT_ANCHOR_DIR; null:
@@ -70,11 +70,18 @@ export async function verifyLog(
   pool: pg.Pool,
   { pageSize = PAGE, published }: { pageSize?: number; published?: string | null } = {},
 ): Promise<Verification> {
+  const streamFindings: Finding[] = [];
   const findings: Finding[] = [];
-  const streams = await verifyStreams(pool, pageSize, findings);
   const file = published === undefined ? await anchorFile(pool) : published;
-  const { anchors, publishedCount } = await reconcileAnchors(pool, file, findings);
-  const unanchored = await verifyRanges(pool, anchors, findings);
+  // The two walks are independent: while one waits on Postgres the other hashes.
+  const [streams, { anchors, publishedCount, unanchored }] = await Promise.all([
+    verifyStreams(pool, pageSize, streamFindings),
+    reconcileAnchors(pool, file, findings).then(async (r) => ({
+      ...r,
+      unanchored: await verifyRanges(pool, r.anchors, findings),
+    })),
+  ]);
+  findings.unshift(...streamFindings);
   await verifyTail(pool, findings);
   // A removal inside a stream shows in its chain and under its anchor's heads: named once.
   const seen = new Set<string>();
@@ -97,20 +104,29 @@ export async function verifyLog(
 async function verifyStreams(pool: pg.Pool, pageSize: number, findings: Finding[]) {
   const out = { events: 0, streams: 0 };
   let current = null as { id: string; version: number; hash: Buffer | null } | null;
-  let after: [string, number] = ['', 0];
+  const after: [string, number] = ['', 0];
   // ORDER BY names the table's columns: the bare `stream_version` would be the text column of the
   // select list, and a stream's version 10 would come before its version 2. Data and metadata as
   // text (json columns: their text as stored), parsed here: node-postgres' own parse is no faster.
-  for (;;) {
-    const page = await pool.query({
-      text: `SELECT stream_id, stream_version::int, event_id::text, event_type, schema_version, data::text,
+  const read = (from: [string, number]) =>
+    pool
+      .query({
+        text: `SELECT stream_id, stream_version::int, event_id::text, event_type, schema_version, data::text,
                     metadata::text, digest, hash
                FROM es_events WHERE (stream_id, stream_version) > ($1, $2)
               ORDER BY es_events.stream_id, es_events.stream_version LIMIT ${pageSize}`,
-      values: after,
-      rowMode: 'array',
-    });
-    const rows = page.rows as Row[];
+        values: from,
+        rowMode: 'array',
+      })
+      .then((r) => r.rows as Row[]);
+  let next = read(after);
+  for (;;) {
+    const rows = await next;
+    // The next page is read while this one is hashed.
+    if (rows.length === pageSize) {
+      const last = rows[rows.length - 1];
+      next = read([last[0], last[1]]);
+    }
     for (const [streamId, version, eventId, type, schemaVersion, data, metadata, stored, hash] of rows) {
       out.events++;
       if (current?.id !== streamId) {
@@ -143,8 +159,6 @@ async function verifyStreams(pool: pg.Pool, pageSize: number, findings: Finding[
       current.hash = hash;
     }
     if (rows.length < pageSize) break;
-    const last = rows[rows.length - 1];
-    after = [last[0], last[1]];
   }
   return out;
 }
