@@ -36,6 +36,7 @@ const PARTS = [
   'nacha',
   'payments',
   'audit-asof',
+  'audit-verify',
 ] as const;
 /** Set in a part's own process: the one part it runs. */
 const part = process.argv.find((a) => a.startsWith('--part='))?.slice(7);
@@ -71,7 +72,9 @@ async function main() {
               ? paymentsPart()
               : name === 'audit-asof'
                 ? auditAsOfPart()
-                : runPart(name, services)
+                : name === 'audit-verify'
+                  ? auditVerifyPart()
+                  : runPart(name, services)
       ).catch((err: Error) => {
         process.stderr.write(`${err.message}\n`);
         failed.push(name);
