@@ -33,11 +33,9 @@ export type ApprovalStepAnswer = z.infer<typeof ApprovalStep>;
 export type ApprovalAsOfQuery = z.infer<typeof ApprovalAsOfInput>;
 
 /**
- * Who may look into an approval's past: ADMIN and MODERATOR. A permission of its own
- * ('approvals.audit') is meant to replace this one; until it is declared, staff who may act on
- * approvals are the ones who may audit them.
+ * Who may look into an approval's past: ADMIN and MODERATOR (the permission table's 'approvals.audit').
  */
-export const AUDIT_PERMISSION = 'approvals.write' as const;
+export const AUDIT_PERMISSION = 'approvals.audit' as const;
 
 /** When an event happened: its own `at` (what the read models use), else when the log took it. */
 export function stepTime(e: StoredEvent): string {
