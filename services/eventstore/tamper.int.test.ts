@@ -6,7 +6,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
 import { anchorFile } from './anchor-publish.js';
 import { writeAnchors } from './anchors.js';
-import { chainHash, eventDigest } from './chain.js';
+import { anchorDigest, chainHash, eventDigest } from './chain.js';
 import type { NewEvent } from './port.js';
 import { PostgresEventStore } from './postgres.js';
 import { verifyLog } from './verify.js';
@@ -69,6 +69,38 @@ describe('tamper evidence', () => {
       unanchored: 0,
       findings: [],
     });
+  });
+
+  it('old-format anchors (version 1) still verify by their own rule, and Merkle anchors follow them', async () => {
+    for (const s of ['a', 'b'])
+      await store.append(`acct-${s}`, [ev('Opened', { s }), ev('Credited', { s, amount: 1 })], 'no_stream');
+    // An anchor as the job wrote them before: SHA-256 of every hash of the range, in a row.
+    const rows = await db.pool.query(
+      `SELECT hash, ${"(CASE WHEN epoch = 0 THEN '' ELSE 'E' || lpad(epoch::text, 4, '0') || ':' END || lpad(transaction_id::text, 20, '0') || ':' || lpad(global_position::text, 20, '0'))"} AS p
+         FROM es_events ORDER BY epoch, transaction_id, global_position`,
+    );
+    await db.pool.query(
+      `INSERT INTO es_anchors (seq, first_position, last_position, event_count, digest) VALUES (1, $1, $2, $3, $4)`,
+      [
+        rows.rows[0].p,
+        rows.rows.at(-1).p,
+        rows.rows.length,
+        anchorDigest(
+          null,
+          rows.rows.map((r) => r.hash),
+        ),
+      ],
+    );
+    await store.append('acct-a', [ev('Debited', { s: 'a', amount: 1 })], 2);
+    const written = await writeAnchors(db.pool, store);
+    expect(written.map((a) => [a.seq, a.version])).toEqual([[2, 2]]);
+    expect((await verifyLog(db.pool)).findings).toEqual([]);
+    await db.pool.query(
+      `UPDATE es_events SET hash = sha256('x') WHERE stream_id = 'acct-b' AND stream_version = 2`,
+    );
+    expect((await verifyLog(db.pool)).findings).toContainEqual(
+      expect.objectContaining({ kind: 'altered', where: 'anchor 1' }),
+    );
   });
 
   it('anchors past the ninth: the job goes on from the last one and the verifier checks them in order', async () => {

@@ -21,6 +21,7 @@ import {
   anchorDigestV2,
   type Head,
   headsDigest,
+  headsOf,
   type RangeEvent,
   readAnchors,
   readRange,
@@ -258,6 +259,9 @@ async function verifyRanges(pool: pg.Pool, anchors: Anchor[], findings: Finding[
     }
     const range = `positions ${a.firstPosition} to ${a.lastPosition}`;
     if (a.version === 2 && a.heads) checkHeads(a, events, heads, findings);
+    // A version-1 anchor records no heads: the streams' versions found in its range stand for them
+    // (its digest, checked below, says whether the range is what it anchored).
+    else for (const [streamId, version, hash] of headsOf(events)) heads.set(streamId, { version, hash });
     const hashes = events.map((e) => e.hash ?? Buffer.alloc(0));
     if (events.length > a.eventCount)
       findings.push({
