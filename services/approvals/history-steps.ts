@@ -9,6 +9,7 @@ import {
   type HISTORY_ACTOR_KINDS,
 } from '../../schema/approvals/answers.js';
 import { type ApprovalEvent, approvalEvents } from '../../schema/approvals/events.js';
+import { type PaymentEvent, paymentEvents } from '../../schema/approvals/payment-events.js';
 import type { StoredEvent } from '../eventstore/port.js';
 import { eventDecoder } from '../shared/decider.js';
 import { type ApprovalState, approvalDecider, billsTotal } from './approval-decider.js';
@@ -59,6 +60,9 @@ const text = (action: string, details: string | null, more: Partial<StepText> = 
   reason: null,
   ...more,
 });
+
+const isPaymentEvent = (e: ApprovalEvent): e is Extract<ApprovalEvent, PaymentEvent> =>
+  Object.hasOwn(paymentEvents, e.type);
 
 /** One event as a step; `before` is the approval as it stood before the event. */
 function textOf(
@@ -125,9 +129,9 @@ function textOf(
     case 'ApprovalDeleted':
       return text('Deleted', null);
     default: {
-      const p = paymentStep(e, erased) as ReturnType<typeof paymentStep> | undefined;
-      // A type spread into the approval's events later (e.g. the audit export) without a step of its own.
-      if (!p) return text(e.type, null);
+      // Any other type spread into the approval's events (the audit export) is told by name elsewhere.
+      if (!isPaymentEvent(e)) return text(e.type, null);
+      const p = paymentStep(e, erased);
       return text(p.action, p.details, {
         amount: p.amount,
         linkRecipient: p.actorName,
@@ -138,25 +142,13 @@ function textOf(
   }
 }
 
-/**
- * The bundle an auditor exported (ApprovalAuditExported, defined with the audit tool): read by name
- * and loosely, so the history shows it whether or not the approval's event list holds it yet.
- */
+/** The bundle an auditor exported (schema/approvals/audit-events.ts): ids and a time, no figures. */
 export const AUDIT_EXPORTED = 'ApprovalAuditExported';
-function auditExportText(stored: StoredEvent): StepText {
-  const d = (stored.data ?? {}) as Record<string, unknown>;
-  const count = typeof d.eventCount === 'number' ? d.eventCount : null;
-  const file = typeof d.fileName === 'string' ? d.fileName : null;
-  const parts = [
-    count === null ? null : `${count} event(s)`,
-    file,
-    typeof d.anchorPosition === 'string' ? `proved to the anchor at ${d.anchorPosition}` : null,
-  ].filter(Boolean);
-  return text(
+const auditExportText = (): StepText =>
+  text(
     'Audit bundle exported',
-    parts.join(', ') || 'The events as stored, their proofs to the published anchors, the decrypted view',
+    'The events as stored, their proofs to the published anchors, the decrypted view',
   );
-}
 
 /**
  * The fields a reader follows, as text. `recipientsErased`: the recipients were last set by an event
@@ -252,7 +244,7 @@ export function approvalSteps(events: readonly StoredEvent[], names: HistoryName
     const erased = stored.erased ?? [];
     let line = text(stored.type, null);
     let changes: HistoryChange[] = [];
-    if (stored.type === AUDIT_EXPORTED) line = auditExportText(stored);
+    if (stored.type === AUDIT_EXPORTED) line = auditExportText();
     else if (e) {
       line = textOf(e, state, names.managers, erased);
       const before = fieldsOf(state, names.managers, recipientsErased);

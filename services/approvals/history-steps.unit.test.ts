@@ -40,7 +40,7 @@ const stored = (
   return {
     id: randomUUID(),
     type: event.type,
-    schemaVersion: event.type === 'ApprovalAuditExported' ? 1 : schemaVersionOf(event.type),
+    schemaVersion: schemaVersionOf(event.type),
     streamId,
     streamVersion: 1,
     position: String(pos).padStart(8, '0'),
@@ -155,11 +155,7 @@ const confirmed = stored(
   },
   { userId: null, commandId: randomUUID() },
 );
-const exported = stored(
-  A,
-  { type: 'ApprovalAuditExported', data: { ...ids, eventCount: 7, byUserId: 7, at } },
-  user(7),
-);
+const exported = stored(A, { type: 'ApprovalAuditExported', data: { ...ids, byUserId: 7, at } }, user(7));
 
 const own = [created, updated, approved, requested, generated, downloaded, confirmed, exported];
 const names = {
@@ -223,7 +219,14 @@ describe('history steps', () => {
     expect(byId(exported)).toMatchObject({
       actorKind: 'user',
       userName: 'Ada Lovelace',
-      details: '7 event(s)',
+      details: 'The events as stored, their proofs to the published anchors, the decrypted view',
+      changes: [],
+    });
+    // Exported from the command line: no user.
+    const cli = stored(A, { type: 'ApprovalAuditExported', data: { ...ids, byUserId: null, at } });
+    expect(historyEntries([created, cli], names)[1]).toMatchObject({
+      actorKind: 'system',
+      userName: 'System (audit export, command line)',
     });
     expect(systemActorName({ metadata: { commandId: 'payment-mail_x_1' } })).toBe(
       'System (payment mail job)',
