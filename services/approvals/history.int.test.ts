@@ -1,8 +1,8 @@
 // An approval's history on the whole product (Postgres, Redis, the workers): driven through create,
 // update, approve (the payments job asks for the file and fails it, named as the system job with its
-// reason), a regenerated file, a download, an e-mail link's bank-upload confirmation and the payment;
-// with the company's policy in force and changed, and a vendor's banking unmasked, on their own
-// streams. REST and GraphQL show every step with its position, stream, actor, changes, reason and
+// reason), a regenerated file, a download, an e-mail link's bank-upload confirmation, the payment and
+// a bundle exported for an auditor; with the company's policy in force and changed, and a vendor's
+// banking unmasked, on their own streams. REST and GraphQL show every step with its position, stream, actor, changes, reason and
 // file; after the vendor and the company are forgotten the history still loads, the erased fields
 // shown as erased.
 import { randomUUID } from 'node:crypto';
@@ -200,6 +200,20 @@ beforeAll(async () => {
   await run([{ type: 'MarkPaymentCompleted', byUserId: adminId, link: null, now: now() }]);
   // The payments job starts the QuickBooks payment run on its own.
   await until('the payment run', async () => (await types()).includes('QbPaymentSyncStarted'));
+  // A bundle exported for an auditor (the audit tool appends it so).
+  await t.started.app.store.append(
+    approvalStreamId(approvalId),
+    [
+      {
+        id: randomUUID(),
+        type: 'ApprovalAuditExported',
+        data: { approvalId, companyId, byUserId: adminId, at: now() },
+        metadata: { userId: String(adminId) },
+        schemaVersion: schemaVersionOf('ApprovalAuditExported'),
+      },
+    ],
+    'any',
+  );
 }, 90_000);
 
 afterAll(async () => {
@@ -270,6 +284,11 @@ describe('approval history', () => {
       actorKind: 'link-recipient',
       userName: `${RECIPIENT} (e-mail link)`,
       changes: expect.arrayContaining([{ field: 'status', from: 'NACHA_GENERATED', to: 'BANK_UPLOADED' }]),
+    });
+    expect(one(h, 'Audit bundle exported')).toMatchObject({
+      actorKind: 'user',
+      userId: adminId,
+      changes: [],
     });
     expect(one(h, 'QuickBooks payment sync started')).toMatchObject({
       actorKind: 'system',
