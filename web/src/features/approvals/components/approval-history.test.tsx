@@ -99,6 +99,7 @@ describe('Activity History', () => {
     expect(within(created).queryByText('System')).toBeNull();
     // What changed, old → new; nothing before reads "none", a forgotten value reads "erased".
     const changed = within(created).getByTestId('history-changes');
+    expect(changed.title).toBe('What changed');
     expect(changed.textContent).toContain('Status:none→changed toPENDING');
     expect(within(changed).getByTitle('Its subject was forgotten').textContent).toBe('erased');
     expect(within(policy).getByTestId('history-changes').textContent).toContain(

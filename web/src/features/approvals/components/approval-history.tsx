@@ -97,8 +97,7 @@ function Step({ step }: { step: HistoryStep }) {
       {details ? <p className="text-muted-foreground">{details}</p> : null}
       {step.changes.length > 0 ? (
         // A description list, not a nested list: each step stays the list's only item level.
-        <dl className="grid gap-0.5" data-testid="history-changes">
-          <span className="sr-only">What changed</span>
+        <dl className="grid gap-0.5" data-testid="history-changes" title="What changed">
           {step.changes.map((c) => (
             <div key={c.field} className="flex flex-wrap gap-x-1">
               <dt className="text-muted-foreground">{fieldLabel(c.field)}:</dt>
