@@ -103,5 +103,5 @@ export function verifyPath(
   root: Buffer,
 ): boolean {
   const r = rootFromPath(eventHash, index, size, path);
-  return r !== null && r.equals(root);
+  return r?.equals(root) ?? false;
 }
