@@ -11,6 +11,8 @@ import { fileURLToPath } from 'node:url';
 import { CHROMIUM_PATH } from '../e2e/support/browser.js';
 import { NODE_FLAGS } from '../services/shared/node-flags.js';
 import { aptInstall, ensureLocalServices, ROOT } from '../tools/local-services.js';
+import { auditAsOfPart } from './audit-asof.js';
+import { auditVerifyPart } from './audit-verify.js';
 import { fmt, type PartResult, quick, type Row } from './common.js';
 import { damonState } from './host.js';
 import { nachaPart } from './nacha.js';
@@ -33,6 +35,8 @@ const PARTS = [
   'bills',
   'nacha',
   'payments',
+  'audit-asof',
+  'audit-verify',
 ] as const;
 /** Set in a part's own process: the one part it runs. */
 const part = process.argv.find((a) => a.startsWith('--part='))?.slice(7);
@@ -66,7 +70,11 @@ async function main() {
             ? nachaPart()
             : name === 'payments'
               ? paymentsPart()
-              : runPart(name, services)
+              : name === 'audit-asof'
+                ? auditAsOfPart()
+                : name === 'audit-verify'
+                  ? auditVerifyPart()
+                  : runPart(name, services)
       ).catch((err: Error) => {
         process.stderr.write(`${err.message}\n`);
         failed.push(name);

@@ -151,13 +151,43 @@ export const ApprovalStats = z.object({
   byPriority: z.record(z.string(), z.number().int()),
 });
 
-/** One step of an approval's history, from its stream. */
+/** What a history step is shown as when its subject was forgotten (the field's key is gone). */
+export const ERASED = '[erased]';
+
+/** Who took a history step: a signed-in user, the recipient of an e-mail link, or a system job. */
+export const HISTORY_ACTOR_KINDS = ['user', 'link-recipient', 'system'] as const;
+
+/** One field a history step changed, as text (old → new); '[erased]' once its subject was forgotten. */
+export const ApprovalHistoryChange = z.object({
+  field: z.string(),
+  from: z.string().nullable(),
+  to: z.string().nullable(),
+});
+
+/**
+ * One step of an approval's history: from its stream, and from the streams around it (the company's
+ * policy in force, its vendors' banking unmasked), in the order of the log. Every field is derived
+ * from the events alone.
+ */
 export const ApprovalHistoryEntry = z.object({
   id: z.string(),
+  position: z.string().describe('The event’s position in the global log (orders every step)'),
+  stream: z.string().describe('The stream the event is on: the approval’s, its company’s policy, a vendor’s'),
   action: z.string(),
+  actorKind: z.enum(HISTORY_ACTOR_KINDS),
   userId: z.number().int().nullable(),
-  userName: z.string().nullable(),
+  userName: z
+    .string()
+    .nullable()
+    .describe('Who acted: the user, the link’s recipient, or the system job (e.g. “System (payments job)”)'),
   timestamp: z.string(),
+  changes: z
+    .array(ApprovalHistoryChange)
+    .describe('The fields the step changed, old → new (from folding the approval before and after it)'),
+  reason: z
+    .string()
+    .nullable()
+    .describe('The reason given: a rejection’s, a failure’s, why a file was asked for'),
   /** The step in plain text (amounts in en-US format), for clients that show it as is. */
   details: z.string().nullable(),
   amount: z
@@ -174,8 +204,10 @@ export const ApprovalHistoryEntry = z.object({
     .string()
     .nullable()
     .describe('The manager the step assigned; null when none, or when that manager was deleted'),
-  /** A file that belongs to the step (the NACHA file, later); none yet. */
-  downloadUrl: z.string().nullable(),
+  downloadUrl: z
+    .string()
+    .nullable()
+    .describe('The file that belongs to the step (a NACHA or penny-test file made or downloaded)'),
 });
 
 /** An open QuickBooks bill of the company, as the /bills screen lists it. */

@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import { companySubject } from '../companies/events.js';
 import type { PersonalFields } from '../shared/personal.js';
+import { approvalAuditEvents } from './audit-events.js';
 import { paymentEvents } from './payment-events.js';
 
 const companyPersonal = (fields: readonly string[]): PersonalFields => ({
@@ -174,6 +175,7 @@ export const approvalEvents = {
     schema: z.object({ approvalId, companyId, byUserId: userId, at: z.string() }),
   },
   ...paymentEvents,
+  ...approvalAuditEvents,
 } as const;
 
 type Defs = typeof approvalEvents;

@@ -175,6 +175,9 @@ export function evolve(state: ApprovalState, event: ApprovalEvent): ApprovalStat
       return { ...state, status: 'EXPIRED' };
     case 'ApprovalDeleted':
       return { ...state, deleted: true };
+    // A record of who took the approval's record away: it changes nothing of the approval.
+    case 'ApprovalAuditExported':
+      return state;
     default:
       return evolvePayment(state as ApprovalState & { approvalId: string; companyId: number }, event);
   }

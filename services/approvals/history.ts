@@ -1,160 +1,69 @@
-// GET /approvals/{id}/history: the approval's stream, oldest first, as steps a reader follows. Each
-// step names who took it and the manager it assigned (from the managers read model; "a deleted
-// manager" once gone), and carries its amounts as numbers for the screen to format in the reader's
-// locale; `details` says the same in plain en-US text for clients that show it as is.
-import type { z } from 'zod';
-import type { ApprovalHistoryEntry as ApprovalHistoryEntryAnswer } from '../../schema/approvals/answers.js';
-import { type ApprovalEvent, approvalEvents } from '../../schema/approvals/events.js';
+// GET /approvals/{id}/history: the approval's stream, and what happened around it on other streams
+// (its company's policy, its vendors' banking unmasked), as steps a reader follows, in the order of
+// the log. Each step names who took it (a user, an e-mail link's recipient, the system job), what it
+// changed, the reason given and its file; the managers and users are named from their read models
+// ("a deleted manager" once gone). Nothing else is stored for it: every field comes from the events.
 import type { AppServices } from '../app/context.js';
 import { type Actor, authorize } from '../auth/permissions.js';
 import type { StoredEvent } from '../eventstore/port.js';
-import { eventDecoder } from '../shared/decider.js';
-import { type ApprovalState, approvalDecider, approvalStreamId, billsTotal } from './approval-decider.js';
-import { paymentStep } from './payments/payment-history.js';
+import { approvalStreamId } from './approval-decider.js';
+import {
+  approvalSubjects,
+  aroundUserIds,
+  policySteps,
+  policyStreamOf,
+  vendorSteps,
+  windowOf,
+} from './history-around.js';
+import { type ApprovalHistoryEntry, approvalSteps, type HistoryNames, namedIdsOf } from './history-steps.js';
 import { parseApprovalId, requireRow } from './rows.js';
 
-export type ApprovalHistoryEntry = z.infer<typeof ApprovalHistoryEntryAnswer>;
+export { DELETED_MANAGER, historyMoney } from './history-steps.js';
+export type { ApprovalHistoryEntry, HistoryNames };
 
-const decodeApprovalEvent = eventDecoder(approvalEvents);
-/** The stream's events, typed; anything else an approval's stream might hold is shown by its type. */
-const approvalEventOf = (stored: StoredEvent): ApprovalEvent | null =>
-  Object.hasOwn(approvalEvents, stored.type) ? decodeApprovalEvent(stored) : null;
-
-const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
-
-/** An amount in the plain text: "$4,693.45". */
-export const historyMoney = (n: number) => USD.format(n);
-
-export const DELETED_MANAGER = 'a deleted manager';
-
-type Step = Pick<ApprovalHistoryEntry, 'action' | 'details' | 'amount' | 'threshold' | 'managerName'> & {
-  actorName?: string | null;
-  downloadUrl?: string | null;
-};
-
-/** The names a history shows: users by id, managers by id (absent: deleted). */
-export interface HistoryNames {
-  users: ReadonlyMap<number, string>;
-  managers: ReadonlyMap<number, string>;
+/** The events of the streams around an approval that its history reads. */
+export interface AroundEvents {
+  policy: readonly StoredEvent[];
+  vendors: readonly StoredEvent[];
 }
 
-const step = (action: string, details: string | null, more: Partial<Step> = {}): Step => ({
-  action,
-  details,
-  amount: null,
-  threshold: null,
-  managerName: null,
-  ...more,
-});
+const NOTHING_AROUND: AroundEvents = { policy: [], vendors: [] };
 
-/** One event as a step; `before` is the approval as it stood before the event. */
-function stepOf(e: ApprovalEvent, before: ApprovalState, managers: HistoryNames['managers']): Step {
-  const manager = (id: number) => managers.get(id) ?? null;
-  switch (e.type) {
-    case 'ApprovalCreated': {
-      const d = e.data;
-      const amount = billsTotal(d.bills);
-      const managerName = d.managerId === null ? null : manager(d.managerId);
-      const assigned = d.managerId === null ? '' : `, assigned to ${managerName ?? DELETED_MANAGER}`;
-      const dup = d.confirmedDuplicates.length
-        ? `; possible duplicates confirmed: ${d.confirmedDuplicates.map((x) => `${x.billId} (like ${x.paid ? 'paid ' : ''}${x.matchesBillId})`).join(', ')}`
-        : '';
-      return step(
-        'Created',
-        `${d.bills.length} bill(s), ${historyMoney(amount)}, priority ${d.priority}${assigned}${dup}`,
-        { amount, managerName },
-      );
-    }
-    case 'ApprovalUpdated': {
-      const d = e.data;
-      const managerName = d.managerId == null ? null : manager(d.managerId);
-      const parts = [
-        d.priority !== undefined ? `priority ${d.priority}` : null,
-        d.managerId === undefined
-          ? null
-          : d.managerId === null
-            ? 'manager removed'
-            : `assigned to ${managerName ?? DELETED_MANAGER}`,
-      ].filter(Boolean);
-      return step('Updated', parts.join(', ') || null, { managerName });
-    }
-    case 'ApprovalRecipientsUpdated':
-      return step('Recipients updated', `${(e.data.recipients ?? []).length} recipient(s)`);
-    case 'ApprovalFirstApproved': {
-      const d = e.data;
-      const replaces = d.supersedes
-        ? `; replaces the first approval of ${d.supersedes.approvedBillIds.length} bill(s), which did not cover this choice`
-        : '';
-      return step(
-        'First approval',
-        `${d.approvedBillIds.length} bill(s), ${historyMoney(d.amount)}: above ${historyMoney(d.threshold)}, awaiting a second approver${replaces}`,
-        { amount: d.amount, threshold: d.threshold },
-      );
-    }
-    case 'ApprovalApproved':
-      return step('Approved', `Approved bills: ${e.data.approvedBillIds.join(', ')}`, {
-        amount: billsTotal(before.bills, e.data.approvedBillIds),
-      });
-    case 'ApprovalRejected':
-      return step('Rejected', e.data.reason);
-    case 'ApprovalExpired':
-      return step('Expired', 'Not approved in time');
-    case 'ApprovalDeleted':
-      return step('Deleted', null);
-    default: {
-      const p = paymentStep(e);
-      return step(p.action, p.details, {
-        amount: p.amount,
-        actorName: p.actorName,
-        downloadUrl: p.downloadUrl,
-      });
-    }
-  }
+/** Every step, oldest first by log position (pure: the names are looked up before). */
+export function historyEntries(
+  events: readonly StoredEvent[],
+  names: HistoryNames,
+  around: AroundEvents = NOTHING_AROUND,
+): ApprovalHistoryEntry[] {
+  const own = approvalSteps(events, names);
+  const window = windowOf(events);
+  const subjects = approvalSubjects(events);
+  if (!window || !subjects) return own;
+  const others = [
+    ...policySteps(around.policy, window, names.users),
+    ...vendorSteps(around.vendors, subjects.vendors, window, names.users),
+  ];
+  if (others.length === 0) return own;
+  // Positions order by plain string comparison (services/eventstore/port.ts).
+  return [...own, ...others].sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
 }
 
-const userIdOf = (stored: StoredEvent) => {
-  const n = Number(stored.metadata.userId);
-  return Number.isInteger(n) && n > 0 ? n : null;
-};
-
-/** The stream's events as history entries, oldest first (pure: the names are looked up before). */
-export function historyEntries(events: readonly StoredEvent[], names: HistoryNames): ApprovalHistoryEntry[] {
-  let state = approvalDecider.initialState();
-  return events.map((stored) => {
-    const e = approvalEventOf(stored);
-    let line = step(stored.type, null);
-    if (e) {
-      line = stepOf(e, state, names.managers);
-      state = approvalDecider.evolve(state, e);
-    }
-    const userId = userIdOf(stored);
-    const { actorName, downloadUrl, ...shown } = line;
-    return {
-      id: stored.id,
-      ...shown,
-      userId,
-      userName: actorName ?? (userId !== null ? (names.users.get(userId) ?? `User #${userId}`) : 'System'),
-      timestamp: stored.createdAt.toISOString(),
-      downloadUrl: downloadUrl ?? null,
-    };
-  });
+/** The streams around the approval: its company's policy and its vendors' (each read whole). */
+async function readAround(app: AppServices, events: readonly StoredEvent[]): Promise<AroundEvents> {
+  const subjects = approvalSubjects(events);
+  if (!subjects) return NOTHING_AROUND;
+  const ids = [policyStreamOf(subjects.companyId), ...subjects.vendors.keys()];
+  const streams = app.store.readStreams
+    ? await app.store.readStreams(ids)
+    : new Map(await Promise.all(ids.map(async (id) => [id, await app.store.readStream(id)] as const)));
+  const [policyId, ...vendorIds] = ids;
+  return {
+    policy: streams.get(policyId)?.events ?? [],
+    vendors: vendorIds.flatMap((id) => streams.get(id)?.events ?? []),
+  };
 }
 
-/** The managers the events assign, as the managers read model names them (deleted ones absent). */
-function managerIdsOf(events: readonly StoredEvent[]): number[] {
-  const ids = new Set<number>();
-  for (const stored of events) {
-    if (stored.type !== 'ApprovalCreated' && stored.type !== 'ApprovalUpdated') continue;
-    const e = approvalEventOf(stored);
-    if ((e?.type === 'ApprovalCreated' || e?.type === 'ApprovalUpdated') && e.data.managerId)
-      ids.add(e.data.managerId);
-  }
-  return [...ids];
-}
-
-async function namesOf(app: AppServices, events: readonly StoredEvent[]): Promise<HistoryNames> {
-  const userIds = [...new Set(events.map(userIdOf).filter((n): n is number => n !== null))];
-  const managerIds = managerIdsOf(events);
+async function namesOf(app: AppServices, userIds: number[], managerIds: number[]): Promise<HistoryNames> {
   const [users, managers] = await Promise.all([
     userIds.length === 0
       ? []
@@ -184,7 +93,7 @@ async function namesOf(app: AppServices, events: readonly StoredEvent[]): Promis
   };
 }
 
-/** GET /approvals/{id}/history: from the approval's stream, oldest first. */
+/** GET /approvals/{id}/history: from the approval's stream and those around it, oldest first. */
 export async function approvalHistory(
   app: AppServices,
   actor: Actor | null,
@@ -194,5 +103,8 @@ export async function approvalHistory(
   const approvalId = parseApprovalId(id);
   await requireRow(app, actor, approvalId);
   const { events } = await app.store.readStream(approvalStreamId(approvalId));
-  return historyEntries(events, await namesOf(app, events));
+  const around = await readAround(app, events);
+  const ids = namedIdsOf(events);
+  const userIds = [...new Set([...ids.users, ...aroundUserIds([...around.policy, ...around.vendors])])];
+  return historyEntries(events, await namesOf(app, userIds, ids.managers), around);
 }

@@ -1,10 +1,12 @@
-// Tamper evidence (issue 9, item 2): rows altered, inserted and deleted in SQL behind the store's
-// back, and the verifier names each one.
+// Tamper evidence: rows altered, inserted and deleted in SQL behind the store's back, a tail removed,
+// anchors rewritten in the database against the published file, and the verifier names each one.
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
+import { anchorFile } from './anchor-publish.js';
 import { writeAnchors } from './anchors.js';
-import { eventDigest } from './chain.js';
+import { anchorDigest, chainHash, eventDigest } from './chain.js';
 import type { NewEvent } from './port.js';
 import { PostgresEventStore } from './postgres.js';
 import { verifyLog } from './verify.js';
@@ -49,14 +51,59 @@ describe('tamper evidence', () => {
   it('an untouched log verifies clean, with anchors over every event read so far', async () => {
     const anchors = await seed();
     expect(anchors.map((a) => a.eventCount)).toEqual([4, 4, 2]);
+    expect(anchors.every((a) => a.version === 2 && a.root?.length === 64)).toBe(true);
+    // Each anchor written is also a line of the published file, as written.
+    const lines = readFileSync(await anchorFile(db.pool), 'utf8')
+      .trim()
+      .split('\n');
+    expect(lines.map((l) => JSON.parse(l))).toEqual(anchors);
     // Nothing new: no anchor. One more event: one more anchor, chained to the last.
     expect(await writeAnchors(db.pool, store)).toHaveLength(1);
     expect(await writeAnchors(db.pool, store)).toHaveLength(0);
     const r = await verifyLog(db.pool);
-    expect(r).toMatchObject({ events: 11, streams: 3, anchors: 4, findings: [] });
+    expect(r).toMatchObject({
+      events: 11,
+      streams: 3,
+      anchors: 4,
+      published: 4,
+      unanchored: 0,
+      findings: [],
+    });
   });
 
-  it('anchors past the ninth: the job goes on from the last one and verify-log checks them in order', async () => {
+  it('old-format anchors (version 1) still verify by their own rule, and Merkle anchors follow them', async () => {
+    for (const s of ['a', 'b'])
+      await store.append(`acct-${s}`, [ev('Opened', { s }), ev('Credited', { s, amount: 1 })], 'no_stream');
+    // An anchor as the job wrote them before: SHA-256 of every hash of the range, in a row.
+    const rows = await db.pool.query(
+      `SELECT hash, ${"(CASE WHEN epoch = 0 THEN '' ELSE 'E' || lpad(epoch::text, 4, '0') || ':' END || lpad(transaction_id::text, 20, '0') || ':' || lpad(global_position::text, 20, '0'))"} AS p
+         FROM es_events ORDER BY epoch, transaction_id, global_position`,
+    );
+    await db.pool.query(
+      `INSERT INTO es_anchors (seq, first_position, last_position, event_count, digest) VALUES (1, $1, $2, $3, $4)`,
+      [
+        rows.rows[0].p,
+        rows.rows.at(-1).p,
+        rows.rows.length,
+        anchorDigest(
+          null,
+          rows.rows.map((r) => r.hash),
+        ),
+      ],
+    );
+    await store.append('acct-a', [ev('Debited', { s: 'a', amount: 1 })], 2);
+    const written = await writeAnchors(db.pool, store);
+    expect(written.map((a) => [a.seq, a.version])).toEqual([[2, 2]]);
+    expect((await verifyLog(db.pool)).findings).toEqual([]);
+    await db.pool.query(
+      `UPDATE es_events SET hash = sha256('x') WHERE stream_id = 'acct-b' AND stream_version = 2`,
+    );
+    expect((await verifyLog(db.pool)).findings).toContainEqual(
+      expect.objectContaining({ kind: 'altered', where: 'anchor 1' }),
+    );
+  });
+
+  it('anchors past the ninth: the job goes on from the last one and the verifier checks them in order', async () => {
     // Anchors are numbered; ordered as text, '9' came after '10': the job never ended and every
     // anchor from the tenth on was reported as altered.
     for (let i = 0; i < 12; i++) await store.append(`acct-n${i}`, [ev('Opened', { i })], 'no_stream');
@@ -85,7 +132,12 @@ describe('tamper evidence', () => {
   it('names an anchor whose position was overwritten with something that is not a position', async () => {
     await seed();
     await db.pool.query(`UPDATE es_anchors SET last_position = 'not-a-position' WHERE seq = 2`);
-    const { findings } = await verifyLog(db.pool);
+    // Against the published file: the database's anchor 2 is not the one handed out, which is checked instead.
+    expect((await verifyLog(db.pool)).findings).toEqual([
+      { kind: 'altered', where: 'anchor 2', detail: "the database's anchor differs from the published one" },
+    ]);
+    // The database alone: its own rows say as much.
+    const { findings } = await verifyLog(db.pool, { published: null });
     expect(findings).toContainEqual({
       kind: 'altered',
       where: 'anchor 2',
@@ -167,26 +219,115 @@ describe('tamper evidence', () => {
     expect(findings.some((f) => f.where.startsWith('anchor') && f.kind === 'altered')).toBe(true);
   });
 
-  it('names a deleted event, a deleted tail and a deleted stream', async () => {
+  it("names each deleted event: one inside a stream, a stream's anchored tail, a whole stream", async () => {
     await seed();
     await db.pool.query(`DELETE FROM es_events WHERE stream_id = 'acct-a' AND stream_version = 2`);
     await db.pool.query(`DELETE FROM es_events WHERE stream_id = 'acct-a' AND stream_version = 4`);
     await db.pool.query(`DELETE FROM es_events WHERE stream_id = 'acct-c'`);
     const { findings } = await verifyLog(db.pool);
-    // A gap inside a stream breaks its own chain.
-    expect(findings.filter((f) => f.where.startsWith('stream'))).toEqual([
-      expect.objectContaining({ kind: 'removed', where: 'stream acct-a version 2' }),
+    // A gap inside a stream breaks its own chain; a stream's tail (acct-a's version 4) or a whole
+    // stream (acct-c) leaves a chain that is whole: the anchors' stream heads name them.
+    expect(
+      findings
+        .filter((f) => f.where.startsWith('stream'))
+        .map((f) => `${f.kind} ${f.where}`)
+        .sort(),
+    ).toEqual([
+      'removed stream acct-a version 2',
+      'removed stream acct-a version 4',
+      'removed stream acct-c version 1',
+      'removed stream acct-c version 2',
+      'removed stream acct-c version 3',
     ]);
-    // A stream's tail (acct-a's version 4), or a whole stream (acct-c's three events), leaves a chain
-    // that is whole: only the anchors over them can tell. (The log is the only record of a stream's
-    // versions: a tail written after the last anchor and removed before the next is not seen.)
-    const anchorFindings = findings.filter((f) => f.where.startsWith('anchor'));
-    expect(anchorFindings.length).toBeGreaterThan(0);
-    expect(anchorFindings.every((f) => f.kind === 'removed')).toBe(true);
-    const removedByAnchors = anchorFindings
+    const removedByAnchors = findings
+      .filter((f) => f.where.startsWith('anchor'))
       .map((f) => Number(/^(\d+) event\(s\) fewer/.exec(f.detail)?.[1] ?? 0))
       .reduce((a, b) => a + b, 0);
     expect(removedByAnchors).toBe(5);
+  });
+
+  it("names the log's tail removed: anchored (by the heads), and after the last anchor (by a read model's checkpoint)", async () => {
+    await seed();
+    // The last anchored events of the log: acct-a's version 4 and acct-c's version 3 (anchor 3).
+    await db.pool.query(
+      `DELETE FROM es_events WHERE (stream_id, stream_version) IN (('acct-a', 4), ('acct-c', 3))`,
+    );
+    // And the one after the last anchor, acct-b's version 4, which a projection had already read.
+    const head = await store.headPosition();
+    await db.pool.query('CREATE TABLE projection_checkpoints(name text PRIMARY KEY, position text NOT NULL)');
+    await db.pool.query(`INSERT INTO projection_checkpoints VALUES ('accounts', $1)`, [head]);
+    await db.pool.query(`DELETE FROM es_events WHERE stream_id = 'acct-b' AND stream_version = 4`);
+    const r = await verifyLog(db.pool);
+    expect(r.findings.map((f) => `${f.kind} ${f.where}`)).toEqual(
+      expect.arrayContaining([
+        'removed stream acct-a version 4',
+        'removed stream acct-c version 3',
+        'removed log tail',
+      ]),
+    );
+    expect(r.findings.find((f) => f.where === 'log tail')?.detail).toContain(
+      `projection accounts has read up to ${head}`,
+    );
+    // Removing the anchors over them as well only moves the finding: the published file still has them.
+    await db.pool.query('DELETE FROM es_anchors WHERE seq >= 2');
+    const again = await verifyLog(db.pool);
+    expect(again.findings.map((f) => `${f.kind} ${f.where}`)).toEqual(
+      expect.arrayContaining([
+        'removed anchor 2',
+        'removed anchor 3',
+        'removed stream acct-a version 4',
+        'removed stream acct-c version 3',
+      ]),
+    );
+  });
+
+  it('names an anchor rewritten in the database, even with the whole log made consistent again', async () => {
+    await seed();
+    // An event changed, its digest and its stream's chain forged after it, and every anchor written
+    // anew over the forged log (not published): the database agrees with itself throughout.
+    const row = await db.pool.query(
+      `SELECT event_id::text AS id, event_type, schema_version, metadata FROM es_events
+        WHERE stream_id = 'acct-b' AND stream_version = 2`,
+    );
+    const e = row.rows[0];
+    const data = { s: 'b', amount: 100_000 };
+    const digest = eventDigest({
+      id: e.id,
+      streamId: 'acct-b',
+      type: e.event_type,
+      schemaVersion: e.schema_version,
+      data,
+      metadata: e.metadata,
+    });
+    await db.pool.query(
+      `UPDATE es_events SET data = $1, digest = $2 WHERE stream_id = 'acct-b' AND stream_version = 2`,
+      [data, digest],
+    );
+    const rows = await db.pool.query(
+      `SELECT stream_version::int AS v, digest, hash FROM es_events WHERE stream_id = 'acct-b' ORDER BY es_events.stream_version`,
+    );
+    let previous: Buffer | null = null;
+    for (const r of rows.rows) {
+      const hash = chainHash(previous, r.v, r.digest);
+      await db.pool.query(
+        `UPDATE es_events SET hash = $1 WHERE stream_id = 'acct-b' AND stream_version = $2`,
+        [hash, r.v],
+      );
+      previous = hash;
+    }
+    await db.pool.query('DELETE FROM es_anchors');
+    await writeAnchors(db.pool, store, { maxEvents: 4, publishTo: null });
+    expect((await verifyLog(db.pool, { published: null })).findings).toEqual([]);
+    // The published anchors were handed out before: the rewrite shows against them.
+    const { findings } = await verifyLog(db.pool);
+    expect(findings.map((f) => `${f.kind} ${f.where}`)).toEqual(
+      expect.arrayContaining(['altered anchor 2', 'altered anchor 3', 'altered stream acct-b']),
+    );
+    // Anchor 1 was before the change (acct-b's version 1 only): it still holds.
+    expect(findings.some((f) => f.where === 'anchor 1')).toBe(false);
+    expect(findings.find((f) => f.where === 'stream acct-b')?.detail).toMatch(
+      /versions 2 to 3 no longer end in the hash anchor 2 recorded/,
+    );
   });
 
   it('names an event slipped into the past, even one whose chain was forged correctly', async () => {
@@ -220,8 +361,10 @@ describe('tamper evidence', () => {
         expect.objectContaining({ kind: 'inserted', where: 'stream acct-z version 1' }),
       ]),
     );
-    // acct-c's own chain is intact (the forgery is consistent): only the anchor over its range tells.
-    expect(findings.filter((f) => f.where.startsWith('stream acct-c'))).toEqual([]);
+    // acct-c's own chain is intact (the forgery is consistent): the anchor over its range names it.
+    expect(findings).toContainEqual(
+      expect.objectContaining({ kind: 'inserted', where: 'stream acct-c version 4' }),
+    );
     expect(findings.some((f) => f.where.startsWith('anchor') && f.kind === 'inserted')).toBe(true);
   });
 });

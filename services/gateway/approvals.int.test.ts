@@ -251,7 +251,8 @@ describe('creating approvals', () => {
       expect.objectContaining({ billId: copy.Id, matchesBillId: original.Id }),
     ]);
     const history = await api(t.url, 'GET', `${A}/${ok.body.data.id}/history`, { token: user });
-    expect(history.body.data[0].details).toMatch(`possible duplicates confirmed: ${copy.Id}`);
+    const created = history.body.data.find((h: any) => h.action === 'Created');
+    expect(created.details).toMatch(`possible duplicates confirmed: ${copy.Id}`);
   });
 
   it('flags a bill like one already paid in QuickBooks; it too needs a confirmation', async () => {
@@ -515,19 +516,20 @@ describe('the lifecycle', () => {
       (await api(t.url, 'PUT', `${A}/${a.id}`, { body: { priority: 'LOW' }, token: admin })).status,
     ).toBe(409);
     const history = await api(t.url, 'GET', `${A}/${a.id}/history`, { token: user });
-    expect(history.body.data.map((h: any) => h.action)).toEqual([
-      'Created',
-      'Updated',
-      'Recipients updated',
-      'Rejected',
-    ]);
-    expect(history.body.data[1]).toMatchObject({ userName: 'Mona Test', downloadUrl: null });
+    // The approval's own steps (the company's policy in force comes before them, from its stream).
+    const own = history.body.data.filter((h: any) => h.stream === `approval-${a.id}`);
+    expect(own.map((h: any) => h.action)).toEqual(['Created', 'Updated', 'Recipients updated', 'Rejected']);
+    expect(own[1]).toMatchObject({ userName: 'Mona Test', downloadUrl: null });
     // The manager by name, the amount as a number (the screen formats it in the reader's locale).
-    expect(history.body.data[0]).toMatchObject({ amount: a.totalAmount, threshold: null, managerName: null });
-    expect(history.body.data[0].details).toContain(
+    expect(own[0]).toMatchObject({ amount: a.totalAmount, threshold: null, managerName: null });
+    expect(own[0].details).toContain(
       new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(a.totalAmount),
     );
-    expect(history.body.data[1]).toMatchObject({
+    expect(own[3]).toMatchObject({
+      reason: 'No',
+      changes: [{ field: 'status', from: 'PENDING', to: 'REJECTED' }],
+    });
+    expect(own[1]).toMatchObject({
       managerName: 'Max Manager',
       details: 'priority URGENT, assigned to Max Manager',
     });
@@ -872,7 +874,12 @@ describe('expiry', () => {
       }
       expect(status).toBe('EXPIRED');
       const history = await api(t.url, 'GET', `${A}/${pending.id}/history`, { token: admin });
-      expect(history.body.data.at(-1)).toMatchObject({ action: 'Expired', userName: 'System' });
+      // The expiry job, named.
+      expect(history.body.data.at(-1)).toMatchObject({
+        action: 'Expired',
+        actorKind: 'system',
+        userName: 'System (approvals job)',
+      });
       await new Promise((r) => setTimeout(r, 500));
       // Decided, not expired: approved, and its payment file asked for by the payments process manager.
       expect(['APPROVED', 'NACHA_PENDING']).toContain(

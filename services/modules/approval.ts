@@ -24,6 +24,7 @@ import '../gateway/graphql/types/approval-payment-mutations.js';
 import '../gateway/graphql/types/approval-queries.js';
 import { setupNachaFiles } from '../approvals/payments/nacha-files.js';
 import { batchApprovalReads } from '../gateway/graphql/types/approval-subscriptions.js';
+import { approvalAuditRoutes } from '../gateway/rest/approval-audit-routes.js';
 import { approvalLinkRoutes } from '../gateway/rest/approval-link-routes.js';
 import { approvalPaymentRoutes } from '../gateway/rest/approval-payment-routes.js';
 import { approvalRoutes } from '../gateway/rest/approval-routes.js';
@@ -37,6 +38,8 @@ const permissions = {
   'approvals.policy': ['ADMIN'] as const,
   // A stored NACHA file holds every vendor's account number: downloaded by ADMIN and MODERATOR only.
   'approvals.nachaDownload': ['ADMIN', 'MODERATOR'] as const,
+  // An approval as it stood at any past step (time travel) is for staff who act on approvals.
+  'approvals.audit': ['ADMIN', 'MODERATOR'] as const,
 };
 
 type ApprovalPermissions = Record<keyof typeof permissions, unknown>;
@@ -56,7 +59,7 @@ export const approvalModule = defineModule({
     [PAYMENTS_QUEUE]: paymentsJobHandlers,
     [PAYMENT_MAIL_QUEUE]: paymentMailJobHandlers,
   },
-  routes: [approvalRoutes, approvalPaymentRoutes, approvalLinkRoutes],
+  routes: [approvalRoutes, approvalPaymentRoutes, approvalLinkRoutes, approvalAuditRoutes],
   // The stored NACHA files (encrypted with the company's key), made at start under the set-up lock.
   storage: setupNachaFiles,
   gateway: batchApprovalReads,

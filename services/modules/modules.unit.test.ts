@@ -54,8 +54,8 @@ describe('the modules', () => {
     expect(processManagers.map((p) => p.name)).toContain('users');
     expect(Object.keys(jobHandlers)).toContain('users');
     // auth, users, managers, companies, quickbooks, the QuickBooks webhook, vendors, approvals,
-    // the approvals' payment calls and e-mail links, dashboard, health, operations
-    expect(routeGroups).toHaveLength(13);
+    // the approvals' payment calls, e-mail links and time travel, the published anchors, dashboard, health, operations
+    expect(routeGroups).toHaveLength(15);
     expect(Object.keys(jobHandlers).sort()).toEqual([
       'approvals',
       'mail',

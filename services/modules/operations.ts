@@ -3,6 +3,7 @@
 import { ADMIN_ONLY } from '../auth/permissions.js';
 import '../gateway/graphql/types/operations.js';
 import '../gateway/graphql/types/health.js';
+import { auditRoutes } from '../gateway/rest/audit-routes.js';
 import { healthRoutes } from '../gateway/rest/health-routes.js';
 import { operationsRoutes } from '../gateway/rest/operations-routes.js';
 import { defineModule } from './module.js';
@@ -21,5 +22,5 @@ declare module '../auth/permissions.js' {
 export const operationsModule = defineModule({
   name: 'operations',
   permissions,
-  routes: [healthRoutes, operationsRoutes],
+  routes: [healthRoutes, operationsRoutes, auditRoutes],
 });

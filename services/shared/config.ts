@@ -84,6 +84,11 @@ export const configSchema = z.object({
   LOGIN_WINDOW_SECONDS: intFromEnv(1, 86_400).default(900),
   /** How long a mutation waits for the read model to reach its write before answering anyway. */
   READ_YOUR_WRITES_TIMEOUT_MS: intFromEnv(0, 60_000).default(5000),
+  /**
+   * Where the log's anchors are published outside the database, one append-only file per database
+   * (services/eventstore/anchor-publish.ts reads it; default: the checkout's .local/anchors/).
+   */
+  AUDIT_ANCHOR_DIR: z.string().min(1).optional(),
   SMTP_URL: urlWithScheme(['smtp', 'smtps']).optional(),
   MAIL_FROM: z.string().default('Billflow <no-reply@billflow.local>'),
   WEB_DIST: z.string().optional(),

@@ -1,7 +1,9 @@
 // The payment events as history steps (GET /approvals/{id}/history): what happened to the file, the
 // links and the QuickBooks payments, in words an auditor follows. A link's confirmation names the
-// link's recipient as the one who acted (opened from the sealed event data; gone once the company is
-// forgotten); a file's step carries its download address.
+// link's recipient as the one who acted (opened from the sealed event data; '[erased]' once the
+// company is forgotten); a file's step, and a download's, carries the file's address; a failure, a
+// regeneration or a refused payment carries its reason.
+import { ERASED } from '../../../schema/approvals/answers.js';
 import type { PaymentEvent } from '../../../schema/approvals/payment-events.js';
 
 const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
@@ -14,22 +16,25 @@ export interface PaymentStep {
   /** Who acted when it was not a signed-in user (a link's recipient). */
   actorName: string | null;
   downloadUrl: string | null;
+  reason: string | null;
 }
 
 /** Where a stored file of the approval is downloaded (ADMIN, MODERATOR; each download recorded). */
 export const nachaFileUrl = (approvalId: string, fileId: string) =>
   `/api/bill-approval/approvals/${approvalId}/nacha-files/${fileId}`;
 
-const linkActor = (d: { linkId: string | null; recipient: string | null }) =>
-  d.linkId ? (d.recipient ? `${d.recipient} (e-mail link)` : 'A recipient of an e-mail link') : null;
-
-export function paymentStep(e: PaymentEvent): PaymentStep {
+/** `erased`: the event's personal fields whose subject was forgotten (the store names them). */
+export function paymentStep(e: PaymentEvent, erased: readonly string[] = []): PaymentStep {
+  const recipient = (r: string | null) => (erased.includes('recipient') ? ERASED : r);
+  const linkActor = (d: { linkId: string | null; recipient: string | null }) =>
+    d.linkId ? `${recipient(d.recipient) ?? 'A recipient'} (e-mail link)` : null;
   const s = (action: string, details: string | null, more: Partial<PaymentStep> = {}): PaymentStep => ({
     action,
     details,
     amount: null,
     actorName: null,
     downloadUrl: null,
+    reason: null,
     ...more,
   });
   switch (e.type) {
@@ -37,6 +42,10 @@ export function paymentStep(e: PaymentEvent): PaymentStep {
       return s(
         e.data.reason === 'approved' ? 'NACHA file requested' : 'NACHA file regeneration requested',
         `Version ${e.data.version}`,
+        {
+          reason:
+            e.data.reason === 'approved' ? 'The approval was approved' : 'Regenerate asked for by staff',
+        },
       );
     case 'NachaFileGenerated': {
       const d = e.data;
@@ -50,11 +59,12 @@ export function paymentStep(e: PaymentEvent): PaymentStep {
       );
     }
     case 'NachaGenerationFailed':
-      return s('NACHA generation failed', e.data.reason);
+      return s('NACHA generation failed', e.data.reason, { reason: e.data.reason });
     case 'NachaFileDownloaded':
       return s(
         e.data.kind === 'payment' ? 'NACHA file downloaded' : 'Penny test file downloaded',
         `File ${e.data.fileId}`,
+        { downloadUrl: nachaFileUrl(e.data.approvalId, e.data.fileId) },
       );
     case 'PennyTestGenerated':
       return s(
@@ -65,7 +75,7 @@ export function paymentStep(e: PaymentEvent): PaymentStep {
     case 'ApprovalLinkIssued':
       return s(
         e.data.action === 'bank-uploaded' ? 'Bank upload link sent' : 'Payment completed link sent',
-        `To ${e.data.recipient}, valid until ${e.data.expiresAt.slice(0, 10)}`,
+        `To ${recipient(e.data.recipient)}, valid until ${e.data.expiresAt.slice(0, 10)}`,
       );
     case 'BankUploadConfirmed':
       return s('Bank upload confirmed', `NACHA file version ${e.data.fileVersion}`, {
@@ -90,11 +100,11 @@ export function paymentStep(e: PaymentEvent): PaymentStep {
       return s(
         'QuickBooks bill payment failed',
         `Bill ${e.data.docNumber ?? e.data.billId}: ${e.data.error}`,
-        {
-          amount: e.data.amount,
-        },
+        { amount: e.data.amount, reason: e.data.error },
       );
     case 'QbPaymentSyncFinished':
-      return s(`QuickBooks payment sync ${e.data.status}`, e.data.message);
+      return s(`QuickBooks payment sync ${e.data.status}`, e.data.message, {
+        reason: e.data.status === 'SUCCESS' ? null : e.data.message,
+      });
   }
 }

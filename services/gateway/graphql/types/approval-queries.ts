@@ -2,6 +2,7 @@
 // stats, the /bills candidates, the manager picker, the CSV export, the policy and the dashboard's
 // chart.
 
+import { approvalAsOf } from '../../../approvals/as-of.js';
 import { billsForApproval } from '../../../approvals/bills.js';
 import { approvalsByDay } from '../../../approvals/by-day.js';
 import { getApproval } from '../../../approvals/detail.js';
@@ -28,6 +29,7 @@ import {
   StatsType,
   StatusEnum,
 } from './approval.js';
+import { ApprovalAsOfInputType, asOfQuery } from './approval-as-of.js';
 
 const SortEnum = builder.enumType('ApprovalSortBy', {
   values: [
@@ -71,9 +73,18 @@ cacheableQuery('approvalStats', ['approvals']);
 builder.queryField('approval', (t) =>
   t.field({
     type: ApprovalRef,
-    description: 'One approval with its bills, vendor contacts, ACH status (masked) and recipients.',
-    args: { id: t.arg.string({ required: true }) },
-    resolve: (_, args, ctx) => run(() => getApproval(ctx.app, ctx.actor, args.id)),
+    description:
+      'One approval with its bills, vendor contacts, ACH status (masked) and recipients; with asOf, as it stood after that event (ADMIN, MODERATOR; steps: approvalAsOf).',
+    args: {
+      id: t.arg.string({ required: true }),
+      asOf: t.arg({ type: ApprovalAsOfInputType, required: false }),
+    },
+    resolve: (_, args, ctx) =>
+      run(async () =>
+        args.asOf
+          ? (await approvalAsOf(ctx.app, ctx.actor, args.id, asOfQuery(args.asOf))).approval
+          : getApproval(ctx.app, ctx.actor, args.id),
+      ),
   }),
 );
 

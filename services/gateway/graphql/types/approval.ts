@@ -10,11 +10,13 @@ import {
   ApprovalData,
   ApprovalDuplicate,
   ApprovalExportFile,
+  ApprovalHistoryChange,
   ApprovalHistoryEntry as ApprovalHistoryEntryAnswer,
   ApprovalManagerOption,
   ApprovalPage,
   ApprovalPolicy,
   ApprovalStats as ApprovalStatsAnswer,
+  HISTORY_ACTOR_KINDS,
   ManagerRef as ManagerRefAnswer,
   PersonRef as PersonRefAnswer,
 } from '../../../../schema/approvals/answers.js';
@@ -215,8 +217,23 @@ export const StatsType = builder.objectRef<ApprovalStats>('ApprovalStats').imple
   }),
 });
 
+// GraphQL enum names cannot hold '-': the values stay the answer's ('link-recipient').
+const HistoryActorKindEnum = builder.enumType('ApprovalHistoryActorKind', {
+  values: Object.fromEntries(
+    HISTORY_ACTOR_KINDS.map((k) => [k.toUpperCase().replace('-', '_'), { value: k }]),
+  ) as Record<string, { value: (typeof HISTORY_ACTOR_KINDS)[number] }>,
+});
+
+const HistoryChangeType = builder
+  .objectRef<ApprovalHistoryEntry['changes'][number]>('ApprovalHistoryChange')
+  .implement({ fields: (t) => answerFields(t, ApprovalHistoryChange) });
+
 export const HistoryType = builder.objectRef<ApprovalHistoryEntry>('ApprovalHistoryEntry').implement({
-  fields: (t) => answerFields(t, ApprovalHistoryEntryAnswer, { scalars: { timestamp: 'DateTime' } }),
+  fields: (t) =>
+    answerFields(t, ApprovalHistoryEntryAnswer, {
+      scalars: { timestamp: 'DateTime' },
+      refs: { actorKind: HistoryActorKindEnum, changes: HistoryChangeType },
+    }),
 });
 
 export const CandidateType = builder.objectRef<BillCandidate>('ApprovalBillCandidate').implement({

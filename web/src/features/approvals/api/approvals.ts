@@ -254,13 +254,22 @@ export const ApprovalHistoryQuery = graphql(`
   query ApprovalHistory($id: String!) {
     approvalHistory(id: $id) {
       id
+      position
+      stream
       action
+      actorKind
       userName
       timestamp
       details
       amount
       threshold
       managerName
+      changes {
+        field
+        from
+        to
+      }
+      reason
       downloadUrl
     }
   }

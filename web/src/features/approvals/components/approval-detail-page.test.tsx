@@ -247,6 +247,11 @@ describe('ApprovalDetailPage', () => {
       approvalHistory: [
         {
           id: 'e1',
+          position: '00000000000000000100:00000000000000000001',
+          stream: `approval-${ID}`,
+          actorKind: 'USER',
+          changes: [],
+          reason: null,
           action: 'Created',
           userName: 'Ada Lovelace',
           timestamp: '2026-11-20T10:00:00.000Z',
@@ -376,6 +381,11 @@ describe('ApprovalDetailPage', () => {
       approvalHistory: [
         {
           id: 'e9',
+          position: '00000000000000000109:00000000000000000004',
+          stream: `approval-${ID}`,
+          actorKind: 'SYSTEM',
+          changes: [],
+          reason: null,
           action: 'NACHA file generated',
           userName: null,
           timestamp: '2026-11-21T10:00:00.000Z',

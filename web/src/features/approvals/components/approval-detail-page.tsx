@@ -5,7 +5,7 @@
 // company's policy, re-reads it and its history through the cache (lib/cache-rules.ts). The payment
 // half (NACHA, penny test, QuickBooks payment sync) shows from the approval's payment fields, so a
 // status move pushed from anywhere shows without a reload.
-import { ArrowLeft, Check, Download, Pencil, RefreshCw, X } from 'lucide-react';
+import { ArrowLeft, Check, Pencil, RefreshCw, X } from 'lucide-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
@@ -28,23 +28,17 @@ import {
   ApproveApproval,
   RejectApproval,
 } from '../api/approvals';
-import {
-  formatDateTime,
-  historyDetails,
-  historyTime,
-  managerLabel,
-  personName,
-  relativeTime,
-  shortId,
-} from '../utils/approval-rules';
+import { formatDateTime, managerLabel, personName, relativeTime, shortId } from '../utils/approval-rules';
 import { mayRegenerate } from '../utils/payment-rules';
 import { ApprovalStatusBadge, PriorityBadge } from './approval-badges';
+import { ApprovalHistoryList } from './approval-history';
 import { ApproveDialog } from './approve-dialog';
 import { BillCard } from './bill-card';
 import { EditApprovalDialog } from './edit-approval-dialog';
-import { NachaCard, runDownload, useRegenerateNacha } from './nacha-card';
+import { NachaCard, useRegenerateNacha } from './nacha-card';
 import { QbSyncCard } from './qb-sync-card';
 import { RejectDialog } from './reject-dialog';
+import { type PastView, TimelineScrubber } from './timeline-scrubber';
 
 const NO_BILLS: readonly ApprovalBill[] = [];
 
@@ -70,6 +64,8 @@ export function ApprovalDetailPage() {
   const [rejectOpen, setRejectOpen] = useState(false);
   const [editOpen, setEditOpen] = useState(false);
   const [regenerating, setRegenerating] = useState(false);
+  // A past step chosen on the timeline (ADMIN, MODERATOR): the cards show it, and no action is offered.
+  const [past, setPast] = useState<PastView | null>(null);
   const runRegenerate = useRegenerateNacha();
   // Deleted elsewhere while open: the page says so and offers no action.
   const [deleted, setDeleted] = useState(false);
@@ -94,7 +90,7 @@ export function ApprovalDetailPage() {
   const companyId = shown?.companyId ?? null;
   useLive(ApprovalPolicyChanged, { companyId }, companyId === null);
 
-  const a = shown;
+  const a = past?.approval ?? shown;
   if (!a)
     return (
       <div className="grid grid-cols-1 gap-6">
@@ -120,12 +116,12 @@ export function ApprovalDetailPage() {
 
   const bills = a.bills ?? NO_BILLS;
   const approvedBills = a.approvedBills ?? NO_BILLS;
-  const pending = a.status === 'PENDING' && !deleted;
+  const pending = a.status === 'PENDING' && !deleted && !past;
   // The server's answer for this viewer; it judges the approve itself again when sent.
   const block = a.viewerMayApprove ? null : a.approveBlockedReason;
   const needsTwo = a.secondApprovalRequired;
   const threshold = a.secondApprovalThreshold;
-  const canRegenerate = mayRegenerate(user?.role, a.status) && !deleted;
+  const canRegenerate = mayRegenerate(user?.role, a.status) && !deleted && !past;
 
   async function regenerate() {
     setRegenerating(true);
@@ -219,6 +215,8 @@ export function ApprovalDetailPage() {
           </>
         }
       />
+
+      {staff ? <TimelineScrubber approvalId={a.id} onView={setPast} /> : null}
 
       {deleted ? (
         <p
@@ -333,31 +331,7 @@ export function ApprovalDetailPage() {
               ) : (history.data?.approvalHistory ?? []).length === 0 ? (
                 <p className="text-sm text-muted-foreground">No activity yet.</p>
               ) : (
-                <ol className="grid gap-3" data-testid="history">
-                  {(history.data?.approvalHistory ?? []).map((h) => (
-                    <li key={h.id} className="grid gap-0.5 border-l-2 pl-3 text-sm">
-                      <p>
-                        <span className="font-medium">{h.action}</span>
-                        <span className="text-muted-foreground">
-                          {' '}
-                          · {h.userName ?? 'System'} · {historyTime(h.timestamp)}
-                        </span>
-                      </p>
-                      {h.details ? <p className="text-muted-foreground">{historyDetails(h)}</p> : null}
-                      {h.downloadUrl ? (
-                        <Button
-                          variant="link"
-                          size="sm"
-                          className="h-auto w-fit p-0"
-                          onClick={() => runDownload(h.downloadUrl!, null, 'Download started')}
-                        >
-                          <Download aria-hidden="true" />
-                          Download file
-                        </Button>
-                      ) : null}
-                    </li>
-                  ))}
-                </ol>
+                <ApprovalHistoryList steps={history.data?.approvalHistory ?? []} />
               )}
             </CardContent>
           </Card>
@@ -404,7 +378,7 @@ export function ApprovalDetailPage() {
             </CardContent>
           </Card>
           <NachaCard payment={a} canManage={canRegenerate} />
-          <QbSyncCard payment={a} staff={staff && !deleted} />
+          <QbSyncCard payment={a} staff={staff && !deleted && !past} />
           <Card>
             <CardHeader>
               <CardTitle as="h2">System Information</CardTitle>

@@ -1,0 +1,171 @@
+// `npm run audit -- verify`'s speed (run.ts part `audit-verify`): a log of 1,000,000 events (10,000
+// streams of 100), anchored as the job anchors it, verified three times; the median in events/s.
+// Its own database, dropped after; a process of its own (`tsx bench/audit-verify.ts` alone prints the rows).
+import { spawn } from 'node:child_process';
+import { randomBytes, randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { writeAnchors } from '../services/eventstore/anchors.js';
+import { chainHash, eventDigest } from '../services/eventstore/chain.js';
+import { PostgresEventStore } from '../services/eventstore/postgres.js';
+import { verifyLog } from '../services/eventstore/verify.js';
+import { createPool } from '../services/shared/db.js';
+import { ensureLocalServices, withDatabase } from '../tools/local-services.js';
+import { fmt, type PartResult } from './common.js';
+
+const EVENTS = Number(process.env.AUDIT_BENCH_EVENTS ?? 1_000_000);
+const PER_STREAM = 100;
+const TARGET = 100_000;
+
+async function fill(pool: pg.Pool) {
+  const rows = 20_000;
+  for (let from = 0; from < EVENTS; from += rows) {
+    const cols: unknown[][] = [[], [], [], [], [], [], [], []];
+    for (let i = from; i < Math.min(EVENTS, from + rows); i++) {
+      // Streams interleave in the log as live ones do: event i is version ⌊i / streams⌋ + 1 of stream i mod streams.
+      const streams = EVENTS / PER_STREAM;
+      const streamId = `bench-${i % streams}`;
+      const version = Math.floor(i / streams) + 1;
+      const id = randomUUID();
+      const data = {
+        accountId: i % streams,
+        amount: (i * 7919) % 100_000,
+        note: 'payment run',
+        at: '2026-01-01T00:00:00.000Z',
+      };
+      const metadata = { commandId: id, userId: '1' };
+      const digest = eventDigest({ id, streamId, type: 'Credited', schemaVersion: 1, data, metadata });
+      cols[0].push(streamId);
+      cols[1].push(version);
+      cols[2].push(id);
+      cols[3].push(JSON.stringify(data));
+      cols[4].push(JSON.stringify(metadata));
+      cols[5].push(digest);
+      cols[6].push(version);
+      cols[7].push(streamId);
+    }
+    // Hashes chained in the database from the previous version's (the insert trigger's rule, set-based).
+    await pool.query(
+      `INSERT INTO es_events (stream_id, stream_version, event_id, event_type, data, metadata, digest, hash)
+       SELECT s, v, e, 'Credited', d::json, m::json, g, '\\x00'::bytea
+         FROM unnest($1::text[], $2::bigint[], $3::uuid[], $4::text[], $5::text[], $6::bytea[]) AS x(s, v, e, d, m, g)`,
+      cols.slice(0, 6),
+    );
+  }
+  // The hashes, stream by stream (the trigger's rule: SHA-256(previous ‖ version ‖ digest)).
+  const streams = EVENTS / PER_STREAM;
+  for (let s0 = 0; s0 < streams; s0 += 1000) {
+    const r = await pool.query<{ s: string; v: string; d: Buffer }>(
+      `SELECT stream_id AS s, stream_version::text AS v, digest AS d FROM es_events
+        WHERE stream_id = ANY($1) ORDER BY es_events.stream_id, es_events.stream_version`,
+      [Array.from({ length: Math.min(1000, streams - s0) }, (_, k) => `bench-${s0 + k}`)],
+    );
+    const ids: string[] = [];
+    const versions: number[] = [];
+    const hashes: Buffer[] = [];
+    let prev: Buffer | null = null;
+    let current = '';
+    for (const row of r.rows) {
+      if (row.s !== current) {
+        current = row.s;
+        prev = null;
+      }
+      prev = chainHash(prev, Number(row.v), row.d);
+      ids.push(row.s);
+      versions.push(Number(row.v));
+      hashes.push(prev);
+    }
+    await pool.query(
+      `UPDATE es_events e SET hash = x.h FROM unnest($1::text[], $2::bigint[], $3::bytea[]) AS x(s, v, h)
+        WHERE e.stream_id = x.s AND e.stream_version = x.v`,
+      [ids, versions, hashes],
+    );
+  }
+}
+
+async function measure(): Promise<PartResult> {
+  const services = await ensureLocalServices();
+  const admin = withDatabase(services.databaseUrl, 'postgres');
+  const name = `bf_bench_audit_${randomBytes(4).toString('hex')}`;
+  const c = new pg.Client({ connectionString: admin });
+  await c.connect();
+  await c.query(`CREATE DATABASE ${name}`);
+  await c.end();
+  const pool = createPool({ connectionString: withDatabase(services.databaseUrl, name), max: 4 }, () => {});
+  try {
+    const store = new PostgresEventStore(pool, { pollIntervalMs: 1000 });
+    await store.init();
+    await fill(pool);
+    await pool.query('VACUUM ANALYZE es_events');
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'bench-anchors-')), 'anchors.jsonl');
+    await writeAnchors(pool, store, { publishTo: file });
+    await store.close();
+    const rates: number[] = [];
+    for (let run = 0; run < 3; run++) {
+      const began = performance.now();
+      const r = await verifyLog(pool, { published: file });
+      const seconds = (performance.now() - began) / 1000;
+      if (r.findings.length > 0 || r.events !== EVENTS)
+        throw new Error(`verify found ${r.findings.length} finding(s) in ${r.events} events`);
+      rates.push(r.events / seconds);
+      process.stderr.write(
+        `audit verify run ${run + 1}: ${r.events} events, ${r.anchors} anchors, ${seconds.toFixed(2)} s\n`,
+      );
+    }
+    const median = [...rates].sort((a, b) => a - b)[1];
+    return {
+      rows: [
+        {
+          figure: `audit verify over a ${fmt(EVENTS)}-event log (chains, Merkle anchors, published file; median of 3)`,
+          value: `${fmt(Math.round(median))} events/s`,
+          target: `≥ ${fmt(TARGET)} events/s`,
+          met: median >= TARGET,
+        },
+      ],
+      data: { auditVerify: { events: EVENTS, eventsPerSecond: rates } },
+    };
+  } finally {
+    await pool.end();
+    const d = new pg.Client({ connectionString: admin });
+    await d.connect();
+    await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await d.end();
+  }
+}
+
+/** The part for run.ts: this file in a process of its own; its last output line is the result. */
+export function auditVerifyPart(): Promise<PartResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const last = out.trim().split('\n').at(-1) ?? '';
+      if (code !== 0 || !last.startsWith('{'))
+        return reject(new Error(`bench part audit-verify failed (exit ${code})`));
+      resolve(JSON.parse(last) as PartResult);
+    });
+  });
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  measure().then(
+    (result) => {
+      for (const r of result.rows) process.stderr.write(`${r.figure}: ${r.value} (target ${r.target})\n`);
+      process.stdout.write(`${JSON.stringify(result)}\n`);
+      process.exit(0);
+    },
+    (err: Error) => {
+      process.stderr.write(`${err.stack ?? err.message}\n`);
+      process.exit(1);
+    },
+  );
+}

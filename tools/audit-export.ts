@@ -1,0 +1,129 @@
+// `npm run audit -- export <approvalId>`: one approval's record, for an auditor to check on their own
+// (tools/audit-verifier.mjs): its events as stored (personal fields still sealed), each with its
+// hash, its leaf's Merkle audit path to the root of the anchor that covers it, those anchors as
+// published, and the events opened for reading. Recorded on the approval's stream first
+// (ApprovalAuditExported), and the log anchored after that, so every event in the bundle is covered.
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { anchorFile, readPublished } from '../services/eventstore/anchor-publish.js';
+import { type Anchor, readAnchors, readRange, writeAnchors } from '../services/eventstore/anchors.js';
+import { auditPaths } from '../services/eventstore/merkle.js';
+import { type EventStore, START, type StoredEvent } from '../services/eventstore/port.js';
+
+export const BUNDLE_FORMAT = 'billflow-audit-bundle/1';
+
+export interface BundleEvent {
+  position: string;
+  streamId: string;
+  version: number;
+  id: string;
+  type: string;
+  schemaVersion: number;
+  /** As stored: personal fields sealed ({ pii: … }). */
+  data: unknown;
+  metadata: unknown;
+  createdAt: string;
+  hash: string;
+  proof: { anchor: number; leafIndex: number; path: string[] };
+}
+
+export interface Bundle {
+  format: typeof BUNDLE_FORMAT;
+  approvalId: string;
+  exportedAt: string;
+  database: string;
+  events: BundleEvent[];
+  /** The anchors the proofs lead to, as published (the file's lines). */
+  anchors: Anchor[];
+  /** The same events opened with the keys (erased fields shown as erased), for reading only. */
+  view: Array<{ version: number; type: string; data: unknown; erased?: readonly string[] }>;
+}
+
+/** `raw`: the store without the personal-data wrapper (events as stored); `opened`: with it. */
+export async function exportApproval(
+  pool: pg.Pool,
+  stores: { raw: EventStore; opened: EventStore },
+  approvalId: string,
+  opts: { byUserId?: number | null; publishTo?: string; now?: Date } = {},
+): Promise<Bundle> {
+  const streamId = `approval-${approvalId}`;
+  const current = await stores.raw.readStream(streamId);
+  if (current.version === 0) throw new Error(`No approval ${approvalId}`);
+  const companyId = (current.events[0].data as { companyId: number }).companyId;
+  const at = (opts.now ?? new Date()).toISOString();
+  // Raw: the event has no personal field to seal.
+  await stores.raw.append(
+    streamId,
+    [
+      {
+        id: randomUUID(),
+        type: 'ApprovalAuditExported',
+        schemaVersion: 1,
+        data: { approvalId, companyId, byUserId: opts.byUserId ?? null, at },
+        metadata: { userId: opts.byUserId == null ? null : String(opts.byUserId), source: 'audit-export' },
+      },
+    ],
+    current.version,
+  );
+  const file = opts.publishTo ?? (await anchorFile(pool));
+  await writeAnchors(pool, stores.raw, { publishTo: file });
+  const { version, events } = await stores.raw.readStream(streamId);
+  const anchors = await readAnchors(pool);
+  const covering = (e: StoredEvent) =>
+    anchors.find((a) => a.firstPosition <= e.position && e.position <= a.lastPosition);
+  const byAnchor = new Map<number, StoredEvent[]>();
+  for (const e of events) {
+    const a = covering(e);
+    // The anchor job ran just now: only an event appended since (after the export's own) is left.
+    if (!a) throw new Error(`event ${streamId}@${e.streamVersion} is not anchored yet: export again`);
+    byAnchor.set(a.seq, [...(byAnchor.get(a.seq) ?? []), e]);
+  }
+  const published = new Map(readPublished(file).anchors.map((a) => [a.seq, a]));
+  const proofs = new Map<string, BundleEvent['proof']>();
+  for (const [seq, inAnchor] of byAnchor) {
+    const i = anchors.findIndex((a) => a.seq === seq);
+    const range = await readRange(pool, i > 0 ? anchors[i - 1].lastPosition : START, anchors[i].lastPosition);
+    const index = new Map(range.map((r, n) => [r.eventId, n]));
+    const leaves = inAnchor.map((e) => index.get(e.id) ?? -1);
+    const { paths } = auditPaths(
+      range.map((r) => r.hash ?? Buffer.alloc(0)),
+      leaves.filter((n) => n >= 0),
+    );
+    for (const [k, e] of inAnchor.entries())
+      proofs.set(e.id, {
+        anchor: seq,
+        leafIndex: leaves[k],
+        path: (paths.get(leaves[k]) ?? []).map((b) => b.toString('hex')),
+      });
+  }
+  const opened = await stores.opened.readStream(streamId);
+  const db = await pool.query<{ db: string }>('SELECT current_database() AS db');
+  return {
+    format: BUNDLE_FORMAT,
+    approvalId,
+    exportedAt: at,
+    database: db.rows[0].db,
+    events: events.map((e) => ({
+      position: e.position,
+      streamId: e.streamId,
+      version: e.streamVersion,
+      id: e.id,
+      type: e.type,
+      schemaVersion: e.schemaVersion,
+      data: e.data,
+      metadata: e.metadata,
+      createdAt: e.createdAt.toISOString(),
+      hash: e.hash ?? '',
+      proof: proofs.get(e.id) ?? { anchor: 0, leafIndex: -1, path: [] },
+    })),
+    anchors: [...byAnchor.keys()]
+      .sort((a, b) => a - b)
+      .map((seq) => published.get(seq) ?? (anchors.find((a) => a.seq === seq) as Anchor)),
+    view: opened.events.slice(0, version).map((e) => ({
+      version: e.streamVersion,
+      type: e.type,
+      data: e.data,
+      ...(e.erased?.length ? { erased: e.erased } : {}),
+    })),
+  };
+}
