@@ -5,6 +5,7 @@
 // (ApprovalAuditExported), and the log anchored after that, so every event in the bundle is covered.
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
+import { decodeEvent } from '../schema/shared/events.js';
 import { anchorFile, readPublished } from '../services/eventstore/anchor-publish.js';
 import { type Anchor, readAnchors, readRange, writeAnchors } from '../services/eventstore/anchors.js';
 import { auditPaths } from '../services/eventstore/merkle.js';
@@ -122,8 +123,21 @@ export async function exportApproval(
     view: opened.events.slice(0, version).map((e) => ({
       version: e.streamVersion,
       type: e.type,
-      data: e.data,
+      data: currentShape(e),
       ...(e.erased?.length ? { erased: e.erased } : {}),
     })),
   };
+}
+
+/**
+ * The auditor's view in today's shape: an event of an older schema version upcast, as every reader
+ * reads it (the stored form, with its old field names, is in `events`). An event this build cannot
+ * decode is shown as stored.
+ */
+function currentShape(e: StoredEvent): unknown {
+  try {
+    return decodeEvent(e, { sealed: 'absent' }).data;
+  } catch {
+    return e.data;
+  }
 }

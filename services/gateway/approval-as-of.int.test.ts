@@ -6,14 +6,19 @@
 // Events are appended as the product's own (sealed by the product's store): making approvals through
 // the API would need the QuickBooks simulator, and this is about reading the log.
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalEvent, BillSnapshot } from '../../schema/approvals/events.js';
 import { eventRegistry } from '../../schema/shared/events.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
+import { exportApproval } from '../../tools/audit-export.js';
 import { approvalStreamId } from '../approvals/approval-decider.js';
 import { OLD_REJECTED_UPCAST, type RejectedV0 } from '../approvals/as-of-old-shapes.js';
+import type { PersonalDataStore } from '../privacy/personal-data.js';
 
 const A = '/api/bill-approval/approvals';
 let t: TestApp;
@@ -309,6 +314,18 @@ describe('old shapes and erased subjects', () => {
     const history = await api(t.url, 'GET', `${A}/${id}/history`, { token: admin });
     expect(history.status).toBe(200);
     expect(JSON.stringify(history.body.data)).toContain('Wrong vendor');
+    // The audit bundle keeps the event as stored and shows it upcast in the auditor's view.
+    const app = t.started.app;
+    const bundle = await exportApproval(
+      app.pool,
+      { raw: (app.store as PersonalDataStore).inner, opened: app.store },
+      id,
+      { publishTo: path.join(mkdtempSync(path.join(os.tmpdir(), 'as-of-')), 'anchors.jsonl') },
+    );
+    const stored = bundle.events.find((e) => e.type === 'ApprovalRejected');
+    expect(stored?.data).toMatchObject({ comment: 'Wrong vendor' });
+    const seen = bundle.view.find((e) => e.type === 'ApprovalRejected');
+    expect(seen?.data).toMatchObject({ reason: 'Wrong vendor', byUserId: adminId, at: minute(4) });
   });
 
   it('after the company is forgotten, time travel still loads, its personal fields erased', async () => {
