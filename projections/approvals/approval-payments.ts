@@ -83,7 +83,10 @@ export const PAYMENT_COLUMNS_SQL = `
 type Items = ApprovalPaymentColumns['qb_sync_items'];
 
 /** A bill's latest result replaces its earlier one, unless that was a payment (a paid bill stays paid). */
-function foldItem(items: Items, e: Extract<PaymentEvent, { type: 'QbBillPaid' | 'QbBillPaymentFailed' }>) {
+export function foldQbSyncItem(
+  items: Items,
+  e: Extract<PaymentEvent, { type: 'QbBillPaid' | 'QbBillPaymentFailed' }>,
+) {
   const d = e.data;
   const item = {
     billId: d.billId,
@@ -153,7 +156,7 @@ export function evolvePaymentRow(row: ApprovalsTable, event: PaymentEvent): Appr
       return { ...r, qb_sync_status: 'SYNCING', qb_sync_at: at, qb_sync_message: null };
     case 'QbBillPaid':
     case 'QbBillPaymentFailed':
-      return { ...r, qb_sync_items: foldItem(row.qb_sync_items ?? [], event) };
+      return { ...r, qb_sync_items: foldQbSyncItem(row.qb_sync_items ?? [], event) };
     case 'QbPaymentSyncFinished':
       return { ...r, qb_sync_status: event.data.status, qb_sync_message: event.data.message, qb_sync_at: at };
     default:

@@ -6,6 +6,7 @@
 // gateway and a projector, no worker: the test runs the payment jobs itself, so nothing races them.
 import { DelayedError, type Job } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { foldQbSyncItem } from '../../projections/approvals/approval-payments.js';
 import { testAppEnv } from '../../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
 import { api, gql, signIn } from '../../test/support/http.js';
@@ -16,7 +17,7 @@ import type { LoggedRequest } from '../../tools/qbo-sandbox/types.js';
 import { qbPaymentJobHandlers } from '../../workers/approvals/qb-payment-jobs.js';
 import { approvalDecider, approvalStreamId } from '../approvals/approval-decider.js';
 import { qbPaymentRequestId } from '../approvals/payments/qb-payments.js';
-import { qbSyncItems } from '../approvals/payments/qb-sync-details.js';
+import type { StoredEvent } from '../eventstore/port.js';
 import { type StartedApp, startApp } from '../main.js';
 import type { QbBill } from '../quickbooks/bills.js';
 import type { QbBillPayment } from '../quickbooks/client.js';
@@ -81,6 +82,16 @@ const stateOf = async (approvalId: string) =>
   (await gateway.app.commands.load(approvalDecider, approvalStreamId(approvalId))).state;
 const eventsOf = async (approvalId: string) =>
   (await gateway.app.store.readStream(approvalStreamId(approvalId))).events;
+
+/** The sync card's items from the events, by the approvals projection's own fold. */
+const qbSyncItems = (events: readonly StoredEvent[]) =>
+  events.reduce(
+    (items, e) =>
+      e.type === 'QbBillPaid' || e.type === 'QbBillPaymentFailed'
+        ? foldQbSyncItem(items, e as unknown as Parameters<typeof foldQbSyncItem>[1])
+        : items,
+    [] as ReturnType<typeof foldQbSyncItem>,
+  );
 
 /** An approval of these bills, approved, its file "generated", uploaded and paid: PAYMENT_COMPLETED. */
 async function paidApproval(cid: number, billIds: string[]) {

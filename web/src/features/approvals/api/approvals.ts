@@ -197,55 +197,65 @@ const PersonFields = graphql(`
   }
 `);
 
+/** What the detail shows of an approval: now (ApprovalQuery) and as of a past step (ApprovalAsOfQuery). */
+export const ApprovalDetailFields = graphql(
+  `
+  fragment ApprovalDetailFields on Approval @_unmask {
+    ...ApprovalRowFields
+    ...ApprovalPaymentFields
+    approvedBillIds
+    manager {
+      id
+      email
+    }
+    bills {
+      ...ApprovalBillFields
+    }
+    approvedBills {
+      ...ApprovalBillFields
+    }
+    creator {
+      ...ApprovalPersonFields
+    }
+    approver {
+      ...ApprovalPersonFields
+    }
+    rejecter {
+      ...ApprovalPersonFields
+    }
+    firstApprover {
+      ...ApprovalPersonFields
+    }
+    firstApprovedBy
+    firstApprovedAt
+    secondApprovalThreshold
+    secondApprovalRequired
+    approvalDate
+    rejectionDate
+    rejectionReason
+    expiresAt
+    expiredAt
+    recipients
+    confirmedDuplicates {
+      billId
+      matchesBillId
+      matchesApprovalId
+      paid
+    }
+  }
+`,
+  [ApprovalRowFields, ApprovalPaymentFields, ApprovalBillFields, PersonFields],
+);
+
 export const ApprovalQuery = graphql(
   `
     query Approval($id: String!) {
       approval(id: $id) {
-        ...ApprovalRowFields
-        ...ApprovalPaymentFields
-        approvedBillIds
-        manager {
-          id
-          email
-        }
-        bills {
-          ...ApprovalBillFields
-        }
-        approvedBills {
-          ...ApprovalBillFields
-        }
-        creator {
-          ...ApprovalPersonFields
-        }
-        approver {
-          ...ApprovalPersonFields
-        }
-        rejecter {
-          ...ApprovalPersonFields
-        }
-        firstApprover {
-          ...ApprovalPersonFields
-        }
-        firstApprovedBy
-        firstApprovedAt
-        secondApprovalThreshold
-        secondApprovalRequired
-        approvalDate
-        rejectionDate
-        rejectionReason
-        expiresAt
-        expiredAt
-        recipients
-        confirmedDuplicates {
-          billId
-          matchesBillId
-          matchesApprovalId
-          paid
-        }
+        ...ApprovalDetailFields
       }
     }
   `,
-  [ApprovalRowFields, ApprovalPaymentFields, ApprovalBillFields, PersonFields],
+  [ApprovalDetailFields],
 );
 
 export type Approval = ResultOf<typeof ApprovalQuery>['approval'];

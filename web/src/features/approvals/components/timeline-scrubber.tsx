@@ -8,69 +8,16 @@ import { useEffect, useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { graphql, type ResultOf } from '../../../lib/graphql';
 import { useGqlQuery } from '../../../lib/use-graphql';
-import {
-  type Approval,
-  ApprovalBillFields,
-  ApprovalPaymentFields,
-  ApprovalRowFields,
-} from '../api/approvals';
+import { type Approval, ApprovalDetailFields } from '../api/approvals';
 import { formatDateTime } from '../utils/approval-rules';
 
-const AsOfPersonFields = graphql(`
-  fragment AsOfPersonFields on ApprovalPerson @_unmask {
-    id
-    firstName
-    lastName
-  }
-`);
-
-/** The detail's selection (ApprovalQuery's), as of one step, with the steps to scrub through. */
+/** The detail's selection, as of one step, with the steps to scrub through. */
 export const ApprovalAsOfQuery = graphql(
   `
     query ApprovalAsOf($id: String!, $asOf: ApprovalAsOfInput) {
       approvalAsOf(id: $id, asOf: $asOf) {
         approval {
-          ...ApprovalRowFields
-          ...ApprovalPaymentFields
-          approvedBillIds
-          manager {
-            id
-            email
-          }
-          bills {
-            ...ApprovalBillFields
-          }
-          approvedBills {
-            ...ApprovalBillFields
-          }
-          creator {
-            ...AsOfPersonFields
-          }
-          approver {
-            ...AsOfPersonFields
-          }
-          rejecter {
-            ...AsOfPersonFields
-          }
-          firstApprover {
-            ...AsOfPersonFields
-          }
-          firstApprovedBy
-          firstApprovedAt
-          secondApprovalThreshold
-          secondApprovalRequired
-          approvalDate
-          rejectionDate
-          rejectionReason
-          expiresAt
-          expiredAt
-          recipients
-          confirmedDuplicates {
-            billId
-            matchesBillId
-            matchesApprovalId
-            paid
-          }
+          ...ApprovalDetailFields
         }
         asOf {
           position
@@ -89,7 +36,7 @@ export const ApprovalAsOfQuery = graphql(
       }
     }
   `,
-  [ApprovalRowFields, ApprovalPaymentFields, ApprovalBillFields, AsOfPersonFields],
+  [ApprovalDetailFields],
 );
 
 export type ApprovalAsOf = ResultOf<typeof ApprovalAsOfQuery>['approvalAsOf'];
