@@ -116,11 +116,17 @@ async function plan(app: AppServices, state: ApprovalState, ctx: CommandContext)
   const skippedBills: GeneratedFile['skippedBills'] = [];
   const byVendor = new Map<string, { cents: number; billIds: string[]; docs: string[] }>();
   for (const b of bills) {
-    const balance = balances ? balances.get(b.Id) : b.Balance;
-    if (balance === undefined) {
+    const read = balances ? balances.get(b.Id) : b.Balance;
+    if (read === undefined) {
       skippedBills.push({ billId: b.Id, docNumber: b.DocNumber, reason: 'no longer in QuickBooks' });
       continue;
     }
+    if (!Number.isFinite(read) || read < 0) {
+      skippedBills.push({ billId: b.Id, docNumber: b.DocNumber, reason: 'QuickBooks gave no valid balance' });
+      continue;
+    }
+    // Never more than was approved: a balance raised in QuickBooks since is not paid without approval.
+    const balance = Math.min(read, b.Balance);
     if (toCents(balance) <= 0) {
       skippedBills.push({ billId: b.Id, docNumber: b.DocNumber, reason: 'already paid in QuickBooks' });
       continue;
