@@ -1,5 +1,6 @@
 // The test hooks under /__sim: reset, fault rules, the request log, the clock, a rotated app
-// secret, expired tokens, and changes a person makes in QuickBooks (a bill deleted, a vendor changed).
+// secret, expired tokens, and changes a person makes in QuickBooks (a bill deleted or its balance
+// changed, a vendor changed).
 import type { FastifyInstance } from 'fastify';
 import type { SandboxState } from './state.js';
 import type { FaultRule } from './types.js';
@@ -76,6 +77,20 @@ export function registerTestHooks(server: FastifyInstance, sim: SandboxState) {
       { entity: 'Bill', Id: bill.Id, MetaData: { LastUpdatedTime: new Date(now()).toISOString() } },
     ];
     return { deleted: bill.Id };
+  });
+  /**
+   * A bill's open balance changed in QuickBooks after it was read (a line added raises it). Taken as
+   * sent, a value that is not a number too: how a payment meets a balance it must not trust.
+   */
+  server.post('/__sim/bills/update', async (req, reply) => {
+    const b = (req.body ?? {}) as { realmId?: string; billId?: string; balance?: unknown };
+    const bill = sim.realms.get(String(b.realmId))?.bills.find((x) => x.Id === String(b.billId));
+    if (!bill || !('balance' in b))
+      return reply.status(400).send({ error: 'realmId, billId of a bill and balance are required' });
+    bill.Balance = b.balance as number;
+    bill.SyncToken = String(Number(bill.SyncToken) + 1);
+    bill.MetaData = { ...bill.MetaData, LastUpdatedTime: new Date(now()).toISOString() };
+    return { bill };
   });
   server.post('/__sim/vendors/update', async (req, reply) => {
     const b = (req.body ?? {}) as {

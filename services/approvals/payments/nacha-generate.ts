@@ -1,6 +1,7 @@
 // Generating an approval's payment file (the `generate-nacha` job; docs/ARCHITECTURE.md "Payments"):
 // one credit per vendor, the sum of its approved bills' open balances (afresh from QuickBooks where
-// the company is connected; a bill paid there is left out and named), effective the next banking
+// the company is connected, never above the approved balance; a bill paid there, or whose balance
+// there is not a valid amount, is left out and named), effective the next banking
 // day, the day's next file id modifier, credits only (220) or balanced (200) per the company. The
 // file is validated by the library before it is kept (an invalid file is never stored), stored
 // encrypted with the company's key, and reported to the approval with RecordNachaGenerated; what
@@ -24,6 +25,7 @@ import { validateAchFile } from '../../nacha/validator.js';
 import { QbApiError, QbGrantError, QbThrottledError } from '../../quickbooks/client.js';
 import { AppError } from '../../shared/errors.js';
 import { type ApprovalState, approvalDecider, approvalStreamId } from '../approval-decider.js';
+import { payableAmount } from './approved-amount.js';
 import { takeFileIdModifier } from './file-modifier.js';
 import { findNachaFile, storeNachaFile } from './nacha-files.js';
 import { companyForNacha, qbBalances, vendorsForNacha, vendorsOf } from './nacha-sources.js';
@@ -34,8 +36,6 @@ export type GeneratedFile = Extract<PaymentCommand, { type: 'RecordNachaGenerate
 /** The payment file of one request: the same id however often the request is worked on. */
 export const paymentFileId = (approvalId: string, version: number) =>
   eventIdFor(`nacha-file:${approvalId}:${version}`, 0);
-
-export const toCents = (dollars: number) => Math.round(dollars * 100);
 
 /** 'YYYYMMDD' → 'YYYY-MM-DD'. */
 export const isoDay = (day: string) => `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}`;
@@ -88,7 +88,7 @@ async function plan(app: AppServices, state: ApprovalState, ctx: CommandContext)
   problems.push(...vendorCheck.problems);
   if (problems.length > 0 || 'problem' in company) return { problems };
 
-  let balances: Map<string, number> | null = null;
+  let balances: Map<string, unknown> | null = null;
   if (company.connected) {
     try {
       balances = await qbBalances(
@@ -116,23 +116,22 @@ async function plan(app: AppServices, state: ApprovalState, ctx: CommandContext)
   const skippedBills: GeneratedFile['skippedBills'] = [];
   const byVendor = new Map<string, { cents: number; billIds: string[]; docs: string[] }>();
   for (const b of bills) {
-    const read = balances ? balances.get(b.Id) : b.Balance;
-    if (read === undefined) {
+    if (balances && !balances.has(b.Id)) {
       skippedBills.push({ billId: b.Id, docNumber: b.DocNumber, reason: 'no longer in QuickBooks' });
       continue;
     }
-    if (!Number.isFinite(read) || read < 0) {
-      skippedBills.push({ billId: b.Id, docNumber: b.DocNumber, reason: 'QuickBooks gave no valid balance' });
+    // Never more than was approved (approved-amount.ts): the QuickBooks payments pay by the same rule.
+    const payable = payableAmount(balances ? balances.get(b.Id) : b.Balance, b.Balance);
+    if ('invalid' in payable) {
+      skippedBills.push({ billId: b.Id, docNumber: b.DocNumber, reason: payable.invalid });
       continue;
     }
-    // Never more than was approved: a balance raised in QuickBooks since is not paid without approval.
-    const balance = Math.min(read, b.Balance);
-    if (toCents(balance) <= 0) {
+    if (payable.cents <= 0) {
       skippedBills.push({ billId: b.Id, docNumber: b.DocNumber, reason: 'already paid in QuickBooks' });
       continue;
     }
     const v = byVendor.get(b.VendorRef.value) ?? { cents: 0, billIds: [], docs: [] };
-    v.cents += toCents(balance);
+    v.cents += payable.cents;
     v.billIds.push(b.Id);
     v.docs.push(b.DocNumber ?? b.Id);
     byVendor.set(b.VendorRef.value, v);

@@ -215,17 +215,17 @@ export function vendorsOf(bills: ApprovalState['bills']) {
 }
 
 /**
- * The approved bills' open balances (bill id → balance in dollars) read from the company's
- * QuickBooks; a bill QuickBooks no longer has is absent.
+ * The approved bills' open balances (bill id → balance in dollars, as QuickBooks sent it: checked by
+ * payableAmount) read from the company's QuickBooks; a bill QuickBooks no longer has is absent.
  */
 export async function qbBalances(
   app: AppServices,
   companyId: number,
   billIds: string[],
   ctx: CommandContext,
-): Promise<Map<string, number>> {
+): Promise<Map<string, unknown>> {
   const { client, isSandbox, realmId, auth } = await app.quickbooks.access(companyId, ctx);
-  const out = new Map<string, number>();
+  const out = new Map<string, unknown>();
   for (let i = 0; i < billIds.length; i += 100) {
     const r = await client.query<{ Bill?: QbBill[] }>(
       isSandbox,
@@ -233,7 +233,7 @@ export async function qbBalances(
       auth,
       `select * from Bill where Id in (${qbStringList(billIds.slice(i, i + 100))}) MAXRESULTS 1000`,
     );
-    for (const b of r.QueryResponse.Bill ?? []) out.set(b.Id, Number(b.Balance ?? 0));
+    for (const b of r.QueryResponse.Bill ?? []) out.set(b.Id, b.Balance);
   }
   return out;
 }

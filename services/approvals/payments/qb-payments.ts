@@ -1,5 +1,7 @@
 // QuickBooks bill payments after PAYMENT_COMPLETED (issue 39 item 8): one BillPayment per approved
-// bill not yet paid, from the company's payment bank account, each recorded on the approval's stream.
+// bill not yet paid, from the company's payment bank account, of its open balance but never more than
+// was approved (a bill whose balance is not a valid amount is not paid: a failure saying so), each
+// recorded on the approval's stream.
 // Exactly once: the requestid derives from approval and bill, so Intuit answers a repeat (a crashed
 // job run again, a retry after a lost answer) with the first payment instead of paying twice; and a
 // bill whose balance is already 0 is never paid again (see `paidAlready`).
@@ -13,6 +15,7 @@ import { QbApiError, type QbBillPayment, QbThrottledError } from '../../quickboo
 import { qbStringList } from '../../quickbooks/query-text.js';
 import { AppError } from '../../shared/errors.js';
 import { type ApprovalState, approvalDecider, approvalStreamId } from '../approval-decider.js';
+import { payableAmount } from './approved-amount.js';
 
 /** Intuit's requestid for one bill of one approval: ≤ 50 characters, the same on every run and retry. */
 export function qbPaymentRequestId(approvalId: string, billId: string): string {
@@ -111,14 +114,16 @@ async function paidAlready(access: QbAccess, bill: QbBill, requestId: string): P
   return { error: `Already paid in QuickBooks${by}, not by Billflow: no second payment was made` };
 }
 
+/** Pays `cents` of the bill (payableAmount: never above the approved balance); 0: nothing open. */
 async function payOne(
   access: QbAccess,
   bill: QbBill,
+  cents: number,
   bankAccount: string,
   requestId: string,
 ): Promise<{ outcome: Outcome; amount: number }> {
-  const balance = Math.round(Number(bill.Balance) * 100) / 100;
-  if (!(balance > 0)) return { outcome: await paidAlready(access, bill, requestId), amount: 0 };
+  if (!(cents > 0)) return { outcome: await paidAlready(access, bill, requestId), amount: 0 };
+  const dollars = cents / 100;
   const payment = await withToken(access, (token) =>
     access.client.createBillPayment(
       access.isSandbox,
@@ -130,9 +135,9 @@ async function payOne(
         // from a bank account by Check; CreditCard draws on a credit-card account.
         PayType: 'Check',
         CheckPayment: { BankAccountRef: { value: bankAccount } },
-        TotalAmt: balance,
+        TotalAmt: dollars,
         PrivateNote: paymentNote(requestId),
-        Line: [{ Amount: balance, LinkedTxn: [{ TxnId: bill.Id, TxnType: 'Bill' }] }],
+        Line: [{ Amount: dollars, LinkedTxn: [{ TxnId: bill.Id, TxnType: 'Bill' }] }],
       },
       requestId,
     ),
@@ -207,12 +212,21 @@ export async function payApprovalBills(app: AppServices, run: PayBillsRun) {
     const snap = state.bills.find((b) => b.Id === billId);
     const bill = fresh.get(billId);
     let outcome: Outcome;
-    let amount = bill ? Number(bill.Balance) : (snap?.Balance ?? 0);
+    // Never more than was approved (approved-amount.ts), as the NACHA file paid the vendor.
+    const payable = bill ? payableAmount(bill.Balance, snap?.Balance) : null;
+    let amount = payable && 'cents' in payable ? payable.cents / 100 : (snap?.Balance ?? 0);
     if (common !== null) outcome = { error: common };
-    else if (!bill) outcome = { error: 'Not found in QuickBooks (deleted there?): not paid' };
+    else if (!bill || !payable) outcome = { error: 'Not found in QuickBooks (deleted there?): not paid' };
+    else if ('invalid' in payable) outcome = { error: `${payable.invalid} for this bill: not paid` };
     else {
       try {
-        const r = await payOne(access!, bill, bankAccount!, qbPaymentRequestId(approvalId, billId));
+        const r = await payOne(
+          access!,
+          bill,
+          payable.cents,
+          bankAccount!,
+          qbPaymentRequestId(approvalId, billId),
+        );
         outcome = r.outcome;
         if (r.amount > 0) amount = r.amount;
         else if ('billPaymentId' in outcome) amount = Number(bill.TotalAmt);
