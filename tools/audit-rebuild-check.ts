@@ -18,14 +18,21 @@ export interface RowDifference {
   columns: string[];
 }
 
+/** A projection rebuilt: its rows in all, and in each of its tables (a projection may have several). */
+export interface Rebuilt {
+  name: string;
+  rows: number;
+  tables: Array<{ table: string; rows: number }>;
+}
+
 /** Live rows and rebuilt rows that differ, each table of each projection. */
 export async function rebuildCheck(
   db: Kysely<Database>,
   store: EventStore,
   projections: readonly AnyProjection[],
   opts: { tries?: number } = {},
-): Promise<{ checked: Array<{ name: string; rows: number }>; differences: RowDifference[] }> {
-  const checked: Array<{ name: string; rows: number }> = [];
+): Promise<{ checked: Rebuilt[]; differences: RowDifference[] }> {
+  const checked: Rebuilt[] = [];
   const differences: RowDifference[] = [];
   for (const p of projections) {
     // A live runner may move on while this builds: build again to its new checkpoint, a few times.
@@ -33,7 +40,7 @@ export async function rebuildCheck(
       const before = await checkpoint(db, p.name);
       const r = await buildAndCompare(db, store, p, before);
       if (before === (await checkpoint(db, p.name)) || attempt >= (opts.tries ?? 3)) {
-        checked.push({ name: p.name, rows: r.rows });
+        checked.push({ name: p.name, rows: r.rows, tables: r.tables });
         differences.push(...r.differences);
         break;
       }
@@ -54,7 +61,7 @@ async function buildAndCompare(
   store: EventStore,
   p: AnyProjection,
   upTo: Position | null,
-): Promise<{ rows: number; differences: RowDifference[] }> {
+): Promise<{ rows: number; tables: Rebuilt['tables']; differences: RowDifference[] }> {
   const scratch = `ac_${p.name.replace(/\W/g, '_')}_${randomBytes(4).toString('hex')}`.slice(0, 60);
   await sql`CREATE SCHEMA ${sql.id(scratch)}`.execute(db);
   try {
@@ -79,12 +86,14 @@ async function buildAndCompare(
       }
     const differences: RowDifference[] = [];
     let rows = 0;
+    const tables: Rebuilt['tables'] = [];
     for (const table of p.tables) {
       const t = await compareTable(db, p.name, scratch, table);
       rows += t.rows;
+      tables.push({ table, rows: t.rows });
       differences.push(...t.differences);
     }
-    return { rows, differences };
+    return { rows, tables, differences };
   } finally {
     await sql`DROP SCHEMA IF EXISTS ${sql.id(scratch)} CASCADE`.execute(db);
   }

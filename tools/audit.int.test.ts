@@ -59,6 +59,12 @@ describe('npm run audit on the demo data', () => {
     const code = await auditRebuildCheck(t.started.app.pool, store(), o.push);
     expect(o.out.filter((l) => l.startsWith('DIFFERS'))).toEqual([]);
     expect(code).toBe(0);
+    // Counted per table: the demo's 12 approvals, and their counters by company, status and priority
+    // (those at zero left out: live keeps them, a rebuild never writes them).
+    const count = async (query: string) => (await t.started.app.pool.query(query)).rows[0].n as number;
+    expect(await count('SELECT count(*)::int AS n FROM approvals')).toBe(12);
+    const counters = await count('SELECT count(*)::int AS n FROM approval_counts WHERE n <> 0');
+    expect(o.out).toContain(`rebuilt approvals: approvals 12 row(s), approval_counts ${counters} row(s)`);
     const { rows } = await t.started.app.pool.query('SELECT id FROM approvals ORDER BY id LIMIT 1');
     await t.started.app.pool
       .query(`UPDATE approvals SET priority = 'LOW', managers_count = -1 WHERE id = $1`, [rows[0].id])

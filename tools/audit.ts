@@ -71,7 +71,9 @@ export async function auditReplay(store: PersonalDataStore, approvalId: string, 
 export async function auditRebuildCheck(pool: pg.Pool, store: PersonalDataStore, out: Out) {
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const { checked, differences } = await rebuildCheck(db, store, projections);
-  for (const c of checked) out(`rebuilt ${c.name}: ${c.rows} row(s)`);
+  // Per table: a projection's tables hold different things (the approvals' rows, their counters).
+  for (const c of checked)
+    out(`rebuilt ${c.name}: ${c.tables.map((t) => `${t.table} ${t.rows} row(s)`).join(', ')}`);
   for (const d of differences)
     out(
       `DIFFERS  ${d.projection} ${d.table} ${d.key}: ${d.kind}${d.columns.length ? ` (${d.columns.join(', ')})` : ''}`,

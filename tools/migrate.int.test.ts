@@ -1,9 +1,14 @@
 // `npm run migrate` on a log written before personal data was sealed. The old log is made the way
 // the previous version left it: the product writes users, then the log is turned back into its old
 // form (plain fields, password hashes in the events, claim streams named by the address, no keys,
-// no credentials table, the old read-model tables) before the migration runs.
+// no credentials table, the old read-model tables) before the migration runs. The old log was
+// anchored and its anchors published: the migration archives that file, and the new log verifies.
+import { existsSync, readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Actor } from '../services/auth/permissions.js';
+import { anchorFile } from '../services/eventstore/anchor-publish.js';
+import { writeAnchors } from '../services/eventstore/anchors.js';
+import { verifyLog } from '../services/eventstore/verify.js';
 import { type StartedApp, startApp } from '../services/main.js';
 import { projections } from '../services/modules/index.js';
 import { legacyEventsPresent } from '../services/privacy/legacy.js';
@@ -14,12 +19,15 @@ import { adminChangePassword, deleteUser, updateUser } from '../services/users/u
 import { testSecrets } from '../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { createTestRedis, type TestRedis } from '../test/support/redis.js';
-import { MigrationRefused, migrateLog } from './migrate.js';
+import { type MigrateResult, MigrationRefused, migrateLog } from './migrate.js';
 
 let db: TestDatabase;
 let redis: TestRedis;
 const secrets = testSecrets();
 let before: Awaited<ReturnType<typeof readModels>>;
+/** The old log's published anchors, as the file held them before the migration. */
+let published = '';
+let migrated: MigrateResult;
 
 function config() {
   return loadConfig({
@@ -143,6 +151,9 @@ beforeAll(async () => {
   await deleteUser(app, admin, gone.id);
   await caughtUp(started);
   before = await readModels();
+  // The anchor job ran on the old log: anchors in es_anchors, and the same published in the file.
+  expect((await writeAnchors(db.pool, app.store)).length).toBeGreaterThan(0);
+  published = readFileSync(await anchorFile(db.pool), 'utf8');
   await makeLegacy(secrets.ENCRYPTION_KEY, started);
   await started.close();
 });
@@ -177,10 +188,12 @@ describe('npm run migrate', () => {
       encryptionKey: secrets.ENCRYPTION_KEY,
       log: (l) => lines.push(l),
     });
+    migrated = result;
     expect(result).toMatchObject({ migrated: true, credentials: 5 });
     expect(result.renamedStreams).toBe(5); // admin, ann (old and new address), bob, gone
     expect(result.compared?.users).toBe(4);
     expect(lines.join('\n')).toMatch(/read models match/);
+    expect(lines).toContain(`published anchors of the old log archived to ${result.archivedAnchors}`);
 
     // No personal data or hash in the log, its stream ids or its metadata.
     const raw = await db.pool.query('SELECT stream_id, data::text AS d, metadata::text AS m FROM es_events');
@@ -239,5 +252,25 @@ describe('npm run migrate', () => {
 
     // Run again: nothing to do.
     expect((await migrateLog({ pool: db.pool, encryptionKey: secrets.ENCRYPTION_KEY })).migrated).toBe(false);
+  });
+
+  it('archives the old log’s published anchors beside them, and the new log verifies clean', async () => {
+    const file = await anchorFile(db.pool);
+    expect(migrated.archivedAnchors).toMatch(/\.jsonl\.before-migrate-\d{4}-\d\d-\d\dT[\d-]+\.\d{3}Z$/);
+    expect(migrated.archivedAnchors?.startsWith(`${file}.`)).toBe(true);
+    expect(readFileSync(migrated.archivedAnchors as string, 'utf8')).toBe(published);
+    // What the file holds now (if the product's anchor job ran since) is the new log's alone.
+    if (existsSync(file)) expect(readFileSync(file, 'utf8')).not.toContain(published.split('\n')[0]);
+    // The new log anchored and published afresh: `audit verify` finds nothing, no old anchor removed.
+    const started = await startApp(config());
+    try {
+      await writeAnchors(db.pool, started.app.store);
+    } finally {
+      await started.close();
+    }
+    const r = await verifyLog(db.pool);
+    expect(r.findings).toEqual([]);
+    expect(r).toMatchObject({ unanchored: 0, published: r.anchors });
+    expect(r.anchors).toBeGreaterThan(0);
   });
 });

@@ -14,15 +14,20 @@
 // 3. In one transaction, replace the log's rows with the staged ones (same order, same event ids,
 //    new positions) and move every checkpoint and parked event to the new position of the same
 //    event. Then VACUUM FULL, so that the old rows' bytes leave the table files too.
+// 4. The old log's anchors went with its rows: their published file ($AUDIT_ANCHOR_DIR/<db>.jsonl)
+//    is renamed beside itself (`.before-migrate-<time>`), never deleted, so that `audit verify`
+//    checks the new log against a new file and the old one stays for whoever holds copies of it.
 //
 // The product must be stopped while it runs. Backups taken before still hold the old rows: see
 // docs/OPERATIONS.md. KurrentDB logs are not covered (their events cannot be rewritten in place).
+import { existsSync, renameSync } from 'node:fs';
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import type { Database } from '../projections/database.js';
 import type { AnyProjection, ProjectionContext } from '../projections/projection.js';
 import { personalFieldsOf, schemaVersionOf } from '../schema/shared/events.js';
 import { Credentials } from '../services/auth/credentials.js';
+import { anchorDir, anchorFile } from '../services/eventstore/anchor-publish.js';
 import { eventDigest } from '../services/eventstore/chain.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 import { LOG_ORDER_SQL, logOrderSql, POSITION_SQL, positionParams } from '../services/eventstore/postgres.js';
@@ -45,6 +50,8 @@ export interface MigrateResult {
   sealed: number;
   renamedStreams: number;
   compared: { users: number; activity: number } | null;
+  /** Where the old log's published anchors file went (null: there was none). */
+  archivedAnchors: string | null;
 }
 
 interface OldRow {
@@ -65,6 +72,8 @@ export async function migrateLog(opts: {
   pool: pg.Pool;
   encryptionKey: string;
   log?: (line: string) => void;
+  /** The published anchors' directory (default: AUDIT_ANCHOR_DIR's, anchor-publish.ts). */
+  anchorDir?: string;
 }): Promise<MigrateResult> {
   const { pool } = opts;
   const say = opts.log ?? (() => {});
@@ -75,6 +84,7 @@ export async function migrateLog(opts: {
     sealed: 0,
     renamedStreams: 0,
     compared: null,
+    archivedAnchors: null,
   };
   if (!(await tableExists(pool, 'es_events')) || !(await legacyEventsPresent(pool))) return none;
   // The pool's own idle connections count too: it is used with max 1 here (see main()).
@@ -193,11 +203,24 @@ export async function migrateLog(opts: {
   } finally {
     client.release();
   }
+  // Right after the swap: the file now names anchors the database no longer holds.
+  result.archivedAnchors = archivePublished(await anchorFile(pool, opts.anchorDir ?? anchorDir()));
+  if (result.archivedAnchors) say(`published anchors of the old log archived to ${result.archivedAnchors}`);
   // The deleted rows' bytes stay in the table files until rewritten.
   await pool.query('VACUUM FULL es_events');
   if (await tableExists(pool, 'parked_events')) await pool.query('VACUUM FULL parked_events');
   say('swapped in; old rows vacuumed away');
   return result;
+}
+
+/** Renames the file beside itself, never over another; answers where it went (null: no file). */
+function archivePublished(file: string): string | null {
+  if (!existsSync(file)) return null;
+  const stamp = new Date().toISOString().replace(/:/g, '-');
+  let to = `${file}.before-migrate-${stamp}`;
+  for (let n = 2; existsSync(to); n++) to = `${file}.before-migrate-${stamp}-${n}`;
+  renameSync(file, to);
+  return to;
 }
 
 async function tableExists(db: pg.Pool | pg.PoolClient, name: string) {
