@@ -1,8 +1,9 @@
 // `npm test`: everything CI checks, in order — the Debian packages the tests need, local Postgres and
-// Redis, lint and format, types, the web build, then every test (server, web, browser). Each step
-// prints a header and its duration; a failing step fails the run but the others still run, and the
-// last line is always 'tests: N passed, N failed, N skipped' (CI judges the log by that line).
-// Extra arguments go to vitest (e.g. `npm test -- services/gateway`) and skip the static checks.
+// Redis, lint and format, types, the web build, the audit CLI on the demo data, then every test
+// (server, web, browser). Each step prints a header and its duration; a failing step fails the run
+// but the others still run, and the last line is always 'tests: N passed, N failed, N skipped' (CI
+// judges the log by that line). Extra arguments go to vitest (e.g. `npm test -- services/gateway`)
+// and skip the static checks and the audit step.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
@@ -204,6 +205,13 @@ async function main() {
       else await step(c.name, () => run(c.cmd[0], c.cmd.slice(1)));
     }
   }
+
+  // `npm run audit` itself on the demo data, as an auditor runs it (tools/audit-ci.ts says what it
+  // expects): in a process of its own, as the product runs, so none of the product loads in here.
+  const audit = 'audit (demo data)';
+  if (vitestArgs.length > 0) skip(audit, 'arguments given: only the tests run');
+  else if (!servicesOk) skip(audit, 'Postgres and Redis are not available');
+  else await step(audit, () => run('npx', ['tsx', 'tools/audit-ci.ts']));
 
   rmSync(REPORT, { force: true });
   mkdirSync(path.dirname(REPORT), { recursive: true });
