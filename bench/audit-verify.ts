@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { writeAnchors } from '../services/eventstore/anchors.js';
-import { chainHash, eventDigest } from '../services/eventstore/chain.js';
+import { chainHash, eventParts } from '../services/eventstore/chain.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
 import { verifyLog } from '../services/eventstore/verify.js';
 import { createPool } from '../services/shared/db.js';
@@ -20,7 +20,7 @@ const EVENTS = Number(process.env.AUDIT_BENCH_EVENTS ?? 1_000_000);
 const PER_STREAM = 100;
 const TARGET = 100_000;
 
-async function fill(pool: pg.Pool) {
+export async function fill(pool: pg.Pool) {
   const rows = 20_000;
   for (let from = 0; from < EVENTS; from += rows) {
     const cols: unknown[][] = [[], [], [], [], [], [], [], []];
@@ -37,13 +37,14 @@ async function fill(pool: pg.Pool) {
         at: '2026-01-01T00:00:00.000Z',
       };
       const metadata = { commandId: id, userId: '1' };
-      const digest = eventDigest({ id, streamId, type: 'Credited', schemaVersion: 1, data, metadata });
+      // Data and metadata stored as the store writes them: their canonical text (chain.ts).
+      const parts = eventParts({ id, streamId, type: 'Credited', schemaVersion: 1, data, metadata });
       cols[0].push(streamId);
       cols[1].push(version);
       cols[2].push(id);
-      cols[3].push(JSON.stringify(data));
-      cols[4].push(JSON.stringify(metadata));
-      cols[5].push(digest);
+      cols[3].push(parts.data);
+      cols[4].push(parts.metadata);
+      cols[5].push(parts.digest);
       cols[6].push(version);
       cols[7].push(streamId);
     }

@@ -4,6 +4,8 @@
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { FastifyInstance } from 'fastify';
+import type { Redis } from 'ioredis';
+import type pg from 'pg';
 import { CatchUpWaiter } from '../projections/catch-up.js';
 import type { Database } from '../projections/database.js';
 import { dropLegacyIndexes } from '../projections/indexes.js';
@@ -19,13 +21,15 @@ import { LoginRateLimit } from './auth/login-rate-limit.js';
 import { RefreshTokens } from './auth/refresh-tokens.js';
 import { companiesQuickBooksAccess } from './companies/quickbooks-access.js';
 import { ensureCheckpoints } from './consumers/checkpoints.js';
+import { PostgresEventStore } from './eventstore/postgres.js';
+import { TailWitness, witnessKey } from './eventstore/tail-witness.js';
 import { listenMetrics } from './gateway/hardening.js';
 import { IdempotencyStore } from './gateway/idempotency.js';
 import { createLiveBus } from './gateway/live.js';
 import { buildGateway } from './gateway/server.js';
 import { jobHandlers, processManagers, projections, storageSetups } from './modules/index.js';
 import { assertNoLegacyEvents } from './privacy/legacy.js';
-import { BlindIndex } from './privacy/personal-data.js';
+import { BlindIndex, type PersonalDataStore } from './privacy/personal-data.js';
 import { openEventStore } from './privacy/store.js';
 import { SubjectKeys } from './privacy/subject-keys.js';
 import { STORAGE_SETUP_LOCK } from './shared/advisory-locks.js';
@@ -147,6 +151,22 @@ async function adminCanSignIn(app: AppServices, email: string, password: string)
   return !!row?.is_active && (await app.credentials.verify(row.credential_id, password));
 }
 
+/**
+ * The Postgres log's end, witnessed in Redis after each commit (services/eventstore/tail-witness.ts).
+ * An outage is logged once a minute at most: the appends go on, only the evidence is thinner.
+ */
+async function witnessTheLog(store: PersonalDataStore, pool: pg.Pool, redis: Redis, prefix: string, log: Logger) {
+  if (!(store.inner instanceof PostgresEventStore)) return null;
+  let lastWarned = 0;
+  const witness = new TailWitness(redis, await witnessKey(pool, prefix), (err) => {
+    if (Date.now() - lastWarned < 60_000) return;
+    lastWarned = Date.now();
+    log.warn({ err: err.message }, 'the log tail witness could not be written');
+  });
+  store.inner.witnessTail(witness);
+  return witness;
+}
+
 export async function startApp(config: Config, options: StartOptions = {}): Promise<StartedApp> {
   const log = options.log ?? createLogger(config.LOG_LEVEL, { role: config.ROLE });
   const pool = createPool({ connectionString: config.DATABASE_URL, max: 20 }, (err) =>
@@ -176,6 +196,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
   // (degraded) when Redis is not there.
   await Promise.all([redisReady(redis, 3000), redisReady(subscriber, 3000)]);
   const waiter = new CatchUpWaiter({ pool, subscriber, prefix: config.REDIS_PREFIX });
+  const tailWitness = await witnessTheLog(store, pool, redis, config.REDIS_PREFIX, log);
   const app: AppServices = {
     config,
     pool,
@@ -204,6 +225,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     projectionNames: new Set(projections.map((p) => p.name)),
     queueNames: [QUEUES.maintenance, ...Object.keys(jobHandlers)],
     quickbooks: companiesQuickBooksAccess(() => app),
+    tailWitness,
   };
   await waiter.start();
 

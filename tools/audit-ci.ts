@@ -19,6 +19,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { anchorFile } from '../services/eventstore/anchor-publish.js';
 import { POSITION_SQL } from '../services/eventstore/postgres.js';
+import { witnessKey } from '../services/eventstore/tail-witness.js';
 import { type StartedApp, startApp } from '../services/main.js';
 import { createManager } from '../services/managers/managers.js';
 import { loadConfig } from '../services/shared/config.js';
@@ -280,8 +281,19 @@ async function mustPass(cmd: string, args: string[], env: NodeJS.ProcessEnv, exp
  * the copies made and tampered with one after the other, then verified side by side (each verify
  * is a process of its own), and their lines printed in order.
  */
-async function tamperAll(scratch: string, anchors: string, cliEnv: (url: string) => NodeJS.ProcessEnv) {
+async function tamperAll(
+  scratch: string,
+  scratchUrl: string,
+  anchors: string,
+  cliEnv: (url: string) => NodeJS.ProcessEnv,
+) {
   const copies: Array<{ t: Tampering; name: string; url: string; finding: RegExp }> = [];
+  const redis = new Redis(made.redisUrl, { maxRetriesPerRequest: 1 });
+  // What the instance's tail witness holds (tail-witness.ts: keyed by the database's name and oid),
+  // read before the copies are made: a template must have no other connection.
+  const original = new pg.Pool({ connectionString: scratchUrl, max: 1 });
+  const witnessed = await redis.hgetall(await witnessKey(original, made.redisPrefix));
+  await original.end();
   try {
     for (const t of TAMPERINGS) {
       const name = `${scratch}_${t.kind.replace(/\W/g, '').slice(0, 8)}`;
@@ -290,6 +302,9 @@ async function tamperAll(scratch: string, anchors: string, cliEnv: (url: string)
       try {
         // The file is named after the database (anchor-publish.ts): the copy's holds what was published.
         copyFileSync(anchors, await anchorFile(pool));
+        // So is the witness's: the copy's holds what the instance witnessed.
+        if (Object.keys(witnessed).length > 0)
+          await redis.hset(await witnessKey(pool, made.redisPrefix), witnessed);
         copies.push({ t, name, url, finding: await t.apply(pool) });
       } finally {
         await pool.end();
@@ -314,6 +329,7 @@ async function tamperAll(scratch: string, anchors: string, cliEnv: (url: string)
     }
     return ok;
   } finally {
+    redis.disconnect();
     for (const c of copies) await dropDatabase(c.name);
   }
 }
@@ -332,6 +348,9 @@ export async function auditCi(): Promise<boolean> {
     const env: NodeJS.ProcessEnv = {
       ...process.env,
       DATABASE_URL: url,
+      // The instance's Redis and prefix: verify reads the log's tail witness there.
+      REDIS_URL: made.redisUrl,
+      REDIS_PREFIX: made.redisPrefix,
       AUDIT_ANCHOR_DIR: dir,
       ENCRYPTION_KEY: secrets.ENCRYPTION_KEY,
     };
@@ -384,7 +403,7 @@ export async function auditCi(): Promise<boolean> {
       /[1-9]\d* event\(s\) after the last anchor[\s\S]*^The log is intact\.$/m,
     );
     print('$ npm run audit -- verify   (on a copy per kind of tampering)');
-    return await tamperAll(scratch, anchors, cliEnv);
+    return await tamperAll(scratch, url, anchors, cliEnv);
   } catch (err) {
     print(
       err instanceof Expectation ? `FAILED: ${err.message}` : String(err instanceof Error ? err.stack : err),

@@ -5,12 +5,14 @@
 //   rebuild-check              every projection rebuilt into a scratch schema, compared with the live rows
 //   export <approvalId> [--out file]   a bundle tools/audit-verifier.mjs checks on its own
 import { writeFileSync } from 'node:fs';
+import { Redis } from 'ioredis';
 import { Kysely, PostgresDialect } from 'kysely';
 import type pg from 'pg';
 import type { Database } from '../projections/database.js';
 import { type ApprovalEvent, approvalEvents } from '../schema/approvals/events.js';
 import { evolve, initialState } from '../services/approvals/approval-decider.js';
 import { anchorFile } from '../services/eventstore/anchor-publish.js';
+import { TailWitness, witnessKey } from '../services/eventstore/tail-witness.js';
 import { verifyLog } from '../services/eventstore/verify.js';
 import { projections } from '../services/modules/index.js';
 import type { PersonalDataStore } from '../services/privacy/personal-data.js';
@@ -23,12 +25,21 @@ import { localSecret } from './local-secrets.js';
 
 type Out = (line: string) => void;
 
-export async function auditVerify(pool: pg.Pool, out: Out, opts: { published?: string | null } = {}) {
+export async function auditVerify(
+  pool: pg.Pool,
+  out: Out,
+  opts: { published?: string | null; witness?: Pick<TailWitness, 'read'> | null; threads?: number } = {},
+) {
   const r = await verifyLog(pool, opts);
   out(
     `checked ${r.events} events in ${r.streams} streams and ${r.anchors} anchors` +
       (r.published === null ? '' : ` (${r.published} published)`) +
       `; ${r.unanchored} event(s) after the last anchor`,
+  );
+  out(
+    r.witnessed === null
+      ? 'tail witness: not read (no Redis): events after the last anchor checked against the read models only'
+      : `tail witness: ${r.witnessed} stream(s) written since the last anchor, compared with the log`,
   );
   for (const f of r.findings) out(`${f.kind.toUpperCase()}  ${f.where}: ${f.detail}`);
   out(r.findings.length === 0 ? 'The log is intact.' : `${r.findings.length} finding(s).`);
@@ -97,14 +108,31 @@ export async function runAudit(argv: string[], out: Out = console.log, env = pro
     return 2;
   }
   let databaseUrl = env.DATABASE_URL;
+  let redisUrl = env.REDIS_URL;
   if (!databaseUrl) {
     const { ensureLocalServices, localSocketUrl, withDatabase } = await import('./local-services.js');
     const services = await ensureLocalServices();
     databaseUrl = withDatabase(localSocketUrl(services.databaseUrl) ?? services.databaseUrl, 'billflow');
+    redisUrl ??= services.redisUrl;
   }
   const pool = createPool({ connectionString: databaseUrl, max: 4 });
   try {
-    if (command === 'verify') return await auditVerify(pool, out);
+    if (command === 'verify') {
+      // The instance's tail witness, in its Redis under its prefix (services/eventstore/tail-witness.ts).
+      const redis = redisUrl
+        ? new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1, connectTimeout: 3000 })
+        : null;
+      redis?.on('error', () => {});
+      try {
+        const witness = await redis?.connect().then(
+          async () => new TailWitness(redis, await witnessKey(pool, env.REDIS_PREFIX ?? 'bf')),
+          () => null,
+        );
+        return await auditVerify(pool, out, { witness: witness ?? null });
+      } finally {
+        redis?.disconnect();
+      }
+    }
     const key = env.ENCRYPTION_KEY ?? localSecret('ENCRYPTION_KEY');
     if (!key) throw new Error('ENCRYPTION_KEY is not set (npm start keeps it in .local/secrets.json)');
     const { store } = await openEventStore({ pool, encryptionKey: key, eventstoreUrl: env.EVENTSTORE_URL });

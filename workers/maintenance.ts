@@ -52,7 +52,7 @@ export async function startMaintenance(app: AppServices, connection: ConnectionO
       if (job.name === 'anchor-log') {
         // The raw log: anchors need hashes, not opened personal fields.
         const store = app.store instanceof PersonalDataStore ? app.store.inner : app.store;
-        return { anchors: (await writeAnchors(app.pool, store)).length };
+        return { anchors: (await writeAnchors(app.pool, store, { witness: app.tailWitness })).length };
       }
       throw new Error(`Unknown maintenance job ${job.name}`);
     },

@@ -8,6 +8,7 @@ import type { Credentials } from '../auth/credentials.js';
 import type { LoginRateLimit } from '../auth/login-rate-limit.js';
 import type { RefreshTokens } from '../auth/refresh-tokens.js';
 import type { EventStore, Position } from '../eventstore/port.js';
+import type { TailWitness } from '../eventstore/tail-witness.js';
 import type { BlindIndex } from '../privacy/personal-data.js';
 import type { SubjectKeys } from '../privacy/subject-keys.js';
 import type { Config } from '../shared/config.js';
@@ -47,6 +48,8 @@ export interface AppServices {
   queueNames: readonly string[];
   /** A company's QuickBooks, its token kept fresh (implemented by the companies module). */
   quickbooks: QuickBooksAccess;
+  /** The log's end as seen outside the database (Postgres store only; the anchor job trims it). */
+  tailWitness: TailWitness | null;
 }
 
 /**

@@ -21,6 +21,7 @@ import { merkleRoot } from './merkle.js';
 import type { EventStore, LoggedHash, Position } from './port.js';
 import { START } from './port.js';
 import { LOG_ORDER_SQL, logOrderSql, POSITION_SQL, positionParams } from './postgres.js';
+import type { TailWitness } from './tail-witness.js';
 
 export type Anchor = PublishedAnchor;
 export const ANCHOR_VERSION = 2;
@@ -91,7 +92,7 @@ export async function readRange(pool: pg.Pool, after: Position, last: Position):
 }
 
 /** Each stream's last event in the range, by stream id. */
-export function headsOf(events: readonly RangeEvent[]): Head[] {
+export function headsOf(events: ReadonlyArray<Pick<RangeEvent, 'streamId' | 'version' | 'hash'>>): Head[] {
   const heads = new Map<string, Head>();
   for (const e of events) {
     const h = heads.get(e.streamId);
@@ -177,7 +178,7 @@ export async function readAnchors(pool: pg.Pool, afterSeq = 0): Promise<Anchor[]
 export async function writeAnchors(
   pool: pg.Pool,
   store: EventStore,
-  options: { maxEvents?: number; publishTo?: string | null } = {},
+  options: { maxEvents?: number; publishTo?: string | null; witness?: TailWitness | null } = {},
 ): Promise<Anchor[]> {
   const maxEvents = options.maxEvents ?? 10_000;
   await ensureAnchorColumns(pool);
@@ -229,6 +230,8 @@ export async function writeAnchors(
     if (r.rowCount === 1) {
       written.push(anchor);
       if (file) appendPublished(file, [anchor]);
+      // What the anchor pins, the tail witness may forget; failing that it holds a little more.
+      await options.witness?.anchored(anchor.heads ?? []).catch(() => {});
     } else {
       // Another worker wrote this anchor: go on from it. The same number refused twice means the
       // last anchor is not being found (this job once spun here for ever): fail, loudly, instead.

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import canonicalize from 'canonicalize';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, eventDigest } from './chain.js';
+import { canonicalJson, chainHash, contentText, eventDigest, eventParts, sha256 } from './chain.js';
 
 const refusal = (f: () => unknown) => {
   try {
@@ -65,5 +65,52 @@ describe('canonicalJson', () => {
       metadata: { userId: '1', correlationId: 'c' },
     };
     expect(eventDigest(e).toString('hex')).toBe(createHash('sha256').update(canonicalize(e)!).digest('hex'));
+  });
+});
+
+describe('contentText', () => {
+  it('gives the canonical text of the whole event from its parts, for any data and metadata', () => {
+    fc.assert(
+      fc.property(
+        fc.uuid(),
+        fc.string(),
+        fc.string(),
+        fc.integer({ min: 0, max: 1000 }),
+        fc.jsonValue({ maxDepth: 5 }),
+        fc.dictionary(fc.string(), fc.jsonValue({ maxDepth: 2 })),
+        (id, streamId, type, schemaVersion, data, metadata) => {
+          const whole = canonicalize({ id, streamId, type, schemaVersion, data, metadata });
+          const parts = eventParts({ id, streamId, type, schemaVersion, data, metadata });
+          expect(contentText(id, streamId, type, schemaVersion, parts.data, parts.metadata)).toBe(whole);
+          expect(parts.digest.toString('hex')).toBe(createHash('sha256').update(whole!).digest('hex'));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('gives another digest for a text that is not canonical, so the verifier parses it', () => {
+    const e = { id: 'a', streamId: 's', type: 't', schemaVersion: 1, data: { b: 1, a: 2 }, metadata: {} };
+    const stored = sha256(contentText('a', 's', 't', 1, JSON.stringify(e.data), '{}'));
+    expect(stored.equals(eventDigest(e))).toBe(false);
+  });
+});
+
+describe('chainHash', () => {
+  it('hashes previous ‖ version (8 bytes) ‖ digest, on the fast path and the general one', () => {
+    const d = createHash('sha256').update('d').digest();
+    const p = createHash('sha256').update('p').digest();
+    const v = Buffer.alloc(8);
+    v.writeBigInt64BE(7n);
+    expect(chainHash(p, 7, d).toString('hex')).toBe(
+      createHash('sha256').update(p).update(v).update(d).digest('hex'),
+    );
+    expect(chainHash(null, 7, d).toString('hex')).toBe(
+      createHash('sha256').update(v).update(d).digest('hex'),
+    );
+    const odd = Buffer.from('short');
+    expect(chainHash(odd, 7, d).toString('hex')).toBe(
+      createHash('sha256').update(odd).update(v).update(d).digest('hex'),
+    );
   });
 });

@@ -26,8 +26,8 @@ import {
 import {
   type AppendRow,
   appendManyQuery,
-  digestOf,
   type PendingAppend,
+  partsOf,
   STALE_HEAD_TRIES,
 } from './postgres-append.js';
 import { LogListener } from './postgres-listen.js';
@@ -45,6 +45,7 @@ import {
 } from './postgres-rows.js';
 import { followRestore, SCHEMA_SQL } from './postgres-schema.js';
 import { SharedReads } from './postgres-tail.js';
+import type { TailWitness } from './tail-witness.js';
 
 // The store's append lock: pg_advisory_xact_lock(APPEND_LOCK_CLASS, hashtext(stream)).
 export { APPEND_LOCK_CLASS } from '../shared/advisory-locks.js';
@@ -96,6 +97,8 @@ export class PostgresEventStore implements EventStore {
   private readonly maxInFlight: number;
   private readonly pending: PendingAppend[] = [];
   private inFlight = 0;
+  /** Told each stream's new last version after a commit (tail-witness.ts); none in tests that need none. */
+  private witness: TailWitness | null = null;
 
   constructor(
     private readonly pool: pg.Pool,
@@ -134,14 +137,14 @@ export class PostgresEventStore implements EventStore {
     if (!this.groupCommit) return this.appendAlone({ streamId, events, expected });
     // The digests are computed here, as the append joins the queue, rather than when its statement
     // is built: with a statement in flight that work then overlaps it instead of delaying the next.
-    let digests: Buffer[];
+    let parts: PendingAppend['parts'];
     try {
-      digests = events.map((e) => digestOf(streamId, e));
+      parts = events.map((e) => partsOf(streamId, e));
     } catch (err) {
       return Promise.reject(err);
     }
     return new Promise((resolve, reject) => {
-      this.pending.push({ streamId, events, expected, digests, resolve, reject });
+      this.pending.push({ streamId, events, expected, parts, resolve, reject });
       this.drain();
     });
   }
@@ -186,7 +189,7 @@ export class PostgresEventStore implements EventStore {
   }
 
   private async appendAlone(
-    p: Pick<PendingAppend, 'streamId' | 'events' | 'expected' | 'digests'>,
+    p: Pick<PendingAppend, 'streamId' | 'events' | 'expected' | 'parts'>,
     tries = 1,
   ): Promise<AppendResult> {
     let row: AppendRow | null;
@@ -205,11 +208,17 @@ export class PostgresEventStore implements EventStore {
     return this.settle(p, row);
   }
 
+  /** The log's end is witnessed outside the database from now on (tail-witness.ts). */
+  witnessTail(witness: TailWitness | null): void {
+    this.witness = witness;
+  }
+
   /** No row: the expected version did not hold — unless these very events are already there. */
   private async settle(
     p: Pick<PendingAppend, 'streamId' | 'events' | 'expected'>,
     row: AppendRow | null,
   ): Promise<AppendResult> {
+    if (row) this.witness?.committed([[p.streamId, Number(row.stream_version)]]);
     if (row)
       return {
         nextVersion: Number(row.stream_version),

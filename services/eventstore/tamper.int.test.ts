@@ -4,11 +4,13 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
+import { createTestRedis } from '../../test/support/redis.js';
 import { anchorFile } from './anchor-publish.js';
 import { writeAnchors } from './anchors.js';
 import { anchorDigest, chainHash, eventDigest } from './chain.js';
 import type { NewEvent } from './port.js';
 import { PostgresEventStore } from './postgres.js';
+import { TailWitness, witnessKey } from './tail-witness.js';
 import { verifyLog } from './verify.js';
 
 let db: TestDatabase;
@@ -366,5 +368,91 @@ describe('tamper evidence', () => {
       expect.objectContaining({ kind: 'inserted', where: 'stream acct-c version 4' }),
     );
     expect(findings.some((f) => f.where.startsWith('anchor') && f.kind === 'inserted')).toBe(true);
+  });
+
+  it('names each event removed after the last anchor by the tail witness, even with no read model to tell', async () => {
+    const redis = await createTestRedis('witness');
+    try {
+      const witness = new TailWitness(redis.client, await witnessKey(db.pool, redis.prefix));
+      store.witnessTail(witness);
+      for (const s of ['a', 'b', 'c'])
+        await store.append(`acct-${s}`, [ev('Opened', { s }), ev('Credited', { s, amount: 1 })], 'no_stream');
+      await witness.settled();
+      await writeAnchors(db.pool, store, { witness });
+      // What the anchor pins, the witness forgets: it holds only what came after.
+      expect(await witness.read()).toEqual(new Map());
+      await store.append(
+        'acct-b',
+        [ev('Credited', { s: 'b', amount: 2 }), ev('Debited', { s: 'b', amount: 1 })],
+        2,
+      );
+      await store.append('acct-d', [ev('Opened', { s: 'd' })], 'no_stream');
+      await witness.settled();
+      expect(await witness.read()).toEqual(
+        new Map([
+          ['acct-b', 4],
+          ['acct-d', 1],
+        ]),
+      );
+      const clean = await verifyLog(db.pool, { witness });
+      expect(clean).toMatchObject({ findings: [], witnessed: 2, unanchored: 3 });
+
+      // The log's end removed, past every anchor, with no checkpoint to compare: only the witness saw it.
+      await db.pool.query(
+        `DELETE FROM es_events WHERE (stream_id, stream_version) IN (('acct-b', 4), ('acct-b', 3), ('acct-d', 1))`,
+      );
+      expect((await verifyLog(db.pool)).findings).toEqual([]);
+      const r = await verifyLog(db.pool, { witness });
+      expect(r.findings.map((f) => `${f.kind} ${f.where}`).sort()).toEqual([
+        'removed stream acct-b version 3',
+        'removed stream acct-b version 4',
+        'removed stream acct-d version 1',
+      ]);
+      expect(r.findings[0].detail).toContain('the tail witness saw the stream at version');
+    } finally {
+      store.witnessTail(null);
+      await redis.cleanup();
+    }
+  });
+
+  it('a log cut into slices verifies alike in worker threads, findings at the cuts included', async () => {
+    for (let round = 1; round <= 4; round++)
+      for (const s of ['a', 'b', 'c', 'd'])
+        await store.append(
+          `acct-${s}`,
+          [ev('Credited', { s, round })],
+          round === 1 ? 'no_stream' : round - 1,
+        );
+    const anchors = await writeAnchors(db.pool, store, { maxEvents: 3 });
+    expect(anchors.length).toBeGreaterThanOrEqual(5);
+    await store.append('acct-a', [ev('Credited', { s: 'a', round: 5 })], 4);
+    const one = await verifyLog(db.pool, { threads: 1 });
+    const three = await verifyLog(db.pool, { threads: 3 });
+    expect(one).toMatchObject({ slices: 1, events: 17, streams: 4, unanchored: 1, findings: [] });
+    expect(three).toMatchObject({ slices: 3, events: 17, streams: 4, unanchored: 1, findings: [] });
+
+    // Round 3 is where the second slice begins (16 anchored events in three slices): a stream's first
+    // event there is checked against the slice before it.
+    await db.pool.query(`DELETE FROM es_events WHERE stream_id = 'acct-b' AND stream_version = 3`);
+    await db.pool.query(
+      `UPDATE es_events SET data = jsonb_set(data::jsonb, '{round}', '9') WHERE stream_id = 'acct-c' AND stream_version = 4`,
+    );
+    await db.pool.query(
+      `UPDATE es_events SET hash = sha256('forged') WHERE stream_id = 'acct-d' AND stream_version = 2`,
+    );
+    const named = (r: Awaited<ReturnType<typeof verifyLog>>) =>
+      r.findings.map((f) => `${f.kind} ${f.where}: ${f.detail}`).sort();
+    const before = named(await verifyLog(db.pool, { threads: 1 }));
+    const after = await verifyLog(db.pool, { threads: 3 });
+    expect(after.slices).toBe(3);
+    expect(named(after)).toEqual(before);
+    expect(before).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^removed stream acct-b version 3: missing/),
+        expect.stringMatching(/^altered stream acct-c version 4: Credited: content/),
+        expect.stringMatching(/^altered stream acct-d version 2/),
+        expect.stringMatching(/^altered stream acct-d version 3: hash does not follow/),
+      ]),
+    );
   });
 });

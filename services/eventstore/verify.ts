@@ -9,34 +9,33 @@
 //   from its head at the anchor before up to that head: a version missing is named removed (a
 //   stream's tail or a whole stream), one too many inserted, and a root that no longer matches
 //   altered. Version 1 anchors tell only how many events and whether their digest still holds.
-// - the tail after the last anchor: no anchor covers it yet, but the projections' checkpoints are a
-//   record of how far the log went; a checkpoint past the log's last event means events were removed
-//   from its end (docs/decisions/0029-audit.md says what this can and cannot catch).
+// - the tail after the last anchor: no anchor covers it yet. The tail witness (tail-witness.ts, kept
+//   in Redis) saw each stream's last version at its commit: a version it saw that the log lacks was
+//   removed, named exactly. The projections' checkpoints are a second record: one past the log's last
+//   event means events were removed from its end (docs/decisions/0029-audit.md).
 // `npm run audit -- verify` runs it (tools/audit.ts).
 import { existsSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import type pg from 'pg';
 import { anchorFile, type PublishedAnchor, readPublished } from './anchor-publish.js';
-import {
-  type Anchor,
-  anchorDigestV2,
-  type Head,
-  headsDigest,
-  headsOf,
-  type RangeEvent,
-  readAnchors,
-  readRange,
-} from './anchors.js';
-import { anchorDigest, chainHash, eventDigest } from './chain.js';
-import { merkleRoot } from './merkle.js';
+import { type Anchor, anchorDigestV2, type Head, headsDigest, readAnchors } from './anchors.js';
+import { chainHash } from './chain.js';
 import { START } from './port.js';
-import { POSITION_SQL, positionParams } from './postgres.js';
+import { encodePosition, POSITION_SQL, positionParams } from './postgres.js';
+import type { TailWitness } from './tail-witness.js';
+import {
+  type BoundedAnchor,
+  type Finding,
+  type First,
+  type Slice,
+  type SliceResult,
+  verifySlice,
+} from './verify-slice.js';
 
-export interface Finding {
-  kind: 'altered' | 'inserted' | 'removed' | 'unpublished';
-  /** `stream <id> version <n>`, `stream <id>`, `anchor <seq>`, `published file` or `log tail`. */
-  where: string;
-  detail: string;
-}
+export type { Finding } from './verify-slice.js';
 
 export interface Verification {
   events: number;
@@ -46,42 +45,68 @@ export interface Verification {
   published: number | null;
   /** Events after the last anchor. */
   unanchored: number;
+  /** Streams the tail witness saw written since the last anchor (null: no witness was read). */
+  witnessed: number | null;
+  /** Slices of the log checked side by side (worker threads when more than one). */
+  slices: number;
   findings: Finding[];
 }
 
-type Row = [
-  streamId: string,
-  version: number,
-  eventId: string,
-  type: string,
-  schemaVersion: number,
-  data: string,
-  metadata: string,
-  digest: Buffer | null,
-  hash: Buffer | null,
-];
-
 const PAGE = 10_000;
+/** Below this many anchored events a worker's start costs more than it saves. */
+const THREADS_FROM = 100_000;
 
 /**
  * `published`: the anchors file to compare with (default: this database's in AUDIT_ANCHOR_DIR; null:
- * none, the database's anchors alone).
+ * none, the database's anchors alone). `threads`: slices of the log checked side by side (default:
+ * one per CPU, up to 4, for a log of 100,000 anchored events or more).
+ *
+ * One walk of the log in its order serves both checks: each event's digest and chain (a stream's
+ * versions come in order in the log) and the anchor whose range holds it (verify-slice.ts). A large
+ * log is cut at anchor boundaries into slices, each walked in a worker thread on its own connection;
+ * each stream's first event in a slice is then linked to its last in the slices before.
  */
 export async function verifyLog(
   pool: pg.Pool,
-  { pageSize = PAGE, published }: { pageSize?: number; published?: string | null } = {},
+  {
+    pageSize = PAGE,
+    published,
+    witness = null,
+    threads,
+  }: {
+    pageSize?: number;
+    published?: string | null;
+    /** The log's end as witnessed outside the database (tail-witness.ts). */
+    witness?: Pick<TailWitness, 'read'> | null;
+    threads?: number;
+  } = {},
 ): Promise<Verification> {
-  const streamFindings: Finding[] = [];
   const findings: Finding[] = [];
   const file = published === undefined ? await anchorFile(pool) : published;
-  // The two walks are independent: while one waits on Postgres the other hashes.
-  const [streams, { anchors, publishedCount, unanchored }] = await Promise.all([
-    verifyStreams(pool, pageSize, streamFindings),
-    reconcileAnchors(pool, file, findings).then(async (r) => ({
-      ...r,
-      unanchored: await verifyRanges(pool, r.anchors, findings),
-    })),
-  ]);
+  const { anchors, publishedCount } = await reconcileAnchors(pool, file, findings);
+  const bounded = checkAnchors(anchors, findings);
+  const anchored = bounded.reduce((n, b) => n + b.a.eventCount, 0);
+  const wanted = threads ?? (anchored >= THREADS_FROM ? Math.min(4, os.availableParallelism()) : 1);
+  const slices = partition(bounded, wanted, pageSize);
+  const results =
+    slices.length === 1
+      ? [await verifySlice(pool, slices[0])]
+      : await Promise.all(slices.map((slice) => inWorker(pool, slice)));
+  const streamFindings: Finding[] = [];
+  const streams = new Map<string, { version: number; hash: string }>();
+  let events = 0;
+  let unanchored = 0;
+  for (const r of results) {
+    linkFirsts(r.firsts, streams, streamFindings);
+    streamFindings.push(...r.streamFindings);
+    findings.push(...r.anchorFindings);
+    for (const [streamId, version, hash] of r.lasts) streams.set(streamId, { version, hash });
+    events += r.events;
+    unanchored += r.unanchored;
+  }
+  // Read after the walk: a stream written meanwhile is in the log by then too.
+  const witnessed = witness ? await witness.read() : null;
+  if (witnessed) compareWitness(witnessed, streams, streamFindings);
   findings.unshift(...streamFindings);
   await verifyTail(pool, findings);
   // A removal inside a stream shows in its chain and under its anchor's heads: named once.
@@ -93,75 +118,170 @@ export async function verifyLog(
     return true;
   });
   return {
-    events: streams.events,
-    streams: streams.streams,
+    events,
+    streams: streams.size,
     anchors: anchors.length,
     published: publishedCount,
     unanchored,
+    witnessed: witnessed?.size ?? null,
+    slices: slices.length,
     findings: named,
   };
 }
 
-async function verifyStreams(pool: pg.Pool, pageSize: number, findings: Finding[]) {
-  const out = { events: 0, streams: 0 };
-  let current = null as { id: string; version: number; hash: Buffer | null } | null;
-  const after: [string, number] = ['', 0];
-  // ORDER BY names the table's columns: the bare `stream_version` would be the text column of the
-  // select list, and a stream's version 10 would come before its version 2. Data and metadata as
-  // text (json columns: their text as stored), parsed here: node-postgres' own parse is no faster.
-  const read = (from: [string, number]) =>
-    pool
-      .query({
-        text: `SELECT stream_id, stream_version::int, event_id::text, event_type, schema_version, data::text,
-                    metadata::text, digest, hash
-               FROM es_events WHERE (stream_id, stream_version) > ($1, $2)
-              ORDER BY es_events.stream_id, es_events.stream_version LIMIT ${pageSize}`,
-        values: from,
-        rowMode: 'array',
-      })
-      .then((r) => r.rows as Row[]);
-  let next = read(after);
-  for (;;) {
-    const rows = await next;
-    // The next page is read while this one is hashed.
-    if (rows.length === pageSize) {
-      const last = rows[rows.length - 1];
-      next = read([last[0], last[1]]);
-    }
-    for (const [streamId, version, eventId, type, schemaVersion, data, metadata, stored, hash] of rows) {
-      out.events++;
-      if (current?.id !== streamId) {
-        out.streams++;
-        current = { id: streamId, version: 0, hash: null };
-      }
-      const where = `stream ${streamId} version ${version}`;
-      if (version !== current.version + 1) {
-        for (let v = current.version + 1; v < version; v++)
-          findings.push({ kind: 'removed', where: `stream ${streamId} version ${v}`, detail: 'missing' });
-        // The first event after a gap chains to one that is gone: judge its own content only.
-        current.hash = null;
-      }
-      const digest = eventDigest({
-        id: eventId,
-        streamId,
-        type,
-        schemaVersion,
-        data: JSON.parse(data),
-        metadata: JSON.parse(metadata),
+/**
+ * Each anchor's own digest and its chain to the one before (they need no events); answers the
+ * anchors whose positions are log positions, the ones whose ranges the walk checks.
+ */
+function checkAnchors(anchors: Anchor[], findings: Finding[]): BoundedAnchor[] {
+  const bounded: BoundedAnchor[] = [];
+  let prior = null as Anchor | null;
+  for (const a of anchors) {
+    const where = `anchor ${a.seq}`;
+    if (prior && a.seq !== prior.seq + 1)
+      findings.push({
+        kind: 'removed',
+        where: `anchor ${prior.seq + 1}`,
+        detail: 'missing from the anchor chain',
       });
-      if (!stored || !hash) {
-        findings.push({ kind: 'inserted', where, detail: 'no digest or hash (written around the store)' });
-      } else if (!digest.equals(stored)) {
-        findings.push({ kind: 'altered', where, detail: `${type}: content does not give its digest` });
-      } else if (version === current.version + 1 && !chainHash(current.hash, version, digest).equals(hash)) {
-        findings.push({ kind: 'altered', where, detail: 'hash does not follow from the previous event' });
-      }
-      current.version = version;
-      current.hash = hash;
+    if ((a.previous ?? null) !== (prior?.digest ?? null))
+      findings.push({ kind: 'altered', where, detail: "it does not chain to the previous anchor's digest" });
+    if (a.version === 2) {
+      const expected = anchorDigestV2({
+        seq: a.seq,
+        previous: a.previous,
+        firstPosition: a.firstPosition,
+        lastPosition: a.lastPosition,
+        eventCount: a.eventCount,
+        root: a.root ?? '',
+        headsDigest: headsDigest(a.heads ?? []),
+      });
+      if (expected !== a.digest || (a.headsDigest && a.headsDigest !== headsDigest(a.heads ?? [])))
+        findings.push({ kind: 'altered', where, detail: 'its fields no longer give its digest' });
     }
-    if (rows.length < pageSize) break;
+    try {
+      const [epoch, txid, globalPosition] = positionParams(a.lastPosition);
+      bounded.push({
+        a,
+        end: encodePosition(epoch, txid, globalPosition),
+        previousDigest: prior?.digest ?? null,
+      });
+    } catch {
+      // Not a position (the row was edited): the next anchor's range starts where the last readable
+      // one ended, so what this one covered shows there too.
+      findings.push({ kind: 'altered', where, detail: 'its positions are not log positions' });
+    }
+    prior = a;
   }
-  return out;
+  return bounded;
+}
+
+/**
+ * Runs of anchors of about equal events, cut at anchor ends; the last slice runs to the log's end.
+ * One slice when a cut would need what only events tell: a version-1 anchor (no recorded heads) or
+ * anchors out of order (edited rows).
+ */
+function partition(bounded: BoundedAnchor[], wanted: number, pageSize: number): Slice[] {
+  const simple =
+    wanted <= 1 ||
+    bounded.length < 2 ||
+    bounded.some((b, i) => b.a.version !== 2 || !b.a.heads || (i > 0 && b.end <= bounded[i - 1].end));
+  if (simple) return [{ after: START, until: null, anchors: bounded, heads: [], pageSize }];
+  const total = bounded.reduce((n, b) => n + b.a.eventCount, 0);
+  const groups: BoundedAnchor[][] = [];
+  let acc = 0;
+  let group: BoundedAnchor[] = [];
+  for (const b of bounded) {
+    group.push(b);
+    acc += b.a.eventCount;
+    if (groups.length < wanted - 1 && acc >= (total * (groups.length + 1)) / wanted) {
+      groups.push(group);
+      group = [];
+    }
+  }
+  if (group.length > 0) groups.push(group);
+  const heads = new Map<string, Head>();
+  let after = START;
+  return groups.map((anchors, k) => {
+    const slice: Slice = {
+      after,
+      until: k === groups.length - 1 ? null : anchors[anchors.length - 1].end,
+      anchors,
+      heads: [...heads.values()],
+      pageSize,
+    };
+    for (const b of anchors) for (const h of b.a.heads ?? []) heads.set(h[0], h);
+    after = slice.until ?? after;
+    return slice;
+  });
+}
+
+/** A slice in a worker thread on a connection of its own (verify-worker.ts). */
+function inWorker(pool: pg.Pool, slice: Slice): Promise<SliceResult> {
+  const own = fileURLToPath(import.meta.url);
+  const module = path.join(path.dirname(own), `verify-worker${path.extname(own)}`);
+  const worker = new Worker(new URL('./verify-worker-boot.mjs', import.meta.url), {
+    workerData: { module, connection: connectionOf(pool), slice },
+    // A walk allocates a few hundred bytes per event: a larger young generation halves the GC's time.
+    resourceLimits: { maxYoungGenerationSizeMb: 96 },
+  });
+  return new Promise((resolve, reject) => {
+    worker.once('message', (r: SliceResult) => resolve(r));
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`a verify worker stopped (exit ${code})`)));
+  });
+}
+
+/** The pool's connection settings, as a worker can be handed them (no functions, no sockets). */
+function connectionOf(pool: pg.Pool): pg.ClientConfig {
+  const o = (pool as unknown as { options: pg.PoolConfig }).options;
+  const keep = [
+    'connectionString',
+    'host',
+    'port',
+    'user',
+    'database',
+    'options',
+    'application_name',
+  ] as const;
+  const out: Record<string, unknown> = {};
+  for (const k of keep) if (o[k] !== undefined) out[k] = o[k];
+  if (typeof o.password === 'string') out.password = o.password;
+  if (typeof o.ssl === 'boolean' || (o.ssl && typeof o.ssl === 'object')) out.ssl = o.ssl;
+  return out as pg.ClientConfig;
+}
+
+/**
+ * Each stream's first event in a slice against its last in the slices before (none: version 1 is
+ * next): the same rule as inside a slice (verify-slice.ts, Chains).
+ */
+function linkFirsts(
+  firsts: readonly First[],
+  streams: Map<string, { version: number; hash: string }>,
+  findings: Finding[],
+) {
+  for (const [streamId, version, digest, hash] of firsts) {
+    const prev = streams.get(streamId) ?? { version: 0, hash: '' };
+    const where = `stream ${streamId} version ${version}`;
+    if (version <= prev.version)
+      findings.push({
+        kind: 'altered',
+        where,
+        detail: `out of log order: it comes after version ${prev.version} of its stream`,
+      });
+    else if (version !== prev.version + 1)
+      for (let v = prev.version + 1; v < version; v++)
+        findings.push({ kind: 'removed', where: `stream ${streamId} version ${v}`, detail: 'missing' });
+    else if (digest !== null && hash !== null) {
+      const link = chainHash(
+        prev.hash ? Buffer.from(prev.hash, 'hex') : null,
+        version,
+        Buffer.from(digest, 'hex'),
+      );
+      if (link.toString('hex') !== hash)
+        findings.push({ kind: 'altered', where, detail: 'hash does not follow from the previous event' });
+    }
+  }
 }
 
 const same = (a: PublishedAnchor, b: PublishedAnchor) =>
@@ -218,143 +338,23 @@ async function reconcileAnchors(pool: pg.Pool, file: string | null, findings: Fi
   return { anchors, publishedCount: published.size };
 }
 
-/** Each anchor's own digest and its chain, then its range; answers the events after the last one. */
-async function verifyRanges(pool: pg.Pool, anchors: Anchor[], findings: Finding[]) {
-  let prior = null as Anchor | null;
-  /** Each stream's head at the anchor before (from the anchors' heads). */
-  const heads = new Map<string, { version: number; hash: string }>();
-  for (const a of anchors) {
-    const where = `anchor ${a.seq}`;
-    if (prior && a.seq !== prior.seq + 1)
-      findings.push({
-        kind: 'removed',
-        where: `anchor ${prior.seq + 1}`,
-        detail: 'missing from the anchor chain',
-      });
-    if ((a.previous ?? null) !== (prior?.digest ?? null))
-      findings.push({ kind: 'altered', where, detail: "it does not chain to the previous anchor's digest" });
-    if (a.version === 2) {
-      const expected = anchorDigestV2({
-        seq: a.seq,
-        previous: a.previous,
-        firstPosition: a.firstPosition,
-        lastPosition: a.lastPosition,
-        eventCount: a.eventCount,
-        root: a.root ?? '',
-        headsDigest: headsDigest(a.heads ?? []),
-      });
-      if (expected !== a.digest || (a.headsDigest && a.headsDigest !== headsDigest(a.heads ?? [])))
-        findings.push({ kind: 'altered', where, detail: 'its fields no longer give its digest' });
-    }
-    let events: RangeEvent[];
-    try {
-      positionParams(a.lastPosition);
-      events = await readRange(pool, prior?.lastPosition ?? START, a.lastPosition);
-    } catch {
-      // Not a position (the row was edited): the next anchor's range starts where the last readable
-      // one ended, so what this one covered shows there too.
-      findings.push({ kind: 'altered', where, detail: 'its positions are not log positions' });
-      prior = { ...a, lastPosition: prior?.lastPosition ?? START };
-      continue;
-    }
-    const range = `positions ${a.firstPosition} to ${a.lastPosition}`;
-    if (a.version === 2 && a.heads) checkHeads(a, events, heads, findings);
-    // A version-1 anchor records no heads: the streams' versions found in its range stand for them
-    // (its digest, checked below, says whether the range is what it anchored).
-    else for (const [streamId, version, hash] of headsOf(events)) heads.set(streamId, { version, hash });
-    const hashes = events.map((e) => e.hash ?? Buffer.alloc(0));
-    if (events.length > a.eventCount)
-      findings.push({
-        kind: 'inserted',
-        where,
-        detail: `${events.length - a.eventCount} event(s) more than anchored in ${range}`,
-      });
-    else if (events.length < a.eventCount)
-      findings.push({
-        kind: 'removed',
-        where,
-        detail: `${a.eventCount - events.length} event(s) fewer than anchored in ${range}`,
-      });
-    else if (
-      a.version === 2
-        ? merkleRoot(hashes).toString('hex') !== a.root
-        : !anchorDigest(prior ? Buffer.from(prior.digest, 'hex') : null, hashes).equals(
-            Buffer.from(a.digest, 'hex'),
-          )
-    )
-      findings.push({
-        kind: 'altered',
-        where,
-        detail: `the events in ${range} no longer give the anchor's ${a.version === 2 ? 'Merkle root' : 'digest'}`,
-      });
-    prior = a;
-  }
-  const tail = await pool.query<{ n: string }>(
-    prior
-      ? `SELECT count(*)::text AS n FROM es_events WHERE (epoch, transaction_id, global_position) > ($1, $2::xid8, $3::bigint)`
-      : 'SELECT count(*)::text AS n FROM es_events',
-    prior ? safeParams(prior.lastPosition) : [],
-  );
-  return Number(tail.rows[0].n);
-}
-
-function safeParams(position: string): unknown[] {
-  try {
-    return positionParams(position);
-  } catch {
-    return positionParams(START);
-  }
-}
-
 /**
- * A version-2 range holds, per stream, the versions after its head at the anchor before up to its
- * head at this one: every one missing is named removed, every other one there inserted, and a head
- * whose hash differs names a stream whose chain was rewritten up to it.
+ * Every version the witness saw committed must be in the log: one missing was removed after its
+ * commit (the tail after the last anchor, whatever the database's own checkpoints say).
  */
-function checkHeads(
-  a: Anchor,
-  events: readonly RangeEvent[],
-  heads: Map<string, { version: number; hash: string }>,
+function compareWitness(
+  witnessed: Map<string, number>,
+  streams: Map<string, { version: number }>,
   findings: Finding[],
 ) {
-  const where = (s: string, v: number) => `stream ${s} version ${v}`;
-  const present = new Map<string, Map<number, RangeEvent>>();
-  for (const e of events) {
-    const versions = present.get(e.streamId) ?? new Map<number, RangeEvent>();
-    present.set(e.streamId, versions);
-    versions.set(e.version, e);
-  }
-  const recorded = new Map<string, Head>((a.heads ?? []).map((h) => [h[0], h]));
-  /** The first version of each stream this range should hold: after its head at the anchor before. */
-  const from = (streamId: string) => (heads.get(streamId)?.version ?? 0) + 1;
-  for (const [streamId, versions] of present) {
-    const head = recorded.get(streamId);
-    for (const v of versions.keys())
-      if (!head || v > head[1] || v < from(streamId))
-        findings.push({
-          kind: 'inserted',
-          where: where(streamId, v),
-          detail: `in anchor ${a.seq}'s range, which did not hold it`,
-        });
-  }
-  for (const [streamId, version, hash] of recorded.values()) {
-    const first = from(streamId);
-    const versions = present.get(streamId);
-    for (let v = first; v <= version; v++)
-      if (!versions?.has(v))
-        findings.push({
-          kind: 'removed',
-          where: where(streamId, v),
-          detail: `anchored in anchor ${a.seq}, gone`,
-        });
-    const head = versions?.get(version);
-    if (head?.hash && head.hash.toString('hex') !== hash)
+  for (const [streamId, seen] of witnessed) {
+    const last = streams.get(streamId)?.version ?? 0;
+    for (let v = last + 1; v <= seen; v++)
       findings.push({
-        kind: 'altered',
-        where: `stream ${streamId}`,
-        detail: `versions ${first} to ${version} no longer end in the hash anchor ${a.seq} recorded`,
+        kind: 'removed',
+        where: `stream ${streamId} version ${v}`,
+        detail: `committed (the tail witness saw the stream at version ${seen}), gone from the log`,
       });
-    heads.set(streamId, { version, hash });
   }
 }
 
