@@ -155,7 +155,13 @@ async function adminCanSignIn(app: AppServices, email: string, password: string)
  * The Postgres log's end, witnessed in Redis after each commit (services/eventstore/tail-witness.ts).
  * An outage is logged once a minute at most: the appends go on, only the evidence is thinner.
  */
-async function witnessTheLog(store: PersonalDataStore, pool: pg.Pool, redis: Redis, prefix: string, log: Logger) {
+async function witnessTheLog(
+  store: PersonalDataStore,
+  pool: pg.Pool,
+  redis: Redis,
+  prefix: string,
+  log: Logger,
+) {
   if (!(store.inner instanceof PostgresEventStore)) return null;
   let lastWarned = 0;
   const witness = new TailWitness(redis, await witnessKey(pool, prefix), (err) => {
