@@ -143,7 +143,7 @@ export function vendorSteps(
     const name = vendorNames.get(stored.streamId) ?? stored.streamId;
     const e = decodeVendor(stored);
     let action = 'Vendor forgotten';
-    let details = `${name}: contacts and bank details erased`;
+    let details = `${name}: its own contacts and bank details erased; this approval keeps the copy it was made with (the company's record)`;
     if (e.type === 'VendorBankingUnmasked') {
       action = 'Vendor banking unmasked';
       const x = e.data.export;

@@ -339,7 +339,7 @@ describe('approval history', () => {
     if (closed) expect(forgotten).toEqual([]);
     else
       expect(forgotten.map((x) => x.details)).toEqual([
-        'Bob’s Burger Joint: contacts and bank details erased',
+        "Bob’s Burger Joint: its own contacts and bank details erased; this approval keeps the copy it was made with (the company's record)",
       ]);
   });
 });

@@ -162,7 +162,7 @@ describe('an approval after its vendor is forgotten', () => {
     expect(h.at(-1)).toMatchObject({
       action: 'Vendor forgotten',
       stream: vendorStreamOf(companyId, gone),
-      details: `${name}: contacts and bank details erased`,
+      details: `${name}: its own contacts and bank details erased; this approval keeps the copy it was made with (the company's record)`,
     });
     expect(JSON.stringify(h)).not.toContain(GONE_ACCOUNT);
     const g = await gql(
