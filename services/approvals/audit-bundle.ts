@@ -7,11 +7,18 @@
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { decodeEvent } from '../../schema/shared/events.js';
+import type { AppServices } from '../app/context.js';
+import { companyScope, inScope } from '../app/staff-scope.js';
+import { type Actor, authorize } from '../auth/permissions.js';
 import { anchorFile, readPublished } from '../eventstore/anchor-publish.js';
 import { type Anchor, readAnchors, readRange, writeAnchors } from '../eventstore/anchors.js';
 import { auditPaths } from '../eventstore/merkle.js';
 import { type EventStore, START, type StoredEvent } from '../eventstore/port.js';
 import type { TailWitness } from '../eventstore/tail-witness.js';
+import { PersonalDataStore } from '../privacy/personal-data.js';
+import { AppError } from '../shared/errors.js';
+import { AUDIT_PERMISSION } from './as-of.js';
+import { parseApprovalId } from './rows.js';
 
 export const BUNDLE_FORMAT = 'billflow-audit-bundle/1';
 
@@ -145,4 +152,33 @@ function currentShape(e: StoredEvent): unknown {
   } catch {
     return e.data;
   }
+}
+
+export const auditBundleFileName = (approvalId: string) => `audit-${approvalId}.json`;
+
+/**
+ * GET /approvals/{id}/audit-bundle: the bundle for the caller (ADMIN, MODERATOR: 'approvals.audit'),
+ * recorded as theirs. Absent or outside the caller's companies is not found, as for time travel; a
+ * deleted approval's record is still exported (an auditor's question).
+ */
+export async function downloadAuditBundle(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+): Promise<{ fileName: string; bundle: Bundle }> {
+  authorize(actor, AUDIT_PERMISSION);
+  const approvalId = parseApprovalId(id);
+  const raw = app.store instanceof PersonalDataStore ? app.store.inner : app.store;
+  const [first, scope] = await Promise.all([
+    raw.readStream(`approval-${approvalId}`, { maxCount: 1 }),
+    companyScope(app, actor),
+  ]);
+  const companyId = (first.events[0]?.data as { companyId?: unknown } | undefined)?.companyId;
+  if (typeof companyId !== 'number' || !inScope(scope, companyId))
+    throw new AppError('NOT_FOUND', 'Approval not found');
+  const bundle = await exportApproval(app.pool, { raw, opened: app.store }, approvalId, {
+    byUserId: actor.id,
+    witness: app.tailWitness,
+  });
+  return { fileName: auditBundleFileName(approvalId), bundle };
 }
