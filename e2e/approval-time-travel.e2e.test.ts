@@ -1,13 +1,21 @@
 // Time travel on the approval detail in real Chromium against a real gateway (issue 40 item 2): a
 // MODERATOR opens an approved approval, scrubs back by keyboard to the step before it was approved and
 // sees it PENDING under the "Viewing as of … · step n of m" banner, with no action offered; "Back to
-// now" shows it as it is. On a phone the scrubber fits without sideways scrolling. The approval's
-// events are appended as the product's own (making it through the API would need QuickBooks).
+// now" shows it as it is. On a phone the scrubber fits without sideways scrolling. "Export audit
+// bundle" downloads a bundle the standalone verifier proves, and the history then shows the export by
+// the moderator. The approval's events are appended as the product's own (making it through the API
+// would need QuickBooks).
+import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalEvent } from '../schema/approvals/events.js';
 import { approvalStreamId } from '../services/approvals/approval-decider.js';
+import { anchorFile } from '../services/eventstore/anchor-publish.js';
 import { startTestApp, type TestApp } from '../test/support/app.js';
 import { api } from '../test/support/http.js';
 import {
@@ -155,6 +163,32 @@ describe('time travel on the approval detail', () => {
       expect(overflow).toBeLessThanOrEqual(0);
       const box = await page.getByTestId('time-travel').boundingBox();
       expect(box!.x + box!.width).toBeLessThanOrEqual(MOBILE.width);
+      expect(errors).toEqual([]);
+    } finally {
+      await context.close();
+    }
+  });
+
+  it('exports the audit bundle: the download verifies, and the history shows the export', async () => {
+    const { context, page, errors } = await openPage(browser, app.url);
+    try {
+      await signIn(page, moderator);
+      await page.goto(`/approvals/${id}`);
+      const [download] = await Promise.all([
+        page.waitForEvent('download'),
+        page.getByRole('button', { name: 'Export audit bundle' }).click(),
+      ]);
+      expect(download.suggestedFilename()).toBe(`audit-${id}.json`);
+      const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'e2e-audit-')), download.suggestedFilename());
+      await download.saveAs(file);
+      const verifier = path.resolve(import.meta.dirname, '../tools/audit-verifier.mjs');
+      const anchors = await anchorFile(app.started.app.pool);
+      const { stdout } = await promisify(execFile)(process.execPath, [verifier, file, anchors]);
+      expect(stdout).toMatch(/^OK: /m);
+
+      const step = page.getByTestId('history-step').filter({ hasText: 'Audit bundle exported' });
+      await expect.poll(() => step.count()).toBe(1);
+      expect(await step.getByTestId('history-actor').textContent()).toBe('Mona Moss');
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -5,13 +5,13 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { exportApproval } from '../services/approvals/audit-bundle.js';
 import { anchorFile } from '../services/eventstore/anchor-publish.js';
 import { writeAnchors } from '../services/eventstore/anchors.js';
 import type { PersonalDataStore } from '../services/privacy/personal-data.js';
 import { startTestApp, type TestApp } from '../test/support/app.js';
 import { api, signIn } from '../test/support/http.js';
 import { auditRebuildCheck, auditReplay, auditVerify } from './audit.js';
-import { exportApproval } from './audit-export.js';
 // @ts-expect-error: plain JavaScript on purpose (Node alone runs it), without type declarations
 import { verifyBundle } from './audit-verifier.mjs';
 import { type QboSandbox, startQboSandbox } from './qbo-sandbox/server.js';

@@ -11,6 +11,7 @@ import type pg from 'pg';
 import type { Database } from '../projections/database.js';
 import { type ApprovalEvent, approvalEvents } from '../schema/approvals/events.js';
 import { evolve, initialState } from '../services/approvals/approval-decider.js';
+import { exportApproval } from '../services/approvals/audit-bundle.js';
 import { anchorFile } from '../services/eventstore/anchor-publish.js';
 import { TailWitness, witnessKey } from '../services/eventstore/tail-witness.js';
 import { verifyLog } from '../services/eventstore/verify.js';
@@ -19,7 +20,6 @@ import type { PersonalDataStore } from '../services/privacy/personal-data.js';
 import { openEventStore } from '../services/privacy/store.js';
 import { createPool } from '../services/shared/db.js';
 import { eventDecoder } from '../services/shared/decider.js';
-import { exportApproval } from './audit-export.js';
 import { rebuildCheck } from './audit-rebuild-check.js';
 import { localSecret } from './local-secrets.js';
 

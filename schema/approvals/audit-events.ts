@@ -1,6 +1,7 @@
 // The approval's audit trail of who took its record away: a bundle exported for an auditor
-// (`npm run audit -- export`, tools/audit-export.ts). On the approval's own stream, so its history
-// shows it; spread into `approvalEvents` (events.ts). No personal field: ids and a time.
+// (`npm run audit -- export`, or the detail's download; services/approvals/audit-bundle.ts). On the
+// approval's own stream, so its history shows it; spread into `approvalEvents` (events.ts). No
+// personal field: ids and a time.
 import { z } from 'zod';
 
 export const approvalAuditEvents = {

@@ -15,9 +15,9 @@ import type { ApprovalEvent, BillSnapshot } from '../../schema/approvals/events.
 import { eventRegistry } from '../../schema/shared/events.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
-import { exportApproval } from '../../tools/audit-export.js';
 import { approvalStreamId } from '../approvals/approval-decider.js';
 import { OLD_REJECTED_UPCAST, type RejectedV0 } from '../approvals/as-of-old-shapes.js';
+import { exportApproval } from '../approvals/audit-bundle.js';
 import type { PersonalDataStore } from '../privacy/personal-data.js';
 
 const A = '/api/bill-approval/approvals';

@@ -1,9 +1,12 @@
 // The approvals' audit calls (issue 40): an approval as it stood after any event of its stream (time
-// travel). Thin, like approval-routes.ts: parse the path and query, call the application function.
+// travel), and its audit bundle as a file. Thin, like approval-routes.ts: parse the path and query,
+// call the application function.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { ApprovalAsOf, ApprovalAsOfInput } from '../../../schema/approvals/as-of-answers.js';
 import { approvalAsOf } from '../../approvals/as-of.js';
+import { downloadAuditBundle } from '../../approvals/audit-bundle.js';
+import { attachment } from './approval-routes.js';
 import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
@@ -27,5 +30,27 @@ export function approvalAuditRoutes(server: FastifyInstance, { app, actorOf }: R
       }),
     },
     async (req, reply) => ok(reply, await approvalAsOf(app, await actorOf(req), req.params.id, req.query)),
+  );
+  server.get<{ Params: { id: string } }>(
+    `${A}/:id/audit-bundle`,
+    {
+      schema: routeDoc({
+        summary: 'The approval’s audit bundle as a JSON file; ADMIN, MODERATOR (each export recorded)',
+        description:
+          'What `npm run audit -- export` writes: the events as stored (personal fields sealed), each with its Merkle audit path to a published anchor, those anchors, and the opened view. `node tools/audit-verifier.mjs <bundle> <published anchors file>` checks it. The export is appended to the approval’s stream first (ApprovalAuditExported, by the caller), so its history shows it and the bundle covers it.',
+        tags: TAGS,
+        params: z.object({ id: z.string().max(64).describe('Approval id (UUID)') }),
+        file: { contentType: 'application/json', description: 'audit-<id>.json (an attachment)' },
+        errors: [404, 409],
+      }),
+    },
+    async (req, reply) => {
+      const { fileName, bundle } = await downloadAuditBundle(app, await actorOf(req), req.params.id);
+      return reply
+        .header('content-type', 'application/json; charset=utf-8')
+        .header('content-disposition', attachment(fileName))
+        .header('cache-control', 'no-store')
+        .send(`${JSON.stringify(bundle, null, 2)}\n`);
+    },
   );
 }

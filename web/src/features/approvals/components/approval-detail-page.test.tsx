@@ -239,6 +239,34 @@ describe('ApprovalDetailPage', () => {
     await screen.findByRole('heading', { name: 'Approval #aaaaaaaa' });
     expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Export audit bundle' })).toBeNull();
+  });
+
+  it('exports the audit bundle from the history’s card, then re-reads the history', async () => {
+    serve(detail());
+    localStorage.setItem('auth_token', 'tok-a');
+    const { calls } = mockFetch(
+      () =>
+        new Response('{}', {
+          status: 200,
+          headers: { 'content-disposition': `attachment; filename="audit-${ID}.json"` },
+        }),
+    );
+    URL.createObjectURL = vi.fn(() => 'blob:a');
+    URL.revokeObjectURL = vi.fn();
+    const saved: string[] = [];
+    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      saved.push(this.download);
+    });
+    renderPage();
+    const button = await screen.findByRole('button', { name: 'Export audit bundle' });
+    await waitFor(() => expect(gql.calls(ApprovalHistoryQuery).length).toBeGreaterThan(0));
+    const histories = gql.calls(ApprovalHistoryQuery).length;
+    await userEvent.click(button);
+    await screen.findByText('Audit bundle downloaded');
+    expect(calls[0].url).toBe(`/api/bill-approval/approvals/${ID}/audit-bundle`);
+    expect(saved).toEqual([`audit-${ID}.json`]);
+    await waitFor(() => expect(gql.calls(ApprovalHistoryQuery).length).toBe(histories + 1));
   });
 
   it('names the manager in the history and gives its amounts in the reader’s format', async () => {

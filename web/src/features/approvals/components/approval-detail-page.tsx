@@ -4,7 +4,8 @@
 // the server (the same rule its decider applies). Live: a change of this approval anywhere, or of its
 // company's policy, re-reads it and its history through the cache (lib/cache-rules.ts). The payment
 // half (NACHA, penny test, QuickBooks payment sync) shows from the approval's payment fields, so a
-// status move pushed from anywhere shows without a reload.
+// status move pushed from anywhere shows without a reload. ADMIN and MODERATOR export the audit bundle
+// from the history's card; the history is re-read after, showing the export.
 import { ArrowLeft, Check, Pencil, RefreshCw, X } from 'lucide-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
@@ -33,6 +34,7 @@ import { mayRegenerate } from '../utils/payment-rules';
 import { ApprovalStatusBadge, PriorityBadge } from './approval-badges';
 import { ApprovalHistoryList } from './approval-history';
 import { ApproveDialog } from './approve-dialog';
+import { AuditExportButton } from './audit-export-button';
 import { BillCard } from './bill-card';
 import { EditApprovalDialog } from './edit-approval-dialog';
 import { NachaCard, useRegenerateNacha } from './nacha-card';
@@ -317,8 +319,9 @@ export function ApprovalDetailPage() {
           ) : null}
 
           <Card>
-            <CardHeader>
+            <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-2">
               <CardTitle as="h2">Activity History</CardTitle>
+              <AuditExportButton approvalId={a.id} role={user?.role} onExported={history.reload} />
             </CardHeader>
             <CardContent>
               {history.error && !history.data ? (

@@ -1,15 +1,24 @@
-// `npm run audit -- export <approvalId>`: one approval's record, for an auditor to check on their own
-// (tools/audit-verifier.mjs): its events as stored (personal fields still sealed), each with its
-// hash, its leaf's Merkle audit path to the root of the anchor that covers it, those anchors as
-// published, and the events opened for reading. Recorded on the approval's stream first
-// (ApprovalAuditExported), and the log anchored after that, so every event in the bundle is covered.
+// One approval's audit bundle, for an auditor to check on their own (tools/audit-verifier.mjs), made by
+// `npm run audit -- export <approvalId>` and by the detail's download (GET …/audit-bundle): its events
+// as stored (personal fields still sealed), each with its hash, its leaf's Merkle audit path to the
+// root of the anchor that covers it, those anchors as published, and the events opened for reading.
+// Recorded on the approval's stream first (ApprovalAuditExported), and the log anchored after that,
+// so every event in the bundle is covered.
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { decodeEvent } from '../schema/shared/events.js';
-import { anchorFile, readPublished } from '../services/eventstore/anchor-publish.js';
-import { type Anchor, readAnchors, readRange, writeAnchors } from '../services/eventstore/anchors.js';
-import { auditPaths } from '../services/eventstore/merkle.js';
-import { type EventStore, START, type StoredEvent } from '../services/eventstore/port.js';
+import { decodeEvent } from '../../schema/shared/events.js';
+import type { AppServices } from '../app/context.js';
+import { companyScope, inScope } from '../app/staff-scope.js';
+import { type Actor, authorize } from '../auth/permissions.js';
+import { anchorFile, readPublished } from '../eventstore/anchor-publish.js';
+import { type Anchor, readAnchors, readRange, writeAnchors } from '../eventstore/anchors.js';
+import { auditPaths } from '../eventstore/merkle.js';
+import { type EventStore, START, type StoredEvent } from '../eventstore/port.js';
+import type { TailWitness } from '../eventstore/tail-witness.js';
+import { PersonalDataStore } from '../privacy/personal-data.js';
+import { AppError } from '../shared/errors.js';
+import { AUDIT_PERMISSION } from './as-of.js';
+import { parseApprovalId } from './rows.js';
 
 export const BUNDLE_FORMAT = 'billflow-audit-bundle/1';
 
@@ -40,12 +49,15 @@ export interface Bundle {
   view: Array<{ version: number; type: string; data: unknown; erased?: readonly string[] }>;
 }
 
-/** `raw`: the store without the personal-data wrapper (events as stored); `opened`: with it. */
+/**
+ * `raw`: the store without the personal-data wrapper (events as stored); `opened`: with it.
+ * `witness`: the running app's tail witness, trimmed by the anchor this writes as the anchor job does.
+ */
 export async function exportApproval(
   pool: pg.Pool,
   stores: { raw: EventStore; opened: EventStore },
   approvalId: string,
-  opts: { byUserId?: number | null; publishTo?: string; now?: Date } = {},
+  opts: { byUserId?: number | null; publishTo?: string; now?: Date; witness?: TailWitness | null } = {},
 ): Promise<Bundle> {
   const streamId = `approval-${approvalId}`;
   const current = await stores.raw.readStream(streamId);
@@ -67,7 +79,7 @@ export async function exportApproval(
     current.version,
   );
   const file = opts.publishTo ?? (await anchorFile(pool));
-  await writeAnchors(pool, stores.raw, { publishTo: file });
+  await writeAnchors(pool, stores.raw, { publishTo: file, witness: opts.witness ?? null });
   const { version, events } = await stores.raw.readStream(streamId);
   const anchors = await readAnchors(pool);
   const covering = (e: StoredEvent) =>
@@ -140,4 +152,33 @@ function currentShape(e: StoredEvent): unknown {
   } catch {
     return e.data;
   }
+}
+
+export const auditBundleFileName = (approvalId: string) => `audit-${approvalId}.json`;
+
+/**
+ * GET /approvals/{id}/audit-bundle: the bundle for the caller (ADMIN, MODERATOR: 'approvals.audit'),
+ * recorded as theirs. Absent or outside the caller's companies is not found, as for time travel; a
+ * deleted approval's record is still exported (an auditor's question).
+ */
+export async function downloadAuditBundle(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+): Promise<{ fileName: string; bundle: Bundle }> {
+  authorize(actor, AUDIT_PERMISSION);
+  const approvalId = parseApprovalId(id);
+  const raw = app.store instanceof PersonalDataStore ? app.store.inner : app.store;
+  const [first, scope] = await Promise.all([
+    raw.readStream(`approval-${approvalId}`, { maxCount: 1 }),
+    companyScope(app, actor),
+  ]);
+  const companyId = (first.events[0]?.data as { companyId?: unknown } | undefined)?.companyId;
+  if (typeof companyId !== 'number' || !inScope(scope, companyId))
+    throw new AppError('NOT_FOUND', 'Approval not found');
+  const bundle = await exportApproval(app.pool, { raw, opened: app.store }, approvalId, {
+    byUserId: actor.id,
+    witness: app.tailWitness,
+  });
+  return { fileName: auditBundleFileName(approvalId), bundle };
 }
