@@ -65,7 +65,7 @@ export async function exportApproval(
   const companyId = (current.events[0].data as { companyId: number }).companyId;
   const at = (opts.now ?? new Date()).toISOString();
   // Raw: the event has no personal field to seal.
-  await stores.raw.append(
+  const exported = await stores.raw.append(
     streamId,
     [
       {
@@ -79,15 +79,24 @@ export async function exportApproval(
     current.version,
   );
   const file = opts.publishTo ?? (await anchorFile(pool));
-  await writeAnchors(pool, stores.raw, { publishTo: file, witness: opts.witness ?? null });
-  const { version, events } = await stores.raw.readStream(streamId);
-  const anchors = await readAnchors(pool);
-  const covering = (e: StoredEvent) =>
+  // The bundle ends with the export's own event; what the approval gets after it belongs to the next.
+  const version = exported.nextVersion;
+  const covering = (anchors: Anchor[], e: StoredEvent) =>
     anchors.find((a) => a.firstPosition <= e.position && e.position <= a.lastPosition);
+  let anchors: Anchor[] = [];
+  let events: StoredEvent[] = [];
+  // An append of another stream still in flight holds the anchor job's reading back (it never anchors
+  // past one): the export's event may need a second run, a moment later.
+  for (let tries = 1; ; tries++) {
+    await writeAnchors(pool, stores.raw, { publishTo: file, witness: opts.witness ?? null });
+    events = (await stores.raw.readStream(streamId)).events.filter((e) => e.streamVersion <= version);
+    anchors = await readAnchors(pool);
+    if (events.every((e) => covering(anchors, e)) || tries === 5) break;
+    await new Promise((r) => setTimeout(r, 50 * tries));
+  }
   const byAnchor = new Map<number, StoredEvent[]>();
   for (const e of events) {
-    const a = covering(e);
-    // The anchor job ran just now: only an event appended since (after the export's own) is left.
+    const a = covering(anchors, e);
     if (!a) throw new Error(`event ${streamId}@${e.streamVersion} is not anchored yet: export again`);
     byAnchor.set(a.seq, [...(byAnchor.get(a.seq) ?? []), e]);
   }
