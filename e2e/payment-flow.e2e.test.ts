@@ -12,6 +12,7 @@ import { qb } from '../services/companies/quickbooks.js';
 import { validateAchFile } from '../services/nacha/validator.js';
 import { startTestApp, type TestApp } from '../test/support/app.js';
 import { api, signIn as apiSignIn } from '../test/support/http.js';
+import { readyToPay, syncVendors } from '../test/support/payments.js';
 import { connectOverHttp } from '../tools/qbo-sandbox/connect.js';
 import type { QbBill, Realm } from '../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../tools/qbo-sandbox/server.js';
@@ -125,38 +126,9 @@ beforeAll(async () => {
   });
   realm = sim.realms().find((r) => r.realmId === realmId)!;
   // The creator may not approve (the default); the moderator sees every company's approvals.
-  await api(t.url, 'PUT', `/api/bill-approval/policies/${companyId}`, {
-    body: { creatorMayNotApprove: true, secondApprovalThreshold: null, assignedStaffOnly: false },
-    token: admin,
-  });
   const bank = realm.accounts.find((a) => a.AccountType === 'Bank' && a.Active)!;
-  await api(t.url, 'PUT', `/api/company/companies/${companyId}/payment-account`, {
-    body: { qbPaymentAccountReference: bank.Id },
-    token: admin,
-  });
-  const nacha = await api(t.url, 'PUT', `/api/company/companies/${companyId}/nacha-config`, {
-    body: {
-      bankRoutingNumber: '021000021',
-      bankAccountNumber: '000123456789',
-      bankAccountType: 'checking',
-      bankName: 'Chase',
-      companyTaxId: '12-3456789',
-      immediateDestinationName: 'JPMORGAN CHASE',
-    },
-    token: admin,
-  });
-  expect(nacha.status, JSON.stringify(nacha.body)).toBe(200);
-  const s = await api(t.url, 'POST', '/api/vendors/sync', { body: { companyId }, token: admin });
-  await until(
-    async () =>
-      (await api(t.url, 'GET', `/api/vendors/sync/${s.body.data.syncId}`, { token: admin })).body.data,
-    (d) => !['queued', 'running'].includes(d.status),
-    'the vendor sync',
-  );
-  const list = await api(t.url, 'GET', `/api/vendors?companyId=${companyId}&limit=100`, { token: admin });
-  for (const [i, v] of (
-    list.body.data as Array<{ id: number; qbVendorId: string; active: boolean }>
-  ).entries()) {
+  await readyToPay(t.url, admin, companyId, { creatorMayNotApprove: true, paymentAccount: bank.Id });
+  for (const [i, v] of (await syncVendors(t.url, admin, companyId)).entries()) {
     if (!v.active) continue;
     const r = await api(t.url, 'PUT', `/api/vendors/${v.id}/banking`, {
       body: {

@@ -14,6 +14,7 @@ import { approvalDecider, approvalStreamId } from '../services/approvals/approva
 import { validateAchFile } from '../services/nacha/validator.js';
 import { startTestApp, type TestApp } from '../test/support/app.js';
 import { api } from '../test/support/http.js';
+import { readyToPay, syncVendors } from '../test/support/payments.js';
 import { connectOverHttp } from '../tools/qbo-sandbox/connect.js';
 import type { QbBill, Realm } from '../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../tools/qbo-sandbox/server.js';
@@ -66,30 +67,8 @@ beforeAll(async () => {
     app: qbApp,
   });
   realm = sim.realms().find((r) => r.realmId === realmId)!;
-  await api(app.url, 'PUT', `/api/bill-approval/policies/${companyId}`, {
-    body: { creatorMayNotApprove: false, secondApprovalThreshold: null, assignedStaffOnly: false },
-    token,
-  });
-  const nacha = await api(app.url, 'PUT', `/api/company/companies/${companyId}/nacha-config`, {
-    body: {
-      bankRoutingNumber: '021000021',
-      bankAccountNumber: '000123456789',
-      bankAccountType: 'checking',
-      bankName: 'Chase',
-      companyTaxId: '12-3456789',
-      immediateDestinationName: 'JPMORGAN CHASE',
-    },
-    token,
-  });
-  expect(nacha.status, JSON.stringify(nacha.body)).toBe(200);
-  const s = await api(app.url, 'POST', '/api/vendors/sync', { body: { companyId }, token });
-  for (let i = 0; i < 400; i++) {
-    const r = await api(app.url, 'GET', `/api/vendors/sync/${s.body.data.syncId}`, { token });
-    if (!['queued', 'running'].includes(r.body.data.status)) break;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  const list = await api(app.url, 'GET', `/api/vendors?companyId=${companyId}&limit=100`, { token });
-  for (const v of list.body.data) vendorIds.set(v.qbVendorId, v.id);
+  await readyToPay(app.url, token, companyId);
+  for (const v of await syncVendors(app.url, token, companyId)) vendorIds.set(v.qbVendorId, v.id);
 }, 240_000);
 
 afterAll(async () => {

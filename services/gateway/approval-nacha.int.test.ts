@@ -11,6 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
+import { syncVendors } from '../../test/support/payments.js';
 import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
 import type { QbBill, Realm } from '../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
@@ -157,14 +158,7 @@ beforeAll(async () => {
     body: { creatorMayNotApprove: false, secondApprovalThreshold: null, assignedStaffOnly: false },
     token: admin,
   });
-  const s = await api(t.url, 'POST', '/api/vendors/sync', { body: { companyId }, token: admin });
-  for (let i = 0; i < 200; i++) {
-    const r = await api(t.url, 'GET', `/api/vendors/sync/${s.body.data.syncId}`, { token: admin });
-    if (!['queued', 'running'].includes(r.body.data.status)) break;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  const list = await api(t.url, 'GET', `/api/vendors?companyId=${companyId}&limit=100`, { token: admin });
-  for (const v of list.body.data) vendorIds.set(v.qbVendorId, v.id);
+  for (const v of await syncVendors(t.url, admin, companyId)) vendorIds.set(v.qbVendorId, v.id);
 }, 60_000);
 
 afterAll(async () => {

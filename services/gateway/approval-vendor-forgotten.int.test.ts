@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
+import { readyToPay, syncVendors } from '../../test/support/payments.js';
 import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
 import type { QbBill, Realm } from '../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
@@ -55,29 +56,8 @@ beforeAll(async () => {
     realmIndex: 0,
   });
   realm = sim.realms().find((r) => r.realmId === realmId)!;
-  await api(t.url, 'PUT', `/api/bill-approval/policies/${companyId}`, {
-    body: { creatorMayNotApprove: false, secondApprovalThreshold: null, assignedStaffOnly: false },
-    token: admin,
-  });
-  await api(t.url, 'PUT', `/api/company/companies/${companyId}/nacha-config`, {
-    body: {
-      bankRoutingNumber: '021000021',
-      bankAccountNumber: '000123456789',
-      bankAccountType: 'checking',
-      bankName: 'Chase',
-      companyTaxId: '12-3456789',
-      immediateDestinationName: 'JPMORGAN CHASE',
-    },
-    token: admin,
-  });
-  const s = await api(t.url, 'POST', '/api/vendors/sync', { body: { companyId }, token: admin });
-  for (let i = 0; i < 200; i++) {
-    const r = await api(t.url, 'GET', `/api/vendors/sync/${s.body.data.syncId}`, { token: admin });
-    if (!['queued', 'running'].includes(r.body.data.status)) break;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  const list = await api(t.url, 'GET', `/api/vendors?companyId=${companyId}&limit=100`, { token: admin });
-  for (const v of list.body.data) vendorIds.set(v.qbVendorId, v.id);
+  await readyToPay(t.url, admin, companyId);
+  for (const v of await syncVendors(t.url, admin, companyId)) vendorIds.set(v.qbVendorId, v.id);
 
   // Two vendors with banking and a bill each; one of them is forgotten once its file is made.
   const open = new Map<string, QbBill[]>();

@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { api, signIn } from '../../../test/support/http.js';
+import { readyToPay, syncVendors } from '../../../test/support/payments.js';
 import { connectOverHttp } from '../../../tools/qbo-sandbox/connect.js';
 import type { QbBill, Realm } from '../../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../../tools/qbo-sandbox/server.js';
@@ -100,37 +101,9 @@ beforeAll(async () => {
     })
   ).realmId;
   realm = sim.realms().find((r) => r.realmId === realmId)!;
-  const policy = await api(t.url, 'PUT', `/api/bill-approval/policies/${companyId}`, {
-    body: { creatorMayNotApprove: false, secondApprovalThreshold: null, assignedStaffOnly: false },
-    token: admin,
-  });
-  expect(policy.status).toBe(200);
-  const nacha = await api(t.url, 'PUT', `/api/company/companies/${companyId}/nacha-config`, {
-    body: {
-      bankRoutingNumber: '021000021',
-      bankAccountNumber: '000123456789',
-      bankAccountType: 'checking',
-      bankName: 'Chase',
-      companyTaxId: '12-3456789',
-      immediateDestinationName: 'JPMORGAN CHASE',
-    },
-    token: admin,
-  });
-  expect(nacha.status, JSON.stringify(nacha.body)).toBe(200);
   const bank = realm.accounts.find((a) => a.AccountType === 'Bank' && a.Active)!;
-  const account = await api(t.url, 'PUT', `/api/company/companies/${companyId}/payment-account`, {
-    body: { qbPaymentAccountReference: bank.Id },
-    token: admin,
-  });
-  expect(account.status, JSON.stringify(account.body)).toBe(200);
-  const s = await api(t.url, 'POST', '/api/vendors/sync', { body: { companyId }, token: admin });
-  for (let i = 0; i < 200; i++) {
-    const r = await api(t.url, 'GET', `/api/vendors/sync/${s.body.data.syncId}`, { token: admin });
-    if (!['queued', 'running'].includes(r.body.data.status)) break;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  const list = await api(t.url, 'GET', `/api/vendors?companyId=${companyId}&limit=100`, { token: admin });
-  for (const v of list.body.data) vendorIds.set(v.qbVendorId, v.id);
+  await readyToPay(t.url, admin, companyId, { paymentAccount: bank.Id });
+  for (const v of await syncVendors(t.url, admin, companyId)) vendorIds.set(v.qbVendorId, v.id);
   const open = new Map<string, QbBill[]>();
   for (const b of realm.bills)
     if (b.Balance > 0 && vendorIds.has(b.VendorRef.value))
