@@ -218,12 +218,11 @@ export class PostgresEventStore implements EventStore {
     p: Pick<PendingAppend, 'streamId' | 'events' | 'expected'>,
     row: AppendRow | null,
   ): Promise<AppendResult> {
-    if (row) this.witness?.committed([[p.streamId, Number(row.stream_version)]]);
-    if (row)
-      return {
-        nextVersion: Number(row.stream_version),
-        position: encodePosition(row.epoch, row.transaction_id, row.global_position),
-      };
+    if (row) {
+      const nextVersion = Number(row.stream_version);
+      this.witness?.committed([[p.streamId, nextVersion]]);
+      return { nextVersion, position: encodePosition(row.epoch, row.transaction_id, row.global_position) };
+    }
     const prior = await this.priorAppend(p.streamId, p.events);
     if (prior) return prior;
     throw new WrongExpectedVersionError(

@@ -145,25 +145,44 @@ class Chains {
       this.streams.set(streamId, { version, hash });
       return;
     }
-    if (version <= current.version) {
-      // A stream's versions are appended in order (postgres-append.ts): one found after a later one
-      // was moved in the log. The chain goes on from the later one.
-      this.findings.push({
-        kind: 'altered',
-        where,
-        detail: `out of log order: it comes after version ${current.version} of its stream`,
-      });
-      return;
+    if (linkEvent(this.findings, streamId, current, version, whole ? digest : null, hash)) {
+      current.version = version;
+      current.hash = hash;
     }
-    if (version !== current.version + 1)
-      for (let v = current.version + 1; v < version; v++)
-        this.findings.push({ kind: 'removed', where: `stream ${streamId} version ${v}`, detail: 'missing' });
-    // The first event after a gap chains to one that is gone: its own content is all there is to judge.
-    else if (whole && !chainHash(current.hash, version, digest).equals(hash))
-      this.findings.push({ kind: 'altered', where, detail: 'hash does not follow from the previous event' });
-    current.version = version;
-    current.hash = hash;
   }
+}
+
+/**
+ * An event against the one its stream had before it (version 0 and no hash: none), inside a slice
+ * and across slices (verify.ts). `digest`: null when the event's own content already failed. Answers
+ * whether the stream goes on from this event: not from one found out of order.
+ */
+export function linkEvent(
+  findings: Finding[],
+  streamId: string,
+  previous: { version: number; hash: Buffer | null },
+  version: number,
+  digest: Buffer | null,
+  hash: Buffer | null,
+): boolean {
+  const where = `stream ${streamId} version ${version}`;
+  if (version <= previous.version) {
+    // A stream's versions are appended in order (postgres-append.ts): one found after a later one
+    // was moved in the log. The chain goes on from the later one.
+    findings.push({
+      kind: 'altered',
+      where,
+      detail: `out of log order: it comes after version ${previous.version} of its stream`,
+    });
+    return false;
+  }
+  if (version !== previous.version + 1)
+    for (let v = previous.version + 1; v < version; v++)
+      findings.push({ kind: 'removed', where: `stream ${streamId} version ${v}`, detail: 'missing' });
+  // The first event after a gap chains to one that is gone: its own content is all there is to judge.
+  else if (digest && hash && !chainHash(previous.hash, version, digest).equals(hash))
+    findings.push({ kind: 'altered', where, detail: 'hash does not follow from the previous event' });
+  return true;
 }
 
 /** The anchors' ranges as the walk passes them, each checked when the walk leaves it. */

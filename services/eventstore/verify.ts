@@ -22,7 +22,6 @@ import { Worker } from 'node:worker_threads';
 import type pg from 'pg';
 import { anchorFile, type PublishedAnchor, readPublished } from './anchor-publish.js';
 import { type Anchor, anchorDigestV2, type Head, headsDigest, readAnchors } from './anchors.js';
-import { chainHash } from './chain.js';
 import { START } from './port.js';
 import { encodePosition, POSITION_SQL, positionParams } from './postgres.js';
 import type { TailWitness } from './tail-witness.js';
@@ -30,6 +29,7 @@ import {
   type BoundedAnchor,
   type Finding,
   type First,
+  linkEvent,
   type Slice,
   type SliceResult,
   verifySlice,
@@ -251,36 +251,23 @@ function connectionOf(pool: pg.Pool): pg.ClientConfig {
   return out as pg.ClientConfig;
 }
 
-/**
- * Each stream's first event in a slice against its last in the slices before (none: version 1 is
- * next): the same rule as inside a slice (verify-slice.ts, Chains).
- */
+/** Each stream's first event in a slice against its last in the slices before (verify-slice.ts's rule). */
 function linkFirsts(
   firsts: readonly First[],
   streams: Map<string, { version: number; hash: string }>,
   findings: Finding[],
 ) {
+  const bytes = (hex: string | null) => (hex ? Buffer.from(hex, 'hex') : null);
   for (const [streamId, version, digest, hash] of firsts) {
-    const prev = streams.get(streamId) ?? { version: 0, hash: '' };
-    const where = `stream ${streamId} version ${version}`;
-    if (version <= prev.version)
-      findings.push({
-        kind: 'altered',
-        where,
-        detail: `out of log order: it comes after version ${prev.version} of its stream`,
-      });
-    else if (version !== prev.version + 1)
-      for (let v = prev.version + 1; v < version; v++)
-        findings.push({ kind: 'removed', where: `stream ${streamId} version ${v}`, detail: 'missing' });
-    else if (digest !== null && hash !== null) {
-      const link = chainHash(
-        prev.hash ? Buffer.from(prev.hash, 'hex') : null,
-        version,
-        Buffer.from(digest, 'hex'),
-      );
-      if (link.toString('hex') !== hash)
-        findings.push({ kind: 'altered', where, detail: 'hash does not follow from the previous event' });
-    }
+    const prev = streams.get(streamId);
+    linkEvent(
+      findings,
+      streamId,
+      { version: prev?.version ?? 0, hash: bytes(prev?.hash ?? null) },
+      version,
+      bytes(digest),
+      bytes(hash),
+    );
   }
 }
 
