@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalEvent, BillSnapshot } from '../../schema/approvals/events.js';
 import { schemaVersionOf } from '../../schema/shared/events.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
+import { billSnapshot } from '../../test/support/bills.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
 import type { ChangeNotice } from '../projection.js';
 import type { ApprovalReadTables } from './approval-policies.js';
@@ -31,21 +32,8 @@ const stored = (event: ApprovalEvent): StoredEvent => {
     createdAt: new Date(t1),
   };
 };
-const bill = (id: string, amount: number): BillSnapshot => ({
-  Id: id,
-  DocNumber: `INV-${id}`,
-  TxnDate: null,
-  DueDate: null,
-  TotalAmt: amount,
-  Balance: amount,
-  CurrencyRef: 'USD',
-  VendorRef: { value: '55', name: 'Acme Paper' },
-  VendorInfo: { CompanyName: 'Acme Paper LLC' },
-  VendorAddr: null,
-  Line: [],
-  AttachableId: null,
-  InvoiceFileName: null,
-});
+const bill = (id: string, amount: number) =>
+  billSnapshot(id, amount, { TxnDate: null, DueDate: null, VendorInfo: { CompanyName: 'Acme Paper LLC' } });
 const created = (
   approvalId: string,
   bills: BillSnapshot[],

@@ -3,11 +3,12 @@
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import type { ApprovalEvent, BillSnapshot } from '../../schema/approvals/events.js';
+import type { ApprovalEvent } from '../../schema/approvals/events.js';
 import type { CompanyEvent } from '../../schema/companies/events.js';
 import { schemaVersionOf } from '../../schema/shared/events.js';
 import type { UserEvent } from '../../schema/users/events.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
+import { billSnapshot } from '../../test/support/bills.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
 import type { ChangeNotice } from '../projection.js';
 import { type ActivityTables, activityProjection } from './activity.js';
@@ -27,21 +28,7 @@ const ev = (event: UserEvent | CompanyEvent | ApprovalEvent, actor: number | nul
   metadata: { userId: actor === null ? null : String(actor) },
   createdAt: new Date(Date.parse(at) + pos * 1000),
 });
-const bill = (id: string, amount: number): BillSnapshot => ({
-  Id: id,
-  DocNumber: `INV-${id}`,
-  TxnDate: '2026-11-01',
-  DueDate: '2026-12-01',
-  TotalAmt: amount,
-  Balance: amount,
-  CurrencyRef: 'USD',
-  VendorRef: { value: '55', name: 'Acme Paper' },
-  VendorInfo: { CompanyName: 'Acme Paper' },
-  VendorAddr: null,
-  Line: [],
-  AttachableId: null,
-  InvoiceFileName: null,
-});
+const bill = billSnapshot;
 const person = (userId: number, firstName: string, lastName: string): UserEvent => ({
   type: 'UserRegistered',
   data: {

@@ -1,5 +1,6 @@
 import { describe, it } from 'vitest';
-import type { ApprovalEvent, BillSnapshot } from '../../schema/approvals/events.js';
+import type { ApprovalEvent } from '../../schema/approvals/events.js';
+import { billSnapshot } from '../../test/support/bills.js';
 import { deciderSpec } from '../../test/support/decider-spec.js';
 import { approvalDecider } from './approval-decider.js';
 import type { ApprovalPolicy, SegregationPolicy } from './policy-decider.js';
@@ -12,23 +13,12 @@ const OFF: ApprovalPolicy = {
 };
 const now = '2026-11-25T10:00:00.000Z';
 const later = '2026-11-25T11:00:00.000Z';
-const bill = (id: string, amount: number): BillSnapshot => ({
-  Id: id,
-  DocNumber: `INV-${id}`,
-  TxnDate: '2026-11-01',
-  DueDate: '2026-12-01',
-  TotalAmt: amount,
-  Balance: amount,
-  CurrencyRef: 'USD',
-  VendorRef: { value: '55', name: 'Acme Paper' },
-  VendorInfo: { CompanyName: 'Acme Paper' },
-  VendorAddr: null,
-  Line: [
-    { Id: '1', Description: 'Paper', Amount: amount, Qty: null, ItemName: null, AccountName: 'Supplies' },
-  ],
-  AttachableId: null,
-  InvoiceFileName: null,
-});
+const bill = (id: string, amount: number) =>
+  billSnapshot(id, amount, {
+    Line: [
+      { Id: '1', Description: 'Paper', Amount: amount, Qty: null, ItemName: null, AccountName: 'Supplies' },
+    ],
+  });
 const bills = [bill('10', 400), bill('11', 700)];
 const created: ApprovalEvent = {
   type: 'ApprovalCreated',

@@ -3,29 +3,16 @@
 // event stored in an older schema version is read upcast; fields whose subject was forgotten are named.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApprovalEvent, BillSnapshot } from '../../schema/approvals/events.js';
+import type { ApprovalEvent } from '../../schema/approvals/events.js';
 import { eventRegistry, schemaVersionOf } from '../../schema/shared/events.js';
+import { billSnapshot } from '../../test/support/bills.js';
 import type { StoredEvent } from '../eventstore/port.js';
 import { cutOf, foldApproval, stepsOf } from './as-of.js';
 import { OLD_REJECTED_UPCAST } from './as-of-old-shapes.js';
 
 const t0 = Date.parse('2026-11-25T10:00:00.000Z');
 const atMin = (m: number) => new Date(t0 + m * 60_000).toISOString();
-const bill = (id: string, amount: number): BillSnapshot => ({
-  Id: id,
-  DocNumber: `INV-${id}`,
-  TxnDate: '2026-11-01',
-  DueDate: '2026-12-01',
-  TotalAmt: amount,
-  Balance: amount,
-  CurrencyRef: 'USD',
-  VendorRef: { value: '55', name: 'Acme Paper' },
-  VendorInfo: { CompanyName: 'Acme Paper' },
-  VendorAddr: null,
-  Line: [],
-  AttachableId: null,
-  InvoiceFileName: null,
-});
+const bill = billSnapshot;
 const ids = { approvalId: 'a1', companyId: 2 };
 const stored = (
   n: number,

@@ -3,27 +3,14 @@
 // bills the approval was created with.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalEvent, BillSnapshot } from '../../schema/approvals/events.js';
+import type { ApprovalEvent } from '../../schema/approvals/events.js';
 import { schemaVersionOf } from '../../schema/shared/events.js';
+import { billSnapshot } from '../../test/support/bills.js';
 import type { StoredEvent } from '../eventstore/port.js';
 import { historyEntries } from './history.js';
 
 const at = '2026-11-25T10:00:00.000Z';
-const bill = (id: string, amount: number): BillSnapshot => ({
-  Id: id,
-  DocNumber: `INV-${id}`,
-  TxnDate: '2026-11-01',
-  DueDate: '2026-12-01',
-  TotalAmt: amount,
-  Balance: amount,
-  CurrencyRef: 'USD',
-  VendorRef: { value: '55', name: 'Acme Paper' },
-  VendorInfo: { CompanyName: 'Acme Paper' },
-  VendorAddr: null,
-  Line: [],
-  AttachableId: null,
-  InvoiceFileName: null,
-});
+const bill = billSnapshot;
 const ids = { approvalId: 'a1', companyId: 2 };
 let version = 0;
 const stored = (event: ApprovalEvent, userId?: number): StoredEvent => {

@@ -13,6 +13,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ApprovalEvent } from '../../schema/approvals/events.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
+import { billSnapshot } from '../../test/support/bills.js';
 import { api, signIn } from '../../test/support/http.js';
 import { approvalStreamId } from '../approvals/approval-decider.js';
 import { anchorFile } from '../eventstore/anchor-publish.js';
@@ -59,23 +60,7 @@ async function createApproval(id: string, companyId: number) {
       priority: 'HIGH',
       managerId: null,
       createdBy: adminId,
-      bills: [
-        {
-          Id: '10',
-          DocNumber: 'INV-10',
-          TxnDate: '2026-11-01',
-          DueDate: '2026-12-01',
-          TotalAmt: 400,
-          Balance: 400,
-          CurrencyRef: 'USD',
-          VendorRef: { value: '55', name: 'Acme Paper' },
-          VendorInfo: { CompanyName: 'Acme Paper' },
-          VendorAddr: null,
-          Line: [],
-          AttachableId: null,
-          InvoiceFileName: null,
-        },
-      ],
+      bills: [billSnapshot('10', 400)],
       vendorContacts: [{ qbVendorId: '55', email: 'ap@acme.test', phone: null }],
       recipients: ['boss@client.test'],
       confirmedDuplicates: [],

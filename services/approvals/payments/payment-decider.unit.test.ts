@@ -3,28 +3,15 @@
 // payment only from BANK_UPLOADED, nothing after; links refused when used, expired, for another
 // action or replaced; QuickBooks payments once per bill, retried for the bills not yet paid.
 import { describe, it } from 'vitest';
-import type { ApprovalEvent, BillSnapshot } from '../../../schema/approvals/events.js';
+import type { ApprovalEvent } from '../../../schema/approvals/events.js';
+import { billSnapshot } from '../../../test/support/bills.js';
 import { deciderSpec } from '../../../test/support/decider-spec.js';
 import { approvalDecider } from '../approval-decider.js';
 
 const spec = deciderSpec(approvalDecider);
 const t0 = '2026-11-25T10:00:00.000Z';
 const at = '2026-11-25T12:00:00.000Z';
-const bill = (id: string, amount: number): BillSnapshot => ({
-  Id: id,
-  DocNumber: `INV-${id}`,
-  TxnDate: '2026-11-01',
-  DueDate: '2026-12-01',
-  TotalAmt: amount,
-  Balance: amount,
-  CurrencyRef: 'USD',
-  VendorRef: { value: '55', name: 'Acme Paper' },
-  VendorInfo: { CompanyName: 'Acme Paper' },
-  VendorAddr: null,
-  Line: [],
-  AttachableId: null,
-  InvoiceFileName: null,
-});
+const bill = billSnapshot;
 const base = { approvalId: 'a1', companyId: 2 };
 const created: ApprovalEvent = {
   type: 'ApprovalCreated',
