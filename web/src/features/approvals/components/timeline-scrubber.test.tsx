@@ -9,78 +9,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sessionStore } from '../../../lib/session-store';
 import { sampleUser } from '../../../testing/fetch-mock';
 import { createGraphQLMock, type GraphQLMock, GraphQLTestProvider } from '../../../testing/graphql-mock';
-import { type Approval, ApprovalHistoryQuery, ApprovalQuery } from '../api/approvals';
+import { ApprovalHistoryQuery, ApprovalQuery } from '../api/approvals';
+import { ID, sampleApproval } from '../testing/sample-approval';
 import { ApprovalDetailPage } from './approval-detail-page';
 import { ApprovalAsOfQuery, stepLabel } from './timeline-scrubber';
 
-const ID = 'aaaaaaaa-1111-2222-3333-444444444444';
-const detail = (over: Partial<Approval> = {}): Approval => ({
-  id: ID,
-  companyId: 3,
-  companyName: 'Juniper',
-  status: 'PENDING',
-  priority: 'HIGH',
-  billIds: ['1'],
-  approvedBillIds: [],
-  billCount: 1,
-  approvedBillCount: 0,
-  totalAmount: 250,
-  approvedAmount: 0,
-  bills: [],
-  approvedBills: [],
-  managerId: 9,
-  managerName: 'Dana Whitfield',
-  managerEmail: 'dana@example.com',
-  manager: null,
-  creator: { id: 1, firstName: 'Ada', lastName: 'Lovelace' },
-  approver: null,
-  rejecter: null,
-  firstApprovedBy: null,
-  firstApprover: null,
-  firstApprovedAt: null,
-  awaitingSecondApproval: false,
-  secondApprovalThreshold: 100,
-  secondApprovalRequired: true,
-  viewerMayApprove: true,
-  approveBlockedReason: null,
-  approvalDate: null,
-  rejectionDate: null,
-  rejectionReason: null,
-  expiresAt: '2026-12-20T10:00:00.000Z',
-  expiredAt: null,
-  recipients: ['ap@client.example'],
-  confirmedDuplicates: [],
-  nachaFileGenerated: false,
-  nachaFileName: null,
-  nachaBatchNumber: null,
-  nachaGeneratedAt: null,
-  nachaProcessingStatus: null,
-  nachaFileUrl: null,
-  nachaVersion: 0,
-  nachaEffectiveDate: null,
-  nachaEntryCount: null,
-  nachaTotalAmount: null,
-  nachaProblems: [],
-  nachaSkippedBills: [],
-  nachaFiles: null,
-  pennyTestGenerated: false,
-  pennyTestBatchNumber: null,
-  pennyTestFileName: null,
-  pennyTestAmount: null,
-  pennyTestVendorCount: null,
-  pennyTestGeneratedAt: null,
-  pennyTestFileUrl: null,
-  bankUploadedAt: null,
-  paymentCompletedAt: null,
-  qbPaymentSyncStatus: null,
-  qbPaymentSyncMessage: null,
-  qbPaymentSyncAt: null,
-  qbPaymentSyncDetails: null,
-  qbPaymentSyncItems: [],
-  createdAt: '2026-11-20T10:00:00.000Z',
-  updatedAt: '2026-11-20T10:00:00.000Z',
-  ...over,
-});
+const detail = sampleApproval;
 
 const steps = [
   {
