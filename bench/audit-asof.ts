@@ -1,17 +1,9 @@
-// Time travel's speed (run.ts part `audit-asof`; issue 40 item 7): an approval's state as of any event
-// of a 1,000-event stream — the application function the REST and GraphQL calls run (the stream read
-// and opened, the fold, the names, the vendors' ACH status), in the product's own process on a fresh
-// database, called directly (no HTTP). Streams of 1,000 events: ApprovalCreated with 20 bills (its
-// vendor contacts and recipients sealed), then 999 changes of priority and manager. Each run times
-// SAMPLES calls at random steps of random streams after a warm-up; the figure is the median of the
-// three runs' p99. `tsx bench/audit-asof.ts` alone prints the same rows.
-import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import type { Actor } from '../services/auth/permissions.js';
 import type { NewEvent } from '../services/eventstore/port.js';
 import { ensureLocalServices, localSocketUrl, withDatabase } from '../tools/local-services.js';
-import { fmt, freshDatabase, type PartResult, quick } from './common.js';
+import { fmt, freshDatabase, type PartResult, partProcess, quick } from './common.js';
 import { percentile } from './measure.js';
 import { dropRedisPrefix } from './processes.js';
 import { benchEnv } from './vendors.js';
@@ -168,27 +160,9 @@ async function measure(): Promise<PartResult> {
   }
 }
 
-/** The part for run.ts: this file in a process of its own; its last output line is the result. */
-export function auditAsOfPart(): Promise<PartResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', fileURLToPath(import.meta.url), ...(quick ? ['--quick'] : [])],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const last = out.trim().split('\n').at(-1) ?? '';
-      if (code !== 0 || !last.startsWith('{'))
-        return reject(new Error(`bench part audit-asof failed (exit ${code})`));
-      resolve(JSON.parse(last) as PartResult);
-    });
-  });
-}
+/** The part for run.ts: this file in a process of its own. */
+export const auditAsOfPart = (): Promise<PartResult> =>
+  partProcess('audit-asof', fileURLToPath(import.meta.url), { args: quick ? ['--quick'] : [] });
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const result = await measure();

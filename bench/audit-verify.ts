@@ -1,7 +1,3 @@
-// `npm run audit -- verify`'s speed (run.ts part `audit-verify`): a log of 1,000,000 events (10,000
-// streams of 100), anchored as the job anchors it, verified three times; the median in events/s.
-// Its own database, dropped after; a process of its own (`tsx bench/audit-verify.ts` alone prints the rows).
-import { spawn } from 'node:child_process';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import os from 'node:os';
@@ -14,7 +10,7 @@ import { PostgresEventStore } from '../services/eventstore/postgres.js';
 import { verifyLog } from '../services/eventstore/verify.js';
 import { createPool } from '../services/shared/db.js';
 import { ensureLocalServices, withDatabase } from '../tools/local-services.js';
-import { fmt, type PartResult } from './common.js';
+import { fmt, type PartResult, partProcess } from './common.js';
 
 const EVENTS = Number(process.env.AUDIT_BENCH_EVENTS ?? 1_000_000);
 const PER_STREAM = 100;
@@ -137,25 +133,9 @@ async function measure(): Promise<PartResult> {
   }
 }
 
-/** The part for run.ts: this file in a process of its own; its last output line is the result. */
-export function auditVerifyPart(): Promise<PartResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const last = out.trim().split('\n').at(-1) ?? '';
-      if (code !== 0 || !last.startsWith('{'))
-        return reject(new Error(`bench part audit-verify failed (exit ${code})`));
-      resolve(JSON.parse(last) as PartResult);
-    });
-  });
-}
+/** The part for run.ts: this file in a process of its own. */
+export const auditVerifyPart = (): Promise<PartResult> =>
+  partProcess('audit-verify', fileURLToPath(import.meta.url));
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   measure().then(

@@ -1,5 +1,6 @@
 // What the bench's driver (run.ts) and its parts share: the table's rows, a part's result, the
 // number format, a fresh database per part, and the checkpoint that flushes the parts before.
+import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { withDatabase } from '../tools/local-services.js';
@@ -50,3 +51,35 @@ export async function freshDatabase(adminUrl: string, label: string) {
 
 export const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/**
+ * A part's file run in a process of its own (its own heap: no other part's garbage in its figures),
+ * `node [flags] --import tsx <file> [args]`; its last line on stdout is the part's result.
+ */
+export function partProcess(
+  name: string,
+  file: string,
+  {
+    args = [],
+    flags = [],
+    env,
+  }: { args?: readonly string[]; flags?: readonly string[]; env?: NodeJS.ProcessEnv } = {},
+): Promise<PartResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...flags, '--import', 'tsx', file, ...args], {
+      env: env ?? process.env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const last = out.trim().split('\n').at(-1) ?? '';
+      if (code !== 0 || !last.startsWith('{'))
+        return reject(new Error(`bench part ${name} failed (exit ${code})`));
+      resolve(JSON.parse(last) as PartResult);
+    });
+  });
+}

@@ -1,14 +1,9 @@
-// The NACHA library's speed (run.ts part `nacha`): write + validate a 10,000-entry file, and parse +
-// validate a 100,000-entry one, each the median of three timed runs after one untimed warm-up run.
-// CPU only, no services; it runs in a process of its own like every part (`tsx bench/nacha.ts`
-// alone prints the same rows).
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseAchFile } from '../services/nacha/parser.js';
 import { routingCheckDigit } from '../services/nacha/records.js';
 import { validateAchFile } from '../services/nacha/validator.js';
 import { type AchFileInput, writeAchFile } from '../services/nacha/writer.js';
-import { fmt, type PartResult } from './common.js';
+import { fmt, type PartResult, partProcess } from './common.js';
 
 const WRITE_TARGET_MS = 100;
 const PARSE_TARGET_MS = 500;
@@ -95,25 +90,8 @@ function measure(): PartResult {
   };
 }
 
-/** The part for run.ts: this file in a process of its own; its last output line is the result. */
-export function nachaPart(): Promise<PartResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const last = out.trim().split('\n').at(-1) ?? '';
-      if (code !== 0 || !last.startsWith('{'))
-        return reject(new Error(`bench part nacha failed (exit ${code})`));
-      resolve(JSON.parse(last) as PartResult);
-    });
-  });
-}
+/** The part for run.ts: this file in a process of its own. */
+export const nachaPart = (): Promise<PartResult> => partProcess('nacha', fileURLToPath(import.meta.url));
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const result = measure();

@@ -1,15 +1,8 @@
-// Approve → NACHA file generated (issue 39 item 11): an approval of 50 bills approved over REST, timed
-// until its detail shows the file GENERATED — the payments process manager's two jobs, the company's
-// and vendors' streams read, the balances re-read from QuickBooks (the simulator), the file built,
-// validated, encrypted and stored, and the read model caught up. A running product as deployed
-// (projector, worker, gateway processes) on a fresh database; p50 and p99 over RUNS approvals.
-// run.ts runs it as the part `payments` (this file in a process of its own; its last line is JSON).
-import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { ensureLocalServices, localSocketUrl, withDatabase } from '../tools/local-services.js';
 import { connectOverHttp } from '../tools/qbo-sandbox/connect.js';
 import { startQboSandbox } from '../tools/qbo-sandbox/server.js';
-import { fmt, freshDatabase, type PartResult, quick } from './common.js';
+import { fmt, freshDatabase, type PartResult, partProcess, quick } from './common.js';
 import { percentile } from './measure.js';
 import { dropRedisPrefix, startRole } from './processes.js';
 import { benchEnv } from './vendors.js';
@@ -133,27 +126,9 @@ async function measure(): Promise<PartResult> {
   }
 }
 
-/** The part for run.ts: this file in a process of its own; its last output line is the result. */
-export function paymentsPart(): Promise<PartResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', fileURLToPath(import.meta.url), ...(quick ? ['--quick'] : [])],
-      { stdio: ['ignore', 'pipe', 'inherit'] },
-    );
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const last = out.trim().split('\n').at(-1) ?? '';
-      if (code !== 0 || !last.startsWith('{'))
-        return reject(new Error(`bench part payments failed (exit ${code})`));
-      resolve(JSON.parse(last) as PartResult);
-    });
-  });
-}
+/** The part for run.ts: this file in a process of its own. */
+export const paymentsPart = (): Promise<PartResult> =>
+  partProcess('payments', fileURLToPath(import.meta.url), { args: quick ? ['--quick'] : [] });
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   process.env.BILLFLOW_QUIET = '1';

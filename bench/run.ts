@@ -13,7 +13,7 @@ import { NODE_FLAGS } from '../services/shared/node-flags.js';
 import { aptInstall, ensureLocalServices, ROOT } from '../tools/local-services.js';
 import { auditAsOfPart } from './audit-asof.js';
 import { auditVerifyPart } from './audit-verify.js';
-import { fmt, type PartResult, quick, type Row } from './common.js';
+import { fmt, type PartResult, partProcess, quick, type Row } from './common.js';
 import { damonState } from './host.js';
 import { nachaPart } from './nacha.js';
 import { runOnePart } from './part.js';
@@ -224,34 +224,10 @@ function runPart(
   services: { databaseUrl: string; redisUrl: string },
   args: string[] = [],
 ): Promise<PartResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [
-        ...NODE_FLAGS,
-        '--import',
-        'tsx',
-        fileURLToPath(import.meta.url),
-        `--part=${name}`,
-        ...(quick ? ['--quick'] : []),
-        ...args,
-      ],
-      {
-        env: { ...process.env, DATABASE_URL: services.databaseUrl, REDIS_URL: services.redisUrl },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const last = out.trim().split('\n').at(-1) ?? '';
-      if (code !== 0 || !last.startsWith('{'))
-        return reject(new Error(`bench part ${name} failed (exit ${code})`));
-      resolve(JSON.parse(last) as PartResult);
-    });
+  return partProcess(name, fileURLToPath(import.meta.url), {
+    flags: NODE_FLAGS,
+    args: [`--part=${name}`, ...(quick ? ['--quick'] : []), ...args],
+    env: { ...process.env, DATABASE_URL: services.databaseUrl, REDIS_URL: services.redisUrl },
   });
 }
 
