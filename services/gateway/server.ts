@@ -40,6 +40,7 @@ import { ResponseCache, responseCachePlugin } from './response-cache.js';
 import type { RestDeps } from './rest/deps.js';
 import { bearerOf, failureBody, sendError } from './rest/envelope.js';
 import { SessionChecks } from './session-checks.js';
+import { wantsSubscribedAck, withSubscribedAck } from './subscribed-ack.js';
 
 export interface GatewayOptions {
   app: AppServices;
@@ -320,7 +321,11 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
           rootValue: {
             execute: (args: Parameters<typeof enveloped.execute>[0]) =>
               idempotent(() => enveloped.execute(args)),
-            subscribe: enveloped.subscribe,
+            // A client that asked is told when its subscription is live (subscribed-ack.ts).
+            subscribe: wantsSubscribedAck(params.extensions)
+              ? (args: Parameters<typeof enveloped.subscribe>[0]) =>
+                  withSubscribedAck(enveloped.subscribe(args))
+              : enveloped.subscribe,
           },
         };
       },

@@ -69,6 +69,13 @@ function Screen() {
   );
 }
 
+/** Records what its subscription hands the screen. */
+function Pushes({ into }: { into: unknown[] }) {
+  const [sub] = useSubscription({ query: ApprovalPushed });
+  if (sub.data !== undefined || sub.error) into.push(sub.data ?? sub.error);
+  return null;
+}
+
 /** Two reads, one that fails once (retried after 60 ms) while the other answers meanwhile. */
 function Retried() {
   const managers = useGqlQuery(Managers, {}, { retryDelayMs: 60 });
@@ -113,6 +120,43 @@ describe('the document cache', () => {
     // The managers list does not depend on approvals.
     expect(gql.calls(Managers)).toHaveLength(1);
     expect(gql.calls(Chart)).toEqual([{ days: 30 }, { days: 30 }]);
+  });
+
+  it('re-reads what a subscription covers once it is live, and keeps that word from the screen', async () => {
+    // The screen read before the gateway took its subscription: a change made in between was never
+    // pushed, so the SUBSCRIBED message re-reads the stats and the chart (not the managers).
+    let pending = 1;
+    const gql = createGraphQLMock()
+      .on(Pending, () => ({ dashboardStats: { pendingApprovals: pending } }))
+      .on(Chart, () => ({ dashboardApprovalsByStatus: [{ date: '2024-01-05', pending }] }))
+      .on(Managers, { managers: { total: 3 } });
+    const pushes: unknown[] = [];
+    render(
+      <GraphQLTestProvider mock={gql}>
+        <Screen />
+        <Pushes into={pushes} />
+      </GraphQLTestProvider>,
+    );
+    await screen.findByText('pending 1');
+    await screen.findByText('chart 1');
+    pending = 2;
+    // Two words of going live at once (a screen's subscriptions start together): one re-read.
+    act(() => {
+      expect(gql.live(ApprovalPushed)).toBe(1);
+      gql.live(ApprovalPushed);
+    });
+    await screen.findByText('pending 2');
+    await screen.findByText('chart 2');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(gql.calls(Pending)).toHaveLength(2);
+    expect(gql.calls(Chart)).toHaveLength(2);
+    expect(gql.calls(Managers)).toHaveLength(1);
+    expect(pushes).toEqual([]);
+    // Later pushes reach the screen (urql carries the word's extensions into them).
+    act(() => {
+      gql.push(ApprovalPushed, { approvalChanged: { id: 'a1', type: 'ApprovalCreated' } });
+    });
+    await waitFor(() => expect(pushes.at(-1)).toMatchObject({ approvalChanged: { id: 'a1' } }));
   });
 
   it('reads a query being re-read once more after a burst, never once per push', async () => {

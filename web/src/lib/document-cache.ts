@@ -9,7 +9,8 @@
 //
 // Usage: createGraphQLClient (urql.ts) installs it; tests get it from testing/graphql-mock.tsx.
 // `cache.invalidate(['managers'])` or `cache.invalidateAll()` for a re-read not caused by a write
-// or a push (the socket came back after a gap: urql.ts calls invalidateAll).
+// or a push (the socket came back after a gap: urql.ts calls invalidateAll). A subscription's
+// first message, SUBSCRIBED, re-reads what it covers: the screen's read may predate it.
 import type { DocumentNode, SelectionSetNode } from 'graphql';
 import {
   type Client,
@@ -52,6 +53,25 @@ export function rootFieldsOf(query: Operation['query']): string[] {
   return out;
 }
 
+/**
+ * The gateway's first message on a subscription that asked (services/gateway/subscribed-ack.ts):
+ * from here on its changes are pushed. The screen read its data before, possibly before that, so
+ * what the subscription covers is re-read once.
+ */
+export function isSubscribedAck(result: OperationResult): boolean {
+  // urql merges a subscription's results, extensions included: every later push carries
+  // `subscribed` too, but has data.
+  return (
+    result.operation.kind === 'subscription' &&
+    result.data == null &&
+    !result.error &&
+    result.extensions?.subscribed === true
+  );
+}
+
+/** A screen's subscriptions go live together: their re-reads are gathered this long into one. */
+const LIVE_ACK_GATHER_MS = 20;
+
 export function createDocumentCache(): DocumentCache {
   /** Answers by operation key (active or not). */
   const results = new Map<number, OperationResult>();
@@ -62,6 +82,9 @@ export function createDocumentCache(): DocumentCache {
   /** In flight when invalidated: read again when the answer arrives. */
   const dirty = new Set<number>();
   let client: Client | null = null;
+  /** Root fields of subscriptions that went live in the last few milliseconds, re-read together. */
+  const staleSinceLive = new Set<string>();
+  let gathering = false;
 
   const reread = (key: number) => {
     const entry = active.get(key);
@@ -115,6 +138,21 @@ export function createDocumentCache(): DocumentCache {
       return;
     }
     if (op.kind !== 'mutation' && op.kind !== 'subscription') return;
+    if (isSubscribedAck(result)) {
+      // Live from now on: a change made between the screen's read and this moment was not pushed.
+      const stale = staleFieldsOf('subscription', rootFieldsOf(op.query));
+      if (stale !== EVERYTHING) for (const f of stale) staleSinceLive.add(f);
+      if (!gathering) {
+        gathering = true;
+        setTimeout(() => {
+          gathering = false;
+          const fields = [...staleSinceLive];
+          staleSinceLive.clear();
+          invalidate(fields);
+        }, LIVE_ACK_GATHER_MS);
+      }
+      return;
+    }
     // A failed write changed nothing; a push without data carries no news.
     if (!result.data) return;
     const stale = staleFieldsOf(op.kind, rootFieldsOf(op.query));
@@ -173,6 +211,8 @@ export function createDocumentCache(): DocumentCache {
         }),
         forward,
         tap(settle),
+        // The gateway's word that a subscription is live is for the cache, not the screen.
+        filter((result) => !isSubscribedAck(result)),
       );
       return merge([hits$, misses$]);
     };

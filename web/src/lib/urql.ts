@@ -67,7 +67,13 @@ export function createGraphQLClient(): GraphQLClient {
       fetchExchange,
       subscriptionExchange({
         forwardSubscription(request) {
-          const payload = { ...request, query: request.query ?? '' };
+          // subscribedAck: the gateway says when the subscription is live, and the cache re-reads
+          // what the screen read before then (document-cache.ts).
+          const payload = {
+            ...request,
+            query: request.query ?? '',
+            extensions: { ...request.extensions, subscribedAck: true },
+          };
           return {
             subscribe(sink) {
               let unsubscribe = ws().subscribe(payload, {

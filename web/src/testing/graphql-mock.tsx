@@ -91,6 +91,8 @@ export interface GraphQLMock {
   operations: RecordedOperation[];
   /** Sends data to every open subscription of this operation; returns how many got it. */
   push<D extends AnyDoc>(document: D, data: ResultOf<D>): number;
+  /** Tells every open subscription of this operation it is live (the gateway's SUBSCRIBED). */
+  live(document: AnyDoc): number;
   /** How many subscriptions of this operation are open. */
   subscribed<D extends AnyDoc>(document: D): number;
 }
@@ -105,12 +107,15 @@ export function operationName(document: Operation['query']): string {
   throw new Error('The document has no named operation');
 }
 
+const SUBSCRIBED = Symbol('subscribed');
+
 export function createGraphQLMock(): GraphQLMock {
   const answers = new Map<string, Answer<AnyDoc>>();
   const operations: RecordedOperation[] = [];
   const open = new Map<string, Set<(data: unknown) => void>>();
 
   const resultOf = (op: Operation, value: unknown): OperationResult => {
+    if (value === SUBSCRIBED) return makeResult(op, { data: null, extensions: { subscribed: true } });
     if (!(value instanceof GqlFailure)) return makeResult(op, { data: value as Record<string, unknown> });
     if (value.network) {
       const status = value.extensions.status as number | undefined;
@@ -132,7 +137,14 @@ export function createGraphQLMock(): GraphQLMock {
         record();
         const sinks = open.get(name) ?? new Set();
         open.set(name, sinks);
-        const sink = (data: unknown) => next(resultOf(op, data));
+        // After SUBSCRIBED, urql's subscription exchange merges that word's extensions into
+        // every later push: so does the mock.
+        let live = false;
+        const sink = (data: unknown) => {
+          if (data === SUBSCRIBED) live = true;
+          const result = resultOf(op, data);
+          next(live ? { ...result, extensions: { ...result.extensions, subscribed: true } } : result);
+        };
         sinks.add(sink);
         return () => sinks.delete(sink);
       }
@@ -195,6 +207,11 @@ export function createGraphQLMock(): GraphQLMock {
     push(document, data) {
       const sinks = [...(open.get(operationName(document)) ?? [])];
       for (const sink of sinks) sink(data);
+      return sinks.length;
+    },
+    live(document) {
+      const sinks = [...(open.get(operationName(document)) ?? [])];
+      for (const sink of sinks) sink(SUBSCRIBED);
       return sinks.length;
     },
     subscribed(document) {
