@@ -15,6 +15,7 @@ import {
   pathOf,
   signIn,
 } from './support/browser.js';
+import { isOperation } from './support/graphql.js';
 
 let app: TestApp;
 let browser: Browser;
@@ -134,6 +135,52 @@ describe('managers screens', () => {
     await page.getByRole('menuitem', { name: 'Unlink User' }).click();
     await expectToast(page, 'User unlinked successfully');
     await ravi.getByText('Not linked').waitFor();
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('shows a manager created while the list was still subscribing, without a reload', async () => {
+    // The list is read over HTTP while its subscription goes over the socket: hold the subscription
+    // back, create a manager meanwhile (its push goes to nobody), then let it through. The gateway's
+    // word that the subscription is live makes the list read again (services/gateway/subscribed-ack.ts).
+    const { page, errors } = await openPage(browser, app.url);
+    const held: Array<() => void> = [];
+    let release = false;
+    await page.routeWebSocket(/\/graphql$/, (ws) => {
+      const server = ws.connectToServer();
+      ws.onMessage((message) => {
+        const msg = JSON.parse(String(message));
+        if (!release && msg.type === 'subscribe' && String(msg.payload?.query).includes('managerChanged'))
+          held.push(() => server.send(message));
+        else server.send(message);
+      });
+      server.onMessage((message) => ws.send(message));
+      server.onClose((code, reason) => void ws.close({ code, reason }));
+      ws.onClose((code, reason) => void server.close({ code, reason }));
+    });
+    await signIn(page, app.admin);
+    const listRead = page.waitForResponse((r) => isOperation(r.request(), 'Managers'));
+    await page.goto('/managers');
+    await page.getByRole('heading', { name: 'Managers', level: 1 }).waitFor();
+    await listRead;
+    await expect.poll(() => held.length, { timeout: 10_000 }).toBeGreaterThan(0);
+
+    const token = (await apiLogin(app.url, app.admin)).tokens.accessToken;
+    const created = await apiCall(
+      app.url,
+      'POST',
+      '/api/manager/managers',
+      { firstName: 'Late', lastName: 'Subscriber', email: 'late.subscriber@example.com' },
+      token,
+    );
+    expect(created.status).toBe(201);
+    // Answered after its read model: its push has gone out, to no one on this page.
+    await page.waitForTimeout(300);
+    expect(await page.getByText('Late Subscriber').count()).toBe(0);
+
+    release = true;
+    for (const send of held.splice(0)) send();
+    await page.getByText('Late Subscriber').waitFor({ timeout: 5_000 });
     expect(errors).toEqual([]);
     await page.context().close();
   });
