@@ -69,6 +69,19 @@ function Screen() {
   );
 }
 
+const PolicyPushed = graphql(`
+  subscription CacheTestPolicyChanged {
+    approvalPolicyChanged {
+      companyId
+    }
+  }
+`);
+
+function PolicyPushes() {
+  useSubscription({ query: PolicyPushed });
+  return null;
+}
+
 /** Records what its subscription hands the screen. */
 function Pushes({ into }: { into: unknown[] }) {
   const [sub] = useSubscription({ query: ApprovalPushed });
@@ -157,6 +170,35 @@ describe('the document cache', () => {
       gql.push(ApprovalPushed, { approvalChanged: { id: 'a1', type: 'ApprovalCreated' } });
     });
     await waitFor(() => expect(pushes.at(-1)).toMatchObject({ approvalChanged: { id: 'a1' } }));
+  });
+
+  it('waits for the words of all the screen’s subscriptions, then re-reads once', async () => {
+    let pending = 1;
+    const gql = createGraphQLMock()
+      .on(Pending, () => ({ dashboardStats: { pendingApprovals: pending } }))
+      .on(Chart, () => ({ dashboardApprovalsByStatus: [] }))
+      .on(Managers, { managers: { total: 3 } });
+    render(
+      <GraphQLTestProvider mock={gql}>
+        <Screen />
+        <Pushes into={[]} />
+        <PolicyPushes />
+      </GraphQLTestProvider>,
+    );
+    await screen.findByText('pending 1');
+    pending = 2;
+    act(() => {
+      gql.live(ApprovalPushed);
+    });
+    // The policy subscription (which covers the stats too) is not live yet: no read so far.
+    await new Promise((r) => setTimeout(r, 60));
+    expect(gql.calls(Pending)).toHaveLength(1);
+    act(() => {
+      gql.live(PolicyPushed);
+    });
+    await screen.findByText('pending 2');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(gql.calls(Pending)).toHaveLength(2);
   });
 
   it('reads a query being re-read once more after a burst, never once per push', async () => {

@@ -69,8 +69,11 @@ export function isSubscribedAck(result: OperationResult): boolean {
   );
 }
 
-/** A screen's subscriptions go live together: their re-reads are gathered this long into one. */
-const LIVE_ACK_GATHER_MS = 20;
+/**
+ * A screen's subscriptions go live one after another: after the first word, the re-read waits for
+ * the words of the others still on their way, at most this long, and is then made once for all.
+ */
+const LIVE_ACK_GATHER_MS = 250;
 
 export function createDocumentCache(): DocumentCache {
   /** Answers by operation key (active or not). */
@@ -84,7 +87,16 @@ export function createDocumentCache(): DocumentCache {
   let client: Client | null = null;
   /** Root fields of subscriptions that went live in the last few milliseconds, re-read together. */
   const staleSinceLive = new Set<string>();
-  let gathering = false;
+  /** Subscriptions started whose word has not come yet. */
+  const awaitingWord = new Set<number>();
+  let gatherTimer: ReturnType<typeof setTimeout> | null = null;
+  const rereadSinceLive = () => {
+    if (gatherTimer !== null) clearTimeout(gatherTimer);
+    gatherTimer = null;
+    const fields = [...staleSinceLive];
+    staleSinceLive.clear();
+    invalidate(fields);
+  };
 
   const reread = (key: number) => {
     const entry = active.get(key);
@@ -121,7 +133,9 @@ export function createDocumentCache(): DocumentCache {
   const track = (op: Operation): number => {
     const dispatch = ++dispatches;
     if (op.kind === 'query') active.set(op.key, { operation: op, fields: rootFieldsOf(op.query), dispatch });
+    else if (op.kind === 'subscription') awaitingWord.add(op.key);
     else if (op.kind === 'teardown') {
+      awaitingWord.delete(op.key);
       active.delete(op.key);
       inFlight.delete(op.key);
       dirty.delete(op.key);
@@ -142,15 +156,12 @@ export function createDocumentCache(): DocumentCache {
       // Live from now on: a change made between the screen's read and this moment was not pushed.
       const stale = staleFieldsOf('subscription', rootFieldsOf(op.query));
       if (stale !== EVERYTHING) for (const f of stale) staleSinceLive.add(f);
-      if (!gathering) {
-        gathering = true;
-        setTimeout(() => {
-          gathering = false;
-          const fields = [...staleSinceLive];
-          staleSinceLive.clear();
-          invalidate(fields);
-        }, LIVE_ACK_GATHER_MS);
-      }
+      awaitingWord.delete(op.key);
+      // The screen's last word: re-read now (after this turn, so words arriving together are one).
+      if (awaitingWord.size === 0) {
+        if (gatherTimer !== null) clearTimeout(gatherTimer);
+        gatherTimer = setTimeout(rereadSinceLive, 0);
+      } else gatherTimer ??= setTimeout(rereadSinceLive, LIVE_ACK_GATHER_MS);
       return;
     }
     // A failed write changed nothing; a push without data carries no news.
