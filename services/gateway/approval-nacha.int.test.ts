@@ -11,8 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
-import { syncVendors } from '../../test/support/payments.js';
-import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
+import { connectedCompany, nachaOutcome, syncVendors } from '../../test/support/payments.js';
 import type { QbBill, Realm } from '../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
 import { nachaJobHandlers } from '../../workers/approvals/nacha-jobs.js';
@@ -103,17 +102,6 @@ async function createApproved(billIds: string[], before?: () => Promise<void>) {
   return id;
 }
 
-/** The detail once the file's outcome for `version` is on it. */
-async function settled(id: string, version = 1) {
-  for (let i = 0; i < 200; i++) {
-    const r = await api(t.url, 'GET', `${A}/${id}`, { token: admin });
-    const d = r.body.data;
-    if (d.nachaVersion === version && d.nachaProcessingStatus !== 'REQUESTED') return d;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  throw new Error(`no NACHA outcome for ${id} v${version}`);
-}
-
 const download = (url: string, token = admin) =>
   fetch(`${t.url}${url}`, { headers: { authorization: `Bearer ${token}` } });
 
@@ -138,22 +126,13 @@ beforeAll(async () => {
     });
   moderator = (await signIn(t.url, 'mod@nacha.test', 'Passw0rd-123')).tokens.accessToken;
   user = (await signIn(t.url, 'user@nacha.test', 'Passw0rd-123')).tokens.accessToken;
-  const c = await api(t.url, 'POST', '/api/company/companies', {
-    body: { name: 'Nacha Bakery' },
+  ({ companyId, realmId, realm } = await connectedCompany({
+    url: t.url,
+    sim,
     token: admin,
-  });
-  companyId = c.body.data.id;
-  realmId = (
-    await connectOverHttp({
-      gatewayUrl: t.url,
-      simUrl: sim.url,
-      token: admin,
-      companyId,
-      app: qbApp,
-      realmIndex: 0,
-    })
-  ).realmId;
-  realm = sim.realms().find((r) => r.realmId === realmId)!;
+    app: qbApp,
+    name: 'Nacha Bakery',
+  }));
   await api(t.url, 'PUT', `/api/bill-approval/policies/${companyId}`, {
     body: { creatorMayNotApprove: false, secondApprovalThreshold: null, assignedStaffOnly: false },
     token: admin,
@@ -171,7 +150,7 @@ describe('the payment file', () => {
     const vendors = [...byVendor()].filter(([qbId, bills]) => vendorIds.has(qbId) && bills.length >= 1);
     const [qbId, bills] = vendors.at(-1)!;
     const id = await createApproved(take(bills.slice(0, 1)).map((b) => b.Id));
-    const d = await settled(id);
+    const d = await nachaOutcome(t.url, admin, id);
     expect(d.status).toBe('NACHA_PENDING');
     expect(d.nachaProcessingStatus).toBe('FAILED');
     expect(d.nachaProblems.map((p: any) => p.kind).sort()).toEqual(['company-settings', 'vendor-banking']);
@@ -191,7 +170,7 @@ describe('the payment file', () => {
       ).status,
     ).toBe(200);
     expect((await api(t.url, 'POST', `${A}/${id}/regenerate-nacha`, { token: admin })).status).toBe(200);
-    const again = await settled(id, 2);
+    const again = await nachaOutcome(t.url, admin, id, 2);
     expect(again.nachaProblems).toEqual([
       expect.objectContaining({ kind: 'vendor-banking', vendorName: expect.any(String) }),
     ]);
@@ -201,7 +180,7 @@ describe('the payment file', () => {
     const r = await api(t.url, 'POST', `${A}/${id}/regenerate-nacha`, { token: moderator });
     expect(r.status).toBe(200);
     expect(r.body.message).toBe('The NACHA file is being regenerated');
-    const done = await settled(id, 3);
+    const done = await nachaOutcome(t.url, admin, id, 3);
     expect(done).toMatchObject({
       status: 'NACHA_GENERATED',
       nachaProcessingStatus: 'GENERATED',
@@ -223,7 +202,7 @@ describe('the payment file', () => {
       `SELECT event_type FROM es_events WHERE stream_id = $1 ORDER BY stream_version`,
       [approvalStreamId(first)],
     )) as Array<{ event_type: string }>;
-    const d = await settled(first);
+    const d = await nachaOutcome(t.url, admin, first);
     expect(states.map((s) => s.event_type)).toContain('ApprovalApproved');
     expect(d.status).toBe('NACHA_GENERATED');
     expect(d.nachaEntryCount).toBe(2);
@@ -274,7 +253,7 @@ describe('the payment file', () => {
         Line: [{ Amount: paid.Balance, LinkedTxn: [{ TxnId: paid.Id, TxnType: 'Bill' }] }],
       });
     });
-    const d = await settled(id);
+    const d = await nachaOutcome(t.url, admin, id);
     expect(d.status).toBe('NACHA_GENERATED');
     expect(d.nachaSkippedBills).toEqual([
       { billId: paid.Id, docNumber: paid.DocNumber, reason: 'already paid in QuickBooks' },
@@ -306,7 +285,7 @@ describe('the payment file', () => {
       message: 'The NACHA file is being regenerated',
       approval: { status: 'NACHA_PENDING' },
     });
-    const d = await settled(first, 2);
+    const d = await nachaOutcome(t.url, admin, first, 2);
     expect(d.status).toBe('NACHA_GENERATED');
     const text = await (await download(d.nachaFileUrl)).text();
     expect(validateAchFile(text)).toEqual([]);

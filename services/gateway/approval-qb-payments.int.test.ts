@@ -10,8 +10,8 @@ import { foldQbSyncItem } from '../../projections/approvals/approval-payments.js
 import { testAppEnv } from '../../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
 import { api, gql, signIn } from '../../test/support/http.js';
+import { connectedCompany } from '../../test/support/payments.js';
 import { createTestRedis, type TestRedis } from '../../test/support/redis.js';
-import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
 import type { LoggedRequest } from '../../tools/qbo-sandbox/types.js';
 import { qbPaymentJobHandlers } from '../../workers/approvals/qb-payment-jobs.js';
@@ -172,14 +172,12 @@ beforeAll(async () => {
   userToken = (await signIn(url, 'viewer@billflow.test', 'Viewer-Passw0rd!')).tokens.accessToken;
 
   const connect = async (name: string, realmIndex: number) => {
-    const c = await api(url, 'POST', '/api/company/companies', { body: { name }, token });
-    const id = c.body.data.id as number;
-    const { realmId: rid } = await connectOverHttp({
-      gatewayUrl: url,
-      simUrl: sim.url,
+    const { companyId: id, realm } = await connectedCompany({
+      url,
+      sim,
       token,
-      companyId: id,
       app: qbApp,
+      name,
       realmIndex,
     });
     const policy = await api(url, 'PUT', `/api/bill-approval/policies/${id}`, {
@@ -187,7 +185,6 @@ beforeAll(async () => {
       token,
     });
     expect(policy.status).toBe(200);
-    const realm = sim.realms().find((r) => r.realmId === rid)!;
     const bank = realm.accounts.find((a) => a.AccountType === 'Bank' && a.Active)!;
     const set = await api(url, 'PUT', `/api/company/companies/${id}/payment-account`, {
       body: { qbPaymentAccountReference: bank.Id },

@@ -7,8 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
-import { readyToPay, syncVendors } from '../../test/support/payments.js';
-import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
+import { connectedCompany, nachaOutcome, readyToPay, syncVendors } from '../../test/support/payments.js';
 import type { QbBill, Realm } from '../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
 import { approvalStreamId } from '../approvals/approval-decider.js';
@@ -31,31 +30,17 @@ const GONE_ACCOUNT = '55501234567';
 /** The approval's events before the vendor was forgotten: [position, type]. */
 let steps: Array<[string, string]> = [];
 
-async function settled(id: string) {
-  for (let i = 0; i < 200; i++) {
-    const d = (await api(t.url, 'GET', `${A}/${id}`, { token: admin })).body.data;
-    if (d.nachaVersion === 1 && d.nachaProcessingStatus !== 'REQUESTED') return d;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  throw new Error(`no NACHA outcome for ${id}`);
-}
-
 beforeAll(async () => {
   sim = await startQboSandbox({ clients: [qbApp], ratePerMinute: 100_000, concurrentPerRealm: 50 });
   t = await startTestApp({ env: { QBO_OAUTH_BASE: sim.url, QBO_API_BASE: sim.url } });
   admin = (await signIn(t.url, t.admin.email, t.admin.password)).tokens.accessToken;
-  companyId = (
-    await api(t.url, 'POST', '/api/company/companies', { body: { name: 'Forget Me Bakery' }, token: admin })
-  ).body.data.id;
-  const { realmId } = await connectOverHttp({
-    gatewayUrl: t.url,
-    simUrl: sim.url,
+  ({ companyId, realm } = await connectedCompany({
+    url: t.url,
+    sim,
     token: admin,
-    companyId,
     app: qbApp,
-    realmIndex: 0,
-  });
-  realm = sim.realms().find((r) => r.realmId === realmId)!;
+    name: 'Forget Me Bakery',
+  }));
   await readyToPay(t.url, admin, companyId);
   for (const v of await syncVendors(t.url, admin, companyId)) vendorIds.set(v.qbVendorId, v.id);
 
@@ -86,7 +71,7 @@ beforeAll(async () => {
     token: admin,
   });
   expect(a.status, JSON.stringify(a.body)).toBe(200);
-  const d = await settled(approvalId);
+  const d = await nachaOutcome(t.url, admin, approvalId);
   expect(d.status).toBe('NACHA_GENERATED');
   const file = await fetch(`${t.url}${d.nachaFileUrl}`, { headers: { authorization: `Bearer ${admin}` } });
   expect(file.status).toBe(200);

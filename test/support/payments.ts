@@ -1,8 +1,46 @@
 // A connected company made ready to pay through the product's own calls, as the payment tests need
-// it: the approval policy, the NACHA settings and the payment account, and its vendors synced from
-// the QuickBooks simulator.
+// it: connected to the QuickBooks simulator, the approval policy, the NACHA settings and the payment
+// account, its vendors synced; and an approval's NACHA outcome awaited.
 import { expect } from 'vitest';
+import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
+import type { Realm } from '../../tools/qbo-sandbox/seed.js';
+import type { QboSandbox } from '../../tools/qbo-sandbox/server.js';
 import { api } from './http.js';
+
+/** A new company connected over HTTP to one of the simulator's realms, as an admin does it. */
+export async function connectedCompany(o: {
+  url: string;
+  sim: QboSandbox;
+  token: string;
+  app: { clientId: string; clientSecret: string };
+  name: string;
+  realmIndex?: number;
+}): Promise<{ companyId: number; realmId: string; realm: Realm }> {
+  const c = await api(o.url, 'POST', '/api/company/companies', { body: { name: o.name }, token: o.token });
+  expect(c.status, JSON.stringify(c.body)).toBe(201);
+  const companyId = c.body.data.id as number;
+  const { realmId } = await connectOverHttp({
+    gatewayUrl: o.url,
+    simUrl: o.sim.url,
+    token: o.token,
+    companyId,
+    app: o.app,
+    realmIndex: o.realmIndex ?? 0,
+  });
+  const realm = o.sim.realms().find((r) => r.realmId === realmId);
+  if (!realm) throw new Error(`the simulator has no realm ${realmId}`);
+  return { companyId, realmId, realm };
+}
+
+/** The approval's detail once the outcome of its NACHA file `version` is on it (waits up to 15 s). */
+export async function nachaOutcome(url: string, token: string, approvalId: string, version = 1) {
+  for (let i = 0; i < 300; i++) {
+    const d = (await api(url, 'GET', `/api/bill-approval/approvals/${approvalId}`, { token })).body.data;
+    if (d.nachaVersion === version && d.nachaProcessingStatus !== 'REQUESTED') return d;
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  throw new Error(`no NACHA outcome for ${approvalId} v${version}`);
+}
 
 /** The company's NACHA settings (a routing number that passes its check digit). */
 export const NACHA_CONFIG = {

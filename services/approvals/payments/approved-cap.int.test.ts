@@ -6,8 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { api, signIn } from '../../../test/support/http.js';
-import { readyToPay, syncVendors } from '../../../test/support/payments.js';
-import { connectOverHttp } from '../../../tools/qbo-sandbox/connect.js';
+import { connectedCompany, nachaOutcome, readyToPay, syncVendors } from '../../../test/support/payments.js';
 import type { QbBill, Realm } from '../../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../../tools/qbo-sandbox/server.js';
 import { parseAchFile } from '../../nacha/parser.js';
@@ -65,16 +64,6 @@ async function approveAfter(billIds: string[], changeInQuickBooks: () => Promise
   return id;
 }
 
-/** The detail once the first file's outcome is on it. */
-async function generated(id: string) {
-  for (let i = 0; i < 300; i++) {
-    const d = (await api(t.url, 'GET', `${A}/${id}`, { token: admin })).body.data;
-    if (d.nachaVersion === 1 && d.nachaProcessingStatus !== 'REQUESTED') return d;
-    await new Promise((res) => setTimeout(res, 50));
-  }
-  throw new Error(`no NACHA outcome for ${id}`);
-}
-
 const stateOf = async (id: string) =>
   (await t.started.app.commands.load(approvalDecider, approvalStreamId(id))).state;
 
@@ -84,23 +73,13 @@ beforeAll(async () => {
   const signedIn = await signIn(t.url, t.admin.email, t.admin.password);
   admin = signedIn.tokens.accessToken;
   adminId = signedIn.user.id;
-  const c = await api(t.url, 'POST', '/api/company/companies', {
-    body: { name: 'Capped Cabinetry' },
+  ({ companyId, realmId, realm } = await connectedCompany({
+    url: t.url,
+    sim,
     token: admin,
-  });
-  expect(c.status, JSON.stringify(c.body)).toBe(201);
-  companyId = c.body.data.id;
-  realmId = (
-    await connectOverHttp({
-      gatewayUrl: t.url,
-      simUrl: sim.url,
-      token: admin,
-      companyId,
-      app: qbApp,
-      realmIndex: 0,
-    })
-  ).realmId;
-  realm = sim.realms().find((r) => r.realmId === realmId)!;
+    app: qbApp,
+    name: 'Capped Cabinetry',
+  }));
   const bank = realm.accounts.find((a) => a.AccountType === 'Bank' && a.Active)!;
   await readyToPay(t.url, admin, companyId, { paymentAccount: bank.Id });
   for (const v of await syncVendors(t.url, admin, companyId)) vendorIds.set(v.qbVendorId, v.id);
@@ -138,7 +117,7 @@ describe('never more than was approved', () => {
         await setQbBalance(negative.Id, -25);
       },
     );
-    const d = await generated(id);
+    const d = await nachaOutcome(t.url, admin, id);
     expect(d.nachaProblems).toEqual([]);
     expect(d.status).toBe('NACHA_GENERATED');
     expect(d.nachaSkippedBills).toEqual([
@@ -176,7 +155,7 @@ describe('never more than was approved', () => {
         await setQbBalance(negative.Id, -25);
       },
     );
-    const d = await generated(id);
+    const d = await nachaOutcome(t.url, admin, id);
     expect(d.status, JSON.stringify(d.nachaProblems)).toBe('NACHA_GENERATED');
     const now = () => new Date().toISOString();
     const handle = (command: Parameters<typeof approvalDecider.decide>[0]) =>
