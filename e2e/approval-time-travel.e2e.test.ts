@@ -17,6 +17,7 @@ import type { ApprovalEvent } from '../schema/approvals/events.js';
 import { approvalStreamId } from '../services/approvals/approval-decider.js';
 import { anchorFile } from '../services/eventstore/anchor-publish.js';
 import { startTestApp, type TestApp } from '../test/support/app.js';
+import { approvalCreated, billSnapshot } from '../test/support/bills.js';
 import { api } from '../test/support/http.js';
 import {
   apiLogin,
@@ -49,38 +50,15 @@ beforeAll(async () => {
     token,
   });
   const at = (m: number) => new Date(Date.now() - 3_600_000 + m * 60_000).toISOString();
-  const bill = {
-    Id: '501',
-    DocNumber: 'INV-501',
-    TxnDate: '2026-11-01',
-    DueDate: '2026-12-01',
-    TotalAmt: 1250,
-    Balance: 1250,
-    CurrencyRef: 'USD',
-    VendorRef: { value: '77', name: 'Acme Paper' },
-    VendorInfo: { CompanyName: 'Acme Paper' },
-    VendorAddr: null,
-    Line: [],
-    AttachableId: null,
-    InvoiceFileName: null,
-  };
   const events: ApprovalEvent[] = [
-    {
-      type: 'ApprovalCreated',
-      data: {
-        approvalId: id,
-        companyId,
-        priority: 'HIGH',
-        managerId: null,
-        createdBy: adminId,
-        bills: [bill],
-        vendorContacts: [],
-        recipients: [],
-        confirmedDuplicates: [],
-        expiresAt: at(60 * 24 * 7),
-        at: at(1),
-      },
-    },
+    approvalCreated({
+      approvalId: id,
+      companyId,
+      createdBy: adminId,
+      bills: [billSnapshot('501', 1250, { VendorRef: { value: '77', name: 'Acme Paper' } })],
+      expiresAt: at(60 * 24 * 7),
+      at: at(1),
+    }),
     { type: 'ApprovalUpdated', data: { approvalId: id, companyId, priority: 'LOW', at: at(2) } },
     {
       type: 'ApprovalApproved',

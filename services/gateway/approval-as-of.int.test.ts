@@ -11,9 +11,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApprovalEvent, BillSnapshot } from '../../schema/approvals/events.js';
+import type { ApprovalEvent } from '../../schema/approvals/events.js';
 import { eventRegistry } from '../../schema/shared/events.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
+import { approvalCreated, billSnapshot } from '../../test/support/bills.js';
 import { api, gql, signIn } from '../../test/support/http.js';
 import { approvalStreamId } from '../approvals/approval-decider.js';
 import { OLD_REJECTED_UPCAST, type RejectedV0 } from '../approvals/as-of-old-shapes.js';
@@ -30,22 +31,6 @@ let openCompany = 0;
 let closedCompany = 0;
 const rejectedDef = eventRegistry.ApprovalRejected;
 const keptUpcasters = rejectedDef.upcasters;
-
-const bill = (id: string, amount: number, vendor = '55'): BillSnapshot => ({
-  Id: id,
-  DocNumber: `INV-${id}`,
-  TxnDate: '2026-11-01',
-  DueDate: '2026-12-01',
-  TotalAmt: amount,
-  Balance: amount,
-  CurrencyRef: 'USD',
-  VendorRef: { value: vendor, name: 'Acme Paper' },
-  VendorInfo: { CompanyName: 'Acme Paper' },
-  VendorAddr: null,
-  Line: [],
-  AttachableId: null,
-  InvoiceFileName: null,
-});
 
 /** Appends one event to the approval's stream; its log position. */
 async function append(
@@ -69,25 +54,22 @@ async function append(
   return r.position;
 }
 
-const created = (id: string, companyId: number, at: string): ApprovalEvent => ({
-  type: 'ApprovalCreated',
-  data: {
+const created = (id: string, companyId: number, at: string) =>
+  approvalCreated({
     approvalId: id,
     companyId,
-    priority: 'HIGH',
-    managerId: null,
     createdBy: adminId,
-    bills: [bill('10', 4000), bill('11', 693.45, '56')],
+    bills: [
+      billSnapshot('10', 4000),
+      billSnapshot('11', 693.45, { VendorRef: { value: '56', name: 'Acme Paper' } }),
+    ],
     vendorContacts: [
       { qbVendorId: '55', email: 'ap@acme.test', phone: '555-0100' },
       { qbVendorId: '56', email: 'billing@beta.test', phone: null },
     ],
     recipients: ['boss@client.test'],
-    confirmedDuplicates: [],
-    expiresAt: new Date(Date.parse(at) + 7 * 86_400_000).toISOString(),
     at,
-  },
-});
+  });
 
 /** The detail once the read model shows `status`. */
 async function detailWhen(id: string, done: (d: any) => boolean) {

@@ -11,9 +11,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ApprovalEvent } from '../../schema/approvals/events.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
-import { billSnapshot } from '../../test/support/bills.js';
+import { approvalCreated } from '../../test/support/bills.js';
 import { api, signIn } from '../../test/support/http.js';
 import { approvalStreamId } from '../approvals/approval-decider.js';
 import { anchorFile } from '../eventstore/anchor-publish.js';
@@ -52,22 +51,14 @@ async function company(name: string, openToAllStaff: boolean) {
 
 async function createApproval(id: string, companyId: number) {
   const at = new Date(Date.now() - 60_000).toISOString();
-  const created: ApprovalEvent = {
-    type: 'ApprovalCreated',
-    data: {
-      approvalId: id,
-      companyId,
-      priority: 'HIGH',
-      managerId: null,
-      createdBy: adminId,
-      bills: [billSnapshot('10', 400)],
-      vendorContacts: [{ qbVendorId: '55', email: 'ap@acme.test', phone: null }],
-      recipients: ['boss@client.test'],
-      confirmedDuplicates: [],
-      expiresAt: new Date(Date.now() + 7 * 86_400_000).toISOString(),
-      at,
-    },
-  };
+  const created = approvalCreated({
+    approvalId: id,
+    companyId,
+    createdBy: adminId,
+    vendorContacts: [{ qbVendorId: '55', email: 'ap@acme.test', phone: null }],
+    recipients: ['boss@client.test'],
+    at,
+  });
   await t.started.app.store.append(
     approvalStreamId(id),
     [{ id: randomUUID(), type: created.type, data: created.data, metadata: { userId: String(adminId) } }],
