@@ -11,6 +11,7 @@ import { resetToasts } from '../../../components/ui/use-toast';
 import { ApprovalsChanged } from '../../../hooks/use-approval-changed';
 import { sessionStore } from '../../../lib/session-store';
 import { formatCurrency } from '../../../lib/utils';
+import { captureDownloads } from '../../../testing/downloads';
 import { mockFetch, sampleUser } from '../../../testing/fetch-mock';
 import {
   createGraphQLMock,
@@ -186,12 +187,7 @@ describe('ApprovalDetailPage', () => {
           headers: { 'content-disposition': `attachment; filename="audit-${ID}.json"` },
         }),
     );
-    URL.createObjectURL = vi.fn(() => 'blob:a');
-    URL.revokeObjectURL = vi.fn();
-    const saved: string[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      saved.push(this.download);
-    });
+    const saved = captureDownloads();
     renderPage();
     const button = await screen.findByRole('button', { name: 'Export audit bundle' });
     await waitFor(() => expect(gql.calls(ApprovalHistoryQuery).length).toBeGreaterThan(0));
@@ -367,12 +363,7 @@ describe('ApprovalDetailPage', () => {
           headers: { 'content-disposition': 'attachment; filename="NACHA_A.txt"' },
         }),
     );
-    URL.createObjectURL = vi.fn(() => 'blob:h');
-    URL.revokeObjectURL = vi.fn();
-    const saved: string[] = [];
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      saved.push(this.download);
-    });
+    const saved = captureDownloads();
     renderPage();
     await userEvent.click(await screen.findByRole('button', { name: 'Download file' }));
     await screen.findByText('Download started');

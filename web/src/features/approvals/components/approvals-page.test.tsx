@@ -10,6 +10,7 @@ import { resetToasts } from '../../../components/ui/use-toast';
 import { ApprovalsChanged } from '../../../hooks/use-approval-changed';
 import { ApprovalPolicyChanged } from '../../../hooks/use-approval-policy-changed';
 import { sessionStore } from '../../../lib/session-store';
+import { captureDownloads } from '../../../testing/downloads';
 import { json, mockFetch, sampleUser } from '../../../testing/fetch-mock';
 import {
   createGraphQLMock,
@@ -350,12 +351,7 @@ describe('ApprovalsPage', () => {
       if (call.url.startsWith('/api/bill-approval/approvals/export')) return exportAnswer();
       return json(404, { success: false, message: 'unexpected' });
     });
-    const saved: string[] = [];
-    URL.createObjectURL = vi.fn(() => 'blob:approvals');
-    URL.revokeObjectURL = vi.fn();
-    vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-      saved.push(this.download);
-    });
+    const saved = captureDownloads();
     renderPage();
     const user = userEvent.setup();
     await screen.findByText('No approvals found');

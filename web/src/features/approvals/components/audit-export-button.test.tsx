@@ -7,6 +7,7 @@ import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import Toaster from '../../../components/ui/toaster';
 import { resetToasts } from '../../../components/ui/use-toast';
+import { captureDownloads } from '../../../testing/downloads';
 import { json, mockFetch } from '../../../testing/fetch-mock';
 import type { Role } from '../../../types/api';
 import { AuditExportButton } from './audit-export-button';
@@ -23,14 +24,9 @@ function show(role: Role | null, onExported = vi.fn()) {
   return onExported;
 }
 
-const saved: string[] = [];
+let saved: string[] = [];
 beforeEach(() => {
-  saved.length = 0;
-  URL.createObjectURL = vi.fn(() => 'blob:bundle');
-  URL.revokeObjectURL = vi.fn();
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    saved.push(this.download);
-  });
+  saved = captureDownloads();
 });
 afterEach(() => {
   cleanup();

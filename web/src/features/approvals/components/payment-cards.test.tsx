@@ -8,6 +8,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import Toaster from '../../../components/ui/toaster';
 import { resetToasts } from '../../../components/ui/use-toast';
+import { captureDownloads } from '../../../testing/downloads';
 import { mockFetch } from '../../../testing/fetch-mock';
 import {
   createGraphQLMock,
@@ -74,15 +75,10 @@ function show(ui: React.ReactNode) {
   );
 }
 
-const saved: string[] = [];
+let saved: string[] = [];
 beforeEach(() => {
   gql = createGraphQLMock();
-  saved.length = 0;
-  URL.createObjectURL = vi.fn(() => 'blob:nacha');
-  URL.revokeObjectURL = vi.fn();
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    saved.push(this.download);
-  });
+  saved = captureDownloads();
 });
 afterEach(() => {
   cleanup();

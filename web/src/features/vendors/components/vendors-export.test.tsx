@@ -7,6 +7,7 @@ import { MemoryRouter } from 'react-router-dom';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import Toaster from '../../../components/ui/toaster';
 import { sessionStore } from '../../../lib/session-store';
+import { captureDownloads } from '../../../testing/downloads';
 import { json, mockFetch, sampleUser } from '../../../testing/fetch-mock';
 import { createGraphQLMock, GraphQLTestProvider } from '../../../testing/graphql-mock';
 import { CompanyChoicesQuery, VendorsQuery } from '../api/vendors';
@@ -22,14 +23,9 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const saved: string[] = [];
+let saved: string[] = [];
 beforeEach(() => {
-  saved.length = 0;
-  URL.createObjectURL = vi.fn(() => 'blob:vendors');
-  URL.revokeObjectURL = vi.fn();
-  vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
-    saved.push(this.download);
-  });
+  saved = captureDownloads();
 });
 
 function open() {
