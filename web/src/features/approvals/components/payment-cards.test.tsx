@@ -17,38 +17,14 @@ import {
   gqlError,
 } from '../../../testing/graphql-mock';
 import { GeneratePennyTest, type PaymentView, RegenerateNacha, RetryQbSync } from '../api/payments';
+import { ID, sampleApproval } from '../testing/sample-approval';
 import { NachaCard } from './nacha-card';
 import { QbSyncCard } from './qb-sync-card';
 
-const ID = 'bbbbbbbb-1111-2222-3333-444444444444';
 const FILE_URL = `/api/bill-approval/approvals/${ID}/nacha-files/f2`;
 
-const payment = (over: Partial<PaymentView> = {}): PaymentView => ({
-  id: ID,
-  status: 'PENDING',
-  nachaFileGenerated: false,
-  nachaFileName: null,
-  nachaBatchNumber: null,
-  nachaGeneratedAt: null,
-  nachaProcessingStatus: null,
-  nachaFileUrl: null,
-  nachaProblems: [],
-  nachaSkippedBills: [],
-  nachaFiles: null,
-  pennyTestGenerated: false,
-  pennyTestBatchNumber: null,
-  pennyTestFileName: null,
-  pennyTestAmount: null,
-  pennyTestVendorCount: null,
-  pennyTestGeneratedAt: null,
-  pennyTestFileUrl: null,
-  qbPaymentSyncStatus: null,
-  qbPaymentSyncMessage: null,
-  qbPaymentSyncAt: null,
-  qbPaymentSyncDetails: null,
-  qbPaymentSyncItems: [],
-  ...over,
-});
+/** The sample approval as the cards read it: pending, nothing generated, nothing synced. */
+const payment = (over: Partial<PaymentView> = {}): PaymentView => ({ ...sampleApproval(), ...over });
 
 const generated = (over: Partial<PaymentView> = {}) =>
   payment({
