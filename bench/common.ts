@@ -52,11 +52,31 @@ export async function freshDatabase(adminUrl: string, label: string) {
 export const fmt = (n: number, digits = 0) =>
   n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
+/** A child process run to its end, its stdout gathered (its stderr shown as it comes). */
+export function captureProcess(
+  argv: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...argv], {
+      cwd: options.cwd,
+      env: options.env ?? process.env,
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout?.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.on('error', reject);
+    child.on('exit', (code) => resolve({ code, out }));
+  });
+}
+
 /**
  * A part's file run in a process of its own (its own heap: no other part's garbage in its figures),
  * `node [flags] --import tsx <file> [args]`; its last line on stdout is the part's result.
  */
-export function partProcess(
+export async function partProcess(
   name: string,
   file: string,
   {
@@ -65,21 +85,8 @@ export function partProcess(
     env,
   }: { args?: readonly string[]; flags?: readonly string[]; env?: NodeJS.ProcessEnv } = {},
 ): Promise<PartResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...flags, '--import', 'tsx', file, ...args], {
-      env: env ?? process.env,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      const last = out.trim().split('\n').at(-1) ?? '';
-      if (code !== 0 || !last.startsWith('{'))
-        return reject(new Error(`bench part ${name} failed (exit ${code})`));
-      resolve(JSON.parse(last) as PartResult);
-    });
-  });
+  const { code, out } = await captureProcess([...flags, '--import', 'tsx', file, ...args], { env });
+  const last = out.trim().split('\n').at(-1) ?? '';
+  if (code !== 0 || !last.startsWith('{')) throw new Error(`bench part ${name} failed (exit ${code})`);
+  return JSON.parse(last) as PartResult;
 }

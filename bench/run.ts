@@ -4,7 +4,6 @@
 // parts' own files are report-*.ts). Run in one process, a part paid for the parts before it (the
 // replay took 1.3 – 1.45 s after the append part instead of 0.86 – 0.96 s alone, and the latency
 // client's heap had grown with every earlier part).
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,7 +12,7 @@ import { NODE_FLAGS } from '../services/shared/node-flags.js';
 import { aptInstall, ensureLocalServices, ROOT } from '../tools/local-services.js';
 import { auditAsOfPart } from './audit-asof.js';
 import { auditVerifyPart } from './audit-verify.js';
-import { fmt, type PartResult, partProcess, quick, type Row } from './common.js';
+import { captureProcess, fmt, type PartResult, partProcess, quick, type Row } from './common.js';
 import { damonState } from './host.js';
 import { nachaPart } from './nacha.js';
 import { runOnePart } from './part.js';
@@ -110,47 +109,33 @@ async function main() {
  * set-up (the test app and simulator), 150 requests a second for 65 s (10 with --quick) after a
  * minute that empties the realm's window. The figure: no request answers 503.
  */
-function billsLoad(): Promise<PartResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'bench/bills-load.config.ts'],
+async function billsLoad(): Promise<PartResult> {
+  const { code, out } = await captureProcess(
+    [path.join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'bench/bills-load.config.ts'],
+    { cwd: ROOT, env: { ...process.env, ...(quick ? { BILLS_LOAD_SECONDS: '10' } : {}) } },
+  );
+  // The bench prints its result as indented JSON inside vitest's output.
+  const found = /\{\s*"seconds"[\s\S]*?\n\}/.exec(out);
+  if (code !== 0 || !found) throw new Error(`bench part bills failed (exit ${code})`);
+  const r = JSON.parse(found[0]) as {
+    seconds: number;
+    requests: number;
+    perSecond: number;
+    status503: number;
+    percent503: number;
+    quickbooksAsked: number;
+  };
+  return {
+    rows: [
       {
-        cwd: ROOT,
-        env: { ...process.env, ...(quick ? { BILLS_LOAD_SECONDS: '10' } : {}) },
-        stdio: ['ignore', 'pipe', 'inherit'],
+        figure: `/bills under a mixed load: 150 requests/s for ${fmt(r.seconds)} s (7.5 /bills views/s, a create every 2 s, the rest list reads), one realm at Intuit's 500/min and 10/s`,
+        value: `${fmt(r.status503)} of ${fmt(r.requests)} answered 503 (${r.percent503} %), ${fmt(r.perSecond, 1)} req/s, ${fmt(r.quickbooksAsked)} QuickBooks requests`,
+        target: 'no 503',
+        met: r.status503 === 0,
       },
-    );
-    let out = '';
-    child.stdout?.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      // The bench prints its result as indented JSON inside vitest's output.
-      const found = /\{\s*"seconds"[\s\S]*?\n\}/.exec(out);
-      if (code !== 0 || !found) return reject(new Error(`bench part bills failed (exit ${code})`));
-      const r = JSON.parse(found[0]) as {
-        seconds: number;
-        requests: number;
-        perSecond: number;
-        status503: number;
-        percent503: number;
-        quickbooksAsked: number;
-      };
-      resolve({
-        rows: [
-          {
-            figure: `/bills under a mixed load: 150 requests/s for ${fmt(r.seconds)} s (7.5 /bills views/s, a create every 2 s, the rest list reads), one realm at Intuit's 500/min and 10/s`,
-            value: `${fmt(r.status503)} of ${fmt(r.requests)} answered 503 (${r.percent503} %), ${fmt(r.perSecond, 1)} req/s, ${fmt(r.quickbooksAsked)} QuickBooks requests`,
-            target: 'no 503',
-            met: r.status503 === 0,
-          },
-        ],
-        data: { bills: r },
-      });
-    });
-  });
+    ],
+    data: { bills: r },
+  };
 }
 
 /** Cold replays run in a part process each: a rebuild happens in a freshly started projector. */
