@@ -11,7 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
-import { connectedCompany, nachaOutcome, syncVendors } from '../../test/support/payments.js';
+import { connectedCompany, NACHA_CONFIG, nachaOutcome, syncVendors } from '../../test/support/payments.js';
 import type { QbBill, Realm } from '../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
 import { nachaJobHandlers } from '../../workers/approvals/nacha-jobs.js';
@@ -59,15 +59,7 @@ async function qbPost(path: string, body: unknown) {
   return (await res.json()) as any;
 }
 
-const nacha = (over: Record<string, unknown> = {}) => ({
-  bankRoutingNumber: '021000021',
-  bankAccountNumber: '000123456789',
-  bankAccountType: 'checking',
-  bankName: 'Chase',
-  companyTaxId: '12-3456789',
-  immediateDestinationName: 'JPMORGAN CHASE',
-  ...over,
-});
+const nacha = (over: Record<string, unknown> = {}) => ({ ...NACHA_CONFIG, ...over });
 
 async function setBanking(qbVendorId: string, account: string) {
   accounts.set(qbVendorId, account);
