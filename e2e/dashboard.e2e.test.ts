@@ -20,6 +20,7 @@ import {
   signIn,
 } from './support/browser.js';
 import { graphqlFailure, isOperation, routeOperation } from './support/graphql.js';
+import { proxyGraphQLSocket } from './support/socket.js';
 
 let app: TestApp;
 let sim: QboSandbox;
@@ -179,18 +180,14 @@ describe('dashboard content', () => {
         if (isOperation(r, 'SystemHealth')) healthRequests.push(r);
         if (isOperation(r, 'DashboardStats')) statsRequests.push(r);
       });
-      await p.routeWebSocket(/\/graphql$/, (ws) => {
-        const server = ws.connectToServer();
-        ws.onMessage((message) => {
-          if (JSON.parse(String(message)).type === 'subscribe') subscribes += 1;
-          server.send(message);
-        });
-        server.onMessage((message) => {
-          if (JSON.parse(String(message)).payload?.extensions?.subscribed === true) words += 1;
-          ws.send(message);
-        });
-        server.onClose((code, reason) => void ws.close({ code, reason }));
-        ws.onClose((code, reason) => void server.close({ code, reason }));
+      await proxyGraphQLSocket(p, {
+        fromPage: (msg, forward) => {
+          if (msg.type === 'subscribe') subscribes += 1;
+          forward();
+        },
+        fromServer: (msg) => {
+          if (msg.payload?.extensions?.subscribed === true) words += 1;
+        },
       });
     });
     await page.getByTestId('health-status').waitFor();

@@ -16,6 +16,7 @@ import {
   signIn,
 } from './support/browser.js';
 import { isOperation } from './support/graphql.js';
+import { proxyGraphQLSocket } from './support/socket.js';
 
 let app: TestApp;
 let browser: Browser;
@@ -146,17 +147,12 @@ describe('managers screens', () => {
     const { page, errors } = await openPage(browser, app.url);
     const held: Array<() => void> = [];
     let release = false;
-    await page.routeWebSocket(/\/graphql$/, (ws) => {
-      const server = ws.connectToServer();
-      ws.onMessage((message) => {
-        const msg = JSON.parse(String(message));
+    await proxyGraphQLSocket(page, {
+      fromPage: (msg, forward) => {
         if (!release && msg.type === 'subscribe' && String(msg.payload?.query).includes('managerChanged'))
-          held.push(() => server.send(message));
-        else server.send(message);
-      });
-      server.onMessage((message) => ws.send(message));
-      server.onClose((code, reason) => void ws.close({ code, reason }));
-      ws.onClose((code, reason) => void server.close({ code, reason }));
+          held.push(forward);
+        else forward();
+      },
     });
     await signIn(page, app.admin);
     const listRead = page.waitForResponse((r) => isOperation(r.request(), 'Managers'));

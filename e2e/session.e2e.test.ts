@@ -16,6 +16,7 @@ import {
   readStorage,
   signIn,
 } from './support/browser.js';
+import { proxyGraphQLSocket } from './support/socket.js';
 
 // Long enough that a reload on a loaded 2-core host finishes on the renewed token: at 5 s, and again
 // at 8 s with two browser files at a time, a slow reload outlived it and refreshed twice.
@@ -122,24 +123,15 @@ describe('subscriptions', () => {
     const inits: Array<string | null> = [];
     const closes: number[] = [];
     let acks = 0;
-    let dropToPage: (() => Promise<void>) | null = null;
-    await page.routeWebSocket(/\/graphql$/, (ws) => {
-      const server = ws.connectToServer();
-      ws.onMessage((message) => {
-        const msg = JSON.parse(String(message));
+    const socket = await proxyGraphQLSocket(page, {
+      fromPage: (msg, forward) => {
         if (msg.type === 'connection_init') inits.push(msg.payload?.token ?? null);
-        server.send(message);
-      });
-      server.onMessage((message) => {
-        if (JSON.parse(String(message)).type === 'connection_ack') acks += 1;
-        ws.send(message);
-      });
-      server.onClose((code, reason) => {
-        closes.push(code ?? 0);
-        void ws.close({ code, reason });
-      });
-      ws.onClose((code, reason) => void server.close({ code, reason }));
-      dropToPage = () => ws.close({ code: 1012, reason: 'Service Restart' });
+        forward();
+      },
+      fromServer: (msg) => {
+        if (msg.type === 'connection_ack') acks += 1;
+      },
+      serverClosed: (code) => closes.push(code),
     });
 
     await signIn(page, person);
@@ -161,7 +153,7 @@ describe('subscriptions', () => {
     expect(lastToken).toBe((await readStorage(page)).token);
     // A dropped connection (a gateway restart) is taken up again as well.
     const before = acks;
-    await dropToPage!();
+    await socket.dropToPage();
     await expect.poll(() => acks, { timeout: 20_000 }).toBeGreaterThan(before);
 
     // The renewed subscription still delivers: a rename shows in the header at once.

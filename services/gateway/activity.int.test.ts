@@ -2,11 +2,10 @@
 // created, approved and rejected and companies connected to QuickBooks make lines; an ADMIN reads
 // every line, staff only those of the companies in their scope (decision 0001) and of the kinds
 // their role reads elsewhere, over REST, GraphQL and the live `activityAdded` push alike.
-import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
+import { socketClient } from '../../test/support/socket.js';
 import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
 
@@ -54,12 +53,7 @@ async function until(ok: () => Promise<boolean>, timeoutMs = 15_000) {
 function watchActivity(token: string, variables: Record<string, unknown> = {}) {
   const lines: string[] = [];
   const errors: unknown[] = [];
-  const client = createClient({
-    url: `${t.url.replace('http', 'ws')}/graphql`,
-    webSocketImpl: WebSocket,
-    connectionParams: { token },
-    retryAttempts: 0,
-  });
+  const client = socketClient(t.url, token);
   const connected = new Promise<void>((resolve) => client.on('connected', () => resolve()));
   client.subscribe(
     {

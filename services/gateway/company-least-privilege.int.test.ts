@@ -4,12 +4,11 @@
 // Every other field is tested one by one over REST (absent) and GraphQL (refused), for both lower
 // roles, and present for the ADMIN; QuickBooks company info, bank balances and token status are the
 // ADMIN's alone. Real gateway, database and the QuickBooks simulator.
-import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { CompanyRead } from '../../schema/companies/answers.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
+import { socketClient } from '../../test/support/socket.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
 
 const BASE = '/api/company/companies';
@@ -305,12 +304,7 @@ describe('GraphQL: a company as each role reads it', () => {
   it.each(LOWER)('a %s’s live company pushes carry no more than its reads', async (role) => {
     const pushes = (token: string, selection: string) => {
       const got: any[] = [];
-      const client = createClient({
-        url: `${t.url.replace('http', 'ws')}/graphql`,
-        webSocketImpl: WebSocket,
-        connectionParams: { token },
-        retryAttempts: 0,
-      });
+      const client = socketClient(t.url, token);
       const connected = new Promise<void>((resolve) => client.on('connected', () => resolve()));
       client.subscribe(
         { query: `subscription { companyChanged { id company { id name ${selection} } } }` },

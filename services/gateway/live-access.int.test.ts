@@ -1,11 +1,10 @@
 // A subscription's caller is checked when the socket connects; these tests prove a later demotion or
 // deactivation ends what the old role allowed: the socket is closed with 4403 and a reconnect is
 // checked again with the current role.
-import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, signIn } from '../../test/support/http.js';
+import { socketClient } from '../../test/support/socket.js';
 
 let t: TestApp;
 let adminToken: string;
@@ -33,11 +32,7 @@ function watch(token: string) {
   const closes: number[] = [];
   const messages: unknown[] = [];
   const errors: unknown[] = [];
-  const client = createClient({
-    url: `${t.url.replace('http', 'ws')}/graphql`,
-    webSocketImpl: WebSocket,
-    connectionParams: { token },
-    retryAttempts: 0,
+  const client = socketClient(t.url, token, {
     on: { closed: (e) => closes.push((e as { code: number }).code) },
   });
   const connected = new Promise<void>((resolve) => client.on('connected', () => resolve()));

@@ -1,11 +1,10 @@
 // Live streams do not outlive access (issue 9, item 3): a socket ends with its session (sign-out, a
 // password change elsewhere, an admin's reset, deletion) and with its token; GraphQL over SSE is not
 // served at all; and `login` over graphql-ws counts against the caller's address like over HTTP.
-import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, signIn } from '../../test/support/http.js';
+import { socketClient } from '../../test/support/socket.js';
 
 let t: TestApp;
 
@@ -29,11 +28,7 @@ async function admin(email: string) {
 
 function socket(token: string) {
   const closes: number[] = [];
-  const client = createClient({
-    url: `${t.url.replace('http', 'ws')}/graphql`,
-    webSocketImpl: WebSocket,
-    connectionParams: { token },
-    retryAttempts: 0,
+  const client = socketClient(t.url, token, {
     lazy: false,
     // The close is what these tests wait for (`closes`); graphql-ws would also print it to stderr.
     onNonLazyError: () => {},
@@ -116,13 +111,11 @@ describe('other transports and limits', () => {
   });
 
   it('login over graphql-ws counts against the address as over HTTP', async () => {
-    const client = createClient({
-      url: `${t.url.replace('http', 'ws')}/graphql`,
-      webSocketImpl: WebSocket,
-      retryAttempts: 0,
-      // A socket needs a signed-in caller; from it, someone could try other people's passwords.
-      connectionParams: { token: (await signIn(t.url, t.admin.email, t.admin.password)).tokens.accessToken },
-    });
+    // A socket needs a signed-in caller; from it, someone could try other people's passwords.
+    const client = socketClient(
+      t.url,
+      (await signIn(t.url, t.admin.email, t.admin.password)).tokens.accessToken,
+    );
     const loginOnce = (email: string) =>
       new Promise<string>((resolve) => {
         client.subscribe(

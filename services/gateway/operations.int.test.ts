@@ -3,13 +3,12 @@
 // feed, and an answer while Redis is down.
 import { randomUUID } from 'node:crypto';
 import { Queue } from 'bullmq';
-import { createClient } from 'graphql-ws';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
 import { startScratchRedis } from '../../test/support/scratch-services.js';
+import { socketClient } from '../../test/support/socket.js';
 import { ensureParkedTable, parkEvent } from '../consumers/parked.js';
 import type { StoredEvent } from '../eventstore/port.js';
 import { APPEND_LOCK_CLASS } from '../eventstore/postgres.js';
@@ -166,12 +165,7 @@ describe('role matrix: GraphQL', () => {
 function watchOperations(token: string) {
   const messages: any[] = [];
   const errors: unknown[] = [];
-  const client = createClient({
-    url: `${t.url.replace('http', 'ws')}/graphql`,
-    webSocketImpl: WebSocket,
-    connectionParams: { token },
-    retryAttempts: 0,
-  });
+  const client = socketClient(t.url, token);
   client.subscribe(
     {
       query:

@@ -1,11 +1,10 @@
 // Over the real gateway: a subscription that asked is told when it is live, and a change made the
 // moment after is pushed (the web's screens re-read on that message; see subscribed-ack.ts). One
 // that did not ask sees the change as its first message, as before.
-import { createClient } from 'graphql-ws';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, signIn } from '../../test/support/http.js';
+import { socketClient } from '../../test/support/socket.js';
 
 let t: TestApp;
 let token: string;
@@ -24,12 +23,7 @@ afterAll(async () => {
 
 function listen(subscribedAck: boolean) {
   const messages: unknown[] = [];
-  const client = createClient({
-    url: `${t.url.replace('http', 'ws')}/graphql`,
-    webSocketImpl: WebSocket,
-    connectionParams: { token },
-    retryAttempts: 0,
-  });
+  const client = socketClient(t.url, token);
   let onFirst: () => void = () => {};
   const first = new Promise<void>((resolve) => {
     onFirst = resolve;

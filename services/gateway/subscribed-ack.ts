@@ -5,6 +5,10 @@
 // once the subscription's source is listening; it re-reads what the subscription covers then
 // (web/src/lib/urql.ts). Clients that do not ask see the stream as before.
 import type { ExecutionResult } from 'graphql';
+import { isAsyncIterable } from 'graphql-yoga';
+
+/** What a subscription's execution gives: a stream, or errors when it could not start. */
+type SubscribeResult = ExecutionResult | AsyncIterable<ExecutionResult>;
 
 export const SUBSCRIBED: ExecutionResult = { data: null, extensions: { subscribed: true } };
 
@@ -16,19 +20,15 @@ export function wantsSubscribedAck(extensions: unknown): boolean {
   );
 }
 
-function isAsyncIterable(x: unknown): x is AsyncIterable<ExecutionResult> {
-  return typeof x === 'object' && x !== null && Symbol.asyncIterator in x;
-}
-
 /**
  * The stream with SUBSCRIBED before its first result. The source is started (its first `next()`
  * called) before SUBSCRIBED is handed out: our sources join the live fan-out synchronously when
  * started (live.ts), generator filters such as inStaffScope included, so every notice published
  * after the client sees SUBSCRIBED reaches it. An error result (not a stream) passes unchanged.
  */
-export async function withSubscribedAck<T>(
-  result: T | Promise<T>,
-): Promise<T | AsyncIterable<ExecutionResult>> {
+export async function withSubscribedAck(
+  result: SubscribeResult | Promise<SubscribeResult>,
+): Promise<SubscribeResult> {
   const settled = await result;
   if (!isAsyncIterable(settled)) return settled;
   const source = settled[Symbol.asyncIterator]();

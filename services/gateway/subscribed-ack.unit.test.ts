@@ -1,5 +1,6 @@
 // The SUBSCRIBED marker comes only once the source is listening, and the stream after it is the
 // source's own: nothing lost, nothing added, ended with it.
+import { type ExecutionResult, GraphQLError } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { SUBSCRIBED, wantsSubscribedAck, withSubscribedAck } from './subscribed-ack.js';
 
@@ -32,7 +33,7 @@ async function* filtered<T>(from: AsyncIterable<T>) {
 
 describe('withSubscribedAck', () => {
   it('starts the source before SUBSCRIBED is handed out, through a generator filter too', async () => {
-    for (const wrap of [(s: AsyncIterable<unknown>) => s, filtered]) {
+    for (const wrap of [(s: AsyncIterable<ExecutionResult>) => s, filtered]) {
       const { iterable, seen } = source([1, 2]);
       const stream = (await withSubscribedAck(wrap(iterable))) as AsyncIterable<unknown>;
       const it = stream[Symbol.asyncIterator]();
@@ -54,7 +55,7 @@ describe('withSubscribedAck', () => {
   });
 
   it('passes an error result (no stream) unchanged', async () => {
-    const refused = { errors: [{ message: 'Forbidden' }] };
+    const refused: ExecutionResult = { errors: [new GraphQLError('Forbidden')] };
     expect(await withSubscribedAck(Promise.resolve(refused))).toBe(refused);
   });
 

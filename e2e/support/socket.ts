@@ -1,0 +1,53 @@
+// The page's GraphQL socket (graphql-ws) proxied through the test: to watch what the app and the
+// gateway say, to hold a message back, or to drop the connection as a gateway restart would.
+//
+// Usage:
+//   const socket = await proxyGraphQLSocket(page, {
+//     fromPage: (msg, forward) => (msg.type === 'subscribe' ? held.push(forward) : forward()),
+//     fromServer: (msg) => { if (msg.type === 'connection_ack') acks += 1; },
+//   });
+//   await socket.dropToPage();
+import type { Page } from 'playwright-core';
+
+/** A graphql-ws message as sent (type, id, payload). */
+export interface SocketMessage {
+  type: string;
+  id?: string;
+  payload?: any;
+}
+
+export interface SocketWatch {
+  /** Each message the app sends; it goes on when `forward` is called (by default at once). */
+  fromPage?(message: SocketMessage, forward: () => void): void;
+  /** Each message the gateway sends, before the app gets it. */
+  fromServer?(message: SocketMessage): void;
+  /** The gateway closed the socket (4403: session or token ended). */
+  serverClosed?(code: number): void;
+}
+
+/** Must be set up before the page opens its socket (before signing in). */
+export async function proxyGraphQLSocket(page: Page, watch: SocketWatch = {}) {
+  let drop: (() => Promise<void>) | null = null;
+  await page.routeWebSocket(/\/graphql$/, (ws) => {
+    const server = ws.connectToServer();
+    ws.onMessage((message) => {
+      const forward = () => server.send(message);
+      if (watch.fromPage) watch.fromPage(JSON.parse(String(message)), forward);
+      else forward();
+    });
+    server.onMessage((message) => {
+      watch.fromServer?.(JSON.parse(String(message)));
+      ws.send(message);
+    });
+    server.onClose((code, reason) => {
+      watch.serverClosed?.(code ?? 0);
+      void ws.close({ code, reason });
+    });
+    ws.onClose((code, reason) => void server.close({ code, reason }));
+    drop = () => ws.close({ code: 1012, reason: 'Service Restart' });
+  });
+  return {
+    /** Closes the page's side as a restarting gateway does (1012); the app reconnects. */
+    dropToPage: () => drop?.() ?? Promise.resolve(),
+  };
+}
