@@ -1,6 +1,6 @@
 // Over the real gateway: a subscription that asked is told when it is live, and a change made the
 // moment after is pushed (the web's screens re-read on that message; see subscribed-ack.ts). One
-// that did not ask sees the change as its first message, as before.
+// that did not ask sees the change as its first message, as before; one refused gets no word.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, signIn } from '../../test/support/http.js';
@@ -78,4 +78,28 @@ it('not asked: the change is the first message', async () => {
     .toBeGreaterThan(0);
   expect(l.messages[0]).toEqual({ data: { approvalPolicyChanged: { companyId } } });
   await l.client.dispose();
+});
+
+it('refused: a caller without the permission gets the error, never the word', async () => {
+  const reg = await api(t.url, 'POST', '/api/auth/register', {
+    token,
+    body: { email: 'ack.user@billflow.test', password: 'Passw0rd-123', role: 'USER' },
+  });
+  expect(reg.status, JSON.stringify(reg.body)).toBe(201);
+  const userToken = (await signIn(t.url, 'ack.user@billflow.test', 'Passw0rd-123')).tokens.accessToken;
+  const client = socketClient(t.url, userToken);
+  const seen = await new Promise<unknown[]>((resolve) => {
+    const got: unknown[] = [];
+    client.subscribe(
+      { query: 'subscription { operationsChanged { redis } }', extensions: { subscribedAck: true } },
+      {
+        next: (v) => got.push(v),
+        error: (e) => resolve([...got, { error: e }]),
+        complete: () => resolve(got),
+      },
+    );
+  });
+  expect(JSON.stringify(seen)).not.toContain('subscribed');
+  expect(JSON.stringify(seen)).toMatch(/Not authorized/);
+  await client.dispose();
 });
