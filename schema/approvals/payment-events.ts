@@ -51,13 +51,21 @@ export const NachaProblem = z.object({
 });
 export type NachaProblem = z.infer<typeof NachaProblem>;
 
-/** One credit of a file: a vendor, the sum of its bills, the last four digits of its account. */
+/** What a file paid for one bill: the QuickBooks bill payment records exactly this, never another sum. */
+export const NachaFileBill = z.object({ billId: z.string(), amountCents: cents });
+export type NachaFileBill = z.infer<typeof NachaFileBill>;
+
+/**
+ * One credit of a file: a vendor, the sum of its bills, the last four digits of its account, and
+ * what it paid per bill (`bills`, summing to `amountCents`; absent on files made before it was kept).
+ */
 export const NachaFileVendor = z.object({
   qbVendorId: z.string(),
   name: z.string(),
   amountCents: cents,
   accountLast4: z.string(),
   billIds: z.array(z.string()),
+  bills: z.array(NachaFileBill).optional(),
 });
 
 /** A bill left out of the file: already paid in QuickBooks (balance 0), or its balance lower. */
@@ -239,7 +247,11 @@ export type PaymentEvent = {
   [K in keyof Defs]: { type: K; data: z.infer<Defs[K]['schema']> };
 }[keyof Defs];
 
-/** The file id modifiers a company used on one day (stream `nachafileday-<companyId>-<YYYYMMDD>`). */
+/**
+ * The file id modifiers a company used on one day (stream `nachafileday-<companyId>-<YYYYMMDD>`).
+ * `kind` and `qbVendorIds` (the vendors a penny test credited) are absent on modifiers taken before
+ * they were recorded: those were payment files as far as the day's limits go.
+ */
 export const nachaFileDayEvents = {
   NachaFileIdModifierTaken: {
     version: 1,
@@ -249,6 +261,8 @@ export const nachaFileDayEvents = {
       modifier: z.string().length(1),
       fileId: z.string(),
       at: z.string(),
+      kind: z.enum(['payment', 'penny-test']).optional(),
+      qbVendorIds: z.array(z.string()).optional(),
     }),
   },
 } as const;

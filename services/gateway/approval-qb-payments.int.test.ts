@@ -38,6 +38,7 @@ let userToken = '';
 let adminId = 0;
 let companyId = 0;
 let bankId = '';
+let realmId = '';
 let otherCompanyId = 0;
 let openBills: string[] = [];
 let otherBills: string[] = [];
@@ -93,14 +94,41 @@ const qbSyncItems = (events: readonly StoredEvent[]) =>
     [] as ReturnType<typeof foldQbSyncItem>,
   );
 
-/** An approval of these bills, approved, its file "generated", uploaded and paid: PAYMENT_COMPLETED. */
-async function paidApproval(cid: number, billIds: string[]) {
-  const created = await api(url, 'POST', A, { body: { companyId: cid, billIds }, token });
+/**
+ * An approval of these bills, approved, its file "generated" (paying each bill its balance now, or
+ * `fileCents` where given), uploaded and paid: PAYMENT_COMPLETED.
+ */
+async function paidApproval(cid: number, billIds: string[], fileCents: Record<string, number> = {}) {
+  const created = await api(url, 'POST', A, {
+    body: { companyId: cid, billIds, recipients: ['payables@billflow.test'] },
+    token,
+  });
   expect(created.status, JSON.stringify(created.body)).toBe(201);
   const id = created.body.data.id as string;
   const approved = await api(url, 'PUT', `${A}/${id}/approve`, { body: { approvedBills: billIds }, token });
   expect(approved.status, JSON.stringify(approved.body)).toBe(200);
   const now = () => new Date().toISOString();
+  // What the file paid, per vendor and bill, as the generation records it.
+  const detail = (await api(url, 'GET', `${A}/${id}`, { token })).body.data;
+  const byVendor = new Map<string, Array<{ billId: string; amountCents: number }>>();
+  for (const b of detail.billsParsed as Array<{
+    Id: string;
+    Balance: number;
+    VendorRef: { value: string };
+  }>) {
+    const list = byVendor.get(b.VendorRef.value) ?? [];
+    list.push({ billId: b.Id, amountCents: fileCents[b.Id] ?? Math.round(b.Balance * 100) });
+    byVendor.set(b.VendorRef.value, list);
+  }
+  const vendors = [...byVendor].map(([qbVendorId, bills]) => ({
+    qbVendorId,
+    name: `Vendor ${qbVendorId}`,
+    amountCents: bills.reduce((s, b) => s + b.amountCents, 0),
+    accountLast4: '6789',
+    billIds: bills.map((b) => b.billId),
+    bills,
+  }));
+  const total = vendors.reduce((s, v) => s + v.amountCents, 0);
   await handle(id, { type: 'RequestNacha', reason: 'approved', byUserId: null, now: now() });
   await handle(id, {
     type: 'RecordNachaGenerated',
@@ -111,11 +139,11 @@ async function paidApproval(cid: number, billIds: string[]) {
       batchNumber: 1,
       fileIdModifier: 'A',
       effectiveDate: '2030-01-02',
-      entryCount: 1,
-      totalCreditCents: 100,
+      entryCount: vendors.length,
+      totalCreditCents: total,
       totalDebitCents: 0,
       balanced: false,
-      vendors: [],
+      vendors,
       skippedBills: [],
     },
     now: now(),
@@ -196,11 +224,12 @@ beforeAll(async () => {
   const one = await connect('Payments Plumbing', 0);
   companyId = one.id;
   bankId = one.bank;
+  realmId = one.realm.realmId;
   openBills = one.realm.bills.filter((b) => b.Balance > 0).map((b) => b.Id);
   const two = await connect('Unplugged Upholstery', 1);
   otherCompanyId = two.id;
   otherBills = two.realm.bills.filter((b) => b.Balance > 0).map((b) => b.Id);
-  expect(openBills.length).toBeGreaterThanOrEqual(12);
+  expect(openBills.length).toBeGreaterThanOrEqual(16);
 }, 120_000);
 
 afterAll(async () => {
@@ -394,6 +423,85 @@ describe('QuickBooks bill payments', () => {
     const paid = (await paymentsLog()).flatMap((l) => l.paidBillIds ?? []);
     expect(paid.filter((x) => x === bills[0])).toHaveLength(1);
     expect(paid.filter((x) => x === bills[1])).toHaveLength(1);
+  });
+
+  it('records exactly what the file paid: a bill the file paid in part is paid that part; a balance now below it fails, named', async () => {
+    const [partly, lowered] = openBills.slice(12, 14);
+    const balances = await Promise.all([partly, lowered].map(async (b) => (await billNow(b)).Balance));
+    const id = await paidApproval(companyId, [partly, lowered], { [partly]: 100 });
+    // After the upload, someone lowers the second bill's balance in QuickBooks below what the bank paid.
+    await simPost('/__sim/bills/update', { realmId, billId: lowered, balance: 0.5 });
+    await startSync(id);
+    await payBills(id, 1);
+    expect(await syncOf(id)).toMatchObject({ status: 'PARTIAL_SUCCESS', paidBillIds: [partly] });
+    const items = qbSyncItems(await eventsOf(id));
+    const paidItem = items.find((i) => i.billId === partly)!;
+    expect(paidItem).toMatchObject({ success: true, amount: 1 });
+    expect(await paymentNow(paidItem.billPaymentId!)).toMatchObject({ TotalAmt: 1, Line: [{ Amount: 1 }] });
+    expect((await billNow(partly)).Balance).toBe(Math.round((balances[0] - 1) * 100) / 100);
+    const failed = items.find((i) => i.billId === lowered)!;
+    expect(failed).toMatchObject({ success: false, billPaymentId: null });
+    expect(failed.error).toBe(
+      `QuickBooks shows an open balance of $0.50, below the $${balances[1].toFixed(2)} the bank paid: not recorded, check the bill in QuickBooks`,
+    );
+    const paid = (await paymentsLog()).flatMap((l) => l.paidBillIds ?? []);
+    expect(paid.filter((x) => x === lowered)).toHaveLength(0);
+  });
+
+  it('a retry after a refusal since fixed pays the bill, once: each attempt has its own requestid', async () => {
+    const [billId] = openBills.slice(14, 15);
+    const bill = await billNow(billId);
+    const vendorId = bill.VendorRef.value;
+    const id = await paidApproval(companyId, [billId]);
+    await simPost('/__sim/vendors/update', { realmId, vendorId, active: false });
+    try {
+      await startSync(id);
+      await payBills(id, 1);
+      expect(await syncOf(id)).toMatchObject({ status: 'FAILED', paidBillIds: [] });
+      expect(qbSyncItems(await eventsOf(id))[0].error).toMatch(/^QuickBooks: /);
+    } finally {
+      await simPost('/__sim/vendors/update', { realmId, vendorId, active: true });
+    }
+    // Intuit keeps the refusal for the first requestid: asked again with it, it refuses again.
+    const key = qbPaymentRequestId(id, billId);
+    expect((await paymentsLog()).filter((r) => r.requestId === key).map((r) => r.status)).toEqual([400]);
+    expect((await retry(id)).status).toBe(200);
+    await payBills(id, 2);
+    expect(await syncOf(id)).toMatchObject({ status: 'SUCCESS', paidBillIds: [billId] });
+    const log = (await paymentsLog()).filter((r) => r.requestId?.startsWith(key));
+    expect(log.map((r) => [r.requestId, r.status])).toEqual([
+      [key, 400],
+      [`${key}-2`, 200],
+    ]);
+    expect(log.flatMap((r) => r.paidBillIds ?? [])).toEqual([billId]);
+    expect((await billNow(billId)).Balance).toBe(0);
+  });
+
+  it('a payment whose answers were lost is found on the retry and never paid twice', async () => {
+    const [billId] = openBills.slice(15, 16);
+    const id = await paidApproval(companyId, [billId]);
+    // QuickBooks makes the payment, and every answer to it (the client's retries too) is lost.
+    await simPost('/__sim/faults', {
+      rules: [{ method: 'POST', billId, kind: 'server', afterWrite: true, count: 4 }],
+    });
+    try {
+      await startSync(id);
+      await payBills(id, 1);
+    } finally {
+      await simPost('/__sim/faults', { clear: true });
+    }
+    expect(await syncOf(id)).toMatchObject({ status: 'FAILED', paidBillIds: [] });
+    const made = (await paymentsLog()).filter((r) => (r.paidBillIds ?? []).includes(billId));
+    expect(made).toHaveLength(1);
+    expect((await billNow(billId)).Balance).toBe(0);
+    expect((await retry(id)).status).toBe(200);
+    await payBills(id, 2);
+    expect(await syncOf(id)).toMatchObject({ status: 'SUCCESS', paidBillIds: [billId] });
+    const item = qbSyncItems(await eventsOf(id)).find((i) => i.billId === billId && i.success)!;
+    const bill = await billNow(billId);
+    expect(bill.LinkedTxn).toContainEqual({ TxnId: item.billPaymentId, TxnType: 'BillPaymentCheck' });
+    const paid = (await paymentsLog()).flatMap((l) => l.paidBillIds ?? []);
+    expect(paid.filter((x) => x === billId)).toHaveLength(1);
   });
 
   it('QuickBooks throttling delays the job and skips no bill; the run goes on where it stopped', async () => {

@@ -194,6 +194,11 @@ export function faultsOf(sim: SandboxState) {
       }
       if (rule.latencyMs) await new Promise((r) => setTimeout(r, rule.latencyMs));
       if (!rule.kind) return false;
+      if (rule.afterWrite) {
+        // The route runs; the server's onSend replaces its answer (server.ts).
+        (req as { simLostAnswer?: FaultRule['kind'] }).simLostAnswer = rule.kind;
+        return false;
+      }
       sendFault(reply, rule.kind, rule.xml);
       return true;
     }

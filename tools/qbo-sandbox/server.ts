@@ -33,6 +33,23 @@ export function buildQboSandbox(options: SandboxOptions): FastifyInstance {
   server.addHook('onRequest', async (_req, reply) => {
     reply.header('intuit_tid', tid());
   });
+  // A fault rule's lost answer (FaultRule.afterWrite): the write stands, the caller sees a failure.
+  server.addHook('onSend', async (req, reply, payload) => {
+    const lost = (req as { simLostAnswer?: string }).simLostAnswer;
+    if (!lost) return payload;
+    if (lost === 'unavailable') {
+      reply.status(503).type('text/plain');
+      return 'Service Unavailable';
+    }
+    reply.status(500).type('application/json');
+    return JSON.stringify({
+      Fault: {
+        Error: [{ Message: 'An application error has occurred', code: '10000' }],
+        type: 'SystemFault',
+      },
+      time: sim.time(),
+    });
+  });
   server.addHook('onResponse', async (req, reply) => {
     const path = req.url.split('?')[0];
     // Anything but a read may have changed the state (tokens, bills, payments, vendors, clock).

@@ -106,6 +106,11 @@ export interface FaultRule {
     | 'invalid_grant';
   /** Answer as XML instead of JSON, as Intuit sometimes does. */
   xml?: boolean;
+  /**
+   * The request is carried out as usual, then its answer is replaced by the fault (`server` or
+   * `unavailable`): an answer lost on the way back, the write done in QuickBooks all the same.
+   */
+  afterWrite?: boolean;
 }
 
 export interface LoggedRequest {

@@ -55,7 +55,10 @@ async function setBanking(qbVendorId: string, account: string) {
 
 /** Created (the bills' snapshot taken), then QuickBooks changes, then approved: the file is asked for. */
 async function approveAfter(billIds: string[], changeInQuickBooks: () => Promise<void>) {
-  const c = await api(t.url, 'POST', A, { body: { companyId, billIds }, token: admin });
+  const c = await api(t.url, 'POST', A, {
+    body: { companyId, billIds, recipients: ['payables@billflow.test'] },
+    token: admin,
+  });
   expect(c.status, JSON.stringify(c.body)).toBe(201);
   const id = c.body.data.id as string;
   await changeInQuickBooks();
@@ -143,7 +146,7 @@ describe('never more than was approved', () => {
       for (const e of entries) expect(e.addenda[0].paymentRelatedInformation).not.toContain(b.DocNumber);
   });
 
-  it('the QuickBooks BillPayment of a raised bill is its approved balance; a bill whose balance is no amount is not paid, named', async () => {
+  it('the QuickBooks BillPayment of a raised bill is its approved balance; a bill the file left out is not paid', async () => {
     const [raised, plain, notANumber, negative] = take(4);
     for (const v of new Set([raised, plain, notANumber, negative].map((b) => b.VendorRef.value)))
       await setBanking(v, `7788${v.padStart(7, '0')}`);
@@ -174,7 +177,8 @@ describe('never more than was approved', () => {
       await new Promise((res) => setTimeout(res, 50));
       sync = (await stateOf(id)).payment.qbSync;
     }
-    expect(sync).toMatchObject({ status: 'PARTIAL_SUCCESS', attempt: 1 });
+    // The file paid two bills: both recorded, the sync complete; the two it left out are not its to pay.
+    expect(sync).toMatchObject({ status: 'SUCCESS', attempt: 1 });
     expect([...sync.paidBillIds].sort()).toEqual([raised.Id, plain.Id].sort());
 
     const results = new Map(
@@ -197,15 +201,83 @@ describe('never more than was approved', () => {
     }
     // What QuickBooks added since stays open there, for a person to approve.
     expect((await qbGet<{ Bill: QbBill }>(`bill/${raised.Id}`)).Bill.Balance).toBe(500);
-    for (const b of [notANumber, negative]) {
-      expect(results.get(b.Id)!.error).toBe(`${NO_VALID_BALANCE} for this bill: not paid`);
-      expect(results.get(b.Id)).not.toHaveProperty('billPaymentId');
-    }
+    for (const b of [notANumber, negative]) expect(results.has(b.Id)).toBe(false);
     const paidInQb = (
       (await (await fetch(`${sim.url}/__sim/requests`)).json()).requests as Array<{
         paidBillIds?: string[];
       }>
     ).flatMap((r) => r.paidBillIds ?? []);
     expect(paidInQb.filter((b) => [notANumber.Id, negative.Id].includes(b))).toEqual([]);
+  });
+
+  it('QuickBooks records exactly what the uploaded file paid: balances edited, regenerated, set back', async () => {
+    const bills = take(5);
+    for (const v of new Set(bills.map((b) => b.VendorRef.value)))
+      await setBanking(v, `9911${v.padStart(7, '0')}`);
+    const id = await approveAfter(
+      bills.map((b) => b.Id),
+      async () => {},
+    );
+    expect((await nachaOutcome(t.url, admin, id)).status).toBe('NACHA_GENERATED');
+    // Balances edited in QuickBooks, then Regenerate: the file pays the first bill whole, the second
+    // $1, and leaves the other three out.
+    const [whole, oneDollar, ...leftOut] = bills;
+    await setQbBalance(oneDollar.Id, 1);
+    await setQbBalance(leftOut[0].Id, 'abc');
+    await setQbBalance(leftOut[1].Id, -5);
+    await setQbBalance(leftOut[2].Id, 0);
+    const r = await api(t.url, 'POST', `${A}/${id}/regenerate-nacha`, { token: admin });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const d = await nachaOutcome(t.url, admin, id, 2);
+    expect(d.status, JSON.stringify(d.nachaProblems)).toBe('NACHA_GENERATED');
+    const fileCents = cents(whole.Balance) + 100;
+    expect(Math.round(d.nachaTotalAmount * 100)).toBe(fileCents);
+    expect(d.nachaSkippedBills.map((b: { billId: string }) => b.billId).sort()).toEqual(
+      leftOut.map((b) => b.Id).sort(),
+    );
+    // The balances are set back; the bank takes the file and the payment completes.
+    for (const b of bills) await setQbBalance(b.Id, b.Balance);
+    const now = () => new Date().toISOString();
+    const handle = (command: Parameters<typeof approvalDecider.decide>[0]) =>
+      t.started.app.commands.handle(approvalDecider, approvalStreamId(id), command, {
+        userId: String(adminId),
+      });
+    await handle({ type: 'MarkBankUploaded', byUserId: adminId, link: null, now: now() });
+    await handle({ type: 'MarkPaymentCompleted', byUserId: adminId, link: null, now: now() });
+    let sync = (await stateOf(id)).payment.qbSync;
+    for (
+      let i = 0;
+      i < 300 && sync.status !== 'SUCCESS' && sync.status !== 'FAILED' && sync.status !== 'PARTIAL_SUCCESS';
+      i++
+    ) {
+      await new Promise((res) => setTimeout(res, 50));
+      sync = (await stateOf(id)).payment.qbSync;
+    }
+    expect(sync).toMatchObject({ status: 'SUCCESS' });
+    expect([...sync.paidBillIds].sort()).toEqual([whole.Id, oneDollar.Id].sort());
+    // In QuickBooks: the bill payments of these five bills sum to the file's credits, $1 for the second.
+    const log = (
+      (await (await fetch(`${sim.url}/__sim/requests`)).json()).requests as Array<{
+        paidBillIds?: string[];
+      }>
+    ).flatMap((x) => x.paidBillIds ?? []);
+    const ids = new Set(bills.map((b) => b.Id));
+    expect(log.filter((b) => ids.has(b)).sort()).toEqual([whole.Id, oneDollar.Id].sort());
+    const paidEvents = (await t.started.app.store.readStream(approvalStreamId(id))).events.filter(
+      (e) => e.type === 'QbBillPaid',
+    );
+    let qbCents = 0;
+    for (const e of paidEvents) {
+      const data = e.data as { billPaymentId: string };
+      const p = (await qbGet<{ BillPayment: QbBillPayment }>(`billpayment/${data.billPaymentId}`))
+        .BillPayment;
+      qbCents += cents(Number(p.TotalAmt));
+    }
+    expect(qbCents).toBe(fileCents);
+    expect((await qbGet<{ Bill: QbBill }>(`bill/${oneDollar.Id}`)).Bill.Balance).toBe(
+      Math.round((oneDollar.Balance - 1) * 100) / 100,
+    );
+    for (const b of leftOut)
+      expect((await qbGet<{ Bill: QbBill }>(`bill/${b.Id}`)).Bill.Balance).toBe(b.Balance);
   });
 });

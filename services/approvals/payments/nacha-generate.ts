@@ -25,10 +25,10 @@ import { validateAchFile } from '../../nacha/validator.js';
 import { QbApiError, QbGrantError, QbThrottledError } from '../../quickbooks/client.js';
 import { AppError } from '../../shared/errors.js';
 import { type ApprovalState, approvalDecider, approvalStreamId } from '../approval-decider.js';
-import { payableAmount } from './approved-amount.js';
 import { takeFileIdModifier } from './file-modifier.js';
 import { findNachaFile, storeNachaFile } from './nacha-files.js';
 import { companyForNacha, qbBalances, vendorsForNacha, vendorsOf } from './nacha-sources.js';
+import { planFileBills } from './paid-amounts.js';
 import type { PaymentCommand } from './payment-decider.js';
 
 export type GeneratedFile = Extract<PaymentCommand, { type: 'RecordNachaGenerated' }>['file'];
@@ -113,36 +113,17 @@ async function plan(app: AppServices, state: ApprovalState, ctx: CommandContext)
       };
     }
   }
-  const skippedBills: GeneratedFile['skippedBills'] = [];
-  const byVendor = new Map<string, { cents: number; billIds: string[]; docs: string[] }>();
-  for (const b of bills) {
-    if (balances && !balances.has(b.Id)) {
-      skippedBills.push({ billId: b.Id, docNumber: b.DocNumber, reason: 'no longer in QuickBooks' });
-      continue;
-    }
-    // Never more than was approved (approved-amount.ts): the QuickBooks payments pay by the same rule.
-    const payable = payableAmount(balances ? balances.get(b.Id) : b.Balance, b.Balance);
-    if ('invalid' in payable) {
-      skippedBills.push({ billId: b.Id, docNumber: b.DocNumber, reason: payable.invalid });
-      continue;
-    }
-    if (payable.cents <= 0) {
-      skippedBills.push({ billId: b.Id, docNumber: b.DocNumber, reason: 'already paid in QuickBooks' });
-      continue;
-    }
-    const v = byVendor.get(b.VendorRef.value) ?? { cents: 0, billIds: [], docs: [] };
-    v.cents += payable.cents;
-    v.billIds.push(b.Id);
-    v.docs.push(b.DocNumber ?? b.Id);
-    byVendor.set(b.VendorRef.value, v);
-  }
+  // What the file pays per bill is kept with it: the QuickBooks payments record exactly that.
+  const { vendors: byVendor, skippedBills } = planFileBills(bills, balances);
   if (byVendor.size === 0)
     return {
       problems: [
         {
           kind: 'nothing-to-pay',
           vendorName: null,
-          message: 'Nothing to pay: every approved bill is already paid in QuickBooks',
+          message: skippedBills.every((b) => b.reason === 'already paid in QuickBooks')
+            ? 'Nothing to pay: every approved bill is already paid in QuickBooks'
+            : `Nothing to pay: ${skippedBills.map((b) => `${b.docNumber ?? b.billId} (${b.reason})`).join('; ')}`,
         },
       ],
     };
@@ -165,7 +146,8 @@ async function plan(app: AppServices, state: ApprovalState, ctx: CommandContext)
       name: payee.name,
       amountCents: v.cents,
       accountLast4: b.accountNumber.trim().slice(-4),
-      billIds: v.billIds,
+      billIds: v.bills.map((x) => x.billId),
+      bills: v.bills,
     });
   }
   return { credits, vendors, skippedBills, company: company.company };
@@ -212,17 +194,13 @@ export async function generatePaymentFile(
   const { company } = planned;
   const createdAt = new Date();
   const day = achFileDay(createdAt);
-  const fileIdModifier = await takeFileIdModifier(app, state.companyId!, day, fileId, ctx);
   const effectiveDate = nextBankingDay(isoDay(day));
-  let built: ReturnType<typeof buildVendorPaymentFile>;
+  const build = (fileIdModifier: string) =>
+    buildVendorPaymentFile({ company, credits: planned.credits, effectiveDate, fileIdModifier, createdAt });
+  // A file the writer refuses takes none of the day's 36 file id modifiers: it is built once on a
+  // trial modifier first (the modifier changes one character of the header, never a refusal).
   try {
-    built = buildVendorPaymentFile({
-      company,
-      credits: planned.credits,
-      effectiveDate,
-      fileIdModifier,
-      createdAt,
-    });
+    build('A');
   } catch (err) {
     if (!(err instanceof AchWriteError)) throw err;
     return fail([
@@ -232,6 +210,8 @@ export async function generatePaymentFile(
       ),
     ]);
   }
+  const fileIdModifier = await takeFileIdModifier(app, state.companyId!, day, fileId, ctx);
+  const built = build(fileIdModifier);
   assertValidFile(built.text);
   const file: GeneratedFile = {
     fileId,

@@ -12,11 +12,19 @@ import type {
 } from '../../../schema/approvals/payment-events.js';
 import { DomainError } from '../../shared/domain-errors.js';
 
+/** What a file paid for one bill; null: a file made before per-bill amounts were kept, for a vendor of several bills. */
+export interface FileBill {
+  billId: string;
+  amountCents: number | null;
+}
+
 export interface PaymentFile {
   fileId: string;
   fileName: string;
   batchNumber: number;
   version: number;
+  /** The bills the file paid, with what it paid for each (empty for a penny test). */
+  bills: FileBill[];
   at: string;
 }
 
@@ -28,7 +36,13 @@ export interface PaymentState {
   /** Every payment file made (the latest last): older versions stay downloadable. */
   files: PaymentFile[];
   pennyTests: PaymentFile[];
-  links: Record<string, { action: LinkAction; fileVersion: number; expiresAt: string; used: boolean }>;
+  /** The file version the bank took: what the QuickBooks bill payments must record. */
+  uploadedVersion: number | null;
+  /** Each link issued, with the address it was sent to. */
+  links: Record<
+    string,
+    { action: LinkAction; fileVersion: number; recipient: string; expiresAt: string; used: boolean }
+  >;
   qbSync: {
     status: QbSyncStatus | null;
     attempt: number;
@@ -42,6 +56,7 @@ export const initialPaymentState = (): PaymentState => ({
   problems: [],
   files: [],
   pennyTests: [],
+  uploadedVersion: null,
   links: {},
   qbSync: { status: null, attempt: 0, paidBillIds: [] },
 });
@@ -52,13 +67,22 @@ export interface PaymentSlice {
   companyId: number;
   status: ApprovalStatus | null;
   approvedBillIds: string[];
+  /** The approval's recipients now: a link works only while its address is one of them or the manager's. */
+  recipients: string[];
   payment: PaymentState;
 }
 
-/** A signed-in staff member, or an e-mail link whose signature the caller has checked. */
+/**
+ * A signed-in staff member, or an e-mail link whose signature the caller has checked. `manager` is
+ * the address of the approval's manager now (null: none, or none with an address), which the caller
+ * reads: the approval holds only the manager's id.
+ */
 export type Confirmer =
   | { byUserId: number; link: null }
-  | { byUserId: number | null; link: { linkId: string; recipient: string } };
+  | {
+      byUserId: number | null;
+      link: { linkId: string; recipient: string; manager: string | null };
+    };
 
 export type PaymentCommand =
   | { type: 'RequestNacha'; reason: 'approved' | 'regenerate'; byUserId: number | null; now: string }
@@ -81,6 +105,7 @@ export type PaymentCommand =
           amountCents: number;
           accountLast4: string;
           billIds: string[];
+          bills?: Array<{ billId: string; amountCents: number }>;
         }>;
         skippedBills: Array<{ billId: string; docNumber: string | null; reason: string }>;
       };
@@ -142,16 +167,56 @@ export const PENNY_TEST_STATUSES = REGENERATE_OFFERED;
 /** Retry pays the bills not yet paid; offered once a run ended without paying them all. */
 export const QB_RETRYABLE: readonly QbSyncStatus[] = ['FAILED', 'PARTIAL_SUCCESS', 'SKIPPED'];
 
+/** The bills of the file the bank took, each with what the file paid for it (empty before the upload). */
+export function billsAtTheBank(payment: PaymentState): FileBill[] {
+  if (payment.uploadedVersion === null) return [];
+  return payment.files.find((f) => f.version === payment.uploadedVersion)?.bills ?? [];
+}
+
+/**
+ * A file's vendors as paid bills: the amounts the file recorded per bill; for a file made before
+ * they were kept, a vendor of one bill paid that bill its whole credit, and a vendor of several
+ * bills left the split unknown (null), which the QuickBooks sync refuses to guess.
+ */
+export function fileBills(
+  vendors: ReadonlyArray<{
+    amountCents: number;
+    billIds: string[];
+    bills?: Array<{ billId: string; amountCents: number }>;
+  }>,
+): FileBill[] {
+  return vendors.flatMap((v) =>
+    v.bills
+      ? v.bills.map((b) => ({ billId: b.billId, amountCents: b.amountCents }))
+      : v.billIds.map((billId) => ({ billId, amountCents: v.billIds.length === 1 ? v.amountCents : null })),
+  );
+}
+
 /** The spec's text for a status that does not allow the update (the confirm page matches on it). */
 const cannotUpdate = (status: ApprovalStatus | null) =>
   new DomainError('CONFLICT', `Cannot update approval with status ${status}`);
 
-function checkLink(state: PaymentSlice, link: { linkId: string }, action: LinkAction, now: string) {
+const sameAddress = (a: string) => (b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
+
+function checkLink(
+  state: PaymentSlice,
+  link: { linkId: string; manager: string | null },
+  action: LinkAction,
+  now: string,
+) {
   const l = state.payment.links[link.linkId];
   if (!l) throw new DomainError('FORBIDDEN', 'This link is not valid for this approval');
   if (l.action !== action) throw new DomainError('FORBIDDEN', 'This link is for another action');
   if (l.used) throw new DomainError('FORBIDDEN', 'This link has already been used');
   if (now >= l.expiresAt) throw new DomainError('FORBIDDEN', 'This link has expired');
+  // A link is its recipient's while they are on the approval: removing a recipient (or the manager
+  // changing) ends the links sent to that address.
+  const holder = sameAddress(l.recipient);
+  if (!state.recipients.some(holder) && !(link.manager !== null && holder(link.manager)))
+    throw new DomainError(
+      'FORBIDDEN',
+      'This link no longer works: its recipient is no longer a recipient of this approval',
+    );
   if (l.fileVersion !== state.payment.nachaVersion)
     throw new DomainError(
       'FORBIDDEN',
@@ -308,6 +373,8 @@ export function decidePayment(command: PaymentCommand, state: PaymentSlice): Pay
       } else if (!QB_RETRYABLE.includes(sync.status!)) {
         throw new DomainError('CONFLICT', 'Every approved bill is already paid in QuickBooks');
       }
+      // Only what the bank paid is recorded as paid: the bills of the uploaded file, not every
+      // approved bill (a bill the file left out stays open in QuickBooks).
       const paid = new Set(sync.paidBillIds);
       return [
         {
@@ -316,7 +383,9 @@ export function decidePayment(command: PaymentCommand, state: PaymentSlice): Pay
             approvalId,
             companyId,
             attempt: sync.attempt + 1,
-            billIds: state.approvedBillIds.filter((id) => !paid.has(id)),
+            billIds: billsAtTheBank(payment)
+              .map((b) => b.billId)
+              .filter((id) => !paid.has(id)),
             byUserId: command.byUserId,
             at,
           },
@@ -326,8 +395,8 @@ export function decidePayment(command: PaymentCommand, state: PaymentSlice): Pay
     case 'RecordQbBillResult': {
       const sync = payment.qbSync;
       if (command.attempt !== sync.attempt || sync.status !== 'SYNCING') return [];
-      if (!state.approvedBillIds.includes(command.billId))
-        throw new DomainError('VALIDATION', `Not an approved bill of this approval: ${command.billId}`);
+      if (!billsAtTheBank(payment).some((b) => b.billId === command.billId))
+        throw new DomainError('VALIDATION', `Not a bill the uploaded NACHA file paid: ${command.billId}`);
       if (sync.paidBillIds.includes(command.billId)) return [];
       const { billId, docNumber, vendorName, amount, durationMs, attempt } = command;
       const base = { approvalId, companyId, attempt, billId, docNumber, vendorName, amount, durationMs, at };
@@ -339,7 +408,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentSlice): Pay
       const sync = payment.qbSync;
       if (command.attempt !== sync.attempt || sync.status !== 'SYNCING') return [];
       const paid = sync.paidBillIds.length;
-      const total = state.approvedBillIds.length;
+      const total = billsAtTheBank(payment).length;
       const result = command.skipped
         ? 'SKIPPED'
         : paid === total
@@ -381,6 +450,7 @@ export function evolvePayment<S extends PaymentSlice>(state: S, event: PaymentEv
         fileName: d.fileName,
         batchNumber: d.batchNumber,
         version: d.version,
+        bills: fileBills(d.vendors),
         at: d.at,
       };
       return {
@@ -400,6 +470,7 @@ export function evolvePayment<S extends PaymentSlice>(state: S, event: PaymentEv
         fileName: d.fileName,
         batchNumber: d.batchNumber,
         version: 0,
+        bills: [],
         at: d.at,
       };
       return { ...state, payment: { ...p, pennyTests: [...p.pennyTests, file] } };
@@ -412,7 +483,13 @@ export function evolvePayment<S extends PaymentSlice>(state: S, event: PaymentEv
           ...p,
           links: {
             ...p.links,
-            [d.linkId]: { action: d.action, fileVersion: d.fileVersion, expiresAt: d.expiresAt, used: false },
+            [d.linkId]: {
+              action: d.action,
+              fileVersion: d.fileVersion,
+              recipient: d.recipient,
+              expiresAt: d.expiresAt,
+              used: false,
+            },
           },
         },
       };
@@ -423,7 +500,11 @@ export function evolvePayment<S extends PaymentSlice>(state: S, event: PaymentEv
       const links =
         linkId && p.links[linkId] ? { ...p.links, [linkId]: { ...p.links[linkId], used: true } } : p.links;
       if (event.type === 'BankUploadConfirmed')
-        return { ...state, status: 'BANK_UPLOADED', payment: { ...p, links } };
+        return {
+          ...state,
+          status: 'BANK_UPLOADED',
+          payment: { ...p, links, uploadedVersion: event.data.fileVersion },
+        };
       return {
         ...state,
         status: 'PAYMENT_COMPLETED',

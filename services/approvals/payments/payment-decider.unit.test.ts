@@ -85,7 +85,10 @@ const paid: ApprovalEvent = {
   type: 'PaymentCompleted',
   data: { ...base, byUserId: null, linkId: 'L2', recipient: 'mgr@client.example', at: t0 },
 };
-const viaLink = (linkId: string) => ({ byUserId: null, link: { linkId, recipient: 'mgr@client.example' } });
+const viaLink = (linkId: string) => ({
+  byUserId: null,
+  link: { linkId, recipient: 'mgr@client.example', manager: 'mgr@client.example' },
+});
 const ready = [created, approved, requested(1), generated(1), link('L1', 'bank-uploaded')];
 
 describe('the NACHA file', () => {
@@ -235,6 +238,52 @@ describe('bank upload and payment', () => {
       .thenRefuses('FORBIDDEN', /replaced/);
   });
 
+  it('refuses a link whose recipient is no longer on the approval: removed, or no longer its manager', () => {
+    const withRecipient: ApprovalEvent = {
+      ...created,
+      data: { ...created.data, recipients: ['AP@client.example'] },
+    };
+    const toRecipient: ApprovalEvent = {
+      ...link('R1', 'bank-uploaded'),
+      data: { ...link('R1', 'bank-uploaded').data, recipient: 'ap@client.example' },
+    };
+    const removed: ApprovalEvent = {
+      type: 'ApprovalRecipientsUpdated',
+      data: { ...base, recipients: ['cfo@client.example'], at: t0 },
+    };
+    const byRecipient = {
+      type: 'MarkBankUploaded',
+      byUserId: null,
+      link: { linkId: 'R1', recipient: 'ap@client.example', manager: 'mgr@client.example' },
+      now: at,
+    } as const;
+    const issued = [withRecipient, approved, requested(1), generated(1), toRecipient];
+    spec
+      .given(issued)
+      .when(byRecipient)
+      .then([
+        {
+          type: 'BankUploadConfirmed',
+          data: { ...base, fileVersion: 1, byUserId: null, linkId: 'R1', recipient: 'ap@client.example', at },
+        },
+      ]);
+    spec
+      .given([...issued, removed])
+      .when(byRecipient)
+      .thenRefuses('FORBIDDEN', /no longer a recipient of this approval/);
+    // The manager's link: the caller says who the manager is now (none, or someone else).
+    for (const manager of [null, 'new.manager@client.example'])
+      spec
+        .given(ready)
+        .when({
+          type: 'MarkBankUploaded',
+          byUserId: null,
+          link: { linkId: 'L1', recipient: 'mgr@client.example', manager },
+          now: at,
+        })
+        .thenRefuses('FORBIDDEN', /no longer a recipient of this approval/);
+  });
+
   it('marks the payment completed only from BANK_UPLOADED, and a used link never again', () => {
     const uploadedState = [...ready, uploaded, link('L2', 'payment-completed')];
     spec
@@ -338,6 +387,48 @@ describe('QuickBooks bill payments', () => {
       .when(cmd)
       .then([]);
     spec.given(ready).when(cmd).thenRefuses('CONFLICT');
+  });
+
+  it("pays only the bills of the file the bank took: a bill it left out is not the sync's", () => {
+    // Version 2 paid bill 10 alone, $4 of it; bill 11 was left out (its balance went to 0).
+    const v2: ApprovalEvent = {
+      type: 'NachaFileGenerated',
+      data: {
+        ...generated(2).data,
+        totalCreditCents: 400,
+        vendors: [
+          {
+            ...file.vendors[0],
+            amountCents: 400,
+            billIds: ['10'],
+            bills: [{ billId: '10', amountCents: 400 }],
+          },
+        ],
+        skippedBills: [{ billId: '11', docNumber: 'INV-11', reason: 'already paid in QuickBooks' }],
+      },
+    };
+    const upload2: ApprovalEvent = {
+      ...uploaded,
+      data: { ...uploaded.data, fileVersion: 2 },
+    } as ApprovalEvent;
+    const history = [
+      created,
+      approved,
+      requested(1),
+      generated(1),
+      requested(2, 'regenerate'),
+      v2,
+      upload2,
+      paid,
+    ];
+    spec
+      .given(history)
+      .when({ type: 'StartQbSync', retry: false, byUserId: null, now: at })
+      .then([started(1, ['10'])]);
+    spec
+      .given([...history, started(1, ['10'])])
+      .when(result('11'))
+      .thenRefuses('VALIDATION', /Not a bill the uploaded NACHA file paid/);
   });
 
   it('records a bill paid once, and sums the run: partial, then a retry pays only the rest', () => {

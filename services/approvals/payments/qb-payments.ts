@@ -1,10 +1,13 @@
-// QuickBooks bill payments after PAYMENT_COMPLETED (issue 39 item 8): one BillPayment per approved
-// bill not yet paid, from the company's payment bank account, of its open balance but never more than
-// was approved (a bill whose balance is not a valid amount is not paid: a failure saying so), each
-// recorded on the approval's stream.
-// Exactly once: the requestid derives from approval and bill, so Intuit answers a repeat (a crashed
-// job run again, a retry after a lost answer) with the first payment instead of paying twice; and a
-// bill whose balance is already 0 is never paid again (see `paidAlready`).
+// QuickBooks bill payments after PAYMENT_COMPLETED: one BillPayment per bill of the file the bank
+// took, of exactly what the file paid for that bill, from the company's payment bank account, each
+// recorded on the approval's stream. A bill the file left out is never paid here; a bill whose open
+// balance in QuickBooks is now below what the file paid fails, named, and nothing else is recorded
+// (paid-amounts.ts).
+// Exactly once: before paying, the bill's linked payments are read, and one that carries this
+// approval's key for the bill (an earlier run whose answer was lost) is recorded, not paid again.
+// The requestid carries the run's attempt: Intuit replays its first answer for a requestid, a refusal
+// included, so a retry after a refusal since fixed (a vendor made active again) can succeed, while a
+// job run again within one attempt is still answered with that attempt's first payment.
 import { createHash } from 'node:crypto';
 import type { CommandContext } from '../../app/command-handler.js';
 import type { AppServices } from '../../app/context.js';
@@ -15,15 +18,22 @@ import { QbApiError, type QbBillPayment, QbThrottledError } from '../../quickboo
 import { qbStringList } from '../../quickbooks/query-text.js';
 import { AppError } from '../../shared/errors.js';
 import { type ApprovalState, approvalDecider, approvalStreamId } from '../approval-decider.js';
-import { payableAmount } from './approved-amount.js';
+import { billPaymentStep } from './paid-amounts.js';
+import { billsAtTheBank } from './payment-decider.js';
 
-/** Intuit's requestid for one bill of one approval: ≤ 50 characters, the same on every run and retry. */
+/** The key of one bill of one approval (43 characters): written on its BillPayment, the same on every run. */
 export function qbPaymentRequestId(approvalId: string, billId: string): string {
   const digest = createHash('sha256')
     .update(`billflow-billpayment\0${approvalId}\0${billId}`)
     .digest('base64url');
   return `bf-${digest.slice(0, 40)}`;
 }
+
+/** Intuit's requestid for one attempt (≤ 50 characters): the key alone on the first, the attempt after. */
+export const qbPaymentAttemptRequestId = (approvalId: string, billId: string, attempt: number) =>
+  attempt <= 1
+    ? qbPaymentRequestId(approvalId, billId)
+    : `${qbPaymentRequestId(approvalId, billId)}-${attempt}`;
 
 /** Written on the BillPayment: how a later run knows a payment of the bill is Billflow's own. */
 export const paymentNote = (requestId: string) => `Billflow bill payment ${requestId}`;
@@ -92,15 +102,14 @@ async function withToken<T>(access: QbAccess, call: (token: string) => Promise<T
 }
 
 /**
- * A bill whose balance is 0: paid by this approval before (a run that crashed after paying, before
- * recording), then that payment counts; paid by anyone else, a failure saying so and no second
- * payment. The ACH file already paid the vendor: a payment made elsewhere in QuickBooks may be a
- * double payment to the vendor, which a person must look at, not a sync to call a success.
+ * The BillPayments QuickBooks links to the bill: the one this approval made (its note carries the
+ * bill's key), with what it recorded for the bill, and the others' ids.
  */
-async function paidAlready(access: QbAccess, bill: QbBill, requestId: string): Promise<Outcome> {
+async function linkedPayments(access: QbAccess, bill: QbBill, key: string) {
   const linked = ((bill as { LinkedTxn?: Array<{ TxnId?: string; TxnType?: string }> }).LinkedTxn ?? [])
     .filter((t) => t.TxnType === 'BillPaymentCheck' || t.TxnType === 'BillPaymentCreditCard')
     .map((t) => String(t.TxnId));
+  const others: string[] = [];
   for (const id of linked) {
     const p = await access.client.get<{ BillPayment: QbBillPayment }>(
       access.isSandbox,
@@ -108,21 +117,26 @@ async function paidAlready(access: QbAccess, bill: QbBill, requestId: string): P
       access.auth,
       `billpayment/${encodeURIComponent(id)}`,
     );
-    if (p.BillPayment.PrivateNote?.includes(requestId)) return { billPaymentId: p.BillPayment.Id };
+    const payment = p.BillPayment;
+    if (typeof payment.PrivateNote === 'string' && payment.PrivateNote.includes(paymentNote(key))) {
+      const line = (payment.Line ?? []).find((l) =>
+        (l.LinkedTxn ?? []).some((t) => t.TxnType === 'Bill' && String(t.TxnId) === String(bill.Id)),
+      );
+      return { ours: { id: String(payment.Id), amount: Number(line?.Amount ?? payment.TotalAmt) }, others };
+    }
+    others.push(id);
   }
-  const by = linked.length > 0 ? ` (BillPayment ${linked.join(', ')})` : '';
-  return { error: `Already paid in QuickBooks${by}, not by Billflow: no second payment was made` };
+  return { ours: null, others };
 }
 
-/** Pays `cents` of the bill (payableAmount: never above the approved balance); 0: nothing open. */
+/** Pays exactly `cents` of the bill under the attempt's requestid; the amount QuickBooks recorded. */
 async function payOne(
   access: QbAccess,
   bill: QbBill,
   cents: number,
   bankAccount: string,
   requestId: string,
-): Promise<{ outcome: Outcome; amount: number }> {
-  if (!(cents > 0)) return { outcome: await paidAlready(access, bill, requestId), amount: 0 };
+): Promise<{ billPaymentId: string; amount: number }> {
   const dollars = cents / 100;
   const payment = await withToken(access, (token) =>
     access.client.createBillPayment(
@@ -142,7 +156,8 @@ async function payOne(
       requestId,
     ),
   );
-  return { outcome: { billPaymentId: payment.Id }, amount: Number(payment.TotalAmt) };
+  const recorded = Number(payment.TotalAmt);
+  return { billPaymentId: payment.Id, amount: Number.isFinite(recorded) ? recorded : dollars };
 }
 
 /** Why a call failed, as the card shows it; a throttle or an unknown failure is the job's to handle. */
@@ -205,31 +220,44 @@ export async function payApprovalBills(app: AppServices, run: PayBillsRun) {
     }
   }
 
+  // What the file the bank took paid per bill: the only sums recorded.
+  const atTheBank = new Map(billsAtTheBank(state.payment).map((b) => [b.billId, b.amountCents]));
   let paid = 0;
   let failed = 0;
   for (const billId of todo) {
     const started = Date.now();
     const snap = state.bills.find((b) => b.Id === billId);
     const bill = fresh.get(billId);
+    const fileCents = atTheBank.get(billId) ?? null;
+    let amount = fileCents !== null ? fileCents / 100 : (snap?.Balance ?? 0);
     let outcome: Outcome;
-    // Never more than was approved (approved-amount.ts), as the NACHA file paid the vendor.
-    const payable = bill ? payableAmount(bill.Balance, snap?.Balance) : null;
-    let amount = payable && 'cents' in payable ? payable.cents / 100 : (snap?.Balance ?? 0);
     if (common !== null) outcome = { error: common };
-    else if (!bill || !payable) outcome = { error: 'Not found in QuickBooks (deleted there?): not paid' };
-    else if ('invalid' in payable) outcome = { error: `${payable.invalid} for this bill: not paid` };
+    else if (!bill) outcome = { error: 'Not found in QuickBooks (deleted there?): not paid' };
     else {
       try {
-        const r = await payOne(
-          access!,
-          bill,
-          payable.cents,
-          bankAccount!,
-          qbPaymentRequestId(approvalId, billId),
-        );
-        outcome = r.outcome;
-        if (r.amount > 0) amount = r.amount;
-        else if ('billPaymentId' in outcome) amount = Number(bill.TotalAmt);
+        const key = qbPaymentRequestId(approvalId, billId);
+        const linked = await linkedPayments(access!, bill, key);
+        const step = billPaymentStep({
+          fileCents,
+          balance: bill.Balance,
+          ours: linked.ours?.id ?? null,
+          othersPayments: linked.others,
+        });
+        if ('found' in step) {
+          outcome = { billPaymentId: step.found };
+          amount = linked.ours!.amount;
+        } else if ('error' in step) outcome = { error: step.error };
+        else {
+          const r = await payOne(
+            access!,
+            bill,
+            step.pay,
+            bankAccount!,
+            qbPaymentAttemptRequestId(approvalId, billId, attempt),
+          );
+          outcome = { billPaymentId: r.billPaymentId };
+          amount = r.amount;
+        }
       } catch (err) {
         outcome = { error: failureText(err) };
       }
@@ -247,8 +275,8 @@ export async function payApprovalBills(app: AppServices, run: PayBillsRun) {
   }
   const after = await app.commands.load(approvalDecider, streamId);
   const paidTotal = after.state.payment.qbSync.paidBillIds.length;
-  const failedTotal = after.state.approvedBillIds.length - paidTotal;
-  await finish(false, finishMessage(paidTotal, after.state.approvedBillIds.length, failedTotal));
+  const total = billsAtTheBank(after.state.payment).length;
+  await finish(false, finishMessage(paidTotal, total, total - paidTotal));
   return { ran: true as const, skipped: false, paid, failed };
 }
 
