@@ -2,6 +2,10 @@
 // each vendor of the approval with complete banking a random 1–99 cents (chosen here, outside the
 // decider), company entry description ACCTVERIFY, its own file id modifier; stored encrypted with the
 // company's key as payment files are, and recorded on the approval (PennyTestGenerated).
+// The modifier is one of the company's few a day (file-modifier.ts: penny tests are limited per
+// vendor and per company, and never take the ones payment files need), so a file that cannot be
+// written must not use one up: the file is built and validated first with a stand-in modifier, and
+// only then is the real one taken and the file built again with it.
 import { randomInt, randomUUID } from 'node:crypto';
 import type { z } from 'zod';
 import type { PennyTestResult } from '../../../schema/approvals/payment-answers.js';
@@ -13,7 +17,7 @@ import { AchWriteError } from '../../nacha/records.js';
 import { AppError } from '../../shared/errors.js';
 import { approvalDecider, approvalStreamId } from '../approval-decider.js';
 import { parseApprovalId, requireActionableRow } from '../rows.js';
-import { takeFileIdModifier } from './file-modifier.js';
+import { PENNY_TEST_MODIFIERS, takeFileIdModifier } from './file-modifier.js';
 import { storeNachaFile } from './nacha-files.js';
 import { assertValidFile, isoDay, writeProblem } from './nacha-generate.js';
 import { companyForNacha, vendorsForNacha, vendorsOf } from './nacha-sources.js';
@@ -63,28 +67,36 @@ export async function generatePennyTest(
   const createdAt = new Date();
   const day = achFileDay(createdAt);
   const ctx = commandContext(actor);
-  const fileIdModifier = await takeFileIdModifier(app, companyId, day, fileId, ctx);
-  let built: ReturnType<typeof buildPennyTestFile>;
-  try {
-    built = buildPennyTestFile({
-      company: company.company,
-      credits,
-      effectiveDate: nextBankingDay(isoDay(day)),
-      fileIdModifier,
-      createdAt,
-    });
-  } catch (err) {
-    if (!(err instanceof AchWriteError)) throw err;
-    const p = writeProblem(
-      err,
-      credits.map((c) => c.name),
-    );
-    throw new AppError(
-      'VALIDATION',
-      p.kind === 'vendor-banking' ? `${PENNY_VALIDATION}: ${p.message}` : p.message,
-    );
-  }
-  assertValidFile(built.text);
+  const build = (fileIdModifier: string) => {
+    let file: ReturnType<typeof buildPennyTestFile>;
+    try {
+      file = buildPennyTestFile({
+        company: company.company,
+        credits,
+        effectiveDate: nextBankingDay(isoDay(day)),
+        fileIdModifier,
+        createdAt,
+      });
+    } catch (err) {
+      if (!(err instanceof AchWriteError)) throw err;
+      const p = writeProblem(
+        err,
+        credits.map((c) => c.name),
+      );
+      throw new AppError(
+        'VALIDATION',
+        p.kind === 'vendor-banking' ? `${PENNY_VALIDATION}: ${p.message}` : p.message,
+      );
+    }
+    assertValidFile(file.text);
+    return file;
+  };
+  // The trial: the same file with a stand-in modifier; a refusal here takes no modifier.
+  build(PENNY_TEST_MODIFIERS.at(-1)!);
+  const fileIdModifier = await takeFileIdModifier(app, companyId, day, fileId, ctx, {
+    vendors: [...vendors.payable.values()].map((v) => ({ qbVendorId: v.qbVendorId, name: v.name })),
+  });
+  const built = build(fileIdModifier);
   const totalCents = credits.reduce((s, c) => s + c.amountCents, 0);
   const summary = {
     fileId,

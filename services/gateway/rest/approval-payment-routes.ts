@@ -4,6 +4,11 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { Approval } from '../../../schema/approvals/answers.js';
 import { PennyTestResult } from '../../../schema/approvals/payment-answers.js';
+import {
+  PENNY_LIMIT,
+  PENNY_TESTS_PER_COMPANY_PER_DAY,
+  PENNY_TESTS_PER_VENDOR_PER_DAY,
+} from '../../approvals/payments/file-modifier.js';
 import { downloadNachaFile, regenerateNacha } from '../../approvals/payments/nacha-actions.js';
 import { generatePennyTest } from '../../approvals/payments/penny-test.js';
 import { retryQbSync } from '../../approvals/payments/retry-qb-sync.js';
@@ -39,8 +44,7 @@ export function approvalPaymentRoutes(server: FastifyInstance, { app, actorOf }:
     {
       schema: routeDoc({
         summary: 'A penny-test file: 1–99 cents to each vendor with complete banking (GeneratePennyTest)',
-        description:
-          "400 'No vendors have complete banking information', or 'Penny test validation failed: …' naming the vendors whose banking a file cannot hold.",
+        description: `400 'No vendors have complete banking information', or 'Penny test validation failed: …' naming the vendors whose banking a file cannot hold. 409 '${PENNY_LIMIT}: …' past ${PENNY_TESTS_PER_VENDOR_PER_DAY} penny tests a vendor or ${PENNY_TESTS_PER_COMPANY_PER_DAY} a company in one New York day, or when the company's payment files have used the file ids penny tests may take; the text says when the limit resets (midnight New York time).`,
         tags: ['approvals'],
         params,
         data: PennyTestResult,
