@@ -13,6 +13,7 @@ import {
   apiCall,
   apiLogin,
   createUser,
+  DESKTOP,
   ensureWebBuild,
   expectToast,
   launchBrowser,
@@ -306,6 +307,62 @@ describe('vendors screens', () => {
     );
     expect(history.body.data[0]).toMatchObject({ action: 'Banking unmasked' });
     expect(history.body.data[0].details).toMatch(/^Full bank numbers exported to CSV/);
+    expect(errors).toEqual([]);
+    await page.context().close();
+  });
+
+  it('keeps a long import result inside an 800-pixel window: the title, Close and Done in view, the rows scrolling', async () => {
+    const { page, errors } = await openPage(browser, app.url);
+    await signIn(page, app.admin);
+    // Twenty rows with masked numbers: ten long row errors, the count of the rest and the note.
+    const rows = Array.from(
+      { length: 20 },
+      (_, i) => `${900_000 + i},*****0021,****4321,checking,Copied Bank`,
+    );
+    const csv = ['ID,Routing Number,Account Number,Account Type,Bank Name', ...rows].join('\n');
+    await page.goto('/vendors');
+    await page.getByRole('button', { name: 'Import CSV' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Import Vendor Banking' });
+    await dialog
+      .getByLabel('CSV file')
+      .setInputFiles({ name: 'copied.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await dialog.getByRole('button', { name: 'Upload' }).click();
+    await dialog.getByText('and 10 more errors').waitFor({ state: 'attached' });
+
+    const inView = async (
+      name: string,
+      box: { x: number; y: number; width: number; height: number } | null,
+    ) => {
+      expect(box, name).not.toBeNull();
+      expect(box!.y, name).toBeGreaterThanOrEqual(0);
+      expect(box!.y + box!.height, name).toBeLessThanOrEqual(DESKTOP.height);
+      // Nothing scrolled lies over it: the point at its centre is the element itself.
+      const hit = await page.evaluate(
+        ([x, y]) => document.elementFromPoint(x, y)?.closest('h2, button')?.textContent ?? null,
+        [box!.x + box!.width / 2, box!.y + box!.height / 2],
+      );
+      expect(hit, name).toBe(name);
+    };
+    const box = await dialog.boundingBox();
+    expect(box!.y).toBeGreaterThanOrEqual(0);
+    expect(box!.y + box!.height).toBeLessThanOrEqual(DESKTOP.height);
+    const body = dialog.locator('[data-slot=dialog-body]');
+    const scroll = () => body.evaluate((el) => ({ height: el.scrollHeight, shown: el.clientHeight }));
+    const { height, shown } = await scroll();
+    expect(height).toBeGreaterThan(shown);
+    const check = async () => {
+      await inView('Import Vendor Banking', await dialog.getByRole('heading').boundingBox());
+      await inView('Close', await dialog.getByRole('button', { name: 'Close' }).boundingBox());
+      await inView('Done', await dialog.getByRole('button', { name: 'Done' }).boundingBox());
+    };
+    await check();
+    // Scrolled to its end: the last line shows, and the title and the actions are still in view.
+    await body.evaluate((el) => el.scrollTo(0, el.scrollHeight));
+    await check();
+    const more = await dialog.getByText('and 10 more errors').boundingBox();
+    expect(more!.y + more!.height).toBeLessThanOrEqual(DESKTOP.height);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await dialog.waitFor({ state: 'detached' });
     expect(errors).toEqual([]);
     await page.context().close();
   });

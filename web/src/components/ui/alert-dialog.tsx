@@ -2,12 +2,15 @@ import * as AlertDialogPrimitive from '@radix-ui/react-alert-dialog';
 import type { ComponentProps } from 'react';
 import { cn } from '../../lib/utils';
 import { buttonVariants } from './button';
+import { DIALOG_FOOTER, DIALOG_HEADER, DialogBody } from './dialog';
 
 export const AlertDialog = AlertDialogPrimitive.Root;
 export const AlertDialogTrigger = AlertDialogPrimitive.Trigger;
 
+/** Fits the window as DialogContent does: the body scrolls, the title and the actions stay in view. */
 export function AlertDialogContent({
   className,
+  children,
   ...props
 }: ComponentProps<typeof AlertDialogPrimitive.Content>) {
   return (
@@ -15,23 +18,23 @@ export function AlertDialogContent({
       <AlertDialogPrimitive.Overlay className="fixed inset-0 z-50 bg-black/50 data-[state=open]:animate-[fade-in_150ms_ease-out]" />
       <AlertDialogPrimitive.Content
         className={cn(
-          'fixed top-1/2 left-1/2 z-50 grid w-full max-w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 gap-4 rounded-lg border bg-background p-6 shadow-lg data-[state=open]:animate-[fade-in_150ms_ease-out] sm:max-w-lg',
+          'fixed top-1/2 left-1/2 z-50 flex max-h-[calc(100dvh-2rem)] w-full max-w-[calc(100%-2rem)] -translate-x-1/2 -translate-y-1/2 flex-col overflow-hidden rounded-lg border bg-background shadow-lg data-[state=open]:animate-[fade-in_150ms_ease-out] sm:max-w-lg',
           className,
         )}
         {...props}
-      />
+      >
+        <DialogBody>{children}</DialogBody>
+      </AlertDialogPrimitive.Content>
     </AlertDialogPrimitive.Portal>
   );
 }
 
 export function AlertDialogHeader({ className, ...props }: ComponentProps<'div'>) {
-  return <div className={cn('flex flex-col gap-2 text-center sm:text-left', className)} {...props} />;
+  return <div data-slot="dialog-header" className={cn(DIALOG_HEADER, className)} {...props} />;
 }
 
 export function AlertDialogFooter({ className, ...props }: ComponentProps<'div'>) {
-  return (
-    <div className={cn('flex flex-col-reverse gap-2 sm:flex-row sm:justify-end', className)} {...props} />
-  );
+  return <div data-slot="dialog-footer" className={cn(DIALOG_FOOTER, className)} {...props} />;
 }
 
 export function AlertDialogTitle({ className, ...props }: ComponentProps<typeof AlertDialogPrimitive.Title>) {

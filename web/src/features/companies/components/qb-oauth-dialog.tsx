@@ -285,7 +285,7 @@ export function QbOAuthDialog({
   const busy = phase === 'starting' || phase === 'authorizing' || saving;
   return (
     <Dialog open={open} onOpenChange={onOpenChange}>
-      <DialogContent className="max-h-[90vh] overflow-y-auto sm:max-w-xl">
+      <DialogContent className="sm:max-w-xl">
         <DialogHeader>
           <DialogTitle>Connect QuickBooks</DialogTitle>
           <DialogDescription>Configure the QuickBooks Online connection for {companyName}.</DialogDescription>
