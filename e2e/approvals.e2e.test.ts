@@ -42,7 +42,7 @@ const COMPANY = 'Juniper Office Supply';
 const qbApp = { clientId: 'billflow-e2e-approvals', clientSecret: 'e2e-approvals-secret-value' };
 const A = '/api/bill-approval/approvals';
 /** An approved approval's badge: the payments process manager asks for its file at once (NACHA_PENDING). */
-const APPROVED_ON = /^(Approved|Nacha Pending|Nacha Generated)$/;
+const APPROVED_ON = /^(Approved|NACHA Pending|NACHA Generated)$/;
 
 interface ApprovalJson {
   id: string;
@@ -605,7 +605,7 @@ describe('approval screens', () => {
     await expectToast(page, '2 approvals approved');
     for (const r of rows.slice(0, 2)) {
       expect(await page.getByTestId(`bulk-result-${r.id}`).textContent()).toMatch(
-        /Approved|Nacha Pending|Nacha Generated/,
+        /Approved|NACHA Pending|NACHA Generated/,
       );
       await row(page, r.id).getByTestId('status').filter({ hasText: APPROVED_ON }).waitFor();
       // Decided rows cannot be selected again.

@@ -163,7 +163,7 @@ describe('the money path', () => {
       await watcher.goto(`${t.url}/approvals/${id}`);
       await approveOnScreen(page, id);
       // The file is asked for by itself; the detail shows it generated (NACHA card), live.
-      await page.getByText('Nacha Generated', { exact: true }).first().waitFor({ timeout: 20_000 });
+      await page.getByText('NACHA Generated', { exact: true }).first().waitFor({ timeout: 20_000 });
       await page.getByRole('button', { name: /Download NACHA File/ }).waitFor();
       const d = await detail(id);
       expect(d.status).toBe('NACHA_GENERATED');

@@ -146,7 +146,7 @@ describe('the approval detail along the payment path', () => {
         bills.map((x) => x.Id),
       );
       for (const { page } of [a, b]) {
-        await status(page).filter({ hasText: 'Nacha Generated' }).waitFor({ timeout: 20_000 });
+        await status(page).filter({ hasText: 'NACHA Generated' }).waitFor({ timeout: 20_000 });
         await page.getByTestId('nacha-file-name').filter({ hasText: /\S/ }).waitFor();
       }
       expect(await sideways(b.page)).toBeLessThanOrEqual(0);
@@ -217,7 +217,7 @@ describe('the approval detail along the payment path', () => {
     try {
       await signIn(page, moderator);
       await page.goto(`/approvals/${id}`);
-      await status(page).filter({ hasText: 'Nacha Generated' }).waitFor({ timeout: 20_000 });
+      await status(page).filter({ hasText: 'NACHA Generated' }).waitFor({ timeout: 20_000 });
       await page.goto('/approvals');
       await page.getByRole('button', { name: `Actions for approval ${id.slice(0, 8)}` }).click();
       await page.getByRole('menuitem', { name: 'Regenerate NACHA' }).click();

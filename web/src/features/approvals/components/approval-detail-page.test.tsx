@@ -287,7 +287,7 @@ describe('ApprovalDetailPage', () => {
           approvalChanged: { id: ID, type: 'NachaFileGenerated', status: 'NACHA_GENERATED' },
         }),
     );
-    await waitFor(() => expect(screen.getByTestId('detail-status').textContent).toBe('Nacha Generated'));
+    await waitFor(() => expect(screen.getByTestId('detail-status').textContent).toBe('NACHA Generated'));
     expect(screen.getByTestId('nacha-file-name').textContent).toBe('NACHA_JUNIPER_A.txt');
     expect(screen.getByRole('button', { name: 'Download NACHA File' })).toBeTruthy();
 

@@ -41,7 +41,9 @@ describe('approval rules', () => {
     expect(managerLabel('Ann Lee', 'ann@x.test')).toBe('Ann Lee');
     expect(managerLabel(null, 'ann@x.test')).toBe('ann@x.test');
     expect(managerLabel(' ', null)).toBe('Not assigned');
-    expect(titleCase('NACHA_GENERATED')).toBe('Nacha Generated');
+    expect(titleCase('NACHA_GENERATED')).toBe('NACHA Generated');
+    expect(titleCase('NACHA_PENDING')).toBe('NACHA Pending');
+    expect(titleCase('PAYMENT_COMPLETED')).toBe('Payment Completed');
   });
 
   it('offers up to 5 page buttons around the current page, inside the range', () => {

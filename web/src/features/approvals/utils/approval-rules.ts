@@ -78,12 +78,15 @@ export function personName(p: { firstName: string | null; lastName: string | nul
   return [p.firstName, p.lastName].filter(Boolean).join(' ').trim() || null;
 }
 
-/** 'PENDING' → 'Pending', 'NACHA_GENERATED' → 'Nacha Generated'. */
+/** Words written in capitals wherever a code contains them: NACHA is an acronym, never 'Nacha'. */
+const ACRONYMS: Record<string, string> = { nacha: 'NACHA' };
+
+/** 'PENDING' → 'Pending', 'NACHA_GENERATED' → 'NACHA Generated'. */
 export function titleCase(value: string): string {
   return value
     .toLowerCase()
     .split('_')
-    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .map((w) => ACRONYMS[w] ?? w.charAt(0).toUpperCase() + w.slice(1))
     .join(' ');
 }
 
