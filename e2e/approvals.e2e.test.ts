@@ -303,10 +303,13 @@ describe('approval screens', () => {
     expect(headers.Actions.right).toBeLessThanOrEqual(DESKTOP.width);
     const firstRow = page.locator('[data-testid^="approval-row-"]').first();
     expect(await firstRow.getByRole('button', { name: /^Actions for approval/ }).isVisible()).toBe(true);
+    // With their own columns in view, the company and the amount are not repeated under the ID.
+    expect(await firstRow.getByTestId('row-company').isVisible()).toBe(false);
+    expect(await firstRow.getByTestId('row-amount').isVisible()).toBe(false);
     await page.setViewportSize({ width: 1536, height: 864 });
     await expect.poll(() => tableOverflow(page)).toBeLessThanOrEqual(0);
-    // A phone (390 × 844): the columns that matter, in view without scrolling sideways: the ID, each
-    // row's status and its actions.
+    // A phone (390 × 844): what matters, in view without scrolling sideways: the ID with each row's
+    // company and amount under it, the status and the actions.
     await page.setViewportSize(MOBILE);
     await expect.poll(() => tableOverflow(page)).toBeLessThanOrEqual(0);
     const phone = await columnBoxes(page);
@@ -315,6 +318,16 @@ describe('approval screens', () => {
     const status = await firstRow.getByTestId('status').boundingBox();
     expect(status!.x + status!.width).toBeLessThanOrEqual(MOBILE.width);
     expect(await firstRow.getByTestId('status').isVisible()).toBe(true);
+    for (const [testId, text] of [
+      ['row-company', /^Juniper Office Supply$/],
+      ['row-amount', /^\$[\d,]+\.\d{2}$/],
+    ] as const) {
+      const cell = firstRow.getByTestId(testId);
+      expect(await cell.isVisible(), testId).toBe(true);
+      expect(await cell.textContent(), testId).toMatch(text);
+      const box = await cell.boundingBox();
+      expect(box!.x + box!.width, testId).toBeLessThanOrEqual(MOBILE.width);
+    }
     expect(await seriousAxeViolations(page)).toEqual([]);
     // At 320 CSS pixels (WCAG's reflow width, a small phone) every figure stays inside its card,
     // the dollar amounts included.

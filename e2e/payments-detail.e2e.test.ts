@@ -122,6 +122,16 @@ async function confirm(id: string, type: 'MarkBankUploaded' | 'MarkPaymentComple
 }
 
 const status = (page: Page) => page.getByTestId('detail-status');
+/** Where the detail's cards sit, by test id. */
+const cardBoxes = (page: Page) =>
+  page.evaluate(() =>
+    Object.fromEntries(
+      ['bills-card', 'nacha-card', 'qb-sync-card', 'history-card'].map((id) => {
+        const r = document.querySelector(`[data-testid="${id}"]`)!.getBoundingClientRect();
+        return [id, { top: r.top, left: r.left, right: r.right }];
+      }),
+    ),
+  );
 const sideways = (page: Page) =>
   page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
@@ -197,6 +207,14 @@ describe('the approval detail along the payment path', () => {
         await page.getByTestId('qb-sync-status').filter({ hasText: 'Success' }).waitFor({ timeout: 20_000 });
       expect(await b.page.getByTestId('qb-sync-items').getByRole('listitem').count()).toBe(2);
       expect(await a.page.getByRole('button', { name: 'Retry QB Sync' }).count()).toBe(0);
+      // On the phone, one column: the NACHA and QuickBooks cards come before the history, not after
+      // its many steps. Wide, the history stays under the approval's cards, left of the payment cards.
+      const phone = await cardBoxes(b.page);
+      expect(phone['nacha-card'].top).toBeLessThan(phone['history-card'].top);
+      expect(phone['qb-sync-card'].top).toBeLessThan(phone['history-card'].top);
+      const wide = await cardBoxes(a.page);
+      expect(wide['history-card'].right).toBeLessThanOrEqual(wide['nacha-card'].left);
+      expect(wide['history-card'].top).toBeGreaterThan(wide['bills-card'].top);
       expect(await sideways(b.page)).toBeLessThanOrEqual(0);
       expect(a.errors).toEqual([]);
       expect(b.errors).toEqual([]);

@@ -11,10 +11,11 @@ import { managerLabel, NACHA_STATUSES, percent, shortId } from '../utils/approva
 import { ApprovalStatusBadge, PriorityBadge } from './approval-badges';
 
 /**
- * Which columns show from which width: a phone (under 640 px) sees ID, status and actions; the
- * amount from 640, company and priority from 768, created from 1024, the bill counts, the approved
- * amount and the manager from 1280, where all twelve fit beside the sidebar (small headers, narrow
- * padding, names and notes that wrap), none pinned over another.
+ * Which columns show from which width: a phone (under 640 px) sees ID, status and actions, with the
+ * company and the processed amount under each ID; the amount as a column from 640, company and
+ * priority from 768 (where the ID stands alone again), created from 1024, the bill counts, the
+ * approved amount and the manager from 1280, where all twelve fit beside the sidebar (small headers,
+ * narrow padding, names and notes that wrap), none pinned over another.
  */
 export const DENSE = [
   '[&_td]:px-1.5 [&_th]:px-1.5 [&_th]:text-xs [&_tr>*:first-child]:pl-3 [&_tr>*:last-child]:pr-3',
@@ -39,6 +40,8 @@ export interface ApprovalRowActions {
   view: (a: ApprovalRow) => void;
 }
 
+const companyLabel = (a: ApprovalRow) => a.companyName ?? `Company ${a.companyId}`;
+
 export function approvalColumns(actions: ApprovalRowActions): Column<ApprovalRow>[] {
   return [
     {
@@ -46,9 +49,18 @@ export function approvalColumns(actions: ApprovalRowActions): Column<ApprovalRow
       header: 'ID',
       className: 'font-mono text-xs',
       cell: (a) => (
-        <Link to={`/approvals/${a.id}`} className="hover:underline">
-          {shortId(a.id)}
-        </Link>
+        <div className="grid gap-0.5">
+          <Link to={`/approvals/${a.id}`} className="hover:underline">
+            {shortId(a.id)}
+          </Link>
+          {/* Until their own columns show: the company, and the amount. */}
+          <span className="font-sans text-sm whitespace-normal md:hidden" data-testid="row-company">
+            {companyLabel(a)}
+          </span>
+          <span className="font-sans text-sm tabular-nums sm:hidden" data-testid="row-amount">
+            {formatCurrency(a.totalAmount)}
+          </span>
+        </div>
       ),
     },
     {
@@ -56,7 +68,7 @@ export function approvalColumns(actions: ApprovalRowActions): Column<ApprovalRow
       header: 'Company',
       sortKey: 'companyName',
       className: `${FROM_MD} min-w-20 whitespace-normal`,
-      cell: (a) => a.companyName ?? `Company ${a.companyId}`,
+      cell: companyLabel,
     },
     {
       id: 'processed-bills',

@@ -240,7 +240,12 @@ export function ApprovalDetailPage() {
         </section>
       ) : null}
 
-      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3 [&>*]:min-w-0">
+      {/*
+        Wide: the approval's cards in two columns left, the payment cards right, the history under the
+        left columns. Narrow: one column, the history last, so the NACHA and QuickBooks cards come
+        before it (in the reading and focus order too).
+      */}
+      <div className="grid grid-cols-1 gap-6 lg:grid-cols-3 lg:grid-rows-[auto_1fr] [&>*]:min-w-0">
         <div className="grid content-start gap-6 lg:col-span-2">
           <Card>
             <CardHeader>
@@ -256,7 +261,7 @@ export function ApprovalDetailPage() {
             </CardContent>
           </Card>
 
-          <Card>
+          <Card data-testid="bills-card">
             <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-2">
               <CardTitle as="h2" className="flex items-center gap-2">
                 Bills Information <Badge variant="secondary">{bills.length}</Badge>
@@ -317,30 +322,9 @@ export function ApprovalDetailPage() {
               </CardContent>
             </Card>
           ) : null}
-
-          <Card>
-            <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-2">
-              <CardTitle as="h2">Activity History</CardTitle>
-              <AuditExportButton approvalId={a.id} role={user?.role} onExported={history.reload} />
-            </CardHeader>
-            <CardContent>
-              {history.error && !history.data ? (
-                <p role="alert" className="text-sm text-destructive">
-                  {history.error.message}{' '}
-                  <Button variant="link" size="sm" onClick={history.reload}>
-                    Retry
-                  </Button>
-                </p>
-              ) : (history.data?.approvalHistory ?? []).length === 0 ? (
-                <p className="text-sm text-muted-foreground">No activity yet.</p>
-              ) : (
-                <ApprovalHistoryList steps={history.data?.approvalHistory ?? []} />
-              )}
-            </CardContent>
-          </Card>
         </div>
 
-        <div className="grid content-start gap-6">
+        <div className="grid content-start gap-6 lg:col-start-3 lg:row-span-2 lg:row-start-1">
           <Card>
             <CardHeader>
               <CardTitle as="h2">Timeline</CardTitle>
@@ -410,6 +394,30 @@ export function ApprovalDetailPage() {
             </CardContent>
           </Card>
         </div>
+
+        <Card
+          className="lg:col-start-1 lg:col-span-2 lg:row-start-2 lg:self-start"
+          data-testid="history-card"
+        >
+          <CardHeader className="flex flex-row flex-wrap items-center justify-between gap-2">
+            <CardTitle as="h2">Activity History</CardTitle>
+            <AuditExportButton approvalId={a.id} role={user?.role} onExported={history.reload} />
+          </CardHeader>
+          <CardContent>
+            {history.error && !history.data ? (
+              <p role="alert" className="text-sm text-destructive">
+                {history.error.message}{' '}
+                <Button variant="link" size="sm" onClick={history.reload}>
+                  Retry
+                </Button>
+              </p>
+            ) : (history.data?.approvalHistory ?? []).length === 0 ? (
+              <p className="text-sm text-muted-foreground">No activity yet.</p>
+            ) : (
+              <ApprovalHistoryList steps={history.data?.approvalHistory ?? []} />
+            )}
+          </CardContent>
+        </Card>
       </div>
 
       <ApproveDialog
