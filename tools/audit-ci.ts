@@ -3,7 +3,9 @@
 // data, not only vitest saying so: this runs `npm run audit` as a child process, as an auditor would,
 //   1. on a scratch database holding the demo data (seeded as `npm start` seeds it, by seedDemoData,
 //      payments included) and the anchors the product's own anchor job wrote: verify, rebuild-check,
-//      export of an approval and the standalone verifier on its bundle, each expected to pass;
+//      export of an approval and the standalone verifier on its bundle, each expected to pass, and
+//      the verifier again on the bundle cut short and on it with a recipient changed in its view,
+//      each expected to fail and to name what was done;
 //   2. on one copy of that database per kind of tampering (altered, inserted, deleted, tail
 //      removed, anchor rewritten: tools/audit-tamper.ts), each with its own copy of the published
 //      anchor file: verify, expected to fail and to name what was done.
@@ -11,7 +13,7 @@
 // Exit status 0 when every expectation held; a failure prints the command's whole output.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Queue, QueueEvents } from 'bullmq';
@@ -276,6 +278,54 @@ async function mustPass(cmd: string, args: string[], env: NodeJS.ProcessEnv, exp
   return r.out;
 }
 
+/** Runs a command that must fail: its output shown, its exit 1 and `expected` in it, or it fails. */
+async function mustFail(cmd: string, args: string[], env: NodeJS.ProcessEnv, expected: RegExp) {
+  print(`$ ${[cmd, ...args].map((a) => a.replace(`${ROOT}/`, '')).join(' ')}`);
+  const r = await runCli(cmd, args, env);
+  print(indent(r.out));
+  print(`    (exit ${r.code})`);
+  if (r.code !== 1 || !expected.test(r.out))
+    throw new Expectation(`expected exit 1 and ${expected} (got exit ${r.code})`);
+}
+
+/**
+ * The bundle as someone who wanted to hide the approval's end, or who it was paid to, could hand it
+ * over: cut to its first third of events (the view with them), or a sealed recipient changed in the
+ * view. Each file beside the bundle; the verifier must refuse both.
+ */
+async function tamperedBundles(bundle: string, env: NodeJS.ProcessEnv, anchors: string) {
+  const b = JSON.parse(readFileSync(bundle, 'utf8')) as {
+    events: unknown[];
+    view: Array<{ version: number; type: string; data: Record<string, unknown> }>;
+  };
+  const n = Math.max(1, Math.floor(b.events.length / 3));
+  const cut = bundle.replace(/\.json$/, '.cut.json');
+  writeFileSync(cut, JSON.stringify({ ...b, events: b.events.slice(0, n), view: b.view.slice(0, n) }));
+  await mustFail(
+    'node',
+    ['tools/audit-verifier.mjs', cut, anchors],
+    env,
+    new RegExp(
+      `^FAILED  stream \\S+: .* the bundle stops at version ${n}: versions ${n + 1}–${b.events.length} are missing`,
+      'm',
+    ),
+  );
+  const entry = b.view.find((v) => Array.isArray(v.data.recipients) && v.data.recipients.length > 0);
+  if (!entry) throw new Expectation('the exported approval has no recipient in its view');
+  (entry.data.recipients as string[])[0] = 'someone.else@example.test';
+  const relabelled = bundle.replace(/\.json$/, '.view.json');
+  writeFileSync(relabelled, JSON.stringify(b));
+  await mustFail(
+    'node',
+    ['tools/audit-verifier.mjs', relabelled, anchors],
+    env,
+    new RegExp(
+      `^FAILED  view version ${entry.version} ${entry.type}\\.recipients: does not match the commitment sealed in the event$`,
+      'm',
+    ),
+  );
+}
+
 /**
  * Each kind on its own copy of the scratch database, with its own copy of the published anchors;
  * the copies made and tampered with one after the other, then verified side by side (each verify
@@ -388,7 +438,13 @@ export async function auditCi(): Promise<boolean> {
     }
     const bundle = path.join(dir, `audit-${approvalId}.json`);
     await mustPass('npm', ['run', 'audit', '--', 'export', approvalId, '--out', bundle], env, /^wrote /m);
-    await mustPass('node', ['tools/audit-verifier.mjs', bundle, anchors], env, /^OK: /m);
+    await mustPass(
+      'node',
+      ['tools/audit-verifier.mjs', bundle, anchors],
+      env,
+      /^OK: .*view: [1-9]\d* field\(s\) proven against the events, 0 unverified$/m,
+    );
+    await tamperedBundles(bundle, env, anchors);
 
     // The copies start from a log whose end the anchors do not cover yet, read by the read models.
     const tail = Date.now();

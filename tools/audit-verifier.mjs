@@ -10,8 +10,20 @@
 //   2. each event's hash, with its Merkle audit path (RFC 6962: leaf = SHA-256(0x00 ‖ hash),
 //      node = SHA-256(0x01 ‖ left ‖ right)), gives the root of the anchor it names;
 //   3. each anchor of the bundle is, field for field, a line of the published file, whose lines chain
-//      one to the next and each give their own digest.
-// Exit status 0 when all holds; 1 with a line per failure otherwise; 2 when the input cannot be read.
+//      one to the next and each give their own digest;
+//   4. the bundle reaches each stream's head as the published anchors record it (the highest version
+//      any line's heads give, with the hash they give for it): a bundle cut short names the versions
+//      it lacks, and one exported before the stream moved on must be exported again;
+//   5. the view (the events opened, for reading) says what the events hold: each entry has its event
+//      and the event an entry; a field stored plain is equal in both; a sealed personal field matches
+//      the commitment the event keeps for it (`pii.c`, in the order of `pii.f`): the first 22
+//      characters of the base64url SHA-256 of "billflow-commit/1\n" salt "\n" event id "\n" field
+//      "\n" and the value's canonical JSON, with the salt the view gives for the event.
+//      What cannot be checked is printed UNVERIFIED, field by field, never counted as proven: a field
+//      sealed before commitments were kept, one erased (its subject forgotten), and, in an entry marked
+//      `reshaped` (an older event read in today's shape), a field that differs from what is stored.
+// Exit status 0 when all holds (UNVERIFIED fields included, counted in the last line); 1 with a line
+// per failure otherwise; 2 when the input cannot be read.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 
@@ -104,9 +116,35 @@ const FIELDS = [
   'digest',
 ];
 
+/** A sealed field's commitment (services/privacy/personal-data.ts writes the same). */
+const commitment = (salt, eventId, field, value) =>
+  sha256(`billflow-commit/1\n${salt}\n${eventId}\n${field}\n${canonical(value)}`)
+    .toString('base64url')
+    .slice(0, 22);
+
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const sameJson = (a, b) => {
+  try {
+    return canonical(a) === canonical(b);
+  } catch {
+    return false;
+  }
+};
+
+/** The failures only (an empty list: the bundle is proved). */
 export function verifyBundle(bundle, publishedLines) {
+  return checkBundle(bundle, publishedLines).failures;
+}
+
+/**
+ * Every check: `failures` (lines), `unverified` (lines, one per field of the view that cannot be
+ * checked), and how many fields of the view were `proven` against the events.
+ */
+export function checkBundle(bundle, publishedLines) {
   const failures = [];
   const fail = (where, what) => failures.push(`${where}: ${what}`);
+  const unverified = [];
+  let proven = 0;
 
   // 3. The published file: each line's digest (version 2) and its link to the line before.
   const published = new Map();
@@ -178,7 +216,126 @@ export function verifyBundle(bundle, publishedLines) {
     });
   }
   if ((bundle.events ?? []).length === 0) fail('bundle', 'holds no events');
-  return failures;
+
+  // 4. Each stream up to the head the published anchors record for it.
+  const heads = new Map();
+  for (const a of published.values())
+    for (const [streamId, version, hash] of a.heads ?? [])
+      heads.set(streamId, [...(heads.get(streamId) ?? []), { seq: a.seq, version, hash }]);
+  for (const [streamId, events] of streams) {
+    const recorded = heads.get(streamId) ?? [];
+    if (recorded.length === 0) {
+      fail(`stream ${streamId}`, 'no published anchor records its head: the bundle cannot be shown whole');
+      continue;
+    }
+    const top = recorded.reduce((a, b) => (b.version > a.version ? b : a));
+    const last = events.reduce((n, e) => Math.max(n, e.version), 0);
+    if (last < top.version)
+      fail(
+        `stream ${streamId}`,
+        `the published anchors record version ${top.version} as its head (anchor ${top.seq}) but the bundle stops at version ${last}: ${
+          top.version === last + 1 ? `version ${top.version} is` : `versions ${last + 1}–${top.version} are`
+        } missing (a bundle exported before them no longer shows the whole stream: export it again)`,
+      );
+    const byVersion = new Map(events.map((e) => [e.version, e]));
+    for (const r of recorded) {
+      const e = byVersion.get(r.version);
+      if (e && e.hash !== r.hash)
+        fail(`stream ${streamId} version ${r.version}`, `anchor ${r.seq} records another hash as its head`);
+    }
+  }
+
+  // 5. The view against the approval's events.
+  const streamId = `approval-${bundle.approvalId}`;
+  const own = new Map();
+  for (const e of bundle.events ?? []) {
+    if (e.streamId !== streamId) fail(`stream ${e.streamId} version ${e.version}`, `not of ${streamId}`);
+    else own.set(e.version, e);
+  }
+  const viewed = new Set();
+  for (const v of Array.isArray(bundle.view) ? bundle.view : []) {
+    const where = `view version ${v?.version}`;
+    const e = own.get(v?.version);
+    if (!e) {
+      fail(where, `no event of ${streamId} in the bundle has this version`);
+      continue;
+    }
+    if (viewed.has(e.version)) {
+      fail(where, 'shown twice');
+      continue;
+    }
+    viewed.add(e.version);
+    if (v.type !== e.type) {
+      fail(where, `shows a ${v.type} where the event is a ${e.type}`);
+      continue;
+    }
+    const result = checkView(e, v);
+    proven += result.proven;
+    for (const [field, what] of result.failures) fail(`${where} ${e.type}.${field}`, what);
+    for (const [field, why] of result.unverified) unverified.push(`${where} ${e.type}.${field}: ${why}`);
+  }
+  for (const e of own.values())
+    if (!viewed.has(e.version)) fail(`view version ${e.version}`, `${e.type} is missing from the view`);
+  return { failures, unverified, proven };
+}
+
+/** One view entry against its event, field by field (the data's top-level members). */
+function checkView(e, v) {
+  const failures = [];
+  const unverified = [];
+  let proven = 0;
+  if (!isObject(e.data)) {
+    if (sameJson(v.data ?? null, e.data ?? null)) proven++;
+    else failures.push(['data', 'differs from the event']);
+    return { failures, unverified, proven };
+  }
+  const { pii, ...plain } = e.data;
+  const sealed = isObject(pii) && Array.isArray(pii.f) ? pii : null;
+  const sealedFields = new Set(sealed ? sealed.f : []);
+  const commitments = new Map();
+  if (sealed && Array.isArray(sealed.c))
+    for (const [i, f] of sealed.f.entries()) commitments.set(f, sealed.c[i]);
+  if (!isObject(v.data)) return { failures: [['data', 'is not an object']], unverified, proven };
+  const view = v.data;
+  const erased = new Set(Array.isArray(v.erased) ? v.erased : []);
+  const reshaped = v.reshaped === true;
+  // Differs from what is stored: in an entry read in today's shape it may be the reading, not a lie.
+  const differs = (field, what, why) =>
+    reshaped
+      ? unverified.push([field, `${why} (the entry is read in today's shape)`])
+      : failures.push([field, what]);
+  const fields = new Set([...Object.keys(plain), ...sealedFields, ...Object.keys(view)]);
+  for (const field of [...fields].sort()) {
+    const shown = Object.hasOwn(view, field);
+    if (sealedFields.has(field)) {
+      if (erased.has(field)) {
+        if (shown && view[field] !== null) failures.push([field, 'is named erased but shows a value']);
+        else unverified.push([field, 'erased (its subject was forgotten): nothing to check']);
+      } else if (!shown) differs(field, 'is sealed in the event but missing from the view', 'not shown');
+      else if (typeof commitments.get(field) !== 'string')
+        unverified.push([field, 'sealed without a commitment (before they were kept): cannot be checked']);
+      else if (typeof v.salt !== 'string')
+        failures.push([field, 'the view gives no salt for the commitment the event keeps']);
+      else {
+        let c = null;
+        try {
+          c = commitment(v.salt, e.id, field, view[field]);
+        } catch {}
+        if (c === commitments.get(field)) proven++;
+        else
+          differs(
+            field,
+            'does not match the commitment sealed in the event',
+            'does not match its commitment',
+          );
+      }
+    } else if (Object.hasOwn(plain, field)) {
+      if (!shown) differs(field, 'is in the event but missing from the view', 'not shown under this name');
+      else if (sameJson(view[field], plain[field])) proven++;
+      else differs(field, 'differs from the event', 'differs from the stored value');
+    } else differs(field, 'is not in the event', 'not in the stored event');
+  }
+  return { failures, unverified, proven };
 }
 
 function main(argv) {
@@ -198,12 +355,14 @@ function main(argv) {
     console.error(`cannot read the input: ${err.message}`);
     return 2;
   }
-  const failures = verifyBundle(bundle, lines);
+  const { failures, unverified, proven } = checkBundle(bundle, lines);
   for (const f of failures) console.log(`FAILED  ${f}`);
+  for (const u of unverified) console.log(`UNVERIFIED  ${u}`);
+  const fields = `view: ${proven} field(s) proven against the events, ${unverified.length} unverified`;
   console.log(
     failures.length === 0
-      ? `OK: ${bundle.events.length} events of approval ${bundle.approvalId} chain, and each is under a published anchor`
-      : `${failures.length} failure(s): the bundle does not prove its events.`,
+      ? `OK: ${bundle.events.length} events of approval ${bundle.approvalId} chain up to the stream's anchored head, each under a published anchor; ${fields}`
+      : `${failures.length} failure(s): the bundle does not prove its events. ${fields}`,
   );
   return failures.length === 0 ? 0 : 1;
 }

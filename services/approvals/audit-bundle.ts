@@ -3,7 +3,9 @@
 // as stored (personal fields still sealed), each with its hash, its leaf's Merkle audit path to the
 // root of the anchor that covers it, those anchors as published, and the events opened for reading.
 // Recorded on the approval's stream first (ApprovalAuditExported), and the log anchored after that,
-// so every event in the bundle is covered.
+// so every event in the bundle is covered and the anchors record the stream's head the bundle reaches.
+// The view gives, per event, the salt of its sealed fields' commitments (personal-data.ts), so the
+// verifier can check each opened personal value against the commitment hashed into the event.
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { decodeEvent } from '../../schema/shared/events.js';
@@ -12,6 +14,7 @@ import { companyScope, inScope } from '../app/staff-scope.js';
 import { type Actor, authorize } from '../auth/permissions.js';
 import { anchorFile, readPublished } from '../eventstore/anchor-publish.js';
 import { type Anchor, readAnchors, readRange, writeAnchors } from '../eventstore/anchors.js';
+import { canonicalJson } from '../eventstore/chain.js';
 import { auditPaths } from '../eventstore/merkle.js';
 import { type EventStore, START, type StoredEvent } from '../eventstore/port.js';
 import type { TailWitness } from '../eventstore/tail-witness.js';
@@ -45,8 +48,22 @@ export interface Bundle {
   events: BundleEvent[];
   /** The anchors the proofs lead to, as published (the file's lines). */
   anchors: Anchor[];
-  /** The same events opened with the keys (erased fields shown as erased), for reading only. */
-  view: Array<{ version: number; type: string; data: unknown; erased?: readonly string[] }>;
+  /** The same events opened with the keys (erased fields shown as erased), checked by the verifier. */
+  view: ViewEntry[];
+}
+
+export interface ViewEntry {
+  version: number;
+  type: string;
+  data: unknown;
+  erased?: readonly string[];
+  /** The salt of the event's commitments: present when it has some and its subject's key is held. */
+  salt?: string;
+  /**
+   * True when the data as read today is not the stored event opened (an older schema version upcast,
+   * a default filled in): the verifier then reports the fields it cannot match as unverified.
+   */
+  reshaped?: true;
 }
 
 /**
@@ -79,8 +96,10 @@ export async function exportApproval(
     current.version,
   );
   const file = opts.publishTo ?? (await anchorFile(pool));
-  // The bundle ends with the export's own event; what the approval gets after it belongs to the next.
-  const version = exported.nextVersion;
+  // The bundle ends with the export's own event, or with the stream's head as the anchors written
+  // here record it when the approval moved on before they were (the verifier holds a bundle to that
+  // head); what the approval gets after them belongs to the next bundle.
+  let version = exported.nextVersion;
   const covering = (anchors: Anchor[], e: StoredEvent) =>
     anchors.find((a) => a.firstPosition <= e.position && e.position <= a.lastPosition);
   let anchors: Anchor[] = [];
@@ -89,8 +108,9 @@ export async function exportApproval(
   // past one): the export's event may need a second run, a moment later.
   for (let tries = 1; ; tries++) {
     await writeAnchors(pool, stores.raw, { publishTo: file, witness: opts.witness ?? null });
-    events = (await stores.raw.readStream(streamId)).events.filter((e) => e.streamVersion <= version);
     anchors = await readAnchors(pool);
+    version = Math.max(version, anchoredHead(anchors, streamId));
+    events = (await stores.raw.readStream(streamId)).events.filter((e) => e.streamVersion <= version);
     if (events.every((e) => covering(anchors, e)) || tries === 5) break;
     await new Promise((r) => setTimeout(r, 50 * tries));
   }
@@ -119,6 +139,8 @@ export async function exportApproval(
       });
   }
   const opened = await stores.opened.readStream(streamId);
+  const salts =
+    stores.opened instanceof PersonalDataStore ? await stores.opened.commitmentSalts(events) : new Map();
   const db = await pool.query<{ db: string }>('SELECT current_database() AS db');
   return {
     format: BUNDLE_FORMAT,
@@ -141,13 +163,35 @@ export async function exportApproval(
     anchors: [...byAnchor.keys()]
       .sort((a, b) => a - b)
       .map((seq) => published.get(seq) ?? (anchors.find((a) => a.seq === seq) as Anchor)),
-    view: opened.events.slice(0, version).map((e) => ({
-      version: e.streamVersion,
-      type: e.type,
-      data: currentShape(e),
-      ...(e.erased?.length ? { erased: e.erased } : {}),
-    })),
+    view: opened.events.slice(0, version).map((e): ViewEntry => {
+      const data = currentShape(e);
+      const salt = salts.get(e.id);
+      return {
+        version: e.streamVersion,
+        type: e.type,
+        data,
+        ...(e.erased?.length ? { erased: e.erased } : {}),
+        ...(salt ? { salt } : {}),
+        ...(sameJson(data, e.data) ? {} : { reshaped: true }),
+      };
+    }),
   };
+}
+
+/** The last version of the stream that the anchors record (their heads), 0 when none does. */
+function anchoredHead(anchors: readonly Anchor[], streamId: string): number {
+  let head = 0;
+  for (const a of anchors)
+    for (const [stream, version] of a.heads ?? []) if (stream === streamId && version > head) head = version;
+  return head;
+}
+
+function sameJson(a: unknown, b: unknown): boolean {
+  try {
+    return canonicalJson(a) === canonicalJson(b);
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -6,7 +6,7 @@
 // Events are appended as the product's own (sealed by the product's store): making approvals through
 // the API would need the QuickBooks simulator, and this is about reading the log.
 import { randomUUID } from 'node:crypto';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
@@ -16,6 +16,8 @@ import { eventRegistry } from '../../schema/shared/events.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { approvalCreated, billSnapshot } from '../../test/support/bills.js';
 import { api, gql, signIn } from '../../test/support/http.js';
+// @ts-expect-error: plain JavaScript on purpose (Node alone runs it), without type declarations
+import { checkBundle } from '../../tools/audit-verifier.mjs';
 import { approvalStreamId } from '../approvals/approval-decider.js';
 import { OLD_REJECTED_UPCAST, type RejectedV0 } from '../approvals/as-of-old-shapes.js';
 import { exportApproval } from '../approvals/audit-bundle.js';
@@ -298,16 +300,36 @@ describe('old shapes and erased subjects', () => {
     expect(JSON.stringify(history.body.data)).toContain('Wrong vendor');
     // The audit bundle keeps the event as stored and shows it upcast in the auditor's view.
     const app = t.started.app;
+    const publishTo = path.join(mkdtempSync(path.join(os.tmpdir(), 'as-of-')), 'anchors.jsonl');
     const bundle = await exportApproval(
       app.pool,
       { raw: (app.store as PersonalDataStore).inner, opened: app.store },
       id,
-      { publishTo: path.join(mkdtempSync(path.join(os.tmpdir(), 'as-of-')), 'anchors.jsonl') },
+      { publishTo },
     );
     const stored = bundle.events.find((e) => e.type === 'ApprovalRejected');
     expect(stored?.data).toMatchObject({ comment: 'Wrong vendor' });
     const seen = bundle.view.find((e) => e.type === 'ApprovalRejected');
     expect(seen?.data).toMatchObject({ reason: 'Wrong vendor', byUserId: adminId, at: minute(4) });
+    // The verifier proves it; what the upcast renamed it reports unverified, field by field.
+    expect(seen?.reshaped).toBe(true);
+    expect(bundle.view.filter((e) => e.reshaped).map((e) => e.type)).toEqual(['ApprovalRejected']);
+    const published = readFileSync(publishTo, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const checked = checkBundle(bundle, published) as { failures: string[]; unverified: string[] };
+    expect(checked.failures).toEqual([]);
+    const where = `view version 2 ApprovalRejected`;
+    const today = "(the entry is read in today's shape)";
+    expect(checked.unverified).toEqual([
+      `${where}.at: not in the stored event ${today}`,
+      `${where}.byUserId: not in the stored event ${today}`,
+      `${where}.comment: not shown under this name ${today}`,
+      `${where}.date: not shown under this name ${today}`,
+      `${where}.reason: not in the stored event ${today}`,
+      `${where}.rejectedBy: not shown under this name ${today}`,
+    ]);
   });
 
   it('after the company is forgotten, time travel still loads, its personal fields erased', async () => {
@@ -325,5 +347,28 @@ describe('old shapes and erased subjects', () => {
     expect(r.body.data.approval).toMatchObject({ status: 'PENDING', recipients: [] });
     expect(r.body.data.approval.billsParsed.map((b: any) => b.VendorInfo.Email)).toEqual([null, null]);
     expect(JSON.stringify(r.body)).not.toContain('acme.test');
+    // Its audit bundle still proves the events; the erased fields are unverified, with no salt given.
+    const app = t.started.app;
+    const publishTo = path.join(mkdtempSync(path.join(os.tmpdir(), 'as-of-')), 'anchors.jsonl');
+    const bundle = await exportApproval(
+      app.pool,
+      { raw: (app.store as PersonalDataStore).inner, opened: app.store },
+      id,
+      { publishTo },
+    );
+    expect([...(bundle.view[0].erased ?? [])].sort()).toEqual(['recipients', 'vendorContacts']);
+    expect(bundle.view[0].salt).toBeUndefined();
+    expect(JSON.stringify(bundle)).not.toContain('acme.test');
+    const published = readFileSync(publishTo, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
+    const checked = checkBundle(bundle, published) as { failures: string[]; unverified: string[] };
+    expect(checked.failures).toEqual([]);
+    expect(checked.unverified).toEqual(
+      ['recipients', 'vendorContacts'].map(
+        (f) => `view version 1 ApprovalCreated.${f}: erased (its subject was forgotten): nothing to check`,
+      ),
+    );
   });
 });

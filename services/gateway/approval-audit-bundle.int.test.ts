@@ -2,7 +2,9 @@
 // the file `npm run audit -- export` writes, as an attachment, and the standalone verifier proves it
 // against the published anchors; the export is recorded by the caller, so the history names them.
 // USER is refused (403) and nothing is appended; an unknown or malformed id, or an approval outside a
-// moderator's companies, is not found (404) in the envelope, and nothing is appended either.
+// moderator's companies, is not found (404) in the envelope, and nothing is appended either. The
+// verifier refuses the file cut short or with its view changed, and reports the personal fields of an
+// event sealed before commitments were kept as unverified, never as proven.
 // Events are appended as the product's own: making approvals through the API would need QuickBooks.
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -11,11 +13,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { personalFieldsOf } from '../../schema/shared/events.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { approvalCreated } from '../../test/support/bills.js';
 import { api, signIn } from '../../test/support/http.js';
 import { approvalStreamId } from '../approvals/approval-decider.js';
 import { anchorFile } from '../eventstore/anchor-publish.js';
+import { type PersonalDataStore, sealData } from '../privacy/personal-data.js';
 
 const A = '/api/bill-approval/approvals';
 const VERIFIER = path.resolve(import.meta.dirname, '../../tools/audit-verifier.mjs');
@@ -27,6 +31,7 @@ let adminId = 0;
 let moderatorId = 0;
 const open = randomUUID();
 const closed = randomUUID();
+const older = randomUUID();
 
 async function register(role: string, email: string, lastName: string) {
   const r = await api(t.url, 'POST', '/api/auth/register', {
@@ -49,7 +54,7 @@ async function company(name: string, openToAllStaff: boolean) {
   return id;
 }
 
-async function createApproval(id: string, companyId: number) {
+async function createApproval(id: string, companyId: number, opts: { commitments?: boolean } = {}) {
   const at = new Date(Date.now() - 60_000).toISOString();
   const created = approvalCreated({
     approvalId: id,
@@ -59,9 +64,26 @@ async function createApproval(id: string, companyId: number) {
     recipients: ['boss@client.test'],
     at,
   });
-  await t.started.app.store.append(
+  const event = {
+    id: randomUUID(),
+    type: created.type,
+    data: created.data,
+    metadata: { userId: String(adminId) },
+  };
+  if (opts.commitments !== false) {
+    await t.started.app.store.append(approvalStreamId(id), [event], 'any');
+    return;
+  }
+  // Sealed as before commitments were kept, and appended below the personal-data layer.
+  const spec = personalFieldsOf(created.type);
+  if (!spec) throw new Error('ApprovalCreated has personal fields');
+  const data = created.data as unknown as Record<string, unknown>;
+  const subject = spec.subject(data);
+  const key = await t.started.app.subjectKeys.getOrCreate(subject);
+  const sealed = sealData(event.id, data, spec, subject, key, { commit: false });
+  await (t.started.app.store as PersonalDataStore).inner.append(
     approvalStreamId(id),
-    [{ id: randomUUID(), type: created.type, data: created.data, metadata: { userId: String(adminId) } }],
+    [{ ...event, data: sealed }],
     'any',
   );
 }
@@ -98,6 +120,7 @@ beforeAll(async () => {
   user = (await register('USER', 'user@audit-bundle.test', 'User')).token;
   await createApproval(open, await company('Bundle Bakery', true));
   await createApproval(closed, await company('Closed Books Ltd', false));
+  await createApproval(older, await company('Older Seals Co', true), { commitments: false });
 }, 120_000);
 
 afterAll(async () => {
@@ -123,11 +146,56 @@ describe('GET /approvals/{id}/audit-bundle', () => {
     expect(JSON.stringify(r.body.view[0].data)).toContain('ap@acme.test');
     const checked = await verify(r.text);
     expect(checked.out).toMatch(/^OK: /m);
+    // Each field of both view entries proven: ApprovalCreated's 11 (its two sealed ones by their
+    // commitments) and ApprovalAuditExported's 4.
+    expect(checked.out).toMatch(/view: 15 field\(s\) proven against the events, 0 unverified$/m);
+    expect(checked.out).not.toMatch(/UNVERIFIED/);
     expect(checked.code).toBe(0);
     // A changed event is refused by the same verifier: the check above is not a formality.
     const forged = structuredClone(r.body);
     forged.events[1].data.byUserId = adminId + 1;
     expect((await verify(JSON.stringify(forged))).code).toBe(1);
+    // Cut to its first event: the export's own, anchored, is named missing.
+    const cut = structuredClone(r.body);
+    cut.events = cut.events.slice(0, 1);
+    cut.view = cut.view.slice(0, 1);
+    const short = await verify(JSON.stringify(cut));
+    expect(short.code).toBe(1);
+    expect(short.out).toMatch(
+      new RegExp(
+        `^FAILED  stream approval-${open}: the published anchors record version 2 as its head \\(anchor \\d+\\) but the bundle stops at version 1: version 2 is missing`,
+        'm',
+      ),
+    );
+    // The view's vendor e-mail replaced: the sealed field no longer matches its commitment.
+    const relabelled = structuredClone(r.body);
+    relabelled.view[0].data.vendorContacts[0].email = 'ap@elsewhere.test';
+    const seen = await verify(JSON.stringify(relabelled));
+    expect(seen.code).toBe(1);
+    expect(seen.out).toMatch(
+      /^FAILED {2}view version 1 ApprovalCreated\.vendorContacts: does not match the commitment sealed in the event$/m,
+    );
+  });
+
+  it('reports the personal fields of an event sealed without commitments as unverified, and still proves the rest', async () => {
+    const r = await download(older, admin);
+    expect(r.status, r.text).toBe(200);
+    expect(r.body.events[0].data.pii.c).toBeUndefined();
+    expect(r.body.view[0].salt).toBeUndefined();
+    expect(JSON.stringify(r.body.view[0].data)).toContain('boss@client.test');
+    const checked = await verify(r.text);
+    expect(checked.code, checked.out).toBe(0);
+    expect(checked.out.split('\n').filter((l) => l.startsWith('UNVERIFIED'))).toEqual([
+      'UNVERIFIED  view version 1 ApprovalCreated.recipients: sealed without a commitment (before they were kept): cannot be checked',
+      'UNVERIFIED  view version 1 ApprovalCreated.vendorContacts: sealed without a commitment (before they were kept): cannot be checked',
+    ]);
+    expect(checked.out).toMatch(/^OK: .*view: 13 field\(s\) proven against the events, 2 unverified$/m);
+    // Its plain fields are still held to the event.
+    const changed = structuredClone(r.body);
+    changed.view[0].data.bills[0].TotalAmt = 1;
+    const refused = await verify(JSON.stringify(changed));
+    expect(refused.code).toBe(1);
+    expect(refused.out).toMatch(/^FAILED {2}view version 1 ApprovalCreated\.bills: differs from the event$/m);
   });
 
   it('gives MODERATOR the bundle, recorded as theirs: the history names them', async () => {

@@ -38,6 +38,8 @@ export async function sealMailPart(
     { subject: () => subject, fields: FIELDS },
     subject,
     await subjectKey(keys, subject),
+    // No event holds it: nothing to check an opened copy against, so no commitments.
+    { commit: false },
   );
   return sealed.pii as Sealed;
 }

@@ -8,8 +8,15 @@
 // per field: a replay decrypts every event, and each cipher costs a few microseconds to set up.
 // Once the subject is forgotten its key is gone: the event still loads, with those fields null and
 // listed in `erased`.
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+//
+// Beside the cipher, the sealed member keeps a salted commitment to each field's plain value (`c`),
+// hashed into the event's digest with the rest, so an opened copy of the event (an audit bundle's
+// view) can be checked against the log without the key. The salt comes from the subject's key and the
+// event id: only a holder of the key, or the opened view, can give it, so a commitment cannot be
+// tried against a list of likely values, and forgetting the subject takes the salt with the key.
+import { createCipheriv, createDecipheriv, createHmac, hash, randomBytes } from 'node:crypto';
 import type { PersonalFields } from '../../schema/shared/personal.js';
+import { canonicalJson } from '../eventstore/chain.js';
 import type {
   AppendResult,
   EventStore,
@@ -31,6 +38,35 @@ export interface Sealed {
   iv: string;
   ct: string;
   f: string[];
+  /**
+   * Each field's commitment (commitment below), in the order of `f`; null for a value that has none.
+   * Absent in members sealed before commitments were kept.
+   */
+  c?: Array<string | null>;
+}
+
+/**
+ * The salt of an event's commitments: HMAC-SHA-256 under the subject's key of a label and the event id
+ * (a key derivation: the key itself is never revealed by it), base64url. Given out only with the
+ * opened fields (the audit bundle's view).
+ */
+export function commitmentSalt(eventId: string, key: Buffer): string {
+  return createHmac('sha256', key).update(`billflow-commitment-salt/1\n${eventId}`).digest('base64url');
+}
+
+/**
+ * The commitment to one personal field's plain value: SHA-256 over
+ * `billflow-commit/1 \n salt \n event id \n field \n canonical JSON of the value` (RFC 8785), base64url,
+ * its first 22 characters (132 bits: every sealed event of a replay carries them, and a forged value
+ * would need a second preimage that long). tools/audit-verifier.mjs computes the same. One-shot
+ * `hash`: a sealing computes one per field, and a Hash object costs it four times as much.
+ */
+export function commitment(salt: string, eventId: string, field: string, value: unknown): string {
+  return hash(
+    'sha256',
+    `billflow-commit/1\n${salt}\n${eventId}\n${field}\n${canonicalJson(value)}`,
+    'base64url',
+  ).slice(0, 22);
 }
 
 const aad = (eventId: string) => Buffer.from(`${eventId}:pii`);
@@ -62,13 +98,17 @@ export function isSealed(value: unknown): value is Sealed {
   );
 }
 
-/** The data with its present personal fields replaced by one sealed member (unchanged when none). */
+/**
+ * The data with its present personal fields replaced by one sealed member (unchanged when none), with
+ * each field's commitment unless `commit` is false.
+ */
 export function sealData(
   eventId: string,
   data: Record<string, unknown>,
   spec: PersonalFields,
   subject: string,
   key: Buffer,
+  { commit = true }: { commit?: boolean } = {},
 ): Record<string, unknown> {
   // A null holds nothing personal: only values are sealed (a replay opens fewer events).
   const present = spec.fields.filter((f) => data[f] !== undefined && data[f] !== null);
@@ -83,12 +123,19 @@ export function sealData(
   const c = createCipheriv('aes-256-gcm', key, iv);
   c.setAAD(aad(eventId));
   const ct = Buffer.concat([c.update(JSON.stringify(personal)), c.final(), c.getAuthTag()]);
-  rest.pii = {
-    k: subject,
-    iv: iv.toString('base64'),
-    ct: ct.toString('base64'),
-    f: present,
-  } satisfies Sealed;
+  const sealed: Sealed = { k: subject, iv: iv.toString('base64'), ct: ct.toString('base64'), f: present };
+  if (commit) {
+    const salt = commitmentSalt(eventId, key);
+    sealed.c = present.map((f) => {
+      try {
+        return commitment(salt, eventId, f, personal[f]);
+      } catch {
+        // A value canonical JSON refuses (a lone surrogate) is sealed without one: shown as unverified.
+        return null;
+      }
+    });
+  }
+  rest.pii = sealed;
   return rest;
 }
 
@@ -179,6 +226,21 @@ export class PersonalDataStore implements EventStore {
 
   openSealed(events: StoredEvent[]): Promise<void> {
     return this.openBatch(events);
+  }
+
+  /**
+   * The salt of each event's commitments, by event id, for events as stored (still sealed): none for
+   * an event sealed without commitments or whose subject was forgotten.
+   */
+  async commitmentSalts(events: readonly StoredEvent[]): Promise<Map<string, string>> {
+    const salts = new Map<string, string>();
+    for (const e of events) {
+      const pii = (e.data as Record<string, unknown> | null)?.pii;
+      if (!isSealed(pii) || !pii.c) continue;
+      const key = this.keys.cached(pii.k) ?? (await this.keys.get(pii.k));
+      if (key) salts.set(e.id, commitmentSalt(e.id, key));
+    }
+    return salts;
   }
 
   /** A rebuild or a catch-up reads thousands at a time: those are opened on the worker thread. */

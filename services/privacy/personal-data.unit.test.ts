@@ -1,7 +1,14 @@
 // Sealing personal fields inside an event's data, and opening them again (or not, once forgotten).
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { BlindIndex, openData, type PersonalFields, sealData } from './personal-data.js';
+import {
+  BlindIndex,
+  commitment,
+  commitmentSalt,
+  openData,
+  type PersonalFields,
+  sealData,
+} from './personal-data.js';
 
 const spec: PersonalFields = { subject: (d) => `user-${d.userId}`, fields: ['email', 'firstName', 'ip'] };
 const key = randomBytes(32);
@@ -55,6 +62,36 @@ describe('sealing personal fields', () => {
       data: { userId: 7, email: null, firstName: null },
       erased: ['email', 'firstName'],
     });
+  });
+});
+
+describe('commitments to sealed fields', () => {
+  it('keeps one per sealed field, salted from the key and the event, recomputable from the opened value', () => {
+    const data = { userId: 7, email: 'ann@example.test', firstName: 'Ann', ip: null };
+    const sealed = sealData('event-1', data, spec, 'user-7', key);
+    const pii = sealed.pii as { f: string[]; c: string[] };
+    expect(pii.f).toEqual(['email', 'firstName']);
+    expect(pii.c).toHaveLength(2);
+    for (const c of pii.c) expect(c).toMatch(/^[\w-]{22}$/);
+    expect(JSON.stringify(sealed)).not.toContain('ann@example.test');
+    const salt = commitmentSalt('event-1', key);
+    const opened = openData('event-1', sealed, key).data;
+    expect(pii.c).toEqual(pii.f.map((f) => commitment(salt, 'event-1', f, opened[f])));
+    expect(pii.c[0]).not.toBe(commitment(salt, 'event-1', 'email', 'bob@example.test'));
+    // Unsalted, or salted for another event or key, it is another value: a list of likely
+    // addresses cannot be tried against it without the key.
+    expect(pii.c[0]).not.toBe(commitment('', 'event-1', 'email', 'ann@example.test'));
+    expect(commitmentSalt('event-2', key)).not.toBe(salt);
+    expect(commitmentSalt('event-1', randomBytes(32))).not.toBe(salt);
+    expect(salt).not.toContain(key.toString('base64url'));
+  });
+
+  it('keeps none when asked not to (as members sealed before they were kept)', () => {
+    const sealed = sealData('event-1', { userId: 7, email: 'a@b.test' }, spec, 'user-7', key, {
+      commit: false,
+    });
+    expect(sealed.pii).not.toHaveProperty('c');
+    expect(openData('event-1', sealed, key).data).toEqual({ userId: 7, email: 'a@b.test' });
   });
 });
 
