@@ -2,6 +2,8 @@
 // recipient of an e-mail link, or the system job named from the event's command id), what changed
 // (the approval folded with the decider before and after the event, compared field by field), the
 // reason given and the file that belongs to it. Fields whose subject was forgotten read '[erased]'.
+// The texts are for people (history-words.ts): statuses and priorities as the badges name them,
+// counts of things ('2 recipients'), never a bare code or number where a word says more.
 import type { z } from 'zod';
 import {
   type ApprovalHistoryEntry as ApprovalHistoryEntryAnswer,
@@ -13,6 +15,7 @@ import { type PaymentEvent, paymentEvents } from '../../schema/approvals/payment
 import type { StoredEvent } from '../eventstore/port.js';
 import { eventDecoder } from '../shared/decider.js';
 import { type ApprovalState, approvalDecider, billsTotal } from './approval-decider.js';
+import { codeLabel, counted, nachaStatusLabel } from './history-words.js';
 import { paymentStep } from './payments/payment-history.js';
 
 export type ApprovalHistoryEntry = z.infer<typeof ApprovalHistoryEntryAnswer>;
@@ -83,7 +86,7 @@ function textOf(
         : '';
       return text(
         'Created',
-        `${d.bills.length} bill(s), ${historyMoney(amount)}, priority ${d.priority}${assigned}${dup}`,
+        `${counted(d.bills.length, 'bill')}, ${historyMoney(amount)}, priority ${codeLabel(d.priority)}${assigned}${dup}`,
         { amount, managerName },
       );
     }
@@ -91,7 +94,7 @@ function textOf(
       const d = e.data;
       const managerName = d.managerId == null ? null : manager(d.managerId);
       const parts = [
-        d.priority !== undefined ? `priority ${d.priority}` : null,
+        d.priority !== undefined ? `priority ${codeLabel(d.priority)}` : null,
         d.managerId === undefined
           ? null
           : d.managerId === null
@@ -104,17 +107,17 @@ function textOf(
       return text(
         'Recipients updated',
         erased.includes('recipients')
-          ? `${ERASED} recipient(s)`
-          : `${(e.data.recipients ?? []).length} recipient(s)`,
+          ? `${ERASED} recipients`
+          : recipientsText((e.data.recipients ?? []).length),
       );
     case 'ApprovalFirstApproved': {
       const d = e.data;
       const replaces = d.supersedes
-        ? `; replaces the first approval of ${d.supersedes.approvedBillIds.length} bill(s), which did not cover this choice`
+        ? `; replaces the first approval of ${counted(d.supersedes.approvedBillIds.length, 'bill')}, which did not cover this choice`
         : '';
       return text(
         'First approval',
-        `${d.approvedBillIds.length} bill(s), ${historyMoney(d.amount)}: above ${historyMoney(d.threshold)}, awaiting a second approver${replaces}`,
+        `${counted(d.approvedBillIds.length, 'bill')}, ${historyMoney(d.amount)}: above ${historyMoney(d.threshold)}, awaiting a second approver${replaces}`,
         { amount: d.amount, threshold: d.threshold },
       );
     }
@@ -142,6 +145,9 @@ function textOf(
   }
 }
 
+/** A count of recipients in words: 'No recipients', '1 recipient', '2 recipients'. */
+const recipientsText = (n: number) => (n === 0 ? 'No recipients' : counted(n, 'recipient'));
+
 /** The bundle an auditor exported (schema/approvals/audit-events.ts): ids and a time, no figures. */
 export const AUDIT_EXPORTED = 'ApprovalAuditExported';
 const auditExportText = (): StepText =>
@@ -151,8 +157,9 @@ const auditExportText = (): StepText =>
   );
 
 /**
- * The fields a reader follows, as text. `recipientsErased`: the recipients were last set by an event
- * whose subject is forgotten, so their count is unknown.
+ * The fields a reader follows, as text: statuses as their badges say them, counts with what they
+ * count. No recipients reads as none (null), as before the approval existed. `recipientsErased`: the
+ * recipients were last set by an event whose subject is forgotten, so their count is unknown.
  */
 function fieldsOf(
   s: ApprovalState,
@@ -165,20 +172,24 @@ function fieldsOf(
   const penny = latest(p.pennyTests);
   const links = Object.values(p.links);
   return {
-    status: s.deleted ? 'DELETED' : s.status,
-    priority: s.priority,
+    status: s.deleted ? 'Deleted' : s.status && codeLabel(s.status),
+    priority: s.priority && codeLabel(s.priority),
     manager: s.managerId === null ? null : (managers.get(s.managerId) ?? DELETED_MANAGER),
-    recipients: recipientsErased ? ERASED : s.exists ? String(s.recipients.length) : null,
-    bills: s.exists ? String(s.bills.length) : null,
+    recipients: recipientsErased
+      ? ERASED
+      : s.exists && s.recipients.length > 0
+        ? counted(s.recipients.length, 'recipient')
+        : null,
+    bills: s.exists ? counted(s.bills.length, 'bill') : null,
     firstApproval: s.firstApproval ? s.firstApproval.approvedBillIds.join(', ') : null,
     approvedBills: s.approvedBillIds.length ? s.approvedBillIds.join(', ') : null,
     nachaVersion: p.nachaVersion ? String(p.nachaVersion) : null,
-    nachaStatus: p.nacha === 'NONE' ? null : p.nacha,
+    nachaStatus: p.nacha === 'NONE' ? null : nachaStatusLabel(p.nacha),
     nachaFile: file ? `${file.fileName} (v${file.version})` : null,
     nachaProblems: p.problems.length ? p.problems.map((x) => x.message).join('; ') : null,
     pennyTest: penny ? penny.fileName : null,
     links: links.length ? `${links.filter((l) => l.used).length} used of ${links.length}` : null,
-    qbSyncStatus: p.qbSync.status,
+    qbSyncStatus: p.qbSync.status && codeLabel(p.qbSync.status),
     qbSyncAttempt: p.qbSync.attempt ? String(p.qbSync.attempt) : null,
     paidBills: p.qbSync.paidBillIds.length ? p.qbSync.paidBillIds.join(', ') : null,
   };

@@ -236,28 +236,28 @@ describe('history steps', () => {
 
   it('says what each step changed, old → new, from the fold before and after it', () => {
     expect(byId(created).changes).toEqual([
-      { field: 'status', from: null, to: 'PENDING' },
-      { field: 'priority', from: null, to: 'HIGH' },
+      { field: 'status', from: null, to: 'Pending' },
+      { field: 'priority', from: null, to: 'High' },
       { field: 'manager', from: null, to: 'Max Manager' },
-      { field: 'recipients', from: null, to: '1' },
-      { field: 'bills', from: null, to: '2' },
+      { field: 'recipients', from: null, to: '1 recipient' },
+      { field: 'bills', from: null, to: '2 bills' },
     ]);
     expect(byId(updated).changes).toEqual([
-      { field: 'priority', from: 'HIGH', to: 'LOW' },
+      { field: 'priority', from: 'High', to: 'Low' },
       { field: 'manager', from: 'Max Manager', to: 'Nia Manager' },
     ]);
     expect(byId(approved).changes).toEqual([
-      { field: 'status', from: 'PENDING', to: 'APPROVED' },
+      { field: 'status', from: 'Pending', to: 'Approved' },
       { field: 'approvedBills', from: null, to: '10' },
     ]);
     expect(byId(requested).changes).toEqual([
-      { field: 'status', from: 'APPROVED', to: 'NACHA_PENDING' },
+      { field: 'status', from: 'Approved', to: 'NACHA Pending' },
       { field: 'nachaVersion', from: null, to: '1' },
-      { field: 'nachaStatus', from: null, to: 'REQUESTED' },
+      { field: 'nachaStatus', from: null, to: 'Generating' },
     ]);
     expect(byId(generated).changes).toEqual([
-      { field: 'status', from: 'NACHA_PENDING', to: 'NACHA_GENERATED' },
-      { field: 'nachaStatus', from: 'REQUESTED', to: 'GENERATED' },
+      { field: 'status', from: 'NACHA Pending', to: 'NACHA Generated' },
+      { field: 'nachaStatus', from: 'Generating', to: 'Generated' },
       { field: 'nachaFile', from: null, to: 'ACH_1.txt (v1)' },
     ]);
     expect(byId(downloaded).changes).toEqual([]);
@@ -268,6 +268,88 @@ describe('history steps', () => {
     expect(byId(inForce).changes).toEqual([
       { field: 'secondApprovalThreshold', from: '$5,000.00', to: '$1,000.00' },
     ]);
+  });
+
+  it('writes people’s words: statuses as their badges say them, recipients counted, no codes', () => {
+    const noRecipients = stored(
+      A,
+      {
+        type: 'ApprovalCreated',
+        data: {
+          ...(created.data as Extract<ApprovalEvent, { type: 'ApprovalCreated' }>['data']),
+          recipients: [],
+        },
+      },
+      user(7),
+    );
+    const recipients = (list: string[]) =>
+      stored(A, { type: 'ApprovalRecipientsUpdated', data: { ...ids, recipients: list, at } }, user(7));
+    const two = recipients(['x@y.test', 'z@y.test']);
+    const none = recipients([]);
+    const paid = stored(
+      A,
+      {
+        type: 'PaymentCompleted',
+        data: { ...ids, byUserId: 8, linkId: null, recipient: null, at },
+      } as ApprovalEvent,
+      user(8),
+    );
+    const syncStarted = stored(
+      A,
+      {
+        type: 'QbPaymentSyncStarted',
+        data: { ...ids, attempt: 1, billIds: ['10'], byUserId: null, at },
+      },
+      job('payments'),
+    );
+    const syncFinished = stored(
+      A,
+      {
+        type: 'QbPaymentSyncFinished',
+        data: { ...ids, attempt: 1, status: 'PARTIAL_SUCCESS', message: '1 of 2 paid', at },
+      },
+      job('payments'),
+    );
+    const h = historyEntries(
+      [noRecipients, two, none, approved, requested, generated, confirmed, paid, syncStarted, syncFinished],
+      names,
+    );
+    const step = (e: StoredEvent) => h.find((x) => x.id === e.id)!;
+    // No recipients at creation is no change; then a readable count each way.
+    expect(step(noRecipients).changes.map((c) => c.field)).not.toContain('recipients');
+    expect(step(two)).toMatchObject({
+      details: '2 recipients',
+      changes: [{ field: 'recipients', from: null, to: '2 recipients' }],
+    });
+    expect(step(none)).toMatchObject({
+      details: 'No recipients',
+      changes: [{ field: 'recipients', from: '2 recipients', to: null }],
+    });
+    expect(step(confirmed).changes).toContainEqual({
+      field: 'status',
+      from: 'NACHA Generated',
+      to: 'Bank Uploaded',
+    });
+    expect(step(paid).changes).toContainEqual({
+      field: 'status',
+      from: 'Bank Uploaded',
+      to: 'Payment Completed',
+    });
+    expect(step(syncStarted)).toMatchObject({
+      details: '1 bill to pay, attempt 1',
+      changes: expect.arrayContaining([{ field: 'qbSyncStatus', from: 'Pending', to: 'Syncing' }]),
+    });
+    expect(step(syncFinished)).toMatchObject({
+      action: 'QuickBooks payment sync partly succeeded',
+      changes: expect.arrayContaining([{ field: 'qbSyncStatus', from: 'Syncing', to: 'Partial Success' }]),
+    });
+    expect(step(generated).details).toMatch(/^ACH_1\.txt: 1 entry, \$400\.00 to 0 vendors,/);
+    // No code a person would have to decode: neither UPPER_CASE statuses nor bare counts.
+    const said = h.flatMap((x) => [x.action, x.details ?? '', ...x.changes.flatMap((c) => [c.from, c.to])]);
+    for (const text of said) expect(text ?? '').not.toMatch(/\b[A-Z]+_[A-Z_]+\b|^(PENDING|APPROVED)$/);
+    expect(
+      h.flatMap((x) => x.changes).filter((c) => c.field === 'recipients' && /^\d+$/.test(c.to ?? '')),
+    ).toEqual([]);
   });
 
   it('gives the reason and the file that belong to a step', () => {
@@ -292,11 +374,11 @@ describe('history steps', () => {
     expect(r).toMatchObject({
       action: 'Rejected',
       reason: 'Wrong vendor',
-      changes: [{ field: 'status', from: 'PENDING', to: 'REJECTED' }],
+      changes: [{ field: 'status', from: 'Pending', to: 'Rejected' }],
     });
     const f = historyEntries([created, approved, requested, failed], names)[3];
     expect(f).toMatchObject({ reason: 'Acme has no banking information', userName: 'System (payments job)' });
-    expect(f.changes).toEqual([{ field: 'nachaStatus', from: 'REQUESTED', to: 'FAILED' }]);
+    expect(f.changes).toEqual([{ field: 'nachaStatus', from: 'Generating', to: 'Needs attention' }]);
   });
 
   it('shows a forgotten subject’s fields as [erased] and still loads', () => {
@@ -320,7 +402,8 @@ describe('history steps', () => {
       names,
     );
     expect(h[0].changes).toContainEqual({ field: 'recipients', from: null, to: '[erased]' });
-    expect(h[1].changes).toEqual([{ field: 'recipients', from: '[erased]', to: '2' }]);
+    expect(h[1].changes).toEqual([{ field: 'recipients', from: '[erased]', to: '2 recipients' }]);
+    expect(h[1].details).toBe('2 recipients');
     expect(h[5]).toMatchObject({ actorKind: 'link-recipient', userName: '[erased] (e-mail link)' });
     expect(JSON.stringify(h)).not.toContain('pat@payer.test');
   });

@@ -249,9 +249,9 @@ describe('approval history', () => {
   it('names who acted, says what changed, the reason and the file', async () => {
     const h = await history();
     expect(one(h, 'Created')).toMatchObject({ actorKind: 'user', userId: adminId });
-    expect(one(h, 'Updated').changes).toEqual([{ field: 'priority', from: 'HIGH', to: 'LOW' }]);
+    expect(one(h, 'Updated').changes).toEqual([{ field: 'priority', from: 'High', to: 'Low' }]);
     expect(one(h, 'Approved').changes).toEqual([
-      { field: 'status', from: 'PENDING', to: 'APPROVED' },
+      { field: 'status', from: 'Pending', to: 'Approved' },
       { field: 'approvedBills', from: null, to: 'h1' },
     ]);
     expect(one(h, 'NACHA file requested')).toMatchObject({
@@ -263,7 +263,11 @@ describe('approval history', () => {
     const failed = one(h, 'NACHA generation failed');
     expect(failed).toMatchObject({ actorKind: 'system', userName: 'System (payments job)' });
     expect(failed.reason).toMatch(/NACHA|settings|bank/i);
-    expect(failed.changes).toContainEqual({ field: 'nachaStatus', from: 'REQUESTED', to: 'FAILED' });
+    expect(failed.changes).toContainEqual({
+      field: 'nachaStatus',
+      from: 'Generating',
+      to: 'Needs attention',
+    });
     expect(one(h, 'NACHA file regeneration requested')).toMatchObject({
       actorKind: 'user',
       reason: 'Regenerate asked for by staff',
@@ -283,7 +287,7 @@ describe('approval history', () => {
     expect(one(h, 'Bank upload confirmed')).toMatchObject({
       actorKind: 'link-recipient',
       userName: `${RECIPIENT} (e-mail link)`,
-      changes: expect.arrayContaining([{ field: 'status', from: 'NACHA_GENERATED', to: 'BANK_UPLOADED' }]),
+      changes: expect.arrayContaining([{ field: 'status', from: 'NACHA Generated', to: 'Bank Uploaded' }]),
     });
     expect(one(h, 'Audit bundle exported')).toMatchObject({
       actorKind: 'user',
@@ -311,7 +315,7 @@ describe('approval history', () => {
       actorKind: 'LINK_RECIPIENT',
     });
     expect(steps.find((s) => s.action === 'Updated')).toMatchObject({
-      changes: [{ field: 'priority', from: 'HIGH', to: 'LOW' }],
+      changes: [{ field: 'priority', from: 'High', to: 'Low' }],
     });
   });
 
@@ -334,7 +338,7 @@ describe('approval history', () => {
     expect(JSON.stringify(h)).not.toContain(RECIPIENT);
     // While the approval is open (its payment run not done) the vendor's forgetting is part of its
     // history; once closed, what happens to its vendors no longer is.
-    const closed = h.some((x) => /^QuickBooks payment sync (SUCCESS|SKIPPED)$/.test(x.action));
+    const closed = h.some((x) => /^QuickBooks payment sync (succeeded|skipped)$/.test(x.action));
     const forgotten = h.filter((x) => x.action === 'Vendor forgotten');
     if (closed) expect(forgotten).toEqual([]);
     else

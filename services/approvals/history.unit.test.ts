@@ -82,14 +82,14 @@ describe('approval history', () => {
     expect(history[0]).toMatchObject({
       action: 'Created',
       managerName: 'Max Manager',
-      details: '2 bill(s), $4,693.45, priority HIGH, assigned to Max Manager',
+      details: '2 bills, $4,693.45, priority High, assigned to Max Manager',
     });
     expect(history[1]).toMatchObject({
       action: 'Updated',
       managerName: null,
       details: 'assigned to a deleted manager',
     });
-    expect(history[2]).toMatchObject({ managerName: null, details: 'priority LOW, manager removed' });
+    expect(history[2]).toMatchObject({ managerName: null, details: 'priority Low, manager removed' });
     expect(JSON.stringify(history)).not.toContain('manager #');
   });
 
@@ -99,7 +99,7 @@ describe('approval history', () => {
       action: 'First approval',
       amount: 4693.45,
       threshold: 1000,
-      details: '2 bill(s), $4,693.45: above $1,000.00, awaiting a second approver',
+      details: '2 bills, $4,693.45: above $1,000.00, awaiting a second approver',
     });
     // The approved total, from the bills as the approval was created with them.
     expect(history[4]).toMatchObject({ action: 'Approved', amount: 4000, details: 'Approved bills: 10' });

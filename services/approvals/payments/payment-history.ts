@@ -5,6 +5,7 @@
 // regeneration or a refused payment carries its reason.
 import { ERASED } from '../../../schema/approvals/answers.js';
 import type { PaymentEvent } from '../../../schema/approvals/payment-events.js';
+import { counted } from '../history-words.js';
 
 const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
 const dollars = (cents: number) => USD.format(cents / 100);
@@ -18,6 +19,17 @@ export interface PaymentStep {
   downloadUrl: string | null;
   reason: string | null;
 }
+
+/** How a QuickBooks payment sync ended, in words. */
+const SYNC_FINISHED: Record<
+  Extract<PaymentEvent, { type: 'QbPaymentSyncFinished' }>['data']['status'],
+  string
+> = {
+  SUCCESS: 'QuickBooks payment sync succeeded',
+  PARTIAL_SUCCESS: 'QuickBooks payment sync partly succeeded',
+  FAILED: 'QuickBooks payment sync failed',
+  SKIPPED: 'QuickBooks payment sync skipped',
+};
 
 /** Where a stored file of the approval is downloaded (ADMIN, MODERATOR; each download recorded). */
 export const nachaFileUrl = (approvalId: string, fileId: string) =>
@@ -54,7 +66,7 @@ export function paymentStep(e: PaymentEvent, erased: readonly string[] = []): Pa
         : '';
       return s(
         'NACHA file generated',
-        `${d.fileName}: ${d.entryCount} entr${d.entryCount === 1 ? 'y' : 'ies'}, ${dollars(d.totalCreditCents)} to ${d.vendors.length} vendor(s), effective ${d.effectiveDate}, batch ${d.batchNumber}${d.balanced ? ', balanced' : ''}${skipped}`,
+        `${d.fileName}: ${counted(d.entryCount, 'entry', 'entries')}, ${dollars(d.totalCreditCents)} to ${counted(d.vendors.length, 'vendor')}, effective ${d.effectiveDate}, batch ${d.batchNumber}${d.balanced ? ', balanced' : ''}${skipped}`,
         { amount: d.totalCreditCents / 100, downloadUrl: nachaFileUrl(d.approvalId, d.fileId) },
       );
     }
@@ -69,7 +81,7 @@ export function paymentStep(e: PaymentEvent, erased: readonly string[] = []): Pa
     case 'PennyTestGenerated':
       return s(
         'Penny test generated',
-        `${e.data.fileName}: ${dollars(e.data.totalCents)} to ${e.data.vendorCount} vendor(s)`,
+        `${e.data.fileName}: ${dollars(e.data.totalCents)} to ${counted(e.data.vendorCount, 'vendor')}`,
         { amount: e.data.totalCents / 100, downloadUrl: nachaFileUrl(e.data.approvalId, e.data.fileId) },
       );
     case 'ApprovalLinkIssued':
@@ -86,7 +98,7 @@ export function paymentStep(e: PaymentEvent, erased: readonly string[] = []): Pa
     case 'QbPaymentSyncStarted':
       return s(
         e.data.attempt === 1 ? 'QuickBooks payment sync started' : 'QuickBooks payment sync retried',
-        `${e.data.billIds.length} bill(s) to pay, attempt ${e.data.attempt}`,
+        `${counted(e.data.billIds.length, 'bill')} to pay, attempt ${e.data.attempt}`,
       );
     case 'QbBillPaid':
       return s(
@@ -103,7 +115,7 @@ export function paymentStep(e: PaymentEvent, erased: readonly string[] = []): Pa
         { amount: e.data.amount, reason: e.data.error },
       );
     case 'QbPaymentSyncFinished':
-      return s(`QuickBooks payment sync ${e.data.status}`, e.data.message, {
+      return s(SYNC_FINISHED[e.data.status], e.data.message, {
         reason: e.data.status === 'SUCCESS' ? null : e.data.message,
       });
   }

@@ -1,10 +1,11 @@
 // The Activity History's steps in jsdom: who (a badge for an e-mail link's recipient and for a system
-// job), when ('MMM d, HH:mm'), the log position, what changed (old → new, an erased value said so),
-// the reason, the file, and where a step from another stream comes from; lines wrap on a phone.
+// job), when ('MMM d, HH:mm'), what changed (old → new in words, an erased value said so), the
+// reason, the file, and where a step from another stream comes from; the log position only as data
+// and a tooltip; lines wrap on a phone.
 import { cleanup, render, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { historyTime } from '../utils/approval-rules';
-import { ApprovalHistoryList, type HistoryStep, shortPosition } from './approval-history';
+import { ApprovalHistoryList, type HistoryStep } from './approval-history';
 
 const ID = 'cccccccc-1111-2222-3333-444444444444';
 const at = '2026-11-20T10:05:00.000Z';
@@ -40,7 +41,7 @@ const steps: HistoryStep[] = [
   step({
     id: 'c',
     changes: [
-      { field: 'status', from: null, to: 'PENDING' },
+      { field: 'status', from: null, to: 'Pending' },
       { field: 'recipients', from: null, to: '[erased]' },
     ],
   }),
@@ -52,7 +53,7 @@ const steps: HistoryStep[] = [
     userName: 'System (payments job)',
     details: 'No NACHA settings',
     reason: 'No NACHA settings',
-    changes: [{ field: 'nachaStatus', from: 'REQUESTED', to: 'FAILED' }],
+    changes: [{ field: 'nachaStatus', from: 'Generating', to: 'Needs attention' }],
   }),
   step({
     id: 'g',
@@ -66,12 +67,15 @@ const steps: HistoryStep[] = [
     action: 'Bank upload confirmed',
     actorKind: 'LINK_RECIPIENT',
     userName: '[erased] (e-mail link)',
-    changes: [{ field: 'status', from: 'NACHA_GENERATED', to: 'BANK_UPLOADED' }],
+    changes: [
+      { field: 'status', from: 'NACHA Generated', to: 'Bank Uploaded' },
+      { field: 'recipients', from: null, to: '2 recipients' },
+    ],
   }),
 ];
 
 describe('Activity History', () => {
-  it('shows who, when, the position, what changed, the reason and the file of each step', () => {
+  it('shows who, when, what changed, the reason and the file of each step', () => {
     render(<ApprovalHistoryList steps={steps} />);
     const items = screen.getAllByTestId('history-step');
     // One item level: a step's parts are not list items of their own (the last item is the last step).
@@ -87,11 +91,13 @@ describe('Activity History', () => {
     // Another stream's step says where it comes from; the approval's own do not.
     expect(within(policy).getByText('Company policy')).toBeTruthy();
     expect(within(created).queryByText('Company policy')).toBeNull();
-    // Who and when, and the position shortened (the full one in its title).
+    // Who and when; the log position is not in the text: an auditor finds it on the step and in
+    // the time's tooltip.
     expect(within(created).getByTestId('history-actor').textContent).toBe('Ada Lovelace');
     expect(created.textContent).toContain(historyTime(at));
-    expect(created.textContent).toContain('#100:1');
-    expect(within(created).getByTitle(/00000000000000000100:00000000000000000001/)).toBeTruthy();
+    for (const li of items) expect(li.textContent).not.toMatch(/#\d+:\d+|\d{8,}/);
+    expect(created.dataset.position).toBe('00000000000000000100:00000000000000000001');
+    expect(within(created).getByTitle(/00000000000000000100:00000000000000000001/).tagName).toBe('TIME');
     // Badges for who is not a signed-in user.
     expect(within(failed).getByText('System')).toBeTruthy();
     expect(within(failed).getByTestId('history-actor').textContent).toBe('System (payments job)');
@@ -100,10 +106,17 @@ describe('Activity History', () => {
     // What changed, old → new; nothing before reads "none", a forgotten value reads "erased".
     const changed = within(created).getByTestId('history-changes');
     expect(changed.title).toBe('What changed');
-    expect(changed.textContent).toContain('Status:none→changed toPENDING');
+    expect(changed.textContent).toContain('Status:none→changed toPending');
     expect(within(changed).getByTitle('Its subject was forgotten').textContent).toBe('erased');
     expect(within(policy).getByTestId('history-changes').textContent).toContain(
       'Second approver above:none→changed to$1,000.00',
+    );
+    // Statuses and counts in words, as the server writes them.
+    expect(within(confirmed).getByTestId('history-changes').textContent).toBe(
+      'Status:NACHA Generated→changed toBank UploadedRecipients:none→changed to2 recipients',
+    );
+    expect(within(failed).getByTestId('history-changes').textContent).toContain(
+      'NACHA file status:Generating→changed toNeeds attention',
     );
     // The reason once, labelled (a failure's text is its reason).
     expect(within(failed).getByTestId('history-reason').textContent).toBe('No NACHA settings');
@@ -120,10 +133,5 @@ describe('Activity History', () => {
       expect(li.className).toContain('[overflow-wrap:anywhere]');
       for (const line of li.querySelectorAll('p.flex')) expect(line.className).toContain('flex-wrap');
     }
-  });
-
-  it('shortens a log position, keeping its order', () => {
-    expect(shortPosition('00000000000002173216:00000000000000000007')).toBe('2173216:7');
-    expect(shortPosition('E0001:00000000000000000012:00000000000000000000')).toBe('E0001:12:0');
   });
 });

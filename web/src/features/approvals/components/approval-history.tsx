@@ -1,8 +1,10 @@
 // The detail page's Activity History (spec 2 §2; the history call of §7): each step with who took
-// it (a badge when it was an e-mail link's recipient or a system job), when ('MMM d, HH:mm'), its
-// place in the event log, what it changed (old → new), the reason given and its file. Steps from
-// the streams around the approval (the company's policy, a vendor's banking) say where they come
-// from. On a phone each line wraps; nothing scrolls sideways.
+// it (a badge when it was an e-mail link's recipient or a system job), when ('MMM d, HH:mm'), what
+// it changed (old → new, in the server's words: statuses as their badges say them), the reason given
+// and its file. Steps from the streams around the approval (the company's policy, a vendor's banking)
+// say where they come from. A step's place in the event log is for auditors (the time travel reads
+// it): kept on the step as data and in the time's tooltip, never in the text. On a phone each line
+// wraps; nothing scrolls sideways.
 import type { ResultOf } from 'gql.tada';
 import { Download } from 'lucide-react';
 import { Badge } from '../../../components/ui/badge';
@@ -37,14 +39,6 @@ const FIELD_LABELS: Record<string, string> = {
 };
 export const fieldLabel = (field: string) => FIELD_LABELS[field] ?? field;
 
-/** "00000000000002173216:00000000000000000007" → "2173216:7": the same order, readable. */
-export function shortPosition(position: string): string {
-  return position
-    .split(':')
-    .map((part) => part.replace(/^0+(?=.)/, ''))
-    .join(':');
-}
-
 /** Where a step from another stream comes from; null for the approval's own. */
 function sourceOf(stream: string): string | null {
   if (stream.startsWith('approvalpolicy-')) return 'Company policy';
@@ -77,6 +71,7 @@ function Step({ step }: { step: HistoryStep }) {
     <li
       className="grid min-w-0 gap-1 border-l-2 pl-3 text-sm [overflow-wrap:anywhere]"
       data-testid="history-step"
+      data-position={step.position}
     >
       <p className="flex flex-wrap items-center gap-x-2 gap-y-1">
         <span className="font-medium" data-testid="history-action">
@@ -88,11 +83,9 @@ function Step({ step }: { step: HistoryStep }) {
         <span data-testid="history-actor">{step.userName ?? 'System'}</span>
         {badge ? <Badge variant="outline">{badge}</Badge> : null}
         <span aria-hidden="true">·</span>
-        <time dateTime={step.timestamp}>{historyTime(step.timestamp)}</time>
-        <span aria-hidden="true">·</span>
-        <span title={`Position in the event log: ${step.position}`}>
-          <span className="sr-only">Log position </span>#{shortPosition(step.position)}
-        </span>
+        <time dateTime={step.timestamp} title={`Position in the event log: ${step.position}`}>
+          {historyTime(step.timestamp)}
+        </time>
       </p>
       {details ? <p className="text-muted-foreground">{details}</p> : null}
       {step.changes.length > 0 ? (

@@ -137,7 +137,11 @@ describe('TimelineScrubber', () => {
     await user.click(screen.getByRole('button', { name: 'Previous' }));
     await waitFor(() => expect(banner()).toMatch(/step 2 of 3$/));
     expect(status()).toMatch(/Pending/i);
-    expect(screen.getByTestId('time-travel-step').textContent).toContain('After: Updated');
+    const shownStep = screen.getByTestId('time-travel-step');
+    expect(shownStep.textContent).toContain('After: Updated');
+    // The step's log position is an auditor's detail: in the tooltip, not the text.
+    expect(shownStep.textContent).not.toMatch(/\d{8,}|Log position/);
+    expect(shownStep.title).toBe('Log position 00000000000000000020:00000000000000000020');
     // The past offers no action.
     expect(screen.queryByRole('button', { name: 'Approve' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Edit' })).toBeNull();

@@ -144,12 +144,15 @@ export function TimelineScrubber({
         </Button>
       </div>
       {shown ? (
-        <p className="text-sky-900" data-testid="time-travel-step">
+        // The step's place in the event log is an auditor's detail: in the tooltip, not the text.
+        <p
+          className="text-sky-900"
+          data-testid="time-travel-step"
+          data-position={shown.position}
+          title={`Log position ${shown.position}`}
+        >
           After: <span className="font-medium">{stepLabel(shown.eventType)}</span>
           {shown.deleted ? ' (the approval had been deleted)' : ''}
-          <span className="block font-mono text-xs [overflow-wrap:anywhere]">
-            Log position {shown.position}
-          </span>
         </p>
       ) : null}
       {erased.length > 0 ? (
