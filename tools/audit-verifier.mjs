@@ -11,9 +11,13 @@
 //      node = SHA-256(0x01 ‖ left ‖ right)), gives the root of the anchor it names;
 //   3. each anchor of the bundle is, field for field, a line of the published file, whose lines chain
 //      one to the next and each give their own digest;
-//   4. the bundle reaches each stream's head as the published anchors record it (the highest version
-//      any line's heads give, with the hash they give for it): a bundle cut short names the versions
-//      it lacks, and one exported before the stream moved on must be exported again;
+//   4. the bundle is whole as of its own export: it ends with an export of this approval
+//      (ApprovalAuditExported, which the export appends before it anchors the log), and reaches the
+//      stream's head that the published anchor covering that export records (its version and hash).
+//      A bundle cut short ends elsewhere and fails, unless it ends exactly at an earlier export: then
+//      it is that export's bundle. Events the stream got after the export are not the bundle's: a
+//      bundle stays provable however far the approval moves on (one NOTE line says the anchors show
+//      later events);
 //   5. the view (the events opened, for reading) says what the events hold: each entry has its event
 //      and the event an entry; a field stored plain is equal in both; a sealed personal field matches
 //      the commitment the event keeps for it (`pii.c`, in the order of `pii.f`): the first 22
@@ -138,12 +142,14 @@ export function verifyBundle(bundle, publishedLines) {
 
 /**
  * Every check: `failures` (lines), `unverified` (lines, one per field of the view that cannot be
- * checked), and how many fields of the view were `proven` against the events.
+ * checked), how many fields of the view were `proven` against the events, and `notes` (lines that
+ * are neither: the stream's events after this bundle's export).
  */
 export function checkBundle(bundle, publishedLines) {
   const failures = [];
   const fail = (where, what) => failures.push(`${where}: ${what}`);
   const unverified = [];
+  const notes = [];
   let proven = 0;
 
   // 3. The published file: each line's digest (version 2) and its link to the line before.
@@ -217,26 +223,71 @@ export function checkBundle(bundle, publishedLines) {
   }
   if ((bundle.events ?? []).length === 0) fail('bundle', 'holds no events');
 
-  // 4. Each stream up to the head the published anchors record for it.
+  // 4. The approval's stream up to its head as of the bundle's own export, which ends the bundle.
   const heads = new Map();
   for (const a of published.values())
     for (const [streamId, version, hash] of a.heads ?? [])
       heads.set(streamId, [...(heads.get(streamId) ?? []), { seq: a.seq, version, hash }]);
+  const approvalStream = `approval-${bundle.approvalId}`;
+  const last = (streams.get(approvalStream) ?? []).at(-1);
+  if (last) {
+    const where = `stream ${approvalStream}`;
+    const isExport =
+      last.type === 'ApprovalAuditExported' &&
+      isObject(last.data) &&
+      last.data.approvalId === bundle.approvalId;
+    // The anchor whose range holds the export's position; its audit path must lead to that one.
+    const under =
+      typeof last.position === 'string'
+        ? [...published.values()].find(
+            (a) =>
+              typeof a.firstPosition === 'string' &&
+              typeof a.lastPosition === 'string' &&
+              a.firstPosition <= last.position &&
+              last.position <= a.lastPosition,
+          )
+        : undefined;
+    const head = under && (under.heads ?? []).find(([s]) => s === approvalStream);
+    if (!isExport)
+      fail(
+        where,
+        `the bundle ends with version ${last.version}, ${last.type}, not with an export of this approval (ApprovalAuditExported): it is cut short or was not made by an export, so nothing shows it whole`,
+      );
+    else if (!under)
+      fail(
+        where,
+        `its export (version ${last.version}) is under no published anchor: the bundle cannot be shown whole`,
+      );
+    else if (last.proof?.anchor !== under.seq)
+      fail(
+        where,
+        `its export (version ${last.version}) lies in published anchor ${under.seq}'s range but its proof names anchor ${last.proof?.anchor}`,
+      );
+    else if (!head)
+      fail(where, `anchor ${under.seq}, which covers its export, records no head for the stream`);
+    else if (head[1] > last.version)
+      fail(
+        where,
+        `anchor ${under.seq}, which covers its export (version ${last.version}), records version ${head[1]} as its head: ${
+          head[1] === last.version + 1
+            ? `version ${head[1]} is`
+            : `versions ${last.version + 1}–${head[1]} are`
+        } missing`,
+      );
+    else if (head[1] < last.version || head[2] !== last.hash)
+      fail(
+        where,
+        `anchor ${under.seq}, which covers its export (version ${last.version}), records another head (version ${head[1]}, another hash)`,
+      );
+    const recorded = heads.get(approvalStream) ?? [];
+    const top = recorded.reduce((a, b) => (b.version > a.version ? b : a), { version: 0 });
+    if (isExport && top.version > last.version)
+      notes.push(
+        `${where} has later events than this bundle: the published anchors record up to version ${top.version} (anchor ${top.seq}); they came after this export and are not part of it`,
+      );
+  }
   for (const [streamId, events] of streams) {
     const recorded = heads.get(streamId) ?? [];
-    if (recorded.length === 0) {
-      fail(`stream ${streamId}`, 'no published anchor records its head: the bundle cannot be shown whole');
-      continue;
-    }
-    const top = recorded.reduce((a, b) => (b.version > a.version ? b : a));
-    const last = events.reduce((n, e) => Math.max(n, e.version), 0);
-    if (last < top.version)
-      fail(
-        `stream ${streamId}`,
-        `the published anchors record version ${top.version} as its head (anchor ${top.seq}) but the bundle stops at version ${last}: ${
-          top.version === last + 1 ? `version ${top.version} is` : `versions ${last + 1}–${top.version} are`
-        } missing (a bundle exported before them no longer shows the whole stream: export it again)`,
-      );
     const byVersion = new Map(events.map((e) => [e.version, e]));
     for (const r of recorded) {
       const e = byVersion.get(r.version);
@@ -276,7 +327,7 @@ export function checkBundle(bundle, publishedLines) {
   }
   for (const e of own.values())
     if (!viewed.has(e.version)) fail(`view version ${e.version}`, `${e.type} is missing from the view`);
-  return { failures, unverified, proven };
+  return { failures, unverified, proven, notes };
 }
 
 /** One view entry against its event, field by field (the data's top-level members). */
@@ -355,13 +406,14 @@ function main(argv) {
     console.error(`cannot read the input: ${err.message}`);
     return 2;
   }
-  const { failures, unverified, proven } = checkBundle(bundle, lines);
+  const { failures, unverified, proven, notes } = checkBundle(bundle, lines);
   for (const f of failures) console.log(`FAILED  ${f}`);
   for (const u of unverified) console.log(`UNVERIFIED  ${u}`);
+  for (const n of notes) console.log(`NOTE  ${n}`);
   const fields = `view: ${proven} field(s) proven against the events, ${unverified.length} unverified`;
   console.log(
     failures.length === 0
-      ? `OK: ${bundle.events.length} events of approval ${bundle.approvalId} chain up to the stream's anchored head, each under a published anchor; ${fields}`
+      ? `OK: ${bundle.events.length} events of approval ${bundle.approvalId} chain up to its export, the stream's head the export's published anchor records, each under a published anchor; ${fields}`
       : `${failures.length} failure(s): the bundle does not prove its events. ${fields}`,
   );
   return failures.length === 0 ? 0 : 1;

@@ -1,13 +1,15 @@
 // `npm run audit` on the demo data: the log verifies, every read model rebuilds to the live rows (and
 // a planted difference is named), and an approval's bundle is proved by the standalone verifier,
 // which refuses it once an event's data, an audit path's hash or an anchor is changed, once it is cut
-// short of the stream's anchored head, and once its view says other than the events (a plain field,
-// or a sealed one against its commitment).
+// short of its own export (or has that export taken away), and once its view says other than the
+// events (a plain field, or a sealed one against its commitment). A bundle stays proved after the
+// approval moves on (exported again, anchored later): it is held to the head as of its own export.
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { exportApproval } from '../services/approvals/audit-bundle.js';
+import { type Bundle, exportApproval } from '../services/approvals/audit-bundle.js';
 import { anchorFile } from '../services/eventstore/anchor-publish.js';
 import { writeAnchors } from '../services/eventstore/anchors.js';
 import type { PersonalDataStore } from '../services/privacy/personal-data.js';
@@ -39,6 +41,14 @@ afterAll(async () => {
 });
 
 const store = () => t.started.app.store as PersonalDataStore;
+const publishedLines = (file: string) =>
+  readFileSync(file, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
+/** The verifier's failure for a bundle whose last event, version `n`, is not an export. */
+const endsWith = (id: string, n: number, type: string) =>
+  `stream approval-${id}: the bundle ends with version ${n}, ${type}, not with an export of this approval (ApprovalAuditExported): it is cut short or was not made by an export, so nothing shows it whole`;
 
 describe('npm run audit on the demo data', () => {
   it('verify: the seeded log is whole, every anchor published', async () => {
@@ -176,17 +186,14 @@ describe('npm run audit on the demo data', () => {
     for (const r of recipients) expect(JSON.stringify(bundle.events)).not.toContain(r);
     expect(bundle.view[0].salt).toMatch(/^[\w-]{43}$/);
 
-    // Cut to its first N of M events (the view too): the missing versions are named.
-    for (const n of [1, Math.floor(m / 3), m - 1]) {
+    // Cut to its first N of M events (the view too): it no longer ends with an export (an earlier
+    // test's export of the same approval, were it one of them, would be a bundle of its own).
+    for (const n of [1, Math.floor(m / 3), m - 1].filter((n) => types[n - 1] !== 'ApprovalAuditExported')) {
       const cut = changed((b) => {
         b.events = b.events.slice(0, n);
         b.view = b.view.slice(0, n);
       });
-      expect(cut.failures).toContainEqual(
-        `stream approval-${id}: the published anchors record version ${m} as its head (anchor ${bundle.events[m - 1].proof.anchor}) but the bundle stops at version ${n}: ${
-          n === m - 1 ? `version ${m} is` : `versions ${n + 1}–${m} are`
-        } missing (a bundle exported before them no longer shows the whole stream: export it again)`,
-      );
+      expect(cut.failures).toEqual([endsWith(id, n, types[n - 1])]);
     }
     // The events cut but the view left whole, or the view cut alone: each named.
     expect(changed((b) => (b.events = b.events.slice(0, m - 1))).failures).toContainEqual(
@@ -270,5 +277,103 @@ describe('npm run audit on the demo data', () => {
       "view version 1 ApprovalCreated.recipients: does not match its commitment (the entry is read in today's shape)",
     ]);
     expect(reshaped.proven).toBe(intact.proven - 1);
+  }, 60_000);
+  it('a bundle stays proved after the approval moves on; cut short, or without its export, it is refused', async () => {
+    const pool = t.started.app.pool;
+    // An approval no test here has exported yet: its last event before an export is not one.
+    const { rows } = await pool.query<{ id: string }>(
+      `SELECT id FROM approvals WHERE status <> 'PENDING' ORDER BY id DESC`,
+    );
+    let id = '';
+    for (const r of rows) {
+      const s = await store().inner.readStream(`approval-${r.id}`);
+      if (!s.events.some((e) => e.type === 'ApprovalAuditExported')) {
+        id = r.id;
+        break;
+      }
+    }
+    expect(id).not.toBe('');
+    const file = path.join(mkdtempSync(path.join(os.tmpdir(), 'audit-')), 'anchors.jsonl');
+    const exportNow = () =>
+      exportApproval(pool, { raw: store().inner, opened: store() }, id, { publishTo: file });
+    type Checked = { failures: string[]; unverified: string[]; proven: number; notes: string[] };
+    const check = (b: Bundle, lines: unknown[]) => checkBundle(b, lines) as Checked;
+    const first = await exportNow();
+    const k = first.events.length;
+    const types = first.events.map((e) => e.type);
+    expect(types.at(-1)).toBe('ApprovalAuditExported');
+    expect(types.slice(0, -1)).not.toContain('ApprovalAuditExported');
+    const then = publishedLines(file);
+    expect(check(first, then)).toMatchObject({ failures: [], notes: [] });
+    const cut = (b: Bundle, n: number) => ({ ...b, events: b.events.slice(0, n), view: b.view.slice(0, n) });
+    // Its export taken away, or cut to its first events: it ends with no export, and is refused.
+    expect(check(cut(first, k - 1), then).failures).toEqual([endsWith(id, k - 1, types[k - 2])]);
+    expect(check(cut(first, 1), then).failures).toEqual([endsWith(id, 1, 'ApprovalCreated')]);
+
+    // The approval moves on: exported again (a later event of the stream, anchored after the first
+    // export's anchor), and the anchors file grows.
+    const second = await exportNow();
+    expect(second.events).toHaveLength(k + 1);
+    const later = publishedLines(file);
+    expect(later.length).toBeGreaterThan(then.length);
+    const secondAnchor = second.events[k].proof.anchor;
+    expect(secondAnchor).toBeGreaterThan(first.events[k - 1].proof.anchor);
+    // The first bundle still proves itself against the newer file, held to the head of its own export;
+    // the later events are only noted.
+    const again = check(first, later);
+    expect(again.failures).toEqual([]);
+    expect(again.proven).toBe(check(first, then).proven);
+    expect(again.notes).toEqual([
+      `stream approval-${id} has later events than this bundle: the published anchors record up to version ${k + 1} (anchor ${secondAnchor}); they came after this export and are not part of it`,
+    ]);
+    expect(check(second, later)).toMatchObject({ failures: [], notes: [] });
+    // The second cut back to the first export is the first export's bundle: legitimate.
+    expect(check(cut(second, k), later).failures).toEqual([]);
+    // Cut anywhere else, or with its own export taken away past the first's, refused.
+    expect(check(cut(second, k - 1), later).failures).toEqual([endsWith(id, k - 1, types[k - 2])]);
+    // An export that no published line covers (the file handed over without its last anchors).
+    const before = later.filter((a: { seq: number }) => a.seq < secondAnchor);
+    expect(check(second, before).failures).toContainEqual(
+      `stream approval-${id}: its export (version ${k + 1}) is under no published anchor: the bundle cannot be shown whole`,
+    );
+    // The export's position moved into an earlier anchor's range: its proof names another anchor.
+    const moved = structuredClone(second);
+    moved.events[k].position = first.events[k - 1].position;
+    expect(check(moved, later).failures).toContainEqual(
+      `stream approval-${id}: its export (version ${k + 1}) lies in published anchor ${first.events[k - 1].proof.anchor}'s range but its proof names anchor ${secondAnchor}`,
+    );
+
+    // What keeps an export's anchor at its own event: anchors written `through` a position end there,
+    // and record the stream's head as of it; the event after it is left to the next anchor.
+    const streamId = `approval-${id}`;
+    const exportedEvent = (n: number) => ({
+      id: randomUUID(),
+      type: 'ApprovalAuditExported',
+      schemaVersion: 1,
+      data: {
+        approvalId: id,
+        companyId: (first.events[0].data as { companyId: number }).companyId,
+        byUserId: null,
+        at: new Date().toISOString(),
+      },
+      metadata: { userId: null, source: `audit-test-${n}` },
+    });
+    const one = await store().inner.append(streamId, [exportedEvent(1)], k + 1);
+    await store().inner.append(streamId, [exportedEvent(2)], k + 2);
+    const upTo = await writeAnchors(pool, store().inner, { publishTo: file, through: one.position });
+    expect(upTo.at(-1)?.lastPosition).toBe(one.position);
+    expect(
+      upTo
+        .at(-1)
+        ?.heads?.filter(([s]) => s === streamId)
+        .map(([, v]) => v),
+    ).toEqual([k + 2]);
+    const rest = await writeAnchors(pool, store().inner, { publishTo: file });
+    expect(
+      rest
+        .at(-1)
+        ?.heads?.filter(([s]) => s === streamId)
+        .map(([, v]) => v),
+    ).toEqual([k + 3]);
   }, 60_000);
 });

@@ -3,7 +3,9 @@
 // as stored (personal fields still sealed), each with its hash, its leaf's Merkle audit path to the
 // root of the anchor that covers it, those anchors as published, and the events opened for reading.
 // Recorded on the approval's stream first (ApprovalAuditExported), and the log anchored after that,
-// so every event in the bundle is covered and the anchors record the stream's head the bundle reaches.
+// up to that event: every event in the bundle is covered, and the bundle ends with its own export,
+// the stream's head that the anchor covering the export records. The verifier holds a bundle to that
+// head; what the approval gets later belongs to the next bundle.
 // The view gives, per event, the salt of its sealed fields' commitments (personal-data.ts), so the
 // verifier can check each opened personal value against the commitment hashed into the event.
 import { randomUUID } from 'node:crypto';
@@ -96,10 +98,8 @@ export async function exportApproval(
     current.version,
   );
   const file = opts.publishTo ?? (await anchorFile(pool));
-  // The bundle ends with the export's own event, or with the stream's head as the anchors written
-  // here record it when the approval moved on before they were (the verifier holds a bundle to that
-  // head); what the approval gets after them belongs to the next bundle.
-  let version = exported.nextVersion;
+  // The bundle ends with the export's own event.
+  const version = exported.nextVersion;
   const covering = (anchors: Anchor[], e: StoredEvent) =>
     anchors.find((a) => a.firstPosition <= e.position && e.position <= a.lastPosition);
   let anchors: Anchor[] = [];
@@ -107,9 +107,13 @@ export async function exportApproval(
   // An append of another stream still in flight holds the anchor job's reading back (it never anchors
   // past one): the export's event may need a second run, a moment later.
   for (let tries = 1; ; tries++) {
-    await writeAnchors(pool, stores.raw, { publishTo: file, witness: opts.witness ?? null });
+    // Anchored up to the export's event, so that its anchor records it as the stream's head.
+    await writeAnchors(pool, stores.raw, {
+      publishTo: file,
+      witness: opts.witness ?? null,
+      through: exported.position,
+    });
     anchors = await readAnchors(pool);
-    version = Math.max(version, anchoredHead(anchors, streamId));
     events = (await stores.raw.readStream(streamId)).events.filter((e) => e.streamVersion <= version);
     if (events.every((e) => covering(anchors, e)) || tries === 5) break;
     await new Promise((r) => setTimeout(r, 50 * tries));
@@ -120,6 +124,16 @@ export async function exportApproval(
     if (!a) throw new Error(`event ${streamId}@${e.streamVersion} is not anchored yet: export again`);
     byAnchor.set(a.seq, [...(byAnchor.get(a.seq) ?? []), e]);
   }
+  // Another writer of anchors (the anchor job, another export) running between the append and the
+  // anchor written here can have covered a later event of the approval in the same anchor: that
+  // anchor then records a head past the export, which a bundle ending with the export does not reach.
+  const exportEvent = events[events.length - 1];
+  const head = anchoredHead(covering(anchors, exportEvent) as Anchor, streamId);
+  if (exportEvent?.streamVersion !== version || head !== version)
+    throw new AppError(
+      'CONFLICT',
+      'The approval changed while its audit bundle was being exported. Please export it again.',
+    );
   const published = new Map(readPublished(file).anchors.map((a) => [a.seq, a]));
   const proofs = new Map<string, BundleEvent['proof']>();
   for (const [seq, inAnchor] of byAnchor) {
@@ -178,12 +192,9 @@ export async function exportApproval(
   };
 }
 
-/** The last version of the stream that the anchors record (their heads), 0 when none does. */
-function anchoredHead(anchors: readonly Anchor[], streamId: string): number {
-  let head = 0;
-  for (const a of anchors)
-    for (const [stream, version] of a.heads ?? []) if (stream === streamId && version > head) head = version;
-  return head;
+/** The last version of the stream that the anchor records (its heads), 0 when it records none. */
+function anchoredHead(anchor: Anchor, streamId: string): number {
+  return (anchor.heads ?? []).find(([stream]) => stream === streamId)?.[1] ?? 0;
 }
 
 function sameJson(a: unknown, b: unknown): boolean {

@@ -174,11 +174,19 @@ export async function readAnchors(pool: pg.Pool, afterSeq = 0): Promise<Anchor[]
  * Writes anchors until the log's readable end is covered; answers the anchors written. Each is
  * appended to the published file (`publishTo`; default: anchor-publish.ts's, null: none), after any
  * the database holds that the file does not yet (a job that stopped between the two).
+ * `through`: anchor no event past this position, so the last anchor written ends at it (an audit
+ * export's own event, whose anchor then records the stream's head as of the export); the events
+ * after it are left to the next run.
  */
 export async function writeAnchors(
   pool: pg.Pool,
   store: EventStore,
-  options: { maxEvents?: number; publishTo?: string | null; witness?: TailWitness | null } = {},
+  options: {
+    maxEvents?: number;
+    publishTo?: string | null;
+    witness?: TailWitness | null;
+    through?: Position;
+  } = {},
 ): Promise<Anchor[]> {
   const maxEvents = options.maxEvents ?? 10_000;
   await ensureAnchorColumns(pool);
@@ -198,9 +206,11 @@ export async function writeAnchors(
     // less than the log's readable end. Hashes only where the store can: after a 10,000-row import
     // the whole events' data cost the worker 440 ms of CPU, beside the import, to throw away.
     const after = previous?.last_position ?? START;
-    const logged: LoggedHash[] = store.readLogHashes
+    const read: LoggedHash[] = store.readLogHashes
       ? await store.readLogHashes(after, maxEvents)
       : await store.readAll(after, maxEvents, { settle: true });
+    const { through } = options;
+    const logged = through === undefined ? read : read.filter((l) => l.position <= through);
     if (logged.length === 0) return written;
     // The same range again with each event's stream and version (for the heads): all of it is below
     // the horizon the settled read found, so the rows are the same ones.
@@ -239,6 +249,6 @@ export async function writeAnchors(
         throw new Error(`anchor-log: anchor ${anchor.seq} exists but is not read as the last one`);
       conflicted = anchor.seq;
     }
-    if (logged.length < maxEvents && r.rowCount === 1) return written;
+    if ((logged.length < read.length || read.length < maxEvents) && r.rowCount === 1) return written;
   }
 }

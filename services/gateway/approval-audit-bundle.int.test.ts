@@ -3,8 +3,9 @@
 // against the published anchors; the export is recorded by the caller, so the history names them.
 // USER is refused (403) and nothing is appended; an unknown or malformed id, or an approval outside a
 // moderator's companies, is not found (404) in the envelope, and nothing is appended either. The
-// verifier refuses the file cut short or with its view changed, and reports the personal fields of an
-// event sealed before commitments were kept as unverified, never as proven.
+// verifier refuses the file cut short (or without its export) or with its view changed, still proves
+// a file after the approval was exported again (against the newer anchors), and reports the personal
+// fields of an event sealed before commitments were kept as unverified, never as proven.
 // Events are appended as the product's own: making approvals through the API would need QuickBooks.
 import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
@@ -32,6 +33,8 @@ let moderatorId = 0;
 const open = randomUUID();
 const closed = randomUUID();
 const older = randomUUID();
+/** ADMIN's first download of `open`, kept to be verified again once the approval has moved on. */
+let firstBundle = '';
 
 async function register(role: string, email: string, lastName: string) {
   const r = await api(t.url, 'POST', '/api/auth/register', {
@@ -155,7 +158,8 @@ describe('GET /approvals/{id}/audit-bundle', () => {
     const forged = structuredClone(r.body);
     forged.events[1].data.byUserId = adminId + 1;
     expect((await verify(JSON.stringify(forged))).code).toBe(1);
-    // Cut to its first event: the export's own, anchored, is named missing.
+    firstBundle = r.text;
+    // Its export taken away (cut to its first event): it no longer ends with an export, and is refused.
     const cut = structuredClone(r.body);
     cut.events = cut.events.slice(0, 1);
     cut.view = cut.view.slice(0, 1);
@@ -163,7 +167,7 @@ describe('GET /approvals/{id}/audit-bundle', () => {
     expect(short.code).toBe(1);
     expect(short.out).toMatch(
       new RegExp(
-        `^FAILED  stream approval-${open}: the published anchors record version 2 as its head \\(anchor \\d+\\) but the bundle stops at version 1: version 2 is missing`,
+        `^FAILED  stream approval-${open}: the bundle ends with version 1, ApprovalCreated, not with an export of this approval \\(ApprovalAuditExported\\)`,
         'm',
       ),
     );
@@ -213,6 +217,24 @@ describe('GET /approvals/{id}/audit-bundle', () => {
       [adminId, expect.any(String)],
       [moderatorId, 'Ada Moderator'],
     ]);
+    // ADMIN's bundle, exported before this one, still verifies against the anchors file as it is now
+    // (which records the moderator's export as the stream's head): it is held to its own export, and
+    // the later event is only noted.
+    expect(firstBundle).not.toBe('');
+    const earlier = await verify(firstBundle);
+    expect(earlier.code, earlier.out).toBe(0);
+    expect(earlier.out).toMatch(/^OK: /m);
+    expect(earlier.out).toMatch(
+      new RegExp(
+        `^NOTE  stream approval-${open} has later events than this bundle: the published anchors record up to version 3 \\(anchor \\d+\\)`,
+        'm',
+      ),
+    );
+    // This bundle without its own export ends at ADMIN's: that earlier export's bundle, proved as such.
+    const atEarlier = structuredClone(r.body);
+    atEarlier.events = atEarlier.events.slice(0, 2);
+    atEarlier.view = atEarlier.view.slice(0, 2);
+    expect((await verify(JSON.stringify(atEarlier))).code).toBe(0);
   });
 
   it('refuses USER (403) and appends nothing', async () => {
