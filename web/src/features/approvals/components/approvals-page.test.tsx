@@ -140,7 +140,8 @@ describe('ApprovalsPage', () => {
     const first = await screen.findByTestId(`approval-row-${approval(1).id}`);
     expect(within(first).getByText('00000001')).toBeTruthy();
     expect(within(first).getByTestId('approved-bills').textContent).toBe('2 (67%)');
-    expect(within(first).getByText('$1,234.50')).toBeTruthy();
+    // The amount in its column, and again under the ID for a phone (where the column is hidden).
+    expect(within(first).getAllByText('$1,234.50')).toHaveLength(2);
     expect(within(first).getByText('m@x.test')).toBeTruthy();
     const second = screen.getByTestId(`approval-row-${approval(101).id}`);
     expect(within(second).getByText('Not assigned')).toBeTruthy();
@@ -167,7 +168,7 @@ describe('ApprovalsPage', () => {
     expect(gql.calls(ApprovalsQuery).some((v) => v.page === 8 && v.limit === 10)).toBe(true);
   });
 
-  it('on a phone shows ID, status and actions; Created is a column of its own, never pinned over another', async () => {
+  it('on a phone shows ID (with the company and amount under it), status and actions; Created is a column of its own, never pinned over another', async () => {
     serve(() => pageOf([approval(1)]));
     renderPage();
     const row = await screen.findByTestId(`approval-row-${approval(1).id}`);
@@ -179,6 +180,13 @@ describe('ApprovalsPage', () => {
       .getByRole('button', { name: 'Actions for approval 00000001' })
       .closest('td') as HTMLElement;
     expect(actions.className).not.toMatch(/(^|\s)hidden(\s|$)|sticky/);
+    // Under the ID until their own columns show: the company (to 768 px) and the amount (to 640 px).
+    const idCell = within(row).getByText('00000001').closest('td') as HTMLElement;
+    expect(within(idCell).getByTestId('row-company').textContent).toBe('Juniper');
+    expect(within(idCell).getByTestId('row-company').className).toMatch(/(^|\s)md:hidden(\s|$)/);
+    expect(within(idCell).getByTestId('row-amount').textContent).toBe('$1,234.50');
+    expect(within(idCell).getByTestId('row-amount').className).toMatch(/(^|\s)sm:hidden(\s|$)/);
+    expect(cellOf('row-company').className).not.toMatch(/(^|\s)hidden(\s|$)/);
     // The other columns wait for the room they need; Created shows from 1024 px on, beside Actions.
     expect(cellOf('processed-bills').className).toMatch(/hidden xl:table-cell/);
     const headers = screen.getAllByRole('columnheader').map((h) => h.textContent?.trim());
