@@ -213,7 +213,9 @@ export async function benchApprovals(env: Record<string, string>, quick: boolean
             createdBy: adminId,
             bills,
             vendorContacts: [],
-            recipients: [],
+            // Without a manager, a recipient: someone the payment's links go to (an approval with
+            // neither is not approved).
+            recipients: i % 5 === 0 ? ['payables@bench.test'] : [],
             confirmedDuplicates: [],
             expiresAt: new Date(now + 365 * 86_400_000).toISOString(),
             at,
@@ -267,6 +269,7 @@ export async function benchApprovals(env: Record<string, string>, quick: boolean
         companyId: company.id,
         billIds: [billId],
         confirmDuplicates: [billId],
+        recipients: ['payables@bench.test'],
       });
       real.push(r.data.id);
     }

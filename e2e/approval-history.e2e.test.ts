@@ -91,6 +91,7 @@ beforeAll(async () => {
       type: 'ApproveApproval',
       approvedBillIds: ['e2e-h1'],
       byUserId: adminId,
+      managerEmail: null,
       policy: { creatorMayNotApprove: false, secondApprovalThreshold: null },
       now: now(),
     },
@@ -132,7 +133,7 @@ beforeAll(async () => {
       {
         type: 'MarkBankUploaded',
         byUserId: null,
-        link: { linkId: 'link-e2e-history', recipient: 'pat.payer@ledger-lane.test' },
+        link: { linkId: 'link-e2e-history', recipient: 'pat.payer@ledger-lane.test', manager: null },
         now: now(),
       },
     ],

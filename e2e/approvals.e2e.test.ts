@@ -94,7 +94,7 @@ async function createApproval(billIds: string[], priority = 'MEDIUM'): Promise<A
     app.url,
     'POST',
     A,
-    { companyId, billIds, priority },
+    { companyId, billIds, priority, recipients: ['payables@approvals-e2e.test'] },
     token,
   );
   if (r.status !== 201) throw new Error(`create answered ${r.status}: ${JSON.stringify(r.body)}`);

@@ -425,7 +425,7 @@ describe('approvals and companies in Recent Activity (issue 38 item 7)', () => {
       app.url,
       'POST',
       '/api/bill-approval/approvals',
-      { companyId, billIds: [bill.Id] },
+      { companyId, billIds: [bill.Id], recipients: ['payables@dashboard-e2e.test'] },
       admin,
     );
     expect(created.status).toBe(201);

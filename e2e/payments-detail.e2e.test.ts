@@ -101,7 +101,10 @@ async function billsWithBanking(n: number): Promise<QbBill[]> {
 }
 
 async function createApproval(billIds: string[]): Promise<string> {
-  const c = await api(app.url, 'POST', A, { body: { companyId, billIds }, token });
+  const c = await api(app.url, 'POST', A, {
+    body: { companyId, billIds, recipients: ['payables@payments-detail.test'] },
+    token,
+  });
   expect(c.status, JSON.stringify(c.body)).toBe(201);
   return c.body.data.id as string;
 }

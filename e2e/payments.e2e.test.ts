@@ -1,5 +1,6 @@
 // The payment screens in real Chromium against a real gateway (spec 2 §2, §5, §8): the public
-// /direct-action-result without sign-in ('Processing Action', then each outcome's texts), the
+// /direct-action-result without sign-in ('Processing Action', then each outcome's texts, as the
+// server verifies its signed reference; a query without one shows the neutral text), the
 // in-layout result with its breadcrumbs and buttons, and /approvals/{id}/confirm: its parameter
 // errors, a forged token refused by the real server (Access Denied), and — with the token check and
 // the payment-completed call answered by the test through the browser's request routing — the
@@ -8,6 +9,7 @@
 // e-mail → confirm → result → live detail) lands with the server's payment parts.
 import type { Browser, Page, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type ResultOutcome, signResultRef } from '../services/approvals/payments/result-ref.js';
 import { startTestApp, type TestApp } from '../test/support/app.js';
 import {
   type Credentials,
@@ -72,49 +74,72 @@ const verification = (status: string, info: { canMarkAsPaid: boolean; isAlreadyP
   },
 });
 
+/** A result reference as the confirmation's redirect carries it, signed by this gateway's secret. */
+const signed = (
+  action: 'bank-uploaded' | 'payment-completed',
+  outcome: ResultOutcome,
+  error: string | null = null,
+) => signResultRef(app.started.app.config.JWT_SECRET, { approvalId: ID, action, outcome, error });
+
 const fulfil = (route: Route, status: number, body: unknown) =>
   route.fulfill({ status, contentType: 'application/json', body: JSON.stringify(body) });
 
 describe('public /direct-action-result', () => {
-  it.each([
+  type Signed = Parameters<typeof signed> | null;
+  it.each<[string, Signed, string, string]>([
     [
       `?action=bank-upload&approvalId=${ID}&success=true`,
+      ['bank-uploaded', 'success'],
       'Successfully uploaded to bank',
       'All stakeholders have been notified.',
     ],
     [
       `?action=payment-completed&approvalId=${ID}&success=true`,
+      ['payment-completed', 'success'],
       'Successfully marked as payment completed',
       ID,
     ],
     [
-      `?action=bank-upload&approvalId=${ID}&success=false&error=Link%20expired`,
+      `?action=bank-upload&approvalId=${ID}&success=false&error=Typed%20words`,
+      ['bank-uploaded', 'failure', 'This link has expired'],
       'Failed to upload to bank',
-      'Link expired',
+      'This link has expired',
     ],
     [
       `?action=payment-completed&approvalId=${ID}&success=false&error=Used`,
+      ['payment-completed', 'failure', 'This link has already been used'],
       'Failed to mark as payment completed',
-      'Used',
+      'This link has already been used',
     ],
     [
       `?action=bank-upload&approvalId=${ID}&noAction=true`,
+      ['bank-uploaded', 'no-action'],
       'No Action Needed',
       'This bill has already been uploaded to the bank',
     ],
     [
       `?action=payment-completed&approvalId=${ID}&noAction=true`,
+      ['payment-completed', 'no-action'],
       'No Action Needed',
       'This bill has already been marked as paid',
     ],
-    ['?success=true', 'Invalid direct action result', 'Missing required parameters from redirect'],
-  ])('%s → %s, without sign-in, on a phone', async (query, title, text) => {
+    [
+      `?action=bank-upload&approvalId=${ID}&success=false&error=Call%20555-0199`,
+      null,
+      'Outcome not confirmed',
+      'We could not confirm the outcome of this action; check the approval in Billflow.',
+    ],
+    ['?success=true', null, 'Invalid direct action result', 'Missing required parameters from redirect'],
+  ])('%s (signed: %j) → %s, without sign-in, on a phone', async (query, sign, title, text) => {
     const { page, context, errors } = await openPage(browser, app.url, { viewport: PHONE });
     try {
-      await page.goto(`/direct-action-result${query}`);
+      const ref = sign ? `&ref=${encodeURIComponent(await signed(...sign))}` : '';
+      await page.goto(`/direct-action-result${query}${ref}`);
       await page.getByRole('heading', { name: 'Processing Action' }).waitFor();
       await page.getByRole('heading', { name: title }).waitFor();
       expect(await page.getByText(text, { exact: true }).count()).toBeGreaterThan(0);
+      // The query's own words are never stated.
+      expect(await page.getByText(/Typed words|555-0199|^Used$/).count()).toBe(0);
       expect(pathOf(page)).toBe('/direct-action-result');
       if (title.startsWith('Successfully'))
         await page.getByText('This action was completed via email link. No login was required.').waitFor();
@@ -132,8 +157,9 @@ describe('in-layout /approvals/direct-action-result', () => {
     const { page, context } = await openPage(browser, app.url);
     try {
       await signIn(page, viewer);
+      const ref = encodeURIComponent(await signed('payment-completed', 'success'));
       await page.goto(
-        `/approvals/direct-action-result?action=payment-completed&approvalId=${ID}&success=true`,
+        `/approvals/direct-action-result?action=payment-completed&approvalId=${ID}&success=true&ref=${ref}`,
       );
       await page.getByRole('heading', { name: 'Successfully marked as payment completed' }).waitFor();
       const crumbs = page.getByRole('navigation', { name: 'Breadcrumb' });

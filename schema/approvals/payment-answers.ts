@@ -88,4 +88,11 @@ export const TokenStatusInfo = z.object({
 export const LinkAnswer = z.object({
   action: z.enum(LINK_ACTIONS),
   expiresAt: z.string(),
+  stepDone: z
+    .boolean()
+    .describe(
+      'The link’s step is done (it was used, or done by another): the answer names only the approval’s id and status, and no recipient',
+    ),
 });
+/** The approval as verify-token names it once the link's step is done: what the result needs. */
+export const LinkStepDoneApproval = z.object({ id: z.string(), status: z.string() });

@@ -96,6 +96,8 @@ export type ApprovalCommand =
       byUserId: number;
       /** The company's policy when the command is sent (read from its own stream). */
       policy: SegregationPolicy;
+      /** The assigned manager's e-mail address now (null: no manager, or none with an address). */
+      managerEmail: string | null;
       now: string;
     }
   | { type: 'RejectApproval'; reason: string; byUserId: number; now: string }
@@ -104,6 +106,9 @@ export type ApprovalCommand =
   | PaymentCommand;
 
 export const REASON_MAX = 1000;
+
+export const NOBODY_TO_CONFIRM =
+  'Cannot approve: nobody could confirm its payment. The bank upload and the payment are confirmed through e-mail links sent to the assigned manager and the recipients, and this approval has neither a manager with an e-mail address nor recipients. Assign a manager or add a recipient, then approve.';
 
 /** Still open for changes of assignment and recipients: PENDING, or APPROVED and not yet paid. */
 const OPEN_FOR_RECIPIENTS: readonly ApprovalStatus[] = [
@@ -285,6 +290,10 @@ export function decide(command: ApprovalCommand, state: ApprovalState): Approval
           'FORBIDDEN',
           'Segregation of duties: a second, different approver must approve this approval',
         );
+      // The payment's steps are confirmed through e-mail links, sent to the manager and the
+      // recipients: with neither, the approval would wait at NACHA_GENERATED for good.
+      if (command.managerEmail === null && state.recipients.length === 0)
+        throw new DomainError('CONFLICT', NOBODY_TO_CONFIRM);
       const amount = billsTotal(state.bills, ids);
       const threshold = policy.secondApprovalThreshold;
       const first = state.firstApproval;

@@ -64,6 +64,7 @@ const approve = (ids: string[], byUserId = 8, policy: SegregationPolicy = OFF) =
   approvedBillIds: ids,
   byUserId,
   policy,
+  managerEmail: 'mgr@client.example' as string | null,
   now: later,
 });
 
@@ -109,6 +110,25 @@ describe('approval decider', () => {
       .given([created])
       .when(approve(['10', '10']))
       .thenRefuses('VALIDATION', /twice/);
+  });
+
+  it('refuses to approve an approval nobody could confirm: no manager with an e-mail and no recipients', () => {
+    const nobody: ApprovalEvent = { ...created, data: { ...created.data, managerId: null, recipients: [] } };
+    const managerOnly: ApprovalEvent = { ...created, data: { ...created.data, recipients: [] } };
+    const recipientOnly: ApprovalEvent = { ...created, data: { ...created.data, managerId: null } };
+    for (const given of [nobody, managerOnly])
+      spec
+        .given([given])
+        .when({ ...approve(['10']), managerEmail: null })
+        .thenRefuses('CONFLICT', /nobody could confirm its payment.*add a recipient/i);
+    spec
+      .given([managerOnly])
+      .when(approve(['10']))
+      .then([approved(['10'])]);
+    spec
+      .given([recipientOnly])
+      .when({ ...approve(['10']), managerEmail: null })
+      .then([approved(['10'])]);
   });
 
   it('refuses to approve, reject or update anything but PENDING', () => {

@@ -1,5 +1,6 @@
 // PUT /approvals/{id}/approve: the approved subset, judged by the decider on the company's policy
-// as its own stream holds it; the bills left out are freed.
+// as its own stream holds it, and refused when nobody could confirm the payment (no manager with an
+// e-mail address, no recipients); the bills left out are freed.
 import { ApproveApprovalInput } from '../../schema/approvals/commands.js';
 import type { CommandContext } from '../app/command-handler.js';
 import type { AppServices } from '../app/context.js';
@@ -29,6 +30,8 @@ export async function approveOne(
       approvedBillIds: ids,
       byUserId: actor.id,
       policy,
+      // The manager as the read model joins it (a deleted manager is none).
+      managerEmail: row.manager_id !== null ? (row.m_email ?? null) : null,
       now: new Date().toISOString(),
     },
     ctx,

@@ -148,6 +148,7 @@ beforeAll(async () => {
       type: 'ApproveApproval',
       approvedBillIds: ['h1'],
       byUserId: adminId,
+      managerEmail: null,
       policy: { creatorMayNotApprove: false, secondApprovalThreshold: null },
       now: now(),
     },
@@ -191,7 +192,7 @@ beforeAll(async () => {
       {
         type: 'MarkBankUploaded',
         byUserId: null,
-        link: { linkId: 'link-history-1', recipient: RECIPIENT },
+        link: { linkId: 'link-history-1', recipient: RECIPIENT, manager: null },
         now: now(),
       },
     ],

@@ -104,7 +104,7 @@ beforeAll(async () => {
   outOfScope = other.id;
   // On the assigned company: one approval approved by its approver, one rejected.
   const first = await api(t.url, 'POST', A, {
-    body: { companyId: mine.id, billIds: [mine.bills[0]] },
+    body: { companyId: mine.id, billIds: [mine.bills[0]], recipients: ['payables@activity.test'] },
     token: tokens.admin,
   });
   expect(first.status).toBe(201);

@@ -17,6 +17,7 @@ import { linkJobHandlers } from '../../workers/approvals/link-jobs.js';
 import type { ApprovalCommand } from '../approvals/approval-decider.js';
 import { approvalDecider, approvalStreamId } from '../approvals/approval-decider.js';
 import { signLinkToken } from '../approvals/payments/link-token.js';
+import { signResultRef } from '../approvals/payments/result-ref.js';
 
 const PUBLIC = 'https://billflow.test';
 const A = '/api/bill-approval/approvals';
@@ -121,6 +122,7 @@ async function generatedApproval(): Promise<string> {
       type: 'ApproveApproval',
       approvedBillIds: [billId],
       byUserId: adminId,
+      managerEmail: MANAGER,
       policy: { creatorMayNotApprove: false, secondApprovalThreshold: null },
       now: now(),
     },
@@ -171,12 +173,17 @@ const press = (path: string) =>
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: '',
   });
+/** The redirect's spec 2 query (its signed `ref` aside: refOf). */
 const resultOf = (res: Response) => {
   expect(res.status).toBe(303);
   const u = new URL(res.headers.get('location')!, 'http://x');
   expect(u.pathname).toBe('/direct-action-result');
-  return Object.fromEntries(u.searchParams);
+  const { ref: _ref, ...query } = Object.fromEntries(u.searchParams);
+  return query;
 };
+const refOf = (res: Response) => new URL(res.headers.get('location')!, 'http://x').searchParams.get('ref');
+const readResult = (ref: string) =>
+  api(t.url, 'GET', `/api/bill-approval/direct-action-result?ref=${encodeURIComponent(ref)}`);
 const status = async (approvalId: string) =>
   (await t.started.app.commands.load(approvalDecider, approvalStreamId(approvalId))).state.status;
 
@@ -440,6 +447,164 @@ describe('e-mail links', () => {
       approvalId,
       success: 'true',
     });
+  });
+
+  it('ends the links of a recipient removed from the approval; the manager’s still works', async () => {
+    const approvalId = await generatedApproval();
+    const mails = await linkMails(approvalId, /^NACHA file ready for the bank/, 2);
+    const mine = linkOf(mails.find((m) => m.envelope.to[0] === RECIPIENT)!);
+    const theirs = linkOf(mails.find((m) => m.envelope.to[0] === MANAGER)!);
+    const removed = await api(t.url, 'PUT', `${A}/${approvalId}/recipients`, {
+      body: { recipients: [] },
+      token: admin,
+    });
+    expect(removed.status, JSON.stringify(removed.body)).toBe(200);
+    const text = 'This link no longer works: its recipient is no longer a recipient of this approval';
+    const verify = await api(t.url, 'GET', `${A}/${approvalId}/verify-token?token=${mine.token}`);
+    expect(verify.status).toBe(403);
+    expect(verify.body).toMatchObject({ code: 'INVALID_TOKEN', message: text });
+    const page = await fetch(`${t.url}${mine.path}`);
+    expect(page.status).toBe(403);
+    expect(await page.text()).toContain('Access Denied');
+    expect(resultOf(await press(mine.path))).toMatchObject({ success: 'false' });
+    const json = await api(t.url, 'POST', `${A}/${approvalId}/bank-uploaded?token=${mine.token}`);
+    expect(json.status).toBe(403);
+    expect(json.body).toMatchObject({ code: 'INVALID_TOKEN', message: text });
+    expect(await status(approvalId)).toBe('NACHA_GENERATED');
+    expect(resultOf(await press(theirs.path))).toMatchObject({ success: 'true' });
+    expect(await status(approvalId)).toBe('BANK_UPLOADED');
+  });
+
+  it('verify-token with a used link answers only what the result needs: no manager, vendors, bills or files', async () => {
+    const approvalId = await generatedApproval();
+    const mails = await linkMails(approvalId, /^NACHA file ready for the bank/, 2);
+    const mine = linkOf(mails.find((m) => m.envelope.to[0] === RECIPIENT)!);
+    const before = await api(t.url, 'GET', `${A}/${approvalId}/verify-token?token=${mine.token}`);
+    expect(JSON.stringify(before.body)).toContain(MANAGER);
+    expect(resultOf(await press(mine.path))).toMatchObject({ success: 'true' });
+    const after = await api(t.url, 'GET', `${A}/${approvalId}/verify-token?token=${mine.token}`);
+    expect(after.status).toBe(200);
+    expect(after.body).toMatchObject({ success: true });
+    expect(after.body.data).toEqual({
+      approval: { id: approvalId, status: 'BANK_UPLOADED' },
+      user: null,
+      statusInfo: {
+        canMarkAsPaid: false,
+        isAlreadyPaid: false,
+        canMarkAsUploaded: false,
+        isAlreadyUploaded: true,
+      },
+      link: { action: 'bank-uploaded', expiresAt: expect.any(String), stepDone: true },
+    });
+    const text = JSON.stringify(after.body);
+    for (const secret of [MANAGER, RECIPIENT, 'Bob’s Burger Joint', 'ACH_LINKS_', 'file-', 'INV-'])
+      expect(text).not.toContain(secret);
+  });
+
+  it('refuses to approve, alone or in bulk, an approval nobody could confirm, saying what to add', async () => {
+    await api(t.url, 'PUT', `/api/bill-approval/policies/${companyId}`, {
+      body: { creatorMayNotApprove: false, secondApprovalThreshold: null, assignedStaffOnly: false },
+      token: admin,
+    });
+    const alone = async (over: Partial<Extract<ApprovalCommand, { type: 'CreateApproval' }>>) => {
+      const approvalId = randomUUID();
+      const command = create(approvalId) as Extract<ApprovalCommand, { type: 'CreateApproval' }>;
+      await run(approvalId, [{ ...command, ...over }]);
+      return { approvalId, billId: command.bills[0].Id };
+    };
+    const nobody = await alone({ managerId: null, recipients: [] });
+    const one = await api(t.url, 'PUT', `${A}/${nobody.approvalId}/approve`, {
+      body: { approvedBills: [nobody.billId] },
+      token: admin,
+    });
+    expect(one.status).toBe(409);
+    expect(one.body.message).toMatch(/nobody could confirm its payment/);
+    expect(one.body.message).toMatch(/Assign a manager or add a recipient/);
+    const bulk = await api(t.url, 'POST', `${A}/bulk-approve`, {
+      body: { ids: [nobody.approvalId] },
+      token: admin,
+    });
+    expect(bulk.body.data.summary).toMatchObject({ succeeded: 0, failed: 1 });
+    expect(bulk.body.data.results[0].error).toMatch(/nobody could confirm its payment/);
+    expect(await status(nobody.approvalId)).toBe('PENDING');
+    // A recipient added: it may be approved.
+    const added = await api(t.url, 'PUT', `${A}/${nobody.approvalId}/recipients`, {
+      body: { recipients: [RECIPIENT] },
+      token: admin,
+    });
+    expect(added.status).toBe(200);
+    const ok = await api(t.url, 'PUT', `${A}/${nobody.approvalId}/approve`, {
+      body: { approvedBills: [nobody.billId] },
+      token: admin,
+    });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    // A manager and no recipients: the manager confirms.
+    const managed = await alone({ recipients: [] });
+    const bulkOk = await api(t.url, 'POST', `${A}/bulk-approve`, {
+      body: { ids: [managed.approvalId] },
+      token: admin,
+    });
+    expect(bulkOk.body.data.summary).toMatchObject({ succeeded: 1, failed: 0 });
+  });
+
+  it('signs each press’s outcome for the result page, which reads only its own, unaltered and fresh', async () => {
+    const approvalId = await generatedApproval();
+    const mails = await linkMails(approvalId, /^NACHA file ready for the bank/, 2);
+    const mine = linkOf(mails.find((m) => m.envelope.to[0] === RECIPIENT)!);
+    const theirs = linkOf(mails.find((m) => m.envelope.to[0] === MANAGER)!);
+    const outcome = (o: string, error: string | null = null) => ({
+      approvalId,
+      action: 'bank-uploaded',
+      outcome: o,
+      error,
+      expiresAt: expect.any(String),
+    });
+    const done = await press(mine.path);
+    expect(resultOf(done)).toMatchObject({ success: 'true' });
+    const success = await readResult(refOf(done)!);
+    expect(success.status).toBe(200);
+    expect(success.body.data).toEqual(outcome('success'));
+    expect(new Date(success.body.data.expiresAt).getTime() - Date.now()).toBeLessThanOrEqual(15 * 60_000);
+    expect((await readResult(refOf(await press(theirs.path))!)).body.data).toEqual(outcome('no-action'));
+    const json = await api(t.url, 'POST', `${A}/${approvalId}/bank-uploaded?token=${theirs.token}`);
+    expect((await readResult(json.body.data.resultRef)).body.data).toEqual(outcome('no-action'));
+    // A refused press: its outcome and its own text, signed.
+    const q = new URLSearchParams({ action: 'bank-uploaded', token: 'not-a-token' }).toString();
+    const refused = await press(`${A}/${approvalId}/confirm-link?${q}`);
+    expect(resultOf(refused)).toMatchObject({ success: 'false', error: 'This link is not valid' });
+    expect((await readResult(refOf(refused)!)).body.data).toEqual(
+      outcome('failure', 'This link is not valid'),
+    );
+    // An approval id the server cannot read: no outcome is signed.
+    expect(refOf(await press(`${A}/not-an-approval/confirm-link?${q}`))).toBeNull();
+    // Not ours, altered, expired, or none: refused, and the page states nothing.
+    const ref = refOf(done)!;
+    const forged = await new SignJWT({ aid: approvalId, act: 'bank-uploaded', out: 'success' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime('10m')
+      .sign(new TextEncoder().encode('a-key-that-is-not-billflows-own-key-0123456789'));
+    const [h, p, sig] = ref.split('.');
+    const altered = `${h}.${Buffer.from(JSON.stringify({ ...decodeJwt(ref), aid: randomUUID() })).toString(
+      'base64url',
+    )}.${sig}`;
+    const stale = await signResultRef(
+      t.started.app.config.JWT_SECRET,
+      { approvalId, action: 'bank-uploaded', outcome: 'success', error: null },
+      new Date(Date.now() - 16 * 60_000),
+    );
+    const aLinkToken = mine.token;
+    for (const bad of [
+      forged,
+      altered,
+      stale,
+      aLinkToken,
+      `${h}.${p}.${sig[0] === 'A' ? 'B' : 'A'}${sig.slice(1)}`,
+    ]) {
+      const r = await readResult(bad);
+      expect(r.status, bad).toBe(403);
+      expect(r.body).toMatchObject({ success: false, message: 'This result could not be confirmed' });
+    }
+    expect((await api(t.url, 'GET', '/api/bill-approval/direct-action-result')).status).toBe(400);
   });
 
   it('keeps addresses out of the log’s plain data and out of Redis', async () => {

@@ -85,7 +85,10 @@ const take = (bills: QbBill[]) => {
 };
 
 async function createApproved(billIds: string[], before?: () => Promise<void>) {
-  const c = await api(t.url, 'POST', A, { body: { companyId, billIds }, token: admin });
+  const c = await api(t.url, 'POST', A, {
+    body: { companyId, billIds, recipients: ['payables@nacha.test'] },
+    token: admin,
+  });
   expect(c.status, JSON.stringify(c.body)).toBe(201);
   const id = c.body.data.id as string;
   await before?.();

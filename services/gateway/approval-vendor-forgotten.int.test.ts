@@ -63,7 +63,10 @@ beforeAll(async () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
   }
   const billIds = [goneBills[0].Id, keptBills[0].Id];
-  const c = await api(t.url, 'POST', A, { body: { companyId, billIds }, token: admin });
+  const c = await api(t.url, 'POST', A, {
+    body: { companyId, billIds, recipients: ['payables@forgotten.test'] },
+    token: admin,
+  });
   expect(c.status, JSON.stringify(c.body)).toBe(201);
   approvalId = c.body.data.id;
   const a = await api(t.url, 'PUT', `${A}/${approvalId}/approve`, {

@@ -118,7 +118,7 @@ function recordUnchecked(
         },
       ],
       vendorContacts: [],
-      recipients: [],
+      recipients: ['payables@attack.test'],
       confirmedDuplicates: [],
       expiresAt: new Date(Date.now() + 86_400_000).toISOString(),
       now: new Date().toISOString(),
@@ -128,7 +128,7 @@ function recordUnchecked(
 }
 
 const create = (companyId: number, billIds: string[], token = tokens.admin) =>
-  api(t.url, 'POST', A, { body: { companyId, billIds }, token });
+  api(t.url, 'POST', A, { body: { companyId, billIds, recipients: ['payables@attack.test'] }, token });
 const approve = (id: string, billIds: string[], token: string) =>
   api(t.url, 'PUT', `${A}/${id}/approve`, { body: { approvedBills: billIds }, token });
 const setPolicy = (companyId: number, body: Record<string, unknown>) =>

@@ -424,7 +424,8 @@ describe('QuickBooks as Intuit answers: quotes in queries, inactive vendors (iss
 describe('the lifecycle', () => {
   it('approves a subset; the other bills are free again; approving twice is refused', async () => {
     const [b1, b2] = freshBills(2);
-    const a = (await create({ companyId, billIds: [b1.Id, b2.Id] })).body.data;
+    const a = (await create({ companyId, billIds: [b1.Id, b2.Id], recipients: ['payables@approvals.test'] }))
+      .body.data;
     expect(
       (
         await api(t.url, 'PUT', `${A}/${a.id}/approve`, {
@@ -592,7 +593,8 @@ describe('segregation of duties', () => {
     });
     expect(set.body.data).toMatchObject({ creatorMayNotApprove: true, secondApprovalThreshold: 100 });
     const [b] = freshBills(1, (x) => x.TotalAmt > 100);
-    const a = (await create({ companyId, billIds: [b.Id] }, admin)).body.data;
+    const a = (await create({ companyId, billIds: [b.Id], recipients: ['payables@approvals.test'] }, admin))
+      .body.data;
     const own = await api(t.url, 'PUT', `${A}/${a.id}/approve`, {
       body: { approvedBills: [b.Id] },
       token: admin,
@@ -636,7 +638,8 @@ describe('what each viewer may do (segregation of duties on screen)', () => {
       token: admin,
     });
     const [b] = freshBills(1, (x) => x.TotalAmt > 100);
-    const a = (await create({ companyId, billIds: [b.Id] }, admin)).body.data;
+    const a = (await create({ companyId, billIds: [b.Id], recipients: ['payables@approvals.test'] }, admin))
+      .body.data;
     const view = async (token: string) => (await api(t.url, 'GET', `${A}/${a.id}`, { token })).body.data;
     const rowOf = async (token: string) =>
       (await api(t.url, 'GET', `${A}?search=${a.id}`, { token })).body.data.find((x: any) => x.id === a.id);
@@ -862,7 +865,8 @@ describe('expiry', () => {
     try {
       const [b1, b2] = freshBills(2);
       const pending = (await create({ companyId, billIds: [b1.Id] })).body.data;
-      const decided = (await create({ companyId, billIds: [b2.Id] })).body.data;
+      const decided = (await create({ companyId, billIds: [b2.Id], recipients: ['payables@approvals.test'] }))
+        .body.data;
       await api(t.url, 'PUT', `${A}/${decided.id}/approve`, {
         body: { approvedBills: [b2.Id] },
         token: admin,
@@ -1132,7 +1136,11 @@ describe('live and bulk', () => {
           Line: [{ Amount: 10 + i }],
         })
       ).Bill;
-      const r = await create({ companyId: second.id, billIds: [bill.Id] });
+      const r = await create({
+        companyId: second.id,
+        billIds: [bill.Id],
+        recipients: ['payables@approvals.test'],
+      });
       expect(r.status).toBe(201);
       ids.push(r.body.data.id);
     }

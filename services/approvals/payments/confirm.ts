@@ -15,7 +15,8 @@ import { withDetail } from '../detail.js';
 import { findRow, parseApprovalId, toDtos } from '../rows.js';
 import { type ApprovalView, withViewer } from '../viewer.js';
 import { LinkTokenError, verifyLinkToken } from './link-token.js';
-import { companyName, latestFile, loadApproval } from './links.js';
+import { companyName, latestFile, loadApproval, managerPerson } from './links.js';
+import { type ResultClaims, signResultRef, type VerifiedResult, verifyResultRef } from './result-ref.js';
 
 /** The spec's codes (§8): the page reads VALIDATION_FAILED as 'Status Update Not Available'. */
 export type LinkRefusalCode = 'BAD_REQUEST' | 'INVALID_TOKEN' | 'VALIDATION_FAILED' | 'NOT_FOUND';
@@ -74,6 +75,8 @@ export interface OpenedLink {
   expiresAt: string;
   /** The link's recipient, from its ApprovalLinkIssued event (opened). */
   recipient: string;
+  /** The approval's manager's address now (null: none): the decider's rule on who a link still serves. */
+  manager: string | null;
   state: ApprovalState;
 }
 
@@ -102,6 +105,7 @@ export async function openLink(
       linkId: claims.linkId,
       expiresAt: issued.data.expiresAt,
       recipient: issued.data.recipient,
+      manager: (await managerPerson(app, state.managerId))?.address ?? null,
       state,
     };
   } catch (err) {
@@ -112,7 +116,7 @@ export async function openLink(
 const stepCommand = (link: OpenedLink, now: string) => ({
   type: link.action === 'bank-uploaded' ? ('MarkBankUploaded' as const) : ('MarkPaymentCompleted' as const),
   byUserId: null,
-  link: { linkId: link.linkId, recipient: link.recipient },
+  link: { linkId: link.linkId, recipient: link.recipient, manager: link.manager },
   now,
 });
 
@@ -184,7 +188,9 @@ async function approvalView(
 
 /**
  * GET /approvals/{id}/verify-token: the approval, the link's recipient, and what it may do. A link
- * whose step is already done answers (the page says so); one that cannot act is refused.
+ * whose step is already done (used, or done by another) answers only what the result needs: the
+ * approval's id and status and the status info, with no recipient; the approval in full (manager,
+ * vendors, bills, files) is for a link that can still act. One that cannot act is refused.
  */
 export async function verifyApprovalLink(
   app: AppServices,
@@ -192,16 +198,19 @@ export async function verifyApprovalLink(
 ) {
   const link = await openLink(app, input);
   const status = link.state.status;
-  stepStanding(link);
+  const standing = stepStanding(link);
   const info = statusInfo(status);
   // What this link may do: only its own action.
   if (link.action === 'bank-uploaded') info.canMarkAsPaid = false;
   else info.canMarkAsUploaded = false;
+  const stepDone = standing === 'done';
   return {
-    approval: await approvalView(app, link.approvalId, link.state),
-    user: await linkUser(app, link.recipient),
+    approval: stepDone
+      ? { id: link.approvalId, status: status! }
+      : await approvalView(app, link.approvalId, link.state),
+    user: stepDone ? null : await linkUser(app, link.recipient),
     statusInfo: info,
-    link: { action: link.action, expiresAt: link.expiresAt },
+    link: { action: link.action, expiresAt: link.expiresAt, stepDone },
   };
 }
 
@@ -211,6 +220,40 @@ export interface LinkConfirmation {
   status: ApprovalStatus;
   /** The approval was already in the requested status (or past it): nothing was done. */
   noAction: boolean;
+  /** The outcome, signed: what the result page may state (result-ref.ts). */
+  resultRef: string;
+}
+
+/** A press's outcome signed for the result page. */
+export const resultRefOf = (app: AppServices, claims: ResultClaims) =>
+  signResultRef(app.config.JWT_SECRET, claims);
+
+/**
+ * A refused press's outcome signed for the result page: only for an approval id and action the
+ * server could read (the result page shows neither otherwise), with the refusal's own text.
+ */
+export async function refusalResultRef(
+  app: AppServices,
+  input: { id: unknown; action: LinkAction | undefined; error: string },
+): Promise<string | null> {
+  if (!input.action) return null;
+  let approvalId: string;
+  try {
+    approvalId = parseApprovalId(input.id);
+  } catch {
+    return null;
+  }
+  return resultRefOf(app, { approvalId, action: input.action, outcome: 'failure', error: input.error });
+}
+
+export const UNCONFIRMED_RESULT = 'This result could not be confirmed';
+
+/** GET /direct-action-result?ref: the outcome a result reference states; refused when it is not ours or expired. */
+export async function readLinkResult(app: AppServices, input: { ref: unknown }): Promise<VerifiedResult> {
+  if (typeof input.ref !== 'string' || !input.ref) throw new AppError('VALIDATION', MISSING_PARAMETERS);
+  const result = await verifyResultRef(app.config.JWT_SECRET, input.ref);
+  if (!result) throw new AppError('FORBIDDEN', UNCONFIRMED_RESULT);
+  return result;
 }
 
 /** POST /approvals/{id}/bank-uploaded|payment-completed?token: the step, by the link's recipient. */
@@ -219,11 +262,17 @@ export async function confirmByLink(
   input: { id: unknown; token: unknown; action: LinkAction; request?: RequestContext },
 ): Promise<LinkConfirmation> {
   const link = await openLink(app, input);
-  const answer = (status: ApprovalStatus | null, noAction: boolean): LinkConfirmation => ({
+  const answer = async (status: ApprovalStatus | null, noAction: boolean): Promise<LinkConfirmation> => ({
     approvalId: link.approvalId,
     action: link.action,
     status: status!,
     noAction,
+    resultRef: await resultRefOf(app, {
+      approvalId: link.approvalId,
+      action: link.action,
+      outcome: noAction ? 'no-action' : 'success',
+      error: null,
+    }),
   });
   if (alreadyDone(link.state.status, link.action)) return answer(link.state.status, true);
   try {

@@ -5,14 +5,20 @@
 //        approval's company, file and amount and one button. A GET (or HEAD) changes nothing, so a
 //        mail scanner that fetches the link confirms nothing.
 //   POST the same address (the button): runs the step, then 303 to the public /direct-action-result
-//        with action (bank-upload | payment-completed), approvalId, success, error, noAction.
+//        with action (bank-upload | payment-completed), approvalId, success, error, noAction, and
+//        `ref`: the outcome signed (result-ref.ts), the only part the result page states as fact.
+//   GET  /api/bill-approval/direct-action-result?ref: the outcome a `ref` states (the result page asks).
 // Refusals carry the spec's codes (§8): VALIDATION_FAILED for a status that does not allow the step
 // ('Cannot update approval with status X'), INVALID_TOKEN for a link that cannot act, BAD_REQUEST
 // for missing parameters; as { success: false, error: { code, message, details }, message, code }.
 import type { FastifyInstance, FastifyReply, FastifySchema } from 'fastify';
 import { z } from 'zod';
 import { Approval } from '../../../schema/approvals/answers.js';
-import { LinkAnswer, TokenStatusInfo } from '../../../schema/approvals/payment-answers.js';
+import {
+  LinkAnswer,
+  LinkStepDoneApproval,
+  TokenStatusInfo,
+} from '../../../schema/approvals/payment-answers.js';
 import { LINK_ACTIONS, type LinkAction } from '../../../schema/approvals/payment-events.js';
 import {
   confirmByLink,
@@ -22,9 +28,12 @@ import {
   MISSING_PARAMETERS,
   openLink,
   parseAction,
+  readLinkResult,
+  refusalResultRef,
   stepStanding,
   verifyApprovalLink,
 } from '../../approvals/payments/confirm.js';
+import { RESULT_OUTCOMES } from '../../approvals/payments/result-ref.js';
 import { named, routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
@@ -54,7 +63,14 @@ const LinkErrorEnvelope = named(
 const LinkUser = z.object({ name: z.string(), email: z.string(), role: z.string() });
 const TokenVerification = named(
   'TokenVerification',
-  z.object({ approval: Approval, user: LinkUser, statusInfo: TokenStatusInfo, link: LinkAnswer }),
+  z.object({
+    approval: z
+      .union([Approval, LinkStepDoneApproval])
+      .describe('In full while the link can act; its id and status only once the link’s step is done'),
+    user: LinkUser.nullable().describe('The link’s recipient; null once the link’s step is done'),
+    statusInfo: TokenStatusInfo,
+    link: LinkAnswer,
+  }),
 );
 const LinkConfirmation = named(
   'LinkConfirmation',
@@ -63,8 +79,28 @@ const LinkConfirmation = named(
     action: z.enum(LINK_ACTIONS),
     status: z.string(),
     noAction: z.boolean().describe('Already in the requested status: nothing was done'),
+    resultRef: z
+      .string()
+      .describe(
+        'The outcome, signed and short-lived: pass it to /direct-action-result as `ref` (GET /api/bill-approval/direct-action-result reads it)',
+      ),
   }),
 );
+const LinkResult = named(
+  'LinkResult',
+  z.object({
+    approvalId: z.string(),
+    action: z.enum(LINK_ACTIONS),
+    outcome: z
+      .enum(RESULT_OUTCOMES)
+      .describe('success: the step was done; no-action: it was done already; failure: refused'),
+    error: z.string().nullable().describe('The refusal’s text (failure only)'),
+    expiresAt: z.string(),
+  }),
+);
+const ResultQuery = z.object({
+  ref: z.string().describe('The result reference of the confirmation’s redirect (or its JSON answer)'),
+});
 
 /** A public route's documentation, its refusals in the links' envelope. */
 function linkDoc(doc: Parameters<typeof routeDoc>[0]): FastifySchema {
@@ -149,6 +185,7 @@ const resultUrl = (q: {
   success: boolean;
   error?: string;
   noAction?: boolean;
+  ref: string | null;
 }) => {
   const p = new URLSearchParams();
   if (q.action) p.set('action', STEP[q.action].result);
@@ -156,10 +193,29 @@ const resultUrl = (q: {
   p.set('success', String(q.success));
   if (q.error) p.set('error', q.error);
   if (q.noAction) p.set('noAction', 'true');
+  if (q.ref) p.set('ref', q.ref);
   return `/direct-action-result?${p.toString()}`;
 };
 
 export function approvalLinkRoutes(server: FastifyInstance, { app }: RestDeps) {
+  server.get<{ Querystring: { ref?: string } }>(
+    '/api/bill-approval/direct-action-result',
+    {
+      schema: routeDoc({
+        summary:
+          'The outcome an e-mail link’s confirmation signed (its redirect’s `ref`): what /direct-action-result may state (no sign-in)',
+        description:
+          'Refused (403) when the reference is not one this Billflow signed, was altered, or is older than 15 minutes: the page then states no outcome.',
+        tags: TAGS,
+        auth: false,
+        querystring: ResultQuery,
+        data: LinkResult,
+        errors: [400, 403],
+      }),
+    },
+    async (req, reply) => ok(reply, await readLinkResult(app, { ref: req.query.ref })),
+  );
+
   server.get<LinkRoute>(
     `${A}/:id/verify-token`,
     {
@@ -308,7 +364,7 @@ export function approvalLinkRoutes(server: FastifyInstance, { app }: RestDeps) {
           {
             303: {
               description:
-                'To /direct-action-result?action=bank-upload|payment-completed&approvalId&success=true|false[&error][&noAction=true]',
+                'To /direct-action-result?action=bank-upload|payment-completed&approvalId&success=true|false[&error][&noAction=true][&ref]: `ref` is the outcome, signed',
               headers: { location: { schema: { type: 'string' } } },
               content: { 'text/plain': { schema: z.string().max(0).describe('Empty: the Location header') } },
             },
@@ -323,14 +379,21 @@ export function approvalLinkRoutes(server: FastifyInstance, { app }: RestDeps) {
           if (!action) throw new LinkRefusal(400, 'BAD_REQUEST', INVALID_ACTION);
           const r = await confirmByLink(app, { id: approvalId, token: req.query.token, action });
           return reply.redirect(
-            resultUrl({ action, approvalId: r.approvalId, success: true, noAction: r.noAction }),
+            resultUrl({
+              action,
+              approvalId: r.approvalId,
+              success: true,
+              noAction: r.noAction,
+              ref: r.resultRef,
+            }),
             303,
           );
         } catch (err) {
           if (!(err instanceof LinkRefusal)) throw err;
           const error =
             err.message === INVALID_ACTION && !req.query.action ? MISSING_PARAMETERS : err.message;
-          return reply.redirect(resultUrl({ action, approvalId, success: false, error }), 303);
+          const ref = await refusalResultRef(app, { id: approvalId, action, error });
+          return reply.redirect(resultUrl({ action, approvalId, success: false, error, ref }), 303);
         }
       },
     );

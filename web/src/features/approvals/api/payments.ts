@@ -147,8 +147,14 @@ export interface TokenApproval {
   }> | null;
 }
 
+/** The approval as the token check answers it once the link's step is done: its id and status only. */
+export interface TokenApprovalDone {
+  id: string;
+  status: string;
+}
+
 export interface TokenVerification {
-  approval: TokenApproval;
+  approval: TokenApproval | TokenApprovalDone;
   user: { name: string | null; email: string; role: string } | null;
   statusInfo: {
     canMarkAsPaid: boolean;
@@ -156,7 +162,12 @@ export interface TokenVerification {
     canMarkAsUploaded?: boolean;
     isAlreadyUploaded?: boolean;
   };
+  /** The link: `stepDone` once its step is done (used, or done by another); the approval is then id and status. */
+  link?: { action: string; expiresAt: string; stepDone?: boolean };
 }
+
+/** The approval in full (a link that can still act), not only its id and status. */
+export const isFullApproval = (a: TokenVerification['approval']): a is TokenApproval => 'createdAt' in a;
 
 /** GET verify-token (with the session's bearer too); the action, when given, is checked by the server. */
 export async function verifyToken(

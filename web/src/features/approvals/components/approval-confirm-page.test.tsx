@@ -144,6 +144,40 @@ describe('ApprovalConfirmPage', () => {
     expect(screen.getByText('All Done!')).toBeTruthy();
   });
 
+  it('a used link: the server names only the id and status; the page says the step is done, no details', async () => {
+    mockFetch(() =>
+      json(200, {
+        success: true,
+        data: {
+          approval: { id: ID, status: 'PAYMENT_COMPLETED' },
+          user: null,
+          statusInfo: {
+            canMarkAsPaid: false,
+            isAlreadyPaid: true,
+            canMarkAsUploaded: false,
+            isAlreadyUploaded: true,
+          },
+          link: { action: 'payment-completed', expiresAt: '2026-12-01T10:00:00.000Z', stepDone: true },
+        },
+      }),
+    );
+    open('?token=link-tok&action=payment-completed');
+    await screen.findByTestId('confirm-step-done');
+    expect(screen.getByTestId('confirm-status').textContent).toBe('Payment Completed');
+    expect(
+      screen.getByText('This link’s step is done. The approval’s details are in Billflow.'),
+    ).toBeTruthy();
+    // Who is signed in comes from the session, not the link.
+    expect(screen.getByTestId('logged-in-as').textContent).toContain('ada@billflow.test');
+    expect(screen.getByRole('button', { name: 'Payment Already Completed' }).hasAttribute('disabled')).toBe(
+      true,
+    );
+    expect(screen.getByText('All Done!')).toBeTruthy();
+    expect(screen.queryByTestId('confirm-bills')).toBeNull();
+    expect(screen.queryByText('Total amount')).toBeNull();
+    expect(screen.queryByText('Assigned manager')).toBeNull();
+  });
+
   it('not yet uploaded: Mark as Payment Completed, disabled', async () => {
     mockFetch(() =>
       json(200, {

@@ -14,7 +14,7 @@ import { toast } from '../../../components/ui/use-toast';
 import { useSession } from '../../../lib/auth';
 import { ApiError } from '../../../lib/errors';
 import { formatCurrency } from '../../../lib/utils';
-import { markPaymentCompleted, type TokenVerification, verifyToken } from '../api/payments';
+import { isFullApproval, markPaymentCompleted, type TokenVerification, verifyToken } from '../api/payments';
 import { formatDateTime, shortId, titleCase } from '../utils/approval-rules';
 import { confirmParamsError, type TokenFailureKind, tokenFailure } from '../utils/payment-rules';
 
@@ -172,16 +172,17 @@ export function ApprovalConfirmPage() {
       </div>
     );
 
-  const a = verified.approval;
+  // Once the link's step is done the server names only the approval's id and status.
+  const a = isFullApproval(verified.approval) ? verified.approval : null;
   const info = verified.statusInfo;
   const who = verified.user ?? {
     name: [session?.firstName, session?.lastName].filter(Boolean).join(' ') || null,
     email: session?.email ?? '',
     role: session?.role ?? '',
   };
-  const bills = a.billsParsed ?? [];
+  const bills = a?.billsParsed ?? [];
   const billsTotal = bills.reduce((sum, b) => sum + b.TotalAmt, 0);
-  const paid = a.status === 'PAYMENT_COMPLETED';
+  const paid = verified.approval.status === 'PAYMENT_COMPLETED';
 
   async function confirm() {
     if (!token) return;
@@ -251,60 +252,86 @@ export function ApprovalConfirmPage() {
         </Notice>
       ) : null}
 
-      <Card>
-        <CardHeader>
-          <CardTitle as="h2">Approval Details</CardTitle>
-        </CardHeader>
-        <CardContent className="grid gap-4">
-          <dl className="grid gap-3 sm:grid-cols-2">
-            <Field label="Approval ID">
-              <span className="font-mono text-xs">{a.id}</span>
-            </Field>
-            <Field label="Current status">
-              <span data-testid="confirm-status">{titleCase(a.status)}</span>
-            </Field>
-            <Field label="Company">{a.companyName ?? a.company?.name ?? 'N/A'}</Field>
-            <Field label="Total amount">{formatCurrency(a.totalAmount)}</Field>
-            <Field label="Assigned manager">
-              {a.manager ? (
-                <span className="grid">
-                  <span>
-                    {a.manager.firstName} {a.manager.lastName}
-                    {a.manager.title ? `, ${a.manager.title}` : ''}
-                  </span>
-                  <span>{a.manager.email}</span>
-                  {a.manager.phone ? <span>{a.manager.phone}</span> : null}
-                </span>
-              ) : (
-                (a.managerName ?? a.managerEmail ?? 'Not assigned')
-              )}
-            </Field>
-            <Field label="Created">{formatDateTime(a.createdAt)}</Field>
-            <Field label="Approved">{formatDateTime(a.approvalDate)}</Field>
-            <Field label="NACHA generated">
-              {a.nachaGeneratedAt
-                ? `${formatDateTime(a.nachaGeneratedAt)}${a.nachaBatchNumber !== null && a.nachaBatchNumber !== undefined ? ` (batch ${a.nachaBatchNumber})` : ''}`
-                : 'N/A'}
-            </Field>
-          </dl>
-          <div className="grid gap-2">
-            <h3 className="text-sm font-medium">Bills</h3>
-            <ul className="grid gap-2 text-sm" data-testid="confirm-bills">
-              {bills.map((b) => (
-                <li key={b.Id} className="flex flex-wrap justify-between gap-2 rounded-md border px-3 py-2">
-                  <span className="min-w-0 [overflow-wrap:anywhere]">
-                    {b.VendorRef?.name ?? 'Unknown Vendor'} · Doc # {b.DocNumber || 'N/A'}
-                  </span>
-                  <span className="font-medium">{formatCurrency(b.TotalAmt)}</span>
-                </li>
-              ))}
-            </ul>
-            <p className="text-right text-sm">
-              Total: <span className="font-semibold">{formatCurrency(billsTotal)}</span>
+      {a ? null : (
+        <Card data-testid="confirm-step-done">
+          <CardHeader>
+            <CardTitle as="h2">Approval Details</CardTitle>
+          </CardHeader>
+          <CardContent className="grid gap-3 text-sm">
+            <dl className="grid gap-3 sm:grid-cols-2">
+              <Field label="Approval ID">
+                <span className="font-mono text-xs">{verified.approval.id}</span>
+              </Field>
+              <Field label="Current status">
+                <span data-testid="confirm-status">{titleCase(verified.approval.status)}</span>
+              </Field>
+            </dl>
+            <p className="text-muted-foreground">
+              This link’s step is done. The approval’s details are in Billflow.
             </p>
-          </div>
-        </CardContent>
-      </Card>
+            <Button asChild variant="outline" className="w-fit">
+              <Link to={`/approvals/${id}`}>View Approval</Link>
+            </Button>
+          </CardContent>
+        </Card>
+      )}
+
+      {a ? (
+        <Card>
+          <CardHeader>
+            <CardTitle as="h2">Approval Details</CardTitle>
+          </CardHeader>
+          <CardContent className="grid gap-4">
+            <dl className="grid gap-3 sm:grid-cols-2">
+              <Field label="Approval ID">
+                <span className="font-mono text-xs">{a.id}</span>
+              </Field>
+              <Field label="Current status">
+                <span data-testid="confirm-status">{titleCase(a.status)}</span>
+              </Field>
+              <Field label="Company">{a.companyName ?? a.company?.name ?? 'N/A'}</Field>
+              <Field label="Total amount">{formatCurrency(a.totalAmount)}</Field>
+              <Field label="Assigned manager">
+                {a.manager ? (
+                  <span className="grid">
+                    <span>
+                      {a.manager.firstName} {a.manager.lastName}
+                      {a.manager.title ? `, ${a.manager.title}` : ''}
+                    </span>
+                    <span>{a.manager.email}</span>
+                    {a.manager.phone ? <span>{a.manager.phone}</span> : null}
+                  </span>
+                ) : (
+                  (a.managerName ?? a.managerEmail ?? 'Not assigned')
+                )}
+              </Field>
+              <Field label="Created">{formatDateTime(a.createdAt)}</Field>
+              <Field label="Approved">{formatDateTime(a.approvalDate)}</Field>
+              <Field label="NACHA generated">
+                {a.nachaGeneratedAt
+                  ? `${formatDateTime(a.nachaGeneratedAt)}${a.nachaBatchNumber !== null && a.nachaBatchNumber !== undefined ? ` (batch ${a.nachaBatchNumber})` : ''}`
+                  : 'N/A'}
+              </Field>
+            </dl>
+            <div className="grid gap-2">
+              <h3 className="text-sm font-medium">Bills</h3>
+              <ul className="grid gap-2 text-sm" data-testid="confirm-bills">
+                {bills.map((b) => (
+                  <li key={b.Id} className="flex flex-wrap justify-between gap-2 rounded-md border px-3 py-2">
+                    <span className="min-w-0 [overflow-wrap:anywhere]">
+                      {b.VendorRef?.name ?? 'Unknown Vendor'} · Doc # {b.DocNumber || 'N/A'}
+                    </span>
+                    <span className="font-medium">{formatCurrency(b.TotalAmt)}</span>
+                  </li>
+                ))}
+              </ul>
+              <p className="text-right text-sm">
+                Total: <span className="font-semibold">{formatCurrency(billsTotal)}</span>
+              </p>
+            </div>
+          </CardContent>
+        </Card>
+      ) : null}
     </div>
   );
 }

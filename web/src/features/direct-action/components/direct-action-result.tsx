@@ -1,11 +1,15 @@
 // The e-mail link's result (spec 2 §2 Public direct-action result, In-layout result): 'Processing
-// Action' first, then what the redirect's query says: invalid, success, failure or no action needed.
+// Action' first, then the outcome: invalid (no approval or action in the query), or what the server
+// signed for this approval and action (the redirect's `ref`, which the page has the server verify):
+// success, failure (with the server's own text) or no action needed. Without a verified outcome it
+// says so and states nothing the query claims (its success, error or noAction).
 // The public page stands alone (no sign-in, no shell); the in-layout page adds its buttons.
-import { CheckCircle2, Info, Loader2, XCircle } from 'lucide-react';
+import { CheckCircle2, HelpCircle, Info, Loader2, XCircle } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
-import { directActionOutcome } from '../utils/direct-action-outcome';
+import { type VerifiedActionResult, verifyActionResult } from '../api/action-result';
+import { directActionOutcome, hasRequiredParams, UNCONFIRMED_TEXT } from '../utils/direct-action-outcome';
 
 /** How long 'Processing Action' shows before the outcome. */
 export const PROCESSING_MS = 400;
@@ -39,15 +43,33 @@ function Frame({
 
 export function DirectActionResult({ inLayout = false }: { inLayout?: boolean }) {
   const [params] = useSearchParams();
-  const [ready, setReady] = useState(false);
+  const [shown, setShown] = useState(false);
   useEffect(() => {
-    const t = setTimeout(() => setReady(true), PROCESSING_MS);
+    const t = setTimeout(() => setShown(true), PROCESSING_MS);
     return () => clearTimeout(t);
   }, []);
-  const outcome = directActionOutcome(params);
+  const ref = hasRequiredParams(params) ? params.get('ref') : null;
+  // undefined: still asking the server; null: no outcome it vouches for.
+  const [verified, setVerified] = useState<VerifiedActionResult | null | undefined>(ref ? undefined : null);
+  useEffect(() => {
+    if (!ref) {
+      setVerified(null);
+      return;
+    }
+    let live = true;
+    setVerified(undefined);
+    verifyActionResult(ref).then(
+      (v) => live && setVerified(v),
+      () => live && setVerified(null),
+    );
+    return () => {
+      live = false;
+    };
+  }, [ref]);
+  const outcome = directActionOutcome(params, verified ?? null);
   const level = inLayout ? 2 : 1;
 
-  if (!ready)
+  if (!shown || verified === undefined)
     return (
       <Frame
         level={level}
@@ -79,6 +101,17 @@ export function DirectActionResult({ inLayout = false }: { inLayout?: boolean })
         title="Invalid direct action result"
       >
         <p className="text-muted-foreground">Missing required parameters from redirect</p>
+        {buttons}
+      </Frame>
+    );
+  if (outcome.kind === 'unconfirmed')
+    return (
+      <Frame
+        level={level}
+        icon={<HelpCircle className="size-10 text-muted-foreground" aria-hidden="true" />}
+        title="Outcome not confirmed"
+      >
+        <p data-testid="direct-action-unconfirmed">{UNCONFIRMED_TEXT}</p>
         {buttons}
       </Frame>
     );
