@@ -2,11 +2,12 @@
 // app/index.tsx: a signed-out /login paints without it); the shell and every screen load as their
 // own chunks.
 import { type ComponentType, lazy, Suspense } from 'react';
-import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { createBrowserRouter, type Params, type RouteObject, useParams } from 'react-router-dom';
 import { LandingRedirect } from '../components/auth/landing-redirect';
 import { FullPageLoading, ProtectedRoute } from '../components/auth/protected-route';
 import type { ScreenHandle } from '../components/layout/breadcrumbs';
 import { LoginPage } from '../features/auth/components/login-page';
+import { useDocumentTitle } from '../hooks/use-document-title';
 import { setSessionExpiredHandler } from '../lib/api-client';
 import { ACCESS } from '../lib/authorization';
 import { RouteError } from './route-error';
@@ -23,6 +24,17 @@ function screen<M>(
   return { path, handle, lazy: async () => ({ Component: pick(await load()) }) };
 }
 
+/**
+ * A screen named here rather than by its page (each other page names itself with useDocumentTitle):
+ * the e-mail link's confirmation and the action results.
+ */
+function titled(Page: ComponentType, title: (params: Params) => string): ComponentType {
+  return function TitledScreen() {
+    useDocumentTitle(title(useParams()));
+    return <Page />;
+  };
+}
+
 export const routes: RouteObject[] = [
   {
     ErrorBoundary: RouteError,
@@ -32,7 +44,7 @@ export const routes: RouteObject[] = [
       screen(
         '/direct-action-result',
         () => import('../features/direct-action/components/direct-action-result-page'),
-        (m) => m.DirectActionResultPage,
+        (m) => titled(m.DirectActionResultPage, () => 'Action result'),
       ),
       {
         path: '/',
@@ -162,7 +174,7 @@ export const routes: RouteObject[] = [
               screen(
                 'approvals/direct-action-result',
                 () => import('../features/direct-action/components/direct-action-result-page'),
-                (m) => m.InLayoutDirectActionResultPage,
+                (m) => titled(m.InLayoutDirectActionResultPage, () => 'Action result'),
               ),
               screen(
                 'approvals/:id',
@@ -172,7 +184,7 @@ export const routes: RouteObject[] = [
               screen(
                 'approvals/:id/confirm',
                 () => import('../features/approvals/components/approval-confirm-page'),
-                (m) => m.ApprovalConfirmPage,
+                (m) => titled(m.ApprovalConfirmPage, (p) => `Confirm approval ${(p.id ?? '').slice(0, 8)}`),
               ),
             ],
           },

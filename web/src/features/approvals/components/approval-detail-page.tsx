@@ -17,6 +17,7 @@ import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { useApprovalChanged } from '../../../hooks/use-approval-changed';
 import { ApprovalPolicyChanged } from '../../../hooks/use-approval-policy-changed';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useLive } from '../../../hooks/use-live';
 import { useSession } from '../../../lib/auth';
 import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
@@ -57,6 +58,7 @@ export function ApprovalDetailPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
   const { user } = useSession();
+  useDocumentTitle(`Approval ${shortId(id)}`);
   const staff = user?.role === 'ADMIN' || user?.role === 'MODERATOR';
   const read = useGqlQuery(ApprovalQuery, { id }, { fallback: 'Approval not found' });
   const history = useGqlQuery(ApprovalHistoryQuery, { id }, { fallback: 'Failed to fetch approval history' });

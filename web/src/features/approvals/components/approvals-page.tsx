@@ -19,6 +19,7 @@ import { FilterBar, SearchField, useClampPage, useListState } from '../../../com
 import { toast } from '../../../components/ui/use-toast';
 import { ApprovalsChanged } from '../../../hooks/use-approval-changed';
 import { ApprovalPolicyChanged } from '../../../hooks/use-approval-policy-changed';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useLive } from '../../../hooks/use-live';
 import { useRowSelection } from '../../../hooks/use-row-selection';
 import { useSession } from '../../../lib/auth';
@@ -78,6 +79,7 @@ function toVariables(
 }
 
 export function ApprovalsPage() {
+  useDocumentTitle('Approvals');
   const role = useSession().user?.role;
   const staff = role === 'ADMIN' || role === 'MODERATOR';
   const navigate = useNavigate();

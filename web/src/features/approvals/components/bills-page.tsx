@@ -29,6 +29,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '.
 import { LoadingState } from '../../../components/ui/spinner';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '../../../components/ui/table';
 import { toast } from '../../../components/ui/use-toast';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useRowSelection } from '../../../hooks/use-row-selection';
 import { useSession } from '../../../lib/auth';
 import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
@@ -57,6 +58,7 @@ import { ManagerField, NO_MANAGER, PriorityField } from './assignment-fields';
 const NO_BILLS: readonly BillCandidate[] = [];
 
 export function BillsPage() {
+  useDocumentTitle('New approval from bills');
   const { user } = useSession();
   const isAdmin = user?.role === 'ADMIN';
   const staff = isAdmin || user?.role === 'MODERATOR';

@@ -8,9 +8,11 @@ import {
   CardHeader,
   CardTitle,
 } from '../../../components/ui/card';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { LoginForm } from './login-form';
 
 export function LoginScreen() {
+  useDocumentTitle('Sign in');
   return (
     <main className="flex min-h-dvh flex-col items-center justify-center bg-muted/50 px-4 py-12">
       <div className="mb-8 flex items-center gap-2.5" aria-hidden="true">

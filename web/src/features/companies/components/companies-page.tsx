@@ -14,6 +14,7 @@ import { FilterBar, SearchField, useClampPage, useListState } from '../../../com
 import { nextSort, type SortState, sortRows } from '../../../components/ui/table';
 import { toast } from '../../../components/ui/use-toast';
 import { CompaniesChanged } from '../../../hooks/use-company-changed';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useLive } from '../../../hooks/use-live';
 import { useRowSelection } from '../../../hooks/use-row-selection';
 import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
@@ -66,6 +67,7 @@ const NO_FILTERS = {
 };
 
 export function CompaniesPage() {
+  useDocumentTitle('Companies');
   const navigate = useNavigate();
   const location = useLocation();
   // The detail page's quick action carries the company's name as the search.

@@ -7,6 +7,7 @@ import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { ApiError } from '../../../lib/errors';
 import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
 import { COMPANY_MESSAGES, CreateCompany, ManagerChoicesQuery, UserChoicesQuery } from '../api/companies';
@@ -14,6 +15,7 @@ import { EMPTY_COMPANY_FORM, PICKER_LIMIT, toCompanyPayload } from '../utils/com
 import { CompanyForm } from './company-form';
 
 export function CompanyCreatePage() {
+  useDocumentTitle('New company');
   const navigate = useNavigate();
   const managers = useGqlQuery(
     ManagerChoicesQuery,

@@ -10,6 +10,7 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../..
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
 import { useCompanyChanged } from '../../../hooks/use-company-changed';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
 import {
   ChangeCompanyAssignments,
@@ -107,6 +108,7 @@ export function CompanyDetailPage() {
     { pause: !valid, fallback: 'Failed to fetch company' },
   );
   const c = company.data?.company;
+  useDocumentTitle(c ? c.name : 'Company');
   const status = useTokenStatus(Number(id), valid && Boolean(c?.qbRealmId));
   const setCompanyActive = useSetCompanyActive();
   const [oauthOpen, setOauthOpen] = useState(false);

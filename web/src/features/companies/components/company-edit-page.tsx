@@ -7,6 +7,7 @@ import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { ApiError } from '../../../lib/errors';
 import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
 import {
@@ -40,6 +41,7 @@ export function CompanyEditPage() {
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [oauthOpen, setOauthOpen] = useState(false);
   const c = company.data?.company;
+  useDocumentTitle(c ? `Edit ${c.name}` : 'Edit company');
   const loading = !c || (managers.loading && !managers.data) || (users.loading && !users.data);
   return (
     <div className="grid grid-cols-1 gap-6">

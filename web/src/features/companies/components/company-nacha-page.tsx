@@ -6,6 +6,7 @@ import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { ApiError } from '../../../lib/errors';
 import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
 import { COMPANY_MESSAGES, CompanyQuery, ConfigureCompanyNacha } from '../api/companies';
@@ -25,6 +26,7 @@ export function CompanyNachaPage() {
   const configureNacha = useGqlMutation(ConfigureCompanyNacha, 'Failed to update NACHA configuration');
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const c = company.data?.company;
+  useDocumentTitle(c ? `NACHA configuration of ${c.name}` : 'NACHA configuration');
   return (
     <div className="grid grid-cols-1 gap-6">
       <PageHeader

@@ -7,6 +7,7 @@ import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
 import { ApprovalsChanged } from '../../../hooks/use-approval-changed';
 import { CompaniesChanged } from '../../../hooks/use-company-changed';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useLive } from '../../../hooks/use-live';
 import { useSession } from '../../../lib/auth';
 import { useGqlQuery } from '../../../lib/use-graphql';
@@ -38,6 +39,7 @@ export function DashboardPage({
   healthRefreshMs?: number;
 }) {
   const { user } = useSession();
+  useDocumentTitle('Dashboard');
   const stats = useGqlQuery(
     DashboardStatsQuery,
     {},

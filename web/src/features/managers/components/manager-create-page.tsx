@@ -6,6 +6,7 @@ import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { ApiError } from '../../../lib/errors';
 import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
 import { CreateManager, MANAGER_MESSAGES, UserChoicesQuery } from '../api/managers';
@@ -13,6 +14,7 @@ import { EMPTY_MANAGER_FORM, toManagerPayload, USER_PICKER_LIMIT } from '../util
 import { ManagerForm } from './manager-form';
 
 export function ManagerCreatePage() {
+  useDocumentTitle('New manager');
   const navigate = useNavigate();
   const users = useGqlQuery(
     UserChoicesQuery,

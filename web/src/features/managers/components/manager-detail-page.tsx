@@ -15,6 +15,7 @@ import {
 } from '../../../components/ui/dropdown-menu';
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useManagerChanged } from '../../../hooks/use-manager-changed';
 import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
 import { MANAGER_MESSAGES, ManagerQuery, UnlinkManagerUser } from '../api/managers';
@@ -36,6 +37,7 @@ export function ManagerDetailPage() {
   const [busy, setBusy] = useState(false);
   useManagerChanged(valid ? Number(id) : null, !valid);
   const m = manager.data?.manager;
+  useDocumentTitle(m ? managerName(m) : 'Manager');
 
   async function unlink() {
     if (!m) return;

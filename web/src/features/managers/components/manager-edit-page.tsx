@@ -6,6 +6,7 @@ import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { ApiError } from '../../../lib/errors';
 import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
 import { MANAGER_MESSAGES, ManagerQuery, UpdateManager, UserChoicesQuery } from '../api/managers';
@@ -29,6 +30,7 @@ export function ManagerEditPage() {
   const update = useGqlMutation(UpdateManager, 'Failed to update manager');
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const m = manager.data?.manager;
+  useDocumentTitle(m ? `Edit ${managerName(m)}` : 'Edit manager');
   return (
     <div className="grid grid-cols-1 gap-6">
       <PageHeader

@@ -8,6 +8,7 @@ import { Card, CardContent } from '../../../components/ui/card';
 import { type Column, DataList } from '../../../components/ui/data-list';
 import { useClampPage } from '../../../components/ui/list-filters';
 import { toast } from '../../../components/ui/use-toast';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useManagerChanged } from '../../../hooks/use-manager-changed';
 import { useRowSelection } from '../../../hooks/use-row-selection';
 import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
@@ -55,6 +56,7 @@ const COLUMNS: Column<Manager>[] = [
 ];
 
 export function ManagersPage() {
+  useDocumentTitle('Managers');
   const navigate = useNavigate();
   const [page, setPage] = useState(1);
   const list = useGqlQuery(

@@ -4,6 +4,7 @@
 import type { ReactNode } from 'react';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useLiveOperations } from '../api/use-live-operations';
 import { ConsumersCard } from './consumers-card';
 import { QueuesCard } from './queues-card';
@@ -23,6 +24,7 @@ function Banner({ children, testId }: { children: ReactNode; testId: string }) {
 }
 
 export function OperationsPage() {
+  useDocumentTitle('Operations');
   const { data, error, loading, reload } = useLiveOperations();
   return (
     <div className="grid grid-cols-1 gap-6">

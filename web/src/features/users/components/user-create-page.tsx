@@ -4,12 +4,14 @@ import { Link, useNavigate } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
 import { toast } from '../../../components/ui/use-toast';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { ApiError } from '../../../lib/errors';
 import { useGqlMutation } from '../../../lib/use-graphql';
 import { RegisterUser, USER_MESSAGES } from '../api/users';
 import { EMPTY_USER_FORM, UserForm } from './user-form';
 
 export function UserCreatePage() {
+  useDocumentTitle('New user');
   const navigate = useNavigate();
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const register = useGqlMutation(RegisterUser, 'Registration failed');

@@ -7,6 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useUserChanged } from '../../../hooks/use-user-changed';
 import { useSession } from '../../../lib/auth';
 import { useGqlQuery } from '../../../lib/use-graphql';
@@ -59,6 +60,7 @@ export function UserDetailPage() {
   const [dialog, setDialog] = useState<'role' | 'password' | 'delete' | null>(null);
   const [toggling, setToggling] = useState(false);
   const user = deleted ? undefined : remote.data?.user;
+  useDocumentTitle(user ? fullName(user) || user.email : 'User');
   const session = useSession();
 
   // Another session changed this user: the cache re-reads it; a deletion ends the page.

@@ -5,6 +5,7 @@ import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useSession } from '../../../lib/auth';
 import { ApiError } from '../../../lib/errors';
 import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
@@ -26,6 +27,9 @@ export function UserEditPage() {
   const update = useGqlMutation(UpdateUser, 'Failed to update user');
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const user = remote.data?.user;
+  useDocumentTitle(
+    user ? `Edit ${[user.firstName, user.lastName].filter(Boolean).join(' ') || user.email}` : 'Edit user',
+  );
   const session = useSession();
 
   return (

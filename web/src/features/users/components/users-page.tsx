@@ -10,6 +10,7 @@ import { Card, CardContent } from '../../../components/ui/card';
 import { type Column, DataList } from '../../../components/ui/data-list';
 import { useClampPage } from '../../../components/ui/list-filters';
 import { toast } from '../../../components/ui/use-toast';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useLive } from '../../../hooks/use-live';
 import { useRowSelection } from '../../../hooks/use-row-selection';
 import { UsersChanged } from '../../../hooks/use-user-changed';
@@ -42,6 +43,7 @@ const COLUMNS: Column<User>[] = [
 ];
 
 export function UsersPage() {
+  useDocumentTitle('Users');
   const navigate = useNavigate();
   const { user: me } = useSession();
   const [page, setPage] = useState(1);

@@ -10,6 +10,7 @@ import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
 import { LoadingState } from '../../../components/ui/spinner';
 import { toast } from '../../../components/ui/use-toast';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useVendorChanged } from '../../../hooks/use-vendor-changed';
 import { useSession } from '../../../lib/auth';
 import { toApiError } from '../../../lib/graphql-errors';
@@ -80,6 +81,7 @@ export function VendorDetailPage() {
   useVendorChanged(valid ? Number(id) : null, () => setRevealed(null), { pause: !valid });
 
   const v = vendor.data;
+  useDocumentTitle(v ? v.name : 'Vendor');
   // Each unmasked read is recorded on the vendor's stream: show that entry as soon as it exists.
   const reloadHistory = history.reload;
   useEffect(() => {

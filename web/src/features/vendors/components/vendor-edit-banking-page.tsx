@@ -11,6 +11,7 @@ import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '.
 import { LoadingState } from '../../../components/ui/spinner';
 import { TextField } from '../../../components/ui/text-field';
 import { toast } from '../../../components/ui/use-toast';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { ApiError } from '../../../lib/errors';
 import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
 import { UpdateVendorBanking, VENDOR_MESSAGES, type Vendor, VendorQuery } from '../api/vendors';
@@ -147,6 +148,7 @@ export function VendorEditBankingPage() {
   const query = useGqlQuery(VendorQuery, { id: Number(id) }, { pause: !valid, fallback: 'Vendor not found' });
   const vendor = { data: query.data?.vendor, error: query.error, reload: query.reload };
   const v = vendor.data;
+  useDocumentTitle(v ? `Edit banking of ${v.name}` : 'Edit banking');
   return (
     <div className="grid grid-cols-1 gap-6">
       <PageHeader

@@ -13,6 +13,7 @@ import { FilterSelect } from '../../../components/ui/filter-select';
 import { FilterBar, SearchField, useClampPage, useListState } from '../../../components/ui/list-filters';
 import { LoadError } from '../../../components/ui/list-states';
 import { toast } from '../../../components/ui/use-toast';
+import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useLive } from '../../../hooks/use-live';
 import { VendorsChanged } from '../../../hooks/use-vendor-changed';
 import { useSession } from '../../../lib/auth';
@@ -96,6 +97,7 @@ const COLUMNS: Column<Vendor>[] = [
 ];
 
 export function VendorsPage() {
+  useDocumentTitle('Vendors');
   const list = useListState(NO_FILTERS);
   const { filters, page, setPage, setFilter } = list;
   const [syncOpen, setSyncOpen] = useState(false);
