@@ -76,35 +76,57 @@ const metadata = z
 
 const accountReference = optional(plainText(50));
 
-/** The whole company form (create, and PUT: what is absent is cleared). */
-export const CompanyInput = z
-  .object({
-    name: plainText(255 * 4, 'Company name is required').pipe(
-      z.string().min(1, 'Company name is required').max(255, 'Name is too long'),
-    ),
-    email,
-    phone: optional(plainText(40)),
-    website,
-    address: optional(plainText(500)),
-    description: optional(plainText(2000)),
-    industry: optional(z.enum(INDUSTRIES, { error: 'Please choose an industry from the list' })),
-    managerId: assigneeId,
-    processorId: assigneeId,
-    approverId: assigneeId,
-    accountantId: assigneeId,
-    qbPaymentAccountReference: accountReference,
-    metadata,
-  })
-  .transform(({ metadata: meta, ...c }) => {
-    const fromMeta = meta?.qbPaymentAccountReference;
-    return {
-      ...c,
-      qbPaymentAccountReference:
-        c.qbPaymentAccountReference ??
-        (typeof fromMeta === 'string' && fromMeta.trim() ? fromMeta.trim().slice(0, 50) : null),
-    };
-  });
+const companyFields = {
+  name: plainText(255 * 4, 'Company name is required').pipe(
+    z.string().min(1, 'Company name is required').max(255, 'Name is too long'),
+  ),
+  email,
+  phone: optional(plainText(40)),
+  website,
+  address: optional(plainText(500)),
+  description: optional(plainText(2000)),
+  industry: optional(z.enum(INDUSTRIES, { error: 'Please choose an industry from the list' })),
+  managerId: assigneeId,
+  processorId: assigneeId,
+  approverId: assigneeId,
+  accountantId: assigneeId,
+  qbPaymentAccountReference: accountReference,
+  metadata,
+};
+
+/** `metadata.qbPaymentAccountReference`, when it names one. */
+const referenceIn = (meta: Record<string, unknown> | null) => {
+  const fromMeta = meta?.qbPaymentAccountReference;
+  return typeof fromMeta === 'string' && fromMeta.trim() ? fromMeta.trim().slice(0, 50) : null;
+};
+
+/** The whole company form, as create takes it: what is absent is empty. */
+export const CompanyInput = z.object(companyFields).transform(({ metadata: meta, ...c }) => ({
+  ...c,
+  qbPaymentAccountReference: c.qbPaymentAccountReference ?? referenceIn(meta),
+}));
 export type CompanyInput = z.infer<typeof CompanyInput>;
+
+/**
+ * The form as PUT takes it. The details are the form's (what is absent is cleared: the form sends an
+ * emptied field as absent). The four assignments and the payment account keep their value when
+ * absent and are cleared only by an explicit null: a partial update never silently stops payments.
+ */
+export const CompanyUpdateInput = z
+  .object({
+    ...companyFields,
+    managerId: assigneeId.optional(),
+    processorId: assigneeId.optional(),
+    approverId: assigneeId.optional(),
+    accountantId: assigneeId.optional(),
+    qbPaymentAccountReference: accountReference.optional(),
+  })
+  .transform(({ metadata: meta, ...c }) => ({
+    ...c,
+    qbPaymentAccountReference:
+      c.qbPaymentAccountReference ?? referenceIn(meta) ?? c.qbPaymentAccountReference,
+  }));
+export type CompanyUpdateInput = z.infer<typeof CompanyUpdateInput>;
 
 /** One or more assignments changed inline (detail page): absent = unchanged, null = unassigned. */
 export const AssignmentsInput = z

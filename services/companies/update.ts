@@ -1,6 +1,7 @@
 // Changing a company (spec 1 §7 Companies): its details, assignees and payment account in one form; a
-// rename of an active company moves its name's claim.
-import { CompanyInput } from '../../schema/companies/commands.js';
+// rename of an active company moves its name's claim. The assignees and the payment account keep
+// their value when absent (null clears them): a partial update never silently stops payments.
+import { CompanyUpdateInput } from '../../schema/companies/commands.js';
 import type { AppServices } from '../app/context.js';
 import { type Actor, authorize } from '../auth/permissions.js';
 import { parseInput } from '../shared/errors.js';
@@ -17,7 +18,7 @@ export async function updateCompany(
 ): Promise<CompanyDto> {
   authorize(actor, 'companies.write');
   const companyId = parseId(id);
-  const data = parseInput(CompanyInput, input);
+  const data = parseInput(CompanyUpdateInput, input);
   const state = await load(app, companyId);
   const { managerId, processorId, approverId, accountantId, qbPaymentAccountReference, ...details } = data;
   const assignments = { managerId, processorId, approverId, accountantId };
@@ -37,10 +38,13 @@ export async function updateCompany(
     });
   const updated = await run(app, actor, companyId, { type: 'UpdateCompany', ...details, now });
   const assigned = await run(app, actor, companyId, { type: 'ChangeAssignments', assignments, now });
-  const account = await run(app, actor, companyId, {
-    type: 'SetPaymentAccount',
-    reference: qbPaymentAccountReference,
-    now,
-  });
-  return answer(app, companyId, lastOf(updated.position, assigned.position, account.position));
+  const account =
+    qbPaymentAccountReference === undefined
+      ? null
+      : await run(app, actor, companyId, {
+          type: 'SetPaymentAccount',
+          reference: qbPaymentAccountReference,
+          now,
+        });
+  return answer(app, companyId, lastOf(updated.position, assigned.position, account?.position ?? null));
 }

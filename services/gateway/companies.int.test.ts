@@ -161,7 +161,7 @@ describe('companies', () => {
     expect((await api(t.url, 'GET', `${BASE}?status=GONE`, { token: tokens.ADMIN })).status).toBe(400);
   });
 
-  it('updates the whole form (absent fields cleared), renames, and changes one assignment inline', async () => {
+  it('updates the form (absent details cleared, absent assignments kept), renames, and changes one assignment inline', async () => {
     const put = await api(t.url, 'PUT', `${BASE}/${ids.acme}`, {
       body: { name: 'Acme Holdings', phone: '555-0101', managerId: ids.manager, approverId: null },
       token: tokens.ADMIN,
@@ -172,7 +172,7 @@ describe('companies', () => {
       email: null,
       industry: null,
       phone: '555-0101',
-      processorId: null,
+      processorId: ids.USER,
       approverId: null,
       managerId: ids.manager,
     });

@@ -214,6 +214,69 @@ describe('one QuickBooks realm per company', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.data.qbPaymentAccountReference).toBe(bank);
   });
+
+  it('a PUT of the form with only a name keeps the assignments and the payment account; null clears them', async () => {
+    const info = await api(t.url, 'GET', `/api/quickbooks/${sunrise}/company-info`, { token: admin });
+    const bank = info.body.data.QueryResponse.Account[0].Id as string;
+    const me = (await api(t.url, 'GET', '/api/auth/me', { token: admin })).body.data.id as number;
+    const manager = await api(t.url, 'POST', '/api/manager/managers', {
+      body: { firstName: 'Edge', lastName: 'Manager', email: 'edge.manager@edges.test' },
+      token: admin,
+    });
+    const assignments = {
+      managerId: manager.body.data.id as number,
+      processorId: me,
+      approverId: me,
+      accountantId: me,
+    };
+    const assigned = await api(t.url, 'PUT', `${BASE}/${sunrise}/assignments`, {
+      body: assignments,
+      token: admin,
+    });
+    expect(assigned.status, JSON.stringify(assigned.body)).toBe(200);
+    const account = await api(t.url, 'PUT', `${BASE}/${sunrise}/payment-account`, {
+      body: { qbPaymentAccountReference: bank },
+      token: admin,
+    });
+    expect(account.status).toBe(200);
+    const renamed = await api(t.url, 'PUT', `${BASE}/${sunrise}`, {
+      body: { name: 'Sunrise Edge Bakery & Co' },
+      token: admin,
+    });
+    expect(renamed.status, JSON.stringify(renamed.body)).toBe(200);
+    expect(renamed.body.data).toMatchObject({
+      name: 'Sunrise Edge Bakery & Co',
+      ...assignments,
+      qbPaymentAccountReference: bank,
+    });
+    expect(await get(sunrise)).toMatchObject({ ...assignments, qbPaymentAccountReference: bank });
+    // Given as null, each is cleared.
+    const cleared = await api(t.url, 'PUT', `${BASE}/${sunrise}`, {
+      body: {
+        name: 'Sunrise Edge Bakery',
+        managerId: null,
+        processorId: null,
+        approverId: null,
+        accountantId: null,
+        qbPaymentAccountReference: null,
+      },
+      token: admin,
+    });
+    expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
+    expect(cleared.body.data).toMatchObject({
+      managerId: null,
+      processorId: null,
+      approverId: null,
+      accountantId: null,
+      qbPaymentAccountReference: null,
+    });
+    // The route's documentation says so.
+    const doc = (await (await fetch(`${t.url}/api/openapi.json`)).json()) as {
+      paths: Record<string, Record<string, { description?: string }>>;
+    };
+    const put = doc.paths['/api/company/companies/{id}'].put;
+    expect(put.description).toMatch(/keep their value when absent and are cleared only when given as null/);
+  });
 });
 
 describe('disconnecting revokes the grant at Intuit', () => {

@@ -7,6 +7,7 @@ import {
   CompanyInput,
   CompanyListInput,
   CompanySearchInput,
+  CompanyUpdateInput,
   NachaConfigInput,
   PaymentAccountInput,
 } from '../../schema/companies/commands.js';
@@ -47,6 +48,7 @@ export const companyModule = defineModule({
   events: companyEvents,
   commands: {
     CompanyInput,
+    CompanyUpdateInput,
     AssignmentsInput,
     PaymentAccountInput,
     NachaConfigInput,

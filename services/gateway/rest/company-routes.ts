@@ -8,6 +8,7 @@ import {
   CompanyInput,
   CompanyListInput,
   CompanySearchInput,
+  CompanyUpdateInput,
   NachaConfigInput,
   PaymentAccountInput,
 } from '../../../schema/companies/commands.js';
@@ -96,10 +97,13 @@ export function companyRoutes(server: FastifyInstance, { app, actorOf }: RestDep
     `${BASE}/:id`,
     {
       schema: routeDoc({
-        summary: 'Replace a company’s form fields (ADMIN): what is absent is cleared, null unassigns',
+        summary:
+          'Update a company’s form fields (ADMIN): absent assignments and payment account are kept, null clears them',
+        description:
+          'The details (email, phone, website, address, description, industry) are the form’s: an absent one is cleared, as the form sends an emptied field as absent. The four assignments (managerId, processorId, approverId, accountantId) and qbPaymentAccountReference keep their value when absent and are cleared only when given as null: a partial update (a name alone, say) never silently unassigns the company or stops its payments.',
         tags: TAGS,
         params: CompanyIdParams,
-        body: CompanyInput,
+        body: CompanyUpdateInput,
         data: Company,
         errors: [404, 409, 422],
       }),

@@ -215,7 +215,8 @@ builder.mutationField('createCompany', (t) =>
 builder.mutationField('updateCompany', (t) =>
   t.field({
     type: CompanyRef,
-    description: 'Replaces the form fields: what is absent is cleared, null unassigns.',
+    description:
+      'Updates the form fields: absent details are cleared; absent assignments and payment account are kept, null clears them.',
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: CompanyInputRef, required: true }) },
     resolve: (_, args, ctx) => run(() => updateCompany(ctx.app, ctx.actor, args.id, args.input)),
   }),

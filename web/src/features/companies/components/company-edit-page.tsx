@@ -17,7 +17,7 @@ import {
   UpdateCompany,
   UserChoicesQuery,
 } from '../api/companies';
-import { companyToForm, PICKER_LIMIT, toCompanyPayload } from '../utils/company-rules';
+import { companyToForm, PICKER_LIMIT, toCompanyUpdatePayload } from '../utils/company-rules';
 import { CompanyForm } from './company-form';
 import { CompanyNotFound } from './company-not-found';
 import { QbOAuthDialog } from './qb-oauth-dialog';
@@ -77,7 +77,10 @@ export function CompanyEditPage() {
             onSubmit={async (values) => {
               setServerErrors({});
               try {
-                await updateCompany({ id: c.id, input: toCompanyPayload(values) });
+                await updateCompany({
+                  id: c.id,
+                  input: toCompanyUpdatePayload(values, { paymentAccountShown: !!c.qbRealmId }),
+                });
                 toast.success(COMPANY_MESSAGES.updated);
                 navigate(`/companies/${c.id}`);
               } catch (err) {

@@ -10,6 +10,7 @@ import {
   pickableAccounts,
   qbStatusLabel,
   toCompanyPayload,
+  toCompanyUpdatePayload,
   validateCompanyForm,
 } from './company-rules';
 
@@ -42,6 +43,20 @@ describe('company form', () => {
         website: 'https://acme.com',
       }),
     ).toEqual({});
+  });
+
+  it('on edit, an emptied payment account is cleared (null) where the field is shown, and kept (absent) where not', () => {
+    const emptied = { ...EMPTY_COMPANY_FORM, name: 'Acme', qbPaymentAccountReference: ' ' };
+    expect(
+      toCompanyUpdatePayload(emptied, { paymentAccountShown: true }).qbPaymentAccountReference,
+    ).toBeNull();
+    expect(
+      toCompanyUpdatePayload(emptied, { paymentAccountShown: false }).qbPaymentAccountReference,
+    ).toBeUndefined();
+    expect(
+      toCompanyUpdatePayload({ ...emptied, qbPaymentAccountReference: '35' }, { paymentAccountShown: true })
+        .qbPaymentAccountReference,
+    ).toBe('35');
   });
 
   it("sends empty optional strings as absent, 'none' as null and other assignees as integers", () => {

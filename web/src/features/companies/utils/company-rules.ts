@@ -142,6 +142,20 @@ export function toCompanyPayload(v: CompanyFormValues): CompanyPayload {
   };
 }
 
+/**
+ * The edit form's payload: the server keeps an absent payment account (null clears it), so the field,
+ * shown once the company is connected, is sent as null when emptied there and left out otherwise.
+ */
+export function toCompanyUpdatePayload(
+  v: CompanyFormValues,
+  o: { paymentAccountShown: boolean },
+): CompanyPayload {
+  const payload = toCompanyPayload(v);
+  return o.paymentAccountShown && payload.qbPaymentAccountReference === undefined
+    ? { ...payload, qbPaymentAccountReference: null }
+    : payload;
+}
+
 /** The QB Status column and badge (spec 1 §4): a realm without a status reads 'Connected'. */
 export function qbStatusLabel(c: Pick<Company, 'qbRealmId' | 'qbConnectionStatus'>): string {
   if (!c.qbRealmId) return 'Not Connected';
