@@ -36,7 +36,11 @@ export const QB_SYNC_STATUSES = [
 export const QbSyncStatus = z.enum(QB_SYNC_STATUSES);
 export type QbSyncStatus = z.infer<typeof QbSyncStatus>;
 
-/** What a generation could not get past, each named for the person who can fix it. */
+/**
+ * What a generation could not get past, each named for the person who can fix it. `entry-limit`: one
+ * entry's amount (a vendor's bills summed) is above what the entry's 10-digit amount field holds,
+ * $99,999,999.99; the fix is to pay those bills in more than one approval.
+ */
 export const NachaProblem = z.object({
   kind: z.enum([
     'company-settings',
@@ -45,6 +49,7 @@ export const NachaProblem = z.object({
     'vendor-unknown',
     'nothing-to-pay',
     'quickbooks',
+    'entry-limit',
   ]),
   vendorName: z.string().nullable(),
   message: z.string(),
