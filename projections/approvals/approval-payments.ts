@@ -2,7 +2,7 @@
 // status it moves to, the current file, the penny test, the confirmations and the QuickBooks payment
 // sync. Only what the events carry: file ids, names, counts, totals, vendors' last four digits at
 // most (not even those are kept here); never an account number.
-import type { PaymentEvent } from '../../schema/approvals/payment-events.js';
+import { jobStepDone, type PaymentEvent } from '../../schema/approvals/payment-events.js';
 import type { ApprovalPaymentColumns, ApprovalsTable } from './tables.js';
 
 export const PAYMENT_EVENT_TYPES = [
@@ -16,6 +16,8 @@ export const PAYMENT_EVENT_TYPES = [
   'QbBillPaid',
   'QbBillPaymentFailed',
   'QbPaymentSyncFinished',
+  'PaymentJobFailed',
+  'PaymentJobRecovered',
 ] as const;
 
 /** Events that set the status (their change notices carry it). */
@@ -50,6 +52,7 @@ export const emptyPaymentColumns = (): ApprovalPaymentColumns => ({
   qb_sync_message: null,
   qb_sync_at: null,
   qb_sync_items: [],
+  payment_job_problem: null,
 });
 
 export const PAYMENT_COLUMNS = Object.keys(emptyPaymentColumns()) as Array<keyof ApprovalPaymentColumns>;
@@ -78,7 +81,8 @@ export const PAYMENT_COLUMNS_SQL = `
   qb_sync_status text,
   qb_sync_message text,
   qb_sync_at timestamptz,
-  qb_sync_items jsonb NOT NULL DEFAULT '[]'`;
+  qb_sync_items jsonb NOT NULL DEFAULT '[]',
+  payment_job_problem jsonb`;
 
 type Items = ApprovalPaymentColumns['qb_sync_items'];
 
@@ -104,8 +108,14 @@ export function foldQbSyncItem(
   return items.map((i, n) => (n === at ? item : i));
 }
 
-/** The row after one payment event. */
+/** The row after one payment event; a failed job's problem ends when its step goes through. */
 export function evolvePaymentRow(row: ApprovalsTable, event: PaymentEvent): ApprovalsTable {
+  const next = evolvePaymentColumns(row, event);
+  const problem = next.payment_job_problem;
+  return problem && jobStepDone(event.type, problem.job) ? { ...next, payment_job_problem: null } : next;
+}
+
+function evolvePaymentColumns(row: ApprovalsTable, event: PaymentEvent): ApprovalsTable {
   const at = new Date(event.data.at);
   const r = { ...row, updated_at: at };
   switch (event.type) {
@@ -159,6 +169,12 @@ export function evolvePaymentRow(row: ApprovalsTable, event: PaymentEvent): Appr
       return { ...r, qb_sync_items: foldQbSyncItem(row.qb_sync_items ?? [], event) };
     case 'QbPaymentSyncFinished':
       return { ...r, qb_sync_status: event.data.status, qb_sync_message: event.data.message, qb_sync_at: at };
+    case 'PaymentJobFailed': {
+      const { job, jobId, queue, reason } = event.data;
+      return { ...r, payment_job_problem: { job, jobId, queue, reason, at: event.data.at } };
+    }
+    case 'PaymentJobRecovered':
+      return { ...r, payment_job_problem: null };
     default:
       return row;
   }

@@ -63,8 +63,8 @@ const total = (bills: readonly BillSnapshot[]) =>
 
 export const approvalsProjection: Projection<ApprovalReadTables> = {
   name: 'approvals',
-  // 2: the payment columns (issue 39).
-  version: 2,
+  // 2: the payment columns; 3: a payment job's failure (payment_job_problem).
+  version: 3,
   tables: ['approvals', 'approval_counts'],
   handles: HANDLES,
   async setup(db, schema) {
@@ -272,6 +272,8 @@ export function evolveApprovalRow(row: Row | undefined, event: ApprovalEvent): R
     case 'QbBillPaid':
     case 'QbBillPaymentFailed':
     case 'QbPaymentSyncFinished':
+    case 'PaymentJobFailed':
+    case 'PaymentJobRecovered':
       return evolvePaymentRow(row, event);
     default:
       return undefined;

@@ -8,7 +8,7 @@ import type {
   Priority,
 } from '../../schema/approvals/events.js';
 import type { QbSyncDetailItem } from '../../schema/approvals/payment-answers.js';
-import type { NachaProblem, QbSyncStatus } from '../../schema/approvals/payment-events.js';
+import type { NachaProblem, PaymentJob, QbSyncStatus } from '../../schema/approvals/payment-events.js';
 
 /** The payment half of an approval's row (PaymentFields): file ids, counts, totals; never an account number. */
 export interface ApprovalPaymentColumns {
@@ -35,6 +35,8 @@ export interface ApprovalPaymentColumns {
   qb_sync_message: string | null;
   qb_sync_at: Date | null;
   qb_sync_items: Array<z.infer<typeof QbSyncDetailItem>>;
+  /** A payment job that failed for good, until its step goes through (PaymentJobFailed). */
+  payment_job_problem: { job: PaymentJob; jobId: string; queue: string; reason: string; at: string } | null;
 }
 
 export interface ApprovalsTable extends ApprovalPaymentColumns {

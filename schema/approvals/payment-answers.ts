@@ -29,6 +29,25 @@ export const NachaFileRef = z.object({
   current: z.boolean().describe('The file the bank is to receive (latest version)'),
 });
 
+/**
+ * What stops or holds the approval's payment, in plain words, where the clerk works (list row, badge,
+ * detail, dashboard): a job that failed for good (`job`), a file waiting on a fix (`nacha`) or on the
+ * day's file limit (`waiting`, with the day it will be made), a QuickBooks record that failed after
+ * the bank paid (`quickbooks`). `retry`: what helps — Regenerate, Retry the sync, or the failed job's
+ * retry on the operations page (ADMIN); null when waiting is all there is to do.
+ */
+export const PaymentProblem = named(
+  'PaymentProblem',
+  z.object({
+    kind: z.enum(['job', 'nacha', 'waiting', 'quickbooks']),
+    message: z.string(),
+    at: z.string().nullable(),
+    retry: z.enum(['regenerate', 'retry-qb-sync', 'operations']).nullable(),
+    queue: z.string().nullable().describe('The failed job’s queue (kind job)'),
+    jobId: z.string().nullable().describe('The failed job’s id (kind job)'),
+  }),
+);
+
 export const PaymentFields = z.object({
   nachaFileGenerated: z.boolean(),
   nachaFileName: z.string().nullable(),
@@ -65,6 +84,7 @@ export const PaymentFields = z.object({
     .nullable()
     .describe('JSON text of an array of QbSyncDetailItem (spec 2 §3)'),
   qbPaymentSyncItems: z.array(QbSyncDetailItem),
+  paymentProblem: PaymentProblem.nullable(),
 });
 
 /** POST /approvals/{id}/generate-penny-test */

@@ -39,7 +39,8 @@ export type QbSyncStatus = z.infer<typeof QbSyncStatus>;
 /**
  * What a generation could not get past, each named for the person who can fix it. `entry-limit`: one
  * entry's amount (a vendor's bills summed) is above what the entry's 10-digit amount field holds,
- * $99,999,999.99; the fix is to pay those bills in more than one approval.
+ * $99,999,999.99; the fix is to pay those bills in more than one approval. `file-limit`: the company
+ * sent the 36 files its bank takes in one day; the file is made on `waitUntil`'s banking day by itself.
  */
 export const NachaProblem = z.object({
   kind: z.enum([
@@ -50,9 +51,12 @@ export const NachaProblem = z.object({
     'nothing-to-pay',
     'quickbooks',
     'entry-limit',
+    'file-limit',
   ]),
   vendorName: z.string().nullable(),
   message: z.string(),
+  /** `file-limit`: the banking day (YYYY-MM-DD) the file will be made on, with no one acting. */
+  waitUntil: z.string().optional(),
 });
 export type NachaProblem = z.infer<typeof NachaProblem>;
 
@@ -79,6 +83,35 @@ export const NachaSkippedBill = z.object({
   docNumber: z.string().nullable(),
   reason: z.string(),
 });
+
+/** The payment path's jobs whose failure is recorded on the approval. */
+export const PAYMENT_JOBS = [
+  'request-nacha',
+  'generate-nacha',
+  'deferred-nacha',
+  'start-qb-sync',
+  'pay-bills',
+  'notify-manager',
+  'send-links',
+  'notify-completed',
+  'notify-payment-problem',
+] as const;
+export const PaymentJob = z.enum(PAYMENT_JOBS);
+export type PaymentJob = z.infer<typeof PaymentJob>;
+
+const GENERATION_JOBS: readonly PaymentJob[] = ['request-nacha', 'generate-nacha', 'deferred-nacha'];
+/** The events that show a failed job's step went through after all (its problem is then over). */
+const STEP_DONE: Readonly<Record<string, readonly PaymentJob[]>> = {
+  NachaGenerationRequested: GENERATION_JOBS,
+  NachaFileGenerated: GENERATION_JOBS,
+  NachaGenerationFailed: GENERATION_JOBS,
+  QbPaymentSyncStarted: ['start-qb-sync', 'pay-bills'],
+  ApprovalLinkIssued: ['send-links'],
+  BankUploadConfirmed: ['send-links'],
+  PaymentCompleted: ['send-links'],
+};
+export const jobStepDone = (eventType: string, job: PaymentJob) =>
+  STEP_DONE[eventType]?.includes(job) ?? false;
 
 /** Who confirmed: a signed-in staff member, or the recipient of an e-mail link (sealed). */
 const confirmedBy = {
@@ -244,6 +277,27 @@ export const paymentEvents = {
       message: z.string(),
       at: z.string(),
     }),
+  },
+  /**
+   * A job of the payment path ended in failure for good (a refusal, its attempts used up, a bug): the
+   * approval shows it with its reason in plain words until the step it stopped goes through.
+   */
+  PaymentJobFailed: {
+    version: 1,
+    schema: z.object({
+      approvalId,
+      companyId,
+      job: PaymentJob,
+      jobId: z.string(),
+      queue: z.string(),
+      reason: z.string(),
+      at: z.string(),
+    }),
+  },
+  /** The failed job ran again and went through (retried from the operations page). */
+  PaymentJobRecovered: {
+    version: 1,
+    schema: z.object({ approvalId, companyId, job: PaymentJob, jobId: z.string(), at: z.string() }),
   },
 } as const;
 

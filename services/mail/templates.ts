@@ -142,7 +142,29 @@ export const PaymentCompletedData = z.object({
     .max(10_000)
     .default([]),
   completedAt: instant,
+  /** How recording the payment in QuickBooks went (its first run); absent: not known when sent. */
+  quickbooks: z
+    .object({
+      status: z.enum(['SUCCESS', 'PARTIAL_SUCCESS', 'FAILED', 'SKIPPED', 'PENDING']),
+      message: z.string().max(2000).nullable(),
+    })
+    .nullish(),
 });
+
+/** The books and the bank: what the paid notice says of the QuickBooks record. */
+function quickbooksLine(q: z.infer<typeof PaymentCompletedData>['quickbooks']): string | null {
+  if (!q) return null;
+  switch (q.status) {
+    case 'SUCCESS':
+      return 'The bill payments are recorded in QuickBooks.';
+    case 'PENDING':
+      return 'The bill payments are still being recorded in QuickBooks: the approval shows when they are.';
+    case 'PARTIAL_SUCCESS':
+      return `Attention: the bill payments are only partly recorded in QuickBooks${q.message ? ` (${q.message})` : ''}. The books do not match the bank until someone retries the sync on the approval.`;
+    default:
+      return `Attention: the bill payments are not recorded in QuickBooks${q.message ? ` (${q.message})` : ''}. The books do not match the bank until someone retries the sync on the approval.`;
+  }
+}
 
 function paymentCompleted(d: z.infer<typeof PaymentCompletedData>, ctx: MailContext): MailContent {
   const total = formatUsd(d.totalCents);
@@ -154,12 +176,16 @@ function paymentCompleted(d: z.infer<typeof PaymentCompletedData>, ctx: MailCont
     subject: `Paid: ${d.companyName}, ${total}`,
     preview: `The approval for ${d.companyName} was paid: ${bills}, ${total}.`,
     heading: 'The approval was paid',
-    paragraphs: [`The approval for ${d.companyName} was paid: ${bills}, ${total} in all.`],
+    paragraphs: [
+      `The approval for ${d.companyName} was paid: ${bills}, ${total} in all.`,
+      ...(quickbooksLine(d.quickbooks) ? [quickbooksLine(d.quickbooks)!] : []),
+    ],
     facts: [
       ['Company', d.companyName],
       ['Bills', String(d.billCount)],
       ['Total paid', total],
       ['Completed', formatInstant(d.completedAt)],
+      ...(d.quickbooks ? [['QuickBooks', QB_WORDS[d.quickbooks.status]] as [string, string]] : []),
     ],
     lines: {
       caption: 'Paid to',
@@ -170,6 +196,41 @@ function paymentCompleted(d: z.infer<typeof PaymentCompletedData>, ctx: MailCont
           : []),
       ],
     },
+    link: viewApproval(ctx, d.approvalId),
+  };
+}
+
+const QB_WORDS = {
+  SUCCESS: 'Recorded',
+  PENDING: 'Being recorded',
+  PARTIAL_SUCCESS: 'Partly recorded',
+  FAILED: 'Not recorded',
+  SKIPPED: 'Not recorded',
+} as const;
+
+export const PaymentProblemData = z.object({
+  approvalId,
+  companyName: name,
+  managerName: name.nullish(),
+  /** The step that failed and why, in plain words (the approval's payment problem). */
+  problem: z.string().min(1).max(2000),
+  at: instant,
+});
+
+function paymentProblem(d: z.infer<typeof PaymentProblemData>, ctx: MailContext): MailContent {
+  return {
+    subject: `Payment problem: ${d.companyName}`,
+    preview: `A step of the payment for ${d.companyName} failed: someone needs to look.`,
+    heading: 'A payment step failed',
+    paragraphs: [
+      `${d.managerName ? `${d.managerName}, a` : 'A'} step of the payment for ${d.companyName} failed and will not go on by itself:`,
+      d.problem,
+      'Open the approval to see what happened and retry where a retry can help.',
+    ],
+    facts: [
+      ['Company', d.companyName],
+      ['Failed at', formatInstant(d.at)],
+    ],
     link: viewApproval(ctx, d.approvalId),
   };
 }
@@ -191,6 +252,7 @@ export const mailTemplates = {
   'bank-upload-requested': template(BankUploadRequestedData, bankUploadRequested),
   'payment-completion-requested': template(PaymentCompletionRequestedData, paymentCompletionRequested),
   'payment-completed': template(PaymentCompletedData, paymentCompleted),
+  'payment-problem': template(PaymentProblemData, paymentProblem),
 };
 
 export type MailTemplateName = keyof typeof mailTemplates;

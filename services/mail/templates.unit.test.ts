@@ -43,6 +43,13 @@ const samples: { [T in MailTemplateName]: MailTemplateData<T> } = {
     ],
     completedAt: '2025-06-03T10:30:00.000Z',
   },
+  'payment-problem': {
+    approvalId: 'ap-1',
+    companyName: 'Acme Corp',
+    managerName: 'Dana',
+    problem: 'Generating the NACHA file failed: the database could not be reached',
+    at: '2025-06-03T10:30:00.000Z',
+  },
 };
 
 /** Every text a person reads in both parts (HTML-escaped where it is HTML). */
@@ -104,6 +111,35 @@ describe('mail templates', () => {
     inBoth(m, 'The approval for Acme Corp was paid: 2 bills, $1,500.00 in all.');
     inBoth(m, 'Paper Supply Co', '$1,000.00', 'Northwind', '$500.00', 'View the approval');
     expect(m.text).toContain('- Paper Supply Co: $1,000.00');
+  });
+
+  it('payment-completed says when the books do not match the bank: QuickBooks not or partly recorded', async () => {
+    const failed = await renderTemplate(
+      'payment-completed',
+      { ...samples['payment-completed'], quickbooks: { status: 'FAILED', message: 'No bill could be paid' } },
+      ctx,
+    );
+    inBoth(failed, 'Attention: the bill payments are not recorded in QuickBooks (No bill could be paid).');
+    expect(failed.text).toContain('QuickBooks: Not recorded');
+    const partly = await renderTemplate(
+      'payment-completed',
+      { ...samples['payment-completed'], quickbooks: { status: 'PARTIAL_SUCCESS', message: null } },
+      ctx,
+    );
+    inBoth(partly, 'only partly recorded in QuickBooks');
+    const ok = await renderTemplate(
+      'payment-completed',
+      { ...samples['payment-completed'], quickbooks: { status: 'SUCCESS', message: null } },
+      ctx,
+    );
+    inBoth(ok, 'The bill payments are recorded in QuickBooks.');
+    expect(ok.text).not.toContain('Attention');
+  });
+
+  it('payment-problem tells the manager which step failed, why, and where to retry', async () => {
+    const m = await renderTemplate('payment-problem', samples['payment-problem'], ctx);
+    expect(m.subject).toBe('Payment problem: Acme Corp');
+    inBoth(m, 'Generating the NACHA file failed: the database could not be reached', 'View the approval');
   });
 
   it('payment-completed sums up the vendors past the listed ones in one line', async () => {

@@ -3,14 +3,16 @@
 // job id (appended once), and the mails it queues are keyed by the job id and the recipient's place
 // (sent once by the mail queue, whatever runs twice). The job data hold ids only; addresses and
 // action links travel sealed in the mail queue's jobs.
-import type { Job } from 'bullmq';
+import { DelayedError, type Job } from 'bullmq';
 import type { LinkAction } from '../../schema/approvals/payment-events.js';
 import type { AppServices } from '../../services/app/context.js';
+import { approvalDecider, approvalStreamId } from '../../services/approvals/approval-decider.js';
 import {
   completedMails,
   linkMails,
   managerMail,
   type PlannedMail,
+  paymentProblemMail,
 } from '../../services/approvals/payments/notify.js';
 import { enqueueMail } from '../mail/mail.js';
 import type { JobHandler } from '../process-manager.js';
@@ -28,6 +30,10 @@ const jobContext = (job: Job) => {
     userId: null,
   };
 };
+
+/** How long the paid notice waits for the QuickBooks record, and how often it looks. */
+export const QB_OUTCOME_WAIT_MS = 5 * 60_000;
+const QB_OUTCOME_POLL_MS = 2_000;
 
 const jobIdOf = (job: Job) => {
   if (!job.id) throw new Error('A payment-mail job needs its id (the mails and links derive from it)');
@@ -62,8 +68,21 @@ export const linkJobHandlers: Record<string, JobHandler> = {
     );
     return queueAll(app, job, mails);
   },
-  async 'notify-completed'(app, job) {
+  async 'notify-completed'(app, job, token) {
     const { approvalId } = job.data as { approvalId: string };
+    // The paid notice says whether the books match the bank: it waits for the first QuickBooks run
+    // to end (seconds), at most QB_OUTCOME_WAIT_MS; past that it says the record is still being made.
+    const { state } = await app.commands.load(approvalDecider, approvalStreamId(approvalId));
+    const sync = state.payment.qbSync.status;
+    const running = sync === 'PENDING' || sync === 'SYNCING';
+    if (running && token && Date.now() - job.timestamp < QB_OUTCOME_WAIT_MS) {
+      await job.moveToDelayed(Date.now() + QB_OUTCOME_POLL_MS, token);
+      throw new DelayedError();
+    }
     return queueAll(app, job, await completedMails(app, approvalId, jobIdOf(job)));
+  },
+  async 'notify-payment-problem'(app, job) {
+    const { approvalId, failedJobId } = job.data as { approvalId: string; failedJobId: string };
+    return queueAll(app, job, await paymentProblemMail(app, approvalId, failedJobId, jobIdOf(job)));
   },
 };

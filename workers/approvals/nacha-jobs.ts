@@ -32,6 +32,17 @@ export const nachaJobHandlers: Record<string, JobHandler> = {
     );
     return r.events.length > 0 ? 'requested' : 'already';
   },
+  /** The file that waited on the day's file limit is asked for again, its banking day come. */
+  async 'deferred-nacha'(app, job) {
+    const { approvalId, version } = job.data as { approvalId: string; version: number };
+    const r = await app.commands.handle(
+      approvalDecider,
+      approvalStreamId(approvalId),
+      { type: 'RequestDeferredNacha', version, now: new Date().toISOString() },
+      jobContext(job),
+    );
+    return r.events.length > 0 ? 'requested' : 'no longer waiting';
+  },
   async 'generate-nacha'(app, job, token) {
     const { approvalId, version } = job.data as { approvalId: string; version: number };
     try {

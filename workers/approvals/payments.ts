@@ -17,6 +17,7 @@ import { eventDecoder } from '../../services/shared/decider.js';
 import { type JobHandler, type ProcessManager, type ReactionJob, reactionJobId } from '../process-manager.js';
 import { linkJobHandlers } from './link-jobs.js';
 import { nachaJobHandlers } from './nacha-jobs.js';
+import { reportingFailures } from './payment-failures.js';
 import { qbPaymentJobHandlers } from './qb-payment-jobs.js';
 
 export const PAYMENTS_QUEUE = 'payments';
@@ -25,17 +26,37 @@ export const PAYMENT_MAIL_QUEUE = 'payment-mail';
 const decode = eventDecoder({ ...approvalEvents, ...paymentEvents });
 
 function jobOf(pm: string, queue: string, stored: StoredEvent) {
-  return (name: string, data: Record<string, unknown>): ReactionJob => ({
+  return (name: string, data: Record<string, unknown>, delayMs = 0): ReactionJob => ({
     queue,
     name,
     data: { ...data, correlationId: stored.metadata.correlationId ?? null, causationEventId: stored.id },
     jobId: reactionJobId(pm, stored),
+    ...(delayMs > 0 ? { delayMs } : {}),
   });
+}
+
+/** 00:05 in New York on a calendar day ('YYYY-MM-DD'), as an instant: when that banking day's files may start. */
+export function newYorkDayStart(day: string): number {
+  const [y, m, d] = day.split('-').map(Number);
+  // 04:05 UTC is 00:05 in New York under daylight saving time (UTC-4), else 05:05 UTC is (UTC-5).
+  const edt = Date.UTC(y, m - 1, d, 4, 5);
+  const hour = new Intl.DateTimeFormat('en-US', {
+    timeZone: 'America/New_York',
+    hour: 'numeric',
+    hourCycle: 'h23',
+  }).format(new Date(edt));
+  return Number(hour) === 0 ? edt : Date.UTC(y, m - 1, d, 5, 5);
 }
 
 export const paymentsProcessManager: ProcessManager = {
   name: 'payments',
-  handles: ['ApprovalApproved', 'NachaGenerationRequested', 'PaymentCompleted', 'QbPaymentSyncStarted'],
+  handles: [
+    'ApprovalApproved',
+    'NachaGenerationRequested',
+    'NachaGenerationFailed',
+    'PaymentCompleted',
+    'QbPaymentSyncStarted',
+  ],
   startAt: 'beginning',
   react(stored) {
     const event = decode(stored);
@@ -45,6 +66,18 @@ export const paymentsProcessManager: ProcessManager = {
         return [job('request-nacha', { approvalId: event.data.approvalId })];
       case 'NachaGenerationRequested':
         return [job('generate-nacha', { approvalId: event.data.approvalId, version: event.data.version })];
+      case 'NachaGenerationFailed': {
+        // The day's files were all used: asked again on the banking day the problem names.
+        const waitUntil = event.data.problems.find((p) => p.kind === 'file-limit')?.waitUntil;
+        if (!waitUntil) return [];
+        return [
+          job(
+            'deferred-nacha',
+            { approvalId: event.data.approvalId, version: event.data.version },
+            newYorkDayStart(waitUntil) - Date.now(),
+          ),
+        ];
+      }
       case 'PaymentCompleted':
         return [job('start-qb-sync', { approvalId: event.data.approvalId })];
       case 'QbPaymentSyncStarted':
@@ -57,7 +90,13 @@ export const paymentsProcessManager: ProcessManager = {
 
 export const paymentMailProcessManager: ProcessManager = {
   name: 'payment-mail',
-  handles: ['ApprovalCreated', 'NachaFileGenerated', 'BankUploadConfirmed', 'PaymentCompleted'],
+  handles: [
+    'ApprovalCreated',
+    'NachaFileGenerated',
+    'BankUploadConfirmed',
+    'PaymentCompleted',
+    'PaymentJobFailed',
+  ],
   startAt: 'now',
   react(stored) {
     const event = decode(stored);
@@ -77,14 +116,20 @@ export const paymentMailProcessManager: ProcessManager = {
         return [job('send-links', { approvalId: event.data.approvalId, action: 'payment-completed' })];
       case 'PaymentCompleted':
         return [job('notify-completed', { approvalId: event.data.approvalId })];
+      case 'PaymentJobFailed':
+        // The manager hears of a failed payment job; a failed notice of one tells nobody again.
+        if (event.data.job === 'notify-payment-problem') return [];
+        return [
+          job('notify-payment-problem', { approvalId: event.data.approvalId, failedJobId: event.data.jobId }),
+        ];
       default:
         return [];
     }
   },
 };
 
-export const paymentsJobHandlers: Record<string, JobHandler> = {
+export const paymentsJobHandlers: Record<string, JobHandler> = reportingFailures({
   ...nachaJobHandlers,
   ...qbPaymentJobHandlers,
-};
-export const paymentMailJobHandlers: Record<string, JobHandler> = linkJobHandlers;
+});
+export const paymentMailJobHandlers: Record<string, JobHandler> = reportingFailures(linkJobHandlers);

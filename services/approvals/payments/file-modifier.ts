@@ -92,6 +92,9 @@ function pennyTestModifier(command: FileDayCommand, state: FileDayState, used: S
   return modifier;
 }
 
+/** Every file id modifier of the day is taken: a payment file waits for the next banking day. */
+export class FileLimitReached extends DomainError {}
+
 export const fileDayStreamId = (companyId: number, day: string) => `nachafileday-${companyId}-${day}`;
 
 export const fileDayDecider = {
@@ -113,7 +116,7 @@ export const fileDayDecider = {
     if (kind === 'penny-test') modifier = pennyTestModifier(command, state, used);
     else modifier = [...FILE_ID_MODIFIERS].find((m) => !used.has(m));
     if (!modifier)
-      throw new DomainError(
+      throw new (kind === 'payment' ? FileLimitReached : DomainError)(
         'CONFLICT',
         `The company has sent ${FILE_ID_MODIFIERS.length} files today, the most a bank takes in one day: try again on the next day`,
       );

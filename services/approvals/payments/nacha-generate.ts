@@ -25,7 +25,7 @@ import { validateAchFile } from '../../nacha/validator.js';
 import { QbApiError, QbGrantError, QbThrottledError } from '../../quickbooks/client.js';
 import { AppError } from '../../shared/errors.js';
 import { type ApprovalState, approvalDecider, approvalStreamId } from '../approval-decider.js';
-import { takeFileIdModifier } from './file-modifier.js';
+import { FILE_ID_MODIFIERS, FileLimitReached, takeFileIdModifier } from './file-modifier.js';
 import { findNachaFile, storeNachaFile } from './nacha-files.js';
 import { companyForNacha, qbBalances, vendorsForNacha, vendorsOf } from './nacha-sources.js';
 import { planFileBills } from './paid-amounts.js';
@@ -210,7 +210,22 @@ export async function generatePaymentFile(
       ),
     ]);
   }
-  const fileIdModifier = await takeFileIdModifier(app, state.companyId!, day, fileId, ctx);
+  let fileIdModifier: string;
+  try {
+    fileIdModifier = await takeFileIdModifier(app, state.companyId!, day, fileId, ctx);
+  } catch (err) {
+    // A rule, not a fault: the file waits for the next banking day, which asks for it again by itself.
+    if (!(err instanceof FileLimitReached)) throw err;
+    const waitUntil = nextBankingDay(isoDay(day));
+    return fail([
+      {
+        kind: 'file-limit',
+        vendorName: null,
+        message: `${company.companyName} has sent the ${FILE_ID_MODIFIERS.length} NACHA files its bank takes in one day: this file will be made on ${waitUntil}, with no one needing to act, and paid from then on`,
+        waitUntil,
+      },
+    ]);
+  }
   const built = build(fileIdModifier);
   assertValidFile(built.text);
   const file: GeneratedFile = {

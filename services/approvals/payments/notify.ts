@@ -2,6 +2,7 @@
 // recipients get the links when the file is ready and when the bank took it, and everyone concerned
 // hears of the payment. Each mail's key is the job's id and the recipient's place, so an event's job
 // run again queues the same mails, which the mail queue sends once (workers/mail/mail.ts).
+import type { ApprovalEvent } from '../../../schema/approvals/events.js';
 import type { LinkAction } from '../../../schema/approvals/payment-events.js';
 import type { CommandContext } from '../../app/command-handler.js';
 import type { AppServices } from '../../app/context.js';
@@ -14,7 +15,9 @@ import {
   managerPerson,
   type Person,
   stakeholders,
+  userPerson,
 } from './links.js';
+import { PAYMENT_JOB_WORDS } from './payment-history.js';
 
 export interface PlannedMail<T extends MailTemplateName = MailTemplateName> {
   key: string;
@@ -119,7 +122,47 @@ export async function completedMails(
         totalCents: file ? file.totalCreditCents : bills.reduce((s, b) => s + cents(b.Balance), 0),
         vendors: file ? file.vendors.map((v) => ({ name: v.name, amountCents: v.amountCents })) : [],
         completedAt: paid?.data.at ?? new Date().toISOString(),
+        quickbooks: quickbooksOutcome(events),
       },
     }),
   );
+}
+
+/** How the first QuickBooks run after the payment ended, for the paid notice (PENDING: not yet). */
+function quickbooksOutcome(events: ApprovalEvent[]) {
+  const finished = events.find((e) => e.type === 'QbPaymentSyncFinished');
+  if (finished?.type === 'QbPaymentSyncFinished')
+    return { status: finished.data.status, message: finished.data.message };
+  return { status: 'PENDING' as const, message: null };
+}
+
+/** PaymentJobFailed: the manager (else the approver, else the creator) hears what failed and why. */
+export async function paymentProblemMail(
+  app: AppServices,
+  approvalId: string,
+  failedJobId: string,
+  jobId: string,
+): Promise<PlannedMail[]> {
+  const { state } = await loadApproval(app, approvalId);
+  const problem = state.payment.jobProblem;
+  // Only while the failure stands: a step that went through since needs no alarm.
+  if (!state.exists || !problem || problem.jobId !== failedJobId) return [];
+  const person =
+    (await managerPerson(app, state.managerId)) ??
+    (await userPerson(app, state.approvedBy)) ??
+    (await userPerson(app, state.createdBy));
+  if (!person) return [];
+  const mail: PlannedMail<'payment-problem'> = {
+    key: mailKey(jobId, 0),
+    template: 'payment-problem',
+    to: toOf(person),
+    data: {
+      approvalId,
+      companyName: await companyName(app, state.companyId!),
+      managerName: person.name,
+      problem: `${PAYMENT_JOB_WORDS[problem.job]} failed: ${problem.reason}`,
+      at: problem.at,
+    },
+  };
+  return [mail];
 }

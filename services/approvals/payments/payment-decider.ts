@@ -8,8 +8,10 @@ import type {
   LinkAction,
   NachaProblem,
   PaymentEvent,
+  PaymentJob,
   QbSyncStatus,
 } from '../../../schema/approvals/payment-events.js';
+import { jobStepDone } from '../../../schema/approvals/payment-events.js';
 import { DomainError } from '../../shared/domain-errors.js';
 
 /** What a file paid for one bill; null: a file made before per-bill amounts were kept, for a vendor of several bills. */
@@ -48,6 +50,8 @@ export interface PaymentState {
     attempt: number;
     paidBillIds: string[];
   };
+  /** A job of the payment path that failed for good, until its step goes through (or the job does). */
+  jobProblem: { jobId: string; job: PaymentJob; reason: string; at: string } | null;
 }
 
 export const initialPaymentState = (): PaymentState => ({
@@ -57,6 +61,7 @@ export const initialPaymentState = (): PaymentState => ({
   files: [],
   pennyTests: [],
   uploadedVersion: null,
+  jobProblem: null,
   links: {},
   qbSync: { status: null, attempt: 0, paidBillIds: [] },
 });
@@ -148,7 +153,18 @@ export type PaymentCommand =
       outcome: { billPaymentId: string } | { error: string };
       now: string;
     }
-  | { type: 'FinishQbSync'; attempt: number; skipped: boolean; message: string; now: string };
+  | { type: 'FinishQbSync'; attempt: number; skipped: boolean; message: string; now: string }
+  /** The system asks again for a file that waited on the day's file limit (its banking day came). */
+  | { type: 'RequestDeferredNacha'; version: number; now: string }
+  | {
+      type: 'RecordPaymentJobFailed';
+      job: PaymentJob;
+      jobId: string;
+      queue: string;
+      reason: string;
+      now: string;
+    }
+  | { type: 'RecordPaymentJobRecovered'; jobId: string; now: string };
 
 /** Statuses from which a file may be (re)made: spec 2 offers it through PAYMENT_COMPLETED, the server stops at the bank. */
 export const REGENERATE_OFFERED: readonly ApprovalStatus[] = [
@@ -290,6 +306,43 @@ export function decidePayment(command: PaymentCommand, state: PaymentSlice): Pay
         {
           type: 'NachaFileGenerated',
           data: { approvalId, companyId, version: command.version, ...command.file, at },
+        },
+      ];
+    }
+    case 'RequestDeferredNacha': {
+      // Only the request that waited, still waiting: staff may have regenerated since.
+      const waiting =
+        status === 'NACHA_PENDING' &&
+        payment.nacha === 'FAILED' &&
+        payment.nachaVersion === command.version &&
+        payment.problems.some((x) => x.kind === 'file-limit');
+      if (!waiting) return [];
+      return [
+        {
+          type: 'NachaGenerationRequested',
+          data: {
+            approvalId,
+            companyId,
+            version: payment.nachaVersion + 1,
+            reason: 'regenerate',
+            byUserId: null,
+            at,
+          },
+        },
+      ];
+    }
+    case 'RecordPaymentJobFailed': {
+      if (payment.jobProblem?.jobId === command.jobId) return [];
+      const { job, jobId, queue, reason } = command;
+      return [{ type: 'PaymentJobFailed', data: { approvalId, companyId, job, jobId, queue, reason, at } }];
+    }
+    case 'RecordPaymentJobRecovered': {
+      const problem = payment.jobProblem;
+      if (!problem || problem.jobId !== command.jobId) return [];
+      return [
+        {
+          type: 'PaymentJobRecovered',
+          data: { approvalId, companyId, job: problem.job, jobId: problem.jobId, at },
         },
       ];
     }
@@ -435,6 +488,14 @@ export function decidePayment(command: PaymentCommand, state: PaymentSlice): Pay
 
 /** The approval's status and payment state after a payment event. */
 export function evolvePayment<S extends PaymentSlice>(state: S, event: PaymentEvent): S {
+  const next = evolvePaymentStep(state, event);
+  const problem = next.payment.jobProblem;
+  if (problem && jobStepDone(event.type, problem.job))
+    return { ...next, payment: { ...next.payment, jobProblem: null } };
+  return next;
+}
+
+function evolvePaymentStep<S extends PaymentSlice>(state: S, event: PaymentEvent): S {
   const p = state.payment;
   switch (event.type) {
     case 'NachaGenerationRequested':
@@ -525,5 +586,11 @@ export function evolvePayment<S extends PaymentSlice>(state: S, event: PaymentEv
       return state;
     case 'QbPaymentSyncFinished':
       return { ...state, payment: { ...p, qbSync: { ...p.qbSync, status: event.data.status } } };
+    case 'PaymentJobFailed': {
+      const { jobId, job, reason, at } = event.data;
+      return { ...state, payment: { ...p, jobProblem: { jobId, job, reason, at } } };
+    }
+    case 'PaymentJobRecovered':
+      return { ...state, payment: { ...p, jobProblem: null } };
   }
 }

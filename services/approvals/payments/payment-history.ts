@@ -4,7 +4,7 @@
 // company is forgotten); a file's step, and a download's, carries the file's address; a failure, a
 // regeneration or a refused payment carries its reason.
 import { ERASED } from '../../../schema/approvals/answers.js';
-import type { PaymentEvent } from '../../../schema/approvals/payment-events.js';
+import type { PaymentEvent, PaymentJob } from '../../../schema/approvals/payment-events.js';
 import { counted } from '../history-words.js';
 
 const USD = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' });
@@ -29,6 +29,19 @@ const SYNC_FINISHED: Record<
   PARTIAL_SUCCESS: 'QuickBooks payment sync partly succeeded',
   FAILED: 'QuickBooks payment sync failed',
   SKIPPED: 'QuickBooks payment sync skipped',
+};
+
+/** Each job of the payment path, as a person names the step. */
+export const PAYMENT_JOB_WORDS: Record<PaymentJob, string> = {
+  'request-nacha': 'Asking for the NACHA file',
+  'generate-nacha': 'Generating the NACHA file',
+  'deferred-nacha': 'Asking again for the waiting NACHA file',
+  'start-qb-sync': 'Starting the QuickBooks payment sync',
+  'pay-bills': 'Recording the bill payments in QuickBooks',
+  'notify-manager': "E-mailing the manager of the new approval",
+  'send-links': 'E-mailing the confirmation links',
+  'notify-completed': 'E-mailing the payment notice',
+  'notify-payment-problem': 'E-mailing the manager about a payment problem',
 };
 
 /** Where a stored file of the approval is downloaded (ADMIN, MODERATOR; each download recorded). */
@@ -56,7 +69,11 @@ export function paymentStep(e: PaymentEvent, erased: readonly string[] = []): Pa
         `Version ${e.data.version}`,
         {
           reason:
-            e.data.reason === 'approved' ? 'The approval was approved' : 'Regenerate asked for by staff',
+            e.data.reason === 'approved'
+              ? 'The approval was approved'
+              : e.data.byUserId === null
+                ? 'The file waited for a banking day with files left; asked again by the system'
+                : 'Regenerate asked for by staff',
         },
       );
     case 'NachaFileGenerated': {
@@ -118,5 +135,9 @@ export function paymentStep(e: PaymentEvent, erased: readonly string[] = []): Pa
       return s(SYNC_FINISHED[e.data.status], e.data.message, {
         reason: e.data.status === 'SUCCESS' ? null : e.data.message,
       });
+    case 'PaymentJobFailed':
+      return s(`${PAYMENT_JOB_WORDS[e.data.job]} failed`, e.data.reason, { reason: e.data.reason });
+    case 'PaymentJobRecovered':
+      return s(`${PAYMENT_JOB_WORDS[e.data.job]} went through on a retry`, null);
   }
 }

@@ -1,9 +1,14 @@
 // The payment half of an approval's answer (PaymentFields) from its read-model row, and the stored
 // files of the detail from its state (every version and penny test, newest first).
 import type { z } from 'zod';
-import type { NachaFileRef, PaymentFields } from '../../../schema/approvals/payment-answers.js';
+import type {
+  NachaFileRef,
+  PaymentFields,
+  PaymentProblem,
+} from '../../../schema/approvals/payment-answers.js';
+import type { PaymentJob } from '../../../schema/approvals/payment-events.js';
 import type { ApprovalState } from '../approval-decider.js';
-import { nachaFileUrl } from './payment-history.js';
+import { nachaFileUrl, PAYMENT_JOB_WORDS } from './payment-history.js';
 
 export const PAYMENT_SELECT = [
   'a.nacha_status',
@@ -29,6 +34,7 @@ export const PAYMENT_SELECT = [
   'a.qb_sync_message',
   'a.qb_sync_at',
   'a.qb_sync_items',
+  'a.payment_job_problem',
 ] as const;
 
 type PaymentRow = {
@@ -56,6 +62,13 @@ type PaymentRow = {
   qb_sync_message: string | null;
   qb_sync_at: Date | null;
   qb_sync_items: z.infer<typeof PaymentFields>['qbPaymentSyncItems'];
+  payment_job_problem: {
+    job: PaymentJob;
+    jobId: string;
+    queue: string;
+    reason: string;
+    at: string;
+  } | null;
 };
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -91,7 +104,59 @@ export function paymentFields(r: PaymentRow): z.infer<typeof PaymentFields> {
     qbPaymentSyncAt: iso(r.qb_sync_at),
     qbPaymentSyncDetails: items.length === 0 ? null : JSON.stringify(items),
     qbPaymentSyncItems: items,
+    paymentProblem: paymentProblem(r),
   };
+}
+
+const RETRY_OF_JOB: Record<PaymentJob, 'regenerate' | 'retry-qb-sync' | 'operations'> = {
+  'request-nacha': 'regenerate',
+  'generate-nacha': 'regenerate',
+  'deferred-nacha': 'regenerate',
+  'start-qb-sync': 'operations',
+  'pay-bills': 'retry-qb-sync',
+  'notify-manager': 'operations',
+  'send-links': 'operations',
+  'notify-completed': 'operations',
+  'notify-payment-problem': 'operations',
+};
+
+/** The one problem the clerk sees first: a failed job, then the file, then the QuickBooks record. */
+export function paymentProblem(r: PaymentRow): z.infer<typeof PaymentProblem> | null {
+  const none = { queue: null, jobId: null };
+  const job = r.payment_job_problem;
+  if (job)
+    return {
+      kind: 'job',
+      message: `${PAYMENT_JOB_WORDS[job.job]} failed: ${job.reason}`,
+      at: job.at,
+      retry: RETRY_OF_JOB[job.job],
+      queue: job.queue,
+      jobId: job.jobId,
+    };
+  if (r.nacha_status === 'FAILED') {
+    const problems = r.nacha_problems ?? [];
+    const limit = problems.find((p) => p.kind === 'file-limit');
+    if (limit) return { kind: 'waiting', message: limit.message, at: null, retry: null, ...none };
+    return {
+      kind: 'nacha',
+      message: `The NACHA file could not be made: ${problems.map((p) => p.message).join('; ')}`,
+      at: null,
+      retry: 'regenerate',
+      ...none,
+    };
+  }
+  const sync = r.qb_sync_status;
+  if (sync === 'FAILED' || sync === 'PARTIAL_SUCCESS' || sync === 'SKIPPED') {
+    const how = sync === 'PARTIAL_SUCCESS' ? 'only partly recorded' : 'not recorded';
+    return {
+      kind: 'quickbooks',
+      message: `Paid by the bank, ${how} in QuickBooks: ${r.qb_sync_message ?? 'see the sync card'}`,
+      at: iso(r.qb_sync_at),
+      retry: 'retry-qb-sync',
+      ...none,
+    };
+  }
+  return null;
 }
 
 /** Every stored file of the approval, newest first; `current` marks the latest payment version. */

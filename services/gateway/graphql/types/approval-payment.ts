@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import {
   NachaFileRef as NachaFileRefAnswer,
   PaymentFields,
+  PaymentProblem as PaymentProblemAnswer,
   PennyTestResult as PennyTestResultAnswer,
   QbSyncDetailItem as QbSyncDetailItemAnswer,
 } from '../../../../schema/approvals/payment-answers.js';
@@ -47,6 +48,17 @@ const NachaFileType = builder.objectRef<z.infer<typeof NachaFileRefAnswer>>('Nac
     }),
 });
 
+const PaymentProblemKindEnum = dashedEnum('PaymentProblemKind', PaymentProblemAnswer.shape.kind.options);
+const PaymentProblemRetryEnum = dashedEnum('PaymentProblemRetry', PaymentProblemAnswer.shape.retry.unwrap().options);
+const PaymentProblemType = builder
+  .objectRef<z.infer<typeof PaymentProblemAnswer>>('PaymentProblem')
+  .implement({
+    fields: (t) =>
+      answerFields(t, PaymentProblemAnswer, {
+        refs: { kind: PaymentProblemKindEnum, retry: PaymentProblemRetryEnum },
+      }),
+  });
+
 const QbSyncItemType = builder
   .objectRef<z.infer<typeof QbSyncDetailItemAnswer>>('QbSyncDetailItem')
   .implement({ fields: (t) => answerFields(t, QbSyncDetailItemAnswer) });
@@ -63,6 +75,7 @@ export const PAYMENT_REFS = {
   nachaFiles: NachaFileType,
   qbPaymentSyncStatus: QbSyncStatusEnum,
   qbPaymentSyncItems: QbSyncItemType,
+  paymentProblem: PaymentProblemType,
 } as const;
 
 export const PAYMENT_DATE_TIMES = {
