@@ -210,6 +210,12 @@ export const ApprovalHistoryEntry = z.object({
     .describe('The file that belongs to the step (a NACHA or penny-test file made or downloaded)'),
 });
 
+/**
+ * Where the /bills screen's bills come from: Billflow's copy kept fresh by QuickBooks, or that copy as
+ * it stands while QuickBooks asks Billflow to wait (its limits).
+ */
+export const BILL_SOURCES = ['quickbooks', 'copy'] as const;
+
 /** An open QuickBooks bill of the company, as the /bills screen lists it. */
 export const ApprovalBillCandidate = z.object({
   id: z.string(),
@@ -236,6 +242,19 @@ export const ApprovalBillCandidate = z.object({
     .string()
     .nullable()
     .describe('Why the bill cannot go in an approval (an amount no ACH payment carries); null if it can'),
+  source: z
+    .enum(BILL_SOURCES)
+    .describe(
+      'quickbooks: Billflow’s copy as QuickBooks confirmed it within the freshness window; copy: QuickBooks asked Billflow to wait, so the copy as last read (copyAsOf)',
+    ),
+  copyAsOf: z
+    .string()
+    .describe('When Billflow’s copy of the company’s bills last matched QuickBooks (ISO time)'),
+  quickbooksRetryAfterSeconds: z
+    .number()
+    .int()
+    .nullable()
+    .describe('How long QuickBooks asked Billflow to wait before asking it again; null when it did not'),
 });
 
 /** A bulk approve or reject: a result per approval and a summary. */

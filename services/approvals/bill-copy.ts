@@ -8,7 +8,7 @@ import type { AppServices } from '../app/context.js';
 import type { QbAccess } from '../app/quickbooks-access.js';
 import { BillCopy, type CopyKind } from '../quickbooks/bill-copy.js';
 import { CDC_LOOKBACK_MS, CDC_MAX_OBJECTS, CdcMarks, cdcRows, qbTime } from '../quickbooks/cdc-marks.js';
-import { QbApiError } from '../quickbooks/client.js';
+import { QbApiError, QbThrottledError } from '../quickbooks/client.js';
 
 const MARK = 'BillCopy';
 /** At most this many bills in a full read (20 pages of 1000). */
@@ -20,16 +20,30 @@ const refreshing = new Map<number, Promise<void>>();
 /** 'cdc': ask CDC now; 'full': read everything again; undefined: CDC only when the copy is stale. */
 export type BillCopyRefresh = 'cdc' | 'full' | undefined;
 
+/** The copy as a screen shows it: its rows, when it last matched QuickBooks, and any wait asked for. */
+export interface BillCopyAnswer {
+  bills: Row[];
+  vendors: Row[];
+  realmId: string;
+  /** When the copy last matched QuickBooks (the last read that succeeded, by this side's clock). */
+  asOf: Date;
+  /** QuickBooks asked to wait this long, so the copy was not brought up to date; null otherwise. */
+  retryAfterMs: number | null;
+}
+
 /**
  * The company's copy, fresh as asked: the open bills and the vendors it holds (as QuickBooks sent
- * them, jsonb-safe; the caller cleans them).
+ * them, jsonb-safe; the caller cleans them). With `keptWhileThrottled`, a refresh that QuickBooks'
+ * limits refuse leaves the copy as it stands and the answer says how old it is and how long to wait;
+ * without a copy yet (or without the option) the refusal goes up.
  */
 export async function billCopyFor(
   app: AppServices,
   companyId: number,
   ctx: CommandContext,
   refresh: BillCopyRefresh = undefined,
-): Promise<{ bills: Row[]; vendors: Row[]; realmId: string }> {
+  options: { keptWhileThrottled?: boolean } = {},
+): Promise<BillCopyAnswer> {
   const access = await app.quickbooks.access(companyId, ctx);
   const marks = new CdcMarks(app.pool);
   const mark = await marks.read(companyId, access.realmId, MARK);
@@ -42,6 +56,8 @@ export async function billCopyFor(
         : refresh === 'cdc' || Date.now() - mark.checkedAt.getTime() >= freshMs
           ? 'cdc'
           : null;
+  let asOf = mark?.checkedAt ?? null;
+  let retryAfterMs: number | null = null;
   if (due) {
     let running = refreshing.get(companyId);
     if (!running || due === 'full') {
@@ -51,10 +67,47 @@ export async function billCopyFor(
       refreshing.set(companyId, p);
       running = p;
     }
-    await running;
+    try {
+      await running;
+      asOf = (await marks.read(companyId, access.realmId, MARK))?.checkedAt ?? new Date();
+    } catch (err) {
+      if (!(options.keptWhileThrottled && err instanceof QbThrottledError && mark)) throw err;
+      retryAfterMs = err.retryAfterMs;
+    }
   }
   const copy = await new BillCopy(app.pool).open(companyId, access.realmId);
-  return { ...copy, realmId: access.realmId } as { bills: Row[]; vendors: Row[]; realmId: string };
+  return {
+    ...(copy as { bills: Row[]; vendors: Row[] }),
+    realmId: access.realmId,
+    asOf: asOf ?? new Date(),
+    retryAfterMs,
+  };
+}
+
+/**
+ * Bills of the copy by id (open or not) and their vendors, with when the copy last matched
+ * QuickBooks: what a create takes while QuickBooks asks to wait. Null when the company has no copy of
+ * this realm yet.
+ */
+export async function billsInCopy(app: AppServices, companyId: number, realmId: string, billIds: string[]) {
+  const mark = await new CdcMarks(app.pool).read(companyId, realmId, MARK);
+  if (!mark) return null;
+  const copy = new BillCopy(app.pool);
+  const bills = (await copy.byIds(companyId, realmId, 'Bill', billIds)) as Row[];
+  const vendorIds = [
+    ...new Set(
+      bills
+        .map((b) => (b.VendorRef as { value?: unknown } | undefined)?.value)
+        .filter((v): v is string => typeof v === 'string'),
+    ),
+  ];
+  const vendors = (await copy.byIds(companyId, realmId, 'Vendor', vendorIds)) as Row[];
+  return { bills, vendors, asOf: mark.checkedAt };
+}
+
+/** Whether the company has a copy of this realm's bills (a first full read has succeeded). */
+export async function hasBillCopy(app: AppServices, companyId: number, realmId: string) {
+  return (await new CdcMarks(app.pool).read(companyId, realmId, MARK)) !== null;
 }
 
 /** Paid bills of the copy with these document numbers (the /bills screen's paid look-alikes). */

@@ -1,6 +1,7 @@
 // GET /bills?companyId=: the company's open QuickBooks bills for the /bills screen, each with what
 // keeps it out of a new approval (an open approval holding it, a look-alike, a refused amount or an
-// inactive vendor) and its vendor's banking readiness.
+// inactive vendor) and its vendor's banking readiness. While QuickBooks asks Billflow to wait (its
+// limits), the company's copy as it stands answers, saying how old it is and how long the wait is.
 import type { z } from 'zod';
 import type { ApprovalBillCandidate } from '../../schema/approvals/answers.js';
 import { BillsForApprovalInput } from '../../schema/approvals/commands.js';
@@ -38,7 +39,7 @@ export async function billsForApproval(
   const { companyId, refresh } = parseInput(BillsForApprovalInput, query);
   await liveCompany(app, companyId);
   await requireCompanyInScope(app, actor, companyId);
-  const [{ bills, vendors, realmId }, claims] = await Promise.all([
+  const [{ bills, vendors, realmId, asOf, retryAfterMs }, claims] = await Promise.all([
     openBillsFromCopy(app, companyId, commandContext(actor), refresh === true),
     app.commands.load(approvalBillsDecider, approvalBillsDecider.streamId(companyId)),
   ]);
@@ -55,6 +56,12 @@ export async function billsForApproval(
   );
   const paidLike = await paidLookalikes(app, companyId, commandContext(actor), bills, realmId);
   const inactive = await inactiveVendors(app, companyId, bills, vendors);
+  // Said on every bill (the list is the answer): where it came from and how old the copy is.
+  const origin = {
+    source: retryAfterMs === null ? ('quickbooks' as const) : ('copy' as const),
+    copyAsOf: asOf.toISOString(),
+    quickbooksRetryAfterSeconds: retryAfterMs === null ? null : Math.ceil(retryAfterMs / 1000),
+  };
   return bills
     .map((b) => {
       const open = claims.state.open.get(b.Id) ?? null;
@@ -80,6 +87,7 @@ export async function billsForApproval(
           : paidLike.has(b.Id)
             ? { billId: paidLike.get(b.Id)!, approvalId: null, paid: true }
             : null,
+        ...origin,
       };
     })
     .sort((x, y) => (x.dueDate ?? '').localeCompare(y.dueDate ?? '') || x.id.localeCompare(y.id));

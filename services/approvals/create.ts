@@ -1,6 +1,8 @@
 // POST /approvals: the bills read afresh from QuickBooks and checked, claimed on the company's
 // approvalbills stream (one open approval per bill, the duplicate guard), then the approval recorded
-// with their snapshot; a create that fails frees its claim at once.
+// with their snapshot; a create that fails frees its claim at once. While QuickBooks asks to wait (its
+// limits), the bills are taken as the company's copy holds them: the money is checked against
+// QuickBooks again when the NACHA file is made, which re-reads each bill's balance.
 import { randomUUID } from 'node:crypto';
 import { CreateApprovalInput } from '../../schema/approvals/commands.js';
 import type { ApprovalEvent, VendorContact } from '../../schema/approvals/events.js';
@@ -14,7 +16,14 @@ import { type ApprovalState, approvalDecider, approvalStreamId } from './approva
 import { approvalBillsDecider } from './bills-decider.js';
 import { liveCompany, requireManager } from './checks.js';
 import { answerApproval } from './command.js';
-import { fetchQbBills, fingerprintOf, inactiveVendors, paidLookalikes, vendorProblem } from './qb-bills.js';
+import {
+  fetchQbBills,
+  fingerprintOf,
+  inactiveVendors,
+  paidLookalikes,
+  syncedContacts,
+  vendorProblem,
+} from './qb-bills.js';
 import { releaseBills } from './release.js';
 import type { ApprovalDto } from './rows.js';
 
@@ -33,7 +42,7 @@ export async function createApproval(
   await requireCompanyInScope(app, actor, input.companyId);
   if (input.managerId !== undefined) await requireManager(app, input.managerId);
   const ctx = commandContext(actor);
-  const { bills, vendors, attachables } = await fetchQbBills(app, input.companyId, ctx, input.billIds);
+  const { bills, vendors, attachables, read } = await fetchQbBills(app, input.companyId, ctx, input.billIds);
   const byId = new Map(bills.map((b) => [b.Id, b]));
   const missing = input.billIds.filter((id) => !byId.has(id));
   if (missing.length > 0)
@@ -57,12 +66,21 @@ export async function createApproval(
     ]);
   }
   const snapshots = ordered.map((b) => snapshotOf(b, vendors.get(b.VendorRef.value), attachables.get(b.Id)));
-  const contacts: VendorContact[] = [...new Set(ordered.map((b) => b.VendorRef.value))].map((v) => ({
+  const vendorIds = [...new Set(ordered.map((b) => b.VendorRef.value))];
+  // The copy keeps no personal fields: taken from it, the contacts are the last vendor sync's.
+  const synced = read.from === 'copy' ? await syncedContacts(app, input.companyId, vendorIds) : null;
+  const contacts: VendorContact[] = vendorIds.map((v) => ({
     qbVendorId: v,
-    email: text(vendors.get(v)?.PrimaryEmailAddr?.Address, 254),
-    phone: text(vendors.get(v)?.PrimaryPhone?.FreeFormNumber, 40),
+    email: text(synced ? synced.get(v)?.email : vendors.get(v)?.PrimaryEmailAddr?.Address, 254),
+    phone: text(synced ? synced.get(v)?.phone : vendors.get(v)?.PrimaryPhone?.FreeFormNumber, 40),
   }));
-  const paidLike = await paidLookalikes(app, input.companyId, ctx, ordered);
+  const paidLike = await paidLookalikes(
+    app,
+    input.companyId,
+    ctx,
+    ordered,
+    read.from === 'copy' ? read.realmId : null,
+  );
   const now = new Date();
   const claim = await app.commands.handle(
     approvalBillsDecider,

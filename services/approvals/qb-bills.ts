@@ -1,20 +1,22 @@
 // A company's QuickBooks bills as an approval takes them: the open ones from its bill copy (the /bills
-// screen), the chosen ones read afresh (create), the paid look-alikes, the inactive vendors. The
-// QuickBooks side (queries, the bill's checks and snapshot) is services/quickbooks/bills.ts.
+// screen), the chosen ones read afresh (create; from the copy while QuickBooks asks to wait), the paid
+// look-alikes, the inactive vendors. The QuickBooks side (queries, the bill's checks and snapshot) is
+// services/quickbooks/bills.ts.
 import type { CommandContext } from '../app/command-handler.js';
 import type { AppServices } from '../app/context.js';
 import {
   amountOf,
   billsByDocNumber,
+  type QbAttachableRow,
   type QbBill,
   type QbVendorRow,
   readQbBills,
   usableBill,
 } from '../quickbooks/bills.js';
 import { cleanQbText } from '../quickbooks/clean.js';
-import { QbApiError, QbGrantError } from '../quickbooks/client.js';
+import { QbApiError, QbGrantError, QbThrottledError } from '../quickbooks/client.js';
 import { AppError } from '../shared/errors.js';
-import { billCopyFor, paidInCopy } from './bill-copy.js';
+import { billCopyFor, billsInCopy, hasBillCopy, paidInCopy } from './bill-copy.js';
 import { billFingerprint } from './bills-decider.js';
 
 const text = (v: unknown, max = 500) => cleanQbText(v, max);
@@ -69,8 +71,10 @@ export function qbFailure(err: unknown): never {
 
 /**
  * The company's open bills and their vendors for the /bills screen, from its copy kept fresh by
- * QuickBooks' CDC (services/approvals/bill-copy.ts; issue 37 item 7) instead of a fresh list per view.
- * Filtered as fetchQbBills filters QuickBooks' answer; the caller cleans what it shows.
+ * QuickBooks' CDC (services/approvals/bill-copy.ts) instead of a fresh list per view. While
+ * QuickBooks asks to wait (its limits), the copy as it stands, with its age and the wait; a company
+ * without a copy yet gets the refusal (503). Filtered as fetchQbBills filters QuickBooks' answer; the
+ * caller cleans what it shows.
  */
 export async function openBillsFromCopy(
   app: AppServices,
@@ -79,31 +83,83 @@ export async function openBillsFromCopy(
   refresh: boolean,
 ) {
   try {
-    const copy = await billCopyFor(app, companyId, ctx, refresh ? 'cdc' : undefined);
+    const copy = await billCopyFor(app, companyId, ctx, refresh ? 'cdc' : undefined, {
+      keptWhileThrottled: true,
+    });
     const bills = (copy.bills as unknown as QbBill[]).filter(usableBill);
     const wanted = new Set(bills.map((b) => b.VendorRef.value));
     const vendors = new Map<string, QbVendorRow>();
     for (const v of copy.vendors as unknown as QbVendorRow[])
       if (typeof v.Id === 'string' && wanted.has(v.Id)) vendors.set(v.Id, v);
-    return { bills, vendors, realmId: copy.realmId };
+    return { bills, vendors, realmId: copy.realmId, asOf: copy.asOf, retryAfterMs: copy.retryAfterMs };
   } catch (err) {
     qbFailure(err);
   }
 }
 
-/** Bills by id, their vendors and their attachables, read afresh from the company's QuickBooks. */
+/** Where a create's bills were read: QuickBooks now, or the company's copy while QuickBooks asks to wait. */
+export type BillsRead =
+  | { from: 'quickbooks'; realmId: string }
+  | { from: 'copy'; realmId: string; asOf: Date; retryAfterMs: number };
+
+/**
+ * Bills by id, their vendors and their attachables, read afresh from the company's QuickBooks. While
+ * QuickBooks asks to wait (its limits), the bills and vendors of the company's copy instead (no
+ * attachables: the copy keeps none), when the copy holds every bill asked for; otherwise the refusal
+ * (503): only QuickBooks can say what a bill the copy lacks is.
+ */
 export async function fetchQbBills(
   app: AppServices,
   companyId: number,
   ctx: CommandContext,
   billIds: string[],
-) {
+): Promise<{
+  bills: QbBill[];
+  vendors: Map<string, QbVendorRow>;
+  attachables: Map<string, QbAttachableRow>;
+  read: BillsRead;
+}> {
   try {
     const { client, isSandbox, realmId, auth } = await app.quickbooks.access(companyId, ctx);
-    return await readQbBills((query) => client.query(isSandbox, realmId, auth, query), billIds);
+    try {
+      const fresh = await readQbBills((query) => client.query(isSandbox, realmId, auth, query), billIds);
+      return { ...fresh, read: { from: 'quickbooks', realmId } };
+    } catch (err) {
+      if (!(err instanceof QbThrottledError)) throw err;
+      const kept = await billsInCopy(app, companyId, realmId, billIds);
+      const bills = ((kept?.bills ?? []) as unknown as QbBill[]).filter(usableBill);
+      if (!kept || billIds.some((id) => !bills.some((b) => b.Id === id))) throw err;
+      const vendors = new Map<string, QbVendorRow>();
+      for (const v of kept.vendors as unknown as QbVendorRow[])
+        if (typeof v.Id === 'string') vendors.set(v.Id, v);
+      return {
+        bills,
+        vendors,
+        attachables: new Map(),
+        read: { from: 'copy', realmId, asOf: kept.asOf, retryAfterMs: err.retryAfterMs },
+      };
+    }
   } catch (err) {
     qbFailure(err);
   }
+}
+
+/**
+ * The vendors' e-mail and phone as Billflow's vendors read model holds them (the last vendor sync):
+ * a create from the copy takes them from there, as the copy keeps no personal fields.
+ * qb vendor id → its contact.
+ */
+export async function syncedContacts(app: AppServices, companyId: number, qbVendorIds: string[]) {
+  const out = new Map<string, { email: string | null; phone: string | null }>();
+  if (qbVendorIds.length === 0) return out;
+  const rows = await app.db
+    .selectFrom('vendors')
+    .select(['qb_vendor_id', 'email', 'phone'])
+    .where('company_id', '=', companyId)
+    .where('qb_vendor_id', 'in', qbVendorIds)
+    .execute();
+  for (const r of rows) out.set(r.qb_vendor_id, { email: r.email, phone: r.phone });
+  return out;
 }
 
 // The document number as cleaned for the snapshot: a NUL or lone surrogate never reaches an event.
@@ -146,7 +202,15 @@ export async function paidLookalikes(
       found.push(...((await paidInCopy(app, companyId, copyRealmId, docs)) as unknown as QbBill[]));
     else {
       const { client, isSandbox, realmId, auth } = await app.quickbooks.access(companyId, ctx);
-      found.push(...(await billsByDocNumber((query) => client.query(isSandbox, realmId, auth, query), docs)));
+      try {
+        found.push(
+          ...(await billsByDocNumber((query) => client.query(isSandbox, realmId, auth, query), docs)),
+        );
+      } catch (err) {
+        // While QuickBooks asks to wait, the paid bills of the company's copy answer instead.
+        if (!(err instanceof QbThrottledError && (await hasBillCopy(app, companyId, realmId)))) throw err;
+        found.push(...((await paidInCopy(app, companyId, realmId, docs)) as unknown as QbBill[]));
+      }
     }
     const paid = new Map<string, string>();
     for (const f of found) if (!(Number(f.Balance) > 0)) paid.set(fingerprintOf(f), f.Id);

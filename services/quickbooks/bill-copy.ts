@@ -112,6 +112,17 @@ export class BillCopy {
     return { bills: bills.rows.map((r) => r.doc), vendors: vendors.rows.map((r) => r.doc) };
   }
 
+  /** Rows of the copy by id, open or not (a create's bills and their vendors while QuickBooks asks to wait). */
+  async byIds(companyId: number, realmId: string, kind: CopyKind, ids: string[]) {
+    if (ids.length === 0) return [];
+    const r = await this.pool.query<{ doc: Record<string, unknown> }>(
+      `SELECT doc FROM qb_bill_copy WHERE company_id = $1 AND realm_id = $2 AND kind = $3
+         AND qb_id = ANY($4::text[])`,
+      [companyId, realmId, kind, ids],
+    );
+    return r.rows.map((x) => x.doc);
+  }
+
   /** Paid bills (no balance) of the copy with one of these document numbers. */
   async paidWithDocNumbers(companyId: number, realmId: string, docs: string[]) {
     if (docs.length === 0) return [];

@@ -16,6 +16,7 @@ import {
   ApprovalPage,
   ApprovalPolicy,
   ApprovalStats as ApprovalStatsAnswer,
+  BILL_SOURCES,
   HISTORY_ACTOR_KINDS,
   ManagerRef as ManagerRefAnswer,
   PersonRef as PersonRefAnswer,
@@ -236,10 +237,17 @@ export const HistoryType = builder.objectRef<ApprovalHistoryEntry>('ApprovalHist
     }),
 });
 
+// The answer's own words ('quickbooks', 'copy'): REST and GraphQL say the same.
+const BillSourceEnum = builder.enumType('ApprovalBillSource', { values: BILL_SOURCES });
+
 export const CandidateType = builder.objectRef<BillCandidate>('ApprovalBillCandidate').implement({
   description: 'An open QuickBooks bill of the company, as the /bills screen lists it.',
   fields: (t) => ({
-    ...answerFields(t, ApprovalBillCandidate, { omit: ['duplicateOf', 'refusedReason'] }),
+    ...answerFields(t, ApprovalBillCandidate, {
+      omit: ['duplicateOf', 'refusedReason'],
+      refs: { source: BillSourceEnum },
+      scalars: { copyAsOf: 'DateTime' },
+    }),
     // The look-alike flattened (the schema the web types against has it so).
     duplicateOfBillId: t.string({ nullable: true, resolve: (c) => c.duplicateOf?.billId ?? null }),
     duplicateOfApprovalId: t.string({ nullable: true, resolve: (c) => c.duplicateOf?.approvalId ?? null }),

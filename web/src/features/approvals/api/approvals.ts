@@ -310,7 +310,10 @@ export const ManagerOptionsQuery = graphql(`
 
 export type ManagerOption = ResultOf<typeof ManagerOptionsQuery>['approvalManagerOptions'][number];
 
-/** A company's open QuickBooks bills as /bills lists them (read from QuickBooks: slow). */
+/**
+ * A company's open QuickBooks bills as /bills lists them (read from QuickBooks: slow), each saying
+ * whether it comes from Billflow's copy while QuickBooks asks to wait, and the copy's time.
+ */
 export const BillCandidatesQuery = graphql(`
   query ApprovalBillCandidates($companyId: Int!) {
     approvalBillCandidates(companyId: $companyId) {
@@ -326,6 +329,9 @@ export const BillCandidatesQuery = graphql(`
       duplicateOfBillId
       duplicateOfPaid
       refusedReason
+      source
+      copyAsOf
+      quickbooksRetryAfterSeconds
     }
   }
 `);

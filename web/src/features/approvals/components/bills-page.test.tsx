@@ -1,7 +1,8 @@
 // /bills in jsdom against the typed fake GraphQL server: a MODERATOR picks a manager from the staff
 // picker (never the ADMIN-only managers list), a company's many bills are paged, the selection
 // outlives the page, and a bill refused as already in an open approval leaves the selection, is not
-// counted, and leaves Create disabled when nothing that may go remains (issue 38 item 7).
+// counted, and leaves Create disabled when nothing that may go remains (issue 38 item 7); while
+// QuickBooks asks to wait, a calm notice says the bills are Billflow's copy and as of when.
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter } from 'react-router-dom';
@@ -54,6 +55,9 @@ const bill = (i: number, over: Partial<BillCandidate> = {}): BillCandidate => ({
   duplicateOfBillId: null,
   duplicateOfPaid: false,
   refusedReason: null,
+  source: 'quickbooks',
+  copyAsOf: '2026-12-01T09:00:00.000Z',
+  quickbooksRetryAfterSeconds: null,
   ...over,
 });
 const BILLS = Array.from({ length: 30 }, (_, i) => bill(i));
@@ -127,6 +131,31 @@ describe('BillsPage', () => {
     expect(gql.calls(BillCandidatesQuery)[0]).toEqual({ companyId: 3 });
     // The staff picker only; the managers list is ADMIN's.
     expect(gql.operations.some((o) => o.name === 'Managers')).toBe(false);
+  });
+
+  it('says calmly that QuickBooks asked to wait and as of when the bills are shown; they can still be chosen', async () => {
+    // A local time the reader's clock shows as 14:07, whatever the test host's zone.
+    const asOf = new Date(2026, 11, 1, 14, 7, 30).toISOString();
+    const fromCopy = { source: 'copy' as const, copyAsOf: asOf, quickbooksRetryAfterSeconds: 60 };
+    serve([bill(0, fromCopy), bill(1, fromCopy)], []);
+    gql.on(CreateApproval, { createApproval: { id: 'cccccccc-1111-2222-3333-444444444444' } });
+    renderPage();
+    const user = userEvent.setup();
+    const notice = await screen.findByTestId('quickbooks-wait-notice');
+    expect(notice.textContent).toBe('QuickBooks asked us to wait; showing bills as of 14:07');
+    expect(notice.getAttribute('role')).toBe('status');
+    // Not an error: the list is there and a bill can go in an approval.
+    expect(screen.queryByText(/Error loading bills/)).toBeNull();
+    await user.click(within(screen.getByTestId('bill-row-100')).getByRole('checkbox'));
+    await user.click(screen.getByRole('button', { name: 'Create Approval' }));
+    await waitFor(() => expect(gql.calls(CreateApproval)).toHaveLength(1));
+  });
+
+  it('shows no notice while the bills are as QuickBooks confirmed them', async () => {
+    serve([bill(0), bill(1)], []);
+    renderPage();
+    await screen.findByTestId('bill-row-100');
+    expect(screen.queryByTestId('quickbooks-wait-notice')).toBeNull();
   });
 
   it('shows why a bill Billflow cannot pay is refused, and leaves it out of the selection', async () => {

@@ -6,7 +6,8 @@
 // selection is kept across pages. Managers come from the staff picker (ACTIVE managers only).
 // A bill that cannot go in an approval (already in an open one, or an amount no ACH payment carries)
 // cannot be ticked; one that becomes so (a refused create reads the bills again) leaves the
-// selection, so what is counted and sent is only what may be.
+// selection, so what is counted and sent is only what may be. While QuickBooks asks Billflow to wait,
+// the bills are Billflow's copy and a calm notice says as of when; they can be chosen all the same.
 import { AlertTriangle, Plus, RefreshCw } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
@@ -54,6 +55,7 @@ import {
 import { ApprovalPolicyCard } from './approval-policy-card';
 import { ApprovalsPagination } from './approvals-pagination';
 import { ManagerField, NO_MANAGER, PriorityField } from './assignment-fields';
+import { copyShownAsOf, QuickBooksWaitNotice } from './quickbooks-wait-notice';
 
 const NO_BILLS: readonly BillCandidate[] = [];
 
@@ -102,6 +104,8 @@ export function BillsPage() {
   }, [companyId]);
 
   const rows = bills.data ?? NO_BILLS;
+  // While QuickBooks asks to wait, the bills are Billflow's copy: a notice says as of when.
+  const copyAsOf = copyShownAsOf(rows);
   // A bill that can no longer go in an approval (or is gone) leaves the selection.
   useEffect(() => {
     if (!bills.data) return;
@@ -211,6 +215,7 @@ export function BillsPage() {
           </div>
         </CardHeader>
         <CardContent className="px-0">
+          {companyId && copyAsOf ? <QuickBooksWaitNotice asOf={copyAsOf} /> : null}
           {!companyId ? (
             <p className="px-6 py-12 text-center text-sm text-muted-foreground">
               Choose a company to see its open QuickBooks bills.
