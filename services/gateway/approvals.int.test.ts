@@ -528,11 +528,11 @@ describe('the lifecycle', () => {
     );
     expect(own[3]).toMatchObject({
       reason: 'No',
-      changes: [{ field: 'status', from: 'PENDING', to: 'REJECTED' }],
+      changes: [{ field: 'status', from: 'Pending', to: 'Rejected' }],
     });
     expect(own[1]).toMatchObject({
       managerName: 'Max Manager',
-      details: 'priority URGENT, assigned to Max Manager',
+      details: 'priority Urgent, assigned to Max Manager',
     });
     expect((await api(t.url, 'DELETE', `${A}/${a.id}`, { token: user })).status).toBe(403);
     expect((await api(t.url, 'DELETE', `${A}/${a.id}`, { token: moderator })).status).toBe(200);

@@ -117,23 +117,23 @@ describe('pageOf (/bills pages its bills in memory)', () => {
 
 describe('historyDetails (a history step in the reader’s format)', () => {
   const created = {
-    details: '2 bill(s), $4,693.45, priority HIGH, assigned to Max Manager',
+    details: '2 bills, $4,693.45, priority High, assigned to Max Manager',
     amount: 4693.45,
     threshold: null,
   };
   it('puts each amount of the step in the locale’s format, and leaves the rest as the server said it', () => {
     expect(historyDetails(created, 'de-DE')).toBe(
-      `2 bill(s), ${formatCurrency(4693.45, 'USD', 'de-DE')}, priority HIGH, assigned to Max Manager`,
+      `2 bills, ${formatCurrency(4693.45, 'USD', 'de-DE')}, priority High, assigned to Max Manager`,
     );
     expect(historyDetails(created, 'de-DE')).toContain('4.693,45');
     expect(historyDetails(created, 'en-US')).toBe(created.details);
     const first = {
-      details: '2 bill(s), $12,000.00: above $10,000.00, awaiting a second approver',
+      details: '2 bills, $12,000.00: above $10,000.00, awaiting a second approver',
       amount: 12000,
       threshold: 10000,
     };
     expect(historyDetails(first, 'fr-FR')).toBe(
-      `2 bill(s), ${formatCurrency(12000, 'USD', 'fr-FR')}: above ${formatCurrency(10000, 'USD', 'fr-FR')}, awaiting a second approver`,
+      `2 bills, ${formatCurrency(12000, 'USD', 'fr-FR')}: above ${formatCurrency(10000, 'USD', 'fr-FR')}, awaiting a second approver`,
     );
     expect(historyDetails({ details: null, amount: null, threshold: null })).toBeNull();
     expect(historyDetails({ details: 'Wrong vendor', amount: null, threshold: null }, 'de-DE')).toBe(
