@@ -776,7 +776,8 @@ describe('approval screens', () => {
     expect(await seriousAxeViolations(m.page)).toEqual([]);
     await edit.getByRole('button', { name: 'Save Changes' }).click();
     await expectToast(m.page, 'Approval updated successfully');
-    await page.getByText('Urgent', { exact: true }).waitFor({ timeout: 3000 });
+    // Its priority badge (the history says the change too, in the same word).
+    await page.locator('[data-slot=badge]').getByText('Urgent', { exact: true }).waitFor({ timeout: 3000 });
     const edited = await apiCall<{ data: { priority: string; recipients: string[]; managerName: string } }>(
       app.url,
       'GET',
