@@ -277,6 +277,9 @@ export const ApprovalManagerOption = named(
     id: z.number().int(),
     displayName: z.string().describe('‘first last’, else the e-mail'),
     email: z.string(),
+    companyManager: z
+      .boolean()
+      .describe('The manager assigned to the company the options were asked for (companyId)'),
   }),
 );
 

@@ -168,6 +168,9 @@ export const ApprovalExportInput = ApprovalFilters.extend({
 
 export const ApprovalStatsInput = z.object({ companyId: optional(id) });
 
+/** The manager picker's choices; for a company, its assigned manager is marked among them. */
+export const ManagerOptionsInput = z.object({ companyId: optional(id) });
+
 export const BillsForApprovalInput = z.object({
   companyId: id,
   // The list is served from a copy kept fresh by QuickBooks' CDC (issue 37 item 7): true asks CDC now.

@@ -735,7 +735,7 @@ describe('what each viewer may do (segregation of duties on screen)', () => {
 });
 
 describe('assignment: the managers staff may pick, and editing a PENDING approval', () => {
-  it('offers ADMIN and MODERATOR the ACTIVE managers (id, name, e-mail only); USER and GUEST are refused', async () => {
+  it('offers ADMIN and MODERATOR the ACTIVE managers (id, name, e-mail only; a company’s own marked); USER and GUEST are refused', async () => {
     const made: Record<string, number> = {};
     for (const [first, last, email] of [
       ['Olive', 'Options', 'olive@options.test'],
@@ -760,7 +760,12 @@ describe('assignment: the managers staff may pick, and editing a PENDING approva
     expect(mine.status).toBe(200);
     const olive = mine.body.data.find((m: any) => m.id === made.Olive);
     // Exactly these fields: no phone, title, status or linked user.
-    expect(olive).toEqual({ id: made.Olive, displayName: 'Olive Options', email: 'olive@options.test' });
+    expect(olive).toEqual({
+      id: made.Olive,
+      displayName: 'Olive Options',
+      email: 'olive@options.test',
+      companyManager: false,
+    });
     const ids = mine.body.data.map((m: any) => m.id);
     expect(ids).not.toContain(made.Inez);
     expect(ids).not.toContain(made.Gone);
@@ -774,10 +779,49 @@ describe('assignment: the managers staff may pick, and editing a PENDING approva
     expect((await api(t.url, 'GET', M)).status).toBe(401);
     // The managers list itself stays ADMIN's.
     expect((await api(t.url, 'GET', '/api/manager/managers', { token: moderator })).status).toBe(403);
-    const g = await gql(t.url, '{ approvalManagerOptions { id displayName email } }', {}, moderator);
+    const g = await gql(
+      t.url,
+      '{ approvalManagerOptions { id displayName email companyManager } }',
+      {},
+      moderator,
+    );
     expect(g.data.approvalManagerOptions).toEqual(mine.body.data);
     const gu = await gql(t.url, '{ approvalManagerOptions { id } }', {}, user);
     expect(gu.errors?.[0].extensions.code).toBe('FORBIDDEN');
+
+    // Asked for a company, its assigned manager is marked: the MODERATOR, who may not read the
+    // company's fields, learns who it is to start a new approval with. A company out of scope is 404.
+    const assign = (managerId: number | null) =>
+      api(t.url, 'PUT', `/api/company/companies/${companyId}/assignments`, {
+        body: { managerId },
+        token: admin,
+      });
+    expect((await assign(made.Olive)).status).toBe(200);
+    const marked = async (token: string) =>
+      (await api(t.url, 'GET', `${M}?companyId=${companyId}`, { token })).body.data
+        .filter((m: any) => m.companyManager)
+        .map((m: any) => m.id);
+    await expect.poll(() => marked(moderator)).toEqual([made.Olive]);
+    expect(await marked(admin)).toEqual([made.Olive]);
+    const viaGql = await gql(
+      t.url,
+      'query($c: Int) { approvalManagerOptions(companyId: $c) { id companyManager } }',
+      { c: companyId },
+      moderator,
+    );
+    expect(viaGql.data.approvalManagerOptions.filter((m: any) => m.companyManager)).toEqual([
+      { id: made.Olive, companyManager: true },
+    ]);
+    const outside = await api(t.url, 'POST', '/api/company/companies', {
+      body: { name: 'Outside Options Co' },
+      token: admin,
+    });
+    expect(
+      (await api(t.url, 'GET', `${M}?companyId=${outside.body.data.id}`, { token: moderator })).status,
+    ).toBe(404);
+    expect((await api(t.url, 'GET', `${M}?companyId=abc`, { token: moderator })).status).toBe(400);
+    expect((await assign(null)).status).toBe(200);
+    await expect.poll(() => marked(moderator)).toEqual([]);
 
     // A MODERATOR creates with a picked manager; a manager not on offer is refused and nothing is made.
     const [b1] = freshBills(1);

@@ -22,6 +22,7 @@ import {
   BulkApproveInput,
   BulkRejectInput,
   CreateApprovalInput,
+  ManagerOptionsInput,
   RecipientsInput,
   RejectApprovalInput,
   UpdateApprovalInput,
@@ -342,12 +343,14 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf, response
     {
       schema: routeDoc({
         summary:
-          'The ACTIVE managers an approval can be assigned to (ADMIN, MODERATOR): id, display name, e-mail',
+          'The ACTIVE managers an approval can be assigned to (ADMIN, MODERATOR): id, display name, e-mail; with companyId, the company’s assigned manager marked',
         tags: TAGS,
+        querystring: ManagerOptionsInput,
         data: z.array(ApprovalManagerOption),
+        errors: [404],
       }),
     },
-    async (req, reply) => ok(reply, await approvalManagerOptions(app, await actorOf(req))),
+    async (req, reply) => ok(reply, await approvalManagerOptions(app, await actorOf(req), req.query)),
   );
   server.get(
     '/api/dashboard/approvals-by-status',

@@ -42,6 +42,8 @@ const COMPANY_READS = [
   'approval',
   'vendors',
   'vendor',
+  // The manager picker marks the company's assigned manager.
+  'approvalManagerOptions',
 ] as const;
 const VENDOR_READS = ['vendors', 'vendor', 'vendorHistory', 'approval', 'approvalBillCandidates'] as const;
 const MANAGER_READS = [

@@ -116,8 +116,10 @@ builder.queryField('approvalBillCandidates', (t) =>
 builder.queryField('approvalManagerOptions', (t) =>
   t.field({
     type: [ManagerOptionType],
-    description: 'The ACTIVE managers an approval can be assigned to (ADMIN, MODERATOR).',
-    resolve: (_, _args, ctx) => run(() => approvalManagerOptions(ctx.app, ctx.actor)),
+    description:
+      'The ACTIVE managers an approval can be assigned to (ADMIN, MODERATOR); with companyId, the company’s assigned manager is marked (companyManager).',
+    args: { companyId: t.arg.int({ required: false }) },
+    resolve: (_, args, ctx) => run(() => approvalManagerOptions(ctx.app, ctx.actor, withoutNulls(args))),
   }),
 );
 

@@ -297,13 +297,17 @@ export const CompanyChoicesQuery = graphql(`
   }
 `);
 
-/** The manager picker of /bills and the edit dialog: ACTIVE managers (ADMIN and MODERATOR may read it). */
+/**
+ * The manager picker of /bills and the edit dialog: ACTIVE managers (ADMIN and MODERATOR may read it).
+ * With a company, its assigned manager is marked (companyManager): /bills starts with that one.
+ */
 export const ManagerOptionsQuery = graphql(`
-  query ApprovalManagerOptions {
-    approvalManagerOptions {
+  query ApprovalManagerOptions($companyId: Int) {
+    approvalManagerOptions(companyId: $companyId) {
       id
       displayName
       email
+      companyManager
     }
   }
 `);

@@ -38,8 +38,8 @@ function serve(approval: Approval) {
   gql.on(ApprovalHistoryQuery, { approvalHistory: [] });
   gql.on(ManagerOptionsQuery, {
     approvalManagerOptions: [
-      { id: 9, displayName: 'Dana Whitfield', email: 'dana@example.com' },
-      { id: 12, displayName: 'Olive Options', email: 'olive@example.com' },
+      { id: 9, displayName: 'Dana Whitfield', email: 'dana@example.com', companyManager: false },
+      { id: 12, displayName: 'Olive Options', email: 'olive@example.com', companyManager: false },
     ],
   });
 }
@@ -213,7 +213,7 @@ describe('ApprovalDetailPage', () => {
           action: 'Created',
           userName: 'Ada Lovelace',
           timestamp: '2026-11-20T10:00:00.000Z',
-          details: '2 bill(s), $4,693.45, priority HIGH, assigned to Dana Whitfield',
+          details: '2 bills, $4,693.45, priority High, assigned to Dana Whitfield',
           amount: 4693.45,
           threshold: null,
           managerName: 'Dana Whitfield',
@@ -225,7 +225,7 @@ describe('ApprovalDetailPage', () => {
     const history = await screen.findByTestId('history');
     // The reader's locale (jsdom's default here) formats the amount the step carries.
     expect(history.textContent).toContain(
-      `2 bill(s), ${formatCurrency(4693.45)}, priority HIGH, assigned to Dana Whitfield`,
+      `2 bills, ${formatCurrency(4693.45)}, priority High, assigned to Dana Whitfield`,
     );
     expect(history.textContent).not.toContain('manager #');
   });

@@ -22,6 +22,7 @@ import {
   BillCandidatesQuery,
   CompanyChoicesQuery,
   CreateApproval,
+  type ManagerOption,
   ManagerOptionsQuery,
 } from '../api/approvals';
 import { BillsPage } from './bills-page';
@@ -64,7 +65,9 @@ const BILLS = Array.from({ length: 30 }, (_, i) => bill(i));
 
 function serve(
   bills: BillCandidate[] | (() => BillCandidate[]),
-  managers = [{ id: 9, displayName: 'Dana Whitfield', email: 'dana@example.com' }],
+  managers: ManagerOption[] = [
+    { id: 9, displayName: 'Dana Whitfield', email: 'dana@example.com', companyManager: false },
+  ],
 ) {
   gql.on(CompanyChoicesQuery, { companies: { data: [{ id: 3, name: 'Juniper' }] } });
   gql.on(ManagerOptionsQuery, { approvalManagerOptions: managers });
@@ -207,5 +210,42 @@ describe('BillsPage', () => {
     await user.click(screen.getByRole('checkbox', { name: 'Select all bills on this page' }));
     expect(screen.getByTestId('selection-summary').textContent).toBe('1 selected · $10.00');
     expect(create().disabled).toBe(false);
+  });
+
+  it('starts with the company’s assigned manager; one picked on the screen stays until another company', async () => {
+    const options = (companyId: number | null | undefined): ManagerOption[] => [
+      { id: 9, displayName: 'Dana Whitfield', email: 'dana@example.com', companyManager: false },
+      { id: 12, displayName: 'Miles Manning', email: 'miles@example.com', companyManager: companyId === 3 },
+      { id: 14, displayName: 'Nora North', email: 'nora@example.com', companyManager: companyId === 4 },
+    ];
+    serve(BILLS);
+    gql.on(CompanyChoicesQuery, {
+      companies: {
+        data: [
+          { id: 3, name: 'Juniper' },
+          { id: 4, name: 'Kestrel' },
+        ],
+      },
+    });
+    gql.on(ManagerOptionsQuery, (vars) => ({ approvalManagerOptions: options(vars.companyId) }));
+    gql.on(CreateApproval, { createApproval: { id: 'dddddddd-1111-2222-3333-444444444444' } });
+    renderPage();
+    const user = userEvent.setup();
+    const manager = () => screen.getByRole('combobox', { name: 'Manager' });
+    // The picker asks for the company's options and shows its manager, not 'Not assigned'.
+    await waitFor(() => expect(manager().textContent).toBe('Miles Manning'));
+    expect(gql.calls(ManagerOptionsQuery)).toContainEqual({ companyId: 3 });
+    await user.click(within(await screen.findByTestId('bill-row-100')).getByRole('checkbox'));
+    await user.click(screen.getByRole('button', { name: 'Create Approval' }));
+    await waitFor(() => expect(gql.calls(CreateApproval)).toHaveLength(1));
+    expect(gql.calls(CreateApproval)[0].input.managerId).toBe(12);
+
+    // A choice made by hand is kept; another company starts with its own manager.
+    await user.click(manager());
+    await user.click(await screen.findByRole('option', { name: 'Not assigned' }));
+    expect(manager().textContent).toBe('Not assigned');
+    await user.click(screen.getByRole('combobox', { name: 'Company' }));
+    await user.click(await screen.findByRole('option', { name: 'Kestrel' }));
+    await waitFor(() => expect(manager().textContent).toBe('Nora North'));
   });
 });

@@ -3,7 +3,8 @@
 // select bills, choose a manager and a priority, create the approval. A possible duplicate needs an
 // explicit confirmation, which the server records. ADMINs also set the company's approval policy.
 // A company can have hundreds of open bills: they are paged here (the list's page sizes), and the
-// selection is kept across pages. Managers come from the staff picker (ACTIVE managers only).
+// selection is kept across pages. Managers come from the staff picker (ACTIVE managers only); the
+// company's assigned manager is chosen to begin with, until another is picked.
 // A bill that cannot go in an approval (already in an open one, or an amount no ACH payment carries)
 // cannot be ticked; one that becomes so (a refused create reads the bills again) leaves the
 // selection, so what is counted and sent is only what may be. While QuickBooks asks Billflow to wait,
@@ -71,6 +72,8 @@ export function BillsPage() {
   const companyId = params.get('companyId') ?? (stateCompany ? String(stateCompany) : '');
   const { selected, toggle, setMany, retain, clear: clearSelection, allOf } = useRowSelection<string>();
   const [managerId, setManagerId] = useState(NO_MANAGER);
+  // A manager picked on the screen stays; until then the company's own manager is the choice.
+  const [managerPicked, setManagerPicked] = useState(false);
   const [priority, setPriority] = useState<Priority>('MEDIUM');
   const [creating, setCreating] = useState(false);
   const [confirmOpen, setConfirmOpen] = useState(false);
@@ -81,7 +84,7 @@ export function BillsPage() {
   const companyRead = useGqlQuery(CompanyChoicesQuery, {}, { fallback: 'Failed to fetch companies' });
   const managerRead = useGqlQuery(
     ManagerOptionsQuery,
-    {},
+    { companyId: companyId === '' ? null : Number(companyId) },
     { pause: !staff, fallback: 'Failed to fetch managers' },
   );
   const billRead = useGqlQuery(
@@ -91,6 +94,10 @@ export function BillsPage() {
   );
   const createCall = useGqlMutation(CreateApproval, 'Failed to create approval', SLOW_MS);
   const managers = { data: managerRead.data?.approvalManagerOptions, error: managerRead.error };
+  const companyManagerId = managers.data?.find((m) => m.companyManager)?.id;
+  useEffect(() => {
+    if (!managerPicked) setManagerId(companyManagerId === undefined ? NO_MANAGER : String(companyManagerId));
+  }, [companyManagerId, managerPicked]);
   const bills = {
     data: companyId === '' ? undefined : billRead.data?.approvalBillCandidates,
     error: billRead.error,
@@ -101,6 +108,7 @@ export function BillsPage() {
   useEffect(() => {
     clearSelection();
     setPage(1);
+    setManagerPicked(false);
   }, [companyId]);
 
   const rows = bills.data ?? NO_BILLS;
@@ -192,7 +200,10 @@ export function BillsPage() {
           <ManagerField
             id="bills-manager"
             value={managerId}
-            onChange={setManagerId}
+            onChange={(next) => {
+              setManagerPicked(true);
+              setManagerId(next);
+            }}
             options={managers.data ?? []}
             error={managers.error}
             disabled={!staff}
