@@ -48,6 +48,21 @@ export const PaymentProblem = named(
   }),
 );
 
+/**
+ * What a payment will need, checked from the day the approval is made: `blocking` stops the file
+ * (the company's NACHA settings, its payment account); a vendor's is waited for; `account-balance`
+ * is a warning to look at.
+ */
+export const PaymentPrerequisite = named(
+  'PaymentPrerequisite',
+  z.object({
+    kind: z.enum(['nacha-settings', 'payment-account', 'account-balance', 'vendor']),
+    blocking: z.boolean(),
+    vendorName: z.string().nullable(),
+    message: z.string(),
+  }),
+);
+
 export const PaymentFields = z.object({
   nachaFileGenerated: z.boolean(),
   nachaFileName: z.string().nullable(),
@@ -85,6 +100,10 @@ export const PaymentFields = z.object({
     .describe('JSON text of an array of QbSyncDetailItem (spec 2 §3)'),
   qbPaymentSyncItems: z.array(QbSyncDetailItem),
   paymentProblem: PaymentProblem.nullable(),
+  paymentPrerequisites: z
+    .array(PaymentPrerequisite)
+    .nullable()
+    .describe('Detail only (null in lists): what the payment still needs, checked before money moves'),
 });
 
 /** POST /approvals/{id}/generate-penny-test */

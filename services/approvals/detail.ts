@@ -8,6 +8,7 @@ import { cleanQbText } from '../quickbooks/clean.js';
 import { maskTail } from '../shared/masking.js';
 import { type ApprovalState, approvalDecider, approvalStreamId } from './approval-decider.js';
 import { nachaFilesOf } from './payments/payment-rows.js';
+import { paymentPrerequisites } from './payments/prerequisites.js';
 import {
   type AchStatus,
   type ApprovalBill,
@@ -18,6 +19,9 @@ import {
 } from './rows.js';
 
 const text = (v: unknown, max = 500) => cleanQbText(v, max);
+
+/** The statuses before the bank has the file, when what the payment needs still matters. */
+const BEFORE_THE_BANK: readonly string[] = ['PENDING', 'APPROVED', 'NACHA_PENDING', 'NACHA_GENERATED'];
 
 /** The ACH status of a company's QuickBooks vendors, from the vendors read model (masked). */
 export async function achStatuses(app: AppServices, companyId: number, qbVendorIds: string[]) {
@@ -115,5 +119,9 @@ export async function withDetail(
     approvedBillsParsed: bills.filter((b) => approved.has(b.Id)),
     recipients: state.recipients ?? [],
     nachaFiles: nachaFilesOf(dto.id, state),
+    // Until the bank has the file: what its payment still needs.
+    paymentPrerequisites: BEFORE_THE_BANK.includes(dto.status)
+      ? await paymentPrerequisites(app, dto.companyId, state.bills, { live: true })
+      : [],
   };
 }

@@ -132,6 +132,12 @@ beforeAll(async () => {
     body: { creatorMayNotApprove: false, secondApprovalThreshold: null, assignedStaffOnly: false },
     token: admin,
   });
+  // The bill payments' account: without one no file is made (the books would not follow the bank).
+  const account = await api(t.url, 'PUT', `/api/company/companies/${companyId}/payment-account`, {
+    body: { qbPaymentAccountReference: realm.accounts.find((a) => a.AccountType === 'Bank' && a.Active)!.Id },
+    token: admin,
+  });
+  expect(account.status, JSON.stringify(account.body)).toBe(200);
   for (const v of await syncVendors(t.url, admin, companyId)) vendorIds.set(v.qbVendorId, v.id);
 }, 60_000);
 

@@ -60,7 +60,7 @@ export async function readyToPay(
   url: string,
   token: string,
   companyId: number,
-  opts: { creatorMayNotApprove?: boolean; paymentAccount?: string } = {},
+  opts: { creatorMayNotApprove?: boolean; paymentAccount?: string | null } = {},
 ) {
   const policy = await api(url, 'PUT', `/api/bill-approval/policies/${companyId}`, {
     body: {
@@ -76,9 +76,24 @@ export async function readyToPay(
     token,
   });
   expect(nacha.status, JSON.stringify(nacha.body)).toBe(200);
-  if (opts.paymentAccount === undefined) return;
+  // A company connected to QuickBooks pays only with a payment account: its first active bank
+  // account unless one is given; `null` leaves it without (a test of that refusal).
+  let reference = opts.paymentAccount;
+  if (reference === undefined) {
+    const company = await api(url, 'GET', `/api/company/companies/${companyId}`, { token });
+    if (company.body.data?.qbConnectionStatus !== 'connected') return;
+    const info = await api(url, 'GET', `/api/quickbooks/${companyId}/company-info`, { token });
+    expect(info.status, JSON.stringify(info.body)).toBe(200);
+    const accounts = (info.body.data.QueryResponse.Account ?? []) as Array<{
+      Id: string;
+      Active: boolean;
+      AccountType: string;
+    }>;
+    reference = accounts.find((a) => a.Active && a.AccountType === 'Bank')?.Id ?? null;
+  }
+  if (reference === null) return;
   const account = await api(url, 'PUT', `/api/company/companies/${companyId}/payment-account`, {
-    body: { qbPaymentAccountReference: opts.paymentAccount },
+    body: { qbPaymentAccountReference: reference },
     token,
   });
   expect(account.status, JSON.stringify(account.body)).toBe(200);

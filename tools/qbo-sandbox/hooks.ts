@@ -92,6 +92,24 @@ export function registerTestHooks(server: FastifyInstance, sim: SandboxState) {
     bill.MetaData = { ...bill.MetaData, LastUpdatedTime: new Date(now()).toISOString() };
     return { bill };
   });
+  /** An account changed in QuickBooks: its balance (a person's entry, an overdraft) or made inactive. */
+  server.post('/__sim/accounts/update', async (req, reply) => {
+    const b = (req.body ?? {}) as {
+      realmId?: string;
+      accountId?: string;
+      balance?: number;
+      active?: boolean;
+    };
+    const account = sim.realms.get(String(b.realmId))?.accounts.find((a) => a.Id === String(b.accountId));
+    if (!account)
+      return reply.status(400).send({ error: 'realmId and accountId of an account are required' });
+    if (typeof b.balance === 'number') {
+      account.CurrentBalance = b.balance;
+      account.CurrentBalanceWithSubAccounts = b.balance;
+    }
+    if (typeof b.active === 'boolean') account.Active = b.active;
+    return { account };
+  });
   server.post('/__sim/vendors/update', async (req, reply) => {
     const b = (req.body ?? {}) as {
       realmId?: string;

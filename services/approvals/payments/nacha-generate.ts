@@ -20,7 +20,7 @@ import {
   type NachaCompany,
   type VendorCredit,
 } from '../../nacha/payment-file.js';
-import { AchWriteError } from '../../nacha/records.js';
+import { AchWriteError, MAX_ENTRY_AMOUNT_CENTS } from '../../nacha/records.js';
 import { validateAchFile } from '../../nacha/validator.js';
 import { QbApiError, QbGrantError, QbThrottledError } from '../../quickbooks/client.js';
 import { AppError } from '../../shared/errors.js';
@@ -30,6 +30,7 @@ import { findNachaFile, storeNachaFile } from './nacha-files.js';
 import { companyForNacha, qbBalances, vendorsForNacha, vendorsOf } from './nacha-sources.js';
 import { planFileBills } from './paid-amounts.js';
 import type { PaymentCommand } from './payment-decider.js';
+import { paymentAccountPrerequisites } from './prerequisites.js';
 
 export type GeneratedFile = Extract<PaymentCommand, { type: 'RecordNachaGenerated' }>['file'];
 
@@ -52,10 +53,27 @@ export function assertValidFile(text: string) {
     );
 }
 
-/** A writer's refusal as a problem: an entry's is its vendor's banking, the rest the company's settings. */
+/** The most one entry's 10-digit amount field holds: $99,999,999.99. */
+const ENTRY_LIMIT = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
+  MAX_ENTRY_AMOUNT_CENTS / 100,
+);
+
+/**
+ * A writer's refusal as a problem: an entry's amount above what the entry's amount field holds is
+ * the entry limit (a vendor's bills summed, or a balanced file's offsetting debit), never the
+ * vendor's banking; an entry's other refusals are its vendor's banking; the rest the company's settings.
+ */
 export function writeProblem(err: AchWriteError, vendorNames: readonly string[]): NachaProblem {
   const entry = /entries\[(\d+)\]/.exec(err.path);
   const vendor = entry ? (vendorNames[Number(entry[1])] ?? null) : null;
+  if (entry && err.field === 'amountCents' && err.reason.includes(String(MAX_ENTRY_AMOUNT_CENTS)))
+    return {
+      kind: 'entry-limit',
+      vendorName: vendor,
+      message: vendor
+        ? `${vendor}: the payment (its approved bills summed) is above ${ENTRY_LIMIT}, the most one ACH entry can carry (its amount field holds 10 digits); approve its bills in more than one approval`
+        : `The file's offsetting debit (the credits' total) is above ${ENTRY_LIMIT}, the most one ACH entry can carry (its amount field holds 10 digits); approve the bills in more than one approval`,
+    };
   return vendor
     ? { kind: 'vendor-banking', vendorName: vendor, message: `${vendor}: ${err.field} ${err.reason}` }
     : {
@@ -79,12 +97,17 @@ async function plan(app: AppServices, state: ApprovalState, ctx: CommandContext)
   const companyId = state.companyId!;
   const approved = new Set(state.approvedBillIds);
   const bills = state.bills.filter((b) => approved.has(b.Id));
-  const [company, vendorCheck] = await Promise.all([
+  const [company, vendorCheck, account] = await Promise.all([
     companyForNacha(app, companyId),
     vendorsForNacha(app, companyId, vendorsOf(bills)),
+    paymentAccountPrerequisites(app, companyId, { live: true }),
   ]);
   const problems: NachaProblem[] = [];
   if ('problem' in company) problems.push(company.problem);
+  // No file the books could not follow: without a payment account the bank would pay bills that
+  // QuickBooks never records.
+  for (const p of account)
+    if (p.blocking) problems.push({ kind: 'company-settings', vendorName: null, message: p.message });
   problems.push(...vendorCheck.problems);
   if (problems.length > 0 || 'problem' in company) return { problems };
 

@@ -281,4 +281,65 @@ describe('payment problems are shown where the clerk works', () => {
       await queue.close();
     }
   }, 60_000);
+
+  it('a company without a payment account cannot move money unseen: shown from the start, no file until it has one', async () => {
+    const other = await connectedCompany({
+      url: t.url,
+      sim,
+      token: admin,
+      app: qbApp,
+      name: 'Accountless Awnings',
+      realmIndex: 1,
+    });
+    await readyToPay(t.url, admin, other.companyId, { paymentAccount: null });
+    const ids = new Map((await syncVendors(t.url, admin, other.companyId)).map((v) => [v.qbVendorId, v.id]));
+    const bill = other.realm.bills.find((b) => b.Balance > 0 && ids.has(b.VendorRef.value))!;
+    const banking = await api(t.url, 'PUT', `/api/vendors/${ids.get(bill.VendorRef.value)}/banking`, {
+      body: { routingNumber: '011000015', accountNumber: '55443322110', accountType: 'checking' },
+      token: admin,
+    });
+    expect(banking.status).toBe(200);
+    const c = await api(t.url, 'POST', A, {
+      body: { companyId: other.companyId, billIds: [bill.Id], managerId },
+      token: admin,
+    });
+    expect(c.status, JSON.stringify(c.body)).toBe(201);
+    const id = c.body.data.id as string;
+    // Made: the detail already says what the payment lacks.
+    const made = await detail(id);
+    expect(made.paymentPrerequisites).toEqual([
+      expect.objectContaining({ kind: 'payment-account', blocking: true }),
+    ]);
+    expect(made.paymentPrerequisites[0].message).toContain('Accountless Awnings has no payment account');
+    const a = await api(t.url, 'PUT', `${A}/${id}/approve`, {
+      body: { approvedBills: [bill.Id] },
+      token: admin,
+    });
+    expect(a.status).toBe(200);
+    // No file: it waits, named, on the list row too.
+    const d = await nachaOutcome(t.url, admin, id);
+    expect(d.status).toBe('NACHA_PENDING');
+    expect(d.nachaProblems).toEqual([expect.objectContaining({ kind: 'company-settings' })]);
+    expect(d.paymentProblem).toMatchObject({ kind: 'nacha', retry: 'regenerate' });
+    const rows = (await api(t.url, 'GET', `${A}?companyId=${other.companyId}`, { token: admin })).body.data;
+    expect(rows.find((r: { id: string }) => r.id === id).paymentProblem.message).toContain(
+      'has no payment account',
+    );
+    // An account chosen, whose balance QuickBooks shows below zero: the file is made, the balance flagged.
+    const bank = other.realm.accounts.find((x) => x.AccountType === 'Bank' && x.Active)!;
+    await fetch(`${sim.url}/__sim/accounts/update`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ realmId: other.realmId, accountId: bank.Id, balance: -1250.5 }),
+    });
+    await readyToPay(t.url, admin, other.companyId, { paymentAccount: bank.Id });
+    expect((await api(t.url, 'POST', `${A}/${id}/regenerate-nacha`, { token: admin })).status).toBe(200);
+    const after = await nachaOutcome(t.url, admin, id, 2);
+    expect(after.status).toBe('NACHA_GENERATED');
+    expect(after.paymentProblem).toBeNull();
+    expect(after.paymentPrerequisites).toEqual([
+      expect.objectContaining({ kind: 'account-balance', blocking: false }),
+    ]);
+    expect(after.paymentPrerequisites[0].message).toContain('-$1,250.50');
+  }, 60_000);
 });

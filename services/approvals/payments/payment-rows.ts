@@ -105,6 +105,7 @@ export function paymentFields(r: PaymentRow): z.infer<typeof PaymentFields> {
     qbPaymentSyncDetails: items.length === 0 ? null : JSON.stringify(items),
     qbPaymentSyncItems: items,
     paymentProblem: paymentProblem(r),
+    paymentPrerequisites: null,
   };
 }
 

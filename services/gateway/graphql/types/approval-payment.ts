@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import {
   NachaFileRef as NachaFileRefAnswer,
   PaymentFields,
+  PaymentPrerequisite as PaymentPrerequisiteAnswer,
   PaymentProblem as PaymentProblemAnswer,
   PennyTestResult as PennyTestResultAnswer,
   QbSyncDetailItem as QbSyncDetailItemAnswer,
@@ -49,7 +50,10 @@ const NachaFileType = builder.objectRef<z.infer<typeof NachaFileRefAnswer>>('Nac
 });
 
 const PaymentProblemKindEnum = dashedEnum('PaymentProblemKind', PaymentProblemAnswer.shape.kind.options);
-const PaymentProblemRetryEnum = dashedEnum('PaymentProblemRetry', PaymentProblemAnswer.shape.retry.unwrap().options);
+const PaymentProblemRetryEnum = dashedEnum(
+  'PaymentProblemRetry',
+  PaymentProblemAnswer.shape.retry.unwrap().options,
+);
 const PaymentProblemType = builder
   .objectRef<z.infer<typeof PaymentProblemAnswer>>('PaymentProblem')
   .implement({
@@ -57,6 +61,16 @@ const PaymentProblemType = builder
       answerFields(t, PaymentProblemAnswer, {
         refs: { kind: PaymentProblemKindEnum, retry: PaymentProblemRetryEnum },
       }),
+  });
+
+const PrerequisiteKindEnum = dashedEnum(
+  'PaymentPrerequisiteKind',
+  PaymentPrerequisiteAnswer.shape.kind.options,
+);
+const PaymentPrerequisiteType = builder
+  .objectRef<z.infer<typeof PaymentPrerequisiteAnswer>>('PaymentPrerequisite')
+  .implement({
+    fields: (t) => answerFields(t, PaymentPrerequisiteAnswer, { refs: { kind: PrerequisiteKindEnum } }),
   });
 
 const QbSyncItemType = builder
@@ -76,6 +90,7 @@ export const PAYMENT_REFS = {
   qbPaymentSyncStatus: QbSyncStatusEnum,
   qbPaymentSyncItems: QbSyncItemType,
   paymentProblem: PaymentProblemType,
+  paymentPrerequisites: PaymentPrerequisiteType,
 } as const;
 
 export const PAYMENT_DATE_TIMES = {
