@@ -4,6 +4,7 @@
 // limits per route, security headers and no-store, and /metrics off the public port.
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createClient } from 'graphql-ws';
@@ -289,6 +290,68 @@ describe('request body limits', () => {
       message: 'Request body is too large',
     });
     expect((await signIn(t.url, t.admin.email, t.admin.password)).tokens.accessToken).toBeTruthy();
+  });
+
+  it("answers a 2 MiB sign-in body with a 413 that Node's fetch reads, in the envelope", async () => {
+    // fetch sends the whole body before it reads the answer: a socket closed before the body is
+    // read leaves it with EPIPE or a reset instead of the 413.
+    const body = JSON.stringify({ email: t.admin.email, password: 'x'.repeat(2 * 1024 * 1024) });
+    // Once with its length, once as a stream of unknown length (chunked), refused while it is read.
+    for (const streamed of [false, true]) {
+      const res = await fetch(`${t.url}/api/auth/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: streamed ? new Blob([body]).stream() : body,
+        ...(streamed ? { duplex: 'half' } : {}),
+      } as RequestInit);
+      expect(res.status).toBe(413);
+      expect(await res.json()).toMatchObject({
+        success: false,
+        code: 'VALIDATION',
+        message: 'Request body is too large',
+      });
+    }
+    expect((await signIn(t.url, t.admin.email, t.admin.password)).tokens.accessToken).toBeTruthy();
+  });
+
+  it('reads a refused body to its end before it answers and closes, for a client slower than loopback', async () => {
+    // 2 MiB in 64 KiB pieces a few ms apart, as over a real network: every piece must be taken (no
+    // EPIPE or reset while writing) and the 413 must come once the body is done.
+    const { port } = new URL(t.url);
+    const socket = net.connect(Number(port), '127.0.0.1');
+    await new Promise((resolve) => socket.once('connect', resolve));
+    let answer = '';
+    let writeError: Error | null = null;
+    let answeredAfter = -1;
+    let written = 0;
+    socket.on('data', (d) => {
+      if (answeredAfter < 0) answeredAfter = written;
+      answer += d;
+    });
+    socket.on('error', (err) => {
+      writeError = err;
+    });
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    const size = 2 * 1024 * 1024;
+    socket.write(
+      `POST /api/auth/login HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\ncontent-length: ${size}\r\n\r\n`,
+    );
+    while (written < size && !socket.destroyed) {
+      await sleep(3);
+      const piece = Buffer.alloc(Math.min(64 * 1024, size - written), 120);
+      await new Promise<void>((resolve) => socket.write(piece, () => resolve()));
+      written += piece.length;
+    }
+    await closed;
+    expect(writeError).toBeNull();
+    expect(written).toBe(size);
+    expect(answeredAfter).toBe(size);
+    expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+    expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({
+      success: false,
+      code: 'VALIDATION',
+      message: 'Request body is too large',
+    });
   });
 
   it('refuses over 256 KB elsewhere under /api and over 128 KB on /graphql', async () => {
