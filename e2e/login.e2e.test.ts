@@ -40,8 +40,9 @@ const alertText = async (page: Page) => (await page.getByRole('alert').textConte
 describe('sign-in screen', () => {
   it('shows every text of the spec and has no serious axe violation', async () => {
     const page = await loginPage();
-    expect(await page.title()).toBe('Billflow');
     await page.getByText('Enter your email and password to access the admin panel').waitFor();
+    // The tab names the screen.
+    expect(await page.title()).toBe('Sign in · Billflow');
     await page.getByText('Need help? Contact your system administrator.').waitFor();
     expect(await page.getByLabel('Email').count()).toBe(1);
     expect(await page.getByLabel('Password').getAttribute('type')).toBe('password');
