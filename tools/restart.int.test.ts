@@ -2,7 +2,8 @@
 // the QuickBooks simulator with its state file, the product, the demo seed) are started, stopped and
 // started again on the same database, Redis prefix and state file. Every demo company is found as it
 // was: Sunrise connected with its QuickBooks calls working, Harbor's tokens refreshable, Pinecrest
-// disconnected, Northwind inactive. Then a simulator that lost its state (as if its file were gone):
+// disconnected, Northwind inactive; the mail inbox (the SMTP catcher on its file) still lists the
+// mails of the first start. Then a simulator that lost its state (as if its file were gone):
 // the lost grant shows as needing a reconnect, never as connected.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,35 +17,49 @@ import { api, signIn } from '../test/support/http.js';
 import { createTestRedis } from '../test/support/redis.js';
 import { type QboSandbox, startQboSandbox } from './qbo-sandbox/server.js';
 import { seedDemoData } from './seed.js';
+import { type SmtpCatcher, startSmtpCatcher } from './smtp-catcher.js';
 
 const demoApp = { clientId: 'billflow-demo', clientSecret: 'billflow-demo-secret' };
 const shortLivedApp = { clientId: 'billflow-demo-2min', clientSecret: 'billflow-demo-2min-secret' };
 const admin = { email: 'admin@restart.test', password: 'Restart-Passw0rd!' };
 const dir = mkdtempSync(path.join(tmpdir(), 'billflow-restart-'));
 const stateFile = path.join(dir, 'qbo-sandbox.json');
+const mailFile = path.join(dir, 'smtp-catcher.jsonl');
 
 let db: TestDatabase;
 let redis: Awaited<ReturnType<typeof createTestRedis>>;
 let env: Record<string, string>;
-let running: { sim: QboSandbox; app: StartedApp } | null = null;
+let running: { sim: QboSandbox; app: StartedApp; catcher: SmtpCatcher } | null = null;
 
-/** What tools/start.ts does: the simulator (with its state file), the product, the demo seed. */
+/**
+ * What tools/start.ts does: the SMTP catcher (with its file), the simulator (with its state file),
+ * the product, the demo seed.
+ */
 async function start(file: string | undefined = stateFile) {
+  const catcher = await startSmtpCatcher({ smtpPort: 0, httpPort: 0, file: mailFile });
   const sim = await startQboSandbox({
     clients: [demoApp, { ...shortLivedApp, accessTtlSeconds: 120 }],
     ...(file ? { stateFile: file } : {}),
   });
   const app = await startApp(
-    loadConfig({ HOST: '127.0.0.1', PORT: '0', ...env, QBO_OAUTH_BASE: sim.url, QBO_API_BASE: sim.url }),
+    loadConfig({
+      HOST: '127.0.0.1',
+      PORT: '0',
+      ...env,
+      QBO_OAUTH_BASE: sim.url,
+      QBO_API_BASE: sim.url,
+      SMTP_URL: catcher.smtpUrl,
+    }),
   );
   await seedDemoData(app.app, { url: sim.url, gatewayUrl: app.url!, app: demoApp, shortLivedApp });
-  running = { sim, app };
+  running = { sim, app, catcher };
   return running;
 }
 
 async function stop() {
   await running?.app.close();
   await running?.sim.close();
+  await running?.catcher.stop();
   running = null;
 }
 
@@ -91,10 +106,20 @@ describe('a second start', () => {
       'Pinecrest Dental Group',
       'Sunrise Bakery LLC',
     ]);
+    // The demo's mails (the managers' notices of new approvals, …) reach the inbox.
+    await first.catcher.waitFor(() => true, 20_000);
+    const mails = first.catcher.messages().map((m) => [m.id, m.subject, m.receivedAt]);
     await stop();
 
     const second = await start();
     const url = second.app.url!;
+    // The inbox a second start shows still has the first start's mails, under the same ids.
+    const listed = (await (await fetch(`${second.catcher.inboxUrl}/api/messages`)).json()) as Array<{
+      id: string;
+      subject: string;
+      receivedAt: string;
+    }>;
+    expect(listed.map((m) => [m.id, m.subject, m.receivedAt])).toEqual(expect.arrayContaining(mails));
     const again = (await signIn(url, admin.email, admin.password)).tokens.accessToken;
     expect(await companies(url, again)).toEqual(before);
     const sunrise = before['Sunrise Bakery LLC'].id;

@@ -1,7 +1,12 @@
 // An SMTP catcher for development and tests: accepts every message (no auth, no TLS), keeps the last
-// few hundred in memory, and shows them in a small web inbox. Nothing ever leaves the machine.
+// few hundred, and shows them in a small web inbox. Nothing ever leaves the machine. Given a file
+// (as `npm start` gives .local/smtp-catcher.jsonl), it keeps them there too, so a restart finds the
+// earlier mails in the inbox; without one (tests), in memory only.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { appendFile, rename, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { type AddressObject, simpleParser } from 'mailparser';
 import { SMTPServer } from 'smtp-server';
 
@@ -30,6 +35,11 @@ export interface SmtpCatcherOptions {
   host?: string;
   /** How many messages to keep (oldest dropped first). */
   limit?: number;
+  /**
+   * JSON lines, one message a line, oldest first: read at start, appended to as messages come, and
+   * rewritten to the newest `limit` once it holds twice as many. Omit to keep messages in memory only.
+   */
+  file?: string;
 }
 
 export interface SmtpCatcher {
@@ -48,6 +58,22 @@ export interface SmtpCatcher {
 }
 
 const MAX_MESSAGE_BYTES = 10 * 1024 * 1024;
+
+/** The messages kept in a file, oldest first: the newest `limit`; a torn or foreign line is skipped. */
+function readKept(file: string, limit: number): CaughtMessage[] {
+  if (!existsSync(file)) return [];
+  const kept: CaughtMessage[] = [];
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    if (!line.trim()) continue;
+    try {
+      const m = JSON.parse(line) as CaughtMessage;
+      if (typeof m?.id === 'string' && typeof m.receivedAt === 'string') kept.push(m);
+    } catch {
+      // A line cut short by a crash while it was written: the messages before it still count.
+    }
+  }
+  return kept.slice(-limit);
+}
 
 function addresses(field: AddressObject | AddressObject[] | undefined): string[] {
   const list = field === undefined ? [] : Array.isArray(field) ? field : [field];
@@ -110,8 +136,36 @@ function messagePage(m: CaughtMessage): string {
 export async function startSmtpCatcher(options: SmtpCatcherOptions): Promise<SmtpCatcher> {
   const host = options.host ?? '127.0.0.1';
   const limit = options.limit ?? 500;
-  let store: CaughtMessage[] = [];
-  let nextId = 1;
+  const file = options.file;
+  let store: CaughtMessage[] = file ? readKept(file, limit) : [];
+  // Ids go on from the kept messages, so an inbox link from before a restart still names its mail.
+  let nextId = store.reduce((max, m) => Math.max(max, Number(m.id) || 0), 0) + 1;
+  // The file's writes, one after another; the file's line count, to know when to rewrite it; the
+  // newest id in it, so that a message a rewrite already wrote is not appended again.
+  let writes: Promise<void> = Promise.resolve();
+  let linesInFile = store.length;
+  let writtenUpTo = nextId - 1;
+  const persist = (write: () => Promise<void>) => {
+    if (!file) return Promise.resolve();
+    writes = writes.then(write).catch((err: Error) => {
+      process.stderr.write(`smtp catcher: could not write ${file}: ${err.message}\n`);
+    });
+    return writes;
+  };
+  /** The file rewritten with the messages kept now (a new file renamed over the old one). */
+  const rewrite = async () => {
+    const kept = store;
+    const tmp = `${file}.${process.pid}.tmp`;
+    await writeFile(tmp, kept.map((m) => `${JSON.stringify(m)}\n`).join(''), { mode: 0o600 });
+    await rename(tmp, file!);
+    linesInFile = kept.length;
+    writtenUpTo = kept.reduce((max, m) => Math.max(max, Number(m.id) || 0), writtenUpTo);
+  };
+  if (file) {
+    mkdirSync(path.dirname(file), { recursive: true });
+    // The file as read: no lines past the limit, none torn.
+    await persist(rewrite);
+  }
   const waiters = new Set<{
     predicate: (m: CaughtMessage) => boolean;
     resolve: (m: CaughtMessage) => void;
@@ -153,7 +207,15 @@ export async function startSmtpCatcher(options: SmtpCatcherOptions): Promise<Smt
           store.push(message);
           if (store.length > limit) store = store.slice(store.length - limit);
           for (const w of waiters) if (w.predicate(message)) w.resolve(message);
-          callback();
+          // Accepted once kept: appended, or the file rewritten when it holds twice the limit.
+          return persist(async () => {
+            // Written by a rewrite already, or cleared or dropped for the limit meanwhile.
+            if (Number(message.id) <= writtenUpTo || !store.includes(message)) return;
+            if (linesInFile + 1 > 2 * limit) return rewrite();
+            await appendFile(file!, `${JSON.stringify(message)}\n`, { mode: 0o600 });
+            linesInFile++;
+            writtenUpTo = Number(message.id);
+          }).then(() => callback());
         })
         .catch((err: Error) => callback(err));
     },
@@ -174,6 +236,7 @@ export async function startSmtpCatcher(options: SmtpCatcherOptions): Promise<Smt
     messages: () => [...store],
     clear: () => {
       store = [];
+      void persist(rewrite);
     },
   };
 
@@ -255,6 +318,7 @@ export async function startSmtpCatcher(options: SmtpCatcherOptions): Promise<Smt
         new Promise<void>((resolve) => smtp.close(() => resolve())),
         web ? new Promise<void>((resolve) => web.close(() => resolve())) : Promise.resolve(),
       ]);
+      await writes;
     },
   };
 }

@@ -1,4 +1,7 @@
 // The SMTP catcher receives what nodemailer sends and shows it over HTTP.
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { type CaughtMessage, type SmtpCatcher, startSmtpCatcher } from './smtp-catcher.js';
@@ -102,4 +105,62 @@ it('keeps only the newest messages up to its limit, and runs without an inbox', 
   } finally {
     await small.stop();
   }
+});
+
+it('keeps its messages in a file: a restart on the same file lists them, bounded by its limit', async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'smtp-catcher-'));
+  const file = path.join(dir, 'nested', 'mail.jsonl');
+  try {
+    const first = await startSmtpCatcher({ smtpPort: 0, limit: 3, file });
+    const send = (c: SmtpCatcher, subject: string) =>
+      nodemailer
+        .createTransport({ host: '127.0.0.1', port: c.smtpPort, ignoreTLS: true })
+        .sendMail({ from: 'a@x.test', to: 'b@x.test', subject, text: `body of ${subject}` });
+    for (const subject of ['1', '2', '3', '4']) await send(first, subject);
+    await first.stop();
+
+    const second = await startSmtpCatcher({ smtpPort: 0, httpPort: 0, limit: 3, file });
+    try {
+      expect(second.messages().map((m) => [m.id, m.subject, m.text.trim()])).toEqual([
+        ['2', '2', 'body of 2'],
+        ['3', '3', 'body of 3'],
+        ['4', '4', 'body of 4'],
+      ]);
+      const listed = (await (await fetch(`${second.inboxUrl}/api/messages`)).json()) as CaughtMessage[];
+      expect(listed.map((m) => m.subject)).toEqual(['4', '3', '2']);
+      expect((await fetch(`${second.inboxUrl}/messages/2`)).status).toBe(200);
+      // Ids go on from the kept ones; the file, appended to, is rewritten before it holds twice the limit.
+      for (const subject of ['5', '6', '7', '8', '9', '10']) await send(second, subject);
+      expect(second.messages().map((m) => m.id)).toEqual(['8', '9', '10']);
+    } finally {
+      await second.stop();
+    }
+    const lines = (await readFile(file, 'utf8')).trim().split('\n');
+    expect(lines.length).toBeLessThanOrEqual(6);
+    // A line cut short by a crash is skipped; a clear empties the file too.
+    await writeFile(file, `${(await readFile(file, 'utf8')).trimEnd()}\n{"id":"11","recei`);
+    const third = await startSmtpCatcher({ smtpPort: 0, limit: 3, file });
+    try {
+      expect(third.messages().map((m) => m.subject)).toEqual(['8', '9', '10']);
+      await send(third, '11');
+      expect(third.messages().map((m) => m.id)).toEqual(['9', '10', '11']);
+      third.clear();
+    } finally {
+      await third.stop();
+    }
+    const fourth = await startSmtpCatcher({ smtpPort: 0, file });
+    expect(fourth.messages()).toEqual([]);
+    await fourth.stop();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+it('keeps messages in memory only without a file', async () => {
+  const before = catcher.messages().length;
+  await transport().sendMail({ from: 'a@x.test', to: 'b@x.test', subject: 'memory', text: 'x' });
+  expect(catcher.messages()).toHaveLength(before + 1);
+  const other = await startSmtpCatcher({ smtpPort: 0 });
+  expect(other.messages()).toEqual([]);
+  await other.stop();
 });

@@ -50,7 +50,14 @@ async function main() {
   }
   const smtpPort = Number(process.env.SMTP_CATCHER_PORT ?? 1025);
   const inboxPort = Number(process.env.SMTP_INBOX_PORT ?? 8025);
-  const catcher = process.env.SMTP_URL ? null : await startSmtpCatcher({ smtpPort, httpPort: inboxPort });
+  // The inbox outlives a restart: its messages are kept in .local/, as the simulator keeps its state.
+  const catcher = process.env.SMTP_URL
+    ? null
+    : await startSmtpCatcher({
+        smtpPort,
+        httpPort: inboxPort,
+        file: path.join(ROOT, '.local', 'smtp-catcher.jsonl'),
+      });
   // The QuickBooks simulator stands in for Intuit unless QBO_OAUTH_BASE points elsewhere.
   const demoApp = { clientId: 'billflow-demo', clientSecret: 'billflow-demo-secret' };
   const shortLivedApp = { clientId: 'billflow-demo-2min', clientSecret: 'billflow-demo-2min-secret' };
