@@ -20,7 +20,7 @@ import { connectOverHttp } from '../tools/qbo-sandbox/connect.js';
 import { startQboSandbox } from '../tools/qbo-sandbox/server.js';
 import { cpuDelta, cpuSnapshot } from './cpu.js';
 import { percentile, request } from './measure.js';
-import { dropRedisPrefix, startRole } from './processes.js';
+import { dropRedisPrefix, signInWhenReady, startRole } from './processes.js';
 import { settle } from './settle.js';
 
 export interface ApprovalFigures {
@@ -117,16 +117,9 @@ export async function benchApprovals(env: Record<string, string>, quick: boolean
   const pool = createPool({ connectionString: env.DATABASE_URL, max: 20 });
   const { store } = await openEventStore({ pool, encryptionKey: env.ENCRYPTION_KEY });
   try {
-    const loginRes = await request(
-      agent,
-      new URL('/api/auth/login', base),
-      'POST',
-      { 'content-type': 'application/json' },
-      JSON.stringify({ email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }),
-    );
-    const login = JSON.parse(loginRes.text);
-    const token = login.data.tokens.accessToken as string;
-    const adminId = login.data.user.id as number;
+    const login = await signInWhenReady(base.href, env.ADMIN_EMAIL, env.ADMIN_PASSWORD);
+    const token = login.tokens.accessToken;
+    const adminId = login.user.id;
     const auth = { authorization: `Bearer ${token}` };
     const call = async (method: 'GET' | 'POST' | 'PUT', path: string, body?: unknown) => {
       const r = await request(

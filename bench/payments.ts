@@ -4,7 +4,7 @@ import { connectOverHttp } from '../tools/qbo-sandbox/connect.js';
 import { startQboSandbox } from '../tools/qbo-sandbox/server.js';
 import { fmt, freshDatabase, type PartResult, partProcess, quick } from './common.js';
 import { percentile } from './measure.js';
-import { dropRedisPrefix, startRole } from './processes.js';
+import { dropRedisPrefix, signInWhenReady, startRole } from './processes.js';
 import { benchEnv } from './vendors.js';
 
 const BILLS = 50;
@@ -43,8 +43,7 @@ async function measure(): Promise<PartResult> {
         throw new Error(`${method} ${path}: ${r.status} ${JSON.stringify(json).slice(0, 300)}`);
       return json.data;
     };
-    token = (await call('POST', '/api/auth/login', { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD }))
-      .tokens.accessToken;
+    token = (await signInWhenReady(base, env.ADMIN_EMAIL, env.ADMIN_PASSWORD)).tokens.accessToken;
     const companyId = (await call('POST', '/api/company/companies', { name: 'Bench Payments' })).id as number;
     await connectOverHttp({ gatewayUrl: base, simUrl: sim.url, token, companyId, app: qbApp, realmIndex: 0 });
     await call('PUT', `/api/bill-approval/policies/${companyId}`, {

@@ -95,3 +95,46 @@ export async function dropRedisPrefix(redisUrl: string, prefix: string) {
     redis.disconnect();
   }
 }
+
+/** What a sign-in answers: the tokens and the user. */
+export interface SignedIn {
+  tokens: { accessToken: string; refreshToken: string };
+  user: { id: number; email: string; role: string };
+}
+
+/**
+ * Signs in as the first admin once it can: the gateway creates the admin at its start, but the
+ * users read model that a sign-in reads is the projector's, a separate process that may not have
+ * taken the admin's events in yet. Retried every 200 ms until the answer carries tokens, for at
+ * most `timeoutMs`; each miss counts as a failed sign-in, so the parts' processes run with a high
+ * LOGIN_MAX_FAILURES (benchEnv), and a 429 (locked out) ends the wait at once.
+ */
+export async function signInWhenReady(
+  baseUrl: string,
+  email: string,
+  password: string,
+  timeoutMs = 60_000,
+): Promise<SignedIn> {
+  const deadline = performance.now() + timeoutMs;
+  let last = '';
+  for (;;) {
+    const res = await fetch(new URL('/api/auth/login', baseUrl), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password }),
+    });
+    const text = await res.text();
+    const body = (() => {
+      try {
+        return JSON.parse(text);
+      } catch {
+        return null;
+      }
+    })();
+    if (res.ok && body?.data?.tokens?.accessToken) return body.data as SignedIn;
+    last = `${res.status} ${text.slice(0, 200)}`;
+    if (res.status === 429 || performance.now() > deadline)
+      throw new Error(`the admin ${email} could not sign in within ${timeoutMs} ms: ${last}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
