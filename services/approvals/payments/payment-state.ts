@@ -1,0 +1,210 @@
+// The payment half of the approval's state and how each payment event moves it: the files made
+// (with what each paid per bill), the links, the QuickBooks sync, a payment job's failure. Pure;
+// composed into approval-decider.ts through payment-decider.ts, which decides the commands.
+import type { ApprovalStatus } from '../../../schema/approvals/events.js';
+import {
+  jobStepDone,
+  type LinkAction,
+  type NachaProblem,
+  type PaymentEvent,
+  type PaymentJob,
+  type QbSyncStatus,
+} from '../../../schema/approvals/payment-events.js';
+
+/** What a file paid for one bill; null: a file made before per-bill amounts were kept, for a vendor of several bills. */
+export interface FileBill {
+  billId: string;
+  amountCents: number | null;
+}
+
+export interface PaymentFile {
+  fileId: string;
+  fileName: string;
+  batchNumber: number;
+  version: number;
+  /** The bills the file paid, with what it paid for each (empty for a penny test). */
+  bills: FileBill[];
+  at: string;
+}
+
+export interface PaymentState {
+  /** How many files were asked for; the latest request's outcome is the one that counts. */
+  nachaVersion: number;
+  nacha: 'NONE' | 'REQUESTED' | 'GENERATED' | 'FAILED';
+  problems: NachaProblem[];
+  /** Every payment file made (the latest last): older versions stay downloadable. */
+  files: PaymentFile[];
+  pennyTests: PaymentFile[];
+  /** The file version the bank took: what the QuickBooks bill payments must record. */
+  uploadedVersion: number | null;
+  /** Each link issued, with the address it was sent to. */
+  links: Record<
+    string,
+    { action: LinkAction; fileVersion: number; recipient: string; expiresAt: string; used: boolean }
+  >;
+  qbSync: {
+    status: QbSyncStatus | null;
+    attempt: number;
+    paidBillIds: string[];
+  };
+  /** A job of the payment path that failed for good, until its step goes through (or the job does). */
+  jobProblem: { jobId: string; job: PaymentJob; reason: string; at: string } | null;
+}
+
+export const initialPaymentState = (): PaymentState => ({
+  nachaVersion: 0,
+  nacha: 'NONE',
+  problems: [],
+  files: [],
+  pennyTests: [],
+  uploadedVersion: null,
+  jobProblem: null,
+  links: {},
+  qbSync: { status: null, attempt: 0, paidBillIds: [] },
+});
+
+/** What the payment rules read of the approval. */
+export interface PaymentSlice {
+  approvalId: string;
+  companyId: number;
+  status: ApprovalStatus | null;
+  approvedBillIds: string[];
+  /** The approval's recipients now: a link works only while its address is one of them or the manager's. */
+  recipients: string[];
+  payment: PaymentState;
+}
+
+/** The bills of the file the bank took, each with what the file paid for it (empty before the upload). */
+export function billsAtTheBank(payment: PaymentState): FileBill[] {
+  if (payment.uploadedVersion === null) return [];
+  return payment.files.find((f) => f.version === payment.uploadedVersion)?.bills ?? [];
+}
+
+/**
+ * A file's vendors as paid bills: the amounts the file recorded per bill; for a file made before
+ * they were kept, a vendor of one bill paid that bill its whole credit, and a vendor of several
+ * bills left the split unknown (null), which the QuickBooks sync refuses to guess.
+ */
+export function fileBills(
+  vendors: ReadonlyArray<{
+    amountCents: number;
+    billIds: string[];
+    bills?: Array<{ billId: string; amountCents: number }>;
+  }>,
+): FileBill[] {
+  return vendors.flatMap((v) =>
+    v.bills
+      ? v.bills.map((b) => ({ billId: b.billId, amountCents: b.amountCents }))
+      : v.billIds.map((billId) => ({ billId, amountCents: v.billIds.length === 1 ? v.amountCents : null })),
+  );
+}
+
+/** The approval's status and payment state after a payment event. */
+export function evolvePayment<S extends PaymentSlice>(state: S, event: PaymentEvent): S {
+  // A type this process does not know (written by a newer one) changes nothing here.
+  const next = evolvePaymentStep(state, event) ?? state;
+  const problem = next.payment.jobProblem;
+  if (problem && jobStepDone(event.type, problem.job))
+    return { ...next, payment: { ...next.payment, jobProblem: null } };
+  return next;
+}
+
+function evolvePaymentStep<S extends PaymentSlice>(state: S, event: PaymentEvent): S {
+  const p = state.payment;
+  switch (event.type) {
+    case 'NachaGenerationRequested':
+      return {
+        ...state,
+        status: 'NACHA_PENDING',
+        payment: { ...p, nachaVersion: event.data.version, nacha: 'REQUESTED', problems: [] },
+      };
+    case 'NachaFileGenerated': {
+      const d = event.data;
+      const file = {
+        fileId: d.fileId,
+        fileName: d.fileName,
+        batchNumber: d.batchNumber,
+        version: d.version,
+        bills: fileBills(d.vendors),
+        at: d.at,
+      };
+      return {
+        ...state,
+        status: 'NACHA_GENERATED',
+        payment: { ...p, nacha: 'GENERATED', files: [...p.files, file] },
+      };
+    }
+    case 'NachaGenerationFailed':
+      return { ...state, payment: { ...p, nacha: 'FAILED', problems: event.data.problems } };
+    case 'NachaFileDownloaded':
+      return state;
+    case 'PennyTestGenerated': {
+      const d = event.data;
+      const file = {
+        fileId: d.fileId,
+        fileName: d.fileName,
+        batchNumber: d.batchNumber,
+        version: 0,
+        bills: [],
+        at: d.at,
+      };
+      return { ...state, payment: { ...p, pennyTests: [...p.pennyTests, file] } };
+    }
+    case 'ApprovalLinkIssued': {
+      const d = event.data;
+      return {
+        ...state,
+        payment: {
+          ...p,
+          links: {
+            ...p.links,
+            [d.linkId]: {
+              action: d.action,
+              fileVersion: d.fileVersion,
+              recipient: d.recipient,
+              expiresAt: d.expiresAt,
+              used: false,
+            },
+          },
+        },
+      };
+    }
+    case 'BankUploadConfirmed':
+    case 'PaymentCompleted': {
+      const linkId = event.data.linkId;
+      const links =
+        linkId && p.links[linkId] ? { ...p.links, [linkId]: { ...p.links[linkId], used: true } } : p.links;
+      if (event.type === 'BankUploadConfirmed')
+        return {
+          ...state,
+          status: 'BANK_UPLOADED',
+          payment: { ...p, links, uploadedVersion: event.data.fileVersion },
+        };
+      return {
+        ...state,
+        status: 'PAYMENT_COMPLETED',
+        payment: { ...p, links, qbSync: { ...p.qbSync, status: 'PENDING' } },
+      };
+    }
+    case 'QbPaymentSyncStarted':
+      return {
+        ...state,
+        payment: { ...p, qbSync: { ...p.qbSync, status: 'SYNCING', attempt: event.data.attempt } },
+      };
+    case 'QbBillPaid':
+      return {
+        ...state,
+        payment: { ...p, qbSync: { ...p.qbSync, paidBillIds: [...p.qbSync.paidBillIds, event.data.billId] } },
+      };
+    case 'QbBillPaymentFailed':
+      return state;
+    case 'QbPaymentSyncFinished':
+      return { ...state, payment: { ...p, qbSync: { ...p.qbSync, status: event.data.status } } };
+    case 'PaymentJobFailed': {
+      const { jobId, job, reason, at } = event.data;
+      return { ...state, payment: { ...p, jobProblem: { jobId, job, reason, at } } };
+    }
+    case 'PaymentJobRecovered':
+      return { ...state, payment: { ...p, jobProblem: null } };
+  }
+}
