@@ -20,6 +20,10 @@ export const FailedJob = z.object({
   failedReason: z.string(),
   attemptsMade: z.number().int(),
   failedAt: z.iso.datetime().nullable(),
+  /** What the job was about, so an operator reaches the approval it holds up (ids and a name only). */
+  approvalId: z.string().nullable(),
+  companyId: z.number().int().nullable(),
+  companyName: z.string().nullable(),
 });
 export type FailedJob = z.infer<typeof FailedJob>;
 

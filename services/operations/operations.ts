@@ -124,6 +124,9 @@ async function queueOverview(app: AppServices, name: string): Promise<QueueOverv
           failedReason: truncate(job.failedReason ?? '', REASON_MAX),
           attemptsMade: job.attemptsMade,
           failedAt: job.finishedOn ? new Date(job.finishedOn).toISOString() : null,
+          approvalId: typeof job.data?.approvalId === 'string' ? job.data.approvalId : null,
+          companyId: Number.isSafeInteger(job.data?.companyId) ? (job.data.companyId as number) : null,
+          companyName: null,
         })),
     };
   } catch {
@@ -271,6 +274,35 @@ async function redisUp(app: AppServices): Promise<boolean> {
   }
 }
 
+/** Each failed job's approval's company and the company's name, from the read models (one query each). */
+async function nameFailedJobs(app: AppServices, queues: QueueOverview[]) {
+  const jobs = queues.flatMap((q) => q.failedJobs);
+  const approvalIds = [...new Set(jobs.flatMap((j) => (j.approvalId ? [j.approvalId] : [])))];
+  try {
+    if (approvalIds.length > 0) {
+      const rows = await app.db
+        .selectFrom('approvals')
+        .select(['id', 'company_id'])
+        .where('id', 'in', approvalIds)
+        .execute();
+      const companyOf = new Map(rows.map((r) => [r.id, r.company_id]));
+      for (const j of jobs)
+        if (j.approvalId && j.companyId === null) j.companyId = companyOf.get(j.approvalId) ?? null;
+    }
+    const companyIds = [...new Set(jobs.flatMap((j) => (j.companyId !== null ? [j.companyId] : [])))];
+    if (companyIds.length === 0) return;
+    const names = new Map(
+      (
+        await app.db.selectFrom('companies').select(['id', 'name']).where('id', 'in', companyIds).execute()
+      ).map((c) => [c.id, c.name]),
+    );
+    for (const j of jobs) if (j.companyId !== null) j.companyName = names.get(j.companyId) ?? null;
+  } catch (err) {
+    // The page still answers with the queues when a read model is away.
+    app.log.warn({ err: (err as Error).message }, 'failed jobs not named');
+  }
+}
+
 /** The overview without the permission check: the live feed computes it once for all subscribers. */
 export async function collectOverview(app: AppServices): Promise<OperationsOverview> {
   const up = await redisUp(app);
@@ -282,6 +314,7 @@ export async function collectOverview(app: AppServices): Promise<OperationsOverv
     parkedEvents(app),
     currentLogHolder(app).catch(() => null),
   ]);
+  await nameFailedJobs(app, queues);
   // Every consumer that has a checkpoint, a parked event, or is a known projection not started yet.
   const byName = new Map<string, ConsumerOverview>();
   const consumer = (name: string) => {

@@ -154,6 +154,14 @@ describe('payment problems are shown where the clerk works', () => {
       );
       expect(mail.envelope.to).toEqual([MANAGER]);
       expect(mail.text).toContain('Generating the NACHA file failed');
+      // The operations page names the company and the approval of the failed job.
+      const ops = await until('the failed job on the operations page', async () => {
+        const o = (await api(t.url, 'GET', '/api/operations', { token: admin })).body.data;
+        return o.queues
+          .flatMap((q: { failedJobs: Array<{ approvalId: string | null }> }) => q.failedJobs)
+          .find((j: { approvalId: string | null }) => j.approvalId === id);
+      });
+      expect(ops).toMatchObject({ name: 'generate-nacha', companyId, companyName: 'Problem Plumbing' });
     } finally {
       await sql('ALTER TABLE nacha_files DROP CONSTRAINT planted_fault');
     }

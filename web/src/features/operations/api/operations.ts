@@ -25,6 +25,9 @@ export const OperationsFields = graphql(`
         failedReason
         attemptsMade
         failedAt
+        approvalId
+        companyId
+        companyName
       }
     }
     consumers {

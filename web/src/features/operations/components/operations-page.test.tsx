@@ -127,6 +127,19 @@ describe('OperationsPage', () => {
                   failedReason: 'disk full',
                   attemptsMade: 3,
                   failedAt: '2026-01-01T10:00:01.000Z',
+                  approvalId: null,
+                  companyId: null,
+                  companyName: null,
+                },
+                {
+                  id: '18',
+                  name: 'generate-nacha',
+                  failedReason: 'the database could not be reached',
+                  attemptsMade: 5,
+                  failedAt: '2026-01-01T10:00:01.500Z',
+                  approvalId: '0f9a1c2e-1111-4222-8333-444455556666',
+                  companyId: 3,
+                  companyName: 'Sunrise Bakery',
                 },
               ],
             },
@@ -157,6 +170,12 @@ describe('OperationsPage', () => {
     expect(job.textContent).toContain('disk full');
     expect(job.textContent).toContain('Attempts: 3');
     expect(within(job).getByRole('button', { name: 'Retry job purge #17' })).toBeTruthy();
+    // A payment job names the company and links to the approval it holds up.
+    const payment = screen.getByTestId('failed-job-18');
+    expect(payment.textContent).toContain('Sunrise Bakery');
+    expect(within(payment).getByRole('link', { name: 'approval 0f9a1c2e' }).getAttribute('href')).toBe(
+      '/approvals/0f9a1c2e-1111-4222-8333-444455556666',
+    );
     const parked = screen.getByTestId('parked-e1');
     expect(parked.textContent).toContain('no such row');
     expect(within(parked).getByRole('button', { name: 'Retry UserRegistered in pm:users' })).toBeTruthy();

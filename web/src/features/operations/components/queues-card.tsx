@@ -1,5 +1,7 @@
-// Queues: each BullMQ queue's counts, and its failed jobs (newest first) with their error and a retry.
+// Queues: each BullMQ queue's counts, and its failed jobs (newest first) with their error, the approval
+// and company they hold up (linked), and a retry.
 import { ListTodo } from 'lucide-react';
+import { Link } from 'react-router-dom';
 import { Badge } from '../../../components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';
@@ -91,6 +93,16 @@ export function QueuesCard({
                     <span className="font-medium [overflow-wrap:anywhere]">
                       {queue} / {job.name} <span className="text-muted-foreground">#{job.id}</span>
                     </span>
+                    {job.approvalId ? (
+                      <span className="[overflow-wrap:anywhere]">
+                        {job.companyName ?? 'A company'}:{' '}
+                        <Link className="underline" to={`/approvals/${job.approvalId}`}>
+                          approval {job.approvalId.slice(0, 8)}
+                        </Link>
+                      </span>
+                    ) : job.companyName ? (
+                      <span className="[overflow-wrap:anywhere]">{job.companyName}</span>
+                    ) : null}
                     <span className="text-destructive [overflow-wrap:anywhere]">
                       {job.failedReason || 'No reason given'}
                     </span>
