@@ -22,6 +22,7 @@ import {
   PAYMENT_EVENT_TYPES,
   PAYMENT_STATUS_EVENTS,
 } from './approval-payments.js';
+import { PAYMENT_HELD } from './payment-problems.js';
 import type { ApprovalReadTables, ApprovalsTable } from './tables.js';
 
 export type { ApprovalCountsTable, ApprovalsTable, ApprovalsTables } from './tables.js';
@@ -111,6 +112,10 @@ export const approvalsProjection: Projection<ApprovalReadTables> = {
     await index('company_created', '(company_id, created_at DESC, id DESC)');
     await index('priority_created', '(priority_rank, created_at DESC, id DESC)');
     await index('creator', '(created_by)');
+    // The list filtered by a payment problem and the dashboard's counts of them: the few held rows.
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id('approvals_payment_held_idx')} ON ${sql.id(schema, 'approvals')} (created_at DESC, id DESC) WHERE NOT deleted AND ${sql.raw(PAYMENT_HELD)}`.execute(
+      db,
+    );
     await sql`CREATE TABLE IF NOT EXISTS ${sql.id(schema, 'approval_counts')} (
       company_id integer NOT NULL,
       status text NOT NULL,

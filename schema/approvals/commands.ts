@@ -135,11 +135,27 @@ const status = z.preprocess(
   ),
 );
 
+/**
+ * What holds an approval's payment, as the list filters it: `any` every problem someone must act on
+ * (all but one that only waits for the next banking day), `file` a NACHA file that could not be made
+ * (waiting on a fix, or its job failed), `sync` a QuickBooks record that failed after the bank paid
+ * (or its job failed), `waiting` a file that waits for the next banking day and nothing else.
+ */
+export const PaymentProblemFilter = z.enum(['any', 'file', 'sync', 'waiting'], {
+  error: 'problem must be any, file, sync or waiting',
+});
+export type PaymentProblemFilter = z.infer<typeof PaymentProblemFilter>;
+const problem = z.preprocess(
+  (v) => (typeof v === 'string' ? v.trim().toLowerCase() : v),
+  PaymentProblemFilter,
+);
+
 export const ApprovalFilters = z.object({
   search: optional(plainText(255)),
   status: optional(status),
   priority: optional(PriorityInput),
   companyId: optional(id),
+  problem: optional(problem),
 });
 
 export const ApprovalListInput = ApprovalFilters.extend({

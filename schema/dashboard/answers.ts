@@ -17,6 +17,16 @@ export const DashboardStats = z.object({
   totalCompanies: z.number().int(),
   activeUsers: z.number().int(),
   pendingApprovals: z.number().int(),
+  paymentsNeedingAttention: z
+    .number()
+    .int()
+    .describe(
+      'Approvals whose payment someone must act on: a failed job, a file waiting on a fix, a failed QuickBooks record',
+    ),
+  paymentsWaiting: z
+    .number()
+    .int()
+    .describe('Approvals whose file only waits for the next banking day (the day’s file limit)'),
   totalApiKeys: z.number().int(),
   recentActivity: z.array(ActivityItem),
 });

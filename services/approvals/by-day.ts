@@ -2,10 +2,12 @@
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import { ApprovalsByDayInput } from '../../schema/approvals/commands.js';
+import type { ApprovalStatus } from '../../schema/approvals/events.js';
 import type { ApprovalsDay as ApprovalsDayAnswer } from '../../schema/dashboard/answers.js';
 import type { AppServices } from '../app/context.js';
 import { type Actor, authorize } from '../auth/permissions.js';
 import { parseInput } from '../shared/errors.js';
+import { APPROVED_GROUP } from './list.js';
 import { num } from './rows.js';
 
 export type ApprovalsDay = z.infer<typeof ApprovalsDayAnswer>;
@@ -13,6 +15,8 @@ export type ApprovalsDay = z.infer<typeof ApprovalsDayAnswer>;
 /**
  * The dashboard's chart (issue 12 item 8): approvals created each day of the last `days` days (UTC),
  * by their status now; days without any are zeros. Counts only, so it sits with the dashboard's figures.
+ * 'approved' counts the payment statuses after it too, as the stats' Approved card does: each approval
+ * is in exactly one series, so the series add up to the day's total.
  */
 export async function approvalsByDay(
   app: AppServices,
@@ -45,7 +49,10 @@ export async function approvalsByDay(
     const d = byDate.get(r.day);
     if (!d) continue;
     const n = num(r.n);
-    const key = r.status.toLowerCase() as 'pending' | 'approved' | 'rejected' | 'expired';
+    const status = r.status as ApprovalStatus;
+    const key = APPROVED_GROUP.includes(status)
+      ? 'approved'
+      : (status.toLowerCase() as 'pending' | 'rejected' | 'expired');
     if (key in d) d[key] += n;
     d.total += n;
   }

@@ -1,7 +1,8 @@
 // GET /approvals: the list with filters, search, sorting and paging (kept in memory while its read
 // models stand still), and the list rows the live pushes read.
 import { sql } from 'kysely';
-import { ApprovalListInput } from '../../schema/approvals/commands.js';
+import { paymentProblemWhere } from '../../projections/approvals/payment-problems.js';
+import { ApprovalListInput, type PaymentProblemFilter } from '../../schema/approvals/commands.js';
 import type { ApprovalStatus, Priority } from '../../schema/approvals/events.js';
 import type { AppServices } from '../app/context.js';
 import { readCached } from '../app/read-cache.js';
@@ -33,6 +34,8 @@ export type Filters = {
   status?: ApprovalStatus;
   priority?: Priority;
   companyId?: number;
+  /** What holds the payment (a file, a sync, the day's file limit), as the rows' paymentProblem says. */
+  problem?: PaymentProblemFilter;
   /** The reader's companies (staff scope); absent: every company. */
   companyIds?: readonly number[];
 };
@@ -59,6 +62,7 @@ export function filtered<Q extends ReturnType<typeof approvalRows>>(q: Q, f: Fil
   if (f.status) x = x.where('a.status', 'in', statusesOf(f.status));
   if (f.priority) x = x.where('a.priority', '=', f.priority);
   if (f.companyId !== undefined) x = x.where('a.company_id', '=', f.companyId);
+  if (f.problem) x = x.where(paymentProblemWhere(f.problem, 'a'));
   if (f.companyIds)
     x = f.companyIds.length > 0 ? x.where('a.company_id', 'in', f.companyIds) : x.where(sql<boolean>`false`);
   if (f.search) {
@@ -116,7 +120,8 @@ async function readApprovalPage(
       .limit(sql.lit(limit))
       .offset(sql.lit((page - 1) * limit))
       .execute(),
-    input.search
+    // The running totals know status, priority and company only; a search or a problem is counted.
+    input.search || input.problem
       ? countQ.select((eb) => eb.fn.countAll<string>().as('n')).executeTakeFirstOrThrow()
       : countFromTotals(app, input),
   ]);

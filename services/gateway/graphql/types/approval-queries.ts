@@ -2,6 +2,7 @@
 // stats, the /bills candidates, the manager picker, the CSV export, the policy and the dashboard's
 // chart.
 
+import { PaymentProblemFilter } from '../../../../schema/approvals/commands.js';
 import { approvalAsOf } from '../../../approvals/as-of.js';
 import { billsForApproval } from '../../../approvals/bills.js';
 import { approvalsByDay } from '../../../approvals/by-day.js';
@@ -46,6 +47,13 @@ const SortEnum = builder.enumType('ApprovalSortBy', {
   ] as const,
 });
 const SortOrderEnum = builder.enumType('SortOrder', { values: ['asc', 'desc'] as const });
+const ProblemFilterEnum = builder.enumType('ApprovalPaymentProblemFilter', {
+  description:
+    'What holds the payment: ANY (someone must act: all but WAITING), FILE (the NACHA file could not be made), SYNC (QuickBooks did not record what the bank paid), WAITING (the file waits for the next banking day).',
+  values: Object.fromEntries(
+    PaymentProblemFilter.options.map((v) => [v.toUpperCase(), { value: v }]),
+  ) as Record<Uppercase<PaymentProblemFilter>, { value: PaymentProblemFilter }>,
+});
 
 builder.queryField('approvals', (t) =>
   t.field({
@@ -57,6 +65,7 @@ builder.queryField('approvals', (t) =>
       status: t.arg({ type: StatusEnum, required: false }),
       priority: t.arg({ type: PriorityEnum, required: false }),
       companyId: t.arg.int({ required: false }),
+      problem: t.arg({ type: ProblemFilterEnum, required: false }),
       page: t.arg.int({ required: false }),
       limit: t.arg.int({ required: false }),
       sortBy: t.arg({ type: SortEnum, required: false }),
@@ -134,6 +143,7 @@ builder.queryField('approvalsExport', (t) =>
       status: t.arg({ type: StatusEnum, required: false }),
       priority: t.arg({ type: PriorityEnum, required: false }),
       companyId: t.arg.int({ required: false }),
+      problem: t.arg({ type: ProblemFilterEnum, required: false }),
       format: t.arg({ type: ExportFormatEnum, required: false }),
     },
     resolve: (_, args, ctx) => run(() => approvalsExportFile(ctx.app, ctx.actor, withoutNulls(args))),
