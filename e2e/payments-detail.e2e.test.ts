@@ -3,7 +3,7 @@
 // approval is approved, its file generated, confirmed at the bank and paid; each move shows in both
 // without a reload (the 'Ready for ACH' box, the NACHA card with its file, the sync card). The
 // downloaded file is the one the project's validator accepts; the penny test's toast; Regenerate
-// refused at the bank under the spec's title; a sync that failed (no payment account) retried from
+// disabled at the bank, saying why; a sync that failed (no payment account) retried from
 // the card until SUCCESS; the row menu's Regenerate NACHA; a phone-sized detail without sideways
 // scrolling. The confirmations are sent as the confirm page would, as commands
 // (the e-mail link's own path is covered by the link tests and e2e/payments.e2e.test.ts).
@@ -183,9 +183,12 @@ describe('the approval detail along the payment path', () => {
 
       await confirm(id, 'MarkBankUploaded');
       for (const { page } of [a, b]) await status(page).filter({ hasText: 'Bank Uploaded' }).waitFor();
-      await a.page.getByRole('button', { name: 'Regenerate NACHA File' }).click();
-      await expectToast(a.page, 'Failed to regenerate NACHA file');
-      await a.page.getByTestId('toast').filter({ hasText: 'already at the bank' }).waitFor();
+      // At the bank Regenerate is still shown, disabled, saying why (the server would refuse it).
+      await a.page
+        .getByTestId('regenerate-blocked')
+        .filter({ hasText: 'already at the bank: a second file would pay the vendors twice' })
+        .waitFor();
+      expect(await a.page.getByRole('button', { name: 'Regenerate NACHA File' }).isDisabled()).toBe(true);
 
       // Paid, but the company has no QuickBooks payment account yet: the sync fails and says why.
       await confirm(id, 'MarkPaymentCompleted');

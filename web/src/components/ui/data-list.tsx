@@ -57,6 +57,8 @@ export interface RowAction {
   label: string;
   onSelect: () => void;
   disabled?: boolean;
+  /** Why the item is disabled, written under its label (readable, not only a tooltip). */
+  reason?: string | null;
   destructive?: boolean;
   /** A separator above this item. */
   separated?: boolean;
@@ -243,7 +245,14 @@ export function RowMenu({
               disabled={a.disabled}
               onSelect={a.onSelect}
             >
-              {a.label}
+              {a.reason ? (
+                <span className="grid max-w-64 gap-0.5">
+                  <span>{a.label}</span>
+                  <span className="text-xs whitespace-normal text-muted-foreground">{a.reason}</span>
+                </span>
+              ) : (
+                a.label
+              )}
             </DropdownMenuItem>
           </Fragment>
         ))}

@@ -7,7 +7,10 @@
 import { graphql, type ResultOf, type VariablesOf } from '../../../lib/graphql';
 import { downloadFile } from '../../../lib/transfer';
 
-/** What a list row shows; the detail adds the bills, the people and the policy's bearing. */
+/**
+ * What a list row shows; the detail adds the bills, the people and the policy's bearing. The row
+ * says what holds its payment (paymentProblem), so the list, the badge and the detail say it alike.
+ */
 export const ApprovalRowFields = graphql(`
   fragment ApprovalRowFields on Approval @_unmask {
     id
@@ -26,12 +29,21 @@ export const ApprovalRowFields = graphql(`
     awaitingSecondApproval
     viewerMayApprove
     approveBlockedReason
+    paymentProblem {
+      kind
+      message
+      at
+      retry
+      queue
+      jobId
+    }
     createdAt
     updatedAt
   }
 `);
 
 export type ApprovalRow = ResultOf<typeof ApprovalRowFields>;
+export type PaymentProblem = NonNullable<ApprovalRow['paymentProblem']>;
 export type ApprovalStatus = ApprovalRow['status'];
 export type Priority = ApprovalRow['priority'];
 
@@ -42,6 +54,7 @@ export const ApprovalsQuery = graphql(
       $companyId: Int
       $status: ApprovalStatus
       $priority: ApprovalPriority
+      $problem: ApprovalPaymentProblemFilter
       $page: Int
       $limit: Int
       $sortBy: ApprovalSortBy
@@ -52,6 +65,7 @@ export const ApprovalsQuery = graphql(
         companyId: $companyId
         status: $status
         priority: $priority
+        problem: $problem
         page: $page
         limit: $limit
         sortBy: $sortBy
@@ -455,6 +469,8 @@ export interface ApprovalFilters {
   companyId: string;
   status: string;
   priority: string;
+  /** What holds the payment: any, file, sync or waiting (the URL's and REST's words); '' for all. */
+  problem: string;
 }
 
 const A = '/api/bill-approval/approvals';
@@ -475,6 +491,7 @@ export function exportApprovals(filters: ApprovalFilters): Promise<string> {
   if (filters.companyId) q.set('companyId', filters.companyId);
   if (filters.status) q.set('status', filters.status);
   if (filters.priority) q.set('priority', filters.priority);
+  if (filters.problem) q.set('problem', filters.problem);
   q.set('format', 'csv');
   return downloadFile(`${A}/export?${q}`, 'approvals-export.csv', 'Failed to export approvals');
 }

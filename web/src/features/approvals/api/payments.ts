@@ -119,6 +119,17 @@ export const RetryQbSync = graphql(`
   }
 `);
 
+/**
+ * A payment job that failed for good, run again (ADMIN: the operations page's retry, offered where
+ * the approval says what holds its payment). The approval's problem ends when the job goes through,
+ * and its push re-reads the screen.
+ */
+export const RetryPaymentJob = graphql(`
+  mutation ApprovalRetryPaymentJob($queue: String!, $jobId: String!) {
+    retryFailedJob(queue: $queue, jobId: $jobId)
+  }
+`);
+
 /** The approval as the token check answers it (the REST approval's shape; what the page reads). */
 export interface TokenApproval {
   id: string;

@@ -7,8 +7,15 @@ import { type Column, RowMenu } from '../../../components/ui/data-list';
 import { DateTimeStack } from '../../../components/ui/date-time-stack';
 import { formatCurrency } from '../../../lib/utils';
 import type { ApprovalRow } from '../api/approvals';
-import { managerLabel, NACHA_STATUSES, percent, shortId } from '../utils/approval-rules';
+import {
+  managerLabel,
+  NACHA_STATUSES,
+  percent,
+  regenerateBlockedReason,
+  shortId,
+} from '../utils/approval-rules';
 import { ApprovalStatusBadge, PriorityBadge } from './approval-badges';
+import { PaymentProblemMarker } from './payment-problem';
 
 /**
  * Which columns show from which width: a phone (under 640 px) sees ID, status and actions, with the
@@ -35,7 +42,10 @@ export interface ApprovalRowActions {
   approve: (a: ApprovalRow) => void;
   reject: (a: ApprovalRow) => void;
   remove: (a: ApprovalRow) => void;
-  /** Regenerate NACHA (spec 2 §2: staff, APPROVED through PAYMENT_COMPLETED). */
+  /**
+   * Regenerate NACHA (spec 2 §2: staff, APPROVED through PAYMENT_COMPLETED); once the file is at the
+   * bank it shows disabled, saying why.
+   */
   regenerate: (a: ApprovalRow) => void;
   view: (a: ApprovalRow) => void;
 }
@@ -102,6 +112,7 @@ export function approvalColumns(actions: ApprovalRowActions): Column<ApprovalRow
           {a.awaitingSecondApproval ? (
             <span className="mt-1 block text-xs text-muted-foreground">2nd approval due</span>
           ) : null}
+          {a.paymentProblem ? <PaymentProblemMarker problem={a.paymentProblem} /> : null}
         </div>
       ),
     },
@@ -186,7 +197,8 @@ export function approvalColumns(actions: ApprovalRowActions): Column<ApprovalRow
                 actions.staff &&
                   (NACHA_STATUSES as readonly string[]).includes(a.status) && {
                     label: 'Regenerate NACHA',
-                    disabled: busy,
+                    disabled: busy || regenerateBlockedReason(a.status) !== null,
+                    reason: regenerateBlockedReason(a.status),
                     onSelect: () => void actions.regenerate(a),
                   },
                 actions.staff && {

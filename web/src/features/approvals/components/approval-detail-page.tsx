@@ -5,7 +5,10 @@
 // company's policy, re-reads it and its history through the cache (lib/cache-rules.ts). The payment
 // half (NACHA, penny test, QuickBooks payment sync) shows from the approval's payment fields, so a
 // status move pushed from anywhere shows without a reload. ADMIN and MODERATOR export the audit bundle
-// from the history's card; the history is re-read after, showing the export.
+// from the history's card; the history is re-read after, showing the export. What holds the payment
+// shows beside the status and in a banner above the cards, with the retry that helps this viewer;
+// the stored files download for the roles the server lets download them, and nobody else is offered
+// them. Regenerate shows disabled, saying why, once the file is at the bank.
 import { ArrowLeft, Check, Pencil, RefreshCw, X } from 'lucide-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
@@ -30,8 +33,15 @@ import {
   ApproveApproval,
   RejectApproval,
 } from '../api/approvals';
-import { formatDateTime, managerLabel, personName, relativeTime, shortId } from '../utils/approval-rules';
-import { mayRegenerate } from '../utils/payment-rules';
+import {
+  formatDateTime,
+  managerLabel,
+  personName,
+  regenerateBlockedReason,
+  relativeTime,
+  shortId,
+} from '../utils/approval-rules';
+import { mayDownloadFiles, mayRegenerate } from '../utils/payment-rules';
 import { ApprovalStatusBadge, PriorityBadge } from './approval-badges';
 import { ApprovalHistoryList } from './approval-history';
 import { ApproveDialog } from './approve-dialog';
@@ -39,6 +49,7 @@ import { AuditExportButton } from './audit-export-button';
 import { BillCard } from './bill-card';
 import { EditApprovalDialog } from './edit-approval-dialog';
 import { NachaCard, useRegenerateNacha } from './nacha-card';
+import { PaymentProblemBadge, PaymentProblemBanner } from './payment-problem';
 import { QbSyncCard } from './qb-sync-card';
 import { RejectDialog } from './reject-dialog';
 import { type PastView, TimelineScrubber } from './timeline-scrubber';
@@ -126,6 +137,9 @@ export function ApprovalDetailPage() {
   const needsTwo = a.secondApprovalRequired;
   const threshold = a.secondApprovalThreshold;
   const canRegenerate = mayRegenerate(user?.role, a.status) && !deleted && !past;
+  const regenerateBlocked = regenerateBlockedReason(a.status);
+  const canDownload = mayDownloadFiles(user?.role);
+  const live = !deleted && !past;
 
   async function regenerate() {
     setRegenerating(true);
@@ -171,6 +185,7 @@ export function ApprovalDetailPage() {
             <span data-testid="detail-status">
               <ApprovalStatusBadge status={a.status} />
             </span>
+            {a.paymentProblem ? <PaymentProblemBadge problem={a.paymentProblem} /> : null}
             <PriorityBadge priority={a.priority} />
             <span>Created {relativeTime(a.createdAt)} ago</span>
           </span>
@@ -182,7 +197,13 @@ export function ApprovalDetailPage() {
               Refresh
             </Button>
             {canRegenerate ? (
-              <Button variant="outline" onClick={regenerate} disabled={regenerating}>
+              <Button
+                variant="outline"
+                onClick={regenerate}
+                disabled={regenerating || regenerateBlocked !== null}
+                title={regenerateBlocked ?? undefined}
+                aria-describedby={regenerateBlocked ? 'nacha-regenerate-blocked' : undefined}
+              >
                 <RefreshCw aria-hidden="true" className={regenerating ? 'animate-spin' : undefined} />
                 Regenerate NACHA
               </Button>
@@ -229,6 +250,16 @@ export function ApprovalDetailPage() {
         >
           This approval has been deleted. Its bills are free for a new approval.
         </p>
+      ) : null}
+
+      {a.paymentProblem ? (
+        <PaymentProblemBanner
+          approvalId={a.id}
+          status={a.status}
+          problem={a.paymentProblem}
+          staff={staff && live}
+          admin={user?.role === 'ADMIN' && live}
+        />
       ) : null}
 
       {pending && needsTwo && !a.awaitingSecondApproval && threshold !== null ? (
@@ -366,7 +397,7 @@ export function ApprovalDetailPage() {
               </dl>
             </CardContent>
           </Card>
-          <NachaCard payment={a} canManage={canRegenerate} />
+          <NachaCard payment={a} canManage={canRegenerate} canDownload={canDownload} />
           <QbSyncCard payment={a} staff={staff && !deleted && !past} />
           <Card>
             <CardHeader>
@@ -416,7 +447,7 @@ export function ApprovalDetailPage() {
             ) : (history.data?.approvalHistory ?? []).length === 0 ? (
               <p className="text-sm text-muted-foreground">No activity yet.</p>
             ) : (
-              <ApprovalHistoryList steps={history.data?.approvalHistory ?? []} />
+              <ApprovalHistoryList steps={history.data?.approvalHistory ?? []} canDownload={canDownload} />
             )}
           </CardContent>
         </Card>

@@ -62,7 +62,7 @@ function Value({ value }: { value: string | null }) {
   return <span className="font-medium">{value}</span>;
 }
 
-function Step({ step }: { step: HistoryStep }) {
+function Step({ step, canDownload }: { step: HistoryStep; canDownload: boolean }) {
   const badge = ACTOR_BADGES[step.actorKind];
   const source = sourceOf(step.stream);
   // A rejection's text is its reason: said once, as the reason.
@@ -110,7 +110,7 @@ function Step({ step }: { step: HistoryStep }) {
           <span data-testid="history-reason">{step.reason}</span>
         </p>
       ) : null}
-      {step.downloadUrl ? (
+      {step.downloadUrl && canDownload ? (
         <Button
           variant="link"
           size="sm"
@@ -125,12 +125,21 @@ function Step({ step }: { step: HistoryStep }) {
   );
 }
 
-/** The steps, oldest first, as the server orders them (by log position). */
-export function ApprovalHistoryList({ steps }: { steps: readonly HistoryStep[] }) {
+/**
+ * The steps, oldest first, as the server orders them (by log position). A step's file is offered
+ * only to a viewer whose role may download it (`canDownload`: ADMIN, MODERATOR).
+ */
+export function ApprovalHistoryList({
+  steps,
+  canDownload = true,
+}: {
+  steps: readonly HistoryStep[];
+  canDownload?: boolean;
+}) {
   return (
     <ol className="grid gap-3" data-testid="history">
       {steps.map((h) => (
-        <Step key={h.id} step={h} />
+        <Step key={h.id} step={h} canDownload={canDownload} />
       ))}
     </ol>
   );

@@ -25,6 +25,7 @@ import {
   ApprovalsQuery,
   BulkApprove,
   CompanyChoicesQuery,
+  type PaymentProblem,
 } from '../api/approvals';
 import { RegenerateNacha } from '../api/payments';
 import { ApprovalsPage } from './approvals-page';
@@ -46,10 +47,17 @@ const approval = (i: number, over: Partial<ApprovalRow> = {}): ApprovalRow => ({
   awaitingSecondApproval: false,
   viewerMayApprove: true,
   approveBlockedReason: null,
+  paymentProblem: null,
   createdAt: '2026-11-20T10:00:00.000Z',
   updatedAt: '2026-11-20T10:00:00.000Z',
   ...over,
 });
+
+const problem = (
+  kind: PaymentProblem['kind'],
+  message: string,
+  retry: PaymentProblem['retry'],
+): PaymentProblem => ({ kind, message, retry, at: null, queue: null, jobId: null });
 
 const STATS: ApprovalStats = {
   total: 27,
@@ -75,10 +83,10 @@ function serve(rows: (page: number) => ReturnType<typeof pageOf>) {
   gql.on(ApprovalsQuery, (v) => rows(v.page ?? 1));
 }
 
-function renderPage() {
+function renderPage(path = '/approvals') {
   return render(
     <GraphQLTestProvider mock={gql}>
-      <MemoryRouter initialEntries={['/approvals']}>
+      <MemoryRouter initialEntries={[path]}>
         <ApprovalsPage />
         <Toaster />
       </MemoryRouter>
@@ -117,6 +125,7 @@ describe('ApprovalsPage', () => {
       companyId: null,
       status: null,
       priority: null,
+      problem: null,
       page: 1,
       limit: 10,
       sortBy: 'createdAt',
@@ -307,7 +316,7 @@ describe('ApprovalsPage', () => {
     expect(screen.queryByRole('region', { name: 'Bulk actions' })).toBeNull();
   });
 
-  it('offers Regenerate NACHA in the row menu from APPROVED through PAYMENT_COMPLETED; it posts and says so', async () => {
+  it('offers Regenerate NACHA in the row menu from APPROVED through PAYMENT_COMPLETED, disabled with the reason once the file is at the bank; it posts and says so', async () => {
     const statuses = [
       'APPROVED',
       'NACHA_PENDING',
@@ -325,24 +334,114 @@ describe('ApprovalsPage', () => {
     gql.on(RegenerateNacha, {
       regenerateNacha: {
         message: 'NACHA file version 2 requested',
-        approval: { id: approval(4).id, status: 'NACHA_PENDING' },
+        approval: { id: approval(3).id, status: 'NACHA_PENDING' },
       },
     });
     renderPage();
     const user = userEvent.setup();
     await screen.findByTestId(`approval-row-${approval(1).id}`);
+    const atBank = 'The NACHA file is already at the bank: a second file would pay the vendors twice';
     for (const i of [1, 2, 3, 4, 5, 8, 9]) {
       await user.click(screen.getByRole('button', { name: `Actions for approval 0000000${i}` }));
-      const item = screen.queryByRole('menuitem', { name: 'Regenerate NACHA' });
+      const item = screen.queryByRole('menuitem', { name: /^Regenerate NACHA/ });
       expect(Boolean(item), `row ${i}`).toBe(i <= 5);
-      if (item) expect(item.getAttribute('aria-disabled')).toBeNull();
+      // BANK_UPLOADED and PAYMENT_COMPLETED: shown, disabled, the reason written under it.
+      if (item) expect(item.getAttribute('aria-disabled'), `row ${i}`).toBe(i >= 4 ? 'true' : null);
+      if (item)
+        expect(item.textContent, `row ${i}`).toBe(i >= 4 ? `Regenerate NACHA${atBank}` : 'Regenerate NACHA');
       await user.keyboard('{Escape}');
     }
-    await user.click(screen.getByRole('button', { name: 'Actions for approval 00000004' }));
+    await user.click(screen.getByRole('button', { name: 'Actions for approval 00000005' }));
+    await user.click(screen.getByRole('menuitem', { name: /^Regenerate NACHA/ }));
+    await user.keyboard('{Escape}');
+    expect(gql.calls(RegenerateNacha)).toEqual([]);
+    await user.click(screen.getByRole('button', { name: 'Actions for approval 00000003' }));
     await user.click(screen.getByRole('menuitem', { name: 'Regenerate NACHA' }));
     await screen.findByText('NACHA file regenerated successfully');
     expect(screen.getByText('NACHA file version 2 requested')).toBeTruthy();
-    expect(gql.calls(RegenerateNacha)).toEqual([{ id: approval(4).id }]);
+    expect(gql.calls(RegenerateNacha)).toEqual([{ id: approval(3).id }]);
+  });
+
+  it('says under a row’s status what holds its payment: a warning, or a calm wait for the next banking day', async () => {
+    const fix = 'The NACHA file could not be made: The company has no NACHA settings';
+    const day = 'Today’s 36 NACHA files are made; this one will be made on Dec 8, 2026';
+    serve(() =>
+      pageOf([
+        approval(1, { status: 'NACHA_PENDING', paymentProblem: problem('NACHA', fix, 'REGENERATE') }),
+        approval(2, { status: 'NACHA_PENDING', paymentProblem: problem('WAITING', day, null) }),
+        approval(3, { status: 'APPROVED' }),
+      ]),
+    );
+    renderPage();
+    const first = await screen.findByTestId(`approval-row-${approval(1).id}`);
+    const marker = within(within(first).getByTestId('status')).getByTestId('payment-problem');
+    // Readable as text (a screen reader, a phone), not only as an icon's tooltip.
+    expect(marker.textContent).toBe(`NACHA file needs a fix: ${fix}`);
+    expect(marker.getAttribute('title')).toBe(fix);
+    expect(marker.className).toMatch(/text-red-800/);
+    const second = screen.getByTestId(`approval-row-${approval(2).id}`);
+    const waiting = within(second).getByTestId('payment-problem');
+    expect(waiting.textContent).toBe(`Waiting for the next banking day: ${day}`);
+    expect(waiting.className).toMatch(/text-sky-900/);
+    const third = screen.getByTestId(`approval-row-${approval(3).id}`);
+    expect(within(third).queryByTestId('payment-problem')).toBeNull();
+  });
+
+  it('filters by every status, the payment statuses too, and by what holds the payment', async () => {
+    serve(() => pageOf([]));
+    renderPage();
+    const user = userEvent.setup();
+    await screen.findByText('No approvals found');
+    await user.click(screen.getByRole('button', { name: 'Filters' }));
+    await user.click(screen.getByRole('combobox', { name: 'Status' }));
+    await screen.findByRole('option', { name: 'Bank Uploaded' });
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
+      'All',
+      'Pending',
+      'Approved',
+      'Rejected',
+      'Expired',
+      'NACHA Pending',
+      'NACHA Generated',
+      'Bank Uploaded',
+      'Payment Completed',
+    ]);
+    await user.click(screen.getByRole('option', { name: 'Bank Uploaded' }));
+    await waitFor(() => expect(gql.calls(ApprovalsQuery).at(-1)?.status).toBe('BANK_UPLOADED'));
+    await user.click(screen.getByRole('combobox', { name: 'Payment' }));
+    await screen.findByRole('option', { name: 'NACHA file stuck' });
+    expect(screen.getAllByRole('option').map((o) => o.textContent)).toEqual([
+      'All',
+      'Needs attention',
+      'NACHA file stuck',
+      'QuickBooks sync failed',
+      'Waiting for the next banking day',
+    ]);
+    await user.click(screen.getByRole('option', { name: 'QuickBooks sync failed' }));
+    await waitFor(() =>
+      expect(gql.calls(ApprovalsQuery).at(-1)).toMatchObject({ status: 'BANK_UPLOADED', problem: 'SYNC' }),
+    );
+  });
+
+  it('opens filtered from a link (?problem=any): the filter shows it, and the export carries it', async () => {
+    serve(() => pageOf([]));
+    const { calls } = mockFetch(
+      () =>
+        new Response('ID\n', {
+          status: 200,
+          headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="a.csv"' },
+        }),
+    );
+    captureDownloads();
+    renderPage('/approvals?problem=any');
+    await screen.findByText('No approvals found');
+    expect(gql.calls(ApprovalsQuery)).toHaveLength(1);
+    expect(gql.calls(ApprovalsQuery)[0]).toMatchObject({ problem: 'ANY', status: null });
+    expect(screen.getByRole('combobox', { name: 'Payment' }).textContent).toBe('Needs attention');
+    expect(screen.getByTestId('filters-active')).toBeTruthy();
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Export CSV' }));
+    await screen.findByText('Download started');
+    expect(calls.map((c) => c.url)).toEqual(['/api/bill-approval/approvals/export?problem=any&format=csv']);
   });
 
   it('exports the filtered list as a file through the REST export; a failure says why', async () => {

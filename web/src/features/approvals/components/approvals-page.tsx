@@ -5,10 +5,12 @@
 // approve is disabled, with the server's reason as its title, when the viewer may not approve it.
 // Live: any approval or policy change re-reads the list and its figures together through the cache.
 // Narrow screens show the columns that matter (ID, status, actions; then amount, company …), so
-// nothing is pinned over another column and a phone sees each row's status.
+// nothing is pinned over another column and a phone sees each row's status. A row whose payment is
+// held says so under its status; the Payment filter finds them (a stuck file, a failed sync, a file
+// waiting for the next banking day), and a link may open the list filtered (?problem=any, ?status=…).
 import { Check, Download, Filter, Plus, RefreshCw, X } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Link, useLocation, useNavigate } from 'react-router-dom';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
@@ -47,8 +49,11 @@ import {
   DEFAULT_SORT,
   type PageSize,
   PRIORITIES,
+  PROBLEM_FILTERS,
+  problemFilterOf,
   STATUS_FILTERS,
   shortId,
+  statusFilterOf,
   titleCase,
   toggleSort,
 } from '../utils/approval-rules';
@@ -58,7 +63,7 @@ import { ApprovalsPagination } from './approvals-pagination';
 import { useRegenerateNacha } from './nacha-card';
 import { RejectDialog } from './reject-dialog';
 
-const EMPTY: ApprovalFilters = { search: '', companyId: '', status: '', priority: '' };
+const EMPTY: ApprovalFilters = { search: '', companyId: '', status: '', priority: '', problem: '' };
 
 function toVariables(
   filters: ApprovalFilters,
@@ -71,6 +76,7 @@ function toVariables(
     companyId: filters.companyId ? Number(filters.companyId) : null,
     status: (filters.status || null) as ApprovalsVariables['status'],
     priority: (filters.priority || null) as ApprovalsVariables['priority'],
+    problem: (filters.problem.toUpperCase() || null) as ApprovalsVariables['problem'],
     page,
     limit,
     sortBy: sort.key,
@@ -85,11 +91,19 @@ export function ApprovalsPage() {
   const navigate = useNavigate();
   // The company detail's 'View Approvals' comes with its company chosen.
   const fromCompany = (useLocation().state as { companyId?: number } | null)?.companyId;
-  const list = useListState<Record<keyof ApprovalFilters, string>>(
-    fromCompany ? { ...EMPTY, companyId: String(fromCompany) } : EMPTY,
-  );
+  // A link may open the list filtered: the dashboard's payments needing attention (?problem=any).
+  const [params] = useSearchParams();
+  const fromLink = {
+    status: statusFilterOf(params.get('status')),
+    problem: problemFilterOf(params.get('problem')),
+  };
+  const list = useListState<Record<keyof ApprovalFilters, string>>({
+    ...EMPTY,
+    ...(fromCompany ? { companyId: String(fromCompany) } : {}),
+    ...fromLink,
+  });
   const { filters, page, setPage, setFilter } = list;
-  const [showFilters, setShowFilters] = useState(Boolean(fromCompany));
+  const [showFilters, setShowFilters] = useState(Boolean(fromCompany || fromLink.status || fromLink.problem));
   const [limit, setLimit] = useState<PageSize>(DEFAULT_PAGE_SIZE);
   const [sort, setSort] = useState<ApprovalSort>(DEFAULT_SORT);
   const { selected, toggle, setMany, retain, clear: clearSelection, allOf } = useRowSelection<string>();
@@ -133,7 +147,9 @@ export function ApprovalsPage() {
     retain((id) => pending.has(id));
   }, [rows, retain]);
 
-  const activeFilters = Boolean(filters.search || filters.companyId || filters.status || filters.priority);
+  const activeFilters = Boolean(
+    filters.search || filters.companyId || filters.status || filters.priority || filters.problem,
+  );
 
   async function approveRow(a: ApprovalRow) {
     setBusyRow(a.id);
@@ -301,6 +317,14 @@ export function ApprovalsPage() {
               value={filters.priority}
               onChange={(priority) => setFilter({ priority })}
               options={PRIORITIES.map((p) => ({ value: p, label: titleCase(p) }))}
+            />
+            <FilterSelect
+              id="approval-problem-filter"
+              label="Payment"
+              allLabel="All"
+              value={filters.problem}
+              onChange={(problem) => setFilter({ problem })}
+              options={PROBLEM_FILTERS.map((p) => ({ value: p.value, label: p.label }))}
             />
           </FilterBar>
         ) : null}

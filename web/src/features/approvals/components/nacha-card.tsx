@@ -1,6 +1,8 @@
 // NACHA Information (spec 2 §2 detail): the current file's batch number, name, time and processing
 // status, its download, Regenerate for staff, what to fix while a generation waits on a fix, the
-// earlier versions with their downloads, and the penny test. Shown by nachaCardShown.
+// earlier versions with their downloads, and the penny test. Shown by nachaCardShown. The downloads
+// are offered only to the roles that may download the files; Regenerate shows disabled, saying why,
+// once the file is at the bank.
 import { Download, RefreshCw } from 'lucide-react';
 import { type ReactNode, useCallback, useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
@@ -10,7 +12,7 @@ import { toast } from '../../../components/ui/use-toast';
 import { useGqlMutation } from '../../../lib/use-graphql';
 import { formatCurrency } from '../../../lib/utils';
 import { downloadNachaFile, type PaymentView, RegenerateNacha } from '../api/payments';
-import { formatDate, formatDateTime } from '../utils/approval-rules';
+import { formatDate, formatDateTime, regenerateBlockedReason } from '../utils/approval-rules';
 import { nachaCardShown } from '../utils/payment-rules';
 import { PennyTest } from './penny-test';
 
@@ -73,10 +75,13 @@ export async function runDownload(
 export function NachaCard({
   payment: p,
   canManage,
+  canDownload,
 }: {
   payment: PaymentView;
   /** ADMIN or MODERATOR on a status from APPROVED through PAYMENT_COMPLETED. */
   canManage: boolean;
+  /** The viewer's role may download the stored files (ADMIN, MODERATOR). */
+  canDownload: boolean;
 }) {
   const [busy, setBusy] = useState(false);
   const runRegenerate = useRegenerateNacha();
@@ -85,6 +90,7 @@ export function NachaCard({
   const problems = p.nachaProblems ?? [];
   const skipped = p.nachaSkippedBills ?? [];
   const earlier = (p.nachaFiles ?? []).filter((f) => /^payment$/i.test(f.kind) && !f.current);
+  const atBank = regenerateBlockedReason(p.status);
 
   async function regenerate() {
     setBusy(true);
@@ -163,19 +169,29 @@ export function NachaCard({
         ) : null}
 
         <div className="flex flex-wrap gap-2">
-          {p.nachaFileUrl ? (
+          {p.nachaFileUrl && canDownload ? (
             <Button variant="outline" onClick={() => runDownload(p.nachaFileUrl!, p.nachaFileName)}>
               <Download aria-hidden="true" />
               Download NACHA File
             </Button>
           ) : null}
           {canManage ? (
-            <Button variant="outline" onClick={regenerate} disabled={busy}>
+            <Button
+              variant="outline"
+              onClick={regenerate}
+              disabled={busy || atBank !== null}
+              aria-describedby={atBank ? 'nacha-regenerate-blocked' : undefined}
+            >
               <RefreshCw aria-hidden="true" className={busy ? 'animate-spin' : undefined} />
               Regenerate NACHA File
             </Button>
           ) : null}
         </div>
+        {canManage && atBank ? (
+          <p id="nacha-regenerate-blocked" className="text-muted-foreground" data-testid="regenerate-blocked">
+            {atBank}
+          </p>
+        ) : null}
 
         {earlier.length > 0 ? (
           <div className="grid gap-2">
@@ -190,22 +206,24 @@ export function NachaCard({
                     v{f.version} · <span className="font-mono text-xs">{f.fileName}</span> · batch{' '}
                     {f.batchNumber} · {formatDateTime(f.generatedAt)}
                   </span>
-                  <Button
-                    size="sm"
-                    variant="ghost"
-                    onClick={() => runDownload(f.url, f.fileName)}
-                    aria-label={`Download version ${f.version}`}
-                  >
-                    <Download aria-hidden="true" />
-                    Download
-                  </Button>
+                  {canDownload ? (
+                    <Button
+                      size="sm"
+                      variant="ghost"
+                      onClick={() => runDownload(f.url, f.fileName)}
+                      aria-label={`Download version ${f.version}`}
+                    >
+                      <Download aria-hidden="true" />
+                      Download
+                    </Button>
+                  ) : null}
                 </li>
               ))}
             </ul>
           </div>
         ) : null}
 
-        <PennyTest payment={p} canGenerate={canManage} />
+        <PennyTest payment={p} canGenerate={canManage} canDownload={canDownload} />
       </CardContent>
     </Card>
   );

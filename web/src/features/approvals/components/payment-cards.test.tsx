@@ -65,7 +65,7 @@ afterEach(() => {
 
 describe('NachaCard visibility', () => {
   it('is hidden for a PENDING approval with no file and no penny test', () => {
-    show(<NachaCard payment={payment()} canManage={false} />);
+    show(<NachaCard canDownload payment={payment()} canManage={false} />);
     expect(screen.queryByTestId('nacha-card')).toBeNull();
   });
 
@@ -77,19 +77,19 @@ describe('NachaCard visibility', () => {
     ['a penny test', payment({ pennyTestGenerated: true })],
     ['NACHA_PENDING', payment({ status: 'NACHA_PENDING', nachaProcessingStatus: 'REQUESTED' })],
   ])('shows for %s', (_, p) => {
-    show(<NachaCard payment={p} canManage={false} />);
+    show(<NachaCard canDownload payment={p} canManage={false} />);
     expect(screen.getByTestId('nacha-card')).toBeTruthy();
   });
 
   it('shows the file with its download, and Regenerate and the penny test only for staff', () => {
-    const { unmount } = show(<NachaCard payment={generated()} canManage={false} />);
+    const { unmount } = show(<NachaCard canDownload payment={generated()} canManage={false} />);
     expect(screen.getByTestId('nacha-file-name').textContent).toBe('NACHA_JUNIPER_20261127_B.txt');
     expect(screen.getByTestId('nacha-processing-status').textContent).toBe('Generated');
     expect(screen.getByRole('button', { name: 'Download NACHA File' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Regenerate NACHA File' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Generate Penny Test' })).toBeNull();
     unmount();
-    show(<NachaCard payment={generated({ nachaFileUrl: null })} canManage />);
+    show(<NachaCard canDownload payment={generated({ nachaFileUrl: null })} canManage />);
     expect(screen.queryByRole('button', { name: 'Download NACHA File' })).toBeNull();
     expect(screen.getByRole('button', { name: 'Regenerate NACHA File' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Generate Penny Test' })).toBeTruthy();
@@ -98,6 +98,7 @@ describe('NachaCard visibility', () => {
   it('says what to fix while the generation waits on a fix, and lists the earlier versions', () => {
     show(
       <NachaCard
+        canDownload
         canManage
         payment={payment({
           status: 'NACHA_PENDING',
@@ -140,7 +141,7 @@ describe('NachaCard actions', () => {
         approval: { id: ID, status: 'NACHA_PENDING' },
       },
     });
-    show(<NachaCard payment={generated()} canManage />);
+    show(<NachaCard canDownload payment={generated()} canManage />);
     await userEvent.click(screen.getByRole('button', { name: 'Regenerate NACHA File' }));
     await screen.findByText('NACHA file regenerated successfully');
     expect(screen.getByText('NACHA file version 3 requested')).toBeTruthy();
@@ -148,16 +149,57 @@ describe('NachaCard actions', () => {
   });
 
   it('a refused regenerate is titled as the spec says, with the server’s reason', async () => {
-    gql.on(
-      RegenerateNacha,
-      gqlError('The NACHA file is already at the bank: a second file would pay twice', { code: 'CONFLICT' }),
-    );
-    show(<NachaCard payment={generated({ status: 'BANK_UPLOADED' })} canManage />);
+    gql.on(RegenerateNacha, gqlError('A NACHA file is being generated already', { code: 'CONFLICT' }));
+    show(<NachaCard canDownload payment={generated()} canManage />);
     await userEvent.click(screen.getByRole('button', { name: 'Regenerate NACHA File' }));
     await screen.findByText('Failed to regenerate NACHA file');
-    expect(
-      screen.getByText('The NACHA file is already at the bank: a second file would pay twice'),
-    ).toBeTruthy();
+    expect(screen.getByText('A NACHA file is being generated already')).toBeTruthy();
+  });
+
+  it.each(['BANK_UPLOADED', 'PAYMENT_COMPLETED'])(
+    'at the bank (%s): Regenerate shows disabled, saying why; nothing is sent',
+    (status) => {
+      show(<NachaCard canDownload payment={generated({ status })} canManage />);
+      const button = screen.getByRole('button', { name: 'Regenerate NACHA File' }) as HTMLButtonElement;
+      expect(button.disabled).toBe(true);
+      const reason = screen.getByTestId('regenerate-blocked');
+      expect(reason.textContent).toBe(
+        'The NACHA file is already at the bank: a second file would pay the vendors twice',
+      );
+      expect(button.getAttribute('aria-describedby')).toBe(reason.id);
+      expect(gql.calls(RegenerateNacha)).toEqual([]);
+    },
+  );
+
+  it('offers no download to a viewer whose role may not download the files', () => {
+    show(
+      <NachaCard
+        canDownload={false}
+        canManage={false}
+        payment={generated({
+          pennyTestGenerated: true,
+          pennyTestFileName: 'PENNY_JUNIPER.txt',
+          pennyTestFileUrl: `/api/bill-approval/approvals/${ID}/nacha-files/p1`,
+          nachaFiles: [
+            {
+              fileId: 'f1',
+              kind: 'PAYMENT',
+              fileName: 'NACHA_A.txt',
+              version: 1,
+              batchNumber: 1,
+              generatedAt: '2026-11-26T10:00:00.000Z',
+              url: `/api/bill-approval/approvals/${ID}/nacha-files/f1`,
+              current: false,
+            },
+          ],
+        })}
+      />,
+    );
+    // What the files are still shows; only their downloads are not offered.
+    expect(screen.getByTestId('nacha-file-name').textContent).toBe('NACHA_JUNIPER_20261127_B.txt');
+    expect(within(screen.getByTestId('nacha-earlier')).getByText(/NACHA_A\.txt/)).toBeTruthy();
+    expect(within(screen.getByTestId('penny-test')).getByText('PENNY_JUNIPER.txt')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /Download/ })).toBeNull();
   });
 
   it('downloads the file as text with the bearer token', async () => {
@@ -165,7 +207,7 @@ describe('NachaCard actions', () => {
     const { calls } = mockFetch(
       () => new Response('101 ...', { status: 200, headers: { 'content-type': 'text/plain' } }),
     );
-    show(<NachaCard payment={generated()} canManage={false} />);
+    show(<NachaCard canDownload payment={generated()} canManage={false} />);
     await userEvent.click(screen.getByRole('button', { name: 'Download NACHA File' }));
     await screen.findByText('NACHA file download started');
     expect(calls[0].url).toBe(FILE_URL);
@@ -177,7 +219,7 @@ describe('NachaCard actions', () => {
     gql.on(GeneratePennyTest, {
       generatePennyTest: { testAmount: 1.23, vendorCount: 3, fileName: 'PENNY.txt', batchNumber: 7 },
     });
-    const { unmount } = show(<NachaCard payment={payment({ status: 'APPROVED' })} canManage />);
+    const { unmount } = show(<NachaCard canDownload payment={payment({ status: 'APPROVED' })} canManage />);
     await userEvent.click(screen.getByRole('button', { name: 'Generate Penny Test' }));
     await screen.findByText('Penny Test Generated');
     expect(screen.getByText('Test amount $1.23 to 3 vendors')).toBeTruthy();
@@ -185,6 +227,7 @@ describe('NachaCard actions', () => {
     unmount();
     show(
       <NachaCard
+        canDownload
         canManage={false}
         payment={payment({
           status: 'APPROVED',
@@ -209,7 +252,7 @@ describe('NachaCard actions', () => {
     ['Something else broke', 'Failed to Generate Penny Test'],
   ])('penny test refusal "%s" → "%s", shown 8 s', async (message, title) => {
     gql.on(GeneratePennyTest, gqlError(message));
-    show(<NachaCard payment={payment({ status: 'APPROVED' })} canManage />);
+    show(<NachaCard canDownload payment={payment({ status: 'APPROVED' })} canManage />);
     vi.useFakeTimers({ shouldAdvanceTime: true });
     try {
       await userEvent.click(screen.getByRole('button', { name: 'Generate Penny Test' }));

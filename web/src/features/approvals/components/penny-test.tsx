@@ -1,6 +1,6 @@
 // The penny test of the NACHA card (spec 2 §2, §8): the generator for staff, and the last test's
-// batch number, file name, amount, vendors tested, time and its download. A failure says what to fix
-// in a toast that stays 8 s.
+// batch number, file name, amount, vendors tested, time and its download (for the roles that may
+// download the files). A failure says what to fix in a toast that stays 8 s.
 import { Coins, Download } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -12,7 +12,16 @@ import { downloadNachaFile, GeneratePennyTest, type PaymentView } from '../api/p
 import { formatDateTime } from '../utils/approval-rules';
 import { PENNY_TEST_ERROR_MS, pennyTestFailure } from '../utils/payment-rules';
 
-export function PennyTest({ payment: p, canGenerate }: { payment: PaymentView; canGenerate: boolean }) {
+export function PennyTest({
+  payment: p,
+  canGenerate,
+  canDownload,
+}: {
+  payment: PaymentView;
+  canGenerate: boolean;
+  /** The viewer's role may download the stored files (ADMIN, MODERATOR). */
+  canDownload: boolean;
+}) {
   const generatePennyTest = useGqlMutation(GeneratePennyTest, 'An unexpected error occurred');
   const [running, setRunning] = useState(false);
   const [downloading, setDownloading] = useState(false);
@@ -79,7 +88,7 @@ export function PennyTest({ payment: p, canGenerate }: { payment: PaymentView; c
             <dt className="text-muted-foreground">Generated</dt>
             <dd>{formatDateTime(p.pennyTestGeneratedAt)}</dd>
           </dl>
-          {p.pennyTestFileUrl ? (
+          {p.pennyTestFileUrl && canDownload ? (
             <Button size="sm" variant="outline" className="w-fit" onClick={download} disabled={downloading}>
               <Download aria-hidden="true" />
               Download Penny Test File

@@ -32,6 +32,7 @@ export const sampleApproval = (over: Partial<Approval> = {}): Approval => ({
   secondApprovalRequired: true,
   viewerMayApprove: true,
   approveBlockedReason: null,
+  paymentProblem: null,
   approvalDate: null,
   rejectionDate: null,
   rejectionReason: null,

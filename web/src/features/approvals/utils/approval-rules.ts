@@ -31,11 +31,43 @@ export function toggleSort(current: ApprovalSort, key: ApprovalSortKey): Approva
   return { key, direction: key === 'createdAt' ? 'desc' : 'asc' };
 }
 
-/** The list filter offers these (spec 2 §4); the other statuses come with later issues. */
-export const STATUS_FILTERS = ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED'] as const;
+/**
+ * The list's status filter (spec 2 §4), the payment statuses too. 'Approved' keeps matching an
+ * approval along the payment path (the server's approved group); each payment status only itself.
+ */
+export const STATUS_FILTERS = [
+  'PENDING',
+  'APPROVED',
+  'REJECTED',
+  'EXPIRED',
+  'NACHA_PENDING',
+  'NACHA_GENERATED',
+  'BANK_UPLOADED',
+  'PAYMENT_COMPLETED',
+] as const;
+
+/** The list's payment filter: what holds the payment, in the URL's and REST's words. */
+export const PROBLEM_FILTERS = [
+  { value: 'any', label: 'Needs attention' },
+  { value: 'file', label: 'NACHA file stuck' },
+  { value: 'sync', label: 'QuickBooks sync failed' },
+  { value: 'waiting', label: 'Waiting for the next banking day' },
+] as const;
+
+/** A URL's or a select's word as the list's problem filter; '' when it is not one. */
+export function problemFilterOf(value: string | null | undefined): string {
+  const v = (value ?? '').trim().toLowerCase();
+  return PROBLEM_FILTERS.some((p) => p.value === v) ? v : '';
+}
+
+/** A URL's status as the list's status filter; '' when it is not one. */
+export function statusFilterOf(value: string | null | undefined): string {
+  const v = (value ?? '').trim().toUpperCase();
+  return (STATUS_FILTERS as readonly string[]).includes(v) ? v : '';
+}
 export const PRIORITIES = ['URGENT', 'HIGH', 'MEDIUM', 'LOW'] as const;
 
-/** The statuses from which NACHA can be regenerated (spec 2 §2, §4). */
+/** The statuses from which Regenerate NACHA is offered (spec 2 §2, §4). */
 export const NACHA_STATUSES = [
   'APPROVED',
   'NACHA_GENERATED',
@@ -43,6 +75,16 @@ export const NACHA_STATUSES = [
   'BANK_UPLOADED',
   'PAYMENT_COMPLETED',
 ] as const;
+
+/** Once the bank has the file, a second one would pay again: Regenerate shows, disabled, saying so. */
+export const AT_BANK_STATUSES = ['BANK_UPLOADED', 'PAYMENT_COMPLETED'] as const;
+export const REGENERATE_AT_BANK =
+  'The NACHA file is already at the bank: a second file would pay the vendors twice';
+
+/** Why Regenerate NACHA cannot run for an approval in this status; null when it can. */
+export function regenerateBlockedReason(status: string): string | null {
+  return (AT_BANK_STATUSES as readonly string[]).includes(status) ? REGENERATE_AT_BANK : null;
+}
 
 /** Whether a bill on /bills may go in a new approval: not in an open one, not refused. */
 export function billSelectable(b: { inOpenApproval: boolean; refusedReason?: string | null }): boolean {

@@ -31,6 +31,14 @@ export function nachaCardShown(p: PaymentView): boolean {
   );
 }
 
+/**
+ * The stored NACHA and penny-test files (the card's downloads, the history's): ADMIN and MODERATOR
+ * only, as the server's approvals.nachaDownload permits (a file holds every vendor's account number).
+ */
+export function mayDownloadFiles(role: string | null | undefined): boolean {
+  return role === 'ADMIN' || role === 'MODERATOR';
+}
+
 /** Regenerate NACHA and the penny test: ADMIN or MODERATOR, from APPROVED through PAYMENT_COMPLETED. */
 export function mayRegenerate(role: string | null | undefined, status: string): boolean {
   return (role === 'ADMIN' || role === 'MODERATOR') && (NACHA_STATUSES as readonly string[]).includes(status);

@@ -9,6 +9,8 @@ export const DashboardStatsQuery = graphql(`
       totalCompanies
       activeUsers
       pendingApprovals
+      paymentsNeedingAttention
+      paymentsWaiting
       totalApiKeys
       recentActivity {
         id
@@ -28,6 +30,8 @@ export const EMPTY_DASHBOARD_STATS: DashboardStats = {
   totalCompanies: 0,
   activeUsers: 0,
   pendingApprovals: 0,
+  paymentsNeedingAttention: 0,
+  paymentsWaiting: 0,
   totalApiKeys: 0,
   recentActivity: [],
 };

@@ -37,6 +37,8 @@ const stats = (over: Partial<DashboardStats> = {}): DashboardStats => ({
   totalCompanies: 12,
   activeUsers: 34,
   pendingApprovals: 5,
+  paymentsNeedingAttention: 0,
+  paymentsWaiting: 0,
   totalApiKeys: 0,
   recentActivity: activity(7),
   ...over,
@@ -297,6 +299,41 @@ describe('DashboardPage', () => {
     });
     await vi.waitFor(() => expect(statValue('Pending Approvals')).toBe('6'));
     expect(statsCalls()).toBe(2);
+  });
+
+  it('counts the payments needing attention apart from those waiting for the next banking day, each linking to the list so filtered, and follows pushes', async () => {
+    let attention = 3;
+    gql
+      .on(DashboardStatsQuery, () => ({
+        dashboardStats: stats({ paymentsNeedingAttention: attention, paymentsWaiting: 2 }),
+      }))
+      .on(SystemHealthQuery, { systemHealth: health() });
+    renderPage();
+    await screen.findByText('Person 7 signed in');
+    const card = screen.getByRole('group', { name: 'Payments needing attention' });
+    const value = within(card).getByRole('link', { name: 'Payments needing attention: 3, show them' });
+    expect(value.textContent).toBe('3');
+    expect(value.getAttribute('href')).toBe('/approvals?problem=any');
+    const waiting = within(card).getByTestId('stat-payments-waiting');
+    expect(waiting.textContent).toBe('2 waiting for the next banking day');
+    expect(waiting.getAttribute('href')).toBe('/approvals?problem=waiting');
+    attention = 2;
+    act(() => {
+      gql.push(ApprovalsChanged, {
+        approvalChanged: { id: 'apr-1', type: 'PaymentJobRecovered', status: null },
+      });
+    });
+    await vi.waitFor(() => expect(statValue('Payments needing attention')).toBe('2'));
+  });
+
+  it('shows no waiting line when no file waits', async () => {
+    gql
+      .on(DashboardStatsQuery, { dashboardStats: stats() })
+      .on(SystemHealthQuery, { systemHealth: health() });
+    renderPage();
+    await screen.findByText('Person 7 signed in');
+    expect(statValue('Payments needing attention')).toBe('0');
+    expect(screen.queryByTestId('stat-payments-waiting')).toBeNull();
   });
 
   it('does not open the activity feed for a non-admin', async () => {

@@ -1,7 +1,8 @@
 // The dashboard (spec 1 §2): heading and welcome, System Health (refetched every 30 s), the three
 // figures, Recent Activity (at most 5, newest first) and Quick Actions. Figures and activity follow
 // what happens elsewhere live, over the GraphQL subscriptions, without a reload: every push re-reads
-// the figures through the cache, so Pending Approvals moves with the chart.
+// the figures through the cache, so Pending Approvals moves with the chart. Payments needing
+// attention (and those waiting for the next banking day) open the approvals list filtered that way.
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
@@ -22,6 +23,7 @@ import {
 import { useLiveDashboard } from '../api/use-live-dashboard';
 import { mergeActivity } from '../utils/activity';
 import { HEALTH_REFRESH_MS, RETRY_DELAY_MS } from '../utils/dashboard-constants';
+import { PaymentsAttentionCard } from './payments-attention-card';
 import { QuickActionsCard } from './quick-actions-card';
 import { RecentActivityCard } from './recent-activity-card';
 import { StatCards } from './stat-cards';
@@ -101,6 +103,7 @@ export function DashboardPage({
       />
 
       <StatCards stats={figures} loading={stats.loading && !stats.data} />
+      <PaymentsAttentionCard stats={figures} loading={stats.loading && !stats.data} />
 
       <Suspense fallback={null}>
         <ApprovalsChart />
