@@ -1,7 +1,8 @@
 // /approvals/{id}/confirm in jsdom against a scripted fetch (spec 2 §2, §5, §8): the parameters'
 // errors, the token check with the bearer, 'Logged in as', the approval's details and bills, the
-// payment-completed step and its button rules (no bank-uploaded button), 'All Done!', the success
-// toast and the 2 s redirect, and the three failure screens of the token check.
+// payment-completed step and its button rules (no bank-uploaded button), 'All Done!' with no action
+// asked beside it, who is signed in against who the link was sent to, the success toast and the 2 s
+// redirect, and the three failure screens of the token check.
 import { act, cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
@@ -124,6 +125,9 @@ describe('ApprovalConfirmPage', () => {
     expect(
       (screen.getByRole('button', { name: 'Payment Already Completed' }) as HTMLButtonElement).disabled,
     ).toBe(true);
+    // Done: nothing is asked any more.
+    expect(screen.queryByText('ACTION REQUIRED')).toBeNull();
+    expect(screen.queryByText('CLICK TO CONFIRM: Payment Completed')).toBeNull();
     await act(() => vi.advanceTimersByTimeAsync(1500));
     expect(screen.queryByText('Approval page')).toBeNull();
     await act(() => vi.advanceTimersByTimeAsync(600));
@@ -142,6 +146,39 @@ describe('ApprovalConfirmPage', () => {
     expect((button as HTMLButtonElement).disabled).toBe(true);
     expect(screen.getByRole('heading', { name: 'Payment Processing Complete' })).toBeTruthy();
     expect(screen.getByText('All Done!')).toBeTruthy();
+    // One message: all done, and no action asked for beside it.
+    expect(screen.queryByText('ACTION REQUIRED')).toBeNull();
+    expect(screen.queryByText('STEP 2')).toBeNull();
+    expect(screen.getByText('NO ACTION REQUIRED')).toBeTruthy();
+  });
+
+  it('signed in as another than the link’s recipient: Logged in as is the session’s user, the recipient named as such', async () => {
+    sessionStore.setUser({
+      ...sampleUser,
+      email: 'uma.user@billflow.local',
+      firstName: 'Uma',
+      lastName: 'User',
+      role: 'USER',
+    });
+    mockFetch(() =>
+      json(200, {
+        success: true,
+        data: {
+          ...verification(),
+          user: { name: 'Ravi Menon', email: 'ravi.menon@client.test', role: 'RECIPIENT' },
+        },
+      }),
+    );
+    open('?token=t&action=payment-completed');
+    await screen.findByText('ACTION REQUIRED');
+    expect(screen.getByTestId('logged-in-as').textContent).toBe(
+      'NameUma UserEmailuma.user@billflow.localRoleUSER',
+    );
+    expect(screen.getByTestId('link-recipient').textContent).toBe(
+      'This link was sent to Ravi Menon (ravi.menon@client.test); confirming records the step as theirs.',
+    );
+    expect(screen.queryByText('RECIPIENT')).toBeNull();
+    expect(screen.queryByText('All Done!')).toBeNull();
   });
 
   it('a used link: the server names only the id and status; the page says the step is done, no details', async () => {
@@ -173,9 +210,35 @@ describe('ApprovalConfirmPage', () => {
       true,
     );
     expect(screen.getByText('All Done!')).toBeTruthy();
+    expect(screen.queryByText('ACTION REQUIRED')).toBeNull();
     expect(screen.queryByTestId('confirm-bills')).toBeNull();
     expect(screen.queryByText('Total amount')).toBeNull();
     expect(screen.queryByText('Assigned manager')).toBeNull();
+  });
+
+  it('a used bank-upload link before the payment: no action asked, no All Done!', async () => {
+    mockFetch(() =>
+      json(200, {
+        success: true,
+        data: {
+          approval: { id: ID, status: 'BANK_UPLOADED' },
+          user: null,
+          statusInfo: {
+            canMarkAsPaid: false,
+            isAlreadyPaid: false,
+            canMarkAsUploaded: false,
+            isAlreadyUploaded: true,
+          },
+          link: { action: 'bank-uploaded', expiresAt: '2026-12-01T10:00:00.000Z', stepDone: true },
+        },
+      }),
+    );
+    open('?token=link-tok&action=bank-uploaded');
+    await screen.findByTestId('confirm-step-done');
+    expect(screen.getByTestId('confirm-status').textContent).toBe('Bank Uploaded');
+    expect(screen.queryByText('ACTION REQUIRED')).toBeNull();
+    expect(screen.queryByText('All Done!')).toBeNull();
+    expect(screen.queryByRole('button', { name: /Payment/ })).toBeNull();
   });
 
   it('not yet uploaded: Mark as Payment Completed, disabled', async () => {

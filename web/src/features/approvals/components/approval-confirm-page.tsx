@@ -3,6 +3,9 @@
 // page says who is signed in, shows the approval, and with an action offers only the payment-completed
 // step (POST payment-completed?token): disabled while it runs or when the server says it cannot be
 // marked; on success a toast, then the approval after 2 s. A refused token shows the failure screens.
+// The page says one thing at a time: 'Logged in as' is the session's user (the link's recipient, when
+// someone else, is named as such), and once the payment is complete or the link's step is done it asks
+// for no action: no 'ACTION REQUIRED' beside 'All Done!'.
 import { CheckCircle2, Loader2, ShieldAlert } from 'lucide-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router-dom';
@@ -175,14 +178,21 @@ export function ApprovalConfirmPage() {
   // Once the link's step is done the server names only the approval's id and status.
   const a = isFullApproval(verified.approval) ? verified.approval : null;
   const info = verified.statusInfo;
-  const who = verified.user ?? {
-    name: [session?.firstName, session?.lastName].filter(Boolean).join(' ') || null,
-    email: session?.email ?? '',
-    role: session?.role ?? '',
-  };
+  // Who is signed in is the session's user; the link's recipient is who the link was sent to.
+  const who = session
+    ? {
+        name: [session.firstName, session.lastName].filter(Boolean).join(' ') || null,
+        email: session.email,
+        role: session.role,
+      }
+    : (verified.user ?? { name: null, email: '', role: '' });
+  const recipient =
+    verified.user && verified.user.email.toLowerCase() !== who.email.toLowerCase() ? verified.user : null;
   const bills = a?.billsParsed ?? [];
   const billsTotal = bills.reduce((sum, b) => sum + b.TotalAmt, 0);
-  const paid = verified.approval.status === 'PAYMENT_COMPLETED';
+  const paid = verified.approval.status === 'PAYMENT_COMPLETED' || info.isAlreadyPaid;
+  // Nothing is asked of anyone once the payment is complete or the link's own step is done.
+  const actionOpen = Boolean(action) && !paid && !verified.link?.stepDone;
 
   async function confirm() {
     if (!token) return;
@@ -219,10 +229,15 @@ export function ApprovalConfirmPage() {
             <Field label="Email">{who.email}</Field>
             <Field label="Role">{who.role}</Field>
           </dl>
+          {recipient ? (
+            <p className="mt-3 text-sm text-muted-foreground" data-testid="link-recipient">
+              {`This link was sent to ${recipient.name === recipient.email ? recipient.email : `${recipient.name} (${recipient.email})`}; confirming records the step as theirs.`}
+            </p>
+          ) : null}
         </CardContent>
       </Card>
 
-      {action ? (
+      {actionOpen ? (
         <section
           aria-label="Action required"
           className="grid gap-3 rounded-lg border-2 border-amber-400 bg-amber-50 p-4 text-amber-950"
@@ -239,9 +254,23 @@ export function ApprovalConfirmPage() {
               data-testid="mark-paid"
             >
               {running ? <Loader2 className="animate-spin" aria-hidden="true" /> : null}
-              {info.isAlreadyPaid ? 'Payment Already Completed' : 'Mark as Payment Completed'}
+              Mark as Payment Completed
             </Button>
           </div>
+        </section>
+      ) : null}
+
+      {action && paid ? (
+        // The spec's button, as it reads once paid, without asking for an action.
+        <section
+          aria-label="Payment completed"
+          className="grid gap-3 rounded-lg border border-green-300 bg-green-50 p-4 text-green-950"
+          data-testid="action-done"
+        >
+          <p className="text-sm font-bold tracking-wide">NO ACTION REQUIRED</p>
+          <Button className="w-full sm:w-fit" disabled data-testid="mark-paid">
+            Payment Already Completed
+          </Button>
         </section>
       ) : null}
 
