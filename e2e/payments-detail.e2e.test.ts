@@ -190,7 +190,19 @@ describe('the approval detail along the payment path', () => {
         .waitFor();
       expect(await a.page.getByRole('button', { name: 'Regenerate NACHA File' }).isDisabled()).toBe(true);
 
-      // Paid, but the company has no QuickBooks payment account yet: the sync fails and says why.
+      // Paid, but the vendors were made inactive in QuickBooks meanwhile: the sync fails and says why.
+      const vendorsOfBills = [...new Set(bills.map((x) => x.VendorRef.value))];
+      const setActive = (active: boolean) =>
+        Promise.all(
+          vendorsOfBills.map((vendorId) =>
+            fetch(`${sim.url}/__sim/vendors/update`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ realmId: realm.realmId, vendorId, active }),
+            }),
+          ),
+        );
+      await setActive(false);
       await confirm(id, 'MarkPaymentCompleted');
       for (const { page } of [a, b]) {
         await status(page).filter({ hasText: 'Payment Completed' }).waitFor();
@@ -198,15 +210,10 @@ describe('the approval detail along the payment path', () => {
       }
       await b.page
         .getByTestId('qb-sync-card')
-        .filter({ hasText: /payment account/ })
+        .filter({ hasText: /Object Not Found/ })
         .waitFor();
-      // The account chosen, Retry on the screen: both browsers see the sync succeed.
-      const bank = realm.accounts.find((x) => x.AccountType === 'Bank' && x.Active)!;
-      const set = await api(app.url, 'PUT', `/api/company/companies/${companyId}/payment-account`, {
-        body: { qbPaymentAccountReference: bank.Id },
-        token,
-      });
-      expect(set.status, JSON.stringify(set.body)).toBe(200);
+      // The vendors active again, Retry on the screen: both browsers see the sync succeed.
+      await setActive(true);
       await a.page.getByRole('button', { name: 'Retry QB Sync' }).click();
       await expectToast(a.page, 'QB sync retry initiated');
       for (const { page } of [a, b])

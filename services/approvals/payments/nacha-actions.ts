@@ -3,11 +3,15 @@
 // file as text (ADMIN, MODERATOR), each download recorded on the approval before the text is given.
 import type { AppServices } from '../../app/context.js';
 import { type Actor, authorize, commandContext } from '../../auth/permissions.js';
+import { nextBankingDay } from '../../nacha/banking-day.js';
+import { achFileDay } from '../../nacha/payment-file.js';
 import { AppError } from '../../shared/errors.js';
 import { approvalDecider, approvalStreamId } from '../approval-decider.js';
 import { answerApproval, onApproval } from '../command.js';
 import { type ApprovalDto, parseApprovalId, requireRow } from '../rows.js';
+import { FILE_ID_MODIFIERS, fileDayDecider, fileDayStreamId } from './file-modifier.js';
 import { readNachaFile } from './nacha-files.js';
+import { isoDay } from './nacha-generate.js';
 
 export const REGENERATING = 'The NACHA file is being regenerated';
 
@@ -24,7 +28,19 @@ export async function regenerateNacha(
     byUserId: actor.id,
     now: new Date().toISOString(),
   });
-  return { message: REGENERATING, approval: await answerApproval(app, r.approvalId, r.position, r.state) };
+  return {
+    message: await regenerationMessage(app, r.state.companyId!),
+    approval: await answerApproval(app, r.approvalId, r.position, r.state),
+  };
+}
+
+/** What Regenerate will really do: make the file now, or wait for a banking day with files left. */
+async function regenerationMessage(app: AppServices, companyId: number): Promise<string> {
+  const day = achFileDay(new Date());
+  const { state } = await app.commands.load(fileDayDecider, fileDayStreamId(companyId, day));
+  const used = new Set(state.taken.values());
+  if ([...FILE_ID_MODIFIERS].some((m) => !used.has(m))) return REGENERATING;
+  return `The company has sent the ${FILE_ID_MODIFIERS.length} NACHA files its bank takes today: the new version will be made on ${nextBankingDay(isoDay(day))}, with no one needing to act`;
 }
 
 const FILE_ID = /^[0-9a-f-]{36}$/i;

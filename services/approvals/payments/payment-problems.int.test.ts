@@ -282,9 +282,15 @@ describe('payment problems are shown where the clerk works', () => {
       expect(again.nachaVersion).toBe(2);
       // Still the same New York day here, so it waits again, for the same day.
       expect(again.nachaProblems[0]).toMatchObject({ kind: 'file-limit', waitUntil: limit.waitUntil });
+      // Regenerate says what will really happen: the file waits for that day.
+      const r = await api(t.url, 'POST', `${A}/${id}/regenerate-nacha`, { token: admin });
+      expect(r.status).toBe(200);
+      expect(r.body.message).toBe(
+        `The company has sent the 36 NACHA files its bank takes today: the new version will be made on ${limit.waitUntil}, with no one needing to act`,
+      );
       // The same job run again changes nothing: the request it was for is no longer the latest.
       await paymentsJobHandlers['deferred-nacha'](t.started.app, waiting);
-      expect((await detail(id)).nachaVersion).toBe(2);
+      expect((await detail(id)).nachaVersion).toBe(3);
     } finally {
       await queue.close();
     }
