@@ -16,7 +16,9 @@ import { AppError, parseInput } from '../shared/errors.js';
 import type { Page } from '../shared/paging.js';
 import { unmaskedVendor } from './banking.js';
 import {
-  inCompanies,
+  anyVendorRows,
+  deletedCompanyIds,
+  inLiveCompanies,
   parseId,
   requireVendor,
   toDto,
@@ -44,35 +46,25 @@ export async function listVendors(
   authorize(actor, 'vendors.read');
   const { search, companyId, hasBanking, active, page, limit } = parseInput(VendorListInput, query);
   const scope = await companyScope(app, actor);
-  let q = vendorRows(app);
-  // Not a join: an anti-join with the few deleted companies leaves the count's scan as it was.
-  let count = app.db
-    .selectFrom('vendors as v')
-    .where(({ exists, not, selectFrom }) =>
-      not(
-        exists(
-          selectFrom('companies as c')
-            .select(sql`1`.as('one'))
-            .whereRef('c.id', '=', 'v.company_id')
-            .where('c.deleted_at', 'is not', null),
-        ),
-      ),
-    )
-    .select((eb) => eb.fn.countAll<string>().as('n'));
+  // Kept while the vendors and companies read models stand still (read-cache.ts: never stale). The
+  // total apart from the page: paging through one search counts its matches once, not per page (a
+  // search matching a third of 50,000 vendors is a bitmap scan of ~17,000 rows to count).
+  const version = await readModelVersion(app, VENDOR_LIST_READ_MODELS);
+  // A deleted company's vendors are left out by their company ids, not by the joined row: the
+  // company is joined for its name only (vendor-rows.ts inLiveCompanies says why).
+  const deleted = await deletedCompanyIds(app, version);
+  let q = anyVendorRows(app);
+  let count = app.db.selectFrom('vendors as v').select((eb) => eb.fn.countAll<string>().as('n'));
   const filters = <T extends typeof q | typeof count>(b: T): T => {
     let x = b as typeof q;
     if (companyId !== undefined) x = x.where('v.company_id', '=', companyId);
     if (hasBanking !== undefined) x = x.where('v.has_banking', '=', hasBanking);
     if (active !== undefined) x = x.where('v.active', '=', active);
     if (search) x = x.where('v.search_text', 'like', likePattern(search));
-    return inCompanies(x, scope) as unknown as T;
+    return inLiveCompanies(x, scope, deleted) as unknown as T;
   };
   q = filters(q);
   count = filters(count);
-  // Kept while the vendors and companies read models stand still (read-cache.ts: never stale). The
-  // total apart from the page: paging through one search counts its matches once, not per page (a
-  // search matching a third of 50,000 vendors is a bitmap scan of ~17,000 rows to count).
-  const version = await readModelVersion(app, VENDOR_LIST_READ_MODELS);
   const filtersKey = JSON.stringify([search, companyId, hasBanking, active, scopeKey(scope)]);
   const offset = (page - 1) * limit;
   const pageOf = (order: RawBuilder<unknown>) => q.orderBy(order).orderBy('v.id').limit(limit).offset(offset);
@@ -81,23 +73,21 @@ export async function listVendors(
     keptUnder(app, version, `vendors:total:${filtersKey}`, async () =>
       Number((await count.executeTakeFirstOrThrow()).n),
     );
+  // The total first (kept per filters, it serves every page): a page at or past its end is empty
+  // and is not read. Walking the name index for filters that match nothing passed every vendor of
+  // the company (a company's vendors filtered to 'has banking' when none has: 20 – 50 ms).
+  const total = await totalKept();
   let rows: VendorRow[];
-  let total: number;
-  if (!search) {
-    [rows, total] = await Promise.all([
-      keptUnder(app, version, pageKey, () => pageOf(sql`lower(v.name)`).execute()),
-      totalKept(),
-    ]);
-  } else {
-    // A search's page is found one of two ways, by how many vendors match (known first: kept per
-    // filters, it serves every page). Few: from the trigram index, sorted (walking the name index
-    // instead passes most vendors when the matches sort late: 30 ms over 50,000). Many (a third of
-    // all vendors for 'billing1'): sorting them all was the list's tail (60 – 80 ms on this host),
-    // while walking the name index finds the page after about (offset + limit) × vendors / matches
-    // rows. The planner cannot know how many a substring matches (its guess is a fraction of a per
-    // cent), so the walk is asked for: no bitmap scan (the trigram index has no other), no
-    // sequential scan.
-    total = await totalKept();
+  if (offset >= total) rows = [];
+  else if (!search) rows = await keptUnder(app, version, pageKey, () => pageOf(sql`lower(v.name)`).execute());
+  else {
+    // A search's page is found one of two ways, by how many vendors match. Few: from the trigram
+    // index, sorted (walking the name index instead passes most vendors when the matches sort late:
+    // 30 ms over 50,000). Many (a third of all vendors for 'billing1'): sorting them all was the
+    // list's tail (60 – 80 ms on this host), while walking the name index finds the page after
+    // about (offset + limit) × vendors / matches rows. The planner cannot know how many a substring
+    // matches (its guess is a fraction of a per cent), so the walk is asked for: no bitmap scan (the
+    // trigram index has no other), no sequential scan.
     const broad = (offset + limit) * BROAD_SEARCH_FACTOR <= total;
     rows = await keptUnder(app, version, pageKey, () =>
       broad
@@ -134,9 +124,12 @@ export async function getVendor(
 export async function vendorsMissingBanking(app: AppServices, actor: Actor | null, query: unknown) {
   authorize(actor, 'vendors.read');
   const { companyId } = parseInput(MissingBankingInput, query);
-  let q = inCompanies(
-    vendorRows(app).where('v.has_banking', '=', false).where('v.active', '=', true),
+  // Read by the name index as the list is, so the deleted companies are left out by id too.
+  const deleted = await deletedCompanyIds(app, await readModelVersion(app, ['companies']));
+  let q = inLiveCompanies(
+    anyVendorRows(app).where('v.has_banking', '=', false).where('v.active', '=', true),
     await companyScope(app, actor),
+    deleted,
   );
   if (companyId !== undefined) q = q.where('v.company_id', '=', companyId);
   return (await q.orderBy(sql`lower(v.name)`).orderBy('v.id').limit(1000).execute()).map(toDto);

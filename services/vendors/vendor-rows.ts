@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import type { Vendor } from '../../schema/vendors/answers.js';
 import { answerAfterWrite } from '../app/answer-after-write.js';
 import type { AppServices } from '../app/context.js';
+import { keptUnder } from '../app/read-cache.js';
 import { type CompanyScope, companyScope, inScope } from '../app/staff-scope.js';
 import type { Actor } from '../auth/permissions.js';
 import type { Position } from '../eventstore/port.js';
@@ -100,6 +101,31 @@ export async function requireChangeableVendor(
 export function inCompanies<Q extends { where: (...args: any[]) => any }>(q: Q, scope: CompanyScope): Q {
   if (scope === 'all') return q;
   return (scope.size > 0 ? q.where('v.company_id', 'in', [...scope]) : q.where(sql<boolean>`false`)) as Q;
+}
+
+/** The deleted companies' ids (a few, if any), kept while the companies read model stands still. */
+export function deletedCompanyIds(app: AppServices, version: string | null): Promise<number[]> {
+  return keptUnder(app, version, 'companies:deleted-ids', async () =>
+    (await app.db.selectFrom('companies').select('id').where('deleted_at', 'is not', null).execute()).map(
+      (r) => r.id,
+    ),
+  );
+}
+
+/**
+ * The staff scope and the deleted companies as a filter on `vendors as v` alone, for a list read by
+ * the name index: with `c.deleted_at IS NULL` after the left join, the planner (guessing that a
+ * small fraction of rows pass) sorted all 50,000 vendors for a page of 20 instead of walking the
+ * index, 40 – 230 ms against under 1; the count's anti-join cost a second scan too. No deleted
+ * company (the usual case) adds no condition at all; staff's companies are never deleted ones.
+ */
+export function inLiveCompanies<Q extends { where: (...args: any[]) => any }>(
+  q: Q,
+  scope: CompanyScope,
+  deleted: readonly number[],
+): Q {
+  if (scope !== 'all') return inCompanies(q, new Set([...scope].filter((id) => !deleted.includes(id))));
+  return (deleted.length > 0 ? q.where('v.company_id', 'not in', [...deleted]) : q) as Q;
 }
 
 /** Answers a write from the vendors read model once it has applied the write's events. */
