@@ -167,6 +167,12 @@ export const ApprovalPaymentFields = graphql(`
       docNumber
       reason
     }
+    paymentPrerequisites {
+      kind
+      blocking
+      vendorName
+      message
+    }
     nachaFiles {
       fileId
       kind

@@ -49,6 +49,7 @@ import { AuditExportButton } from './audit-export-button';
 import { BillCard } from './bill-card';
 import { EditApprovalDialog } from './edit-approval-dialog';
 import { NachaCard, useRegenerateNacha } from './nacha-card';
+import { PaymentPrerequisites } from './payment-prerequisites';
 import { PaymentProblemBadge, PaymentProblemBanner } from './payment-problem';
 import { QbSyncCard } from './qb-sync-card';
 import { RejectDialog } from './reject-dialog';
@@ -261,6 +262,8 @@ export function ApprovalDetailPage() {
           admin={user?.role === 'ADMIN' && live}
         />
       ) : null}
+
+      {a.paymentPrerequisites ? <PaymentPrerequisites items={a.paymentPrerequisites} /> : null}
 
       {pending && needsTwo && !a.awaitingSecondApproval && threshold !== null ? (
         <section

@@ -159,6 +159,35 @@ describe('the payment problem on the detail', () => {
     expect(gql.calls(RegenerateNacha)).toEqual([{ id: ID }]);
   });
 
+  it('what the payment still needs shows from the day the approval is made: blocking first in red', async () => {
+    serve(
+      sampleApproval({
+        status: 'PENDING',
+        paymentPrerequisites: [
+          {
+            kind: 'PAYMENT_ACCOUNT',
+            blocking: true,
+            vendorName: null,
+            message:
+              'Juniper has no payment account: choose its QuickBooks bank account in the company settings',
+          },
+          { kind: 'VENDOR', blocking: false, vendorName: 'Acme', message: 'Acme has no banking information' },
+        ],
+      }),
+    );
+    renderPage();
+    const section = await screen.findByTestId('payment-prerequisites');
+    expect(within(section).getByRole('heading').textContent).toBe('Before this can be paid');
+    expect(
+      within(section)
+        .getAllByRole('listitem')
+        .map((li) => li.textContent),
+    ).toEqual([
+      'Juniper has no payment account: choose its QuickBooks bank account in the company settings',
+      'Acme has no banking information',
+    ]);
+  });
+
   it('the day’s file limit: a calm notice and a Waiting badge, nothing to press', async () => {
     serve(
       sampleApproval({

@@ -53,6 +53,7 @@ export const sampleApproval = (over: Partial<Approval> = {}): Approval => ({
   nachaProblems: [],
   nachaSkippedBills: [],
   nachaFiles: null,
+  paymentPrerequisites: null,
   pennyTestGenerated: false,
   pennyTestBatchNumber: null,
   pennyTestFileName: null,
