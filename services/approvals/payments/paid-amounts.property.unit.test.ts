@@ -164,10 +164,11 @@ describe('the QuickBooks bill payments match the uploaded file', () => {
         const qbPayments: QbPayment[] = [];
         const lost = new Set(h.snaps.filter((_, i) => h.lostAnswers[i]).map((s) => s.Id));
         const syncRun = (attempt: number) => {
-          for (const billId of fold(events).payment.qbSync.status === 'SYNCING'
-            ? ((events.findLast((e) => e.type === 'QbPaymentSyncStarted')?.data as { billIds: string[] })
-                .billIds ?? [])
-            : []) {
+          const started = events.findLast((e) => e.type === 'QbPaymentSyncStarted')?.data as
+            | { billIds: string[] }
+            | undefined;
+          const toPay = fold(events).payment.qbSync.status === 'SYNCING' ? (started?.billIds ?? []) : [];
+          for (const billId of toPay) {
             const ours = qbPayments.find((p) => p.billId === billId && p.note === `key:${billId}`);
             const step = billPaymentStep({
               fileCents: fileCents.get(billId) ?? null,

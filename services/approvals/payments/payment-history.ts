@@ -38,7 +38,7 @@ export const PAYMENT_JOB_WORDS: Record<PaymentJob, string> = {
   'deferred-nacha': 'Asking again for the waiting NACHA file',
   'start-qb-sync': 'Starting the QuickBooks payment sync',
   'pay-bills': 'Recording the bill payments in QuickBooks',
-  'notify-manager': "E-mailing the manager of the new approval",
+  'notify-manager': 'E-mailing the manager of the new approval',
   'send-links': 'E-mailing the confirmation links',
   'notify-completed': 'E-mailing the payment notice',
   'notify-payment-problem': 'E-mailing the manager about a payment problem',
