@@ -50,6 +50,8 @@ interface ListFigures {
   p99: number;
   /** CPU per request, µs: the gateway process, Postgres (every backend), this client. */
   cpuUs: { gateway: number; postgres: number; client: number };
+  /** An answer's bytes, on average (REST's page carries every field of each row, GraphQL's those asked). */
+  bytes: number;
 }
 
 const qbApp = { clientId: 'billflow-bench', clientSecret: 'bench-secret-value-0001' };
@@ -286,9 +288,11 @@ export async function benchApprovals(env: Record<string, string>, quick: boolean
       seconds: number;
       cpu: Record<string, number>;
       clientMs: number;
+      bytes: number;
     }
     const runList = async (kind: 'graphql' | 'rest', count: number): Promise<ListRun> => {
       const times: number[] = [];
+      let bytes = 0;
       const cpuBefore = cpuSnapshot(cpuGroups);
       const clientBefore = process.cpuUsage();
       const started = performance.now();
@@ -317,6 +321,7 @@ export async function benchApprovals(env: Record<string, string>, quick: boolean
                     auth,
                   );
             times.push(performance.now() - t0);
+            bytes += Buffer.byteLength(r.text);
             if (r.status !== 200 || r.text.includes('"errors"'))
               throw new Error(`${kind} list: ${r.status} ${r.text.slice(0, 200)}`);
           }
@@ -325,7 +330,7 @@ export async function benchApprovals(env: Record<string, string>, quick: boolean
       const seconds = (performance.now() - started) / 1000;
       const cpu = cpuDelta(cpuBefore, cpuSnapshot(cpuGroups));
       const client = process.cpuUsage(clientBefore);
-      return { times, seconds, cpu, clientMs: (client.user + client.system) / 1000 };
+      return { times, seconds, cpu, clientMs: (client.user + client.system) / 1000, bytes };
     };
     /** One path's figures over all its runs: requests over the seconds they took, percentiles of all. */
     const figuresOf = (runs: ListRun[]): ListFigures => {
@@ -342,6 +347,7 @@ export async function benchApprovals(env: Record<string, string>, quick: boolean
           postgres: per(sum((r) => r.cpu.postgres)),
           client: per(sum((r) => r.clientMs)),
         },
+        bytes: sum((r) => r.bytes) / times.length,
       };
     };
     await runList('graphql', 25); // warm both paths

@@ -85,8 +85,9 @@ export async function approvalsPart({ admin, services, rows }: PartContext) {
     const cpu = (f: typeof a.rest) =>
       `${fmt(f.cpuUs.gateway)} · ${fmt(f.cpuUs.postgres)} · ${fmt(f.cpuUs.client)}`;
     rows.push({
-      figure: 'approvals list: CPU per request, µs (gateway · Postgres · bench client), GraphQL / REST',
-      value: `${cpu(a.graphql)} / ${cpu(a.rest)}`,
+      figure:
+        'approvals list: CPU per request, µs (gateway · Postgres · bench client), and bytes an answer, GraphQL / REST',
+      value: `${cpu(a.graphql)}, ${fmt(a.graphql.bytes)} B / ${cpu(a.rest)}, ${fmt(a.rest.bytes)} B`,
       target: '',
       met: null,
     });
