@@ -269,7 +269,7 @@ describe('the money path', () => {
       await signIn(page, moderator);
       await page.goto(`${t.url}/approvals/${id}`);
       await page.getByText('Partial Success', { exact: true }).first().waitFor();
-      await page.getByRole('button', { name: /Retry/ }).click();
+      await page.getByRole('button', { name: 'Retry QB Sync' }).click();
       await page.getByText('Success', { exact: true }).first().waitFor({ timeout: 30_000 });
     } finally {
       await context.close();
