@@ -16,6 +16,7 @@ import { api } from '../test/support/http.js';
 import {
   apiLogin,
   ensureWebBuild,
+  holdTimers,
   launchBrowser,
   openPage,
   seriousAxeViolations,
@@ -173,8 +174,11 @@ describe('public /direct-action-result', () => {
         `/direct-action-result?action=bank-upload&approvalId=${approvalId}&success=true&ref=forged.ref.value`,
       ];
       for (const path of typed) {
+        // 'Processing Action' shows for 400 ms: the page's timers stand still until it is seen.
+        await holdTimers(page);
         await page.goto(path);
         await page.getByRole('heading', { name: 'Processing Action' }).waitFor();
+        await page.clock.resume();
         await page.getByRole('heading', { name: 'Outcome not confirmed' }).waitFor();
         expect(await page.getByTestId('direct-action-unconfirmed').textContent(), path).toBe(UNCONFIRMED);
         const text = (await page.locator('body').textContent()) ?? '';

@@ -16,6 +16,7 @@ import {
   createUser,
   ensureWebBuild,
   expectToast,
+  holdTimers,
   launchBrowser,
   openPage,
   pathOf,
@@ -134,8 +135,12 @@ describe('public /direct-action-result', () => {
     const { page, context, errors } = await openPage(browser, app.url, { viewport: PHONE });
     try {
       const ref = sign ? `&ref=${encodeURIComponent(await signed(...sign))}` : '';
+      // 'Processing Action' first: it shows for 400 ms, less than a busy machine may take to look,
+      // so the page's timers stand still until the test has seen it.
+      await holdTimers(page);
       await page.goto(`/direct-action-result${query}${ref}`);
       await page.getByRole('heading', { name: 'Processing Action' }).waitFor();
+      await page.clock.resume();
       await page.getByRole('heading', { name: title }).waitFor();
       expect(await page.getByText(text, { exact: true }).count()).toBeGreaterThan(0);
       // The query's own words are never stated.
@@ -208,9 +213,18 @@ describe('/approvals/{id}/confirm', () => {
     }
   });
 
-  it('with a verified token: Logged in as, the details, the one payment-completed step; success → toast, All Done!, the approval after 2 s', async () => {
+  it('with a verified token: Logged in as, the details, the one payment-completed step, disabled while it runs; success → toast, All Done!, the approval after 2 s', async () => {
     const { page, context, errors } = await openPage(browser, app.url, { viewport: PHONE });
     const sent: { method: string; url: string; auth: string | null; body: string | null }[] = [];
+    // The payment-completed request is held until the test has seen the step running.
+    let postArrived = () => {};
+    const posted = new Promise<void>((resolve) => {
+      postArrived = resolve;
+    });
+    let answerPost = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answerPost = resolve;
+    });
     try {
       await signIn(page, viewer);
       await page.route(`**/api/bill-approval/approvals/${ID}/**`, async (route) => {
@@ -227,8 +241,11 @@ describe('/approvals/{id}/confirm', () => {
             200,
             verification('BANK_UPLOADED', { canMarkAsPaid: true, isAlreadyPaid: false }),
           );
-        if (req.url().includes('/payment-completed') && req.method() === 'POST')
+        if (req.url().includes('/payment-completed') && req.method() === 'POST') {
+          postArrived();
+          await answered;
           return fulfil(route, 200, { success: true, message: 'Payment marked as completed' });
+        }
         return route.fallback();
       });
       await page.goto(`/approvals/${ID}/confirm?token=link-token&action=bank-uploaded`);
@@ -244,15 +261,24 @@ describe('/approvals/{id}/confirm', () => {
       expect(sent[0].url).toContain('/verify-token?token=link-token');
       expect(sent[0].auth).toMatch(/^Bearer /);
 
-      await page.getByRole('button', { name: 'Mark as Payment Completed' }).click();
-      const clicked = Date.now();
+      // 'All Done!' shows for the 2 s before the redirect, less than a busy machine may take to look:
+      // the page's timers stand still from the press until the test has seen it.
+      await holdTimers(page);
+      const button = page.getByRole('button', { name: 'Mark as Payment Completed' });
+      await button.click();
+      await posted;
+      await expect.poll(() => button.isDisabled()).toBe(true);
+      answerPost();
       await expectToast(page, 'Status Updated Successfully');
       await page.getByText('All Done!').waitFor();
       const post = sent.find((s) => s.method === 'POST');
       expect(post?.url).toContain('/payment-completed?token=link-token');
       expect(post?.body ?? '').toBe('');
-      await page.waitForURL((u) => u.pathname === `/approvals/${ID}`, { timeout: 5000 });
-      expect(Date.now() - clicked).toBeGreaterThanOrEqual(1900);
+      expect(pathOf(page)).toBe(`/approvals/${ID}/confirm`);
+      const resumed = Date.now();
+      await page.clock.resume();
+      await page.waitForURL((u) => u.pathname === `/approvals/${ID}`);
+      expect(Date.now() - resumed).toBeGreaterThanOrEqual(1900);
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -238,6 +238,25 @@ export async function seriousAxeViolations(page: Page): Promise<AxeViolation[]> 
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
 
+/**
+ * Stops the page's timers (setTimeout, Date and the like, in this document and the next ones) until
+ * `page.clock.resume()`: a state that a timer ends, such as a heading shown for 400 ms before the
+ * outcome, then lasts while the test looks at it, however busy the machine.
+ */
+export async function holdTimers(page: Page): Promise<void> {
+  // The page's clock only moves forward: it stops a moment after the page's own now (read again if
+  // that moment passed before the pause reached the page).
+  for (;;) {
+    const now = await page.evaluate(() => Date.now());
+    try {
+      await page.clock.pauseAt(now + 1_000);
+      return;
+    } catch (err) {
+      if (!String(err).includes('to the past')) throw err;
+    }
+  }
+}
+
 /** Storage of the page's origin, as the app sees it. */
 export function readStorage(page: Page) {
   return page.evaluate(() => ({
