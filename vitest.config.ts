@@ -52,6 +52,9 @@ export default defineConfig({
           environment: 'node',
           include: ['e2e/**/*.e2e.test.ts'],
           testTimeout: 60_000,
+          // expect.poll waits for an outcome as long as a locator's waitFor does (the pages' 10 s), not
+          // vitest's 1 s: a screen that answers through the gateway can take longer on a busy machine.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
     ],

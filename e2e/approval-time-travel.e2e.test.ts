@@ -78,9 +78,13 @@ beforeAll(async () => {
       [{ id: randomUUID(), type: e.type, data: e.data, metadata: { userId: String(adminId) } }],
       'any',
     );
-  for (let i = 0; i < 200; i++) {
+  // The read model has the approval approved: waited for however busy the machine, and said when
+  // it does not come (not assumed after a while).
+  const readBy = Date.now() + 60_000;
+  for (;;) {
     const r = await api(app.url, 'GET', `${A}/${id}`, { token });
     if (r.status === 200 && r.body.data.status !== 'PENDING') break;
+    if (Date.now() > readBy) throw new Error('the approval was not read as approved within 60 s');
     await new Promise((res) => setTimeout(res, 50));
   }
 }, 240_000);

@@ -76,8 +76,13 @@ describe('sign-in screen', () => {
     const { page } = await openPage(browser, app.url);
     await page.goto('/direct-action-result');
     await page.getByRole('heading', { level: 1 }).waitFor();
+    // The sign-in request is held until the test has seen the busy button.
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
     await page.route('**/api/auth/login', async (route) => {
-      await new Promise((r) => setTimeout(r, 400));
+      await answered;
       await route.continue();
     });
     await page.goto('/login');
@@ -85,6 +90,7 @@ describe('sign-in screen', () => {
     await page.getByLabel('Password').fill(app.admin.password);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('button', { name: 'Signing in...' }).waitFor();
+    answer();
     await page.waitForURL('**/dashboard');
     await page.getByRole('heading', { name: 'Dashboard' }).waitFor();
     const storage = await readStorage(page);

@@ -111,12 +111,18 @@ describe('guard', () => {
   it('shows "Loading..." while the session is checked', async () => {
     const { page } = await openPage(browser, app.url);
     await signIn(page, users.ADMIN);
+    // The session check is held until the test has seen 'Loading...'.
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
     await page.route('**/api/auth/me', async (route) => {
-      await new Promise((r) => setTimeout(r, 800));
+      await answered;
       await route.continue();
     });
     await page.goto('/users');
     await page.getByRole('status').getByText('Loading...').waitFor();
+    answer();
     await page.getByRole('heading', { name: 'Users', level: 1 }).waitFor();
     await page.context().close();
   });

@@ -19,6 +19,7 @@ import {
   signIn,
 } from './support/browser.js';
 import { graphqlData, graphqlFailure, isOperation, routeOperation, variablesOf } from './support/graphql.js';
+import { proxyGraphQLSocket } from './support/socket.js';
 
 let app: TestApp;
 let browser: Browser;
@@ -135,12 +136,19 @@ describe('users list', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
+    let asked = () => {};
+    const page2Asked = new Promise<void>((resolve) => {
+      asked = resolve;
+    });
     await routeOperation(page, 'Users', async (route, variables) => {
-      if (variables.page === 2) await held;
+      if (variables.page === 2) {
+        asked();
+        await held;
+      }
       await route.fallback();
     });
     await page.getByRole('button', { name: 'Next' }).click();
-    await page.waitForTimeout(200);
+    await page2Asked;
     expect(await page.getByText('Page 1 of 2').count()).toBe(1);
     expect(await rows.count()).toBe(10);
     release();
@@ -566,10 +574,12 @@ describe('live updates', () => {
   it('an admin demoted in another session loses the admin screens at once, without a reload', async () => {
     const ann = await createUser(app.url, app.admin, 'ADMIN', { firstName: 'Ann', lastName: 'Demoted' });
     const { page } = await openPage(browser, app.url);
+    const socket = await proxyGraphQLSocket(page);
     await signIn(page, ann);
     await page.goto('/users');
     await page.locator('tbody tr').first().waitFor();
-    await page.waitForTimeout(300); // subscriptions registered
+    // Her socket is open and its subscriptions live before anything changes.
+    await expect.poll(() => socket.isLive('userChanged'), { timeout: 20_000 }).toBe(true);
     await page.evaluate(() => {
       (window as unknown as { stillSamePage: boolean }).stillSamePage = true;
     });
@@ -594,32 +604,54 @@ describe('live updates', () => {
 
   it('after the live connection drops, the list re-reads and shows what changed during the gap', async () => {
     const { page } = await openPage(browser, app.url);
-    // Every subscription socket passes through here. Until the change below is made, any reconnect
-    // is refused, so its notice is certainly missed: only the re-read after reconnecting can show it.
-    const sockets: WebSocketRoute[] = [];
+    // Every subscription socket passes through here. The list's socket is dropped once the gateway
+    // has said its subscription is live (services/gateway/subscribed-ack.ts); until the change below
+    // is made, any reconnect is refused, so its notice is certainly missed: only the re-read after
+    // reconnecting can show it.
+    const listSockets: WebSocketRoute[] = [];
+    let dropped = false;
     let changeMade = false;
+    let reconnects = 0;
     await page.routeWebSocket(/\/graphql$/, (ws) => {
-      if (sockets.length > 0 && !changeMade) {
+      if (dropped && !changeMade) {
         void ws.close({ code: 1012, reason: 'test: still restarting' });
         return;
       }
-      sockets.push(ws);
-      ws.connectToServer();
+      if (dropped) reconnects += 1;
+      const server = ws.connectToServer();
+      const listSubscriptions = new Set<string>();
+      ws.onMessage((message) => {
+        const msg = JSON.parse(String(message));
+        // The list's own subscription: all users (the shell's names the signed-in one).
+        if (
+          msg.type === 'subscribe' &&
+          String(msg.payload?.query).includes('UsersChanged') &&
+          msg.payload?.variables?.id == null
+        )
+          listSubscriptions.add(msg.id);
+        server.send(message);
+      });
+      server.onMessage((message) => {
+        const msg = JSON.parse(String(message));
+        if (listSubscriptions.has(msg.id) && msg.payload?.extensions?.subscribed === true)
+          listSockets.push(ws);
+        ws.send(message);
+      });
     });
     await signIn(page, app.admin);
     await page.goto('/users');
     await page.locator('tbody tr').first().waitFor();
-    await expect.poll(() => sockets.length, { timeout: 10_000 }).toBe(1);
-    await page.waitForTimeout(300); // the list's subscription is registered on the socket
+    await expect.poll(() => listSockets.length, { timeout: 20_000 }).toBe(1);
     await page.evaluate(() => {
       (window as unknown as { stillSamePage: boolean }).stillSamePage = true;
     });
-    await sockets[0].close({ code: 1012, reason: 'test: gateway restarting' });
+    dropped = true;
+    await listSockets[0].close({ code: 1012, reason: 'test: gateway restarting' });
 
     const gap = await createUser(app.url, app.admin, 'USER', { firstName: 'Gap', lastName: 'Filler' });
     changeMade = true;
-    await expect.poll(() => sockets.length, { timeout: 20_000 }).toBe(2);
-    await row(page, gap.id).waitFor({ timeout: 10_000 });
+    await expect.poll(() => reconnects, { timeout: 30_000 }).toBeGreaterThan(0);
+    await row(page, gap.id).waitFor({ timeout: 20_000 });
     expect(await row(page, gap.id).textContent()).toContain('Gap Filler');
     // The page was never reloaded: the list re-read by itself after the reconnect.
     expect(await page.evaluate(() => (window as unknown as { stillSamePage?: boolean }).stillSamePage)).toBe(

@@ -7,6 +7,7 @@
 //     fromServer: (msg) => { if (msg.type === 'connection_ack') acks += 1; },
 //   });
 //   await socket.dropToPage();
+//   await expect.poll(() => socket.isLive('managerChanged'), { timeout: 20_000 }).toBe(true);
 import type { Page } from 'playwright-core';
 
 /** A graphql-ws message as sent (type, id, payload). */
@@ -28,15 +29,24 @@ export interface SocketWatch {
 /** Must be set up before the page opens its socket (before signing in). */
 export async function proxyGraphQLSocket(page: Page, watch: SocketWatch = {}) {
   let drop: (() => Promise<void>) | null = null;
+  // The newest socket's subscriptions by id (their queries), and the queries the gateway said are live.
+  let newest = { asked: new Map<string, string>(), live: [] as string[] };
   await page.routeWebSocket(/\/graphql$/, (ws) => {
     const server = ws.connectToServer();
+    const socket = { asked: new Map<string, string>(), live: [] as string[] };
+    newest = socket;
     ws.onMessage((message) => {
+      const msg: SocketMessage = JSON.parse(String(message));
+      if (msg.type === 'subscribe' && msg.id) socket.asked.set(msg.id, String(msg.payload?.query));
       const forward = () => server.send(message);
-      if (watch.fromPage) watch.fromPage(JSON.parse(String(message)), forward);
+      if (watch.fromPage) watch.fromPage(msg, forward);
       else forward();
     });
     server.onMessage((message) => {
-      watch.fromServer?.(JSON.parse(String(message)));
+      const msg: SocketMessage = JSON.parse(String(message));
+      const query = msg.id ? socket.asked.get(msg.id) : undefined;
+      if (query !== undefined && msg.payload?.extensions?.subscribed === true) socket.live.push(query);
+      watch.fromServer?.(msg);
       ws.send(message);
     });
     server.onClose((code, reason) => {
@@ -49,5 +59,10 @@ export async function proxyGraphQLSocket(page: Page, watch: SocketWatch = {}) {
   return {
     /** Closes the page's side as a restarting gateway does (1012); the app reconnects. */
     dropToPage: () => drop?.() ?? Promise.resolve(),
+    /**
+     * Whether, on the page's newest socket, the gateway has said that a subscription naming `field`
+     * is live (services/gateway/subscribed-ack.ts): from then on its changes reach the page.
+     */
+    isLive: (field: string) => newest.live.some((query) => query.includes(field)),
   };
 }
