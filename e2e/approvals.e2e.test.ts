@@ -42,8 +42,11 @@ let viewer: { email: string; password: string; id: number };
 const COMPANY = 'Juniper Office Supply';
 const qbApp = { clientId: 'billflow-e2e-approvals', clientSecret: 'e2e-approvals-secret-value' };
 const A = '/api/bill-approval/approvals';
-/** An approved approval's badge: the payments process manager asks for its file at once (NACHA_PENDING). */
-const APPROVED_ON = /^(Approved|NACHA Pending|NACHA Generated)$/;
+/**
+ * An approved approval's badge: the payments process manager asks for its file at once (NACHA_PENDING).
+ * The badge comes first in the status cell; a payment problem's note may follow it.
+ */
+const APPROVED_ON = /^(Approved|NACHA Pending|NACHA Generated)(?![a-z])/;
 
 interface ApprovalJson {
   id: string;
