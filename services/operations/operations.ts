@@ -39,6 +39,13 @@ export type ConsumerOverview = LogConsumer;
 export const FAILED_JOBS_SHOWN = 20;
 /** Anything may sit in a failure reason (a driver's message with values in it): keep it short. */
 const REASON_MAX = 300;
+
+/** The approval a job acts for: its own data's, or (a mail) the approval its outcome is reported to. */
+function approvalOf(data: unknown): string | null {
+  const d = data as { approvalId?: unknown; report?: { data?: { approvalId?: unknown } } } | null;
+  const id = d?.approvalId ?? d?.report?.data?.approvalId;
+  return typeof id === 'string' ? id : null;
+}
 const QUERY_MAX = 200;
 /** How long the page waits on Redis before calling a queue unavailable. */
 const REDIS_WAIT_MS = 1500;
@@ -124,7 +131,7 @@ async function queueOverview(app: AppServices, name: string): Promise<QueueOverv
           failedReason: truncate(job.failedReason ?? '', REASON_MAX),
           attemptsMade: job.attemptsMade,
           failedAt: job.finishedOn ? new Date(job.finishedOn).toISOString() : null,
-          approvalId: typeof job.data?.approvalId === 'string' ? job.data.approvalId : null,
+          approvalId: approvalOf(job.data),
           companyId: Number.isSafeInteger(job.data?.companyId) ? (job.data.companyId as number) : null,
           companyName: null,
         })),

@@ -16,6 +16,7 @@ import {
 } from '../../services/approvals/payments/notify.js';
 import { enqueueMail } from '../mail/mail.js';
 import type { JobHandler } from '../process-manager.js';
+import { MAIL_ENDED_JOB } from './payment-failures.js';
 
 const jobContext = (job: Job) => {
   const { correlationId, causationEventId } = job.data as {
@@ -41,10 +42,15 @@ const jobIdOf = (job: Job) => {
 };
 
 async function queueAll(app: AppServices, job: Job, mails: PlannedMail[]) {
-  const correlationId = (job.data as { correlationId?: string | null }).correlationId ?? null;
+  const { correlationId = null, approvalId } = job.data as {
+    correlationId?: string | null;
+    approvalId: string;
+  };
+  // A mail that fails for good is this job's failure on the approval (payment-failures.ts).
+  const report = { queue: job.queueName, name: MAIL_ENDED_JOB, data: { approvalId, job: job.name } };
   let queued = 0;
   for (const m of mails) {
-    const r = await enqueueMail(app, { ...m, correlationId } as Parameters<typeof enqueueMail>[1]);
+    const r = await enqueueMail(app, { ...m, correlationId, report } as Parameters<typeof enqueueMail>[1]);
     if (r.status === 'queued') queued++;
   }
   return { mails: mails.length, queued };

@@ -5,11 +5,13 @@
 // retried as if it were a fault: it fails the job at once (UnrecoverableError). When the same job
 // later goes through (retried from the operations page), the problem is closed (PaymentJobRecovered).
 import { DelayedError, type Job, UnrecoverableError } from 'bullmq';
+import { z } from 'zod';
 import { PaymentJob } from '../../schema/approvals/payment-events.js';
 import type { AppServices } from '../../services/app/context.js';
 import { approvalDecider, approvalStreamId } from '../../services/approvals/approval-decider.js';
 import { DomainError } from '../../services/shared/domain-errors.js';
 import { AppError } from '../../services/shared/errors.js';
+import { MAIL_QUEUE } from '../mail/mail.js';
 import type { JobHandler } from '../process-manager.js';
 
 /** A rule's refusal (a 4xx of the app): retrying it changes nothing. */
@@ -54,6 +56,61 @@ async function record(
       'payment job outcome not recorded',
     );
   }
+}
+
+/** The job a payment mail's ending queues on the payment-mail queue (workers/mail/mail.ts). */
+export const MAIL_ENDED_JOB = 'mail-ended';
+
+const MailEnded = z.object({
+  approvalId: z.string().min(1).max(100),
+  job: PaymentJob,
+  mailJobId: z.string().min(1).max(200),
+  outcome: z.enum(['failed', 'delivered']),
+  reason: z.string().max(1000).nullable(),
+});
+
+/**
+ * A mail of the payment path failed for good (refused, or its tries used up), or went out after:
+ * recorded on the approval as the failure, or the recovery, of the job that queued it, with the mail
+ * job's id, so that the operations page's retry of that mail is the retry the approval offers.
+ */
+export const mailEndedHandler: JobHandler = async (app, job) => {
+  const ended = MailEnded.parse(job.data);
+  if (ended.outcome === 'failed')
+    await recordOrThrow(
+      app,
+      job,
+      ended.approvalId,
+      {
+        type: 'RecordPaymentJobFailed',
+        job: ended.job,
+        jobId: ended.mailJobId,
+        queue: MAIL_QUEUE,
+        reason: ended.reason ?? 'the e-mail was not delivered',
+        now: new Date().toISOString(),
+      },
+      'mail-failed',
+    );
+  else
+    await recordOrThrow(
+      app,
+      job,
+      ended.approvalId,
+      { type: 'RecordPaymentJobRecovered', jobId: ended.mailJobId, now: new Date().toISOString() },
+      'mail-delivered',
+    );
+  return { recorded: ended.outcome };
+};
+
+/** As record, but a report that cannot be made fails its job, which BullMQ tries again. */
+async function recordOrThrow(
+  app: AppServices,
+  job: Job,
+  approvalId: string,
+  command: Parameters<typeof approvalDecider.decide>[0],
+  part: string,
+) {
+  await app.commands.handle(approvalDecider, approvalStreamId(approvalId), command, reportContext(job, part));
 }
 
 /** Each handler reports its failure for good on the approval, and its recovery after one. */

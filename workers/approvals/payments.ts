@@ -17,7 +17,7 @@ import { eventDecoder } from '../../services/shared/decider.js';
 import { type JobHandler, type ProcessManager, type ReactionJob, reactionJobId } from '../process-manager.js';
 import { linkJobHandlers } from './link-jobs.js';
 import { nachaJobHandlers } from './nacha-jobs.js';
-import { reportingFailures } from './payment-failures.js';
+import { MAIL_ENDED_JOB, mailEndedHandler, reportingFailures } from './payment-failures.js';
 import { qbPaymentJobHandlers } from './qb-payment-jobs.js';
 
 export const PAYMENTS_QUEUE = 'payments';
@@ -132,4 +132,7 @@ export const paymentsJobHandlers: Record<string, JobHandler> = reportingFailures
   ...nachaJobHandlers,
   ...qbPaymentJobHandlers,
 });
-export const paymentMailJobHandlers: Record<string, JobHandler> = reportingFailures(linkJobHandlers);
+export const paymentMailJobHandlers: Record<string, JobHandler> = {
+  ...reportingFailures(linkJobHandlers),
+  [MAIL_ENDED_JOB]: mailEndedHandler,
+};

@@ -7,12 +7,12 @@
 // template data with the recipient's subject key (services/mail/sealed.ts); the handler opens them
 // when it sends. Sending itself is services/mail/send.ts (exactly once per key, as far as SMTP allows).
 import { createHash } from 'node:crypto';
-import { Queue, UnrecoverableError } from 'bullmq';
+import { type Job, Queue, UnrecoverableError } from 'bullmq';
 import type { Redis } from 'ioredis';
 import { z } from 'zod';
 import type { AppServices } from '../../services/app/context.js';
 import { type MailRecipient, openMailPart, sealMailPart } from '../../services/mail/sealed.js';
-import { MailSendError, sendMail } from '../../services/mail/send.js';
+import { MailSendError, sendMail, withoutAddresses } from '../../services/mail/send.js';
 import {
   isMailTemplate,
   type MailTemplateData,
@@ -47,6 +47,26 @@ export interface EnqueueMailInput<T extends MailTemplateName> {
   correlationId?: string | null;
   /** Shorter waits than the defaults (tests; a caller that must know sooner). */
   retry?: { attempts?: number; delayMs?: number };
+  /** Who hears how the mail ended: see MailOutcomeReport. */
+  report?: MailOutcomeReport;
+}
+
+/**
+ * A job the caller's module runs when this mail fails for good (refused, or its tries used up) and
+ * when it is delivered after failing: the mail module knows nothing of approvals, the caller records
+ * the outcome where its users look. `data` must hold no personal field (Redis keeps it plain); the
+ * job gets `{ ...data, mailJobId, outcome, reason }` (the reason without addresses).
+ */
+export interface MailOutcomeReport {
+  queue: string;
+  name: string;
+  data: Record<string, string | number | boolean | null>;
+}
+
+export interface MailEnding {
+  mailJobId: string;
+  outcome: 'failed' | 'delivered';
+  reason: string | null;
 }
 
 /** What a `send` job holds in Redis: no address, no link, no name. */
@@ -55,6 +75,7 @@ export interface MailJobData {
   template: MailTemplateName;
   sealed: Sealed;
   correlationId: string | null;
+  report?: MailOutcomeReport;
 }
 
 const MailKey = z
@@ -77,18 +98,59 @@ export function mailJobId(key: string): string {
   return `mail-h_${createHash('sha256').update(key).digest('hex').slice(0, 48)}`;
 }
 
-// One Queue object per Redis client: it shares the app's connection (which fails fast while Redis is
-// down, so the caller's own job fails and retries) and needs no closing of its own.
-const queues = new WeakMap<Redis, Queue>();
-function mailQueue(app: Pick<AppServices, 'redis' | 'config'>): Queue {
-  let q = queues.get(app.redis);
+// One Queue object per Redis client and queue: it shares the app's connection (which fails fast while
+// Redis is down, so the caller's own job fails and retries) and needs no closing of its own.
+const queues = new WeakMap<Redis, Map<string, Queue>>();
+function queueOn(app: Pick<AppServices, 'redis' | 'config'>, name: string): Queue {
+  let byName = queues.get(app.redis);
+  if (!byName) {
+    byName = new Map();
+    queues.set(app.redis, byName);
+  }
+  let q = byName.get(name);
   if (!q) {
-    q = new Queue(MAIL_QUEUE, { connection: app.redis, prefix: queuePrefix(app.config.REDIS_PREFIX) });
+    q = new Queue(name, { connection: app.redis, prefix: queuePrefix(app.config.REDIS_PREFIX) });
     q.on('error', () => {});
-    queues.set(app.redis, q);
+    byName.set(name, q);
   }
   return q;
 }
+const mailQueue = (app: Pick<AppServices, 'redis' | 'config'>) => queueOn(app, MAIL_QUEUE);
+
+const Report = z.object({
+  queue: z.string().min(1).max(100),
+  name: z.string().min(1).max(100),
+  data: z.record(z.string(), z.union([z.string().max(200), z.number(), z.boolean(), z.null()])),
+});
+
+/**
+ * Queues the caller's report of how the mail ended. Its id is the mail's job, the outcome and the
+ * try: a try that runs twice (a worker lost mid-job) reports once.
+ */
+async function reportOutcome(
+  app: AppServices,
+  job: Job,
+  outcome: MailEnding['outcome'],
+  reason: string | null,
+) {
+  const report = Report.safeParse((job.data as MailJobData).report);
+  if (!report.success || !job.id) return;
+  const { queue, name, data } = report.data;
+  const body: MailEnding = { mailJobId: job.id, outcome, reason };
+  await queueOn(app, queue).add(
+    name,
+    { ...data, ...body },
+    {
+      jobId: `${job.id}_${outcome}_${job.attemptsMade}`,
+      attempts: 10,
+      backoff: { type: 'exponential', delay: 1000 },
+    },
+  );
+}
+
+/** A try's failure ends the mail: refused for good, or its last try. */
+const endsTheMail = (job: Job, err: unknown) =>
+  err instanceof UnrecoverableError || job.attemptsMade + 1 >= (job.opts.attempts ?? 1);
 
 /**
  * Queues one mail. Checks the recipient and the data against the template's contract at once (a
@@ -120,6 +182,7 @@ export async function enqueueMail<T extends MailTemplateName>(
     template: input.template,
     sealed,
     correlationId: input.correlationId ?? null,
+    ...(input.report ? { report: input.report } : {}),
   };
   await mailQueue(app).add(MAIL_SEND_JOB, job, {
     jobId,
@@ -131,24 +194,45 @@ export async function enqueueMail<T extends MailTemplateName>(
 
 export const mailJobHandlers: Record<string, JobHandler> = {
   async [MAIL_SEND_JOB](app, job) {
-    const { key, template, sealed } = job.data as MailJobData;
-    if (!isMailTemplate(template)) throw new UnrecoverableError(`Unknown mail template ${template}`);
-    const part = await openMailPart(app.subjectKeys, key, sealed);
-    if (!part) {
-      app.log.info({ mailKey: key, template }, 'mail dropped: its recipient was forgotten');
-      return { status: 'forgotten' };
-    }
-    const parsed = mailTemplates[template].schema.safeParse(part.data);
-    // The paths only: the values may be names.
-    if (!parsed.success)
-      throw new UnrecoverableError(
-        `The data of mail ${key} do not fit template ${template} (${parsed.error.issues.map((i) => i.path.join('.')).join(', ')})`,
-      );
+    let result: Awaited<ReturnType<typeof send>>;
     try {
-      return await sendMail(app, { key, template, to: part.to, data: parsed.data as never });
+      result = await send(app, job);
     } catch (err) {
-      if (err instanceof MailSendError && err.permanent) throw new UnrecoverableError(err.message);
+      if (endsTheMail(job, err)) {
+        const message = withoutAddresses(err instanceof Error ? err.message : String(err)).slice(0, 300);
+        const how =
+          err instanceof UnrecoverableError
+            ? 'the e-mail was refused for good'
+            : `the e-mail could not be delivered in ${job.attemptsMade + 1} tries`;
+        await reportOutcome(app, job, 'failed', `${how} (${message})`);
+      }
       throw err;
     }
+    if (job.attemptsMade > 0 && result.status !== 'forgotten')
+      await reportOutcome(app, job, 'delivered', null);
+    return result;
   },
 };
+
+/** One try of a `send` job: opens the sealed part and sends it (exactly once per key). */
+async function send(app: AppServices, job: Job) {
+  const { key, template, sealed } = job.data as MailJobData;
+  if (!isMailTemplate(template)) throw new UnrecoverableError(`Unknown mail template ${template}`);
+  const part = await openMailPart(app.subjectKeys, key, sealed);
+  if (!part) {
+    app.log.info({ mailKey: key, template }, 'mail dropped: its recipient was forgotten');
+    return { status: 'forgotten' };
+  }
+  const parsed = mailTemplates[template].schema.safeParse(part.data);
+  // The paths only: the values may be names.
+  if (!parsed.success)
+    throw new UnrecoverableError(
+      `The data of mail ${key} do not fit template ${template} (${parsed.error.issues.map((i) => i.path.join('.')).join(', ')})`,
+    );
+  try {
+    return await sendMail(app, { key, template, to: part.to, data: parsed.data as never });
+  } catch (err) {
+    if (err instanceof MailSendError && err.permanent) throw new UnrecoverableError(err.message);
+    throw err;
+  }
+}

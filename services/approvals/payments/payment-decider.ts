@@ -256,6 +256,9 @@ export function decidePayment(command: PaymentCommand, state: PaymentSlice): Pay
     }
     case 'RecordPaymentJobFailed': {
       if (payment.jobProblem?.jobId === command.jobId) return [];
+      // The notice of a problem failing (its mail refused, say) does not hide the problem it was about;
+      // it stays failed on the operations page.
+      if (payment.jobProblem && command.job === 'notify-payment-problem') return [];
       const { job, jobId, queue, reason } = command;
       return [{ type: 'PaymentJobFailed', data: { approvalId, companyId, job, jobId, queue, reason, at } }];
     }

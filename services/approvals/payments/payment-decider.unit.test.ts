@@ -515,6 +515,23 @@ describe('a payment job that failed for good', () => {
     spec.given(given).when({ type: 'RecordPaymentJobRecovered', jobId: 'j1', now: at }).then([]);
   });
 
+  it('keeps the problem a failed notice was about: the notice’s own failure is not recorded over it', () => {
+    const given = [created, approved, requested(1), failed('j1')];
+    spec
+      .given(given)
+      .when({ ...record('n1'), job: 'notify-payment-problem' })
+      .then([]);
+    spec
+      .given([created, approved, requested(1)])
+      .when({ ...record('n1'), job: 'notify-payment-problem' })
+      .then([
+        {
+          type: 'PaymentJobFailed',
+          data: { ...(failed('n1').data as object), job: 'notify-payment-problem' },
+        } as ApprovalEvent,
+      ]);
+  });
+
   it('is over once its step goes through another way: a regenerated file ends a generation failure', () => {
     const state = [created, approved, requested(1), failed('j1'), requested(2, 'regenerate')].reduce(
       (s, e) => approvalDecider.evolve(s, e),
