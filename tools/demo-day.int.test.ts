@@ -1,0 +1,168 @@
+// A busy day on the demo company, end to end on the product `npm start` runs (demo data, workers, the
+// QuickBooks simulator): 60 approvals approved in one New York day. A company may send 36 files a
+// day (file id modifiers A–Z, 0–9; the demo's own files and penny tests count), so each approval
+// must end either NACHA_GENERATED with a file that passes the validator, or waiting with the reason
+// and the day it will be made. None may stay in an in-progress state once its job has ended.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseAchFile } from '../services/nacha/parser.js';
+import { achFileDay } from '../services/nacha/payment-file.js';
+import { validateAchFile } from '../services/nacha/validator.js';
+import { startTestApp, type TestApp } from '../test/support/app.js';
+import { api, signIn } from '../test/support/http.js';
+import { type QboSandbox, startQboSandbox } from './qbo-sandbox/server.js';
+import { DEMO_SECOND_APPROVAL_THRESHOLD, seedDemoData } from './seed.js';
+
+const A = '/api/bill-approval/approvals';
+const APPROVALS = 60;
+const DAILY_FILES = 36;
+
+let t: TestApp;
+let sim: QboSandbox;
+let admin = '';
+let moderator = '';
+let sunriseId = 0;
+let managerId = 0;
+const app = { clientId: 'billflow-demo', clientSecret: 'demo-secret' };
+const shortLivedApp = { clientId: 'billflow-demo-2min', clientSecret: 'demo-2min-secret' };
+
+/** Runs `f` over `items`, `n` at a time, as staff working side by side would. */
+async function inParallel<T, R>(items: T[], n: number, f: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: n }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        out[i] = await f(items[i]);
+      }
+    }),
+  );
+  return out;
+}
+
+beforeAll(async () => {
+  sim = await startQboSandbox({
+    clients: [app, { ...shortLivedApp, accessTtlSeconds: 120 }],
+    billsPerRealm: 110,
+    ratePerMinute: 100_000,
+    concurrentPerRealm: 50,
+  });
+  t = await startTestApp({ env: { QBO_OAUTH_BASE: sim.url, QBO_API_BASE: sim.url } });
+  const users = await seedDemoData(t.started.app, { url: sim.url, gatewayUrl: t.url, app, shortLivedApp });
+  admin = (await signIn(t.url, t.admin.email, t.admin.password)).tokens.accessToken;
+  const morgan = users.find((u) => u.role === 'MODERATOR')!;
+  moderator = (await signIn(t.url, 'morgan.moderator@billflow.local', morgan.password)).tokens.accessToken;
+  const companies = await api(t.url, 'GET', '/api/company/companies?limit=10', { token: admin });
+  sunriseId = companies.body.data.find((c: { name: string }) => c.name === 'Sunrise Bakery LLC').id;
+  const managers = await api(t.url, 'GET', '/api/manager/managers?limit=10', { token: admin });
+  managerId = managers.body.data.find((m: { lastName: string }) => m.lastName === 'Whitfield').id;
+}, 120_000);
+
+afterAll(async () => {
+  await t?.stop();
+  await sim?.close();
+});
+
+describe('a busy day on the demo company', () => {
+  it('60 approvals approved in one New York day: each has a valid file, or says why it waits and when', async () => {
+    const dayAtStart = achFileDay(new Date());
+    // Bills under the second-approval threshold, in no open approval; their vendors given banking.
+    const open = await api(t.url, 'GET', `/api/bill-approval/bills?companyId=${sunriseId}`, { token: admin });
+    expect(open.status, JSON.stringify(open.body)).toBe(200);
+    type Candidate = {
+      id: string;
+      balance: number;
+      vendorId: number | null;
+      bankingReady: boolean;
+      inOpenApproval: boolean;
+      possibleDuplicate: boolean;
+    };
+    const bills = (open.body.data as Candidate[]).filter(
+      (b) =>
+        !b.inOpenApproval &&
+        !b.possibleDuplicate &&
+        b.vendorId !== null &&
+        b.balance > 0 &&
+        b.balance < DEMO_SECOND_APPROVAL_THRESHOLD,
+    );
+    expect(bills.length).toBeGreaterThanOrEqual(APPROVALS);
+    const day = bills.slice(0, APPROVALS);
+    for (const vendorId of new Set(day.filter((b) => !b.bankingReady).map((b) => b.vendorId))) {
+      const r = await api(t.url, 'PUT', `/api/vendors/${vendorId}/banking`, {
+        body: {
+          routingNumber: '011000015',
+          accountNumber: `77${String(vendorId).padStart(9, '0')}`,
+          accountType: 'checking',
+        },
+        token: admin,
+      });
+      expect(r.status, JSON.stringify(r.body)).toBe(200);
+    }
+
+    // Made by the admin, approved by the moderator (the demo's policy: the creator may not approve).
+    const ids = await inParallel(day, 3, async (bill) => {
+      const c = await api(t.url, 'POST', A, {
+        body: { companyId: sunriseId, billIds: [bill.id], managerId },
+        token: admin,
+      });
+      expect(c.status, JSON.stringify(c.body)).toBe(201);
+      const id = c.body.data.id as string;
+      const a = await api(t.url, 'PUT', `${A}/${id}/approve`, {
+        body: { approvedBills: [bill.id] },
+        token: moderator,
+      });
+      expect(a.status, JSON.stringify(a.body)).toBe(200);
+      return id;
+    });
+
+    // Each one settles: a file, or a reason to wait. Nothing left "Generating…" after its job ended.
+    const deadline = Date.now() + 240_000;
+    type Detail = {
+      id: string;
+      status: string;
+      nachaProcessingStatus: string | null;
+      nachaFileUrl: string | null;
+      paymentProblem: { kind: string; message: string } | null;
+    };
+    let settled: Detail[] = [];
+    for (;;) {
+      settled = await inParallel(
+        ids,
+        4,
+        async (id) => (await api(t.url, 'GET', `${A}/${id}`, { token: admin })).body.data,
+      );
+      const pending = settled.filter(
+        (d) => !(d.status === 'NACHA_GENERATED' || (d.status === 'NACHA_PENDING' && d.paymentProblem)),
+      );
+      if (pending.length === 0) break;
+      if (Date.now() > deadline)
+        throw new Error(
+          `${pending.length} approval(s) never settled: ${JSON.stringify(pending.slice(0, 3))}`,
+        );
+      await new Promise((r) => setTimeout(r, 500));
+    }
+    const generated = settled.filter((d) => d.status === 'NACHA_GENERATED');
+    const waiting = settled.filter((d) => d.status !== 'NACHA_GENERATED');
+    // No fault: those without a file wait on the day's limit, and say so with the day.
+    for (const w of waiting) {
+      expect(w.paymentProblem?.kind, JSON.stringify(w.paymentProblem)).toBe('waiting');
+      expect(w.paymentProblem?.message).toMatch(
+        /has sent the 36 NACHA files its bank takes in one day: this file will be made on \d{4}-\d{2}-\d{2}, with no one needing to act/,
+      );
+    }
+    // Every file made is valid, and each has its own file id modifier.
+    const modifiers = new Set<string>();
+    await inParallel(generated, 4, async (d) => {
+      const res = await fetch(`${t.url}${d.nachaFileUrl}`, { headers: { authorization: `Bearer ${admin}` } });
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(validateAchFile(text)).toEqual([]);
+      modifiers.add(parseAchFile(text).header.fileIdModifier);
+    });
+    expect(modifiers.size).toBe(generated.length);
+    expect(generated.length).toBeLessThanOrEqual(DAILY_FILES);
+    // Within one New York day the limit is met and the rest wait (a day that turned mid-test frees it).
+    if (achFileDay(new Date()) === dayAtStart) expect(waiting.length).toBeGreaterThan(0);
+    expect(generated.length + waiting.length).toBe(APPROVALS);
+  }, 420_000);
+});
