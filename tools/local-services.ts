@@ -165,9 +165,11 @@ async function startPostgres(): Promise<{ url: string; stop?: () => void }> {
     // Also a Unix socket in .local/pg-run (cheaper than loopback TCP for the product on this host),
     // skipped when the path would be too long for a socket name. The idle-transaction cut-off is
     // given on every start, as docker-compose.yml does, so a data dir made before it was added in
-    // postgresql.auto.conf gets it too.
+    // postgresql.auto.conf gets it too; so is the port, so that BILLFLOW_PG_PORT changed after the
+    // data dir was made is the port it listens on.
     '-o',
     [
+      `-c port=${PG_PORT}`,
       '-c idle_in_transaction_session_timeout=60s',
       ...(socketFile(runDir).length < 100 ? [`-k ${runDir}`] : []),
     ].join(' '),
