@@ -152,7 +152,7 @@ describe('DashboardPage', () => {
       .on(SystemHealthQuery, { systemHealth: health() });
     renderPage();
     const alert = await screen.findByText('Error loading dashboard stats: Stats store down', undefined, {
-      timeout: 3000,
+      timeout: 10_000,
     });
     expect(statsCalls()).toBe(2);
     expect(statValue('Total Companies')).toBe('0');
@@ -178,7 +178,7 @@ describe('DashboardPage', () => {
     renderPage();
     expect(
       await screen.findByText('Error loading dashboard stats: Failed to fetch dashboard stats', undefined, {
-        timeout: 3000,
+        timeout: 10_000,
       }),
     ).toBeTruthy();
   });

@@ -82,7 +82,7 @@ describe('OperationsPage', () => {
   it('shows an error with a retry when the overview cannot load', async () => {
     gql.on(OperationsQuery, gqlError('boom', { code: 'INTERNAL', status: 500 }));
     renderPage();
-    const alert = await screen.findByTestId('operations-error', {}, { timeout: 5000 });
+    const alert = await screen.findByTestId('operations-error', {}, { timeout: 10_000 });
     expect(alert.textContent).toContain('Error loading operations');
     expect(within(alert).getByRole('button', { name: 'Retry' })).toBeTruthy();
   });
