@@ -1,9 +1,10 @@
 // An SMTP catcher for development and tests: accepts every message (no auth, no TLS), keeps the last
 // few hundred, and shows them in a small web inbox. Nothing ever leaves the machine. Given a file
 // (as `npm start` gives .local/smtp-catcher.jsonl), it keeps them there too, so a restart finds the
-// earlier mails in the inbox; without one (tests), in memory only.
+// earlier mails in the inbox; without one (tests), in memory only. Mail carries personal data: the
+// file is the owner's alone (0600).
 import { existsSync, mkdirSync, readFileSync } from 'node:fs';
-import { appendFile, rename, writeFile } from 'node:fs/promises';
+import { appendFile, open, rename, rm } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -37,7 +38,9 @@ export interface SmtpCatcherOptions {
   limit?: number;
   /**
    * JSON lines, one message a line, oldest first: read at start, appended to as messages come, and
-   * rewritten to the newest `limit` once it holds twice as many. Omit to keep messages in memory only.
+   * rewritten to the newest `limit` once it holds twice as many (a new file, mode 0600, flushed to
+   * disk, then renamed over the old one: a crash leaves one or the other whole). Omit to keep
+   * messages in memory only.
    */
   file?: string;
 }
@@ -141,23 +144,39 @@ export async function startSmtpCatcher(options: SmtpCatcherOptions): Promise<Smt
   // Ids go on from the kept messages, so an inbox link from before a restart still names its mail.
   let nextId = store.reduce((max, m) => Math.max(max, Number(m.id) || 0), 0) + 1;
   // The file's writes, one after another; the file's line count, to know when to rewrite it; the
-  // newest id in it, so that a message a rewrite already wrote is not appended again.
+  // newest id in it, so that a message a rewrite already wrote is not appended again; whether a write
+  // failed (an append cut short, e.g. a full disk, would glue the next line onto its torn end).
   let writes: Promise<void> = Promise.resolve();
   let linesInFile = store.length;
   let writtenUpTo = nextId - 1;
+  let failed = false;
   const persist = (write: () => Promise<void>) => {
     if (!file) return Promise.resolve();
-    writes = writes.then(write).catch((err: Error) => {
-      process.stderr.write(`smtp catcher: could not write ${file}: ${err.message}\n`);
-    });
+    writes = writes
+      .then(() => (failed ? rewrite() : write()))
+      .catch((err: Error) => {
+        failed = true;
+        process.stderr.write(`smtp catcher: could not write ${file}: ${err.message}\n`);
+      });
     return writes;
   };
-  /** The file rewritten with the messages kept now (a new file renamed over the old one). */
+  /**
+   * The file rewritten with the messages kept now: a new file, the owner's alone whatever a crash
+   * left under its name, flushed to disk before it is renamed over the old one.
+   */
   const rewrite = async () => {
     const kept = store;
     const tmp = `${file}.${process.pid}.tmp`;
-    await writeFile(tmp, kept.map((m) => `${JSON.stringify(m)}\n`).join(''), { mode: 0o600 });
+    await rm(tmp, { force: true });
+    const handle = await open(tmp, 'wx', 0o600);
+    try {
+      await handle.writeFile(kept.map((m) => `${JSON.stringify(m)}\n`).join(''));
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
     await rename(tmp, file!);
+    failed = false;
     linesInFile = kept.length;
     writtenUpTo = kept.reduce((max, m) => Math.max(max, Number(m.id) || 0), writtenUpTo);
   };

@@ -1,5 +1,5 @@
 // The SMTP catcher receives what nodemailer sends and shows it over HTTP.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import nodemailer from 'nodemailer';
@@ -118,6 +118,8 @@ it('keeps its messages in a file: a restart on the same file lists them, bounded
         .sendMail({ from: 'a@x.test', to: 'b@x.test', subject, text: `body of ${subject}` });
     for (const subject of ['1', '2', '3', '4']) await send(first, subject);
     await first.stop();
+    // Mail carries personal data: the file is the owner's alone.
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
 
     const second = await startSmtpCatcher({ smtpPort: 0, httpPort: 0, limit: 3, file });
     try {
@@ -137,6 +139,9 @@ it('keeps its messages in a file: a restart on the same file lists them, bounded
     }
     const lines = (await readFile(file, 'utf8')).trim().split('\n');
     expect(lines.length).toBeLessThanOrEqual(6);
+    // Rewritten through a new file renamed over the old: none left beside it, and still 0600.
+    expect(await readdir(path.dirname(file))).toEqual(['mail.jsonl']);
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
     // A line cut short by a crash is skipped; a clear empties the file too.
     await writeFile(file, `${(await readFile(file, 'utf8')).trimEnd()}\n{"id":"11","recei`);
     const third = await startSmtpCatcher({ smtpPort: 0, limit: 3, file });
@@ -151,6 +156,53 @@ it('keeps its messages in a file: a restart on the same file lists them, bounded
     const fourth = await startSmtpCatcher({ smtpPort: 0, file });
     expect(fourth.messages()).toEqual([]);
     await fourth.stop();
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+it("makes its file the owner's alone at start, over a readable one or a crash's leftover", async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'smtp-catcher-'));
+  const file = path.join(dir, 'mail.jsonl');
+  const kept: CaughtMessage = {
+    id: '7',
+    receivedAt: new Date(0).toISOString(),
+    envelope: { from: 'a@x.test', to: ['b@x.test'] },
+    from: 'a@x.test',
+    to: ['b@x.test'],
+    cc: [],
+    subject: 'kept',
+    text: 'x',
+    html: null,
+    messageId: null,
+    attachments: [],
+  };
+  try {
+    // A file others may read (copied in, or made by hand), and a rewrite's temporary file that a
+    // crash left under this process's name, just as readable.
+    await writeFile(file, `${JSON.stringify(kept)}\n`, { mode: 0o644 });
+    await chmod(file, 0o644);
+    const leftover = `${file}.${process.pid}.tmp`;
+    await writeFile(leftover, 'half a rewrite', { mode: 0o644 });
+    await chmod(leftover, 0o644);
+    const c = await startSmtpCatcher({ smtpPort: 0, file });
+    try {
+      expect(c.messages().map((m) => [m.id, m.subject])).toEqual([['7', 'kept']]);
+      expect((await stat(file)).mode & 0o777).toBe(0o600);
+      expect(await readdir(dir)).toEqual(['mail.jsonl']);
+      await nodemailer
+        .createTransport({ host: '127.0.0.1', port: c.smtpPort, ignoreTLS: true })
+        .sendMail({ from: 'a@x.test', to: 'b@x.test', subject: 'next', text: 'x' });
+    } finally {
+      await c.stop();
+    }
+    expect((await stat(file)).mode & 0o777).toBe(0o600);
+    const again = await startSmtpCatcher({ smtpPort: 0, file });
+    expect(again.messages().map((m) => [m.id, m.subject])).toEqual([
+      ['7', 'kept'],
+      ['8', 'next'],
+    ]);
+    await again.stop();
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
