@@ -23,6 +23,7 @@ import WebSocket from 'ws';
 import { startTestApp, type TestApp, testSecrets } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
 import { type ConfigError, loadConfig } from '../shared/config.js';
+import { REFUSED_BODY_DRAIN } from './rest/envelope.js';
 
 const PARTNER = 'https://partner.example';
 const METRICS_TOKEN = 'metrics-token-0123456789abcdef';
@@ -352,6 +353,78 @@ describe('request body limits', () => {
       code: 'VALIDATION',
       message: 'Request body is too large',
     });
+  });
+
+  it('still cuts off a refused body beyond the bound it reads: one declared larger, one that never ends', async () => {
+    const { port } = new URL(t.url);
+    /** A raw connection to the gateway: what it answers, how the socket ended, when. */
+    const connect = async () => {
+      const socket = net.connect(Number(port), '127.0.0.1');
+      await new Promise((resolve) => socket.once('connect', resolve));
+      const seen = { answer: '', error: null as string | null, closed: false };
+      socket.on('data', (d) => {
+        seen.answer += d;
+      });
+      socket.on('error', (err: NodeJS.ErrnoException) => {
+        seen.error = err.code ?? err.message;
+      });
+      const closed = new Promise<void>((resolve) =>
+        socket.once('close', () => {
+          seen.closed = true;
+          resolve();
+        }),
+      );
+      return { socket, seen, closed };
+    };
+    const head = (length: string) =>
+      `POST /api/auth/login HTTP/1.1\r\nhost: 127.0.0.1\r\ncontent-type: application/json\r\n${length}\r\n\r\n`;
+    const refused = (answer: string) => {
+      expect(answer).toMatch(/^HTTP\/1\.1 413 /);
+      expect(answer.toLowerCase()).toContain('connection: close');
+      expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4))).toMatchObject({
+        success: false,
+        code: 'VALIDATION',
+        message: 'Request body is too large',
+      });
+    };
+
+    // Declared beyond the bound: nothing of it is awaited. The 413 comes and the connection closes
+    // though not one byte of the body was sent (were it awaited, only the time bound would end it).
+    const declared = await connect();
+    const asked = Date.now();
+    declared.socket.write(head(`content-length: ${REFUSED_BODY_DRAIN.bytes * 8}`));
+    await declared.closed;
+    expect(Date.now() - asked).toBeLessThan(REFUSED_BODY_DRAIN.ms);
+    refused(declared.seen.answer);
+
+    // Of unknown length (chunked) and endless, sent as fast as the gateway takes it: the gateway reads
+    // up to its bound, answers and closes, and the client's writes fail. What the client got written
+    // past the bound sits in the two sockets' buffers (a few MiB on loopback). The ceiling stops a
+    // gateway that never cuts it off.
+    const endless = await connect();
+    endless.socket.write(head('transfer-encoding: chunked'));
+    const piece = Buffer.alloc(256 * 1024, 120);
+    const chunk = Buffer.concat([
+      Buffer.from(`${piece.length.toString(16)}\r\n`),
+      piece,
+      Buffer.from('\r\n'),
+    ]);
+    const ceiling = 512 * 1024 * 1024;
+    let written = 0;
+    while (!endless.seen.closed && written < ceiling) {
+      written += piece.length;
+      if (!endless.socket.write(chunk))
+        await Promise.race([new Promise((resolve) => endless.socket.once('drain', resolve)), endless.closed]);
+    }
+    await endless.closed;
+    expect(written).toBeGreaterThan(REFUSED_BODY_DRAIN.bytes);
+    expect(written).toBeLessThan(REFUSED_BODY_DRAIN.bytes + 56 * 1024 * 1024);
+    // The client was still writing when the gateway closed (EPIPE or a reset, as a rule); an answer
+    // it read first is the 413.
+    if (endless.seen.answer) refused(endless.seen.answer);
+
+    // The gateway still serves.
+    expect((await signIn(t.url, t.admin.email, t.admin.password)).tokens.accessToken).toBeTruthy();
   });
 
   it('refuses over 256 KB elsewhere under /api and over 128 KB on /graphql', async () => {
