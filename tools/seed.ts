@@ -21,6 +21,7 @@ import { createManager, MANAGER_IDS_SEQUENCE } from '../services/managers/manage
 import { claimStreamOf, recordNewUser } from '../services/users/auth.js';
 import { emailClaimDecider } from '../services/users/email-claim-decider.js';
 import { updateVendorBanking } from '../services/vendors/banking.js';
+import { approveBankingChange } from '../services/vendors/banking-changes.js';
 import { listVendors } from '../services/vendors/queries.js';
 import { getVendorSync, requestVendorSync } from '../services/vendors/sync.js';
 import { consentAndReturn } from './qbo-sandbox/connect.js';
@@ -237,15 +238,33 @@ async function seedDemoVendors(app: AppServices, actor: Actor, companyId: number
     await new Promise((r) => setTimeout(r, 200));
   }
   const vendors = await listVendors(app, actor, { companyId, limit: 100 });
+  // The company's control on bank detail changes is on (the default): each entry is held until a
+  // second person approves it. The demo's moderator does, as a firm's second pair of eyes would.
+  const checker = (await demoModerator(app)) ?? actor;
   for (const [i, v] of vendors.data.entries()) {
     if (!v.active || i % 5 === 4) continue;
     const bank = DEMO_BANKS[i % DEMO_BANKS.length];
-    await updateVendorBanking(app, actor, v.id, {
+    const held = await updateVendorBanking(app, actor, v.id, {
       ...bank,
       accountNumber: String(4_000_000_000 + v.id * 7919).slice(0, 12),
       accountType: i % 4 === 3 ? 'savings' : 'checking',
     });
+    const change = held.pendingBankingChange;
+    if (change && checker.id !== actor.id)
+      await approveBankingChange(app, checker, v.id, change.changeId, {
+        reason: 'Confirmed by phone with the vendor’s accounts team',
+      });
   }
+}
+
+async function demoModerator(app: AppServices): Promise<Actor | null> {
+  const row = await app.db
+    .selectFrom('users')
+    .select(['id', 'email'])
+    .where('email_lower', '=', 'morgan.moderator@billflow.local')
+    .where('deleted_at', 'is', null)
+    .executeTakeFirst();
+  return row ? { id: row.id, role: 'MODERATOR', email: row.email ?? '' } : null;
 }
 
 /**

@@ -41,5 +41,29 @@ export interface VendorSyncsTables {
   vendor_syncs: VendorSyncsTable;
 }
 
-/** Both read models of the vendor module, as its projections are typed. */
-export type VendorReadTables = VendorsTables & VendorSyncsTables;
+export interface BankingChangesTable {
+  change_id: string;
+  vendor_id: number;
+  company_id: number;
+  status: 'pending' | 'frozen' | 'approved' | 'rejected' | 'live';
+  source: 'form' | 'batch' | 'csv' | 'noc';
+  routing_last4: string | null;
+  account_last4: string | null;
+  account_type: 'checking' | 'savings';
+  prev_routing_last4: string | null;
+  prev_account_last4: string | null;
+  requested_by: number | null;
+  requested_at: Date;
+  decided_by: number | null;
+  decided_at: Date | null;
+  reason: string | null;
+  verified_by: string | null;
+  live_at: Date | null;
+}
+
+export interface BankingChangesTables {
+  vendor_banking_changes: BankingChangesTable;
+}
+
+/** The read models of the vendor module, as its projections are typed. */
+export type VendorReadTables = VendorsTables & VendorSyncsTables & BankingChangesTables;

@@ -5,6 +5,47 @@ import { pageOf } from '../shared/answers.js';
 
 export const AccountType = z.enum(['checking', 'savings']);
 
+export const BankingChangeStatus = z.enum(['pending', 'frozen', 'approved', 'rejected', 'live']);
+
+/**
+ * A change of a vendor's bank details, masked: held for a second look ('pending'), reported by the
+ * vendor's contact as not theirs ('frozen'), approved, rejected, or live at once ('live': the
+ * company's control was off, or a new bank name on the same account).
+ */
+export const BankingChange = z.object({
+  changeId: z.string(),
+  vendorId: z.number().int(),
+  vendorName: z.string().nullable(),
+  companyId: z.number().int(),
+  status: BankingChangeStatus,
+  source: z.enum(['form', 'batch', 'csv', 'noc']),
+  routingNumber: z.string().nullable().describe('The new routing number, masked'),
+  accountNumber: z.string().nullable().describe('The new account number, masked'),
+  accountType: AccountType,
+  previousRoutingNumber: z.string().nullable().describe('The routing number before, masked; null: none'),
+  previousAccountNumber: z.string().nullable().describe('The account number before, masked; null: none'),
+  requestedById: z.number().int().nullable(),
+  requestedByName: z.string().nullable(),
+  requestedAt: z.string(),
+  decidedById: z.number().int().nullable(),
+  decidedByName: z.string().nullable(),
+  decidedAt: z.string().nullable(),
+  /** How it went live: 'second-person', 'micro-deposits', 'control-off'; null while held or rejected. */
+  verifiedBy: z.string().nullable(),
+  reason: z.string().nullable(),
+  /** Who must act on a held change, in words. Null once decided. */
+  awaiting: z.string().nullable(),
+});
+export type BankingChange = z.infer<typeof BankingChange>;
+
+/** A company's control on bank detail changes. */
+export const BankingControl = z.object({
+  companyId: z.number().int(),
+  enabled: z.boolean(),
+  flagDays: z.number().int(),
+});
+export type BankingControl = z.infer<typeof BankingControl>;
+
 /** A vendor from QuickBooks with its bank details, the numbers masked ('*****6789') unless unmasked. */
 export const Vendor = z.object({
   id: z.number().int(),
@@ -25,6 +66,8 @@ export const Vendor = z.object({
   qbSyncedAt: z.string(),
   /** Present on the single-vendor read: whether the numbers above are in full. */
   isUnmasked: z.boolean().optional(),
+  /** A change of the bank details held for a second look (the numbers above stay the live ones). */
+  pendingBankingChange: BankingChange.nullable().optional(),
 });
 export type Vendor = z.infer<typeof Vendor>;
 
@@ -87,8 +130,15 @@ export const BatchBankingResult = z.object({
   processed: z.number().int(),
   updated: z.number().int(),
   failed: z.number().int(),
+  /** Of the updated, how many wait for a second look (the company's control on bank detail changes). */
+  held: z.number().int(),
   results: z.array(
-    z.object({ vendorId: z.number().int(), success: z.boolean(), error: z.string().nullable() }),
+    z.object({
+      vendorId: z.number().int(),
+      success: z.boolean(),
+      error: z.string().nullable(),
+      held: z.boolean().optional(),
+    }),
   ),
 });
 export type BatchBankingResult = z.infer<typeof BatchBankingResult>;
@@ -99,6 +149,8 @@ export const CsvImportResult = z.object({
   failed: z.number().int(),
   /** Rows left as they were (no bank details in the row, or the same as stored). */
   unchanged: z.number().int(),
+  /** Of the updated, how many wait for a second look (the company's control on bank detail changes). */
+  held: z.number().int(),
   errors: z.array(z.object({ row: z.number().int(), error: z.string() })),
 });
 export type CsvImportResult = z.infer<typeof CsvImportResult>;

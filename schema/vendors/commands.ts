@@ -106,3 +106,24 @@ export const AchStatusInput = z.object({
   companyId: id,
   qbVendorId: plainText(40, 'qbVendorId is required').pipe(z.string().min(1, 'qbVendorId is required')),
 });
+
+const reason = plainText(500, 'Please give a reason').pipe(z.string().min(1, 'Please give a reason'));
+
+/** Approving or rejecting a held bank detail change: always with a reason, on record. */
+export const BankingChangeDecisionInput = z.object({ reason });
+
+/** A company's control on bank detail changes (ADMIN). Turning it off needs a reason. */
+export const BankingControlInput = z.object({
+  enabled: flag,
+  flagDays: z.coerce
+    .number({ error: 'flagDays must be a number of days' })
+    .int('flagDays must be a whole number of days')
+    .min(1, 'flagDays must be at least 1')
+    .max(365, 'flagDays must be at most 365')
+    .default(30),
+  reason: z.preprocess((v) => (v === undefined ? '' : v), plainText(500)),
+});
+
+export const BankingChangeIdInput = z.object({
+  changeId: z.string().max(100, 'Invalid change id').pipe(z.uuid('Invalid change id')),
+});

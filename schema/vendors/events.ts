@@ -23,6 +23,22 @@ export { HIDDEN_AT_LEAST, shownTail } from '../shared/masking.js';
 export const AccountType = z.enum(['checking', 'savings']);
 export type AccountType = z.infer<typeof AccountType>;
 
+/** Where a bank detail change came from: the form, a batch, a CSV row, a bank's notification of change. */
+export const BankingSource = z.enum(['form', 'batch', 'csv', 'noc']);
+export type BankingSource = z.infer<typeof BankingSource>;
+
+/** How a change was checked before it went live. */
+export const BankingVerification = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('second-person'), byUserId: z.number().int().positive() }),
+  z.object({ kind: z.literal('micro-deposits') }),
+  z.object({ kind: z.literal('control-off') }),
+]);
+export type BankingVerification = z.infer<typeof BankingVerification>;
+
+const changeId = z.string().min(1).max(100);
+/** The tails a masked read shows of the numbers (shownTail), or null where there were none. */
+const tails = z.object({ routingLast4: z.string().nullable(), accountLast4: z.string().nullable() });
+
 /** What QuickBooks says of a vendor (the fields Billflow keeps). */
 export const vendorFromQb = {
   name: z.string(),
@@ -74,8 +90,15 @@ export const vendorEvents = {
       accountLast4: z.string().nullable(),
       accountType: AccountType,
       bankName: z.string().nullable(),
-      /** 'form', 'batch' or 'csv': where the change came from, for the vendor's history. */
-      source: z.enum(['form', 'batch', 'csv']),
+      /** Where the change came from, for the vendor's history. */
+      source: BankingSource,
+      /** The change this makes live (none before changes were held for a second look). */
+      changeId: z.string().optional(),
+      /**
+       * How it was checked before it went live: approved by a second person, the vendor's micro-deposit
+       * amounts, or the company's control off (none before changes were held).
+       */
+      verifiedBy: BankingVerification.optional(),
       at: z.string(),
     }),
     upcasters: {
@@ -94,6 +117,64 @@ export const vendorEvents = {
     },
   },
   VendorBankingCleared: { version: 1, schema: z.object({ vendorId, at: z.string() }) },
+  /**
+   * A change of routing number, account number or account type (or a first entry), held: the live
+   * banking stays as it was until a second person approves it, or the vendor confirms micro-deposits
+   * to the new account. It replaces a pending one (`replaces`). The numbers are sealed; the tails old
+   * and new are plain, for the history, the notice and the read model.
+   */
+  VendorBankingChangeRequested: {
+    version: 1,
+    personal: vendorPersonal(['routingNumber', 'accountNumber']),
+    schema: z.object({
+      vendorId,
+      changeId,
+      routingNumber: z.string(),
+      accountNumber: z.string(),
+      accountType: AccountType,
+      bankName: z.string().nullable(),
+      /** The tails of the new numbers. */
+      ...tails.shape,
+      /** The live banking's tails when the change was made; null: the vendor had none. */
+      previous: tails.extend({ accountType: AccountType }).nullable(),
+      source: BankingSource,
+      /** Who made it; null: the system (a bank's notification of change). */
+      byUserId: z.number().int().positive().nullable(),
+      replaces: changeId.nullable(),
+      at: z.string(),
+    }),
+  },
+  /** A second person approved the pending change (it goes live in the VendorBankingUpdated after). */
+  VendorBankingChangeApproved: {
+    version: 1,
+    schema: z.object({
+      vendorId,
+      changeId,
+      byUserId: z.number().int().positive(),
+      reason: z.string(),
+      at: z.string(),
+    }),
+  },
+  /** The pending change is refused: the live banking stays as it was. */
+  VendorBankingChangeRejected: {
+    version: 1,
+    schema: z.object({
+      vendorId,
+      changeId,
+      /** Null: the system (a newer change replaced it, or the control was turned off). */
+      byUserId: z.number().int().positive().nullable(),
+      reason: z.string(),
+      at: z.string(),
+    }),
+  },
+  /**
+   * The vendor's contact on record said "this was not me": the change can no longer go live; only its
+   * rejection ends it, and the company's ADMINs are told.
+   */
+  VendorBankingChangeFrozen: {
+    version: 1,
+    schema: z.object({ vendorId, changeId, via: z.enum(['contact-link']), at: z.string() }),
+  },
   /**
    * The vendor is forgotten: its data key is deleted, so the name, contacts and bank numbers sealed in
    * its events can no longer be read by anyone; the read model drops the vendor. A later sync leaves it so.
@@ -164,3 +245,27 @@ type SyncDefs = typeof vendorSyncEvents;
 export type VendorSyncEvent = {
   [K in keyof SyncDefs]: { type: K; data: z.infer<SyncDefs[K]['schema']> };
 }[keyof SyncDefs];
+
+/**
+ * A company's control on bank detail changes (stream `bankingcontrol-<companyId>`): on by default
+ * (a company that never set it included); turned off or on by an ADMIN, on record with a reason.
+ * `flagDays`: how long a change is flagged where money is decided.
+ */
+export const bankingControlEvents = {
+  BankingChangeControlSet: {
+    version: 1,
+    schema: z.object({
+      companyId: z.number().int().positive(),
+      enabled: z.boolean(),
+      flagDays: z.number().int().min(1).max(365),
+      byUserId: z.number().int().positive(),
+      reason: z.string(),
+      at: z.string(),
+    }),
+  },
+} as const;
+
+type ControlDefs = typeof bankingControlEvents;
+export type BankingControlEvent = {
+  [K in keyof ControlDefs]: { type: K; data: z.infer<ControlDefs[K]['schema']> };
+}[keyof ControlDefs];

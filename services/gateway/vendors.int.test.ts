@@ -132,6 +132,13 @@ beforeAll(async () => {
   const c = await connectCompany('Vendorful Inc');
   companyId = c.id;
   realmId = c.realmId;
+  // These tests are of the bank details themselves (rules, masking, batch, CSV): with the company's
+  // control on, each change would wait for a second look (services/vendors/banking-changes.int.test.ts).
+  const control = await api(t.url, 'PUT', `/api/vendors/banking-control/${companyId}`, {
+    body: { enabled: false, reason: 'Tests of the bank details themselves' },
+    token: admin,
+  });
+  expect(control.status, JSON.stringify(control.body)).toBe(200);
   realmVendorCount = sim.realms().find((r) => r.realmId === c.realmId)!.vendors.length;
 }, 120_000);
 

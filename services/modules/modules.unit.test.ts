@@ -48,6 +48,7 @@ describe('the modules', () => {
       'companies',
       'managers',
       'users',
+      'vendor_banking_changes',
       'vendor_syncs',
       'vendors',
     ]);

@@ -1,9 +1,10 @@
 // Vendors (spec 2 §2–§7; issue 11): synced from a company's QuickBooks, with the bank details
 // Billflow keeps for ACH. ADMIN and MODERATOR work with them; only they may see numbers unmasked.
 import type pg from 'pg';
+import { bankingChangesProjection } from '../../projections/vendors/banking-changes.js';
 import { vendorSyncsProjection, vendorsProjection } from '../../projections/vendors/vendors.js';
 import * as vendorCommands from '../../schema/vendors/commands.js';
-import { vendorEvents, vendorSyncEvents } from '../../schema/vendors/events.js';
+import { bankingControlEvents, vendorEvents, vendorSyncEvents } from '../../schema/vendors/events.js';
 import { VENDORS_QUEUE, vendorsJobHandlers, vendorsProcessManager } from '../../workers/vendors/reactions.js';
 import { BillCopy } from '../quickbooks/bill-copy.js';
 import { CdcMarks } from '../quickbooks/cdc-marks.js';
@@ -23,6 +24,10 @@ const permissions = {
   'vendors.forget': ['ADMIN'] as const,
   // A CSV with every full bank number in it: the administrator's call alone, and on record.
   'vendors.exportFull': ['ADMIN'] as const,
+  // A held bank detail change: approved or rejected by staff other than its maker (the decider).
+  'vendors.approveBankingChange': STAFF,
+  // The company's control on bank detail changes: turning it off is the administrator's call.
+  'vendors.bankingControl': ['ADMIN'] as const,
 };
 
 type VendorPermissions = Record<keyof typeof permissions, unknown>;
@@ -32,11 +37,11 @@ declare module '../auth/permissions.js' {
 
 export const vendorModule = defineModule({
   name: 'vendor',
-  events: { ...vendorEvents, ...vendorSyncEvents },
+  events: { ...vendorEvents, ...vendorSyncEvents, ...bankingControlEvents },
   forgettingEvents: ['VendorForgotten'],
   commands: vendorCommands,
   permissions,
-  projections: [vendorsProjection, vendorSyncsProjection],
+  projections: [vendorsProjection, vendorSyncsProjection, bankingChangesProjection],
   processManagers: [vendorsProcessManager],
   jobHandlers: { [VENDORS_QUEUE]: vendorsJobHandlers },
   routes: [vendorRoutes, quickbooksWebhookRoutes],

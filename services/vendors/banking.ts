@@ -1,8 +1,10 @@
 // A vendor's bank details (spec 2 §2, §7): kept by Billflow on the vendor's stream, sealed with its
 // key. Set by the form, a batch or a CSV import (csv-import.ts), cleared, or shown in full to ADMIN
 // and MODERATOR once the unmask is recorded.
+import { randomUUID } from 'node:crypto';
 import type { BatchBankingResult } from '../../schema/vendors/answers.js';
 import { BankingInput, BatchBankingInput } from '../../schema/vendors/commands.js';
+import type { BankingSource } from '../../schema/vendors/events.js';
 import type { CommandContext } from '../app/command-handler.js';
 import { type AppServices, awaitProjections } from '../app/context.js';
 import { companyScope, inScope } from '../app/staff-scope.js';
@@ -10,6 +12,8 @@ import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import type { Position } from '../eventstore/port.js';
 import { parseInput } from '../shared/errors.js';
 import { inParallel } from '../shared/parallel.js';
+import { BANKING_READ_MODELS, bankingControlOf, withPendingChange } from './banking-changes.js';
+import type { BankingControl } from './banking-control-decider.js';
 import { type Banking, vendorDecider, vendorStreamId } from './vendor-decider.js';
 import {
   answer,
@@ -51,19 +55,40 @@ export async function unmaskedVendor(
   };
 }
 
+/**
+ * The one way bank details change, from every path (the form, a batch, a CSV row, a bank's
+ * notification of change): the vendor's decider holds a change of the account for a second look
+ * while the company's control is on. `held`: it waits (the live banking is as it was).
+ */
 export async function applyBanking(
   app: AppServices,
   row: Pick<VendorRow, 'company_id' | 'qb_vendor_id'>,
   banking: Banking,
-  source: 'form' | 'batch' | 'csv',
+  source: BankingSource,
+  byUserId: number | null,
   ctx: CommandContext,
+  /** The company's control when the caller read it already (an import reads it once a company). */
+  known?: BankingControl,
 ) {
-  return app.commands.handle(
+  const control = known ?? (await bankingControlOf(app, row.company_id));
+  const r = await app.commands.handle(
     vendorDecider,
     vendorStreamId(row.company_id, row.qb_vendor_id),
-    { type: 'UpdateBanking', ...banking, source, now: new Date().toISOString() },
+    {
+      type: 'UpdateBanking',
+      ...banking,
+      source,
+      byUserId,
+      changeId: randomUUID(),
+      controlled: control.enabled,
+      now: new Date().toISOString(),
+    },
     ctx,
   );
+  return {
+    ...r,
+    held: r.state.pending !== null && r.events.some((e) => e.type === 'VendorBankingChangeRequested'),
+  };
 }
 
 export async function updateVendorBanking(
@@ -76,8 +101,9 @@ export async function updateVendorBanking(
   const vendorId = parseId(id);
   const banking = parseInput(BankingInput, input);
   const row = await requireChangeableVendor(app, actor, vendorId);
-  const r = await applyBanking(app, row, banking, 'form', commandContext(actor));
-  return answer(app, vendorId, r.position);
+  const r = await applyBanking(app, row, banking, 'form', actor.id, commandContext(actor));
+  await awaitProjections(app, r.position, [...BANKING_READ_MODELS]);
+  return withPendingChange(app, await answer(app, vendorId, r.position));
 }
 
 export async function clearVendorBanking(app: AppServices, actor: Actor | null, id: unknown) {
@@ -120,14 +146,15 @@ export async function batchUpdateVendorBanking(
       return { vendorId, success: false, error: 'Vendor not found' };
     if (row.company_deleted_at !== null) return { vendorId, success: false, error: COMPANY_DELETED };
     try {
-      const r = await applyBanking(app, row, banking, 'batch', commandContext(actor));
+      const r = await applyBanking(app, row, banking, 'batch', actor.id, commandContext(actor));
       if (r.position && (last === null || r.position > last)) last = r.position;
-      return { vendorId, success: true, error: null };
+      return { vendorId, success: true, error: null, held: r.held };
     } catch (err) {
       return { vendorId, success: false, error: err instanceof Error ? err.message : String(err) };
     }
   });
-  await awaitProjections(app, last, ['vendors']);
+  await awaitProjections(app, last, [...BANKING_READ_MODELS]);
   const updated = results.filter((r) => r.success).length;
-  return { processed: results.length, updated, failed: results.length - updated, results };
+  const held = results.filter((r) => 'held' in r && r.held).length;
+  return { processed: results.length, updated, failed: results.length - updated, held, results };
 }

@@ -11,6 +11,8 @@ import type { Position } from '../eventstore/port.js';
 import { AppError } from '../shared/errors.js';
 import { inParallel } from '../shared/parallel.js';
 import { applyBanking } from './banking.js';
+import { BANKING_READ_MODELS, bankingControlOf } from './banking-changes.js';
+import type { BankingControl } from './banking-control-decider.js';
 import { type Banking, vendorDecider, vendorStreamId } from './vendor-decider.js';
 import { COMPANY_DELETED, type VendorRow } from './vendor-rows.js';
 
@@ -122,6 +124,7 @@ export async function importVendorsCsv(
   const ctx = commandContext(actor);
   const scope = await companyScope(app, actor);
   const rows = new Map<number, Pick<VendorRow, 'company_id' | 'qb_vendor_id' | 'company_deleted_at'>>();
+  const controls = new Map<number, BankingControl>();
   // A chunk's vendors and their streams are read in a few queries (the commands then only append),
   // and the next chunk is read while this one's commands append. Only what names a vendor's stream
   // is read, not the whole list row (its dates, the company's name), which the rows here never show.
@@ -136,6 +139,8 @@ export async function importVendorsCsv(
       .where('v.id', '=', sql<number>`ANY(${ids}::int[])`)
       .execute();
     for (const r of found) rows.set(r.id, r);
+    for (const companyId of new Set(found.map((r) => r.company_id)))
+      if (!controls.has(companyId)) controls.set(companyId, await bankingControlOf(app, companyId));
     await app.commands.prime(
       vendorDecider,
       found.map((r) => vendorStreamId(r.company_id, r.qb_vendor_id)),
@@ -143,7 +148,7 @@ export async function importVendorsCsv(
   };
   const chunks: Array<typeof work> = [];
   for (let i = 0; i < work.length; i += IMPORT_CHUNK) chunks.push(work.slice(i, i + IMPORT_CHUNK));
-  const outcomes: Array<'updated' | 'unchanged' | { row: number; error: string }> = [];
+  const outcomes: Array<'updated' | 'held' | 'unchanged' | { row: number; error: string }> = [];
   let next = chunks.length > 0 ? prepare(chunks[0]) : null;
   for (const [i, chunk] of chunks.entries()) {
     await next;
@@ -156,22 +161,26 @@ export async function importVendorsCsv(
         return { row: w.row, error: `Vendor ${w.vendorId} not found` };
       if (row.company_deleted_at !== null) return { row: w.row, error: COMPANY_DELETED };
       try {
-        const r = await applyBanking(app, row, w.banking, 'csv', ctx);
+        const r = await applyBanking(app, row, w.banking, 'csv', actor.id, ctx, controls.get(row.company_id));
         if (r.position === null) return 'unchanged' as const;
         if (last === null || r.position > last) last = r.position;
-        return 'updated' as const;
+        return r.held ? ('held' as const) : ('updated' as const);
       } catch (err) {
         return { row: w.row, error: err instanceof Error ? err.message : String(err) };
       }
     });
     outcomes.push(...done);
   }
+  let held = 0;
   for (const o of outcomes) {
     if (o === 'updated') updated++;
-    else if (o === 'unchanged') unchanged++;
+    else if (o === 'held') {
+      updated++;
+      held++;
+    } else if (o === 'unchanged') unchanged++;
     else errors.push(o);
   }
-  await awaitProjections(app, last, ['vendors']);
+  await awaitProjections(app, last, [...BANKING_READ_MODELS]);
   errors.sort((a, b) => a.row - b.row);
-  return { processed: records.length, updated, failed: errors.length, unchanged, errors };
+  return { processed: records.length, updated, failed: errors.length, unchanged, held, errors };
 }

@@ -1,6 +1,11 @@
 // A vendor's history (spec 2 §3): read from its own stream, so unmasks show with who and when.
 import type { VendorHistoryEntry } from '../../schema/vendors/answers.js';
-import { shownTail, type VendorEvent } from '../../schema/vendors/events.js';
+import {
+  type BankingSource,
+  type BankingVerification,
+  shownTail,
+  type VendorEvent,
+} from '../../schema/vendors/events.js';
 import type { AppServices } from '../app/context.js';
 import { type Actor, authorize } from '../auth/permissions.js';
 import { vendorStreamId } from './vendor-decider.js';
@@ -14,6 +19,23 @@ const accountEnding = (n: string | null) => {
   return tail ? `account ending ${tail}` : 'account number masked';
 };
 
+const SOURCE: Record<BankingSource, string> = {
+  form: 'the banking form',
+  batch: 'a batch update',
+  csv: 'a CSV import',
+  noc: 'a bank’s notification of change',
+};
+
+const VERIFIED: Record<BankingVerification['kind'], string> = {
+  'second-person': 'approved by a second person',
+  'micro-deposits': 'verified by the vendor’s micro-deposit amounts',
+  'control-off': 'live at once: the company’s control on bank detail changes was off',
+};
+
+/** The tail an event carries in plain, else cut from the number (events before tails were kept). */
+const endingOf = (tail: string | null, number: string | null) =>
+  tail ? `account ending ${tail}` : accountEnding(number);
+
 const HISTORY: Record<VendorEvent['type'], (e: VendorEvent) => { action: string; details: string | null }> = {
   VendorCreated: () => ({ action: 'Synced from QuickBooks', details: 'First seen in QuickBooks' }),
   VendorChangedInQuickBooks: (e) => ({
@@ -22,9 +44,35 @@ const HISTORY: Record<VendorEvent['type'], (e: VendorEvent) => { action: string;
       .filter((k) => k !== 'vendorId' && k !== 'syncedAt')
       .join(', ')}`,
   }),
-  VendorBankingUpdated: (e) => ({
-    action: 'Banking updated',
-    details: `From ${(e.data as { source: string }).source === 'csv' ? 'a CSV import' : (e.data as { source: string }).source === 'batch' ? 'a batch update' : 'the banking form'}; ${accountEnding((e.data as { accountNumber: string | null }).accountNumber)}`,
+  VendorBankingUpdated: (e) => {
+    const d = e.data as Extract<VendorEvent, { type: 'VendorBankingUpdated' }>['data'];
+    const how = d.verifiedBy ? `; ${VERIFIED[d.verifiedBy.kind]}` : '';
+    return {
+      action:
+        d.changeId && d.verifiedBy?.kind !== 'control-off' ? 'Bank details change live' : 'Banking updated',
+      details: `From ${SOURCE[d.source]}; ${endingOf(d.accountLast4, d.accountNumber)}${how}`,
+    };
+  },
+  VendorBankingChangeRequested: (e) => {
+    const d = e.data as Extract<VendorEvent, { type: 'VendorBankingChangeRequested' }>['data'];
+    const before = d.previous ? endingOf(d.previous.accountLast4, null) : 'no bank details before';
+    return {
+      action: 'Bank details change held for approval',
+      details: `From ${SOURCE[d.source]}; ${before} → ${endingOf(d.accountLast4, null)} (${d.accountType}); routing ending ${d.routingLast4 ?? '—'}${d.replaces ? '; replaces the change pending before' : ''}`,
+    };
+  },
+  VendorBankingChangeApproved: (e) => ({
+    action: 'Bank details change approved',
+    details: `Reason: ${(e.data as { reason: string }).reason}`,
+  }),
+  VendorBankingChangeRejected: (e) => ({
+    action: 'Bank details change rejected',
+    details: `Reason: ${(e.data as { reason: string }).reason}`,
+  }),
+  VendorBankingChangeFrozen: () => ({
+    action: 'Bank details change frozen',
+    details:
+      'The vendor’s contact on record said the change was not theirs; the company’s ADMINs were alerted',
   }),
   VendorBankingCleared: () => ({ action: 'Banking cleared', details: null }),
   VendorBankingUnmasked: (e) => {

@@ -1,6 +1,13 @@
 // The vendor aggregate as a decider (spec 2 §3, §4; issue 11): created and changed by syncs from
 // QuickBooks, bank details set and cleared by staff, unmasks recorded. Pure: times come on the command.
-import { type AccountType, shownTail, type VendorEvent, vendorSubject } from '../../schema/vendors/events.js';
+import {
+  type AccountType,
+  type BankingSource,
+  type BankingVerification,
+  shownTail,
+  type VendorEvent,
+  vendorSubject,
+} from '../../schema/vendors/events.js';
 import type { Decider } from '../shared/decider.js';
 import { DomainError } from '../shared/domain-errors.js';
 
@@ -25,8 +32,20 @@ export interface VendorState {
   qbVendorId: string | null;
   qb: VendorFromQb | null;
   banking: Banking | null;
+  /** A change of the bank details held for a second look (at most one: a newer one replaces it). */
+  pending: PendingChange | null;
   /** Forgotten: its sealed data is unreadable and nothing more happens to it. */
   forgotten: boolean;
+}
+
+export interface PendingChange {
+  changeId: string;
+  banking: Banking;
+  source: BankingSource;
+  byUserId: number | null;
+  at: string;
+  /** The vendor's contact said "this was not me": only a rejection ends it. */
+  frozen: boolean;
 }
 
 export const initialState = (): VendorState => ({
@@ -36,6 +55,7 @@ export const initialState = (): VendorState => ({
   qbVendorId: null,
   qb: null,
   banking: null,
+  pending: null,
   forgotten: false,
 });
 
@@ -49,7 +69,20 @@ export type VendorCommand =
       vendor: VendorFromQb;
       now: string;
     }
-  | ({ type: 'UpdateBanking'; source: 'form' | 'batch' | 'csv'; now: string } & Banking)
+  | ({
+      type: 'UpdateBanking';
+      source: BankingSource;
+      /** Who made it (null: the system, a bank's notification of change). */
+      byUserId: number | null;
+      /** The id the change gets if it is held (allocated by the caller). */
+      changeId: string;
+      /** The company's control on bank detail changes is on: a change of the numbers is held. */
+      controlled: boolean;
+      now: string;
+    } & Banking)
+  | { type: 'ApproveBankingChange'; changeId: string; byUserId: number; reason: string; now: string }
+  | { type: 'RejectBankingChange'; changeId: string; byUserId: number | null; reason: string; now: string }
+  | { type: 'FreezeBankingChange'; changeId: string; now: string }
   | { type: 'ClearBanking'; now: string }
   | {
       type: 'RecordUnmask';
@@ -77,8 +110,21 @@ export function evolve(state: VendorState, event: VendorEvent): VendorState {
     }
     case 'VendorBankingCleared':
       return { ...state, banking: null };
+    case 'VendorBankingChangeRequested': {
+      const { changeId, routingNumber, accountNumber, accountType, bankName, source, byUserId, at } =
+        event.data;
+      const banking = { routingNumber, accountNumber, accountType, bankName };
+      return { ...state, pending: { changeId, banking, source, byUserId, at, frozen: false } };
+    }
+    case 'VendorBankingChangeFrozen':
+      return state.pending?.changeId === event.data.changeId
+        ? { ...state, pending: { ...state.pending, frozen: true } }
+        : state;
+    case 'VendorBankingChangeApproved':
+    case 'VendorBankingChangeRejected':
+      return state.pending?.changeId === event.data.changeId ? { ...state, pending: null } : state;
     case 'VendorForgotten':
-      return { ...state, qb: null, banking: null, forgotten: true };
+      return { ...state, qb: null, banking: null, pending: null, forgotten: true };
     default:
       return state;
   }
@@ -121,31 +167,40 @@ export function decide(command: VendorCommand, state: VendorState): VendorEvent[
       : [{ type: 'VendorForgotten', data: { vendorId, subject: vendorSubject(vendorId), at: command.now } }];
   if (state.forgotten) throw new DomainError('NOT_FOUND', 'Vendor not found');
   switch (command.type) {
-    case 'UpdateBanking': {
-      const { routingNumber, accountNumber, accountType, bankName, source, now } = command;
-      const b = state.banking;
-      if (
-        b &&
-        b.routingNumber === routingNumber &&
-        b.accountNumber === accountNumber &&
-        b.accountType === accountType &&
-        b.bankName === bankName
-      )
-        return [];
+    case 'UpdateBanking':
+      return updateBanking(command, state, vendorId);
+    case 'ApproveBankingChange': {
+      const pending = pendingOf(state, command.changeId);
+      if (pending.frozen)
+        throw new DomainError(
+          'CONFLICT',
+          "The vendor's contact reported this change as not theirs: it can only be rejected",
+        );
+      if (pending.byUserId === command.byUserId)
+        throw new DomainError(
+          'FORBIDDEN',
+          'A bank detail change must be approved by someone other than its maker',
+        );
+      const { changeId, byUserId, reason, now } = command;
+      return [
+        { type: 'VendorBankingChangeApproved', data: { vendorId, changeId, byUserId, reason, at: now } },
+        live(vendorId, pending.banking, pending.source, now, { kind: 'second-person', byUserId }, changeId),
+      ];
+    }
+    case 'RejectBankingChange': {
+      pendingOf(state, command.changeId);
+      const { changeId, byUserId, reason, now } = command;
+      return [
+        { type: 'VendorBankingChangeRejected', data: { vendorId, changeId, byUserId, reason, at: now } },
+      ];
+    }
+    case 'FreezeBankingChange': {
+      const pending = pendingOf(state, command.changeId);
+      if (pending.frozen) return [];
       return [
         {
-          type: 'VendorBankingUpdated',
-          data: {
-            vendorId,
-            routingNumber,
-            accountNumber,
-            routingLast4: shownTail(routingNumber),
-            accountLast4: shownTail(accountNumber),
-            accountType,
-            bankName,
-            source,
-            at: now,
-          },
+          type: 'VendorBankingChangeFrozen',
+          data: { vendorId, changeId: command.changeId, via: 'contact-link', at: command.now },
         },
       ];
     }
@@ -165,6 +220,122 @@ export function decide(command: VendorCommand, state: VendorState): VendorEvent[
         },
       ];
   }
+}
+
+/** The pending change `changeId`, or the refusal that it is not (any longer) pending. */
+function pendingOf(state: VendorState, changeId: string): PendingChange {
+  const pending = state.pending;
+  if (!pending || pending.changeId !== changeId)
+    throw new DomainError(
+      'CONFLICT',
+      'This bank detail change is no longer pending (approved, rejected or replaced)',
+    );
+  return pending;
+}
+
+/** The numbers and the type: what a payment goes by (the bank's name is only a label). */
+export const sameAccount = (a: Omit<Banking, 'bankName'>, b: Omit<Banking, 'bankName'>) =>
+  a.routingNumber === b.routingNumber &&
+  a.accountNumber === b.accountNumber &&
+  a.accountType === b.accountType;
+
+/** Banking made live, with how it was checked. */
+function live(
+  vendorId: number,
+  b: Banking,
+  source: BankingSource,
+  at: string,
+  /** Null: the same account under a new bank name, which needs no check. */
+  verifiedBy: BankingVerification | null,
+  changeId: string | null,
+): VendorEvent {
+  return {
+    type: 'VendorBankingUpdated',
+    data: {
+      vendorId,
+      routingNumber: b.routingNumber,
+      accountNumber: b.accountNumber,
+      routingLast4: shownTail(b.routingNumber),
+      accountLast4: shownTail(b.accountNumber),
+      accountType: b.accountType,
+      bankName: b.bankName,
+      source,
+      ...(changeId ? { changeId } : {}),
+      ...(verifiedBy ? { verifiedBy } : {}),
+      at,
+    },
+  };
+}
+
+/**
+ * A change of the numbers or the type (a first entry too) is held when the company's control is on;
+ * a new bank name on the same account goes live at once. A change while one is pending replaces it;
+ * one reported as not the vendor's blocks every other until it is rejected.
+ */
+function updateBanking(
+  command: Extract<VendorCommand, { type: 'UpdateBanking' }>,
+  state: VendorState,
+  vendorId: number,
+): VendorEvent[] {
+  const { routingNumber, accountNumber, accountType, bankName, source, byUserId, changeId, controlled, now } =
+    command;
+  const next: Banking = { routingNumber, accountNumber, accountType, bankName };
+  const current = state.banking;
+  const pending = state.pending;
+  if (pending?.frozen)
+    throw new DomainError(
+      'CONFLICT',
+      "A change of this vendor's bank details was reported by the vendor's contact as not theirs: an ADMIN must reject it before another change is made",
+    );
+  if (current && sameAccount(current, next)) {
+    // The live account again: nothing new to pay; a pending change to another account stays pending.
+    if (current.bankName === bankName) return [];
+    return [live(vendorId, next, source, now, null, null)];
+  }
+  if (pending && sameAccount(pending.banking, next) && pending.banking.bankName === bankName) return [];
+  if (!controlled) {
+    const superseded: VendorEvent[] = pending
+      ? [
+          {
+            type: 'VendorBankingChangeRejected',
+            data: {
+              vendorId,
+              changeId: pending.changeId,
+              byUserId: null,
+              reason: 'Replaced by a change made while the company’s control was off',
+              at: now,
+            },
+          },
+        ]
+      : [];
+    return [...superseded, live(vendorId, next, source, now, { kind: 'control-off' }, changeId)];
+  }
+  return [
+    {
+      type: 'VendorBankingChangeRequested',
+      data: {
+        vendorId,
+        changeId,
+        routingNumber,
+        accountNumber,
+        accountType,
+        bankName,
+        routingLast4: shownTail(routingNumber),
+        accountLast4: shownTail(accountNumber),
+        previous: current
+          ? {
+              routingLast4: shownTail(current.routingNumber),
+              accountLast4: shownTail(current.accountNumber),
+              accountType: current.accountType,
+            }
+          : null,
+        source,
+        byUserId,
+        replaces: pending?.changeId ?? null,
+        at: now,
+      },
+    },
+  ];
 }
 
 export const vendorStreamId = (companyId: number, qbVendorId: string) => `vendor-${companyId}-${qbVendorId}`;

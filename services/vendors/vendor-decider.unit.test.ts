@@ -1,4 +1,4 @@
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { VendorEvent } from '../../schema/vendors/events.js';
 import { deciderSpec } from '../../test/support/decider-spec.js';
 import { vendorDecider } from './vendor-decider.js';
@@ -24,6 +24,13 @@ const bankingSet: VendorEvent = {
   type: 'VendorBankingUpdated',
   data: { vendorId: 7, ...banking, routingLast4: '0021', accountLast4: '6789', source: 'form', at: now },
 };
+/** An update as a path makes it: by user 4, the company's control on or off. */
+const update = (
+  b: typeof banking,
+  source: 'form' | 'batch' | 'csv' | 'noc',
+  controlled = false,
+  byUserId: number | null = 4,
+) => ({ type: 'UpdateBanking' as const, ...b, source, byUserId, changeId: 'c1', controlled, now });
 const sync = (vendor = qb) => ({
   type: 'SyncVendor' as const,
   vendorId: 99,
@@ -59,11 +66,16 @@ describe('vendor decider', () => {
   it('sets bank details, skips an identical update, clears once', () => {
     spec
       .given([created])
-      .when({ type: 'UpdateBanking', ...banking, source: 'form', now })
-      .then([bankingSet]);
+      .when(update(banking, 'form'))
+      .then([
+        {
+          ...bankingSet,
+          data: { ...bankingSet.data, changeId: 'c1', verifiedBy: { kind: 'control-off' } },
+        } as VendorEvent,
+      ]);
     spec
       .given([created, bankingSet])
-      .when({ type: 'UpdateBanking', ...banking, source: 'csv', now })
+      .when(update(banking, 'csv', true))
       .then([]);
     spec
       .given([created, bankingSet])
@@ -76,11 +88,20 @@ describe('vendor decider', () => {
     const short = { ...banking, accountNumber: '12345' };
     spec
       .given([created])
-      .when({ type: 'UpdateBanking', ...short, source: 'form', now })
+      .when(update(short, 'form'))
       .then([
         {
           type: 'VendorBankingUpdated',
-          data: { vendorId: 7, ...short, routingLast4: '0021', accountLast4: '5', source: 'form', at: now },
+          data: {
+            vendorId: 7,
+            ...short,
+            routingLast4: '0021',
+            accountLast4: '5',
+            source: 'form',
+            changeId: 'c1',
+            verifiedBy: { kind: 'control-off' },
+            at: now,
+          },
         },
       ]);
   });
@@ -95,7 +116,7 @@ describe('vendor decider', () => {
   it('refuses banking and unmask for a vendor never synced', () => {
     spec
       .given([])
-      .when({ type: 'UpdateBanking', ...banking, source: 'form', now })
+      .when(update(banking, 'form', true))
       .thenRefuses('NOT_FOUND');
     spec.given([]).when({ type: 'RecordUnmask', byUserId: 4, now }).thenRefuses('NOT_FOUND');
   });
@@ -112,12 +133,177 @@ describe('vendor decider', () => {
       .then([]);
     spec
       .given([created, forgotten])
-      .when({ type: 'UpdateBanking', ...banking, source: 'form', now })
+      .when(update(banking, 'form', true))
       .thenRefuses('NOT_FOUND');
     spec
       .given([created, forgotten])
       .when({ type: 'RecordUnmask', byUserId: 1, now })
       .thenRefuses('NOT_FOUND');
     spec.given([]).when({ type: 'ForgetVendor', now }).thenRefuses('NOT_FOUND');
+  });
+});
+
+describe('a bank detail change under the company’s control', () => {
+  const spec = deciderSpec(vendorDecider);
+  const thief = { ...banking, routingNumber: '111000025', accountNumber: '66666666666' };
+  const requested = (b = thief, changeId = 'c1', more: Record<string, unknown> = {}): VendorEvent => ({
+    type: 'VendorBankingChangeRequested',
+    data: {
+      vendorId: 7,
+      changeId,
+      ...b,
+      routingLast4: b.routingNumber.slice(-4),
+      accountLast4: b.accountNumber.slice(-4),
+      previous: { routingLast4: '0021', accountLast4: '6789', accountType: 'checking' },
+      source: 'form',
+      byUserId: 4,
+      replaces: null,
+      at: now,
+      ...more,
+    },
+  });
+
+  it('holds a change of the account on every path, leaving the live banking as it was', () => {
+    for (const source of ['form', 'batch', 'csv', 'noc'] as const)
+      spec
+        .given([created, bankingSet])
+        .when(update(thief, source, true))
+        .then([{ ...requested(), data: { ...requested().data, source } } as VendorEvent]);
+    const state = [created, bankingSet, requested()].reduce(
+      vendorDecider.evolve,
+      vendorDecider.initialState(),
+    );
+    expect(state.banking?.accountNumber).toBe('123456789');
+    expect(state.pending?.banking.accountNumber).toBe('66666666666');
+  });
+
+  it('holds a first entry too, and lets a new bank name on the same account through at once', () => {
+    spec
+      .given([created])
+      .when(update(banking, 'form', true))
+      .then([{ ...requested(banking), data: { ...requested(banking).data, previous: null } } as VendorEvent]);
+    spec
+      .given([created, bankingSet])
+      .when(update({ ...banking, bankName: 'JPMorgan Chase' }, 'form', true))
+      .then([{ ...bankingSet, data: { ...bankingSet.data, bankName: 'JPMorgan Chase' } } as VendorEvent]);
+  });
+
+  it('goes live when another person approves it, never its maker', () => {
+    spec
+      .given([created, bankingSet, requested()])
+      .when({ type: 'ApproveBankingChange', changeId: 'c1', byUserId: 4, reason: 'ok', now })
+      .thenRefuses('FORBIDDEN', /someone other than its maker/);
+    spec
+      .given([created, bankingSet, requested()])
+      .when({
+        type: 'ApproveBankingChange',
+        changeId: 'c1',
+        byUserId: 5,
+        reason: 'Called the vendor back',
+        now,
+      })
+      .then([
+        {
+          type: 'VendorBankingChangeApproved',
+          data: { vendorId: 7, changeId: 'c1', byUserId: 5, reason: 'Called the vendor back', at: now },
+        },
+        {
+          type: 'VendorBankingUpdated',
+          data: {
+            vendorId: 7,
+            ...thief,
+            routingLast4: '0025',
+            accountLast4: '6666',
+            source: 'form',
+            changeId: 'c1',
+            verifiedBy: { kind: 'second-person', byUserId: 5 },
+            at: now,
+          },
+        },
+      ]);
+  });
+
+  it('leaves the old banking when rejected; a decided change cannot be decided again', () => {
+    const rejected: VendorEvent = {
+      type: 'VendorBankingChangeRejected',
+      data: { vendorId: 7, changeId: 'c1', byUserId: 5, reason: 'Not the vendor', at: now },
+    };
+    spec
+      .given([created, bankingSet, requested()])
+      .when({ type: 'RejectBankingChange', changeId: 'c1', byUserId: 5, reason: 'Not the vendor', now })
+      .then([rejected]);
+    const state = [created, bankingSet, requested(), rejected].reduce(
+      vendorDecider.evolve,
+      vendorDecider.initialState(),
+    );
+    expect(state.banking?.accountNumber).toBe('123456789');
+    expect(state.pending).toBeNull();
+    spec
+      .given([created, bankingSet, requested(), rejected])
+      .when({ type: 'ApproveBankingChange', changeId: 'c1', byUserId: 5, reason: 'ok', now })
+      .thenRefuses('CONFLICT', /no longer pending/);
+  });
+
+  it('a frozen change can only be rejected, and blocks any other change until it is', () => {
+    const frozen: VendorEvent = {
+      type: 'VendorBankingChangeFrozen',
+      data: { vendorId: 7, changeId: 'c1', via: 'contact-link', at: now },
+    };
+    spec
+      .given([created, bankingSet, requested()])
+      .when({ type: 'FreezeBankingChange', changeId: 'c1', now })
+      .then([frozen]);
+    spec
+      .given([created, bankingSet, requested(), frozen])
+      .when({ type: 'FreezeBankingChange', changeId: 'c1', now })
+      .then([]);
+    spec
+      .given([created, bankingSet, requested(), frozen])
+      .when({ type: 'ApproveBankingChange', changeId: 'c1', byUserId: 5, reason: 'ok', now })
+      .thenRefuses('CONFLICT', /only be rejected/);
+    spec
+      .given([created, bankingSet, requested(), frozen])
+      .when(update({ ...thief, accountNumber: '77777777777' }, 'csv', true))
+      .thenRefuses('CONFLICT', /must reject it/);
+  });
+
+  it('a newer change replaces the pending one; with the control off it goes live and ends the pending one', () => {
+    const other = { ...thief, accountNumber: '77777777777' };
+    spec
+      .given([created, bankingSet, requested()])
+      .when({ ...update(other, 'form', true), changeId: 'c2' })
+      .then([requested(other, 'c2', { replaces: 'c1' })]);
+    spec
+      .given([created, bankingSet, requested()])
+      .when(update(thief, 'form', true))
+      .then([]);
+    spec
+      .given([created, bankingSet, requested()])
+      .when({ ...update(other, 'batch', false), changeId: 'c2' })
+      .then([
+        {
+          type: 'VendorBankingChangeRejected',
+          data: {
+            vendorId: 7,
+            changeId: 'c1',
+            byUserId: null,
+            reason: 'Replaced by a change made while the company’s control was off',
+            at: now,
+          },
+        },
+        {
+          type: 'VendorBankingUpdated',
+          data: {
+            vendorId: 7,
+            ...other,
+            routingLast4: '0025',
+            accountLast4: '7777',
+            source: 'batch',
+            changeId: 'c2',
+            verifiedBy: { kind: 'control-off' },
+            at: now,
+          },
+        },
+      ]);
   });
 });

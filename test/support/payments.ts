@@ -60,8 +60,15 @@ export async function readyToPay(
   url: string,
   token: string,
   companyId: number,
-  opts: { creatorMayNotApprove?: boolean; paymentAccount?: string | null } = {},
+  opts: { creatorMayNotApprove?: boolean; paymentAccount?: string | null; bankingControl?: boolean } = {},
 ) {
+  // The payment tests set the banking they pay: held for a second look, it would not be live. The
+  // control's own tests keep it on (services/vendors/banking-changes.int.test.ts).
+  const control = await api(url, 'PUT', `/api/vendors/banking-control/${companyId}`, {
+    body: { enabled: opts.bankingControl ?? false, reason: 'Payment tests set the bank details they pay' },
+    token,
+  });
+  expect(control.status, JSON.stringify(control.body)).toBe(200);
   const policy = await api(url, 'PUT', `/api/bill-approval/policies/${companyId}`, {
     body: {
       creatorMayNotApprove: opts.creatorMayNotApprove ?? false,

@@ -4,6 +4,8 @@ import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
+  BankingChange,
+  BankingControl,
   BatchBankingResult,
   CsvImportResult,
   Vendor,
@@ -13,6 +15,8 @@ import {
 } from '../../../schema/vendors/answers.js';
 import {
   AchStatusInput,
+  BankingChangeDecisionInput,
+  BankingControlInput,
   BankingInput,
   BatchBankingInput,
   MissingBankingInput,
@@ -23,6 +27,13 @@ import {
 } from '../../../schema/vendors/commands.js';
 import { AppError } from '../../shared/errors.js';
 import { batchUpdateVendorBanking, clearVendorBanking, updateVendorBanking } from '../../vendors/banking.js';
+import {
+  approveBankingChange,
+  getBankingControl,
+  rejectBankingChange,
+  setBankingControl,
+  vendorBankingChanges,
+} from '../../vendors/banking-changes.js';
 import { exportVendorsCsv } from '../../vendors/csv-export.js';
 import { CSV_MAX_BYTES, importVendorsCsv } from '../../vendors/csv-import.js';
 import { forgetVendor } from '../../vendors/forget.js';
@@ -222,9 +233,84 @@ export function vendorRoutes(server: FastifyInstance, { app, actorOf }: RestDeps
         errors: [404],
       }),
     },
+    async (req, reply) => {
+      const vendor = await updateVendorBanking(app, await actorOf(req), req.params.id, req.body);
+      const held = vendor.pendingBankingChange?.status === 'pending';
+      return ok(reply, vendor, {
+        message: held
+          ? 'Bank details change saved: it goes live once another ADMIN or MODERATOR approves it, or the vendor confirms the micro-deposits'
+          : 'Banking information updated successfully',
+      });
+    },
+  );
+  server.get<IdParams>(
+    `${BASE}/:id/banking-changes`,
+    {
+      schema: routeDoc({
+        summary: 'Every change of the vendor’s bank details, newest first (masked)',
+        tags: TAGS,
+        params: VendorIdParams,
+        data: z.array(BankingChange),
+        errors: [404],
+      }),
+    },
+    async (req, reply) => ok(reply, await vendorBankingChanges(app, await actorOf(req), req.params.id)),
+  );
+  for (const decision of ['approve', 'reject'] as const)
+    server.post<{ Params: { id: string; changeId: string } }>(
+      `${BASE}/:id/banking-changes/:changeId/${decision}`,
+      {
+        schema: routeDoc({
+          summary:
+            decision === 'approve'
+              ? 'Approve a held bank detail change (ADMIN, MODERATOR; not its maker): it goes live'
+              : 'Reject a held bank detail change (ADMIN, MODERATOR): the live bank details stay',
+          tags: TAGS,
+          params: VendorIdParams.extend({ changeId: z.string().describe('The change’s id') }),
+          body: BankingChangeDecisionInput,
+          data: Vendor,
+          errors: [403, 404, 409],
+        }),
+      },
+      async (req, reply) => {
+        const act = decision === 'approve' ? approveBankingChange : rejectBankingChange;
+        const vendor = await act(app, await actorOf(req), req.params.id, req.params.changeId, req.body);
+        return ok(reply, vendor, {
+          message:
+            decision === 'approve'
+              ? 'Bank details change approved: it is live'
+              : 'Bank details change rejected',
+        });
+      },
+    );
+  server.get<{ Params: { companyId: string } }>(
+    `${BASE}/banking-control/:companyId`,
+    {
+      schema: routeDoc({
+        summary: 'The company’s control on bank detail changes (on by default)',
+        tags: TAGS,
+        params: z.object({ companyId: z.string().regex(/^\d+$/).describe('Company id') }),
+        data: BankingControl,
+        errors: [404],
+      }),
+    },
+    async (req, reply) => ok(reply, await getBankingControl(app, await actorOf(req), req.params.companyId)),
+  );
+  server.put<{ Params: { companyId: string } }>(
+    `${BASE}/banking-control/:companyId`,
+    {
+      schema: routeDoc({
+        summary: 'Set the company’s control on bank detail changes (ADMIN; turning it off needs a reason)',
+        tags: TAGS,
+        params: z.object({ companyId: z.string().regex(/^\d+$/).describe('Company id') }),
+        body: BankingControlInput,
+        data: BankingControl,
+        errors: [403, 404],
+      }),
+    },
     async (req, reply) =>
-      ok(reply, await updateVendorBanking(app, await actorOf(req), req.params.id, req.body), {
-        message: 'Banking information updated successfully',
+      ok(reply, await setBankingControl(app, await actorOf(req), req.params.companyId, req.body), {
+        message: 'Bank detail change control saved',
       }),
   );
   server.delete<IdParams>(

@@ -1,6 +1,8 @@
 // The Vendor type, its queries and mutations, and live changes and sync progress. The types' fields
 // come from the answers (schema/vendors/answers.ts).
 import {
+  BankingChange as BankingChangeAnswer,
+  BankingControl as BankingControlAnswer,
   Vendor,
   VendorHistoryEntry as VendorHistoryAnswer,
   VendorPage as VendorPageAnswer,
@@ -10,6 +12,13 @@ import {
 import { authorize } from '../../../auth/permissions.js';
 import type { Page } from '../../../shared/paging.js';
 import { clearVendorBanking, updateVendorBanking } from '../../../vendors/banking.js';
+import {
+  approveBankingChange,
+  getBankingControl,
+  rejectBankingChange,
+  setBankingControl,
+  vendorBankingChanges,
+} from '../../../vendors/banking-changes.js';
 import { forgetVendor } from '../../../vendors/forget.js';
 import { type VendorHistoryEntry, vendorHistory } from '../../../vendors/history.js';
 import { getVendor, listVendors } from '../../../vendors/queries.js';
@@ -23,11 +32,26 @@ import { withoutNulls } from '../inputs.js';
 
 const AccountTypeEnum = builder.enumType('AccountType', { values: ['checking', 'savings'] as const });
 
+type BankingChangeDto = import('zod').infer<typeof BankingChangeAnswer>;
+export const BankingChangeRef = builder.objectRef<BankingChangeDto>('VendorBankingChange').implement({
+  description:
+    'A change of a vendor’s bank details, masked: held for a second look, frozen by the vendor’s contact, approved, rejected, or live at once.',
+  fields: (t) =>
+    answerFields(t, BankingChangeAnswer, {
+      refs: { accountType: AccountTypeEnum, status: 'String', source: 'String' },
+      scalars: { requestedAt: 'DateTime', decidedAt: 'DateTime' },
+    }),
+});
+
+const BankingControlRef = builder
+  .objectRef<import('zod').infer<typeof BankingControlAnswer>>('BankingChangeControl')
+  .implement({ fields: (t) => answerFields(t, BankingControlAnswer) });
+
 export const VendorRef = builder.objectRef<VendorDto>('Vendor').implement({
   fields: (t) => ({
     ...answerFields(t, Vendor, {
       omit: ['routingNumber', 'accountNumber', 'isUnmasked'],
-      refs: { accountType: AccountTypeEnum },
+      refs: { accountType: AccountTypeEnum, pendingBankingChange: BankingChangeRef },
       scalars: { createdAt: 'DateTime', updatedAt: 'DateTime', qbSyncedAt: 'DateTime' },
     }),
     routingNumber: t.exposeString('routingNumber', {
@@ -117,6 +141,73 @@ builder.mutationField('updateVendorBanking', (t) =>
     args: { id: t.arg.int({ required: true }), input: t.arg({ type: BankingInputRef, required: true }) },
     resolve: (_, args, ctx) =>
       run(() => updateVendorBanking(ctx.app, ctx.actor, args.id, withoutNulls(args.input))),
+  }),
+);
+
+builder.queryField('vendorBankingChanges', (t) =>
+  t.field({
+    type: [BankingChangeRef],
+    description: 'Every change of the vendor’s bank details, newest first (masked).',
+    args: { id: t.arg.int({ required: true }) },
+    resolve: (_, args, ctx) => run(() => vendorBankingChanges(ctx.app, ctx.actor, args.id)),
+  }),
+);
+
+builder.queryField('bankingChangeControl', (t) =>
+  t.field({
+    type: BankingControlRef,
+    args: { companyId: t.arg.int({ required: true }) },
+    resolve: (_, args, ctx) => run(() => getBankingControl(ctx.app, ctx.actor, args.companyId)),
+  }),
+);
+
+builder.mutationField('approveVendorBankingChange', (t) =>
+  t.field({
+    type: VendorRef,
+    description: 'ADMIN or MODERATOR other than its maker: the held change goes live.',
+    args: {
+      id: t.arg.int({ required: true }),
+      changeId: t.arg.string({ required: true }),
+      reason: t.arg.string({ required: true }),
+    },
+    resolve: (_, args, ctx) =>
+      run(() => approveBankingChange(ctx.app, ctx.actor, args.id, args.changeId, { reason: args.reason })),
+  }),
+);
+
+builder.mutationField('rejectVendorBankingChange', (t) =>
+  t.field({
+    type: VendorRef,
+    description: 'ADMIN or MODERATOR: the held change is refused; the live bank details stay.',
+    args: {
+      id: t.arg.int({ required: true }),
+      changeId: t.arg.string({ required: true }),
+      reason: t.arg.string({ required: true }),
+    },
+    resolve: (_, args, ctx) =>
+      run(() => rejectBankingChange(ctx.app, ctx.actor, args.id, args.changeId, { reason: args.reason })),
+  }),
+);
+
+builder.mutationField('setBankingChangeControl', (t) =>
+  t.field({
+    type: BankingControlRef,
+    description:
+      'ADMIN: the company’s control on bank detail changes (on by default); turning it off needs a reason.',
+    args: {
+      companyId: t.arg.int({ required: true }),
+      enabled: t.arg.boolean({ required: true }),
+      flagDays: t.arg.int({ required: false }),
+      reason: t.arg.string({ required: false }),
+    },
+    resolve: (_, args, ctx) =>
+      run(() =>
+        setBankingControl(ctx.app, ctx.actor, args.companyId, {
+          enabled: args.enabled,
+          flagDays: args.flagDays ?? undefined,
+          reason: args.reason ?? undefined,
+        }),
+      ),
   }),
 );
 
