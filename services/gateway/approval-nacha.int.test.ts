@@ -11,7 +11,13 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
-import { connectedCompany, NACHA_CONFIG, nachaOutcome, syncVendors } from '../../test/support/payments.js';
+import {
+  connectedCompany,
+  NACHA_CONFIG,
+  nachaOutcome,
+  setBankingControl,
+  syncVendors,
+} from '../../test/support/payments.js';
 import type { QbBill, Realm } from '../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
 import { nachaJobHandlers } from '../../workers/approvals/nacha-jobs.js';
@@ -132,6 +138,8 @@ beforeAll(async () => {
     body: { creatorMayNotApprove: false, secondApprovalThreshold: null, assignedStaffOnly: false },
     token: admin,
   });
+  // The files pay the banking set here: held for a second look, it would not be live.
+  await setBankingControl(t.url, admin, companyId, false);
   // The bill payments' account: without one no file is made (the books would not follow the bank).
   const account = await api(t.url, 'PUT', `/api/company/companies/${companyId}/payment-account`, {
     body: { qbPaymentAccountReference: realm.accounts.find((a) => a.AccountType === 'Bank' && a.Active)!.Id },

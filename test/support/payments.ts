@@ -53,6 +53,24 @@ export const NACHA_CONFIG = {
 } as const;
 
 /**
+ * The company's control on bank detail changes, set on record by an ADMIN's token. It is on by
+ * default; a test that sets the banking it pays turns it off, or each change waits for a second look.
+ */
+export async function setBankingControl(
+  url: string,
+  token: string,
+  companyId: number,
+  enabled: boolean,
+  reason = 'Payment tests set the bank details they pay',
+) {
+  const control = await api(url, 'PUT', `/api/vendors/banking-control/${companyId}`, {
+    body: { enabled, reason },
+    token,
+  });
+  expect(control.status, JSON.stringify(control.body)).toBe(200);
+}
+
+/**
  * One approval, by anyone unless `creatorMayNotApprove`; the NACHA settings; and the payment account
  * when one is given (a QuickBooks bank account's id).
  */
@@ -64,11 +82,7 @@ export async function readyToPay(
 ) {
   // The payment tests set the banking they pay: held for a second look, it would not be live. The
   // control's own tests keep it on (services/vendors/banking-changes.int.test.ts).
-  const control = await api(url, 'PUT', `/api/vendors/banking-control/${companyId}`, {
-    body: { enabled: opts.bankingControl ?? false, reason: 'Payment tests set the bank details they pay' },
-    token,
-  });
-  expect(control.status, JSON.stringify(control.body)).toBe(200);
+  await setBankingControl(url, token, companyId, opts.bankingControl ?? false);
   const policy = await api(url, 'PUT', `/api/bill-approval/policies/${companyId}`, {
     body: {
       creatorMayNotApprove: opts.creatorMayNotApprove ?? false,
