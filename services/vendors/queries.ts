@@ -15,6 +15,7 @@ import { type Actor, authorize } from '../auth/permissions.js';
 import { AppError, parseInput } from '../shared/errors.js';
 import type { Page } from '../shared/paging.js';
 import { unmaskedVendor } from './banking.js';
+import { withPendingChange } from './banking-changes.js';
 import {
   anyVendorRows,
   deletedCompanyIds,
@@ -115,7 +116,8 @@ export async function getVendor(
   const vendorId = parseId(id);
   const { showUnmasked } = parseInput(VendorGetInput, query);
   const row = await requireVendor(app, actor, vendorId);
-  const dto = toDto(row);
+  // The held change comes with the vendor: its page shows it beside the live numbers.
+  const dto = await withPendingChange(app, toDto(row));
   if (!showUnmasked) return { ...dto, isUnmasked: false };
   return unmaskedVendor(app, actor, row, dto);
 }

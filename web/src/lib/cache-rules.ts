@@ -45,7 +45,23 @@ const COMPANY_READS = [
   // The manager picker marks the company's assigned manager.
   'approvalManagerOptions',
 ] as const;
-const VENDOR_READS = ['vendors', 'vendor', 'vendorHistory', 'approval', 'approvalBillCandidates'] as const;
+const VENDOR_READS = [
+  'vendors',
+  'vendor',
+  'vendorHistory',
+  'vendorBankingChanges',
+  'approval',
+  'approvals',
+  'approvalBillCandidates',
+] as const;
+// The control decides whether a bank detail change is held, and for how many days a change is
+// flagged where money is decided.
+const BANKING_CONTROL_READS = [
+  'bankingChangeControl',
+  'approval',
+  'approvals',
+  'approvalBillCandidates',
+] as const;
 const MANAGER_READS = [
   'managers',
   'manager',
@@ -126,6 +142,9 @@ export const WRITES: Record<string, readonly string[]> = {
   updateVendorBanking: VENDOR_READS,
   clearVendorBanking: VENDOR_READS,
   forgetVendor: VENDOR_READS,
+  approveVendorBankingChange: VENDOR_READS,
+  rejectVendorBankingChange: VENDOR_READS,
+  setBankingChangeControl: BANKING_CONTROL_READS,
   syncVendors: [],
   // Managers
   createManager: MANAGER_READS,

@@ -5,10 +5,11 @@
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import Toaster from '../../../components/ui/toaster';
 import { CompaniesChanged } from '../../../hooks/use-company-changed';
 import { createGraphQLMock, type GraphQLMock, GraphQLTestProvider } from '../../../testing/graphql-mock';
+import { BankingChangeControlQuery } from '../api/banking-control';
 import {
   ChangeCompanyAssignments,
   type Company,
@@ -18,6 +19,16 @@ import {
 } from '../api/companies';
 import { CompanyActivityAdded, CompanyActivityQuery } from '../api/company-activity';
 import { CompanyDetailPage } from './company-detail-page';
+
+// Radix measures the switch thumb; jsdom has no ResizeObserver.
+vi.stubGlobal(
+  'ResizeObserver',
+  class {
+    observe() {}
+    unobserve() {}
+    disconnect() {}
+  },
+);
 
 beforeAll(() => {
   Element.prototype.hasPointerCapture ??= () => false;
@@ -98,7 +109,8 @@ function mock() {
       },
     })
     .on(ChangeCompanyAssignments, { changeCompanyAssignments: { id: 7 } })
-    .on(CompanyActivityQuery, { companyActivity: lines(2) });
+    .on(CompanyActivityQuery, { companyActivity: lines(2) })
+    .on(BankingChangeControlQuery, { bankingChangeControl: { companyId: 7, enabled: true, flagDays: 30 } });
 }
 
 /** Activity lines of the company, newest first. */

@@ -1,6 +1,7 @@
 // /companies/{id} (spec 1 §2 Company detail): header with status and Activate/Deactivate, the
-// company's information, inline assignments, payment account, recent activity, the QuickBooks
-// connection, the company details and quick actions. Live: any change to the company reloads it.
+// company's information, inline assignments, payment account, the control on vendors' bank detail
+// changes, recent activity, the QuickBooks connection, the company details and quick actions.
+// Live: any change to the company reloads it.
 import { ArrowLeft, Building2, ClipboardCheck, FileText, Landmark, Pencil } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
@@ -22,6 +23,7 @@ import {
   useTokenStatus,
 } from '../api/companies';
 import { formatDate, formatDateTime, NONE, PICKER_LIMIT } from '../utils/company-rules';
+import { BankingControlCard } from './banking-control-card';
 import { CompanyActivityCard } from './company-activity-card';
 import { CompanyStatusBadge } from './company-badges';
 import {
@@ -220,6 +222,7 @@ export function CompanyDetailPage() {
           </Card>
           <AssignmentsCard company={c} />
           <PaymentAccountCard company={c} canManage />
+          <BankingControlCard companyId={c.id} />
           <CompanyActivityCard companyId={c.id} />
         </div>
         <div className="grid content-start gap-6">

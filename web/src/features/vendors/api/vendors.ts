@@ -65,16 +65,92 @@ export const VendorsQuery = graphql(
 
 export type VendorsVariables = VariablesOf<typeof VendorsQuery>;
 
-/** One vendor; showUnmasked records the unmask (who, when) on the vendor's history. */
+/** A change of a vendor's bank details, masked (the numbers' last four digits only). */
+export const BankingChangeFields = graphql(`
+  fragment BankingChangeFields on VendorBankingChange @_unmask {
+    changeId
+    vendorId
+    status
+    source
+    routingNumber
+    accountNumber
+    accountType
+    previousRoutingNumber
+    previousAccountNumber
+    requestedById
+    requestedByName
+    requestedAt
+    decidedById
+    decidedByName
+    decidedAt
+    verifiedBy
+    reason
+    awaiting
+  }
+`);
+
+export type BankingChange = ResultOf<typeof BankingChangeFields>;
+
+/**
+ * One vendor with its held bank detail change (the numbers above it stay the live ones);
+ * showUnmasked records the unmask (who, when) on the vendor's history.
+ */
 export const VendorQuery = graphql(
   `
     query Vendor($id: Int!, $showUnmasked: Boolean) {
       vendor(id: $id, showUnmasked: $showUnmasked) {
         ...VendorFields
+        pendingBankingChange {
+          ...BankingChangeFields
+        }
       }
     }
   `,
-  [VendorFields],
+  [VendorFields, BankingChangeFields],
+);
+
+export type VendorDetail = ResultOf<typeof VendorQuery>['vendor'];
+
+/** Every change of the vendor's bank details, newest first (up to 200). */
+export const VendorBankingChangesQuery = graphql(
+  `
+    query VendorBankingChanges($id: Int!) {
+      vendorBankingChanges(id: $id) {
+        ...BankingChangeFields
+      }
+    }
+  `,
+  [BankingChangeFields],
+);
+
+/** ADMIN or MODERATOR other than its maker: the held change goes live. */
+export const ApproveVendorBankingChange = graphql(
+  `
+    mutation ApproveVendorBankingChange($id: Int!, $changeId: String!, $reason: String!) {
+      approveVendorBankingChange(id: $id, changeId: $changeId, reason: $reason) {
+        id
+        pendingBankingChange {
+          ...BankingChangeFields
+        }
+      }
+    }
+  `,
+  [BankingChangeFields],
+);
+
+/** ADMIN or MODERATOR: the held change is refused; the live bank details stay. */
+export const RejectVendorBankingChange = graphql(
+  `
+    mutation RejectVendorBankingChange($id: Int!, $changeId: String!, $reason: String!) {
+      rejectVendorBankingChange(id: $id, changeId: $changeId, reason: $reason) {
+        id
+        pendingBankingChange {
+          ...BankingChangeFields
+        }
+      }
+    }
+  `,
+  [BankingChangeFields],
 );
 
 export const VendorHistoryQuery = graphql(`
@@ -104,13 +180,20 @@ export const CompanyChoicesQuery = graphql(`
 
 export type CompanyChoice = ResultOf<typeof CompanyChoicesQuery>['companies']['data'][number];
 
-export const UpdateVendorBanking = graphql(`
-  mutation UpdateVendorBanking($id: Int!, $input: VendorBankingInput!) {
-    updateVendorBanking(id: $id, input: $input) {
-      id
+/** Answers the vendor with its held change: a new account waits for a second look. */
+export const UpdateVendorBanking = graphql(
+  `
+    mutation UpdateVendorBanking($id: Int!, $input: VendorBankingInput!) {
+      updateVendorBanking(id: $id, input: $input) {
+        id
+        pendingBankingChange {
+          ...BankingChangeFields
+        }
+      }
     }
-  }
-`);
+  `,
+  [BankingChangeFields],
+);
 
 export const ClearVendorBanking = graphql(`
   mutation ClearVendorBanking($id: Int!) {
@@ -156,6 +239,10 @@ export const VendorSyncQuery = graphql(`
 /** The texts the REST answers carried (services/gateway/rest/vendor-routes.ts). */
 export const VENDOR_MESSAGES = {
   bankingUpdated: 'Banking information updated successfully',
+  bankingHeld:
+    'Bank details change saved: it goes live once another ADMIN or MODERATOR approves it, or the vendor confirms the micro-deposits',
+  changeApproved: 'Bank details change approved: it is live',
+  changeRejected: 'Bank details change rejected',
   bankingCleared: 'Banking information cleared successfully',
   forgotten: 'Vendor forgotten',
 } as const;
@@ -187,6 +274,8 @@ export interface VendorImportResult {
   failed: number;
   /** Rows without bank details, or the same as stored. */
   unchanged?: number;
+  /** Of the updated, the changes of an account that wait for a second look (not live yet). */
+  held?: number;
   errors: Array<{ row: number; error: string }>;
 }
 

@@ -47,6 +47,20 @@ describe('ImportVendorsDialog', () => {
     expect(screen.getByText('1 row read.')).toBeTruthy();
   });
 
+  it('counts the changes held for approval apart: saved, not live', async () => {
+    await importFile(
+      [
+        '1,Acme,Harbor,56,,,true,021000021,000987654321,checking,Chase',
+        '2,Birch,Harbor,57,,,true,021000021,000987654322,checking,Chase',
+      ],
+      { processed: 2, updated: 2, failed: 0, unchanged: 0, held: 2, errors: [] },
+    );
+    expect(screen.getByRole('status').textContent).toBe('2 vendors updated successfully');
+    expect(screen.getByTestId('import-held-note').textContent).toMatch(
+      /^2 changes of bank details wait for approval: each goes live once another ADMIN or MODERATOR approves it/,
+    );
+  });
+
   it('shows an empty account number’s row with one message, not three', async () => {
     await importFile(['1,Acme,Harbor,56,,,true,021000021,,checking,Chase'], {
       processed: 1,

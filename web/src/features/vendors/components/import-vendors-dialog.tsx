@@ -1,6 +1,7 @@
 // CSV import (spec 2 §2, §5, §8): pick a .csv under 5 MB, upload with a percentage, then the
 // outcome message and the first 10 row errors with a count of the rest. Rows whose numbers are
 // masked (an export masks them) say so, with how to get the full numbers (issue 38 item 7).
+// Changes of an account held for a second look are counted apart: they are saved, not live.
 import { Upload } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -20,6 +21,7 @@ import { importVendors, type VendorImportResult } from '../api/vendors';
 import {
   CSV_REQUIRED_COLUMNS,
   checkImportFile,
+  heldNote,
   IMPORT_ERRORS_SHOWN,
   importOutcome,
   maskedRows,
@@ -134,6 +136,15 @@ export function ImportVendorsDialog({
               {plural(result.processed, 'row')} read
               {result.unchanged ? `, ${result.unchanged} left unchanged` : ''}.
             </p>
+            {result.held ? (
+              <p
+                role="note"
+                data-testid="import-held-note"
+                className="rounded-md border border-amber-500/40 bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950 dark:text-amber-100"
+              >
+                {heldNote(result.held)}
+              </p>
+            ) : null}
             {maskedFailed > 0 ? (
               <p
                 role="note"

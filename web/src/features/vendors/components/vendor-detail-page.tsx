@@ -1,6 +1,7 @@
 // /vendors/{id} (spec 2 §2 Vendor detail): contact, company, banking masked by default with the
-// unmask control and its banner for ADMIN and MODERATOR, and the vendor's history (unmasks
-// included). Live: another session's change reloads the vendor, masked again.
+// unmask control and its banner for ADMIN and MODERATOR, a held change of the bank details with who
+// must act on it, every bank detail change, and the vendor's history (unmasks included). Live:
+// another session's change reloads the vendor, masked again.
 import { ArrowLeft, Eye, EyeOff, Pencil, RefreshCw, ShieldAlert, Trash2, UserX } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
@@ -15,10 +16,12 @@ import { useVendorChanged } from '../../../hooks/use-vendor-changed';
 import { useSession } from '../../../lib/auth';
 import { toApiError } from '../../../lib/graphql-errors';
 import { useGqlQuery } from '../../../lib/use-graphql';
-import { type Vendor, VendorHistoryQuery, VendorQuery } from '../api/vendors';
+import { type VendorDetail, VendorHistoryQuery, VendorQuery } from '../api/vendors';
 import { accountTypeLabel, formatDateTime } from '../utils/vendor-rules';
+import { BankingChangesCard } from './banking-changes-card';
 import { ClearBankingDialog } from './clear-banking-dialog';
 import { ForgetVendorDialog } from './forget-vendor-dialog';
+import { PendingBankingChange } from './pending-banking-change';
 import { BankingBadge, VendorStatusBadge } from './vendor-badges';
 import { isNotFound, VendorNotFound } from './vendor-not-found';
 
@@ -52,7 +55,7 @@ export function VendorDetailPage() {
   // The unmasked vendor: read once per Show Full Numbers (each read is recorded on the vendor's
   // history), never by a push's re-read, so it is not a watched query.
   const client = useClient();
-  const [revealed, setRevealed] = useState<Vendor | null>(null);
+  const [revealed, setRevealed] = useState<VendorDetail | null>(null);
   const [revealing, setRevealing] = useState(false);
   const unmasked = revealed !== null;
   async function toggleUnmasked() {
@@ -203,6 +206,9 @@ export function VendorDetailPage() {
                     and an account type.
                   </p>
                 )}
+                {v.pendingBankingChange ? (
+                  <PendingBankingChange vendor={v} change={v.pendingBankingChange} />
+                ) : null}
                 <div className="flex flex-wrap gap-2">
                   <Button size="sm" asChild>
                     <Link to={`/vendors/${v.id}/edit-banking`}>
@@ -220,6 +226,7 @@ export function VendorDetailPage() {
               </CardContent>
             </Card>
           </div>
+          <BankingChangesCard vendorId={v.id} />
           <Card>
             <CardHeader>
               <CardTitle as="h2">History</CardTitle>

@@ -1,5 +1,6 @@
 // The banking form over GraphQL (spec 2 §5): the vendor read, the form's messages, what is sent, and
-// one message a field — an empty account number or a server refusal never shows twice (issue 38 item 7).
+// one message a field — an empty account number or a server refusal never shows twice (issue 38 item 7);
+// a change held for a second look is said to be held, not updated.
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
@@ -12,7 +13,8 @@ import {
   GraphQLTestProvider,
   gqlError,
 } from '../../../testing/graphql-mock';
-import { UpdateVendorBanking, type Vendor, VendorQuery } from '../api/vendors';
+import { UpdateVendorBanking, VendorQuery } from '../api/vendors';
+import { sampleChange, sampleVendor } from '../testing/sample-vendor';
 import { VendorEditBankingPage } from './vendor-edit-banking-page';
 
 beforeAll(() => {
@@ -23,25 +25,14 @@ beforeAll(() => {
 beforeEach(() => resetToasts());
 afterEach(cleanup);
 
-const vendor: Vendor = {
-  id: 12,
-  name: 'Harbor Lumber',
-  companyId: 3,
-  companyName: 'Sunrise Bakery',
-  qbVendorId: '56',
+const vendor = sampleVendor({
   email: null,
-  phone: null,
-  active: true,
   hasBankingInfo: false,
   routingNumber: null,
   accountNumber: null,
   accountType: null,
   bankName: null,
-  createdAt: '2026-11-01T10:00:00.000Z',
-  updatedAt: '2026-11-01T10:00:00.000Z',
-  qbSyncedAt: '2026-11-01T10:00:00.000Z',
-  isUnmasked: false,
-};
+});
 
 function open(gql: GraphQLMock) {
   render(
@@ -110,7 +101,7 @@ describe('VendorEditBankingPage', () => {
   it('saves, says so and goes back to the vendor', async () => {
     const gql = createGraphQLMock()
       .on(VendorQuery, { vendor })
-      .on(UpdateVendorBanking, { updateVendorBanking: { id: 12 } });
+      .on(UpdateVendorBanking, { updateVendorBanking: { id: 12, pendingBankingChange: null } });
     open(gql);
     await screen.findByRole('heading', { name: 'Harbor Lumber' });
     const user = userEvent.setup();
@@ -131,5 +122,35 @@ describe('VendorEditBankingPage', () => {
         },
       },
     ]);
+  });
+
+  it('says a held change is held, not updated', async () => {
+    const gql = createGraphQLMock()
+      .on(VendorQuery, { vendor })
+      .on(UpdateVendorBanking, {
+        updateVendorBanking: { id: 12, pendingBankingChange: sampleChange({ previousAccountNumber: null }) },
+      });
+    open(gql);
+    await screen.findByRole('heading', { name: 'Harbor Lumber' });
+    const user = userEvent.setup();
+    await user.type(screen.getByLabelText('Routing Number'), '021000021');
+    await user.type(screen.getByLabelText('Account Number'), '66666666666');
+    await user.click(screen.getByRole('button', { name: 'Save Banking Information' }));
+    await screen.findByRole('heading', { name: 'Vendor page' });
+    await screen.findByText(
+      'Bank details change saved: it goes live once another ADMIN or MODERATOR approves it, or the vendor confirms the micro-deposits',
+    );
+    expect(screen.queryByText('Banking information updated successfully')).toBeNull();
+  });
+
+  it('says a change already waits for approval, and that saving replaces it', async () => {
+    const gql = createGraphQLMock().on(VendorQuery, {
+      vendor: sampleVendor({ pendingBankingChange: sampleChange() }),
+    });
+    open(gql);
+    await screen.findByRole('heading', { name: 'Harbor Lumber' });
+    expect(screen.getByRole('note').textContent).toBe(
+      'A change to account *******6666 is waiting for approval. Saving new details replaces it, and the new change waits for approval in turn.',
+    );
   });
 });

@@ -1,5 +1,6 @@
 // /vendors/{id}/edit-banking (spec 2 §2, §5 Vendor banking): routing and account number, account
 // type, bank name. The form starts empty: the stored numbers are never sent to the browser for editing.
+// A new account is held for a second look while the company's control is on: saving says so.
 import { ArrowLeft, RefreshCw } from 'lucide-react';
 import { type FormEvent, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
@@ -14,11 +15,11 @@ import { toast } from '../../../components/ui/use-toast';
 import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { ApiError } from '../../../lib/errors';
 import { useGqlMutation, useGqlQuery } from '../../../lib/use-graphql';
-import { UpdateVendorBanking, VENDOR_MESSAGES, type Vendor, VendorQuery } from '../api/vendors';
+import { UpdateVendorBanking, VENDOR_MESSAGES, type VendorDetail, VendorQuery } from '../api/vendors';
 import { type BankingErrors, type BankingValues, validateBanking } from '../utils/vendor-rules';
 import { isNotFound, VendorNotFound } from './vendor-not-found';
 
-function BankingForm({ vendor }: { vendor: Vendor }) {
+function BankingForm({ vendor }: { vendor: VendorDetail }) {
   const navigate = useNavigate();
   const updateVendorBanking = useGqlMutation(UpdateVendorBanking, 'Failed to update banking information');
   const [values, setValues] = useState<BankingValues>({
@@ -45,7 +46,7 @@ function BankingForm({ vendor }: { vendor: Vendor }) {
     if (Object.keys(found).length > 0) return;
     setBusy(true);
     try {
-      await updateVendorBanking({
+      const saved = await updateVendorBanking({
         id: vendor.id,
         input: {
           ...values,
@@ -54,7 +55,9 @@ function BankingForm({ vendor }: { vendor: Vendor }) {
           bankName: values.bankName.trim() || null,
         },
       });
-      toast.success(VENDOR_MESSAGES.bankingUpdated);
+      // As the REST answer words it: a held change is not "updated", the old account still gets paid.
+      const held = saved.updateVendorBanking.pendingBankingChange?.status === 'pending';
+      toast.success(held ? VENDOR_MESSAGES.bankingHeld : VENDOR_MESSAGES.bankingUpdated);
       navigate(`/vendors/${vendor.id}`);
     } catch (err) {
       // A refusal that names its fields shows there, one message a field; only one without a field
@@ -80,6 +83,13 @@ function BankingForm({ vendor }: { vendor: Vendor }) {
             ? `Now on file: ${vendor.bankName ? `${vendor.bankName}, ` : ''}routing ${vendor.routingNumber}, account ${vendor.accountNumber}. Enter the full numbers to replace them.`
             : 'No bank details on file yet.'}
         </CardDescription>
+        {vendor.pendingBankingChange ? (
+          <p role="note" className="text-sm text-amber-800 dark:text-amber-200">
+            {vendor.pendingBankingChange.status === 'frozen'
+              ? 'A change of these bank details is frozen: the vendor’s contact said it was not theirs. It must be rejected before another change can be made.'
+              : `A change to account ${vendor.pendingBankingChange.accountNumber ?? 'masked'} is waiting for approval. Saving new details replaces it, and the new change waits for approval in turn.`}
+          </p>
+        ) : null}
       </CardHeader>
       <CardContent>
         <form className="grid gap-4" onSubmit={submit} noValidate>

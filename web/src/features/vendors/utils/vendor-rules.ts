@@ -45,6 +45,11 @@ export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
 
+/** The import's changes of an account that wait for a second look before payments follow them. */
+export function heldNote(held: number): string {
+  return `${held === 1 ? '1 change of bank details waits' : `${held} changes of bank details wait`} for approval: each goes live once another ADMIN or MODERATOR approves it on the vendor's page, or the vendor confirms the micro-deposits. Until then payments go to the bank details on file.`;
+}
+
 /** Spec 2 §8 import outcomes. */
 export function importOutcome(r: { updated: number; failed: number; processed: number }): {
   tone: 'success' | 'partial' | 'failed';

@@ -1,0 +1,225 @@
+// The vendor's page with a held change of its bank details: said plainly (the last four digits before
+// and after, source, maker and when, who must act), Approve and Reject with a reason for the roles
+// that decide, Approve not offered to the maker, the server's refusal shown as it words it; the list
+// of every change; the history as the server words it.
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { MemoryRouter, Route, Routes } from 'react-router-dom';
+import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import Toaster from '../../../components/ui/toaster';
+import { resetToasts } from '../../../components/ui/use-toast';
+import { sessionStore } from '../../../lib/session-store';
+import { sampleUser } from '../../../testing/fetch-mock';
+import {
+  createGraphQLMock,
+  type GraphQLMock,
+  GraphQLTestProvider,
+  gqlError,
+} from '../../../testing/graphql-mock';
+import type { Role } from '../../../types/api';
+import {
+  ApproveVendorBankingChange,
+  RejectVendorBankingChange,
+  VendorBankingChangesQuery,
+  VendorHistoryQuery,
+  VendorQuery,
+} from '../api/vendors';
+import { sampleChange, sampleVendor } from '../testing/sample-vendor';
+import { VendorDetailPage } from './vendor-detail-page';
+
+beforeAll(() => {
+  Element.prototype.hasPointerCapture ??= () => false;
+  Element.prototype.releasePointerCapture ??= () => {};
+  Element.prototype.scrollIntoView ??= () => {};
+});
+beforeEach(() => {
+  resetToasts();
+  sessionStore.clear();
+});
+afterEach(cleanup);
+
+const MAKER = 41;
+const signIn = (role: Role, id = 7) => sessionStore.setUser({ ...sampleUser, id, role });
+
+const pending = sampleChange();
+const approved = sampleChange({
+  changeId: '11111111-2222-4333-8444-555555555555',
+  status: 'approved',
+  source: 'csv',
+  routingNumber: '*****0025',
+  accountNumber: '*******1004',
+  previousRoutingNumber: null,
+  previousAccountNumber: null,
+  requestedByName: 'Uma User',
+  requestedAt: '2026-11-20T09:00:00.000Z',
+  decidedById: 7,
+  decidedByName: 'Ada Admin',
+  decidedAt: '2026-11-20T10:00:00.000Z',
+  verifiedBy: 'second-person',
+  reason: 'Called the vendor on the number we had',
+  awaiting: null,
+});
+
+function mock(vendor = sampleVendor({ pendingBankingChange: pending })) {
+  return createGraphQLMock()
+    .on(VendorQuery, { vendor })
+    .on(VendorBankingChangesQuery, { vendorBankingChanges: [pending, approved] })
+    .on(VendorHistoryQuery, {
+      vendorHistory: [
+        {
+          action: 'Bank details change held for approval',
+          at: '2026-12-05T15:30:00.000Z',
+          userId: MAKER,
+          userName: 'Morgan Moderator',
+          details:
+            'From the banking form; account ending 1004 → account ending 6666 (checking); routing ending 0021',
+        },
+      ],
+    });
+}
+
+function open(gql: GraphQLMock) {
+  render(
+    <GraphQLTestProvider mock={gql}>
+      <MemoryRouter initialEntries={['/vendors/12']}>
+        <Routes>
+          <Route path="/vendors/:id" element={<VendorDetailPage />} />
+        </Routes>
+      </MemoryRouter>
+      <Toaster />
+    </GraphQLTestProvider>,
+  );
+}
+
+describe('VendorDetailPage: a held bank details change', () => {
+  it('says it plainly and offers Approve and Reject to another MODERATOR', async () => {
+    signIn('MODERATOR');
+    open(mock());
+    const held = await screen.findByTestId('pending-banking-change');
+    expect(within(held).getByRole('heading', { name: 'Bank details change pending approval' })).toBeTruthy();
+    expect(within(held).getByTestId('pending-account').textContent).toBe('*******1004 → *******6666');
+    expect(within(held).getByTestId('pending-routing').textContent).toBe('*****0025 → *****0021');
+    expect(within(held).getByText('Banking form')).toBeTruthy();
+    expect(within(held).getByText(/^Morgan Moderator · /)).toBeTruthy();
+    expect(within(held).getByTestId('pending-awaiting').textContent).toBe(
+      'An ADMIN or MODERATOR other than Morgan Moderator must approve it, or the vendor confirm the micro-deposits',
+    );
+    expect(within(held).getByRole('button', { name: 'Approve Change' })).toBeTruthy();
+    expect(within(held).getByRole('button', { name: 'Reject Change' })).toBeTruthy();
+    // The live numbers stay the ones paid.
+    expect(screen.getByTestId('account-number').textContent).toBe('*******1004');
+  });
+
+  it('does not offer Approve to its maker, who may still reject it', async () => {
+    signIn('MODERATOR', MAKER);
+    open(mock());
+    const held = await screen.findByTestId('pending-banking-change');
+    expect(within(held).queryByRole('button', { name: 'Approve Change' })).toBeNull();
+    expect(within(held).getByRole('button', { name: 'Reject Change' })).toBeTruthy();
+    expect(within(held).getByText(/You made this change/)).toBeTruthy();
+  });
+
+  it('offers a frozen change only for rejection, and says why it is frozen', async () => {
+    signIn('ADMIN');
+    open(
+      mock(
+        sampleVendor({
+          pendingBankingChange: sampleChange({
+            status: 'frozen',
+            awaiting: "The vendor's contact reported it as not theirs: an ADMIN or MODERATOR must reject it",
+          }),
+        }),
+      ),
+    );
+    const held = await screen.findByTestId('pending-banking-change');
+    expect(within(held).getByRole('heading', { name: 'Bank details change frozen' })).toBeTruthy();
+    expect(within(held).queryByRole('button', { name: 'Approve Change' })).toBeNull();
+    expect(within(held).getByRole('button', { name: 'Reject Change' })).toBeTruthy();
+  });
+
+  it('approves with a reason, and re-reads the vendor and its changes', async () => {
+    signIn('MODERATOR');
+    const gql = mock().on(ApproveVendorBankingChange, {
+      approveVendorBankingChange: { id: 12, pendingBankingChange: null },
+    });
+    open(gql);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Approve Change' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Approve Bank Details Change' });
+    const submit = within(dialog).getByRole('button', { name: 'Approve Change' });
+    expect((submit as HTMLButtonElement).disabled).toBe(true);
+    await user.type(within(dialog).getByLabelText('Reason *'), 'Confirmed by phone with the known contact');
+    const reads = gql.calls(VendorQuery).length;
+    await user.click(submit);
+    await screen.findByText('Bank details change approved: it is live');
+    expect(gql.calls(ApproveVendorBankingChange)).toEqual([
+      { id: 12, changeId: pending.changeId, reason: 'Confirmed by phone with the known contact' },
+    ]);
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    await waitFor(() => expect(gql.calls(VendorQuery).length).toBeGreaterThan(reads));
+    expect(gql.calls(VendorBankingChangesQuery).length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("shows the server's refusal as it words it and keeps the dialog open", async () => {
+    signIn('ADMIN');
+    const gql = mock().on(
+      ApproveVendorBankingChange,
+      gqlError('A bank detail change must be approved by someone other than its maker', {
+        code: 'FORBIDDEN',
+      }),
+    );
+    open(gql);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Approve Change' }));
+    const dialog = await screen.findByRole('dialog');
+    await user.type(within(dialog).getByLabelText('Reason *'), 'Looks right');
+    await user.click(within(dialog).getByRole('button', { name: 'Approve Change' }));
+    await screen.findByText('A bank detail change must be approved by someone other than its maker');
+    expect(screen.getByRole('dialog')).toBeTruthy();
+  });
+
+  it('rejects with a reason', async () => {
+    signIn('MODERATOR', MAKER);
+    const gql = mock().on(RejectVendorBankingChange, {
+      rejectVendorBankingChange: { id: 12, pendingBankingChange: null },
+    });
+    open(gql);
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Reject Change' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Reject Bank Details Change' });
+    await user.type(within(dialog).getByLabelText('Reason *'), 'Typed the wrong account');
+    await user.click(within(dialog).getByRole('button', { name: 'Reject Change' }));
+    await screen.findByText('Bank details change rejected');
+    expect(gql.calls(RejectVendorBankingChange)).toEqual([
+      { id: 12, changeId: pending.changeId, reason: 'Typed the wrong account' },
+    ]);
+  });
+
+  it('lists every bank detail change with how it ended, and the history as the server words it', async () => {
+    signIn('MODERATOR');
+    open(mock());
+    const list = await screen.findByTestId('banking-changes');
+    const items = within(list).getAllByRole('listitem');
+    expect(items).toHaveLength(2);
+    expect(within(items[0]).getByText('Pending approval')).toBeTruthy();
+    expect(within(items[0]).getByText('*******1004 → *******6666')).toBeTruthy();
+    expect(within(items[0]).getByText(/^An ADMIN or MODERATOR other than Morgan Moderator/)).toBeTruthy();
+    expect(within(items[1]).getByText('Approved')).toBeTruthy();
+    expect(within(items[1]).getByText('None → *******1004')).toBeTruthy();
+    expect(within(items[1]).getByText(/^CSV import · by Uma User · /)).toBeTruthy();
+    expect(
+      within(items[1]).getByText(/^Approved by Ada Admin · .* · “Called the vendor on the number we had”$/),
+    ).toBeTruthy();
+    const history = await screen.findByTestId('vendor-history');
+    expect(within(history).getByText('Bank details change held for approval')).toBeTruthy();
+    expect(within(history).getByText(/account ending 1004 → account ending 6666/)).toBeTruthy();
+  });
+
+  it('shows no held change, and no buttons, when there is none', async () => {
+    signIn('ADMIN');
+    open(mock(sampleVendor()).on(VendorBankingChangesQuery, { vendorBankingChanges: [] }));
+    await screen.findByText('No bank detail changes yet');
+    expect(screen.queryByTestId('pending-banking-change')).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Approve Change' })).toBeNull();
+  });
+});
