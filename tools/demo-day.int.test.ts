@@ -97,6 +97,18 @@ describe('a busy day on the demo company', () => {
         token: admin,
       });
       expect(r.status, JSON.stringify(r.body)).toBe(200);
+      // The demo keeps its control on bank detail changes: the admin's entry is held until a second
+      // person approves it, and the moderator does, as the demo's seed does for its own.
+      const change = r.body.data.pendingBankingChange;
+      expect(change?.status, JSON.stringify(r.body)).toBe('pending');
+      const approved = await api(
+        t.url,
+        'POST',
+        `/api/vendors/${vendorId}/banking-changes/${change.changeId}/approve`,
+        { body: { reason: 'Confirmed with the vendor by phone' }, token: moderator },
+      );
+      expect(approved.status, JSON.stringify(approved.body)).toBe(200);
+      expect(approved.body.data.hasBankingInfo).toBe(true);
     }
 
     // Made by the admin, approved by the moderator (the demo's policy: the creator may not approve).
