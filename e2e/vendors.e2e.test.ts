@@ -2,7 +2,8 @@
 // §2, §5, §8; issue 11): an admin syncs a company's vendors with the live progress bar, filters the
 // list, completes banking by hand (with the form's messages) and by CSV (upload percentage, outcome,
 // row errors), exports, clears; a moderator sees the numbers unmasked and every unmask is on the
-// vendor's history; an unknown vendor says so.
+// vendor's history; an unknown vendor says so. The company's control on bank detail changes is on (the
+// default): a new account is held, said to be held, and goes live when a second ADMIN approves it.
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,6 +28,8 @@ let app: TestApp;
 let sim: QboSandbox;
 let browser: Browser;
 let token = '';
+/** A second ADMIN: approves the changes the first one makes (nobody approves their own). */
+let checkerToken = '';
 let companyId = 0;
 let realmVendors: Array<{ Id: string; DisplayName: string; PrimaryEmailAddr?: unknown; Active: boolean }> =
   [];
@@ -68,6 +71,27 @@ async function vendorByName(name: string) {
   return r.body.data.find((v) => v.name === name)!;
 }
 
+/** The vendor's held change, approved by the second ADMIN over REST: it goes live. */
+async function approveHeldChange(vendorId: number) {
+  const changes = await apiCall<{ data: Array<{ changeId: string; status: string }> }>(
+    app.url,
+    'GET',
+    `/api/vendors/${vendorId}/banking-changes`,
+    undefined,
+    checkerToken,
+  );
+  const held = changes.body.data.find((c) => c.status === 'pending');
+  if (!held) throw new Error(`vendor ${vendorId} has no pending change: ${JSON.stringify(changes.body)}`);
+  const r = await apiCall(
+    app.url,
+    'POST',
+    `/api/vendors/${vendorId}/banking-changes/${held.changeId}/approve`,
+    { reason: 'Checked with the vendor on the number on file' },
+    checkerToken,
+  );
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+}
+
 beforeAll(async () => {
   await ensureWebBuild();
   sim = await startQboSandbox({ clients: [qbApp] });
@@ -76,6 +100,7 @@ beforeAll(async () => {
     launchBrowser(),
   ]);
   token = (await apiLogin(app.url, app.admin)).tokens.accessToken;
+  checkerToken = (await apiLogin(app.url, await createUser(app.url, app.admin, 'ADMIN'))).tokens.accessToken;
   const c = await connectCompany('Harbor Freight Supply');
   companyId = c.id;
   realmVendors = sim.realms().find((r) => r.realmId === c.realmId)!.vendors as typeof realmVendors;
@@ -144,8 +169,27 @@ describe('vendors screens', () => {
     await choose(page, 'Account Type', 'Savings');
     await page.getByLabel('Bank Name (optional)').fill('JPMorgan Chase');
     await save.click();
-    await expectToast(page, 'Banking information updated successfully');
+    // A first account is a change like any other: held for a second look, and said so.
+    await expectToast(
+      page,
+      'Bank details change saved: it goes live once another ADMIN or MODERATOR approves it, or the vendor confirms the micro-deposits',
+    );
     await page.getByRole('heading', { name: 'Vendor Details', level: 1 }).waitFor();
+    const held = page.getByTestId('pending-banking-change');
+    await held.getByRole('heading', { name: 'Bank details change pending approval' }).waitFor();
+    expect(await held.getByTestId('pending-account').textContent()).toMatch(/^None → \*+4321$/);
+    expect(await held.getByTestId('pending-routing').textContent()).toBe('None → *****0021');
+    await held.getByText(/^An ADMIN or MODERATOR other than .* must approve it/).waitFor();
+    // Its maker may reject it but is not offered Approve.
+    await held.getByText(/You made this change/).waitFor();
+    expect(await held.getByRole('button', { name: 'Approve Change' }).count()).toBe(0);
+    await held.getByRole('button', { name: 'Reject Change' }).waitFor();
+    await page.getByText('Missing Banking Info').waitFor();
+    expect(await seriousAxeViolations(page)).toEqual([]);
+
+    // The second ADMIN approves it: the open page moves by itself.
+    await approveHeldChange((await vendorByName(target.DisplayName)).id);
+    await held.waitFor({ state: 'detached' });
 
     // Masked on the detail page, with the banner for staff who may unmask.
     await page.getByText('Ready for ACH').waitFor();
@@ -204,10 +248,17 @@ describe('vendors screens', () => {
       .setInputFiles({ name: 'vendors.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
     await dialog.getByRole('button', { name: 'Upload' }).click();
     await dialog.getByRole('status').filter({ hasText: '2 vendors updated, 2 failed' }).waitFor();
+    // Saved, not live: both wait for a second look.
+    await dialog
+      .getByTestId('import-held-note')
+      .filter({ hasText: /^2 changes of bank details wait for approval/ })
+      .waitFor();
     expect(await seriousAxeViolations(page)).toEqual([]);
     await dialog.getByText(/^Row 4: .*routing/i).waitFor();
     await dialog.getByText(/^Row 5: /).waitFor();
     await dialog.getByRole('button', { name: 'Done' }).click();
+    await approveHeldChange(a.id);
+    await approveHeldChange(b.id);
     await expect.poll(async () => page.getByText('Ready for ACH').count()).toBeGreaterThanOrEqual(2);
 
     // All good rows: the success message.
@@ -223,6 +274,7 @@ describe('vendors screens', () => {
     // One vendor in the singular (issue 38 item 7).
     await dialog.getByRole('status').filter({ hasText: '1 vendor updated successfully' }).waitFor();
     await dialog.getByRole('button', { name: 'Done' }).click();
+    await approveHeldChange(c.id);
 
     // An empty account number: one clear message, not every rule it breaks (issue 38 item 7).
     await page.getByRole('button', { name: 'Import CSV' }).click();
