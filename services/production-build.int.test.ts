@@ -109,7 +109,7 @@ describe('the production build', () => {
       out += d;
     });
     const url = await new Promise<string>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`compiled server did not start:\n${out}`)), 60_000);
+      const timer = setTimeout(() => reject(new Error(`compiled server did not start:\n${out}`)), 120_000);
       child.stdout.on('data', () => {
         const m = /listening on (http:\/\/\S+)/.exec(out);
         if (m) {
@@ -150,7 +150,7 @@ describe('the production build', () => {
     expect(rotate.stdout).toMatch(/Re-wrapped 1 subject key\(s\) and 1 key\(s\) of Billflow's own/);
     expect(rotate.status).toBe(0);
     expect(existsSync(path.join(outDir, 'tools', 'migrate.js'))).toBe(true);
-  }, 180_000);
+  }, 420_000);
 });
 
 describe('deployment settings', () => {
