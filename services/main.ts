@@ -15,6 +15,7 @@ import { ProcessManagerRunner } from '../workers/process-manager-runner.js';
 import { CommandHandler } from './app/command-handler.js';
 import type { AppServices } from './app/context.js';
 import { FreshReads } from './app/fresh-reads.js';
+import { approvalsAchFiles } from './approvals/payments/ach-file-access.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { Credentials } from './auth/credentials.js';
 import { LoginRateLimit } from './auth/login-rate-limit.js';
@@ -231,6 +232,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     projectionNames: new Set(projections.map((p) => p.name)),
     queueNames: [QUEUES.maintenance, ...Object.keys(jobHandlers)],
     quickbooks: companiesQuickBooksAccess(() => app),
+    achFiles: approvalsAchFiles(() => app),
     tailWitness,
   };
   await waiter.start();

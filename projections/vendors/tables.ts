@@ -65,5 +65,29 @@ export interface BankingChangesTables {
   vendor_banking_changes: BankingChangesTable;
 }
 
+/** The vendor's side of a change: the notice to its contact and the latest micro-deposit verification. */
+export interface BankingVerificationsTable {
+  change_id: string;
+  vendor_id: number;
+  company_id: number;
+  contact_notice: 'sent' | 'no-contact' | null;
+  verification_id: string | null;
+  md_status: 'sent' | 'confirmed' | 'locked' | null;
+  md_tries_left: number | null;
+  md_file_id: string | null;
+  md_file_name: string | null;
+  md_effective_date: string | null;
+  md_sent_at: Date | null;
+  md_expires_at: Date | null;
+  md_started_by: number | null;
+}
+
+export interface BankingVerificationsTables {
+  vendor_banking_verifications: BankingVerificationsTable;
+}
+
 /** The read models of the vendor module, as its projections are typed. */
-export type VendorReadTables = VendorsTables & VendorSyncsTables & BankingChangesTables;
+export type VendorReadTables = VendorsTables &
+  VendorSyncsTables &
+  BankingChangesTables &
+  BankingVerificationsTables;

@@ -8,6 +8,28 @@ export const AccountType = z.enum(['checking', 'savings']);
 export const BankingChangeStatus = z.enum(['pending', 'frozen', 'approved', 'rejected', 'live']);
 
 /**
+ * A micro-deposit verification of a held change: two credits of 1–99 cents to its new account (their
+ * amounts never shown), the file staff send to the bank, and the vendor's tries at the amounts.
+ */
+export const MicroDeposits = z.object({
+  verificationId: z.string(),
+  /** sent: waiting for the vendor; confirmed: the change went live by it; locked: out of tries. */
+  status: z.enum(['sent', 'confirmed', 'locked']),
+  triesLeft: z.number().int(),
+  fileName: z.string(),
+  /** The file's effective entry date: the credits reach the account from that banking day. */
+  effectiveDate: z.string(),
+  sentAt: z.string(),
+  /** The vendor's link stops working then. */
+  expiresAt: z.string(),
+  startedById: z.number().int(),
+  startedByName: z.string().nullable(),
+  /** GET it (ADMIN, MODERATOR; recorded): the NACHA file to upload to the bank. */
+  fileUrl: z.string(),
+});
+export type MicroDeposits = z.infer<typeof MicroDeposits>;
+
+/**
  * A change of a vendor's bank details, masked: held for a second look ('pending'), reported by the
  * vendor's contact as not theirs ('frozen'), approved, rejected, or live at once ('live': the
  * company's control was off, or a new bank name on the same account).
@@ -35,8 +57,62 @@ export const BankingChange = z.object({
   reason: z.string().nullable(),
   /** Who must act on a held change, in words. Null once decided. */
   awaiting: z.string().nullable(),
+  /**
+   * The notice to the vendor's contact on record (the e-mail before the change): 'sent'; 'no-contact':
+   * there was none, nobody could be told; null: not yet, or made before notices were sent.
+   */
+  contactNotice: z.enum(['sent', 'no-contact']).nullable(),
+  /** The latest micro-deposit verification of this change; null: none was started. */
+  microDeposits: MicroDeposits.nullable(),
 });
 export type BankingChange = z.infer<typeof BankingChange>;
+
+/**
+ * What a vendor link's page shows of its change (no sign-in): the company, the vendor, the tails old
+ * and new, who made it and when, and whether the link can still act.
+ */
+export const VendorLinkChange = z.object({
+  companyName: z.string(),
+  vendorName: z.string(),
+  accountType: AccountType,
+  previousRoutingNumber: z.string().nullable().describe('Masked; null: no bank details before'),
+  previousAccountNumber: z.string().nullable().describe('Masked; null: no bank details before'),
+  routingNumber: z.string().nullable().describe('The new routing number, masked'),
+  accountNumber: z.string().nullable().describe('The new account number, masked'),
+  madeBy: z.string().describe('The person who made it, or a bank’s notification of change'),
+  madeAt: z.string(),
+  status: BankingChangeStatus,
+  /** The link may still act (its change held and the link its latest). */
+  canAct: z.boolean(),
+  /** Why it cannot act, in words; null when it can. */
+  note: z.string().nullable(),
+  expiresAt: z.string(),
+});
+export type VendorLinkChange = z.infer<typeof VendorLinkChange>;
+
+/** What the micro-deposit page shows: the change, and the verification's tries. */
+export const MicroDepositLinkView = VendorLinkChange.extend({
+  triesLeft: z.number().int(),
+  effectiveDate: z.string(),
+  verification: z.enum(['open', 'confirmed', 'locked', 'replaced', 'closed']),
+});
+export type MicroDepositLinkView = z.infer<typeof MicroDepositLinkView>;
+
+/** A "this was not me" press: frozen now, or already before (nothing more done). */
+export const NotMeResult = z.object({
+  status: BankingChangeStatus,
+  noAction: z.boolean(),
+  message: z.string(),
+});
+export type NotMeResult = z.infer<typeof NotMeResult>;
+
+/** The vendor's entry of the amounts. */
+export const MicroDepositEntryResult = z.object({
+  outcome: z.enum(['confirmed', 'wrong', 'locked']),
+  triesLeft: z.number().int(),
+  message: z.string(),
+});
+export type MicroDepositEntryResult = z.infer<typeof MicroDepositEntryResult>;
 
 /** A company's control on bank detail changes. */
 export const BankingControl = z.object({

@@ -127,3 +127,22 @@ export const BankingControlInput = z.object({
 export const BankingChangeIdInput = z.object({
   changeId: z.string().max(100, 'Invalid change id').pipe(z.uuid('Invalid change id')),
 });
+
+/** One micro-deposit as the vendor's statement shows it: $0.01 to $0.99 ('0.12', '$0.12', '.12'). */
+const microDeposit = z
+  .union([z.string().max(12), z.number()], { error: 'Enter each amount, e.g. 0.12' })
+  .transform((v, ctx) => {
+    const text = String(v).trim().replace(/^\$/, '');
+    const m = /^0?\.(\d{2})$/.exec(text);
+    const cents = m ? Number(m[1]) : Number.NaN;
+    if (!(cents >= 1 && cents <= 99)) {
+      ctx.addIssue({ code: 'custom', message: 'Each amount is between 0.01 and 0.99, e.g. 0.12' });
+      return z.NEVER;
+    }
+    return cents;
+  });
+
+/** The vendor's entry of the two micro-deposits (any order), in dollars as the statement shows them. */
+export const MicroDepositEntryInput = z.object({
+  amounts: z.array(microDeposit, { error: 'Enter both amounts' }).length(2, 'Enter both amounts'),
+});

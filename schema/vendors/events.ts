@@ -176,6 +176,78 @@ export const vendorEvents = {
     schema: z.object({ vendorId, changeId, via: z.enum(['contact-link']), at: z.string() }),
   },
   /**
+   * The vendor's contact on record before a change was told of it (the notice with the tails old and
+   * new, who made it and a "this was not me" link), or could not be: no e-mail on record. Recorded by
+   * the notice's job, once.
+   */
+  VendorBankingChangeNoticed: {
+    version: 1,
+    schema: z.object({
+      vendorId,
+      changeId,
+      /** 'sent': queued to the e-mail on record before the change; 'no-contact': none, nobody was told. */
+      outcome: z.enum(['sent', 'no-contact']),
+      /** The "this was not me" link's id and expiry; null when nobody could be told. */
+      linkId: z.string().max(100).nullable(),
+      expiresAt: z.string().nullable(),
+      at: z.string(),
+    }),
+  },
+  /**
+   * A micro-deposit verification of the pending change: two credits of 1–99 cents to its new account,
+   * in a penny-test file of their own (kept sealed in nacha_files), and a link to the vendor's contact
+   * on record to enter them. The amounts are sealed with the vendor's key. It replaces an earlier
+   * verification of the change (its tries start again).
+   */
+  VendorMicroDepositsSent: {
+    version: 1,
+    personal: vendorPersonal(['amountsCents']),
+    schema: z.object({
+      vendorId,
+      changeId,
+      verificationId: z.string().max(100),
+      amountsCents: z.array(z.number().int().min(1).max(99)).length(2),
+      fileId: z.string(),
+      fileName: z.string(),
+      fileIdModifier: z.string(),
+      effectiveDate: z.string(),
+      /** The tail of the account credited (the change's new account). */
+      accountLast4: z.string().nullable(),
+      byUserId: z.number().int().positive(),
+      tries: z.number().int().positive(),
+      expiresAt: z.string(),
+      at: z.string(),
+    }),
+  },
+  /** Wrong amounts entered through the verification's link; none left: the verification is locked. */
+  VendorMicroDepositsMismatched: {
+    version: 1,
+    schema: z.object({
+      vendorId,
+      changeId,
+      verificationId: z.string().max(100),
+      triesLeft: z.number().int().min(0),
+      at: z.string(),
+    }),
+  },
+  /** The right amounts: the change goes live in the VendorBankingUpdated after (verifiedBy micro-deposits). */
+  VendorMicroDepositsConfirmed: {
+    version: 1,
+    schema: z.object({ vendorId, changeId, verificationId: z.string().max(100), at: z.string() }),
+  },
+  /** Staff downloaded the verification's file (it holds the amounts and the new account number). */
+  VendorMicroDepositsFileDownloaded: {
+    version: 1,
+    schema: z.object({
+      vendorId,
+      changeId,
+      verificationId: z.string().max(100),
+      fileId: z.string(),
+      byUserId: z.number().int().positive(),
+      at: z.string(),
+    }),
+  },
+  /**
    * The vendor is forgotten: its data key is deleted, so the name, contacts and bank numbers sealed in
    * its events can no longer be read by anyone; the read model drops the vendor. A later sync leaves it so.
    */

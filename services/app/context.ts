@@ -13,6 +13,7 @@ import type { BlindIndex } from '../privacy/personal-data.js';
 import type { SubjectKeys } from '../privacy/subject-keys.js';
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/log.js';
+import type { AchFileAccess } from './ach-files.js';
 import type { CommandHandler } from './command-handler.js';
 import type { FreshReads } from './fresh-reads.js';
 import type { QuickBooksAccess } from './quickbooks-access.js';
@@ -48,6 +49,8 @@ export interface AppServices {
   queueNames: readonly string[];
   /** A company's QuickBooks, its token kept fresh (implemented by the companies module). */
   quickbooks: QuickBooksAccess;
+  /** A company's NACHA settings, file ids and stored files (implemented by the approvals module). */
+  achFiles: AchFileAccess;
   /** The log's end as seen outside the database (Postgres store only; the anchor job trims it). */
   tailWitness: TailWitness | null;
 }

@@ -235,6 +235,121 @@ function paymentProblem(d: z.infer<typeof PaymentProblemData>, ctx: MailContext)
   };
 }
 
+/** What a mail may hold of a bank number: a tail of at most four characters, never the number. */
+const tail = z
+  .string()
+  .regex(/^[0-9A-Za-z-]{0,4}$/, 'a tail of at most 4 characters')
+  .nullable();
+const tails = z.object({ routing: tail, account: tail });
+const ending = (t: string | null) => (t ? `ending ${t}` : 'number hidden');
+const accountWords = (t: z.infer<typeof tails> | null) =>
+  t ? `account ${ending(t.account)} (routing ${ending(t.routing)})` : 'none on record';
+
+export const VendorBankingChangeNoticeData = z.object({
+  companyName: name,
+  vendorName: name,
+  /** The bank details before the change (tails); null: there were none. */
+  previous: tails.nullable(),
+  next: tails,
+  accountType: z.enum(['checking', 'savings']),
+  /** The person who made it, or "a bank's notification of change". */
+  madeBy: name,
+  madeAt: instant,
+  /** The "This was not me" page. */
+  actionUrl,
+  linkExpiresAt: instant,
+});
+
+function vendorBankingChangeNotice(d: z.infer<typeof VendorBankingChangeNoticeData>): MailContent {
+  return {
+    subject: `Your bank details with ${d.companyName} were changed`,
+    preview: `${d.madeBy} changed the bank account ${d.companyName} pays ${d.vendorName}. Not you? Tell us.`,
+    heading: 'Your bank details were changed',
+    paragraphs: [
+      `${d.madeBy} changed the bank account ${d.companyName} pays ${d.vendorName} into. The change is held: no payment goes to the new account until it is checked.`,
+      'If you did not ask for this change, press the button below: the change is stopped and the company is alerted at once. If you did, there is nothing to do.',
+    ],
+    facts: [
+      ['Company', d.companyName],
+      ['Vendor', d.vendorName],
+      ['Before', accountWords(d.previous)],
+      ['After', `${accountWords(d.next)}, ${d.accountType}`],
+      ['Changed by', d.madeBy],
+      ['When', formatInstant(d.madeAt)],
+    ],
+    button: { label: 'This was not me', url: d.actionUrl },
+    note: `The button works until ${formatInstant(d.linkExpiresAt)}. This e-mail went to the address on record before the change.`,
+  };
+}
+
+export const VendorBankingChangeFrozenData = z.object({
+  companyName: name,
+  vendorName: name,
+  vendorId: z.number().int().positive(),
+  previous: tails.nullable(),
+  next: tails,
+  madeBy: name,
+  madeAt: instant,
+  frozenAt: instant,
+});
+
+function vendorBankingChangeFrozen(
+  d: z.infer<typeof VendorBankingChangeFrozenData>,
+  ctx: MailContext,
+): MailContent {
+  return {
+    subject: `Alert: ${d.vendorName} (${d.companyName}) says a bank details change was not theirs`,
+    preview: `The change of ${d.vendorName}'s bank account is frozen: reject it and check who made it.`,
+    heading: 'A bank details change was reported as not the vendor’s',
+    paragraphs: [
+      `The contact on record of ${d.vendorName} (${d.companyName}) pressed "This was not me" on the notice of a change of its bank account. The change is frozen: it can only be rejected.`,
+      `The change was made by ${d.madeBy}. Reject it with a reason on the vendor's page, and find out how it was made.`,
+    ],
+    facts: [
+      ['Company', d.companyName],
+      ['Vendor', d.vendorName],
+      ['Before', accountWords(d.previous)],
+      ['Change', accountWords(d.next)],
+      ['Made by', d.madeBy],
+      ['Made', formatInstant(d.madeAt)],
+      ['Reported', formatInstant(d.frozenAt)],
+    ],
+    button: { label: 'Open the vendor', url: new URL(`/vendors/${d.vendorId}`, ctx.appUrl).toString() },
+  };
+}
+
+export const VendorMicroDepositsData = z.object({
+  companyName: name,
+  vendorName: name,
+  next: tails,
+  /** The credits' effective entry date: they reach the account from that banking day. */
+  effectiveDate: isoDay,
+  tries: z.number().int().min(1).max(10),
+  actionUrl,
+  linkExpiresAt: instant,
+});
+
+function vendorMicroDeposits(d: z.infer<typeof VendorMicroDepositsData>): MailContent {
+  return {
+    subject: `Confirm your new bank account with ${d.companyName}`,
+    preview: `Two small deposits are on their way to ${accountWords(d.next)}. Enter them to confirm the account.`,
+    heading: 'Confirm your new bank account',
+    paragraphs: [
+      `${d.companyName} sent two small deposits (under $1.00 each) to the new bank ${accountWords(d.next)} of ${d.vendorName}. They reach the account from ${formatDay(d.effectiveDate)}.`,
+      `When they show on your statement, press the button below and enter both amounts. The account is then confirmed and payments may go to it. After ${plural(d.tries, 'wrong try', 'wrong tries')} the check locks.`,
+      'If you did not ask for a new bank account, do not enter anything: tell the company.',
+    ],
+    facts: [
+      ['Company', d.companyName],
+      ['Vendor', d.vendorName],
+      ['New account', accountWords(d.next)],
+      ['Deposits from', formatDay(d.effectiveDate)],
+    ],
+    button: { label: 'Enter the amounts', url: d.actionUrl },
+    note: `The button works until ${formatInstant(d.linkExpiresAt)}. Do not forward this e-mail.`,
+  };
+}
+
 function template<S extends z.ZodType>(
   schema: S,
   content: (data: z.output<S>, ctx: MailContext) => MailContent,
@@ -253,6 +368,9 @@ export const mailTemplates = {
   'payment-completion-requested': template(PaymentCompletionRequestedData, paymentCompletionRequested),
   'payment-completed': template(PaymentCompletedData, paymentCompleted),
   'payment-problem': template(PaymentProblemData, paymentProblem),
+  'vendor-banking-change-notice': template(VendorBankingChangeNoticeData, vendorBankingChangeNotice),
+  'vendor-banking-change-frozen': template(VendorBankingChangeFrozenData, vendorBankingChangeFrozen),
+  'vendor-micro-deposits': template(VendorMicroDepositsData, vendorMicroDeposits),
 };
 
 export type MailTemplateName = keyof typeof mailTemplates;

@@ -50,6 +50,36 @@ const samples: { [T in MailTemplateName]: MailTemplateData<T> } = {
     problem: 'Generating the NACHA file failed: the database could not be reached',
     at: '2025-06-03T10:30:00.000Z',
   },
+  'vendor-banking-change-notice': {
+    companyName: 'Acme Corp',
+    vendorName: 'Paper Supply Co',
+    previous: { routing: '0025', account: '1004' },
+    next: { routing: '0021', account: '6666' },
+    accountType: 'checking',
+    madeBy: 'Morgan Moderator',
+    madeAt: '2025-06-03T10:30:00.000Z',
+    actionUrl: ACTION,
+    linkExpiresAt: '2025-06-17T10:30:00.000Z',
+  },
+  'vendor-banking-change-frozen': {
+    companyName: 'Acme Corp',
+    vendorName: 'Paper Supply Co',
+    vendorId: 42,
+    previous: null,
+    next: { routing: '0021', account: '6666' },
+    madeBy: 'Morgan Moderator',
+    madeAt: '2025-06-03T10:30:00.000Z',
+    frozenAt: '2025-06-03T11:00:00.000Z',
+  },
+  'vendor-micro-deposits': {
+    companyName: 'Acme Corp',
+    vendorName: 'Paper Supply Co',
+    next: { routing: '0021', account: '6666' },
+    effectiveDate: '2025-06-04',
+    tries: 3,
+    actionUrl: ACTION,
+    linkExpiresAt: '2025-06-17T10:30:00.000Z',
+  },
 };
 
 /** Every text a person reads in both parts (HTML-escaped where it is HTML). */
@@ -140,6 +170,63 @@ describe('mail templates', () => {
     const m = await renderTemplate('payment-problem', samples['payment-problem'], ctx);
     expect(m.subject).toBe('Payment problem: Acme Corp');
     inBoth(m, 'Generating the NACHA file failed: the database could not be reached', 'View the approval');
+  });
+
+  it('vendor-banking-change-notice: tails old and new, who and when, and the "This was not me" button', async () => {
+    const m = await renderTemplate(
+      'vendor-banking-change-notice',
+      samples['vendor-banking-change-notice'],
+      ctx,
+    );
+    expect(m.subject).toBe('Your bank details with Acme Corp were changed');
+    inBoth(
+      m,
+      'account ending 1004 (routing ending 0025)',
+      'account ending 6666 (routing ending 0021), checking',
+    );
+    inBoth(m, 'Morgan Moderator', 'This was not me', 'June 17, 2025 at 10:30 UTC');
+    expect(m.html).toContain(`href="${escapeHtml(ACTION)}"`);
+  });
+
+  it('refuses more than a tail of a bank number in a vendor mail', async () => {
+    const notice = samples['vendor-banking-change-notice'];
+    await expect(
+      renderTemplate(
+        'vendor-banking-change-notice',
+        { ...notice, next: { routing: '0021', account: '66666666666' } },
+        ctx,
+      ),
+    ).rejects.toThrow();
+    await expect(
+      renderTemplate(
+        'vendor-micro-deposits',
+        { ...samples['vendor-micro-deposits'], next: { routing: '111000025', account: null } },
+        ctx,
+      ),
+    ).rejects.toThrow();
+  });
+
+  it('vendor-banking-change-frozen: the ADMINs hear which change, of whom, and where to reject it', async () => {
+    const m = await renderTemplate(
+      'vendor-banking-change-frozen',
+      samples['vendor-banking-change-frozen'],
+      ctx,
+    );
+    expect(m.subject).toBe('Alert: Paper Supply Co (Acme Corp) says a bank details change was not theirs');
+    inBoth(
+      m,
+      'none on record',
+      'account ending 6666',
+      'Morgan Moderator',
+      'https://billflow.example.com/vendors/42',
+    );
+  });
+
+  it('vendor-micro-deposits: the new account’s tail, when the deposits arrive, the tries, and the button', async () => {
+    const m = await renderTemplate('vendor-micro-deposits', samples['vendor-micro-deposits'], ctx);
+    expect(m.subject).toBe('Confirm your new bank account with Acme Corp');
+    inBoth(m, 'account ending 6666', 'Wed, June 4, 2025', '3 wrong tries', 'Enter the amounts');
+    expect(m.html).toContain(`href="${escapeHtml(ACTION)}"`);
   });
 
   it('payment-completed sums up the vendors past the listed ones in one line', async () => {

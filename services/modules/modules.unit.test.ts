@@ -49,14 +49,16 @@ describe('the modules', () => {
       'managers',
       'users',
       'vendor_banking_changes',
+      'vendor_banking_verifications',
       'vendor_syncs',
       'vendors',
     ]);
     expect(processManagers.map((p) => p.name)).toContain('users');
     expect(Object.keys(jobHandlers)).toContain('users');
-    // auth, users, managers, companies, quickbooks, the QuickBooks webhook, vendors, approvals,
-    // the approvals' payment calls, e-mail links and time travel, the published anchors, dashboard, health, operations
-    expect(routeGroups).toHaveLength(15);
+    // auth, users, managers, companies, quickbooks, the QuickBooks webhook, vendors, the vendors'
+    // checks and links, approvals, the approvals' payment calls, e-mail links and time travel, the
+    // published anchors, dashboard, health, operations
+    expect(routeGroups).toHaveLength(16);
     expect(Object.keys(jobHandlers).sort()).toEqual([
       'approvals',
       'mail',
@@ -64,6 +66,7 @@ describe('the modules', () => {
       'payments',
       'quickbooks',
       'users',
+      'vendor-mail',
       'vendors',
     ]);
   });

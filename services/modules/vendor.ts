@@ -2,16 +2,24 @@
 // Billflow keeps for ACH. ADMIN and MODERATOR work with them; only they may see numbers unmasked.
 import type pg from 'pg';
 import { bankingChangesProjection } from '../../projections/vendors/banking-changes.js';
+import { bankingVerificationsProjection } from '../../projections/vendors/banking-verifications.js';
 import { vendorSyncsProjection, vendorsProjection } from '../../projections/vendors/vendors.js';
 import * as vendorCommands from '../../schema/vendors/commands.js';
 import { bankingControlEvents, vendorEvents, vendorSyncEvents } from '../../schema/vendors/events.js';
+import {
+  VENDOR_MAIL_QUEUE,
+  vendorMailJobHandlers,
+  vendorMailProcessManager,
+} from '../../workers/vendors/banking-mail.js';
 import { VENDORS_QUEUE, vendorsJobHandlers, vendorsProcessManager } from '../../workers/vendors/reactions.js';
 import { BillCopy } from '../quickbooks/bill-copy.js';
 import { CdcMarks } from '../quickbooks/cdc-marks.js';
 import { VENDOR_IDS_SEQUENCE } from '../vendors/sync-run.js';
 import '../gateway/graphql/types/vendor.js';
+import '../gateway/graphql/types/vendor-verification.js';
 import { quickbooksWebhookRoutes } from '../gateway/rest/quickbooks-webhook-routes.js';
 import { vendorRoutes } from '../gateway/rest/vendor-routes.js';
+import { vendorVerificationRoutes } from '../gateway/rest/vendor-verification-routes.js';
 import { defineModule } from './module.js';
 
 // Spec 2 §6: vendors and banking are ADMIN's and MODERATOR's; unmasked numbers too (spec 2 §6 last line).
@@ -28,6 +36,8 @@ const permissions = {
   'vendors.approveBankingChange': STAFF,
   // The company's control on bank detail changes: turning it off is the administrator's call.
   'vendors.bankingControl': ['ADMIN'] as const,
+  // A micro-deposit check of a held change sent to its new account, and its file's download.
+  'vendors.microDeposits': STAFF,
 };
 
 type VendorPermissions = Record<keyof typeof permissions, unknown>;
@@ -41,10 +51,15 @@ export const vendorModule = defineModule({
   forgettingEvents: ['VendorForgotten'],
   commands: vendorCommands,
   permissions,
-  projections: [vendorsProjection, vendorSyncsProjection, bankingChangesProjection],
-  processManagers: [vendorsProcessManager],
-  jobHandlers: { [VENDORS_QUEUE]: vendorsJobHandlers },
-  routes: [vendorRoutes, quickbooksWebhookRoutes],
+  projections: [
+    vendorsProjection,
+    vendorSyncsProjection,
+    bankingChangesProjection,
+    bankingVerificationsProjection,
+  ],
+  processManagers: [vendorsProcessManager, vendorMailProcessManager],
+  jobHandlers: { [VENDORS_QUEUE]: vendorsJobHandlers, [VENDOR_MAIL_QUEUE]: vendorMailJobHandlers },
+  routes: [vendorRoutes, vendorVerificationRoutes, quickbooksWebhookRoutes],
   storage: async (pool: pg.Pool) => {
     await pool.query(`CREATE SEQUENCE IF NOT EXISTS ${VENDOR_IDS_SEQUENCE}`);
     await CdcMarks.setup(pool);

@@ -16,11 +16,16 @@ import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { AppError, parseInput, parseRowId } from '../shared/errors.js';
 import { maskTail } from '../shared/masking.js';
 import { bankingControlDecider, type BankingControl as Control } from './banking-control-decider.js';
+import { awaitingWithMicroDeposits, microDepositsAnswer, verificationsOf } from './banking-verifications.js';
 import { vendorDecider, vendorStreamId } from './vendor-decider.js';
 import { answer, parseId, requireChangeableVendor, requireVendor, type VendorDto } from './vendor-rows.js';
 
 /** The read models a change's answer waits for. */
-export const BANKING_READ_MODELS = ['vendors', 'vendor_banking_changes'] as const;
+export const BANKING_READ_MODELS = [
+  'vendors',
+  'vendor_banking_changes',
+  'vendor_banking_verifications',
+] as const;
 
 export async function bankingControlOf(app: AppServices, companyId: number): Promise<Control> {
   return (await app.commands.load(bankingControlDecider, bankingControlDecider.streamId(companyId))).state;
@@ -54,12 +59,17 @@ async function userNames(app: AppServices, ids: Array<number | null>): Promise<M
 
 /** Masked answers for rows of the read model, with the names of the people in them. */
 export async function bankingChangeAnswers(app: AppServices, rows: ChangeRow[]): Promise<BankingChange[]> {
-  const names = await userNames(
+  const vendorSide = await verificationsOf(
     app,
-    rows.flatMap((r) => [r.requested_by, r.decided_by]),
+    rows.map((r) => r.change_id),
   );
+  const names = await userNames(app, [
+    ...rows.flatMap((r) => [r.requested_by, r.decided_by]),
+    ...[...vendorSide.values()].map((v) => v.md_started_by),
+  ]);
   return rows.map((r) => {
     const maker = r.requested_by === null ? null : (names.get(r.requested_by) ?? `User #${r.requested_by}`);
+    const microDeposits = microDepositsAnswer(vendorSide.get(r.change_id), names);
     return {
       changeId: r.change_id,
       vendorId: r.vendor_id,
@@ -80,7 +90,9 @@ export async function bankingChangeAnswers(app: AppServices, rows: ChangeRow[]):
       decidedAt: r.decided_at?.toISOString() ?? null,
       verifiedBy: r.verified_by,
       reason: r.reason,
-      awaiting: awaiting(r, maker),
+      awaiting: awaitingWithMicroDeposits(awaiting(r, maker), microDeposits),
+      contactNotice: vendorSide.get(r.change_id)?.contact_notice ?? null,
+      microDeposits,
     };
   });
 }

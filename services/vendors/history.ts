@@ -74,6 +74,44 @@ const HISTORY: Record<VendorEvent['type'], (e: VendorEvent) => { action: string;
     details:
       'The vendor’s contact on record said the change was not theirs; the company’s ADMINs were alerted',
   }),
+  VendorBankingChangeNoticed: (e) => {
+    const d = e.data as Extract<VendorEvent, { type: 'VendorBankingChangeNoticed' }>['data'];
+    return d.outcome === 'sent'
+      ? {
+          action: 'Vendor’s contact told of the change',
+          details:
+            'Notice with the last four digits old and new and a "this was not me" link, sent to the e-mail on record before the change',
+        }
+      : {
+          action: 'Vendor’s contact could not be told',
+          details: 'No e-mail on record before the change: nobody received a notice',
+        };
+  },
+  VendorMicroDepositsSent: (e) => {
+    const d = e.data as Extract<VendorEvent, { type: 'VendorMicroDepositsSent' }>['data'];
+    return {
+      action: 'Micro-deposit check started',
+      details: `Two credits under $1.00 to the ${endingOf(d.accountLast4, null)} in ${d.fileName} (effective ${d.effectiveDate}); the vendor’s contact was sent a link to enter them (${d.tries} tries)`,
+    };
+  },
+  VendorMicroDepositsMismatched: (e) => {
+    const { triesLeft } = e.data as { triesLeft: number };
+    return {
+      action: triesLeft === 0 ? 'Micro-deposit check locked' : 'Wrong micro-deposit amounts entered',
+      details:
+        triesLeft === 0
+          ? 'The third wrong entry through the vendor’s link: only a new check or a second person’s approval can make the change live'
+          : `Through the vendor’s link; ${triesLeft} ${triesLeft === 1 ? 'try' : 'tries'} left`,
+    };
+  },
+  VendorMicroDepositsConfirmed: () => ({
+    action: 'Micro-deposits confirmed',
+    details: 'The vendor’s contact entered the right amounts through its link',
+  }),
+  VendorMicroDepositsFileDownloaded: () => ({
+    action: 'Micro-deposit file downloaded',
+    details: 'The NACHA file of the micro-deposit check',
+  }),
   VendorBankingCleared: () => ({ action: 'Banking cleared', details: null }),
   VendorBankingUnmasked: (e) => {
     const exported = (

@@ -10,6 +10,21 @@ import {
 } from '../../schema/vendors/events.js';
 import type { Decider } from '../shared/decider.js';
 import { DomainError } from '../shared/domain-errors.js';
+import {
+  type ChangeNotice,
+  type ConfirmMicroDepositsCommand,
+  checkNoticeLink,
+  confirmMicroDeposits,
+  evolvePending,
+  FROZEN_ONLY_REJECT,
+  type MicroDepositsDownloadCommand,
+  type MicroDepositVerification,
+  type NoticeCommand,
+  recordDownload,
+  recordNotice,
+  type StartMicroDepositsCommand,
+  startMicroDeposits,
+} from './micro-deposit-rules.js';
 
 export interface VendorFromQb {
   name: string;
@@ -46,6 +61,10 @@ export interface PendingChange {
   at: string;
   /** The vendor's contact said "this was not me": only a rejection ends it. */
   frozen: boolean;
+  /** The notice's "this was not me" link (micro-deposit-rules.ts). */
+  notice?: ChangeNotice | null;
+  /** The latest micro-deposit verification of this change. */
+  verification?: MicroDepositVerification | null;
 }
 
 export const initialState = (): VendorState => ({
@@ -82,7 +101,17 @@ export type VendorCommand =
     } & Banking)
   | { type: 'ApproveBankingChange'; changeId: string; byUserId: number; reason: string; now: string }
   | { type: 'RejectBankingChange'; changeId: string; byUserId: number | null; reason: string; now: string }
-  | { type: 'FreezeBankingChange'; changeId: string; now: string }
+  | {
+      type: 'FreezeBankingChange';
+      changeId: string;
+      now: string;
+      /** Pressed through the notice's link: it must be this change's, unexpired. */
+      link?: { linkId: string };
+    }
+  | NoticeCommand
+  | StartMicroDepositsCommand
+  | ConfirmMicroDepositsCommand
+  | MicroDepositsDownloadCommand
   | { type: 'ClearBanking'; now: string }
   | {
       type: 'RecordUnmask';
@@ -122,7 +151,12 @@ export function evolve(state: VendorState, event: VendorEvent): VendorState {
         : state;
     case 'VendorBankingChangeApproved':
     case 'VendorBankingChangeRejected':
+    case 'VendorMicroDepositsConfirmed':
       return state.pending?.changeId === event.data.changeId ? { ...state, pending: null } : state;
+    case 'VendorBankingChangeNoticed':
+    case 'VendorMicroDepositsSent':
+    case 'VendorMicroDepositsMismatched':
+      return state.pending ? { ...state, pending: evolvePending(state.pending, event) } : state;
     case 'VendorForgotten':
       return { ...state, qb: null, banking: null, pending: null, forgotten: true };
     default:
@@ -171,11 +205,7 @@ export function decide(command: VendorCommand, state: VendorState): VendorEvent[
       return updateBanking(command, state, vendorId);
     case 'ApproveBankingChange': {
       const pending = pendingOf(state, command.changeId);
-      if (pending.frozen)
-        throw new DomainError(
-          'CONFLICT',
-          "The vendor's contact reported this change as not theirs: it can only be rejected",
-        );
+      if (pending.frozen) throw new DomainError('CONFLICT', FROZEN_ONLY_REJECT);
       if (pending.byUserId === command.byUserId)
         throw new DomainError(
           'FORBIDDEN',
@@ -196,6 +226,7 @@ export function decide(command: VendorCommand, state: VendorState): VendorEvent[
     }
     case 'FreezeBankingChange': {
       const pending = pendingOf(state, command.changeId);
+      if (command.link) checkNoticeLink(pending.notice, command.link.linkId, command.now);
       if (pending.frozen) return [];
       return [
         {
@@ -204,6 +235,22 @@ export function decide(command: VendorCommand, state: VendorState): VendorEvent[
         },
       ];
     }
+    case 'RecordBankingNotice':
+      return recordNotice(vendorId, command);
+    case 'StartMicroDeposits':
+      return startMicroDeposits(vendorId, pendingOf(state, command.changeId).frozen, command);
+    case 'ConfirmMicroDeposits': {
+      const pending = pendingOf(state, command.changeId);
+      const events = confirmMicroDeposits(vendorId, pending.frozen, pending.verification, command);
+      if (events[0]?.type !== 'VendorMicroDepositsConfirmed') return events;
+      const verifiedBy = { kind: 'micro-deposits' } as const;
+      return [
+        ...events,
+        live(vendorId, pending.banking, pending.source, command.now, verifiedBy, pending.changeId),
+      ];
+    }
+    case 'RecordMicroDepositsDownload':
+      return recordDownload(vendorId, command);
     case 'ClearBanking':
       if (!state.banking) return [];
       return [{ type: 'VendorBankingCleared', data: { vendorId, at: command.now } }];

@@ -46,6 +46,17 @@ export const routes: RouteObject[] = [
         () => import('../features/direct-action/components/direct-action-result-page'),
         (m) => titled(m.DirectActionResultPage, () => 'Action result'),
       ),
+      // The links a vendor's contact gets about a change of its bank details (public, no shell).
+      screen(
+        '/vendor-banking/not-me',
+        () => import('../features/vendor-links/components/not-me-page'),
+        (m) => titled(m.NotMePage, () => 'A change of your bank details'),
+      ),
+      screen(
+        '/vendor-banking/micro-deposits',
+        () => import('../features/vendor-links/components/micro-deposits-page'),
+        (m) => titled(m.MicroDepositsPage, () => 'Confirm your new bank account'),
+      ),
       {
         path: '/',
         element: (

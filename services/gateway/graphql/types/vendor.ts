@@ -3,6 +3,7 @@
 import {
   BankingChange as BankingChangeAnswer,
   BankingControl as BankingControlAnswer,
+  MicroDeposits as MicroDepositsAnswer,
   Vendor,
   VendorHistoryEntry as VendorHistoryAnswer,
   VendorPage as VendorPageAnswer,
@@ -32,13 +33,31 @@ import { withoutNulls } from '../inputs.js';
 
 const AccountTypeEnum = builder.enumType('AccountType', { values: ['checking', 'savings'] as const });
 
+const MicroDepositsRef = builder
+  .objectRef<import('zod').infer<typeof MicroDepositsAnswer>>('VendorMicroDeposits')
+  .implement({
+    description:
+      'A micro-deposit check of a held change: two credits under $1.00 to its new account (amounts never shown), and the vendor’s tries.',
+    fields: (t) =>
+      answerFields(t, MicroDepositsAnswer, {
+        refs: { status: 'String' },
+        scalars: { sentAt: 'DateTime', expiresAt: 'DateTime' },
+      }),
+  });
+
 type BankingChangeDto = import('zod').infer<typeof BankingChangeAnswer>;
 export const BankingChangeRef = builder.objectRef<BankingChangeDto>('VendorBankingChange').implement({
   description:
     'A change of a vendor’s bank details, masked: held for a second look, frozen by the vendor’s contact, approved, rejected, or live at once.',
   fields: (t) =>
     answerFields(t, BankingChangeAnswer, {
-      refs: { accountType: AccountTypeEnum, status: 'String', source: 'String' },
+      refs: {
+        accountType: AccountTypeEnum,
+        status: 'String',
+        source: 'String',
+        contactNotice: 'String',
+        microDeposits: MicroDepositsRef,
+      },
       scalars: { requestedAt: 'DateTime', decidedAt: 'DateTime' },
     }),
 });
