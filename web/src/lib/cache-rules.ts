@@ -144,6 +144,9 @@ export const WRITES: Record<string, readonly string[]> = {
   forgetVendor: VENDOR_READS,
   approveVendorBankingChange: VENDOR_READS,
   rejectVendorBankingChange: VENDOR_READS,
+  // A micro-deposit check and its file's download are lines of the vendor's history and its change.
+  startVendorMicroDeposits: VENDOR_READS,
+  downloadVendorMicroDepositFile: VENDOR_READS,
   setBankingChangeControl: BANKING_CONTROL_READS,
   syncVendors: [],
   // Managers
