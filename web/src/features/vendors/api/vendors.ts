@@ -86,6 +86,19 @@ export const BankingChangeFields = graphql(`
     verifiedBy
     reason
     awaiting
+    contactNotice
+    microDeposits {
+      verificationId
+      status
+      triesLeft
+      fileName
+      effectiveDate
+      sentAt
+      expiresAt
+      startedById
+      startedByName
+      fileUrl
+    }
   }
 `);
 
@@ -137,6 +150,30 @@ export const ApproveVendorBankingChange = graphql(
   `,
   [BankingChangeFields],
 );
+
+/**
+ * ADMIN or MODERATOR: two credits under $1.00 to the held change's new account, in a file staff send
+ * to the bank, and a link to the vendor's contact on record to enter them; the right amounts make the
+ * change live.
+ */
+export const StartVendorMicroDeposits = graphql(
+  `
+    mutation StartVendorMicroDeposits($id: Int!, $changeId: String!) {
+      startVendorMicroDeposits(id: $id, changeId: $changeId) {
+        id
+        pendingBankingChange {
+          ...BankingChangeFields
+        }
+      }
+    }
+  `,
+  [BankingChangeFields],
+);
+
+/** The micro-deposit file to upload to the bank (a download, so plain HTTP; each one is recorded). */
+export function downloadMicroDepositFile(url: string, fileName: string): Promise<string> {
+  return downloadFile(url, fileName, 'Failed to download the micro-deposit file');
+}
 
 /** ADMIN or MODERATOR: the held change is refused; the live bank details stay. */
 export const RejectVendorBankingChange = graphql(
@@ -243,6 +280,8 @@ export const VENDOR_MESSAGES = {
     'Bank details change saved: it goes live once another ADMIN or MODERATOR approves it, or the vendor confirms the micro-deposits',
   changeApproved: 'Bank details change approved: it is live',
   changeRejected: 'Bank details change rejected',
+  microDepositsStarted:
+    'Micro-deposit check started: download its file for the bank; the vendor’s contact gets a link to enter the amounts',
   bankingCleared: 'Banking information cleared successfully',
   forgotten: 'Vendor forgotten',
 } as const;

@@ -1,6 +1,7 @@
 // A held change of the vendor's bank details, said plainly where the live ones are shown: the last
 // four digits before and after, where it came from, who made it and when, and who must act. Approve
 // and Reject for the roles that decide; the maker is not offered Approve (the server refuses it too).
+// Beside them, whether the vendor's contact was told, and the micro-deposit check.
 import { Check, ShieldAlert, X } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -9,6 +10,7 @@ import type { BankingChange } from '../api/vendors';
 import { beforeOrNone, changeActions, changeStatusLabel, sourceLabel } from '../utils/banking-change-rules';
 import { accountTypeLabel, formatDateTime } from '../utils/vendor-rules';
 import { BankingChangeDecisionDialog, type BankingDecision } from './banking-change-decision-dialog';
+import { MicroDepositsPanel } from './micro-deposits-panel';
 
 export function PendingBankingChange({
   vendor,
@@ -81,6 +83,11 @@ export function PendingBankingChange({
           {change.awaiting}
         </p>
       ) : null}
+      <MicroDepositsPanel
+        vendor={vendor}
+        change={change}
+        staff={user?.role === 'ADMIN' || user?.role === 'MODERATOR'}
+      />
       {actions.ownChange && change.status === 'pending' ? (
         <p>You made this change, so another ADMIN or MODERATOR must approve it.</p>
       ) : null}

@@ -5,11 +5,12 @@
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';
-import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import Toaster from '../../../components/ui/toaster';
 import { resetToasts } from '../../../components/ui/use-toast';
 import { sessionStore } from '../../../lib/session-store';
-import { sampleUser } from '../../../testing/fetch-mock';
+import { captureDownloads } from '../../../testing/downloads';
+import { mockFetch, sampleUser } from '../../../testing/fetch-mock';
 import {
   createGraphQLMock,
   type GraphQLMock,
@@ -20,6 +21,7 @@ import type { Role } from '../../../types/api';
 import {
   ApproveVendorBankingChange,
   RejectVendorBankingChange,
+  StartVendorMicroDeposits,
   VendorBankingChangesQuery,
   VendorHistoryQuery,
   VendorQuery,
@@ -36,7 +38,11 @@ beforeEach(() => {
   resetToasts();
   sessionStore.clear();
 });
-afterEach(cleanup);
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
 
 const MAKER = 41;
 const signIn = (role: Role, id = 7) => sessionStore.setUser({ ...sampleUser, id, role });
@@ -221,5 +227,74 @@ describe('VendorDetailPage: a held bank details change', () => {
     await screen.findByText('No bank detail changes yet');
     expect(screen.queryByTestId('pending-banking-change')).toBeNull();
     expect(screen.queryByRole('button', { name: 'Approve Change' })).toBeNull();
+  });
+
+  it('says the vendor was told, and sends micro-deposits after asking', async () => {
+    signIn('MODERATOR');
+    const sent = sampleChange({
+      microDeposits: {
+        verificationId: 'v-1',
+        status: 'sent',
+        triesLeft: 3,
+        fileName: 'ACH_20261207_9_PENNY.txt',
+        effectiveDate: '2026-12-07',
+        sentAt: '2026-12-06T10:00:00.000Z',
+        expiresAt: '2026-12-20T10:00:00.000Z',
+        startedById: 7,
+        startedByName: 'Ada Admin',
+        fileUrl: '/api/vendors/12/banking-changes/x/micro-deposits/file',
+      },
+    });
+    let current = pending;
+    const gql = mock()
+      .on(VendorQuery, () => ({ vendor: sampleVendor({ pendingBankingChange: current }) }))
+      .on(StartVendorMicroDeposits, () => {
+        current = sent;
+        return { startVendorMicroDeposits: { id: 12, pendingBankingChange: sent } };
+      });
+    open(gql);
+    const held = await screen.findByTestId('pending-banking-change');
+    expect(within(held).getByTestId('contact-notice').textContent).toMatch(
+      /^The vendor’s e-mail on record before the change was told/,
+    );
+    const user = userEvent.setup();
+    await user.click(within(held).getByRole('button', { name: 'Send Micro-Deposits' }));
+    const confirm = await screen.findByRole('alertdialog');
+    expect(
+      within(confirm).getByText(/Two credits under \$1\.00 go to Harbor Lumber’s new account \(\*+6666\)/),
+    ).toBeTruthy();
+    await user.click(within(confirm).getByRole('button', { name: 'Send Micro-Deposits' }));
+    await screen.findByText(/^Micro-deposit check started: download its file for the bank/);
+    expect(gql.calls(StartVendorMicroDeposits)).toEqual([{ id: 12, changeId: pending.changeId }]);
+    // Re-read: its state, and the file to upload (never the amounts).
+    await within(held).findByText('Micro-deposits: Sent: waiting for the vendor to enter the amounts');
+    expect(
+      within(held).getByText(/Started by Ada Admin · .* · credits from 2026-12-07 · 3 tries left/),
+    ).toBeTruthy();
+    expect(within(held).queryByRole('button', { name: /^Send Micro-Deposits/ })).toBeNull();
+
+    const { calls } = mockFetch(
+      () =>
+        new Response('101 ...', {
+          status: 200,
+          headers: { 'content-disposition': 'attachment; filename="ACH_20261207_9_PENNY.txt"' },
+        }),
+    );
+    const saved = captureDownloads();
+    await user.click(within(held).getByRole('button', { name: 'Download Micro-Deposit File' }));
+    await screen.findByText('Micro-deposit file download started');
+    expect(calls.map((c) => c.url)).toEqual(['/api/vendors/12/banking-changes/x/micro-deposits/file']);
+    expect(saved).toEqual(['ACH_20261207_9_PENNY.txt']);
+  });
+
+  it('says nobody could be told when the vendor had no e-mail, and offers no micro-deposits', async () => {
+    signIn('ADMIN');
+    open(mock(sampleVendor({ pendingBankingChange: sampleChange({ contactNotice: 'no-contact' }) })));
+    const held = await screen.findByTestId('pending-banking-change');
+    expect(within(held).getByTestId('contact-notice').textContent).toMatch(
+      /^The vendor had no e-mail on record/,
+    );
+    expect(within(held).queryByRole('button', { name: /Send Micro-Deposits/ })).toBeNull();
+    expect(within(held).getByRole('button', { name: 'Approve Change' })).toBeTruthy();
   });
 });

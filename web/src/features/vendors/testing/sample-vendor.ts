@@ -44,5 +44,7 @@ export const sampleChange = (over: Partial<BankingChange> = {}): BankingChange =
   reason: null,
   awaiting:
     'An ADMIN or MODERATOR other than Morgan Moderator must approve it, or the vendor confirm the micro-deposits',
+  contactNotice: 'sent',
+  microDeposits: null,
   ...over,
 });
