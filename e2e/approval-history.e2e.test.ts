@@ -93,6 +93,8 @@ beforeAll(async () => {
       byUserId: adminId,
       managerEmail: null,
       policy: { creatorMayNotApprove: false, secondApprovalThreshold: null },
+      // No vendor of these bills is synced: none has banking to record.
+      banking: [],
       now: now(),
     },
   ]);

@@ -86,6 +86,8 @@ beforeAll(async () => {
         byUserId: adminId,
         policy: { creatorMayNotApprove: false, secondApprovalThreshold: null },
         managerEmail: null,
+        // No vendor of these bills is synced: none has banking to record.
+        banking: [],
         now: now(),
       },
       { type: 'RequestNacha', reason: 'approved', byUserId: null, now: now() },

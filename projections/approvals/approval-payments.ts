@@ -140,7 +140,8 @@ function evolvePaymentColumns(row: ApprovalsTable, event: PaymentEvent): Approva
         nacha_effective_date: d.effectiveDate,
         nacha_entry_count: d.entryCount,
         nacha_total_cents: d.totalCreditCents,
-        nacha_problems: [],
+        // The vendors held out of it (the rest of the file went ahead), named as a failure's are.
+        nacha_problems: d.heldVendors ?? [],
         nacha_skipped_bills: d.skippedBills,
       };
     }

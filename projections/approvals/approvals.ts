@@ -40,6 +40,7 @@ const HANDLES = [
   'ApprovalRejected',
   'ApprovalExpired',
   'ApprovalDeleted',
+  'ApprovalBankingReapproved',
   ...PAYMENT_EVENT_TYPES,
 ] as const;
 
@@ -64,8 +65,9 @@ const total = (bills: readonly BillSnapshot[]) =>
 
 export const approvalsProjection: Projection<ApprovalReadTables> = {
   name: 'approvals',
-  // 2: the payment columns; 3: a payment job's failure (payment_job_problem).
-  version: 3,
+  // 2: the payment columns; 3: a payment job's failure (payment_job_problem); 4: the bills' vendors
+  // (vendor_qb_ids), vendors a file held out kept in nacha_problems, and held rows indexed with them.
+  version: 4,
   tables: ['approvals', 'approval_counts'],
   handles: HANDLES,
   async setup(db, schema) {
@@ -77,6 +79,7 @@ export const approvalsProjection: Projection<ApprovalReadTables> = {
       priority_rank smallint NOT NULL,
       manager_id integer,
       bill_ids text[] NOT NULL,
+      vendor_qb_ids text[] NOT NULL DEFAULT '{}',
       approved_bill_ids text[] NOT NULL DEFAULT '{}',
       bill_count integer NOT NULL,
       approved_bill_count integer NOT NULL DEFAULT 0,
@@ -102,6 +105,11 @@ export const approvalsProjection: Projection<ApprovalReadTables> = {
       updated_at timestamptz NOT NULL,
       search_text text NOT NULL,${sql.raw(PAYMENT_COLUMNS_SQL)}
     )`.execute(db);
+    // A table of version 3 (a start before this version's rebuild swapped in the new one) serves
+    // until the swap: it gets the column, empty (the reads then take the vendors from the stream).
+    await sql`ALTER TABLE ${sql.id(schema, 'approvals')} ADD COLUMN IF NOT EXISTS vendor_qb_ids text[] NOT NULL DEFAULT '{}'`.execute(
+      db,
+    );
     // The list: newest first within the filters (status, company, priority); deleted rows never show.
     const index = async (name: string, columns: string) =>
       sql`CREATE INDEX IF NOT EXISTS ${sql.id(`approvals_${name}_idx`)} ON ${sql.id(schema, 'approvals')} ${sql.raw(columns)} WHERE NOT deleted`.execute(
@@ -183,6 +191,7 @@ export function evolveApprovalRow(row: Row | undefined, event: ApprovalEvent): R
       priority_rank: PRIORITY_RANK[e.priority],
       manager_id: e.managerId,
       bill_ids: e.bills.map((b) => b.Id),
+      vendor_qb_ids: [...new Set(e.bills.map((b) => b.VendorRef.value))],
       approved_bill_ids: [],
       bill_count: e.bills.length,
       approved_bill_count: 0,
@@ -267,6 +276,9 @@ export function evolveApprovalRow(row: Row | undefined, event: ApprovalEvent): R
       return { ...row, status: 'EXPIRED', expired_at: at, awaiting_second_approval: false, updated_at: at };
     case 'ApprovalDeleted':
       return { ...row, deleted: true, deleted_at: at, deleted_by: event.data.byUserId, updated_at: at };
+    // What was approved again lives on the stream (the detail reads it); the row only moves.
+    case 'ApprovalBankingReapproved':
+      return { ...row, updated_at: at };
     case 'NachaGenerationRequested':
     case 'NachaFileGenerated':
     case 'NachaGenerationFailed':
@@ -403,6 +415,7 @@ const ROW_COLUMNS = [
   'priority_rank',
   'manager_id',
   'bill_ids',
+  'vendor_qb_ids',
   'approved_bill_ids',
   'bill_count',
   'approved_bill_count',

@@ -16,9 +16,10 @@ const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', 
 
 /**
  * Rows with any payment problem, waiting included: the partial index's predicate (the projection's
- * setup) and the first condition of every filter, so each filter reads that index.
+ * setup) and the first condition of every filter, so each filter reads that index. A file made while
+ * vendors were held out of it (their banking changed after approval) is one until the bank has it.
  */
-export const PAYMENT_HELD = `(payment_job_problem IS NOT NULL OR nacha_status = 'FAILED' OR qb_sync_status IN (${list(SYNC_FAILED)}))`;
+export const PAYMENT_HELD = `(payment_job_problem IS NOT NULL OR nacha_status = 'FAILED' OR qb_sync_status IN (${list(SYNC_FAILED)}) OR (status = 'NACHA_GENERATED' AND nacha_problems <> '[]'::jsonb))`;
 
 const columns = (alias: string) => {
   const col = (name: string) => sql.ref(`${alias}.${name}`);
@@ -27,18 +28,20 @@ const columns = (alias: string) => {
     job: col('payment_job_problem'),
     nacha: col('nacha_status'),
     sync: col('qb_sync_status'),
+    /** A file made with vendors held out, not yet at the bank. */
+    heldOut: sql`(${col('status')} = 'NACHA_GENERATED' AND ${col('nacha_problems')} <> '[]'::jsonb)`,
   };
 };
 
 /** PAYMENT_HELD on the approvals table as `alias` names it. */
 export function paymentHeldWhere(alias: string): RawBuilder<boolean> {
-  const { job, nacha, sync } = columns(alias);
-  return sql<boolean>`(${job} IS NOT NULL OR ${nacha} = 'FAILED' OR ${sync} IN (${sql.raw(list(SYNC_FAILED))}))`;
+  const { job, nacha, sync, heldOut } = columns(alias);
+  return sql<boolean>`(${job} IS NOT NULL OR ${nacha} = 'FAILED' OR ${sync} IN (${sql.raw(list(SYNC_FAILED))}) OR ${heldOut})`;
 }
 
 /** The condition of one problem filter on the approvals table as `alias` names it. */
 export function paymentProblemWhere(filter: PaymentProblemFilter, alias: string): RawBuilder<boolean> {
-  const { col, job, nacha, sync } = columns(alias);
+  const { col, job, nacha, sync, heldOut } = columns(alias);
   const held = paymentHeldWhere(alias);
   const fileLimit = sql`${col('nacha_problems')} @> '[{"kind":"file-limit"}]'::jsonb`;
   // The answer's kind 'waiting': no failed job, and the file waits only on the day's file limit.
@@ -51,7 +54,7 @@ export function paymentProblemWhere(filter: PaymentProblemFilter, alias: string)
     case 'waiting':
       return sql<boolean>`(${held} AND ${waiting})`;
     case 'file':
-      return sql<boolean>`(${held} AND ((${nacha} = 'FAILED' AND NOT ${fileLimit}) OR ${jobOf(FILE_JOBS)}))`;
+      return sql<boolean>`(${held} AND ((${nacha} = 'FAILED' AND NOT ${fileLimit}) OR ${heldOut} OR ${jobOf(FILE_JOBS)}))`;
     case 'sync':
       return sql<boolean>`(${held} AND (${sync} IN (${sql.raw(list(SYNC_FAILED))}) OR ${jobOf(SYNC_JOBS)}))`;
   }

@@ -48,6 +48,8 @@ export interface ApprovalsTable extends ApprovalPaymentColumns {
   priority_rank: number;
   manager_id: number | null;
   bill_ids: string[];
+  /** The bills' QuickBooks vendors, once each: where a list reads their bank detail changes. */
+  vendor_qb_ids: string[];
   approved_bill_ids: string[];
   bill_count: number;
   approved_bill_count: number;
@@ -109,5 +111,19 @@ export interface ApprovalPoliciesTables {
   approval_policies: ApprovalPoliciesTable;
 }
 
-/** The approval module's read models (both projections are typed by it, as the module is). */
-export type ApprovalReadTables = ApprovalsTables & ApprovalPoliciesTables;
+/** A company's control on bank detail changes (projections/approvals/banking-controls.ts). */
+export interface BankingControlsTable {
+  company_id: number;
+  enabled: boolean;
+  /** How many days a change is flagged where money is decided. */
+  flag_days: number;
+  set_by: number | null;
+  set_at: Date;
+}
+
+export interface BankingControlsTables {
+  banking_controls: BankingControlsTable;
+}
+
+/** The approval module's read models (its projections are typed by it, as the module is). */
+export type ApprovalReadTables = ApprovalsTables & ApprovalPoliciesTables & BankingControlsTables;

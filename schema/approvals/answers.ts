@@ -59,6 +59,72 @@ export const ApprovalDuplicate = z.object({
   paid: z.boolean().describe('The look-alike is already paid in QuickBooks'),
 });
 
+export const BANKING_FLAG_KINDS = ['recent-change', 'pending-change', 'frozen-change'] as const;
+
+/**
+ * A vendor's bank details changed where money is decided (the approvals list, /bills, the detail):
+ * live within the company's flag window (`recent-change`), or a change waiting for a second look
+ * (`pending-change`) or reported by the vendor's contact as not theirs (`frozen-change`), with who
+ * made it and when, and who must act. Numbers masked.
+ */
+export const BankingFlag = named(
+  'ApprovalBankingFlag',
+  z.object({
+    kind: z.enum(BANKING_FLAG_KINDS),
+    vendorId: z.number().int(),
+    qbVendorId: z.string(),
+    vendorName: z.string().nullable(),
+    changeId: z.string(),
+    source: z
+      .enum(['form', 'batch', 'csv', 'noc'])
+      .describe('form, batch, csv, or a notification of change (noc)'),
+    routingNumber: z.string().nullable().describe('The new routing number, masked'),
+    accountNumber: z.string().nullable().describe('The new account number, masked'),
+    previousRoutingNumber: z.string().nullable().describe('The routing number before, masked; null: none'),
+    previousAccountNumber: z.string().nullable().describe('The account number before, masked; null: none'),
+    changedById: z.number().int().nullable().describe('Who made the change; null: the system'),
+    changedByName: z.string().nullable(),
+    changedAt: z.string(),
+    liveAt: z.string().nullable().describe('When it went live; null while held'),
+    verifiedBy: z
+      .string()
+      .nullable()
+      .describe('How it went live: second-person, micro-deposits, control-off; null while held'),
+    verifiedByName: z.string().nullable().describe('Who approved it (second-person)'),
+    flaggedUntil: z
+      .string()
+      .nullable()
+      .describe('A recent change is flagged until then (the company’s flag days after it went live)'),
+    awaiting: z.string().nullable().describe('Who must act on a held change; null once live'),
+    message: z.string().describe('The flag in words'),
+  }),
+);
+
+export const BANKING_REVIEW_STATES = ['as-approved', 'changed', 'pending', 'frozen', 'not-recorded'] as const;
+
+/**
+ * One vendor of an approved approval: the bank details approved (masked) beside the live ones. A file
+ * pays it only `as-approved` (or `not-recorded`: approved before the banking approved was kept); a
+ * `changed` one is approved again by an approver, who is shown these tails; `pending` and `frozen`
+ * wait for the change's own decision.
+ */
+export const BankingReview = named(
+  'ApprovalBankingReview',
+  z.object({
+    qbVendorId: z.string(),
+    vendorName: z.string().nullable(),
+    state: z.enum(BANKING_REVIEW_STATES),
+    approvedRoutingNumber: z
+      .string()
+      .nullable()
+      .describe('Masked; null: approved without banking, or not recorded'),
+    approvedAccountNumber: z.string().nullable().describe('Masked'),
+    liveRoutingNumber: z.string().nullable().describe('Masked; null: no banking now'),
+    liveAccountNumber: z.string().nullable().describe('Masked'),
+    message: z.string().nullable(),
+  }),
+);
+
 /**
  * An approval as REST and GraphQL answer it to one viewer. `viewerMayApprove` and
  * `approveBlockedReason` are the caller's own; everything else is shared (ApprovalData).
@@ -122,6 +188,21 @@ export const Approval = named(
       confirmedDuplicates: z.array(ApprovalDuplicate),
       createdAt: z.string(),
       updatedAt: z.string(),
+      bankingFlags: z
+        .array(BankingFlag)
+        .describe('Per vendor of its bills: a bank detail change within the flag window, pending or frozen'),
+      bankingReview: z
+        .array(BankingReview)
+        .nullable()
+        .describe(
+          'Detail only (null in lists and before approval): each approved vendor’s banking approved beside the live',
+        ),
+      bankingToApproveAgain: z
+        .boolean()
+        .nullable()
+        .describe(
+          'Detail only (null in lists): a vendor’s banking changed after approval and the file is not at the bank yet, so it may be approved again',
+        ),
     })
     // The payment half: file, penny test, confirmations, QuickBooks payment sync (payment-answers.ts).
     .extend(PaymentFields.shape),
@@ -242,6 +323,9 @@ export const ApprovalBillCandidate = z.object({
     .string()
     .nullable()
     .describe('Why the bill cannot go in an approval (an amount no ACH payment carries); null if it can'),
+  bankingFlags: z
+    .array(BankingFlag)
+    .describe('The vendor’s bank detail change within the flag window, pending or frozen'),
   source: z
     .enum(BILL_SOURCES)
     .describe(

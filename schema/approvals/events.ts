@@ -99,6 +99,23 @@ const approvalId = z.string();
 const companyId = z.number().int().positive();
 const userId = z.number().int().positive();
 
+/**
+ * A vendor's bank details as an approver was shown them: a fingerprint of routing number, account
+ * number and type keyed with the company's data key (services/approvals/payments/approved-banking.ts),
+ * never the numbers, with the tails the screens showed. `fingerprint` null: the vendor had no banking.
+ * A file pays a vendor only while its live banking has the fingerprint approved.
+ */
+export const ApprovedBanking = z.object({
+  qbVendorId: z.string(),
+  fingerprint: z.string().nullable(),
+  routingLast4: z.string().nullable(),
+  accountLast4: z.string().nullable(),
+});
+export type ApprovedBanking = z.infer<typeof ApprovedBanking>;
+
+/** Absent on approvals made before the banking approved was recorded: paid as current banking stands. */
+const approvedBanking = z.array(ApprovedBanking).optional();
+
 export const approvalEvents = {
   ApprovalCreated: {
     version: 1,
@@ -149,6 +166,8 @@ export const approvalEvents = {
       threshold: z.number(),
       /** A first approval this one replaced: the completing choice reached beyond its bills. */
       supersedes: z.object({ byUserId: userId, approvedBillIds: z.array(z.string()).min(1) }).optional(),
+      /** The banking of the approved bills' vendors as this approver was shown it. */
+      approvedBanking,
       at: z.string(),
     }),
   },
@@ -161,6 +180,33 @@ export const approvalEvents = {
       byUserId: userId,
       /** The first approver when the policy asked for two; else null. */
       firstApprovedBy: userId.nullable(),
+      /**
+       * The banking of the approved bills' vendors that the file may pay: as the approver was shown
+       * it, or, where it changed after a first approver saw it, as that first approver saw it.
+       */
+      approvedBanking,
+      at: z.string(),
+    }),
+  },
+  /**
+   * Approved again for the vendors whose banking changed after approval (a change approved by a second
+   * person, or confirmed by the vendor): the file may pay their new banking. Before the bank has the file.
+   */
+  ApprovalBankingReapproved: {
+    version: 1,
+    schema: z.object({
+      approvalId,
+      companyId,
+      byUserId: userId,
+      vendors: z
+        .array(
+          ApprovedBanking.extend({
+            vendorName: z.string().nullable(),
+            /** What was approved before (tails for the history; null fingerprint: no banking). */
+            previous: ApprovedBanking.omit({ qbVendorId: true }).nullable(),
+          }),
+        )
+        .min(1),
       at: z.string(),
     }),
   },

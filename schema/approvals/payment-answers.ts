@@ -31,10 +31,11 @@ export const NachaFileRef = z.object({
 
 /**
  * What stops or holds the approval's payment, in plain words, where the clerk works (list row, badge,
- * detail, dashboard): a job that failed for good (`job`), a file waiting on a fix (`nacha`) or on the
- * day's file limit (`waiting`, with the day it will be made), a QuickBooks record that failed after
- * the bank paid (`quickbooks`). `retry`: what helps — Regenerate, Retry the sync, or the failed job's
- * retry on the operations page (ADMIN); null when waiting is all there is to do.
+ * detail, dashboard): a job that failed for good (`job`), a file waiting on a fix (`nacha`; a file made
+ * without the vendors whose banking changed after approval too) or on the day's file limit (`waiting`,
+ * with the day it will be made), a QuickBooks record that failed after the bank paid (`quickbooks`).
+ * `retry`: what helps — Regenerate, approve the changed bank details again (then Regenerate), Retry the
+ * sync, or the failed job's retry on the operations page (ADMIN); null when waiting is all there is to do.
  */
 export const PaymentProblem = named(
   'PaymentProblem',
@@ -42,7 +43,7 @@ export const PaymentProblem = named(
     kind: z.enum(['job', 'nacha', 'waiting', 'quickbooks']),
     message: z.string(),
     at: z.string().nullable(),
-    retry: z.enum(['regenerate', 'retry-qb-sync', 'operations']).nullable(),
+    retry: z.enum(['regenerate', 'approve-again', 'retry-qb-sync', 'operations']).nullable(),
     queue: z.string().nullable().describe('The failed job’s queue (kind job)'),
     jobId: z.string().nullable().describe('The failed job’s id (kind job)'),
   }),

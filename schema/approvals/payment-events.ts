@@ -41,6 +41,8 @@ export type QbSyncStatus = z.infer<typeof QbSyncStatus>;
  * entry's amount (a vendor's bills summed) is above what the entry's 10-digit amount field holds,
  * $99,999,999.99; the fix is to pay those bills in more than one approval. `file-limit`: the company
  * sent the 36 files its bank takes in one day; the file is made on `waitUntil`'s banking day by itself.
+ * `vendor-banking-changed`: the vendor's live banking is not the banking approved (changed after
+ * approval: approve again), or a change of it is pending or frozen; the vendor is held out of the file.
  */
 export const NachaProblem = z.object({
   kind: z.enum([
@@ -52,6 +54,7 @@ export const NachaProblem = z.object({
     'quickbooks',
     'entry-limit',
     'file-limit',
+    'vendor-banking-changed',
   ]),
   vendorName: z.string().nullable(),
   message: z.string(),
@@ -153,6 +156,11 @@ export const paymentEvents = {
       balanced: z.boolean(),
       vendors: z.array(NachaFileVendor),
       skippedBills: z.array(NachaSkippedBill),
+      /**
+       * Vendors held out of this file, each named (kind vendor-banking-changed): the rest of the file
+       * went ahead, their bills wait for approve again and Regenerate. Absent on older files.
+       */
+      heldVendors: z.array(NachaProblem).optional(),
       at: z.string(),
     }),
   },

@@ -79,12 +79,62 @@ export const LogHolder = z
   .describe('The open transaction that holds the event log back');
 export type LogHolder = z.infer<typeof LogHolder>;
 
+/** One user changed the bank details of more vendors in an hour than the threshold. */
+export const RapidBankingChanges = z.object({
+  userId: z.number().int(),
+  userName: z.string(),
+  from: z.iso.datetime().describe('The first change of the burst'),
+  to: z.iso.datetime().describe('The last change of the burst'),
+  vendorCount: z.number().int().describe('Vendors changed within one hour, at the most'),
+  changeCount: z.number().int().describe('Changes in the whole burst'),
+  vendors: z.array(z.string()).describe('Some of the vendors’ names (at most 10)'),
+  companyIds: z.array(z.number().int()),
+});
+export type RapidBankingChanges = z.infer<typeof RapidBankingChanges>;
+
+/** A vendor's bank details went live and a payment file paid the vendor within a day after. */
+export const ChangedThenPaid = z.object({
+  changeId: z.string(),
+  vendorId: z.number().int(),
+  vendorName: z.string().nullable(),
+  companyId: z.number().int(),
+  companyName: z.string().nullable(),
+  changedById: z.number().int().nullable(),
+  changedByName: z.string().nullable(),
+  changedAt: z.iso.datetime(),
+  liveAt: z.iso.datetime(),
+  verifiedBy: z.string().nullable().describe('second-person, micro-deposits or control-off'),
+  accountNumber: z.string().nullable().describe('The new account, masked'),
+  approvalId: z.string(),
+  fileVersion: z.number().int(),
+  paidAt: z.iso.datetime().describe('When the file paying the vendor was made'),
+  bankUploadedAt: z.iso.datetime().nullable().describe('When the approval’s file reached the bank'),
+  paidAccountNumber: z.string().nullable().describe('The account the file paid, masked'),
+  amount: z.number().describe('USD'),
+});
+export type ChangedThenPaid = z.infer<typeof ChangedThenPaid>;
+
+/**
+ * Unusual patterns in bank detail changes over the last `lookbackDays`: one user changing more than
+ * `rapidChangeThreshold` vendors' banking within an hour, and a change followed by a payment to the
+ * vendor within `paymentWithinHours`.
+ */
+export const BankingPatterns = z.object({
+  lookbackDays: z.number().int(),
+  rapidChangeThreshold: z.number().int().describe('K: more vendors than this within an hour, by one user'),
+  paymentWithinHours: z.number().int(),
+  rapidChanges: z.array(RapidBankingChanges).describe('Newest first'),
+  changedThenPaid: z.array(ChangedThenPaid).describe('Newest first, at most 50'),
+});
+export type BankingPatterns = z.infer<typeof BankingPatterns>;
+
 export const OperationsOverview = z.object({
   generatedAt: z.iso.datetime(),
   redis: z.enum(['up', 'down']),
   queues: z.array(QueueOverview),
   consumers: z.array(LogConsumer),
   logHolder: LogHolder.nullable(),
+  bankingPatterns: BankingPatterns.nullable().describe('Null when the read models could not be read'),
 });
 export type OperationsOverview = z.infer<typeof OperationsOverview>;
 

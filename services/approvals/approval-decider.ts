@@ -5,6 +5,7 @@
 import type {
   ApprovalEvent,
   ApprovalStatus,
+  ApprovedBanking,
   BillSnapshot,
   ConfirmedDuplicate,
   Priority,
@@ -12,6 +13,14 @@ import type {
 } from '../../schema/approvals/events.js';
 import type { Decider } from '../shared/decider.js';
 import { DomainError } from '../shared/domain-errors.js';
+import {
+  type ApprovedBankingMap,
+  bankingMap,
+  completedBanking,
+  recordedBanking,
+  toApproveAgain,
+  vendorsOfBills,
+} from './payments/banking-holds.js';
 import {
   decidePayment,
   evolvePayment,
@@ -34,7 +43,19 @@ export interface ApprovalState {
   recipients: string[];
   approvedBillIds: string[];
   /** Set by the first of two approvals; the status is still PENDING. */
-  firstApproval: { byUserId: number; approvedBillIds: string[]; threshold: number; at: string } | null;
+  firstApproval: {
+    byUserId: number;
+    approvedBillIds: string[];
+    threshold: number;
+    at: string;
+    /** The vendors' banking as the first approver was shown it (null: before it was recorded). */
+    approvedBanking: ApprovedBanking[] | null;
+  } | null;
+  /**
+   * The banking a file may pay, per vendor of the approved bills (payments/banking-holds.ts); null:
+   * approved before it was recorded.
+   */
+  approvedBanking: ApprovedBankingMap;
   approvedBy: number | null;
   rejectedBy: number | null;
   rejectionReason: string | null;
@@ -58,6 +79,7 @@ export const initialState = (): ApprovalState => ({
   recipients: [],
   approvedBillIds: [],
   firstApproval: null,
+  approvedBanking: null,
   approvedBy: null,
   rejectedBy: null,
   rejectionReason: null,
@@ -98,6 +120,19 @@ export type ApprovalCommand =
       policy: SegregationPolicy;
       /** The assigned manager's e-mail address now (null: no manager, or none with an address). */
       managerEmail: string | null;
+      /** The live banking of the approval's vendors as the approver is shown it (approve.ts reads it). */
+      banking: ApprovedBanking[];
+      now: string;
+    }
+  | {
+      /** Records the live banking of the vendors whose banking changed after approval. */
+      type: 'ApproveBankingAgain';
+      byUserId: number;
+      policy: SegregationPolicy;
+      /** The live banking of the approval's vendors, as the approver is shown it. */
+      banking: ApprovedBanking[];
+      /** The vendors' names now, for the record. */
+      vendorNames: Readonly<Record<string, string | null>>;
       now: string;
     }
   | { type: 'RejectApproval'; reason: string; byUserId: number; now: string }
@@ -118,6 +153,8 @@ const OPEN_FOR_RECIPIENTS: readonly ApprovalStatus[] = [
   'NACHA_PENDING',
   'BANK_UPLOADED',
 ];
+/** Approve again: the file is not at the bank yet (after that a second file would pay twice). */
+const BEFORE_THE_BANK: readonly ApprovalStatus[] = ['APPROVED', 'NACHA_PENDING', 'NACHA_GENERATED'];
 /** Deletable until a payment file is asked for (from then on a payment is under way). */
 const DELETABLE: readonly ApprovalStatus[] = ['PENDING', 'APPROVED', 'REJECTED', 'EXPIRED'];
 
@@ -160,6 +197,7 @@ export function evolve(state: ApprovalState, event: ApprovalEvent): ApprovalStat
           approvedBillIds: event.data.approvedBillIds,
           threshold: event.data.threshold,
           at: event.data.at,
+          approvedBanking: event.data.approvedBanking ?? null,
         },
       };
     case 'ApprovalApproved':
@@ -168,6 +206,15 @@ export function evolve(state: ApprovalState, event: ApprovalEvent): ApprovalStat
         status: 'APPROVED',
         approvedBillIds: event.data.approvedBillIds,
         approvedBy: event.data.byUserId,
+        approvedBanking: event.data.approvedBanking ? bankingMap(event.data.approvedBanking) : null,
+      };
+    case 'ApprovalBankingReapproved':
+      return {
+        ...state,
+        approvedBanking: {
+          ...state.approvedBanking,
+          ...bankingMap(event.data.vendors.map(({ vendorName: _n, previous: _p, ...b }) => b)),
+        },
       };
     case 'ApprovalRejected':
       return {
@@ -301,6 +348,8 @@ export function decide(command: ApprovalCommand, state: ApprovalState): Approval
       // approver approved, never add to it. A choice reaching beyond it (above the threshold)
       // starts the dual control over with this approver as the first (issue 36 §2).
       const coveredByFirst = first !== null && ids.every((id) => first.approvedBillIds.includes(id));
+      // What this approver is shown of the approved bills' vendors' banking: a file pays nothing else.
+      const shown = recordedBanking(command.banking, vendorsOfBills(state.bills, ids));
       if (threshold !== null && amount > threshold && !coveredByFirst)
         return [
           {
@@ -316,6 +365,7 @@ export function decide(command: ApprovalCommand, state: ApprovalState): Approval
               ...(first
                 ? { supersedes: { byUserId: first.byUserId, approvedBillIds: first.approvedBillIds } }
                 : {}),
+              approvedBanking: shown,
             },
           },
         ];
@@ -329,11 +379,14 @@ export function decide(command: ApprovalCommand, state: ApprovalState): Approval
             byUserId,
             // On record only when the first approval covers every bill approved now.
             firstApprovedBy: coveredByFirst ? first.byUserId : null,
+            approvedBanking: coveredByFirst ? completedBanking(shown, first.approvedBanking) : shown,
             at,
           },
         },
       ];
     }
+    case 'ApproveBankingAgain':
+      return approveBankingAgain(command, state, approvalId, companyId);
     case 'RejectApproval': {
       requirePending(state, 'reject');
       const reason = command.reason.trim();
@@ -360,6 +413,62 @@ export function decide(command: ApprovalCommand, state: ApprovalState): Approval
     default:
       return decidePayment(command, { ...state, approvalId, companyId });
   }
+}
+
+/**
+ * Approve again (decision 0033): the vendors whose live banking is not the banking approved get it
+ * recorded as approved, by someone the policy lets approve, before the bank has the file.
+ */
+function approveBankingAgain(
+  command: Extract<ApprovalCommand, { type: 'ApproveBankingAgain' }>,
+  state: ApprovalState,
+  approvalId: string,
+  companyId: number,
+): ApprovalEvent[] {
+  if (state.status === 'BANK_UPLOADED' || state.status === 'PAYMENT_COMPLETED')
+    throw new DomainError(
+      'CONFLICT',
+      'The NACHA file is already at the bank: approving bank details again would change nothing it pays',
+    );
+  if (!BEFORE_THE_BANK.includes(state.status!))
+    throw new DomainError('CONFLICT', `Cannot approve again an approval with status ${state.status}`);
+  if (
+    segregationBlock({ createdBy: state.createdBy, firstApprovedBy: null }, command.policy, command.byUserId)
+  )
+    throw new DomainError(
+      'FORBIDDEN',
+      'Segregation of duties: the creator of an approval may not approve it',
+    );
+  const approved = state.approvedBanking;
+  const again = toApproveAgain(approved, command.banking);
+  if (approved === null || again.length === 0)
+    throw new DomainError(
+      'CONFLICT',
+      "Nothing to approve again: every vendor's live bank details are the ones approved",
+    );
+  return [
+    {
+      type: 'ApprovalBankingReapproved',
+      data: {
+        approvalId,
+        companyId,
+        byUserId: command.byUserId,
+        vendors: again.map((b) => {
+          const before = approved[b.qbVendorId];
+          return {
+            ...b,
+            vendorName: command.vendorNames[b.qbVendorId] ?? null,
+            previous: {
+              fingerprint: before.fingerprint,
+              routingLast4: before.routingLast4,
+              accountLast4: before.accountLast4,
+            },
+          };
+        }),
+        at: command.now,
+      },
+    },
+  ];
 }
 
 export const approvalStreamId = (approvalId: string) => `approval-${approvalId}`;

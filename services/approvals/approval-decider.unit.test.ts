@@ -1,5 +1,5 @@
 import { describe, it } from 'vitest';
-import type { ApprovalEvent } from '../../schema/approvals/events.js';
+import type { ApprovalEvent, ApprovedBanking } from '../../schema/approvals/events.js';
 import { billSnapshot } from '../../test/support/bills.js';
 import { deciderSpec } from '../../test/support/decider-spec.js';
 import { approvalDecider } from './approval-decider.js';
@@ -36,6 +36,10 @@ const created: ApprovalEvent = {
     at: now,
   },
 };
+/** What an approver is shown of vendor 55 (every bill's here) when it has no banking. */
+const NO_BANKING: ApprovedBanking[] = [
+  { qbVendorId: '55', fingerprint: null, routingLast4: null, accountLast4: null },
+];
 const approved = (ids: string[], by = 8, first: number | null = null): ApprovalEvent => ({
   type: 'ApprovalApproved',
   data: {
@@ -44,6 +48,7 @@ const approved = (ids: string[], by = 8, first: number | null = null): ApprovalE
     approvedBillIds: ids,
     byUserId: by,
     firstApprovedBy: first,
+    approvedBanking: NO_BANKING,
     at: later,
   },
 });
@@ -65,6 +70,7 @@ const approve = (ids: string[], byUserId = 8, policy: SegregationPolicy = OFF) =
   byUserId,
   policy,
   managerEmail: 'mgr@client.example' as string | null,
+  banking: [] as ApprovedBanking[],
   now: later,
 });
 
@@ -265,6 +271,7 @@ describe('approval decider', () => {
         byUserId: 8,
         amount: 1100,
         threshold: 500,
+        approvedBanking: NO_BANKING,
         at: later,
       },
     };
@@ -329,6 +336,7 @@ describe('dual control covers every bill it approves', () => {
       amount,
       threshold: 1000,
       ...(supersedes ? { supersedes } : {}),
+      approvedBanking: NO_BANKING,
       at: later,
     },
   });

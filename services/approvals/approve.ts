@@ -1,6 +1,7 @@
 // PUT /approvals/{id}/approve: the approved subset, judged by the decider on the company's policy
 // as its own stream holds it, and refused when nobody could confirm the payment (no manager with an
-// e-mail address, no recipients); the bills left out are freed.
+// e-mail address, no recipients); the bills left out are freed. The vendors' live banking, as the
+// approver is shown it, is recorded by fingerprint: a file pays nothing else (decision 0033).
 import { ApproveApprovalInput } from '../../schema/approvals/commands.js';
 import type { CommandContext } from '../app/command-handler.js';
 import type { AppServices } from '../app/context.js';
@@ -8,6 +9,7 @@ import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { parseInput } from '../shared/errors.js';
 import { approvalDecider, approvalStreamId } from './approval-decider.js';
 import { answerApproval } from './command.js';
+import { asApproved, liveBankingOf, vendorsOfApproval } from './payments/approved-banking.js';
 import { policyOf } from './policy.js';
 import { releaseFor } from './release.js';
 import { parseApprovalId, requireActionableRow } from './rows.js';
@@ -20,7 +22,10 @@ export async function approveOne(
   ctx: CommandContext,
 ) {
   const row = await requireActionableRow(app, actor, approvalId);
-  const policy = await policyOf(app, row.company_id);
+  const [policy, live] = await Promise.all([
+    policyOf(app, row.company_id),
+    vendorsOfApproval(app, row).then((ids) => liveBankingOf(app, row.company_id, ids)),
+  ]);
   const ids = billIds === 'all' ? row.bill_ids : billIds;
   const r = await app.commands.handle(
     approvalDecider,
@@ -32,6 +37,7 @@ export async function approveOne(
       policy,
       // The manager as the read model joins it (a deleted manager is none).
       managerEmail: row.manager_id !== null ? (row.m_email ?? null) : null,
+      banking: [...live.values()].map(asApproved),
       now: new Date().toISOString(),
     },
     ctx,

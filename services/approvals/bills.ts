@@ -11,6 +11,7 @@ import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { billProblem } from '../quickbooks/bills.js';
 import { cleanQbId, cleanQbText } from '../quickbooks/clean.js';
 import { parseInput } from '../shared/errors.js';
+import { bankingFlagsOf, vendorKey } from './banking-flags.js';
 import { approvalBillsDecider, findDuplicates } from './bills-decider.js';
 import { liveCompany } from './checks.js';
 import { achStatuses } from './detail.js';
@@ -43,11 +44,15 @@ export async function billsForApproval(
     openBillsFromCopy(app, companyId, commandContext(actor), refresh === true),
     app.commands.load(approvalBillsDecider, approvalBillsDecider.streamId(companyId)),
   ]);
-  const ach = await achStatuses(
-    app,
-    companyId,
-    bills.map((b) => b.VendorRef.value),
-  );
+  const vendorIds = [...new Set(bills.map((b) => b.VendorRef.value))];
+  const [ach, flags] = await Promise.all([
+    achStatuses(app, companyId, vendorIds),
+    // A vendor's bank details changed lately, or a change waiting: shown before its bills are picked.
+    bankingFlagsOf(
+      app,
+      vendorIds.map((qbVendorId) => ({ companyId, qbVendorId })),
+    ),
+  ]);
   const dups = new Map(
     findDuplicates(
       claims.state,
@@ -79,6 +84,7 @@ export async function billsForApproval(
         vendorName: text(b.VendorRef.name, 255) ?? text(vendors.get(b.VendorRef.value)?.DisplayName, 255),
         vendorId: a?.vendorId ?? null,
         bankingReady: a?.hasBankingInfo ?? false,
+        bankingFlags: flags.get(vendorKey(companyId, b.VendorRef.value)) ?? [],
         inOpenApproval: open !== null,
         openApprovalId: open,
         possibleDuplicate: dup !== undefined || paidLike.has(b.Id),

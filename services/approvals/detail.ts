@@ -7,6 +7,7 @@ import { type Actor, authorize } from '../auth/permissions.js';
 import { cleanQbText } from '../quickbooks/clean.js';
 import { maskTail } from '../shared/masking.js';
 import { type ApprovalState, approvalDecider, approvalStreamId } from './approval-decider.js';
+import { bankingReviewOf } from './banking-review.js';
 import { nachaFilesOf } from './payments/payment-rows.js';
 import { paymentPrerequisites } from './payments/prerequisites.js';
 import {
@@ -97,11 +98,14 @@ export async function withDetail(
   state: ApprovalState,
 ): Promise<ApprovalDto> {
   const contacts = new Map<string, VendorContact>((state.vendorContacts ?? []).map((c) => [c.qbVendorId, c]));
-  const ach = await achStatuses(
-    app,
-    dto.companyId,
-    state.bills.map((b) => b.VendorRef.value),
-  );
+  const [ach, review] = await Promise.all([
+    achStatuses(
+      app,
+      dto.companyId,
+      state.bills.map((b) => b.VendorRef.value),
+    ),
+    bankingReviewOf(app, dto.status, state),
+  ]);
   const bills: ApprovalBill[] = state.bills.map((b) => ({
     ...cleanedSnapshot(b),
     VendorInfo: {
@@ -115,6 +119,7 @@ export async function withDetail(
   const approved = new Set(dto.approvedBillIdList);
   return {
     ...dto,
+    ...review,
     billsParsed: bills,
     approvedBillsParsed: bills.filter((b) => approved.has(b.Id)),
     recipients: state.recipients ?? [],

@@ -122,9 +122,21 @@ function textOf(
       );
     }
     case 'ApprovalApproved':
-      return text('Approved', `Approved bills: ${e.data.approvedBillIds.join(', ')}`, {
-        amount: billsTotal(before.bills, e.data.approvedBillIds),
-      });
+      return text(
+        'Approved',
+        `Approved bills: ${e.data.approvedBillIds.join(', ')}${bankingWords(before, e.data.approvedBanking)}`,
+        { amount: billsTotal(before.bills, e.data.approvedBillIds) },
+      );
+    case 'ApprovalBankingReapproved':
+      return text(
+        'Bank details approved again',
+        e.data.vendors
+          .map(
+            (v) =>
+              `${v.vendorName ?? vendorNameIn(before, v.qbVendorId)}: account ${tail(v.previous?.accountLast4 ?? null)} → ${tail(v.accountLast4)}`,
+          )
+          .join('; '),
+      );
     case 'ApprovalRejected':
       return text('Rejected', e.data.reason, { reason: e.data.reason });
     case 'ApprovalExpired':
@@ -143,6 +155,26 @@ function textOf(
       });
     }
   }
+}
+
+const tail = (last4: string | null) => (last4 === null ? 'none' : `****${last4}`);
+const vendorNameIn = (s: ApprovalState, qbVendorId: string) =>
+  s.bills.find((b) => b.VendorRef.value === qbVendorId)?.VendorRef.name ?? `QuickBooks vendor ${qbVendorId}`;
+
+/** The bank details an approval approved, by their tails (absent on approvals made before they were kept). */
+function bankingWords(
+  s: ApprovalState,
+  banking:
+    | ReadonlyArray<{ qbVendorId: string; accountLast4: string | null; fingerprint: string | null }>
+    | undefined,
+) {
+  if (!banking || banking.length === 0) return '';
+  return `; bank details approved: ${banking
+    .map(
+      (b) =>
+        `${vendorNameIn(s, b.qbVendorId)} ${b.fingerprint === null ? '(no banking)' : `account ${tail(b.accountLast4)}`}`,
+    )
+    .join(', ')}`;
 }
 
 /** A count of recipients in words: 'No recipients', '1 recipient', '2 recipients'. */

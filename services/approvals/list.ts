@@ -10,6 +10,7 @@ import { type CompanyScope, companyScope, inScope, scopeKey } from '../app/staff
 import { type Actor, authorize } from '../auth/permissions.js';
 import { parseInput } from '../shared/errors.js';
 import type { Page } from '../shared/paging.js';
+import { FLAG_READ_MODELS } from './banking-flags.js';
 import { type ApprovalDto, approvalRows, findRow, parseApprovalId, toDtos, UUID } from './rows.js';
 
 const likePattern = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -89,9 +90,16 @@ export async function listApprovals(
 
 /**
  * The read models a list page is made of: the approvals, their companies', managers' and people's
- * names, and the companies' policies (who may approve).
+ * names, the companies' policies (who may approve), and their vendors' bank detail changes.
  */
-export const LIST_READ_MODELS = ['approvals', 'companies', 'managers', 'users', 'approval_policies'] as const;
+export const LIST_READ_MODELS = [
+  'approvals',
+  'companies',
+  'managers',
+  'users',
+  'approval_policies',
+  ...FLAG_READ_MODELS,
+] as const;
 
 async function readApprovalPage(
   app: AppServices,

@@ -15,6 +15,7 @@ import { companyScope, inScope } from '../app/staff-scope.js';
 import type { Actor } from '../auth/permissions.js';
 import { AppError } from '../shared/errors.js';
 import { approvalDecider, approvalStreamId } from './approval-decider.js';
+import { type BankingFlagDto, bankingFlagsOf, flagsOfApproval } from './banking-flags.js';
 import { PAYMENT_SELECT, paymentFields } from './payments/payment-rows.js';
 import { type ApprovalPolicy, DEFAULT_POLICY } from './policy-decider.js';
 
@@ -46,6 +47,7 @@ export function approvalRows(app: AppServices) {
       'a.priority',
       'a.manager_id',
       'a.bill_ids',
+      'a.vendor_qb_ids',
       'a.approved_bill_ids',
       'a.bill_count',
       'a.approved_bill_count',
@@ -86,7 +88,8 @@ const personOf = (people: People, id: number | null) =>
 
 /**
  * The rows' people (creator, approvers, rejecter) in one query for the page: four more joins made
- * the list's statement cost more to plan (16 ms under load) than to run (1 ms).
+ * the list's statement cost more to plan (16 ms under load) than to run (1 ms). Beside it, in
+ * parallel, the companies' policies and the bank detail changes of the rows' vendors (one each).
  */
 export async function toDtos(app: AppServices, rows: ApprovalRow[]): Promise<ApprovalDto[]> {
   const ids = [
@@ -98,7 +101,7 @@ export async function toDtos(app: AppServices, rows: ApprovalRow[]): Promise<App
   ] as number[];
   const people: People = new Map();
   // The companies' policies beside the names (in parallel: no further round trip for the list).
-  const [users, policies] = await Promise.all([
+  const [users, policies, flags] = await Promise.all([
     ids.length > 0
       ? app.db.selectFrom('users').select(['id', 'first_name', 'last_name']).where('id', 'in', ids).execute()
       : [],
@@ -106,9 +109,22 @@ export async function toDtos(app: AppServices, rows: ApprovalRow[]): Promise<App
       app,
       rows.map((r) => r.company_id),
     ),
+    bankingFlagsOf(
+      app,
+      rows.flatMap((r) =>
+        (r.vendor_qb_ids ?? []).map((qbVendorId) => ({ companyId: r.company_id, qbVendorId })),
+      ),
+    ),
   ]);
   for (const u of users) people.set(u.id, { first: u.first_name, last: u.last_name });
-  return rows.map((r) => toDto(r, people, policies.get(r.company_id) ?? DEFAULT_POLICY));
+  return rows.map((r) =>
+    toDto(
+      r,
+      people,
+      policies.get(r.company_id) ?? DEFAULT_POLICY,
+      flagsOfApproval(flags, r.company_id, r.vendor_qb_ids ?? []),
+    ),
+  );
 }
 
 /** The segregation-of-duties policies of these companies (the default when none was ever set). */
@@ -150,6 +166,7 @@ function toDto(
   r: ApprovalRow,
   people: People = new Map(),
   policy: ApprovalPolicy = DEFAULT_POLICY,
+  bankingFlags: BankingFlagDto[] = [],
 ): ApprovalDto {
   const totalAmount = num(r.total_amount);
   const approvedAmount = num(r.approved_amount);
@@ -207,6 +224,9 @@ function toDto(
     confirmedDuplicates: (r.confirmed_duplicates ?? []).map((d) => ({ ...d, paid: d.paid === true })),
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
+    bankingFlags,
+    bankingReview: null,
+    bankingToApproveAgain: null,
     ...paymentFields(r),
   };
 }

@@ -124,6 +124,8 @@ async function generatedApproval(): Promise<string> {
       byUserId: adminId,
       managerEmail: MANAGER,
       policy: { creatorMayNotApprove: false, secondApprovalThreshold: null },
+      // No vendor of these bills is synced: none has banking to record.
+      banking: [],
       now: now(),
     },
     ...generated(1, `ACH_LINKS_${n}_v1.txt`),

@@ -2,7 +2,8 @@
 // simulator: approving leads to NACHA_PENDING then NACHA_GENERATED with a file the library validates
 // (one entry per vendor, the bills' balances, document numbers in the addenda, 220 credits only, then
 // 200 balanced); a bill paid in QuickBooks is left out and named; a vendor without banking fails the
-// generation by name, and a fix + Regenerate makes version 2 while version 1 stays downloadable;
+// generation by name, and a fix (approved again: the approver saw no banking) + Regenerate makes
+// version 2 while version 1 stays downloadable;
 // Regenerate is refused at the bank; modifiers A, B, … per company and day; downloads by ADMIN and
 // MODERATOR recorded, USER refused; the penny test's refusals and file; no account number in the
 // log or the read model; a forgotten company's files unreadable.
@@ -184,8 +185,11 @@ describe('the payment file', () => {
       expect.objectContaining({ kind: 'vendor-banking', vendorName: expect.any(String) }),
     ]);
     expect(again.nachaProblems[0].message).toContain('has no banking information');
-    // Fixed: Regenerate makes version 3, generated.
+    // Fixed: banking the approver never saw is approved again (decision 0033), then Regenerate makes
+    // version 3, generated.
     await setBanking(qbId, '44556677881');
+    const again2 = await api(t.url, 'POST', `${A}/${id}/approve-again`, { token: moderator });
+    expect(again2.status, JSON.stringify(again2.body)).toBe(200);
     const r = await api(t.url, 'POST', `${A}/${id}/regenerate-nacha`, { token: moderator });
     expect(r.status).toBe(200);
     expect(r.body.message).toBe('The NACHA file is being regenerated');

@@ -3,6 +3,7 @@
 // duplicate-bill guard and a per-company segregation-of-duties policy.
 import { approvalPoliciesProjection } from '../../projections/approvals/approval-policies.js';
 import { approvalsProjection } from '../../projections/approvals/approvals.js';
+import { bankingControlsProjection } from '../../projections/approvals/banking-controls.js';
 import * as approvalCommands from '../../schema/approvals/commands.js';
 import { approvalBillsEvents, approvalEvents, approvalPolicyEvents } from '../../schema/approvals/events.js';
 import { nachaFileDayEvents } from '../../schema/approvals/payment-events.js';
@@ -52,7 +53,8 @@ export const approvalModule = defineModule({
   events: { ...approvalEvents, ...approvalBillsEvents, ...approvalPolicyEvents, ...nachaFileDayEvents },
   commands: approvalCommands,
   permissions,
-  projections: [approvalsProjection, approvalPoliciesProjection],
+  // banking_controls: the flag window of each company's bank detail changes, where money is decided.
+  projections: [approvalsProjection, approvalPoliciesProjection, bankingControlsProjection],
   processManagers: [approvalsProcessManager, paymentsProcessManager, paymentMailProcessManager],
   jobHandlers: {
     [APPROVALS_QUEUE]: approvalsJobHandlers,

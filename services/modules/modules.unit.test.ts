@@ -45,6 +45,7 @@ describe('the modules', () => {
       'activity',
       'approval_policies',
       'approvals',
+      'banking_controls',
       'companies',
       'managers',
       'users',

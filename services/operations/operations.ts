@@ -1,6 +1,6 @@
 // The operations page (ADMIN): BullMQ queues with their failed jobs, every consumer of the log
-// (projections and process managers) with its checkpoint, lag and parked events, and the transaction
-// that holds the log back, if any. Operators retry failed jobs and parked events from here, and an
+// (projections and process managers) with its checkpoint, lag and parked events, the transaction
+// that holds the log back, if any, and unusual patterns in bank detail changes (banking-patterns.ts). Operators retry failed jobs and parked events from here, and an
 // ADMIN may dismiss a parked event (on record, with a reason).
 import { Queue } from 'bullmq';
 import { z } from 'zod';
@@ -28,6 +28,7 @@ import {
 import { AppError, parseInput } from '../shared/errors.js';
 import { queuePrefix } from '../shared/queues.js';
 import { redisOptions } from '../shared/redis.js';
+import { bankingPatterns } from './banking-patterns.js';
 
 // The answers are written once in schema/operations/answers.ts; these names stay for their users.
 export type { FailedJob, JobCounts, LogHolder, OperationsOverview, QueueOverview };
@@ -313,13 +314,14 @@ async function nameFailedJobs(app: AppServices, queues: QueueOverview[]) {
 /** The overview without the permission check: the live feed computes it once for all subscribers. */
 export async function collectOverview(app: AppServices): Promise<OperationsOverview> {
   const up = await redisUp(app);
-  const [queues, positions, parked, logHolder] = await Promise.all([
+  const [queues, positions, parked, logHolder, patterns] = await Promise.all([
     up
       ? Promise.all(app.queueNames.map((name) => queueOverview(app, name)))
       : app.queueNames.map((name) => ({ name, available: false, counts: null, failedJobs: [] })),
     consumerPositions(app),
     parkedEvents(app),
     currentLogHolder(app).catch(() => null),
+    bankingPatterns(app),
   ]);
   await nameFailedJobs(app, queues);
   // Every consumer that has a checkpoint, a parked event, or is a known projection not started yet.
@@ -362,6 +364,7 @@ export async function collectOverview(app: AppServices): Promise<OperationsOverv
     queues,
     consumers,
     logHolder,
+    bankingPatterns: patterns,
   };
 }
 

@@ -25,9 +25,17 @@ import { validateAchFile } from '../../nacha/validator.js';
 import { QbApiError, QbGrantError, QbThrottledError } from '../../quickbooks/client.js';
 import { AppError } from '../../shared/errors.js';
 import { type ApprovalState, approvalDecider, approvalStreamId } from '../approval-decider.js';
+import { bankingFingerprint, fingerprintKey } from './approved-banking.js';
+import { bankingHold } from './banking-holds.js';
 import { FILE_ID_MODIFIERS, FileLimitReached, takeFileIdModifier } from './file-modifier.js';
 import { findNachaFile, storeNachaFile } from './nacha-files.js';
-import { companyForNacha, qbBalances, vendorsForNacha, vendorsOf } from './nacha-sources.js';
+import {
+  companyForNacha,
+  type PayableVendor,
+  qbBalances,
+  vendorsForNacha,
+  vendorsOf,
+} from './nacha-sources.js';
 import { planFileBills } from './paid-amounts.js';
 import type { PaymentCommand } from './payment-decider.js';
 import { paymentAccountPrerequisites } from './prerequisites.js';
@@ -89,8 +97,34 @@ type Plan =
       credits: VendorCredit[];
       vendors: GeneratedFile['vendors'];
       skippedBills: GeneratedFile['skippedBills'];
+      heldVendors: NachaProblem[];
       company: NachaCompany;
     };
+
+/**
+ * The payable vendors a file may not pay (decision 0033): live banking that is not the banking
+ * approved (changed after approval), or a change of it pending or frozen. Each is named.
+ */
+async function bankingHolds(
+  app: AppServices,
+  state: ApprovalState,
+  payable: ReadonlyMap<string, PayableVendor>,
+): Promise<Map<string, { name: string; reason: string }>> {
+  const held = new Map<string, { name: string; reason: string }>();
+  if (payable.size === 0) return held;
+  const key = await fingerprintKey(app, state.companyId!);
+  for (const p of payable.values()) {
+    const reason = bankingHold(state.approvedBanking, {
+      qbVendorId: p.qbVendorId,
+      fingerprint: bankingFingerprint(key, p.qbVendorId, p.banking),
+      routingLast4: null,
+      accountLast4: null,
+      change: p.change,
+    });
+    if (reason) held.set(p.qbVendorId, { name: p.name, reason });
+  }
+  return held;
+}
 
 /** What the file pays, or why it cannot be made. */
 async function plan(app: AppServices, state: ApprovalState, ctx: CommandContext): Promise<Plan> {
@@ -109,7 +143,20 @@ async function plan(app: AppServices, state: ApprovalState, ctx: CommandContext)
   for (const p of account)
     if (p.blocking) problems.push({ kind: 'company-settings', vendorName: null, message: p.message });
   problems.push(...vendorCheck.problems);
-  if (problems.length > 0 || 'problem' in company) return { problems };
+  const held = await bankingHolds(app, state, vendorCheck.payable);
+  const holds = (partial: boolean): NachaProblem[] =>
+    [...held.values()].map((h) => ({
+      kind: 'vendor-banking-changed',
+      vendorName: h.name,
+      message: `${h.name}: ${h.reason}${partial ? ' (held out of this file, its bills wait; the rest of the file went ahead)' : ''}`,
+    }));
+  if (problems.length > 0 || 'problem' in company) return { problems: [...problems, ...holds(false)] };
+  // The rest of the file goes ahead: it is what the approver approved, unchanged.
+  const paying = bills.filter((b) => !held.has(b.VendorRef.value));
+  if (paying.length === 0) return { problems: holds(false) };
+  const heldBills = bills
+    .filter((b) => held.has(b.VendorRef.value))
+    .map((b) => ({ billId: b.Id, docNumber: b.DocNumber, reason: held.get(b.VendorRef.value)!.reason }));
 
   let balances: Map<string, unknown> | null = null;
   if (company.connected) {
@@ -117,7 +164,7 @@ async function plan(app: AppServices, state: ApprovalState, ctx: CommandContext)
       balances = await qbBalances(
         app,
         companyId,
-        bills.map((b) => b.Id),
+        paying.map((b) => b.Id),
         // Not the job's command id: a token renewal on the company's stream is its own command.
         { correlationId: ctx.correlationId, causationId: ctx.causationId, userId: null },
       );
@@ -137,19 +184,24 @@ async function plan(app: AppServices, state: ApprovalState, ctx: CommandContext)
     }
   }
   // What the file pays per bill is kept with it: the QuickBooks payments record exactly that.
-  const { vendors: byVendor, skippedBills } = planFileBills(bills, balances);
-  if (byVendor.size === 0)
+  const planned = planFileBills(paying, balances);
+  const byVendor = planned.vendors;
+  const skippedBills = [...planned.skippedBills, ...heldBills];
+  if (byVendor.size === 0) {
+    const left = planned.skippedBills;
     return {
       problems: [
         {
           kind: 'nothing-to-pay',
           vendorName: null,
-          message: skippedBills.every((b) => b.reason === 'already paid in QuickBooks')
-            ? 'Nothing to pay: every approved bill is already paid in QuickBooks'
-            : `Nothing to pay: ${skippedBills.map((b) => `${b.docNumber ?? b.billId} (${b.reason})`).join('; ')}`,
+          message: left.every((b) => b.reason === 'already paid in QuickBooks')
+            ? `Nothing to pay: every approved bill${held.size > 0 ? ' not held out' : ''} is already paid in QuickBooks`
+            : `Nothing to pay: ${left.map((b) => `${b.docNumber ?? b.billId} (${b.reason})`).join('; ')}`,
         },
+        ...holds(false),
       ],
     };
+  }
   const credits: VendorCredit[] = [];
   const vendors: GeneratedFile['vendors'] = [];
   for (const [qbVendorId, v] of byVendor) {
@@ -173,7 +225,7 @@ async function plan(app: AppServices, state: ApprovalState, ctx: CommandContext)
       bills: v.bills,
     });
   }
-  return { credits, vendors, skippedBills, company: company.company };
+  return { credits, vendors, skippedBills, heldVendors: holds(true), company: company.company };
 }
 
 export type GenerationOutcome = 'stale' | 'generated' | 'failed';
@@ -263,6 +315,7 @@ export async function generatePaymentFile(
     balanced: company.balancedFile,
     vendors: planned.vendors,
     skippedBills: planned.skippedBills,
+    ...(planned.heldVendors.length > 0 ? { heldVendors: planned.heldVendors } : {}),
   };
   const kept = await storeNachaFile<GeneratedFile>(app, {
     fileId,

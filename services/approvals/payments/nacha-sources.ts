@@ -47,12 +47,21 @@ interface VendorFold {
   name: string | null;
   active: boolean;
   banking: Banking | null;
+  /** A change of the banking held for a second look, or frozen (reported as not the vendor's). */
+  change: { changeId: string; frozen: boolean } | null;
 }
 
 /** What a file needs of a vendor, from its stream `vendor-<companyId>-<qbVendorId>` (opened). */
-async function vendorOf(app: AppServices, companyId: number, qbVendorId: string): Promise<VendorFold> {
+export async function vendorOf(app: AppServices, companyId: number, qbVendorId: string): Promise<VendorFold> {
   const { events } = await app.store.readStream(`vendor-${companyId}-${qbVendorId}`);
-  const v: VendorFold = { exists: false, forgotten: false, name: null, active: true, banking: null };
+  const v: VendorFold = {
+    exists: false,
+    forgotten: false,
+    name: null,
+    active: true,
+    banking: null,
+    change: null,
+  };
   for (const stored of events) {
     const e = decodeVendor(stored);
     switch (e.type) {
@@ -72,14 +81,27 @@ async function vendorOf(app: AppServices, companyId: number, qbVendorId: string)
           accountType: e.data.accountType,
           bankName: e.data.bankName,
         };
+        // The held change went live (approved, or its micro-deposits confirmed).
+        if (v.change && e.data.changeId === v.change.changeId) v.change = null;
         break;
       case 'VendorBankingCleared':
         v.banking = null;
+        break;
+      case 'VendorBankingChangeRequested':
+        v.change = { changeId: e.data.changeId, frozen: false };
+        break;
+      case 'VendorBankingChangeFrozen':
+        if (v.change?.changeId === e.data.changeId) v.change = { ...v.change, frozen: true };
+        break;
+      case 'VendorBankingChangeApproved':
+      case 'VendorBankingChangeRejected':
+        if (v.change?.changeId === e.data.changeId) v.change = null;
         break;
       case 'VendorForgotten':
         v.forgotten = true;
         v.name = null;
         v.banking = null;
+        v.change = null;
         break;
       default:
         break;
@@ -92,6 +114,8 @@ export interface PayableVendor {
   qbVendorId: string;
   name: string;
   banking: Banking;
+  /** A change of its banking waiting ('pending') or reported as not the vendor's ('frozen'). */
+  change: 'pending' | 'frozen' | null;
 }
 
 const problem = (kind: NachaProblem['kind'], vendorName: string | null, message: string): NachaProblem => ({
@@ -199,7 +223,13 @@ export async function vendorsForNacha(
         const p = problem('vendor-banking', name, `${name}: ${fault}`);
         problems.push(p);
         faulty.push(p);
-      } else payable.set(v.qbVendorId, { qbVendorId: v.qbVendorId, name, banking: state.banking });
+      } else
+        payable.set(v.qbVendorId, {
+          qbVendorId: v.qbVendorId,
+          name,
+          banking: state.banking,
+          change: state.change === null ? null : state.change.frozen ? 'frozen' : 'pending',
+        });
     }
   }
   return { payable, problems, faulty };

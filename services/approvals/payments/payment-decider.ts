@@ -61,6 +61,8 @@ export type PaymentCommand =
           bills?: Array<{ billId: string; amountCents: number }>;
         }>;
         skippedBills: Array<{ billId: string; docNumber: string | null; reason: string }>;
+        /** Vendors held out (their banking is not the banking approved), named; the rest went ahead. */
+        heldVendors?: NachaProblem[];
       };
       now: string;
     }

@@ -81,9 +81,12 @@ export function paymentStep(e: PaymentEvent, erased: readonly string[] = []): Pa
       const skipped = d.skippedBills.length
         ? `; left out: ${d.skippedBills.map((b) => `${b.docNumber ?? b.billId} (${b.reason})`).join(', ')}`
         : '';
+      const held = d.heldVendors?.length
+        ? `; held out: ${d.heldVendors.map((h) => h.message).join('; ')}`
+        : '';
       return s(
         'NACHA file generated',
-        `${d.fileName}: ${counted(d.entryCount, 'entry', 'entries')}, ${dollars(d.totalCreditCents)} to ${counted(d.vendors.length, 'vendor')}, effective ${d.effectiveDate}, batch ${d.batchNumber}${d.balanced ? ', balanced' : ''}${skipped}`,
+        `${d.fileName}: ${counted(d.entryCount, 'entry', 'entries')}, ${dollars(d.totalCreditCents)} to ${counted(d.vendors.length, 'vendor')}, effective ${d.effectiveDate}, batch ${d.batchNumber}${d.balanced ? ', balanced' : ''}${skipped}${held}`,
         { amount: d.totalCreditCents / 100, downloadUrl: nachaFileUrl(d.approvalId, d.fileId) },
       );
     }

@@ -39,6 +39,7 @@ export const PAYMENT_SELECT = [
 
 type PaymentRow = {
   id: string;
+  status: string;
   nacha_status: 'REQUESTED' | 'GENERATED' | 'FAILED' | null;
   nacha_version: number;
   nacha_file_id: string | null;
@@ -142,10 +143,24 @@ export function paymentProblem(r: PaymentRow): z.infer<typeof PaymentProblem> | 
       kind: 'nacha',
       message: `The NACHA file could not be made: ${problems.map((p) => p.message).join('; ')}`,
       at: null,
-      retry: 'regenerate',
+      // Held only by bank details changed after approval: approving them again is what helps first.
+      retry:
+        problems.length > 0 && problems.every((p) => p.kind === 'vendor-banking-changed')
+          ? 'approve-again'
+          : 'regenerate',
       ...none,
     };
   }
+  // A file made without the vendors whose banking is not the banking approved: someone approves again
+  // (then Regenerate) before the bank has it, or those vendors' bills wait.
+  if (r.status === 'NACHA_GENERATED' && r.nacha_status === 'GENERATED' && (r.nacha_problems ?? []).length > 0)
+    return {
+      kind: 'nacha',
+      message: `The NACHA file leaves out ${r.nacha_problems.map((p) => p.message).join('; ')}. The rest of the file went ahead; approve again, then Regenerate, to pay them in it`,
+      at: iso(r.nacha_generated_at),
+      retry: 'approve-again',
+      ...none,
+    };
   const sync = r.qb_sync_status;
   if (sync === 'FAILED' || sync === 'PARTIAL_SUCCESS' || sync === 'SKIPPED') {
     const how = sync === 'PARTIAL_SUCCESS' ? 'only partly recorded' : 'not recorded';

@@ -1,9 +1,10 @@
 // /api/bill-approval/approvals/{id}/… of the payment half staff use signed in (spec 2 §7):
-// regenerate-nacha, generate-penny-test, retry-qb-sync, and the stored files' downloads.
+// regenerate-nacha, approve-again, generate-penny-test, retry-qb-sync, and the stored files' downloads.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { Approval } from '../../../schema/approvals/answers.js';
 import { PennyTestResult } from '../../../schema/approvals/payment-answers.js';
+import { approveBankingAgain } from '../../approvals/approve-again.js';
 import {
   PENNY_LIMIT,
   PENNY_TESTS_PER_COMPANY_PER_DAY,
@@ -36,6 +37,25 @@ export function approvalPaymentRoutes(server: FastifyInstance, { app, actorOf }:
     async (req, reply) => {
       const actor = await actorOf(req);
       const r = await regenerateNacha(app, actor, req.params.id);
+      return ok(reply, withViewer(r.approval, actor), { message: r.message });
+    },
+  );
+  server.post<{ Params: { id: string } }>(
+    '/api/bill-approval/approvals/:id/approve-again',
+    {
+      schema: routeDoc({
+        summary: 'Approve again the bank details of vendors whose banking changed after approval',
+        description:
+          'A file pays a vendor only the banking its approver was shown (a fingerprint recorded at approval); a vendor whose banking changed since is held out of the file, named. This records the live banking of those vendors as approved (the detail’s bankingReview shows the tails first), so Regenerate makes a file that pays it. ADMIN, MODERATOR; not the creator when the company’s policy says so (403). Refused (409) before approval, once the file is at the bank, and when no vendor’s banking changed.',
+        tags: ['approvals'],
+        params,
+        data: Approval,
+        errors: [403, 404, 409],
+      }),
+    },
+    async (req, reply) => {
+      const actor = await actorOf(req);
+      const r = await approveBankingAgain(app, actor, req.params.id);
       return ok(reply, withViewer(r.approval, actor), { message: r.message });
     },
   );

@@ -1,5 +1,7 @@
-// The payment half's mutations staff use signed in: regenerateNacha, generatePennyTest, retryQbSync.
+// The payment half's mutations staff use signed in: regenerateNacha, approveBankingAgain,
+// generatePennyTest, retryQbSync.
 
+import { approveBankingAgain } from '../../../approvals/approve-again.js';
 import { regenerateNacha } from '../../../approvals/payments/nacha-actions.js';
 import { generatePennyTest } from '../../../approvals/payments/penny-test.js';
 import { retryQbSync } from '../../../approvals/payments/retry-qb-sync.js';
@@ -26,6 +28,26 @@ builder.mutationField('regenerateNacha', (t) =>
       'Asks for a new version of the NACHA file (GenerateNacha); earlier versions stay downloadable. Refused from BANK_UPLOADED on: a second file would pay twice',
     args: { id: t.arg.string({ required: true }) },
     resolve: (_, args, ctx) => run(() => regenerateNacha(ctx.app, ctx.actor, args.id)),
+  }),
+);
+
+/** Approve again's answer: the approval (its bankingReview as approved now) and the message to show. */
+const BankingApprovedAgainResult = builder
+  .objectRef<{ approval: ApprovalDto; message: string }>('BankingApprovedAgainResult')
+  .implement({
+    fields: (t) => ({
+      approval: t.field({ type: ApprovalRef, resolve: (r) => r.approval }),
+      message: t.exposeString('message'),
+    }),
+  });
+
+builder.mutationField('approveBankingAgain', (t) =>
+  t.field({
+    type: BankingApprovedAgainResult,
+    description:
+      'Records as approved the live bank details of the vendors whose banking changed after approval (held out of the file until then), so Regenerate pays them. ADMIN, MODERATOR; not the creator when the policy says so; refused before approval, at the bank, and when nothing changed',
+    args: { id: t.arg.string({ required: true }) },
+    resolve: (_, args, ctx) => run(() => approveBankingAgain(ctx.app, ctx.actor, args.id)),
   }),
 );
 

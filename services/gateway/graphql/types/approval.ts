@@ -16,6 +16,10 @@ import {
   ApprovalPage,
   ApprovalPolicy,
   ApprovalStats as ApprovalStatsAnswer,
+  BANKING_FLAG_KINDS,
+  BANKING_REVIEW_STATES,
+  BankingFlag as BankingFlagAnswer,
+  BankingReview as BankingReviewAnswer,
   BILL_SOURCES,
   HISTORY_ACTOR_KINDS,
   ManagerRef as ManagerRefAnswer,
@@ -117,6 +121,35 @@ const DuplicateType = builder
     }),
   });
 
+// The kinds are lower case with dashes ('recent-change'), which GraphQL enum names cannot be: named
+// RECENT_CHANGE, … in GraphQL, their values as REST answers them.
+const dashed = (name: string, values: readonly string[]) =>
+  builder.enumType(name, {
+    values: Object.fromEntries(values.map((v) => [v.toUpperCase().replace(/-/g, '_'), { value: v }])),
+  });
+const BankingFlagKindEnum = dashed('ApprovalBankingFlagKind', BANKING_FLAG_KINDS);
+const BankingSourceEnum = dashed('ApprovalBankingSource', BankingFlagAnswer.shape.source.options);
+const BankingReviewStateEnum = dashed('ApprovalBankingReviewState', BANKING_REVIEW_STATES);
+
+export const BankingFlagType = builder
+  .objectRef<ApprovalDto['bankingFlags'][number]>('ApprovalBankingFlag')
+  .implement({
+    description:
+      'A vendor’s bank detail change where money is decided: within the company’s flag window, pending, or frozen',
+    fields: (t) =>
+      answerFields(t, BankingFlagAnswer, {
+        refs: { kind: BankingFlagKindEnum, source: BankingSourceEnum },
+        scalars: { changedAt: 'DateTime', liveAt: 'DateTime', flaggedUntil: 'DateTime' },
+      }),
+  });
+
+const BankingReviewType = builder
+  .objectRef<NonNullable<ApprovalDto['bankingReview']>[number]>('ApprovalBankingReview')
+  .implement({
+    description: 'An approved vendor’s bank details as approved beside the live ones (masked)',
+    fields: (t) => answerFields(t, BankingReviewAnswer, { refs: { state: BankingReviewStateEnum } }),
+  });
+
 const DATE_TIMES = {
   firstApprovedAt: 'DateTime',
   approvalDate: 'DateTime',
@@ -155,6 +188,8 @@ export const ApprovalRef = builder.objectRef<ApprovalDto>('Approval').implement(
         rejecter: PersonRefType,
         firstApprover: PersonRefType,
         confirmedDuplicates: DuplicateType,
+        bankingFlags: BankingFlagType,
+        bankingReview: BankingReviewType,
         ...PAYMENT_REFS,
       },
       scalars: { ...DATE_TIMES, ...PAYMENT_DATE_TIMES },
@@ -245,7 +280,7 @@ export const CandidateType = builder.objectRef<BillCandidate>('ApprovalBillCandi
   fields: (t) => ({
     ...answerFields(t, ApprovalBillCandidate, {
       omit: ['duplicateOf', 'refusedReason'],
-      refs: { source: BillSourceEnum },
+      refs: { source: BillSourceEnum, bankingFlags: BankingFlagType },
       scalars: { copyAsOf: 'DateTime' },
     }),
     // The look-alike flattened (the schema the web types against has it so).

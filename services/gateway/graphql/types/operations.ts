@@ -2,6 +2,8 @@
 // dismissal of a parked event.
 
 import {
+  BankingPatterns as BankingPatternsAnswer,
+  ChangedThenPaid as ChangedThenPaidAnswer,
   DismissedParkedEvent,
   FailedJob as FailedJobAnswer,
   JobCounts as JobCountsAnswer,
@@ -11,6 +13,7 @@ import {
   ParkedEvent,
   ParkedEventDismisser,
   QueueOverview as QueueOverviewAnswer,
+  RapidBankingChanges as RapidBankingChangesAnswer,
 } from '../../../../schema/operations/answers.js';
 import { authorize } from '../../../auth/permissions.js';
 import {
@@ -123,10 +126,47 @@ const RedisStatus = builder.enumType('RedisStatus', {
   values: { UP: { value: 'up' }, DOWN: { value: 'down' } },
 });
 
+type Patterns = NonNullable<OperationsOverview['bankingPatterns']>;
+
+const RapidChangesRef = builder.objectRef<Patterns['rapidChanges'][number]>('RapidBankingChanges').implement({
+  description: 'One user changed the bank details of more vendors within an hour than the threshold.',
+  fields: (t) =>
+    answerFields(t, RapidBankingChangesAnswer, { scalars: { from: 'DateTime', to: 'DateTime' } }),
+});
+
+const ChangedThenPaidRef = builder
+  .objectRef<Patterns['changedThenPaid'][number]>('BankingChangedThenPaid')
+  .implement({
+    description: 'A vendor’s bank details went live and a payment file paid the vendor within a day.',
+    fields: (t) =>
+      answerFields(t, ChangedThenPaidAnswer, {
+        scalars: {
+          changedAt: 'DateTime',
+          liveAt: 'DateTime',
+          paidAt: 'DateTime',
+          bankUploadedAt: 'DateTime',
+        },
+      }),
+  });
+
+const BankingPatternsRef = builder.objectRef<Patterns>('BankingPatterns').implement({
+  description: 'Unusual patterns in bank detail changes over the last lookbackDays.',
+  fields: (t) =>
+    answerFields(t, BankingPatternsAnswer, {
+      refs: { rapidChanges: RapidChangesRef, changedThenPaid: ChangedThenPaidRef },
+    }),
+});
+
 const OverviewRef = builder.objectRef<OperationsOverview>('OperationsOverview').implement({
   fields: (t) =>
     answerFields(t, OperationsOverviewAnswer, {
-      refs: { redis: RedisStatus, queues: QueueRef, consumers: ConsumerRef, logHolder: LogHolderRef },
+      refs: {
+        redis: RedisStatus,
+        queues: QueueRef,
+        consumers: ConsumerRef,
+        logHolder: LogHolderRef,
+        bankingPatterns: BankingPatternsRef,
+      },
       scalars: { generatedAt: 'DateTime' },
     }),
 });
