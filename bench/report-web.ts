@@ -6,6 +6,13 @@ import { fmt, freshDatabase, type PartContext, quick } from './common.js';
 import { dropRedisPrefix } from './processes.js';
 import { benchWeb } from './web.js';
 
+/**
+ * /login's LCP over a blank page's, measured in turn (web.ts). The absolute 2.0 s was met at 0.64 s on
+ * the project's VM (2026-11-28), and /login's LCP measured 2.4× the blank page's there (2026-12-06,
+ * three runs, the median): the same margin is 2.0 / 0.64 × 2.4 = 7.5× (docs/PERFORMANCE.md).
+ */
+const LCP_TARGET_RATIO = 7.5;
+
 /** 4. Web: /login's bundle and LCP. */
 export async function webPart({ admin, services, rows }: PartContext) {
   let web: unknown;
@@ -41,11 +48,12 @@ export async function webPart({ admin, services, rows }: PartContext) {
       target: '',
       met: null,
     });
+    const seconds = (runs: number[]) => runs.map((ms) => fmt(ms / 1000, 2)).join(' · ');
     rows.push({
-      figure: `web: /login LCP, Lighthouse mobile throttling via CDP (median of ${w.lcpRuns.length} cold loads)`,
-      value: `${fmt(w.lcpMedian / 1000, 2)} s (${w.lcpRuns.map((ms) => fmt(ms / 1000, 2)).join(' · ')}) ${w.lcpElement}`,
-      target: '≤ 2.0 s',
-      met: w.lcpMedian <= 2000,
+      figure: `web: /login LCP ÷ its floor, a blank page's LCP, Lighthouse mobile throttling via CDP, loaded in turn (medians of ${w.lcpRuns.length} cold loads): /login ${fmt(w.lcpMedian / 1000, 2)} s (${seconds(w.lcpRuns)}; LCP element: ${w.lcpElement}) ÷ blank page ${fmt(w.blankLcpMedian / 1000, 2)} s (${seconds(w.blankLcpRuns)})`,
+      value: `${fmt(w.lcpRatio, 2)}×`,
+      target: `≤ ${fmt(LCP_TARGET_RATIO, 1)}×`,
+      met: w.lcpRatio <= LCP_TARGET_RATIO,
     });
   } finally {
     await dropRedisPrefix(services.redisUrl, webPrefix);

@@ -3,7 +3,9 @@
 //
 // The product runs as deployed (bench/processes.ts), its gateway serving a production build of the
 // web app. `BENCH_WEB_DIST=<dir>` measures an existing build instead (e.g. an older one, for a
-// before/after comparison).
+// before/after comparison). The LCP is judged against its floor, measured in turn with it: a blank
+// page's LCP (one line of text, no style, no script) under the same throttling in the same browser,
+// what the host, the browser and the throttled network charge for any page at all.
 import { spawnSync } from 'node:child_process';
 import http from 'node:http';
 import path from 'node:path';
@@ -47,6 +49,11 @@ export interface WebFigures {
   lcpRuns: number[];
   lcpMedian: number;
   lcpElement: string;
+  /** The floor: a blank page's LCP in each cold load, in turn with /login's, milliseconds. */
+  blankLcpRuns: number[];
+  blankLcpMedian: number;
+  /** /login's median LCP over the blank page's. */
+  lcpRatio: number;
   /** Every script a throttled /login load fetched in its first seconds (idle prefetches included). */
   browserScripts: { path: string; encodedBytes: number }[];
 }
@@ -114,8 +121,33 @@ interface LoadResult {
   scripts: { path: string; encodedBytes: number }[];
 }
 
-/** One cold load of /login in a fresh context (no cache, no connections) under mobile throttling. */
-async function throttledLoad(browser: import('playwright-core').Browser, base: string): Promise<LoadResult> {
+/** The floor's page: what any page needs to paint (a line of text), laid out for a phone as /login is. */
+const BLANK_PAGE =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Sign in</title></head><body><h1>Sign in</h1></body></html>';
+
+/** Serves BLANK_PAGE on a loopback port of its own. */
+async function blankServer(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' });
+    res.end(BLANK_PAGE);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/**
+ * One cold load in a fresh context (no cache, no connections) under mobile throttling: /login of
+ * `base`, or the blank page at `blankUrl` (the floor).
+ */
+async function throttledLoad(
+  browser: import('playwright-core').Browser,
+  base: string,
+  blankUrl?: string,
+): Promise<LoadResult> {
   const t = MOBILE_THROTTLING;
   const context = await browser.newContext({
     viewport: t.viewport,
@@ -145,10 +177,15 @@ async function throttledLoad(browser: import('playwright-core').Browser, base: s
       if (p) scripts.push({ path: p, encodedBytes: e.encodedDataLength });
     });
 
-    await page.goto(`${base}/login`, { waitUntil: 'load', timeout: 60_000 });
-    await page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 60_000 });
-    // LCP is final once the page has painted its content; idle prefetches then finish too.
-    await page.waitForTimeout(3000);
+    if (blankUrl) {
+      await page.goto(blankUrl, { waitUntil: 'load', timeout: 60_000 });
+      await page.waitForTimeout(1000);
+    } else {
+      await page.goto(`${base}/login`, { waitUntil: 'load', timeout: 60_000 });
+      await page.getByRole('button', { name: 'Sign in' }).waitFor({ timeout: 60_000 });
+      // LCP is final once the page has painted its content; idle prefetches then finish too.
+      await page.waitForTimeout(3000);
+    }
     const { lcp, element } = await page.evaluate(
       () =>
         new Promise<{ lcp: number; element: string }>((resolve, reject) => {
@@ -209,14 +246,22 @@ export async function benchWeb(options: { env: Record<string, string>; runs: num
     const base = gateway.url!;
     const loginScripts = await measureLoginScripts(base);
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    const blank = await blankServer();
     const loads: LoadResult[] = [];
+    const blankLoads: LoadResult[] = [];
     try {
-      for (let i = 0; i < options.runs; i++) loads.push(await throttledLoad(browser, base));
+      // In turn: both see the same phases of the host.
+      for (let i = 0; i < options.runs; i++) {
+        loads.push(await throttledLoad(browser, base));
+        blankLoads.push(await throttledLoad(browser, base, blank.url));
+      }
     } finally {
       await browser.close();
+      await blank.close();
     }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
     const lcps = loads.map((l) => l.lcp);
-    const sorted = [...lcps].sort((a, b) => a - b);
+    const blankLcps = blankLoads.map((l) => l.lcp);
     const sum = (k: 'sent' | 'gzip' | 'raw') => loginScripts.reduce((n, s) => n + s[k], 0);
     return {
       loginScripts,
@@ -224,8 +269,11 @@ export async function benchWeb(options: { env: Record<string, string>; runs: num
       loginGzip: sum('gzip'),
       loginRaw: sum('raw'),
       lcpRuns: lcps,
-      lcpMedian: sorted[Math.floor(sorted.length / 2)],
+      lcpMedian: median(lcps),
       lcpElement: loads[0]?.element ?? '?',
+      blankLcpRuns: blankLcps,
+      blankLcpMedian: median(blankLcps),
+      lcpRatio: median(lcps) / median(blankLcps),
       browserScripts: loads[0]?.scripts ?? [],
     };
   } finally {
