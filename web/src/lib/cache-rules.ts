@@ -123,6 +123,7 @@ export const WRITES: Record<string, readonly string[]> = {
   setApprovalPolicy: POLICY_READS,
   // Payments: a new file version, a penny test, a QuickBooks sync retry.
   regenerateNacha: APPROVAL_READS,
+  approveBankingAgain: APPROVAL_READS,
   generatePennyTest: APPROVAL_READS,
   retryQbSync: APPROVAL_READS,
   // Companies

@@ -8,10 +8,42 @@ import { graphql, type ResultOf, type VariablesOf } from '../../../lib/graphql';
 import { downloadFile } from '../../../lib/transfer';
 
 /**
- * What a list row shows; the detail adds the bills, the people and the policy's bearing. The row
- * says what holds its payment (paymentProblem), so the list, the badge and the detail say it alike.
+ * A vendor's bank details changed where money is decided: recently (within the company's flag days),
+ * or a change pending or frozen, with who made it and when, and who must act. Numbers masked.
  */
-export const ApprovalRowFields = graphql(`
+export const BankingFlagFields = graphql(`
+  fragment ApprovalBankingFlagFields on ApprovalBankingFlag @_unmask {
+    kind
+    vendorId
+    qbVendorId
+    vendorName
+    changeId
+    source
+    routingNumber
+    accountNumber
+    previousRoutingNumber
+    previousAccountNumber
+    changedById
+    changedByName
+    changedAt
+    liveAt
+    verifiedBy
+    verifiedByName
+    flaggedUntil
+    awaiting
+    message
+  }
+`);
+
+export type BankingFlag = ResultOf<typeof BankingFlagFields>;
+
+/**
+ * What a list row shows; the detail adds the bills, the people and the policy's bearing. The row
+ * says what holds its payment (paymentProblem), so the list, the badge and the detail say it alike,
+ * and which of its vendors' bank details changed recently or wait for a second look (bankingFlags).
+ */
+export const ApprovalRowFields = graphql(
+  `
   fragment ApprovalRowFields on Approval @_unmask {
     id
     companyId
@@ -37,10 +69,15 @@ export const ApprovalRowFields = graphql(`
       queue
       jobId
     }
+    bankingFlags {
+      ...ApprovalBankingFlagFields
+    }
     createdAt
     updatedAt
   }
-`);
+`,
+  [BankingFlagFields],
+);
 
 export type ApprovalRow = ResultOf<typeof ApprovalRowFields>;
 export type PaymentProblem = NonNullable<ApprovalRow['paymentProblem']>;
@@ -262,6 +299,17 @@ export const ApprovalDetailFields = graphql(
       matchesApprovalId
       paid
     }
+    bankingReview {
+      qbVendorId
+      vendorName
+      state
+      approvedRoutingNumber
+      approvedAccountNumber
+      liveRoutingNumber
+      liveAccountNumber
+      message
+    }
+    bankingToApproveAgain
   }
 `,
   [ApprovalRowFields, ApprovalPaymentFields, ApprovalBillFields, PersonFields],
@@ -336,9 +384,11 @@ export type ManagerOption = ResultOf<typeof ManagerOptionsQuery>['approvalManage
 
 /**
  * A company's open QuickBooks bills as /bills lists them (read from QuickBooks: slow), each saying
- * whether it comes from Billflow's copy while QuickBooks asks to wait, and the copy's time.
+ * whether it comes from Billflow's copy while QuickBooks asks to wait, and the copy's time, and
+ * whether its vendor's bank details changed recently or wait for a second look.
  */
-export const BillCandidatesQuery = graphql(`
+export const BillCandidatesQuery = graphql(
+  `
   query ApprovalBillCandidates($companyId: Int!) {
     approvalBillCandidates(companyId: $companyId) {
       id
@@ -356,9 +406,14 @@ export const BillCandidatesQuery = graphql(`
       source
       copyAsOf
       quickbooksRetryAfterSeconds
+      bankingFlags {
+        ...ApprovalBankingFlagFields
+      }
     }
   }
-`);
+`,
+  [BankingFlagFields],
+);
 
 export type BillCandidate = ResultOf<typeof BillCandidatesQuery>['approvalBillCandidates'][number];
 

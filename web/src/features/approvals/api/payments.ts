@@ -94,6 +94,23 @@ export const RegenerateNacha = graphql(`
   }
 `);
 
+/**
+ * ApproveBankingAgain: the live bank details of the vendors whose banking changed after approval are
+ * approved as they are now (the viewer was shown their tails), so Regenerate makes a file that pays
+ * them; the server's message is shown.
+ */
+export const ApproveBankingAgain = graphql(`
+  mutation ApproveBankingAgain($id: String!) {
+    approveBankingAgain(id: $id) {
+      message
+      approval {
+        id
+        status
+      }
+    }
+  }
+`);
+
 /** GeneratePennyTest: the micro-credits' total and the vendors tested. */
 export const GeneratePennyTest = graphql(`
   mutation GeneratePennyTest($id: String!) {

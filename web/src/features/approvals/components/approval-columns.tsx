@@ -15,6 +15,7 @@ import {
   shortId,
 } from '../utils/approval-rules';
 import { ApprovalStatusBadge, PriorityBadge } from './approval-badges';
+import { BankingFlagMarker } from './banking-flags';
 import { PaymentProblemMarker } from './payment-problem';
 
 /**
@@ -113,6 +114,7 @@ export function approvalColumns(actions: ApprovalRowActions): Column<ApprovalRow
             <span className="mt-1 block text-xs text-muted-foreground">2nd approval due</span>
           ) : null}
           {a.paymentProblem ? <PaymentProblemMarker problem={a.paymentProblem} /> : null}
+          <BankingFlagMarker flags={a.bankingFlags} testId={`approval-banking-flag-${a.id}`} />
         </div>
       ),
     },

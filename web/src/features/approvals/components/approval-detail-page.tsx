@@ -8,7 +8,9 @@
 // from the history's card; the history is re-read after, showing the export. What holds the payment
 // shows beside the status and in a banner above the cards, with the retry that helps this viewer;
 // the stored files download for the roles the server lets download them, and nobody else is offered
-// them. Regenerate shows disabled, saying why, once the file is at the bank.
+// them. Regenerate shows disabled, saying why, once the file is at the bank. A vendor whose bank
+// details changed recently or wait for a second look is named in a banner with who changed them and
+// who must act; once approved, a vendor its file holds out is named with why, and approved again.
 import { ArrowLeft, Check, Pencil, RefreshCw, X } from 'lucide-react';
 import { type ReactNode, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
@@ -46,6 +48,8 @@ import { ApprovalStatusBadge, PriorityBadge } from './approval-badges';
 import { ApprovalHistoryList } from './approval-history';
 import { ApproveDialog } from './approve-dialog';
 import { AuditExportButton } from './audit-export-button';
+import { BankingFlagsBanner } from './banking-flags';
+import { BankingReviewCard } from './banking-review';
 import { BillCard } from './bill-card';
 import { EditApprovalDialog } from './edit-approval-dialog';
 import { NachaCard, useRegenerateNacha } from './nacha-card';
@@ -264,6 +268,9 @@ export function ApprovalDetailPage() {
       ) : null}
 
       {a.paymentPrerequisites ? <PaymentPrerequisites items={a.paymentPrerequisites} /> : null}
+
+      {live ? <BankingFlagsBanner flags={a.bankingFlags} /> : null}
+      {live ? <BankingReviewCard approval={a} staff={staff} /> : null}
 
       {pending && needsTwo && !a.awaitingSecondApproval && threshold !== null ? (
         <section

@@ -48,6 +48,7 @@ const approval = (i: number, over: Partial<ApprovalRow> = {}): ApprovalRow => ({
   viewerMayApprove: true,
   approveBlockedReason: null,
   paymentProblem: null,
+  bankingFlags: [],
   createdAt: '2026-11-20T10:00:00.000Z',
   updatedAt: '2026-11-20T10:00:00.000Z',
   ...over,
@@ -175,6 +176,37 @@ describe('ApprovalsPage', () => {
       '8',
     ]);
     expect(gql.calls(ApprovalsQuery).some((v) => v.page === 8 && v.limit === 10)).toBe(true);
+  });
+
+  it('flags a row whose vendor’s bank details changed recently or wait for a second look', async () => {
+    const flag = {
+      kind: 'PENDING_CHANGE' as const,
+      vendorId: 31,
+      qbVendorId: '56',
+      vendorName: 'Harbor Lumber',
+      changeId: '6f1c2d3e-4b5a-4c6d-8e7f-9a0b1c2d3e4f',
+      source: 'FORM' as const,
+      routingNumber: '*****0021',
+      accountNumber: '*******6666',
+      previousRoutingNumber: '*****0025',
+      previousAccountNumber: '*******1004',
+      changedById: 41,
+      changedByName: 'Mia Maker',
+      changedAt: '2026-12-05T15:30:00.000Z',
+      liveAt: null,
+      verifiedBy: null,
+      verifiedByName: null,
+      flaggedUntil: null,
+      awaiting: 'An ADMIN or MODERATOR other than Mia Maker must approve it',
+      message: 'Harbor Lumber: bank details change pending, by Mia Maker',
+    };
+    serve(() => pageOf([approval(1, { bankingFlags: [flag] }), approval(2)]));
+    renderPage();
+    const marker = await screen.findByTestId(`approval-banking-flag-${approval(1).id}`);
+    expect(marker.closest('[data-testid="status"]')).toBeTruthy();
+    expect(marker.textContent).toContain('Bank change pending: Harbor Lumber');
+    expect(marker.getAttribute('title')).toBe('Harbor Lumber: bank details change pending, by Mia Maker');
+    expect(screen.queryByTestId(`approval-banking-flag-${approval(2).id}`)).toBeNull();
   });
 
   it('on a phone shows ID (with the company and amount under it), status and actions; Created is a column of its own, never pinned over another', async () => {

@@ -59,6 +59,7 @@ const bill = (i: number, over: Partial<BillCandidate> = {}): BillCandidate => ({
   source: 'quickbooks',
   copyAsOf: '2026-12-01T09:00:00.000Z',
   quickbooksRetryAfterSeconds: null,
+  bankingFlags: [],
   ...over,
 });
 const BILLS = Array.from({ length: 30 }, (_, i) => bill(i));
@@ -159,6 +160,47 @@ describe('BillsPage', () => {
     renderPage();
     await screen.findByTestId('bill-row-100');
     expect(screen.queryByTestId('quickbooks-wait-notice')).toBeNull();
+  });
+
+  it('flags a bill whose vendor’s bank details changed recently', async () => {
+    const changed = bill(1, {
+      vendorName: 'Birch Paper',
+      bankingReady: true,
+      bankingFlags: [
+        {
+          kind: 'RECENT_CHANGE',
+          vendorId: 32,
+          qbVendorId: '57',
+          vendorName: 'Birch Paper',
+          changeId: '11111111-2222-4333-8444-555555555555',
+          source: 'CSV',
+          routingNumber: '*****0021',
+          accountNumber: '*******6666',
+          previousRoutingNumber: null,
+          previousAccountNumber: null,
+          changedById: 41,
+          changedByName: 'Mia Maker',
+          changedAt: '2026-12-04T10:00:00.000Z',
+          liveAt: '2026-12-04T11:00:00.000Z',
+          verifiedBy: 'second-person',
+          verifiedByName: 'Cody Checker',
+          flaggedUntil: '2027-01-03T11:00:00.000Z',
+          awaiting: null,
+          message: 'Birch Paper: bank details changed on Dec 4 by Mia Maker, approved by Cody Checker',
+        },
+      ],
+    });
+    serve([bill(0), changed], []);
+    renderPage();
+    const row = await screen.findByTestId('bill-row-101');
+    const marker = within(row).getByTestId('bill-banking-flag-101');
+    expect(marker.textContent).toContain('Bank details changed: Birch Paper');
+    expect(marker.getAttribute('title')).toBe(
+      'Birch Paper: bank details changed on Dec 4 by Mia Maker, approved by Cody Checker',
+    );
+    expect(within(screen.getByTestId('bill-row-100')).queryByTestId('bill-banking-flag-100')).toBeNull();
+    // A flag warns; it does not stop the bill from being chosen.
+    expect((within(row).getByRole('checkbox') as HTMLInputElement).disabled).toBe(false);
   });
 
   it('shows why a bill Billflow cannot pay is refused, and leaves it out of the selection', async () => {

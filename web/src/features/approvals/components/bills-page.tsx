@@ -9,6 +9,7 @@
 // cannot be ticked; one that becomes so (a refused create reads the bills again) leaves the
 // selection, so what is counted and sent is only what may be. While QuickBooks asks Billflow to wait,
 // the bills are Billflow's copy and a calm notice says as of when; they can be chosen all the same.
+// A bill whose vendor's bank details changed recently, or wait for a second look, is flagged.
 import { AlertTriangle, Plus, RefreshCw } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router-dom';
@@ -56,6 +57,7 @@ import {
 import { ApprovalPolicyCard } from './approval-policy-card';
 import { ApprovalsPagination } from './approvals-pagination';
 import { ManagerField, NO_MANAGER, PriorityField } from './assignment-fields';
+import { BankingFlagMarker } from './banking-flags';
 import { copyShownAsOf, QuickBooksWaitNotice } from './quickbooks-wait-notice';
 
 const NO_BILLS: readonly BillCandidate[] = [];
@@ -299,6 +301,7 @@ export function BillsPage() {
                             Cannot be paid: {b.refusedReason}
                           </Badge>
                         ) : null}
+                        <BankingFlagMarker flags={b.bankingFlags} testId={`bill-banking-flag-${b.id}`} />
                         {b.possibleDuplicate ? (
                           <Badge
                             className="border-transparent bg-amber-100 text-amber-900"

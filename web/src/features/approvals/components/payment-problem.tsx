@@ -143,6 +143,18 @@ export function PaymentProblemBanner({
     ) : (
       <p>Once it is fixed, a moderator or an administrator regenerates the file.</p>
     );
+  else if (problem.retry === 'APPROVE_AGAIN')
+    // The approve again itself is in the card that shows the old and the new tails beside each other.
+    action = staff ? (
+      <p>
+        Check the changed bank details in “Bank Details Held Out of the File” below, approve them again, then
+        regenerate the file.
+      </p>
+    ) : (
+      <p>
+        A moderator or an administrator approves the changed bank details again, then regenerates the file.
+      </p>
+    );
   else if (problem.retry === 'RETRY_QB_SYNC')
     action = staff ? (
       <Button variant="outline" size="sm" className="w-fit" onClick={onRetrySync} disabled={busy}>
