@@ -45,11 +45,34 @@ async function measure(): Promise<PartResult> {
     };
     token = (await signInWhenReady(base, env.ADMIN_EMAIL, env.ADMIN_PASSWORD)).tokens.accessToken;
     const companyId = (await call('POST', '/api/company/companies', { name: 'Bench Payments' })).id as number;
-    await connectOverHttp({ gatewayUrl: base, simUrl: sim.url, token, companyId, app: qbApp, realmIndex: 0 });
+    const { realmId } = await connectOverHttp({
+      gatewayUrl: base,
+      simUrl: sim.url,
+      token,
+      companyId,
+      app: qbApp,
+      realmIndex: 0,
+    });
+    // A company connected to QuickBooks pays only with a payment account (the books follow the bank):
+    // its first active bank account.
+    const bank = sim
+      .realms()
+      .find((r) => r.realmId === realmId)
+      ?.accounts.find((a) => a.AccountType === 'Bank' && a.Active);
+    if (!bank) throw new Error('the simulated realm has no active bank account');
+    await call('PUT', `/api/company/companies/${companyId}/payment-account`, {
+      qbPaymentAccountReference: bank.Id,
+    });
     await call('PUT', `/api/bill-approval/policies/${companyId}`, {
       creatorMayNotApprove: false,
       secondApprovalThreshold: null,
       assignedStaffOnly: false,
+    });
+    // The bench pays the bank details it sets: with the company's control on (the default) each
+    // would wait for a second person's approval, so it is turned off, on record.
+    await call('PUT', `/api/vendors/banking-control/${companyId}`, {
+      enabled: false,
+      reason: 'The bench pays the bank details it sets',
     });
     await call('PUT', `/api/company/companies/${companyId}/nacha-config`, {
       bankRoutingNumber: '021000021',
