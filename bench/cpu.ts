@@ -23,13 +23,22 @@ function cpuMsOf(pid: number): number {
   }
 }
 
-/** Every process whose command name is `name` (all of Postgres's backends, say). */
-function pidsNamed(name: string): number[] {
+/**
+ * Every process whose command name is `name` (all of Postgres's backends, say); with `database`,
+ * only the backends whose title names it ("postgres: <user> <database> …"): on a server other
+ * work shares, the others' backends come and go between two snapshots (a delta even went negative).
+ */
+function pidsNamed(name: string, database?: string): number[] {
   const pids: number[] = [];
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === name) pids.push(Number(entry));
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== name) continue;
+      if (database !== undefined) {
+        const title = readFileSync(`/proc/${entry}/cmdline`, 'utf8').replaceAll('\0', ' ').split(' ');
+        if (title[2] !== database) continue;
+      }
+      pids.push(Number(entry));
     } catch {
       /* gone meanwhile */
     }
@@ -38,14 +47,14 @@ function pidsNamed(name: string): number[] {
 }
 
 export interface CpuGroups {
-  [group: string]: number[] | { named: string };
+  [group: string]: number[] | { named: string; database?: string };
 }
 
 /** CPU milliseconds per group now: later minus earlier gives what a run cost. */
 export function cpuSnapshot(groups: CpuGroups): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [group, spec] of Object.entries(groups)) {
-    const pids = Array.isArray(spec) ? spec : pidsNamed(spec.named);
+    const pids = Array.isArray(spec) ? spec : pidsNamed(spec.named, spec.database);
     out[group] = pids.reduce((sum, pid) => sum + cpuMsOf(pid), 0);
   }
   return out;
