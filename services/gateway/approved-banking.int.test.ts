@@ -204,7 +204,8 @@ describe('the insider probe', () => {
         reason: expect.stringContaining('bank details change pending'),
       }),
     ]);
-    expect(v2.paymentProblem).toMatchObject({ kind: 'nacha', retry: 'approve-again' });
+    // Nothing to approve again yet: the change waits for its own decision.
+    expect(v2.paymentProblem).toMatchObject({ kind: 'nacha', retry: null });
     // Where money is decided, the pending change shows with who must act.
     const flag = v2.bankingFlags.find((f: { changeId: string }) => f.changeId === changeId);
     expect(flag).toMatchObject({
@@ -237,6 +238,7 @@ describe('the insider probe', () => {
     const v3 = await outcome(id, 3);
     expect((await entriesOf(v3)).map((e) => e.account)).toEqual([OTHER.accountNumber]);
     expect(v3.nachaProblems[0].message).toContain('bank details changed after approval: approve again');
+    expect(v3.paymentProblem).toMatchObject({ kind: 'nacha', retry: 'approve-again' });
     // The detail shows the approver what was approved and what is live, masked.
     expect(v3.bankingToApproveAgain).toBe(true);
     expect(v3.bankingReview).toEqual(

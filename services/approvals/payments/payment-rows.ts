@@ -8,6 +8,7 @@ import type {
 } from '../../../schema/approvals/payment-answers.js';
 import type { PaymentJob } from '../../../schema/approvals/payment-events.js';
 import type { ApprovalState } from '../approval-decider.js';
+import { CHANGED_AFTER_APPROVAL } from './banking-holds.js';
 import { nachaFileUrl, PAYMENT_JOB_WORDS } from './payment-history.js';
 
 export const PAYMENT_SELECT = [
@@ -122,6 +123,10 @@ const RETRY_OF_JOB: Record<PaymentJob, 'regenerate' | 'retry-qb-sync' | 'operati
   'notify-payment-problem': 'operations',
 };
 
+/** Approve again helps vendors held out for banking changed after approval; a pending change waits. */
+const heldRetry = (problems: ReadonlyArray<{ message: string }>) =>
+  problems.some((p) => p.message.includes(CHANGED_AFTER_APPROVAL)) ? ('approve-again' as const) : null;
+
 /** The one problem the clerk sees first: a failed job, then the file, then the QuickBooks record. */
 export function paymentProblem(r: PaymentRow): z.infer<typeof PaymentProblem> | null {
   const none = { queue: null, jobId: null };
@@ -143,10 +148,11 @@ export function paymentProblem(r: PaymentRow): z.infer<typeof PaymentProblem> | 
       kind: 'nacha',
       message: `The NACHA file could not be made: ${problems.map((p) => p.message).join('; ')}`,
       at: null,
-      // Held only by bank details changed after approval: approving them again is what helps first.
+      // Held only by vendors' bank details: approving them again helps once a change went live; a
+      // change still pending waits for its own decision on the vendor's page.
       retry:
         problems.length > 0 && problems.every((p) => p.kind === 'vendor-banking-changed')
-          ? 'approve-again'
+          ? heldRetry(problems)
           : 'regenerate',
       ...none,
     };
@@ -156,9 +162,13 @@ export function paymentProblem(r: PaymentRow): z.infer<typeof PaymentProblem> | 
   if (r.status === 'NACHA_GENERATED' && r.nacha_status === 'GENERATED' && (r.nacha_problems ?? []).length > 0)
     return {
       kind: 'nacha',
-      message: `The NACHA file leaves out ${r.nacha_problems.map((p) => p.message).join('; ')}. The rest of the file went ahead; approve again, then Regenerate, to pay them in it`,
+      message: `The NACHA file leaves out ${r.nacha_problems.map((p) => p.message).join('; ')}. The rest of the file went ahead; ${
+        heldRetry(r.nacha_problems)
+          ? 'approve again, then Regenerate, to pay them in it'
+          : "once the change is decided on the vendor's page, approve again if it went live, then Regenerate"
+      }`,
       at: iso(r.nacha_generated_at),
-      retry: 'approve-again',
+      retry: heldRetry(r.nacha_problems),
       ...none,
     };
   const sync = r.qb_sync_status;
