@@ -12,6 +12,7 @@ import { api, gql, signIn } from '../../test/support/http.js';
 import { connectedCompany, readyToPay, syncVendors } from '../../test/support/payments.js';
 import type { QbBill, Realm } from '../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
+import { type SmtpCatcher, startSmtpCatcher } from '../../tools/smtp-catcher.js';
 import { approvalStreamId } from '../approvals/approval-decider.js';
 import { parseAchFile } from '../nacha/parser.js';
 import { RAPID_CHANGE_THRESHOLD } from '../operations/banking-patterns.js';
@@ -23,6 +24,7 @@ const PASSWORD = 'Passw0rd-123';
 const OUTCOME_MS = 90_000;
 
 let sim: QboSandbox;
+let catcher: SmtpCatcher;
 let t: TestApp;
 let admin = '';
 let mona = ''; // the insider: a MODERATOR who approves, then changes the account
@@ -117,7 +119,10 @@ function vendorsWithBills(n: number, count: number): Array<[string, QbBill[]]> {
 
 beforeAll(async () => {
   sim = await startQboSandbox({ clients: [qbApp], ratePerMinute: 100_000, concurrentPerRealm: 50 });
-  t = await startTestApp({ env: { QBO_OAUTH_BASE: sim.url, QBO_API_BASE: sim.url } });
+  catcher = await startSmtpCatcher({ smtpPort: 0 });
+  t = await startTestApp({
+    env: { QBO_OAUTH_BASE: sim.url, QBO_API_BASE: sim.url, SMTP_URL: catcher.smtpUrl },
+  });
   admin = (await signIn(t.url, t.admin.email, t.admin.password)).tokens.accessToken;
   for (const [role, email, first] of [
     ['MODERATOR', 'mona@approved-banking.test', 'Mona'],
@@ -150,6 +155,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.stop();
   await sim?.close();
+  await catcher?.stop();
 });
 
 describe('the insider probe', () => {
@@ -204,6 +210,17 @@ describe('the insider probe', () => {
         reason: expect.stringContaining('bank details change pending'),
       }),
     ]);
+    // The "file ready" mail says whom the file leaves out, and why; never a full number.
+    const mail = await until('the file-ready mail naming the held vendor', async () =>
+      catcher
+        .messages()
+        .find(
+          (m) =>
+            /NACHA file ready/.test(m.subject) && (m.html ?? '').includes(id) && m.text.includes('Held out'),
+        ),
+    );
+    expect(mail.text).toContain('bank details change pending');
+    expect(`${mail.text}${mail.html}`).not.toContain(NEW.accountNumber);
     // Nothing to approve again yet: the change waits for its own decision.
     expect(v2.paymentProblem).toMatchObject({ kind: 'nacha', retry: null });
     // Where money is decided, the pending change shows with who must act.

@@ -73,6 +73,8 @@ export const BankUploadRequestedData = z.object({
   effectiveDate: isoDay,
   actionUrl,
   linkExpiresAt: instant.optional(),
+  /** Vendors the file holds out, each named with why (bank details changed after approval). */
+  heldOut: z.array(z.string().min(1).max(1000)).max(100).optional(),
 });
 
 function bankUploadRequested(d: z.infer<typeof BankUploadRequestedData>, ctx: MailContext): MailContent {
@@ -83,6 +85,11 @@ function bankUploadRequested(d: z.infer<typeof BankUploadRequestedData>, ctx: Ma
     heading: 'The NACHA file is ready',
     paragraphs: [
       `The payment file for ${d.companyName} is ready. Upload it to the bank, then confirm the upload with the button below.`,
+      ...(d.heldOut?.length
+        ? [
+            `This file does not pay every vendor approved. Held out: ${d.heldOut.join('; ')}. Their bills wait until someone approves the new bank details again on the approval and asks for a new file.`,
+          ]
+        : []),
     ],
     facts: [
       ['File', d.fileName],

@@ -121,6 +121,21 @@ describe('mail templates', () => {
     expect(m.html).toContain(`href="${escapeHtml(ACTION)}"`);
     expect(m.text).toContain(`Confirm bank upload:\n${ACTION}`);
     inBoth(m, 'June 9, 2025 at 14:00 UTC', 'https://billflow.example.com/approvals/ap-1');
+    expect(m.text).not.toContain('Held out');
+  });
+
+  it('bank-upload-requested: names the vendors the file holds out, and why', async () => {
+    const heldOut = ['Acme Paper: bank details changed after approval: approve again'];
+    const m = await renderTemplate(
+      'bank-upload-requested',
+      { ...samples['bank-upload-requested'], heldOut },
+      ctx,
+    );
+    inBoth(
+      m,
+      'does not pay every vendor approved',
+      'Held out: Acme Paper: bank details changed after approval',
+    );
   });
 
   it('payment-completion-requested: the button "Confirm payment completed" to the given URL', async () => {

@@ -90,7 +90,12 @@ export async function linkMails(
           key,
           template: 'bank-upload-requested',
           to: toOf(l.person),
-          data: { ...common, entryCount: file.entryCount },
+          data: {
+            ...common,
+            entryCount: file.entryCount,
+            // Vendors whose banking is not the banking approved are held out, named (decision 0033).
+            ...(file.heldVendors?.length ? { heldOut: file.heldVendors.map((h) => h.message) } : {}),
+          },
         }
       : { key, template: 'payment-completion-requested', to: toOf(l.person), data: common };
   });
