@@ -38,7 +38,7 @@ export async function startQbOAuth(
   await qb(app).connections.savePending(companyId, data.qbClientId, data.qbClientSecret, data.qbIsSandbox);
   const { states, client } = qb(app);
   const state = await states.issue(companyId, actor.id, data.qbCallbackUrl);
-  const authUrl = client.authorizeUrl(
+  const authUrl = await client.authorizeUrl(
     {
       clientId: data.qbClientId,
       clientSecret: data.qbClientSecret,

@@ -1,7 +1,7 @@
 // One layout for every e-mail: a template says what the message holds (plain text values), and this
 // file writes it twice, as MJML rendered to HTML and as the plain-text alternative, so the two parts
 // always carry the same words. Templates never write markup: every value is escaped here, once.
-import mjml2html from 'mjml';
+import type mjml2htmlFn from 'mjml';
 import { escapeHtml, oneLine } from './format.js';
 
 /** What a template fills in. Every string is plain text (escaped when it goes into the HTML). */
@@ -117,8 +117,15 @@ function textOf(c: MailContent): string {
   return `${blocks.join('\n\n')}\n`;
 }
 
+// MJML and the HTML tooling under it are the heaviest packages the product loads, and only a process
+// that renders a message needs them: loaded at the first message, not by every process (and every
+// test file) that imports the modules.
+let mjml: Promise<typeof mjml2htmlFn> | null = null;
+
 /** The message's subject, HTML (MJML, strict: a broken template fails its unit test) and text. */
 export async function renderMail(content: MailContent): Promise<RenderedMail> {
+  mjml ??= import('mjml').then((m) => m.default);
+  const mjml2html = await mjml;
   const { html, errors } = await mjml2html(mjmlOf(content), {
     validationLevel: 'strict',
     // No web fonts: nothing in a message loads from elsewhere.

@@ -2,7 +2,7 @@
 // fetch. Both hosts come from configuration (QBO_OAUTH_BASE, QBO_API_BASE), so the QuickBooks
 // simulator (tools/qbo-sandbox) stands in for Intuit with no code of its own here
 // (reference/quickbooks.md §5).
-import OAuthClient from 'intuit-oauth';
+import type OAuthClient from 'intuit-oauth';
 import {
   isThrottleFault,
   QbApiError,
@@ -44,11 +44,18 @@ export {
 
 const SECONDS = 1000;
 
+// intuit-oauth (axios, winston and more under it) is among the heaviest packages the product loads,
+// and only an OAuth call needs it: loaded at the first one, not by every process (and every test
+// file) that imports this client.
+let oauthClass: Promise<typeof OAuthClient> | null = null;
+
 export class QuickBooksClient {
   constructor(private readonly config: QuickBooksConfig = {}) {}
 
-  private oauth(creds: QbAppCredentials): OAuthClient {
-    const client = new OAuthClient({
+  private async oauth(creds: QbAppCredentials): Promise<OAuthClient> {
+    oauthClass ??= import('intuit-oauth').then((m) => m.default);
+    const OAuth = await oauthClass;
+    const client = new OAuth({
       clientId: creds.clientId,
       clientSecret: creds.clientSecret,
       environment: creds.isSandbox ? 'sandbox' : 'production',
@@ -71,8 +78,8 @@ export class QuickBooksClient {
     return client;
   }
 
-  authorizeUrl(creds: QbAppCredentials, state: string): string {
-    return this.oauth(creds).authorizeUri({ scope: QB_SCOPES, state });
+  async authorizeUrl(creds: QbAppCredentials, state: string): Promise<string> {
+    return (await this.oauth(creds)).authorizeUri({ scope: QB_SCOPES, state });
   }
 
   private static issued(token: Record<string, any>, realmId: string): IssuedTokens {
@@ -122,7 +129,7 @@ export class QuickBooksClient {
     const realmId = new URL(callbackUrl, 'http://callback.invalid').searchParams.get('realmId');
     if (!realmId) throw new QbGrantError('The callback carries no realmId');
     try {
-      const r = await this.oauth(creds).createToken(callbackUrl);
+      const r = await (await this.oauth(creds)).createToken(callbackUrl);
       return QuickBooksClient.issued(r.getToken() as Record<string, any>, realmId);
     } catch (err) {
       throw QuickBooksClient.grantError(err);
@@ -132,7 +139,7 @@ export class QuickBooksClient {
   /** A new pair for the refresh token; the old refresh token stops working after Intuit's grace period. */
   async refresh(creds: QbAppCredentials, realmId: string, refreshToken: string): Promise<IssuedTokens> {
     try {
-      const r = await this.oauth(creds).refreshUsingToken(refreshToken);
+      const r = await (await this.oauth(creds)).refreshUsingToken(refreshToken);
       return QuickBooksClient.issued(r.getToken() as Record<string, any>, realmId);
     } catch (err) {
       throw QuickBooksClient.grantError(err);
@@ -146,7 +153,7 @@ export class QuickBooksClient {
    */
   async revoke(creds: QbAppCredentials, refreshToken: string): Promise<void> {
     try {
-      await this.oauth(creds).revoke({ refresh_token: refreshToken });
+      await (await this.oauth(creds)).revoke({ refresh_token: refreshToken });
     } catch (err) {
       throw QuickBooksClient.grantError(err);
     }
