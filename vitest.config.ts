@@ -5,12 +5,13 @@ import { defineConfig } from 'vitest/config';
 // code, and graphql refuses objects from "another realm". One entry for all.
 const graphqlEntry = createRequire(import.meta.url).resolve('graphql');
 
-// Three projects: server-side tests (real Postgres and Redis), web component tests (jsdom), and
-// end-to-end tests in real Chromium against a real gateway.
+// Four projects: server-side tests (real Postgres and Redis), the server's unit tests, web component
+// tests (jsdom), and end-to-end tests in real Chromium against a real gateway.
 // Test files say what they need by name: `*.unit.test.ts` needs no Postgres or Redis (pure code, or
 // a server started in the test's own process such as the QuickBooks simulator), `*.int.test.ts`
 // needs Postgres or Redis (or another store), `*.e2e.test.ts` runs in a browser; the web's component
-// tests stay `*.test.ts(x)` under jsdom. The server project takes every `*.test.ts` in its folders but e2e.
+// tests stay `*.test.ts(x)` under jsdom. The server project takes every `*.test.ts` in its folders but
+// e2e and unit ones, which server-unit takes (`--project 'server*'` runs both).
 export default defineConfig({
   test: {
     globalSetup: ['test/global-setup.ts'],
@@ -30,7 +31,22 @@ export default defineConfig({
           environment: 'node',
           setupFiles: ['test/load-modules.ts'],
           include: ['{schema,services,projections,workers,tools,test}/**/*.test.ts'],
-          exclude: ['**/node_modules/**', '**/*.e2e.test.ts'],
+          exclude: ['**/node_modules/**', '**/*.e2e.test.ts', '**/*.unit.test.ts'],
+        },
+      },
+      {
+        extends: true,
+        resolve: { alias: [{ find: /^graphql$/, replacement: graphqlEntry }] },
+        test: {
+          // The server's unit tests, in two long-lived workers instead of a fresh process per file: each
+          // fresh one spent seconds loading the product's modules (test/load-modules.ts) to run tests of
+          // milliseconds. They start no product and touch no Postgres or Redis, and what they change in
+          // shared modules (the registries, timers) they put back. Decision 0034.
+          name: 'server-unit',
+          environment: 'node',
+          setupFiles: ['test/load-modules.ts'],
+          include: ['{schema,services,projections,workers,tools,test}/**/*.unit.test.ts'],
+          isolate: false,
         },
       },
       {
