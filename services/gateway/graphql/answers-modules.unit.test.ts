@@ -15,8 +15,15 @@ import { schema } from './schema.js';
 
 const STATUS_AS_STRING = 'GraphQL has always typed it String; the answer names its values';
 
+/** A bank detail change: its named values are Strings in GraphQL, as the older statuses are. */
+const BANKING_CHANGE: DriftOptions = {
+  graphqlOnly: { status: STATUS_AS_STRING, source: STATUS_AS_STRING, contactNotice: STATUS_AS_STRING },
+  nested: { microDeposits: { graphqlOnly: { status: STATUS_AS_STRING } } },
+};
+
 const VENDOR: DriftOptions = {
   graphqlOnly: { isUnmasked: 'Non-null in GraphQL: false where the answer leaves it out (lists)' },
+  nested: { pendingBankingChange: BANKING_CHANGE },
 };
 
 const cases: Array<[string, z.ZodObject, DriftOptions?]> = [
