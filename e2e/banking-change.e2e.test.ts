@@ -5,7 +5,8 @@
 // was not me" link) → an approval of that vendor's bills shows the pending change, and its file leaves
 // the vendor out, named → a second MODERATOR approves the change on the vendor's page → the approval
 // is approved again → the file pays the new account (read with the project's NACHA parser) → the
-// vendor's history tells the whole story, masked.
+// vendor's history tells the whole story, masked → the ADMIN's operations page names the vendor as
+// paid soon after a change.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAchFile } from '../services/nacha/parser.js';
@@ -329,6 +330,26 @@ describe('a changed bank account', () => {
       const changes = page.getByTestId('banking-changes').getByRole('listitem');
       await changes.first().getByText('Approved', { exact: true }).waitFor();
       expect(await changes.first().textContent()).toMatch(/Approved by Cody Checker/);
+
+      // 7. The ADMIN's operations page names the pattern: a change gone live, then paid within a day.
+      const { context: adminCtx, page: ops } = await openPage(browser, app.url);
+      try {
+        await signIn(ops, app.admin);
+        await ops.goto('/operations');
+        const flagged = ops
+          .getByTestId('changed-then-paid')
+          .getByRole('listitem')
+          .filter({ hasText: target.qb.DisplayName })
+          .filter({ hasText: /to account \*+6666/ });
+        await flagged.first().waitFor();
+        const text = (await flagged.first().textContent()) ?? '';
+        expect(text).toContain('by Mia Maker');
+        expect(text).toContain('approved by a second person');
+        expect(text).not.toContain(NEW.account);
+        expect(await seriousAxeViolations(ops)).toEqual([]);
+      } finally {
+        await adminCtx.close();
+      }
     } finally {
       await makerCtx.close();
       await checkerCtx.close();

@@ -1,5 +1,6 @@
-// The operations overview (ADMIN): queues, consumers of the log and what holds the log back, as
-// GraphQL documents; the retries and the dismissal of a parked event. The types come from them.
+// The operations overview (ADMIN): queues, consumers of the log, what holds the log back and unusual
+// bank detail changes, as GraphQL documents; the retries and the dismissal of a parked event. The
+// types come from them.
 import { useMemo } from 'react';
 import { graphql, type ResultOf } from '../../../lib/graphql';
 import { useGqlMutation } from '../../../lib/use-graphql';
@@ -68,6 +69,37 @@ export const OperationsFields = graphql(`
       query
       state
     }
+    bankingPatterns {
+      lookbackDays
+      rapidChangeThreshold
+      paymentWithinHours
+      rapidChanges {
+        userId
+        userName
+        from
+        to
+        vendorCount
+        changeCount
+        vendors
+      }
+      changedThenPaid {
+        changeId
+        vendorId
+        vendorName
+        companyName
+        changedByName
+        changedAt
+        liveAt
+        verifiedBy
+        accountNumber
+        approvalId
+        fileVersion
+        paidAt
+        bankUploadedAt
+        paidAccountNumber
+        amount
+      }
+    }
   }
 `);
 
@@ -97,6 +129,7 @@ export const OperationsChanged = graphql(
 export type OperationsOverview = ResultOf<typeof OperationsFields>;
 export type QueueOverview = OperationsOverview['queues'][number];
 export type LogConsumer = OperationsOverview['consumers'][number];
+export type BankingPatterns = NonNullable<OperationsOverview['bankingPatterns']>;
 
 export const OPERATIONS_FALLBACK_MESSAGE = 'Failed to load the operations overview';
 

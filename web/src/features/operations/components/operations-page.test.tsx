@@ -40,6 +40,13 @@ const overview = (over: Partial<OperationsOverview> = {}): OperationsOverview =>
     },
   ],
   logHolder: null,
+  bankingPatterns: {
+    lookbackDays: 30,
+    rapidChangeThreshold: 5,
+    paymentWithinHours: 24,
+    rapidChanges: [],
+    changedThenPaid: [],
+  },
   ...over,
 });
 
@@ -67,6 +74,9 @@ describe('OperationsPage', () => {
     expect(screen.getByRole('heading', { level: 1, name: 'Operations' })).toBeTruthy();
     await screen.findByText('No failed jobs');
     expect(screen.getByText('No parked events')).toBeTruthy();
+    const patterns = screen.getByTestId('banking-patterns-card');
+    expect(within(patterns).getAllByText('None')).toHaveLength(2);
+    expect(patterns.textContent).toContain('more than 5 vendors’ bank details within an hour');
     const row = screen.getByTestId('queue-row-maintenance');
     expect(
       within(row)
@@ -238,5 +248,72 @@ describe('OperationsPage', () => {
     expect(record.textContent).toContain('Dismissed by Ada Lovelace');
     expect(screen.queryByTestId('parked-e2')).toBeNull();
     expect(screen.getByText('No parked events')).toBeTruthy();
+  });
+
+  it('names unusual bank detail changes: a burst by one user, and a vendor paid soon after a change', async () => {
+    gql.on(OperationsQuery, {
+      operations: overview({
+        bankingPatterns: {
+          lookbackDays: 30,
+          rapidChangeThreshold: 5,
+          paymentWithinHours: 24,
+          rapidChanges: [
+            {
+              userId: 7,
+              userName: 'Mallory Insider',
+              from: '2026-01-01T09:00:00.000Z',
+              to: '2026-01-01T09:40:00.000Z',
+              vendorCount: 12,
+              changeCount: 13,
+              vendors: ['Acme Supplies', 'Brightline Freight'],
+            },
+          ],
+          changedThenPaid: [
+            {
+              changeId: 'chg-1',
+              vendorId: 42,
+              vendorName: 'Acme Supplies',
+              companyName: 'Sunrise Bakery',
+              changedByName: 'Mallory Insider',
+              changedAt: '2026-01-01T09:00:00.000Z',
+              liveAt: '2026-01-01T09:30:00.000Z',
+              verifiedBy: 'second-person',
+              accountNumber: '****1004',
+              approvalId: '0f9a1c2e-1111-4222-8333-444455556666',
+              fileVersion: 2,
+              paidAt: '2026-01-01T10:00:00.000Z',
+              bankUploadedAt: null,
+              paidAccountNumber: '****1004',
+              amount: 1250.5,
+            },
+          ],
+        },
+      }),
+    });
+    renderPage();
+    const burst = await screen.findByTestId('rapid-change-7');
+    expect(burst.textContent).toContain('Mallory Insider changed 12 vendors’ bank details within an hour');
+    expect(burst.textContent).toContain('13 changes from');
+    expect(burst.textContent).toContain('Vendors: Acme Supplies, Brightline Freight, …');
+    const paid = screen.getByTestId('changed-then-paid-chg-1');
+    expect(paid.textContent).toContain('(Sunrise Bakery): paid $1,250.50 to account ****1004');
+    expect(paid.textContent).toContain('Changed to ****1004 by Mallory Insider');
+    expect(paid.textContent).toContain('(approved by a second person)');
+    expect(paid.textContent).toContain('File v2 made');
+    expect(paid.textContent).toContain('not yet at the bank');
+    expect(within(paid).getByRole('link', { name: 'Acme Supplies' }).getAttribute('href')).toBe(
+      '/vendors/42',
+    );
+    expect(within(paid).getByRole('link', { name: 'approval 0f9a1c2e' }).getAttribute('href')).toBe(
+      '/approvals/0f9a1c2e-1111-4222-8333-444455556666',
+    );
+  });
+
+  it('says so when the server could not read the bank detail changes', async () => {
+    gql.on(OperationsQuery, { operations: overview({ bankingPatterns: null }) });
+    renderPage();
+    expect((await screen.findByTestId('banking-patterns-unavailable')).textContent).toContain(
+      'could not be read just now',
+    );
   });
 });

@@ -1,15 +1,18 @@
 // The operations page (ADMIN): queues and their failed jobs, read models and process managers with
-// their lag and parked events, and banners when Redis is down or a transaction holds the log back.
+// their lag and parked events, unusual bank detail changes, and banners when Redis is down or a
+// transaction holds the log back.
 // Live over the operationsChanged subscription; a retry refetches at once.
 import type { ReactNode } from 'react';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
 import { useDocumentTitle } from '../../../hooks/use-document-title';
 import { useLiveOperations } from '../api/use-live-operations';
+import { BankingPatternsCard } from './banking-patterns-card';
 import { ConsumersCard } from './consumers-card';
 import { QueuesCard } from './queues-card';
 
-export const OPERATIONS_DESCRIPTION = 'Job queues and the consumers of the event log, live.';
+export const OPERATIONS_DESCRIPTION =
+  'Job queues, the consumers of the event log and unusual bank detail changes, live.';
 
 function Banner({ children, testId }: { children: ReactNode; testId: string }) {
   return (
@@ -64,6 +67,7 @@ export function OperationsPage() {
 
       <QueuesCard queues={data?.queues} loading={loading} onChanged={reload} />
       <ConsumersCard consumers={data?.consumers} loading={loading} onChanged={reload} />
+      <BankingPatternsCard patterns={data ? data.bankingPatterns : undefined} loading={loading} />
     </div>
   );
 }
