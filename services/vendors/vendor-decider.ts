@@ -317,7 +317,8 @@ function live(
 /**
  * A change of the numbers or the type (a first entry too) is held when the company's control is on;
  * a new bank name on the same account goes live at once. A change while one is pending replaces it;
- * one reported as not the vendor's blocks every other until it is rejected.
+ * one reported as not the vendor's blocks every other until it is rejected. With the control off, any
+ * change goes live at once, the pending one's numbers too.
  */
 function updateBanking(
   command: Extract<VendorCommand, { type: 'UpdateBanking' }>,
@@ -339,7 +340,6 @@ function updateBanking(
     if (current.bankName === bankName) return [];
     return [live(vendorId, next, source, now, null, null)];
   }
-  if (pending && sameAccount(pending.banking, next) && pending.banking.bankName === bankName) return [];
   if (!controlled) {
     const superseded: VendorEvent[] = pending
       ? [
@@ -357,6 +357,8 @@ function updateBanking(
       : [];
     return [...superseded, live(vendorId, next, source, now, { kind: 'control-off' }, changeId)];
   }
+  // The pending change again (a form sent twice): still waiting. With the control off it went live above.
+  if (pending && sameAccount(pending.banking, next) && pending.banking.bankName === bankName) return [];
   return [
     {
       type: 'VendorBankingChangeRequested',

@@ -306,4 +306,37 @@ describe('a bank detail change under the company’s control', () => {
         },
       ]);
   });
+
+  it('with the control off, the pending change’s own numbers sent again go live and end it', () => {
+    // The company turned the control off while a change waited: saving the same numbers is the way to
+    // make them live without a second person, and must not leave them pending.
+    spec
+      .given([created, bankingSet, requested()])
+      .when({ ...update(thief, 'form', false), changeId: 'c2' })
+      .then([
+        {
+          type: 'VendorBankingChangeRejected',
+          data: {
+            vendorId: 7,
+            changeId: 'c1',
+            byUserId: null,
+            reason: 'Replaced by a change made while the company’s control was off',
+            at: now,
+          },
+        },
+        {
+          type: 'VendorBankingUpdated',
+          data: {
+            vendorId: 7,
+            ...thief,
+            routingLast4: thief.routingNumber.slice(-4),
+            accountLast4: thief.accountNumber.slice(-4),
+            source: 'form',
+            changeId: 'c2',
+            verifiedBy: { kind: 'control-off' },
+            at: now,
+          },
+        },
+      ]);
+  });
 });
