@@ -1,5 +1,5 @@
-// Activity read model: companies' and approvals' events make lines too (issue 38 item 7), each with
-// its company and kind, and a forgotten person leaves them as on a person's line.
+// Activity read model: companies', approvals' and bank detail controls' events make lines too, each
+// with its company and kind, and a forgotten person leaves them as on a person's line.
 import { randomUUID } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -7,6 +7,7 @@ import type { ApprovalEvent } from '../../schema/approvals/events.js';
 import type { CompanyEvent } from '../../schema/companies/events.js';
 import { schemaVersionOf } from '../../schema/shared/events.js';
 import type { UserEvent } from '../../schema/users/events.js';
+import type { BankingControlEvent } from '../../schema/vendors/events.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
 import { billSnapshot } from '../../test/support/bills.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
@@ -17,7 +18,10 @@ let tdb: TestDatabase;
 let db: Kysely<ActivityTables>;
 let pos = 0;
 const at = '2026-11-25T10:00:00.000Z';
-const ev = (event: UserEvent | CompanyEvent | ApprovalEvent, actor: number | null): StoredEvent => ({
+const ev = (
+  event: UserEvent | CompanyEvent | ApprovalEvent | BankingControlEvent,
+  actor: number | null,
+): StoredEvent => ({
   id: randomUUID(),
   type: event.type,
   schemaVersion: schemaVersionOf(event.type),
@@ -148,6 +152,20 @@ const events = [
     },
     null,
   ),
+  ev(
+    {
+      type: 'BankingChangeControlSet',
+      data: { companyId: 3, enabled: false, flagDays: 30, byUserId: 1, reason: 'Vendor called 555', at },
+    },
+    1,
+  ),
+  ev(
+    {
+      type: 'BankingChangeControlSet',
+      data: { companyId: 3, enabled: true, flagDays: 14, byUserId: 1, reason: '', at },
+    },
+    1,
+  ),
   ev({ type: 'CompanyDeactivated', data: { companyId: 3, at } }, 1),
   ev({ type: 'UserForgotten', data: { userId: 3, subject: 'user-3', at } }, 1),
 ];
@@ -170,6 +188,8 @@ it('describes companies and their approvals in plain words, with the company and
   const lines = rows.filter((r) => r.company_id !== null);
   expect(lines.map((r) => r.description)).toEqual([
     'Ada Admin deactivated company Acme Holdings',
+    'Ada Admin set the second look at bank detail changes for Acme Holdings: on, changes flagged for 14 days',
+    'Ada Admin turned off the second look at bank detail changes for Acme Holdings: a changed account is paid without one',
     'Acme Holdings was disconnected from QuickBooks',
     'Ada Admin deleted an approval for Acme Holdings',
     'An approval for Acme Holdings expired',
@@ -182,6 +202,8 @@ it('describes companies and their approvals in plain words, with the company and
   ]);
   expect(lines.every((r) => r.company_id === 3)).toBe(true);
   expect(lines.map((r) => r.kind)).toEqual([
+    'company',
+    'company',
     'company',
     'quickbooks',
     'approval',
@@ -199,7 +221,7 @@ it('describes companies and their approvals in plain words, with the company and
   expect(JSON.stringify(rows)).not.toMatch(/@|555/);
   // Each line's notice names its company and kind (the live feed's scope filter).
   const forLines = notices.filter((n) => n.data?.companyId === 3);
-  expect(forLines).toHaveLength(10);
+  expect(forLines).toHaveLength(12);
   expect(forLines[0]?.data).toEqual({ companyId: 3, kind: 'company' });
   const names = await db.withSchema('one_by_one').selectFrom('activity_companies').selectAll().execute();
   expect(names).toEqual([{ company_id: 3, name: 'Acme Holdings' }]);

@@ -1,11 +1,12 @@
-// The activity feed's lines for companies and their approvals (issue 38 item 7: staff care about
-// approvals created, approved, rejected, and companies connected to QuickBooks, not only sign-ins).
+// The activity feed's lines for companies and their approvals: staff care about approvals created,
+// approved, rejected, companies connected to QuickBooks and their controls, not only sign-ins.
 // `{actor}` stands for the acting person's name, `{subject}` for the company's name: both are filled
 // in when the line is rendered, so a forgotten person's name leaves the line like on a user line.
 // Only what every list already shows plain goes in: company names and amounts, never a reason's
 // free text, an e-mail, a vendor's contact or bank data.
 import type { ApprovalEvent } from '../../schema/approvals/events.js';
 import type { CompanyEvent } from '../../schema/companies/events.js';
+import type { BankingControlEvent } from '../../schema/vendors/events.js';
 
 /** Who may read a line (services/dashboard/activity.ts maps each kind to a permission). */
 export type ActivityKind = 'user' | 'company' | 'quickbooks' | 'approval';
@@ -19,6 +20,9 @@ export const COMPANY_LINE_EVENTS = [
   'CompanyQbConnected',
   'CompanyQbConnectionLost',
   'CompanyQbCredentialsRemoved',
+  // The company's control on bank detail changes (stream bankingcontrol-<companyId>): turning it off
+  // lets a changed account reach a file unchecked, so staff see who did it.
+  'BankingChangeControlSet',
 ] as const;
 
 export const APPROVAL_LINE_EVENTS = [
@@ -41,7 +45,7 @@ export interface CompanyLine {
 
 /** The line of a company's or an approval's event, or null for an event that makes none. */
 export function companyLineOf(
-  e: CompanyEvent | ApprovalEvent,
+  e: CompanyEvent | ApprovalEvent | BankingControlEvent,
   commandUserId: number | null,
 ): CompanyLine | null {
   const who = commandUserId === null ? 'The system' : '{actor}';
@@ -83,6 +87,15 @@ export function companyLineOf(
       );
     case 'CompanyQbCredentialsRemoved':
       return company('quickbooks', `${who} disconnected {subject} from QuickBooks`);
+    case 'BankingChangeControlSet': {
+      const days = `changes flagged for ${e.data.flagDays} days`;
+      return company(
+        'company',
+        e.data.enabled
+          ? `${who} set the second look at bank detail changes for {subject}: on, ${days}`
+          : `${who} turned off the second look at bank detail changes for {subject}: a changed account is paid without one`,
+      );
+    }
     case 'ApprovalCreated': {
       const total = e.data.bills.reduce((sum, b) => sum + b.TotalAmt, 0);
       const bills = e.data.bills.length === 1 ? '1 bill' : `${e.data.bills.length} bills`;

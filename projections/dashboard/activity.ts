@@ -5,6 +5,7 @@ import { sql, type Transaction } from 'kysely';
 import { type ApprovalEvent, approvalEvents } from '../../schema/approvals/events.js';
 import { type CompanyEvent, companyEvents } from '../../schema/companies/events.js';
 import { type UserEvent, userEvents } from '../../schema/users/events.js';
+import { type BankingControlEvent, bankingControlEvents } from '../../schema/vendors/events.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
 import { eventDecoder } from '../../services/shared/decider.js';
 import type { Projection, ProjectionContext } from '../projection.js';
@@ -16,7 +17,7 @@ export type { ActivityCompaniesTable, ActivityPeopleTable, ActivityTable, Activi
 
 const decodeUserEvent = eventDecoder(userEvents);
 /** A company's or an approval's event: the lines staff read (activity-lines.ts). */
-const decodeLineEvent = eventDecoder({ ...companyEvents, ...approvalEvents });
+const decodeLineEvent = eventDecoder({ ...companyEvents, ...approvalEvents, ...bankingControlEvents });
 
 const displayName = (p: Omit<ActivityPeopleTable, 'user_id'> | undefined, id: number) =>
   [p?.first_name, p?.last_name].filter(Boolean).join(' ').trim() || p?.email || `user #${id}`;
@@ -80,8 +81,9 @@ const USER_LINE_EVENTS = [
 export const activityProjection: Projection<ActivityTables> = {
   name: 'activity',
   // 2: each line keeps its template and names, so erasing a person re-renders their lines.
-  // 3: companies' and approvals' events make lines too, each with its company and kind (issue 38).
-  version: 3,
+  // 3: companies' and approvals' events make lines too, each with its company and kind.
+  // 4: the company's control on bank detail changes makes a line.
+  version: 4,
   tables: ['activity', 'activity_people', 'activity_companies'],
   handles: [...USER_LINE_EVENTS, ...COMPANY_LINE_EVENTS, ...APPROVAL_LINE_EVENTS],
   // A company's or an approval's line needs none of its sealed fields (contacts, recipients, e-mail).
@@ -181,7 +183,7 @@ const insertLines = rowsInsert<ActivityTable>({
 
 type Decoded =
   | { stored: StoredEvent; event: UserEvent; user: true }
-  | { stored: StoredEvent; event: CompanyEvent | ApprovalEvent; user: false };
+  | { stored: StoredEvent; event: CompanyEvent | ApprovalEvent | BankingControlEvent; user: false };
 
 /** The memory's key of a company's name (people are kept under their numeric id). */
 const companyKey = (id: number) => `company:${id}`;
