@@ -16,6 +16,8 @@ export interface RowsInsert<Row> {
   columns: readonly RowColumn<Row>[];
   /** On a conflict on this column, the other columns take the new values (an upsert). */
   upsertOn?: keyof Row & string;
+  /** On a conflict on this column, the row already there stays (ON CONFLICT DO NOTHING). */
+  keepOn?: keyof Row & string;
 }
 
 const quoteId = (id: string) => `"${id.replace(/"/g, '""')}"`;
@@ -43,7 +45,9 @@ export function rowsInsert<Row>(spec: RowsInsert<Row>) {
           .filter(([c]) => c !== spec.upsertOn)
           .map(([c]) => `${quoteId(c)} = excluded.${quoteId(c)}`)
           .join(', ')}`
-      : '';
+      : spec.keepOn
+        ? ` ON CONFLICT (${quoteId(spec.keepOn)}) DO NOTHING`
+        : '';
     text = `INSERT INTO ${quoteId(schema)}.${quoteId(spec.table)} (${list}) SELECT ${values} FROM json_to_recordset($1::json) AS r(${types})${update}`;
     texts.set(schema, text);
     return text;

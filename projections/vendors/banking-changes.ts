@@ -7,7 +7,8 @@ import { type VendorEvent, vendorEvents } from '../../schema/vendors/events.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
 import { eventDecoder } from '../../services/shared/decider.js';
 import type { Projection, ProjectionContext } from '../projection.js';
-import type { BankingChangesTables } from './tables.js';
+import { rowsInsert } from '../rows-insert.js';
+import type { BankingChangesTable, BankingChangesTables } from './tables.js';
 
 const decode = eventDecoder(vendorEvents);
 
@@ -59,19 +60,131 @@ export const bankingChangesProjection: Projection<BankingChangesTables> = {
     );
   },
   async apply(trx, stored, ctx) {
-    await applyChange(trx, stored, ctx);
+    await applyChange(trx, stored, decodeChange(stored), ctx);
+  },
+  // A CSV import or a batch makes thousands of new changes in a row: those go as one INSERT each run,
+  // the rest one by one in log order (a run is written before the event after it).
+  async applyBatch(trx, events, ctx) {
+    let run: BankingChangesTable[] = [];
+    const flush = async () => {
+      if (run.length === 0) return;
+      await trx.executeQuery(insertChanges(ctx.schema, run));
+      run = [];
+    };
+    for (const stored of events) {
+      if (!HANDLES.includes(stored.type as VendorEvent['type'])) continue;
+      const event = decodeChange(stored);
+      const row = newChangeRow(event, stored);
+      if (row) {
+        run.push(row);
+        notifyVendor(ctx, event, row.vendor_id, row.company_id);
+        continue;
+      }
+      await flush();
+      await applyChange(trx, stored, event, ctx);
+    }
+    await flush();
   },
 };
+
+const decodeChange = (stored: StoredEvent) => decode(stored, { sealed: 'absent' }) as VendorEvent;
+
+const insertChanges = rowsInsert<BankingChangesTable>({
+  table: 'vendor_banking_changes',
+  columns: [
+    ['change_id', 'text'],
+    ['vendor_id', 'integer'],
+    ['company_id', 'integer'],
+    ['status', 'text'],
+    ['source', 'text'],
+    ['routing_last4', 'text'],
+    ['account_last4', 'text'],
+    ['account_type', 'text'],
+    ['prev_routing_last4', 'text'],
+    ['prev_account_last4', 'text'],
+    ['requested_by', 'integer'],
+    ['requested_at', 'timestamptz'],
+    ['decided_by', 'integer'],
+    ['decided_at', 'timestamptz'],
+    ['reason', 'text'],
+    ['verified_by', 'text'],
+    ['live_at', 'timestamptz'],
+  ],
+  keepOn: 'change_id',
+});
+
+const notifyVendor = (ctx: ProjectionContext, event: VendorEvent, vendorId: number, companyId: number) =>
+  ctx.notify({ topic: 'vendor', id: String(vendorId), data: { type: event.type, companyId } });
+
+/**
+ * The row an event only adds (a change held, or live at once with the control off), or null for one
+ * that touches rows already there. A change that replaces another also ends it: not only an add.
+ */
+function newChangeRow(event: VendorEvent, stored: StoredEvent): BankingChangesTable | null {
+  const companyId = companyOfStream(stored.streamId);
+  if (event.type === 'VendorBankingChangeRequested' && !event.data.replaces) {
+    const d = event.data;
+    return {
+      change_id: d.changeId,
+      vendor_id: d.vendorId,
+      company_id: companyId,
+      status: 'pending',
+      source: d.source,
+      routing_last4: d.routingLast4,
+      account_last4: d.accountLast4,
+      account_type: d.accountType,
+      prev_routing_last4: d.previous?.routingLast4 ?? null,
+      prev_account_last4: d.previous?.accountLast4 ?? null,
+      requested_by: d.byUserId,
+      requested_at: new Date(d.at),
+      decided_by: null,
+      decided_at: null,
+      reason: null,
+      verified_by: null,
+      live_at: null,
+    };
+  }
+  if (
+    event.type === 'VendorBankingUpdated' &&
+    event.data.changeId &&
+    event.data.verifiedBy?.kind === 'control-off'
+  ) {
+    const d = event.data;
+    const at = new Date(d.at);
+    return {
+      change_id: d.changeId!,
+      vendor_id: d.vendorId,
+      company_id: companyId,
+      status: 'live',
+      source: d.source,
+      routing_last4: d.routingLast4,
+      account_last4: d.accountLast4,
+      account_type: d.accountType,
+      prev_routing_last4: null,
+      prev_account_last4: null,
+      requested_by: commandUser(stored),
+      requested_at: at,
+      decided_by: null,
+      decided_at: null,
+      reason: null,
+      verified_by: 'control-off',
+      live_at: at,
+    };
+  }
+  return null;
+}
+
+const commandUser = (stored: StoredEvent) =>
+  stored.metadata.userId ? Number(stored.metadata.userId) || null : null;
 
 async function applyChange(
   trx: Transaction<BankingChangesTables>,
   stored: StoredEvent,
+  event: VendorEvent,
   ctx: ProjectionContext,
 ) {
-  const event = decode(stored, { sealed: 'absent' }) as VendorEvent;
   const db = trx.withSchema(ctx.schema);
-  const notify = (vendorId: number, companyId: number) =>
-    ctx.notify({ topic: 'vendor', id: String(vendorId), data: { type: event.type, companyId } });
+  const notify = (vendorId: number, companyId: number) => notifyVendor(ctx, event, vendorId, companyId);
   switch (event.type) {
     case 'VendorBankingChangeRequested': {
       const d = event.data;
@@ -150,7 +263,7 @@ async function applyChange(
             account_type: d.accountType,
             prev_routing_last4: null,
             prev_account_last4: null,
-            requested_by: stored.metadata.userId ? Number(stored.metadata.userId) || null : null,
+            requested_by: commandUser(stored),
             requested_at: at,
             verified_by: 'control-off',
             live_at: at,
