@@ -1,6 +1,7 @@
 // The vendor's side of each bank detail change, for the screens: whether its contact on record was
-// told (or could not be: no e-mail on record), and its latest micro-deposit verification (status,
-// tries left, file, dates). Never an amount: those stay sealed in the vendor's stream.
+// told (or could not be: no e-mail on record; or the notice was not delivered), and its latest
+// micro-deposit verification (status, tries left, file, dates, whether its link was delivered).
+// Never an amount: those stay sealed in the vendor's stream.
 import { sql, type Transaction } from 'kysely';
 import { type VendorEvent, vendorEvents } from '../../schema/vendors/events.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
@@ -12,6 +13,7 @@ const decode = eventDecoder(vendorEvents);
 
 const HANDLES: VendorEvent['type'][] = [
   'VendorBankingChangeNoticed',
+  'VendorBankingMailEnded',
   'VendorMicroDepositsSent',
   'VendorMicroDepositsMismatched',
   'VendorMicroDepositsConfirmed',
@@ -22,7 +24,8 @@ const companyOfStream = (streamId: string) => Number(streamId.split('-')[1]);
 
 export const bankingVerificationsProjection: Projection<BankingVerificationsTables> = {
   name: 'vendor_banking_verifications',
-  version: 1,
+  // 2: a notice or a micro-deposit link not delivered (VendorBankingMailEnded).
+  version: 2,
   tables: ['vendor_banking_verifications'],
   handles: HANDLES,
   // The amounts are the only personal field here, and they are never read.
@@ -41,8 +44,12 @@ export const bankingVerificationsProjection: Projection<BankingVerificationsTabl
       md_effective_date text,
       md_sent_at timestamptz,
       md_expires_at timestamptz,
-      md_started_by integer
+      md_started_by integer,
+      md_link_undelivered boolean NOT NULL DEFAULT false
     )`.execute(db);
+    // A start over the version-1 table (before its rebuild) reads and writes the new column too.
+    await sql`ALTER TABLE ${sql.id(schema, 'vendor_banking_verifications')}
+      ADD COLUMN IF NOT EXISTS md_link_undelivered boolean NOT NULL DEFAULT false`.execute(db);
     await sql`CREATE INDEX IF NOT EXISTS ${sql.id('vendor_banking_verifications_vendor_idx')} ON ${sql.id(schema, 'vendor_banking_verifications')} (vendor_id)`.execute(
       db,
     );
@@ -78,9 +85,30 @@ async function applyVerification(
       notify(d.vendorId);
       return;
     }
+    case 'VendorBankingMailEnded': {
+      const d = event.data;
+      const failed = d.outcome === 'failed';
+      if (d.mail === 'change-notice')
+        await db
+          .insertInto('vendor_banking_verifications')
+          .values({ ...row(d.vendorId, d.changeId), contact_notice: failed ? 'undelivered' : 'sent' })
+          .onConflict((oc) =>
+            oc.column('change_id').doUpdateSet({ contact_notice: failed ? 'undelivered' : 'sent' }),
+          )
+          .execute();
+      else
+        await db
+          .updateTable('vendor_banking_verifications')
+          .set({ md_link_undelivered: failed })
+          .where('change_id', '=', d.changeId)
+          .execute();
+      notify(d.vendorId);
+      return;
+    }
     case 'VendorMicroDepositsSent': {
       const d = event.data;
       const md = {
+        md_link_undelivered: false,
         verification_id: d.verificationId,
         md_status: 'sent' as const,
         md_tries_left: d.tries,

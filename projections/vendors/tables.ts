@@ -70,7 +70,7 @@ export interface BankingVerificationsTable {
   change_id: string;
   vendor_id: number;
   company_id: number;
-  contact_notice: 'sent' | 'no-contact' | null;
+  contact_notice: 'sent' | 'no-contact' | 'undelivered' | null;
   verification_id: string | null;
   md_status: 'sent' | 'confirmed' | 'locked' | null;
   md_tries_left: number | null;
@@ -80,6 +80,8 @@ export interface BankingVerificationsTable {
   md_sent_at: Date | null;
   md_expires_at: Date | null;
   md_started_by: number | null;
+  /** The micro-deposit link's e-mail was not delivered (refused, or out of tries). */
+  md_link_undelivered: Generated<boolean>;
 }
 
 export interface BankingVerificationsTables {

@@ -26,6 +26,8 @@ export const MicroDeposits = z.object({
   startedByName: z.string().nullable(),
   /** GET it (ADMIN, MODERATOR; recorded): the NACHA file to upload to the bank. */
   fileUrl: z.string(),
+  /** The e-mail with the vendor's link was not delivered (refused, or out of tries). */
+  linkUndelivered: z.boolean(),
 });
 export type MicroDeposits = z.infer<typeof MicroDeposits>;
 
@@ -59,9 +61,10 @@ export const BankingChange = z.object({
   awaiting: z.string().nullable(),
   /**
    * The notice to the vendor's contact on record (the e-mail before the change): 'sent'; 'no-contact':
-   * there was none, nobody could be told; null: not yet, or made before notices were sent.
+   * there was none, nobody could be told; 'undelivered': sent but refused for good or out of tries;
+   * null: not yet, or made before notices were sent.
    */
-  contactNotice: z.enum(['sent', 'no-contact']).nullable(),
+  contactNotice: z.enum(['sent', 'no-contact', 'undelivered']).nullable(),
   /** The latest micro-deposit verification of this change; null: none was started. */
   microDeposits: MicroDeposits.nullable(),
 });

@@ -194,6 +194,24 @@ export const vendorEvents = {
     }),
   },
   /**
+   * A mail to the vendor's contact about a change (its notice, or its micro-deposit link) was refused
+   * for good or ran out of tries ('failed'), or went out after that ('delivered'). Recorded by the
+   * mail's report job, so staff know the vendor may not have heard. The reason names no address.
+   */
+  VendorBankingMailEnded: {
+    version: 1,
+    schema: z.object({
+      vendorId,
+      changeId,
+      mail: z.enum(['change-notice', 'micro-deposit-link']),
+      outcome: z.enum(['failed', 'delivered']),
+      reason: z.string().max(500).nullable(),
+      /** The mail's job: the operations page's retry of it is the retry that helps. */
+      mailJobId: z.string().max(200),
+      at: z.string(),
+    }),
+  },
+  /**
    * A micro-deposit verification of the pending change: two credits of 1–99 cents to its new account,
    * in a penny-test file of their own (kept sealed in nacha_files), and a link to the vendor's contact
    * on record to enter them. The amounts are sealed with the vendor's key. It replaces an earlier

@@ -1,10 +1,11 @@
 // The vendor's side of each change as the answers show it (read model vendor_banking_verifications):
 // the notice to the contact on record, and the latest micro-deposit verification, never its amounts.
+import type { Selectable } from 'kysely';
 import type { BankingVerificationsTable } from '../../projections/vendors/tables.js';
 import type { MicroDeposits } from '../../schema/vendors/answers.js';
 import type { AppServices } from '../app/context.js';
 
-export type VerificationRow = BankingVerificationsTable;
+export type VerificationRow = Selectable<BankingVerificationsTable>;
 
 /** The read model's row of each of these changes (those with one). */
 export async function verificationsOf(
@@ -41,6 +42,7 @@ export function microDepositsAnswer(
     startedById: by,
     startedByName: names.get(by) ?? null,
     fileUrl: microDepositFileUrl(v.vendor_id, v.change_id),
+    linkUndelivered: v.md_link_undelivered,
   };
 }
 
@@ -49,6 +51,8 @@ export function awaitingWithMicroDeposits(awaiting: string | null, md: MicroDepo
   if (!awaiting || !md) return awaiting;
   if (md.status === 'locked')
     return `${awaiting.replace(/, or the vendor confirm the micro-deposits$/, '')}; the micro-deposit check is locked after too many wrong amounts (a new one may be started)`;
+  if (md.status === 'sent' && md.linkUndelivered)
+    return `${awaiting} (sent, but the e-mail with the vendor’s link was not delivered)`;
   if (md.status === 'sent')
     return `${awaiting} (sent; ${md.triesLeft} ${md.triesLeft === 1 ? 'try' : 'tries'} left)`;
   return awaiting;

@@ -87,6 +87,25 @@ const HISTORY: Record<VendorEvent['type'], (e: VendorEvent) => { action: string;
           details: 'No e-mail on record before the change: nobody received a notice',
         };
   },
+  VendorBankingMailEnded: (e) => {
+    const d = e.data as Extract<VendorEvent, { type: 'VendorBankingMailEnded' }>['data'];
+    const what = d.mail === 'change-notice' ? 'The notice of the change' : 'The micro-deposit link';
+    return d.outcome === 'failed'
+      ? {
+          action:
+            d.mail === 'change-notice'
+              ? 'Notice to the vendor’s contact not delivered'
+              : 'Micro-deposit link not delivered',
+          details: `${what} to the e-mail on record was not delivered${d.reason ? ` (${d.reason})` : ''}: the vendor may not know of the change. Check with the vendor on a number already on file`,
+        }
+      : {
+          action:
+            d.mail === 'change-notice'
+              ? 'Notice to the vendor’s contact delivered'
+              : 'Micro-deposit link delivered',
+          details: `${what} went out after an earlier failure`,
+        };
+  },
   VendorMicroDepositsSent: (e) => {
     const d = e.data as Extract<VendorEvent, { type: 'VendorMicroDepositsSent' }>['data'];
     return {

@@ -33,6 +33,16 @@ export type NoticeCommand = {
   now: string;
 };
 
+export type MailEndedCommand = {
+  type: 'RecordBankingMailEnded';
+  changeId: string;
+  mail: 'change-notice' | 'micro-deposit-link';
+  outcome: 'failed' | 'delivered';
+  reason: string | null;
+  mailJobId: string;
+  now: string;
+};
+
 export type StartMicroDepositsCommand = {
   type: 'StartMicroDeposits';
   changeId: string;
@@ -82,6 +92,24 @@ export function recordNotice(vendorId: number, c: NoticeCommand): VendorEvent[] 
         outcome: c.outcome,
         linkId: c.outcome === 'sent' ? c.linkId : null,
         expiresAt: c.outcome === 'sent' ? c.expiresAt : null,
+        at: c.now,
+      },
+    },
+  ];
+}
+
+/** How a mail about a change ended: on record whatever the change's state (the vendor may not know). */
+export function recordMailEnded(vendorId: number, c: MailEndedCommand): VendorEvent[] {
+  return [
+    {
+      type: 'VendorBankingMailEnded',
+      data: {
+        vendorId,
+        changeId: c.changeId,
+        mail: c.mail,
+        outcome: c.outcome,
+        reason: c.reason === null ? null : c.reason.slice(0, 500),
+        mailJobId: c.mailJobId,
         at: c.now,
       },
     },

@@ -17,10 +17,12 @@ import {
   confirmMicroDeposits,
   evolvePending,
   FROZEN_ONLY_REJECT,
+  type MailEndedCommand,
   type MicroDepositsDownloadCommand,
   type MicroDepositVerification,
   type NoticeCommand,
   recordDownload,
+  recordMailEnded,
   recordNotice,
   type StartMicroDepositsCommand,
   startMicroDeposits,
@@ -109,6 +111,7 @@ export type VendorCommand =
       link?: { linkId: string };
     }
   | NoticeCommand
+  | MailEndedCommand
   | StartMicroDepositsCommand
   | ConfirmMicroDepositsCommand
   | MicroDepositsDownloadCommand
@@ -237,6 +240,8 @@ export function decide(command: VendorCommand, state: VendorState): VendorEvent[
     }
     case 'RecordBankingNotice':
       return recordNotice(vendorId, command);
+    case 'RecordBankingMailEnded':
+      return recordMailEnded(vendorId, command);
     case 'StartMicroDeposits':
       return startMicroDeposits(vendorId, pendingOf(state, command.changeId).frozen, command);
     case 'ConfirmMicroDeposits': {

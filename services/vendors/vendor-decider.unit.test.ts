@@ -340,3 +340,34 @@ describe('a bank detail change under the company’s control', () => {
       ]);
   });
 });
+
+describe('a vendor mail about a change that ended', () => {
+  const spec = deciderSpec(vendorDecider);
+  it('is recorded whatever the change’s state, its reason cut to 500 characters', () => {
+    spec
+      .given([created])
+      .when({
+        type: 'RecordBankingMailEnded',
+        changeId: 'c9',
+        mail: 'change-notice',
+        outcome: 'failed',
+        reason: 'x'.repeat(600),
+        mailJobId: 'mail_k1',
+        now,
+      })
+      .then([
+        {
+          type: 'VendorBankingMailEnded',
+          data: {
+            vendorId: 7,
+            changeId: 'c9',
+            mail: 'change-notice',
+            outcome: 'failed',
+            reason: 'x'.repeat(500),
+            mailJobId: 'mail_k1',
+            at: now,
+          },
+        },
+      ]);
+  });
+});

@@ -4,8 +4,11 @@
 // (alert-banking-change-frozen), and a micro-deposit check sends the vendor its link
 // (send-micro-deposit-link). Job ids derive from the event and this process manager's name, so a
 // replayed event enqueues nothing twice; each job records what it did with a command whose id derives
-// from the job id, and queues mails keyed by the job id (sent once by the mail queue).
+// from the job id, and queues mails keyed by the job id (sent once by the mail queue). A vendor's
+// notice or link that fails for good, or goes out after failing, comes back as `mail-ended` and is
+// recorded on the vendor: staff must know when the vendor may not have heard of a change.
 import type { Job } from 'bullmq';
+import { z } from 'zod';
 import { decodeEvent } from '../../schema/shared/events.js';
 import type { VendorEvent } from '../../schema/vendors/events.js';
 import type { AppServices } from '../../services/app/context.js';
@@ -16,7 +19,8 @@ import {
   microDepositLinkMails,
   type VendorMail,
 } from '../../services/vendors/banking-notices.js';
-import { enqueueMail } from '../mail/mail.js';
+import { vendorDecider } from '../../services/vendors/vendor-decider.js';
+import { enqueueMail, type MailOutcomeReport } from '../mail/mail.js';
 import { type JobHandler, type ProcessManager, type ReactionJob, reactionJobId } from '../process-manager.js';
 
 const NAME = 'vendor-mail';
@@ -72,11 +76,23 @@ const jobIdOf = (job: Job) => {
   return job.id;
 };
 
-async function queueAll(app: AppServices, job: Job, mails: VendorMail[]) {
-  const { correlationId } = job.data as JobData;
+/** The job a vendor mail's ending queues here (workers/mail/mail.ts). */
+export const VENDOR_MAIL_ENDED_JOB = 'mail-ended';
+
+type VendorMailKind = 'change-notice' | 'micro-deposit-link';
+
+async function queueAll(app: AppServices, job: Job, mails: VendorMail[], reported?: VendorMailKind) {
+  const { correlationId, streamId, changeId } = job.data as JobData;
+  const report: MailOutcomeReport | undefined = reported
+    ? { queue: VENDOR_MAIL_QUEUE, name: VENDOR_MAIL_ENDED_JOB, data: { streamId, changeId, mail: reported } }
+    : undefined;
   let queued = 0;
   for (const m of mails) {
-    const r = await enqueueMail(app, { ...m, correlationId } as Parameters<typeof enqueueMail>[1]);
+    const r = await enqueueMail(app, {
+      ...m,
+      correlationId,
+      ...(report ? { report } : {}),
+    } as Parameters<typeof enqueueMail>[1]);
     if (r.status === 'queued') queued++;
   }
   return { mails: mails.length, queued };
@@ -91,7 +107,7 @@ export const vendorMailJobHandlers: Record<string, JobHandler> = {
       // The system acts: the history shows no user for the notice.
       { causationId: d.causationEventId, correlationId: d.correlationId ?? undefined, userId: null },
     );
-    return queueAll(app, job, mails);
+    return queueAll(app, job, mails, 'change-notice');
   },
   async 'alert-banking-change-frozen'(app, job) {
     const d = job.data as JobData & { frozenAt: string };
@@ -111,6 +127,34 @@ export const vendorMailJobHandlers: Record<string, JobHandler> = {
       verificationId: d.verificationId,
       jobId: jobIdOf(job),
     });
-    return queueAll(app, job, mails);
+    return queueAll(app, job, mails, 'micro-deposit-link');
+  },
+  async [VENDOR_MAIL_ENDED_JOB](app, job) {
+    const ended = MailEnded.parse(job.data);
+    await app.commands.handle(
+      vendorDecider,
+      ended.streamId,
+      {
+        type: 'RecordBankingMailEnded',
+        changeId: ended.changeId,
+        mail: ended.mail,
+        outcome: ended.outcome,
+        reason: ended.reason,
+        mailJobId: ended.mailJobId,
+        now: new Date().toISOString(),
+      },
+      // Its id is the report job's (one per mail, outcome and try): a job run twice records once.
+      { commandId: `mail-ended:${jobIdOf(job)}`, causationId: jobIdOf(job), userId: null },
+    );
+    return { recorded: ended.outcome };
   },
 };
+
+const MailEnded = z.object({
+  streamId: z.string().regex(/^vendor-\d+-[^\s]{1,100}$/),
+  changeId: z.string().min(1).max(100),
+  mail: z.enum(['change-notice', 'micro-deposit-link']),
+  mailJobId: z.string().min(1).max(200),
+  outcome: z.enum(['failed', 'delivered']),
+  reason: z.string().max(1000).nullable(),
+});

@@ -3,12 +3,11 @@
 // approval, its list row and the dashboard show it with its reason (no address in it, nor in any
 // event), the manager's notice of it failing too does not hide it, and the operations retry that the
 // approval offers delivers the mail and ends the problem.
-import type { Readable } from 'node:stream';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { api, signIn } from '../../../test/support/http.js';
 import { connectedCompany, readyToPay, syncVendors } from '../../../test/support/payments.js';
+import { refusingSmtp } from '../../../test/support/refusing-smtp.js';
 import type { QbBill, Realm } from '../../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../../tools/qbo-sandbox/server.js';
 import { approvalStreamId } from '../approval-decider.js';
@@ -16,41 +15,6 @@ import { approvalStreamId } from '../approval-decider.js';
 const A = '/api/bill-approval/approvals';
 const BOUNCING = 'bounce.manager@client-mail.test';
 const qbApp = { clientId: 'billflow-mail-failures', clientSecret: 'mail-failures-secret-4242' };
-
-/** An SMTP server that refuses the addresses in `refused` for good and takes every other mail. */
-function refusingSmtp() {
-  const refused = new Set<string>();
-  const delivered: string[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    onRcptTo(address, _session, callback) {
-      if (refused.has(address.address.toLowerCase())) {
-        const err = Object.assign(new Error(`<${address.address}>: Recipient address rejected`), {
-          responseCode: 550,
-        });
-        return callback(err);
-      }
-      callback();
-    },
-    onData(stream: Readable, session, callback) {
-      stream.on('data', () => {});
-      stream.on('end', () => {
-        delivered.push(...session.envelope.rcptTo.map((r) => r.address.toLowerCase()));
-        callback();
-      });
-    },
-  });
-  return {
-    refused,
-    delivered,
-    async listen(): Promise<number> {
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
-      return (server.server.address() as { port: number }).port;
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 let sim: QboSandbox;
 let smtp: ReturnType<typeof refusingSmtp>;

@@ -98,6 +98,7 @@ export const BankingChangeFields = graphql(`
       startedById
       startedByName
       fileUrl
+      linkUndelivered
     }
   }
 `);

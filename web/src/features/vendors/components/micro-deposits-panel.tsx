@@ -31,6 +31,12 @@ function noticeText(notice: string | null): string | null {
   return null;
 }
 
+/** A mail the vendor may not have received: said as a warning, with what to do. */
+const NOTICE_UNDELIVERED =
+  'The notice to the vendor’s e-mail on record was not delivered: the vendor may not know of this change. Check with the vendor on a phone number already on file before approving it.';
+const LINK_UNDELIVERED =
+  'The e-mail with the vendor’s micro-deposit link was not delivered: the vendor cannot enter the amounts. Retry it on the operations page, or check with the vendor by phone.';
+
 export function MicroDepositsPanel({
   vendor,
   change,
@@ -64,6 +70,11 @@ export function MicroDepositsPanel({
   return (
     <div className="grid gap-2" data-testid="micro-deposits">
       {notice ? <p data-testid="contact-notice">{notice}</p> : null}
+      {change.contactNotice === 'undelivered' ? (
+        <p role="alert" data-testid="contact-notice" className="font-medium text-destructive">
+          {NOTICE_UNDELIVERED}
+        </p>
+      ) : null}
       {md ? (
         <div className="grid gap-0.5">
           <p className="font-medium">Micro-deposits: {STATUS[md.status] ?? md.status}</p>
@@ -74,6 +85,15 @@ export function MicroDepositsPanel({
               ? ` · ${md.triesLeft} ${md.triesLeft === 1 ? 'try' : 'tries'} left · the vendor’s link works until ${formatDateTime(md.expiresAt)}`
               : ''}
           </p>
+          {md.status === 'sent' && md.linkUndelivered ? (
+            <p
+              role="alert"
+              data-testid="micro-deposit-link-undelivered"
+              className="font-medium text-destructive"
+            >
+              {LINK_UNDELIVERED}
+            </p>
+          ) : null}
         </div>
       ) : null}
       {(staff && md) || mayStart ? (

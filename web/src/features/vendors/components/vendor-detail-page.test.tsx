@@ -243,6 +243,7 @@ describe('VendorDetailPage: a held bank details change', () => {
         startedById: 7,
         startedByName: 'Ada Admin',
         fileUrl: '/api/vendors/12/banking-changes/x/micro-deposits/file',
+        linkUndelivered: false,
       },
     });
     let current = pending;
@@ -296,5 +297,38 @@ describe('VendorDetailPage: a held bank details change', () => {
     );
     expect(within(held).queryByRole('button', { name: /Send Micro-Deposits/ })).toBeNull();
     expect(within(held).getByRole('button', { name: 'Approve Change' })).toBeTruthy();
+  });
+
+  it('warns when the notice or the micro-deposit link was not delivered, with what to do', async () => {
+    signIn('MODERATOR');
+    open(
+      mock(
+        sampleVendor({
+          pendingBankingChange: sampleChange({
+            contactNotice: 'undelivered',
+            microDeposits: {
+              verificationId: 'v-2',
+              status: 'sent',
+              triesLeft: 3,
+              fileName: 'ACH_20261207_9_PENNY.txt',
+              effectiveDate: '2026-12-07',
+              sentAt: '2026-12-06T10:00:00.000Z',
+              expiresAt: '2026-12-20T10:00:00.000Z',
+              startedById: 7,
+              startedByName: 'Ada Admin',
+              fileUrl: '/api/vendors/12/banking-changes/x/micro-deposits/file',
+              linkUndelivered: true,
+            },
+          }),
+        }),
+      ),
+    );
+    const held = await screen.findByTestId('pending-banking-change');
+    const [notice, link] = within(held).getAllByRole('alert');
+    expect(notice.textContent).toMatch(
+      /^The notice to the vendor’s e-mail on record was not delivered: the vendor may not know of this change/,
+    );
+    expect(link.textContent).toMatch(/^The e-mail with the vendor’s micro-deposit link was not delivered/);
+    expect(link.getAttribute('data-testid')).toBe('micro-deposit-link-undelivered');
   });
 });
