@@ -32,14 +32,16 @@ export async function connectedCompany(o: {
   return { companyId, realmId, realm };
 }
 
-/** The approval's detail once the outcome of its NACHA file `version` is on it (waits up to 15 s). */
+/** The approval's detail once the outcome of its NACHA file `version` is on it (waits up to 60 s). */
 export async function nachaOutcome(url: string, token: string, approvalId: string, version = 1) {
-  for (let i = 0; i < 300; i++) {
+  // A deadline, not a count of tries: on a busy host each read takes longer (generation is a job).
+  const deadline = Date.now() + 60_000;
+  for (;;) {
     const d = (await api(url, 'GET', `/api/bill-approval/approvals/${approvalId}`, { token })).body.data;
     if (d.nachaVersion === version && d.nachaProcessingStatus !== 'REQUESTED') return d;
+    if (Date.now() > deadline) throw new Error(`no NACHA outcome for ${approvalId} v${version} in 60 s`);
     await new Promise((res) => setTimeout(res, 50));
   }
-  throw new Error(`no NACHA outcome for ${approvalId} v${version}`);
 }
 
 /** The company's NACHA settings (a routing number that passes its check digit). */
