@@ -273,7 +273,7 @@ function vendorBankingChangeNotice(d: z.infer<typeof VendorBankingChangeNoticeDa
     preview: `${d.madeBy} changed the bank account ${d.companyName} pays ${d.vendorName}. Not you? Tell us.`,
     heading: 'Your bank details were changed',
     paragraphs: [
-      `${d.madeBy} changed the bank account ${d.companyName} pays ${d.vendorName} into. The change is held: no payment goes to the new account until it is checked.`,
+      `${d.madeBy} changed the bank account ${d.companyName} pays ${d.vendorName} into. A change like this is checked by someone other than the person who made it, or confirmed by you, before any payment goes to the new account.`,
       'If you did not ask for this change, press the button below: the change is stopped and the company is alerted at once. If you did, there is nothing to do.',
     ],
     facts: [
