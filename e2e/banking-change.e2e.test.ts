@@ -187,7 +187,7 @@ describe('a changed bank account', () => {
       await held.getByRole('heading', { name: 'Bank details change pending approval' }).waitFor();
       expect(await held.getByTestId('pending-account').textContent()).toMatch(/^\*+1004 → \*+6666$/);
       await held
-        .getByText('An ADMIN or MODERATOR other than Mia Maker must approve it', { exact: false })
+        .getByText('An ADMIN or MODERATOR other than Mia Maker must approve or reject it', { exact: false })
         .waitFor();
       expect(await held.getByRole('button', { name: 'Approve Change' }).count()).toBe(0);
       // The live numbers stay the old ones; no full number anywhere on the page.

@@ -179,7 +179,7 @@ describe('vendors screens', () => {
     await held.getByRole('heading', { name: 'Bank details change pending approval' }).waitFor();
     expect(await held.getByTestId('pending-account').textContent()).toMatch(/^None → \*+4321$/);
     expect(await held.getByTestId('pending-routing').textContent()).toBe('None → *****0021');
-    await held.getByText(/^An ADMIN or MODERATOR other than .* must approve it/).waitFor();
+    await held.getByText(/^An ADMIN or MODERATOR other than .* must approve or reject it/).waitFor();
     // Its maker may reject it but is not offered Approve.
     await held.getByText(/You made this change/).waitFor();
     expect(await held.getByRole('button', { name: 'Approve Change' }).count()).toBe(0);

@@ -71,6 +71,23 @@ export const BankingChange = z.object({
 export type BankingChange = z.infer<typeof BankingChange>;
 
 /**
+ * Who must act on a held change, in words: said the same on the vendor's page and where money is
+ * decided (approvals, /bills), which adds where to act. Null once the change is decided.
+ */
+export function awaitingOnHeldChange(
+  status: z.infer<typeof BankingChangeStatus>,
+  /** The maker's name; null: the system (a bank's notification of change), or unknown. */
+  maker: string | null,
+  where = '',
+): string | null {
+  if (status === 'pending')
+    return `An ADMIN or MODERATOR ${maker ? `other than ${maker} ` : ''}must approve or reject it${where}, or the vendor confirm the micro-deposits`;
+  if (status === 'frozen')
+    return `The vendor's contact reported it as not theirs: an ADMIN or MODERATOR must reject it${where}`;
+  return null;
+}
+
+/**
  * What a vendor link's page shows of its change (no sign-in): the company, the vendor, the tails old
  * and new, who made it and when, and whether the link can still act.
  */

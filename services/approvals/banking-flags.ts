@@ -6,6 +6,7 @@ import { sql } from 'kysely';
 import type { z } from 'zod';
 import { DEFAULT_FLAG_DAYS } from '../../projections/approvals/banking-controls.js';
 import type { BankingFlag } from '../../schema/approvals/answers.js';
+import { awaitingOnHeldChange } from '../../schema/vendors/answers.js';
 import type { AppServices } from '../app/context.js';
 import { maskTail } from '../shared/masking.js';
 
@@ -58,15 +59,6 @@ const SOURCE_WORDS: Record<BankingFlagDto['source'], string> = {
   noc: "a bank's notification of change",
 };
 
-/** Who must act on a held change, in words. */
-function awaitingOf(r: Row, maker: string | null): string | null {
-  if (r.status === 'pending')
-    return `An ADMIN or MODERATOR ${maker ? `other than ${maker} ` : ''}must approve or reject it on the vendor's page, or the vendor confirm the micro-deposits`;
-  if (r.status === 'frozen')
-    return "The vendor's contact reported it as not theirs: an ADMIN or MODERATOR must reject it on the vendor's page";
-  return null;
-}
-
 function flagOf(r: Row): BankingFlagDto {
   const maker = nameOf(r.requested_by, r.r_first, r.r_last, r.r_email);
   const approver = nameOf(r.decided_by, r.d_first, r.d_last, r.d_email);
@@ -77,7 +69,7 @@ function flagOf(r: Row): BankingFlagDto {
   const vendor = r.vendor_name ?? `Vendor #${r.vendor_id}`;
   const who = `by ${maker ?? 'the system'} through ${SOURCE_WORDS[r.source]}`;
   const what = `account ${previous ?? '(none)'} → ${account ?? '(none)'}`;
-  const awaiting = awaitingOf(r, maker);
+  const awaiting = awaitingOnHeldChange(r.status, maker, " on the vendor's page");
   const until = r.live_at ? new Date(r.live_at.getTime() + r.flag_days * 86_400_000) : null;
   const how =
     r.verified_by === 'second-person'

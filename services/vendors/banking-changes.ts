@@ -3,7 +3,11 @@
 // (ADMIN), and the masked answers the vendor's page, the approvals and the operations page read.
 import type { z } from 'zod';
 import type { BankingChangesTable } from '../../projections/vendors/tables.js';
-import type { BankingChange, BankingControl } from '../../schema/vendors/answers.js';
+import {
+  awaitingOnHeldChange,
+  type BankingChange,
+  type BankingControl,
+} from '../../schema/vendors/answers.js';
 import {
   BankingChangeDecisionInput,
   BankingChangeIdInput,
@@ -33,16 +37,9 @@ export async function bankingControlOf(app: AppServices, companyId: number): Pro
 
 type ChangeRow = BankingChangesTable & { vendor_name?: string | null };
 
-/** Who must act on a held change, in words. */
-function awaiting(row: ChangeRow, makerName: string | null): string | null {
-  if (row.status === 'pending')
-    return row.requested_by === null
-      ? 'An ADMIN or MODERATOR must approve it, or the vendor confirm the micro-deposits'
-      : `An ADMIN or MODERATOR other than ${makerName ?? 'its maker'} must approve it, or the vendor confirm the micro-deposits`;
-  if (row.status === 'frozen')
-    return "The vendor's contact reported it as not theirs: an ADMIN or MODERATOR must reject it";
-  return null;
-}
+/** Who must act on a held change, in words (a change by the system names no maker). */
+const awaiting = (row: ChangeRow, makerName: string | null) =>
+  awaitingOnHeldChange(row.status, row.requested_by === null ? null : (makerName ?? 'its maker'));
 
 async function userNames(app: AppServices, ids: Array<number | null>): Promise<Map<number, string>> {
   const wanted = [...new Set(ids.filter((n): n is number => n !== null))];

@@ -42,7 +42,7 @@ const flag = (over: Partial<BankingFlag> = {}): BankingFlag => ({
   verifiedByName: null,
   flaggedUntil: null,
   awaiting:
-    'An ADMIN or MODERATOR other than Mia Maker must approve it, or the vendor confirm the micro-deposits',
+    'An ADMIN or MODERATOR other than Mia Maker must approve or reject it, or the vendor confirm the micro-deposits',
   message: 'Harbor Lumber: bank details change pending (account *******1004 → *******6666) by Mia Maker',
   ...over,
 });

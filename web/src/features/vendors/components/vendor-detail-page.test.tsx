@@ -108,7 +108,7 @@ describe('VendorDetailPage: a held bank details change', () => {
     expect(within(held).getByText('Banking form')).toBeTruthy();
     expect(within(held).getByText(/^Morgan Moderator · /)).toBeTruthy();
     expect(within(held).getByTestId('pending-awaiting').textContent).toBe(
-      'An ADMIN or MODERATOR other than Morgan Moderator must approve it, or the vendor confirm the micro-deposits',
+      'An ADMIN or MODERATOR other than Morgan Moderator must approve or reject it, or the vendor confirm the micro-deposits',
     );
     expect(within(held).getByRole('button', { name: 'Approve Change' })).toBeTruthy();
     expect(within(held).getByRole('button', { name: 'Reject Change' })).toBeTruthy();

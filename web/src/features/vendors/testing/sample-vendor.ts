@@ -43,7 +43,7 @@ export const sampleChange = (over: Partial<BankingChange> = {}): BankingChange =
   verifiedBy: null,
   reason: null,
   awaiting:
-    'An ADMIN or MODERATOR other than Morgan Moderator must approve it, or the vendor confirm the micro-deposits',
+    'An ADMIN or MODERATOR other than Morgan Moderator must approve or reject it, or the vendor confirm the micro-deposits',
   contactNotice: 'sent',
   microDeposits: null,
   ...over,
