@@ -14,7 +14,7 @@ const TOP_DIRS = ['schema', 'services', 'projections', 'workers', 'tools', 'benc
 const MODULES = ['approvals', 'companies', 'vendors', 'managers', 'users', 'dashboard', 'operations'];
 
 /**
- * Files over 500 lines, until they are split by module concern (issue 38 item 3). Each entry is the
+ * Files over 500 lines, until they are split by module concern. Each entry is the
  * file's size when it was listed; the test fails when a listed file is 500 lines or fewer (take it
  * off the list) or gone, so the list only shrinks.
  */

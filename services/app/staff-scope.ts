@@ -1,4 +1,4 @@
-// Which client companies a staff member works on (issue 36 §5; docs/decisions/0001-staff-scope.md).
+// Which client companies a staff member works on (docs/decisions/0001-staff-scope.md).
 // An ADMIN works on every company. A MODERATOR or USER works on the companies they are assigned to —
 // as processor, approver or accountant, or through the manager their account is linked to — and on
 // companies whose approval policy opens them to all staff. Outside that scope a company, its

@@ -1,4 +1,4 @@
-// The bill approval as a decider (stream `approval-<id>`; spec 2 §4, issue 12): PENDING → APPROVED
+// The bill approval as a decider (stream `approval-<id>`): PENDING → APPROVED
 // (approve, with the approved subset) | REJECTED (reject, with a reason) | EXPIRED (the expiry job);
 // delete from any status reached so far; update and recipients while it is still open. Pure: times,
 // the acting user and the company's policy come on the command.
@@ -346,7 +346,7 @@ export function decide(command: ApprovalCommand, state: ApprovalState): Approval
       const first = state.firstApproval;
       // Dual control holds per bill: the completing approval may keep or narrow what the first
       // approver approved, never add to it. A choice reaching beyond it (above the threshold)
-      // starts the dual control over with this approver as the first (issue 36 §2).
+      // starts the dual control over with this approver as the first.
       const coveredByFirst = first !== null && ids.every((id) => first.approvedBillIds.includes(id));
       // What this approver is shown of the approved bills' vendors' banking: a file pays nothing else.
       const shown = recordedBanking(command.banking, vendorsOfBills(state.bills, ids));

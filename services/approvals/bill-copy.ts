@@ -1,4 +1,4 @@
-// Keeps a company's copy of its QuickBooks bills fresh (issue 37 item 7; services/quickbooks/bill-copy.ts).
+// Keeps a company's copy of its QuickBooks bills fresh (services/quickbooks/bill-copy.ts).
 // The first read (or a manual full refresh) lists every bill and vendor once; afterwards a view
 // older than QBO_BILLS_FRESH_SECONDS asks CDC what changed since the last read (one request), and a
 // view within it asks QuickBooks nothing. One refresh per company at a time in a process.

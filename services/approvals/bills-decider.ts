@@ -1,4 +1,4 @@
-// The company's bills in approvals as a decider (stream `approvalbills-<companyId>`; issue 12): which
+// The company's bills in approvals as a decider (stream `approvalbills-<companyId>`): which
 // of its bills are in an open approval (at most one), and the fingerprints (vendor, amount, document
 // number) the duplicate guard compares. Pure: times come on the command.
 import type { ApprovalBillsEvent, ConfirmedDuplicate } from '../../schema/approvals/events.js';

@@ -1,4 +1,4 @@
-// The dashboard's chart of approvals by day (issue 12 item 8): counts only.
+// The dashboard's chart of approvals by day: counts only.
 import { sql } from 'kysely';
 import type { z } from 'zod';
 import { ApprovalsByDayInput } from '../../schema/approvals/commands.js';
@@ -13,7 +13,7 @@ import { num } from './rows.js';
 export type ApprovalsDay = z.infer<typeof ApprovalsDayAnswer>;
 
 /**
- * The dashboard's chart (issue 12 item 8): approvals created each day of the last `days` days (UTC),
+ * The dashboard's chart: approvals created each day of the last `days` days (UTC),
  * by their status now; days without any are zeros. Counts only, so it sits with the dashboard's figures.
  * 'approved' counts the payment statuses after it too, as the stats' Approved card does: each approval
  * is in exactly one series, so the series add up to the day's total.

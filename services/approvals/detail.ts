@@ -74,7 +74,7 @@ export async function getApproval(app: AppServices, actor: Actor | null, id: unk
 
 /**
  * A snapshot's text as the screens show it. Snapshots taken before QuickBooks text was cleaned at
- * the door (issue 36 §1) may still hold controls or direction overrides: they are cleaned on the way
+ * the door may still hold controls or direction overrides: they are cleaned on the way
  * out too, so no stored event shows "INV-\u202Egpj.exe" as "INV-exe.jpg".
  */
 function cleanedSnapshot(b: BillSnapshot): BillSnapshot {

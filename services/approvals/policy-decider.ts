@@ -1,7 +1,6 @@
-// The company's approval policy as a decider (stream `approvalpolicy-<companyId>`; spec 2 §4, issue 36
-// §3): segregation of duties. The creator may not approve by default (a company that never set a
-// policy included); an ADMIN may turn it off per company, on record. Pure: times and the acting user
-// come on the command.
+// The company's approval policy as a decider (stream `approvalpolicy-<companyId>`): segregation of duties.
+// The creator may not approve by default (a company that never set a policy included); an ADMIN may turn it
+// off per company, on record. Pure: times and the acting user come on the command.
 import type { ApprovalPolicyEvent } from '../../schema/approvals/events.js';
 import type { Decider } from '../shared/decider.js';
 
@@ -17,7 +16,7 @@ export interface ApprovalPolicy {
   assignedStaffOnly: boolean;
 }
 
-/** A company that never set a policy: the creator may not approve their own approval (issue 36 §3). */
+/** A company that never set a policy: the creator may not approve their own approval. */
 export const DEFAULT_POLICY: ApprovalPolicy = {
   creatorMayNotApprove: true,
   secondApprovalThreshold: null,

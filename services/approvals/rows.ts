@@ -244,8 +244,8 @@ export async function requireRow(app: AppServices, actor: Actor, id: string): Pr
 }
 
 /**
- * The approval's row before a command on it. A command acts only on what the screens can show
- * (issue 36 §1): an approval its read model does not hold (not projected yet, or its events parked)
+ * The approval's row before a command on it. A command acts only on what the screens can show:
+ * an approval its read model does not hold (not projected yet, or its events parked)
  * waits for the read model to pass its stream, and is refused if still absent.
  */
 export async function requireActionableRow(app: AppServices, actor: Actor, id: string): Promise<ApprovalRow> {

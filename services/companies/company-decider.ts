@@ -29,7 +29,7 @@ export interface QbConnectionState {
   realmId: string | null;
   status: 'connected' | 'disconnected' | 'error' | null;
   accessExpiresAt: string | null;
-  /** The hard expiry a re-consent warning was recorded for (issue 37 item 6); null: none yet. */
+  /** The hard expiry a re-consent warning was recorded for; null: none yet. */
   reconsentDueFor?: string | null;
   /** Why the connection was lost or needs attention, as recorded; null once connected again. */
   problem?: string | null;

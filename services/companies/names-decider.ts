@@ -1,4 +1,4 @@
-// Company names are unique among active companies (issue 10): one stream holds every claimed name,
+// Company names are unique among active companies: one stream holds every claimed name,
 // so two companies cannot take one name at once. A company holds its name while it is active and
 // not deleted; deactivating or deleting releases it, reactivating claims it again.
 import type { CompanyEvent } from '../../schema/companies/events.js';

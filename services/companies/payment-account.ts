@@ -1,4 +1,4 @@
-// A company's payment account (issue 37 item 9): one of its active bank accounts in QuickBooks.
+// A company's payment account: one of its active bank accounts in QuickBooks.
 import { PaymentAccountInput } from '../../schema/companies/commands.js';
 import type { AppServices } from '../app/context.js';
 import { type Actor, authorize } from '../auth/permissions.js';
@@ -9,7 +9,7 @@ import { quickbooksCompanyInfo } from './quickbooks-company-info.js';
 
 /**
  * A payment account is one of the company's bank accounts in QuickBooks (Active, AccountType Bank):
- * the account bill payments draw on (issue 37 item 9). Read from QuickBooks (cached 5 minutes).
+ * the account bill payments draw on. Read from QuickBooks (cached 5 minutes).
  */
 export async function checkPaymentAccount(
   app: AppServices,

@@ -18,7 +18,7 @@ export async function getQbCredentials(
   const companyId = parseId(id);
   await liveCompany(app, companyId);
   const conn = await qb(app).connections.get(companyId);
-  // The secret never leaves the server (issue 10): only whether there is one.
+  // The secret never leaves the server: only whether there is one.
   return {
     hasCredentials: !!conn?.clientId && !!conn.clientSecret,
     qbClientId: conn?.clientId ?? null,

@@ -7,10 +7,10 @@ import { liveCompany, parseId, qb, record } from './quickbooks.js';
 import { QB_REALMS_STREAM, realmsDecider } from './realms-decider.js';
 
 /**
- * Ends a company's QuickBooks connection: revokes the grant at Intuit (intuit-oauth's revoke, issue 37
- * item 5), drops the stored secrets and lets its realm go. A revoke that fails (Intuit unreachable,
- * the grant already gone) is logged and the local removal goes on: the tokens are shredded either
- * way, and an unused grant expires at Intuit.
+ * Ends a company's QuickBooks connection: revokes the grant at Intuit (intuit-oauth's revoke), drops the
+ * stored secrets and lets its realm go. A revoke that fails (Intuit unreachable, the grant already gone) is
+ * logged and the local removal goes on: the tokens are shredded either way, and an unused grant expires at
+ * Intuit.
  */
 export async function disconnectQuickBooks(app: AppServices, companyId: number, context: CommandContext) {
   const { connections, client } = qb(app);

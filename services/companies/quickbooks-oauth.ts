@@ -10,7 +10,7 @@ import { liveCompany, parseId, qb, record } from './quickbooks.js';
 import { QB_REALMS_STREAM, realmsDecider, realmTaken } from './realms-decider.js';
 
 /**
- * The callback must come back to this product (issue 37 item 9): its host is PUBLIC_URL's, or, with
+ * The callback must come back to this product: its host is PUBLIC_URL's, or, with
  * no PUBLIC_URL, the host the request came to. An internal caller (the demo seed) passes neither.
  */
 function checkCallbackHost(app: AppServices, callbackUrl: string, origin: string | undefined) {

@@ -49,9 +49,9 @@ const REFRESH_LOCK_MS = 30_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
- * The realm's refresh lock across processes, in Redis (SET NX with a deadline): waiting for it holds
- * no database connection (a pooled connection held on pg_advisory_lock starved the pool: issue 37
- * item 10). Released only by its holder; a crashed holder's lock ends by itself.
+ * The realm's refresh lock across processes, in Redis (SET NX with a deadline): waiting for it holds no
+ * database connection (a pooled connection held on pg_advisory_lock starved the pool). Released only by its
+ * holder; a crashed holder's lock ends by itself.
  */
 async function withRefreshLock<T>(app: AppServices, realmId: string, fn: () => Promise<T>): Promise<T> {
   const key = `${app.config.REDIS_PREFIX}:qb-refresh-lock:${realmId}`;

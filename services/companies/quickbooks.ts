@@ -1,10 +1,9 @@
-// A company's QuickBooks connection (spec 1 §2 OAuth dialog, §4 connection states, §7; issue 10
-// item 2): its parts in this process and what its use cases share. The use cases: credentials
-// (quickbooks-credentials.ts), the OAuth flow (quickbooks-oauth.ts), disconnecting and revoking
-// (quickbooks-disconnect.ts), token status and refresh (quickbooks-token-status.ts,
-// quickbooks-refresh.ts), the access other modules use through the kernel's port
-// (quickbooks-access.ts) and the company's bank accounts (quickbooks-company-info.ts). Secrets live
-// sealed in `qb_connections` (services/quickbooks); the log records only that the connection changed.
+// A company's QuickBooks connection: its parts in this process and what its use cases share. The use cases:
+// credentials (quickbooks-credentials.ts), the OAuth flow (quickbooks-oauth.ts), disconnecting and revoking
+// (quickbooks-disconnect.ts), token status and refresh (quickbooks-token-status.ts, quickbooks-refresh.ts),
+// the access other modules use through the kernel's port (quickbooks-access.ts) and the company's bank
+// accounts (quickbooks-company-info.ts). Secrets live sealed in `qb_connections` (services/quickbooks); the
+// log records only that the connection changed.
 import type { QbCompanyInfo } from '../../schema/companies/answers.js';
 import type { CommandContext } from '../app/command-handler.js';
 import type { AppServices } from '../app/context.js';
@@ -33,7 +32,7 @@ export function qb(app: AppServices): QbServices {
       client: new QuickBooksClient({
         oauthBase: app.config.QBO_OAUTH_BASE,
         apiBase: app.config.QBO_API_BASE,
-        // One budget per realm for every process (issue 37 item 2).
+        // One budget per realm for every process.
         limiter: new QbRateLimiter(app.redis, app.config.REDIS_PREFIX, {
           perMinute: app.config.QBO_RATE_PER_MINUTE,
           perSecond: app.config.QBO_RATE_PER_SECOND,

@@ -1,4 +1,4 @@
-// One QuickBooks realm belongs to one Billflow company at a time (issue 37 item 9): two companies on
+// One QuickBooks realm belongs to one Billflow company at a time: two companies on
 // one realm would each open approvals for the same QuickBooks bill, and the payment slice would pay
 // it twice. Like the company names (names-decider.ts), one stream holds every claimed realm, so two callbacks
 // racing for one realm cannot both win (the second append conflicts and decides again). A company

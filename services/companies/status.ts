@@ -41,7 +41,7 @@ export async function deleteCompany(app: AppServices, actor: Actor | null, id: u
   const companyId = parseId(id);
   const state = await load(app, companyId);
   const now = new Date().toISOString();
-  // A deleted company's QuickBooks grant is revoked at Intuit and its realm let go (issue 37 item 5).
+  // A deleted company's QuickBooks grant is revoked at Intuit and its realm let go.
   await disconnectQuickBooks(app, companyId, commandContext(actor));
   const r = await run(app, actor, companyId, { type: 'DeleteCompany', now });
   await names(app, actor, { type: 'ReleaseName', companyId, name: state.details!.name, now });

@@ -1,4 +1,4 @@
-// Dismissed parked events (issue 36, item 7d): on record with who, when and why; not counted, never
+// Dismissed parked events: on record with who, when and why; not counted, never
 // retried; kept when the event is parked again (a rebuild); and the columns are added to a table made
 // before dismissals.
 import { randomUUID } from 'node:crypto';

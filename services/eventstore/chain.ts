@@ -1,4 +1,4 @@
-// Tamper evidence (issue 9, shared/reference/privacy-and-tamper-evidence.md). Every stored event
+// Tamper evidence (docs/decisions/0005-hash-chain-and-anchors.md). Every stored event
 // carries a hash that chains to the previous event of its stream:
 //
 //   digest_n = SHA-256(canonical({ id, streamId, type, schemaVersion, data, metadata }))

@@ -1,4 +1,4 @@
-// The activity feed by role (issue 38 item 7), through the running product's own calls: approvals
+// The activity feed by role, through the running product's own calls: approvals
 // created, approved and rejected and companies connected to QuickBooks make lines; an ADMIN reads
 // every line, staff only those of the companies in their scope (decision 0001) and of the kinds
 // their role reads elsewhere, over REST, GraphQL and the live `activityAdded` push alike.

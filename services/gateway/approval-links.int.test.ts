@@ -1,5 +1,5 @@
-// E-mail links without sign-in, against real Postgres, Redis and the SMTP catcher (issue 39 items 6
-// and 7): a new approval mails its manager; a generated file mails each recipient a bank-upload link,
+// E-mail links without sign-in, against real Postgres, Redis and the SMTP catcher: a new approval
+// mails its manager; a generated file mails each recipient a bank-upload link,
 // once; opening the link (GET, HEAD) changes nothing; its button confirms and lands on
 // /direct-action-result with the spec's query; a second press is noAction; forged, expired, other
 // approval, other action and superseded links are refused with their texts; verify-token answers;

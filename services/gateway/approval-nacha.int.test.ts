@@ -1,4 +1,4 @@
-// NACHA files end to end (issue 39 items 2–5) on Postgres, Redis, the workers and the QuickBooks
+// NACHA files end to end on Postgres, Redis, the workers and the QuickBooks
 // simulator: approving leads to NACHA_PENDING then NACHA_GENERATED with a file the library validates
 // (one entry per vendor, the bills' balances, document numbers in the addenda, 220 credits only, then
 // 200 balanced); a bill paid in QuickBooks is left out and named; a vendor without banking fails the

@@ -1,4 +1,4 @@
-// QuickBooks bill payments after PAYMENT_COMPLETED (issue 39 item 8), against the simulator: every
+// QuickBooks bill payments after PAYMENT_COMPLETED, against the simulator: every
 // bill paid → SUCCESS with BillPayments and balances 0; one bill failing → PARTIAL_SUCCESS, retry →
 // SUCCESS, the simulator's log showing each bill paid once; a run started again after a crash pays
 // nothing twice; a company not connected → SKIPPED; the retry's refusals and roles. The approvals

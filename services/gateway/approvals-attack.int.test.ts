@@ -1,4 +1,4 @@
-// Approvals under attack (issue 36 §1, §2, §3, §5), through the running product's own calls:
+// Approvals under attack, through the running product's own calls:
 // hostile QuickBooks bills are cleaned or refused before an event, a command on an approval its read
 // model does not hold is refused, dual control covers every bill it approves, the creator may not
 // approve by default, and staff see and act only on the companies they are assigned to.

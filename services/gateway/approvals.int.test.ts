@@ -1,4 +1,4 @@
-// Bill approvals through the product's own calls against the QuickBooks simulator (issue 12): the
+// Bill approvals through the product's own calls against the QuickBooks simulator: the
 // /bills list, creation with the QuickBooks snapshot (unchanged when QuickBooks changes), one open
 // approval per bill, the duplicate guard and its recorded confirmation, approve (subset), reject,
 // update, recipients, delete, history, stats, CSV export, the invoice PDF, segregation of duties,
@@ -69,7 +69,7 @@ async function connectCompany(name: string, realmIndex: number) {
     app: qbApp,
     realmIndex,
   });
-  // These tests predate the defaults of issue 36 (creator may not approve, assigned staff only) and
+  // These tests leave aside the policy defaults (creator may not approve, assigned staff only) and
   // act as one admin or as unassigned staff: their companies turn both off, on record. The defaults
   // themselves are tested in 'segregation of duties' and in approvals-attack.int.test.ts.
   const policy = await api(t.url, 'PUT', `/api/bill-approval/policies/${id}`, {
@@ -261,7 +261,7 @@ describe('creating approvals', () => {
       VendorRef: { value: paidBill.VendorRef.value },
       PayType: 'Check',
       CheckPayment: { BankAccountRef: { value: realm.accounts.find((x) => x.AccountType === 'Bank')!.Id } },
-      // Intuit requires TotalAmt on a BillPayment (issue 37 §8).
+      // Intuit requires TotalAmt on a BillPayment.
       TotalAmt: paidBill.TotalAmt,
       Line: [{ Amount: paidBill.TotalAmt, LinkedTxn: [{ TxnId: paidBill.Id, TxnType: 'Bill' }] }],
     });
@@ -309,7 +309,7 @@ describe('creating approvals', () => {
   });
 });
 
-describe('QuickBooks as Intuit answers: quotes in queries, inactive vendors (issue 37 §1, §4)', () => {
+describe('QuickBooks as Intuit answers: quotes in queries, inactive vendors', () => {
   let other: { id: number; realmId: string };
   let otherRealm: Realm;
   const simPost = (path: string, body: unknown) =>

@@ -299,7 +299,7 @@ describe('role matrix: every Companies call, every role, and no token', () => {
       ['POST', BASE, { name: 'Nobody Co' }],
       ['PUT', `${BASE}/${id}`, { name: 'Matrix Inc' }],
       ['PUT', `${BASE}/${id}/assignments`, { managerId: ids.manager }],
-      // Cleared: a reference must be one of the company's QuickBooks bank accounts (issue 37), and this
+      // Cleared: a reference must be one of the company's QuickBooks bank accounts, and this
       // company is not connected (the check has its own test in quickbooks-connection-edges).
       ['PUT', `${BASE}/${id}/payment-account`, { qbPaymentAccountReference: null }],
       ['PUT', `${BASE}/${id}/nacha-config`, nacha()],

@@ -1,4 +1,4 @@
-// Least privilege on company data (issue 36 item 4): companies are ADMIN's (spec 1 §2, §6); a
+// Least privilege on company data: companies are ADMIN's; a
 // MODERATOR or USER reads a company's id and name only (the approvals, /bills and vendors pickers),
 // a MODERATOR also its QuickBooks connection status (the vendors sync offers connected companies).
 // Every other field is tested one by one over REST (absent) and GraphQL (refused), for both lower
@@ -318,7 +318,7 @@ describe('GraphQL: a company as each role reads it', () => {
     const probing = pushes(tokens[role], 'companyTaxId');
     await Promise.all([admin.connected, lower.connected, probing.connected]);
     await new Promise((r) => setTimeout(r, 200));
-    // A change each run: another payment account (one of the realm's two bank accounts, issue 37).
+    // A change each run: another payment account (one of the realm's two bank accounts).
     const edit = await api(t.url, 'PUT', `${BASE}/${companyId}/payment-account`, {
       body: { qbPaymentAccountReference: role === 'MODERATOR' ? '1' : '2' },
       token: tokens.ADMIN,

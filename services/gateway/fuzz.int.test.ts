@@ -1,4 +1,4 @@
-// Hostile input (issue 9, item 3): a fast-check fuzz over every /api operation in the OpenAPI
+// Hostile input: a fast-check fuzz over every /api operation in the OpenAPI
 // document and every GraphQL Query and Mutation field. As an ADMIN (the most permissive role), no
 // input may answer 5xx, every 4xx is the spec's envelope, and a refused call appends no event.
 // Routes and fields are read from the running product, so later ones are covered without edits.

@@ -1,4 +1,4 @@
-// GraphiQL works with no internet (issue 9, item 4): the page at GET /graphql names only files this
+// GraphiQL works with no internet: the page at GET /graphql names only files this
 // server sends, and each of them (the bundle, its styles, Monaco's workers) answers 200.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';

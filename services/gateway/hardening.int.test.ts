@@ -1,4 +1,4 @@
-// Hostile input at the gateway (issue 9, item 3: GraphQL and transport), against a real gateway,
+// Hostile input at the gateway (GraphQL and transport), against a real gateway,
 // Postgres and Redis: operation limits over HTTP and graphql-ws, no suggestions, no introspection
 // when signed out, CORS only for our own and configured origins, WebSocket message caps, body
 // limits per route, security headers and no-store, and /metrics off the public port.

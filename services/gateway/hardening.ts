@@ -1,4 +1,4 @@
-// Hostile-input limits of the gateway (issue 9, item 3: GraphQL and transport), kept out of
+// Hostile-input limits of the gateway (GraphQL and transport), kept out of
 // server.ts so that the server reads as wiring: GraphQL limits and error hygiene, CORS on /graphql,
 // security headers and no-store, body limits per route, WebSocket message caps, and /metrics off
 // the public port.

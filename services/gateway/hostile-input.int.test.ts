@@ -1,4 +1,4 @@
-// Hostile input and password checks (issue 9, item 3), through the REST adapter as a client sends
+// Hostile input and password checks, through the REST adapter as a client sends
 // them: each is refused with the spec's envelope, changes nothing, and leaves no claim behind.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';

@@ -1,4 +1,4 @@
-// Invisible (format) characters in typed text, through the REST adapter (issue 36, item 7a): a name
+// Invisible (format) characters in typed text, through the REST adapter: a name
 // that differs from a taken one only by them is taken, and a value made only of them is blank.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';

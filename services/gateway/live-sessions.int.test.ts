@@ -1,4 +1,4 @@
-// Live streams do not outlive access (issue 9, item 3): a socket ends with its session (sign-out, a
+// Live streams do not outlive access: a socket ends with its session (sign-out, a
 // password change elsewhere, an admin's reset, deletion) and with its token; GraphQL over SSE is not
 // served at all; and `login` over graphql-ws counts against the caller's address like over HTTP.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

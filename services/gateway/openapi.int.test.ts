@@ -1,4 +1,4 @@
-// The REST contract (issue 9, item 4): GET /api/openapi.json is valid OpenAPI 3, generated from the
+// The REST contract: GET /api/openapi.json is valid OpenAPI 3, generated from the
 // zod contracts, and has a complete entry for every /api route the gateway registers; /api/docs
 // shows it from our own assets. Documenting a route changes none of its answers.
 import { validate } from '@readme/openapi-parser';

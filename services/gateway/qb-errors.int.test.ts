@@ -1,4 +1,4 @@
-// QuickBooks' errors as Intuit answers them, through the product (issue 37 items 3 and 10): a 401 is
+// QuickBooks' errors as Intuit answers them, through the product: a 401 is
 // refreshed once and retried, a second one marks the connection; `invalid_client` keeps the grant
 // and says the app's credentials are wrong; 403 (3100) and the XML answer of a wrong realm are
 // read; every error keeps Intuit's intuit_tid; a 5xx in a job is retried with backoff; and forty
@@ -115,7 +115,7 @@ describe('401s', () => {
   });
 
   it('marks the connection as needing attention when the refreshed token is refused too', async () => {
-    // /bills lists QuickBooks' bills once, then asks CDC for changes (issue 37 item 7): either refused.
+    // /bills lists QuickBooks' bills once, then asks CDC for changes: either refused.
     await simPost('/__sim/faults', {
       rules: [{ path: '/(query|cdc)$', realmId: a.realmId, kind: 'unauthorized', count: 2 }],
     });

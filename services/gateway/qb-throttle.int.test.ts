@@ -1,4 +1,4 @@
-// QuickBooks' throttles through the product (issue 37 items 2 and 10): a 1,000-vendor sync that meets
+// QuickBooks' throttles through the product: a 1,000-vendor sync that meets
 // Intuit's limit waits it out (BullMQ delays the job, its progress says "waiting") and goes on
 // from the page it stopped at; twenty syncs asked for at once run as one; and two processes that
 // call one realm share one limiter in Redis, so together they stay within Intuit's limits.

@@ -1,4 +1,4 @@
-// The /bills screen from a copy of the company's QuickBooks bills (issue 37 item 7): the first view
+// The /bills screen from a copy of the company's QuickBooks bills: the first view
 // reads the bills once, later views ask QuickBooks nothing while the copy is fresh, a refresh
 // (?refresh=true) asks CDC only and shows what changed there (a paid bill, a deleted one), and a
 // create reads only the bills it names.

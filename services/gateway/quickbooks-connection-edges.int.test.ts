@@ -1,4 +1,4 @@
-// The QuickBooks connection's edges against the simulator (issue 37 items 5 and 9), through the
+// The QuickBooks connection's edges against the simulator, through the
 // product's REST calls: one realm per company (refused with the holder's name, also when two
 // callbacks race), a callback whose realmId was edited by hand, an abandoned OAuth start with a
 // wrong secret, the callback URL's host, the payment account among the realm's bank accounts, and

@@ -1,4 +1,4 @@
-// The refresh token's hard expiry (issue 37 item 6) against the simulator: the client asks Intuit for
+// The refresh token's hard expiry against the simulator: the client asks Intuit for
 // it (includeRefreshTokenHardExpiresIn), the product stores it and the token status says when the
 // company must consent again; the refresh job records a warning once it is less than a week away.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// QuickBooks webhooks (issue 37 item 7): POST /api/quickbooks/webhook checks Intuit's
+// QuickBooks webhooks: POST /api/quickbooks/webhook checks Intuit's
 // `intuit-signature` (base64 HMAC-SHA256 of the raw body with the app's verifier token), refuses a
 // bad one with 401 changing nothing, and queues the incremental vendor sync (CDC only) for the
 // companies of the realms named, once per notification however often Intuit delivers it.

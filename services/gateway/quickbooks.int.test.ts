@@ -51,7 +51,7 @@ async function connect(name: string, creds = app, realmIndex = 0) {
   const authUrl = start.body.data.authUrl as string;
   expect(authUrl.startsWith(`${sim.url}/connect/oauth2?`)).toBe(true);
   const page = await (await fetch(authUrl)).text();
-  // One realm per company (issue 37): each company here takes a realm of its own.
+  // One realm per company: each company here takes a realm of its own.
   const form = [...page.matchAll(/<form method="post" action="([^"]+)">(.*?)<\/form>/gs)][realmIndex];
   const fields = Object.fromEntries(
     [...form[2].matchAll(/name="([^"]+)" value="([^"]*)"/g)].map((m) => [m[1], m[2].replace(/&#38;/g, '&')]),

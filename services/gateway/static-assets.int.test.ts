@@ -1,4 +1,4 @@
-// The built web app as the gateway sends it (issue 8, performance): hashed assets precompressed
+// The built web app as the gateway sends it: hashed assets precompressed
 // (brotli, gzip) by Accept-Encoding and cached immutable for a year; index.html, also as the SPA
 // fallback of client routes, revalidated on every load.
 import { readFileSync } from 'node:fs';

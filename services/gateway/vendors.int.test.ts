@@ -1,4 +1,4 @@
-// Vendors through the product's own calls against the QuickBooks simulator (issue 11): the sync job
+// Vendors through the product's own calls against the QuickBooks simulator: the sync job
 // (with live progress, a 429 burst, and a second run that changes nothing), bank details with the
 // bank's rules, masked reads, unmasks on record (and refused, unrecorded, for USER), clear, batch,
 // missing banking, ACH status, CSV export and import (good, partial, hostile), role checks on
@@ -225,7 +225,7 @@ describe('vendor sync', () => {
   });
 
   it('a vendor made inactive (or deleted) in QuickBooks shows inactive after one sync, and active again after another', async () => {
-    // Intuit answers `select * from Vendor` with active vendors only (issue 37 §1): the sync asks for
+    // Intuit answers `select * from Vendor` with active vendors only: the sync asks for
     // both, so the vendors QuickBooks had inactive from the start are here, inactive.
     const qbRealm = sim.realms().find((r) => r.realmId === realmId)!;
     const seededInactive = qbRealm.vendors.filter((v) => !v.Active).map((v) => v.Id);

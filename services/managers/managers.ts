@@ -152,7 +152,7 @@ export async function searchManagers(
   return rows.map(toManagerDto);
 }
 
-/** A user may be linked when they exist, are not deleted and are active (issue 10). */
+/** A user may be linked when they exist, are not deleted and are active. */
 async function requireLinkableUser(app: AppServices, userId: number) {
   const user = await app.db
     .selectFrom('users')

@@ -1,4 +1,4 @@
-// Bill approvals (spec 2 §2–§7; issue 12): created from a company's QuickBooks bills (snapshotted),
+// Bill approvals: created from a company's QuickBooks bills (snapshotted),
 // approved (a subset), rejected, expired by a delayed job, deleted; one open approval per bill, a
 // duplicate-bill guard and a per-company segregation-of-duties policy.
 import { approvalPoliciesProjection } from '../../projections/approvals/approval-policies.js';

@@ -1,5 +1,5 @@
 // Managers (spec 2 §2–§7): contact records an ADMIN keeps, each linked to at most one user account.
-// Every company is assigned one (issue 10).
+// Every company is assigned one.
 import type pg from 'pg';
 import { managersProjection } from '../../projections/managers/managers.js';
 import * as managerCommands from '../../schema/managers/commands.js';

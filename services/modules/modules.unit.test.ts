@@ -110,7 +110,7 @@ describe('the modules', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('cap every string of every command contract (input rules, issue 9)', () => {
+  it('cap every string of every command contract (input rules)', () => {
     expect(commandContracts.length).toBeGreaterThan(5);
     const uncapped: string[] = [];
     const walk = (node: unknown, at: string) => {

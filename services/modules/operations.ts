@@ -1,4 +1,4 @@
-// Health and the operations page (spec 1 §7 System health; issue 8's operations page): queues,
+// Health and the operations page: queues,
 // consumers of the log, parked events. Reads the core's own state: no aggregate, no read model.
 import { ADMIN_ONLY } from '../auth/permissions.js';
 import '../gateway/graphql/types/operations.js';

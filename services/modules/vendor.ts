@@ -1,4 +1,4 @@
-// Vendors (spec 2 §2–§7; issue 11): synced from a company's QuickBooks, with the bank details
+// Vendors: synced from a company's QuickBooks, with the bank details
 // Billflow keeps for ACH. ADMIN and MODERATOR work with them; only they may see numbers unmasked.
 import type pg from 'pg';
 import { bankingChangesProjection } from '../../projections/vendors/banking-changes.js';

@@ -1,4 +1,4 @@
-// Personal data out of the immutable log (issue 9, item 1), on the whole product: what the log
+// Personal data out of the immutable log, on the whole product: what the log
 // holds after real commands, and what forgetting a user does to the log, the keys and every read
 // model, including a rebuild after it.
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// A per-company copy of its QuickBooks bills and their vendors (issue 37 item 7): the /bills screen
+// A per-company copy of its QuickBooks bills and their vendors: the /bills screen
 // reads it instead of asking QuickBooks on every view. A full read fills it once; after that CDC
 // (`/cdc?entities=Bill,Vendor&changedSince=`) keeps it fresh: changed rows replaced, deleted bills
 // dropped. Rows are stored as QuickBooks sent them, made safe for jsonb only (a NUL or a lone

@@ -1,4 +1,4 @@
-// The client's BillPayment write path against the QuickBooks simulator (issue 37, item 8): typed,
+// The client's BillPayment write path against the QuickBooks simulator: typed,
 // TotalAmt required, requestid of at most 50 characters refused in code, the same requestid answered
 // once (a retried 5xx pays once), a stale SyncToken (5010) its own error, one chosen bill failed by
 // a fault rule while the others are paid.

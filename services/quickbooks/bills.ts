@@ -41,7 +41,7 @@ const text = (v: unknown, max = 500) => cleanQbText(v, max);
 
 /**
  * Why Billflow cannot put this QuickBooks bill in an approval, or null: its ids are not QuickBooks
- * ids, or an amount is not one an ACH payment can carry (issue 36 §1).
+ * ids, or an amount is not one an ACH payment can carry.
  */
 export function billProblem(b: QbBill): string | null {
   if (!cleanQbId(b.VendorRef?.value)) return 'its vendor reference is not a QuickBooks id';

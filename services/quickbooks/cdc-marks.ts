@@ -1,4 +1,4 @@
-// Where a company's incremental QuickBooks read goes on (issue 37 item 7): per company, realm and
+// Where a company's incremental QuickBooks read goes on: per company, realm and
 // entity, QuickBooks' own time at the start of the last successful read. The next read asks Change
 // Data Capture for what changed since (`/cdc?entities=…&changedSince=`), while the mark is within
 // Intuit's 30-day look-back; without one (or an older one) it reads everything again.

@@ -1,4 +1,4 @@
-// QuickBooks answers are input like a form (issue 36 §1): text is cleaned and amounts are checked
+// QuickBooks answers are input like a form: text is cleaned and amounts are checked
 // before anything from QuickBooks enters an event or an answer. A NUL byte or a lone surrogate in a
 // document number once made the approvals projection park an approval that was still approvable,
 // and 9e15 overflowed its numeric column; a right-to-left override showed "INV-\u202Egpj.exe" as

@@ -1,4 +1,4 @@
-// The QuickBooks client's reading of failures (issue 37 item 3): no answer (a time-out, a refused
+// The QuickBooks client's reading of failures: no answer (a time-out, a refused
 // connection) is a transient QbApiError with status 0, which a job retries with backoff; Intuit's
 // XML faults and the lowercase `fault` are read with their code and Detail; and every answer's
 // intuit_tid stays in the error's message.

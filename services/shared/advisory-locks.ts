@@ -14,4 +14,4 @@ export const APPEND_LOCK_CLASS = 7262;
 // by a 64-bit hash of the consumer's name (services/consumers/lease.ts, `lockKey`).
 // The per-realm QuickBooks refresh lock (formerly class 7263 here) is a Redis lock
 // (services/companies/quickbooks-refresh.ts withRefreshLock): waiting on pg_advisory_lock held a pooled connection
-// and starved the pool under parallel requests (issue 37 item 10). 7263 stays unused.
+// and starved the pool under parallel requests. 7263 stays unused.

@@ -1,4 +1,4 @@
-// Sessions end everywhere (issue 9, item 3): sign-out ends the access token with the session,
+// Sessions end everywhere: sign-out ends the access token with the session,
 // a password change ends every other session, and a session has an absolute end.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';

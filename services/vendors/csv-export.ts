@@ -1,5 +1,5 @@
-// The vendors as CSV (spec 2 §7 Vendors): what an import (csv-import.ts) reads back once the masked
-// numbers are filled in, or as it is when an ADMIN exported the full numbers (on record: issue 38).
+// The vendors as CSV: what an import (csv-import.ts) reads back once the masked numbers are filled
+// in, or as it is when an ADMIN exported the full numbers (an unmasked export is on record).
 import { stringify as stringifyCsv } from 'csv-stringify/sync';
 import { sql } from 'kysely';
 import { VendorExportInput } from '../../schema/vendors/commands.js';

@@ -1,4 +1,4 @@
-// QuickBooks webhooks (issue 37 item 7): Intuit POSTs what changed in a company, signed with the
+// QuickBooks webhooks: Intuit POSTs what changed in a company, signed with the
 // app's verifier token (`intuit-signature`: base64 HMAC-SHA256 of the raw body). The payload names
 // realms and entity ids only, so each named realm's company gets the same incremental sync a person
 // asks for (CDC since the last one). The same notification delivered twice queues nothing twice.

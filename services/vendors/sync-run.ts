@@ -124,7 +124,7 @@ export async function runVendorSync(
                 companyId,
                 qbVendorId: v.Id,
                 vendor: {
-                  // QuickBooks answers are input: cleaned before they enter the event (issue 36 §1).
+                  // QuickBooks answers are input: cleaned before they enter the event.
                   name:
                     cleanQbText(v.DisplayName, 255) ?? cleanQbText(v.CompanyName, 255) ?? `Vendor ${v.Id}`,
                   email: cleanQbText(v.PrimaryEmailAddr?.Address, 254),
@@ -150,7 +150,7 @@ export async function runVendorSync(
         await report();
       }
     };
-    // Incremental (issue 37 item 7): a whole-company sync after a successful one asks QuickBooks'
+    // Incremental: a whole-company sync after a successful one asks QuickBooks'
     // Change Data Capture for the vendors changed since that one started, and lists nothing.
     const mark =
       sync.offset === 0 && !run.resume ? await marks.since(companyId, realmId, 'Vendor', Date.now()) : null;

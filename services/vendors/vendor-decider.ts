@@ -1,4 +1,4 @@
-// The vendor aggregate as a decider (spec 2 §3, §4; issue 11): created and changed by syncs from
+// The vendor aggregate as a decider: created and changed by syncs from
 // QuickBooks, bank details set and cleared by staff, unmasks recorded. Pure: times come on the command.
 import {
   type AccountType,

@@ -66,7 +66,7 @@ export const vendorSyncDecider = {
     if (command.type === 'RequestVendorSync') {
       const { syncId, companyId, limit, offset, now } = command;
       // One sync of a company at a time: a request while the same sync is queued or running joins
-      // it (issue 37 item 10: twenty at once ran twenty jobs against one realm's budget). A sync
+      // it (twenty at once ran twenty jobs against one realm's budget). A sync
       // requested over SYNC_COALESCE_MS ago no longer holds new ones back (its job may be lost).
       if (joinedSync(state, limit, offset, now)) return [];
       return [{ type: 'VendorSyncRequested', data: { syncId, companyId, limit, offset, at: now } }];

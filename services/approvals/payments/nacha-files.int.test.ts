@@ -1,4 +1,4 @@
-// Stored NACHA files and the company's key (issue 39 item 4): a file opens with the company's key
+// Stored NACHA files and the company's key: a file opens with the company's key
 // only, bound to its own id; `npm run rotate-key` re-wraps the subject keys and leaves the ciphertext,
 // so every stored file still opens under the new ENCRYPTION_KEY; forgetting the company deletes its
 // key and its files can never be read again.

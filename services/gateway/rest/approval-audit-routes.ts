@@ -1,4 +1,4 @@
-// The approvals' audit calls (issue 40): an approval as it stood after any event of its stream (time
+// The approvals' audit calls: an approval as it stood after any event of its stream (time
 // travel), and its audit bundle as a file. Thin, like approval-routes.ts: parse the path and query,
 // call the application function.
 import type { FastifyInstance } from 'fastify';

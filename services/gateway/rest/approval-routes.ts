@@ -1,4 +1,4 @@
-// /api/bill-approval/* (spec 2 §7 Approvals; issue 12). Thin: parse the path, query or body, call the
+// /api/bill-approval/*. Thin: parse the path, query or body, call the
 // application function. Routes with a fixed path come before /:id.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';

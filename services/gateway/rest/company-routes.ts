@@ -1,5 +1,5 @@
 // /api/company/* (spec 1 §7 Companies). Thin: parse the path and query, call the application function.
-// The QuickBooks calls of the same base path come with the connection (issue 10 item 2).
+// The QuickBooks calls of the same base path come with the connection.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { Company, CompanyRead } from '../../../schema/companies/answers.js';

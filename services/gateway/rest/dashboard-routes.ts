@@ -1,4 +1,4 @@
-// /api/dashboard/stats (spec 1 §7 Dashboard), and a company's activity (issue 38 item 7), under the
+// /api/dashboard/stats, and a company's activity, under the
 // company's path but read from this module's activity feed.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// POST /api/quickbooks/webhook (issue 37 item 7): Intuit's change notifications. Public (Intuit
+// POST /api/quickbooks/webhook: Intuit's change notifications. Public (Intuit
 // calls it); the `intuit-signature` over the raw body is the authentication, so this route reads
 // its body as bytes. Not configured (no QBO_WEBHOOK_VERIFIER_TOKEN): 404.
 import type { FastifyInstance, FastifySchema } from 'fastify';

@@ -102,7 +102,7 @@ export function userRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) 
       return ok(reply, null, { message: 'User deleted successfully' });
     },
   );
-  // Not in the spec: erasing a deleted user's personal data (issue 9, docs/OPERATIONS.md).
+  // Erasing a deleted user's personal data (docs/OPERATIONS.md).
   server.post<IdParams>(
     '/api/user/users/:id/forget',
     {

@@ -1,4 +1,4 @@
-// /api/vendors/* (spec 2 §7 Vendors; issue 11). Thin: parse the path, query, body or upload, call
+// /api/vendors/*. Thin: parse the path, query, body or upload, call
 // the application function. Routes with a fixed path come before /:id.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';

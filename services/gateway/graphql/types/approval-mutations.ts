@@ -1,4 +1,4 @@
-// The approvals' mutations (spec 2 §7 Approvals; issue 12): create, update, delete, approve a subset,
+// The approvals' mutations: create, update, delete, approve a subset,
 // reject, recipients, the bulk actions and the company's policy.
 import { approveApproval } from '../../../approvals/approve.js';
 import { bulkApproveApprovals, bulkRejectApprovals } from '../../../approvals/bulk.js';

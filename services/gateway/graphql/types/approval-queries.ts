@@ -1,4 +1,4 @@
-// The approvals' queries (spec 2 §7 Approvals; issue 12): the list, one approval, its history,
+// The approvals' queries: the list, one approval, its history,
 // stats, the /bills candidates, the manager picker, the CSV export, the policy and the dashboard's
 // chart.
 
