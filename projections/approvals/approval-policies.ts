@@ -1,4 +1,4 @@
-// The companies' approval policies as a read model (issue 12 §7, issue 36): one row per company
+// The companies' approval policies as a read model: one row per company
 // that ever set one; a company without a row has the default (DEFAULT_POLICY). The staff scope
 // (services/app/staff-scope.ts) reads assigned_staff_only here. The decider judges from the policy's own stream; this table only lets the
 // approval reads say, per viewer, whether they may approve and why not, without a stream read per

@@ -1,4 +1,4 @@
-// The approvals read model (spec 2 §3 Approval; issue 12): one row per approval with what the list,
+// The approvals read model: one row per approval with what the list,
 // its stats and the detail need. Names (company, manager, creator, approver) are not copied: the
 // reads join the companies, managers and users read models, so a rename shows everywhere and no
 // person's name or e-mail is kept twice. The bills snapshot is kept without the vendors' e-mail and

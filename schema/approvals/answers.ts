@@ -1,4 +1,4 @@
-// Every answer of the approvals module, written once (issue 38 item 1). The application's answer
+// Every answer of the approvals module, written once. The application's answer
 // types are `z.infer` of these (services/approvals/), the REST routes document them as they
 // are (OpenAPI components for the named ones), and the GraphQL types derive their fields from them
 // or are held to them by services/gateway/graphql/answers-approvals.unit.test.ts.

@@ -1,4 +1,4 @@
-// Inputs of the approval calls (spec 2 §5, §7 Approvals; issue 12), REST bodies and GraphQL args alike.
+// Inputs of the approval calls, REST bodies and GraphQL args alike.
 import { z } from 'zod';
 import { MAX_ROW_ID } from '../shared/ids.js';
 import { plainText } from '../shared/text-rules.js';
@@ -189,7 +189,7 @@ export const ManagerOptionsInput = z.object({ companyId: optional(id) });
 
 export const BillsForApprovalInput = z.object({
   companyId: id,
-  // The list is served from a copy kept fresh by QuickBooks' CDC (issue 37 item 7): true asks CDC now.
+  // The list is served from a copy kept fresh by QuickBooks' CDC: true asks CDC now.
   refresh: z
     .preprocess(
       (v) => (v === 'true' || v === true ? true : v === 'false' || v === false ? false : v),

@@ -1,4 +1,4 @@
-// Bill approval events (spec 2 §3 Approval, §4; issue 12). An approval is a stream per approval
+// Bill approval events. An approval is a stream per approval
 // (`approval-<uuid>`); the bills it holds are claimed on the company's `approvalbills-<companyId>`
 // stream (a bill is in at most one open approval), and the company's segregation-of-duties policy
 // lives on `approvalpolicy-<companyId>`.

@@ -160,7 +160,7 @@ export const companyEvents = {
     schema: z.object({ companyId, key: z.string(), at: z.string() }),
   },
   /**
-   * In the `qbrealms` stream: one QuickBooks realm belongs to one company at a time (issue 37 item 9),
+   * In the `qbrealms` stream: one QuickBooks realm belongs to one company at a time,
    * decided there so two racing callbacks cannot both connect it. `companyName` names the holder in
    * the refusal another company gets.
    */

@@ -1,4 +1,4 @@
-// Every answer of the dashboard, written once (issue 38 item 1): the application's types are
+// Every answer of the dashboard, written once: the application's types are
 // `z.infer` of these (services/app/dashboard.ts, the chart in services/app/approvals.ts), REST
 // documents them, and the GraphQL types are derived from them and held to them by
 // services/gateway/graphql/answers-approvals.unit.test.ts.

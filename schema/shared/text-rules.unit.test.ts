@@ -1,4 +1,4 @@
-// Invisible (format, Unicode Cf) characters at the edges of typed text (issue 36, item 7a): a value
+// Invisible (format, Unicode Cf) characters at the edges of typed text: a value
 // made only of them is blank, and they do not survive at the edges; emoji sequences that need them
 // inside (ZWJ) or at the end (tag sequences) stay whole.
 import { describe, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// Inputs of the vendor calls (spec 2 §5 Vendor banking, §7 Vendors, §9; issue 11), REST and GraphQL
+// Inputs of the vendor calls, REST and GraphQL
 // alike. Bank details pass the form's rules and the ABA check digit (reference/nacha.md).
 import { z } from 'zod';
 import { routingCheckDigitOk } from '../companies/commands.js';

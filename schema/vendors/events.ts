@@ -1,4 +1,4 @@
-// Vendor aggregate events (spec 2 §3 Vendor; issue 11). A vendor comes from a company's QuickBooks
+// Vendor aggregate events. A vendor comes from a company's QuickBooks
 // (VendorSynced) and carries the bank details Billflow keeps for ACH (QuickBooks exposes none for US
 // vendors). Stream `vendor-<companyId>-<qbVendorId>`: a sync that races another finds the stream.
 // The vendor's name, e-mail, phone and bank numbers are sealed with the vendor's data key; the read

@@ -1,4 +1,4 @@
-// The payment process managers (issue 39; docs/ARCHITECTURE.md "Payments"):
+// The payment process managers (docs/ARCHITECTURE.md "Payments"):
 // - `payments` (queue `payments`, from the beginning of the log): an approved approval asks for its
 //   file (request-nacha), a request is generated (generate-nacha), a completed payment starts the
 //   QuickBooks bill payments (start-qb-sync), and each run pays its bills (pay-bills).

@@ -45,7 +45,7 @@ export async function syncVendorsJob(app: AppServices, job: Job, token?: string)
         return new Date(Date.now() + base * 2 ** job.attemptsMade);
       },
     });
-    // The company's copy of its open bills follows (issue 37 item 7); best effort: a view refreshes it too.
+    // The company's copy of its open bills follows; best effort: a view refreshes it too.
     if (result.error === null)
       await refreshBillCopyIfKept(app, d.companyId, ctx).catch((err) =>
         app.log.warn({ companyId: d.companyId, error: String(err) }, 'bill copy refresh after a sync failed'),
