@@ -1,4 +1,4 @@
-// The Approvals reads and writes (spec 2 §7 Approvals; issue 12) as GraphQL documents: list, stats,
+// The Approvals reads and writes as GraphQL documents: list, stats,
 // detail, history, the /bills candidates and manager picker, create, edit, approve a subset, reject,
 // delete, bulk approve and reject, and the company's segregation-of-duties policy. The answer types
 // come from the documents. Writes and `approvalChanged` pushes re-read the list, its stats and an

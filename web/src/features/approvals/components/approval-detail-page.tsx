@@ -1,4 +1,4 @@
-// /approvals/{id} (spec 2 §2 Approval detail; issue 12): header with badges and age, Refresh, Edit,
+// /approvals/{id}: header with badges and age, Refresh, Edit,
 // Approve (a subset of the bills) and Reject (the dialog's rules) for staff on PENDING; the cards of
 // the spec; segregation of duties on screen: whether the viewer may approve, and why not, comes from
 // the server (the same rule its decider applies). Live: a change of this approval anywhere, or of its

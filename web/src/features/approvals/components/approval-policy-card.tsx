@@ -1,4 +1,4 @@
-// The company's approval policy (ADMIN; issue 12 §7, issue 36): the creator may not approve (on by
+// The company's approval policy (ADMIN): the creator may not approve (on by
 // default), an amount above which a second, different approver must approve, and whether only the
 // staff assigned to the company see and act on its approvals (on by default).
 import { useEffect, useState } from 'react';

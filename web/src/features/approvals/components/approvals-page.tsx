@@ -1,4 +1,4 @@
-// /approvals (spec 2 §2 Approvals list; issue 12): five stat cards and the bill figures, filters
+// /approvals: five stat cards and the bill figures, filters
 // behind a toggle, a sortable server-paged table (the shared DataList) with row approve/reject for
 // staff, a row menu, bulk approve and reject of the selected PENDING rows with a result per row, and
 // the paging footer. Export CSV downloads the server's export with the filters in force. A row's

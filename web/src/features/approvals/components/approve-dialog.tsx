@@ -1,4 +1,4 @@
-// Approve with the approved subset of the approval's bills (at least one; issue 12).
+// Approve with the approved subset of the approval's bills (at least one).
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';

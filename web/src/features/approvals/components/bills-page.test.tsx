@@ -1,7 +1,7 @@
 // /bills in jsdom against the typed fake GraphQL server: a MODERATOR picks a manager from the staff
 // picker (never the ADMIN-only managers list), a company's many bills are paged, the selection
 // outlives the page, and a bill refused as already in an open approval leaves the selection, is not
-// counted, and leaves Create disabled when nothing that may go remains (issue 38 item 7); while
+// counted, and leaves Create disabled when nothing that may go remains; while
 // QuickBooks asks to wait, a calm notice says the bills are Billflow's copy and as of when.
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

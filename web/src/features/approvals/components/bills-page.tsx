@@ -1,4 +1,4 @@
-// /bills (issue 12 §1; spec 1 §2 quick action): a company's open QuickBooks bills with vendor, document
+// /bills (also the company's quick action): a company's open QuickBooks bills with vendor, document
 // number, due date, amount, banking readiness, an open approval and the possible-duplicate flag;
 // select bills, choose a manager and a priority, create the approval. A possible duplicate needs an
 // explicit confirmation, which the server records. ADMINs also set the company's approval policy.

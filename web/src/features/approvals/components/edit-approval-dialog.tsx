@@ -1,4 +1,4 @@
-// 'Edit Approval' (issue 12, update while PENDING): priority, manager (the staff picker's ACTIVE
+// 'Edit Approval' (update while PENDING): priority, manager (the staff picker's ACTIVE
 // managers) and recipients (comma- or line-separated e-mails, checked as the server checks them).
 // Only what changed is sent; the server's refusal is shown in a toast and the dialog stays open.
 import { useEffect, useState } from 'react';

@@ -23,7 +23,7 @@ describe('approval rules', () => {
     expect(formatCurrency(1234.5)).toBe('$1,234.50');
     expect(formatCurrency(0)).toBe('$0.00');
     expect(formatCurrency(Number.NaN)).toBe('$0.00');
-    // The reader's locale (issue 38 item 7: '$4693.45' was shown as the server wrote it).
+    // In the reader's locale, not as the server writes the number ('$4693.45').
     expect(formatCurrency(4693.45, 'USD', 'de-DE')).toBe('4.693,45\u00a0$');
     expect(formatCurrency(4693.45, 'EUR', 'en-US')).toBe('€4,693.45');
     expect(percent(1, 3)).toBe(33);

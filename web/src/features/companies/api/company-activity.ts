@@ -1,4 +1,4 @@
-// A company's Recent Activity (issue 38 item 7): its lines, newest first, as a GraphQL document; the
+// A company's Recent Activity: its lines, newest first, as a GraphQL document; the
 // live feed of that company's lines (`activityAdded(companyId)`) re-reads it through the cache
 // (lib/cache-rules.ts).
 import { graphql, type ResultOf } from '../../../lib/graphql';

@@ -1,4 +1,4 @@
-// The company detail's Recent Activity (issue 38 item 7): its approvals and its own changes, newest
+// The company detail's Recent Activity: its approvals and its own changes, newest
 // first, 20 at a time with "Show more". A new line of this company arrives by `activityAdded`, whose
 // push re-reads the list through the cache (lib/cache-rules.ts).
 import { useRef, useState } from 'react';

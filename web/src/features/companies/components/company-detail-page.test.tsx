@@ -1,7 +1,7 @@
-// The company detail over GraphQL (spec 1 §2): the company, its inline assignments (what a change
-// sends, and a long name cut inside its field with the whole name in the title, so the selects never
-// overlap: issue 38 item 7), a push re-reading the company, and its Recent Activity (issue 38 item 7:
-// the company's lines, "Show more", a push of a new line re-reading them).
+// The company detail over GraphQL: the company, its inline assignments (what a change sends, and
+// a long name cut inside its field with the whole name in the title, so the selects never overlap), a push
+// re-reading the company, and its Recent Activity (the company's lines, "Show more", a push of a new line
+// re-reading them).
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { MemoryRouter, Route, Routes } from 'react-router-dom';

@@ -54,7 +54,7 @@ export const userChoices = (users: readonly UserChoice[]): Choice[] =>
 /**
  * One assignment select; a current assignee missing from the choices still shows. A long name is cut
  * with an ellipsis inside the field (the whole name in its title), so two selects side by side never
- * overlap (issue 38 item 7).
+ * overlap.
  */
 export function AssignmentSelect({
   id,

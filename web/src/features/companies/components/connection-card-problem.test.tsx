@@ -1,4 +1,4 @@
-// The connection card when QuickBooks refuses the app's credentials (issue 37 item 3): the grant is
+// The connection card when QuickBooks refuses the app's credentials: the grant is
 // not lost, so the card says what the connection's recorded problem is (the app's client id or
 // secret), not that the company must connect again.
 import { cleanup, render, screen } from '@testing-library/react';

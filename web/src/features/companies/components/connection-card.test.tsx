@@ -1,4 +1,4 @@
-// The connection card's QuickBooks edges (issue 37 items 6 and 11): when re-consent will be needed
+// The connection card's QuickBooks edges: when re-consent will be needed
 // and the warning the refresh job records a week before, and a lost grant never shown as connected.
 import { cleanup, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';

@@ -132,7 +132,7 @@ describe('display rules', () => {
     expect(connectionState(realm, { data: ok, error: null, loading: false })).toBe('connected');
   });
 
-  it('never shows a lost grant as connected, even with a stored token not yet expired (issue 37)', () => {
+  it('never shows a lost grant as connected, even with a stored token not yet expired', () => {
     const data = {
       hasTokens: true,
       isExpired: false,

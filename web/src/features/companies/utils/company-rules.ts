@@ -186,7 +186,7 @@ export function connectionState(
 ): ConnectionState {
   if (!company.qbRealmId) return 'not-connected';
   // A grant QuickBooks no longer honours (revoked, expired, lost by Intuit) is never "connected",
-  // whatever the stored token's own expiry says (issue 37 item 11).
+  // whatever the stored token's own expiry says.
   if (company.qbConnectionStatus === 'disconnected') return 'reconnect';
   if (company.qbConnectionStatus === 'error') return 'attention';
   if (status.error && !status.data) return 'error';

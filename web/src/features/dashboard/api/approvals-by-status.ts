@@ -1,4 +1,4 @@
-// The approvals chart's read (issue 12 §8), apart from the dashboard's own documents: the chart is a
+// The approvals chart's read, apart from the dashboard's own documents: the chart is a
 // chunk of its own (React.lazy), and a module shared with the page would merge the two chunks.
 import { graphql, type ResultOf } from '../../../lib/graphql';
 

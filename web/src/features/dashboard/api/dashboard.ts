@@ -1,4 +1,4 @@
-// The dashboard's reads (spec 1 §3, §7; issue 12 §8), as GraphQL documents; the answer types come
+// The dashboard's reads, as GraphQL documents; the answer types come
 // from them. Pushes re-read them through the cache (lib/cache-rules.ts): an approval change moves the
 // Pending Approvals card and the chart together.
 import { graphql, type ResultOf } from '../../../lib/graphql';

@@ -1,4 +1,4 @@
-// Approvals by status over the last 30 days (issue 12 §8): stacked SVG bars, no chart library. Loaded
+// Approvals by status over the last 30 days: stacked SVG bars, no chart library. Loaded
 // with React.lazy from the dashboard so neither /login nor the dashboard's first paint carry it.
 // Live: any approval change re-reads it through the cache, with the dashboard's figures.
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';

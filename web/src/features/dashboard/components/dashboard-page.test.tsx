@@ -240,7 +240,7 @@ describe('DashboardPage', () => {
     ]);
   });
 
-  it("shows approvals' and companies' events with the sign-ins, a pushed approval on top (issue 38 item 7)", async () => {
+  it("shows approvals' and companies' events with the sign-ins, a pushed approval on top", async () => {
     const lines: ActivityItem[] = [
       {
         id: 'c1',
@@ -283,7 +283,7 @@ describe('DashboardPage', () => {
     ]);
   });
 
-  it('moves Pending Approvals as soon as an approval change is pushed (issue 38 item 7)', async () => {
+  it('moves Pending Approvals as soon as an approval change is pushed', async () => {
     let pending = 5;
     gql
       .on(DashboardStatsQuery, () => ({ dashboardStats: stats({ pendingApprovals: pending }) }))

@@ -1,4 +1,4 @@
-// Delete asks first (issue 10: the spec's list deleted without confirmation; a finance team expects one).
+// Delete asks first: a finance team expects a confirmation before a manager is gone.
 import { ConfirmActionDialog } from '../../../components/ui/confirm-action-dialog';
 import { useGqlMutation } from '../../../lib/use-graphql';
 import { DeleteManager, MANAGER_MESSAGES, type Manager } from '../api/managers';

@@ -1,4 +1,4 @@
-// The CSV import's outcome as the user reads it (spec 2 §8; issue 38 item 7): one vendor in the
+// The CSV import's outcome as the user reads it: one vendor in the
 // singular, one message per field for a row, and an exported file imported back says that the
 // export masks the numbers and how to get the full ones. The upload stays plain HTTP (a file).
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';

@@ -1,6 +1,6 @@
 // CSV import (spec 2 §2, §5, §8): pick a .csv under 5 MB, upload with a percentage, then the
 // outcome message and the first 10 row errors with a count of the rest. Rows whose numbers are
-// masked (an export masks them) say so, with how to get the full numbers (issue 38 item 7).
+// masked (an export masks them) say so, with how to get the full numbers.
 // Changes of an account held for a second look are counted apart: they are saved, not live.
 import { Upload } from 'lucide-react';
 import { useEffect, useState } from 'react';

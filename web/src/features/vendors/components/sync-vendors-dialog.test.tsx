@@ -1,5 +1,5 @@
 // The vendors sync as a MODERATOR sees it: the company list answers references (id, name and the
-// connection status; no realm id, issue 36 item 4), and the dialog still offers the connected ones.
+// connection status; no realm id), and the dialog still offers the connected ones.
 import { cleanup, render, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';

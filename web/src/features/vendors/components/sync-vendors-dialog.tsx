@@ -1,4 +1,4 @@
-// Sync from QuickBooks (spec 2 §2, §7; issue 11): pick a connected company, start the job, and
+// Sync from QuickBooks: pick a connected company, start the job, and
 // watch the bar fill as vendorSyncProgress reports. A poll of the sync covers a job that finished
 // before the subscription was up.
 import { useEffect, useState } from 'react';

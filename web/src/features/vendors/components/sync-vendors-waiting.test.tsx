@@ -1,4 +1,4 @@
-// A vendor sync that QuickBooks throttled (issue 37 item 2): the job waits out Intuit's window and
+// A vendor sync that QuickBooks throttled: the job waits out Intuit's window and
 // goes on, and the dialog says so with the count so far and when it goes on, instead of a bar that
 // seems stuck. Progress comes as vendorSyncProgress pushes through the GraphQL client.
 import { act, cleanup, render, screen, waitFor } from '@testing-library/react';

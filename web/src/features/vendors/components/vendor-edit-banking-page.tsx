@@ -61,7 +61,7 @@ function BankingForm({ vendor }: { vendor: VendorDetail }) {
       navigate(`/vendors/${vendor.id}`);
     } catch (err) {
       // A refusal that names its fields shows there, one message a field; only one without a field
-      // comes as a toast, so a value never gets two messages at once (issue 38 item 7).
+      // comes as a toast, so a value never gets two messages at once.
       const fields = err instanceof ApiError ? (err.fieldErrors as BankingErrors) : {};
       setErrors(fields);
       if (!Object.keys(fields).some((k) => k in values))

@@ -1,4 +1,4 @@
-// The vendors' CSV exports (issue 38 item 7): everyone with the page gets the masked file; an ADMIN
+// The vendors' CSV exports: everyone with the page gets the masked file; an ADMIN
 // also gets Export with full numbers, asked first with a word that the export is recorded, and
 // downloaded as vendors-export-full.csv from the same REST path with full=true.
 import { cleanup, render, screen, waitFor } from '@testing-library/react';

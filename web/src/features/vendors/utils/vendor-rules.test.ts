@@ -54,7 +54,7 @@ describe('CSV import (spec 2 §8, §9)', () => {
     });
   });
 
-  it('counts one vendor in the singular (issue 38 item 7: "1 vendors updated")', () => {
+  it('counts one vendor in the singular (never "1 vendors updated")', () => {
     expect(plural(1, 'vendor')).toBe('1 vendor');
     expect(plural(0, 'vendor')).toBe('0 vendors');
     expect(plural(2, 'row has', 'rows have')).toBe('2 rows have');
@@ -63,7 +63,7 @@ describe('CSV import (spec 2 §8, §9)', () => {
     expect(importOutcome({ processed: 1, updated: 0, failed: 1 }).text).toBe('The vendor failed to import');
   });
 
-  it('shows one message for an empty account number, not every rule it breaks (issue 38 item 7)', () => {
+  it('shows one message for an empty account number, not every rule it breaks', () => {
     expect(
       tidyRowError(
         'Account number is required; Account number may only contain letters, digits and dashes; Account number must have at least 5 digits',

@@ -40,7 +40,7 @@ export function validateBanking(v: BankingValues): BankingErrors {
   return errors;
 }
 
-/** '1 vendor', '2 vendors' (issue 38 item 7: "1 vendors updated"). */
+/** '1 vendor', '2 vendors' (never "1 vendors updated"). */
 export function plural(count: number, one: string, many = `${one}s`): string {
   return `${count} ${count === 1 ? one : many}`;
 }
@@ -67,7 +67,7 @@ export function importOutcome(r: { updated: number; failed: number; processed: n
 /**
  * A row's error as one message per field: the server lists every rule a value breaks ("Account
  * number is required; Account number may only contain …; … at least 5 digits" for an empty one),
- * and the first says it all (issue 38 item 7).
+ * and the first says it all.
  */
 export function tidyRowError(error: string): string {
   const seen = new Set<string>();
