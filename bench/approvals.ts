@@ -1,4 +1,4 @@
-// Approvals (issue 12): the approvals list over 100,000 approvals through GraphQL and through REST
+// Approvals: the approvals list over 100,000 approvals through GraphQL and through REST
 // (25 rows, a status filter, newest first), the approval detail, and how fast a status change
 // reaches an open list and its stat cards — through a running product (a projector and a gateway
 // process, as deployed), measured from outside over HTTP and graphql-ws.

@@ -1,4 +1,4 @@
-// The /bills screen under a mixed load against one realm (issue 37 item 7): 150 requests a second
+// The /bills screen under a mixed load against one realm: 150 requests a second
 // for DURATION_S seconds, of which 7.5 a second are /bills views, one create every 2 s (it reads the
 // bills it names from QuickBooks), and the rest reads of the approvals list (no QuickBooks). The
 // simulator keeps Intuit's limits (500 a minute, 10 a second per realm). Meanwhile another app of the

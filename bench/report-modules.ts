@@ -6,7 +6,7 @@ import { type ApprovalFigures, benchApprovals } from './approvals.js';
 import { fmt, freshDatabase, type PartContext, quick } from './common.js';
 import { benchEnv, benchVendors, type VendorFigures } from './vendors.js';
 
-/** Vendors (issue 11): sync, CSV import, and the list over 50,000 vendors. */
+/** Vendors: sync, CSV import, and the list over 50,000 vendors. */
 export async function vendorsPart({ admin, services, rows }: PartContext) {
   let vendors: VendorFigures | undefined;
   const db = await freshDatabase(admin, 'vendors');
@@ -62,7 +62,7 @@ export async function vendorsPart({ admin, services, rows }: PartContext) {
   return { vendors };
 }
 
-/** Approvals (issue 12): the list over 100,000 approvals (GraphQL and REST), the detail, a change's push. */
+/** Approvals: the list over 100,000 approvals (GraphQL and REST), the detail, a change's push. */
 export async function approvalsPart({ admin, services, rows }: PartContext) {
   let approvals: ApprovalFigures | undefined;
   const db = await freshDatabase(admin, 'approvals');

@@ -105,7 +105,7 @@ async function main() {
 }
 
 /**
- * The /bills screen under a mixed load (issue 37 item 7): bench/bills-load.bench.ts under its vitest
+ * The /bills screen under a mixed load: bench/bills-load.bench.ts under its vitest
  * set-up (the test app and simulator), 150 requests a second for 65 s (10 with --quick) after a
  * minute that empties the realm's window, while another app creates bills in the same QuickBooks and
  * a 429 blocks the realm for Intuit's minute. The figure: no request answers 503.
@@ -194,7 +194,7 @@ async function replayMedian(services: { databaseUrl: string; redisUrl: string })
       {
         figure: '  control: the same replay with personal fields unsealed (not how the product stores them)',
         value: plain ? `${fmt(rate(plain))} events/s${listOf(plainRuns)}` : 'failed (its error is above)',
-        // Issue 8's figure, set before personal fields were sealed: what the host and the rebuild give.
+        // The target set before personal fields were sealed: what the host and the rebuild give.
         target: '≥ 100,000 events/s',
         met: plain !== null && rate(plain) >= 100_000,
       },

@@ -1,4 +1,4 @@
-// Vendors (issue 11): sync 1,000 vendors from the QuickBooks simulator, import a 10,000-row CSV,
+// Vendors: sync 1,000 vendors from the QuickBooks simulator, import a 10,000-row CSV,
 // and the vendors list over 50,000 vendors, through a running product (projector, worker and
 // gateway processes, as deployed) measured from outside over HTTP.
 import { randomBytes } from 'node:crypto';

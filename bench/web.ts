@@ -1,4 +1,4 @@
-// The web figures of `npm run bench` (issue 8): the JavaScript /login needs, as the gateway sends it,
+// The web figures of `npm run bench`: the JavaScript /login needs, as the gateway sends it,
 // and /login's Largest Contentful Paint under Lighthouse's mobile throttling, in Debian's Chromium.
 //
 // The product runs as deployed (bench/processes.ts), its gateway serving a production build of the

@@ -1,4 +1,4 @@
-// Time travel on the approval detail in real Chromium against a real gateway (issue 40 item 2): a
+// Time travel on the approval detail in real Chromium against a real gateway: a
 // MODERATOR opens an approved approval, scrubs back by keyboard to the step before it was approved and
 // sees it PENDING under the "Viewing as of … · step n of m" banner, with no action offered; "Back to
 // now" shows it as it is. On a phone the scrubber fits without sideways scrolling. "Export audit

@@ -1,11 +1,10 @@
-// The approval screens in real Chromium against a real gateway and the QuickBooks simulator (spec 2
-// §2, §4, §5, §8; issue 12): an admin creates an approval on /bills from the company's quick action
-// (and a possible duplicate only after the explicit confirmation); the list's figures, filters,
-// sorting and paging; a moderator approves a subset and rejects with the dialog's rules; a USER sees
-// no actions; a change in one browser shows in another's list, figures and open detail without a
-// reload; bulk approve and reject; the invoice PDF; segregation of duties as each viewer sees it, a
-// moderator creating on /bills with the staff manager picker, the edit dialog, a policy change shown
-// live and the CSV export; axe on every screen.
+// The approval screens in real Chromium against a real gateway and the QuickBooks simulator: an admin creates
+// an approval on /bills from the company's quick action (and a possible duplicate only after the explicit
+// confirmation); the list's figures, filters, sorting and paging; a moderator approves a subset and rejects
+// with the dialog's rules; a USER sees no actions; a change in one browser shows in another's list, figures
+// and open detail without a reload; bulk approve and reject; the invoice PDF; segregation of duties as each
+// viewer sees it, a moderator creating on /bills with the staff manager picker, the edit dialog, a policy
+// change shown live and the CSV export; axe on every screen.
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -287,7 +286,7 @@ describe('approval screens', () => {
     expect(await page.locator('[data-testid^="approval-row-"]').count()).toBe(10);
     expect(await seriousAxeViolations(page)).toEqual([]);
     // Twelve columns on a 1280-pixel screen: all fit beside the sidebar, none pinned over another;
-    // Created is in view, left of Actions (issue 38 item 7: it hid under the pinned Actions column).
+    // Created is in view, left of Actions (it must not hide under a pinned Actions column).
     await expect.poll(() => tableOverflow(page)).toBeLessThanOrEqual(0);
     const headers = await columnBoxes(page);
     expect(Object.keys(headers)).toEqual([

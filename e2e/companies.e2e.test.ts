@@ -1,9 +1,8 @@
-// The Companies screens in real Chromium against a real gateway and the QuickBooks simulator (spec 1
-// §2, §4, §5, §8; issue 10 items 5 and 7): list with filters, sorting, row menu and bulk actions;
-// create and edit with the form's rules; the detail page with inline assignments, activate and
-// deactivate; the NACHA form's rules on screen and on the server; and the whole OAuth flow — popup,
-// consent, callback, postMessage — after which the connection stays healthy across token expiry and
-// the payment account is picked from QuickBooks' bank accounts.
+// The Companies screens in real Chromium against a real gateway and the QuickBooks simulator: list with
+// filters, sorting, row menu and bulk actions; create and edit with the form's rules; the detail page with
+// inline assignments, activate and deactivate; the NACHA form's rules on screen and on the server; and the
+// whole OAuth flow — popup, consent, callback, postMessage — after which the connection stays healthy across
+// token expiry and the payment account is picked from QuickBooks' bank accounts.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/support/app.js';
@@ -99,7 +98,7 @@ describe('companies screens', () => {
     await page.getByRole('heading', { name: 'Acme Holdings', level: 1 }).waitFor();
     const id = Number(pathOf(page).split('/').pop());
     await page.getByTestId('connection-badge').getByText('Not Connected').waitFor();
-    // Its Recent Activity lists its own lines (issue 38 item 7): its creation already.
+    // Its Recent Activity lists its own lines: its creation already.
     await page
       .getByRole('group', { name: 'Recent Activity' })
       .getByText(/created company Acme Holdings$/)
@@ -367,7 +366,7 @@ describe('companies screens', () => {
     await page.context().close();
   }, 120_000);
 
-  it('keeps the assignment selects apart at 1280×800 when the names are long (issue 38 item 7)', async () => {
+  it('keeps the assignment selects apart at 1280×800 when the names are long', async () => {
     const long = await createUser(app.url, app.admin, 'USER', {
       firstName: 'Maximiliana Alexandrovna',
       lastName: 'Featherstonehaugh-Cholmondeley',

@@ -1,7 +1,7 @@
 // The dashboard (spec 1 §2, §3, §7, §8) in real Chromium against a real gateway: heading and welcome,
 // real figures, System Health and its 30 s refresh, Recent Activity (5 newest, plain words), Quick
 // Actions, the fallback when the stats call fails, axe, and live updates across two sessions; an
-// approval created and approved shows in Recent Activity and on its company's page (issue 38 item 7).
+// approval created and approved shows in Recent Activity and on its company's page.
 import type { Browser, Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/support/app.js';
@@ -398,7 +398,7 @@ describe('live updates across sessions', () => {
 });
 
 // Last: its company and approval lines would otherwise be the newest in the tests above.
-describe('approvals and companies in Recent Activity (issue 38 item 7)', () => {
+describe('approvals and companies in Recent Activity', () => {
   it('an approval created and approved shows on the dashboard and on its company’s page, live', async () => {
     const admin = await adminToken();
     const company = await apiCall<{ data: { id: number } }>(

@@ -1,4 +1,4 @@
-// GraphiQL and the REST reference in real Chromium with every other host blocked (issue 9, item 4):
+// GraphiQL and the REST reference in real Chromium with every other host blocked:
 // both render from this server's own files under their Content-Security-Policy; GraphiQL runs a query.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, it } from 'vitest';

@@ -1,4 +1,4 @@
-// The money path in Chromium, end to end (issue 39 "Done when"), on the real gateway, workers,
+// The money path in Chromium, end to end, on the real gateway, workers,
 // Postgres, Redis, the QuickBooks simulator and the SMTP catcher: a moderator approves on the detail
 // page → NACHA_PENDING → NACHA_GENERATED with a file the project's validator accepts → the bank-upload
 // e-mail → fetching its link changes nothing → its button confirms the upload and lands on the

@@ -1,5 +1,5 @@
 // The approval detail's payment half in real Chromium against a real gateway, its workers and the
-// QuickBooks simulator (spec 2 §2; issue 39 item 9): two browsers hold the detail open while the
+// QuickBooks simulator: two browsers hold the detail open while the
 // approval is approved, its file generated, confirmed at the bank and paid; each move shows in both
 // without a reload (the 'Ready for ACH' box, the NACHA card with its file, the sync card). The
 // downloaded file is the one the project's validator accepts; the penny test's toast; Regenerate

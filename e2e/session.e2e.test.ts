@@ -140,7 +140,7 @@ describe('subscriptions', () => {
     const firstToken = inits[0];
     expect(firstToken).toBe((await readStorage(page)).token);
 
-    // A socket lives no longer than its token (issue 9): when it expires the server closes the
+    // A socket lives no longer than its token: when it expires the server closes the
     // socket with 4403, and the app refreshes and reconnects with the new token.
     const refresh = page.waitForRequest((r) => r.url().endsWith('/api/auth/refresh'), {
       timeout: (TTL_SECONDS + 10) * 1000,

@@ -1,9 +1,9 @@
-// The Vendors screens in real Chromium against a real gateway and the QuickBooks simulator (spec 2
-// §2, §5, §8; issue 11): an admin syncs a company's vendors with the live progress bar, filters the
-// list, completes banking by hand (with the form's messages) and by CSV (upload percentage, outcome,
-// row errors), exports, clears; a moderator sees the numbers unmasked and every unmask is on the
-// vendor's history; an unknown vendor says so. The company's control on bank detail changes is on (the
-// default): a new account is held, said to be held, and goes live when a second ADMIN approves it.
+// The Vendors screens in real Chromium against a real gateway and the QuickBooks simulator: an admin syncs a
+// company's vendors with the live progress bar, filters the list, completes banking by hand (with the form's
+// messages) and by CSV (upload percentage, outcome, row errors), exports, clears; a moderator sees the
+// numbers unmasked and every unmask is on the vendor's history; an unknown vendor says so. The company's
+// control on bank detail changes is on (the default): a new account is held, said to be held, and goes live
+// when a second ADMIN approves it.
 import { readFile } from 'node:fs/promises';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -271,12 +271,12 @@ describe('vendors screens', () => {
       ),
     });
     await dialog.getByRole('button', { name: 'Upload' }).click();
-    // One vendor in the singular (issue 38 item 7).
+    // One vendor in the singular.
     await dialog.getByRole('status').filter({ hasText: '1 vendor updated successfully' }).waitFor();
     await dialog.getByRole('button', { name: 'Done' }).click();
     await approveHeldChange(c.id);
 
-    // An empty account number: one clear message, not every rule it breaks (issue 38 item 7).
+    // An empty account number: one clear message, not every rule it breaks.
     await page.getByRole('button', { name: 'Import CSV' }).click();
     await dialog.getByLabel('CSV file').setInputFiles({
       name: 'empty.csv',
@@ -305,7 +305,7 @@ describe('vendors screens', () => {
     await expectToast(page, 'Download started');
 
     // The export imported back: its numbers are masked, and the import says so and how to get
-    // full ones, on every row that carries them (issue 38 item 7).
+    // full ones, on every row that carries them.
     const banked = text.split('\n').filter((line) => /\*{4}/.test(line)).length;
     expect(banked).toBeGreaterThanOrEqual(3);
     await page.getByRole('button', { name: 'Import CSV' }).click();

@@ -1,6 +1,6 @@
 // `npm run migrate`: upgrades a Postgres event log written before personal data was sealed
-// (issue 9). A copy-and-transform, the one accepted way to rewrite history
-// (shared/reference/privacy-and-tamper-evidence.md):
+// (docs/decisions/0006-personal-data-sealed-per-subject.md). A copy-and-transform, the one accepted
+// way to rewrite history (docs/decisions/0005-hash-chain-and-anchors.md):
 //
 // 1. Copy every event, in log order, into a staging table, transformed: password hashes move to
 //    `user_credentials` (the event names the credential), e-mail, names and IPs are sealed with the

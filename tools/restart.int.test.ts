@@ -1,4 +1,4 @@
-// A second start keeps the demo whole (issue 37 item 11): the pieces of `npm start` (tools/start.ts:
+// A second start keeps the demo whole: the pieces of `npm start` (tools/start.ts:
 // the QuickBooks simulator with its state file, the product, the demo seed) are started, stopped and
 // started again on the same database, Redis prefix and state file. Every demo company is found as it
 // was: Sunrise connected with its QuickBooks calls working, Harbor's tokens refreshable, Pinecrest

@@ -1,4 +1,4 @@
-// The demo's payments (issue 39 item 10): four of Sunrise's approvals carried along the payment path
+// The demo's payments: four of Sunrise's approvals carried along the payment path
 // by the same commands and jobs as in use — approved, so the payments process manager generates each
 // file; then one left at NACHA_GENERATED (its bank-upload e-mails in the inbox), one confirmed at
 // the bank, and two paid: one whose QuickBooks bill payments went through, one whose payment

@@ -66,7 +66,7 @@ async function main() {
     : await startQboSandbox({
         port: Number(process.env.QBO_SANDBOX_PORT ?? 4010),
         clients: [demoApp, { ...shortLivedApp, accessTtlSeconds: 120 }],
-        // Grants, tokens, bills and payments outlive a restart, as at Intuit (issue 37 item 11).
+        // Grants, tokens, bills and payments outlive a restart, as at Intuit.
         stateFile: path.join(ROOT, '.local', 'qbo-sandbox.json'),
       });
   ensureWebBuild();

@@ -1,4 +1,4 @@
-// Change Data Capture as Intuit answers it (issue 37 item 7): what changed since a time, grouped by
+// Change Data Capture as Intuit answers it: what changed since a time, grouped by
 // entity in order of last update, deleted objects after the live ones as `{"status":"Deleted","Id"}`,
 // at most 30 days back. The test hooks that change vendors and bills move LastUpdatedTime on.
 import OAuthClient from 'intuit-oauth';

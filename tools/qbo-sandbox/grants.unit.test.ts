@@ -1,4 +1,4 @@
-// The simulator's grants as Intuit keeps them (issue 37 items 5, 6, 11), driven by intuit-oauth:
+// The simulator's grants as Intuit keeps them, driven by intuit-oauth:
 // revoke at Intuit's own path with the package's JSON body, the refresh token's hard expiry returned
 // when asked for and enforced, and a file-backed state that a restart finds again.
 import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';

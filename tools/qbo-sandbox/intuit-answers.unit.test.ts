@@ -1,7 +1,7 @@
-// The simulator answers as Intuit does where Billflow's correctness depends on it (issue 37, items 1,
-// 4 and 8): name lists answer active rows unless the query speaks of Active, strings are escaped with
-// a backslash, a BillPayment needs TotalAmt and no more than the bill's balance, a requestid repeat
-// answers the first response, and a fault rule can fail one chosen bill. Sources: README.md here.
+// The simulator answers as Intuit does where Billflow's correctness depends on it: name lists answer active
+// rows unless the query speaks of Active, strings are escaped with a backslash, a BillPayment needs TotalAmt
+// and no more than the bill's balance, a requestid repeat answers the first response, and a fault rule can
+// fail one chosen bill. Sources: README.md here.
 import OAuthClient from 'intuit-oauth';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { grantFromConsent } from './connect.js';

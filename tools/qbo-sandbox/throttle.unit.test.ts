@@ -1,4 +1,4 @@
-// The simulator's throttles and error shapes as Intuit's (issue 37 items 2 and 3): 10 requests a
+// The simulator's throttles and error shapes as Intuit's: 10 requests a
 // second per realm and app, N a window per realm, a 429 that asks for the window's wait in
 // `retry-after` with Intuit's ThrottleExceeded fault, and 403 code 3100 in Intuit's lowercase shape.
 import OAuthClient from 'intuit-oauth';
