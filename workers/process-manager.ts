@@ -4,6 +4,7 @@
 // checkpoint moves only after the enqueue succeeded, so Redis being down delays reactions and
 // never loses them. Jobs are idempotent and report back by issuing commands (their own events).
 import type { Job } from 'bullmq';
+import type { CommandContext } from '../services/app/command-handler.js';
 import type { AppServices } from '../services/app/context.js';
 import type { StoredEvent } from '../services/eventstore/port.js';
 
@@ -52,10 +53,36 @@ export type ProcessManagerStart = 'beginning' | 'now';
 /**
  * Runs one job of a queue. Must be idempotent: a job can run again (a worker died after its effect,
  * Redis lost the completion). Report the outcome as a command whose id is the job id
- * (`{ commandId: job.id }`), so the event store appends it once however often the job runs.
+ * (`jobContext(job)`), so the event store appends it once however often the job runs.
  */
 /** `token`: the worker's lock on the job, for handlers that move their job (e.g. `moveToDelayed`). */
 export type JobHandler = (app: AppServices, job: Job, token?: string) => Promise<unknown>;
 
 /** Handlers per queue, per job name. */
 export type JobHandlers = Record<string, Record<string, JobHandler>>;
+
+/**
+ * The context of the commands a job issues: the system acts (the history shows 'System'), caused by
+ * the event that enqueued the job and in that event's request (the reaction's `causationEventId` and
+ * `correlationId` data; the job id stands in for a job enqueued without them). The command id is the
+ * job id, so a job that runs again appends nothing twice.
+ *
+ * `{ jobCommandId: false }` leaves the command id to the service the job calls. The users flows need
+ * that: an address's release takes its id from the claim event, the same whether the request or the
+ * job frees it (whoever comes first appends the one release), and an admin observation needs none.
+ */
+export function jobContext(
+  job: Job,
+  { jobCommandId = true }: { jobCommandId?: boolean } = {},
+): CommandContext {
+  const { correlationId, causationEventId } = job.data as {
+    correlationId?: string | null;
+    causationEventId?: string;
+  };
+  return {
+    ...(jobCommandId ? { commandId: job.id } : {}),
+    causationId: causationEventId ?? job.id,
+    correlationId: correlationId ?? undefined,
+    userId: null,
+  };
+}

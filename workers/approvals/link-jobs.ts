@@ -15,22 +15,8 @@ import {
   paymentProblemMail,
 } from '../../services/approvals/payments/notify.js';
 import { enqueueMail } from '../mail/mail.js';
-import type { JobHandler } from '../process-manager.js';
+import { type JobHandler, jobContext } from '../process-manager.js';
 import { MAIL_ENDED_JOB } from './payment-failures.js';
-
-const jobContext = (job: Job) => {
-  const { correlationId, causationEventId } = job.data as {
-    correlationId?: string | null;
-    causationEventId?: string;
-  };
-  return {
-    commandId: job.id,
-    causationId: causationEventId ?? job.id,
-    correlationId: correlationId ?? undefined,
-    // The system acts: the history shows 'System'.
-    userId: null,
-  };
-};
 
 /** How long the paid notice waits for the QuickBooks record, and how often it looks. */
 export const QB_OUTCOME_WAIT_MS = 5 * 60_000;

@@ -1,25 +1,11 @@
 // Jobs of the payment process manager (payments.ts): request-nacha (an approved approval asks for its
 // file) and generate-nacha (a request is worked on: services/approvals/payments/nacha-generate.ts).
 // Each is idempotent and reports back with a command whose id is the job id.
-import { DelayedError, type Job } from 'bullmq';
+import { DelayedError } from 'bullmq';
 import { approvalDecider, approvalStreamId } from '../../services/approvals/approval-decider.js';
 import { generatePaymentFile } from '../../services/approvals/payments/nacha-generate.js';
 import { QbThrottledError } from '../../services/quickbooks/client.js';
-import type { JobHandler } from '../process-manager.js';
-
-const jobContext = (job: Job) => {
-  const { correlationId, causationEventId } = job.data as {
-    correlationId?: string | null;
-    causationEventId?: string;
-  };
-  return {
-    commandId: job.id,
-    causationId: causationEventId ?? job.id,
-    correlationId: correlationId ?? undefined,
-    // The system acts: the history shows 'System'.
-    userId: null,
-  };
-};
+import { type JobHandler, jobContext } from '../process-manager.js';
 
 export const nachaJobHandlers: Record<string, JobHandler> = {
   async 'request-nacha'(app, job) {

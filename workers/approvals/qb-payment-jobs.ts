@@ -1,23 +1,9 @@
 // Jobs of the payment process managers (payments.ts): start-qb-sync, pay-bills. Each is idempotent and reports back
 // with a command whose id is the job id (pay-bills: the job id and the bill, one per result, and 'finish').
-import { DelayedError, type Job } from 'bullmq';
+import { DelayedError } from 'bullmq';
 import { payApprovalBills, startQbSync } from '../../services/approvals/payments/qb-payments.js';
 import { QbThrottledError } from '../../services/quickbooks/client.js';
-import type { JobHandler } from '../process-manager.js';
-
-const jobContext = (job: Job) => {
-  const { correlationId, causationEventId } = job.data as {
-    correlationId?: string | null;
-    causationEventId?: string;
-  };
-  return {
-    commandId: job.id,
-    causationId: causationEventId ?? job.id,
-    correlationId: correlationId ?? undefined,
-    // The system acts: the history shows 'System'.
-    userId: null,
-  };
-};
+import { type JobHandler, jobContext } from '../process-manager.js';
 
 export const qbPaymentJobHandlers: Record<string, JobHandler> = {
   async 'start-qb-sync'(app, job) {

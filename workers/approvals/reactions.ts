@@ -1,4 +1,5 @@
-// The approvals process manager (queue `approvals`; issue 12):
+// The approvals process manager (queue `approvals`): what an approval's request starts and must see
+// through even when that request dies half-way (a crash between two appends):
 // - expire-approval: each ApprovalCreated schedules one BullMQ delayed job at its `expiresAt`; the
 //   job sends ExpireApproval, a no-op once the approval left PENDING. No sweep over the table.
 // - release-bills: an approval rejected, expired, deleted, or approved without some of its bills
@@ -7,7 +8,6 @@
 // - check-claim: a claim whose approval was never created (the request died between the two
 //   appends) is freed 5 minutes later.
 // Every job id derives from its event; each job reports back with commands whose id is the job id.
-import type { Job } from 'bullmq';
 import { approvalBillsEvents, approvalEvents } from '../../schema/approvals/events.js';
 import { approvalDecider, approvalStreamId } from '../../services/approvals/approval-decider.js';
 import { approvalBillsDecider } from '../../services/approvals/bills-decider.js';
@@ -15,7 +15,13 @@ import { expireApproval } from '../../services/approvals/delete.js';
 import { releaseFor } from '../../services/approvals/release.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
 import { eventDecoder } from '../../services/shared/decider.js';
-import { type JobHandler, type ProcessManager, type ReactionJob, reactionJobId } from '../process-manager.js';
+import {
+  type JobHandler,
+  jobContext,
+  type ProcessManager,
+  type ReactionJob,
+  reactionJobId,
+} from '../process-manager.js';
 
 const NAME = 'approvals';
 /** What it handles: an approval's events and its company's bill claims. */
@@ -76,20 +82,6 @@ export const approvalsProcessManager: ProcessManager = {
         return [];
     }
   },
-};
-
-const jobContext = (job: Job) => {
-  const { correlationId, causationEventId } = job.data as {
-    correlationId?: string | null;
-    causationEventId?: string;
-  };
-  return {
-    commandId: job.id,
-    causationId: causationEventId ?? job.id,
-    correlationId: correlationId ?? undefined,
-    // The system acts: the history shows 'System'.
-    userId: null,
-  };
 };
 
 export const approvalsJobHandlers: Record<string, JobHandler> = {

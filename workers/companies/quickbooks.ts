@@ -4,14 +4,19 @@
 // refresh as an event with the job's id, so a job run twice records it once. A stale job (someone
 // refreshed since) does nothing: that refresh scheduled its own job. Each run also checks the refresh
 // token's hard expiry and records a re-consent warning a week before it (once per grant).
-import type { Job } from 'bullmq';
 import type { CompanyEvent } from '../../schema/companies/events.js';
 import { decodeEvent } from '../../schema/shared/events.js';
 import { refreshConnection } from '../../services/companies/quickbooks-refresh.js';
 import { warnReconsentIfDue } from '../../services/companies/quickbooks-token-status.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
 import { refreshDelayMs } from '../../services/quickbooks/refresh-timing.js';
-import { type JobHandler, type ProcessManager, type ReactionJob, reactionJobId } from '../process-manager.js';
+import {
+  type JobHandler,
+  jobContext,
+  type ProcessManager,
+  type ReactionJob,
+  reactionJobId,
+} from '../process-manager.js';
 
 const NAME = 'quickbooks';
 
@@ -44,25 +49,12 @@ export const quickbooksProcessManager: ProcessManager = {
   },
 };
 
-const jobContext = (job: Job) => {
-  const { correlationId, causationEventId } = job.data as {
-    correlationId?: string | null;
-    causationEventId?: string;
-  };
-  return {
-    commandId: job.id,
-    causationId: causationEventId ?? job.id,
-    correlationId: correlationId ?? undefined,
-    userId: null,
-  };
-};
-
 export const quickbooksJobHandlers: Record<string, JobHandler> = {
   async 'refresh-qb-token'(app, job) {
     const { companyId } = job.data as { companyId: number };
     const outcome = await refreshConnection(app, companyId, jobContext(job), { force: false });
     // Intuit's refresh tokens end for good 5 years after consent: a week before, the company's card
-    // says so (issue 37 item 6; an e-mail to its manager once the product sends e-mail).
+    // says so, so that someone reconnects the company before its QuickBooks link stops working.
     const reconsentDue =
       outcome === 'refreshed' || outcome === 'not-due'
         ? await warnReconsentIfDue(app, companyId, jobContext(job))

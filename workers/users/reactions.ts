@@ -8,9 +8,7 @@
 //   holder's stream does not show the address (a registration or e-mail change that never followed).
 // - observe-admin: the admin roster learns who is an active ADMIN from the user's own stream.
 // - complete-admin-removal: lands an approved ADMIN removal whose request did not (same command id).
-import type { Job } from 'bullmq';
 import { userEvents } from '../../schema/users/events.js';
-import type { CommandContext } from '../../services/app/command-handler.js';
 import type { AppServices } from '../../services/app/context.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
 import { eventDecoder } from '../../services/shared/decider.js';
@@ -18,7 +16,13 @@ import { completeAdminRemoval, observeAdmin } from '../../services/users/admin-r
 import { releaseAbandonedClaim, STALE_CLAIM_MS } from '../../services/users/auth.js';
 import { userDecider } from '../../services/users/user-decider.js';
 import { eraseSubject } from '../../services/users/users.js';
-import { type JobHandler, type ProcessManager, type ReactionJob, reactionJobId } from '../process-manager.js';
+import {
+  type JobHandler,
+  jobContext,
+  type ProcessManager,
+  type ReactionJob,
+  reactionJobId,
+} from '../process-manager.js';
 
 const NAME = 'users';
 
@@ -96,14 +100,6 @@ export const usersProcessManager: ProcessManager = {
   },
 };
 
-const jobContext = (job: Job): CommandContext => {
-  const { correlationId, causationEventId } = job.data as {
-    correlationId?: string | null;
-    causationEventId?: string;
-  };
-  return { causationId: causationEventId ?? job.id, correlationId: correlationId ?? undefined, userId: null };
-};
-
 const decodeUserEvent = eventDecoder(userEvents);
 
 /** The address a user held as of one version of their stream. */
@@ -114,12 +110,16 @@ async function addressAsOf(app: AppServices, userId: number, version: number) {
   return state.email;
 }
 
+// The services name these commands' ids themselves (from the claim event, or none for an observation),
+// so the job's context carries no command id of its own.
 export const usersJobHandlers: Record<string, JobHandler> = {
   async 'release-address'(app, job) {
     const { userId, asOfVersion } = job.data as { userId: number; asOfVersion: number };
     const email = await addressAsOf(app, userId, asOfVersion);
     if (!email) return { released: false };
-    return { released: await releaseAbandonedClaim(app, email, userId, jobContext(job)) };
+    return {
+      released: await releaseAbandonedClaim(app, email, userId, jobContext(job, { jobCommandId: false })),
+    };
   },
   async 'release-abandoned-claim'(app, job) {
     const { claimStream, holder, claimEventId } = job.data as {
@@ -133,11 +133,21 @@ export const usersJobHandlers: Record<string, JobHandler> = {
     // Gone, or erased with its user (whose delete released the claim already).
     if (!email) return { released: false };
     // Only the claim this job was scheduled for: a newer claim by the same holder has its own job.
-    const released = await releaseAbandonedClaim(app, email, holder, jobContext(job), { claimEventId });
+    const released = await releaseAbandonedClaim(
+      app,
+      email,
+      holder,
+      jobContext(job, { jobCommandId: false }),
+      { claimEventId },
+    );
     return { released };
   },
   async 'observe-admin'(app, job) {
-    await observeAdmin(app, (job.data as { userId: number }).userId, jobContext(job));
+    await observeAdmin(
+      app,
+      (job.data as { userId: number }).userId,
+      jobContext(job, { jobCommandId: false }),
+    );
     return { observed: true };
   },
   async 'erase-subject'(app, job) {
