@@ -15,7 +15,7 @@ export const MANAGER_OPTIONS_MAX = 1000;
 
 /**
  * GET /manager-options: the ACTIVE managers an approval can be assigned to (ADMIN, MODERATOR). The
- * managers list itself is ADMIN's (spec 2 §2); this gives staff only what the picker needs, and a
+ * managers list itself is ADMIN's; this gives staff only what the picker needs, and a
  * company's fields are ADMIN's too: `companyId` (a company in the caller's scope) marks the manager
  * assigned to it (`companyManager`), which MODERATORs could not read from the company.
  */

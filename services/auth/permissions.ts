@@ -1,6 +1,6 @@
 // The one permission table behind both REST and GraphQL, filled by the modules (each declares its
-// own entries). Screens hide what a role may not do; this refuses it. Spec 1 §6 and spec 2 §6 are
-// the source; where they are silent the narrowest role wins.
+// own entries). Screens hide what a role may not do; this refuses it. Where the product's role
+// rules are silent, the narrowest role wins.
 import type { Role } from '../../schema/users/events.js';
 import { AppError } from '../shared/errors.js';
 import type { RequestContext } from '../shared/request-context.js';

@@ -1,4 +1,4 @@
-// A company's assignees (spec 1 §6): its manager, processor, approver and accountant.
+// A company's assignees: its manager, processor, approver and accountant.
 import { AssignmentsInput } from '../../schema/companies/commands.js';
 import type { AssignmentRole } from '../../schema/companies/events.js';
 import type { AppServices } from '../app/context.js';
@@ -8,7 +8,7 @@ import { answer, load, run } from './company-command.js';
 import type { Assignments } from './company-decider.js';
 import { type CompanyDto, parseId } from './company-rows.js';
 
-/** Spec 1 §6: the manager from the managers, the others from users with role ADMIN, MODERATOR or USER. */
+/** The manager from the managers, the others from users with role ADMIN, MODERATOR or USER. */
 export async function checkAssignees(
   app: AppServices,
   assignments: Partial<Assignments>,

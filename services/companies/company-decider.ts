@@ -1,4 +1,4 @@
-// The company aggregate as a decider (spec 1 §3, §4): details, status, assignments, payment account
+// The company aggregate as a decider: details, status, assignments, payment account
 // and NACHA settings. Name uniqueness is decided on the `companynames` stream (names-decider.ts); whether an
 // assignee may be assigned (a manager that exists, a user of the right role) is checked by the use
 // case against the read models. Pure: times come in on the command.

@@ -1,4 +1,4 @@
-// The companies read model as the use cases read it (spec 1 §3): a company with its assignees' names,
+// The companies read model as the use cases read it: a company with its assignees' names,
 // and the part of it each role may read.
 import { sql } from 'kysely';
 import type {

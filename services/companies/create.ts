@@ -1,4 +1,4 @@
-// Creating a company (spec 1 §7 Companies): its name claimed first, so two companies cannot share it.
+// Creating a company: its name claimed first, so two companies cannot share it.
 import { CompanyInput } from '../../schema/companies/commands.js';
 import type { AppServices } from '../app/context.js';
 import { type Actor, authorize } from '../auth/permissions.js';

@@ -1,4 +1,4 @@
-// A company's NACHA settings (spec 1 §3): what its ACH files say; the account number is shown masked
+// A company's NACHA settings: what its ACH files say; the account number is shown masked
 // and kept when sent back masked.
 import { maskAccountNumber } from '../../projections/companies/companies.js';
 import { NachaConfigInput } from '../../schema/companies/commands.js';

@@ -1,4 +1,4 @@
-// Reading companies (spec 1 §7 Companies): the list, the search and one company, each as the reader
+// Reading companies: the list, the search and one company, each as the reader
 // may see it (companyViewFor), within their staff scope.
 import { sql } from 'kysely';
 import { CompanyListInput, CompanySearchInput } from '../../schema/companies/commands.js';
@@ -62,7 +62,7 @@ export async function listCompanies(
     count = count.where('c.status', '=', status);
   }
   if (qbConnectionStatus) {
-    // Spec 1 §4: a realm id without a status reads as connected; no realm id is not connected.
+    // A realm id without a status reads as connected; no realm id is not connected.
     const cond = sql<boolean>`${
       qbConnectionStatus === 'not_connected'
         ? sql`c.qb_realm_id IS NULL`

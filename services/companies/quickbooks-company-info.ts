@@ -1,4 +1,4 @@
-// A company's bank accounts in QuickBooks, with its CompanyInfo (spec 1 §2, §9): the payment account
+// A company's bank accounts in QuickBooks, with its CompanyInfo: the payment account
 // is chosen among them.
 import type { QbBankAccount, QbCompanyInfo } from '../../schema/companies/answers.js';
 import type { AppServices } from '../app/context.js';
@@ -18,7 +18,7 @@ export async function quickbooksCompanyInfo(
   actor: Actor | null,
   id: unknown,
 ): Promise<BankAccountsAnswer> {
-  // Bank accounts and their balances: ADMIN's, who chooses the payment account (spec 1 §2).
+  // Bank accounts and their balances: ADMIN's, who chooses the payment account.
   authorize(actor, 'companies.details');
   const companyId = parseId(id);
   await liveCompany(app, companyId);

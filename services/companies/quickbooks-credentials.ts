@@ -1,4 +1,4 @@
-// A company's QuickBooks app credentials (spec 1 §2): the client id and whether it is a sandbox are
+// A company's QuickBooks app credentials: the client id and whether it is a sandbox are
 // shown; the secret never leaves the server.
 import type { QbCredentials } from '../../schema/companies/answers.js';
 import { QbCredentialsInput } from '../../schema/companies/quickbooks-commands.js';

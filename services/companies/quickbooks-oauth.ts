@@ -1,4 +1,4 @@
-// Connecting a company to QuickBooks (spec 1 §2 OAuth dialog): the flow's start, with its own
+// Connecting a company to QuickBooks: the flow's start, with its own
 // credentials kept apart until it succeeds, and the callback, which claims the realm for the company.
 import { QbOAuthCallbackInput, QbOAuthStartInput } from '../../schema/companies/quickbooks-commands.js';
 import { type AppServices, awaitProjections } from '../app/context.js';

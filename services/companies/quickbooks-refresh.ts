@@ -1,4 +1,4 @@
-// Refreshing a company's QuickBooks tokens (spec 1 §4; by hand and by the refresh job): one refresh
+// Refreshing a company's QuickBooks tokens (by hand and by the refresh job): one refresh
 // per realm at a time across processes, each outcome recorded on the company's stream.
 import { randomUUID } from 'node:crypto';
 import type { QbTokenStatus } from '../../schema/companies/answers.js';

@@ -1,4 +1,4 @@
-// A company's QuickBooks tokens as the connection card shows them (spec 1 §4), and the warning that
+// A company's QuickBooks tokens as the connection card shows them, and the warning that
 // the grant must be renewed soon.
 import type { QbTokenStatus } from '../../schema/companies/answers.js';
 import type { CommandContext } from '../app/command-handler.js';
@@ -16,7 +16,7 @@ export async function qbTokenStatus(
   actor: Actor | null,
   id: unknown,
 ): Promise<QbTokenStatus> {
-  // The connection is the company's detail: ADMIN's (spec 1 §2, §6).
+  // The connection is the company's detail: ADMIN's.
   authorize(actor, 'companies.details');
   const companyId = parseId(id);
   const company = await liveCompany(app, companyId);

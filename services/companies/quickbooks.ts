@@ -18,7 +18,7 @@ interface QbServices {
   client: QuickBooksClient;
   connections: QbConnections;
   states: OAuthStates;
-  /** Bank accounts per company, for 5 minutes (spec 1 §9). */
+  /** Bank accounts per company, for 5 minutes. */
   accounts: Map<number, { at: number; value: QbCompanyInfo }>;
 }
 

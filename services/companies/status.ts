@@ -1,4 +1,4 @@
-// A company's life (spec 1 §4): activated, deactivated (its name let go) or deleted (its QuickBooks
+// A company's life: activated, deactivated (its name let go) or deleted (its QuickBooks
 // grant revoked too).
 import { type AppServices, awaitProjections } from '../app/context.js';
 import { type Actor, authorize, commandContext } from '../auth/permissions.js';

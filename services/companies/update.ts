@@ -1,4 +1,4 @@
-// Changing a company (spec 1 §7 Companies): its details, assignees and payment account in one form; a
+// Changing a company: its details, assignees and payment account in one form; a
 // rename of an active company moves its name's claim. The assignees and the payment account keep
 // their value when absent (null clears them): a partial update never silently stops payments.
 import { CompanyUpdateInput } from '../../schema/companies/commands.js';

@@ -1,4 +1,4 @@
-// Dashboard figures (spec 1 §3 Dashboard stats), all from read models (the approvals' and companies'
+// Dashboard figures, all from read models (the approvals' and companies'
 // tables are read here, through the database, not through their modules); the answers are written
 // in schema/dashboard/answers.ts. The activity feed, by role, is in activity.ts.
 import { sql } from 'kysely';

@@ -175,7 +175,7 @@ const press = (path: string) =>
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: '',
   });
-/** The redirect's spec 2 query (its signed `ref` aside: refOf). */
+/** The redirect's query as the result page reads it (its signed `ref` aside: refOf). */
 const resultOf = (res: Response) => {
   expect(res.status).toBe(303);
   const u = new URL(res.headers.get('location')!, 'http://x');

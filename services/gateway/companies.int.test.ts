@@ -1,4 +1,4 @@
-// Companies (spec 1 §7) over REST and GraphQL against a real gateway: the role matrix, the form's
+// Companies over REST and GraphQL against a real gateway: the role matrix, the form's
 // and the NACHA form's rules on the server, unique names among active companies, assignments from
 // the right people, and no bank account number in plain text in the log or the read model.
 import pg from 'pg';
@@ -87,7 +87,7 @@ describe('companies', () => {
       nachaConfigured: false,
     });
     ids.acme = r.body.data.id;
-    // Spec 1 §7: the dashboard's total and the users' statistics count it.
+    // The dashboard's total and the users' statistics count it.
     const stats = await api(t.url, 'GET', '/api/dashboard/stats', { token: tokens.ADMIN });
     expect(stats.body.data.totalCompanies).toBe(1);
     const userStats = await api(t.url, 'GET', `/api/user/statistics?userId=${ids.USER}`, {

@@ -209,7 +209,7 @@ describe('fuzz', () => {
           } else if (r.status >= 400) {
             expect(r.body?.success, what).toBe(false);
             if (/\/(verify-token|bank-uploaded|payment-completed)$/.test(op.path)) {
-              // The e-mail links' calls answer the shape spec 2 §8's confirm page reads: error.code and
+              // The e-mail links' calls answer the shape the confirm page reads: error.code and
               // error.details (the message besides, as everywhere).
               // (A path the router does not match gets its plain 404, whatever the operation.)
               expect(typeof r.body?.message, what).toBe('string');

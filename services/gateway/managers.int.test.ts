@@ -1,4 +1,4 @@
-// Managers (spec 2 §7) over REST and GraphQL against a real gateway: the role matrix, the rules
+// Managers over REST and GraphQL against a real gateway: the role matrix, the rules
 // (one manager per user, only active users, the form's validation), and the log holds no plain
 // personal data of a manager.
 import pg from 'pg';

@@ -1,4 +1,4 @@
-// Users and dashboard calls (spec 1 §7) over REST and GraphQL against a real gateway: the role
+// Users and dashboard calls over REST and GraphQL against a real gateway: the role
 // matrix, the rules the spec leaves to us, and figures that come from events.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

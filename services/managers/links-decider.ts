@@ -1,4 +1,4 @@
-// Which user account each manager is linked to (spec 2 §4): one stream for every link, so that
+// Which user account each manager is linked to: one stream for every link, so that
 // "a user links to at most one manager, a manager to at most one user" is decided atomically. Links
 // change rarely; the state is a pair of small maps.
 import type { ManagerEvent } from '../../schema/managers/events.js';

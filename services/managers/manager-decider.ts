@@ -1,4 +1,4 @@
-// The manager aggregate as a decider (spec 2 §3, §4): a contact record with a status. Its link to a
+// The manager aggregate as a decider: a contact record with a status. Its link to a
 // user account lives in the `managerlinks` stream (links-decider.ts). Pure: times come in on the command.
 import type { ManagerEvent, ManagerStatus } from '../../schema/managers/events.js';
 import type { Decider } from '../shared/decider.js';

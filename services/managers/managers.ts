@@ -1,4 +1,4 @@
-// Managers (spec 2 §2, §3, §7 Managers): contact records an ADMIN keeps, each linked to at most one
+// Managers: contact records an ADMIN keeps, each linked to at most one
 // user account. Every change is a command on the manager's stream or the links stream; every read
 // comes from the managers read model, joined with users for the linked account.
 import { sql } from 'kysely';
@@ -218,7 +218,7 @@ export async function updateManager(
   const data = parseInput(ManagerInput, input);
   const current = await requireManager(app, managerId);
   const now = new Date().toISOString();
-  // The form sends the whole manager: no userId means "not linked" (spec 2 §5: 'none' is sent as absent).
+  // The form sends the whole manager: no userId means "not linked" ('none' is sent as absent).
   if (data.userId !== null && data.userId !== current.userId) await requireLinkableUser(app, data.userId);
   const { userId, ...details } = data;
   const updated = await app.commands.handle(

@@ -31,7 +31,7 @@ import { approvalPaymentRoutes } from '../gateway/rest/approval-payment-routes.j
 import { approvalRoutes } from '../gateway/rest/approval-routes.js';
 import { defineModule } from './module.js';
 
-// Spec 2 §6: ADMIN and MODERATOR do every approval action; USER views (list, detail, history, stats,
+// ADMIN and MODERATOR do every approval action; USER views (list, detail, history, stats,
 // export); GUEST nothing in this area. The policy (segregation of duties) is the administrator's.
 const permissions = {
   'approvals.read': ['ADMIN', 'MODERATOR', 'USER'] as const,

@@ -1,4 +1,4 @@
-// Companies (spec 1 §2–§9): client companies, their assignees, payment account, NACHA settings and
+// Companies: client companies, their assignees, payment account, NACHA settings and
 // QuickBooks connection (credentials, OAuth, token refresh by the `quickbooks` process manager).
 import type pg from 'pg';
 import { companiesProjection } from '../../projections/companies/companies.js';
@@ -28,9 +28,9 @@ import { OAuthStates } from '../quickbooks/oauth-states.js';
 import { defineModule } from './module.js';
 
 const permissions = {
-  // A company's id and name: the approvals, /bills and vendors screens pick a company (spec 2 §9).
+  // A company's id and name: the approvals, /bills and vendors screens pick a company.
   'companies.read': ['ADMIN', 'MODERATOR', 'USER'] as const,
-  // Spec 1 §2, §6: companies are ADMIN's; every other field (contact, tax id, NACHA settings,
+  // Companies are ADMIN's; every other field (contact, tax id, NACHA settings,
   // assignees, QuickBooks connection, bank accounts and balances) is read by ADMIN alone.
   'companies.details': ADMIN_ONLY,
   // Whether a company is connected to QuickBooks: the vendors page syncs a connected one.

@@ -1,4 +1,4 @@
-// The dashboard (spec 1 §7 Dashboard): figures and the activity feed, read from every aggregate's
+// The dashboard: figures and the activity feed, read from every aggregate's
 // events. A read-side module: no aggregate of its own.
 import { activityProjection } from '../../projections/dashboard/activity.js';
 import { ADMIN_ONLY } from '../auth/permissions.js';

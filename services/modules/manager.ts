@@ -1,4 +1,4 @@
-// Managers (spec 2 §2–§7): contact records an ADMIN keeps, each linked to at most one user account.
+// Managers: contact records an ADMIN keeps, each linked to at most one user account.
 // Every company is assigned one.
 import type pg from 'pg';
 import { managersProjection } from '../../projections/managers/managers.js';
@@ -10,7 +10,7 @@ import '../gateway/graphql/types/manager.js';
 import { managerRoutes } from '../gateway/rest/manager-routes.js';
 import { defineModule } from './module.js';
 
-// Spec 2 §2: the managers screens are ADMIN's; the server holds the API to the same.
+// The managers screens are ADMIN's; the server holds the API to the same.
 const permissions = {
   'managers.read': ADMIN_ONLY,
   'managers.write': ADMIN_ONLY,

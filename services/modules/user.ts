@@ -1,4 +1,4 @@
-// The user aggregate: accounts, sign-in and sessions, roles, profiles, forgetting (spec 1 §6, §7).
+// The user aggregate: accounts, sign-in and sessions, roles, profiles, forgetting.
 
 import { usersProjection } from '../../projections/users/users.js';
 import * as userCommands from '../../schema/users/commands.js';

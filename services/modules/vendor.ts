@@ -22,7 +22,7 @@ import { vendorRoutes } from '../gateway/rest/vendor-routes.js';
 import { vendorVerificationRoutes } from '../gateway/rest/vendor-verification-routes.js';
 import { defineModule } from './module.js';
 
-// Spec 2 §6: vendors and banking are ADMIN's and MODERATOR's; unmasked numbers too (spec 2 §6 last line).
+// Vendors and banking are ADMIN's and MODERATOR's; unmasked numbers too.
 const STAFF = ['ADMIN', 'MODERATOR'] as const;
 const permissions = {
   'vendors.read': STAFF,

@@ -1,4 +1,4 @@
-// System health (spec 1 §3): status, uptime, version, database, api, memory and disk.
+// System health: status, uptime, version, database, api, memory and disk.
 import { statfs } from 'node:fs/promises';
 import os from 'node:os';
 import type { Readiness, SystemHealth, Usage } from '../../schema/operations/answers.js';

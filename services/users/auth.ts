@@ -1,4 +1,4 @@
-// Sign-in, tokens and registration (spec 1 §7 Auth). Both REST and GraphQL call these functions.
+// Sign-in, tokens and registration. Both REST and GraphQL call these functions.
 
 import { randomUUID } from 'node:crypto';
 import { schemaVersionOf } from '../../schema/shared/events.js';

@@ -1,4 +1,4 @@
-// The user as the API shows it (spec 1 §3): never the password hash, dates as ISO strings.
+// The user as the API shows it: never the password hash, dates as ISO strings.
 import { type Selectable, sql } from 'kysely';
 import type { UsersTable } from '../../projections/users/users.js';
 import type { User } from '../../schema/users/answers.js';

@@ -1,4 +1,4 @@
-// User administration (spec 1 §7 Users): every change is a command on the user aggregate, every
+// User administration: every change is a command on the user aggregate, every
 // read comes from the users read model. REST and GraphQL both call these functions.
 import { sql } from 'kysely';
 import type { Page } from '../../schema/shared/answers.js';

@@ -1,4 +1,4 @@
-// A vendor's bank details (spec 2 §2, §7): kept by Billflow on the vendor's stream, sealed with its
+// A vendor's bank details: kept by Billflow on the vendor's stream, sealed with its
 // key. Set by the form, a batch or a CSV import (csv-import.ts), cleared, or shown in full to ADMIN
 // and MODERATOR once the unmask is recorded.
 import { randomUUID } from 'node:crypto';

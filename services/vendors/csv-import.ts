@@ -1,4 +1,4 @@
-// Bank details from a CSV file (spec 2 §7 Vendors): checked row by row, each good row its own command.
+// Bank details from a CSV file: checked row by row, each good row its own command.
 import { parse as parseCsv } from 'csv-parse';
 import { sql } from 'kysely';
 import { MAX_ROW_ID } from '../../schema/shared/ids.js';

@@ -1,4 +1,4 @@
-// A vendor's history (spec 2 §3): read from its own stream, so unmasks show with who and when.
+// A vendor's history: read from its own stream, so unmasks show with who and when.
 import type { VendorHistoryEntry } from '../../schema/vendors/answers.js';
 import {
   type BankingSource,

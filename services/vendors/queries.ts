@@ -1,4 +1,4 @@
-// Reading vendors (spec 2 §2, §3): the list, one vendor (with its full numbers after a recorded
+// Reading vendors: the list, one vendor (with its full numbers after a recorded
 // unmask: banking.ts), the active ones without bank details, and the ACH status by QuickBooks id.
 import { type RawBuilder, sql } from 'kysely';
 import type { VendorAchStatus } from '../../schema/vendors/answers.js';
@@ -137,7 +137,7 @@ export async function vendorsMissingBanking(app: AppServices, actor: Actor | nul
   return (await q.orderBy(sql`lower(v.name)`).orderBy('v.id').limit(1000).execute()).map(toDto);
 }
 
-/** Spec 2 §3 Vendor ACH status, by the company and QuickBooks vendor id (masked numbers). */
+/** The vendor's ACH status, by the company and QuickBooks vendor id (masked numbers). */
 export async function vendorAchStatus(
   app: AppServices,
   actor: Actor | null,

@@ -1,4 +1,4 @@
-// A vendor sync from QuickBooks (spec 2 §2): the request, recorded on the company's sync stream (the
+// A vendor sync from QuickBooks: the request, recorded on the company's sync stream (the
 // `vendors` process manager queues the job: workers/vendors/sync-job.ts runs sync-run.ts), and its
 // status as the screen reads it.
 import { randomUUID } from 'node:crypto';

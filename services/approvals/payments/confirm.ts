@@ -1,4 +1,4 @@
-// Confirming a payment step through an e-mail link, without signing in (spec 2 §2, §3, §7, §8):
+// Confirming a payment step through an e-mail link, without signing in:
 // verify-token (what the link may do, and for whom), and the confirmation itself. The token's
 // signature, approval and action are checked here (link-token.ts); whether the link is still good
 // (known, unused, unexpired, not replaced by a regenerated file) and the status allows the step are

@@ -1,4 +1,4 @@
-// Staff's calls on an approval's files (spec 2 §7): Regenerate (GenerateNacha: a new version is asked
+// Staff's calls on an approval's files: Regenerate (GenerateNacha: a new version is asked
 // for; refused from BANK_UPLOADED on, a second file would pay twice) and the download of a stored
 // file as text (ADMIN, MODERATOR), each download recorded on the approval before the text is given.
 import type { AppServices } from '../../app/context.js';

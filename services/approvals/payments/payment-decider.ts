@@ -1,4 +1,4 @@
-// The payment half of the approval decider (spec 2 §4; reference/nacha.md): APPROVED → NACHA_PENDING
+// The payment half of the approval decider (reference/nacha.md): APPROVED → NACHA_PENDING
 // (a file asked for: queued, generating, or waiting on a fix) → NACHA_GENERATED → BANK_UPLOADED (an
 // e-mail link or staff confirm) → PAYMENT_COMPLETED, then the QuickBooks payment sync (a status of its
 // own). Composed into approval-decider.ts: the same stream and state, these commands and events.
@@ -116,7 +116,10 @@ export type PaymentCommand =
     }
   | { type: 'RecordPaymentJobRecovered'; jobId: string; now: string };
 
-/** Statuses from which a file may be (re)made: spec 2 offers it through PAYMENT_COMPLETED, the server stops at the bank. */
+/**
+ * Statuses a file may be (re)made from: the screens offer it up to PAYMENT_COMPLETED; the server
+ * refuses it once the bank has the file.
+ */
 export const REGENERATE_OFFERED: readonly ApprovalStatus[] = [
   'APPROVED',
   'NACHA_PENDING',
@@ -127,7 +130,7 @@ export const REGENERATE_OFFERED: readonly ApprovalStatus[] = [
 const REGENERATABLE: readonly ApprovalStatus[] = ['APPROVED', 'NACHA_PENDING', 'NACHA_GENERATED'];
 export const AT_THE_BANK = 'The NACHA file is already at the bank: a second file would pay the vendors twice';
 
-/** The penny test is offered on the same statuses as Regenerate (spec 2 §2). */
+/** The penny test is offered on the same statuses as Regenerate. */
 export const PENNY_TEST_STATUSES = REGENERATE_OFFERED;
 
 /** Retry pays the bills not yet paid; offered once a run ended without paying them all. */

@@ -1,4 +1,4 @@
-// The penny test (spec 2 §2, §5, §8; reference/nacha.md micro-entries): a file of its own crediting
+// The penny test (reference/nacha.md micro-entries): a file of its own crediting
 // each vendor of the approval with complete banking a random 1–99 cents (chosen here, outside the
 // decider), company entry description ACCTVERIFY, its own file id modifier; stored encrypted with the
 // company's key as payment files are, and recorded on the approval (PennyTestGenerated).

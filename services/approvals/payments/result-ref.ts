@@ -1,7 +1,7 @@
-// The result reference of an e-mail link's confirmation: what the server found when the link's
-// button was pressed (approval, action, outcome and, for a refusal, its text), signed so that the
-// public /direct-action-result page states only what the server checked. The page's query (spec 2:
-// action, approvalId, success, error, noAction) is anyone's to type; the reference is not.
+// The result reference of an e-mail link's confirmation: what the server found when the link's button was
+// pressed (approval, action, outcome and, for a refusal, its text), signed so that the public
+// /direct-action-result page states only what the server checked. The page's query (action, approvalId,
+// success, error, noAction) is anyone's to type; the reference is not.
 //
 // An HS256 JWT, short-lived, signed with a key derived from JWT_SECRET for this purpose alone (HKDF,
 // as link tokens are: link-token.ts), so a result reference is never a link token nor an access token.
@@ -14,7 +14,7 @@ const ALG = 'HS256';
 /** How long a result reference is good for: the redirect follows at once; a reload soon after still works. */
 export const RESULT_REF_TTL_SECONDS = 15 * 60;
 
-/** The outcomes of a press: the step done, already done before (spec 2's noAction), or refused. */
+/** The outcomes of a press: the step done, already done before, or refused. */
 export const RESULT_OUTCOMES = ['success', 'no-action', 'failure'] as const;
 export type ResultOutcome = (typeof RESULT_OUTCOMES)[number];
 

@@ -1,4 +1,4 @@
-// POST /approvals/{id}/retry-qb-sync (spec 2 §7; RetryQbSync): a new QuickBooks payment run for the
+// POST /approvals/{id}/retry-qb-sync (RetryQbSync): a new QuickBooks payment run for the
 // bills not yet paid. The decider refuses it before PAYMENT_COMPLETED, while a run is going, and once
 // every bill is paid; the run itself is the process manager's pay-bills job.
 import type { AppServices } from '../../app/context.js';

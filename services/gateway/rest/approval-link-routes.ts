@@ -1,4 +1,4 @@
-// The e-mail links' calls (spec 2 §7): verify-token, bank-uploaded and payment-completed with the
+// The e-mail links' calls: verify-token, bank-uploaded and payment-completed with the
 // token as query (JSON, for the in-layout confirm page), and the public confirmation step a link in
 // a mail opens (no sign-in):
 //   GET  /api/bill-approval/approvals/{id}/confirm-link?action&token: a standalone HTML page with the
@@ -8,9 +8,9 @@
 //        with action (bank-upload | payment-completed), approvalId, success, error, noAction, and
 //        `ref`: the outcome signed (result-ref.ts), the only part the result page states as fact.
 //   GET  /api/bill-approval/direct-action-result?ref: the outcome a `ref` states (the result page asks).
-// Refusals carry the spec's codes (§8): VALIDATION_FAILED for a status that does not allow the step
-// ('Cannot update approval with status X'), INVALID_TOKEN for a link that cannot act, BAD_REQUEST
-// for missing parameters; as { success: false, error: { code, message, details }, message, code }.
+// Refusals carry the codes the confirm page reads: VALIDATION_FAILED for a status that does not allow the
+// step ('Cannot update approval with status X'), INVALID_TOKEN for a link that cannot act, BAD_REQUEST for
+// missing parameters; as { success: false, error: { code, message, details }, message, code }.
 import type { FastifyInstance, FastifyReply, FastifySchema } from 'fastify';
 import { z } from 'zod';
 import { Approval } from '../../../schema/approvals/answers.js';

@@ -1,4 +1,4 @@
-// /api/bill-approval/approvals/{id}/… of the payment half staff use signed in (spec 2 §7):
+// /api/bill-approval/approvals/{id}/… of the payment half staff use signed in:
 // regenerate-nacha, approve-again, generate-penny-test, retry-qb-sync, and the stored files' downloads.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// /api/auth/* and PUT /api/user/password (spec 1 §7 Auth).
+// /api/auth/* and PUT /api/user/password.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AuthAnswer, RefreshAnswer, User } from '../../../schema/users/answers.js';

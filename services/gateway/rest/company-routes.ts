@@ -1,4 +1,4 @@
-// /api/company/* (spec 1 §7 Companies). Thin: parse the path and query, call the application function.
+// /api/company/*. Thin: parse the path and query, call the application function.
 // The QuickBooks calls of the same base path come with the connection.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -161,7 +161,7 @@ export function companyRoutes(server: FastifyInstance, { app, actorOf }: RestDep
         message: 'Company deactivated successfully',
       }),
   );
-  // Not in the spec's list: the detail page's inline assignment change (spec 1 §2 Company detail).
+  // Not in the spec's list: the detail page's inline assignment change.
   server.put<IdParams>(
     `${BASE}/:id/assignments`,
     {
@@ -179,7 +179,7 @@ export function companyRoutes(server: FastifyInstance, { app, actorOf }: RestDep
         message: 'Assignment updated successfully',
       }),
   );
-  // The spec leaves method and path of these two open (spec 1 §7).
+  // Method and path of these two are this product's own choice.
   server.put<IdParams>(
     `${BASE}/:id/payment-account`,
     {

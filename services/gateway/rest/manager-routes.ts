@@ -1,4 +1,4 @@
-// /api/manager/* (spec 2 §7 Managers). Thin: parse the path and query, call the application function.
+// /api/manager/*. Thin: parse the path and query, call the application function.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { Manager } from '../../../schema/managers/answers.js';

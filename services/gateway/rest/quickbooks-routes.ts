@@ -1,4 +1,4 @@
-// The QuickBooks connection's calls (spec 1 §7 Companies: qb-credentials, qb-oauth, qb-token-status,
+// The QuickBooks connection's calls (qb-credentials, qb-oauth, qb-token-status,
 // refresh-qb-token; /api/quickbooks/{companyId}/company-info). The OAuth callback is public: its
 // one-time state is the authentication, and it answers the popup with a page, not JSON.
 import { randomBytes } from 'node:crypto';

@@ -1,4 +1,4 @@
-// /api/user/* (spec 1 §7 Users). Thin: parse the path and query, call the application function.
+// /api/user/*. Thin: parse the path and query, call the application function.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { OverviewStats, User, UserStatistics } from '../../../schema/users/answers.js';

@@ -1,4 +1,4 @@
-// The Approval type (spec 2 §3) and the object types of the approvals' answers: the bills a new
+// The Approval type and the object types of the approvals' answers: the bills a new
 // approval can take, stats, history, bulk results, the company's approval policy, the dashboard's
 // chart. Queries, mutations and live changes are beside it (approval-queries.ts,
 // approval-mutations.ts, approval-subscriptions.ts).

@@ -1,4 +1,4 @@
-// The Company type (spec 1 §3), its queries and mutations (spec 1 §7 Companies), and live changes.
+// The Company type, its queries and mutations, and live changes.
 // The types' fields come from the answers (schema/companies/answers.ts).
 import {
   Company,
@@ -46,7 +46,7 @@ const AssigneeRef = builder.objectRef<Assignee>('CompanyAssignee').implement({
 const refused = () =>
   toGraphQLError(new AppError('FORBIDDEN', 'You do not have permission to read this company field'));
 
-/** ADMIN only (spec 1 §2, §6): MODERATOR and USER read a company's id and name. */
+/** ADMIN only: MODERATOR and USER read a company's id and name. */
 const details = {
   authScopes: { permission: 'companies.details' },
   unauthorizedError: refused,

@@ -1,4 +1,4 @@
-// The Manager type (spec 2 §3), its queries and mutations (spec 2 §7 Managers), and live changes.
+// The Manager type, its queries and mutations, and live changes.
 // The types' fields come from the answers (schema/managers/answers.ts).
 import {
   Manager,
