@@ -1,4 +1,4 @@
-// The companies read model (spec 1 §3 Company): one row per company. The NACHA settings are kept
+// The companies read model: one row per company. The NACHA settings are kept
 // with the bank account number masked: the full number stays sealed in the log, and only the NACHA
 // writer reads it from there.
 import { type Insertable, sql, type Updateable } from 'kysely';

@@ -1,4 +1,4 @@
-// The managers read model (spec 2 §3 Manager): one row per manager with its linked user's id. The
+// The managers read model: one row per manager with its linked user's id. The
 // list and detail join the users table for the linked user's name and role, so a user's change
 // shows without this projection handling user events.
 import { sql } from 'kysely';

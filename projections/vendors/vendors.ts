@@ -1,4 +1,4 @@
-// The vendors read model (spec 2 §3 Vendor): one row per vendor with its company, what QuickBooks
+// The vendors read model: one row per vendor with its company, what QuickBooks
 // says of it, and its bank details masked — only the last four digits and the type and bank name.
 // The full numbers stay sealed in the vendor's stream; an unmask reads them from there.
 import { type Kysely, sql, type Transaction } from 'kysely';

@@ -1,11 +1,11 @@
-// The payment fields of an approval's answer (spec 2 §3: NACHA, penny test, payment sync), the
+// The payment fields of an approval's answer (NACHA, penny test, payment sync), the
 // penny-test and link answers, and the sync detail item. Written once: Approval (answers.ts) is
 // extended with PaymentFields; REST and GraphQL derive from these.
 import { z } from 'zod';
 import { named } from '../shared/answers.js';
 import { LINK_ACTIONS, NachaProblem, QB_SYNC_STATUSES } from './payment-events.js';
 
-/** One QuickBooks bill payment of a sync run (spec 2 §3 "Sync detail item"). */
+/** One QuickBooks bill payment of a sync run. */
 export const QbSyncDetailItem = z.object({
   billId: z.string(),
   docNumber: z.string().nullable(),
@@ -118,7 +118,7 @@ export const PennyTestResult = named(
   }),
 );
 
-/** GET /approvals/{id}/verify-token (spec 2 §3 "Token verification response"). */
+/** GET /approvals/{id}/verify-token. */
 export const TokenStatusInfo = z.object({
   canMarkAsPaid: z.boolean(),
   isAlreadyPaid: z.boolean(),

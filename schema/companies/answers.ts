@@ -63,7 +63,7 @@ export const Company = named(
 );
 export type Company = z.infer<typeof Company>;
 
-/** What MODERATOR and USER read of a company (spec 1 §2, §6: companies are ADMIN's). */
+/** What MODERATOR and USER read of a company (companies are ADMIN's). */
 export const CompanyReference = named(
   'CompanyReference',
   z.object({

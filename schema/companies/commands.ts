@@ -1,4 +1,4 @@
-// Inputs of the company commands (spec 1 §5 Company form and NACHA form, §7 Companies), REST body
+// Inputs of the company commands, REST body
 // and GraphQL args alike. The NACHA rules are the form's, plus what a bank's validator checks
 // (reference/nacha.md): the routing number's check digit, printable ASCII, upper case.
 import { z } from 'zod';
@@ -58,7 +58,7 @@ const assigneeId = z
   .nullish()
   .transform((v) => v ?? null);
 
-/** `metadata` may carry qbPaymentAccountReference (spec 1 §3): copied onto the company. */
+/** `metadata` may carry qbPaymentAccountReference: copied onto the company. */
 const metadata = z
   .string()
   .max(10_000, 'Metadata is too long')

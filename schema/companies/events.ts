@@ -1,4 +1,4 @@
-// Company aggregate events (spec 1 §3 Company, NACHA fields): client companies, their assignments,
+// Company aggregate events: client companies, their assignments,
 // their payment account and their NACHA settings. Names are unique among active companies: the one
 // `companynames` stream decides that (CompanyNameClaimed/Released).
 import { z } from 'zod';

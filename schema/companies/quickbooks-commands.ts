@@ -1,4 +1,4 @@
-// Inputs of the QuickBooks connection calls (spec 1 §5 OAuth dialog, §7 Companies).
+// Inputs of the QuickBooks connection calls.
 import { z } from 'zod';
 import { plainText, secretText } from '../shared/text-rules.js';
 

@@ -15,7 +15,7 @@ export const ManagerUser = z.object({
   role: Role,
 });
 
-/** A contact record an ADMIN keeps (spec 2 §3), with its linked user. */
+/** A contact record an ADMIN keeps, with its linked user. */
 export const Manager = named(
   'Manager',
   z.object({

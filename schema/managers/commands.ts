@@ -1,4 +1,4 @@
-// Inputs of the manager commands (spec 2 §5 Manager form, §7 Managers), REST body and GraphQL args alike.
+// Inputs of the manager commands, REST body and GraphQL args alike.
 import { z } from 'zod';
 import { MAX_ROW_ID } from '../shared/ids.js';
 import { plainText } from '../shared/text-rules.js';

@@ -1,4 +1,4 @@
-// Manager aggregate events (spec 2 §3 Manager): contact records, and their links to user accounts.
+// Manager aggregate events: contact records, and their links to user accounts.
 // A manager's own stream holds its contact details; the one `managerlinks` stream holds every link,
 // so "a user links to at most one manager" is decided on one stream, atomically.
 import { z } from 'zod';

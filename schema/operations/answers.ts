@@ -162,7 +162,7 @@ export type Usage = z.infer<typeof Usage>;
 
 export const ServiceStatus = z.object({ status: Connection, responseTime: z.number().nullable() });
 
-/** System health (spec 1 §3): status, uptime, version, database, api, memory and disk. */
+/** System health: status, uptime, version, database, api, memory and disk. */
 export const SystemHealth = z.object({
   status: z.enum(['healthy', 'degraded', 'unhealthy']),
   /** Seconds. */

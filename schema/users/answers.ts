@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { named, pageOf } from '../shared/answers.js';
 import { Role } from './events.js';
 
-/** The user as the API shows it (spec 1 §3): never the password hash, dates as ISO strings. */
+/** The user as the API shows it: never the password hash, dates as ISO strings. */
 export const User = named(
   'User',
   z.object({

@@ -169,7 +169,7 @@ export type Vendor = z.infer<typeof Vendor>;
 
 export const VendorPage = pageOf(Vendor);
 
-/** Spec 2 §3 Vendor ACH status (numbers masked). */
+/** The vendor's ACH status (numbers masked). */
 export const VendorAchStatus = z.object({
   hasBankingInfo: z.boolean(),
   routingNumber: z.string().nullable(),

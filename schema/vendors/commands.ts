@@ -38,7 +38,7 @@ export const VendorGetInput = z.object({
 const ACCOUNT_NUMBER_MIN = 5;
 const ACCOUNT_TOO_SHORT = `Account number must have at least ${ACCOUNT_NUMBER_MIN} digits`;
 
-/** The vendor banking form (spec 2 §5), checked again here with the bank's own rule. */
+/** The vendor banking form, checked again here with the bank's own rule. */
 export const BankingInput = z.object({
   routingNumber: z
     .string({ error: 'Routing number must be 9 digits' })
