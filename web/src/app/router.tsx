@@ -1,4 +1,4 @@
-// The route table (spec 1 §2, spec 2 §2). The table and react-router are the router chunk (see
+// The route table. The table and react-router are the router chunk (see
 // app/index.tsx: a signed-out /login paints without it); the shell and every screen load as their
 // own chunks.
 import { type ComponentType, lazy, Suspense } from 'react';

@@ -1,7 +1,7 @@
 // The one way the app talks to the server (REST and GraphQL over HTTP). Every call carries the bearer
 // token, credentials and the client environment header, and times out after 10 s. A 401 on any call
 // but login triggers one token refresh, shared by all calls that fail at the same time, and a retry.
-// A refused refresh ends the session and sends the user to /login (spec 1 §4, §7).
+// A refused refresh ends the session and sends the user to /login.
 import type { ApiEnvelope, Tokens } from '../types/api';
 import { CLIENT_ENVIRONMENT, CLIENT_ENVIRONMENT_HEADER, REQUEST_TIMEOUT_MS } from './constants';
 import { ApiError, buildErrorMessage } from './errors';

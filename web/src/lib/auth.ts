@@ -1,4 +1,4 @@
-// Session actions and hooks: check the session on load, sign in, sign out (spec 1 §4).
+// Session actions and hooks: check the session on load, sign in, sign out.
 import { useSyncExternalStore } from 'react';
 import type { AuthResult, User } from '../types/api';
 import { api } from './api-client';

@@ -1,4 +1,4 @@
-// Roles and who may go where (spec 1 §2, §6): the route guard's rule, the landing redirect and the
+// Roles and who may go where: the route guard's rule, the landing redirect and the
 // navigation's visibility all come from here.
 import type { Role } from '../types/api';
 

@@ -1,11 +1,11 @@
-// Business constants of spec 1 §9 that the shell and the API client use.
+// Business constants that the shell and the API client use.
 
 export const REQUEST_TIMEOUT_MS = 10_000;
 export const TOAST_DURATION_MS = 5_000;
 export const FAILED_LOGIN_HINT_THRESHOLD = 3;
 export const SIGN_IN_PASSWORD_MIN = 6;
 
-/** Storage keys (spec 1 §4, §9). */
+/** Storage keys. */
 export const STORAGE_KEYS = {
   session: 'auth-storage',
   accessToken: 'auth_token',

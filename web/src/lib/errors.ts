@@ -1,4 +1,4 @@
-// Error messages (spec 1 §8). Every failed call becomes an ApiError whose message was built by
+// Error messages. Every failed call becomes an ApiError whose message was built by
 // buildErrorMessage: errors, message, error.message, error, then the caller's fallback.
 import type { ApiEnvelope } from '../types/api';
 
@@ -79,7 +79,7 @@ export const LOGIN_MESSAGES = {
   unsuccessful: 'Login failed',
 } as const;
 
-/** The sign-in screen's message for a failed attempt (spec 1 §8 'Login'). */
+/** The sign-in screen's message for a failed attempt. */
 export function loginErrorMessage(error: unknown): string {
   if (error instanceof ApiError) {
     if (error.isNoResponse) return LOGIN_MESSAGES.noResponse;

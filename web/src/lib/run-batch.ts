@@ -1,4 +1,4 @@
-// Batch activate/deactivate (spec 1 §2): one item at a time, each result reported as it arrives.
+// Batch activate/deactivate: one item at a time, each result reported as it arrives.
 
 export interface BatchResult {
   id: number;

@@ -1,4 +1,4 @@
-// The access and refresh tokens live in local storage under auth_token and refresh_token (spec 1 §4).
+// The access and refresh tokens live in local storage under auth_token and refresh_token.
 import type { Tokens } from '../types/api';
 import { STORAGE_KEYS } from './constants';
 

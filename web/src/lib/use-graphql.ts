@@ -37,7 +37,7 @@ export interface GqlQueryOptions {
   /** The message when the server gives none. */
   fallback?: string;
   requestPolicy?: RequestPolicy;
-  /** A failure other than a refusal (4xx) is tried once more after this pause (spec 1 §7); false: never. */
+  /** A failure other than a refusal (4xx) is tried once more after this pause; false: never. */
   retryDelayMs?: number | false;
   /** A longer time-out than the API client's 10 s (a QuickBooks read, a bulk write). */
   timeoutMs?: number;

@@ -1,4 +1,4 @@
-// The route guard (spec 1 §2): 'Loading...' while the session resolves, /login (remembering where
+// The route guard: 'Loading...' while the session resolves, /login (remembering where
 // the user was going) without a session, /dashboard when the role is insufficient.
 import type { ReactNode } from 'react';
 import { Navigate, Outlet, useLocation } from 'react-router-dom';

@@ -1,4 +1,4 @@
-// The application shell (spec 1 §2): collapsible side navigation (16rem, or 4rem icon-only), a drawer
+// The application shell: collapsible side navigation (16rem, or 4rem icon-only), a drawer
 // with an overlay on small screens, a header with breadcrumbs, the signed-in user and sign-out.
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import { LogOut, Menu, PanelLeftClose, PanelLeftOpen, X } from 'lucide-react';

@@ -1,4 +1,4 @@
-// The bar above a list with selectable rows (spec 1 §2: batch activate/deactivate): what is selected,
+// The bar above a list with selectable rows (batch activate/deactivate): what is selected,
 // the two batch actions, and each item's result as it arrives, one item at a time. It ends with a
 // toast that sums up, then clears the selection and reloads the list (`onFinished`).
 import { useState } from 'react';

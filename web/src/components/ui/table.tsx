@@ -59,7 +59,7 @@ export function TableCaption({ className, ...props }: ComponentProps<'caption'>)
   return <caption className={cn('mt-4 text-sm text-muted-foreground', className)} {...props} />;
 }
 
-// Sorting: a column cycles ascending, descending, none (spec 1, companies list).
+// Sorting: a column cycles ascending, descending, none.
 
 export type SortDirection = 'asc' | 'desc';
 export type SortState<K extends string = string> = { key: K; direction: SortDirection } | null;

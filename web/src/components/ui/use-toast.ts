@@ -1,4 +1,4 @@
-// Toast state (shadcn's use-toast, trimmed): one toast at a time, 5 s by default (spec 1 §8, §9).
+// Toast state (shadcn's use-toast, trimmed): one toast at a time, 5 s by default.
 import { type ReactNode, useSyncExternalStore } from 'react';
 import { TOAST_DURATION_MS } from '../../lib/constants';
 

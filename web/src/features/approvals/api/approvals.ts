@@ -181,7 +181,7 @@ export const ApprovalBillFields = graphql(`
 
 export type ApprovalBill = ResultOf<typeof ApprovalBillFields>;
 
-/** The payment half (spec 2 §3: NACHA, penny test, payment sync), as the payment cards read it. */
+/** The payment half (NACHA, penny test, payment sync), as the payment cards read it. */
 export const ApprovalPaymentFields = graphql(`
   fragment ApprovalPaymentFields on Approval @_unmask {
     nachaFileGenerated
@@ -353,7 +353,7 @@ export const ApprovalHistoryQuery = graphql(`
   }
 `);
 
-/** The company filter's choices (up to 1000, spec 2 §2). */
+/** The company filter's choices (up to 1000). */
 export const CompanyChoicesQuery = graphql(`
   query ApprovalCompanyChoices {
     companies(page: 1, limit: 1000) {

@@ -1,4 +1,4 @@
-// The approvals table's columns (spec 2 §2 Bill Approvals): what each shows, from which width, and
+// The approvals table's columns: what each shows, from which width, and
 // the row's actions, which the page hands in (the page owns the calls and their busy state).
 import { Check, X } from 'lucide-react';
 import { Link } from 'react-router-dom';
@@ -44,7 +44,7 @@ export interface ApprovalRowActions {
   reject: (a: ApprovalRow) => void;
   remove: (a: ApprovalRow) => void;
   /**
-   * Regenerate NACHA (spec 2 §2: staff, APPROVED through PAYMENT_COMPLETED); once the file is at the
+   * Regenerate NACHA (staff, APPROVED through PAYMENT_COMPLETED); once the file is at the
    * bank it shows disabled, saying why.
    */
   regenerate: (a: ApprovalRow) => void;

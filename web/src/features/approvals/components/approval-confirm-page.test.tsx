@@ -1,4 +1,4 @@
-// /approvals/{id}/confirm in jsdom against a scripted fetch (spec 2 §2, §5, §8): the parameters'
+// /approvals/{id}/confirm in jsdom against a scripted fetch: the parameters'
 // errors, the token check with the bearer, 'Logged in as', the approval's details and bills, the
 // payment-completed step and its button rules (no bank-uploaded button), 'All Done!' with no action
 // asked beside it, who is signed in against who the link was sent to, the success toast and the 2 s

@@ -1,4 +1,4 @@
-// /approvals/{id}/confirm (spec 2 §2 Email-link confirmation, §5, §8): the e-mail link opened by a
+// /approvals/{id}/confirm: the e-mail link opened by a
 // signed-in user. The link's token is checked (GET verify-token, with the session's bearer too); the
 // page says who is signed in, shows the approval, and with an action offers only the payment-completed
 // step (POST payment-completed?token): disabled while it runs or when the server says it cannot be
@@ -21,7 +21,7 @@ import { isFullApproval, markPaymentCompleted, type TokenVerification, verifyTok
 import { formatDateTime, shortId, titleCase } from '../utils/approval-rules';
 import { confirmParamsError, type TokenFailureKind, tokenFailure } from '../utils/payment-rules';
 
-/** Redirect to the approval after a confirmed payment (spec 2 §9). */
+/** Redirect to the approval after a confirmed payment. */
 export const CONFIRM_REDIRECT_MS = 2000;
 
 function Field({ label, children }: { label: string; children: ReactNode }) {

@@ -1,4 +1,4 @@
-// The detail page's Activity History (spec 2 §2; the history call of §7): each step with who took
+// The detail page's Activity History: each step with who took
 // it (a badge when it was an e-mail link's recipient or a system job), when ('MMM d, HH:mm'), what
 // it changed (old → new, in the server's words: statuses as their badges say them), the reason given
 // and its file. Steps from the streams around the approval (the company's policy, a vendor's banking)

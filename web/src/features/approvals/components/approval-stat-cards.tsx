@@ -1,4 +1,4 @@
-// The list's figures (spec 2 §2): five counts, and a second row when bill data exists.
+// The list's figures: five counts, and a second row when bill data exists.
 import { Card, CardContent } from '../../../components/ui/card';
 import { cn, formatCurrency } from '../../../lib/utils';
 import type { ApprovalStats } from '../api/approvals';

@@ -1,4 +1,4 @@
-// The list footer (spec 2 §2): page size, First, Previous, up to 5 page buttons, Next, Last and
+// The list footer: page size, First, Previous, up to 5 page buttons, Next, Last and
 // 'Page p of n • Total: t approvals'. /bills pages its bills with the same footer ('t bills').
 import { Button } from '../../../components/ui/button';
 import { Label } from '../../../components/ui/label';

@@ -1,4 +1,4 @@
-// One bill of an approval (spec 2 §2 detail): vendor, document number, id, total, due date, the
+// One bill of an approval: vendor, document number, id, total, due date, the
 // invoice banner with its download, vendor contacts, the ACH box and its navigation, the vendor's
 // address and the line items.
 import { Download, FileText } from 'lucide-react';

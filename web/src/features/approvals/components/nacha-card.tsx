@@ -1,4 +1,4 @@
-// NACHA Information (spec 2 §2 detail): the current file's batch number, name, time and processing
+// NACHA Information: the current file's batch number, name, time and processing
 // status, its download, Regenerate for staff, what to fix while a generation waits on a fix, the
 // earlier versions with their downloads, and the penny test. Shown by nachaCardShown. The downloads
 // are offered only to the roles that may download the files; Regenerate shows disabled, saying why,

@@ -1,4 +1,4 @@
-// The payment cards of the approval detail in jsdom (spec 2 §2, §8): when the NACHA card and the
+// The payment cards of the approval detail in jsdom: when the NACHA card and the
 // sync card show, who gets Regenerate, the penny test and Retry, what the NACHA card says while a
 // generation waits on a fix, the earlier versions, the toasts of regenerate and the penny test
 // (with their calls on the REST paths), the sync card's detail items and its error boundary.

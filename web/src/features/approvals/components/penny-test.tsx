@@ -1,4 +1,4 @@
-// The penny test of the NACHA card (spec 2 §2, §8): the generator for staff, and the last test's
+// The penny test of the NACHA card: the generator for staff, and the last test's
 // batch number, file name, amount, vendors tested, time and its download (for the roles that may
 // download the files). A failure says what to fix in a toast that stays 8 s.
 import { Coins, Download } from 'lucide-react';

@@ -1,4 +1,4 @@
-// QuickBooks Payment Sync (spec 2 §2 detail): status, message, time and one line per bill payment;
+// QuickBooks Payment Sync: status, message, time and one line per bill payment;
 // Retry for staff when the sync failed (wholly or for some bills) and the approval is
 // PAYMENT_COMPLETED. Only for the six sync statuses; a card that cannot render says so instead of
 // taking the page down.

@@ -1,4 +1,4 @@
-// 'Reject Approval' (spec 2 §2 detail): a required reason (4 rows), submit disabled while empty; a
+// 'Reject Approval': a required reason (4 rows), submit disabled while empty; a
 // blank reason (spaces) on submit says so in a toast. Also the bulk reject's one reason.
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';

@@ -1,4 +1,4 @@
-// Pure rules of the approval screens (spec 2 §2, §3, §4): money and rates, names, the paging
+// Pure rules of the approval screens: money and rates, names, the paging
 // footer's page buttons, the sortable columns, relative times and the history's time format. Money
 // is shown by formatCurrency (lib/utils.ts): the reader's locale, as every screen.
 import { formatCurrency } from '../../../lib/utils';
@@ -32,7 +32,7 @@ export function toggleSort(current: ApprovalSort, key: ApprovalSortKey): Approva
 }
 
 /**
- * The list's status filter (spec 2 §4), the payment statuses too. 'Approved' keeps matching an
+ * The list's status filter, the payment statuses too. 'Approved' keeps matching an
  * approval along the payment path (the server's approved group); each payment status only itself.
  */
 export const STATUS_FILTERS = [
@@ -67,7 +67,7 @@ export function statusFilterOf(value: string | null | undefined): string {
 }
 export const PRIORITIES = ['URGENT', 'HIGH', 'MEDIUM', 'LOW'] as const;
 
-/** The statuses from which Regenerate NACHA is offered (spec 2 §2, §4). */
+/** The statuses from which Regenerate NACHA is offered. */
 export const NACHA_STATUSES = [
   'APPROVED',
   'NACHA_GENERATED',
@@ -97,7 +97,7 @@ export function percent(part: number, whole: number): number {
   return Math.round((part / whole) * 100);
 }
 
-/** The ids of a comma-separated list (spec 3: billIds, approvedBillIds). */
+/** The ids of a comma-separated list (billIds, approvedBillIds). */
 export function idList(csv: string | null | undefined): string[] {
   return (csv ?? '')
     .split(',')
@@ -250,7 +250,7 @@ export function formatDateTime(iso: string | null | undefined): string {
   });
 }
 
-/** Whether the second stat row shows (spec 2 §2: when processed or approved bill data exists). */
+/** Whether the second stat row shows (when processed or approved bill data exists). */
 export function hasBillFigures(s: {
   processedBills: number;
   approvedBills: number;

@@ -1,4 +1,4 @@
-// Pure rules of the payment screens (spec 2 §2, §4, §5, §8): when the NACHA and sync cards show,
+// Pure rules of the payment screens: when the NACHA and sync cards show,
 // who may regenerate or retry, the penny test's failure titles, the token check's failure screens,
 // and the confirm page's parameters.
 
@@ -15,7 +15,7 @@ export const QB_SYNC_SHOWN = [
 ] as const;
 
 /**
- * The NACHA card: a file generated, a name or batch number, a penny test, or APPROVED (spec 2 §2);
+ * The NACHA card: a file generated, a name or batch number, a penny test, or APPROVED;
  * also once a file was asked for (NACHA_PENDING: queued, or waiting on a fix the card names), so the
  * screen never hides the state the server is in.
  */
@@ -58,7 +58,7 @@ export function mayRetryQbSync(syncStatus: string | null | undefined, approvalSt
   );
 }
 
-/** The sync's detail items: the list when the answer has it, else the JSON text (spec 2 §3). */
+/** The sync's detail items: the list when the answer has it, else the JSON text. */
 export function syncItems(p: Pick<PaymentView, 'qbPaymentSyncItems' | 'qbPaymentSyncDetails'>): QbSyncItem[] {
   if (p.qbPaymentSyncItems && p.qbPaymentSyncItems.length > 0) return [...p.qbPaymentSyncItems];
   if (!p.qbPaymentSyncDetails) return [];
@@ -73,7 +73,7 @@ export function syncItems(p: Pick<PaymentView, 'qbPaymentSyncItems' | 'qbPayment
 const NO_BANKING = 'No vendors have complete banking information';
 const VALIDATION = 'Penny test validation failed';
 
-/** The penny test's failure toast (spec 2 §8; shown 8 s). */
+/** The penny test's failure toast (shown 8 s). */
 export function pennyTestFailure(message: string): { title: string; description: string } {
   if (message.includes(NO_BANKING))
     return {
@@ -93,7 +93,7 @@ export const PENNY_TEST_ERROR_MS = 8000;
 export type TokenFailureKind = 'unavailable' | 'already-paid' | 'denied';
 
 /**
- * Which failure screen the token check's refusal shows (spec 2 §8): the text is error.details or
+ * Which failure screen the token check's refusal shows: the text is error.details or
  * message, the code error.code.
  */
 export function tokenFailure(
@@ -112,7 +112,7 @@ export function tokenFailure(
   return { kind: 'denied', text, code };
 }
 
-/** The confirm page's query (spec 2 §5): both token and id, and a known action when one is given. */
+/** The confirm page's query: both token and id, and a known action when one is given. */
 export function confirmParamsError(
   id: string | undefined,
   token: string | null,

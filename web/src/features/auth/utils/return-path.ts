@@ -1,5 +1,5 @@
 // Where a successful sign-in goes: the returnUrl query parameter, else the page the user came from,
-// else /dashboard (spec 1 §2). Only paths of this app are followed, never another site.
+// else /dashboard. Only paths of this app are followed, never another site.
 
 export const DEFAULT_AFTER_LOGIN = '/dashboard';
 

@@ -1,4 +1,4 @@
-// Client validation of the sign-in form (spec 1 §5).
+// Client validation of the sign-in form.
 import { SIGN_IN_PASSWORD_MIN } from '../../../lib/constants';
 
 export interface LoginValues {

@@ -1,4 +1,4 @@
-// The Companies reads and writes (spec 1 §7) and the QuickBooks connection's, as GraphQL documents;
+// The Companies reads and writes and the QuickBooks connection's, as GraphQL documents;
 // the answer types come from them. Writes re-read the lists and details through the cache
 // (lib/cache-rules.ts).
 import { useCallback } from 'react';
@@ -113,7 +113,7 @@ export const CompanyQuery = graphql(
   [CompanyFields],
 );
 
-/** The manager picker: managers (spec 1 §2 User Assignments; limit 100). */
+/** The manager picker: managers (limit 100). */
 export const ManagerChoicesQuery = graphql(`
   query CompanyManagerChoices($limit: Int) {
     managers(page: 1, limit: $limit) {
@@ -127,7 +127,7 @@ export const ManagerChoicesQuery = graphql(`
   }
 `);
 
-/** The processor/approver/accountant pickers: users, limit 100 (spec 1 §9). */
+/** The processor/approver/accountant pickers: users, limit 100. */
 export const UserChoicesQuery = graphql(`
   query CompanyUserChoices($limit: Int) {
     users(page: 1, limit: $limit) {
@@ -162,7 +162,7 @@ export const UpdateCompany = graphql(`
   }
 `);
 
-/** The form's body (spec 1 §5): optional strings absent when empty, assignees null when 'none'. */
+/** The form's body: optional strings absent when empty, assignees null when 'none'. */
 export type CompanyPayload = VariablesOf<typeof CreateCompany>['input'];
 
 export const ActivateCompany = graphql(`
@@ -212,7 +212,7 @@ export const ConfigureCompanyNacha = graphql(`
   }
 `);
 
-/** The NACHA form's body (spec 1 §5): digits without dashes, text upper-cased. */
+/** The NACHA form's body: digits without dashes, text upper-cased. */
 export type NachaPayload = VariablesOf<typeof ConfigureCompanyNacha>['input'];
 
 export const RefreshQbToken = graphql(`

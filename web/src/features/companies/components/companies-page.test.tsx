@@ -1,4 +1,4 @@
-// /companies over GraphQL (spec 1 §2 Companies list): the page read with its filters, the row menu's
+// /companies over GraphQL: the page read with its filters, the row menu's
 // writes and their texts, and a push re-reading the list through the cache.
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

@@ -1,4 +1,4 @@
-// /companies (spec 1 §2 Companies list): filters (search, status, QB status; a change goes back to
+// /companies: filters (search, status, QB status; a change goes back to
 // page 1), a table sorted on the loaded page, the row menu, bulk activate/deactivate, the paging
 // footer, and live refetch when any session or the refresh job changes a company.
 import { Filter, Plus } from 'lucide-react';

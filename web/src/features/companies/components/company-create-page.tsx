@@ -1,4 +1,4 @@
-// /companies/new (spec 1 §2 Create company): success goes to the new company; Cancel and the back
+// /companies/new: success goes to the new company; Cancel and the back
 // arrow go to /companies.
 import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';

@@ -1,4 +1,4 @@
-// /companies/{id} (spec 1 §2 Company detail): header with status and Activate/Deactivate, the
+// /companies/{id}: header with status and Activate/Deactivate, the
 // company's information, inline assignments, payment account, the control on vendors' bank detail
 // changes, recent activity, the QuickBooks connection, the company details and quick actions.
 // Live: any change to the company reloads it.

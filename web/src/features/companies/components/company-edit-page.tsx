@@ -1,4 +1,4 @@
-// /companies/{id}/edit (spec 1 §2 Create and edit company): 'Loading company details...', then the
+// /companies/{id}/edit: 'Loading company details...', then the
 // form; 'Company Not Found' when it cannot load. Success goes to the company.
 import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';

@@ -1,4 +1,4 @@
-// The create and edit form (spec 1 §2, §5): Basic Information; the accounting-service settings (edit
+// The create and edit form: Basic Information; the accounting-service settings (edit
 // only, and only once connected: realm, payment account reference, the OAuth dialog); User Assignments
 // (the manager from the managers, the other three from users with role ADMIN, MODERATOR or USER).
 import { type FormEvent, useState } from 'react';

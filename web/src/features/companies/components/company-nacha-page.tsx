@@ -1,4 +1,4 @@
-// /companies/{id}/nacha (spec 1 §2 NACHA configuration): loads the company, then the NACHA form.
+// /companies/{id}/nacha: loads the company, then the NACHA form.
 import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';

@@ -1,4 +1,4 @@
-// 'Company Not Found' with the error's message (spec 1 §2 Create and edit company, Company detail).
+// 'Company Not Found' with the error's message.
 import { ArrowLeft } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';

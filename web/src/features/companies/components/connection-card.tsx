@@ -1,4 +1,4 @@
-// The accounting-connection card (spec 1 §2 Company detail, §4): checking, error, not connected, no
+// The accounting-connection card: checking, error, not connected, no
 // tokens, expired, connected. The token status is polled every 30 s; Refresh Token shows only when
 // connected; a banner shows when the token has expired or the status call failed.
 import { AlertTriangle, Link2, RefreshCw } from 'lucide-react';

@@ -1,4 +1,4 @@
-// Delete asks first, in the spec's words (spec 1 §2 Companies list); the history (events) is kept.
+// Delete asks first, in the spec's words; the history (events) is kept.
 import { ConfirmActionDialog } from '../../../components/ui/confirm-action-dialog';
 import { useGqlMutation } from '../../../lib/use-graphql';
 import { COMPANY_MESSAGES, type Company, DeleteCompany } from '../api/companies';

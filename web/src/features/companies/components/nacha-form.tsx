@@ -1,4 +1,4 @@
-// The NACHA form (spec 1 §5): routing number shown XXX-XXX-XXX, Tax ID XX-XXXXXXX, names upper-cased
+// The NACHA form: routing number shown XXX-XXX-XXX, Tax ID XX-XXXXXXX, names upper-cased
 // as typed, the defaults (status 1, checking, BILL PAY, origin = the company's name), the spec's
 // messages; dashes are stripped before sending. The stored account number comes back masked and is
 // kept unless a new one is typed.

@@ -1,4 +1,4 @@
-// Payment account settings (spec 1 §2 Bank account picker): the company's QuickBooks bank accounts,
+// Payment account settings: the company's QuickBooks bank accounts,
 // Bank and Active only, highest balance first, as 'name (USD balance)'; a green dot when funded, an
 // orange one when the chosen account holds less than 1000.
 import { RefreshCw } from 'lucide-react';

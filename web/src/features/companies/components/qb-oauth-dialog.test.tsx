@@ -1,4 +1,4 @@
-// The OAuth dialog's clock (spec 1 §4): the 1-second poll notices a popup closed without an answer,
+// The OAuth dialog's clock: the 1-second poll notices a popup closed without an answer,
 // listener and poll give up after 600000 ms, and success closes the dialog 1 s later. Chromium
 // proves the real popup (e2e/companies.e2e.test.ts); here the popup is a stand-in so time can jump.
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';

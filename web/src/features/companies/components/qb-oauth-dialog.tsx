@@ -1,4 +1,4 @@
-// The accounting-service OAuth dialog (spec 1 §2, §4, §5): the setup guide with copy buttons, the
+// The accounting-service OAuth dialog: the setup guide with copy buttons, the
 // credentials form, Save Credentials, and Start OAuth Flow — a 600x700 popup on the authUrl whose
 // callback page posts QB_OAUTH_SUCCESS or QB_OAUTH_ERROR back here. A 1 s poll notices a popup closed
 // without an answer; listener and poll give up after 10 minutes; success closes the dialog after 1 s.

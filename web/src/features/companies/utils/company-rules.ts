@@ -1,10 +1,10 @@
-// Rules of the companies screens (spec 1 §2, §4, §5, §9): the form's checks and payload, dates,
+// Rules of the companies screens: the form's checks and payload, dates,
 // the connection's display state, the expiry display, and the bank account picker's order.
 import type { BankAccount, Company, CompanyPayload, TokenStatus } from '../api/companies';
 
 export const COMPANIES_PAGE_SIZE = 10;
 export const PICKER_LIMIT = 100;
-/** The assignment selects' value for "unassigned" (spec 1 §5). */
+/** The assignment selects' value for "unassigned". */
 export const NONE = 'none';
 export const CONNECTION_POLL_MS = 30_000;
 export const LOW_BALANCE = 1000;
@@ -29,7 +29,7 @@ export const INDUSTRIES = [
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-/** 'Jan 05, 2024' (spec 1 §2, §9); 'Invalid date' when it cannot be read. */
+/** 'Jan 05, 2024'; 'Invalid date' when it cannot be read. */
 export function formatDate(value: string | null | undefined): string {
   const d = value ? new Date(value) : null;
   if (!d || Number.isNaN(d.getTime())) return 'Invalid date';
@@ -110,7 +110,7 @@ function isUrl(v: string) {
   }
 }
 
-/** Spec 1 §5 Company form. */
+/** The company form's checks. */
 export function validateCompanyForm(v: CompanyFormValues): CompanyFormErrors {
   const errors: CompanyFormErrors = {};
   const name = v.name.trim();
@@ -124,7 +124,7 @@ export function validateCompanyForm(v: CompanyFormValues): CompanyFormErrors {
 const optional = (s: string) => (s.trim() ? s.trim() : undefined);
 const assignee = (s: string) => (s === NONE || s === '' ? null : Number.parseInt(s, 10));
 
-/** Empty optional strings are absent; 'none' is null; other assignees are integers (spec 1 §5). */
+/** Empty optional strings are absent; 'none' is null; other assignees are integers. */
 export function toCompanyPayload(v: CompanyFormValues): CompanyPayload {
   return {
     name: v.name.trim(),
@@ -156,7 +156,7 @@ export function toCompanyUpdatePayload(
     : payload;
 }
 
-/** The QB Status column and badge (spec 1 §4): a realm without a status reads 'Connected'. */
+/** The QB Status column and badge: a realm without a status reads 'Connected'. */
 export function qbStatusLabel(c: Pick<Company, 'qbRealmId' | 'qbConnectionStatus'>): string {
   if (!c.qbRealmId) return 'Not Connected';
   switch (c.qbConnectionStatus) {
@@ -179,7 +179,7 @@ export type ConnectionState =
   | 'reconnect'
   | 'attention';
 
-/** Spec 1 §2 Company detail, connection display states. */
+/** The company detail's connection display states. */
 export function connectionState(
   company: Pick<Company, 'qbRealmId' | 'qbConnectionStatus'>,
   status: { data?: TokenStatus; error: Error | null; loading: boolean },
@@ -196,7 +196,7 @@ export function connectionState(
   return 'connected';
 }
 
-/** Token expiry: above 3600 s in hours, above 60 in minutes, otherwise seconds (spec 1 §2). */
+/** Token expiry: above 3600 s in hours, above 60 in minutes, otherwise seconds. */
 export function formatExpiresIn(seconds: number): string {
   const s = Math.max(0, Math.floor(seconds));
   if (s > 3600) {
@@ -210,7 +210,7 @@ export function formatExpiresIn(seconds: number): string {
   return `${s} second${s === 1 ? '' : 's'}`;
 }
 
-/** Bank and Active accounts only, highest balance first (spec 1 §2 Bank account picker). */
+/** Bank and Active accounts only, highest balance first. */
 export function pickableAccounts(accounts: readonly BankAccount[]): BankAccount[] {
   return accounts
     .filter((a) => a.AccountType === 'Bank' && a.Active)
@@ -223,24 +223,24 @@ export const formatUsd = (n: number) => USD.format(n);
 /** 'name (USD balance)'. */
 export const accountLabel = (a: BankAccount) => `${a.Name} (${formatUsd(a.CurrentBalance ?? 0)})`;
 
-/** Green when funded; orange when it is the chosen account and below 1000 (spec 1 §2). */
+/** Green when funded; orange when it is the chosen account and below 1000. */
 export function balanceDot(a: BankAccount, selected: boolean): 'green' | 'orange' | null {
   if (selected && a.CurrentBalance < LOW_BALANCE) return 'orange';
   if (a.CurrentBalance > 0) return 'green';
   return null;
 }
 
-/** The OAuth callback on this product's API host (spec 1 §2 OAuth dialog). */
+/** The OAuth callback on this product's API host. */
 export function defaultCallbackUrl(origin: string): string {
   return `${origin}/api/company/companies/qb-oauth/callback`;
 }
 
-/** The OAuth dialog's states (spec 1 §4). */
+/** The OAuth dialog's states. */
 export type OAuthPhase = 'idle' | 'starting' | 'authorizing' | 'success' | 'error';
 export const OAUTH_POPUP = { width: 600, height: 700, pollMs: 1000, giveUpMs: 600_000, closeAfterMs: 1000 };
 export const REQUIRED_SCOPES = ['accounting', 'openid', 'profile', 'email', 'phone', 'address'] as const;
 
-/** The dialog's toasts in the spec's words (spec 1 §5); null when the step may go on. */
+/** The dialog's toasts in the spec's words; null when the step may go on. */
 export function credentialsProblem(
   v: { clientId: string; clientSecret: string; callbackUrl: string },
   forFlow: boolean,

@@ -1,4 +1,4 @@
-// The NACHA form (spec 1 §5): field rules, display formats (XXX-XXX-XXX, XX-XXXXXXX), defaults and
+// The NACHA form: field rules, display formats (XXX-XXX-XXX, XX-XXXXXXX), defaults and
 // the payload (dashes stripped, text upper-cased). The server checks the same and more (check digit).
 import type { Company, NachaPayload } from '../api/companies';
 
@@ -65,7 +65,7 @@ export function nachaDefaults(c: Company): NachaFormValues {
   };
 }
 
-/** Spec 1 §5 NACHA form, in its words. */
+/** The NACHA form's checks, with their messages. */
 export function validateNacha(v: NachaFormValues): NachaFormErrors {
   const e: NachaFormErrors = {};
   const routing = digits(v.bankRoutingNumber);
@@ -100,7 +100,7 @@ export function validateNacha(v: NachaFormValues): NachaFormErrors {
 
 const upper = (s: string) => s.trim().toUpperCase();
 
-/** Dashes stripped, names upper-cased, empty optionals absent (spec 1 §5). */
+/** Dashes stripped, names upper-cased, empty optionals absent. */
 export function toNachaPayload(v: NachaFormValues): NachaPayload {
   return {
     bankRoutingNumber: digits(v.bankRoutingNumber),

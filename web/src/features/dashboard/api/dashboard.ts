@@ -25,7 +25,7 @@ export const DashboardStatsQuery = graphql(`
 export type DashboardStats = ResultOf<typeof DashboardStatsQuery>['dashboardStats'];
 export type ActivityItem = DashboardStats['recentActivity'][number];
 
-/** Shown when the call fails: the statistics fall back to zero (spec 1 §8). */
+/** Shown when the call fails: the statistics fall back to zero. */
 export const EMPTY_DASHBOARD_STATS: DashboardStats = {
   totalCompanies: 0,
   activeUsers: 0,

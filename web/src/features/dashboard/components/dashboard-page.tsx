@@ -1,4 +1,4 @@
-// The dashboard (spec 1 §2): heading and welcome, System Health (refetched every 30 s), the three
+// The dashboard: heading and welcome, System Health (refetched every 30 s), the three
 // figures, Recent Activity (at most 5, newest first) and Quick Actions. Figures and activity follow
 // what happens elsewhere live, over the GraphQL subscriptions, without a reload: every push re-reads
 // the figures through the cache, so Pending Approvals moves with the chart. Payments needing

@@ -1,4 +1,4 @@
-// Quick Actions (spec 1 §2): add a company, create a user account, review approvals.
+// Quick Actions: add a company, create a user account, review approvals.
 import { CheckSquare, Plus, UserPlus } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';

@@ -1,4 +1,4 @@
-// Recent Activity (spec 1 §2): at most the first 5 events, each with its description and a local
+// Recent Activity: at most the first 5 events, each with its description and a local
 // timestamp; 'No recent activity' when there is none.
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
 import { Skeleton } from '../../../components/ui/skeleton';

@@ -1,4 +1,4 @@
-// The three figures of the dashboard (spec 1 §2): Total Companies, Active Users, Pending Approvals.
+// The three figures of the dashboard: Total Companies, Active Users, Pending Approvals.
 import { Building2, Clock, Users } from 'lucide-react';
 import type { ComponentType } from 'react';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';

@@ -1,4 +1,4 @@
-// System Health (spec 1 §2): status in capitals (default badge when 'healthy', destructive otherwise),
+// System Health: status in capitals (default badge when 'healthy', destructive otherwise),
 // uptime as hours and minutes, and the version.
 import { Activity } from 'lucide-react';
 import { Badge } from '../../../components/ui/badge';

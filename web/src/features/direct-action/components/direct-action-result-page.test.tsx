@@ -1,4 +1,4 @@
-// The e-mail link's result pages in jsdom (spec 2 §2): 'Processing Action' first, then each outcome's
+// The e-mail link's result pages in jsdom: 'Processing Action' first, then each outcome's
 // texts, for both actions (bank-upload, and the link's own name bank-uploaded) and the in-layout page's
 // buttons. An outcome is shown only as the server verified it (the redirect's `ref`, checked by a
 // scripted fetch here); the query's own success, error and noAction state nothing.

@@ -1,4 +1,4 @@
-// The e-mail link's result pages (spec 2 §2): /direct-action-result stands alone (public, no
+// The e-mail link's result pages: /direct-action-result stands alone (public, no
 // sign-in, no shell); /approvals/direct-action-result is the same result inside the layout (the
 // shell draws its breadcrumbs) with 'View Approval Details' and 'View All Approvals'.
 import { PageHeader } from '../../../components/layout/page-header';

@@ -1,4 +1,4 @@
-// The e-mail link's result (spec 2 §2 Public direct-action result, In-layout result): 'Processing
+// The e-mail link's result: 'Processing
 // Action' first, then the outcome: invalid (no approval or action in the query), or what the server
 // signed for this approval and action (the redirect's `ref`, which the page has the server verify):
 // success, failure (with the server's own text) or no action needed. Without a verified outcome it

@@ -1,4 +1,4 @@
-// The outcome the e-mail link's result pages show: the redirect's query (spec 2 §2) says which
+// The outcome the e-mail link's result pages show: the redirect's query says which
 // approval and action, and the server's signed reference (`ref`, verified) says what happened. The
 // query's own success, error and noAction are anyone's to type, so the page never states them.
 import type { VerifiedActionResult } from '../api/action-result';
@@ -21,13 +21,13 @@ function linkAction(action: string): 'bank-uploaded' | 'payment-completed' | nul
   return null;
 }
 
-/** Whether the query names an approval and action at all (spec 2: 'Missing required parameters from redirect'). */
+/** Whether the query names an approval and action at all ('Missing required parameters from redirect'). */
 export function hasRequiredParams(q: URLSearchParams): boolean {
   return !!q.get('action') && !!q.get('approvalId');
 }
 
 /**
- * The e-mail link's result (spec 2 §2 Public direct-action result): the query's action and approvalId
+ * The e-mail link's result: the query's action and approvalId
  * name it; the outcome is the verified reference's, for that approval and action, else unconfirmed.
  */
 export function directActionOutcome(

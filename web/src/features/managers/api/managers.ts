@@ -1,4 +1,4 @@
-// The Managers reads and writes (spec 2 §7), as GraphQL documents; the answer types come from them.
+// The Managers reads and writes, as GraphQL documents; the answer types come from them.
 // Writes re-read the lists and details through the cache (lib/cache-rules.ts).
 import { graphql, type ResultOf } from '../../../lib/graphql';
 
@@ -56,7 +56,7 @@ export const ManagerQuery = graphql(
   [ManagerFields],
 );
 
-/** The user picker's choices: the first 100 users (spec 2 §7). */
+/** The user picker's choices: the first 100 users. */
 export const UserChoicesQuery = graphql(`
   query ManagerUserChoices($limit: Int) {
     users(page: 1, limit: $limit) {

@@ -1,4 +1,4 @@
-// /managers/new (spec 2 §2 Create manager).
+// /managers/new.
 import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';

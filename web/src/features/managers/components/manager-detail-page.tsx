@@ -1,4 +1,4 @@
-// /managers/{id} (spec 2 §2 Manager detail): header, contact, user association, system information.
+// /managers/{id}: header, contact, user association, system information.
 import { ArrowLeft, MoreHorizontal, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';

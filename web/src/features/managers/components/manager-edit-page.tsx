@@ -1,4 +1,4 @@
-// /managers/{id}/edit (spec 2 §2 Edit manager): the same form; linking a user is done here.
+// /managers/{id}/edit: the same form; linking a user is done here.
 import { ArrowLeft, RefreshCw } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';

@@ -1,4 +1,4 @@
-// The create and edit form (spec 2 §2, §5): names and e-mail required, phone, title and a user
+// The create and edit form: names and e-mail required, phone, title and a user
 // picker ('none' = not linked), and a preview card that follows what is typed.
 import { type FormEvent, useState } from 'react';
 import { Button } from '../../../components/ui/button';

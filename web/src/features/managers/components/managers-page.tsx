@@ -1,4 +1,4 @@
-// /managers (spec 2 §2 Managers list): the table, selection bar, row actions, paging, live updates.
+// /managers: the table, selection bar, row actions, paging, live updates.
 import { Plus, RefreshCw } from 'lucide-react';
 import { useCallback, useState } from 'react';
 import { Link, useNavigate } from 'react-router-dom';
@@ -144,7 +144,7 @@ export function ManagersPage() {
               { label: 'Edit Manager', onSelect: () => navigate(`/managers/${m.id}/edit`) },
               m.user
                 ? { label: 'Unlink User', onSelect: () => void unlink(m) }
-                : // Linking is done in the edit form (spec 2 §4).
+                : // Linking is done in the edit form.
                   { label: 'Link User', onSelect: () => navigate(`/managers/${m.id}/edit`) },
               { label: 'Delete Manager', destructive: true, separated: true, onSelect: () => setDeleting(m) },
             ]}

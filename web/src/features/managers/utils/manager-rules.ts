@@ -1,4 +1,4 @@
-// Rules of the managers screens (spec 2 §2, §3, §5, §9).
+// Rules of the managers screens.
 import type { Manager } from '../api/managers';
 
 type ManagerStatus = Manager['status'];
@@ -10,7 +10,7 @@ export const NO_USER = 'none';
 
 const MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
-/** 'first last' when both exist, otherwise the e-mail (spec 2 §3). */
+/** 'first last' when both exist, otherwise the e-mail. */
 export function managerName(m: {
   firstName?: string | null;
   lastName?: string | null;
@@ -33,7 +33,7 @@ export function managerInitials(m: {
   return (m.email?.trim()[0] ?? '?').toUpperCase();
 }
 
-/** 'MMM d, yyyy' (spec 2 §9). */
+/** 'MMM d, yyyy'. */
 export function formatDay(value: string | null | undefined): string {
   const d = value ? new Date(value) : null;
   if (!d || Number.isNaN(d.getTime())) return 'Invalid date';
@@ -84,7 +84,7 @@ export function validateManagerForm(v: ManagerFormValues): ManagerFormErrors {
   return errors;
 }
 
-/** Empty phone or title are absent; 'none' is absent, otherwise an integer (spec 2 §5). */
+/** Empty phone or title are absent; 'none' is absent, otherwise an integer. */
 export function toManagerPayload(v: ManagerFormValues) {
   return {
     firstName: v.firstName.trim(),

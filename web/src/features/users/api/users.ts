@@ -1,4 +1,4 @@
-// The Users reads and writes (spec 1 §7), as GraphQL documents; the answer types come from them.
+// The Users reads and writes, as GraphQL documents; the answer types come from them.
 // Writes re-read the lists, stats and details through the cache (lib/cache-rules.ts).
 import { useCallback } from 'react';
 import { graphql, type ResultOf } from '../../../lib/graphql';

@@ -44,7 +44,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 export function UserDetailPage() {
   const { id = '' } = useParams();
   const navigate = useNavigate();
-  // The literal 'undefined' (a link built from a missing id) is an error, not a call (spec 1 §2).
+  // The literal 'undefined' (a link built from a missing id) is an error, not a call.
   const invalidId = id === 'undefined';
   const numericId = /^\d+$/.test(id) ? Number(id) : null;
   // A path that is no number cannot name a user (the REST route answered the same).
@@ -92,7 +92,7 @@ export function UserDetailPage() {
     }
   }
 
-  // Zero figures when the statistics cannot be read (spec 1 §8).
+  // Zero figures when the statistics cannot be read.
   const s = stats.data?.userStatistics ?? (stats.error ? ZERO_USER_STATISTICS : undefined);
   return (
     <div className="grid grid-cols-1 gap-6">

@@ -25,7 +25,7 @@ export const EMPTY_USER_FORM: UserFormValues = {
 };
 
 /**
- * The create and edit form (spec 1 §5): the password only when creating. Editing one's own account
+ * The create and edit form: the password only when creating. Editing one's own account
  * (`ownAccount`), a change of address also asks for the current password (the server requires it).
  */
 export function UserForm({

@@ -2,7 +2,7 @@ import { AlertCircle } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 
-/** 'Error loading user: … / User not found' (spec 1 §2, §8). */
+/** 'Error loading user: … / User not found'. */
 export function UserLoadError({ message, onRetry }: { message: string; onRetry?: () => void }) {
   return (
     <div

@@ -73,7 +73,7 @@ describe('UsersPage', () => {
     expect(gql.calls(UsersQuery)).toHaveLength(2);
   });
 
-  it('falls back to the sample figures when the overview cannot be read (spec 1 §8, §9)', async () => {
+  it('falls back to the sample figures when the overview cannot be read', async () => {
     gql
       .on(UserOverviewStatsQuery, gqlError('Service temporarily unavailable', { code: 'UNAVAILABLE' }))
       .on(UsersQuery, { users: { data: [], total: 0, page: 1, limit: 10, totalPages: 1 } });

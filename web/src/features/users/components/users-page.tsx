@@ -1,4 +1,4 @@
-// /users (spec 1 §2 Users list): overview figures, the table with selection, row actions, paging and
+// /users: overview figures, the table with selection, row actions, paging and
 // live updates through the cache.
 import { ChevronRight, Plus } from 'lucide-react';
 import { useState } from 'react';
@@ -65,7 +65,7 @@ export function UsersPage() {
   const rows = data?.data ?? [];
   // A page left empty (e.g. after deletions) steps back.
   useClampPage(page, data && data.data.length === 0 ? data.totalPages : undefined, setPage);
-  // The spec's sample figures when the overview cannot be read (spec 1 §8, §9).
+  // The spec's sample figures when the overview cannot be read.
   const overview = stats.data?.userOverviewStats ?? (stats.error ? DEFAULT_OVERVIEW_STATS : undefined);
 
   async function toggleActive(u: User) {

@@ -97,7 +97,7 @@ describe('dates and fallbacks', () => {
     expect(formatDate('not a date')).toBe('Invalid date');
     expect(formatDate(null)).toBe('Invalid date');
   });
-  it('has the sample overview numbers of spec §9', () => {
+  it('has the sample overview numbers', () => {
     expect(DEFAULT_OVERVIEW_STATS).toEqual({
       totalUsers: 1247,
       activeUsers: 1089,

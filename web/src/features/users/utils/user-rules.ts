@@ -1,4 +1,4 @@
-// Rules of the user screens (spec 1 §2 Users, §5, §9): form validation, role levels and change wording,
+// Rules of the user screens: form validation, role levels and change wording,
 // statistics labels, dates and the overview-stats fallback.
 import type { OverviewStats, Role, UserStatistics } from '../api/users';
 
@@ -118,7 +118,7 @@ export function fullName(user: { firstName: string | null; lastName: string | nu
   return [user.firstName, user.lastName].filter((p) => p?.trim()).join(' ');
 }
 
-/** Shown when the overview-stats call fails (spec 1 §8, §9). */
+/** Shown when the overview-stats call fails. */
 export const DEFAULT_OVERVIEW_STATS: OverviewStats = {
   totalUsers: 1247,
   activeUsers: 1089,

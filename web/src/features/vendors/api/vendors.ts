@@ -1,4 +1,4 @@
-// The Vendors reads and writes (spec 2 §7), as GraphQL documents; the answer types come from them.
+// The Vendors reads and writes, as GraphQL documents; the answer types come from them.
 // Numbers come masked unless showUnmasked is asked (and allowed). Writes re-read the lists and
 // details through the cache (lib/cache-rules.ts). The CSV export and import stay plain HTTP on the
 // REST paths (decision 0002).

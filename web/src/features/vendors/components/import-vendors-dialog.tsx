@@ -1,4 +1,4 @@
-// CSV import (spec 2 §2, §5, §8): pick a .csv under 5 MB, upload with a percentage, then the
+// CSV import: pick a .csv under 5 MB, upload with a percentage, then the
 // outcome message and the first 10 row errors with a count of the rest. Rows whose numbers are
 // masked (an export masks them) say so, with how to get the full numbers.
 // Changes of an account held for a second look are counted apart: they are saved, not live.

@@ -1,6 +1,6 @@
 import { Badge } from '../../../components/ui/badge';
 
-/** Whether the vendor can be paid by ACH (spec 2 §2 ACH box wording). */
+/** Whether the vendor can be paid by ACH. */
 export function BankingBadge({ ready }: { ready: boolean }) {
   return ready ? (
     <Badge className="border-transparent bg-green-700 text-white">Ready for ACH</Badge>

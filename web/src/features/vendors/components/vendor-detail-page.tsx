@@ -1,4 +1,4 @@
-// /vendors/{id} (spec 2 §2 Vendor detail): contact, company, banking masked by default with the
+// /vendors/{id}: contact, company, banking masked by default with the
 // unmask control and its banner for ADMIN and MODERATOR, a held change of the bank details with who
 // must act on it, every bank detail change, and the vendor's history (unmasks included). Live:
 // another session's change reloads the vendor, masked again.

@@ -1,4 +1,4 @@
-// The banking form over GraphQL (spec 2 §5): the vendor read, the form's messages, what is sent, and
+// The banking form over GraphQL: the vendor read, the form's messages, what is sent, and
 // one message a field — an empty account number or a server refusal never shows twice (a field carries one message at a time);
 // a change held for a second look is said to be held, not updated.
 import { cleanup, render, screen, waitFor } from '@testing-library/react';

@@ -1,4 +1,4 @@
-// /vendors/{id}/edit-banking (spec 2 §2, §5 Vendor banking): routing and account number, account
+// /vendors/{id}/edit-banking: routing and account number, account
 // type, bank name. The form starts empty: the stored numbers are never sent to the browser for editing.
 // A new account is held for a second look while the company's control is on: saving says so.
 import { ArrowLeft, RefreshCw } from 'lucide-react';

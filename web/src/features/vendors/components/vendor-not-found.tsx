@@ -1,4 +1,4 @@
-// 'Vendor not found' with Back to Vendors (spec 2 §2 Vendor detail, §8).
+// 'Vendor not found' with Back to Vendors.
 import { ArrowLeft } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';

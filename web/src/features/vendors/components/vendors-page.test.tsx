@@ -1,4 +1,4 @@
-// /vendors over GraphQL (spec 2 §2): 20 a page with the filters as variables, the company choices,
+// /vendors over GraphQL: 20 a page with the filters as variables, the company choices,
 // the empty state's words, and vendorChanged pushes re-reading the page through the cache.
 import { act, cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';

@@ -1,4 +1,4 @@
-// /vendors (spec 2 §2 Vendors): 20 a page with filters search, company, has banking and active; sync
+// /vendors: 20 a page with filters search, company, has banking and active; sync
 // from QuickBooks with a live progress bar, CSV export and import. Live: changes refetch the page.
 import { Download, KeyRound, Pencil, RefreshCw, Upload } from 'lucide-react';
 import { useState } from 'react';

@@ -19,7 +19,7 @@ const good = {
   bankName: '',
 };
 
-describe('vendor banking form (spec 2 §5)', () => {
+describe('vendor banking form', () => {
   it('accepts a real routing number and a short account number', () => {
     expect(validateBanking(good)).toEqual({});
   });
@@ -42,7 +42,7 @@ describe('vendor banking form (spec 2 §5)', () => {
   });
 });
 
-describe('CSV import (spec 2 §8, §9)', () => {
+describe('CSV import', () => {
   it('words the three outcomes', () => {
     expect(importOutcome({ processed: 3, updated: 3, failed: 0 }).text).toBe(
       '3 vendors updated successfully',

@@ -1,4 +1,4 @@
-// Vendor rules of the screens (spec 2 §5, §8, §9): the banking form's checks with the spec's texts,
+// Vendor rules of the screens: the banking form's checks with the spec's texts,
 // the import outcome messages, and the constants.
 
 export const VENDORS_PAGE_SIZE = 20;
@@ -20,7 +20,7 @@ export interface BankingValues {
 
 export type BankingErrors = Partial<Record<keyof BankingValues, string>>;
 
-/** Spec 2 §5 vendor banking. The ABA check digit is the server's (its message comes back on the field). */
+/** The vendor banking form's checks; the ABA check digit is the server's (its message comes back). */
 export function validateBanking(v: BankingValues): BankingErrors {
   const errors: BankingErrors = {};
   const routing = v.routingNumber.trim();
@@ -50,7 +50,7 @@ export function heldNote(held: number): string {
   return `${held === 1 ? '1 change of bank details waits' : `${held} changes of bank details wait`} for approval: each goes live once another ADMIN or MODERATOR approves it on the vendor's page, or the vendor confirms the micro-deposits. Until then payments go to the bank details on file.`;
 }
 
-/** Spec 2 §8 import outcomes. */
+/** The CSV import's outcome messages. */
 export function importOutcome(r: { updated: number; failed: number; processed: number }): {
   tone: 'success' | 'partial' | 'failed';
   text: string;
