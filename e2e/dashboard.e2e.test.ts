@@ -1,4 +1,4 @@
-// The dashboard (spec 1 §2, §3, §7, §8) in real Chromium against a real gateway: heading and welcome,
+// The dashboard in real Chromium against a real gateway: heading and welcome,
 // real figures, System Health and its 30 s refresh, Recent Activity (5 newest, plain words), Quick
 // Actions, the fallback when the stats call fails, axe, and live updates across two sessions; an
 // approval created and approved shows in Recent Activity and on its company's page.

@@ -1,4 +1,4 @@
-// The sign-in screen in real Chromium against a real gateway (spec 1 §2, §5, §8).
+// The sign-in screen in real Chromium against a real gateway.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/support/app.js';

@@ -1,4 +1,4 @@
-// The Managers screens in real Chromium against a real gateway (spec 2 §2, §5, §8): create with the
+// The Managers screens in real Chromium against a real gateway: create with the
 // preview and a linked user, list, detail banners, unlink, edit, the 409 toast for a user linked
 // elsewhere, delete after confirming, and the screens closed to a MODERATOR.
 import type { Browser, Page } from 'playwright-core';

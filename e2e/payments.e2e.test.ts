@@ -1,4 +1,4 @@
-// The payment screens in real Chromium against a real gateway (spec 2 §2, §5, §8): the public
+// The payment screens in real Chromium against a real gateway: the public
 // /direct-action-result without sign-in ('Processing Action', then each outcome's texts, as the
 // server verifies its signed reference; a query without one shows the neutral text), the
 // in-layout result with its breadcrumbs and buttons, and /approvals/{id}/confirm: its parameter

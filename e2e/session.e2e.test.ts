@@ -1,4 +1,4 @@
-// The session in real Chromium against a real gateway (spec 1 §4): access tokens that expire during
+// The session in real Chromium against a real gateway: access tokens that expire during
 // use are renewed by one refresh without the user noticing, both for API calls and for the
 // subscription socket, which reconnects with the fresh token; a refused refresh ends at /login.
 import type { Browser, Page, Request } from 'playwright-core';

@@ -1,5 +1,5 @@
-// The application shell, the guard and the landing redirect in real Chromium against a real gateway
-// (spec 1 §2): roles, navigation, sidebar, drawer, breadcrumbs, sign-out, axe, chunks and budget.
+// The application shell, the guard and the landing redirect in real Chromium against a real gateway:
+// roles, navigation, sidebar, drawer, breadcrumbs, sign-out, axe, chunks and budget.
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/support/app.js';

@@ -1,4 +1,4 @@
-// The Users screens in real Chromium against a real gateway (spec 1 §2 Users, §3, §5, §7, §8):
+// The Users screens in real Chromium against a real gateway:
 // list and paging, create and edit with validation, detail with statistics, the role, password and
 // delete dialogs, batch activate/deactivate, error states, and live updates across two sessions.
 import type { Browser, Page, Request, Route, WebSocketRoute } from 'playwright-core';

@@ -146,7 +146,7 @@ describe('vendors screens', () => {
     await page.getByRole('link', { name: `Edit banking of ${target.DisplayName}` }).click();
     await page.getByRole('heading', { name: 'Edit Banking Information', level: 1 }).waitFor();
 
-    // The form's messages (spec 2 §5), then a real routing number.
+    // The form's messages, then a real routing number.
     const save = page.getByRole('button', { name: 'Save Banking Information' });
     expect(await seriousAxeViolations(page)).toEqual([]);
     await page.getByLabel('Routing Number').fill('12345');
