@@ -1,11 +1,13 @@
 // The server's floors (docs/ARCHITECTURE.md), checked on the import graph: an import goes to its own
 // floor or below, a module's services folder does not import another module's, nothing imports in a
 // cycle (type-only imports count: they tie files together for the reader and for tsc alike), and no
-// source file is over 500 lines. Pure and fast: it reads the files and follows relative specifiers.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+// source file is over 500 lines. Pure and fast: it reads the files and follows relative specifiers
+// (test/support/import-graph.ts, shared with the web's structure test).
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { buildGraph, cycles, type ImportGraph, oversize, walk } from '../test/support/import-graph.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const TOP_DIRS = ['schema', 'services', 'projections', 'workers', 'tools', 'bench', 'test'];
@@ -42,57 +44,7 @@ function floorOf(file: string): { floor: number; name: string } {
 
 const isTest = (file: string) => /\.test\.tsx?$/.test(file);
 
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((entry) => {
-    if (entry === 'node_modules' || entry === 'dist') return [];
-    const full = path.join(dir, entry);
-    return statSync(full).isDirectory() ? walk(full) : [full];
-  });
-}
-
-/** Every relative import or export specifier of a source: `import`, `import type`, `export … from`, `import()`. */
-function specifiers(source: string): string[] {
-  const out: string[] = [];
-  const patterns = [
-    /^\s*(?:import|export)\b[^;'"]*?\bfrom\s*['"]([^'"]+)['"]/gm,
-    /^\s*import\s*['"]([^'"]+)['"]/gm,
-    /\bimport\(\s*['"]([^'"]+)['"]\s*\)/g,
-  ];
-  for (const re of patterns) for (const m of source.matchAll(re)) if (m[1].startsWith('.')) out.push(m[1]);
-  return out;
-}
-
-function resolve(from: string, spec: string, known: Set<string>): string | null {
-  const base = path.posix.normalize(path.posix.join(path.posix.dirname(from), spec));
-  const candidates = base.endsWith('.js')
-    ? [base.replace(/\.js$/, '.ts'), base.replace(/\.js$/, '.tsx'), base]
-    : [base, `${base}.ts`, `${base}/index.ts`];
-  return candidates.find((c) => known.has(c)) ?? null;
-}
-
-interface Graph {
-  files: string[];
-  edges: Map<string, string[]>;
-  lines: Map<string, number>;
-}
-
-/** The import graph of the server's non-test sources (paths relative to the repository). */
-function buildGraph(read: (file: string) => string, files: string[]): Graph {
-  const known = new Set(files);
-  const edges = new Map<string, string[]>();
-  const lines = new Map<string, number>();
-  for (const file of files) {
-    const text = read(file);
-    lines.set(file, text.split('\n').length - (text.endsWith('\n') ? 1 : 0));
-    const targets = specifiers(text)
-      .map((s) => resolve(file, s, known))
-      .filter((t): t is string => t !== null);
-    edges.set(file, [...new Set(targets)]);
-  }
-  return { files, edges, lines };
-}
-
-function upwardImports(g: Graph): string[] {
+function upwardImports(g: ImportGraph): string[] {
   const out: string[] = [];
   for (const [from, targets] of g.edges) {
     for (const to of targets) {
@@ -104,7 +56,7 @@ function upwardImports(g: Graph): string[] {
   return out;
 }
 
-function crossModuleImports(g: Graph): string[] {
+function crossModuleImports(g: ImportGraph): string[] {
   const moduleOf = (f: string) => {
     const [top, second] = f.split('/');
     return top === 'services' && MODULES.includes(second) ? second : null;
@@ -118,70 +70,6 @@ function crossModuleImports(g: Graph): string[] {
       if (other && other !== own) out.push(`${from} -> ${to}`);
     }
   }
-  return out;
-}
-
-/** One cycle per strongly connected component of more than one file (or a file importing itself). */
-function cycles(g: Graph): string[][] {
-  let index = 0;
-  const idx = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const components: string[][] = [];
-  const strong = (v: string) => {
-    idx.set(v, index);
-    low.set(v, index++);
-    stack.push(v);
-    onStack.add(v);
-    for (const w of g.edges.get(v) ?? []) {
-      if (!idx.has(w)) {
-        strong(w);
-        low.set(v, Math.min(low.get(v)!, low.get(w)!));
-      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, idx.get(w)!));
-    }
-    if (low.get(v) === idx.get(v)) {
-      const c: string[] = [];
-      let w: string;
-      do {
-        w = stack.pop()!;
-        onStack.delete(w);
-        c.push(w);
-      } while (w !== v);
-      if (c.length > 1 || (g.edges.get(v) ?? []).includes(v)) components.push(c);
-    }
-  };
-  for (const f of g.files) if (!idx.has(f)) strong(f);
-  // A path back to the start inside each component: the cycle a reader can follow.
-  return components.map((c) => {
-    const inside = new Set(c);
-    const start = [...c].sort()[0];
-    const prev = new Map<string, string>();
-    const queue = [start];
-    const seen = new Set([start]);
-    while (queue.length) {
-      const v = queue.shift()!;
-      for (const w of g.edges.get(v) ?? []) {
-        if (!inside.has(w)) continue;
-        if (w === start) {
-          const path = [v];
-          while (path[0] !== start) path.unshift(prev.get(path[0])!);
-          return [...path, start];
-        }
-        if (!seen.has(w)) {
-          seen.add(w);
-          prev.set(w, v);
-          queue.push(w);
-        }
-      }
-    }
-    return c;
-  });
-}
-
-function oversize(g: Graph): Record<string, number> {
-  const out: Record<string, number> = {};
-  for (const [file, n] of g.lines) if (n > MAX_LINES) out[file] = n;
   return out;
 }
 
@@ -209,7 +97,7 @@ describe('server layout', () => {
   });
 
   it(`keeps every source file at ${MAX_LINES} lines or fewer`, () => {
-    const over = oversize(graph);
+    const over = oversize(graph, MAX_LINES);
     expect(Object.keys(over).filter((f) => !(f in OVERSIZE_UNTIL_SPLIT))).toEqual([]);
     // The allow-list is not stale: every file on it still exists and is still over the limit.
     const stale = Object.keys(OVERSIZE_UNTIL_SPLIT).filter((f) => !(f in over));
@@ -234,6 +122,11 @@ describe('the checks themselves', () => {
       'services/shared/log.ts (services/shared) -> services/app/context.ts (services/app)',
       'services/app/context.ts (services/app) -> services/approvals/a.ts (services/<module>)',
     ]);
+  });
+
+  it(`finds a file over ${MAX_LINES} lines`, () => {
+    const long = buildGraph(() => 'export const x = 1;\n'.repeat(MAX_LINES + 1), ['services/shared/long.ts']);
+    expect(oversize(long, MAX_LINES)).toEqual({ 'services/shared/long.ts': MAX_LINES + 1 });
   });
 
   it('finds a module importing another, and the cycle they make', () => {
