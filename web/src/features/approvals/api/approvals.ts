@@ -6,6 +6,7 @@
 // CSV export and a bill's invoice.
 import { graphql, type ResultOf, type VariablesOf } from '../../../lib/graphql';
 import { downloadFile } from '../../../lib/transfer';
+import { ApprovalPaymentFields } from './payments';
 
 /**
  * A vendor's bank details changed where money is decided: recently (within the company's flag days),
@@ -180,71 +181,6 @@ export const ApprovalBillFields = graphql(`
 `);
 
 export type ApprovalBill = ResultOf<typeof ApprovalBillFields>;
-
-/** The payment half (NACHA, penny test, payment sync), as the payment cards read it. */
-export const ApprovalPaymentFields = graphql(`
-  fragment ApprovalPaymentFields on Approval @_unmask {
-    nachaFileGenerated
-    nachaFileName
-    nachaBatchNumber
-    nachaGeneratedAt
-    nachaProcessingStatus
-    nachaFileUrl
-    nachaVersion
-    nachaEffectiveDate
-    nachaEntryCount
-    nachaTotalAmount
-    nachaProblems {
-      kind
-      vendorName
-      message
-    }
-    nachaSkippedBills {
-      billId
-      docNumber
-      reason
-    }
-    paymentPrerequisites {
-      kind
-      blocking
-      vendorName
-      message
-    }
-    nachaFiles {
-      fileId
-      kind
-      fileName
-      version
-      batchNumber
-      generatedAt
-      url
-      current
-    }
-    pennyTestGenerated
-    pennyTestBatchNumber
-    pennyTestFileName
-    pennyTestAmount
-    pennyTestVendorCount
-    pennyTestGeneratedAt
-    pennyTestFileUrl
-    bankUploadedAt
-    paymentCompletedAt
-    qbPaymentSyncStatus
-    qbPaymentSyncMessage
-    qbPaymentSyncAt
-    qbPaymentSyncDetails
-    qbPaymentSyncItems {
-      billId
-      docNumber
-      vendorName
-      amount
-      billPaymentId
-      duration
-      error
-      success
-    }
-  }
-`);
 
 const PersonFields = graphql(`
   fragment ApprovalPersonFields on ApprovalPerson @_unmask {

@@ -1,77 +1,90 @@
-// The payment half of an approval (spec 2 §2, §3, §7): the fields the NACHA, penny-test and sync
-// cards read (PaymentView: the approval's GraphQL answer, ApprovalPaymentFields, fits it as it is),
-// the staff's writes as mutations (regenerateNacha, generatePennyTest, retryQbSync; lib/cache-rules.ts
-// re-reads the approval after each), the stored files' downloads, and the e-mail link's token check
-// and payment-completed call of /approvals/{id}/confirm. Files and the link's calls stay plain HTTP
-// on the REST paths.
+// The payment half of an approval: the fields the NACHA, penny-test and sync cards read, as a
+// fragment of the schema (ApprovalPaymentFields; PaymentView is its answer), the staff's writes as
+// mutations (regenerateNacha, generatePennyTest, retryQbSync; lib/cache-rules.ts re-reads the approval
+// after each), the stored files' downloads, and the e-mail link's token check and payment-completed
+// call of /approvals/{id}/confirm. Files and the link's calls stay plain HTTP on the REST paths.
 import { api } from '../../../lib/api-client';
-import { graphql } from '../../../lib/graphql';
+import { graphql, type ResultOf } from '../../../lib/graphql';
 import { downloadFile } from '../../../lib/transfer';
 
-export type QbSyncStatus = 'PENDING' | 'SYNCING' | 'SUCCESS' | 'PARTIAL_SUCCESS' | 'FAILED' | 'SKIPPED';
+/**
+ * The payment half of an approval (NACHA, penny test, payment sync), with its id and status: what the
+ * NACHA, penny-test and sync cards read. The detail's fragment (ApprovalDetailFields) spreads it, so
+ * the detail's answer is a PaymentView as it is.
+ */
+export const ApprovalPaymentFields = graphql(`
+  fragment ApprovalPaymentFields on Approval @_unmask {
+    id
+    status
+    nachaFileGenerated
+    nachaFileName
+    nachaBatchNumber
+    nachaGeneratedAt
+    nachaProcessingStatus
+    nachaFileUrl
+    nachaVersion
+    nachaEffectiveDate
+    nachaEntryCount
+    nachaTotalAmount
+    nachaProblems {
+      kind
+      vendorName
+      message
+    }
+    nachaSkippedBills {
+      billId
+      docNumber
+      reason
+    }
+    paymentPrerequisites {
+      kind
+      blocking
+      vendorName
+      message
+    }
+    nachaFiles {
+      fileId
+      kind
+      fileName
+      version
+      batchNumber
+      generatedAt
+      url
+      current
+    }
+    pennyTestGenerated
+    pennyTestBatchNumber
+    pennyTestFileName
+    pennyTestAmount
+    pennyTestVendorCount
+    pennyTestGeneratedAt
+    pennyTestFileUrl
+    bankUploadedAt
+    paymentCompletedAt
+    qbPaymentSyncStatus
+    qbPaymentSyncMessage
+    qbPaymentSyncAt
+    qbPaymentSyncDetails
+    qbPaymentSyncItems {
+      billId
+      docNumber
+      vendorName
+      amount
+      billPaymentId
+      duration
+      error
+      success
+    }
+  }
+`);
 
-export interface QbSyncItem {
-  billId: string;
-  docNumber: string | null;
-  vendorName: string | null;
-  amount: number;
-  billPaymentId: string | null;
-  /** Milliseconds. */
-  duration: number;
-  error: string | null;
-  success: boolean;
-}
+export type PaymentView = ResultOf<typeof ApprovalPaymentFields>;
 
-export interface NachaFileRef {
-  fileId: string;
-  /** payment or penny-test (REST); PAYMENT or PENNY_TEST (GraphQL's enum). */
-  kind: string;
-  fileName: string;
-  version: number;
-  batchNumber: number;
-  generatedAt: string;
-  url: string;
-  current: boolean;
-}
-
-export interface NachaProblem {
-  kind: string;
-  vendorName?: string | null;
-  message: string;
-}
-
-/** What the payment cards read of an approval (PaymentFields, plus id and status). */
-export interface PaymentView {
-  id: string;
-  status: string;
-  nachaFileGenerated: boolean;
-  nachaFileName: string | null;
-  nachaBatchNumber: number | null;
-  nachaGeneratedAt: string | null;
-  nachaProcessingStatus: string | null;
-  nachaFileUrl: string | null;
-  nachaVersion?: number | null;
-  nachaEffectiveDate?: string | null;
-  nachaEntryCount?: number | null;
-  nachaTotalAmount?: number | null;
-  nachaProblems?: readonly NachaProblem[] | null;
-  nachaSkippedBills?: readonly { billId: string; docNumber: string | null; reason: string }[] | null;
-  nachaFiles?: readonly NachaFileRef[] | null;
-  pennyTestGenerated: boolean;
-  pennyTestBatchNumber: number | null;
-  pennyTestFileName: string | null;
-  pennyTestAmount: number | null;
-  pennyTestVendorCount: number | null;
-  pennyTestGeneratedAt: string | null;
-  pennyTestFileUrl: string | null;
-  bankUploadedAt?: string | null;
-  paymentCompletedAt?: string | null;
-  qbPaymentSyncStatus: string | null;
-  qbPaymentSyncMessage: string | null;
-  qbPaymentSyncAt: string | null;
-  qbPaymentSyncDetails?: string | null;
-  qbPaymentSyncItems?: readonly QbSyncItem[] | null;
-}
+/**
+ * One bill payment of the QuickBooks sync (the list, or the same items in the details' JSON text);
+ * `duration` in milliseconds.
+ */
+export type QbSyncItem = PaymentView['qbPaymentSyncItems'][number];
 
 const A = '/api/bill-approval/approvals';
 const path = (id: string, tail: string) => `${A}/${encodeURIComponent(id)}/${tail}`;

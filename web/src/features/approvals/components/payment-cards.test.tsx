@@ -104,8 +104,8 @@ describe('NachaCard visibility', () => {
           status: 'NACHA_PENDING',
           nachaProcessingStatus: 'FAILED',
           nachaProblems: [
-            { kind: 'vendor-banking', vendorName: 'Acme Paper', message: 'No routing number' },
-            { kind: 'company-settings', vendorName: null, message: 'The company has no NACHA settings' },
+            { kind: 'VENDOR_BANKING', vendorName: 'Acme Paper', message: 'No routing number' },
+            { kind: 'COMPANY_SETTINGS', vendorName: null, message: 'The company has no NACHA settings' },
           ],
           nachaFiles: [
             {
@@ -156,7 +156,7 @@ describe('NachaCard actions', () => {
     expect(screen.getByText('A NACHA file is being generated already')).toBeTruthy();
   });
 
-  it.each(['BANK_UPLOADED', 'PAYMENT_COMPLETED'])(
+  it.each(['BANK_UPLOADED', 'PAYMENT_COMPLETED'] as const)(
     'at the bank (%s): Regenerate shows disabled, saying why; nothing is sent',
     (status) => {
       show(<NachaCard canDownload payment={generated({ status })} canManage />);
@@ -270,12 +270,14 @@ describe('NachaCard actions', () => {
 });
 
 describe('QbSyncCard', () => {
+  // '' and UNKNOWN are outside the schema's statuses: the card hides rather than guess.
   it.each([[null], [''], ['UNKNOWN']])('is hidden for sync status %s', (s) => {
-    show(<QbSyncCard payment={payment({ status: 'PAYMENT_COMPLETED', qbPaymentSyncStatus: s })} staff />);
+    const qbPaymentSyncStatus = s as PaymentView['qbPaymentSyncStatus'];
+    show(<QbSyncCard payment={payment({ status: 'PAYMENT_COMPLETED', qbPaymentSyncStatus })} staff />);
     expect(screen.queryByTestId('qb-sync-card')).toBeNull();
   });
 
-  it.each([
+  it.each<[PaymentView['qbPaymentSyncStatus'], PaymentView['status'], boolean]>([
     ['FAILED', 'PAYMENT_COMPLETED', true],
     ['PARTIAL_SUCCESS', 'PAYMENT_COMPLETED', true],
     ['SUCCESS', 'PAYMENT_COMPLETED', false],
