@@ -2,8 +2,9 @@
 // route answers, in the spec's envelope. Bodies and queries reuse the command inputs of
 // schema/<module>/commands.ts, the same zod schemas the application functions validate with.
 // Answers are written once in schema/<module>/answers.ts (named ones become OpenAPI components).
-// These schemas document; they do not validate or shape answers (openapi.ts keeps Fastify from
-// using them), so the application's own 400s and envelope stay as they are.
+// These schemas document; they do not validate inputs or shape answers (openapi.ts keeps Fastify from
+// using them), so the application's own 400s and envelope stay as they are. Tests hold each answer
+// to its document (openapi.ts, checkedJson).
 import type { FastifySchema } from 'fastify';
 import { z } from 'zod';
 import { apiSchemas, named, Pagination } from '../../../schema/shared/answers.js';

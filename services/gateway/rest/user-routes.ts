@@ -37,15 +37,26 @@ const UpdateProfileInput = UpdateUserInput.pick({
   currentPassword: true,
 }).strict();
 
+/** The users list's `data`: the page with its figures (the other lists send the rows alone). */
+const UserPage = z.object({
+  data: z.array(User),
+  total: z.number().int(),
+  page: z.number().int(),
+  limit: z.number().int(),
+  totalPages: z.number().int(),
+});
+
 export function userRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) {
   server.get(
     '/api/user/users',
     {
       schema: routeDoc({
         summary: 'List users (paged, newest first)',
+        description:
+          'Unlike the other lists, `data` holds the page itself (its users in `data.data`, with its figures), as it always has; `meta.pagination` repeats the figures.',
         tags: ['users'],
         querystring: PageInput,
-        data: z.array(User),
+        data: UserPage,
         paginated: true,
       }),
     },
