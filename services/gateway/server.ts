@@ -174,7 +174,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     method: ['GET', 'POST', 'OPTIONS'],
     handler: async (req, reply) => {
       // No GraphQL over server-sent events: a stream there is checked only when it starts, and one
-      // outlived its caller's access (issue 9). Live data comes over graphql-ws, whose sockets end
+      // outlived its caller's access. Live data comes over graphql-ws, whose sockets end
       // with the session, the token or the caller's access.
       if (String(req.headers.accept ?? '').includes('text/event-stream')) {
         reply.status(406).header('content-type', 'application/json');
