@@ -1,41 +1,16 @@
 // Bank detail changes read model: a batch (a CSV import's thousands of held changes in a row, mixed
 // with approvals, replacements, freezes, control-off changes and a forgotten vendor) ends exactly as
 // applying its events one by one, and a run of new changes goes as one statement.
-import { randomUUID } from 'node:crypto';
-import { Kysely, PostgresDialect } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import '../../services/modules/index.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
-import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
-import type { ChangeNotice } from '../projection.js';
+import { nextEventAt, projectionSpec, storedEvent } from '../../test/support/projection-spec.js';
 import { bankingChangesProjection } from './banking-changes.js';
-import type { BankingChangesTables } from './tables.js';
 
-let tdb: TestDatabase;
-let db: Kysely<BankingChangesTables>;
-let pos = 0;
-const base = Date.parse('2026-03-01T10:00:00.000Z');
-const atOf = (n: number) => new Date(base + n * 60_000).toISOString();
-const stored = (
-  type: string,
-  vendorId: number,
-  data: Record<string, unknown>,
-  schemaVersion = 1,
-  userId: string | null = '4',
-): StoredEvent => {
-  pos++;
-  return {
-    id: randomUUID(),
-    type,
-    schemaVersion,
-    streamId: `vendor-2-${vendorId}`,
-    streamVersion: pos,
-    position: String(pos).padStart(10, '0'),
-    data: { vendorId, ...data },
-    metadata: { userId },
-    createdAt: new Date(atOf(pos)),
-  };
-};
+// Every run also checks that applyBatch ends as apply one by one, rows and notices alike.
+const spec = projectionSpec(bankingChangesProjection);
+const stored = (type: string, vendorId: number, data: Record<string, unknown>, schemaVersion = 1) =>
+  storedEvent(type, { vendorId, ...data }, { streamId: `vendor-2-${vendorId}`, userId: 4, schemaVersion });
 // As the log holds them: the numbers sealed, the tails in plain.
 const pii = (vendorId: number) => ({
   k: `vendor-${vendorId}`,
@@ -56,10 +31,10 @@ const requested = (vendorId: number, changeId: string, tail: string, replaces: s
     source: 'csv',
     byUserId: 4,
     replaces,
-    at: atOf(pos + 1),
+    at: nextEventAt(),
   });
 const decided = (type: string, vendorId: number, changeId: string, byUserId: number | null) =>
-  stored(type, vendorId, { changeId, byUserId, reason: 'Called back', at: atOf(pos + 1) });
+  stored(type, vendorId, { changeId, byUserId, reason: 'Called back', at: nextEventAt() });
 const live = (vendorId: number, changeId: string, kind: 'control-off' | 'second-person') =>
   stored(
     'VendorBankingUpdated',
@@ -73,7 +48,7 @@ const live = (vendorId: number, changeId: string, kind: 'control-off' | 'second-
       source: 'batch',
       changeId,
       verifiedBy: kind === 'second-person' ? { kind, byUserId: 5 } : { kind },
-      at: atOf(pos + 1),
+      at: nextEventAt(),
     },
     3,
   );
@@ -85,68 +60,39 @@ const events: StoredEvent[] = [
   live(100, 'csv-0', 'second-person'),
   decided('VendorBankingChangeRejected', 101, 'csv-1', 5),
   requested(102, 'csv-2b', '2222', 'csv-2'),
-  stored('VendorBankingChangeFrozen', 103, { changeId: 'csv-3', via: 'contact-link', at: atOf(pos + 1) }),
+  stored('VendorBankingChangeFrozen', 103, { changeId: 'csv-3', via: 'contact-link', at: nextEventAt() }),
   live(104, 'off-1', 'control-off'),
   requested(105, 'first-1', '0001'),
-  stored('VendorForgotten', 106, { subject: 'vendor-106', at: atOf(pos + 1) }),
+  stored('VendorForgotten', 106, { subject: 'vendor-106', at: nextEventAt() }),
   requested(107, 'csv-7b', '7070'),
   live(108, 'off-2', 'control-off'),
 ];
 
-const read = (schema: string) =>
-  db.withSchema(schema).selectFrom('vendor_banking_changes').selectAll().orderBy('change_id').execute();
-
-beforeAll(async () => {
-  tdb = await createTestDatabase('banking_changes_projection');
-  db = new Kysely({ dialect: new PostgresDialect({ pool: tdb.pool }) });
-  for (const schema of ['one_by_one', 'batched']) {
-    await db.schema.createSchema(schema).ifNotExists().execute();
-    await bankingChangesProjection.setup(db, schema);
-  }
-});
-afterAll(async () => {
-  await db?.destroy();
-  await tdb?.drop();
-});
-
-it('applies a batch exactly as it applies the events one by one, with the same notices', async () => {
-  const oneByOne: ChangeNotice[] = [];
-  await db.transaction().execute(async (trx) => {
-    for (const e of events)
-      await bankingChangesProjection.apply(trx, e, { schema: 'one_by_one', notify: (n) => oneByOne.push(n) });
-  });
-  const batched: ChangeNotice[] = [];
-  for (const part of [events.slice(0, 150), events.slice(150, 203), events.slice(203)])
-    await db.transaction().execute(async (trx) => {
-      await bankingChangesProjection.applyBatch?.(trx, part, {
-        schema: 'batched',
-        notify: (n) => batched.push(n),
-      });
+it('applies a batch exactly as it applies the events one by one, with the same notices', () =>
+  // Three batches: the first 150 held changes, the other 50 with the first three kinds of event, the rest.
+  spec.when(events, { batchCuts: [150, 203] }).then(async ({ read }) => {
+    const rows = await read('vendor_banking_changes', { orderBy: 'change_id' });
+    // What the events say, not only that both paths agree.
+    const byId = new Map(rows.map((r) => [r.change_id, r]));
+    // 200 held, less vendor 106's (forgotten), and csv-2b, off-1, first-1, csv-7b, off-2.
+    expect(rows).toHaveLength(200 - 1 + 5);
+    expect(byId.get('csv-0')).toMatchObject({
+      status: 'approved',
+      decided_by: 5,
+      verified_by: 'second-person',
     });
-  const rows = await read('one_by_one');
-  expect(await read('batched')).toEqual(rows);
-  expect(batched).toEqual(oneByOne);
-
-  // What the events say, not only that both paths agree.
-  const byId = new Map(rows.map((r) => [r.change_id, r]));
-  // 200 held, less vendor 106's (forgotten), and csv-2b, off-1, first-1, csv-7b, off-2.
-  expect(rows).toHaveLength(200 - 1 + 5);
-  expect(byId.get('csv-0')).toMatchObject({
-    status: 'approved',
-    decided_by: 5,
-    verified_by: 'second-person',
-  });
-  expect(byId.get('csv-1')).toMatchObject({ status: 'rejected', decided_by: 5 });
-  expect(byId.get('csv-2')).toMatchObject({ status: 'rejected', reason: 'Replaced by a newer change' });
-  expect(byId.get('csv-2b')).toMatchObject({ status: 'pending', account_last4: '2222' });
-  expect(byId.get('csv-3')?.status).toBe('frozen');
-  expect(byId.get('off-1')).toMatchObject({ status: 'live', verified_by: 'control-off', requested_by: 4 });
-  expect(byId.get('first-1')).toMatchObject({ status: 'pending', prev_account_last4: null });
-  expect(byId.has('csv-6')).toBe(false);
-  expect(byId.get('csv-150')).toMatchObject({ status: 'pending', account_last4: '1150', source: 'csv' });
-});
+    expect(byId.get('csv-1')).toMatchObject({ status: 'rejected', decided_by: 5 });
+    expect(byId.get('csv-2')).toMatchObject({ status: 'rejected', reason: 'Replaced by a newer change' });
+    expect(byId.get('csv-2b')).toMatchObject({ status: 'pending', account_last4: '2222' });
+    expect(byId.get('csv-3')?.status).toBe('frozen');
+    expect(byId.get('off-1')).toMatchObject({ status: 'live', verified_by: 'control-off', requested_by: 4 });
+    expect(byId.get('first-1')).toMatchObject({ status: 'pending', prev_account_last4: null });
+    expect(byId.has('csv-6')).toBe(false);
+    expect(byId.get('csv-150')).toMatchObject({ status: 'pending', account_last4: '1150', source: 'csv' });
+  }));
 
 it('writes a run of new changes as one statement', async () => {
+  const db = spec.db;
   await db.schema.createSchema('counted').ifNotExists().execute();
   await bankingChangesProjection.setup(db, 'counted');
   const run = Array.from({ length: 50 }, (_, i) => requested(300 + i, `run-${i}`, String(3000 + i)));
@@ -165,5 +111,7 @@ it('writes a run of new changes as one statement', async () => {
     await bankingChangesProjection.applyBatch?.(counting, run, { schema: 'counted', notify: () => {} });
   });
   expect(statements).toBe(1);
-  expect(await read('counted')).toHaveLength(50);
+  expect(
+    await db.withSchema('counted').selectFrom('vendor_banking_changes').selectAll().execute(),
+  ).toHaveLength(50);
 });
