@@ -7,6 +7,7 @@ import { bankingControlsProjection } from '../../projections/approvals/banking-c
 import * as approvalCommands from '../../schema/approvals/commands.js';
 import { approvalBillsEvents, approvalEvents, approvalPolicyEvents } from '../../schema/approvals/events.js';
 import { nachaFileDayEvents } from '../../schema/approvals/payment-events.js';
+import { billCopyJobHandlers, billCopyProcessManager } from '../../workers/approvals/bill-copy-reactions.js';
 import {
   PAYMENT_MAIL_QUEUE,
   PAYMENTS_QUEUE,
@@ -55,9 +56,14 @@ export const approvalModule = defineModule({
   permissions,
   // banking_controls: the flag window of each company's bank detail changes, where money is decided.
   projections: [approvalsProjection, approvalPoliciesProjection, bankingControlsProjection],
-  processManagers: [approvalsProcessManager, paymentsProcessManager, paymentMailProcessManager],
+  processManagers: [
+    approvalsProcessManager,
+    paymentsProcessManager,
+    paymentMailProcessManager,
+    billCopyProcessManager,
+  ],
   jobHandlers: {
-    [APPROVALS_QUEUE]: approvalsJobHandlers,
+    [APPROVALS_QUEUE]: { ...approvalsJobHandlers, ...billCopyJobHandlers },
     [PAYMENTS_QUEUE]: paymentsJobHandlers,
     [PAYMENT_MAIL_QUEUE]: paymentMailJobHandlers,
   },

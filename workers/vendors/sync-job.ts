@@ -4,7 +4,6 @@
 // however often the job runs.
 import { DelayedError, type Job } from 'bullmq';
 import type { AppServices } from '../../services/app/context.js';
-import { refreshBillCopyIfKept } from '../../services/approvals/bill-copy.js';
 import { QbThrottledError } from '../../services/quickbooks/client.js';
 import { runVendorSync, type VendorSyncResume } from '../../services/vendors/sync-run.js';
 
@@ -45,11 +44,8 @@ export async function syncVendorsJob(app: AppServices, job: Job, token?: string)
         return new Date(Date.now() + base * 2 ** job.attemptsMade);
       },
     });
-    // The company's copy of its open bills follows; best effort: a view refreshes it too.
-    if (result.error === null)
-      await refreshBillCopyIfKept(app, d.companyId, ctx).catch((err) =>
-        app.log.warn({ companyId: d.companyId, error: String(err) }, 'bill copy refresh after a sync failed'),
-      );
+    // The company's copy of its open bills follows from VendorSyncCompleted, in the approvals module
+    // (workers/approvals/bill-copy-reactions.ts).
     return result;
   } catch (err) {
     if (delayUntil !== null && token) {
