@@ -1,32 +1,17 @@
 // Vendors read model: bank details land as the tail a masked read shows, from events the projector
 // need not open (version 3 carries it in plain) and from version 1 and 2 events, which come opened.
-import { randomUUID } from 'node:crypto';
-import { Kysely, PostgresDialect } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import '../../services/modules/index.js';
 import { decodeEvent } from '../../schema/shared/events.js';
-import type { StoredEvent } from '../../services/eventstore/port.js';
-import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
+import { projectionSpec, storedEvent, type Then } from '../../test/support/projection-spec.js';
 import { type VendorReadTables, vendorsProjection } from './vendors.js';
 
-let tdb: TestDatabase;
-let db: Kysely<VendorReadTables>;
+// Every run applies the events one by one and in a batch (with no memory, a live run's, a
+// rebuild's), and holds them to the same rows.
+const spec = projectionSpec(vendorsProjection);
 const at = '2026-03-01T10:00:00.000Z';
-let pos = 0;
-const stored = (type: string, data: Record<string, unknown>, schemaVersion: number): StoredEvent => {
-  pos++;
-  return {
-    id: randomUUID(),
-    type,
-    schemaVersion,
-    streamId: `vendor-1-${data.vendorId}`,
-    streamVersion: pos,
-    position: String(pos).padStart(10, '0'),
-    data,
-    metadata: {},
-    createdAt: new Date(at),
-  };
-};
+const stored = (type: string, data: Record<string, unknown>, schemaVersion: number) =>
+  storedEvent(type, data, { streamId: `vendor-1-${data.vendorId}`, schemaVersion, at });
 const created = (vendorId: number) =>
   stored(
     'VendorCreated',
@@ -64,22 +49,12 @@ const sealedBanking = (vendorId: number) =>
     3,
   );
 
-beforeAll(async () => {
-  tdb = await createTestDatabase('vendors_projection');
-  db = new Kysely({ dialect: new PostgresDialect({ pool: tdb.pool }) });
-  await vendorsProjection.setup(db, 'public');
-});
-afterAll(async () => {
-  await tdb.drop();
-});
-
-const apply = (events: StoredEvent[]) =>
-  db.transaction().execute(async (trx) => {
-    const ctx = { schema: 'public', notify: () => {}, memory: { rows: new Map(), complete: false } };
-    await vendorsProjection.applyBatch!(trx, events, ctx);
-  });
-const rowOf = (id: number) =>
-  db.selectFrom('vendors').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+/** A vendor's row, as the events left it. */
+const rowOf = async ({ read }: Then<VendorReadTables>, id: number) => {
+  const row = (await read('vendors')).find((r) => r.id === id);
+  if (!row) throw new Error(`no vendor ${id}`);
+  return row;
+};
 
 describe('vendors projection', () => {
   it('asks for the personal fields of every event but a version 3 bank-details update', () => {
@@ -89,16 +64,16 @@ describe('vendors projection', () => {
     expect(vendorsProjection.readsPersonal?.(created(1))).toBe(true);
   });
 
-  it('keeps the last four digits of a bank-details update it got still sealed', async () => {
-    await apply([created(1), sealedBanking(1)]);
-    expect(await rowOf(1)).toMatchObject({
-      has_banking: true,
-      routing_last4: '0021',
-      account_last4: '6789',
-      account_type: 'savings',
-      bank_name: 'Chase',
-    });
-  });
+  it('keeps the last four digits of a bank-details update it got still sealed', () =>
+    spec.when([created(1), sealedBanking(1)]).then(async (then) => {
+      expect(await rowOf(then, 1)).toMatchObject({
+        has_banking: true,
+        routing_last4: '0021',
+        account_last4: '6789',
+        account_type: 'savings',
+        bank_name: 'Chase',
+      });
+    }));
 
   it('cuts the last four digits from an opened version 1 event', async () => {
     const v1 = stored(
@@ -114,8 +89,11 @@ describe('vendors projection', () => {
       },
       1,
     );
-    await apply([created(2), v1]);
-    expect(await rowOf(2)).toMatchObject({ routing_last4: '9593', account_last4: '1234' });
+    await spec
+      .when([created(2), v1])
+      .then(async (then) =>
+        expect(await rowOf(then, 2)).toMatchObject({ routing_last4: '9593', account_last4: '1234' }),
+      );
   });
 
   it('never keeps a short account number whole, from an opened version 2 event that held it in plain', async () => {
@@ -135,10 +113,13 @@ describe('vendors projection', () => {
         },
         2,
       );
-    await apply([created(4), v2(4, '1234'), created(5), v2(5, '12-345'), created(6), v2(6, '700000123')]);
-    expect(await rowOf(4)).toMatchObject({ routing_last4: '9593', account_last4: '' });
-    expect((await rowOf(5)).account_last4).toBe('5');
-    expect((await rowOf(6)).account_last4).toBe('0123');
+    await spec
+      .when([created(4), v2(4, '1234'), created(5), v2(5, '12-345'), created(6), v2(6, '700000123')])
+      .then(async (then) => {
+        expect(await rowOf(then, 4)).toMatchObject({ routing_last4: '9593', account_last4: '' });
+        expect((await rowOf(then, 5)).account_last4).toBe('5');
+        expect((await rowOf(then, 6)).account_last4).toBe('0123');
+      });
   });
 
   it('refuses a still-sealed event to a reader that did not say it reads none of its personal fields', () => {

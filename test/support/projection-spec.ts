@@ -54,10 +54,10 @@ export interface StoredEventOptions {
  * a test file). `storedEvent(type, data, opts)`, or `storedEvent(event, opts)` for a typed event.
  */
 export function storedEvent<T = unknown>(type: string, data: T, opts?: StoredEventOptions): StoredEvent<T>;
-export function storedEvent<T = unknown>(
-  event: { type: string; data: T },
+export function storedEvent<E extends { type: string; data: unknown }>(
+  event: E,
   opts?: StoredEventOptions,
-): StoredEvent<T>;
+): StoredEvent<E['data']>;
 export function storedEvent<T>(
   first: string | { type: string; data: T },
   second?: T | StoredEventOptions,
