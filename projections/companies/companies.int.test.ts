@@ -1,33 +1,15 @@
 // Companies read model: events in, rows out; the NACHA settings land with the account number masked,
 // and a replayed batch leaves the same rows.
-import { randomUUID } from 'node:crypto';
-import { Kysely, PostgresDialect } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { CompanyEvent } from '../../schema/companies/events.js';
-import { schemaVersionOf } from '../../schema/shared/events.js';
-import type { StoredEvent } from '../../services/eventstore/port.js';
-import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
-import { type CompaniesTables, companiesProjection, maskAccountNumber } from './companies.js';
+import { projectionSpec, storedEvent } from '../../test/support/projection-spec.js';
+import { companiesProjection, maskAccountNumber } from './companies.js';
 
-let tdb: TestDatabase;
-let db: Kysely<CompaniesTables>;
+const spec = projectionSpec(companiesProjection);
 const t0 = '2026-03-01T10:00:00.000Z';
 const t1 = '2026-03-02T10:00:00.000Z';
-let pos = 0;
-const stored = (event: CompanyEvent): StoredEvent => {
-  pos++;
-  return {
-    id: randomUUID(),
-    type: event.type,
-    schemaVersion: schemaVersionOf(event.type),
-    streamId: `company-${event.data.companyId}`,
-    streamVersion: pos,
-    position: String(pos).padStart(10, '0'),
-    data: event.data,
-    metadata: {},
-    createdAt: new Date(t1),
-  };
-};
+const stored = (event: CompanyEvent) =>
+  storedEvent(event, { streamId: `company-${event.data.companyId}`, at: t1 });
 
 const history = [
   stored({
@@ -81,15 +63,6 @@ const history = [
   stored({ type: 'CompanyDeactivated', data: { companyId: 1, at: t1 } }),
 ];
 
-beforeAll(async () => {
-  tdb = await createTestDatabase('companies');
-  db = new Kysely({ dialect: new PostgresDialect({ pool: tdb.pool }) });
-  await companiesProjection.setup(db, 'public');
-});
-afterAll(async () => {
-  await tdb.drop();
-});
-
 describe('companies projection', () => {
   it('masks account numbers to their last four', () => {
     expect(maskAccountNumber('000123456789')).toBe('********6789');
@@ -97,31 +70,27 @@ describe('companies projection', () => {
   });
 
   it('turns the history into the expected row, the account number masked, and a replay changes nothing', async () => {
-    const apply = () =>
-      db.transaction().execute(async (trx) => {
-        for (const e of history)
-          await companiesProjection.apply(trx, e, { schema: 'public', notify: () => {} });
+    await spec.when(history).then(async ({ read }) => {
+      const rows = await read('companies');
+      expect(rows).toHaveLength(1);
+      expect(rows[0]).toMatchObject({
+        name: 'Acme Holdings',
+        name_lower: 'acme holdings',
+        phone: '555',
+        manager_id: 3,
+        approver_id: 9,
+        qb_payment_account_reference: '35',
+        status: 'INACTIVE',
+        created_at: new Date(t0),
       });
-    await apply();
-    const rows = await db.selectFrom('companies').selectAll().execute();
-    expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({
-      name: 'Acme Holdings',
-      name_lower: 'acme holdings',
-      phone: '555',
-      manager_id: 3,
-      approver_id: 9,
-      qb_payment_account_reference: '35',
-      status: 'INACTIVE',
-      created_at: new Date(t0),
+      expect(rows[0].nacha).toMatchObject({
+        bankAccountNumber: '********6789',
+        balancedFile: true,
+        bankName: 'CHASE',
+      });
+      expect(JSON.stringify(rows[0])).not.toContain('000123456789');
+      // The same history again over the rows it wrote.
+      await spec.given(history).when(history).thenRows('companies', rows);
     });
-    expect(rows[0].nacha).toMatchObject({
-      bankAccountNumber: '********6789',
-      balancedFile: true,
-      bankName: 'CHASE',
-    });
-    expect(JSON.stringify(rows[0])).not.toContain('000123456789');
-    await apply();
-    expect(await db.selectFrom('companies').selectAll().execute()).toEqual(rows);
   });
 });

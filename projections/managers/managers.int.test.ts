@@ -1,35 +1,15 @@
 // Managers read model: events in, rows out (links from the managerlinks stream included), and a
 // replay over the rows it wrote changes nothing.
-import { randomUUID } from 'node:crypto';
-import { Kysely, PostgresDialect } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { ManagerEvent } from '../../schema/managers/events.js';
-import { schemaVersionOf } from '../../schema/shared/events.js';
-import type { StoredEvent } from '../../services/eventstore/port.js';
-import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
-import type { ChangeNotice } from '../projection.js';
-import { type ManagersTables, managersProjection } from './managers.js';
+import { projectionSpec, storedEvent } from '../../test/support/projection-spec.js';
+import { managersProjection } from './managers.js';
 
-let tdb: TestDatabase;
-let db: Kysely<ManagersTables>;
-
+const spec = projectionSpec(managersProjection);
 const t0 = '2026-03-01T10:00:00.000Z';
 const t1 = '2026-03-02T10:00:00.000Z';
-let pos = 0;
-function stored(event: ManagerEvent, streamId = `manager-${event.data.managerId}`): StoredEvent {
-  pos++;
-  return {
-    id: randomUUID(),
-    type: event.type,
-    schemaVersion: schemaVersionOf(event.type),
-    streamId,
-    streamVersion: pos,
-    position: String(pos).padStart(10, '0'),
-    data: event.data,
-    metadata: {},
-    createdAt: new Date(t1),
-  };
-}
+const stored = (event: ManagerEvent, streamId = `manager-${event.data.managerId}`) =>
+  storedEvent(event, { streamId, at: t1 });
 
 const created = (managerId: number, email: string): ManagerEvent => ({
   type: 'ManagerCreated',
@@ -45,7 +25,7 @@ const created = (managerId: number, email: string): ManagerEvent => ({
   },
 });
 
-const history: StoredEvent[] = [
+const history = [
   stored(created(1, 'one@example.com')),
   stored(created(2, 'two@example.com')),
   stored({ type: 'ManagerUserLinked', data: { managerId: 1, userId: 7, at: t1 } }, 'managerlinks'),
@@ -55,53 +35,38 @@ const history: StoredEvent[] = [
   stored({ type: 'ManagerDeleted', data: { managerId: 2, at: t1 } }),
 ];
 
-beforeAll(async () => {
-  tdb = await createTestDatabase('managers');
-  db = new Kysely({ dialect: new PostgresDialect({ pool: tdb.pool }) });
-  await managersProjection.setup(db, 'public');
-});
-afterAll(async () => {
-  await tdb.drop();
-});
-
 describe('managers projection', () => {
   it('turns the history into the expected rows, and notifies each change', async () => {
-    const notices: ChangeNotice[] = [];
-    await db.transaction().execute(async (trx) => {
-      for (const e of history)
-        await managersProjection.apply(trx, e, { schema: 'public', notify: (n) => notices.push(n) });
+    await spec.when(history).then(async ({ read, notices }) => {
+      const rows = await read('managers', { orderBy: 'id' });
+      expect(rows).toHaveLength(2);
+      expect(rows[0]).toMatchObject({
+        id: 1,
+        email: 'one@example.com',
+        title: 'CFO',
+        status: 'ACTIVE',
+        user_id: 7,
+        created_at: new Date(t0),
+        deleted_at: null,
+      });
+      expect(rows[1]).toMatchObject({
+        id: 2,
+        phone: '555-0100',
+        title: null,
+        user_id: null,
+        deleted_at: new Date(t1),
+      });
+      expect(notices.map((n) => `${n.topic}:${n.id}`)).toEqual([
+        'manager:1',
+        'manager:2',
+        'manager:1',
+        'manager:2',
+        'manager:2',
+        'manager:2',
+        'manager:2',
+      ]);
+      // A batch replayed after a crash (before its checkpoint moved) leaves the same rows.
+      await spec.given(history).when(history).thenRows('managers', rows, { orderBy: 'id' });
     });
-    const rows = await db.selectFrom('managers').selectAll().orderBy('id').execute();
-    expect(rows).toHaveLength(2);
-    expect(rows[0]).toMatchObject({
-      id: 1,
-      email: 'one@example.com',
-      title: 'CFO',
-      status: 'ACTIVE',
-      user_id: 7,
-      created_at: new Date(t0),
-      deleted_at: null,
-    });
-    expect(rows[1]).toMatchObject({
-      id: 2,
-      phone: '555-0100',
-      title: null,
-      user_id: null,
-      deleted_at: new Date(t1),
-    });
-    expect(notices.map((n) => `${n.topic}:${n.id}`)).toEqual([
-      'manager:1',
-      'manager:2',
-      'manager:1',
-      'manager:2',
-      'manager:2',
-      'manager:2',
-      'manager:2',
-    ]);
-    // A batch replayed after a crash (before its checkpoint moved) leaves the same rows.
-    await db.transaction().execute(async (trx) => {
-      for (const e of history) await managersProjection.apply(trx, e, { schema: 'public', notify: () => {} });
-    });
-    expect(await db.selectFrom('managers').selectAll().orderBy('id').execute()).toEqual(rows);
   });
 });
