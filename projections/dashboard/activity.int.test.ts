@@ -1,29 +1,15 @@
 // Activity read model: plain-words descriptions with the actor's and the subject's names.
 
-import { randomUUID } from 'node:crypto';
-import { Kysely, PostgresDialect } from 'kysely';
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { schemaVersionOf } from '../../schema/shared/events.js';
+import { expect, it } from 'vitest';
 import type { UserEvent } from '../../schema/users/events.js';
-import type { StoredEvent } from '../../services/eventstore/port.js';
-import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
-import { type ActivityTables, activityProjection } from './activity.js';
+import { projectionSpec, storedEvent } from '../../test/support/projection-spec.js';
+import { activityProjection } from './activity.js';
 
-let tdb: TestDatabase;
-let db: Kysely<ActivityTables>;
-let pos = 0;
+// Every run also holds the batch path to the one-by-one path: every table's rows, the notices.
+const spec = projectionSpec(activityProjection);
 const at = '2026-03-01T10:00:00.000Z';
-const ev = (event: UserEvent, actor: number | null): StoredEvent => ({
-  id: randomUUID(),
-  type: event.type,
-  schemaVersion: schemaVersionOf(event.type),
-  streamId: `user-${(event.data as any).userId}`,
-  streamVersion: 1,
-  position: String(++pos).padStart(10, '0'),
-  data: event.data,
-  metadata: { userId: actor === null ? null : String(actor) },
-  createdAt: new Date(Date.parse(at) + pos * 1000),
-});
+const ev = (event: UserEvent, actor: number | null) =>
+  storedEvent(event, { streamId: `user-${(event.data as { userId: number }).userId}`, userId: actor });
 const reg = (
   userId: number,
   firstName: string | null,
@@ -43,15 +29,6 @@ const reg = (
   },
 });
 
-beforeAll(async () => {
-  tdb = await createTestDatabase('activity');
-  db = new Kysely({ dialect: new PostgresDialect({ pool: tdb.pool }) });
-  await activityProjection.setup(db, 'public');
-});
-afterAll(async () => {
-  await tdb.drop();
-});
-
 it('describes each event in plain words, newest first by position', async () => {
   const events = [
     ev(reg(1, 'Alice', 'Smith', 'alice@x.test'), null),
@@ -68,29 +45,22 @@ it('describes each event in plain words, newest first by position', async () => 
     ev({ type: 'UserReactivated', data: { userId: 2, at } }, 1),
     ev({ type: 'UserDeleted', data: { userId: 2, at } }, 1),
   ];
-  const notified: string[] = [];
-  await db.transaction().execute(async (trx) => {
-    for (const e of events)
-      await activityProjection.apply(trx, e, { schema: 'public', notify: (n) => notified.push(n.id) });
+  await spec.when(events).then(async ({ read, notices }) => {
+    const rows = await read('activity', { select: ['description', 'id'], orderBy: 'position desc' });
+    expect(rows.map((r) => r.description)).toEqual([
+      'Alice Smith deleted user Bob Stone',
+      'Alice Smith activated user Bob Stone',
+      'Alice Smith deactivated user Bob Stone',
+      'Alice Smith set a new password for Bob Stone',
+      'Bob Stone changed their password',
+      'Bob Stone signed in',
+      'Alice Smith updated user bob@x.test',
+      'Alice Smith changed the role of bob@x.test from USER to MODERATOR',
+      'Alice Smith created user bob@x.test',
+      'User Alice Smith was created',
+    ]);
+    expect(notices.map((n) => n.id)).toEqual(events.map((e) => e.id));
   });
-  const rows = await db
-    .selectFrom('activity')
-    .select(['description', 'id'])
-    .orderBy('position', 'desc')
-    .execute();
-  expect(rows.map((r) => r.description)).toEqual([
-    'Alice Smith deleted user Bob Stone',
-    'Alice Smith activated user Bob Stone',
-    'Alice Smith deactivated user Bob Stone',
-    'Alice Smith set a new password for Bob Stone',
-    'Bob Stone changed their password',
-    'Bob Stone signed in',
-    'Alice Smith updated user bob@x.test',
-    'Alice Smith changed the role of bob@x.test from USER to MODERATOR',
-    'Alice Smith created user bob@x.test',
-    'User Alice Smith was created',
-  ]);
-  expect(notified).toEqual(events.map((e) => e.id));
 });
 
 it('applies a batch exactly as it applies the events one by one (also across batches)', async () => {
@@ -104,37 +74,13 @@ it('applies a batch exactly as it applies the events one by one (also across bat
     ev(reg(10, 'Ignored', 'Again', 'x@x.test'), null),
     ev({ type: 'UserDeleted', data: { userId: 11, at } }, 10),
   ];
-  const read = async (schema: string) => ({
-    activity: await db.withSchema(schema).selectFrom('activity').selectAll().orderBy('position').execute(),
-    people: await db
-      .withSchema(schema)
-      .selectFrom('activity_people')
-      .selectAll()
-      .orderBy('user_id')
-      .execute(),
-  });
-  for (const schema of ['one_by_one', 'batched']) {
-    await db.schema.createSchema(schema).ifNotExists().execute();
-    await activityProjection.setup(db, schema);
-  }
-  const oneNotes: string[] = [];
-  const batchNotes: string[] = [];
-  await db.transaction().execute(async (trx) => {
-    for (const e of events)
-      await activityProjection.apply(trx, e, { schema: 'one_by_one', notify: (n) => oneNotes.push(n.id) });
-  });
   // Two batches, split between a registration and the events that use the name.
-  for (const part of [events.slice(0, 2), events.slice(2)])
-    await db.transaction().execute(async (trx) => {
-      await activityProjection.applyBatch?.(trx, part, {
-        schema: 'batched',
-        notify: (n) => batchNotes.push(n.id),
-      });
-    });
-  const one = await read('one_by_one');
-  expect(one.activity.map((r) => r.description)).toContain(
-    'Cara Diaz-Ruiz changed the role of Dan from USER to GUEST',
-  );
-  expect(await read('batched')).toEqual(one);
-  expect(batchNotes).toEqual(oneNotes);
+  await spec
+    .given(events.slice(0, 2))
+    .when(events.slice(2))
+    .then(async ({ read }) =>
+      expect((await read('activity')).map((r) => r.description)).toContain(
+        'Cara Diaz-Ruiz changed the role of Dan from USER to GUEST',
+      ),
+    );
 });
