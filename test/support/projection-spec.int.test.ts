@@ -75,6 +75,15 @@ describe('projectionSpec', () => {
     await good.when([counted(3, 4)]).thenRows('counts', [{ n: 4 }], { select: ['n'] });
   });
 
+  it('fails when the test’s own assertion fails', async () => {
+    await expect(good.when([counted(5, 1)]).thenRows('counts', [{ id: 5, n: 2 }])).rejects.toThrow(
+      /deeply equal/,
+    );
+    await expect(
+      good.when([counted(5, 1)]).then(async ({ read }) => expect(await read('counts')).toEqual([])),
+    ).rejects.toThrow(/deeply equal/);
+  });
+
   it('fails when the batch path writes other rows, whatever the test asserts', async () => {
     const planted = projectionSpec(
       counts(async (trx, events, ctx) => {
@@ -157,6 +166,32 @@ describe('projectionSpec', () => {
       .given([counted(1, 1)])
       .when([counted(1, 1)])
       .thenRows('counts', [{ id: 1, n: 2 }]);
+  });
+
+  it('compares only the rows that count, where the test says which', async () => {
+    // Writes no row for a zero, where apply writes one at zero.
+    const skipsZero = counts(async (trx, events, ctx) => {
+      for (const e of events) {
+        const { id, n } = e.data as { id: number; n: number };
+        if (n !== 0) await add(trx, ctx.schema, id, n);
+        ctx.notify({ topic: 'count', id: String(id) });
+      }
+    });
+    await expect(
+      projectionSpec(skipsZero, { db })
+        .when([counted(1, 0), counted(2, 2)])
+        .then(() => {}),
+    ).rejects.toThrow(/counts: applyBatch \(memory: none\)/);
+    await projectionSpec(skipsZero, { db, rowsThatCount: { counts: (row) => row.n !== 0 } })
+      .when([counted(1, 0), counted(2, 2)])
+      .thenRows(
+        'counts',
+        [
+          { id: 1, n: 0 },
+          { id: 2, n: 2 },
+        ],
+        { orderBy: 'id' },
+      );
   });
 
   it('cuts the batch path where the test says', async () => {

@@ -243,7 +243,7 @@ export function projectionSpec<Tables>(
             async then(assert: (then: Then<Tables>) => unknown | Promise<unknown>) {
               await assert(await run(given, when, whenOptions));
             },
-            /** A table's rows are exactly these (with `select`, only those columns). */
+            /** A table's rows are exactly these (with `select`, only those columns; `orderBy` for more than one). */
             async thenRows<T extends keyof Tables & string>(
               table: T,
               expected: Partial<Selectable<Tables[T]>>[],
