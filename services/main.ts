@@ -16,6 +16,7 @@ import { CommandHandler } from './app/command-handler.js';
 import type { AppServices } from './app/context.js';
 import { FreshReads } from './app/fresh-reads.js';
 import { approvalsAchFiles } from './approvals/payments/ach-file-access.js';
+import { approvalsPaymentHolds } from './approvals/payments/payment-hold-access.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { Credentials } from './auth/credentials.js';
 import { LoginRateLimit } from './auth/login-rate-limit.js';
@@ -233,6 +234,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     queueNames: [QUEUES.maintenance, ...Object.keys(jobHandlers)],
     quickbooks: companiesQuickBooksAccess(() => app),
     achFiles: approvalsAchFiles(() => app),
+    paymentHolds: approvalsPaymentHolds(() => app),
     tailWitness,
   };
   await waiter.start();

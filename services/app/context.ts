@@ -16,6 +16,7 @@ import type { Logger } from '../shared/log.js';
 import type { AchFileAccess } from './ach-files.js';
 import type { CommandHandler } from './command-handler.js';
 import type { FreshReads } from './fresh-reads.js';
+import type { PaymentHoldAccess } from './payment-holds.js';
 import type { QuickBooksAccess } from './quickbooks-access.js';
 
 export interface ProjectionWaiter {
@@ -51,6 +52,8 @@ export interface AppServices {
   quickbooks: QuickBooksAccess;
   /** A company's NACHA settings, file ids and stored files (implemented by the approvals module). */
   achFiles: AchFileAccess;
+  /** The payments held, counted as the approvals list filters them (implemented by the approvals module). */
+  paymentHolds: PaymentHoldAccess;
   /** The log's end as seen outside the database (Postgres store only; the anchor job trims it). */
   tailWitness: TailWitness | null;
 }

@@ -3,7 +3,6 @@
 // in schema/dashboard/answers.ts. The activity feed, by role, is in activity.ts.
 import { sql } from 'kysely';
 import type { z } from 'zod';
-import { paymentHeldWhere, paymentProblemWhere } from '../../projections/approvals/payment-problems.js';
 import type { DashboardStats as DashboardStatsAnswer } from '../../schema/dashboard/answers.js';
 import type { AppServices } from '../app/context.js';
 import { type Actor, authorize } from '../auth/permissions.js';
@@ -28,7 +27,8 @@ export async function dashboardStats(app: AppServices, actor: Actor | null): Pro
       .executeTakeFirstOrThrow(),
     recentActivity(app, actor, 10),
     pendingApprovalCount(app),
-    paymentProblemCounts(app),
+    // Payments held, counted by the approvals module (its port) as its list's problem filter counts.
+    app.paymentHolds.counts(),
   ]);
   return {
     totalCompanies: companies,
@@ -49,25 +49,6 @@ export async function pendingApprovalCount(app: AppServices): Promise<number> {
     .where('status', '=', 'PENDING')
     .executeTakeFirstOrThrow();
   return Number(r.n);
-}
-
-/**
- * Payments held (approvals read model), by the list's own filters: those someone must act on
- * (problem=any) and those whose file only waits for the next banking day (problem=waiting).
- */
-export async function paymentProblemCounts(
-  app: AppServices,
-): Promise<{ attention: number; waiting: number }> {
-  const r = await app.db
-    .selectFrom('approvals as a')
-    .select([
-      sql<string>`count(*) FILTER (WHERE ${paymentProblemWhere('any', 'a')})`.as('attention'),
-      sql<string>`count(*) FILTER (WHERE ${paymentProblemWhere('waiting', 'a')})`.as('waiting'),
-    ])
-    .where(sql<boolean>`NOT a.deleted`)
-    .where(paymentHeldWhere('a'))
-    .executeTakeFirstOrThrow();
-  return { attention: Number(r.attention), waiting: Number(r.waiting) };
 }
 
 /** Companies that are not deleted (the dashboard's Total Companies). */
