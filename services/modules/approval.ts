@@ -51,6 +51,7 @@ declare module '../auth/permissions.js' {
 
 export const approvalModule = defineModule({
   name: 'approval',
+  folder: 'approvals',
   events: { ...approvalEvents, ...approvalBillsEvents, ...approvalPolicyEvents, ...nachaFileDayEvents },
   commands: approvalCommands,
   permissions,

@@ -45,6 +45,7 @@ declare module '../auth/permissions.js' {
 
 export const companyModule = defineModule({
   name: 'company',
+  folder: 'companies',
   events: companyEvents,
   commands: {
     CompanyInput,

@@ -20,6 +20,7 @@ declare module '../auth/permissions.js' {
 
 export const dashboardModule = defineModule({
   name: 'dashboard',
+  folder: 'dashboard',
   permissions,
   projections: [activityProjection],
   routes: [dashboardRoutes],

@@ -23,6 +23,7 @@ declare module '../auth/permissions.js' {
 
 export const managerModule = defineModule({
   name: 'manager',
+  folder: 'managers',
   events: managerEvents,
   commands: managerCommands,
   permissions,

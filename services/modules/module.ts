@@ -19,6 +19,11 @@ import type { RestDeps } from '../gateway/rest/deps.js';
 export interface Module {
   /** Unique, lower case: names the module in errors and docs. */
   name: string;
+  /**
+   * Its folder under schema/, projections/, services/, workers/ and web/src/features/ (plural, as the
+   * folders are). None: a platform service that every module may use (mail).
+   */
+  folder?: string;
   /** Its event types (schema/<module>/events.ts): version, zod schema, upcasters, personal fields. */
   events?: Record<string, EventDefinition>;
   /** Event types after which a subject's data key is gone (forgetting a subject). */

@@ -21,6 +21,7 @@ declare module '../auth/permissions.js' {
 
 export const operationsModule = defineModule({
   name: 'operations',
+  folder: 'operations',
   permissions,
   routes: [healthRoutes, operationsRoutes, auditRoutes],
 });

@@ -27,6 +27,7 @@ declare module '../auth/permissions.js' {
 
 export const userModule = defineModule({
   name: 'user',
+  folder: 'users',
   events: userEvents,
   forgettingEvents: ['UserForgotten'],
   commands: userCommands,

@@ -47,6 +47,7 @@ declare module '../auth/permissions.js' {
 
 export const vendorModule = defineModule({
   name: 'vendor',
+  folder: 'vendors',
   events: { ...vendorEvents, ...vendorSyncEvents, ...bankingControlEvents },
   forgettingEvents: ['VendorForgotten'],
   commands: vendorCommands,
