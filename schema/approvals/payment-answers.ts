@@ -98,7 +98,7 @@ export const PaymentFields = z.object({
   qbPaymentSyncDetails: z
     .string()
     .nullable()
-    .describe('JSON text of an array of QbSyncDetailItem (spec 2 §3)'),
+    .describe('JSON text of an array of QbSyncDetailItem'),
   qbPaymentSyncItems: z.array(QbSyncDetailItem),
   paymentProblem: PaymentProblem.nullable(),
   paymentPrerequisites: z

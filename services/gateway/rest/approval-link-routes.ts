@@ -108,7 +108,7 @@ function linkDoc(doc: Parameters<typeof routeDoc>[0]): FastifySchema {
   const response = schema.response as Record<string, unknown>;
   for (const code of [400, 403, 404, 409])
     response[code] = {
-      description: 'Refused (spec 2 §8 codes)',
+      description: 'Refused: error.code is BAD_REQUEST, INVALID_TOKEN, VALIDATION_FAILED or NOT_FOUND',
       content: { 'application/json': { schema: LinkErrorEnvelope } },
     };
   return schema;
