@@ -161,7 +161,7 @@ afterAll(async () => {
   await sim?.close();
 });
 
-describe('QuickBooks bills are input (§1)', () => {
+describe('QuickBooks bills are input', () => {
   let company: { id: number; realm: Realm };
   beforeAll(async () => {
     company = await connectCompany('Hostile Bills Co', 0, { approverId: ids.modA, processorId: ids.userIn });
@@ -262,7 +262,7 @@ describe('QuickBooks bills are input (§1)', () => {
   });
 });
 
-describe('dual control and the default policy (§2, §3)', () => {
+describe('dual control and the default policy', () => {
   let company: { id: number; realm: Realm };
   beforeAll(async () => {
     company = await connectCompany('Dual Control Co', 1, { approverId: ids.modA, accountantId: ids.modB });
@@ -325,7 +325,7 @@ describe('dual control and the default policy (§2, §3)', () => {
   });
 });
 
-describe('staff see and act on their own companies (§5)', () => {
+describe('staff see and act on their own companies', () => {
   let scoped: { id: number; realm: Realm };
   let approvalId = '';
   let billIds: string[] = [];

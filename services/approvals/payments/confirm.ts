@@ -18,7 +18,7 @@ import { LinkTokenError, verifyLinkToken } from './link-token.js';
 import { companyName, latestFile, loadApproval, managerPerson } from './links.js';
 import { type ResultClaims, signResultRef, type VerifiedResult, verifyResultRef } from './result-ref.js';
 
-/** The spec's codes (§8): the page reads VALIDATION_FAILED as 'Status Update Not Available'. */
+/** The link's refusal codes: the page reads VALIDATION_FAILED as 'Status Update Not Available'. */
 export type LinkRefusalCode = 'BAD_REQUEST' | 'INVALID_TOKEN' | 'VALIDATION_FAILED' | 'NOT_FOUND';
 
 /** A refused link or step, with the HTTP status, the spec's code and the text the pages show. */
