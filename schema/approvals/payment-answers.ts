@@ -95,10 +95,7 @@ export const PaymentFields = z.object({
   qbPaymentSyncStatus: z.enum(QB_SYNC_STATUSES).nullable(),
   qbPaymentSyncMessage: z.string().nullable(),
   qbPaymentSyncAt: z.string().nullable(),
-  qbPaymentSyncDetails: z
-    .string()
-    .nullable()
-    .describe('JSON text of an array of QbSyncDetailItem'),
+  qbPaymentSyncDetails: z.string().nullable().describe('JSON text of an array of QbSyncDetailItem'),
   qbPaymentSyncItems: z.array(QbSyncDetailItem),
   paymentProblem: PaymentProblem.nullable(),
   paymentPrerequisites: z
