@@ -10,10 +10,10 @@ import { api, gql, signIn } from '../../test/support/http.js';
 import { connectedCompany, nachaOutcome, readyToPay, syncVendors } from '../../test/support/payments.js';
 import type { QbBill, Realm } from '../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
-import { approvalStreamId } from '../approvals/approval-decider.js';
-import { vendorStreamOf } from '../approvals/history-around.js';
 import { writeAnchors } from '../eventstore/anchors.js';
 import { verifyLog } from '../eventstore/verify.js';
+import { approvalStreamId } from './approval-decider.js';
+import { vendorStreamOf } from './history-around.js';
 
 const A = '/api/bill-approval/approvals';
 const qbApp = { clientId: 'billflow-forget', clientSecret: 'forget-secret-value-4471' };

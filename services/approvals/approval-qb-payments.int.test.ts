@@ -15,13 +15,13 @@ import { createTestRedis, type TestRedis } from '../../test/support/redis.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
 import type { LoggedRequest } from '../../tools/qbo-sandbox/types.js';
 import { qbPaymentJobHandlers } from '../../workers/approvals/qb-payment-jobs.js';
-import { approvalDecider, approvalStreamId } from '../approvals/approval-decider.js';
-import { qbPaymentRequestId } from '../approvals/payments/qb-payments.js';
 import type { StoredEvent } from '../eventstore/port.js';
 import { type StartedApp, startApp } from '../main.js';
 import type { QbBill } from '../quickbooks/bills.js';
 import type { QbBillPayment } from '../quickbooks/client.js';
 import { loadConfig } from '../shared/config.js';
+import { approvalDecider, approvalStreamId } from './approval-decider.js';
+import { qbPaymentRequestId } from './payments/qb-payments.js';
 
 const A = '/api/bill-approval/approvals';
 const admin = { email: 'admin@billflow.test', password: 'Admin-Passw0rd!' };

@@ -18,10 +18,10 @@ import { approvalCreated, billSnapshot } from '../../test/support/bills.js';
 import { api, gql, signIn } from '../../test/support/http.js';
 // @ts-expect-error: plain JavaScript on purpose (Node alone runs it), without type declarations
 import { checkBundle } from '../../tools/audit-verifier.mjs';
-import { approvalStreamId } from '../approvals/approval-decider.js';
-import { OLD_REJECTED_UPCAST, type RejectedV0 } from '../approvals/as-of-old-shapes.js';
-import { exportApproval } from '../approvals/audit-bundle.js';
 import type { PersonalDataStore } from '../privacy/personal-data.js';
+import { approvalStreamId } from './approval-decider.js';
+import { OLD_REJECTED_UPCAST, type RejectedV0 } from './as-of-old-shapes.js';
+import { exportApproval } from './audit-bundle.js';
 
 const A = '/api/bill-approval/approvals';
 let t: TestApp;

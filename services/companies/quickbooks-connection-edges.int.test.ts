@@ -7,8 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, gql, signIn } from '../../test/support/http.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
-import { qb } from '../companies/quickbooks.js';
-import { QB_REALMS_STREAM, realmsDecider } from '../companies/realms-decider.js';
+import { qb } from './quickbooks.js';
+import { QB_REALMS_STREAM, realmsDecider } from './realms-decider.js';
 
 let sim: QboSandbox;
 let t: TestApp;

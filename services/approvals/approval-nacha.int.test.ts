@@ -22,13 +22,13 @@ import {
 import type { QbBill, Realm } from '../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
 import { nachaJobHandlers } from '../../workers/approvals/nacha-jobs.js';
-import { approvalDecider, approvalStreamId } from '../approvals/approval-decider.js';
-import { paymentFileId } from '../approvals/payments/nacha-generate.js';
-import { AT_THE_BANK } from '../approvals/payments/payment-decider.js';
 import { qb } from '../companies/quickbooks.js';
 import { parseAchFile } from '../nacha/parser.js';
 import { validateAchFile } from '../nacha/validator.js';
 import { vendorDecider, vendorStreamId } from '../vendors/vendor-decider.js';
+import { approvalDecider, approvalStreamId } from './approval-decider.js';
+import { paymentFileId } from './payments/nacha-generate.js';
+import { AT_THE_BANK } from './payments/payment-decider.js';
 
 const A = '/api/bill-approval/approvals';
 const qbApp = { clientId: 'billflow-nacha', clientSecret: 'nacha-secret-value-8812' };

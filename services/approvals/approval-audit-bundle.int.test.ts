@@ -18,9 +18,9 @@ import { personalFieldsOf } from '../../schema/shared/events.js';
 import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { approvalCreated } from '../../test/support/bills.js';
 import { api, signIn } from '../../test/support/http.js';
-import { approvalStreamId } from '../approvals/approval-decider.js';
 import { anchorFile } from '../eventstore/anchor-publish.js';
 import { type PersonalDataStore, sealData } from '../privacy/personal-data.js';
+import { approvalStreamId } from './approval-decider.js';
 
 const A = '/api/bill-approval/approvals';
 const VERIFIER = path.resolve(import.meta.dirname, '../../tools/audit-verifier.mjs');

@@ -13,9 +13,9 @@ import { connectedCompany, readyToPay, syncVendors } from '../../test/support/pa
 import type { QbBill, Realm } from '../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
 import { type SmtpCatcher, startSmtpCatcher } from '../../tools/smtp-catcher.js';
-import { approvalStreamId } from '../approvals/approval-decider.js';
 import { parseAchFile } from '../nacha/parser.js';
 import { RAPID_CHANGE_THRESHOLD } from '../operations/banking-patterns.js';
+import { approvalStreamId } from './approval-decider.js';
 
 const A = '/api/bill-approval/approvals';
 const qbApp = { clientId: 'billflow-approved-banking', clientSecret: 'approved-banking-secret-31' };

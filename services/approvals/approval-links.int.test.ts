@@ -14,10 +14,10 @@ import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, signIn } from '../../test/support/http.js';
 import { type CaughtMessage, type SmtpCatcher, startSmtpCatcher } from '../../tools/smtp-catcher.js';
 import { linkJobHandlers } from '../../workers/approvals/link-jobs.js';
-import type { ApprovalCommand } from '../approvals/approval-decider.js';
-import { approvalDecider, approvalStreamId } from '../approvals/approval-decider.js';
-import { signLinkToken } from '../approvals/payments/link-token.js';
-import { signResultRef } from '../approvals/payments/result-ref.js';
+import type { ApprovalCommand } from './approval-decider.js';
+import { approvalDecider, approvalStreamId } from './approval-decider.js';
+import { signLinkToken } from './payments/link-token.js';
+import { signResultRef } from './payments/result-ref.js';
 
 const PUBLIC = 'https://billflow.test';
 const A = '/api/bill-approval/approvals';

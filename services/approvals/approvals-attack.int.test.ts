@@ -13,8 +13,8 @@ import { api, gql, signIn } from '../../test/support/http.js';
 import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
 import type { QbBill, Realm } from '../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
-import { approvalDecider, approvalStreamId } from '../approvals/approval-decider.js';
 import { qb } from '../companies/quickbooks.js';
+import { approvalDecider, approvalStreamId } from './approval-decider.js';
 
 /** Approved: the answer may already show the payment status the payments process manager moved it to. */
 const APPROVED_NOW = /^(APPROVED|NACHA_PENDING|NACHA_GENERATED)$/;
