@@ -69,6 +69,11 @@ export function ApprovalPolicyCard({ companyId }: { companyId: string }) {
           <p role="alert" className="text-sm text-destructive">
             {policy.error.message}
           </p>
+        ) : !policy.data ? (
+          // Not a guessed policy while it loads: the boxes show the company's own values or nothing.
+          <p role="status" className="text-sm text-muted-foreground">
+            Loading the policy…
+          </p>
         ) : (
           <>
             <label className="flex items-center gap-2 text-sm" htmlFor="policy-creator">
