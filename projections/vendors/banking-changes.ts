@@ -74,8 +74,9 @@ export const bankingChangesProjection: Projection<BankingChangesTables> = {
     for (const stored of events) {
       if (!HANDLES.includes(stored.type as VendorEvent['type'])) continue;
       const event = decodeChange(stored);
-      const row = newChangeRow(event, stored);
-      if (row) {
+      const row = addedRow(event, stored);
+      // A change that replaces another also ends it: that one goes one by one, in order.
+      if (row && !(event.type === 'VendorBankingChangeRequested' && event.data.replaces)) {
         run.push(row);
         notifyVendor(ctx, event, row.vendor_id, row.company_id);
         continue;
@@ -117,12 +118,12 @@ const notifyVendor = (ctx: ProjectionContext, event: VendorEvent, vendorId: numb
   ctx.notify({ topic: 'vendor', id: String(vendorId), data: { type: event.type, companyId } });
 
 /**
- * The row an event only adds (a change held, or live at once with the control off), or null for one
- * that touches rows already there. A change that replaces another also ends it: not only an add.
+ * The row an event adds (a change held, or live at once with the control off), or null for one that
+ * only touches rows already there. Both paths write it with insertChanges.
  */
-function newChangeRow(event: VendorEvent, stored: StoredEvent): BankingChangesTable | null {
+function addedRow(event: VendorEvent, stored: StoredEvent): BankingChangesTable | null {
   const companyId = companyOfStream(stored.streamId);
-  if (event.type === 'VendorBankingChangeRequested' && !event.data.replaces) {
+  if (event.type === 'VendorBankingChangeRequested') {
     const d = event.data;
     return {
       change_id: d.changeId,
@@ -174,6 +175,19 @@ function newChangeRow(event: VendorEvent, stored: StoredEvent): BankingChangesTa
   return null;
 }
 
+/** The row an event adds, written as the batch path writes it, with its notice. */
+async function insertAdded(
+  trx: Transaction<BankingChangesTables>,
+  ctx: ProjectionContext,
+  event: VendorEvent,
+  stored: StoredEvent,
+) {
+  const row = addedRow(event, stored);
+  if (!row) return;
+  await trx.executeQuery(insertChanges(ctx.schema, [row]));
+  notifyVendor(ctx, event, row.vendor_id, row.company_id);
+}
+
 const commandUser = (stored: StoredEvent) =>
   stored.metadata.userId ? Number(stored.metadata.userId) || null : null;
 
@@ -188,7 +202,6 @@ async function applyChange(
   switch (event.type) {
     case 'VendorBankingChangeRequested': {
       const d = event.data;
-      const companyId = companyOfStream(stored.streamId);
       if (d.replaces)
         await db
           .updateTable('vendor_banking_changes')
@@ -196,25 +209,7 @@ async function applyChange(
           .where('change_id', '=', d.replaces)
           .where('status', 'in', ['pending', 'frozen'])
           .execute();
-      await db
-        .insertInto('vendor_banking_changes')
-        .values({
-          change_id: d.changeId,
-          vendor_id: d.vendorId,
-          company_id: companyId,
-          status: 'pending',
-          source: d.source,
-          routing_last4: d.routingLast4,
-          account_last4: d.accountLast4,
-          account_type: d.accountType,
-          prev_routing_last4: d.previous?.routingLast4 ?? null,
-          prev_account_last4: d.previous?.accountLast4 ?? null,
-          requested_by: d.byUserId,
-          requested_at: new Date(d.at),
-        })
-        .onConflict((oc) => oc.column('change_id').doNothing())
-        .execute();
-      notify(d.vendorId, companyId);
+      await insertAdded(trx, ctx, event, stored);
       return;
     }
     case 'VendorBankingChangeApproved':
@@ -250,26 +245,8 @@ async function applyChange(
       const at = new Date(d.at);
       if (d.verifiedBy.kind === 'control-off') {
         // Live at once: a change all the same, flagged where money is decided.
-        await db
-          .insertInto('vendor_banking_changes')
-          .values({
-            change_id: d.changeId,
-            vendor_id: d.vendorId,
-            company_id: companyOfStream(stored.streamId),
-            status: 'live',
-            source: d.source,
-            routing_last4: d.routingLast4,
-            account_last4: d.accountLast4,
-            account_type: d.accountType,
-            prev_routing_last4: null,
-            prev_account_last4: null,
-            requested_by: commandUser(stored),
-            requested_at: at,
-            verified_by: 'control-off',
-            live_at: at,
-          })
-          .onConflict((oc) => oc.column('change_id').doNothing())
-          .execute();
+        await insertAdded(trx, ctx, event, stored);
+        return;
       } else {
         await db
           .updateTable('vendor_banking_changes')

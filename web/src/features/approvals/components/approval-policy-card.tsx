@@ -81,7 +81,6 @@ export function ApprovalPolicyCard({ companyId }: { companyId: string }) {
                 id="policy-creator"
                 checked={creatorMayNotApprove}
                 onChange={(e) => setCreator(e.target.checked)}
-                disabled={!policy.data}
               />
               The creator of an approval may not approve it
             </label>
@@ -90,7 +89,6 @@ export function ApprovalPolicyCard({ companyId }: { companyId: string }) {
                 id="policy-assigned-only"
                 checked={assignedStaffOnly}
                 onChange={(e) => setAssignedOnly(e.target.checked)}
-                disabled={!policy.data}
               />
               Only staff assigned to this company (processor, approver, accountant, manager) see and act on
               its approvals
@@ -105,7 +103,6 @@ export function ApprovalPolicyCard({ companyId }: { companyId: string }) {
                 onChange={(e) => setThreshold(e.target.value)}
                 aria-invalid={error ? true : undefined}
                 aria-describedby={error ? 'policy-threshold-error' : 'policy-threshold-hint'}
-                disabled={!policy.data}
               />
               {error ? (
                 <p id="policy-threshold-error" className="text-sm text-destructive">
@@ -118,7 +115,7 @@ export function ApprovalPolicyCard({ companyId }: { companyId: string }) {
               )}
             </div>
             <div>
-              <Button onClick={save} disabled={saving || !policy.data}>
+              <Button onClick={save} disabled={saving}>
                 {saving ? 'Saving…' : 'Save Policy'}
               </Button>
             </div>
