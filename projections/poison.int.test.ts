@@ -12,6 +12,7 @@ import type { NewEvent, StoredEvent } from '../services/eventstore/port.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
 import { registerProjectionMetrics } from '../services/gateway/projection-metrics.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
+import { readWholeLog } from '../test/support/event-log.js';
 import { createTestRedis, type TestRedis } from '../test/support/redis.js';
 import { activityProjection } from './dashboard/activity.js';
 import type { Database } from './database.js';
@@ -137,7 +138,7 @@ beforeAll(async () => {
   kysely = new Kysely({ dialect: new PostgresDialect({ pool: db.pool }) });
   await ensureCheckpoints(kysely);
   for (let u = 1; u <= 40; u++) await store.append(`user-${u}`, history(u), 'no_stream');
-  const all = await store.readAll('', 1000);
+  const all = await readWholeLog(store, 40 * history(1).length);
   // A sign-in in the middle of the log, inside a batch with others before and after it.
   poison = all.find((e) => e.type === 'UserSignedIn' && e.streamId === 'user-17') as StoredEvent;
   await rebuildProjection(kysely, store, activityProjection);

@@ -12,6 +12,7 @@ import { PostgresEventStore } from '../services/eventstore/postgres.js';
 import { projections } from '../services/modules/index.js';
 import { testSecrets } from '../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
+import { readWholeLog } from '../test/support/event-log.js';
 import { createTestRedis, type TestRedis } from '../test/support/redis.js';
 import { rebuildByName } from '../tools/rebuild.js';
 import { activityProjection } from './dashboard/activity.js';
@@ -190,7 +191,7 @@ afterAll(async () => {
 
 describe('projection runner', () => {
   it('holds the reference to the real thing: 10,000 events, users and activity rows', async () => {
-    const logged = await store.readAll('', TOTAL_EVENTS + 10);
+    const logged = await readWholeLog(store, TOTAL_EVENTS);
     expect(logged).toHaveLength(TOTAL_EVENTS);
     expect(clean.users.length).toBeGreaterThan(300);
     expect(clean.activity.length).toBe(TOTAL_EVENTS);
@@ -282,7 +283,7 @@ describe('projection runner', () => {
       ENCRYPTION_KEY: testSecrets().ENCRYPTION_KEY,
     });
     // 'all' is every module's read model (services/modules): each replays the events of its types.
-    const logged = await store.readAll('', TOTAL_EVENTS + 10);
+    const logged = await readWholeLog(store, TOTAL_EVENTS);
     const ofTypes = (types: readonly string[]) =>
       logged.filter((e) => types.includes(e.type) || FORGETTING_EVENTS.has(e.type)).length;
     expect(results.map((x) => [x.name, x.events])).toEqual(

@@ -18,6 +18,7 @@ import type { StoredEvent } from '../services/eventstore/port.js';
 import { PostgresEventStore } from '../services/eventstore/postgres.js';
 import { redisOptions } from '../services/shared/redis.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
+import { readLog } from '../test/support/event-log.js';
 import { type ScratchRedis, startScratchRedis } from '../test/support/scratch-services.js';
 import { startJobWorkers } from './index.js';
 import { consumerName, type JobHandler, type ProcessManager, reactionJobId } from './process-manager.js';
@@ -73,7 +74,7 @@ async function atLeast(name: string, position: string) {
 }
 
 async function doneEvents(): Promise<StoredEvent[]> {
-  return (await store.readAll('', 100_000)).filter((e) => e.type === 'TestReactionDone');
+  return (await readLog(store)).filter((e) => e.type === 'TestReactionDone');
 }
 
 beforeAll(async () => {
@@ -200,8 +201,19 @@ describe('process-manager runner', () => {
         .toBe(0);
       expect((await queue.getJobCounts('completed')).completed).toBe(100);
       await queue.close();
-      const done = await doneEvents();
-      const pinged = (await store.readAll('', 100_000)).filter((e) => e.type === 'TestPinged');
+      // The reactions' events, read until all are in (a read can stop short on a busy cluster).
+      let log: StoredEvent[] = [];
+      await expect
+        .poll(
+          async () => {
+            log = await readLog(store);
+            return log.filter((e) => e.type === 'TestReactionDone').length;
+          },
+          { timeout: 30_000 },
+        )
+        .toBe(100);
+      const done = log.filter((e) => e.type === 'TestReactionDone');
+      const pinged = log.filter((e) => e.type === 'TestPinged');
       expect(done).toHaveLength(100);
       expect(new Set(done.map((e) => (e.data as { source: string }).source))).toEqual(
         new Set(pinged.map((e) => e.id)),

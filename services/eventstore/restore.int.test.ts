@@ -14,6 +14,7 @@ import type { Database } from '../../projections/database.js';
 import { ProjectionRunner } from '../../projections/runner.js';
 import { usersProjection } from '../../projections/users/users.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
+import { readWholeLog } from '../../test/support/event-log.js';
 import { createTestRedis, type TestRedis } from '../../test/support/redis.js';
 import { type ScratchPostgres, startScratchPostgres } from '../../test/support/scratch-services.js';
 import { findPgBin } from '../../tools/local-services.js';
@@ -51,24 +52,14 @@ function user(id: number): NewEvent[] {
   ];
 }
 
-async function readEverything(store: PostgresEventStore, after: Position = ''): Promise<StoredEvent[]> {
-  const out: StoredEvent[] = [];
-  for (;;) {
-    const page = await store.readAll(after, 7);
-    if (page.length === 0) return out;
-    out.push(...page);
-    after = page[page.length - 1].position;
-  }
-}
-
 async function nextXid(pool: pg.Pool): Promise<bigint> {
   const r = await pool.query('SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS x');
   return BigInt(r.rows[0].x);
 }
 
-async function catchUp(pool: pg.Pool, store: PostgresEventStore, timeoutMs = 60_000) {
+/** Until the users projection's checkpoint reaches `head` (a position the test has read). */
+async function catchUp(pool: pg.Pool, head: Position, timeoutMs = 60_000) {
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  const head = await store.headPosition();
   await expect
     .poll(async () => ((await readCheckpoint(db, 'users'))?.position ?? '') >= head, { timeout: timeoutMs })
     .toBe(true);
@@ -129,13 +120,14 @@ describe('postgres event store: restored from pg_dump into a fresh cluster', () 
     const before = new PostgresEventStore(source.pool, { pollIntervalMs: 100 });
     await before.init();
     for (let u = 1; u <= 20; u++) await before.append(`user-${u}`, user(u), 'no_stream');
+    // Small pages, so the read crosses transactions; waited for whole (test/support/event-log.ts).
+    const restoredLog = await readWholeLog(before, 40, { pageSize: 7 });
+    expect(restoredLog).toHaveLength(40);
+    const restoredHead = restoredLog[39].position;
     const projector = runner(source.pool, before, redis);
     await projector.start();
-    await catchUp(source.pool, before);
+    await catchUp(source.pool, restoredHead);
     await projector.stop();
-    const restoredLog = await readEverything(before);
-    expect(restoredLog).toHaveLength(40);
-    const restoredHead = await before.headPosition();
     await before.close();
 
     // Dump, and restore into the fresh cluster.
@@ -160,7 +152,9 @@ describe('postgres event store: restored from pg_dump into a fresh cluster', () 
     const store = new PostgresEventStore(targetPool, { pollIntervalMs: 100 });
     await store.init();
     expect(await store.headPosition()).toBe(restoredHead);
-    expect((await readEverything(store)).map((e) => e.position)).toEqual(restoredLog.map((e) => e.position));
+    expect((await readWholeLog(store, 40, { pageSize: 7 })).map((e) => e.position)).toEqual(
+      restoredLog.map((e) => e.position),
+    );
     // Every restored hash still checks (tamper evidence survives the dump and restore).
     expect((await verifyLog(targetPool)).findings).toEqual([]);
 
@@ -190,7 +184,7 @@ describe('postgres event store: restored from pg_dump into a fresh cluster', () 
     appended.push(more.id);
 
     // Every event once, in order: the restored ones, then the new ones as appended.
-    const log = await readEverything(store);
+    const log = await readWholeLog(store, restoredLog.length + appended.length, { pageSize: 7 });
     expect(log.map((e) => e.id)).toEqual([...restoredLog.map((e) => e.id), ...appended]);
     const positions = log.map((e) => e.position);
     expect(positions.every((p, i) => i === 0 || p > positions[i - 1])).toBe(true);
@@ -200,7 +194,7 @@ describe('postgres event store: restored from pg_dump into a fresh cluster', () 
     await expect.poll(() => live.length, { timeout: 20_000 }).toBe(appended.length);
     expect(live.map((e) => e.id)).toEqual(appended);
 
-    await catchUp(targetPool, store, 30_000);
+    await catchUp(targetPool, positions[positions.length - 1], 30_000);
     await restoredProjector.stop();
     const users = await targetPool.query('SELECT id, last_name FROM users ORDER BY id');
     expect(users.rows.map((r) => r.id)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
