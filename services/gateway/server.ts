@@ -11,7 +11,7 @@ import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client
 import { type WebSocket, WebSocketServer } from 'ws';
 import type { AppServices } from '../app/context.js';
 import type { Actor } from '../auth/permissions.js';
-import { gatewayHooks, routeGroups } from '../modules/index.js';
+import { commandEndpoints, gatewayHooks, routeGroups } from '../modules/index.js';
 import { AppError } from '../shared/errors.js';
 import { operationContextFrom, type RequestContext, requestContextFrom } from '../shared/request-context.js';
 import { findActorRow, resolveActor } from '../users/user-view.js';
@@ -37,6 +37,7 @@ import type { LiveBus } from './live.js';
 import { registerApiDocs } from './openapi.js';
 import { registerProjectionMetrics } from './projection-metrics.js';
 import { ResponseCache, responseCachePlugin } from './response-cache.js';
+import { commandRoutes } from './rest/command-routes.js';
 import type { RestDeps } from './rest/deps.js';
 import { bearerOf, failureBody, sendError } from './rest/envelope.js';
 import { SessionChecks } from './session-checks.js';
@@ -144,7 +145,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
   // Answers kept while their read models stand still, for REST lists and GraphQL queries alike.
   const responseCache = new ResponseCache(app, registry);
   const deps: RestDeps = { app, actorOf, responses: responseCache };
-  for (const register of routeGroups) register(server, deps);
+  for (const register of [...routeGroups, commandRoutes(commandEndpoints)]) register(server, deps);
   for (const register of options.routes ?? []) register(server, deps);
 
   // GraphQL over HTTP.

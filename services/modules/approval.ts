@@ -21,9 +21,10 @@ import {
   approvalsJobHandlers,
   approvalsProcessManager,
 } from '../../workers/approvals/reactions.js';
-import '../gateway/graphql/types/approval-mutations.js';
-import '../gateway/graphql/types/approval-payment-mutations.js';
+import '../gateway/graphql/types/approval-payment-results.js';
 import '../gateway/graphql/types/approval-queries.js';
+import { approvalEndpoints, approvalInputs } from '../approvals/endpoints.js';
+import { paymentEndpoints } from '../approvals/payments/endpoints.js';
 import { setupNachaFiles } from '../approvals/payments/nacha-files.js';
 import { batchApprovalReads } from '../gateway/graphql/types/approval-subscriptions.js';
 import { approvalAuditRoutes } from '../gateway/rest/approval-audit-routes.js';
@@ -68,6 +69,8 @@ export const approvalModule = defineModule({
     [PAYMENTS_QUEUE]: paymentsJobHandlers,
     [PAYMENT_MAIL_QUEUE]: paymentMailJobHandlers,
   },
+  endpoints: [...approvalEndpoints, ...paymentEndpoints],
+  graphqlInputs: approvalInputs,
   routes: [approvalRoutes, approvalPaymentRoutes, approvalLinkRoutes, approvalAuditRoutes],
   // The stored NACHA files (encrypted with the company's key), made at start under the set-up lock.
   storage: setupNachaFiles,

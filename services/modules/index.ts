@@ -77,6 +77,31 @@ export const storageSetups = all.flatMap((m) => (m.storage ? [m.storage] : []));
 /** Every REST route group, in module order. */
 export const routeGroups = all.flatMap((m) => m.routes ?? []);
 
+/**
+ * Every declared command: its REST route and GraphQL mutation are made from it. No two share a name,
+ * a mutation or a method and path.
+ */
+export const commandEndpoints = unique(
+  unique(
+    unique(
+      all.flatMap((m) => m.endpoints ?? []),
+      (e) => e.name,
+      'command',
+    ),
+    (e) => e.graphql.name,
+    'mutation',
+  ),
+  (e) => `${e.rest.method} ${e.rest.path}`,
+  'route',
+);
+
+/** The GraphQL input objects the declarations name. */
+export const graphqlInputs = unique(
+  all.flatMap((m) => m.graphqlInputs ?? []),
+  (i) => i.name,
+  'GraphQL input',
+);
+
 /** Per-gateway start-up hooks of the modules. */
 export const gatewayHooks = all.flatMap((m) => (m.gateway ? [m.gateway] : []));
 

@@ -13,6 +13,7 @@ import type { EventDefinition } from '../../schema/shared/events.js';
 import type { Role } from '../../schema/users/events.js';
 import type { JobHandler, ProcessManager } from '../../workers/process-manager.js';
 import type { AppServices } from '../app/context.js';
+import type { AnyEndpoint, GraphQLInputDeclaration } from '../app/endpoints.js';
 import type { LiveBus } from '../gateway/live.js';
 import type { RestDeps } from '../gateway/rest/deps.js';
 
@@ -44,6 +45,13 @@ export interface Module {
   processManagers?: readonly ProcessManager[];
   /** Job handlers of its queues: queue name → job name → handler. The worker role consumes these. */
   jobHandlers?: Record<string, Record<string, JobHandler>>;
+  /**
+   * Its commands, each declared once (services/<module>/endpoints.ts): the gateway makes each one's
+   * REST route, GraphQL mutation and OpenAPI entry from the declaration.
+   */
+  endpoints?: readonly AnyEndpoint[];
+  /** The GraphQL input objects its declarations name (built before the mutations). */
+  graphqlInputs?: readonly GraphQLInputDeclaration[];
   /** Its REST routes (services/gateway/rest/<aggregate>-routes.ts), documented in /api/openapi.json. */
   routes?: ReadonlyArray<(server: FastifyInstance, deps: RestDeps) => void>;
   /** Creates what its commands need beside the log (an id sequence), under the start-up lock. */

@@ -5,7 +5,6 @@ import { z } from 'zod';
 import {
   Approval,
   ApprovalBillCandidate,
-  ApprovalBulkResult,
   ApprovalHistoryEntry,
   ApprovalManagerOption,
   ApprovalPolicy,
@@ -14,36 +13,22 @@ import {
 import {
   ApprovalExportInput,
   ApprovalListInput,
-  ApprovalPolicyInput,
   ApprovalStatsInput,
   ApprovalsByDayInput,
-  ApproveApprovalInput,
   BillsForApprovalInput,
-  BulkApproveInput,
-  BulkRejectInput,
-  CreateApprovalInput,
   ManagerOptionsInput,
-  RecipientsInput,
-  RejectApprovalInput,
-  UpdateApprovalInput,
 } from '../../../schema/approvals/commands.js';
 import { ApprovalsDay } from '../../../schema/dashboard/answers.js';
-import { approveApproval } from '../../approvals/approve.js';
 import { billsForApproval } from '../../approvals/bills.js';
-import { bulkApproveApprovals, bulkRejectApprovals } from '../../approvals/bulk.js';
 import { approvalsByDay } from '../../approvals/by-day.js';
-import { createApproval } from '../../approvals/create.js';
-import { deleteApproval } from '../../approvals/delete.js';
 import { getApproval } from '../../approvals/detail.js';
 import { APPROVAL_EXPORT_FILENAME, exportApprovalsCsv } from '../../approvals/export-csv.js';
 import { approvalHistory } from '../../approvals/history.js';
 import { approvalInvoice } from '../../approvals/invoice.js';
 import { LIST_READ_MODELS, listApprovals } from '../../approvals/list.js';
 import { approvalManagerOptions } from '../../approvals/manager-options.js';
-import { getApprovalPolicy, setApprovalPolicy } from '../../approvals/policy.js';
-import { rejectApproval } from '../../approvals/reject.js';
+import { getApprovalPolicy } from '../../approvals/policy.js';
 import { approvalStats } from '../../approvals/stats.js';
-import { updateApproval, updateApprovalRecipients } from '../../approvals/update.js';
 import { pageForViewer, withViewer } from '../../approvals/viewer.js';
 import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
@@ -101,28 +86,6 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf, response
       });
     },
   );
-  server.post(
-    A,
-    {
-      schema: routeDoc({
-        summary: 'Create an approval from QuickBooks bills (snapshotted); ADMIN, MODERATOR',
-        description:
-          'A bill in another open approval is refused (409). A bill that looks like one already in an approval (same vendor, amount and document number) is refused (409) unless listed in confirmDuplicates; the confirmation is recorded.',
-        tags: TAGS,
-        body: CreateApprovalInput,
-        status: 201,
-        data: Approval,
-        errors: [404, 409],
-      }),
-    },
-    async (req, reply) => {
-      const actor = await actorOf(req);
-      return ok(reply, withViewer(await createApproval(app, actor, req.body), actor), {
-        status: 201,
-        message: 'Approval created successfully',
-      });
-    },
-  );
   server.get(
     `${A}/stats`,
     {
@@ -154,30 +117,6 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf, response
         .send(csv);
     },
   );
-  server.post(
-    `${A}/bulk-approve`,
-    {
-      schema: routeDoc({
-        summary: 'Approve several PENDING approvals (all their bills); a result per approval and a summary',
-        tags: TAGS,
-        body: BulkApproveInput,
-        data: ApprovalBulkResult,
-      }),
-    },
-    async (req, reply) => ok(reply, await bulkApproveApprovals(app, await actorOf(req), req.body)),
-  );
-  server.post(
-    `${A}/bulk-reject`,
-    {
-      schema: routeDoc({
-        summary: 'Reject several PENDING approvals with one reason; a result per approval and a summary',
-        tags: TAGS,
-        body: BulkRejectInput,
-        data: ApprovalBulkResult,
-      }),
-    },
-    async (req, reply) => ok(reply, await bulkRejectApprovals(app, await actorOf(req), req.body)),
-  );
   server.get<IdParams>(
     `${A}/:id`,
     {
@@ -192,104 +131,6 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf, response
     async (req, reply) => {
       const actor = await actorOf(req);
       return ok(reply, withViewer(await getApproval(app, actor, req.params.id), actor));
-    },
-  );
-  server.put<IdParams>(
-    `${A}/:id`,
-    {
-      schema: routeDoc({
-        summary: 'Update a PENDING approval: priority, managerId (null clears), recipients',
-        tags: TAGS,
-        params: ApprovalIdParams,
-        body: UpdateApprovalInput,
-        data: Approval,
-        errors: [404, 409],
-      }),
-    },
-    async (req, reply) => {
-      const actor = await actorOf(req);
-      return ok(reply, withViewer(await updateApproval(app, actor, req.params.id, req.body), actor), {
-        message: 'Approval updated successfully',
-      });
-    },
-  );
-  server.delete<IdParams>(
-    `${A}/:id`,
-    {
-      schema: routeDoc({
-        summary: 'Delete an approval (kept in the log, gone from every list; its bills are free again)',
-        tags: TAGS,
-        params: ApprovalIdParams,
-        data: z.null(),
-        errors: [404, 409],
-      }),
-    },
-    async (req, reply) => {
-      await deleteApproval(app, await actorOf(req), req.params.id);
-      return ok(reply, null, { message: 'Approval deleted successfully' });
-    },
-  );
-  server.put<IdParams>(
-    `${A}/:id/approve`,
-    {
-      schema: routeDoc({
-        summary: 'Approve a PENDING approval: approvedBills, a subset of its bills (at least one)',
-        description:
-          'Under the company policy, the creator may be refused (403), and above the threshold the first approval leaves it PENDING with awaitingSecondApproval until a different approver approves.',
-        tags: TAGS,
-        params: ApprovalIdParams,
-        body: ApproveApprovalInput,
-        data: Approval,
-        errors: [404, 409],
-      }),
-    },
-    async (req, reply) => {
-      const actor = await actorOf(req);
-      return ok(reply, withViewer(await approveApproval(app, actor, req.params.id, req.body), actor), {
-        message: 'Approval approved successfully',
-      });
-    },
-  );
-  server.put<IdParams>(
-    `${A}/:id/reject`,
-    {
-      schema: routeDoc({
-        summary: 'Reject a PENDING approval with a reason (trimmed, not blank, at most 1,000 characters)',
-        tags: TAGS,
-        params: ApprovalIdParams,
-        body: RejectApprovalInput,
-        data: Approval,
-        errors: [404, 409],
-      }),
-    },
-    async (req, reply) => {
-      const actor = await actorOf(req);
-      return ok(reply, withViewer(await rejectApproval(app, actor, req.params.id, req.body), actor), {
-        message: 'Approval rejected successfully',
-      });
-    },
-  );
-  server.put<IdParams>(
-    `${A}/:id/recipients`,
-    {
-      schema: routeDoc({
-        summary: 'Replace the recipients (e-mail addresses, at most 20) of an open approval',
-        tags: TAGS,
-        params: ApprovalIdParams,
-        body: RecipientsInput,
-        data: Approval,
-        errors: [404, 409],
-      }),
-    },
-    async (req, reply) => {
-      const actor = await actorOf(req);
-      return ok(
-        reply,
-        withViewer(await updateApprovalRecipients(app, actor, req.params.id, req.body), actor),
-        {
-          message: 'Recipients updated successfully',
-        },
-      );
     },
   );
   server.get<IdParams>(
@@ -378,23 +219,5 @@ export function approvalRoutes(server: FastifyInstance, { app, actorOf, response
       }),
     },
     async (req, reply) => ok(reply, await getApprovalPolicy(app, await actorOf(req), req.params.companyId)),
-  );
-  server.put<{ Params: { companyId: string } }>(
-    `${BASE}/policies/:companyId`,
-    {
-      schema: routeDoc({
-        summary:
-          'Set the company’s policy (ADMIN): creatorMayNotApprove, secondApprovalThreshold (USD or null), assignedStaffOnly (absent: unchanged)',
-        tags: TAGS,
-        params: z.object({ companyId: z.string().max(12) }),
-        body: ApprovalPolicyInput,
-        data: ApprovalPolicy,
-        errors: [404],
-      }),
-    },
-    async (req, reply) =>
-      ok(reply, await setApprovalPolicy(app, await actorOf(req), req.params.companyId, req.body), {
-        message: 'Approval policy saved',
-      }),
   );
 }

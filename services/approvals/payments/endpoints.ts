@@ -1,0 +1,144 @@
+// The payment half's commands staff use signed in, each declared once (services/app/endpoints.ts):
+// regenerate the NACHA file, approve changed banking again, a penny test, retry the QuickBooks sync.
+// Each answers with the message to show, which says what really happened.
+import { z } from 'zod';
+import { Approval } from '../../../schema/approvals/answers.js';
+import { PennyTestResult } from '../../../schema/approvals/payment-answers.js';
+import { declareCommand } from '../../app/endpoints.js';
+import type { Actor } from '../../auth/permissions.js';
+import { approveBankingAgain } from '../approve-again.js';
+import type { ApprovalDto } from '../rows.js';
+import { withViewer } from '../viewer.js';
+import {
+  PENNY_LIMIT,
+  PENNY_TESTS_PER_COMPANY_PER_DAY,
+  PENNY_TESTS_PER_VENDOR_PER_DAY,
+} from './file-modifier.js';
+import { regenerateNacha } from './nacha-actions.js';
+import { generatePennyTest } from './penny-test.js';
+import { retryQbSync } from './retry-qb-sync.js';
+
+const A = '/api/bill-approval/approvals';
+const TAGS = ['approvals'];
+const params = z.object({ id: z.string().max(64).describe('Approval id (UUID)') });
+const IN_SCOPE = 'an approval of a company the caller may see (assigned staff only, under the policy)';
+type Answered = { approval: ApprovalDto; message: string };
+/** REST: the approval as the caller sees it, the message in the envelope; GraphQL: both as fields. */
+const rest = {
+  input: (r: { params: Record<string, string> }) => r.params.id,
+  answer: (r: Answered, actor: Actor | null) => withViewer(r.approval, actor),
+  message: (r: Answered) => r.message,
+};
+const byId = { args: { id: 'String!' }, input: (args: Record<string, unknown>) => args.id };
+
+export const paymentEndpoints = [
+  declareCommand({
+    name: 'GenerateNacha',
+    permission: 'approvals.write',
+    scope: IN_SCOPE,
+    run: (app, actor, id: unknown) => regenerateNacha(app, actor, id),
+    rest: {
+      method: 'POST',
+      path: `${A}/:id/regenerate-nacha`,
+      ...rest,
+      doc: {
+        summary: 'Ask for a new version of the approval’s NACHA file (GenerateNacha)',
+        description:
+          'The file is made by a job; earlier versions stay downloadable. Refused (409) from BANK_UPLOADED on: the file is at the bank, a second one would pay twice.',
+        tags: TAGS,
+        params,
+        data: Approval,
+        errors: [403, 404, 409],
+      },
+    },
+    graphql: {
+      name: 'regenerateNacha',
+      ...byId,
+      returns: 'NachaRegenerateResult!',
+      description:
+        'Asks for a new version of the NACHA file (GenerateNacha); earlier versions stay downloadable. Refused from BANK_UPLOADED on: a second file would pay twice',
+    },
+  }),
+  declareCommand({
+    name: 'ApproveBankingAgain',
+    permission: 'approvals.write',
+    scope: `${IN_SCOPE}; not its creator when the policy says so`,
+    run: (app, actor, id: unknown) => approveBankingAgain(app, actor, id),
+    rest: {
+      method: 'POST',
+      path: `${A}/:id/approve-again`,
+      ...rest,
+      doc: {
+        summary: 'Approve again the bank details of vendors whose banking changed after approval',
+        description:
+          'A file pays a vendor only the banking its approver was shown (a fingerprint recorded at approval); a vendor whose banking changed since is held out of the file, named. This records the live banking of those vendors as approved (the detail’s bankingReview shows the tails first), so Regenerate makes a file that pays it. ADMIN, MODERATOR; not the creator when the company’s policy says so (403). Refused (409) before approval, once the file is at the bank, and when no vendor’s banking changed.',
+        tags: TAGS,
+        params,
+        data: Approval,
+        errors: [403, 404, 409],
+      },
+    },
+    graphql: {
+      name: 'approveBankingAgain',
+      ...byId,
+      returns: 'BankingApprovedAgainResult!',
+      description:
+        'Records as approved the live bank details of the vendors whose banking changed after approval (held out of the file until then), so Regenerate pays them. ADMIN, MODERATOR; not the creator when the policy says so; refused before approval, at the bank, and when nothing changed',
+    },
+  }),
+  declareCommand({
+    name: 'GeneratePennyTest',
+    permission: 'approvals.write',
+    scope: IN_SCOPE,
+    run: (app, actor, id: unknown) => generatePennyTest(app, actor, id),
+    rest: {
+      method: 'POST',
+      path: `${A}/:id/generate-penny-test`,
+      input: rest.input,
+      message: 'Penny test generated',
+      doc: {
+        summary: 'A penny-test file: 1–99 cents to each vendor with complete banking (GeneratePennyTest)',
+        description: `400 'No vendors have complete banking information', or 'Penny test validation failed: …' naming the vendors whose banking a file cannot hold. 409 '${PENNY_LIMIT}: …' past ${PENNY_TESTS_PER_VENDOR_PER_DAY} penny tests a vendor or ${PENNY_TESTS_PER_COMPANY_PER_DAY} a company in one New York day, or when the company's payment files have used the file ids penny tests may take; the text says when the limit resets (midnight New York time).`,
+        tags: TAGS,
+        params,
+        data: PennyTestResult,
+        errors: [403, 404, 409],
+      },
+    },
+    graphql: {
+      name: 'generatePennyTest',
+      ...byId,
+      returns: 'PennyTestResult!',
+      description:
+        'A penny-test file: 1–99 cents to each vendor of the approval with complete banking (GeneratePennyTest)',
+    },
+  }),
+  declareCommand({
+    name: 'RetryQbSync',
+    permission: 'approvals.write',
+    scope: IN_SCOPE,
+    run: (app, actor, id: unknown) => retryQbSync(app, actor, id),
+    rest: {
+      method: 'POST',
+      path: `${A}/:id/retry-qb-sync`,
+      ...rest,
+      doc: {
+        summary:
+          'Pay in QuickBooks the bills of a PAYMENT_COMPLETED approval not yet paid there (RetryQbSync)',
+        description:
+          'Starts a new run of the QuickBooks payment sync; each bill is paid once across every run (its requestid derives from the approval and the bill). Refused (409) before the payment is completed, while a run is going, and once every bill is paid.',
+        tags: TAGS,
+        params,
+        data: Approval,
+        errors: [403, 404, 409],
+      },
+    },
+    graphql: {
+      name: 'retryQbSync',
+      ...byId,
+      returns: 'QbSyncRetryResult!',
+      description:
+        'Pays in QuickBooks the bills of a PAYMENT_COMPLETED approval not yet paid there (RetryQbSync); refused before the payment is completed, while a run is going, and once every bill is paid',
+    },
+  }),
+];
