@@ -43,18 +43,18 @@ export const routes: RouteObject[] = [
       { path: '/login', element: <LoginPage /> },
       screen(
         '/direct-action-result',
-        () => import('../features/direct-action/components/direct-action-result-page'),
+        () => import('../features/approvals/components/direct-action-result-page'),
         (m) => titled(m.DirectActionResultPage, () => 'Action result'),
       ),
       // The links a vendor's contact gets about a change of its bank details (public, no shell).
       screen(
         '/vendor-banking/not-me',
-        () => import('../features/vendor-links/components/not-me-page'),
+        () => import('../features/vendors/components/not-me-page'),
         (m) => titled(m.NotMePage, () => 'A change of your bank details'),
       ),
       screen(
         '/vendor-banking/micro-deposits',
-        () => import('../features/vendor-links/components/micro-deposits-page'),
+        () => import('../features/vendors/components/micro-deposits-page'),
         (m) => titled(m.MicroDepositsPage, () => 'Confirm your new bank account'),
       ),
       {
@@ -184,7 +184,7 @@ export const routes: RouteObject[] = [
               ),
               screen(
                 'approvals/direct-action-result',
-                () => import('../features/direct-action/components/direct-action-result-page'),
+                () => import('../features/approvals/components/direct-action-result-page'),
                 (m) => titled(m.InLayoutDirectActionResultPage, () => 'Action result'),
               ),
               screen(
