@@ -2,8 +2,8 @@
 // events. A read-side module: no aggregate of its own.
 import { activityProjection } from '../../projections/dashboard/activity.js';
 import { ADMIN_ONLY } from '../auth/permissions.js';
-import '../gateway/graphql/types/dashboard.js';
-import { dashboardRoutes } from '../gateway/rest/dashboard-routes.js';
+import '../dashboard/api/graphql/dashboard.js';
+import { dashboardRoutes } from '../dashboard/api/rest/dashboard-routes.js';
 import { defineModule } from './module.js';
 
 const permissions = {

@@ -2,13 +2,13 @@
 // company's path but read from this module's activity feed.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { ActivityItem, DashboardStats } from '../../../schema/dashboard/answers.js';
-import { CompanyActivityInput } from '../../../schema/dashboard/commands.js';
-import { companyActivity } from '../../dashboard/activity.js';
-import { dashboardStats } from '../../dashboard/dashboard.js';
-import { routeDoc } from './contracts.js';
-import type { RestDeps } from './deps.js';
-import { ok } from './envelope.js';
+import { ActivityItem, DashboardStats } from '../../../../schema/dashboard/answers.js';
+import { CompanyActivityInput } from '../../../../schema/dashboard/commands.js';
+import { routeDoc } from '../../../gateway/rest/contracts.js';
+import type { RestDeps } from '../../../gateway/rest/deps.js';
+import { ok } from '../../../gateway/rest/envelope.js';
+import { companyActivity } from '../../activity.js';
+import { dashboardStats } from '../../dashboard.js';
 
 export function dashboardRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) {
   server.get(

@@ -6,17 +6,12 @@ import {
   DashboardStats as DashboardStatsAnswer,
 } from '../../../../schema/dashboard/answers.js';
 import { type Actor, authorize } from '../../../auth/permissions.js';
-import {
-  type ActivityItem,
-  activityItemFor,
-  companyActivity,
-  kindReadable,
-} from '../../../dashboard/activity.js';
-import { type DashboardStats, dashboardStats } from '../../../dashboard/dashboard.js';
-import { inStaffScope } from '../../live.js';
-import { answerFields } from '../answer-fields.js';
-import { builder } from '../builder.js';
-import { run } from '../errors.js';
+import { answerFields } from '../../../gateway/graphql/answer-fields.js';
+import { builder } from '../../../gateway/graphql/builder.js';
+import { run } from '../../../gateway/graphql/errors.js';
+import { inStaffScope } from '../../../gateway/live.js';
+import { type ActivityItem, activityItemFor, companyActivity, kindReadable } from '../../activity.js';
+import { type DashboardStats, dashboardStats } from '../../dashboard.js';
 
 const ActivityRef = builder.objectRef<ActivityItem>('ActivityItem').implement({
   fields: (t) => answerFields(t, ActivityItemAnswer, { scalars: { id: 'ID', timestamp: 'DateTime' } }),
