@@ -19,6 +19,7 @@ import {
 } from '../../workers/companies/quickbooks.js';
 import { ADMIN_ONLY } from '../auth/permissions.js';
 import { COMPANY_IDS_SEQUENCE } from '../companies/create.js';
+import { companyEndpoints, companyInputs } from '../companies/endpoints.js';
 import '../gateway/graphql/types/company.js';
 import '../gateway/graphql/types/quickbooks.js';
 import { companyRoutes } from '../gateway/rest/company-routes.js';
@@ -60,6 +61,8 @@ export const companyModule = defineModule({
   projections: [companiesProjection],
   processManagers: [quickbooksProcessManager],
   jobHandlers: { [QUICKBOOKS_QUEUE]: quickbooksJobHandlers },
+  endpoints: companyEndpoints,
+  graphqlInputs: companyInputs,
   routes: [companyRoutes, quickbooksRoutes],
   storage: async (pool: pg.Pool) => {
     await pool.query(`CREATE SEQUENCE IF NOT EXISTS ${COMPANY_IDS_SEQUENCE}`);

@@ -1,20 +1,15 @@
-// The QuickBooks connection's calls (qb-credentials, qb-oauth, qb-token-status,
-// refresh-qb-token; /api/quickbooks/{companyId}/company-info). The OAuth callback is public: its
-// one-time state is the authentication, and it answers the popup with a page, not JSON.
+// The QuickBooks connection's reads (qb-credentials, qb-token-status;
+// /api/quickbooks/{companyId}/company-info) and the OAuth callback; its commands are declared once
+// in services/companies/endpoints.ts. The callback is public: its one-time state is the
+// authentication, and it answers the popup with a page, not JSON.
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifySchema } from 'fastify';
 import { z } from 'zod';
-import { QbAuthUrl, QbCompanyInfo, QbCredentials, QbTokenStatus } from '../../../schema/companies/answers.js';
-import {
-  QbCredentialsInput,
-  QbOAuthCallbackInput,
-  QbOAuthStartInput,
-} from '../../../schema/companies/quickbooks-commands.js';
+import { QbCompanyInfo, QbCredentials, QbTokenStatus } from '../../../schema/companies/answers.js';
+import { QbOAuthCallbackInput } from '../../../schema/companies/quickbooks-commands.js';
 import { quickbooksCompanyInfo } from '../../companies/quickbooks-company-info.js';
-import { getQbCredentials, putQbCredentials } from '../../companies/quickbooks-credentials.js';
-import { deleteQbCredentials } from '../../companies/quickbooks-disconnect.js';
-import { completeQbOAuth, startQbOAuth } from '../../companies/quickbooks-oauth.js';
-import { refreshQbToken } from '../../companies/quickbooks-refresh.js';
+import { getQbCredentials } from '../../companies/quickbooks-credentials.js';
+import { completeQbOAuth } from '../../companies/quickbooks-oauth.js';
 import { qbTokenStatus } from '../../companies/quickbooks-token-status.js';
 import { ErrorEnvelope, routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
@@ -52,60 +47,6 @@ export function quickbooksRoutes(server: FastifyInstance, { app, actorOf }: Rest
       }),
     },
     async (req, reply) => ok(reply, await getQbCredentials(app, await actorOf(req), req.params.id)),
-  );
-  server.put<IdParams>(
-    `${BASE}/:id/qb-credentials`,
-    {
-      schema: routeDoc({
-        summary: 'Save the QuickBooks app credentials, sealed with the company’s key (ADMIN)',
-        tags: TAGS,
-        params: CompanyIdParams,
-        body: QbCredentialsInput,
-        data: QbCredentials,
-        errors: [404, 422],
-      }),
-    },
-    async (req, reply) =>
-      ok(reply, await putQbCredentials(app, await actorOf(req), req.params.id, req.body), {
-        message: 'QuickBooks credentials have been saved successfully',
-      }),
-  );
-  server.delete<IdParams>(
-    `${BASE}/:id/qb-credentials`,
-    {
-      schema: routeDoc({
-        summary: 'Remove the QuickBooks credentials and tokens (ADMIN)',
-        tags: TAGS,
-        params: CompanyIdParams,
-        data: z.null(),
-        errors: [404, 422],
-      }),
-    },
-    async (req, reply) => {
-      await deleteQbCredentials(app, await actorOf(req), req.params.id);
-      return ok(reply, null, { message: 'QuickBooks credentials removed' });
-    },
-  );
-  server.post<IdParams>(
-    `${BASE}/:id/qb-oauth/start`,
-    {
-      schema: routeDoc({
-        summary: 'Save the credentials and start the OAuth flow: the URL to open in the popup (ADMIN)',
-        tags: TAGS,
-        params: CompanyIdParams,
-        body: QbOAuthStartInput,
-        data: QbAuthUrl,
-        errors: [404, 422],
-      }),
-    },
-    async (req, reply) =>
-      ok(
-        reply,
-        await startQbOAuth(app, await actorOf(req), req.params.id, req.body, {
-          // With no PUBLIC_URL, the callback must come back to the host this request came to.
-          origin: `${req.protocol}://${req.host}`,
-        }),
-      ),
   );
   server.get(
     `${BASE}/qb-oauth/callback`,
@@ -157,22 +98,6 @@ export function quickbooksRoutes(server: FastifyInstance, { app, actorOf }: Rest
       }),
     },
     async (req, reply) => ok(reply, await qbTokenStatus(app, await actorOf(req), req.params.id)),
-  );
-  server.post<IdParams>(
-    `${BASE}/:id/refresh-qb-token`,
-    {
-      schema: routeDoc({
-        summary: 'Refresh the QuickBooks tokens now (ADMIN)',
-        tags: TAGS,
-        params: CompanyIdParams,
-        data: QbTokenStatus,
-        errors: [404, 409, 422],
-      }),
-    },
-    async (req, reply) =>
-      ok(reply, await refreshQbToken(app, await actorOf(req), req.params.id), {
-        message: 'QuickBooks token refreshed successfully',
-      }),
   );
   server.get<{ Params: { companyId: string } }>(
     '/api/quickbooks/:companyId/company-info',

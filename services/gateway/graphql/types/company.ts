@@ -1,4 +1,5 @@
-// The Company type, its queries and mutations, and live changes.
+// The Company type, its queries and live changes; its commands are declared once in
+// services/companies/endpoints.ts, and their mutations name the types here.
 // The types' fields come from the answers (schema/companies/answers.ts).
 import {
   Company,
@@ -6,7 +7,6 @@ import {
   CompanyPage as CompanyPageAnswer,
 } from '../../../../schema/companies/answers.js';
 import { authorize } from '../../../auth/permissions.js';
-import { changeAssignments } from '../../../companies/assignments.js';
 import {
   type Assignee,
   type CompanyDto,
@@ -15,12 +15,7 @@ import {
   findCompany,
   isWholeCompany,
 } from '../../../companies/company-rows.js';
-import { createCompany } from '../../../companies/create.js';
-import { configureNacha } from '../../../companies/nacha.js';
-import { setPaymentAccount } from '../../../companies/payment-account.js';
 import { getCompany, listCompanies, searchCompanies } from '../../../companies/queries.js';
-import { activateCompany, deactivateCompany, deleteCompany } from '../../../companies/status.js';
-import { updateCompany } from '../../../companies/update.js';
 import { AppError } from '../../../shared/errors.js';
 import type { Page } from '../../../shared/paging.js';
 import { inStaffScope, sharedRead } from '../../live.js';
@@ -135,135 +130,6 @@ builder.queryField('searchCompanies', (t) =>
     type: [CompanyRef],
     args: { q: t.arg.string({ required: true }) },
     resolve: (_, args, ctx) => run(() => searchCompanies(ctx.app, ctx.actor, args)),
-  }),
-);
-
-const CompanyInputRef = builder.inputType('CompanyInput', {
-  fields: (t) => ({
-    name: t.string({ required: true }),
-    email: t.string({ required: false }),
-    phone: t.string({ required: false }),
-    website: t.string({ required: false }),
-    address: t.string({ required: false }),
-    description: t.string({ required: false }),
-    industry: t.string({ required: false }),
-    managerId: t.int({ required: false }),
-    processorId: t.int({ required: false }),
-    approverId: t.int({ required: false }),
-    accountantId: t.int({ required: false }),
-    qbPaymentAccountReference: t.string({ required: false }),
-    metadata: t.string({ required: false }),
-  }),
-});
-
-const AssignmentsInputRef = builder.inputType('CompanyAssignmentsInput', {
-  description: 'Absent: unchanged. Null: unassigned.',
-  fields: (t) => ({
-    managerId: t.int({ required: false }),
-    processorId: t.int({ required: false }),
-    approverId: t.int({ required: false }),
-    accountantId: t.int({ required: false }),
-  }),
-});
-
-const NachaConfigInputRef = builder.inputType('NachaConfigInput', {
-  fields: (t) => ({
-    bankRoutingNumber: t.string({ required: true }),
-    bankAccountNumber: t.string({
-      required: false,
-      description: 'Absent or the masked value: keep the stored one.',
-    }),
-    bankAccountType: t.field({ type: BankAccountTypeEnum, required: true }),
-    bankName: t.string({ required: true }),
-    originatorStatusCode: t.string({ required: false }),
-    companyTaxId: t.string({ required: true }),
-    achCompanyId: t.string({ required: false }),
-    immediateDestinationName: t.string({ required: true }),
-    immediateOriginName: t.string({ required: false }),
-    companyEntryDescription: t.string({ required: false }),
-    companyDiscretionaryData: t.string({ required: false }),
-    balancedFile: t.boolean({ required: false }),
-  }),
-});
-
-const companyMutation = (
-  name: string,
-  description: string,
-  call: (
-    ctx: Parameters<typeof getCompany>[0],
-    actor: Parameters<typeof getCompany>[1],
-    id: number,
-  ) => Promise<CompanyDto>,
-) =>
-  builder.mutationField(name, (t) =>
-    t.field({
-      type: CompanyRef,
-      description,
-      args: { id: t.arg.int({ required: true }) },
-      resolve: (_, args, ctx) => run(() => call(ctx.app, ctx.actor, args.id)),
-    }),
-  );
-
-builder.mutationField('createCompany', (t) =>
-  t.field({
-    type: CompanyRef,
-    args: { input: t.arg({ type: CompanyInputRef, required: true }) },
-    resolve: (_, args, ctx) => run(() => createCompany(ctx.app, ctx.actor, args.input)),
-  }),
-);
-
-builder.mutationField('updateCompany', (t) =>
-  t.field({
-    type: CompanyRef,
-    description:
-      'Updates the form fields: absent details are cleared; absent assignments and payment account are kept, null clears them.',
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: CompanyInputRef, required: true }) },
-    resolve: (_, args, ctx) => run(() => updateCompany(ctx.app, ctx.actor, args.id, args.input)),
-  }),
-);
-
-builder.mutationField('changeCompanyAssignments', (t) =>
-  t.field({
-    type: CompanyRef,
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: AssignmentsInputRef, required: true }) },
-    resolve: (_, args, ctx) => run(() => changeAssignments(ctx.app, ctx.actor, args.id, args.input)),
-  }),
-);
-
-builder.mutationField('setCompanyPaymentAccount', (t) =>
-  t.field({
-    type: CompanyRef,
-    args: { id: t.arg.int({ required: true }), qbPaymentAccountReference: t.arg.string({ required: false }) },
-    resolve: (_, args, ctx) =>
-      run(() =>
-        setPaymentAccount(ctx.app, ctx.actor, args.id, {
-          qbPaymentAccountReference: args.qbPaymentAccountReference,
-        }),
-      ),
-  }),
-);
-
-builder.mutationField('configureCompanyNacha', (t) =>
-  t.field({
-    type: CompanyRef,
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: NachaConfigInputRef, required: true }) },
-    resolve: (_, args, ctx) =>
-      run(() => configureNacha(ctx.app, ctx.actor, args.id, withoutNulls(args.input))),
-  }),
-);
-
-companyMutation('activateCompany', 'Refused when an active company has the same name.', activateCompany);
-companyMutation('deactivateCompany', 'Frees the name for another active company.', deactivateCompany);
-
-builder.mutationField('deleteCompany', (t) =>
-  t.boolean({
-    description: 'Gone from lists; its history stays in the log.',
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_, args, ctx) =>
-      run(async () => {
-        await deleteCompany(ctx.app, ctx.actor, args.id);
-        return true;
-      }),
   }),
 );
 

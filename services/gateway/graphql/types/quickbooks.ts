@@ -1,19 +1,13 @@
-// A company's QuickBooks connection over GraphQL: the same calls as REST's qb-* paths. The types'
-// fields come from the answers (schema/companies/answers.ts).
+// A company's QuickBooks connection over GraphQL: the same reads as REST's qb-* paths, and the types
+// its commands answer (declared once in services/companies/endpoints.ts). The types' fields come
+// from the answers (schema/companies/answers.ts).
 import {
   QbBankAccount,
   QbCredentials,
   QbTokenStatus as QbTokenStatusAnswer,
 } from '../../../../schema/companies/answers.js';
 import { type BankAccount, quickbooksCompanyInfo } from '../../../companies/quickbooks-company-info.js';
-import {
-  getQbCredentials,
-  putQbCredentials,
-  type QbCredentialsInfo,
-} from '../../../companies/quickbooks-credentials.js';
-import { deleteQbCredentials } from '../../../companies/quickbooks-disconnect.js';
-import { startQbOAuth } from '../../../companies/quickbooks-oauth.js';
-import { refreshQbToken } from '../../../companies/quickbooks-refresh.js';
+import { getQbCredentials, type QbCredentialsInfo } from '../../../companies/quickbooks-credentials.js';
 import { type QbTokenStatus, qbTokenStatus } from '../../../companies/quickbooks-token-status.js';
 import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';
@@ -62,67 +56,5 @@ builder.queryField('qbBankAccounts', (t) =>
       run(
         async () => (await quickbooksCompanyInfo(ctx.app, ctx.actor, args.companyId)).QueryResponse.Account,
       ),
-  }),
-);
-
-builder.mutationField('saveQbCredentials', (t) =>
-  t.field({
-    type: CredentialsRef,
-    args: {
-      companyId: t.arg.int({ required: true }),
-      qbClientId: t.arg.string({ required: true }),
-      qbClientSecret: t.arg.string({ required: true }),
-      qbIsSandbox: t.arg.boolean({ required: false }),
-    },
-    resolve: (_, { companyId, ...input }, ctx) =>
-      run(() =>
-        putQbCredentials(ctx.app, ctx.actor, companyId, {
-          ...input,
-          qbIsSandbox: input.qbIsSandbox ?? undefined,
-        }),
-      ),
-  }),
-);
-
-builder.mutationField('deleteQbCredentials', (t) =>
-  t.boolean({
-    args: { companyId: t.arg.int({ required: true }) },
-    resolve: (_, args, ctx) =>
-      run(async () => {
-        await deleteQbCredentials(ctx.app, ctx.actor, args.companyId);
-        return true;
-      }),
-  }),
-);
-
-builder.mutationField('startQbOAuth', (t) =>
-  t.string({
-    description: 'Saves the credentials and answers the URL to open in the popup.',
-    args: {
-      companyId: t.arg.int({ required: true }),
-      qbClientId: t.arg.string({ required: true }),
-      qbClientSecret: t.arg.string({ required: true }),
-      qbCallbackUrl: t.arg.string({ required: true }),
-      qbIsSandbox: t.arg.boolean({ required: false }),
-    },
-    resolve: (_, { companyId, ...input }, ctx) =>
-      run(async () => {
-        const { authUrl } = await startQbOAuth(
-          ctx.app,
-          ctx.actor,
-          companyId,
-          { ...input, qbIsSandbox: input.qbIsSandbox ?? undefined },
-          { origin: ctx.origin ?? undefined },
-        );
-        return authUrl;
-      }),
-  }),
-);
-
-builder.mutationField('refreshQbToken', (t) =>
-  t.field({
-    type: TokenStatusRef,
-    args: { companyId: t.arg.int({ required: true }) },
-    resolve: (_, args, ctx) => run(() => refreshQbToken(ctx.app, ctx.actor, args.companyId)),
   }),
 );

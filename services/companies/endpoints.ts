@@ -1,0 +1,438 @@
+// The companies' commands, each declared once (services/app/endpoints.ts): create, update, delete,
+// activate and deactivate a company, change its assignees, choose its payment account, save its
+// NACHA settings, and its QuickBooks connection (credentials, the OAuth start, a token refresh). The
+// gateway makes each one's REST route (/api/company/companies/*), GraphQL mutation and OpenAPI entry.
+// The OAuth callback stays a hand-written route: it is public and answers the popup with a page.
+import { z } from 'zod';
+import { Company, QbAuthUrl, QbCredentials, QbTokenStatus } from '../../schema/companies/answers.js';
+import {
+  AssignmentsInput,
+  CompanyInput,
+  CompanyUpdateInput,
+  NachaConfigInput,
+  PaymentAccountInput,
+} from '../../schema/companies/commands.js';
+import { QbCredentialsInput, QbOAuthStartInput } from '../../schema/companies/quickbooks-commands.js';
+import { declareCommand, type GraphQLInputDeclaration, withoutNulls } from '../app/endpoints.js';
+import { changeAssignments } from './assignments.js';
+import { createCompany } from './create.js';
+import { configureNacha } from './nacha.js';
+import { setPaymentAccount } from './payment-account.js';
+import { putQbCredentials } from './quickbooks-credentials.js';
+import { deleteQbCredentials } from './quickbooks-disconnect.js';
+import { startQbOAuth } from './quickbooks-oauth.js';
+import { refreshQbToken } from './quickbooks-refresh.js';
+import { activateCompany, deactivateCompany, deleteCompany } from './status.js';
+import { updateCompany } from './update.js';
+
+const BASE = '/api/company/companies';
+const TAGS = ['companies'];
+const QB_TAGS = ['quickbooks'];
+const CompanyIdParams = z.object({ id: z.string().regex(/^\d+$/).describe('Company id') });
+/** Companies are the administrator's: any company not deleted. */
+const ANY_COMPANY = 'any company not deleted (companies are the administrator’s)';
+
+export const companyInputs: GraphQLInputDeclaration[] = [
+  {
+    name: 'CompanyInput',
+    fields: {
+      name: 'String!',
+      email: 'String',
+      phone: 'String',
+      website: 'String',
+      address: 'String',
+      description: 'String',
+      industry: 'String',
+      managerId: 'Int',
+      processorId: 'Int',
+      approverId: 'Int',
+      accountantId: 'Int',
+      qbPaymentAccountReference: 'String',
+      metadata: 'String',
+    },
+  },
+  {
+    name: 'CompanyAssignmentsInput',
+    description: 'Absent: unchanged. Null: unassigned.',
+    fields: {
+      managerId: 'Int',
+      processorId: 'Int',
+      approverId: 'Int',
+      accountantId: 'Int',
+    },
+  },
+  {
+    name: 'NachaConfigInput',
+    fields: {
+      bankRoutingNumber: 'String!',
+      bankAccountNumber: {
+        type: 'String',
+        description: 'Absent or the masked value: keep the stored one.',
+      },
+      bankAccountType: 'BankAccountType!',
+      bankName: 'String!',
+      originatorStatusCode: 'String',
+      companyTaxId: 'String!',
+      achCompanyId: 'String',
+      immediateDestinationName: 'String!',
+      immediateOriginName: 'String',
+      companyEntryDescription: 'String',
+      companyDiscretionaryData: 'String',
+      balancedFile: 'Boolean',
+    },
+  },
+];
+
+type WithId = { id: unknown; body: unknown };
+const byId = (r: { params: Record<string, string>; body: unknown }): WithId => ({
+  id: r.params.id,
+  body: r.body,
+});
+const idOnly = (r: { params: Record<string, string> }) => r.params.id;
+
+export const companyEndpoints = [
+  declareCommand({
+    name: 'CreateCompany',
+    permission: 'companies.write',
+    scope: 'a new company; its name not held by an active company',
+    run: (app, actor, body: unknown) => createCompany(app, actor, body),
+    rest: {
+      method: 'POST',
+      path: BASE,
+      input: (r) => r.body,
+      status: 201,
+      message: 'Company created successfully',
+      doc: {
+        summary: 'Create a company (ADMIN); its name must be unique among active companies',
+        tags: TAGS,
+        body: CompanyInput,
+        data: Company,
+        errors: [409, 422],
+      },
+    },
+    graphql: {
+      name: 'createCompany',
+      args: { input: 'CompanyInput!' },
+      returns: 'Company!',
+      input: (args) => args.input,
+    },
+  }),
+  declareCommand({
+    name: 'UpdateCompany',
+    permission: 'companies.write',
+    scope: `${ANY_COMPANY}; a new name not held by another active company`,
+    run: (app, actor, { id, body }: WithId) => updateCompany(app, actor, id, body),
+    rest: {
+      method: 'PUT',
+      path: `${BASE}/:id`,
+      input: byId,
+      message: 'Company updated successfully',
+      doc: {
+        summary:
+          'Update a company’s form fields (ADMIN): absent assignments and payment account are kept, null clears them',
+        description:
+          'The details (email, phone, website, address, description, industry) are the form’s: an absent one is cleared, as the form sends an emptied field as absent. The four assignments (managerId, processorId, approverId, accountantId) and qbPaymentAccountReference keep their value when absent and are cleared only when given as null: a partial update (a name alone, say) never silently unassigns the company or stops its payments.',
+        tags: TAGS,
+        params: CompanyIdParams,
+        body: CompanyUpdateInput,
+        data: Company,
+        errors: [404, 409, 422],
+      },
+    },
+    graphql: {
+      name: 'updateCompany',
+      args: { id: 'Int!', input: 'CompanyInput!' },
+      returns: 'Company!',
+      description:
+        'Updates the form fields: absent details are cleared; absent assignments and payment account are kept, null clears them.',
+      // null is meaningful here (it clears an assignee or the payment account), so nulls are kept.
+      input: (args) => ({ id: args.id, body: args.input }),
+    },
+  }),
+  declareCommand({
+    name: 'DeleteCompany',
+    permission: 'companies.write',
+    scope: ANY_COMPANY,
+    run: (app, actor, id: unknown) => deleteCompany(app, actor, id).then(() => null),
+    rest: {
+      method: 'DELETE',
+      path: `${BASE}/:id`,
+      input: idOnly,
+      message: 'Company deleted successfully',
+      doc: {
+        summary: 'Delete a company (ADMIN): gone from lists, its history kept',
+        tags: TAGS,
+        params: CompanyIdParams,
+        data: z.null(),
+        errors: [404, 422],
+      },
+    },
+    graphql: {
+      name: 'deleteCompany',
+      args: { id: 'Int!' },
+      returns: 'Boolean!',
+      description: 'Gone from lists; its history stays in the log.',
+      input: (args) => args.id,
+      answer: () => true,
+    },
+  }),
+  declareCommand({
+    name: 'ActivateCompany',
+    permission: 'companies.write',
+    scope: `${ANY_COMPANY}; its name not held by another active company`,
+    run: (app, actor, id: unknown) => activateCompany(app, actor, id),
+    rest: {
+      method: 'PUT',
+      path: `${BASE}/:id/reactivate`,
+      input: idOnly,
+      message: 'Company activated successfully',
+      doc: {
+        summary: 'Activate a company (ADMIN); refused when an active company has its name',
+        tags: TAGS,
+        params: CompanyIdParams,
+        data: Company,
+        errors: [404, 409, 422],
+      },
+    },
+    graphql: {
+      name: 'activateCompany',
+      args: { id: 'Int!' },
+      returns: 'Company!',
+      description: 'Refused when an active company has the same name.',
+      input: (args) => args.id,
+    },
+  }),
+  declareCommand({
+    name: 'DeactivateCompany',
+    permission: 'companies.write',
+    scope: ANY_COMPANY,
+    run: (app, actor, id: unknown) => deactivateCompany(app, actor, id),
+    rest: {
+      method: 'PUT',
+      path: `${BASE}/:id/deactivate`,
+      input: idOnly,
+      message: 'Company deactivated successfully',
+      doc: {
+        summary: 'Deactivate a company (ADMIN)',
+        tags: TAGS,
+        params: CompanyIdParams,
+        data: Company,
+        errors: [404, 422],
+      },
+    },
+    graphql: {
+      name: 'deactivateCompany',
+      args: { id: 'Int!' },
+      returns: 'Company!',
+      description: 'Frees the name for another active company.',
+      input: (args) => args.id,
+    },
+  }),
+  // Not in the spec's list: the detail page's inline assignment change.
+  declareCommand({
+    name: 'ChangeCompanyAssignments',
+    permission: 'companies.write',
+    scope: `${ANY_COMPANY}; a live manager, or a user who is not a GUEST, as each assignee`,
+    run: (app, actor, { id, body }: WithId) => changeAssignments(app, actor, id, body),
+    rest: {
+      method: 'PUT',
+      path: `${BASE}/:id/assignments`,
+      input: byId,
+      message: 'Assignment updated successfully',
+      doc: {
+        summary: 'Change one or more assignees (ADMIN): absent unchanged, null unassigned',
+        tags: TAGS,
+        params: CompanyIdParams,
+        body: AssignmentsInput,
+        data: Company,
+        errors: [404, 422],
+      },
+    },
+    graphql: {
+      name: 'changeCompanyAssignments',
+      args: { id: 'Int!', input: 'CompanyAssignmentsInput!' },
+      returns: 'Company!',
+      // null unassigns, so nulls are kept.
+      input: (args) => ({ id: args.id, body: args.input }),
+    },
+  }),
+  // Method and path of this one and the next are this product's own choice.
+  declareCommand({
+    name: 'SetCompanyPaymentAccount',
+    permission: 'companies.write',
+    scope: `${ANY_COMPANY}; one of its active bank accounts in QuickBooks`,
+    run: (app, actor, { id, body }: WithId) => setPaymentAccount(app, actor, id, body),
+    rest: {
+      method: 'PUT',
+      path: `${BASE}/:id/payment-account`,
+      input: byId,
+      message: 'Payment account updated successfully',
+      doc: {
+        summary: 'Choose the QuickBooks bank account payments are drawn on (ADMIN)',
+        tags: TAGS,
+        params: CompanyIdParams,
+        body: PaymentAccountInput,
+        data: Company,
+        errors: [404, 422],
+      },
+    },
+    graphql: {
+      name: 'setCompanyPaymentAccount',
+      args: { id: 'Int!', qbPaymentAccountReference: 'String' },
+      returns: 'Company!',
+      input: (args) => ({
+        id: args.id,
+        body: { qbPaymentAccountReference: args.qbPaymentAccountReference },
+      }),
+    },
+  }),
+  declareCommand({
+    name: 'ConfigureCompanyNacha',
+    permission: 'companies.write',
+    scope: ANY_COMPANY,
+    run: (app, actor, { id, body }: WithId) => configureNacha(app, actor, id, body),
+    rest: {
+      method: 'PUT',
+      path: `${BASE}/:id/nacha-config`,
+      input: byId,
+      message: 'NACHA configuration updated successfully',
+      doc: {
+        summary: 'Save the NACHA settings (ADMIN); the account number is kept when sent masked or left out',
+        tags: TAGS,
+        params: CompanyIdParams,
+        body: NachaConfigInput,
+        data: Company,
+        errors: [404, 422],
+      },
+    },
+    graphql: {
+      name: 'configureCompanyNacha',
+      args: { id: 'Int!', input: 'NachaConfigInput!' },
+      returns: 'Company!',
+      input: (args) => ({ id: args.id, body: withoutNulls(args.input as object) }),
+    },
+  }),
+  declareCommand({
+    name: 'SaveQbCredentials',
+    permission: 'companies.write',
+    scope: ANY_COMPANY,
+    run: (app, actor, { id, body }: WithId) => putQbCredentials(app, actor, id, body),
+    rest: {
+      method: 'PUT',
+      path: `${BASE}/:id/qb-credentials`,
+      input: byId,
+      message: 'QuickBooks credentials have been saved successfully',
+      doc: {
+        summary: 'Save the QuickBooks app credentials, sealed with the company’s key (ADMIN)',
+        tags: QB_TAGS,
+        params: CompanyIdParams,
+        body: QbCredentialsInput,
+        data: QbCredentials,
+        errors: [404, 422],
+      },
+    },
+    graphql: {
+      name: 'saveQbCredentials',
+      args: {
+        companyId: 'Int!',
+        qbClientId: 'String!',
+        qbClientSecret: 'String!',
+        qbIsSandbox: 'Boolean',
+      },
+      returns: 'QbCredentials!',
+      input: ({ companyId, ...input }) => ({
+        id: companyId,
+        body: { ...input, qbIsSandbox: input.qbIsSandbox ?? undefined },
+      }),
+    },
+  }),
+  declareCommand({
+    name: 'RemoveQbCredentials',
+    permission: 'companies.write',
+    scope: ANY_COMPANY,
+    run: (app, actor, id: unknown) => deleteQbCredentials(app, actor, id).then(() => null),
+    rest: {
+      method: 'DELETE',
+      path: `${BASE}/:id/qb-credentials`,
+      input: idOnly,
+      message: 'QuickBooks credentials removed',
+      doc: {
+        summary: 'Remove the QuickBooks credentials and tokens (ADMIN)',
+        tags: QB_TAGS,
+        params: CompanyIdParams,
+        data: z.null(),
+        errors: [404, 422],
+      },
+    },
+    graphql: {
+      name: 'deleteQbCredentials',
+      args: { companyId: 'Int!' },
+      returns: 'Boolean!',
+      input: (args) => args.companyId,
+      answer: () => true,
+    },
+  }),
+  declareCommand({
+    name: 'StartQbOAuth',
+    permission: 'companies.write',
+    scope: `${ANY_COMPANY}; a callback on this product’s own address`,
+    // With no PUBLIC_URL, the callback must come back to the host the request came to.
+    run: (app, actor, { id, body }: WithId, caller) =>
+      startQbOAuth(app, actor, id, body, { origin: caller.origin ?? undefined }),
+    rest: {
+      method: 'POST',
+      path: `${BASE}/:id/qb-oauth/start`,
+      input: byId,
+      doc: {
+        summary: 'Save the credentials and start the OAuth flow: the URL to open in the popup (ADMIN)',
+        tags: QB_TAGS,
+        params: CompanyIdParams,
+        body: QbOAuthStartInput,
+        data: QbAuthUrl,
+        errors: [404, 422],
+      },
+    },
+    graphql: {
+      name: 'startQbOAuth',
+      args: {
+        companyId: 'Int!',
+        qbClientId: 'String!',
+        qbClientSecret: 'String!',
+        qbCallbackUrl: 'String!',
+        qbIsSandbox: 'Boolean',
+      },
+      returns: 'String!',
+      description: 'Saves the credentials and answers the URL to open in the popup.',
+      input: ({ companyId, ...input }) => ({
+        id: companyId,
+        body: { ...input, qbIsSandbox: input.qbIsSandbox ?? undefined },
+      }),
+      answer: (result) => result.authUrl,
+    },
+  }),
+  declareCommand({
+    name: 'RefreshQbToken',
+    permission: 'companies.write',
+    scope: `${ANY_COMPANY}; connected to QuickBooks`,
+    run: (app, actor, id: unknown) => refreshQbToken(app, actor, id),
+    rest: {
+      method: 'POST',
+      path: `${BASE}/:id/refresh-qb-token`,
+      input: idOnly,
+      message: 'QuickBooks token refreshed successfully',
+      doc: {
+        summary: 'Refresh the QuickBooks tokens now (ADMIN)',
+        tags: QB_TAGS,
+        params: CompanyIdParams,
+        data: QbTokenStatus,
+        errors: [404, 409, 422],
+      },
+    },
+    graphql: {
+      name: 'refreshQbToken',
+      args: { companyId: 'Int!' },
+      returns: 'QbTokenStatus!',
+      input: (args) => args.companyId,
+    },
+  }),
+];
