@@ -5,9 +5,10 @@ import { managersProjection } from '../../projections/managers/managers.js';
 import * as managerCommands from '../../schema/managers/commands.js';
 import { managerEvents } from '../../schema/managers/events.js';
 import { ADMIN_ONLY } from '../auth/permissions.js';
-import { MANAGER_IDS_SEQUENCE } from '../managers/managers.js';
 import '../gateway/graphql/types/manager.js';
 import { managerRoutes } from '../gateway/rest/manager-routes.js';
+import { managerEndpoints, managerInputs } from '../managers/endpoints.js';
+import { MANAGER_IDS_SEQUENCE } from '../managers/managers.js';
 import { defineModule } from './module.js';
 
 // The managers screens are ADMIN's; the server holds the API to the same.
@@ -28,6 +29,8 @@ export const managerModule = defineModule({
   commands: managerCommands,
   permissions,
   projections: [managersProjection],
+  endpoints: managerEndpoints,
+  graphqlInputs: managerInputs,
   routes: [managerRoutes],
   storage: async (pool: pg.Pool) => {
     await pool.query(`CREATE SEQUENCE IF NOT EXISTS ${MANAGER_IDS_SEQUENCE}`);

@@ -9,6 +9,7 @@ import { prefetchUserChanges } from '../gateway/graphql/types/user.js';
 import '../gateway/graphql/types/auth.js';
 import { authRoutes } from '../gateway/rest/auth-routes.js';
 import { userRoutes } from '../gateway/rest/user-routes.js';
+import { userEndpoints, userInputs } from '../users/endpoints.js';
 import { defineModule } from './module.js';
 
 const permissions = {
@@ -35,6 +36,8 @@ export const userModule = defineModule({
   projections: [usersProjection],
   processManagers: [usersProcessManager],
   jobHandlers: { [USERS_QUEUE]: usersJobHandlers },
+  endpoints: userEndpoints,
+  graphqlInputs: userInputs,
   routes: [authRoutes, userRoutes],
   gateway: prefetchUserChanges,
 });

@@ -1,15 +1,11 @@
-// /api/auth/* and PUT /api/user/password.
+// /api/auth/*: sign-in, refresh and sign-out, public or answering without a caller, so written
+// here rather than declared; register and the password change are declared in
+// services/users/endpoints.ts.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { AuthAnswer, RefreshAnswer, User } from '../../../schema/users/answers.js';
-import {
-  ChangeOwnPasswordInput,
-  LoginInput,
-  LogoutInput,
-  RefreshInput,
-  RegisterUserInput,
-} from '../../../schema/users/commands.js';
-import { changeOwnPassword, login, logout, me, refresh, registerUser } from '../../users/auth.js';
+import { LoginInput, LogoutInput, RefreshInput } from '../../../schema/users/commands.js';
+import { login, logout, me, refresh } from '../../users/auth.js';
 import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
@@ -65,44 +61,9 @@ export function authRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) 
     },
   );
 
-  server.post(
-    '/api/auth/register',
-    {
-      schema: routeDoc({
-        summary: 'Create a user (ADMIN)',
-        tags: ['auth'],
-        body: RegisterUserInput,
-        status: 201,
-        data: User,
-        errors: [409, 422],
-      }),
-    },
-    async (req, reply) => {
-      const user = await registerUser(app, await actorOf(req), req.body);
-      return ok(reply, user, { status: 201, message: 'User created successfully' });
-    },
-  );
-
   server.get(
     '/api/auth/me',
     { schema: routeDoc({ summary: 'The signed-in user', tags: ['auth'], data: User }) },
     async (req, reply) => ok(reply, await me(app, await actorOf(req))),
-  );
-
-  server.put(
-    '/api/user/password',
-    {
-      schema: routeDoc({
-        summary: 'Change own password (needs the current one)',
-        tags: ['profile'],
-        body: ChangeOwnPasswordInput,
-        data: z.null(),
-        errors: [422, 429],
-      }),
-    },
-    async (req, reply) => {
-      await changeOwnPassword(app, await actorOf(req), req.body);
-      return ok(reply, null, { message: 'Password changed successfully' });
-    },
   );
 }

@@ -1,23 +1,10 @@
-// /api/manager/*. Thin: parse the path and query, call the application function.
+// /api/manager/* reads. Thin: parse the path and query, call the application function. The
+// commands are declared in services/managers/endpoints.ts.
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { Manager } from '../../../schema/managers/answers.js';
-import {
-  LinkUserInput,
-  ManagerInput,
-  ManagerPageInput,
-  ManagerSearchInput,
-} from '../../../schema/managers/commands.js';
-import {
-  createManager,
-  deleteManager,
-  getManager,
-  linkManagerUser,
-  listManagers,
-  searchManagers,
-  unlinkManagerUser,
-  updateManager,
-} from '../../managers/managers.js';
+import { ManagerPageInput, ManagerSearchInput } from '../../../schema/managers/commands.js';
+import { getManager, listManagers, searchManagers } from '../../managers/managers.js';
 import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
@@ -58,24 +45,6 @@ export function managerRoutes(server: FastifyInstance, { app, actorOf }: RestDep
     },
     async (req, reply) => ok(reply, await searchManagers(app, await actorOf(req), req.query)),
   );
-  server.post(
-    '/api/manager/managers',
-    {
-      schema: routeDoc({
-        summary: 'Create a manager, optionally linked to a user (ADMIN)',
-        tags: TAGS,
-        body: ManagerInput,
-        status: 201,
-        data: Manager,
-        errors: [404, 409, 422],
-      }),
-    },
-    async (req, reply) =>
-      ok(reply, await createManager(app, await actorOf(req), req.body), {
-        status: 201,
-        message: 'Manager created successfully',
-      }),
-  );
   server.get<IdParams>(
     '/api/manager/managers/:id',
     {
@@ -88,71 +57,5 @@ export function managerRoutes(server: FastifyInstance, { app, actorOf }: RestDep
       }),
     },
     async (req, reply) => ok(reply, await getManager(app, await actorOf(req), req.params.id)),
-  );
-  server.put<IdParams>(
-    '/api/manager/managers/:id',
-    {
-      schema: routeDoc({
-        summary: 'Update a manager; without userId it is unlinked (ADMIN)',
-        tags: TAGS,
-        params: ManagerIdParams,
-        body: ManagerInput,
-        data: Manager,
-        errors: [404, 409, 422],
-      }),
-    },
-    async (req, reply) =>
-      ok(reply, await updateManager(app, await actorOf(req), req.params.id, req.body), {
-        message: 'Manager updated successfully',
-      }),
-  );
-  server.delete<IdParams>(
-    '/api/manager/managers/:id',
-    {
-      schema: routeDoc({
-        summary: 'Delete a manager (its history stays; ADMIN)',
-        tags: TAGS,
-        params: ManagerIdParams,
-        data: z.null(),
-        errors: [404, 422],
-      }),
-    },
-    async (req, reply) => {
-      await deleteManager(app, await actorOf(req), req.params.id);
-      return ok(reply, null, { message: 'Manager deleted successfully' });
-    },
-  );
-  server.put<IdParams>(
-    '/api/manager/managers/:id/link-user',
-    {
-      schema: routeDoc({
-        summary: 'Link an active user to a manager (one manager per user; ADMIN)',
-        tags: TAGS,
-        params: ManagerIdParams,
-        body: LinkUserInput,
-        data: Manager,
-        errors: [404, 409, 422],
-      }),
-    },
-    async (req, reply) =>
-      ok(reply, await linkManagerUser(app, await actorOf(req), req.params.id, req.body), {
-        message: 'User linked successfully',
-      }),
-  );
-  server.put<IdParams>(
-    '/api/manager/managers/:id/unlink-user',
-    {
-      schema: routeDoc({
-        summary: "Unlink a manager's user (ADMIN)",
-        tags: TAGS,
-        params: ManagerIdParams,
-        data: Manager,
-        errors: [404, 422],
-      }),
-    },
-    async (req, reply) =>
-      ok(reply, await unlinkManagerUser(app, await actorOf(req), req.params.id), {
-        message: 'User unlinked successfully',
-      }),
   );
 }

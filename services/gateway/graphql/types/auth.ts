@@ -1,12 +1,12 @@
-// Sign-in and session mutations: the GraphQL twins of /api/auth/* and PUT /api/user/password.
+// Sign-in and session mutations, the GraphQL twins of /api/auth/login, refresh and logout (register
+// and changePassword are declared in services/users/endpoints.ts).
 import { AuthAnswer, RefreshAnswer, Tokens as TokensAnswer } from '../../../../schema/users/answers.js';
-import { changeOwnPassword, login, logout, refresh, registerUser, type Tokens } from '../../../users/auth.js';
+import { login, logout, refresh, type Tokens } from '../../../users/auth.js';
 import type { UserDto } from '../../../users/user-view.js';
 import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';
 import { run } from '../errors.js';
-import { withoutNulls } from '../inputs.js';
-import { RoleEnum, UserRef } from './user.js';
+import { UserRef } from './user.js';
 
 const TokensRef = builder.objectRef<Tokens>('Tokens').implement({
   fields: (t) => answerFields(t, TokensAnswer),
@@ -42,41 +42,6 @@ builder.mutationField('logout', (t) =>
     resolve: (_, args, ctx) =>
       run(async () => {
         await logout(ctx.app, ctx.actor, { refreshToken: args.refreshToken ?? undefined });
-        return true;
-      }),
-  }),
-);
-
-const RegisterInput = builder.inputType('RegisterUserInput', {
-  fields: (t) => ({
-    email: t.string({ required: true }),
-    password: t.string({ required: true }),
-    firstName: t.string({ required: false }),
-    lastName: t.string({ required: false }),
-    role: t.field({ type: RoleEnum, required: false }),
-    isActive: t.boolean({ required: false }),
-  }),
-});
-
-builder.mutationField('register', (t) =>
-  t.field({
-    type: UserRef,
-    description: 'Creates a user (ADMIN only).',
-    args: { input: t.arg({ type: RegisterInput, required: true }) },
-    resolve: (_, args, ctx) => run(() => registerUser(ctx.app, ctx.actor, withoutNulls(args.input))),
-  }),
-);
-
-builder.mutationField('changePassword', (t) =>
-  t.boolean({
-    description: 'Changes the signed-in user’s own password.',
-    args: {
-      currentPassword: t.arg.string({ required: true }),
-      newPassword: t.arg.string({ required: true }),
-    },
-    resolve: (_, args, ctx) =>
-      run(async () => {
-        await changeOwnPassword(ctx.app, ctx.actor, args);
         return true;
       }),
   }),

@@ -1,4 +1,5 @@
-// The Manager type, its queries and mutations, and live changes.
+// The Manager type, its queries and live changes (the mutations are declared in
+// services/managers/endpoints.ts).
 // The types' fields come from the answers (schema/managers/answers.ts).
 import {
   Manager,
@@ -6,17 +7,7 @@ import {
   ManagerUser,
 } from '../../../../schema/managers/answers.js';
 import { authorize } from '../../../auth/permissions.js';
-import {
-  createManager,
-  deleteManager,
-  getManager,
-  linkManagerUser,
-  listManagers,
-  type ManagerDto,
-  searchManagers,
-  unlinkManagerUser,
-  updateManager,
-} from '../../../managers/managers.js';
+import { getManager, listManagers, type ManagerDto, searchManagers } from '../../../managers/managers.js';
 import type { Page } from '../../../shared/paging.js';
 import { sharedRead } from '../../live.js';
 import { answerFields } from '../answer-fields.js';
@@ -69,62 +60,6 @@ builder.queryField('searchManagers', (t) =>
     description: 'Managers whose name or e-mail contains q (at most 20).',
     args: { q: t.arg.string({ required: true }) },
     resolve: (_, args, ctx) => run(() => searchManagers(ctx.app, ctx.actor, args)),
-  }),
-);
-
-const ManagerInputRef = builder.inputType('ManagerInput', {
-  fields: (t) => ({
-    firstName: t.string({ required: true }),
-    lastName: t.string({ required: true }),
-    email: t.string({ required: true }),
-    phone: t.string({ required: false }),
-    title: t.string({ required: false }),
-    userId: t.int({ required: false, description: 'Absent or null: not linked.' }),
-  }),
-});
-
-builder.mutationField('createManager', (t) =>
-  t.field({
-    type: ManagerRef,
-    args: { input: t.arg({ type: ManagerInputRef, required: true }) },
-    resolve: (_, args, ctx) => run(() => createManager(ctx.app, ctx.actor, args.input)),
-  }),
-);
-
-builder.mutationField('updateManager', (t) =>
-  t.field({
-    type: ManagerRef,
-    description: 'Replaces the manager’s details; without userId the manager is unlinked.',
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: ManagerInputRef, required: true }) },
-    resolve: (_, args, ctx) => run(() => updateManager(ctx.app, ctx.actor, args.id, args.input)),
-  }),
-);
-
-builder.mutationField('deleteManager', (t) =>
-  t.boolean({
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_, args, ctx) =>
-      run(async () => {
-        await deleteManager(ctx.app, ctx.actor, args.id);
-        return true;
-      }),
-  }),
-);
-
-builder.mutationField('linkManagerUser', (t) =>
-  t.field({
-    type: ManagerRef,
-    args: { id: t.arg.int({ required: true }), userId: t.arg.int({ required: true }) },
-    resolve: (_, args, ctx) =>
-      run(() => linkManagerUser(ctx.app, ctx.actor, args.id, { userId: args.userId })),
-  }),
-);
-
-builder.mutationField('unlinkManagerUser', (t) =>
-  t.field({
-    type: ManagerRef,
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_, args, ctx) => run(() => unlinkManagerUser(ctx.app, ctx.actor, args.id)),
   }),
 );
 

@@ -1,4 +1,5 @@
-// The User type, its queries, and the live user-change subscription. The types' fields come from the
+// The User type, its queries, and the live user-change subscription (the mutations are declared in
+// services/users/endpoints.ts). The types' fields come from the
 // answers (schema/users/answers.ts).
 import {
   OverviewStats,
@@ -18,21 +19,7 @@ import {
   toUserDto,
   type UserDto,
 } from '../../../users/user-view.js';
-import {
-  adminChangePassword,
-  changeRole,
-  deactivateUser,
-  deleteUser,
-  forgetUser,
-  getProfile,
-  getUser,
-  listUsers,
-  overviewStats,
-  reactivateUser,
-  updateProfile,
-  updateUser,
-  userStatistics,
-} from '../../../users/users.js';
+import { getProfile, getUser, listUsers, overviewStats, userStatistics } from '../../../users/users.js';
 import { type LiveBus, seedSharedRead, sharedRead } from '../../live.js';
 import { answerFields } from '../answer-fields.js';
 import { builder } from '../builder.js';
@@ -165,108 +152,5 @@ builder.queryField('userOverviewStats', (t) =>
   t.field({
     type: OverviewStatsRef,
     resolve: (_, __, ctx) => run(() => overviewStats(ctx.app, ctx.actor)),
-  }),
-);
-
-const UpdateUserInputRef = builder.inputType('UpdateUserInput', {
-  fields: (t) => ({
-    email: t.string({ required: false }),
-    firstName: t.string({ required: false }),
-    lastName: t.string({ required: false }),
-    role: t.field({ type: RoleEnum, required: false }),
-    isActive: t.boolean({ required: false }),
-    currentPassword: t.string({
-      required: false,
-      description: 'Needed when the change is to one’s own e-mail address (as on PUT /api/user/users/{id}).',
-    }),
-  }),
-});
-
-builder.mutationField('updateUser', (t) =>
-  t.field({
-    type: UserRef,
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: UpdateUserInputRef, required: true }) },
-    // firstName/lastName may be set to null on purpose (clearing them): keep explicit nulls there.
-    // The password is checked by the same use case and zod input as REST; an explicit null is none.
-    resolve: (_, args, ctx) =>
-      run(() =>
-        updateUser(ctx.app, ctx.actor, args.id, {
-          ...args.input,
-          currentPassword: args.input.currentPassword ?? undefined,
-        }),
-      ),
-  }),
-);
-
-builder.mutationField('updateProfile', (t) =>
-  t.field({
-    type: UserRef,
-    args: {
-      email: t.arg.string({ required: false }),
-      firstName: t.arg.string({ required: false }),
-      lastName: t.arg.string({ required: false }),
-    },
-    resolve: (_, args, ctx) =>
-      run(() => updateProfile(ctx.app, ctx.actor, { ...args, email: args.email ?? undefined })),
-  }),
-);
-
-builder.mutationField('changeUserRole', (t) =>
-  t.field({
-    type: UserRef,
-    args: { id: t.arg.int({ required: true }), role: t.arg({ type: RoleEnum, required: true }) },
-    resolve: (_, args, ctx) => run(() => changeRole(ctx.app, ctx.actor, args.id, { role: args.role })),
-  }),
-);
-
-builder.mutationField('deactivateUser', (t) =>
-  t.field({
-    type: UserRef,
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_, args, ctx) => run(() => deactivateUser(ctx.app, ctx.actor, args.id)),
-  }),
-);
-
-builder.mutationField('reactivateUser', (t) =>
-  t.field({
-    type: UserRef,
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_, args, ctx) => run(() => reactivateUser(ctx.app, ctx.actor, args.id)),
-  }),
-);
-
-builder.mutationField('deleteUser', (t) =>
-  t.boolean({
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_, args, ctx) =>
-      run(async () => {
-        await deleteUser(ctx.app, ctx.actor, args.id);
-        return true;
-      }),
-  }),
-);
-
-builder.mutationField('forgetUser', (t) =>
-  t.boolean({
-    description:
-      'An ADMIN erases a deleted user’s personal data for good: their data key goes, and every read model drops their names and e-mail.',
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_, args, ctx) =>
-      run(async () => {
-        await forgetUser(ctx.app, ctx.actor, args.id);
-        return true;
-      }),
-  }),
-);
-
-builder.mutationField('setUserPassword', (t) =>
-  t.boolean({
-    description: 'An ADMIN sets another user’s password (6+ characters); their sessions end.',
-    args: { id: t.arg.int({ required: true }), newPassword: t.arg.string({ required: true }) },
-    resolve: (_, args, ctx) =>
-      run(async () => {
-        await adminChangePassword(ctx.app, ctx.actor, args.id, { newPassword: args.newPassword });
-        return true;
-      }),
   }),
 );
