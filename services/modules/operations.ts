@@ -3,9 +3,11 @@
 import { ADMIN_ONLY } from '../auth/permissions.js';
 import '../gateway/graphql/types/operations.js';
 import '../gateway/graphql/types/health.js';
+import { operationsFeed } from '../gateway/operations-feed.js';
 import { auditRoutes } from '../gateway/rest/audit-routes.js';
 import { healthRoutes } from '../gateway/rest/health-routes.js';
 import { operationsRoutes } from '../gateway/rest/operations-routes.js';
+import { operationsEndpoints } from '../operations/endpoints.js';
 import { defineModule } from './module.js';
 
 const permissions = {
@@ -23,5 +25,7 @@ export const operationsModule = defineModule({
   name: 'operations',
   folder: 'operations',
   permissions,
+  // A retry or dismissal changes the overview: live subscribers see it at once, not at the next tick.
+  endpoints: operationsEndpoints((app) => operationsFeed(app).refresh()),
   routes: [healthRoutes, operationsRoutes, auditRoutes],
 });

@@ -14,6 +14,7 @@ import {
 import { VENDORS_QUEUE, vendorsJobHandlers, vendorsProcessManager } from '../../workers/vendors/reactions.js';
 import { BillCopy } from '../quickbooks/bill-copy.js';
 import { CdcMarks } from '../quickbooks/cdc-marks.js';
+import { vendorEndpoints, vendorInputs } from '../vendors/endpoints.js';
 import { VENDOR_IDS_SEQUENCE } from '../vendors/sync-run.js';
 import '../gateway/graphql/types/vendor.js';
 import '../gateway/graphql/types/vendor-verification.js';
@@ -60,6 +61,8 @@ export const vendorModule = defineModule({
   ],
   processManagers: [vendorsProcessManager, vendorMailProcessManager],
   jobHandlers: { [VENDORS_QUEUE]: vendorsJobHandlers, [VENDOR_MAIL_QUEUE]: vendorMailJobHandlers },
+  endpoints: vendorEndpoints,
+  graphqlInputs: vendorInputs,
   routes: [vendorRoutes, vendorVerificationRoutes, quickbooksWebhookRoutes],
   storage: async (pool: pg.Pool) => {
     await pool.query(`CREATE SEQUENCE IF NOT EXISTS ${VENDOR_IDS_SEQUENCE}`);

@@ -1,21 +1,8 @@
-// The operations page's calls (ADMIN): the overview, retries of failed jobs and parked events, and
-// the dismissal of a parked event.
+// The operations page's overview (ADMIN). Its commands (the retries of failed jobs and parked events,
+// the dismissal of a parked event) are declared once in services/operations/endpoints.ts.
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
-import {
-  DismissedParked,
-  OperationsOverview,
-  RetriedJob,
-  RetriedParkedEvent,
-} from '../../../schema/operations/answers.js';
-import {
-  closeOperationsQueues,
-  dismissParkedEvent,
-  operationsOverview,
-  retryFailedJob,
-  retryParkedEvent,
-} from '../../operations/operations.js';
-import { operationsFeed } from '../operations-feed.js';
+import { OperationsOverview } from '../../../schema/operations/answers.js';
+import { closeOperationsQueues, operationsOverview } from '../../operations/operations.js';
 import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
@@ -34,68 +21,5 @@ export function operationsRoutes(server: FastifyInstance, { app, actorOf }: Rest
       }),
     },
     async (req, reply) => ok(reply, await operationsOverview(app, await actorOf(req))),
-  );
-
-  server.post<{ Params: { queue: string; jobId: string } }>(
-    '/api/operations/queues/:queue/jobs/:jobId/retry',
-    {
-      schema: routeDoc({
-        summary: 'Run a failed job again (ADMIN)',
-        tags: ['operations'],
-        params: z.object({ queue: z.string(), jobId: z.string() }),
-        data: RetriedJob,
-        errors: [404, 409],
-      }),
-    },
-    async (req, reply) => {
-      const data = await retryFailedJob(app, await actorOf(req), req.params.queue, req.params.jobId);
-      operationsFeed(app).refresh();
-      return ok(reply, data, { message: 'Job queued for another run' });
-    },
-  );
-
-  server.post<{ Params: { consumer: string; eventId: string } }>(
-    '/api/operations/parked/:consumer/:eventId/retry',
-    {
-      schema: routeDoc({
-        summary: 'Apply a parked event again (ADMIN)',
-        tags: ['operations'],
-        params: z.object({ consumer: z.string(), eventId: z.uuid() }),
-        data: RetriedParkedEvent,
-        errors: [404],
-      }),
-    },
-    async (req, reply) => {
-      const data = await retryParkedEvent(app, await actorOf(req), req.params.consumer, req.params.eventId);
-      operationsFeed(app).refresh();
-      return ok(reply, data, { message: 'Retry requested: the consumer applies the event again shortly' });
-    },
-  );
-
-  server.post<{ Params: { consumer: string; eventId: string }; Body: unknown }>(
-    '/api/operations/parked/:consumer/:eventId/dismiss',
-    {
-      schema: routeDoc({
-        summary: 'Set a parked event aside, with a reason (ADMIN); it stays listed on record',
-        tags: ['operations'],
-        params: z.object({ consumer: z.string(), eventId: z.uuid() }),
-        body: z.object({ reason: z.string().describe('Why it is set aside (required, at most 500)') }),
-        data: DismissedParked,
-        errors: [404, 409],
-      }),
-    },
-    async (req, reply) => {
-      const data = await dismissParkedEvent(
-        app,
-        await actorOf(req),
-        req.params.consumer,
-        req.params.eventId,
-        req.body,
-      );
-      operationsFeed(app).refresh();
-      return ok(reply, data, {
-        message: 'Parked event dismissed: it is kept on record and no longer counted',
-      });
-    },
   );
 }

@@ -1,5 +1,6 @@
-// /api/vendors/*. Thin: parse the path, query, body or upload, call
-// the application function. Routes with a fixed path come before /:id.
+// /api/vendors/*: the reads, the batch update of bank details and the CSV import and export. Thin:
+// parse the path, query, body or upload, call the application function. The other commands are
+// declared once in services/vendors/endpoints.ts. Routes with a fixed path come before /:id.
 import multipart from '@fastify/multipart';
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
@@ -15,31 +16,20 @@ import {
 } from '../../../schema/vendors/answers.js';
 import {
   AchStatusInput,
-  BankingChangeDecisionInput,
-  BankingControlInput,
-  BankingInput,
   BatchBankingInput,
   MissingBankingInput,
   VendorExportInput,
   VendorGetInput,
   VendorListInput,
-  VendorSyncInput,
 } from '../../../schema/vendors/commands.js';
 import { AppError } from '../../shared/errors.js';
-import { batchUpdateVendorBanking, clearVendorBanking, updateVendorBanking } from '../../vendors/banking.js';
-import {
-  approveBankingChange,
-  getBankingControl,
-  rejectBankingChange,
-  setBankingControl,
-  vendorBankingChanges,
-} from '../../vendors/banking-changes.js';
+import { batchUpdateVendorBanking } from '../../vendors/banking.js';
+import { getBankingControl, vendorBankingChanges } from '../../vendors/banking-changes.js';
 import { exportVendorsCsv } from '../../vendors/csv-export.js';
 import { CSV_MAX_BYTES, importVendorsCsv } from '../../vendors/csv-import.js';
-import { forgetVendor } from '../../vendors/forget.js';
 import { vendorHistory } from '../../vendors/history.js';
 import { getVendor, listVendors, vendorAchStatus, vendorsMissingBanking } from '../../vendors/queries.js';
-import { getVendorSync, requestVendorSync } from '../../vendors/sync.js';
+import { getVendorSync } from '../../vendors/sync.js';
 import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
 import { ok } from './envelope.js';
@@ -92,24 +82,6 @@ export function vendorRoutes(server: FastifyInstance, { app, actorOf }: RestDeps
       }),
     },
     async (req, reply) => ok(reply, await vendorAchStatus(app, await actorOf(req), req.query)),
-  );
-  server.post(
-    `${BASE}/sync`,
-    {
-      schema: routeDoc({
-        summary: 'Queue a sync of the company’s vendors from QuickBooks (progress: vendorSyncProgress)',
-        tags: TAGS,
-        body: VendorSyncInput,
-        status: 202,
-        data: VendorSync,
-        errors: [404, 409],
-      }),
-    },
-    async (req, reply) =>
-      ok(reply, await requestVendorSync(app, await actorOf(req), req.body), {
-        status: 202,
-        message: 'Vendor sync queued',
-      }),
   );
   server.get<{ Params: { syncId: string } }>(
     `${BASE}/sync/:syncId`,
@@ -221,28 +193,6 @@ export function vendorRoutes(server: FastifyInstance, { app, actorOf }: RestDeps
     },
     async (req, reply) => ok(reply, await vendorHistory(app, await actorOf(req), req.params.id)),
   );
-  server.put<IdParams>(
-    `${BASE}/:id/banking`,
-    {
-      schema: routeDoc({
-        summary: 'Set the vendor’s bank details (routing check digit, account ≤ 17, checking or savings)',
-        tags: TAGS,
-        params: VendorIdParams,
-        body: BankingInput,
-        data: Vendor,
-        errors: [404],
-      }),
-    },
-    async (req, reply) => {
-      const vendor = await updateVendorBanking(app, await actorOf(req), req.params.id, req.body);
-      const held = vendor.pendingBankingChange?.status === 'pending';
-      return ok(reply, vendor, {
-        message: held
-          ? 'Bank details change saved: it goes live once another ADMIN or MODERATOR approves it, or the vendor confirms the micro-deposits'
-          : 'Banking information updated successfully',
-      });
-    },
-  );
   server.get<IdParams>(
     `${BASE}/:id/banking-changes`,
     {
@@ -256,33 +206,6 @@ export function vendorRoutes(server: FastifyInstance, { app, actorOf }: RestDeps
     },
     async (req, reply) => ok(reply, await vendorBankingChanges(app, await actorOf(req), req.params.id)),
   );
-  for (const decision of ['approve', 'reject'] as const)
-    server.post<{ Params: { id: string; changeId: string } }>(
-      `${BASE}/:id/banking-changes/:changeId/${decision}`,
-      {
-        schema: routeDoc({
-          summary:
-            decision === 'approve'
-              ? 'Approve a held bank detail change (ADMIN, MODERATOR; not its maker): it goes live'
-              : 'Reject a held bank detail change (ADMIN, MODERATOR): the live bank details stay',
-          tags: TAGS,
-          params: VendorIdParams.extend({ changeId: z.string().describe('The change’s id') }),
-          body: BankingChangeDecisionInput,
-          data: Vendor,
-          errors: [403, 404, 409],
-        }),
-      },
-      async (req, reply) => {
-        const act = decision === 'approve' ? approveBankingChange : rejectBankingChange;
-        const vendor = await act(app, await actorOf(req), req.params.id, req.params.changeId, req.body);
-        return ok(reply, vendor, {
-          message:
-            decision === 'approve'
-              ? 'Bank details change approved: it is live'
-              : 'Bank details change rejected',
-        });
-      },
-    );
   server.get<{ Params: { companyId: string } }>(
     `${BASE}/banking-control/:companyId`,
     {
@@ -295,55 +218,5 @@ export function vendorRoutes(server: FastifyInstance, { app, actorOf }: RestDeps
       }),
     },
     async (req, reply) => ok(reply, await getBankingControl(app, await actorOf(req), req.params.companyId)),
-  );
-  server.put<{ Params: { companyId: string } }>(
-    `${BASE}/banking-control/:companyId`,
-    {
-      schema: routeDoc({
-        summary: 'Set the company’s control on bank detail changes (ADMIN; turning it off needs a reason)',
-        tags: TAGS,
-        params: z.object({ companyId: z.string().regex(/^\d+$/).describe('Company id') }),
-        body: BankingControlInput,
-        data: BankingControl,
-        errors: [403, 404],
-      }),
-    },
-    async (req, reply) =>
-      ok(reply, await setBankingControl(app, await actorOf(req), req.params.companyId, req.body), {
-        message: 'Bank detail change control saved',
-      }),
-  );
-  server.delete<IdParams>(
-    `${BASE}/:id/banking`,
-    {
-      schema: routeDoc({
-        summary: 'Clear the vendor’s bank details',
-        tags: TAGS,
-        params: VendorIdParams,
-        data: Vendor,
-        errors: [404],
-      }),
-    },
-    async (req, reply) =>
-      ok(reply, await clearVendorBanking(app, await actorOf(req), req.params.id), {
-        message: 'Banking information cleared successfully',
-      }),
-  );
-  server.delete<IdParams>(
-    `${BASE}/:id`,
-    {
-      schema: routeDoc({
-        summary:
-          'Forget a vendor (ADMIN): its data key is deleted, so its contacts and bank numbers can no longer be read; it leaves every list',
-        tags: TAGS,
-        params: VendorIdParams,
-        data: z.null(),
-        errors: [404],
-      }),
-    },
-    async (req, reply) => {
-      await forgetVendor(app, await actorOf(req), req.params.id);
-      return ok(reply, null, { message: 'Vendor forgotten' });
-    },
   );
 }

@@ -1,5 +1,5 @@
-// The vendor's side of a held bank detail change over REST. Thin: parse, call the use case.
-//   POST /api/vendors/{id}/banking-changes/{changeId}/micro-deposits       start a check (ADMIN, MODERATOR)
+// The vendor's side of a held bank detail change over REST (starting a micro-deposit check is declared
+// once, in services/vendors/endpoints.ts). Thin: parse, call the use case.
 //   GET  /api/vendors/{id}/banking-changes/{changeId}/micro-deposits/file  its NACHA file (recorded)
 // and the public links a vendor's contact on record gets by e-mail (no sign-in; the token is the
 // credential, in the query as the approvals' links carry theirs). A GET reads and changes nothing;
@@ -12,12 +12,11 @@ import {
   MicroDepositEntryResult,
   MicroDepositLinkView,
   NotMeResult,
-  Vendor,
   VendorLinkChange,
 } from '../../../schema/vendors/answers.js';
 import { MicroDepositEntryInput } from '../../../schema/vendors/commands.js';
 import { enterMicroDeposits, microDepositLink, notMeLink, pressNotMe } from '../../vendors/banking-links.js';
-import { downloadMicroDepositFile, startMicroDeposits } from '../../vendors/micro-deposits.js';
+import { downloadMicroDepositFile } from '../../vendors/micro-deposits.js';
 import { attachment } from './approval-routes.js';
 import { routeDoc } from './contracts.js';
 import type { RestDeps } from './deps.js';
@@ -33,28 +32,6 @@ const ChangeParams = z.object({
 const TokenQuery = z.object({ token: z.string().max(2000).describe('The e-mail link’s token') });
 
 export function vendorVerificationRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) {
-  server.post<ChangeRoute>(
-    '/api/vendors/:id/banking-changes/:changeId/micro-deposits',
-    {
-      schema: routeDoc({
-        summary:
-          'Start a micro-deposit check of a held change (ADMIN, MODERATOR): two credits under $1.00 to its new account in a penny-test file, and a link to the vendor’s contact on record to enter them',
-        description:
-          'Refused (409) when the change is not pending, is frozen, the vendor had no e-mail on record before the change, or the day’s penny-test limits are reached (2 a vendor, 6 a company a New York day, shared with approvals’ penny tests). A new check replaces the earlier one.',
-        tags: TAGS,
-        params: ChangeParams,
-        data: Vendor,
-        errors: [404, 409],
-      }),
-    },
-    async (req, reply) => {
-      const vendor = await startMicroDeposits(app, await actorOf(req), req.params.id, req.params.changeId);
-      return ok(reply, vendor, {
-        message:
-          'Micro-deposit check started: download its file for the bank; the vendor’s contact gets a link to enter the amounts',
-      });
-    },
-  );
   server.get<ChangeRoute>(
     '/api/vendors/:id/banking-changes/:changeId/micro-deposits/file',
     {

@@ -1,5 +1,5 @@
-// The operations page over GraphQL (ADMIN): the overview, its live feed, the two retries and the
-// dismissal of a parked event.
+// The operations page over GraphQL (ADMIN): the overview and its live feed. The two retries and the
+// dismissal of a parked event are declared once in services/operations/endpoints.ts.
 
 import {
   BankingPatterns as BankingPatternsAnswer,
@@ -19,7 +19,6 @@ import { authorize } from '../../../auth/permissions.js';
 import {
   type ConsumerOverview,
   type DismissedEventView,
-  dismissParkedEvent,
   type FailedJob,
   type JobCounts,
   type LogHolder,
@@ -27,8 +26,6 @@ import {
   operationsOverview,
   type ParkedEventView,
   type QueueOverview,
-  retryFailedJob,
-  retryParkedEvent,
 } from '../../../operations/operations.js';
 import { operationsFeed } from '../../operations-feed.js';
 import { answerFields } from '../answer-fields.js';
@@ -176,52 +173,6 @@ builder.queryField('operations', (t) =>
     type: OverviewRef,
     description: 'Queues, consumers of the log and what holds the log back (ADMIN).',
     resolve: (_, __, ctx) => run(() => operationsOverview(ctx.app, ctx.actor)),
-  }),
-);
-
-builder.mutationField('retryFailedJob', (t) =>
-  t.field({
-    type: 'Boolean',
-    description: 'Runs a failed job again.',
-    args: { queue: t.arg.string({ required: true }), jobId: t.arg.string({ required: true }) },
-    resolve: (_, args, ctx) =>
-      run(async () => {
-        await retryFailedJob(ctx.app, ctx.actor, args.queue, args.jobId);
-        operationsFeed(ctx.app).refresh();
-        return true;
-      }),
-  }),
-);
-
-builder.mutationField('retryParkedEvent', (t) =>
-  t.field({
-    type: 'Boolean',
-    description: "Asks the consumer's active runner to apply a parked event again.",
-    args: { consumer: t.arg.string({ required: true }), eventId: t.arg.string({ required: true }) },
-    resolve: (_, args, ctx) =>
-      run(async () => {
-        await retryParkedEvent(ctx.app, ctx.actor, args.consumer, args.eventId);
-        operationsFeed(ctx.app).refresh();
-        return true;
-      }),
-  }),
-);
-
-builder.mutationField('dismissParkedEvent', (t) =>
-  t.field({
-    type: 'Boolean',
-    description: 'Sets a parked event aside, with a reason (ADMIN): kept on record, no longer counted.',
-    args: {
-      consumer: t.arg.string({ required: true }),
-      eventId: t.arg.string({ required: true }),
-      reason: t.arg.string({ required: true }),
-    },
-    resolve: (_, args, ctx) =>
-      run(async () => {
-        await dismissParkedEvent(ctx.app, ctx.actor, args.consumer, args.eventId, { reason: args.reason });
-        operationsFeed(ctx.app).refresh();
-        return true;
-      }),
   }),
 );
 

@@ -1,5 +1,5 @@
-// The Vendor type, its queries and mutations, and live changes and sync progress. The types' fields
-// come from the answers (schema/vendors/answers.ts).
+// The Vendor type, its queries, and live changes and sync progress. The types' fields come from the
+// answers (schema/vendors/answers.ts); the mutations are declared once in services/vendors/endpoints.ts.
 import {
   BankingChange as BankingChangeAnswer,
   BankingControl as BankingControlAnswer,
@@ -12,18 +12,10 @@ import {
 } from '../../../../schema/vendors/answers.js';
 import { authorize } from '../../../auth/permissions.js';
 import type { Page } from '../../../shared/paging.js';
-import { clearVendorBanking, updateVendorBanking } from '../../../vendors/banking.js';
-import {
-  approveBankingChange,
-  getBankingControl,
-  rejectBankingChange,
-  setBankingControl,
-  vendorBankingChanges,
-} from '../../../vendors/banking-changes.js';
-import { forgetVendor } from '../../../vendors/forget.js';
+import { getBankingControl, vendorBankingChanges } from '../../../vendors/banking-changes.js';
 import { type VendorHistoryEntry, vendorHistory } from '../../../vendors/history.js';
 import { getVendor, listVendors } from '../../../vendors/queries.js';
-import { getVendorSync, requestVendorSync, type VendorSyncDto } from '../../../vendors/sync.js';
+import { getVendorSync, type VendorSyncDto } from '../../../vendors/sync.js';
 import type { VendorDto } from '../../../vendors/vendor-rows.js';
 import { inStaffScope, sharedRead } from '../../live.js';
 import { answerFields } from '../answer-fields.js';
@@ -145,24 +137,6 @@ builder.queryField('vendorSync', (t) =>
   }),
 );
 
-const BankingInputRef = builder.inputType('VendorBankingInput', {
-  fields: (t) => ({
-    routingNumber: t.string({ required: true }),
-    accountNumber: t.string({ required: true }),
-    accountType: t.string({ required: true }),
-    bankName: t.string({ required: false }),
-  }),
-});
-
-builder.mutationField('updateVendorBanking', (t) =>
-  t.field({
-    type: VendorRef,
-    args: { id: t.arg.int({ required: true }), input: t.arg({ type: BankingInputRef, required: true }) },
-    resolve: (_, args, ctx) =>
-      run(() => updateVendorBanking(ctx.app, ctx.actor, args.id, withoutNulls(args.input))),
-  }),
-);
-
 builder.queryField('vendorBankingChanges', (t) =>
   t.field({
     type: [BankingChangeRef],
@@ -177,87 +151,6 @@ builder.queryField('bankingChangeControl', (t) =>
     type: BankingControlRef,
     args: { companyId: t.arg.int({ required: true }) },
     resolve: (_, args, ctx) => run(() => getBankingControl(ctx.app, ctx.actor, args.companyId)),
-  }),
-);
-
-builder.mutationField('approveVendorBankingChange', (t) =>
-  t.field({
-    type: VendorRef,
-    description: 'ADMIN or MODERATOR other than its maker: the held change goes live.',
-    args: {
-      id: t.arg.int({ required: true }),
-      changeId: t.arg.string({ required: true }),
-      reason: t.arg.string({ required: true }),
-    },
-    resolve: (_, args, ctx) =>
-      run(() => approveBankingChange(ctx.app, ctx.actor, args.id, args.changeId, { reason: args.reason })),
-  }),
-);
-
-builder.mutationField('rejectVendorBankingChange', (t) =>
-  t.field({
-    type: VendorRef,
-    description: 'ADMIN or MODERATOR: the held change is refused; the live bank details stay.',
-    args: {
-      id: t.arg.int({ required: true }),
-      changeId: t.arg.string({ required: true }),
-      reason: t.arg.string({ required: true }),
-    },
-    resolve: (_, args, ctx) =>
-      run(() => rejectBankingChange(ctx.app, ctx.actor, args.id, args.changeId, { reason: args.reason })),
-  }),
-);
-
-builder.mutationField('setBankingChangeControl', (t) =>
-  t.field({
-    type: BankingControlRef,
-    description:
-      'ADMIN: the company’s control on bank detail changes (on by default); turning it off needs a reason.',
-    args: {
-      companyId: t.arg.int({ required: true }),
-      enabled: t.arg.boolean({ required: true }),
-      flagDays: t.arg.int({ required: false }),
-      reason: t.arg.string({ required: false }),
-    },
-    resolve: (_, args, ctx) =>
-      run(() =>
-        setBankingControl(ctx.app, ctx.actor, args.companyId, {
-          enabled: args.enabled,
-          flagDays: args.flagDays ?? undefined,
-          reason: args.reason ?? undefined,
-        }),
-      ),
-  }),
-);
-
-builder.mutationField('clearVendorBanking', (t) =>
-  t.field({
-    type: VendorRef,
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_, args, ctx) => run(() => clearVendorBanking(ctx.app, ctx.actor, args.id)),
-  }),
-);
-
-builder.mutationField('forgetVendor', (t) =>
-  t.field({
-    type: 'Boolean',
-    description:
-      'ADMIN: deletes the vendor’s data key (its contacts and bank numbers become unreadable) and drops it from every list.',
-    args: { id: t.arg.int({ required: true }) },
-    resolve: (_, args, ctx) => run(() => forgetVendor(ctx.app, ctx.actor, args.id).then(() => true)),
-  }),
-);
-
-builder.mutationField('syncVendors', (t) =>
-  t.field({
-    type: VendorSyncRef,
-    description: 'Queues a sync of the company’s vendors from QuickBooks; follow vendorSyncProgress.',
-    args: {
-      companyId: t.arg.int({ required: true }),
-      limit: t.arg.int({ required: false }),
-      offset: t.arg.int({ required: false }),
-    },
-    resolve: (_, args, ctx) => run(() => requestVendorSync(ctx.app, ctx.actor, withoutNulls(args))),
   }),
 );
 
