@@ -4,7 +4,7 @@
 // cycle (type-only imports count: they tie files together for the reader and for tsc alike), and no
 // source file is over 500 lines. Pure and fast: it reads the files and follows relative specifiers
 // (test/support/import-graph.ts, shared with the web's structure test).
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -38,7 +38,11 @@ function floorOf(file: string): { floor: number; name: string } {
     if (['eventstore', 'consumers', 'privacy', 'auth', 'quickbooks', 'mail', 'nacha'].includes(second))
       return { floor: 3, name: 'platform' };
     if (second === 'app') return { floor: 5, name: 'services/app' };
-    if (MODULES.includes(second)) return { floor: 6, name: 'services/<module>' };
+    // A module's transports (its REST routes and GraphQL types) sit on the gateway's floor, in its folder.
+    if (MODULES.includes(second))
+      return file.split('/')[2] === 'api'
+        ? { floor: 8, name: 'services/<module>/api' }
+        : { floor: 6, name: 'services/<module>' };
     return { floor: 8, name: 'top' }; // gateway, modules, main.ts
   }
   if (top === 'projections') return { floor: 4, name: 'projections' };
@@ -81,6 +85,36 @@ function crossModuleImports(g: ImportGraph, modules = MODULES): string[] {
   return out;
 }
 
+/**
+ * A module's declaration (services/modules/<name>.ts) importing a file outside the module's own
+ * folders: every file of module X sits under a folder named X. What every module uses (schema/shared,
+ * services/app, the platform, the worker runtime) is allowed; the gateway's files and another
+ * module's folders are not.
+ */
+function misplacedModuleFiles(
+  g: ImportGraph,
+  registry: ReadonlyArray<{ name: string; folder?: string }>,
+  folders = MODULES,
+): string[] {
+  const out: string[] = [];
+  for (const m of registry) {
+    const declaration = `services/modules/${m.name}.ts`;
+    for (const to of g.edges.get(declaration) ?? []) {
+      const [top, second] = to.split('/');
+      if (top === 'services' && second === 'modules') continue;
+      const ownFolder = m.folder !== undefined && second === m.folder;
+      const otherModule = folders.includes(second) && !ownFolder;
+      if (otherModule || (top === 'services' && second === 'gateway')) out.push(`${declaration} -> ${to}`);
+    }
+  }
+  return out;
+}
+
+/** Feature folders of web/src/features that are not a module's folder (nor the sign-in's, `auth`). */
+function strayFeatures(features: string[], folders = MODULES): string[] {
+  return features.filter((f) => f !== 'auth' && !folders.includes(f));
+}
+
 const sources = TOP_DIRS.flatMap((d) => walk(path.join(ROOT, d)))
   .map((f) => path.relative(ROOT, f).split(path.sep).join('/'))
   .filter((f) => /\.(ts|tsx|mts)$/.test(f) && !isTest(f) && !f.endsWith('.d.ts'));
@@ -102,6 +136,13 @@ describe('server layout', () => {
 
   it("keeps a module's files (services, projections, workers) from importing another module's", () => {
     expect(crossModuleImports(graph)).toEqual([]);
+  });
+
+  it('keeps every file of a module under a folder named after it (from the registry)', () => {
+    expect(misplacedModuleFiles(graph, modules)).toEqual([]);
+    const features = readdirSync(path.join(ROOT, 'web/src/features'));
+    expect(features.length).toBeGreaterThan(4);
+    expect(strayFeatures(features)).toEqual([]);
   });
 
   it('has no import cycle (type-only imports included)', () => {
@@ -129,6 +170,9 @@ describe('the checks themselves', () => {
         'services/dashboard/d.ts': "import { held } from '../../projections/approvals/p.js';\n",
         'projections/approvals/p.ts': "import type { E } from '../../schema/vendors/events.js';\n",
         'schema/vendors/events.ts': 'export type E = 1;\n',
+        'services/gateway/graphql/types/approval.ts': 'export {};\n',
+        'services/modules/approval.ts':
+          "import '../gateway/graphql/types/approval.js';\nimport '../vendors/b.js';\nimport '../approvals/a.js';\n",
       })[f]!,
     [
       'services/shared/log.ts',
@@ -139,8 +183,20 @@ describe('the checks themselves', () => {
       'services/dashboard/d.ts',
       'projections/approvals/p.ts',
       'schema/vendors/events.ts',
+      'services/gateway/graphql/types/approval.ts',
+      'services/modules/approval.ts',
     ],
   );
+
+  it("finds a module's file outside its folders, and a web feature that is no module's", () => {
+    expect(
+      misplacedModuleFiles(g, [{ name: 'approval', folder: 'approvals' }], ['approvals', 'vendors']),
+    ).toEqual([
+      'services/modules/approval.ts -> services/gateway/graphql/types/approval.ts',
+      'services/modules/approval.ts -> services/vendors/b.ts',
+    ]);
+    expect(strayFeatures(['approvals', 'auth', 'direct-action'], ['approvals'])).toEqual(['direct-action']);
+  });
 
   it('finds an upward import, a type-only one included', () => {
     expect(upwardImports(g)).toEqual([

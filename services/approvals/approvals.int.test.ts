@@ -19,8 +19,8 @@ import { connectOverHttp } from '../../tools/qbo-sandbox/connect.js';
 import type { QbBill, Realm } from '../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
 import { qb } from '../companies/quickbooks.js';
-import { batchApprovalReads, changedApproval } from '../gateway/graphql/types/approval-subscriptions.js';
 import type { LiveBus } from '../gateway/live.js';
+import { batchApprovalReads, changedApproval } from './api/graphql/approval-subscriptions.js';
 
 /** Approved: the answer may already show the payment status the payments process manager moved it to. */
 const APPROVED_NOW = /^(APPROVED|NACHA_PENDING|NACHA_GENERATED)$/;

@@ -21,16 +21,16 @@ import {
   approvalsJobHandlers,
   approvalsProcessManager,
 } from '../../workers/approvals/reactions.js';
-import '../gateway/graphql/types/approval-payment-results.js';
-import '../gateway/graphql/types/approval-queries.js';
+import '../approvals/api/graphql/approval-payment-results.js';
+import '../approvals/api/graphql/approval-queries.js';
+import { batchApprovalReads } from '../approvals/api/graphql/approval-subscriptions.js';
+import { approvalAuditRoutes } from '../approvals/api/rest/approval-audit-routes.js';
+import { approvalLinkRoutes } from '../approvals/api/rest/approval-link-routes.js';
+import { approvalPaymentRoutes } from '../approvals/api/rest/approval-payment-routes.js';
+import { approvalRoutes } from '../approvals/api/rest/approval-routes.js';
 import { approvalEndpoints, approvalInputs } from '../approvals/endpoints.js';
 import { paymentEndpoints } from '../approvals/payments/endpoints.js';
 import { setupNachaFiles } from '../approvals/payments/nacha-files.js';
-import { batchApprovalReads } from '../gateway/graphql/types/approval-subscriptions.js';
-import { approvalAuditRoutes } from '../gateway/rest/approval-audit-routes.js';
-import { approvalLinkRoutes } from '../gateway/rest/approval-link-routes.js';
-import { approvalPaymentRoutes } from '../gateway/rest/approval-payment-routes.js';
-import { approvalRoutes } from '../gateway/rest/approval-routes.js';
 import { defineModule } from './module.js';
 
 // ADMIN and MODERATOR do every approval action; USER views (list, detail, history, stats,

@@ -20,10 +20,10 @@ import {
 import { ADMIN_ONLY } from '../auth/permissions.js';
 import { COMPANY_IDS_SEQUENCE } from '../companies/create.js';
 import { companyEndpoints, companyInputs } from '../companies/endpoints.js';
-import '../gateway/graphql/types/company.js';
-import '../gateway/graphql/types/quickbooks.js';
-import { companyRoutes } from '../gateway/rest/company-routes.js';
-import { quickbooksRoutes } from '../gateway/rest/quickbooks-routes.js';
+import '../companies/api/graphql/company.js';
+import '../companies/api/graphql/quickbooks.js';
+import { companyRoutes } from '../companies/api/rest/company-routes.js';
+import { quickbooksRoutes } from '../companies/api/rest/quickbooks-routes.js';
 import { QbConnections } from '../quickbooks/connections.js';
 import { OAuthStates } from '../quickbooks/oauth-states.js';
 import { defineModule } from './module.js';

@@ -52,7 +52,7 @@ export interface Module {
   endpoints?: readonly AnyEndpoint[];
   /** The GraphQL input objects its declarations name (built before the mutations). */
   graphqlInputs?: readonly GraphQLInputDeclaration[];
-  /** Its REST routes (services/gateway/rest/<aggregate>-routes.ts), documented in /api/openapi.json. */
+  /** Its other REST routes (services/<module>/api/rest/), documented in /api/openapi.json. */
   routes?: ReadonlyArray<(server: FastifyInstance, deps: RestDeps) => void>;
   /** Creates what its commands need beside the log (an id sequence), under the start-up lock. */
   storage?: (pool: pg.Pool) => Promise<void>;
@@ -61,7 +61,7 @@ export interface Module {
 }
 
 /**
- * Declares a module. GraphQL types are not listed: each file in services/gateway/graphql/types
+ * Declares a module. GraphQL types are not listed: each file in services/<module>/api/graphql
  * registers itself on the Pothos builder when imported, so the module file imports its type files.
  */
 export function defineModule(module: Module): Module {

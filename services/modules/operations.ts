@@ -1,12 +1,12 @@
 // Health and the operations page: queues,
 // consumers of the log, parked events. Reads the core's own state: no aggregate, no read model.
 import { ADMIN_ONLY } from '../auth/permissions.js';
-import '../gateway/graphql/types/operations.js';
-import '../gateway/graphql/types/health.js';
-import { operationsFeed } from '../gateway/operations-feed.js';
-import { auditRoutes } from '../gateway/rest/audit-routes.js';
-import { healthRoutes } from '../gateway/rest/health-routes.js';
-import { operationsRoutes } from '../gateway/rest/operations-routes.js';
+import '../operations/api/graphql/operations.js';
+import '../operations/api/graphql/health.js';
+import { operationsFeed } from '../operations/api/operations-feed.js';
+import { auditRoutes } from '../operations/api/rest/audit-routes.js';
+import { healthRoutes } from '../operations/api/rest/health-routes.js';
+import { operationsRoutes } from '../operations/api/rest/operations-routes.js';
 import { operationsEndpoints } from '../operations/endpoints.js';
 import { defineModule } from './module.js';
 

@@ -5,10 +5,10 @@ import * as userCommands from '../../schema/users/commands.js';
 import { userEvents } from '../../schema/users/events.js';
 import { USERS_QUEUE, usersJobHandlers, usersProcessManager } from '../../workers/users/reactions.js';
 import { ADMIN_ONLY, ALL_ROLES } from '../auth/permissions.js';
-import { prefetchUserChanges } from '../gateway/graphql/types/user.js';
-import '../gateway/graphql/types/auth.js';
-import { authRoutes } from '../gateway/rest/auth-routes.js';
-import { userRoutes } from '../gateway/rest/user-routes.js';
+import { prefetchUserChanges } from '../users/api/graphql/user.js';
+import '../users/api/graphql/auth.js';
+import { authRoutes } from '../users/api/rest/auth-routes.js';
+import { userRoutes } from '../users/api/rest/user-routes.js';
 import { userEndpoints, userInputs } from '../users/endpoints.js';
 import { defineModule } from './module.js';
 

@@ -16,11 +16,11 @@ import { BillCopy } from '../quickbooks/bill-copy.js';
 import { CdcMarks } from '../quickbooks/cdc-marks.js';
 import { vendorEndpoints, vendorInputs } from '../vendors/endpoints.js';
 import { VENDOR_IDS_SEQUENCE } from '../vendors/sync-run.js';
-import '../gateway/graphql/types/vendor.js';
-import '../gateway/graphql/types/vendor-verification.js';
-import { quickbooksWebhookRoutes } from '../gateway/rest/quickbooks-webhook-routes.js';
-import { vendorRoutes } from '../gateway/rest/vendor-routes.js';
-import { vendorVerificationRoutes } from '../gateway/rest/vendor-verification-routes.js';
+import '../vendors/api/graphql/vendor.js';
+import '../vendors/api/graphql/vendor-verification.js';
+import { quickbooksWebhookRoutes } from '../vendors/api/rest/quickbooks-webhook-routes.js';
+import { vendorRoutes } from '../vendors/api/rest/vendor-routes.js';
+import { vendorVerificationRoutes } from '../vendors/api/rest/vendor-verification-routes.js';
 import { defineModule } from './module.js';
 
 // Vendors and banking are ADMIN's and MODERATOR's; unmasked numbers too.

@@ -1,7 +1,7 @@
 // Who hears of an approval's payment steps, and the links they get. A link is one recipient, one
 // action and one file version (ApprovalLinkIssued, its address sealed); its token carries the link's
 // id only (link-token.ts). The link in the mail opens a public confirmation page that changes
-// nothing; the action runs only when its button is pressed (services/gateway/rest/approval-link-routes.ts).
+// nothing; the action runs only when its button is pressed (services/approvals/api/rest/approval-link-routes.ts).
 
 import { type ApprovalEvent, approvalEvents } from '../../../schema/approvals/events.js';
 import type { LinkAction } from '../../../schema/approvals/payment-events.js';

@@ -1,6 +1,6 @@
 // The invoice's file name comes from QuickBooks: any character may be in it.
 import { describe, expect, it } from 'vitest';
-import { attachment } from './approval-routes.js';
+import { attachment } from './attachment.js';
 
 describe('Content-Disposition of a downloaded invoice', () => {
   it('keeps a plain name as it is', () => {

@@ -25,5 +25,5 @@ export const SetBankingChangeControl = graphql(`
   }
 `);
 
-/** The text the REST answer carries (services/gateway/rest/vendor-routes.ts). */
+/** The text the REST answer carries (services/vendors/endpoints.ts). */
 export const BANKING_CONTROL_SAVED = 'Bank detail change control saved';

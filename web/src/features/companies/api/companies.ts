@@ -290,7 +290,7 @@ export const QbBankAccountsQuery = graphql(`
 
 export type BankAccount = ResultOf<typeof QbBankAccountsQuery>['qbBankAccounts'][number];
 
-/** The texts the REST answers carried (services/gateway/rest/company-routes.ts, quickbooks-routes.ts). */
+/** The texts the REST answers carried (services/companies/endpoints.ts). */
 export const COMPANY_MESSAGES = {
   created: 'Company created successfully',
   updated: 'Company updated successfully',

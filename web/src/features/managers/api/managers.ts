@@ -103,7 +103,7 @@ export const UnlinkManagerUser = graphql(`
   }
 `);
 
-/** The texts the REST answers carried (services/gateway/rest/manager-routes.ts). */
+/** The texts the REST answers carried (services/managers/endpoints.ts). */
 export const MANAGER_MESSAGES = {
   created: 'Manager created successfully',
   updated: 'Manager updated successfully',

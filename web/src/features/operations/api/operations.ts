@@ -153,7 +153,7 @@ const DismissParkedEvent = graphql(`
 
 export { DismissParkedEvent, RetryFailedJob, RetryParkedEvent };
 
-/** The texts the REST answers carried (services/gateway/rest/operations-routes.ts). */
+/** The texts the REST answers carried (services/operations/endpoints.ts). */
 export const OPERATIONS_MESSAGES = {
   jobRetried: 'Job queued for another run',
   eventRetried: 'Retry requested: the consumer applies the event again shortly',

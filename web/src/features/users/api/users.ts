@@ -151,7 +151,7 @@ export const ChangeOwnPassword = graphql(`
   }
 `);
 
-/** The texts the REST answers carried (services/gateway/rest/user-routes.ts, auth-routes.ts). */
+/** The texts the REST answers carried (services/users/endpoints.ts, services/users/api/rest/auth-routes.ts). */
 export const USER_MESSAGES = {
   created: 'User created successfully',
   updated: 'User updated successfully',

@@ -274,7 +274,7 @@ export const VendorSyncQuery = graphql(`
   }
 `);
 
-/** The texts the REST answers carried (services/gateway/rest/vendor-routes.ts). */
+/** The texts the REST answers carried (services/vendors/endpoints.ts). */
 export const VENDOR_MESSAGES = {
   bankingUpdated: 'Banking information updated successfully',
   bankingHeld:
@@ -306,7 +306,7 @@ export function exportVendors(companyId: string, includeInactive: boolean, full 
 
 /**
  * POST /api/vendors/import-csv (a file upload, so plain HTTP): the answer as the REST contract gives
- * it (services/gateway/rest/vendor-routes.ts; GraphQL has no import).
+ * it (services/vendors/api/rest/vendor-routes.ts; GraphQL has no import).
  */
 export interface VendorImportResult {
   processed: number;
