@@ -37,8 +37,11 @@ export interface Caller {
 export interface CommandEndpoint<Input = unknown, Result = unknown> {
   /** The command, as the domain names it (ApproveApproval). */
   name: string;
-  /** Checked first, by the gateway, for either transport (the use case checks it again). */
-  permission: Permission;
+  /**
+   * Checked first, by the gateway, for either transport (the use case checks it again). 'public':
+   * no caller needed (signing in, a refresh); the use case is the whole check.
+   */
+  permission: Permission | 'public';
   /** Which records the caller may touch beyond the permission, in words; the use case holds to it. */
   scope: string;
   /** The use case: validates its input with the command's zod contract and appends the events. */
@@ -63,9 +66,12 @@ export interface CommandEndpoint<Input = unknown, Result = unknown> {
       data: z.ZodType;
       /** Error statuses besides those every route can answer. */
       errors?: number[];
+      /** Public routes document no bearer token (false), or one used when given ('optional'). */
+      auth?: false | 'optional';
     };
   };
-  graphql: {
+  /** None: a REST-only command (the spec's path, no GraphQL twin yet). */
+  graphql?: {
     /** The mutation's field name (approveApproval). */
     name: string;
     args: Record<string, GraphQLArg>;

@@ -88,7 +88,7 @@ export const commandEndpoints = unique(
       (e) => e.name,
       'command',
     ),
-    (e) => e.graphql.name,
+    (e) => e.graphql?.name ?? `(REST only) ${e.name}`,
     'mutation',
   ),
   (e) => `${e.rest.method} ${e.rest.path}`,

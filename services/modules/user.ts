@@ -10,6 +10,7 @@ import '../users/api/graphql/auth.js';
 import { authRoutes } from '../users/api/rest/auth-routes.js';
 import { userRoutes } from '../users/api/rest/user-routes.js';
 import { userEndpoints, userInputs } from '../users/endpoints.js';
+import { sessionEndpoints } from '../users/session-endpoints.js';
 import { defineModule } from './module.js';
 
 const permissions = {
@@ -36,7 +37,7 @@ export const userModule = defineModule({
   projections: [usersProjection],
   processManagers: [usersProcessManager],
   jobHandlers: { [USERS_QUEUE]: usersJobHandlers },
-  endpoints: userEndpoints,
+  endpoints: [...sessionEndpoints, ...userEndpoints],
   graphqlInputs: userInputs,
   routes: [authRoutes, userRoutes],
   gateway: prefetchUserChanges,

@@ -1,7 +1,7 @@
 // The users' commands, each declared once (services/app/endpoints.ts): an ADMIN's (register, update,
 // role, deactivate, reactivate, delete, forget, set a password) and a user's own (profile, password).
 // The gateway makes each one's REST route, GraphQL mutation and OpenAPI entry. Sign-in, refresh and
-// sign-out stay with the gateway's auth routes: they are public or answer without a caller.
+// sign-out are in session-endpoints.ts.
 import { z } from 'zod';
 import { User } from '../../schema/users/answers.js';
 import {

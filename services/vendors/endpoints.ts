@@ -3,15 +3,16 @@
 // check, the company's control on changes, and forgetting a vendor. The gateway makes each one's REST
 // route (/api/vendors/*), GraphQL mutation and OpenAPI entry.
 import { z } from 'zod';
-import { BankingControl, Vendor, VendorSync } from '../../schema/vendors/answers.js';
+import { BankingControl, BatchBankingResult, Vendor, VendorSync } from '../../schema/vendors/answers.js';
 import {
   BankingChangeDecisionInput,
   BankingControlInput,
   BankingInput,
+  BatchBankingInput,
   VendorSyncInput,
 } from '../../schema/vendors/commands.js';
 import { declareCommand, type GraphQLInputDeclaration, withoutNulls } from '../app/endpoints.js';
-import { clearVendorBanking, updateVendorBanking } from './banking.js';
+import { batchUpdateVendorBanking, clearVendorBanking, updateVendorBanking } from './banking.js';
 import { approveBankingChange, rejectBankingChange, setBankingControl } from './banking-changes.js';
 import { forgetVendor } from './forget.js';
 import { startMicroDeposits } from './micro-deposits.js';
@@ -291,5 +292,23 @@ export const vendorEndpoints = [
       input: (args) => args.id,
       answer: () => true,
     },
+  }),
+  declareCommand({
+    name: 'BatchUpdateVendorBanking',
+    permission: 'vendors.write',
+    scope: `each vendor ${CHANGEABLE}; one refused is reported, the others go on`,
+    run: (app, actor, body: unknown) => batchUpdateVendorBanking(app, actor, body),
+    rest: {
+      method: 'POST',
+      path: `${BASE}/batch-update-banking`,
+      input: (r) => r.body,
+      doc: {
+        summary: 'Set the bank details of up to 500 vendors; a result per vendor',
+        tags: TAGS,
+        body: BatchBankingInput,
+        data: BatchBankingResult,
+      },
+    },
+    // REST only: the spec's path; the screens set one vendor at a time (updateVendorBanking).
   }),
 ];

@@ -51,6 +51,7 @@ export function registerGraphQLInputs(inputs: readonly GraphQLInputDeclaration[]
 export function registerCommandMutations(endpoints: readonly AnyEndpoint[]) {
   for (const endpoint of endpoints) {
     const { graphql } = endpoint;
+    if (!graphql) continue;
     const returns = parseTypeName(graphql.returns);
     builder.mutationField(graphql.name, (t) =>
       t.field({
@@ -64,7 +65,7 @@ export function registerCommandMutations(endpoints: readonly AnyEndpoint[]) {
         ),
         resolve: (_root, args, ctx) =>
           run(async () => {
-            authorize(ctx.actor, endpoint.permission);
+            if (endpoint.permission !== 'public') authorize(ctx.actor, endpoint.permission);
             const result = await endpoint.run(
               ctx.app,
               ctx.actor,

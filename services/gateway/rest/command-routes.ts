@@ -18,7 +18,7 @@ export function commandRoutes(endpoints: readonly AnyEndpoint[]) {
         schema: routeDoc({ ...rest.doc, status: rest.status }),
         handler: async (req, reply) => {
           const actor = await actorOf(req);
-          authorize(actor, endpoint.permission);
+          if (endpoint.permission !== 'public') authorize(actor, endpoint.permission);
           const input = rest.input({ params: req.params ?? {}, body: req.body, query: req.query });
           const result = await endpoint.run(app, actor, input, {
             ip: req.ip ?? null,

@@ -1,4 +1,4 @@
-// /api/vendors/*: the reads, the batch update of bank details and the CSV import and export. Thin:
+// /api/vendors/*: the reads and the CSV import and export. Thin:
 // parse the path, query, body or upload, call the application function. The other commands are
 // declared once in services/vendors/endpoints.ts. Routes with a fixed path come before /:id.
 import multipart from '@fastify/multipart';
@@ -7,7 +7,6 @@ import { z } from 'zod';
 import {
   BankingChange,
   BankingControl,
-  BatchBankingResult,
   CsvImportResult,
   Vendor,
   VendorAchStatus,
@@ -16,7 +15,6 @@ import {
 } from '../../../../schema/vendors/answers.js';
 import {
   AchStatusInput,
-  BatchBankingInput,
   MissingBankingInput,
   VendorExportInput,
   VendorGetInput,
@@ -26,7 +24,6 @@ import { routeDoc } from '../../../gateway/rest/contracts.js';
 import type { RestDeps } from '../../../gateway/rest/deps.js';
 import { ok } from '../../../gateway/rest/envelope.js';
 import { AppError } from '../../../shared/errors.js';
-import { batchUpdateVendorBanking } from '../../banking.js';
 import { getBankingControl, vendorBankingChanges } from '../../banking-changes.js';
 import { exportVendorsCsv } from '../../csv-export.js';
 import { CSV_MAX_BYTES, importVendorsCsv } from '../../csv-import.js';
@@ -95,18 +92,6 @@ export function vendorRoutes(server: FastifyInstance, { app, actorOf }: RestDeps
       }),
     },
     async (req, reply) => ok(reply, await getVendorSync(app, await actorOf(req), req.params.syncId)),
-  );
-  server.post(
-    `${BASE}/batch-update-banking`,
-    {
-      schema: routeDoc({
-        summary: 'Set the bank details of up to 500 vendors; a result per vendor',
-        tags: TAGS,
-        body: BatchBankingInput,
-        data: BatchBankingResult,
-      }),
-    },
-    async (req, reply) => ok(reply, await batchUpdateVendorBanking(app, await actorOf(req), req.body)),
   );
   server.get(
     `${BASE}/export-csv`,
