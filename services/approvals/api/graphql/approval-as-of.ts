@@ -5,10 +5,10 @@ import {
   ApprovalAsOfPoint as ApprovalAsOfPointAnswer,
   ApprovalStep as ApprovalStepAnswer,
 } from '../../../../schema/approvals/as-of-answers.js';
+import { withoutNulls } from '../../../app/endpoints.js';
 import { answerFields } from '../../../gateway/graphql/answer-fields.js';
 import { builder } from '../../../gateway/graphql/builder.js';
 import { run } from '../../../gateway/graphql/errors.js';
-import { withoutNulls } from '../../../gateway/graphql/inputs.js';
 import {
   type ApprovalAsOfAnswer,
   type ApprovalAsOfQuery,

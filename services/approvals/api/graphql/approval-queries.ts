@@ -3,9 +3,9 @@
 // chart.
 
 import { PaymentProblemFilter } from '../../../../schema/approvals/commands.js';
+import { withoutNulls } from '../../../app/endpoints.js';
 import { builder } from '../../../gateway/graphql/builder.js';
 import { run } from '../../../gateway/graphql/errors.js';
-import { withoutNulls } from '../../../gateway/graphql/inputs.js';
 import { cacheableQuery } from '../../../gateway/response-cache.js';
 import { approvalAsOf } from '../../as-of.js';
 import { billsForApproval } from '../../bills.js';

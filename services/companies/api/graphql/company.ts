@@ -6,11 +6,11 @@ import {
   CompanyAssignee,
   CompanyPage as CompanyPageAnswer,
 } from '../../../../schema/companies/answers.js';
+import { withoutNulls } from '../../../app/endpoints.js';
 import { authorize } from '../../../auth/permissions.js';
 import { answerFields } from '../../../gateway/graphql/answer-fields.js';
 import { builder } from '../../../gateway/graphql/builder.js';
 import { run, toGraphQLError } from '../../../gateway/graphql/errors.js';
-import { withoutNulls } from '../../../gateway/graphql/inputs.js';
 import { inStaffScope, sharedRead } from '../../../gateway/live.js';
 import { AppError } from '../../../shared/errors.js';
 import type { Page } from '../../../shared/paging.js';

@@ -6,11 +6,11 @@ import {
   ManagerPage as ManagerPageAnswer,
   ManagerUser,
 } from '../../../../schema/managers/answers.js';
+import { withoutNulls } from '../../../app/endpoints.js';
 import { authorize } from '../../../auth/permissions.js';
 import { answerFields } from '../../../gateway/graphql/answer-fields.js';
 import { builder } from '../../../gateway/graphql/builder.js';
 import { run } from '../../../gateway/graphql/errors.js';
-import { withoutNulls } from '../../../gateway/graphql/inputs.js';
 import { sharedRead } from '../../../gateway/live.js';
 import type { Page } from '../../../shared/paging.js';
 import { getManager, listManagers, type ManagerDto, searchManagers } from '../../managers.js';

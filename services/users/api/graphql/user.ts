@@ -9,11 +9,11 @@ import {
   UsersByRole,
 } from '../../../../schema/users/answers.js';
 import type { AppServices } from '../../../app/context.js';
+import { withoutNulls } from '../../../app/endpoints.js';
 import { authorize } from '../../../auth/permissions.js';
 import { answerFields } from '../../../gateway/graphql/answer-fields.js';
 import { builder } from '../../../gateway/graphql/builder.js';
 import { run } from '../../../gateway/graphql/errors.js';
-import { withoutNulls } from '../../../gateway/graphql/inputs.js';
 import { type LiveBus, seedSharedRead, sharedRead } from '../../../gateway/live.js';
 import type { Page } from '../../../shared/paging.js';
 import { me } from '../../auth.js';

@@ -10,11 +10,11 @@ import {
   VendorSync,
   VendorSyncProgress,
 } from '../../../../schema/vendors/answers.js';
+import { withoutNulls } from '../../../app/endpoints.js';
 import { authorize } from '../../../auth/permissions.js';
 import { answerFields } from '../../../gateway/graphql/answer-fields.js';
 import { builder } from '../../../gateway/graphql/builder.js';
 import { run } from '../../../gateway/graphql/errors.js';
-import { withoutNulls } from '../../../gateway/graphql/inputs.js';
 import { inStaffScope, sharedRead } from '../../../gateway/live.js';
 import type { Page } from '../../../shared/paging.js';
 import { getBankingControl, vendorBankingChanges } from '../../banking-changes.js';
