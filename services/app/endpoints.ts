@@ -44,6 +44,11 @@ export interface CommandEndpoint<Input = unknown, Result = unknown> {
   permission: Permission | 'public';
   /** Which records the caller may touch beyond the permission, in words; the use case holds to it. */
   scope: string;
+  /**
+   * false: an Idempotency-Key never replays this command's answer (a credential exchange, whose
+   * answer is fresh tokens). Every other command's retry with the same key gets the first answer.
+   */
+  replayed?: false;
   /** The use case: validates its input with the command's zod contract and appends the events. */
   run(app: AppServices, actor: Actor | null, input: Input, caller: Caller): Promise<Result>;
   rest: {
@@ -62,6 +67,7 @@ export interface CommandEndpoint<Input = unknown, Result = unknown> {
       description?: string;
       tags: string[];
       params?: z.ZodType;
+      querystring?: z.ZodType;
       body?: z.ZodType;
       data: z.ZodType;
       /** Error statuses besides those every route can answer. */
@@ -69,6 +75,8 @@ export interface CommandEndpoint<Input = unknown, Result = unknown> {
       /** Public routes document no bearer token (false), or one used when given ('optional'). */
       auth?: false | 'optional';
     };
+    /** Refusals this route answers in an envelope of its own (the e-mail links' refusals). */
+    refusal?: RestRefusal;
   };
   /** None: a REST-only command (the spec's path, no GraphQL twin yet). */
   graphql?: {
@@ -81,6 +89,19 @@ export interface CommandEndpoint<Input = unknown, Result = unknown> {
     answer?(result: Result): unknown;
     description?: string;
   };
+}
+
+/**
+ * Refusals a route answers in an envelope the spec gives it rather than the usual one: which errors,
+ * their body, and how the OpenAPI document shows them.
+ */
+export interface RestRefusal {
+  /** The status and body for an error of this kind; null for any other (the usual envelope). */
+  answer(err: unknown): { status: number; body: unknown } | null;
+  /** The envelope's zod schema, documented for these statuses. */
+  envelope: z.ZodType;
+  statuses: number[];
+  description: string;
 }
 
 /**

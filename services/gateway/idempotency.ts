@@ -25,6 +25,7 @@ import {
 } from 'graphql';
 import { type QueryExecutorProvider, sql } from 'kysely';
 import type pg from 'pg';
+import type { AnyEndpoint } from '../app/endpoints.js';
 import { IDEMPOTENCY_RETENTION_HOURS } from '../app/idempotency-purge.js';
 import type { Actor } from '../auth/permissions.js';
 import { AppError } from '../shared/errors.js';
@@ -39,11 +40,24 @@ const MISMATCH_MESSAGE =
   'This Idempotency-Key was already used with a different request. Send a new key for a new request.';
 
 /**
- * Credential exchanges are never replayed: their answers are fresh tokens, and replaying a refresh
- * would hand a rotated-away token's successor to whoever presents the old one again.
+ * The commands whose answer is never replayed, as their declarations say (`replayed: false`):
+ * credential exchanges, whose answers are fresh tokens; replaying a refresh would hand a rotated-away
+ * token's successor to whoever presents the old one again.
  */
-const UNREPLAYED_ROUTES = new Set(['POST /api/auth/login', 'POST /api/auth/refresh']);
-const UNREPLAYED_MUTATIONS = new Set(['login', 'refreshTokens']);
+export interface Unreplayed {
+  /** `METHOD /path` as Fastify routes it. */
+  routes: ReadonlySet<string>;
+  /** Mutation field names. */
+  mutations: ReadonlySet<string>;
+}
+
+export function unreplayedOf(endpoints: readonly AnyEndpoint[]): Unreplayed {
+  const never = endpoints.filter((e) => e.replayed === false);
+  return {
+    routes: new Set(never.map((e) => `${e.rest.method} ${e.rest.path}`)),
+    mutations: new Set(never.flatMap((e) => (e.graphql ? [e.graphql.name] : []))),
+  };
+}
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -271,6 +285,7 @@ interface HeldClaim {
 
 export interface IdempotencyGlue {
   store: IdempotencyStore;
+  unreplayed: Unreplayed;
   actorOf(req: FastifyRequest): Promise<Actor | null>;
   requestContextOf(req: FastifyRequest): RequestContext | undefined;
 }
@@ -305,7 +320,7 @@ export function installIdempotency(server: FastifyInstance, glue: IdempotencyGlu
       if (!key && !inExtensions) return; // no key: not worth parsing the query
       const operation = mutationOf(req.body);
       if (!operation) return; // a query: a key on it is ignored, as on a GET
-      if (rootFieldsOf(operation).some((f) => UNREPLAYED_MUTATIONS.has(f))) return;
+      if (rootFieldsOf(operation).some((f) => glue.unreplayed.mutations.has(f))) return;
       if (inExtensions) {
         let checked: string;
         try {
@@ -326,7 +341,7 @@ export function installIdempotency(server: FastifyInstance, glue: IdempotencyGlu
       // Same request whichever transport carries it (HTTP or the socket).
       fingerprintBody = graphqlFingerprintBody(req.body as object);
       path = '/graphql';
-    } else if (UNREPLAYED_ROUTES.has(route)) {
+    } else if (glue.unreplayed.routes.has(route)) {
       return;
     }
     if (!key) return;
@@ -406,6 +421,7 @@ function operationError(error: AppError) {
  */
 export function socketMutation(
   store: IdempotencyStore,
+  unreplayed: Unreplayed,
   actor: Actor | null,
   request: RequestContext,
   params: { query: string; variables?: unknown; operationName?: string | null },
@@ -416,7 +432,7 @@ export function socketMutation(
   const guarded =
     key !== null &&
     operation?.operation === 'mutation' &&
-    !rootFieldsOf(operation).some((f) => UNREPLAYED_MUTATIONS.has(f));
+    !rootFieldsOf(operation).some((f) => unreplayed.mutations.has(f));
   return async <R>(
     execute: () => Promise<R> | R,
   ): Promise<R | ReturnType<typeof asExecutionResult> | ReturnType<typeof operationError>> => {

@@ -32,7 +32,7 @@ import {
   WS_MAX_PAYLOAD,
   WS_MAX_PAYLOAD_BEFORE_INIT,
 } from './hardening.js';
-import { IdempotencyStore, installIdempotency, socketMutation } from './idempotency.js';
+import { IdempotencyStore, installIdempotency, socketMutation, unreplayedOf } from './idempotency.js';
 import type { LiveBus } from './live.js';
 import { registerApiDocs } from './openapi.js';
 import { registerProjectionMetrics } from './projection-metrics.js';
@@ -134,8 +134,10 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
     return p;
   };
   const idempotency = new IdempotencyStore(app.pool, app.config.ENCRYPTION_KEY, app.log);
+  const unreplayed = unreplayedOf(commandEndpoints);
   installIdempotency(server, {
     store: idempotency,
+    unreplayed,
     actorOf,
     requestContextOf: (req) => requestContexts.get(req),
   });
@@ -313,7 +315,7 @@ export async function buildGateway(options: GatewayOptions): Promise<FastifyInst
           if (err instanceof GraphQLError) return [err];
           throw err;
         }
-        const idempotent = socketMutation(idempotency, actor, request, params, document);
+        const idempotent = socketMutation(idempotency, unreplayed, actor, request, params, document);
         return {
           schema: enveloped.schema,
           operationName: params.operationName,

@@ -30,6 +30,7 @@ import { approvalPaymentRoutes } from '../approvals/api/rest/approval-payment-ro
 import { approvalRoutes } from '../approvals/api/rest/approval-routes.js';
 import { approvalEndpoints, approvalInputs } from '../approvals/endpoints.js';
 import { paymentEndpoints } from '../approvals/payments/endpoints.js';
+import { linkEndpoints } from '../approvals/payments/link-endpoints.js';
 import { setupNachaFiles } from '../approvals/payments/nacha-files.js';
 import { defineModule } from './module.js';
 
@@ -69,7 +70,7 @@ export const approvalModule = defineModule({
     [PAYMENTS_QUEUE]: paymentsJobHandlers,
     [PAYMENT_MAIL_QUEUE]: paymentMailJobHandlers,
   },
-  endpoints: [...approvalEndpoints, ...paymentEndpoints],
+  endpoints: [...approvalEndpoints, ...paymentEndpoints, ...linkEndpoints],
   graphqlInputs: approvalInputs,
   routes: [approvalRoutes, approvalPaymentRoutes, approvalLinkRoutes, approvalAuditRoutes],
   // The stored NACHA files (encrypted with the company's key), made at start under the set-up lock.

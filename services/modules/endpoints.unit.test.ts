@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { permissionTable } from '../auth/permissions.js';
 import { parseTypeName } from '../gateway/graphql/command-mutations.js';
+import { unreplayedOf } from '../gateway/idempotency.js';
 import { commandEndpoints, graphqlInputs } from './index.js';
 
 describe('the declared commands', () => {
@@ -13,12 +14,28 @@ describe('the declared commands', () => {
     const table = permissionTable();
     for (const e of commandEndpoints)
       expect(e.permission === 'public' || table.has(e.permission), `${e.name}: ${e.permission}`).toBe(true);
-    // Public only where no caller can be asked for: signing in, a refresh, signing out.
-    expect(commandEndpoints.filter((e) => e.permission === 'public').map((e) => e.name)).toEqual([
-      'SignIn',
+    // Public only where no caller can be asked for: signing in, a refresh, signing out, and the
+    // presses of an e-mail link (its token is the credential).
+    expect(
+      commandEndpoints
+        .filter((e) => e.permission === 'public')
+        .map((e) => e.name)
+        .sort(),
+    ).toEqual([
+      'EnterMicroDeposits',
+      'MarkBankUploaded',
+      'MarkPaymentCompleted',
+      'PressNotMe',
       'RefreshTokens',
+      'SignIn',
       'SignOut',
     ]);
+  });
+
+  it('say which answers an Idempotency-Key never replays: the credential exchanges', () => {
+    const never = unreplayedOf(commandEndpoints);
+    expect([...never.routes].sort()).toEqual(['POST /api/auth/login', 'POST /api/auth/refresh']);
+    expect([...never.mutations].sort()).toEqual(['login', 'refreshTokens']);
   });
 
   it('keep the spec’s /api paths, their parameters documented', () => {

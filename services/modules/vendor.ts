@@ -15,6 +15,7 @@ import { VENDORS_QUEUE, vendorsJobHandlers, vendorsProcessManager } from '../../
 import { BillCopy } from '../quickbooks/bill-copy.js';
 import { CdcMarks } from '../quickbooks/cdc-marks.js';
 import { vendorEndpoints, vendorInputs } from '../vendors/endpoints.js';
+import { vendorLinkEndpoints } from '../vendors/link-endpoints.js';
 import { VENDOR_IDS_SEQUENCE } from '../vendors/sync-run.js';
 import '../vendors/api/graphql/vendor.js';
 import '../vendors/api/graphql/vendor-verification.js';
@@ -61,7 +62,7 @@ export const vendorModule = defineModule({
   ],
   processManagers: [vendorsProcessManager, vendorMailProcessManager],
   jobHandlers: { [VENDORS_QUEUE]: vendorsJobHandlers, [VENDOR_MAIL_QUEUE]: vendorMailJobHandlers },
-  endpoints: vendorEndpoints,
+  endpoints: [...vendorEndpoints, ...vendorLinkEndpoints],
   graphqlInputs: vendorInputs,
   routes: [vendorRoutes, vendorVerificationRoutes, quickbooksWebhookRoutes],
   storage: async (pool: pg.Pool) => {

@@ -13,6 +13,7 @@ export const sessionEndpoints = [
   declareCommand({
     name: 'SignIn',
     permission: 'public',
+    replayed: false,
     scope: 'the account the e-mail and password name; attempts limited per address and account',
     run: (app, _actor, input: unknown, caller) => login(app, input, { ip: caller.ip }),
     rest: {
@@ -39,6 +40,7 @@ export const sessionEndpoints = [
   declareCommand({
     name: 'RefreshTokens',
     permission: 'public',
+    replayed: false,
     scope: 'the session the refresh token belongs to (a reused token revokes its family)',
     run: (app, _actor, input: unknown) => refresh(app, input),
     rest: {

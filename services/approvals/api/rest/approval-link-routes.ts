@@ -1,6 +1,6 @@
-// The e-mail links' calls: verify-token, bank-uploaded and payment-completed with the
-// token as query (JSON, for the in-layout confirm page), and the public confirmation step a link in
-// a mail opens (no sign-in):
+// The e-mail links' calls: verify-token with the token as query (JSON, for the in-layout confirm page;
+// its bank-uploaded and payment-completed are declared in services/approvals/payments/link-endpoints.ts),
+// and the public confirmation step a link in a mail opens (no sign-in):
 //   GET  /api/bill-approval/approvals/{id}/confirm-link?action&token: a standalone HTML page with the
 //        approval's company, file and amount and one button. A GET (or HEAD) changes nothing, so a
 //        mail scanner that fetches the link confirms nothing.
@@ -36,30 +36,19 @@ import {
   stepStanding,
   verifyApprovalLink,
 } from '../../payments/confirm.js';
+import {
+  ALREADY_DONE,
+  LinkIdParams as IdParams,
+  linkRefusal,
+  linkRefusalBody,
+  TokenQuery,
+} from '../../payments/link-endpoints.js';
 import { RESULT_OUTCOMES } from '../../payments/result-ref.js';
 
 const TAGS = ['approvals'];
 const A = '/api/bill-approval/approvals';
 type LinkRoute = { Params: { id: string }; Querystring: { token?: string; action?: string } };
 
-const IdParams = z.object({ id: z.string().max(64).describe('Approval id (UUID)') });
-const TokenQuery = z.object({
-  token: z.string().describe('The e-mail link’s token'),
-  action: z.enum(LINK_ACTIONS).optional().describe('The action the link is for (checked when given)'),
-});
-const LinkErrorEnvelope = named(
-  'LinkErrorEnvelope',
-  z.object({
-    success: z.literal(false),
-    error: z.object({
-      code: z.enum(['BAD_REQUEST', 'INVALID_TOKEN', 'VALIDATION_FAILED', 'NOT_FOUND']),
-      message: z.string(),
-      details: z.string(),
-    }),
-    message: z.string(),
-    code: z.string(),
-  }),
-);
 const LinkUser = z.object({ name: z.string(), email: z.string(), role: z.string() });
 const TokenVerification = named(
   'TokenVerification',
@@ -70,20 +59,6 @@ const TokenVerification = named(
     user: LinkUser.nullable().describe('The link’s recipient; null once the link’s step is done'),
     statusInfo: TokenStatusInfo,
     link: LinkAnswer,
-  }),
-);
-const LinkConfirmation = named(
-  'LinkConfirmation',
-  z.object({
-    approvalId: z.string(),
-    action: z.enum(LINK_ACTIONS),
-    status: z.string(),
-    noAction: z.boolean().describe('Already in the requested status: nothing was done'),
-    resultRef: z
-      .string()
-      .describe(
-        'The outcome, signed and short-lived: pass it to /direct-action-result as `ref` (GET /api/bill-approval/direct-action-result reads it)',
-      ),
   }),
 );
 const LinkResult = named(
@@ -106,21 +81,16 @@ const ResultQuery = z.object({
 function linkDoc(doc: Parameters<typeof routeDoc>[0]): FastifySchema {
   const schema = routeDoc({ ...doc, auth: false, errors: [403, 404, 409] });
   const response = schema.response as Record<string, unknown>;
-  for (const code of [400, 403, 404, 409])
+  for (const code of linkRefusal.statuses)
     response[code] = {
-      description: 'Refused: error.code is BAD_REQUEST, INVALID_TOKEN, VALIDATION_FAILED or NOT_FOUND',
-      content: { 'application/json': { schema: LinkErrorEnvelope } },
+      description: linkRefusal.description,
+      content: { 'application/json': { schema: linkRefusal.envelope } },
     };
   return schema;
 }
 
 function refuse(reply: FastifyReply, err: LinkRefusal) {
-  return reply.status(err.status).send({
-    success: false,
-    error: { code: err.code, message: err.message, details: err.message },
-    message: err.message,
-    code: err.code,
-  });
+  return reply.status(err.status).send(linkRefusalBody(err));
 }
 
 const escapeHtml = (s: string) =>
@@ -135,13 +105,13 @@ const STEP: Record<LinkAction, { title: string; button: string; done: string; re
   'bank-uploaded': {
     title: 'Confirm bank upload',
     button: 'Confirm: the file is uploaded to the bank',
-    done: 'This bill has already been uploaded to the bank',
+    done: ALREADY_DONE['bank-uploaded'],
     result: 'bank-upload',
   },
   'payment-completed': {
     title: 'Confirm payment completed',
     button: 'Confirm: the payment is completed',
-    done: 'This bill has already been marked as paid',
+    done: ALREADY_DONE['payment-completed'],
     result: 'payment-completed',
   },
 };
@@ -244,34 +214,6 @@ export function approvalLinkRoutes(server: FastifyInstance, { app }: RestDeps) {
       }
     },
   );
-
-  for (const action of LINK_ACTIONS)
-    server.post<LinkRoute>(
-      `${A}/:id/${action}`,
-      {
-        schema: linkDoc({
-          summary:
-            action === 'bank-uploaded'
-              ? 'Confirm the bank upload with an e-mail link’s token (query; empty body; no sign-in)'
-              : 'Confirm the payment with an e-mail link’s token (query; empty body; no sign-in)',
-          tags: TAGS,
-          params: IdParams,
-          querystring: TokenQuery.omit({ action: true }),
-          data: LinkConfirmation,
-        }),
-      },
-      async (req, reply) => {
-        try {
-          const r = await confirmByLink(app, { id: req.params.id, token: req.query.token, action });
-          return ok(reply, r, {
-            message: r.noAction ? STEP[action].done : 'Status Updated Successfully',
-          });
-        } catch (err) {
-          if (err instanceof LinkRefusal) return refuse(reply, err);
-          throw err;
-        }
-      },
-    );
 
   // The page a mail's link opens, and its button. Its own scope: the button's form body (empty,
   // urlencoded) is accepted here only, and read by no one (the token and action are in the address).

@@ -3,23 +3,18 @@
 //   GET  /api/vendors/{id}/banking-changes/{changeId}/micro-deposits/file  its NACHA file (recorded)
 // and the public links a vendor's contact on record gets by e-mail (no sign-in; the token is the
 // credential, in the query as the approvals' links carry theirs). A GET reads and changes nothing;
-// only the page's press, a POST, acts:
+// only the page's press, a POST, acts (the presses are declared in services/vendors/link-endpoints.ts):
 //   GET|POST /api/vendors/banking-links/not-me?token          "this was not me": freezes the change
 //   GET|POST /api/vendors/banking-links/micro-deposits?token  the amounts: right ones make it live
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import {
-  MicroDepositEntryResult,
-  MicroDepositLinkView,
-  NotMeResult,
-  VendorLinkChange,
-} from '../../../../schema/vendors/answers.js';
-import { MicroDepositEntryInput } from '../../../../schema/vendors/commands.js';
+import { MicroDepositLinkView, VendorLinkChange } from '../../../../schema/vendors/answers.js';
 import { attachment } from '../../../gateway/rest/attachment.js';
 import { routeDoc } from '../../../gateway/rest/contracts.js';
 import type { RestDeps } from '../../../gateway/rest/deps.js';
 import { ok } from '../../../gateway/rest/envelope.js';
-import { enterMicroDeposits, microDepositLink, notMeLink, pressNotMe } from '../../banking-links.js';
+import { microDepositLink, notMeLink } from '../../banking-links.js';
+import { VENDOR_LINK_REFUSALS, VendorLinkTokenQuery } from '../../link-endpoints.js';
 import { downloadMicroDepositFile } from '../../micro-deposits.js';
 
 const TAGS = ['vendors'];
@@ -29,7 +24,6 @@ const ChangeParams = z.object({
   id: z.string().regex(/^\d+$/).describe('Vendor id'),
   changeId: z.string().describe('The change’s id'),
 });
-const TokenQuery = z.object({ token: z.string().max(2000).describe('The e-mail link’s token') });
 
 export function vendorVerificationRoutes(server: FastifyInstance, { app, actorOf }: RestDeps) {
   server.get<ChangeRoute>(
@@ -59,15 +53,13 @@ export function vendorVerificationRoutes(server: FastifyInstance, { app, actorOf
     },
   );
 
-  const linkDoc = (summary: string, data: z.ZodType, body?: z.ZodType) =>
+  const linkDoc = (summary: string, data: z.ZodType) =>
     routeDoc({
       summary,
-      description:
-        'No sign-in: the token is the credential. Refused: 403 for a link that is not valid, altered or expired; 409 when it can no longer act (its text says why); 429 past the links’ rate limits.',
+      description: VENDOR_LINK_REFUSALS,
       tags: TAGS,
       auth: false,
-      querystring: TokenQuery,
-      ...(body ? { body } : {}),
+      querystring: VendorLinkTokenQuery,
       data,
       errors: [403, 409, 429],
     });
@@ -83,19 +75,6 @@ export function vendorVerificationRoutes(server: FastifyInstance, { app, actorOf
     },
     async (req, reply) => ok(reply, await notMeLink(app, callOf(req))),
   );
-  server.post<LinkRoute>(
-    '/api/vendors/banking-links/not-me',
-    {
-      schema: linkDoc(
-        '"This was not me" pressed: the change is frozen (it can then only be rejected) and every ADMIN is alerted; pressed again, nothing more happens',
-        NotMeResult,
-      ),
-    },
-    async (req, reply) => {
-      const r = await pressNotMe(app, callOf(req));
-      return ok(reply, r, { message: r.message });
-    },
-  );
   server.get<LinkRoute>(
     '/api/vendors/banking-links/micro-deposits',
     {
@@ -105,19 +84,5 @@ export function vendorVerificationRoutes(server: FastifyInstance, { app, actorOf
       ),
     },
     async (req, reply) => ok(reply, await microDepositLink(app, callOf(req))),
-  );
-  server.post<LinkRoute & { Body: unknown }>(
-    '/api/vendors/banking-links/micro-deposits',
-    {
-      schema: linkDoc(
-        'Enter the two micro-deposits (either order, as the statement shows them): the right ones make the change live; a wrong pair takes one of three tries, and the last locks the check',
-        MicroDepositEntryResult,
-        MicroDepositEntryInput,
-      ),
-    },
-    async (req, reply) => {
-      const r = await enterMicroDeposits(app, callOf(req), req.body);
-      return ok(reply, r, { message: r.message });
-    },
   );
 }
