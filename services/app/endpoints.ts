@@ -91,6 +91,13 @@ export interface CommandEndpoint<Input = unknown, Result = unknown> {
   };
 }
 
+/** Most commands act on one record: the path's `:id` and the body, as their routes give them. */
+export interface WithId {
+  id: unknown;
+  body: unknown;
+}
+export const byId = (r: Pick<RestRequest, 'params' | 'body'>): WithId => ({ id: r.params.id, body: r.body });
+
 /**
  * Refusals a route answers in an envelope the spec gives it rather than the usual one: which errors,
  * their body, and how the OpenAPI document shows them.

@@ -13,7 +13,13 @@ import {
   RejectApprovalInput,
   UpdateApprovalInput,
 } from '../../schema/approvals/commands.js';
-import { declareCommand, type GraphQLInputDeclaration, withoutNulls } from '../app/endpoints.js';
+import {
+  byId,
+  declareCommand,
+  type GraphQLInputDeclaration,
+  type WithId,
+  withoutNulls,
+} from '../app/endpoints.js';
 import type { Actor } from '../auth/permissions.js';
 import { approveApproval } from './approve.js';
 import { bulkApproveApprovals, bulkRejectApprovals } from './bulk.js';
@@ -63,12 +69,6 @@ export const approvalInputs: GraphQLInputDeclaration[] = [
     },
   },
 ];
-
-type WithId = { id: unknown; body: unknown };
-const byId = (r: { params: Record<string, string>; body: unknown }): WithId => ({
-  id: r.params.id,
-  body: r.body,
-});
 
 export const approvalEndpoints = [
   declareCommand({

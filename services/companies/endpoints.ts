@@ -13,7 +13,13 @@ import {
   PaymentAccountInput,
 } from '../../schema/companies/commands.js';
 import { QbCredentialsInput, QbOAuthStartInput } from '../../schema/companies/quickbooks-commands.js';
-import { declareCommand, type GraphQLInputDeclaration, withoutNulls } from '../app/endpoints.js';
+import {
+  byId,
+  declareCommand,
+  type GraphQLInputDeclaration,
+  type WithId,
+  withoutNulls,
+} from '../app/endpoints.js';
 import { changeAssignments } from './assignments.js';
 import { createCompany } from './create.js';
 import { configureNacha } from './nacha.js';
@@ -83,11 +89,6 @@ export const companyInputs: GraphQLInputDeclaration[] = [
   },
 ];
 
-type WithId = { id: unknown; body: unknown };
-const byId = (r: { params: Record<string, string>; body: unknown }): WithId => ({
-  id: r.params.id,
-  body: r.body,
-});
 const idOnly = (r: { params: Record<string, string> }) => r.params.id;
 
 export const companyEndpoints = [

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { Manager } from '../../schema/managers/answers.js';
 import { LinkUserInput, ManagerInput } from '../../schema/managers/commands.js';
-import { declareCommand, type GraphQLInputDeclaration } from '../app/endpoints.js';
+import { byId, declareCommand, type GraphQLInputDeclaration, type WithId } from '../app/endpoints.js';
 import {
   createManager,
   deleteManager,
@@ -32,12 +32,6 @@ export const managerInputs: GraphQLInputDeclaration[] = [
     },
   },
 ];
-
-type WithId = { id: unknown; body: unknown };
-const byId = (r: { params: Record<string, string>; body: unknown }): WithId => ({
-  id: r.params.id,
-  body: r.body,
-});
 
 export const managerEndpoints = [
   declareCommand({

@@ -11,7 +11,13 @@ import {
   RegisterUserInput,
   UpdateUserInput,
 } from '../../schema/users/commands.js';
-import { declareCommand, type GraphQLInputDeclaration, withoutNulls } from '../app/endpoints.js';
+import {
+  byId,
+  declareCommand,
+  type GraphQLInputDeclaration,
+  type WithId,
+  withoutNulls,
+} from '../app/endpoints.js';
 import { changeOwnPassword, registerUser } from './auth.js';
 import {
   adminChangePassword,
@@ -69,12 +75,6 @@ export const userInputs: GraphQLInputDeclaration[] = [
     },
   },
 ];
-
-type WithId = { id: unknown; body: unknown };
-const byId = (r: { params: Record<string, string>; body: unknown }): WithId => ({
-  id: r.params.id,
-  body: r.body,
-});
 
 export const userEndpoints = [
   declareCommand({

@@ -11,7 +11,13 @@ import {
   BatchBankingInput,
   VendorSyncInput,
 } from '../../schema/vendors/commands.js';
-import { declareCommand, type GraphQLInputDeclaration, withoutNulls } from '../app/endpoints.js';
+import {
+  byId,
+  declareCommand,
+  type GraphQLInputDeclaration,
+  type WithId,
+  withoutNulls,
+} from '../app/endpoints.js';
 import { batchUpdateVendorBanking, clearVendorBanking, updateVendorBanking } from './banking.js';
 import { approveBankingChange, rejectBankingChange, setBankingControl } from './banking-changes.js';
 import { forgetVendor } from './forget.js';
@@ -39,12 +45,7 @@ export const vendorInputs: GraphQLInputDeclaration[] = [
   },
 ];
 
-type WithId = { id: unknown; body: unknown };
 type WithChange = { id: unknown; changeId: unknown; body: unknown };
-const byId = (r: { params: Record<string, string>; body: unknown }): WithId => ({
-  id: r.params.id,
-  body: r.body,
-});
 const byChange = (r: { params: Record<string, string>; body: unknown }): WithChange => ({
   id: r.params.id,
   changeId: r.params.changeId,
