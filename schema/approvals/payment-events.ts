@@ -78,6 +78,12 @@ export const NachaFileVendor = z.object({
   accountLast4: z.string(),
   billIds: z.array(z.string()),
   bills: z.array(NachaFileBill).optional(),
+  /**
+   * The entry's trace number (the ODFI's 8 digits + a 7-digit sequence never reused at that ODFI):
+   * the key the bank's returns and notifications of change name it by. Absent on older files, whose
+   * sequences restarted at 1 in every file.
+   */
+  traceNumber: z.string().regex(/^\d{15}$/).optional(),
 });
 
 /** A bill left out of the file: already paid in QuickBooks (balance 0), or its balance lower. */
