@@ -48,6 +48,8 @@ export interface VendorPaymentFileInput {
   effectiveDate: string;
   fileIdModifier: string;
   createdAt: Date;
+  /** The first entry's trace sequence, reserved at the ODFI (writer.ts); 1 when absent. */
+  firstTraceSequence?: number;
 }
 
 export interface PennyTestFileInput extends VendorPaymentFileInput {
@@ -68,6 +70,8 @@ export interface PaymentFile {
   /** The entry hash of the file control. */
   hash: number;
   serviceClassCode: 200 | 220;
+  /** Each entry's trace number, in order: the credits as given, then any offsetting debit. */
+  traceNumbers: string[];
 }
 
 /** File dates and names are in the Federal Reserve's time, Eastern. */
@@ -159,6 +163,7 @@ function build(
     fileCreationDate: created.day.slice(2),
     fileCreationTime: created.time,
     fileIdModifier: input.fileIdModifier,
+    firstTraceSequence: input.firstTraceSequence,
     immediateDestinationName: company.immediateDestinationName || company.bankName,
     immediateOriginName: company.immediateOriginName || company.companyName,
     batches: [
@@ -186,6 +191,7 @@ function build(
     totalDebitCents: totals.totalDebitCents,
     hash: totals.entryHash,
     serviceClassCode,
+    traceNumbers: totals.traceNumbers,
   };
 }
 

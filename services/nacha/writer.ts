@@ -70,6 +70,11 @@ export interface AchFileInput {
   immediateDestinationName?: string;
   immediateOriginName?: string;
   referenceCode?: string;
+  /**
+   * The first entry's trace sequence (7 digits after the ODFI's 8), the rest counting up from it: the
+   * caller reserves a range never used before at that ODFI, so a return names one entry only. 1 when absent.
+   */
+  firstTraceSequence?: number;
   batches: AchBatchInput[];
 }
 
@@ -83,6 +88,8 @@ export interface AchFileTotals {
   totalCreditCents: number;
   blockCount: number;
   lineCount: number;
+  /** Every entry's trace number (15 digits), in the file's order. */
+  traceNumbers: string[];
 }
 
 /** Letters folded by hand: NFKD leaves them whole. */
@@ -198,7 +205,11 @@ export function writeAchFileWithTotals(input: AchFileInput): { text: string; tot
   let fileCredit = 0;
   let fileEntryAddenda = 0;
   let entryCount = 0;
-  let trace = 0;
+  const firstTrace = input.firstTraceSequence ?? 1;
+  if (!Number.isInteger(firstTrace) || firstTrace < 1)
+    throw new AchWriteError('', 'firstTraceSequence', 'must be a whole number from 1');
+  let trace = firstTrace - 1;
+  const traceNumbers: string[] = [];
   for (let b = 0; b < input.batches.length; b++) {
     const batch = input.batches[b];
     const path = `batches[${b}]`;
@@ -260,6 +271,7 @@ export function writeAchFileWithTotals(input: AchFileInput): { text: string; tot
       const hasAddenda = addenda !== '' && addenda.trim() !== '';
       trace++;
       const seq = num(trace, 7, ep, 'traceNumber', 9_999_999);
+      traceNumbers.push(`${odfi}${seq}`);
       lines.push(
         `6${code}${rdfi}${ident(e.accountNumber, 17, ep, 'accountNumber', true)}${amount}${ident(e.identificationNumber ?? '', 15, ep, 'identificationNumber', false)}${required(e.individualName, 22, ep, 'individualName')}${alpha(e.discretionaryData ?? '', 2)}${hasAddenda ? '1' : '0'}${odfi}${seq}`,
       );
@@ -298,6 +310,7 @@ export function writeAchFileWithTotals(input: AchFileInput): { text: string; tot
       totalCreditCents: fileCredit,
       blockCount,
       lineCount: lines.length - 1,
+      traceNumbers,
     },
   };
 }

@@ -11,6 +11,7 @@ import {
   type AchFileInput,
   achText,
   writeAchFile,
+  writeAchFileWithTotals,
 } from './writer.js';
 
 const entry = (over: Partial<AchEntryInput> = {}): AchEntryInput => ({
@@ -70,6 +71,26 @@ describe('writeAchFile', () => {
       }),
     ]);
     expect(validateAchFile(text)).toEqual([]);
+  });
+
+  it('starts the trace sequence where the caller reserved it, and says every trace it wrote', () => {
+    const { text, totals } = writeAchFileWithTotals(
+      file({
+        firstTraceSequence: 9_999_998,
+        batches: [batch({ entries: [entry({ addenda: 'x' }), entry()] })],
+      }),
+    );
+    const traces = parseAchFile(text).batches[0].entries.map((e) => e.traceNumber);
+    expect(traces).toEqual(['231380109999998', '231380109999999']);
+    expect(totals.traceNumbers).toEqual(traces);
+    expect(validateAchFile(text)).toEqual([]);
+    // The sequence has 7 digits: a range past them is refused, never wrapped silently.
+    expect(() =>
+      writeAchFile(
+        file({ firstTraceSequence: 9_999_999, batches: [batch({ entries: [entry(), entry()] })] }),
+      ),
+    ).toThrow(AchWriteError);
+    expect(() => writeAchFile(file({ firstTraceSequence: 0 }))).toThrow(/firstTraceSequence/);
   });
 
   it('writes 94-character lines ending in \\n, padded with 9s to a multiple of ten, with its controls', () => {
