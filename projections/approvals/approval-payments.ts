@@ -10,6 +10,7 @@ export const PAYMENT_EVENT_TYPES = [
   'NachaFileGenerated',
   'NachaGenerationFailed',
   'PennyTestGenerated',
+  'ApprovalLinkIssued',
   'BankUploadConfirmed',
   'PaymentCompleted',
   'QbPaymentSyncStarted',
@@ -53,6 +54,10 @@ export const emptyPaymentColumns = (): ApprovalPaymentColumns => ({
   qb_sync_at: null,
   qb_sync_items: [],
   payment_job_problem: null,
+  payment_link_sent_at: null,
+  payment_link_expires_at: null,
+  bank_upload_reason: null,
+  payment_completed_reason: null,
 });
 
 export const PAYMENT_COLUMNS = Object.keys(emptyPaymentColumns()) as Array<keyof ApprovalPaymentColumns>;
@@ -82,7 +87,19 @@ export const PAYMENT_COLUMNS_SQL = `
   qb_sync_message text,
   qb_sync_at timestamptz,
   qb_sync_items jsonb NOT NULL DEFAULT '[]',
-  payment_job_problem jsonb`;
+  payment_job_problem jsonb,
+  payment_link_sent_at timestamptz,
+  payment_link_expires_at timestamptz,
+  bank_upload_reason text,
+  payment_completed_reason text`;
+
+/** The columns version 5 added: a table of version 4 serving until the rebuild's swap gets them, empty. */
+export const PAYMENT_LINK_COLUMNS_SQL = [
+  'payment_link_sent_at timestamptz',
+  'payment_link_expires_at timestamptz',
+  'bank_upload_reason text',
+  'payment_completed_reason text',
+];
 
 type Items = ApprovalPaymentColumns['qb_sync_items'];
 
@@ -118,10 +135,21 @@ export function evolvePaymentRow(row: ApprovalsTable, event: PaymentEvent): Appr
 function evolvePaymentColumns(row: ApprovalsTable, event: PaymentEvent): ApprovalsTable {
   const at = new Date(event.data.at);
   const r = { ...row, updated_at: at };
+  // The step's link: when it was last sent and until when it works; a step that moves on ends it.
+  const noLink = { payment_link_sent_at: null, payment_link_expires_at: null };
   switch (event.type) {
+    case 'ApprovalLinkIssued':
+      // One event per person of a sending, each valid from its own instant: the latest is the
+      // sending's last. Not a change of the approval itself (updated_at stays).
+      return {
+        ...row,
+        payment_link_sent_at: at,
+        payment_link_expires_at: new Date(event.data.expiresAt),
+      };
     case 'NachaGenerationRequested':
       return {
         ...r,
+        ...noLink,
         status: 'NACHA_PENDING',
         nacha_status: 'REQUESTED',
         nacha_version: event.data.version,
@@ -131,6 +159,7 @@ function evolvePaymentColumns(row: ApprovalsTable, event: PaymentEvent): Approva
       const d = event.data;
       return {
         ...r,
+        ...noLink,
         status: 'NACHA_GENERATED',
         nacha_status: 'GENERATED',
         nacha_file_id: d.fileId,
@@ -160,9 +189,22 @@ function evolvePaymentColumns(row: ApprovalsTable, event: PaymentEvent): Approva
       };
     }
     case 'BankUploadConfirmed':
-      return { ...r, status: 'BANK_UPLOADED', bank_uploaded_at: at };
+      return {
+        ...r,
+        ...noLink,
+        status: 'BANK_UPLOADED',
+        bank_uploaded_at: at,
+        bank_upload_reason: event.data.reason ?? null,
+      };
     case 'PaymentCompleted':
-      return { ...r, status: 'PAYMENT_COMPLETED', payment_completed_at: at, qb_sync_status: 'PENDING' };
+      return {
+        ...r,
+        ...noLink,
+        status: 'PAYMENT_COMPLETED',
+        payment_completed_at: at,
+        payment_completed_reason: event.data.reason ?? null,
+        qb_sync_status: 'PENDING',
+      };
     case 'QbPaymentSyncStarted':
       return { ...r, qb_sync_status: 'SYNCING', qb_sync_at: at, qb_sync_message: null };
     case 'QbBillPaid':

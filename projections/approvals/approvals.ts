@@ -20,6 +20,7 @@ import {
   PAYMENT_COLUMNS,
   PAYMENT_COLUMNS_SQL,
   PAYMENT_EVENT_TYPES,
+  PAYMENT_LINK_COLUMNS_SQL,
   PAYMENT_STATUS_EVENTS,
 } from './approval-payments.js';
 import { PAYMENT_HELD } from './payment-problems.js';
@@ -66,8 +67,9 @@ const total = (bills: readonly BillSnapshot[]) =>
 export const approvalsProjection: Projection<ApprovalReadTables> = {
   name: 'approvals',
   // 2: the payment columns; 3: a payment job's failure (payment_job_problem); 4: the bills' vendors
-  // (vendor_qb_ids), vendors a file held out kept in nacha_problems, and held rows indexed with them.
-  version: 4,
+  // (vendor_qb_ids), vendors a file held out kept in nacha_problems, and held rows indexed with them;
+  // 5: the step's link (sent, expires) and the reasons of steps confirmed in the app.
+  version: 5,
   tables: ['approvals', 'approval_counts'],
   handles: HANDLES,
   async setup(db, schema) {
@@ -110,6 +112,10 @@ export const approvalsProjection: Projection<ApprovalReadTables> = {
     await sql`ALTER TABLE ${sql.id(schema, 'approvals')} ADD COLUMN IF NOT EXISTS vendor_qb_ids text[] NOT NULL DEFAULT '{}'`.execute(
       db,
     );
+    for (const column of PAYMENT_LINK_COLUMNS_SQL)
+      await sql`ALTER TABLE ${sql.id(schema, 'approvals')} ADD COLUMN IF NOT EXISTS ${sql.raw(column)}`.execute(
+        db,
+      );
     // The list: newest first within the filters (status, company, priority); deleted rows never show.
     const index = async (name: string, columns: string) =>
       sql`CREATE INDEX IF NOT EXISTS ${sql.id(`approvals_${name}_idx`)} ON ${sql.id(schema, 'approvals')} ${sql.raw(columns)} WHERE NOT deleted`.execute(
@@ -283,6 +289,7 @@ export function evolveApprovalRow(row: Row | undefined, event: ApprovalEvent): R
     case 'NachaFileGenerated':
     case 'NachaGenerationFailed':
     case 'PennyTestGenerated':
+    case 'ApprovalLinkIssued':
     case 'BankUploadConfirmed':
     case 'PaymentCompleted':
     case 'QbPaymentSyncStarted':

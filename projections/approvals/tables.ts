@@ -37,6 +37,12 @@ export interface ApprovalPaymentColumns {
   qb_sync_items: Array<z.infer<typeof QbSyncDetailItem>>;
   /** A payment job that failed for good, until its step goes through (PaymentJobFailed). */
   payment_job_problem: { job: PaymentJob; jobId: string; queue: string; reason: string; at: string } | null;
+  /** The current step's e-mail link: when it was last sent, and when that sending's links expire. */
+  payment_link_sent_at: Date | null;
+  payment_link_expires_at: Date | null;
+  /** Why staff confirmed the step in the app (null: by a link, or before reasons were asked for). */
+  bank_upload_reason: string | null;
+  payment_completed_reason: string | null;
 }
 
 export interface ApprovalsTable extends ApprovalPaymentColumns {

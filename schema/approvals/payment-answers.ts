@@ -102,6 +102,22 @@ export const PaymentFields = z.object({
     .array(PaymentPrerequisite)
     .nullable()
     .describe('Detail only (null in lists): what the payment still needs, checked before money moves'),
+  paymentLinkSentAt: z
+    .string()
+    .nullable()
+    .describe('When the current step’s e-mail link was last sent (null: none sent for this step)'),
+  paymentLinkExpiresAt: z
+    .string()
+    .nullable()
+    .describe('When the last-sent link of the current step stops working; after it, send the link again'),
+  bankUploadReason: z
+    .string()
+    .nullable()
+    .describe('Why staff confirmed the bank upload in the app (null: confirmed by its e-mail link)'),
+  paymentCompletedReason: z
+    .string()
+    .nullable()
+    .describe('Why staff confirmed the payment in the app (null: confirmed by its e-mail link)'),
 });
 
 /** POST /approvals/{id}/generate-penny-test */

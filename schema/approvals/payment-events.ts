@@ -83,7 +83,10 @@ export const NachaFileVendor = z.object({
    * the key the bank's returns and notifications of change name it by. Absent on older files, whose
    * sequences restarted at 1 in every file.
    */
-  traceNumber: z.string().regex(/^\d{15}$/).optional(),
+  traceNumber: z
+    .string()
+    .regex(/^\d{15}$/)
+    .optional(),
 });
 
 /** A bill left out of the file: already paid in QuickBooks (balance 0), or its balance lower. */
@@ -122,11 +125,16 @@ const STEP_DONE: Readonly<Record<string, readonly PaymentJob[]>> = {
 export const jobStepDone = (eventType: string, job: PaymentJob) =>
   STEP_DONE[eventType]?.includes(job) ?? false;
 
-/** Who confirmed: a signed-in staff member, or the recipient of an e-mail link (sealed). */
+/**
+ * Who confirmed: a signed-in staff member, or the recipient of an e-mail link (sealed). `reason`: why
+ * staff confirmed in the app instead of the link's recipients (absent on a link's confirmation, and
+ * on confirmations recorded before it was asked for).
+ */
 const confirmedBy = {
   byUserId: userId.nullable(),
   linkId: z.string().nullable(),
   recipient: z.string().nullable(),
+  reason: z.string().optional(),
 };
 
 export const paymentEvents = {
@@ -220,6 +228,24 @@ export const paymentEvents = {
       fileVersion: z.number().int().positive(),
       recipient: z.string(),
       expiresAt: z.string(),
+      at: z.string(),
+    }),
+  },
+  /**
+   * Staff asked for the current step's link to be sent again (a link lapsed, the signing key changed,
+   * a mail went astray): the `payment-mail` process manager issues fresh links to the manager and the
+   * recipients of that moment. `recipientCount`: how many there were when it was asked.
+   */
+  PaymentLinkResendRequested: {
+    version: 1,
+    schema: z.object({
+      approvalId,
+      companyId,
+      action: LinkAction,
+      fileVersion: z.number().int().positive(),
+      recipientCount: z.number().int().positive(),
+      byUserId: userId,
+      reason: z.string(),
       at: z.string(),
     }),
   },

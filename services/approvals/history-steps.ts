@@ -71,9 +71,10 @@ const isPaymentEvent = (e: ApprovalEvent): e is Extract<ApprovalEvent, PaymentEv
 function textOf(
   e: ApprovalEvent,
   before: ApprovalState,
-  managers: HistoryNames['managers'],
+  names: HistoryNames,
   erased: readonly string[],
 ): StepText {
+  const { managers } = names;
   const manager = (id: number) => managers.get(id) ?? null;
   switch (e.type) {
     case 'ApprovalCreated': {
@@ -146,7 +147,7 @@ function textOf(
     default: {
       // Any other type spread into the approval's events (the audit export) is told by name elsewhere.
       if (!isPaymentEvent(e)) return text(e.type, null);
-      const p = paymentStep(e, erased);
+      const p = paymentStep(e, erased, (id) => names.users.get(id) ?? `User #${id}`);
       return text(p.action, p.details, {
         amount: p.amount,
         linkRecipient: p.actorName,
@@ -289,7 +290,7 @@ export function approvalSteps(events: readonly StoredEvent[], names: HistoryName
     let changes: HistoryChange[] = [];
     if (stored.type === AUDIT_EXPORTED) line = auditExportText();
     else if (e) {
-      line = textOf(e, state, names.managers, erased);
+      line = textOf(e, state, names, erased);
       const before = fieldsOf(state, names.managers, recipientsErased);
       state = approvalDecider.evolve(state, e);
       if (e.type === 'ApprovalCreated' || e.type === 'ApprovalRecipientsUpdated')

@@ -4,8 +4,9 @@
 //   QuickBooks bill payments (start-qb-sync), and each run pays its bills (pay-bills).
 // - `payment-mail` (queue `payment-mail`, from the moment it is first deployed: e-mails must not fire
 //   for years of history): the manager hears of a new approval (notify-manager), a file ready sends
-//   the bank-upload links, a bank upload the payment-completed links (send-links), a payment tells
-//   the stakeholders (notify-completed).
+//   the bank-upload links, a bank upload the payment-completed links (send-links), staff asking to
+//   send the current step's link again fresh links for it (send-links), a payment tells the
+//   stakeholders (notify-completed).
 // Job ids derive from the event and the process manager's own name, so they never collide with the
 // approvals' reactions and a replayed event enqueues nothing twice. Each job reports back with a
 // command whose id is the job id (appended once however often it runs).
@@ -94,6 +95,7 @@ export const paymentMailProcessManager: ProcessManager = {
     'ApprovalCreated',
     'NachaFileGenerated',
     'BankUploadConfirmed',
+    'PaymentLinkResendRequested',
     'PaymentCompleted',
     'PaymentJobFailed',
   ],
@@ -114,6 +116,16 @@ export const paymentMailProcessManager: ProcessManager = {
         ];
       case 'BankUploadConfirmed':
         return [job('send-links', { approvalId: event.data.approvalId, action: 'payment-completed' })];
+      case 'PaymentLinkResendRequested':
+        // The job id derives from this event: its links' ids and its mails' keys are new (a fresh link
+        // for each person), and the same for every run of this one request (each mailed once).
+        return [
+          job('send-links', {
+            approvalId: event.data.approvalId,
+            action: event.data.action,
+            fileVersion: event.data.fileVersion,
+          }),
+        ];
       case 'PaymentCompleted':
         return [job('notify-completed', { approvalId: event.data.approvalId })];
       case 'PaymentJobFailed':

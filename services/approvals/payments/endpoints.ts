@@ -1,10 +1,11 @@
 // The payment half's commands staff use signed in, each declared once (services/app/endpoints.ts):
-// regenerate the NACHA file, approve changed banking again, a penny test, retry the QuickBooks sync.
-// Each answers with the message to show, which says what really happened.
+// regenerate the NACHA file, approve changed banking again, a penny test, retry the QuickBooks sync,
+// send the current step's link again and confirm the step in the app. Each answers with the message
+// to show, which says what really happened.
 import { z } from 'zod';
 import { Approval } from '../../../schema/approvals/answers.js';
 import { PennyTestResult } from '../../../schema/approvals/payment-answers.js';
-import { declareCommand } from '../../app/endpoints.js';
+import { declareCommand, type WithId, byId as withBody } from '../../app/endpoints.js';
 import type { Actor } from '../../auth/permissions.js';
 import { approveBankingAgain } from '../approve-again.js';
 import type { ApprovalDto } from '../rows.js';
@@ -17,6 +18,13 @@ import {
 import { regenerateNacha } from './nacha-actions.js';
 import { generatePennyTest } from './penny-test.js';
 import { retryQbSync } from './retry-qb-sync.js';
+import { confirmPaymentStep, resendPaymentLink } from './step-actions.js';
+import {
+  ConfirmPaymentStepInput,
+  ResendPaymentLinkInput,
+  STEP_REASON_MAX,
+  STEP_REASON_MIN,
+} from './step-reason.js';
 
 const A = '/api/bill-approval/approvals';
 const TAGS = ['approvals'];
@@ -139,6 +147,76 @@ export const paymentEndpoints = [
       returns: 'QbSyncRetryResult!',
       description:
         'Pays in QuickBooks the bills of a PAYMENT_COMPLETED approval not yet paid there (RetryQbSync); refused before the payment is completed, while a run is going, and once every bill is paid',
+    },
+  }),
+  declareCommand({
+    name: 'ResendPaymentLink',
+    permission: 'approvals.write',
+    scope: IN_SCOPE,
+    run: (app, actor, { id, body }: WithId) => resendPaymentLink(app, actor, id, body),
+    rest: {
+      method: 'POST',
+      path: `${A}/:id/links/resend`,
+      input: withBody,
+      answer: rest.answer,
+      message: rest.message,
+      doc: {
+        summary: 'Send the current payment step’s e-mail link again, with a reason (ResendPaymentLink)',
+        description: `Fresh links (new ids, a new expiry) for the step the approval waits on — the bank upload at NACHA_GENERATED, the payment at BANK_UPLOADED — to its manager and recipients now, mailed by a job; the reason (${STEP_REASON_MIN}–${STEP_REASON_MAX} characters) is kept in the history. The step's earlier links keep working until they expire. Refused (409) from any other status, and when the approval has neither a manager with an e-mail address nor recipients (confirm the step in the app instead, or add a recipient).`,
+        tags: TAGS,
+        params,
+        body: ResendPaymentLinkInput,
+        data: Approval,
+        errors: [400, 403, 404, 409],
+      },
+    },
+    graphql: {
+      name: 'resendPaymentLink',
+      args: { id: 'String!', reason: 'String!' },
+      returns: 'PaymentStepResult!',
+      input: (args) => ({ id: args.id, body: { reason: args.reason } }),
+      description:
+        'Sends the current payment step’s e-mail link again (ResendPaymentLink) to the manager and recipients, with a reason; refused outside NACHA_GENERATED and BANK_UPLOADED, and when there is nobody to send to',
+    },
+  }),
+  declareCommand({
+    name: 'ConfirmPaymentStep',
+    permission: 'approvals.write',
+    scope: IN_SCOPE,
+    run: (app, actor, { id, body }: WithId) => confirmPaymentStep(app, actor, id, body),
+    rest: {
+      method: 'POST',
+      path: `${A}/:id/confirm-step`,
+      input: withBody,
+      answer: rest.answer,
+      message: rest.message,
+      doc: {
+        summary: 'Confirm the current payment step in the app, with a reason (ConfirmPaymentStep)',
+        description: `Staff confirm in place of the e-mail link's recipients: the bank upload at NACHA_GENERATED (MarkBankUploaded), the payment at BANK_UPLOADED (MarkPaymentCompleted). The reason (${STEP_REASON_MIN}–${STEP_REASON_MAX} characters) is recorded on the confirmation and shown in the history and on the detail. \`action\` (bank-uploaded, payment-completed), when given, names the step the caller saw: refused (409) if that step is already past. Refused (409) from any other status.`,
+        tags: TAGS,
+        params,
+        body: ConfirmPaymentStepInput,
+        data: Approval,
+        errors: [400, 403, 404, 409],
+      },
+    },
+    graphql: {
+      name: 'confirmPaymentStep',
+      args: {
+        id: 'String!',
+        reason: 'String!',
+        action: {
+          type: 'String',
+          description: 'The step the caller saw: bank-uploaded or payment-completed',
+        },
+      },
+      returns: 'PaymentStepResult!',
+      input: (args) => ({
+        id: args.id,
+        body: { reason: args.reason, ...(args.action == null ? {} : { action: args.action }) },
+      }),
+      description:
+        'Confirms the current payment step in the app (ConfirmPaymentStep: the bank upload at NACHA_GENERATED, the payment at BANK_UPLOADED) with a reason, in place of the e-mail link',
     },
   }),
 ];

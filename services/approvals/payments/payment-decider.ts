@@ -13,6 +13,7 @@ import type {
 } from '../../../schema/approvals/payment-events.js';
 import { DomainError } from '../../shared/domain-errors.js';
 import { billsAtTheBank, type PaymentSlice } from './payment-state.js';
+import { REASON_LENGTH, reasonFits } from './step-reason.js';
 
 export {
   billsAtTheBank,
@@ -28,13 +29,16 @@ export {
 /**
  * A signed-in staff member, or an e-mail link whose signature the caller has checked. `manager` is
  * the address of the approval's manager now (null: none, or none with an address), which the caller
- * reads: the approval holds only the manager's id.
+ * reads: the approval holds only the manager's id. `reason`: why staff confirm in place of the
+ * link's recipients; the app's confirmation always gives one (step-actions.ts), the demo seeding
+ * does not.
  */
 export type Confirmer =
-  | { byUserId: number; link: null }
+  | { byUserId: number; link: null; reason?: string }
   | {
       byUserId: number | null;
       link: { linkId: string; recipient: string; manager: string | null };
+      reason?: undefined;
     };
 
 export type PaymentCommand =
@@ -89,6 +93,11 @@ export type PaymentCommand =
       expiresAt: string;
       now: string;
     }
+  /**
+   * Staff send the current step's link again. `recipientCount`: the manager and recipients with an
+   * address now (the caller reads them), to whom the fresh links will go.
+   */
+  | { type: 'ResendPaymentLink'; byUserId: number; reason: string; recipientCount: number; now: string }
   | ({ type: 'MarkBankUploaded'; now: string } & Confirmer)
   | ({ type: 'MarkPaymentCompleted'; now: string } & Confirmer)
   | { type: 'StartQbSync'; retry: boolean; byUserId: number | null; now: string }
@@ -168,11 +177,25 @@ function checkLink(
     );
 }
 
-const confirmedBy = (c: Confirmer) => ({
-  byUserId: c.byUserId,
-  linkId: c.link?.linkId ?? null,
-  recipient: c.link?.recipient ?? null,
-});
+const confirmedBy = (c: Confirmer) => {
+  if (c.link === null && c.reason !== undefined && !reasonFits(c.reason))
+    throw new DomainError('VALIDATION', REASON_LENGTH);
+  return {
+    byUserId: c.byUserId,
+    linkId: c.link?.linkId ?? null,
+    recipient: c.link?.recipient ?? null,
+    ...(c.link === null && c.reason !== undefined ? { reason: c.reason } : {}),
+  };
+};
+
+/** The step whose link a status waits on. */
+export const STEP_OF_STATUS: Partial<Record<ApprovalStatus, LinkAction>> = {
+  NACHA_GENERATED: 'bank-uploaded',
+  BANK_UPLOADED: 'payment-completed',
+};
+
+export const NOBODY_TO_SEND =
+  'Nobody to send the link to: this approval has neither a manager with an e-mail address nor recipients. Confirm the step in the app with a reason, or add a recipient and send the link again.';
 
 export function decidePayment(command: PaymentCommand, state: PaymentSlice): PaymentEvent[] {
   const { approvalId, companyId, status, payment } = state;
@@ -325,6 +348,33 @@ export function decidePayment(command: PaymentCommand, state: PaymentSlice): Pay
             fileVersion: payment.nachaVersion,
             recipient: command.recipient,
             expiresAt: command.expiresAt,
+            at,
+          },
+        },
+      ];
+    }
+    case 'ResendPaymentLink': {
+      const action = status ? STEP_OF_STATUS[status] : undefined;
+      if (!action)
+        throw new DomainError(
+          'CONFLICT',
+          `Cannot send a payment link again for an approval with status ${status}: links wait on NACHA Generated (the bank upload) and Bank Uploaded (the payment)`,
+        );
+      if (!reasonFits(command.reason)) throw new DomainError('VALIDATION', REASON_LENGTH);
+      if (command.recipientCount < 1) throw new DomainError('CONFLICT', NOBODY_TO_SEND);
+      // The step's earlier links stay good until their own expiry: someone may be on the confirmation
+      // page already, and the fresh link is only another way to the same step (one press confirms it).
+      return [
+        {
+          type: 'PaymentLinkResendRequested',
+          data: {
+            approvalId,
+            companyId,
+            action,
+            fileVersion: payment.nachaVersion,
+            recipientCount: command.recipientCount,
+            byUserId: command.byUserId,
+            reason: command.reason,
             at,
           },
         },

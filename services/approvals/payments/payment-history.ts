@@ -48,8 +48,26 @@ export const PAYMENT_JOB_WORDS: Record<PaymentJob, string> = {
 export const nachaFileUrl = (approvalId: string, fileId: string) =>
   `/api/bill-approval/approvals/${approvalId}/nacha-files/${fileId}`;
 
-/** `erased`: the event's personal fields whose subject was forgotten (the store names them). */
-export function paymentStep(e: PaymentEvent, erased: readonly string[] = []): PaymentStep {
+const STEP_LINK: Record<'bank-uploaded' | 'payment-completed', string> = {
+  'bank-uploaded': 'Bank upload link',
+  'payment-completed': 'Payment completed link',
+};
+
+/**
+ * `erased`: the event's personal fields whose subject was forgotten (the store names them);
+ * `userName`: a staff member's name by id, for the steps staff took in place of a link's recipient.
+ */
+export function paymentStep(
+  e: PaymentEvent,
+  erased: readonly string[] = [],
+  userName: (id: number) => string = (id) => `User #${id}`,
+): PaymentStep {
+  // Confirmed by staff in the app, with their reason, in place of the link's recipients.
+  const inApp = (d: { byUserId: number | null; linkId: string | null; reason?: string }) =>
+    !d.linkId && d.byUserId !== null && d.reason !== undefined
+      ? `Confirmed in the app by ${userName(d.byUserId)}: ${d.reason}`
+      : null;
+  const joined = (...parts: Array<string | null>) => parts.filter(Boolean).join('. ') || null;
   const recipient = (r: string | null) => (erased.includes('recipient') ? ERASED : r);
   const linkActor = (d: { linkId: string | null; recipient: string | null }) =>
     d.linkId ? `${recipient(d.recipient) ?? 'A recipient'} (e-mail link)` : null;
@@ -106,15 +124,25 @@ export function paymentStep(e: PaymentEvent, erased: readonly string[] = []): Pa
       );
     case 'ApprovalLinkIssued':
       return s(
-        e.data.action === 'bank-uploaded' ? 'Bank upload link sent' : 'Payment completed link sent',
+        `${STEP_LINK[e.data.action]} sent`,
         `To ${recipient(e.data.recipient)}, valid until ${e.data.expiresAt.slice(0, 10)}`,
       );
+    case 'PaymentLinkResendRequested':
+      return s(
+        `${STEP_LINK[e.data.action]} sent again`,
+        `Asked by ${userName(e.data.byUserId)} for ${counted(e.data.recipientCount, 'person', 'people')}: ${e.data.reason}`,
+        { reason: e.data.reason },
+      );
     case 'BankUploadConfirmed':
-      return s('Bank upload confirmed', `NACHA file version ${e.data.fileVersion}`, {
+      return s('Bank upload confirmed', joined(`NACHA file version ${e.data.fileVersion}`, inApp(e.data)), {
         actorName: linkActor(e.data),
+        reason: e.data.reason ?? null,
       });
     case 'PaymentCompleted':
-      return s('Payment completed', null, { actorName: linkActor(e.data) });
+      return s('Payment completed', inApp(e.data), {
+        actorName: linkActor(e.data),
+        reason: e.data.reason ?? null,
+      });
     case 'QbPaymentSyncStarted':
       return s(
         e.data.attempt === 1 ? 'QuickBooks payment sync started' : 'QuickBooks payment sync retried',

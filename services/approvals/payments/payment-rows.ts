@@ -36,6 +36,10 @@ export const PAYMENT_SELECT = [
   'a.qb_sync_at',
   'a.qb_sync_items',
   'a.payment_job_problem',
+  'a.payment_link_sent_at',
+  'a.payment_link_expires_at',
+  'a.bank_upload_reason',
+  'a.payment_completed_reason',
 ] as const;
 
 type PaymentRow = {
@@ -71,6 +75,10 @@ type PaymentRow = {
     reason: string;
     at: string;
   } | null;
+  payment_link_sent_at: Date | null;
+  payment_link_expires_at: Date | null;
+  bank_upload_reason: string | null;
+  payment_completed_reason: string | null;
 };
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -108,6 +116,10 @@ export function paymentFields(r: PaymentRow): z.infer<typeof PaymentFields> {
     qbPaymentSyncItems: items,
     paymentProblem: paymentProblem(r),
     paymentPrerequisites: null,
+    paymentLinkSentAt: iso(r.payment_link_sent_at),
+    paymentLinkExpiresAt: iso(r.payment_link_expires_at),
+    bankUploadReason: r.bank_upload_reason,
+    paymentCompletedReason: r.payment_completed_reason,
   };
 }
 

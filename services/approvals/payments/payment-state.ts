@@ -137,6 +137,7 @@ function evolvePaymentStep<S extends PaymentSlice>(state: S, event: PaymentEvent
     case 'NachaGenerationFailed':
       return { ...state, payment: { ...p, nacha: 'FAILED', problems: event.data.problems } };
     case 'NachaFileDownloaded':
+    case 'PaymentLinkResendRequested':
       return state;
     case 'PennyTestGenerated': {
       const d = event.data;

@@ -28,3 +28,11 @@ builder.objectRef<{ approval: ApprovalDto; message: string }>('QbSyncRetryResult
     message: t.exposeString('message'),
   }),
 });
+
+/** Send the link again, or confirm the step in the app: the approval as it is now and what happened. */
+builder.objectRef<{ approval: ApprovalDto; message: string }>('PaymentStepResult').implement({
+  fields: (t) => ({
+    approval: t.field({ type: ApprovalRef, resolve: (r) => r.approval }),
+    message: t.exposeString('message'),
+  }),
+});
