@@ -1,23 +1,20 @@
 // The bank's return and NOC files: moov-io/ach's accepted files read with its counts and totals, its
 // refused files refused naming line and field, and hand-built files breaking one rule each.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { type InboundFile, parseInboundFile } from './inbound.js';
 import { routingCheckDigit } from './records.js';
 
-// moov-io/ach's return and NOC test files, unchanged: in the repository beside the other ACH fixtures
-// once copied there, else in the shared folder beside the clone. Neither present fails the tests.
+// moov-io/ach's return and NOC test files, copied unchanged beside the other ACH fixtures (with
+// moov-io/ach's licence and notice).
 const HERE = path.dirname(fileURLToPath(import.meta.url));
-const FIXTURES = [
-  path.resolve(HERE, '../../test/fixtures/ach/returns'),
-  path.resolve(HERE, '../../../shared/fixtures/ach/returns'),
-].find((dir) => existsSync(path.join(dir, 'README.md')));
-const read = (dir: string, file: string) => readFileSync(path.join(FIXTURES ?? '', dir, file), 'utf8');
+const FIXTURES = path.resolve(HERE, '../../test/fixtures/ach/returns');
+const read = (dir: string, file: string) => readFileSync(path.join(FIXTURES, dir, file), 'utf8');
 
 function verdicts() {
-  const rows = readFileSync(path.join(FIXTURES ?? '', 'README.md'), 'utf8')
+  const rows = readFileSync(path.join(FIXTURES, 'README.md'), 'utf8')
     .split('\n')
     .filter((l) => /^\| (valid|invalid)\//.test(l));
   return rows.map((l) => {
@@ -52,9 +49,8 @@ const entriesOf = (f: InboundFile) => [...f.returns, ...f.corrections, ...f.refu
 
 describe('the return fixtures', () => {
   it('are found, with a verdict for every file and a file for every verdict', () => {
-    expect(FIXTURES, 'test/fixtures/ach/returns or ../shared/fixtures/ach/returns').toBeDefined();
-    expect(valid.map((v) => v.file).sort()).toEqual(readdirSync(path.join(FIXTURES!, 'valid')).sort());
-    expect(invalid.map((v) => v.file).sort()).toEqual(readdirSync(path.join(FIXTURES!, 'invalid')).sort());
+    expect(valid.map((v) => v.file).sort()).toEqual(readdirSync(path.join(FIXTURES, 'valid')).sort());
+    expect(invalid.map((v) => v.file).sort()).toEqual(readdirSync(path.join(FIXTURES, 'invalid')).sort());
     expect(valid).toHaveLength(3);
     expect(invalid).toHaveLength(3);
   });
