@@ -1,7 +1,7 @@
 // The payment half of an approval: the fields the NACHA, penny-test and sync cards read, as a
 // fragment of the schema (ApprovalPaymentFields; PaymentView is its answer), the staff's writes as
-// mutations (regenerateNacha, generatePennyTest, retryQbSync; lib/cache-rules.ts re-reads the approval
-// after each), the stored files' downloads, and the e-mail link's token check and payment-completed
+// mutations (regenerateNacha, generatePennyTest, retryQbSync, resendPaymentLink, confirmPaymentStep;
+// lib/cache-rules.ts re-reads the approval after each, or every active query when it has no line), the stored files' downloads, and the e-mail link's token check and payment-completed
 // call of /approvals/{id}/confirm. Files and the link's calls stay plain HTTP on the REST paths.
 import { api } from '../../../lib/api-client';
 import { graphql, type ResultOf } from '../../../lib/graphql';
@@ -61,6 +61,10 @@ export const ApprovalPaymentFields = graphql(`
     pennyTestFileUrl
     bankUploadedAt
     paymentCompletedAt
+    paymentLinkSentAt
+    paymentLinkExpiresAt
+    bankUploadReason
+    paymentCompletedReason
     qbPaymentSyncStatus
     qbPaymentSyncMessage
     qbPaymentSyncAt
@@ -140,6 +144,39 @@ export const GeneratePennyTest = graphql(`
 export const RetryQbSync = graphql(`
   mutation RetryQbSync($id: String!) {
     retryQbSync(id: $id) {
+      message
+      approval {
+        id
+        status
+      }
+    }
+  }
+`);
+
+/**
+ * ResendPaymentLink: fresh links for the step the approval waits on, to its manager and recipients,
+ * with a reason; the server's message says to how many people ("Link sent again to 2 people").
+ */
+export const ResendPaymentLink = graphql(`
+  mutation ResendPaymentLink($id: String!, $reason: String!) {
+    resendPaymentLink(id: $id, reason: $reason) {
+      message
+      approval {
+        id
+        status
+      }
+    }
+  }
+`);
+
+/**
+ * ConfirmPaymentStep: staff confirm the step in place of the link's recipients, with a reason;
+ * `action` is the step the viewer saw, so a step already past is refused rather than the next one
+ * confirmed.
+ */
+export const ConfirmPaymentStep = graphql(`
+  mutation ConfirmPaymentStep($id: String!, $reason: String!, $action: String) {
+    confirmPaymentStep(id: $id, reason: $reason, action: $action) {
       message
       approval {
         id

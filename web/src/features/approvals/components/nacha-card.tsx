@@ -1,6 +1,7 @@
 // NACHA Information: the current file's batch number, name, time and processing
 // status, its download, Regenerate for staff, what to fix while a generation waits on a fix, the
-// earlier versions with their downloads, and the penny test. Shown by nachaCardShown. The downloads
+// earlier versions with their downloads, the current step's e-mail link (sent again or the step
+// confirmed in the app by staff: payment-link-actions.tsx), and the penny test. Shown by nachaCardShown. The downloads
 // are offered only to the roles that may download the files; Regenerate shows disabled, saying why,
 // once the file is at the bank.
 import { Download, RefreshCw } from 'lucide-react';
@@ -14,6 +15,7 @@ import { formatCurrency } from '../../../lib/utils';
 import { downloadNachaFile, type PaymentView, RegenerateNacha } from '../api/payments';
 import { formatDate, formatDateTime, regenerateBlockedReason } from '../utils/approval-rules';
 import { nachaCardShown } from '../utils/payment-rules';
+import { PaymentLinkActions } from './payment-link-actions';
 import { PennyTest } from './penny-test';
 
 const PROCESSING: Record<string, { label: string; className: string }> = {
@@ -192,6 +194,8 @@ export function NachaCard({
             {atBank}
           </p>
         ) : null}
+
+        <PaymentLinkActions payment={p} canManage={canManage} />
 
         {earlier.length > 0 ? (
           <div className="grid gap-2">
