@@ -1,12 +1,15 @@
 // `npm start`: the whole product on embedded defaults. Local Postgres and Redis on loopback
 // (installed from Debian's packages when missing), an SMTP catcher with a web inbox, the web app
-// built when needed, the QuickBooks simulator, all roles in one process, the first admin and demo
-// data (users, managers, companies connected to the simulator). Prints where to go.
+// built when needed, the QuickBooks simulator, the bank's SFTP sandbox, all roles in one process,
+// the first admin and demo data (users, managers, companies connected to the simulator). Prints
+// where to go.
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { startApp } from '../services/main.js';
 import { ConfigError, loadConfig } from '../services/shared/config.js';
+import { DEMO_ODFI_ROUTING, demoBankRules, demoBankUsers } from './bank-sandbox/demo.js';
+import { startBankSandbox } from './bank-sandbox/server.js';
 import { localSecrets } from './local-secrets.js';
 import { ensureDatabase, ensureLocalServices, localSocketUrl, ROOT, withDatabase } from './local-services.js';
 import { startQboSandbox } from './qbo-sandbox/server.js';
@@ -69,6 +72,16 @@ async function main() {
         // Grants, tokens, bills and payments outlive a restart, as at Intuit.
         stateFile: path.join(ROOT, '.local', 'qbo-sandbox.json'),
       });
+  // The company's bank (ODFI): NACHA files go up over SFTP, acknowledgements, returns and NOCs come
+  // back; its users, rules, received files and owed answers are kept in .local/bank-sandbox.
+  const bank = await startBankSandbox({
+    stateDir: path.join(ROOT, '.local', 'bank-sandbox'),
+    sftpPort: Number(process.env.BILLFLOW_BANK_SFTP_PORT ?? 4022),
+    hooksPort: Number(process.env.BILLFLOW_BANK_HOOKS_PORT ?? 4023),
+    host: '127.0.0.1',
+    users: demoBankUsers,
+    rules: demoBankRules,
+  });
   ensureWebBuild();
 
   const config = loadConfig({
@@ -100,6 +113,7 @@ async function main() {
     sandbox
       ? `  QuickBooks simulator: ${sandbox.url}  (app ${demoApp.clientId} / ${demoApp.clientSecret})`
       : `  QuickBooks:           ${config.QBO_OAUTH_BASE}`,
+    `  Bank sandbox (SFTP): sftp://127.0.0.1:${bank.sftpPort}  (ODFI ${DEMO_ODFI_ROUTING}, user ${demoBankUsers[0].username} / ${demoBankUsers[0].password}; host key ${bank.hostKeyFingerprint()})`,
     `  GraphQL:              ${started.url}/graphql     Metrics: ${started.metricsUrl ?? 'off'}`,
     '',
     '  Press Ctrl+C to stop.',
@@ -117,6 +131,7 @@ async function main() {
     await started.close();
     await catcher?.stop();
     await sandbox?.close();
+    await bank.close();
     await services.stop();
     process.exit(0);
   };
