@@ -5,6 +5,7 @@ import type { ApprovalReadTables } from './approvals/tables.js';
 import type { CompaniesTables } from './companies/tables.js';
 import type { ActivityTables } from './dashboard/tables.js';
 import type { ManagersTables } from './managers/tables.js';
+import type { PaymentsTables } from './payments/tables.js';
 import type { UsersTables } from './users/tables.js';
 import type { VendorReadTables } from './vendors/tables.js';
 
@@ -22,4 +23,5 @@ export type Database = CoreTables &
   CompaniesTables &
   VendorReadTables &
   ApprovalReadTables &
+  PaymentsTables &
   ActivityTables;

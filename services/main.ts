@@ -30,6 +30,7 @@ import { IdempotencyStore } from './gateway/idempotency.js';
 import { createLiveBus } from './gateway/live.js';
 import { buildGateway } from './gateway/server.js';
 import { jobHandlers, processManagers, projections, storageSetups } from './modules/index.js';
+import { paymentsAchTraces } from './payments/traces.js';
 import { assertNoLegacyEvents } from './privacy/legacy.js';
 import { BlindIndex, type PersonalDataStore } from './privacy/personal-data.js';
 import { openEventStore } from './privacy/store.js';
@@ -235,6 +236,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     quickbooks: companiesQuickBooksAccess(() => app),
     achFiles: approvalsAchFiles(() => app),
     paymentHolds: approvalsPaymentHolds(() => app),
+    achTraces: paymentsAchTraces(() => app),
     tailWitness,
   };
   await waiter.start();

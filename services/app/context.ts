@@ -14,6 +14,7 @@ import type { SubjectKeys } from '../privacy/subject-keys.js';
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/log.js';
 import type { AchFileAccess } from './ach-files.js';
+import type { AchTraceAccess } from './ach-traces.js';
 import type { CommandHandler } from './command-handler.js';
 import type { FreshReads } from './fresh-reads.js';
 import type { PaymentHoldAccess } from './payment-holds.js';
@@ -54,6 +55,8 @@ export interface AppServices {
   achFiles: AchFileAccess;
   /** The payments held, counted as the approvals list filters them (implemented by the approvals module). */
   paymentHolds: PaymentHoldAccess;
+  /** Trace numbers never reused at an ODFI (implemented by the payments module). */
+  achTraces: AchTraceAccess;
   /** The log's end as seen outside the database (Postgres store only; the anchor job trims it). */
   tailWitness: TailWitness | null;
 }

@@ -17,6 +17,7 @@ import { mailModule } from './mail.js';
 import { managerModule } from './manager.js';
 import type { Module } from './module.js';
 import { operationsModule } from './operations.js';
+import { paymentModule } from './payment.js';
 import { userModule } from './user.js';
 import { vendorModule } from './vendor.js';
 
@@ -26,6 +27,7 @@ export const modules = [
   companyModule,
   vendorModule,
   approvalModule,
+  paymentModule,
   dashboardModule,
   operationsModule,
   mailModule,

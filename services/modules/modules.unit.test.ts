@@ -48,6 +48,7 @@ describe('the modules', () => {
       'banking_controls',
       'companies',
       'managers',
+      'payment_entries',
       'users',
       'vendor_banking_changes',
       'vendor_banking_verifications',
@@ -58,8 +59,8 @@ describe('the modules', () => {
     expect(Object.keys(jobHandlers)).toContain('users');
     // auth, users, managers, companies, quickbooks, the QuickBooks webhook, vendors, the vendors'
     // checks and links, approvals, the approvals' payment calls, e-mail links and time travel, the
-    // published anchors, dashboard, health, operations
-    expect(routeGroups).toHaveLength(16);
+    // published anchors, the bank's inbound files, dashboard, health, operations
+    expect(routeGroups).toHaveLength(17);
     expect(Object.keys(jobHandlers).sort()).toEqual([
       'approvals',
       'mail',

@@ -270,8 +270,15 @@ export async function generatePaymentFile(
   const createdAt = new Date();
   const day = achFileDay(createdAt);
   const effectiveDate = nextBankingDay(isoDay(day));
-  const build = (fileIdModifier: string) =>
-    buildVendorPaymentFile({ company, credits: planned.credits, effectiveDate, fileIdModifier, createdAt });
+  const build = (fileIdModifier: string, firstTraceSequence?: number) =>
+    buildVendorPaymentFile({
+      company,
+      credits: planned.credits,
+      effectiveDate,
+      fileIdModifier,
+      createdAt,
+      firstTraceSequence,
+    });
   // A file the writer refuses takes none of the day's 36 file id modifiers: it is built once on a
   // trial modifier first (the modifier changes one character of the header, never a refusal).
   try {
@@ -301,7 +308,15 @@ export async function generatePaymentFile(
       },
     ]);
   }
-  const built = build(fileIdModifier);
+  // Its traces are taken at the ODFI only now, after the file's modifier: a file that waits takes none.
+  const entries = planned.credits.length + (company.balancedFile ? 1 : 0);
+  const firstTrace = await app.achTraces.reserve(
+    company.bankRoutingNumber.trim().slice(0, 8),
+    fileId,
+    entries,
+    ctx,
+  );
+  const built = build(fileIdModifier, firstTrace);
   assertValidFile(built.text);
   const file: GeneratedFile = {
     fileId,
@@ -313,7 +328,8 @@ export async function generatePaymentFile(
     totalCreditCents: built.totalCreditCents,
     totalDebitCents: built.totalDebitCents,
     balanced: company.balancedFile,
-    vendors: planned.vendors,
+    // The credits come first in the file, in the vendors' order: entry i is vendor i.
+    vendors: planned.vendors.map((v, i) => ({ ...v, traceNumber: built.traceNumbers[i] })),
     skippedBills: planned.skippedBills,
     ...(planned.heldVendors.length > 0 ? { heldVendors: planned.heldVendors } : {}),
   };

@@ -1,0 +1,196 @@
+// The payments read model: every entry of a Billflow file by its trace number (from the approvals'
+// NachaFileGenerated, whose vendors carry their traces), what the bank did with it (returned,
+// corrected), and the files the bank sent back. Matching a return reads one row by its primary key,
+// so it costs the same however many files are on record.
+import { sql } from 'kysely';
+import { approvalEvents } from '../../schema/approvals/events.js';
+import { paymentsEvents } from '../../schema/payments/events.js';
+import { eventDecoder } from '../../services/shared/decider.js';
+import type { Projection } from '../projection.js';
+import type { PaymentsTables } from './tables.js';
+
+const decode = eventDecoder({ ...approvalEvents, ...paymentsEvents });
+
+export const paymentEntriesProjection: Projection<PaymentsTables> = {
+  name: 'payment_entries',
+  version: 1,
+  tables: ['payment_entries', 'ach_inbound_files'],
+  handles: [
+    'NachaFileGenerated',
+    'PaymentEntryReturned',
+    'PaymentEntryCorrectionReceived',
+    'AchInboundFileReceived',
+    'AchInboundFileRefused',
+    'AchInboundFileApplied',
+  ],
+  // The corrected numbers stay sealed: the rows keep their tails only.
+  readsPersonal: () => false,
+  async setup(db, schema) {
+    await sql`CREATE TABLE IF NOT EXISTS ${sql.id(schema, 'payment_entries')} (
+      trace_number text PRIMARY KEY,
+      approval_id text NOT NULL,
+      company_id integer NOT NULL,
+      qb_vendor_id text NOT NULL,
+      vendor_name text NOT NULL,
+      amount_cents bigint NOT NULL,
+      account_last4 text NOT NULL,
+      file_id text NOT NULL,
+      file_name text NOT NULL,
+      effective_date text NOT NULL,
+      created_at timestamptz NOT NULL,
+      status text NOT NULL,
+      return_code text,
+      return_description text,
+      return_action text,
+      returned_at timestamptz,
+      change_code text,
+      change_description text,
+      corrected_account_last4 text,
+      corrected_routing_last4 text,
+      correction_due_by text,
+      correction_received_at timestamptz
+    )`.execute(db);
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id('payment_entries_approval_idx')} ON ${sql.id(schema, 'payment_entries')} (approval_id)`.execute(
+      db,
+    );
+    await sql`CREATE TABLE IF NOT EXISTS ${sql.id(schema, 'ach_inbound_files')} (
+      file_id text PRIMARY KEY,
+      file_name text NOT NULL,
+      source text NOT NULL,
+      by_user_id integer,
+      status text NOT NULL,
+      returns integer NOT NULL,
+      corrections integer NOT NULL,
+      other integer NOT NULL,
+      applied integer,
+      already_applied integer,
+      parked jsonb NOT NULL,
+      reasons jsonb NOT NULL,
+      received_at timestamptz NOT NULL,
+      applied_at timestamptz
+    )`.execute(db);
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id('ach_inbound_files_received_idx')} ON ${sql.id(schema, 'ach_inbound_files')} (received_at DESC)`.execute(
+      db,
+    );
+  },
+  async apply(trx, stored, ctx) {
+    const event = decode(stored, { sealed: 'absent' });
+    const db = trx.withSchema(ctx.schema);
+    switch (event.type) {
+      case 'NachaFileGenerated': {
+        const d = event.data;
+        const rows = d.vendors
+          .filter((v) => v.traceNumber !== undefined)
+          .map((v) => ({
+            trace_number: v.traceNumber!,
+            approval_id: d.approvalId,
+            company_id: d.companyId,
+            qb_vendor_id: v.qbVendorId,
+            vendor_name: v.name,
+            amount_cents: v.amountCents,
+            account_last4: v.accountLast4,
+            file_id: d.fileId,
+            file_name: d.fileName,
+            effective_date: d.effectiveDate,
+            created_at: new Date(d.at),
+            status: 'sent' as const,
+            return_code: null,
+            return_description: null,
+            return_action: null,
+            returned_at: null,
+            change_code: null,
+            change_description: null,
+            corrected_account_last4: null,
+            corrected_routing_last4: null,
+            correction_due_by: null,
+            correction_received_at: null,
+          }));
+        if (rows.length > 0)
+          await db
+            .insertInto('payment_entries')
+            .values(rows)
+            .onConflict((oc) => oc.column('trace_number').doNothing())
+            .execute();
+        return;
+      }
+      case 'PaymentEntryReturned': {
+        const d = event.data;
+        await db
+          .updateTable('payment_entries')
+          .set({
+            status: 'returned',
+            return_code: d.returnCode,
+            return_description: d.description,
+            return_action: d.action,
+            returned_at: new Date(d.at),
+          })
+          .where('trace_number', '=', d.traceNumber)
+          .execute();
+        ctx.notify({ topic: 'payment-entry', id: d.traceNumber, data: { approvalId: d.approvalId } });
+        return;
+      }
+      case 'PaymentEntryCorrectionReceived': {
+        const d = event.data;
+        await db
+          .updateTable('payment_entries')
+          .set({
+            change_code: d.changeCode,
+            change_description: d.description,
+            corrected_account_last4: d.correctedAccountLast4,
+            corrected_routing_last4: d.correctedRoutingLast4,
+            correction_due_by: d.dueBy,
+            correction_received_at: new Date(d.at),
+          })
+          .where('trace_number', '=', d.traceNumber)
+          .execute();
+        ctx.notify({ topic: 'payment-entry', id: d.traceNumber, data: { approvalId: d.approvalId } });
+        return;
+      }
+      case 'AchInboundFileReceived':
+      case 'AchInboundFileRefused': {
+        const d = event.data;
+        const received = event.type === 'AchInboundFileReceived' ? event.data : null;
+        await db
+          .insertInto('ach_inbound_files')
+          .values({
+            file_id: d.fileId,
+            file_name: d.fileName,
+            source: d.source,
+            by_user_id: d.byUserId,
+            status: received ? 'received' : 'refused',
+            returns: received?.returns ?? 0,
+            corrections: received?.corrections ?? 0,
+            other: received?.other ?? 0,
+            applied: null,
+            already_applied: null,
+            parked: sql`'[]'::jsonb` as never,
+            reasons: JSON.stringify(
+              event.type === 'AchInboundFileRefused' ? event.data.reasons : [],
+            ) as never,
+            received_at: new Date(d.at),
+            applied_at: null,
+          })
+          .onConflict((oc) => oc.column('file_id').doNothing())
+          .execute();
+        ctx.notify({ topic: 'ach-inbound', id: d.fileId });
+        return;
+      }
+      case 'AchInboundFileApplied': {
+        const d = event.data;
+        await db
+          .updateTable('ach_inbound_files')
+          .set({
+            status: 'applied',
+            applied: d.applied,
+            already_applied: d.alreadyApplied,
+            parked: JSON.stringify(d.parked) as never,
+            applied_at: new Date(d.at),
+          })
+          .where('file_id', '=', d.fileId)
+          .execute();
+        ctx.notify({ topic: 'ach-inbound', id: d.fileId });
+        return;
+      }
+    }
+  },
+};

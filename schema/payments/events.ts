@@ -1,0 +1,155 @@
+// The payments module's events: what the ACH network does with Billflow's entries after a file leaves.
+// Three kinds of stream:
+// - `achtraces-<odfi8>`: the trace sequences taken at one ODFI, so a trace number is never reused
+//   there and a return names one entry only;
+// - `achinbound-<sha256>`: one file the bank sent back (returns, notifications of change), named by
+//   its content, so the same file read twice applies nothing the second time;
+// - `achentry-<trace>`: one entry of a Billflow file, by its trace number: returned once, corrected.
+// The corrected bank numbers a notification of change carries are sealed with the company's key;
+// the tails are plain, for the history and the screens.
+import { z } from 'zod';
+import type { PersonalFields } from '../shared/personal.js';
+
+const companyId = z.number().int().positive();
+const trace = z.string().regex(/^\d{15}$/);
+const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+
+/** A company's data key subject (the same as the companies module's companySubject). */
+const companyPersonal = (fields: readonly string[]): PersonalFields => ({
+  subject: (data) => `company-${data.companyId as number}`,
+  fields,
+});
+
+/** Where an inbound file came from. */
+export const InboundSource = z.enum(['sftp', 'upload', 'cli']);
+export type InboundSource = z.infer<typeof InboundSource>;
+
+/** What the product does about a return code (services/nacha/return-codes.ts). */
+export const ReturnAction = z.enum([
+  'block-account',
+  'investigate',
+  'our-file',
+  'impossible-on-credit',
+  'dishonored',
+  'contested',
+  'other',
+]);
+export type ReturnAction = z.infer<typeof ReturnAction>;
+
+/** An entry of an inbound file that matched no Billflow entry: kept for a person, never dropped. */
+export const ParkedEntry = z.object({
+  line: z.number().int().positive(),
+  kind: z.enum(['return', 'correction', 'other']),
+  /** The trace the bank named (Addenda 07–21), as written. */
+  originalTrace: z.string(),
+  code: z.string().nullable(),
+  amountCents: z.number().int().nonnegative(),
+  reason: z.string(),
+});
+export type ParkedEntry = z.infer<typeof ParkedEntry>;
+
+export const paymentsEvents = {
+  /** A range of trace sequences at one ODFI, taken by one file; the next file starts after it. */
+  AchTracesReserved: {
+    version: 1,
+    schema: z.object({
+      odfi: z.string().regex(/^\d{8}$/),
+      fileId: z.string(),
+      first: z.number().int().positive(),
+      count: z.number().int().positive(),
+      at: z.string(),
+    }),
+  },
+  /**
+   * A file from the bank, read and valid: its content is kept sealed (ach_inbound_contents), its
+   * entries are applied after this, each on its own entry stream.
+   */
+  AchInboundFileReceived: {
+    version: 1,
+    schema: z.object({
+      fileId: sha256,
+      fileName: z.string(),
+      source: InboundSource,
+      /** Null: the system (read from the bank's outbox) or the command line. */
+      byUserId: z.number().int().positive().nullable(),
+      returns: z.number().int().nonnegative(),
+      corrections: z.number().int().nonnegative(),
+      other: z.number().int().nonnegative(),
+      at: z.string(),
+    }),
+  },
+  /** A file from the bank that is not a valid ACH file: nothing of it is applied. */
+  AchInboundFileRefused: {
+    version: 1,
+    schema: z.object({
+      fileId: sha256,
+      fileName: z.string(),
+      source: InboundSource,
+      byUserId: z.number().int().positive().nullable(),
+      reasons: z.array(z.string()).min(1),
+      at: z.string(),
+    }),
+  },
+  /** Every entry of a received file is applied or parked: the file is done. */
+  AchInboundFileApplied: {
+    version: 1,
+    schema: z.object({
+      fileId: sha256,
+      applied: z.number().int().nonnegative(),
+      alreadyApplied: z.number().int().nonnegative(),
+      parked: z.array(ParkedEntry),
+      at: z.string(),
+    }),
+  },
+  /** The bank returned the entry: the vendor was not paid. */
+  PaymentEntryReturned: {
+    version: 1,
+    schema: z.object({
+      traceNumber: trace,
+      approvalId: z.string(),
+      companyId,
+      qbVendorId: z.string(),
+      vendorName: z.string(),
+      amountCents: z.number().int().nonnegative(),
+      accountLast4: z.string(),
+      fileName: z.string(),
+      returnCode: z.string(),
+      description: z.string(),
+      action: ReturnAction,
+      inboundFileId: sha256,
+      at: z.string(),
+    }),
+  },
+  /**
+   * The bank's notification of change for the entry: the payment posted, and the vendor's bank
+   * details must change before its next entry (Nacha: within six banking days, `dueBy`).
+   */
+  PaymentEntryCorrectionReceived: {
+    version: 1,
+    personal: companyPersonal(['correctedAccountNumber', 'correctedRoutingNumber']),
+    schema: z.object({
+      traceNumber: trace,
+      approvalId: z.string(),
+      companyId,
+      qbVendorId: z.string(),
+      vendorName: z.string(),
+      changeCode: z.string(),
+      description: z.string(),
+      correctedAccountNumber: z.string().nullable(),
+      correctedRoutingNumber: z.string().nullable(),
+      correctedAccountType: z.enum(['checking', 'savings']).nullable(),
+      correctedName: z.string().nullable(),
+      /** The corrected numbers' tails, plain for the screens. */
+      correctedAccountLast4: z.string().nullable(),
+      correctedRoutingLast4: z.string().nullable(),
+      dueBy: z.string(),
+      inboundFileId: sha256,
+      at: z.string(),
+    }),
+  },
+} as const;
+
+type Defs = typeof paymentsEvents;
+export type PaymentsEvent = {
+  [K in keyof Defs]: { type: K; data: z.infer<Defs[K]['schema']> };
+}[keyof Defs];

@@ -1,0 +1,29 @@
+// Payments: what the ACH network does with Billflow's entries after a file leaves. The trace numbers
+// each file takes at its ODFI (never reused, so a return names one entry), the files the bank sends
+// back (returns, notifications of change: read once, kept sealed), and each entry's fate. The
+// approval keeps its own statuses as milestones; the bank's answers are this module's streams.
+import { paymentEntriesProjection } from '../../projections/payments/payment-entries.js';
+import { paymentsEvents } from '../../schema/payments/events.js';
+import { paymentInboundRoutes } from '../payments/api/rest/inbound-routes.js';
+import { defineModule } from './module.js';
+
+// Reading a bank file changes money's state (a return reopens bills): ADMIN only. Staff who act on
+// approvals see what came back.
+const permissions = {
+  'payments.read': ['ADMIN', 'MODERATOR'] as const,
+  'payments.inbound': ['ADMIN'] as const,
+};
+
+type PaymentsPermissions = Record<keyof typeof permissions, unknown>;
+declare module '../auth/permissions.js' {
+  interface PermissionTable extends PaymentsPermissions {}
+}
+
+export const paymentModule = defineModule({
+  name: 'payment',
+  folder: 'payments',
+  events: paymentsEvents,
+  permissions,
+  projections: [paymentEntriesProjection],
+  routes: [paymentInboundRoutes],
+});
