@@ -1,8 +1,9 @@
-// The v3 accounting API's writes: creating a bill (tests make look-alike bills with it) and a
-// BillPayment, whose requestid answers a retry as the first time.
-import type { FastifyInstance } from 'fastify';
+// The v3 accounting API's writes: creating a bill (tests make look-alike bills with it), a
+// BillPayment, whose requestid answers a retry as the first time, and voiding a BillPayment.
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { Api } from './api.js';
 import { json } from './faults.js';
+import type { Realm } from './seed.js';
 import type { SandboxState } from './state.js';
 
 /** Intuit's words when a write names an inactive vendor, account or other name-list object. */
@@ -70,6 +71,8 @@ export function registerApiWrites(server: FastifyInstance, sim: SandboxState, ap
   server.post('/v3/company/:realmId/billpayment', async (req, reply) => {
     const realm = await guard(req, reply);
     if (!realm) return reply;
+    const query = req.query as Record<string, string>;
+    if (query.operation === 'update') return voidBillPayment(realm, query, req.body, reply);
     const requestId = (req.query as Record<string, string>).requestid;
     const replayKey = requestId ? `${realm.realmId}:${requestId}` : null;
     if (replayKey && sim.replays.has(replayKey)) {
@@ -181,4 +184,75 @@ export function registerApiWrites(server: FastifyInstance, sim: SandboxState, ap
     (req as { simPaidBillIds?: string[] }).simPaidBillIds = applied.map(({ bill }) => bill.Id);
     return answer(200, { BillPayment: payment, time: time() });
   });
+
+  /**
+   * Intuit's void of a BillPayment: `POST …/billpayment?operation=update&include=void` with its Id
+   * and current SyncToken (sparse). The record stays, its amounts are zeroed and its lines cleared,
+   * "Voided" is put before its note, and each bill it paid is open again by what it paid. A stale
+   * SyncToken is refused (5010), as any update's; a void of a voided payment changes nothing more.
+   * Only the void is simulated: another sparse update is refused.
+   */
+  function voidBillPayment(realm: Realm, query: Record<string, string>, body: unknown, reply: FastifyReply) {
+    const fault = (status: number, code: string, message: string, detail: string) =>
+      reply
+        .status(status)
+        .type(json)
+        .send({
+          Fault: {
+            Error: [{ Message: message, Detail: detail, code, element: '' }],
+            type: 'ValidationFault',
+          },
+          time: time(),
+        });
+    if (query.include !== 'void')
+      return fault(
+        400,
+        '2010',
+        'Request has invalid or unsupported property',
+        'Only include=void is simulated',
+      );
+    const b = (body ?? {}) as Record<string, any>;
+    const payment = realm.billPayments.find((p) => p.Id === String(b.Id ?? ''));
+    if (!payment) return fault(400, '610', 'Object Not Found', 'Object Not Found : BillPayment');
+    if (String(b.SyncToken ?? '') !== String(payment.SyncToken))
+      return fault(
+        400,
+        '5010',
+        'Stale Object Error',
+        'Stale Object Error : You and another user were working on the same thing. The other user finished before you did, so your work was not saved.',
+      );
+    const stamp = new Date(now()).toISOString();
+    const voided = typeof payment.PrivateNote === 'string' && payment.PrivateNote.startsWith('Voided');
+    if (!voided) {
+      const lines = (payment.Line ?? []) as Array<{ Amount: number; LinkedTxn: Array<{ TxnId: string }> }>;
+      for (const line of lines) {
+        const bill = realm.bills.find((x) => x.Id === line.LinkedTxn?.[0]?.TxnId);
+        if (!bill) continue;
+        bill.Balance = Math.round((bill.Balance + Number(line.Amount)) * 100) / 100;
+        bill.LinkedTxn = bill.LinkedTxn.filter((t) => t.TxnId !== payment.Id);
+        bill.SyncToken = String(Number(bill.SyncToken) + 1);
+        bill.MetaData = { ...bill.MetaData, LastUpdatedTime: stamp };
+      }
+      const total = Number(payment.TotalAmt) || 0;
+      const vendor = realm.vendors.find((v) => v.Id === (payment.VendorRef as { value: string }).value);
+      if (vendor) vendor.Balance = Math.round((vendor.Balance + total) * 100) / 100;
+      const accountId =
+        (payment.CheckPayment as { BankAccountRef?: { value: string } } | undefined)?.BankAccountRef?.value ??
+        (payment.CreditCardPayment as { CCAccountRef?: { value: string } } | undefined)?.CCAccountRef?.value;
+      const account = realm.accounts.find((a) => a.Id === accountId);
+      if (account) {
+        account.CurrentBalance = Math.round((account.CurrentBalance + total) * 100) / 100;
+        account.CurrentBalanceWithSubAccounts = account.CurrentBalance;
+      }
+      payment.TotalAmt = 0;
+      payment.Line = [];
+      payment.PrivateNote =
+        typeof payment.PrivateNote === 'string' && payment.PrivateNote
+          ? `Voided - ${payment.PrivateNote}`
+          : 'Voided';
+    }
+    payment.SyncToken = String(Number(payment.SyncToken) + 1);
+    payment.MetaData = { ...(payment.MetaData as object), LastUpdatedTime: stamp };
+    return reply.type(json).send({ BillPayment: payment, time: time() });
+  }
 }

@@ -216,3 +216,49 @@ describe('BillPayment (Intuit: TotalAmt required, requestid replays, amount with
     expect(log.filter((r) => r.path.endsWith('/billpayment')).map((r) => r.status)).toEqual([400, 400, 200]);
   });
 });
+
+describe('BillPayment void (Intuit: operation=update&include=void with Id and SyncToken)', () => {
+  const voidIt = (body: Record<string, unknown>) =>
+    api('billpayment?operation=update&include=void', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const billOf = async (id: string) =>
+    (await q(`select * from Bill where Id = '${id}'`)).body.QueryResponse.Bill[0];
+
+  it('keeps the record with its amounts zeroed and "Voided" on its note, and opens the bill again', async () => {
+    const [bill] = realm.bills;
+    const before = bill.Balance;
+    const paid = (
+      await (await pay('void-1', { ...checkFor([bill]), PrivateNote: 'Billflow bill payment k' })).json()
+    ).BillPayment;
+    expect((await billOf(bill.Id)).Balance).toBe(0);
+    const stale = await voidIt({ Id: paid.Id, SyncToken: '7', sparse: true });
+    expect(stale.status).toBe(400);
+    expect((await stale.json()).Fault.Error[0]).toMatchObject({ code: '5010' });
+    expect((await billOf(bill.Id)).Balance).toBe(0);
+    const res = await voidIt({ Id: paid.Id, SyncToken: paid.SyncToken, sparse: true });
+    expect(res.status).toBe(200);
+    const voided = (await res.json()).BillPayment;
+    expect(voided).toMatchObject({ Id: paid.Id, TotalAmt: 0, Line: [], SyncToken: '1' });
+    expect(voided.PrivateNote).toBe('Voided - Billflow bill payment k');
+    const reopened = await billOf(bill.Id);
+    expect(reopened.Balance).toBe(before);
+    expect(reopened.LinkedTxn).toEqual([]);
+    // Read back by id, the record is still there, voided.
+    const read = (await (await api(`billpayment/${paid.Id}`)).json()).BillPayment;
+    expect(read).toMatchObject({ TotalAmt: 0, SyncToken: '1' });
+    // A second void (with the current token) changes no balance.
+    expect((await voidIt({ Id: paid.Id, SyncToken: '1', sparse: true })).status).toBe(200);
+    expect((await billOf(bill.Id)).Balance).toBe(before);
+    // The bill can be paid again.
+    expect((await pay('void-1-again', checkFor([reopened]))).status).toBe(200);
+  });
+
+  it('refuses a void of a payment that does not exist', async () => {
+    const res = await voidIt({ Id: '999999', SyncToken: '0', sparse: true });
+    expect(res.status).toBe(400);
+    expect((await res.json()).Fault.Error[0]).toMatchObject({ code: '610' });
+  });
+});
