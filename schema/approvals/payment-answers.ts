@@ -2,6 +2,7 @@
 // penny-test and link answers, and the sync detail item. Written once: Approval (answers.ts) is
 // extended with PaymentFields; REST and GraphQL derive from these.
 import { z } from 'zod';
+import { PaymentEntryOutcome } from '../payments/answers.js';
 import { named } from '../shared/answers.js';
 import { LINK_ACTIONS, NachaProblem, QB_SYNC_STATUSES } from './payment-events.js';
 
@@ -118,6 +119,18 @@ export const PaymentFields = z.object({
     .string()
     .nullable()
     .describe('Why staff confirmed the payment in the app (null: confirmed by its e-mail link)'),
+  bankEntries: z
+    .array(PaymentEntryOutcome)
+    .nullable()
+    .describe(
+      'Detail only (null in lists): the entries of the approval’s files that the bank returned or sent a notification of change for',
+    ),
+  bankPaymentState: z
+    .enum(['RETURNED', 'PARTLY_RETURNED'])
+    .nullable()
+    .describe(
+      'What the bank did after the file, beside the status: RETURNED (every vendor’s entry came back), PARTLY_RETURNED; null: nothing came back (detail only)',
+    ),
 });
 
 /** POST /approvals/{id}/generate-penny-test */

@@ -24,6 +24,46 @@ const text = (v: unknown, max = 500) => cleanQbText(v, max);
 /** The statuses before the bank has the file, when what the payment needs still matters. */
 const BEFORE_THE_BANK: readonly string[] = ['PENDING', 'APPROVED', 'NACHA_PENDING', 'NACHA_GENERATED'];
 
+/**
+ * What the bank did with the approval's entries after the file (the payments module's read model):
+ * the entries it returned or corrected, and whether every vendor of the file at the bank came back.
+ */
+async function bankEntriesOf(app: AppServices, approvalId: string) {
+  const all = await app.db
+    .selectFrom('payment_entries')
+    .selectAll()
+    .where('approval_id', '=', approvalId)
+    .orderBy('trace_number')
+    .execute();
+  const rows = all.filter((r) => r.status === 'returned' || r.change_code !== null);
+  const bankEntries = rows.map((r) => ({
+    traceNumber: r.trace_number,
+    qbVendorId: r.qb_vendor_id,
+    vendorName: r.vendor_name,
+    amountCents: Number(r.amount_cents),
+    accountLast4: r.account_last4,
+    fileName: r.file_name,
+    status: r.status,
+    returnCode: r.return_code,
+    returnDescription: r.return_description,
+    returnedAt: r.returned_at?.toISOString() ?? null,
+    changeCode: r.change_code,
+    changeDescription: r.change_description,
+    correctedAccountLast4: r.corrected_account_last4,
+    correctionDueBy: r.correction_due_by,
+  }));
+  // The file a return came back from is the one at the bank: every one of its entries returned or not.
+  const returnedFiles = new Set(all.filter((r) => r.status === 'returned').map((r) => r.file_id));
+  const ofThose = all.filter((r) => returnedFiles.has(r.file_id));
+  const bankPaymentState =
+    returnedFiles.size === 0
+      ? null
+      : ofThose.every((r) => r.status === 'returned')
+        ? ('RETURNED' as const)
+        : ('PARTLY_RETURNED' as const);
+  return { bankEntries, bankPaymentState };
+}
+
 /** The ACH status of a company's QuickBooks vendors, from the vendors read model (masked). */
 export async function achStatuses(app: AppServices, companyId: number, qbVendorIds: string[]) {
   const out = new Map<string, AchStatus>();
@@ -124,6 +164,7 @@ export async function withDetail(
     approvedBillsParsed: bills.filter((b) => approved.has(b.Id)),
     recipients: state.recipients ?? [],
     nachaFiles: nachaFilesOf(dto.id, state),
+    ...(await bankEntriesOf(app, dto.id)),
     // Until the bank has the file: what its payment still needs.
     paymentPrerequisites: BEFORE_THE_BANK.includes(dto.status)
       ? await paymentPrerequisites(app, dto.companyId, state.bills, { live: true })

@@ -18,6 +18,7 @@ import {
   syncVendors,
 } from '../../test/support/payments.js';
 import { writeAnswerFile } from '../../tools/bank-sandbox/writer.js';
+import { uploadInboundFile } from '../../tools/inbound.js';
 import type { QbBill } from '../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
 import { entryStreamId } from './entry-decider.js';
@@ -65,6 +66,22 @@ const answerFile = (kind: 'return' | 'noc', items: Parameters<typeof writeAnswer
     createdAt: new Date(),
     traceSequence: 1,
   }).content;
+
+/** The read model's row for a trace once `ready` holds (the projection follows the log). */
+async function entryRow(trace: string, ready: (row: any) => boolean) {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const row = await t.started.app.db
+      .selectFrom('payment_entries')
+      .selectAll()
+      .where('trace_number', '=', trace)
+      .executeTakeFirst();
+    if (row && ready(row)) return row;
+    if (Date.now() > deadline)
+      throw new Error(`the entry ${trace} did not reach its state: ${JSON.stringify(row)}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 const entryEvents = async (trace: string) =>
   (await t.started.app.store.readStream(entryStreamId(trace))).events ?? [];
@@ -143,12 +160,8 @@ describe("the bank's files, read back", () => {
     const traces = fileLines.filter((l) => l.startsWith('6')).map((l) => l.slice(79, 94));
     expect(new Set(traces).size).toBe(traces.length);
     for (const tr of traces) expect(tr.startsWith(NACHA_CONFIG.bankRoutingNumber.slice(0, 8))).toBe(true);
-    const rows = await t.started.app.db
-      .selectFrom('payment_entries')
-      .selectAll()
-      .where('approval_id', '=', approvalId)
-      .execute();
-    expect(rows.map((r) => r.trace_number).sort()).toEqual(traces.slice(0, 3).sort());
+    const rows = await Promise.all(traces.slice(0, 3).map((tr) => entryRow(tr, () => true)));
+    expect(rows.every((r) => r.approval_id === approvalId)).toBe(true);
     expect(rows.map((r) => r.account_last4).sort()).toEqual(accounts.map((x) => x.slice(-4)).sort());
   });
 
@@ -187,11 +200,7 @@ describe("the bank's files, read back", () => {
     expect(again.status).toBe(200);
     expect(again.body.data).toMatchObject({ appliedNow: false, fileId: first.body.data.fileId, applied: 1 });
     expect(await entryEvents(trace)).toHaveLength(1);
-    const row = await t.started.app.db
-      .selectFrom('payment_entries')
-      .selectAll()
-      .where('trace_number', '=', trace)
-      .executeTakeFirstOrThrow();
+    const row = await entryRow(trace, (r) => r.status === 'returned');
     expect(row).toMatchObject({ status: 'returned', return_code: 'R03', return_action: 'block-account' });
     expect(row.return_description).toMatch(/No Account|Unable to Locate/i);
     // The file is kept sealed: its account numbers are nowhere in plain.
@@ -215,13 +224,9 @@ describe("the bank's files, read back", () => {
     expect(r.body.data.parked).toEqual([
       expect.objectContaining({ kind: 'correction', code: 'C01', reason: expect.stringMatching(/no entry/) }),
     ]);
-    const row = await t.started.app.db
-      .selectFrom('payment_entries')
-      .selectAll()
-      .where('trace_number', '=', trace)
-      .executeTakeFirstOrThrow();
+    const row = await entryRow(trace, (r) => r.change_code !== null);
     expect(row).toMatchObject({ status: 'sent', change_code: 'C01', corrected_account_last4: '0102' });
-    const raw = await t.started.app.pool.query('SELECT data::text AS data FROM events WHERE stream_id = $1', [
+    const raw = await t.started.app.pool.query('SELECT data::text AS data FROM es_events WHERE stream_id = $1', [
       entryStreamId(trace),
     ]);
     expect(raw.rows).toHaveLength(1);
@@ -232,5 +237,19 @@ describe("the bank's files, read back", () => {
       ['COR_1.ach', 'applied'],
       ['RET_1.ach', 'applied'],
     ]);
+  });
+
+  it("reads a real bank's file from the command line: its entries are none of Billflow's, so all are parked", async () => {
+    const file = path.join(RETURNS, 'valid', 'return-WEB.ach');
+    const env = { BILLFLOW_URL: t.url, ADMIN_EMAIL: t.admin.email, ADMIN_PASSWORD: t.admin.password };
+    const r = await uploadInboundFile(file, env);
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.data).toMatchObject({ appliedNow: true, returns: 2, applied: 0 });
+    expect(r.body.data.parked.map((p: { code: string }) => p.code).sort()).toEqual(['R01', 'R03']);
+    expect((await uploadInboundFile(file, env)).body.data.appliedNow).toBe(false);
+    const wrong = await uploadInboundFile(file, { ...env, ADMIN_PASSWORD: 'not-the-password-1!' }).catch(
+      (e: Error) => e,
+    );
+    expect(String(wrong)).toMatch(/Sign-in as .* refused/);
   });
 });

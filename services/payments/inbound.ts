@@ -8,7 +8,7 @@ import { createCipheriv, createHash, randomBytes } from 'node:crypto';
 import { z } from 'zod';
 import type { InboundSource, ParkedEntry } from '../../schema/payments/events.js';
 import type { CommandContext } from '../app/command-handler.js';
-import type { AppServices } from '../app/context.js';
+import { type AppServices, awaitProjections } from '../app/context.js';
 import { type Actor, authorize } from '../auth/permissions.js';
 import { nextBankingDay } from '../nacha/banking-day.js';
 import type { CorrectedData } from '../nacha/change-codes.js';
@@ -274,12 +274,14 @@ export async function applyInboundFile(
   });
   const applied = results.filter(Boolean).length;
   const alreadyApplied = results.length - applied;
-  await app.commands.handle(
+  const finished = await app.commands.handle(
     inboundDecider,
     streamId,
     { type: 'FinishInboundFile', fileId, applied, alreadyApplied, parked, now: new Date().toISOString() },
     ctx,
   );
+  // Read your writes: the list of files and the entries show this file when the answer arrives.
+  await awaitProjections(app, finished.position, ['payment_entries']);
   return {
     fileId,
     fileName,

@@ -116,6 +116,8 @@ export function paymentFields(r: PaymentRow): z.infer<typeof PaymentFields> {
     qbPaymentSyncItems: items,
     paymentProblem: paymentProblem(r),
     paymentPrerequisites: null,
+    bankEntries: null,
+    bankPaymentState: null,
     paymentLinkSentAt: iso(r.payment_link_sent_at),
     paymentLinkExpiresAt: iso(r.payment_link_expires_at),
     bankUploadReason: r.bank_upload_reason,

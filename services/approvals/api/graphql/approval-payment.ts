@@ -14,6 +14,7 @@ import {
   NachaProblem as NachaProblemAnswer,
   QB_SYNC_STATUSES,
 } from '../../../../schema/approvals/payment-events.js';
+import { PaymentEntryOutcome as PaymentEntryOutcomeAnswer } from '../../../../schema/payments/answers.js';
 import { answerFields } from '../../../gateway/graphql/answer-fields.js';
 import { builder } from '../../../gateway/graphql/builder.js';
 
@@ -73,6 +74,23 @@ const PaymentPrerequisiteType = builder
     fields: (t) => answerFields(t, PaymentPrerequisiteAnswer, { refs: { kind: PrerequisiteKindEnum } }),
   });
 
+const BankEntryStatusEnum = builder.enumType('BankEntryStatus', { values: ['sent', 'returned'] as const });
+export const BankPaymentStateEnum = builder.enumType('BankPaymentState', {
+  values: ['RETURNED', 'PARTLY_RETURNED'] as const,
+  description: 'What the bank did after the file: every vendor’s entry came back, or some',
+});
+const BankEntryType = builder
+  .objectRef<z.infer<typeof PaymentEntryOutcomeAnswer>>('BankEntryOutcome')
+  .implement({
+    description:
+      'An entry of the approval’s file that the bank returned or sent a notification of change for',
+    fields: (t) =>
+      answerFields(t, PaymentEntryOutcomeAnswer, {
+        refs: { status: BankEntryStatusEnum },
+        scalars: { returnedAt: 'DateTime' },
+      }),
+  });
+
 const QbSyncItemType = builder
   .objectRef<z.infer<typeof QbSyncDetailItemAnswer>>('QbSyncDetailItem')
   .implement({ fields: (t) => answerFields(t, QbSyncDetailItemAnswer) });
@@ -91,6 +109,8 @@ export const PAYMENT_REFS = {
   qbPaymentSyncItems: QbSyncItemType,
   paymentProblem: PaymentProblemType,
   paymentPrerequisites: PaymentPrerequisiteType,
+  bankEntries: BankEntryType,
+  bankPaymentState: BankPaymentStateEnum,
 } as const;
 
 export const PAYMENT_DATE_TIMES = {

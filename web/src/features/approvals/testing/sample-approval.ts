@@ -57,6 +57,8 @@ export const sampleApproval = (over: Partial<Approval> = {}): Approval => ({
   nachaSkippedBills: [],
   nachaFiles: null,
   paymentPrerequisites: null,
+  bankEntries: null,
+  bankPaymentState: null,
   pennyTestGenerated: false,
   pennyTestBatchNumber: null,
   pennyTestFileName: null,
