@@ -16,6 +16,11 @@ export interface VendorsTable {
   account_type: 'checking' | 'savings' | null;
   bank_name: string | null;
   banking_updated_at: Date | null;
+  /** Blocked after the bank returned a payment: since when, the return's code, words and trace. */
+  blocked_at: Date | null;
+  block_code: string | null;
+  block_description: string | null;
+  block_trace: string | null;
   qb_synced_at: Date;
   created_at: Date;
   updated_at: Date;

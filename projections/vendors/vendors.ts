@@ -28,13 +28,16 @@ export const vendorsProjection: Projection<VendorReadTables> = {
   // 2: search_text, a stored column with the trigram index (the expression index planned badly).
   // 3: room on each page for in-place updates (fillfactor).
   // 4: bank numbers shown by shownTail, so a short one stored whole before is masked once rebuilt.
-  version: 4,
+  // 5: a block after the bank returned a payment (blocked_at, block_code, block_description, block_trace).
+  version: 5,
   tables: ['vendors'],
   handles: [
     'VendorCreated',
     'VendorChangedInQuickBooks',
     'VendorBankingUpdated',
     'VendorBankingCleared',
+    'VendorBankingBlocked',
+    'VendorBankingUnblocked',
     'VendorForgotten',
   ],
   // Bank details are kept as the tail a masked read shows, which the event carries in plain since
@@ -55,6 +58,10 @@ export const vendorsProjection: Projection<VendorReadTables> = {
       account_type text,
       bank_name text,
       banking_updated_at timestamptz,
+      blocked_at timestamptz,
+      block_code text,
+      block_description text,
+      block_trace text,
       qb_synced_at timestamptz NOT NULL,
       created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL,
@@ -107,6 +114,10 @@ export function evolveVendorRow(
         account_type: null,
         bank_name: null,
         banking_updated_at: null,
+        blocked_at: null,
+        block_code: null,
+        block_description: null,
+        block_trace: null,
         qb_synced_at: at,
         created_at: at,
         updated_at: at,
@@ -155,6 +166,31 @@ export function evolveVendorRow(
         updated_at: at,
       };
     }
+    case 'VendorBankingBlocked': {
+      if (!row) return undefined;
+      const d = event.data;
+      const at = new Date(d.at);
+      return {
+        ...row,
+        blocked_at: at,
+        block_code: d.code,
+        block_description: d.description,
+        block_trace: d.traceNumber,
+        updated_at: at,
+      };
+    }
+    case 'VendorBankingUnblocked': {
+      if (!row) return undefined;
+      const at = new Date(event.data.at);
+      return {
+        ...row,
+        blocked_at: null,
+        block_code: null,
+        block_description: null,
+        block_trace: null,
+        updated_at: at,
+      };
+    }
     default:
       return undefined;
   }
@@ -177,6 +213,10 @@ const upsertVendors = rowsInsert<VendorRowValues>({
     ['account_type', 'text'],
     ['bank_name', 'text'],
     ['banking_updated_at', 'timestamptz'],
+    ['blocked_at', 'timestamptz'],
+    ['block_code', 'text'],
+    ['block_description', 'text'],
+    ['block_trace', 'text'],
     ['qb_synced_at', 'timestamptz'],
     ['created_at', 'timestamptz'],
     ['updated_at', 'timestamptz'],

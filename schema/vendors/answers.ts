@@ -79,7 +79,10 @@ export function awaitingOnHeldChange(
   /** The maker's name; null: the system (a bank's notification of change), or unknown. */
   maker: string | null,
   where = '',
+  source?: z.infer<typeof BankingChange>['source'],
 ): string | null {
+  if (status === 'pending' && source === 'noc')
+    return `The bank's notification of change: an ADMIN must approve or reject it${where}`;
   if (status === 'pending')
     return `An ADMIN or MODERATOR ${maker ? `other than ${maker} ` : ''}must approve or reject it${where}, or the vendor confirm the micro-deposits`;
   if (status === 'frozen')
@@ -142,6 +145,23 @@ export const BankingControl = z.object({
 });
 export type BankingControl = z.infer<typeof BankingControl>;
 
+/**
+ * The vendor's banking blocked after the bank returned a payment to it: no NACHA file pays it until a
+ * changed account goes live. `message` is what every screen shows, in red.
+ */
+export const BankingBlock = z.object({
+  returnCode: z.string(),
+  description: z.string(),
+  traceNumber: z.string(),
+  since: z.string(),
+  message: z.string(),
+});
+export type BankingBlock = z.infer<typeof BankingBlock>;
+
+/** The words of a block, the same on the vendor's page, its list and where a file holds it out. */
+export const bankingBlockMessage = (returnCode: string, description: string) =>
+  `Payments blocked: ${returnCode} ${description} — change the bank details`;
+
 /** A vendor from QuickBooks with its bank details, the numbers masked ('*****6789') unless unmasked. */
 export const Vendor = z.object({
   id: z.number().int(),
@@ -164,6 +184,8 @@ export const Vendor = z.object({
   isUnmasked: z.boolean().optional(),
   /** A change of the bank details held for a second look (the numbers above stay the live ones). */
   pendingBankingChange: BankingChange.nullable().optional(),
+  /** Blocked after the bank returned a payment (null: files pay it). */
+  bankingBlock: BankingBlock.nullable(),
 });
 export type Vendor = z.infer<typeof Vendor>;
 

@@ -39,6 +39,15 @@ const changeId = z.string().min(1).max(100);
 /** The tails a masked read shows of the numbers (shownTail), or null where there were none. */
 const tails = z.object({ routingLast4: z.string().nullable(), accountLast4: z.string().nullable() });
 
+/** Which entry of a Billflow file the bank answered, and with what (a return or a change code). */
+const bankNotice = z.object({
+  traceNumber: z.string().regex(/^\d{15}$/),
+  /** The bank's file that carried it (its content's sha256). */
+  inboundFileId: z.string().regex(/^[0-9a-f]{64}$/),
+  code: z.string().max(3),
+  description: z.string().max(200),
+});
+
 /** What QuickBooks says of a vendor (the fields Billflow keeps). */
 export const vendorFromQb = {
   name: z.string(),
@@ -141,6 +150,8 @@ export const vendorEvents = {
       /** Who made it; null: the system (a bank's notification of change). */
       byUserId: z.number().int().positive().nullable(),
       replaces: changeId.nullable(),
+      /** Source `noc`: the bank's notification of change it carries out (absent for the other sources). */
+      noc: bankNotice.extend({ dueBy: z.string() }).optional(),
       at: z.string(),
     }),
   },
@@ -262,6 +273,56 @@ export const vendorEvents = {
       verificationId: z.string().max(100),
       fileId: z.string(),
       byUserId: z.number().int().positive(),
+      at: z.string(),
+    }),
+  },
+  /**
+   * The bank returned a payment to the vendor's live account with a code that says the account cannot
+   * take payments (R02, R03, R04 …) or that someone must look (R06, R14, R23 …): no file pays the vendor
+   * until a changed account goes live (VendorBankingUnblocked). Once per returned entry.
+   */
+  VendorBankingBlocked: {
+    version: 1,
+    schema: z.object({
+      vendorId,
+      ...bankNotice.shape,
+      /** The product's action for the code ('block-account' or 'investigate'). */
+      action: z.enum(['block-account', 'investigate']),
+      /** The tail of the account the returned entry paid (the live one). */
+      accountLast4: z.string().max(4),
+      at: z.string(),
+    }),
+  },
+  /** A changed account went live after a block: files pay the vendor again. */
+  VendorBankingUnblocked: {
+    version: 1,
+    schema: z.object({
+      vendorId,
+      /** The return that blocked it. */
+      traceNumber: z.string(),
+      returnCode: z.string().max(3),
+      /** The change that went live (none when the company's control was off and it had no id). */
+      changeId: changeId.nullable(),
+      accountLast4: z.string().nullable(),
+      at: z.string(),
+    }),
+  },
+  /**
+   * A return or notification of change from the bank that changes nothing on the vendor's banking,
+   * kept in its history: a NOC that corrects no bank detail (C04 name, C09 identification, C13 addenda
+   * format), one that cannot apply (no banking on record, a frozen change), a return to an account no
+   * longer live. Once per (entry, bank file).
+   */
+  VendorBankNoticeNoted: {
+    version: 1,
+    schema: z.object({
+      vendorId,
+      kind: z.enum(['return', 'correction']),
+      ...bankNotice.shape,
+      /** Why nothing changed, in words (no number in it). */
+      note: z.string().max(500),
+      /** A correction's due date (Nacha: six banking days); null for a return. */
+      dueBy: z.string().nullable(),
       at: z.string(),
     }),
   },

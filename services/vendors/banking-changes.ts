@@ -39,7 +39,12 @@ type ChangeRow = BankingChangesTable & { vendor_name?: string | null };
 
 /** Who must act on a held change, in words (a change by the system names no maker). */
 const awaiting = (row: ChangeRow, makerName: string | null) =>
-  awaitingOnHeldChange(row.status, row.requested_by === null ? null : (makerName ?? 'its maker'));
+  awaitingOnHeldChange(
+    row.status,
+    row.requested_by === null ? null : (makerName ?? 'its maker'),
+    '',
+    row.source,
+  );
 
 async function userNames(app: AppServices, ids: Array<number | null>): Promise<Map<number, string>> {
   const wanted = [...new Set(ids.filter((n): n is number => n !== null))];
@@ -149,7 +154,14 @@ async function decideChange(
     vendorDecider,
     vendorStreamId(row.company_id, row.qb_vendor_id),
     decision === 'approve'
-      ? { type: 'ApproveBankingChange', changeId, byUserId: actor.id, reason, now }
+      ? {
+          type: 'ApproveBankingChange',
+          changeId,
+          byUserId: actor.id,
+          reason,
+          now,
+          byAdmin: actor.role === 'ADMIN',
+        }
       : { type: 'RejectBankingChange', changeId, byUserId: actor.id, reason, now },
     commandContext(actor),
   );

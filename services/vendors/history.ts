@@ -32,6 +32,22 @@ const VERIFIED: Record<BankingVerification['kind'], string> = {
   'control-off': 'live at once: the company’s control on bank detail changes was off',
 };
 
+const nocLine = (code: string, description: string) =>
+  `Bank’s notification of change ${code} (${description})`;
+
+/** What a notification of change corrects, old → new, in tails and types only. */
+function correctedParts(d: Extract<VendorEvent, { type: 'VendorBankingChangeRequested' }>['data']): string[] {
+  const before = d.previous;
+  const parts: string[] = [];
+  if (before?.accountLast4 !== d.accountLast4)
+    parts.push(`${endingOf(before?.accountLast4 ?? null, null)} → ending ${d.accountLast4 ?? '—'}`);
+  if (before?.routingLast4 !== d.routingLast4)
+    parts.push(`routing ending ${before?.routingLast4 ?? '—'} → ending ${d.routingLast4 ?? '—'}`);
+  if (before?.accountType !== d.accountType)
+    parts.push(`account type ${before?.accountType ?? '—'} → ${d.accountType}`);
+  return parts.length > 0 ? parts : ['the same tails, another number'];
+}
+
 /** The tail an event carries in plain, else cut from the number (events before tails were kept). */
 const endingOf = (tail: string | null, number: string | null) =>
   tail ? `account ending ${tail}` : accountEnding(number);
@@ -55,6 +71,11 @@ const HISTORY: Record<VendorEvent['type'], (e: VendorEvent) => { action: string;
   },
   VendorBankingChangeRequested: (e) => {
     const d = e.data as Extract<VendorEvent, { type: 'VendorBankingChangeRequested' }>['data'];
+    if (d.noc)
+      return {
+        action: 'Bank details change held for approval',
+        details: `${nocLine(d.noc.code, d.noc.description)}: ${correctedParts(d).join('; ')}, due by ${d.noc.dueBy}. An ADMIN approves it`,
+      };
     const before = d.previous ? endingOf(d.previous.accountLast4, null) : 'no bank details before';
     return {
       action: 'Bank details change held for approval',
@@ -131,6 +152,32 @@ const HISTORY: Record<VendorEvent['type'], (e: VendorEvent) => { action: string;
     action: 'Micro-deposit file downloaded',
     details: 'The NACHA file of the micro-deposit check',
   }),
+  VendorBankingBlocked: (e) => {
+    const d = e.data as Extract<VendorEvent, { type: 'VendorBankingBlocked' }>['data'];
+    return {
+      action: 'Payments blocked',
+      details: `The bank returned a payment to the account ending ${d.accountLast4} (${d.code} ${d.description}; trace ${d.traceNumber}): no file pays this vendor until changed bank details go live`,
+    };
+  },
+  VendorBankingUnblocked: (e) => {
+    const d = e.data as Extract<VendorEvent, { type: 'VendorBankingUnblocked' }>['data'];
+    return {
+      action: 'Payments unblocked',
+      details: `Changed bank details went live (${endingOf(d.accountLast4, null)}) after the ${d.returnCode} return: files pay this vendor again`,
+    };
+  },
+  VendorBankNoticeNoted: (e) => {
+    const d = e.data as Extract<VendorEvent, { type: 'VendorBankNoticeNoted' }>['data'];
+    return d.kind === 'correction'
+      ? {
+          action: 'Bank’s notification of change noted',
+          details: `${nocLine(d.code, d.description)}: ${d.note}${d.dueBy ? ` (due by ${d.dueBy})` : ''}`,
+        }
+      : {
+          action: 'Bank’s return noted',
+          details: `Return ${d.code} (${d.description}; trace ${d.traceNumber}): ${d.note}`,
+        };
+  },
   VendorBankingCleared: () => ({ action: 'Banking cleared', details: null }),
   VendorBankingUnmasked: (e) => {
     const exported = (

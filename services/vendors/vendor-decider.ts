@@ -1,5 +1,6 @@
-// The vendor aggregate as a decider: created and changed by syncs from
-// QuickBooks, bank details set and cleared by staff, unmasks recorded. Pure: times come on the command.
+// The vendor aggregate as a decider: created and changed by syncs from QuickBooks, bank details set
+// and cleared by staff, blocked and corrected by the bank's answers (bank-answer-rules.ts), unmasks
+// recorded. Pure: times come on the command.
 import {
   type AccountType,
   type BankingSource,
@@ -10,6 +11,15 @@ import {
 } from '../../schema/vendors/events.js';
 import type { Decider } from '../shared/decider.js';
 import { DomainError } from '../shared/domain-errors.js';
+import {
+  answersAfter,
+  type BankAnswerCommand,
+  type BankingBlock,
+  blockBanking,
+  correctionKey,
+  correctionOf,
+  withUnblock,
+} from './bank-answer-rules.js';
 import {
   type ChangeNotice,
   type ConfirmMicroDepositsCommand,
@@ -53,6 +63,10 @@ export interface VendorState {
   pending: PendingChange | null;
   /** Forgotten: its sealed data is unreadable and nothing more happens to it. */
   forgotten: boolean;
+  /** Blocked after the bank returned a payment: no file pays it until a changed account goes live. */
+  block: BankingBlock | null;
+  /** The bank's answers (returns, notifications of change) already acted on (bank-answer-rules.ts). */
+  bankAnswers: ReadonlySet<string>;
 }
 
 export interface PendingChange {
@@ -78,6 +92,8 @@ export const initialState = (): VendorState => ({
   banking: null,
   pending: null,
   forgotten: false,
+  block: null,
+  bankAnswers: new Set(),
 });
 
 export type VendorCommand =
@@ -101,7 +117,15 @@ export type VendorCommand =
       controlled: boolean;
       now: string;
     } & Banking)
-  | { type: 'ApproveBankingChange'; changeId: string; byUserId: number; reason: string; now: string }
+  | {
+      type: 'ApproveBankingChange';
+      changeId: string;
+      byUserId: number;
+      reason: string;
+      now: string;
+      /** The approver is an ADMIN: a change a bank's notification of change proposed needs one. */
+      byAdmin?: boolean;
+    }
   | { type: 'RejectBankingChange'; changeId: string; byUserId: number | null; reason: string; now: string }
   | {
       type: 'FreezeBankingChange';
@@ -123,9 +147,15 @@ export type VendorCommand =
       /** An ADMIN's CSV export with full numbers: which vendors it held (csv-export.ts). */
       export?: { companyId: number | null; includeInactive: boolean; vendors: number };
     }
-  | { type: 'ForgetVendor'; now: string };
+  | { type: 'ForgetVendor'; now: string }
+  | BankAnswerCommand;
 
 export function evolve(state: VendorState, event: VendorEvent): VendorState {
+  const bankAnswers = answersAfter(state.bankAnswers, event);
+  return evolveVendor(bankAnswers === state.bankAnswers ? state : { ...state, bankAnswers }, event);
+}
+
+function evolveVendor(state: VendorState, event: VendorEvent): VendorState {
   switch (event.type) {
     case 'VendorCreated': {
       const { vendorId, companyId, qbVendorId, name, email, phone, active } = event.data;
@@ -160,8 +190,17 @@ export function evolve(state: VendorState, event: VendorEvent): VendorState {
     case 'VendorMicroDepositsSent':
     case 'VendorMicroDepositsMismatched':
       return state.pending ? { ...state, pending: evolvePending(state.pending, event) } : state;
+    case 'VendorBankingBlocked': {
+      const { traceNumber, code, description, at } = event.data;
+      return {
+        ...state,
+        block: { traceNumber, returnCode: code, description, at, account: state.banking },
+      };
+    }
+    case 'VendorBankingUnblocked':
+      return { ...state, block: null };
     case 'VendorForgotten':
-      return { ...state, qb: null, banking: null, pending: null, forgotten: true };
+      return { ...state, qb: null, banking: null, pending: null, forgotten: true, block: null };
     default:
       return state;
   }
@@ -170,6 +209,12 @@ export function evolve(state: VendorState, event: VendorEvent): VendorState {
 const QB_FIELDS = ['name', 'email', 'phone', 'active'] as const;
 
 export function decide(command: VendorCommand, state: VendorState): VendorEvent[] {
+  const events = decideVendor(command, state);
+  // Whatever made a changed account live (an approval, micro-deposits, the control off) lifts a block.
+  return state.vendorId === null ? events : withUnblock(state.vendorId, state.block, events);
+}
+
+function decideVendor(command: VendorCommand, state: VendorState): VendorEvent[] {
   if (command.type === 'SyncVendor') {
     // Forgotten in Billflow, still in QuickBooks: a sync does not bring it back.
     if (state.forgotten) return [];
@@ -209,6 +254,9 @@ export function decide(command: VendorCommand, state: VendorState): VendorEvent[
     case 'ApproveBankingChange': {
       const pending = pendingOf(state, command.changeId);
       if (pending.frozen) throw new DomainError('CONFLICT', FROZEN_ONLY_REJECT);
+      // The numbers came from a file no person typed: the administrator confirms them.
+      if (pending.source === 'noc' && !command.byAdmin)
+        throw new DomainError('FORBIDDEN', 'A bank’s notification of change is approved by an ADMIN');
       if (pending.byUserId === command.byUserId)
         throw new DomainError(
           'FORBIDDEN',
@@ -242,8 +290,15 @@ export function decide(command: VendorCommand, state: VendorState): VendorEvent[
       return recordNotice(vendorId, command);
     case 'RecordBankingMailEnded':
       return recordMailEnded(vendorId, command);
-    case 'StartMicroDeposits':
-      return startMicroDeposits(vendorId, pendingOf(state, command.changeId).frozen, command);
+    case 'StartMicroDeposits': {
+      const pending = pendingOf(state, command.changeId);
+      if (pending.source === 'noc')
+        throw new DomainError(
+          'CONFLICT',
+          'A bank’s notification of change is approved by an ADMIN, not by micro-deposits',
+        );
+      return startMicroDeposits(vendorId, pending.frozen, command);
+    }
     case 'ConfirmMicroDeposits': {
       const pending = pendingOf(state, command.changeId);
       const events = confirmMicroDeposits(vendorId, pending.frozen, pending.verification, command);
@@ -256,6 +311,10 @@ export function decide(command: VendorCommand, state: VendorState): VendorEvent[
     }
     case 'RecordMicroDepositsDownload':
       return recordDownload(vendorId, command);
+    case 'BlockBanking':
+      return blockBanking(vendorId, state.banking, state.bankAnswers, command);
+    case 'ProposeBankCorrection':
+      return proposeCorrection(command, state, vendorId);
     case 'ClearBanking':
       if (!state.banking) return [];
       return [{ type: 'VendorBankingCleared', data: { vendorId, at: command.now } }];
@@ -364,31 +423,68 @@ function updateBanking(
   }
   // The pending change again (a form sent twice): still waiting. With the control off it went live above.
   if (pending && sameAccount(pending.banking, next) && pending.banking.bankName === bankName) return [];
-  return [
-    {
-      type: 'VendorBankingChangeRequested',
-      data: {
-        vendorId,
-        changeId,
-        routingNumber,
-        accountNumber,
-        accountType,
-        bankName,
-        routingLast4: shownTail(routingNumber),
-        accountLast4: shownTail(accountNumber),
-        previous: current
-          ? {
-              routingLast4: shownTail(current.routingNumber),
-              accountLast4: shownTail(current.accountNumber),
-              accountType: current.accountType,
-            }
-          : null,
-        source,
-        byUserId,
-        replaces: pending?.changeId ?? null,
-        at: now,
-      },
+  return [requested(vendorId, state, next, { source, byUserId, changeId, now })];
+}
+
+/** A change held for a second look; it replaces the pending one. */
+function requested(
+  vendorId: number,
+  state: VendorState,
+  next: Banking,
+  how: {
+    source: BankingSource;
+    byUserId: number | null;
+    changeId: string;
+    now: string;
+    noc?: Extract<VendorEvent, { type: 'VendorBankingChangeRequested' }>['data']['noc'];
+  },
+): VendorEvent {
+  const current = state.banking;
+  const { routingNumber, accountNumber, accountType, bankName } = next;
+  return {
+    type: 'VendorBankingChangeRequested',
+    data: {
+      vendorId,
+      changeId: how.changeId,
+      routingNumber,
+      accountNumber,
+      accountType,
+      bankName,
+      routingLast4: shownTail(routingNumber),
+      accountLast4: shownTail(accountNumber),
+      previous: current
+        ? {
+            routingLast4: shownTail(current.routingNumber),
+            accountLast4: shownTail(current.accountNumber),
+            accountType: current.accountType,
+          }
+        : null,
+      source: how.source,
+      byUserId: how.byUserId,
+      replaces: state.pending?.changeId ?? null,
+      ...(how.noc ? { noc: how.noc } : {}),
+      at: how.now,
     },
+  };
+}
+
+/**
+ * A bank's notification of change: the corrected banking held for an ADMIN's approval whatever the
+ * company's control (a file no person typed names the account the money goes to), once per entry
+ * and bank file; a code that corrects no bank detail, or one that cannot apply, is noted.
+ */
+function proposeCorrection(
+  command: Extract<VendorCommand, { type: 'ProposeBankCorrection' }>,
+  state: VendorState,
+  vendorId: number,
+): VendorEvent[] {
+  const { traceNumber, inboundFileId, changeCode, description, dueBy, changeId, now } = command;
+  if (state.bankAnswers.has(correctionKey(traceNumber, inboundFileId))) return [];
+  const proposed = correctionOf(vendorId, state.banking, state.pending, command);
+  if ('note' in proposed) return [proposed.note];
+  const noc = { traceNumber, inboundFileId, code: changeCode, description, dueBy };
+  return [
+    requested(vendorId, state, proposed.banking, { source: 'noc', byUserId: null, changeId, now, noc }),
   ];
 }
 

@@ -1,7 +1,7 @@
 // The vendors read model as the use cases read it: its rows (a deleted company's left out, or kept
 // for commands that refuse them by name), the answer with masked numbers, and the staff scope.
 import { sql } from 'kysely';
-import type { Vendor } from '../../schema/vendors/answers.js';
+import { bankingBlockMessage, type Vendor } from '../../schema/vendors/answers.js';
 import { answerAfterWrite } from '../app/answer-after-write.js';
 import type { AppServices } from '../app/context.js';
 import { keptUnder } from '../app/read-cache.js';
@@ -37,6 +37,10 @@ export function anyVendorRows(app: AppServices) {
       'v.account_last4',
       'v.account_type',
       'v.bank_name',
+      'v.blocked_at',
+      'v.block_code',
+      'v.block_description',
+      'v.block_trace',
       'v.created_at',
       'v.updated_at',
       'v.qb_synced_at',
@@ -69,6 +73,16 @@ export function toDto(r: VendorRow): VendorDto {
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
     qbSyncedAt: r.qb_synced_at.toISOString(),
+    bankingBlock:
+      r.blocked_at === null
+        ? null
+        : {
+            returnCode: r.block_code ?? '',
+            description: r.block_description ?? '',
+            traceNumber: r.block_trace ?? '',
+            since: r.blocked_at.toISOString(),
+            message: bankingBlockMessage(r.block_code ?? '', r.block_description ?? ''),
+          },
   };
 }
 

@@ -46,6 +46,11 @@ export const vendorMailProcessManager: ProcessManager = {
     });
     switch (event.type) {
       case 'VendorBankingChangeRequested':
+        // The notice and its "this was not me" link are there to catch a person redirecting the
+        // vendor's money (a forged request, a colleague's account). A bank's notification of change
+        // comes from the vendor's own bank, names no person to report, and goes live only by an
+        // ADMIN's approval: no notice, so the vendor is not asked to disown its bank's correction.
+        if (event.data.source === 'noc') return [];
         return [job('notify-banking-change', { changeId: event.data.changeId })];
       case 'VendorBankingChangeFrozen':
         return [

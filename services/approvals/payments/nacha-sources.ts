@@ -49,6 +49,8 @@ interface VendorFold {
   banking: Banking | null;
   /** A change of the banking held for a second look, or frozen (reported as not the vendor's). */
   change: { changeId: string; frozen: boolean } | null;
+  /** Blocked after the bank returned a payment: the return's code and words, until a changed account goes live. */
+  blocked: { returnCode: string; description: string } | null;
 }
 
 /** What a file needs of a vendor, from its stream `vendor-<companyId>-<qbVendorId>` (opened). */
@@ -61,6 +63,7 @@ export async function vendorOf(app: AppServices, companyId: number, qbVendorId: 
     active: true,
     banking: null,
     change: null,
+    blocked: null,
   };
   for (const stored of events) {
     const e = decodeVendor(stored);
@@ -96,6 +99,12 @@ export async function vendorOf(app: AppServices, companyId: number, qbVendorId: 
       case 'VendorBankingChangeApproved':
       case 'VendorBankingChangeRejected':
         if (v.change?.changeId === e.data.changeId) v.change = null;
+        break;
+      case 'VendorBankingBlocked':
+        v.blocked = { returnCode: e.data.code, description: e.data.description };
+        break;
+      case 'VendorBankingUnblocked':
+        v.blocked = null;
         break;
       case 'VendorForgotten':
         v.forgotten = true;
@@ -217,6 +226,16 @@ export async function vendorsForNacha(
       );
     else if (!state.banking)
       problems.push(problem('vendor-banking', name, `${name} has no banking information`));
+    else if (state.blocked)
+      // The bank said the account cannot take payments (or someone must look): paying it again would
+      // come back the same, or worse, reach an account nobody checked.
+      problems.push(
+        problem(
+          'vendor-banking',
+          name,
+          `${name}: payments blocked after the bank returned a payment (${state.blocked.returnCode} ${state.blocked.description}): change the bank details`,
+        ),
+      );
     else {
       const fault = bankingFault(state.banking);
       if (fault) {

@@ -1,6 +1,7 @@
 // The Vendor type, its queries, and live changes and sync progress. The types' fields come from the
 // answers (schema/vendors/answers.ts); the mutations are declared once in services/vendors/endpoints.ts.
 import {
+  BankingBlock as BankingBlockAnswer,
   BankingChange as BankingChangeAnswer,
   BankingControl as BankingControlAnswer,
   MicroDeposits as MicroDepositsAnswer,
@@ -58,11 +59,23 @@ const BankingControlRef = builder
   .objectRef<import('zod').infer<typeof BankingControlAnswer>>('BankingChangeControl')
   .implement({ fields: (t) => answerFields(t, BankingControlAnswer) });
 
+const BankingBlockRef = builder
+  .objectRef<import('zod').infer<typeof BankingBlockAnswer>>('VendorBankingBlock')
+  .implement({
+    description:
+      'The vendor’s banking blocked after the bank returned a payment: no NACHA file pays it until a changed account goes live.',
+    fields: (t) => answerFields(t, BankingBlockAnswer, { scalars: { since: 'DateTime' } }),
+  });
+
 export const VendorRef = builder.objectRef<VendorDto>('Vendor').implement({
   fields: (t) => ({
     ...answerFields(t, Vendor, {
       omit: ['routingNumber', 'accountNumber', 'isUnmasked'],
-      refs: { accountType: AccountTypeEnum, pendingBankingChange: BankingChangeRef },
+      refs: {
+        accountType: AccountTypeEnum,
+        pendingBankingChange: BankingChangeRef,
+        bankingBlock: BankingBlockRef,
+      },
       scalars: { createdAt: 'DateTime', updatedAt: 'DateTime', qbSyncedAt: 'DateTime' },
     }),
     routingNumber: t.exposeString('routingNumber', {

@@ -26,6 +26,13 @@ export const VendorFields = graphql(`
     updatedAt
     qbSyncedAt
     isUnmasked
+    bankingBlock {
+      returnCode
+      description
+      traceNumber
+      since
+      message
+    }
   }
 `);
 

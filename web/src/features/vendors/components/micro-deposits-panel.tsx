@@ -43,7 +43,10 @@ export function MicroDepositsPanel({
   staff,
 }: {
   vendor: { id: number; name: string };
-  change: Pick<BankingChange, 'changeId' | 'status' | 'accountNumber' | 'contactNotice' | 'microDeposits'>;
+  change: Pick<
+    BankingChange,
+    'changeId' | 'status' | 'source' | 'accountNumber' | 'contactNotice' | 'microDeposits'
+  >;
   /** ADMIN or MODERATOR: may start a check and download its file. */
   staff: boolean;
 }) {
@@ -54,6 +57,8 @@ export function MicroDepositsPanel({
   const mayStart =
     staff &&
     change.status === 'pending' &&
+    // A bank's notification of change is an ADMIN's approval, never the vendor's amounts.
+    change.source !== 'noc' &&
     change.contactNotice !== 'no-contact' &&
     (md === null || md.status === 'locked');
 

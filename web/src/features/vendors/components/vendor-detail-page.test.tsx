@@ -97,6 +97,47 @@ function open(gql: GraphQLMock) {
   );
 }
 
+describe('VendorDetailPage: the bank’s answers', () => {
+  it('says in red that payments are blocked after a return, why and since when', async () => {
+    signIn('ADMIN');
+    open(
+      mock(
+        sampleVendor({
+          bankingBlock: {
+            returnCode: 'R03',
+            description: 'No account/unable to locate account',
+            traceNumber: '011000010000001',
+            since: '2026-12-06T10:00:00.000Z',
+            message: 'Payments blocked: R03 No account/unable to locate account — change the bank details',
+          },
+        }),
+      ),
+    );
+    const alert = await screen.findByText(/^Payments blocked: R03/);
+    expect(alert.closest('[role="alert"]')?.textContent).toMatch(
+      /^Payments blocked: R03 No account\/unable to locate account — change the bank detailsSince .+: no NACHA file pays this vendor\.$/,
+    );
+  });
+
+  it('offers a MODERATOR no Approve of a bank’s notification of change, and no micro-deposit check', async () => {
+    signIn('MODERATOR');
+    const noc = sampleChange({
+      source: 'noc',
+      requestedById: null,
+      requestedByName: null,
+      contactNotice: null,
+      awaiting: "The bank's notification of change: an ADMIN must approve or reject it",
+    });
+    open(mock(sampleVendor({ pendingBankingChange: noc })));
+    const held = await screen.findByTestId('pending-banking-change');
+    expect(within(held).getByText('Notification of change')).toBeTruthy();
+    expect(within(held).getByText(/^The system · /)).toBeTruthy();
+    expect(within(held).queryByRole('button', { name: 'Approve Change' })).toBeNull();
+    expect(within(held).getByRole('button', { name: 'Reject Change' })).toBeTruthy();
+    expect(within(held).queryByRole('button', { name: /micro-deposit/i })).toBeNull();
+  });
+});
+
 describe('VendorDetailPage: a held bank details change', () => {
   it('says it plainly and offers Approve and Reject to another MODERATOR', async () => {
     signIn('MODERATOR');

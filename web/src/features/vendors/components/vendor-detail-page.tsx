@@ -22,7 +22,7 @@ import { BankingChangesCard } from './banking-changes-card';
 import { ClearBankingDialog } from './clear-banking-dialog';
 import { ForgetVendorDialog } from './forget-vendor-dialog';
 import { PendingBankingChange } from './pending-banking-change';
-import { BankingBadge, VendorStatusBadge } from './vendor-badges';
+import { BankingBadge, BankingBlockNotice, VendorStatusBadge } from './vendor-badges';
 import { isNotFound, VendorNotFound } from './vendor-not-found';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -172,6 +172,7 @@ export function VendorDetailPage() {
                 ) : null}
               </CardHeader>
               <CardContent className="grid gap-4">
+                <BankingBlockNotice block={v.bankingBlock} />
                 {mayUnmask ? (
                   <div
                     role="note"

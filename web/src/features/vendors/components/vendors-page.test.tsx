@@ -34,6 +34,7 @@ const vendor = (id: number, name: string, more: Partial<Vendor> = {}): Vendor =>
   updatedAt: '2026-11-01T10:00:00.000Z',
   qbSyncedAt: '2026-11-01T10:00:00.000Z',
   isUnmasked: false,
+  bankingBlock: null,
   ...more,
 });
 
@@ -94,6 +95,32 @@ describe('VendorsPage', () => {
     const banked = await screen.findByTestId('vendor-row-2');
     expect(banked.textContent).toContain('Checking *****4321');
     expect(gql.calls(VendorsQuery).at(-1)).toMatchObject({ hasBanking: true, page: 1 });
+  });
+
+  it('shows in red, on its row, a vendor the bank returned a payment for', async () => {
+    const message = 'Payments blocked: R03 No account/unable to locate account — change the bank details';
+    const gql = createGraphQLMock()
+      .on(CompanyChoicesQuery, { companies: { data: [] } })
+      .on(
+        VendorsQuery,
+        page([
+          vendor(3, 'Returned Rugs', {
+            hasBankingInfo: true,
+            bankingBlock: {
+              returnCode: 'R03',
+              description: 'No account/unable to locate account',
+              traceNumber: '011000010000001',
+              since: '2026-12-06T10:00:00.000Z',
+              message,
+            },
+          }),
+          vendor(4, 'Paid Pottery', { hasBankingInfo: true }),
+        ]),
+      );
+    open(gql);
+    const row = await screen.findByTestId('vendor-row-3');
+    expect(within(row).getByRole('alert').textContent).toBe(message);
+    expect(within(await screen.findByTestId('vendor-row-4')).queryByRole('alert')).toBeNull();
   });
 
   it('says how to bring vendors in when there are none, and re-reads on a push', async () => {

@@ -22,7 +22,7 @@ import { CompanyChoicesQuery, exportVendors, type Vendor, VendorsQuery } from '.
 import { accountTypeLabel, VENDORS_PAGE_SIZE } from '../utils/vendor-rules';
 import { ImportVendorsDialog } from './import-vendors-dialog';
 import { SyncVendorsDialog } from './sync-vendors-dialog';
-import { BankingBadge, VendorStatusBadge } from './vendor-badges';
+import { BankingBadge, BankingBlockNotice, VendorStatusBadge } from './vendor-badges';
 
 const NO_FILTERS = {
   search: '',
@@ -56,7 +56,16 @@ const COLUMNS: Column<Vendor>[] = [
     className: 'min-w-24 whitespace-normal',
     cell: (v) => v.companyName ?? `Company ${v.companyId}`,
   },
-  { id: 'banking', header: 'Banking', cell: (v) => <BankingBadge ready={v.hasBankingInfo} /> },
+  {
+    id: 'banking',
+    header: 'Banking',
+    cell: (v) => (
+      <>
+        <BankingBadge ready={v.hasBankingInfo} />
+        <BankingBlockNotice block={v.bankingBlock} compact />
+      </>
+    ),
+  },
   {
     id: 'account',
     header: 'Account',

@@ -21,6 +21,7 @@ export const sampleVendor = (over: Partial<VendorDetail> = {}): VendorDetail => 
   qbSyncedAt: '2026-11-01T10:00:00.000Z',
   isUnmasked: false,
   pendingBankingChange: null,
+  bankingBlock: null,
   ...over,
 });
 

@@ -35,6 +35,12 @@ describe('changeActions', () => {
       });
   });
 
+  it('offers Approve of a bank’s notification of change to an ADMIN only', () => {
+    const noc = { status: 'pending', requestedById: null, source: 'noc' };
+    expect(changeActions(noc, { id: 7, role: 'ADMIN' })).toMatchObject({ approve: true, reject: true });
+    expect(changeActions(noc, { id: 7, role: 'MODERATOR' })).toMatchObject({ approve: false, reject: true });
+  });
+
   it('offers nothing to the roles that do not decide', () => {
     for (const role of ['USER', 'GUEST'] as const)
       expect(changeActions(pending, { id: 7, role })).toMatchObject({ approve: false, reject: false });

@@ -38,16 +38,17 @@ const DECIDERS: readonly Role[] = ['ADMIN', 'MODERATOR'];
 
 /**
  * What this viewer is offered on a change: Approve while pending and not their own (the server
- * refuses its maker), Reject while held.
+ * refuses its maker), and a bank's notification of change to an ADMIN only; Reject while held.
  */
 export function changeActions(
-  change: { status: string; requestedById: number | null },
+  change: { status: string; requestedById: number | null; source?: string },
   viewer: { id: number; role: Role } | null | undefined,
 ): { approve: boolean; reject: boolean; ownChange: boolean } {
   const decider = viewer != null && DECIDERS.includes(viewer.role);
   const ownChange = viewer != null && change.requestedById === viewer.id;
+  const approver = change.source === 'noc' ? viewer?.role === 'ADMIN' : decider;
   return {
-    approve: decider && change.status === 'pending' && !ownChange,
+    approve: approver && change.status === 'pending' && !ownChange,
     reject: decider && isHeld(change.status),
     ownChange,
   };
