@@ -19,6 +19,8 @@ export const PAYMENT_EVENT_TYPES = [
   'QbPaymentSyncFinished',
   'PaymentJobFailed',
   'PaymentJobRecovered',
+  'PaymentReturnRecorded',
+  'QbBillPaymentVoided',
 ] as const;
 
 /** Events that set the status (their change notices carry it). */
@@ -58,6 +60,8 @@ export const emptyPaymentColumns = (): ApprovalPaymentColumns => ({
   payment_link_expires_at: null,
   bank_upload_reason: null,
   payment_completed_reason: null,
+  bank_payment_state: null,
+  returned_bill_ids: [],
 });
 
 export const PAYMENT_COLUMNS = Object.keys(emptyPaymentColumns()) as Array<keyof ApprovalPaymentColumns>;
@@ -91,14 +95,21 @@ export const PAYMENT_COLUMNS_SQL = `
   payment_link_sent_at timestamptz,
   payment_link_expires_at timestamptz,
   bank_upload_reason text,
-  payment_completed_reason text`;
+  payment_completed_reason text,
+  bank_payment_state text,
+  returned_bill_ids text[] NOT NULL DEFAULT '{}'`;
 
-/** The columns version 5 added: a table of version 4 serving until the rebuild's swap gets them, empty. */
+/**
+ * The columns versions 5 and 6 added: a table of an older version serving until the rebuild's swap
+ * gets them, empty.
+ */
 export const PAYMENT_LINK_COLUMNS_SQL = [
   'payment_link_sent_at timestamptz',
   'payment_link_expires_at timestamptz',
   'bank_upload_reason text',
   'payment_completed_reason text',
+  'bank_payment_state text',
+  "returned_bill_ids text[] NOT NULL DEFAULT '{}'",
 ];
 
 type Items = ApprovalPaymentColumns['qb_sync_items'];
@@ -218,6 +229,24 @@ function evolvePaymentColumns(row: ApprovalsTable, event: PaymentEvent): Approva
     }
     case 'PaymentJobRecovered':
       return { ...r, payment_job_problem: null };
+    case 'PaymentReturnRecorded': {
+      const returned = new Set([...(row.returned_bill_ids ?? []), ...event.data.bills.map((b) => b.billId)]);
+      return {
+        ...r,
+        bank_payment_state: event.data.bankPaymentState,
+        returned_bill_ids: [...returned],
+      };
+    }
+    case 'QbBillPaymentVoided':
+      // The QuickBooks items show the bill's payment voided: it no longer counts as paid there.
+      return {
+        ...r,
+        qb_sync_items: (row.qb_sync_items ?? []).map((i) =>
+          event.data.bills.some((b) => b.billId === i.billId && b.billPaymentId === i.billPaymentId)
+            ? { ...i, error: `Payment ${i.billPaymentId} voided: the bank returned the payment` }
+            : i,
+        ),
+      };
     default:
       return row;
   }

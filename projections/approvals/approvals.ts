@@ -68,8 +68,9 @@ export const approvalsProjection: Projection<ApprovalReadTables> = {
   name: 'approvals',
   // 2: the payment columns; 3: a payment job's failure (payment_job_problem); 4: the bills' vendors
   // (vendor_qb_ids), vendors a file held out kept in nacha_problems, and held rows indexed with them;
-  // 5: the step's link (sent, expires) and the reasons of steps confirmed in the app.
-  version: 5,
+  // 5: the step's link (sent, expires) and the reasons of steps confirmed in the app; 6: what the bank
+  // returned (bank_payment_state, returned_bill_ids).
+  version: 6,
   tables: ['approvals', 'approval_counts'],
   handles: HANDLES,
   async setup(db, schema) {
@@ -127,6 +128,10 @@ export const approvalsProjection: Projection<ApprovalReadTables> = {
     await index('priority_created', '(priority_rank, created_at DESC, id DESC)');
     await index('creator', '(created_by)');
     // The list filtered by a payment problem and the dashboard's counts of them: the few held rows.
+    // The returned payments the dashboard counts until their bills are paid again (payment-problems.ts).
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id('approvals_returned_idx')} ON ${sql.id(schema, 'approvals')} (company_id) WHERE NOT deleted AND returned_bill_ids <> '{}'`.execute(
+      db,
+    );
     await sql`CREATE INDEX IF NOT EXISTS ${sql.id('approvals_payment_held_idx')} ON ${sql.id(schema, 'approvals')} (created_at DESC, id DESC) WHERE NOT deleted AND ${sql.raw(PAYMENT_HELD)}`.execute(
       db,
     );
@@ -298,6 +303,8 @@ export function evolveApprovalRow(row: Row | undefined, event: ApprovalEvent): R
     case 'QbPaymentSyncFinished':
     case 'PaymentJobFailed':
     case 'PaymentJobRecovered':
+    case 'PaymentReturnRecorded':
+    case 'QbBillPaymentVoided':
       return evolvePaymentRow(row, event);
     default:
       return undefined;

@@ -17,9 +17,10 @@ const list = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', 
 /**
  * Rows with any payment problem, waiting included: the partial index's predicate (the projection's
  * setup) and the first condition of every filter, so each filter reads that index. A file made while
- * vendors were held out of it (their banking changed after approval) is one until the bank has it.
+ * vendors were held out of it (their banking changed after approval) is one until the bank has it;
+ * a payment the bank returned is a candidate (returnedUnpaid says whether it still needs someone).
  */
-export const PAYMENT_HELD = `(payment_job_problem IS NOT NULL OR nacha_status = 'FAILED' OR qb_sync_status IN (${list(SYNC_FAILED)}) OR (status = 'NACHA_GENERATED' AND nacha_problems <> '[]'::jsonb))`;
+export const PAYMENT_HELD = `(payment_job_problem IS NOT NULL OR nacha_status = 'FAILED' OR qb_sync_status IN (${list(SYNC_FAILED)}) OR (status = 'NACHA_GENERATED' AND nacha_problems <> '[]'::jsonb) OR returned_bill_ids <> '{}')`;
 
 const columns = (alias: string) => {
   const col = (name: string) => sql.ref(`${alias}.${name}`);
@@ -33,10 +34,33 @@ const columns = (alias: string) => {
   };
 };
 
-/** PAYMENT_HELD on the approvals table as `alias` names it. */
-export function paymentHeldWhere(alias: string): RawBuilder<boolean> {
+/** The held conditions other than a return, on the approvals table as `alias` names it. */
+function heldBeforeReturns(alias: string): RawBuilder<boolean> {
   const { job, nacha, sync, heldOut } = columns(alias);
   return sql<boolean>`(${job} IS NOT NULL OR ${nacha} = 'FAILED' OR ${sync} IN (${sql.raw(list(SYNC_FAILED))}) OR ${heldOut})`;
+}
+
+/** PAYMENT_HELD on the approvals table as `alias` names it. */
+export function paymentHeldWhere(alias: string): RawBuilder<boolean> {
+  const returned = sql.ref(`${alias}.returned_bill_ids`);
+  return sql<boolean>`(${heldBeforeReturns(alias)} OR ${returned} <> '{}')`;
+}
+
+/**
+ * A payment the bank returned needs someone until each returned bill is paid again: approved in a
+ * later approval of the company that reached PAYMENT_COMPLETED without that bill's entry coming back.
+ */
+export function returnedUnpaidWhere(alias: string): RawBuilder<boolean> {
+  const col = (name: string) => sql.ref(`${alias}.${name}`);
+  return sql<boolean>`(${col('returned_bill_ids')} <> '{}' AND EXISTS (
+    SELECT 1 FROM unnest(${col('returned_bill_ids')}) AS rb(bill_id)
+    WHERE NOT EXISTS (
+      SELECT 1 FROM approvals later
+      WHERE later.company_id = ${col('company_id')} AND NOT later.deleted
+        AND later.status = 'PAYMENT_COMPLETED' AND later.created_at > ${col('created_at')}
+        AND rb.bill_id = ANY(later.approved_bill_ids) AND NOT (rb.bill_id = ANY(later.returned_bill_ids))
+    )
+  ))`;
 }
 
 /** The condition of one problem filter on the approvals table as `alias` names it. */
@@ -50,7 +74,7 @@ export function paymentProblemWhere(filter: PaymentProblemFilter, alias: string)
     sql`coalesce(${job}->>'job' IN (${sql.raw(list(jobs))}), false)`;
   switch (filter) {
     case 'any':
-      return sql<boolean>`(${held} AND NOT ${waiting})`;
+      return sql<boolean>`(${held} AND ((${heldBeforeReturns(alias)} AND NOT ${waiting}) OR ${returnedUnpaidWhere(alias)}))`;
     case 'waiting':
       return sql<boolean>`(${held} AND ${waiting})`;
     case 'file':

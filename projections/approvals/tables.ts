@@ -43,6 +43,10 @@ export interface ApprovalPaymentColumns {
   /** Why staff confirmed the step in the app (null: by a link, or before reasons were asked for). */
   bank_upload_reason: string | null;
   payment_completed_reason: string | null;
+  /** What the bank did after the file: every entry of it returned, or some (null: none came back). */
+  bank_payment_state: 'RETURNED' | 'PARTLY_RETURNED' | null;
+  /** The bills of the entries the bank returned: their vendors were not paid. */
+  returned_bill_ids: string[];
 }
 
 export interface ApprovalsTable extends ApprovalPaymentColumns {

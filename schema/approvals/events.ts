@@ -245,7 +245,8 @@ export const approvalBillsEvents = {
     }),
   },
   /**
-   * Bills free again: their approval was rejected, expired or deleted, or approved without them.
+   * Bills free again: their approval was rejected, expired or deleted, or approved without them, or
+   * the bank returned the entry that paid them (`returned`: they may go into a new approval).
    * `forget` (a deleted approval): its bills no longer count for the duplicate guard either.
    */
   ApprovalBillsReleased: {
@@ -254,7 +255,7 @@ export const approvalBillsEvents = {
       companyId,
       approvalId,
       billIds: z.array(z.string()).min(1),
-      reason: z.enum(['rejected', 'expired', 'deleted', 'not-approved', 'abandoned']),
+      reason: z.enum(['rejected', 'expired', 'deleted', 'not-approved', 'abandoned', 'returned']),
       forget: z.boolean(),
       at: z.string(),
     }),

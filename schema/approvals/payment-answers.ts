@@ -129,7 +129,7 @@ export const PaymentFields = z.object({
     .enum(['RETURNED', 'PARTLY_RETURNED'])
     .nullable()
     .describe(
-      'What the bank did after the file, beside the status: RETURNED (every vendor’s entry came back), PARTLY_RETURNED; null: nothing came back (detail only)',
+      'What the bank did after the file, beside the status: RETURNED (every vendor’s entry came back), PARTLY_RETURNED; null: nothing came back',
     ),
 });
 

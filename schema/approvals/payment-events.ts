@@ -9,6 +9,7 @@
 // A link's recipient is an e-mail address: sealed with the company's key, as the recipients are.
 import { z } from 'zod';
 import { companySubject } from '../companies/events.js';
+import { ReturnAction } from '../payments/events.js';
 import type { PersonalFields } from '../shared/personal.js';
 
 const companyPersonal = (fields: readonly string[]): PersonalFields => ({
@@ -107,6 +108,9 @@ export const PAYMENT_JOBS = [
   'send-links',
   'notify-completed',
   'notify-payment-problem',
+  'record-return',
+  'void-returned-payments',
+  'notify-returned',
 ] as const;
 export const PaymentJob = z.enum(PAYMENT_JOBS);
 export type PaymentJob = z.infer<typeof PaymentJob>;
@@ -121,6 +125,8 @@ const STEP_DONE: Readonly<Record<string, readonly PaymentJob[]>> = {
   ApprovalLinkIssued: ['send-links'],
   BankUploadConfirmed: ['send-links'],
   PaymentCompleted: ['send-links'],
+  PaymentReturnRecorded: ['record-return'],
+  QbBillPaymentVoided: ['void-returned-payments'],
 };
 export const jobStepDone = (eventType: string, job: PaymentJob) =>
   STEP_DONE[eventType]?.includes(job) ?? false;
@@ -331,6 +337,56 @@ export const paymentEvents = {
       jobId: z.string(),
       queue: z.string(),
       reason: z.string(),
+      at: z.string(),
+    }),
+  },
+  /**
+   * The bank returned the entry that paid one vendor of the approval (the payments module's
+   * PaymentEntryReturned, on `achentry-<trace>`): that vendor was not paid. Its bills are let go (a
+   * new approval may take them), and their QuickBooks payments are voided. The approval's status
+   * stays what it was; `bankPaymentState` says whether every entry of the file came back.
+   */
+  PaymentReturnRecorded: {
+    version: 1,
+    schema: z.object({
+      approvalId,
+      companyId,
+      traceNumber: z.string(),
+      qbVendorId: z.string(),
+      vendorName: z.string(),
+      amountCents: cents,
+      accountLast4: z.string(),
+      fileName: z.string(),
+      returnCode: z.string(),
+      description: z.string(),
+      action: ReturnAction,
+      /** The vendor's bills the returned entry paid, with what it paid for each. */
+      bills: z.array(z.object({ billId: z.string(), docNumber: z.string().nullable(), amountCents: cents })),
+      bankPaymentState: z.enum(['RETURNED', 'PARTLY_RETURNED']),
+      returnedAt: z.string(),
+      at: z.string(),
+    }),
+  },
+  /**
+   * The QuickBooks bill payments Billflow recorded for a returned entry's bills are voided (Intuit's
+   * void: the record stays with its amounts zeroed), so those bills are open again there. Absent when
+   * none had been recorded.
+   */
+  QbBillPaymentVoided: {
+    version: 1,
+    schema: z.object({
+      approvalId,
+      companyId,
+      traceNumber: z.string(),
+      vendorName: z.string(),
+      bills: z.array(
+        z.object({
+          billId: z.string(),
+          docNumber: z.string().nullable(),
+          billPaymentId: z.string(),
+          amount: z.number(),
+        }),
+      ),
       at: z.string(),
     }),
   },

@@ -33,7 +33,7 @@ export type ApprovalBillsCommand =
       companyId: number;
       /** One release per approval: a bulk reject releases many approvals in one append. */
       releases: Array<{ approvalId: string; billIds: string[] }>;
-      reason: 'rejected' | 'expired' | 'deleted' | 'not-approved' | 'abandoned';
+      reason: 'rejected' | 'expired' | 'deleted' | 'not-approved' | 'abandoned' | 'returned';
       now: string;
     };
 

@@ -252,6 +252,51 @@ const ending = (t: string | null) => (t ? `ending ${t}` : 'number hidden');
 const accountWords = (t: z.infer<typeof tails> | null) =>
   t ? `account ${ending(t.account)} (routing ${ending(t.routing)})` : 'none on record';
 
+export const PaymentReturnedData = z.object({
+  approvalId,
+  companyName: name,
+  /** The reader's name, for the greeting. */
+  personName: name.nullish(),
+  vendorName: name,
+  amountCents: cents,
+  accountLast4: tail,
+  /** Nacha's return reason code (R01 …) and its words. */
+  returnCode: z.string().regex(/^R\d{2}$/),
+  description: z.string().min(1).max(500),
+  /** The code says the account itself is wrong or closed: the vendor's banking is blocked until changed. */
+  blocksBanking: z.boolean(),
+  /** The document numbers (or ids) of the vendor's bills the entry paid. */
+  bills: z.array(z.string().min(1).max(100)).max(1000),
+  returnedAt: instant,
+});
+
+function paymentReturned(d: z.infer<typeof PaymentReturnedData>, ctx: MailContext): MailContent {
+  const amount = formatUsd(d.amountCents);
+  const bills = d.bills.length ? `${plural(d.bills.length, 'bill')} (${d.bills.join(', ')})` : 'its bills';
+  return {
+    subject: `Payment returned for ${d.companyName}: ${d.vendorName}, ${amount} (${d.returnCode})`,
+    preview: `The bank returned the payment of ${amount} to ${d.vendorName}: ${d.returnCode} ${d.description}.`,
+    heading: 'The bank returned a payment',
+    paragraphs: [
+      d.personName ? `Hello ${d.personName},` : 'Hello,',
+      `The bank returned the payment of ${amount} to ${d.vendorName} for ${d.companyName}: ${d.returnCode}, ${d.description}. The vendor was not paid.`,
+      `What happens next: ${bills} ${d.bills.length === 1 ? 'is' : 'are'} open again. Billflow voids the QuickBooks bill payments it recorded for them, and they can go into a new approval.`,
+      d.blocksBanking
+        ? `This code is about the account itself: ${d.vendorName}'s bank details are blocked for payments until someone changes them. Ask the vendor for its correct bank details before paying again.`
+        : 'Check with the vendor before paying again: the same details may come back the same way.',
+    ],
+    facts: [
+      ['Company', d.companyName],
+      ['Vendor', d.vendorName],
+      ['Amount', amount],
+      ['Account', ending(d.accountLast4)],
+      ['Return', `${d.returnCode} ${d.description}`],
+      ['Returned', formatInstant(d.returnedAt)],
+    ],
+    link: viewApproval(ctx, d.approvalId),
+  };
+}
+
 export const VendorBankingChangeNoticeData = z.object({
   companyName: name,
   vendorName: name,
@@ -375,6 +420,7 @@ export const mailTemplates = {
   'payment-completion-requested': template(PaymentCompletionRequestedData, paymentCompletionRequested),
   'payment-completed': template(PaymentCompletedData, paymentCompleted),
   'payment-problem': template(PaymentProblemData, paymentProblem),
+  'payment-returned': template(PaymentReturnedData, paymentReturned),
   'vendor-banking-change-notice': template(VendorBankingChangeNoticeData, vendorBankingChangeNotice),
   'vendor-banking-change-frozen': template(VendorBankingChangeFrozenData, vendorBankingChangeFrozen),
   'vendor-micro-deposits': template(VendorMicroDepositsData, vendorMicroDeposits),

@@ -50,6 +50,19 @@ const samples: { [T in MailTemplateName]: MailTemplateData<T> } = {
     problem: 'Generating the NACHA file failed: the database could not be reached',
     at: '2025-06-03T10:30:00.000Z',
   },
+  'payment-returned': {
+    approvalId: 'ap-1',
+    companyName: 'Acme Corp',
+    personName: 'Dana',
+    vendorName: 'Paper Supply Co',
+    amountCents: 100_000,
+    accountLast4: '0003',
+    returnCode: 'R03',
+    description: 'No Account/Unable to Locate Account',
+    blocksBanking: true,
+    bills: ['1001', '1002'],
+    returnedAt: '2025-06-05T10:30:00.000Z',
+  },
   'vendor-banking-change-notice': {
     companyName: 'Acme Corp',
     vendorName: 'Paper Supply Co',
@@ -185,6 +198,21 @@ describe('mail templates', () => {
     const m = await renderTemplate('payment-problem', samples['payment-problem'], ctx);
     expect(m.subject).toBe('Payment problem: Acme Corp');
     inBoth(m, 'Generating the NACHA file failed: the database could not be reached', 'View the approval');
+  });
+
+  it('payment-returned: the vendor, amount, code and its words, the bills open again, the account by its last four', async () => {
+    const m = await renderTemplate('payment-returned', samples['payment-returned'], ctx);
+    expect(m.subject).toBe('Payment returned for Acme Corp: Paper Supply Co, $1,000.00 (R03)');
+    inBoth(
+      m,
+      'R03 No Account/Unable to Locate Account',
+      '2 bills (1001, 1002) are open again',
+      'ending 0003',
+      'blocked for payments until someone changes them',
+    );
+    await expect(
+      renderTemplate('payment-returned', { ...samples['payment-returned'], accountLast4: '7100000003' }, ctx),
+    ).rejects.toThrow();
   });
 
   it('vendor-banking-change-notice: tails old and new, who and when, and the "This was not me" button', async () => {

@@ -1,5 +1,5 @@
 // Jobs of the 'payment-mail' process manager (payments.ts): notify-manager, send-links,
-// notify-completed. Each is idempotent: the links it issues are commands whose ids derive from the
+// notify-completed, notify-payment-problem, notify-returned. Each is idempotent: the links it issues are commands whose ids derive from the
 // job id (appended once), and the mails it queues are keyed by the job id and the recipient's place
 // (sent once by the mail queue, whatever runs twice). The job data hold ids only; addresses and
 // action links travel sealed in the mail queue's jobs.
@@ -13,6 +13,7 @@ import {
   managerMail,
   type PlannedMail,
   paymentProblemMail,
+  returnedMails,
 } from '../../services/approvals/payments/notify.js';
 import { enqueueMail } from '../mail/mail.js';
 import { type JobHandler, jobContext } from '../process-manager.js';
@@ -76,5 +77,9 @@ export const linkJobHandlers: Record<string, JobHandler> = {
   async 'notify-payment-problem'(app, job) {
     const { approvalId, failedJobId } = job.data as { approvalId: string; failedJobId: string };
     return queueAll(app, job, await paymentProblemMail(app, approvalId, failedJobId, jobIdOf(job)));
+  },
+  async 'notify-returned'(app, job) {
+    const { approvalId, traceNumber } = job.data as { approvalId: string; traceNumber: string };
+    return queueAll(app, job, await returnedMails(app, approvalId, traceNumber, jobIdOf(job)));
   },
 };

@@ -1,18 +1,21 @@
 // The payment process managers (docs/ARCHITECTURE.md "Payments"):
 // - `payments` (queue `payments`, from the beginning of the log): an approved approval asks for its
 //   file (request-nacha), a request is generated (generate-nacha), a completed payment starts the
-//   QuickBooks bill payments (start-qb-sync), and each run pays its bills (pay-bills).
+//   QuickBooks bill payments (start-qb-sync), and each run pays its bills (pay-bills); an entry the
+//   bank returned (the payments module's PaymentEntryReturned) is recorded on its approval, its
+//   vendor's bills let go (record-return), and their QuickBooks payments voided (void-returned-payments).
 // - `payment-mail` (queue `payment-mail`, from the moment it is first deployed: e-mails must not fire
 //   for years of history): the manager hears of a new approval (notify-manager), a file ready sends
 //   the bank-upload links, a bank upload the payment-completed links (send-links), staff asking to
 //   send the current step's link again fresh links for it (send-links), a payment tells the
-//   stakeholders (notify-completed).
+//   stakeholders (notify-completed), a returned payment the manager and the creator (notify-returned).
 // Job ids derive from the event and the process manager's own name, so they never collide with the
 // approvals' reactions and a replayed event enqueues nothing twice. Each job reports back with a
 // command whose id is the job id (appended once however often it runs).
 
 import { approvalEvents } from '../../schema/approvals/events.js';
 import { paymentEvents } from '../../schema/approvals/payment-events.js';
+import { paymentsEvents } from '../../schema/payments/events.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
 import { eventDecoder } from '../../services/shared/decider.js';
 import { type JobHandler, type ProcessManager, type ReactionJob, reactionJobId } from '../process-manager.js';
@@ -20,11 +23,12 @@ import { linkJobHandlers } from './link-jobs.js';
 import { nachaJobHandlers } from './nacha-jobs.js';
 import { MAIL_ENDED_JOB, mailEndedHandler, reportingFailures } from './payment-failures.js';
 import { qbPaymentJobHandlers } from './qb-payment-jobs.js';
+import { returnJobHandlers } from './return-jobs.js';
 
 export const PAYMENTS_QUEUE = 'payments';
 export const PAYMENT_MAIL_QUEUE = 'payment-mail';
 
-const decode = eventDecoder({ ...approvalEvents, ...paymentEvents });
+const decode = eventDecoder({ ...approvalEvents, ...paymentEvents, ...paymentsEvents });
 
 function jobOf(pm: string, queue: string, stored: StoredEvent) {
   return (name: string, data: Record<string, unknown>, delayMs = 0): ReactionJob => ({
@@ -57,6 +61,8 @@ export const paymentsProcessManager: ProcessManager = {
     'NachaGenerationFailed',
     'PaymentCompleted',
     'QbPaymentSyncStarted',
+    'PaymentEntryReturned',
+    'PaymentReturnRecorded',
   ],
   startAt: 'beginning',
   react(stored) {
@@ -83,6 +89,17 @@ export const paymentsProcessManager: ProcessManager = {
         return [job('start-qb-sync', { approvalId: event.data.approvalId })];
       case 'QbPaymentSyncStarted':
         return [job('pay-bills', { approvalId: event.data.approvalId, attempt: event.data.attempt })];
+      case 'PaymentEntryReturned':
+        return [
+          job('record-return', { approvalId: event.data.approvalId, traceNumber: event.data.traceNumber }),
+        ];
+      case 'PaymentReturnRecorded':
+        return [
+          job('void-returned-payments', {
+            approvalId: event.data.approvalId,
+            traceNumber: event.data.traceNumber,
+          }),
+        ];
       default:
         return [];
     }
@@ -98,6 +115,7 @@ export const paymentMailProcessManager: ProcessManager = {
     'PaymentLinkResendRequested',
     'PaymentCompleted',
     'PaymentJobFailed',
+    'PaymentReturnRecorded',
   ],
   startAt: 'now',
   react(stored) {
@@ -128,6 +146,10 @@ export const paymentMailProcessManager: ProcessManager = {
         ];
       case 'PaymentCompleted':
         return [job('notify-completed', { approvalId: event.data.approvalId })];
+      case 'PaymentReturnRecorded':
+        return [
+          job('notify-returned', { approvalId: event.data.approvalId, traceNumber: event.data.traceNumber }),
+        ];
       case 'PaymentJobFailed':
         // The manager hears of a failed payment job; a failed notice of one tells nobody again.
         if (event.data.job === 'notify-payment-problem') return [];
@@ -143,6 +165,7 @@ export const paymentMailProcessManager: ProcessManager = {
 export const paymentsJobHandlers: Record<string, JobHandler> = reportingFailures({
   ...nachaJobHandlers,
   ...qbPaymentJobHandlers,
+  ...returnJobHandlers,
 });
 export const paymentMailJobHandlers: Record<string, JobHandler> = {
   ...reportingFailures(linkJobHandlers),

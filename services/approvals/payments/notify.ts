@@ -171,3 +171,45 @@ export async function paymentProblemMail(
   };
   return [mail];
 }
+
+/**
+ * PaymentReturnRecorded: the manager and the creator hear that the bank returned one vendor's
+ * payment, with the code and what happens next (the same person once when they are both).
+ */
+export async function returnedMails(
+  app: AppServices,
+  approvalId: string,
+  traceNumber: string,
+  jobId: string,
+): Promise<PlannedMail[]> {
+  const { state, events } = await loadApproval(app, approvalId);
+  const recorded = events.find(
+    (e) => e.type === 'PaymentReturnRecorded' && e.data.traceNumber === traceNumber,
+  );
+  if (!state.exists || recorded?.type !== 'PaymentReturnRecorded') return [];
+  const d = recorded.data;
+  const people: Person[] = [];
+  for (const p of [await managerPerson(app, state.managerId), await userPerson(app, state.createdBy)])
+    if (p && !people.some((q) => q.address.toLowerCase() === p.address.toLowerCase())) people.push(p);
+  const company = await companyName(app, state.companyId!);
+  return people.map(
+    (p, index): PlannedMail<'payment-returned'> => ({
+      key: mailKey(jobId, index),
+      template: 'payment-returned',
+      to: toOf(p),
+      data: {
+        approvalId,
+        companyName: company,
+        personName: p.name,
+        vendorName: d.vendorName,
+        amountCents: d.amountCents,
+        accountLast4: d.accountLast4.slice(-4),
+        returnCode: d.returnCode,
+        description: d.description,
+        blocksBanking: d.action === 'block-account',
+        bills: d.bills.map((b) => b.docNumber ?? b.billId),
+        returnedAt: d.returnedAt,
+      },
+    }),
+  );
+}

@@ -12,19 +12,25 @@ import type {
   QbSyncStatus,
 } from '../../../schema/approvals/payment-events.js';
 import { DomainError } from '../../shared/domain-errors.js';
-import { billsAtTheBank, type PaymentSlice } from './payment-state.js';
+import { billsAtTheBank, billsToRecord, type PaymentSlice } from './payment-state.js';
+import { decideReturn, type ReturnCommand } from './return-decider.js';
 import { REASON_LENGTH, reasonFits } from './step-reason.js';
 
 export {
   billsAtTheBank,
+  billsToRecord,
   evolvePayment,
   type FileBill,
   fileBills,
   initialPaymentState,
   type PaymentFile,
+  type PaymentReturn,
   type PaymentSlice,
   type PaymentState,
+  returnedBillIds,
 } from './payment-state.js';
+
+export type { ReturnCommand, ReturnedEntry } from './return-decider.js';
 
 /**
  * A signed-in staff member, or an e-mail link whose signature the caller has checked. `manager` is
@@ -123,7 +129,8 @@ export type PaymentCommand =
       reason: string;
       now: string;
     }
-  | { type: 'RecordPaymentJobRecovered'; jobId: string; now: string };
+  | { type: 'RecordPaymentJobRecovered'; jobId: string; now: string }
+  | ReturnCommand;
 
 /**
  * Statuses a file may be (re)made from: the screens offer it up to PAYMENT_COMPLETED; the server
@@ -417,7 +424,8 @@ export function decidePayment(command: PaymentCommand, state: PaymentSlice): Pay
             approvalId,
             companyId,
             attempt: sync.attempt + 1,
-            billIds: billsAtTheBank(payment)
+            // A bill whose entry the bank returned is not paid there either.
+            billIds: billsToRecord(payment)
               .map((b) => b.billId)
               .filter((id) => !paid.has(id)),
             byUserId: command.byUserId,
@@ -438,11 +446,14 @@ export function decidePayment(command: PaymentCommand, state: PaymentSlice): Pay
         ? [{ type: 'QbBillPaid', data: { ...base, billPaymentId: command.outcome.billPaymentId } }]
         : [{ type: 'QbBillPaymentFailed', data: { ...base, error: command.outcome.error } }];
     }
+    case 'RecordPaymentReturn':
+    case 'RecordQbVoids':
+      return decideReturn(command, state);
     case 'FinishQbSync': {
       const sync = payment.qbSync;
       if (command.attempt !== sync.attempt || sync.status !== 'SYNCING') return [];
       const paid = sync.paidBillIds.length;
-      const total = billsAtTheBank(payment).length;
+      const total = billsToRecord(payment).length;
       const result = command.skipped
         ? 'SKIPPED'
         : paid === total

@@ -42,7 +42,14 @@ export const PAYMENT_JOB_WORDS: Record<PaymentJob, string> = {
   'send-links': 'E-mailing the confirmation links',
   'notify-completed': 'E-mailing the payment notice',
   'notify-payment-problem': 'E-mailing the manager about a payment problem',
+  'record-return': 'Recording the returned payment',
+  'void-returned-payments': 'Voiding the returned payment in QuickBooks',
+  'notify-returned': 'E-mailing the returned payment notice',
 };
+
+/** Bills named as a person reads them: their document numbers, else their ids. */
+const billList = (bills: ReadonlyArray<{ billId: string; docNumber: string | null }>) =>
+  bills.map((b) => b.docNumber ?? b.billId).join(', ');
 
 /** Where a stored file of the approval is downloaded (ADMIN, MODERATOR; each download recorded). */
 export const nachaFileUrl = (approvalId: string, fileId: string) =>
@@ -170,5 +177,25 @@ export function paymentStep(
       return s(`${PAYMENT_JOB_WORDS[e.data.job]} failed`, e.data.reason, { reason: e.data.reason });
     case 'PaymentJobRecovered':
       return s(`${PAYMENT_JOB_WORDS[e.data.job]} went through on a retry`, null);
+    case 'PaymentReturnRecorded': {
+      const d = e.data;
+      const bills = d.bills.length
+        ? `; ${d.bills.length === 1 ? 'bill' : 'bills'} ${billList(d.bills)} ${d.bills.length === 1 ? 'is' : 'are'} free for a new approval`
+        : '';
+      return s(
+        `Payment to ${d.vendorName} returned by the bank`,
+        `${d.returnCode} ${d.description}: ${dollars(d.amountCents)} to the account ending ${d.accountLast4.slice(-4)} (${d.fileName})${bills}`,
+        { amount: d.amountCents / 100, reason: `${d.returnCode} ${d.description}` },
+      );
+    }
+    case 'QbBillPaymentVoided': {
+      const d = e.data;
+      const n = d.bills.length;
+      return s(
+        `QuickBooks payment for ${d.vendorName} voided`,
+        `${n === 1 ? 'Bill' : 'Bills'} ${billList(d.bills)} ${n === 1 ? 'is' : 'are'} open again (${n === 1 ? 'payment' : 'payments'} ${d.bills.map((b) => b.billPaymentId).join(', ')})`,
+        { amount: Math.round(d.bills.reduce((sum, b) => sum + b.amount, 0) * 100) / 100 },
+      );
+    }
   }
 }

@@ -40,6 +40,7 @@ export const PAYMENT_SELECT = [
   'a.payment_link_expires_at',
   'a.bank_upload_reason',
   'a.payment_completed_reason',
+  'a.bank_payment_state',
 ] as const;
 
 type PaymentRow = {
@@ -79,6 +80,7 @@ type PaymentRow = {
   payment_link_expires_at: Date | null;
   bank_upload_reason: string | null;
   payment_completed_reason: string | null;
+  bank_payment_state: 'RETURNED' | 'PARTLY_RETURNED' | null;
 };
 
 const iso = (d: Date | null) => d?.toISOString() ?? null;
@@ -117,7 +119,7 @@ export function paymentFields(r: PaymentRow): z.infer<typeof PaymentFields> {
     paymentProblem: paymentProblem(r),
     paymentPrerequisites: null,
     bankEntries: null,
-    bankPaymentState: null,
+    bankPaymentState: r.bank_payment_state ?? null,
     paymentLinkSentAt: iso(r.payment_link_sent_at),
     paymentLinkExpiresAt: iso(r.payment_link_expires_at),
     bankUploadReason: r.bank_upload_reason,
@@ -135,6 +137,9 @@ const RETRY_OF_JOB: Record<PaymentJob, 'regenerate' | 'retry-qb-sync' | 'operati
   'send-links': 'operations',
   'notify-completed': 'operations',
   'notify-payment-problem': 'operations',
+  'record-return': 'operations',
+  'void-returned-payments': 'operations',
+  'notify-returned': 'operations',
 };
 
 /** Approve again helps vendors held out for banking changed after approval; a pending change waits. */

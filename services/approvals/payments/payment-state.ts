@@ -24,7 +24,20 @@ export interface PaymentFile {
   version: number;
   /** The bills the file paid, with what it paid for each (empty for a penny test). */
   bills: FileBill[];
+  /** Its entries: one per vendor, with that vendor's bills (empty for a penny test). */
+  vendors: Array<{ qbVendorId: string; billIds: string[] }>;
   at: string;
+}
+
+/** An entry of the file at the bank that the bank returned: its vendor was not paid. */
+export interface PaymentReturn {
+  traceNumber: string;
+  qbVendorId: string;
+  vendorName: string;
+  fileName: string;
+  billIds: string[];
+  /** Its bills' QuickBooks payments are voided (or there were none to void). */
+  voided: boolean;
 }
 
 export interface PaymentState {
@@ -47,6 +60,8 @@ export interface PaymentState {
     attempt: number;
     paidBillIds: string[];
   };
+  /** The entries the bank returned, by trace number. */
+  returns: Record<string, PaymentReturn>;
   /** A job of the payment path that failed for good, until its step goes through (or the job does). */
   jobProblem: { jobId: string; job: PaymentJob; reason: string; at: string } | null;
 }
@@ -59,6 +74,7 @@ export const initialPaymentState = (): PaymentState => ({
   pennyTests: [],
   uploadedVersion: null,
   jobProblem: null,
+  returns: {},
   links: {},
   qbSync: { status: null, attempt: 0, paidBillIds: [] },
 });
@@ -78,6 +94,22 @@ export interface PaymentSlice {
 export function billsAtTheBank(payment: PaymentState): FileBill[] {
   if (payment.uploadedVersion === null) return [];
   return payment.files.find((f) => f.version === payment.uploadedVersion)?.bills ?? [];
+}
+
+/** The bills of entries the bank returned: their vendors were not paid. */
+export function returnedBillIds(payment: PaymentState): Set<string> {
+  return new Set(Object.values(payment.returns ?? {}).flatMap((r) => r.billIds));
+}
+
+/**
+ * The bills QuickBooks must record as paid: those of the file at the bank, less the ones whose entry
+ * the bank returned before QuickBooks recorded them (a returned bill already recorded stays counted:
+ * its payment is voided, not unrecorded).
+ */
+export function billsToRecord(payment: PaymentState): FileBill[] {
+  const returned = returnedBillIds(payment);
+  const paid = new Set(payment.qbSync.paidBillIds);
+  return billsAtTheBank(payment).filter((b) => !returned.has(b.billId) || paid.has(b.billId));
 }
 
 /**
@@ -126,6 +158,7 @@ function evolvePaymentStep<S extends PaymentSlice>(state: S, event: PaymentEvent
         batchNumber: d.batchNumber,
         version: d.version,
         bills: fileBills(d.vendors),
+        vendors: d.vendors.map((v) => ({ qbVendorId: v.qbVendorId, billIds: v.billIds })),
         at: d.at,
       };
       return {
@@ -147,6 +180,7 @@ function evolvePaymentStep<S extends PaymentSlice>(state: S, event: PaymentEvent
         batchNumber: d.batchNumber,
         version: 0,
         bills: [],
+        vendors: [],
         at: d.at,
       };
       return { ...state, payment: { ...p, pennyTests: [...p.pennyTests, file] } };
@@ -207,5 +241,25 @@ function evolvePaymentStep<S extends PaymentSlice>(state: S, event: PaymentEvent
     }
     case 'PaymentJobRecovered':
       return { ...state, payment: { ...p, jobProblem: null } };
+    case 'PaymentReturnRecorded': {
+      const d = event.data;
+      const r: PaymentReturn = {
+        traceNumber: d.traceNumber,
+        qbVendorId: d.qbVendorId,
+        vendorName: d.vendorName,
+        fileName: d.fileName,
+        billIds: d.bills.map((b) => b.billId),
+        voided: false,
+      };
+      return { ...state, payment: { ...p, returns: { ...p.returns, [d.traceNumber]: r } } };
+    }
+    case 'QbBillPaymentVoided': {
+      const r = p.returns[event.data.traceNumber];
+      if (!r) return state;
+      return {
+        ...state,
+        payment: { ...p, returns: { ...p.returns, [r.traceNumber]: { ...r, voided: true } } },
+      };
+    }
   }
 }

@@ -19,7 +19,7 @@ import { qbStringList } from '../../quickbooks/query-text.js';
 import { AppError } from '../../shared/errors.js';
 import { type ApprovalState, approvalDecider, approvalStreamId } from '../approval-decider.js';
 import { billPaymentStep } from './paid-amounts.js';
-import { billsAtTheBank } from './payment-decider.js';
+import { billsAtTheBank, billsToRecord, returnedBillIds } from './payment-decider.js';
 
 /** The key of one bill of one approval (43 characters): written on its BillPayment, the same on every run. */
 export function qbPaymentRequestId(approvalId: string, billId: string): string {
@@ -182,7 +182,9 @@ export async function payApprovalBills(app: AppServices, run: PayBillsRun) {
   const companyId = state.companyId!;
   const { billIds, done } = await resultsOfRun(app, approvalId, attempt);
   const paidBefore = new Set(sync.paidBillIds);
-  const todo = billIds.filter((id) => !paidBefore.has(id) && !done.has(id));
+  // A bill whose entry the bank returned since the run started is not recorded as paid.
+  const returned = returnedBillIds(state.payment);
+  const todo = billIds.filter((id) => !paidBefore.has(id) && !done.has(id) && !returned.has(id));
   const now = () => new Date().toISOString();
   const finish = (skipped: boolean, message: string) =>
     app.commands.handle(
@@ -275,7 +277,7 @@ export async function payApprovalBills(app: AppServices, run: PayBillsRun) {
   }
   const after = await app.commands.load(approvalDecider, streamId);
   const paidTotal = after.state.payment.qbSync.paidBillIds.length;
-  const total = billsAtTheBank(after.state.payment).length;
+  const total = billsToRecord(after.state.payment).length;
   await finish(false, finishMessage(paidTotal, total, total - paidTotal));
   return { ran: true as const, skipped: false, paid, failed };
 }
