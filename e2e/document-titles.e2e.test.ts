@@ -77,6 +77,7 @@ describe('document titles', () => {
       ['/vendors/987654', 'Vendor'],
       ['/vendors/987654/edit-banking', 'Edit banking'],
       ['/operations', 'Operations'],
+      ['/bank-files', 'Bank files'],
       ['/approvals', 'Approvals'],
       [`/bills?companyId=${companyId}`, 'New approval from bills'],
       [`/approvals/${approvalId}`, `Approval ${short}`],

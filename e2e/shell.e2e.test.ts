@@ -62,10 +62,23 @@ describe('sign-in per role and the landing redirect', () => {
   const expected: Record<Role, { landing: string; nav: string[]; heading: string }> = {
     ADMIN: {
       landing: '/dashboard',
-      nav: ['Dashboard', 'Companies', 'Vendors', 'Users', 'Managers', 'Approvals', 'Operations'],
+      nav: [
+        'Dashboard',
+        'Companies',
+        'Vendors',
+        'Users',
+        'Managers',
+        'Approvals',
+        'Bank files',
+        'Operations',
+      ],
       heading: 'Dashboard',
     },
-    MODERATOR: { landing: '/approvals', nav: ['Vendors', 'Approvals'], heading: 'Bill Approvals' },
+    MODERATOR: {
+      landing: '/approvals',
+      nav: ['Vendors', 'Approvals', 'Bank files'],
+      heading: 'Bill Approvals',
+    },
     USER: { landing: '/approvals', nav: ['Approvals'], heading: 'Bill Approvals' },
     GUEST: { landing: '/approvals', nav: [], heading: 'Access restricted' },
   };

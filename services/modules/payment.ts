@@ -4,6 +4,8 @@
 // approval keeps its own statuses as milestones; the bank's answers are this module's streams.
 import { paymentEntriesProjection } from '../../projections/payments/payment-entries.js';
 import { paymentsEvents } from '../../schema/payments/events.js';
+import '../payments/api/graphql/attention.js';
+import '../payments/api/graphql/inbound-file.js';
 import { paymentInboundRoutes } from '../payments/api/rest/inbound-routes.js';
 import { defineModule } from './module.js';
 

@@ -168,6 +168,11 @@ export const routes: RouteObject[] = [
                 (m) => m.BillsPage,
               ),
               screen(
+                'bank-files',
+                () => import('../features/payments/components/bank-files-page'),
+                (m) => m.BankFilesPage,
+              ),
+              screen(
                 'vendors/:id/edit-banking',
                 () => import('../features/vendors/components/vendor-edit-banking-page'),
                 (m) => m.VendorEditBankingPage,

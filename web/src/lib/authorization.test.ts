@@ -62,9 +62,10 @@ describe('navigation', () => {
       'Users',
       'Managers',
       'Approvals',
+      'Bank files',
       'Operations',
     ]);
-    expect(labels('MODERATOR')).toEqual(['Vendors', 'Approvals']);
+    expect(labels('MODERATOR')).toEqual(['Vendors', 'Approvals', 'Bank files']);
     expect(labels('USER')).toEqual(['Approvals']);
     expect(labels('GUEST')).toEqual([]);
     expect(labels(null)).toEqual([]);

@@ -41,8 +41,9 @@ export function landingPathFor(role: Role | null | undefined): string {
 export function accessRuleForPath(pathname: string): AccessRule | null {
   const first = pathname.split('/').filter(Boolean)[0] ?? '';
   if (['dashboard', 'companies', 'users', 'managers', 'operations'].includes(first)) return ACCESS.admin;
-  // /bills creates approvals: the roles that may (approvals.write on the server).
-  if (first === 'vendors' || first === 'bills') return ACCESS.vendors;
+  // /bills creates approvals: the roles that may (approvals.write on the server). /bank-files: the
+  // roles that see what the bank sent back (payments.read).
+  if (first === 'vendors' || first === 'bills' || first === 'bank-files') return ACCESS.vendors;
   if (first === 'approvals') return ACCESS.approvals;
   return null;
 }
@@ -73,6 +74,7 @@ export const NAV_ENTRIES: readonly NavEntry[] = [
   { label: 'Users', to: '/users', roles: ['ADMIN'] },
   { label: 'Managers', to: '/managers', roles: ['ADMIN'] },
   { label: 'Approvals', to: '/approvals', roles: ['ADMIN', 'MODERATOR', 'USER'] },
+  { label: 'Bank files', to: '/bank-files', roles: ['ADMIN', 'MODERATOR'] },
   { label: 'Operations', to: '/operations', roles: ['ADMIN'] },
 ];
 

@@ -1,5 +1,6 @@
-// The operations page over GraphQL (ADMIN): the overview and its live feed. The two retries and the
-// dismissal of a parked event are declared once in services/operations/endpoints.ts.
+// The operations page over GraphQL (ADMIN): the overview and its live feed, and the bank's line (what
+// the bank sent back that waits on a person: bank-attention.ts). The two retries and the dismissal of a
+// parked event are declared once in services/operations/endpoints.ts.
 
 import {
   BankingPatterns as BankingPatternsAnswer,
@@ -15,10 +16,12 @@ import {
   QueueOverview as QueueOverviewAnswer,
   RapidBankingChanges as RapidBankingChangesAnswer,
 } from '../../../../schema/operations/answers.js';
+import { BankAttention as BankAttentionAnswer } from '../../../../schema/payments/attention-answers.js';
 import { authorize } from '../../../auth/permissions.js';
 import { answerFields } from '../../../gateway/graphql/answer-fields.js';
 import { builder } from '../../../gateway/graphql/builder.js';
 import { run } from '../../../gateway/graphql/errors.js';
+import { operationsBankAttention } from '../../bank-attention.js';
 import {
   type ConsumerOverview,
   type DismissedEventView,
@@ -186,5 +189,23 @@ builder.subscriptionField('operationsChanged', (t) =>
       authorize(ctx.actor, 'operations.read');
       return overview;
     },
+  }),
+);
+
+const BankAttentionRef = builder
+  .objectRef<NonNullable<Awaited<ReturnType<typeof operationsBankAttention>>>>('BankAttention')
+  .implement({
+    description:
+      'What the bank sent back that waits on a person, over the last lookbackDays: open and overdue notifications of change, parked entries, returns.',
+    fields: (t) => answerFields(t, BankAttentionAnswer),
+  });
+
+builder.queryField('bankAttention', (t) =>
+  t.field({
+    type: BankAttentionRef,
+    nullable: true,
+    description:
+      'The operations page’s line on the bank (ADMIN); null when the read models could not be read.',
+    resolve: (_, __, ctx) => run(() => operationsBankAttention(ctx.app, ctx.actor)),
   }),
 );

@@ -21,6 +21,7 @@ const LABELS: Record<string, string> = {
   vendors: 'Vendors',
   approvals: 'Approvals',
   operations: 'Operations',
+  'bank-files': 'Bank Files',
   new: 'New',
   edit: 'Edit',
   nacha: 'NACHA',

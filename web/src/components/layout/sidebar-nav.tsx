@@ -1,6 +1,7 @@
 import {
   Building2,
   ClipboardCheck,
+  FileStack,
   Gauge,
   LayoutDashboard,
   type LucideIcon,
@@ -21,6 +22,7 @@ const ICONS: Record<string, LucideIcon> = {
   '/users': Users,
   '/managers': UserCog,
   '/approvals': ClipboardCheck,
+  '/bank-files': FileStack,
   '/operations': Gauge,
 };
 

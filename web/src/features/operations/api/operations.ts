@@ -126,6 +126,21 @@ export const OperationsChanged = graphql(
   [OperationsFields],
 );
 
+/** The bank's line: open and overdue notifications of change, parked entries, returns (last 30 days). */
+export const BankAttentionQuery = graphql(`
+  query BankAttention {
+    bankAttention {
+      lookbackDays
+      openCorrections
+      overdueCorrections
+      parkedEntries
+      returns
+    }
+  }
+`);
+
+export type BankAttention = NonNullable<ResultOf<typeof BankAttentionQuery>['bankAttention']>;
+
 export type OperationsOverview = ResultOf<typeof OperationsFields>;
 export type QueueOverview = OperationsOverview['queues'][number];
 export type LogConsumer = OperationsOverview['consumers'][number];

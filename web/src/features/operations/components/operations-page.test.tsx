@@ -10,6 +10,7 @@ import {
   gqlError,
 } from '../../../testing/graphql-mock';
 import {
+  BankAttentionQuery,
   DismissParkedEvent,
   OperationsChanged,
   type OperationsOverview,
@@ -61,9 +62,18 @@ const renderPage = () =>
     </GraphQLTestProvider>,
   );
 
+const bank = {
+  lookbackDays: 30,
+  openCorrections: 3,
+  overdueCorrections: 2,
+  parkedEntries: 1,
+  returns: 4,
+};
+
 beforeEach(() => {
   sessionStore.setUser(sampleUser);
   gql = createGraphQLMock();
+  gql.on(BankAttentionQuery, { bankAttention: bank });
 });
 afterEach(cleanup);
 
@@ -315,5 +325,23 @@ describe('OperationsPage', () => {
     expect((await screen.findByTestId('banking-patterns-unavailable')).textContent).toContain(
       'could not be read just now',
     );
+  });
+
+  it('counts what the bank sent back that waits on a person, linking to the bank files', async () => {
+    gql.on(OperationsQuery, { operations: overview() });
+    renderPage();
+    const line = await screen.findByTestId('bank-line');
+    expect(line.textContent).toBe(
+      'Notifications of change past their deadline: 2 (of 3 open) · Parked entries: 1 · Returns: 4 · last 30 days · Bank files',
+    );
+    expect(within(line).getByText(/past their deadline/).className).toContain('text-destructive');
+    expect(within(line).getByRole('link', { name: 'Bank files' }).getAttribute('href')).toBe('/bank-files');
+  });
+
+  it('says so when the server could not read the bank line', async () => {
+    gql.on(OperationsQuery, { operations: overview() });
+    gql.on(BankAttentionQuery, { bankAttention: null });
+    renderPage();
+    expect((await screen.findByTestId('bank-unavailable')).textContent).toMatch(/could not be read/);
   });
 });

@@ -1,12 +1,15 @@
 // The operations page (ADMIN): queues and their failed jobs, read models and process managers with
-// their lag and parked events, unusual bank detail changes, and banners when Redis is down or a
-// transaction holds the log back.
+// their lag and parked events, what the bank sent back that waits on a person, unusual bank detail
+// changes, and banners when Redis is down or a transaction holds the log back.
 // Live over the operationsChanged subscription; a retry refetches at once.
-import type { ReactNode } from 'react';
+import { type ReactNode, useEffect } from 'react';
 import { PageHeader } from '../../../components/layout/page-header';
 import { Button } from '../../../components/ui/button';
 import { useDocumentTitle } from '../../../hooks/use-document-title';
+import { useGqlQuery } from '../../../lib/use-graphql';
+import { BankAttentionQuery } from '../api/operations';
 import { useLiveOperations } from '../api/use-live-operations';
+import { BankCard } from './bank-card';
 import { BankingPatternsCard } from './banking-patterns-card';
 import { ConsumersCard } from './consumers-card';
 import { QueuesCard } from './queues-card';
@@ -29,6 +32,14 @@ function Banner({ children, testId }: { children: ReactNode; testId: string }) {
 export function OperationsPage() {
   useDocumentTitle('Operations');
   const { data, error, loading, reload } = useLiveOperations();
+  const bank = useGqlQuery(BankAttentionQuery, {}, { fallback: 'Failed to load the bank line' });
+  // The bank's line is its own read: read again whenever the overview moves (kept server-side while
+  // its read models stand still, so a re-read is cheap).
+  const reloadBank = bank.reload;
+  const generatedAt = data?.generatedAt;
+  useEffect(() => {
+    if (generatedAt) reloadBank();
+  }, [generatedAt, reloadBank]);
   return (
     <div className="grid grid-cols-1 gap-6">
       <PageHeader title="Operations" description={OPERATIONS_DESCRIPTION} />
@@ -67,6 +78,10 @@ export function OperationsPage() {
 
       <QueuesCard queues={data?.queues} loading={loading} onChanged={reload} />
       <ConsumersCard consumers={data?.consumers} loading={loading} onChanged={reload} />
+      <BankCard
+        bank={bank.data ? bank.data.bankAttention : bank.error ? null : undefined}
+        loading={bank.loading}
+      />
       <BankingPatternsCard patterns={data ? data.bankingPatterns : undefined} loading={loading} />
     </div>
   );
