@@ -21,6 +21,7 @@ import { AccessTokens } from './auth/access-tokens.js';
 import { Credentials } from './auth/credentials.js';
 import { LoginRateLimit } from './auth/login-rate-limit.js';
 import { RefreshTokens } from './auth/refresh-tokens.js';
+import { companiesBankConnections } from './companies/bank-connection-access.js';
 import { companiesQuickBooksAccess } from './companies/quickbooks-access.js';
 import { ensureCheckpoints } from './consumers/checkpoints.js';
 import { PostgresEventStore } from './eventstore/postgres.js';
@@ -234,6 +235,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     projectionNames: new Set(projections.map((p) => p.name)),
     queueNames: [QUEUES.maintenance, ...Object.keys(jobHandlers)],
     quickbooks: companiesQuickBooksAccess(() => app),
+    bankConnections: companiesBankConnections(() => app),
     achFiles: approvalsAchFiles(() => app),
     paymentHolds: approvalsPaymentHolds(() => app),
     achTraces: paymentsAchTraces(() => app),

@@ -1,5 +1,6 @@
 // Companies read model: events in, rows out; the NACHA settings land with the account number masked,
-// and a replayed batch leaves the same rows.
+// the bank connection with whether a secret is set (never the secret), and a replayed batch leaves
+// the same rows.
 import { describe, expect, it } from 'vitest';
 import type { CompanyEvent } from '../../schema/companies/events.js';
 import { projectionSpec, storedEvent } from '../../test/support/projection-spec.js';
@@ -67,6 +68,77 @@ describe('companies projection', () => {
   it('masks account numbers to their last four', () => {
     expect(maskAccountNumber('000123456789')).toBe('********6789');
     expect(maskAccountNumber('123')).toBe('***');
+  });
+
+  it('keeps the bank connection without its secret, and its last check until the connection changes', async () => {
+    const fingerprint = `SHA256:${'B'.repeat(43)}`;
+    const connection = {
+      mode: 'sftp' as const,
+      host: 'sftp.bank.example',
+      port: 22,
+      username: 'acme',
+      password: 'correct horse',
+      privateKey: null,
+      inbox: '/in',
+      outbox: '/out',
+      hostKeyFingerprint: fingerprint,
+      windows: ['10:00'],
+    };
+    const checked = stored({
+      type: 'CompanyBankConnectionChecked',
+      data: {
+        companyId: 1,
+        ok: true,
+        message: 'Logged in as acme',
+        host: 'sftp.bank.example',
+        hostKeyFingerprint: fingerprint,
+        inboxFiles: 0,
+        outboxFiles: 3,
+        at: '2026-03-03T10:00:00.000Z',
+      },
+    });
+    const set = stored({ type: 'CompanyBankConnectionSet', data: { companyId: 1, ...connection, at: t1 } });
+    await spec.when([history[0], set, checked]).then(async ({ read }) => {
+      const [row] = await read('companies');
+      expect(row.bank_connection).toEqual({
+        mode: 'sftp',
+        host: 'sftp.bank.example',
+        port: 22,
+        username: 'acme',
+        passwordSet: true,
+        keySet: false,
+        inbox: '/in',
+        outbox: '/out',
+        hostKeyFingerprint: fingerprint,
+        windows: ['10:00'],
+      });
+      expect(row.bank_check).toMatchObject({ ok: true, outboxFiles: 3 });
+      // A check is not a change anyone made: "Last Updated" stays at the connection's.
+      expect(row.updated_at).toEqual(new Date(t1));
+      expect(JSON.stringify(row)).not.toContain('correct horse');
+    });
+    const manual = stored({
+      type: 'CompanyBankConnectionSet',
+      data: {
+        companyId: 1,
+        mode: 'manual',
+        host: null,
+        port: null,
+        username: null,
+        password: null,
+        privateKey: null,
+        inbox: null,
+        outbox: null,
+        hostKeyFingerprint: null,
+        windows: ['10:00'],
+        at: t1,
+      },
+    });
+    await spec.when([history[0], set, checked, manual]).then(async ({ read }) => {
+      const [row] = await read('companies');
+      expect(row.bank_connection).toMatchObject({ mode: 'manual', passwordSet: false, keySet: false });
+      expect(row.bank_check).toBeNull();
+    });
   });
 
   it('turns the history into the expected row, the account number masked, and a replay changes nothing', async () => {

@@ -1,15 +1,27 @@
 // The companies read model: one row per company. The NACHA settings are kept
 // with the bank account number masked: the full number stays sealed in the log, and only the NACHA
-// writer reads it from there.
+// writer reads it from there. The bank connection likewise: whether a password or key is set, never
+// the secret.
 import { type Insertable, sql, type Updateable } from 'kysely';
 import { companyEvents } from '../../schema/companies/events.js';
 import { eventDecoder } from '../../services/shared/decider.js';
 import type { Projection } from '../projection.js';
-import type { CompaniesTable, CompaniesTables } from './tables.js';
+import type {
+  BankConnectionCheckView,
+  BankConnectionView,
+  CompaniesTable,
+  CompaniesTables,
+} from './tables.js';
 
 const decodeCompanyEvent = eventDecoder(companyEvents);
 
-export type { CompaniesTable, CompaniesTables, MaskedNacha } from './tables.js';
+export type {
+  BankConnectionCheckView,
+  BankConnectionView,
+  CompaniesTable,
+  CompaniesTables,
+  MaskedNacha,
+} from './tables.js';
 
 /** The settings as the read model and the API show them: the account number masked. */
 
@@ -26,8 +38,8 @@ const ROLE_COLUMN = {
 
 export const companiesProjection: Projection<CompaniesTables> = {
   name: 'companies',
-  // 2: the QuickBooks connection's realm, status and last refresh.
-  version: 2,
+  // 2: the QuickBooks connection's realm, status and last refresh. 3: the bank connection and its check.
+  version: 3,
   tables: ['companies'],
   handles: [
     'CompanyCreated',
@@ -35,6 +47,8 @@ export const companiesProjection: Projection<CompaniesTables> = {
     'CompanyAssignmentChanged',
     'CompanyPaymentAccountChanged',
     'CompanyNachaConfigured',
+    'CompanyBankConnectionSet',
+    'CompanyBankConnectionChecked',
     'CompanyQbCredentialsRemoved',
     'CompanyQbConnected',
     'CompanyQbTokensRefreshed',
@@ -64,6 +78,8 @@ export const companiesProjection: Projection<CompaniesTables> = {
       qb_last_refresh timestamptz,
       qb_payment_account_reference text,
       nacha jsonb,
+      bank_connection jsonb,
+      bank_check jsonb,
       created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL,
       deleted_at timestamptz
@@ -146,6 +162,28 @@ export const companiesProjection: Projection<CompaniesTables> = {
         // Erased (the company forgotten): no number to mask.
         const masked = typeof bankAccountNumber === 'string' ? maskAccountNumber(bankAccountNumber) : '';
         await update({ nacha: JSON.stringify({ ...rest, bankAccountNumber: masked }) as never }, at);
+        break;
+      }
+      case 'CompanyBankConnectionSet': {
+        const { companyId: _id, at, password, privateKey, ...rest } = event.data;
+        // Erased (the company forgotten): null, so not set.
+        const view: BankConnectionView = {
+          ...rest,
+          passwordSet: typeof password === 'string' && password !== '',
+          keySet: typeof privateKey === 'string' && privateKey !== '',
+        };
+        // A new connection has not been checked yet.
+        await update({ bank_connection: JSON.stringify(view) as never, bank_check: null }, at);
+        break;
+      }
+      case 'CompanyBankConnectionChecked': {
+        const { companyId: _id, ...check } = event.data;
+        // A check changes nothing anyone set: "Last Updated" stays.
+        await db
+          .updateTable('companies')
+          .set({ bank_check: JSON.stringify(check satisfies BankConnectionCheckView) as never })
+          .where('id', '=', id)
+          .execute();
         break;
       }
       case 'CompanyQbCredentialsRemoved':

@@ -1,6 +1,6 @@
 // The companies module's read-model tables as kysely sees them (projections/database.ts composes them into
 // the read-model database).
-import type { NachaSettings } from '../../schema/companies/events.js';
+import type { BankConnectionMode, NachaSettings } from '../../schema/companies/events.js';
 
 export interface CompaniesTable {
   id: number;
@@ -22,12 +22,40 @@ export interface CompaniesTable {
   qb_last_refresh: Date | null;
   qb_payment_account_reference: string | null;
   nacha: MaskedNacha | null;
+  /** Null: never set (files by hand, the default cut-offs). */
+  bank_connection: BankConnectionView | null;
+  /** The last check of the SFTP connection; null when none since it was set. */
+  bank_check: BankConnectionCheckView | null;
   created_at: Date;
   updated_at: Date;
   deleted_at: Date | null;
 }
 
 export type MaskedNacha = Omit<NachaSettings, 'bankAccountNumber'> & { bankAccountNumber: string };
+
+/** The bank connection as the read model keeps it: whether a secret is set, never the secret. */
+export interface BankConnectionView {
+  mode: BankConnectionMode;
+  host: string | null;
+  port: number | null;
+  username: string | null;
+  passwordSet: boolean;
+  keySet: boolean;
+  inbox: string | null;
+  outbox: string | null;
+  hostKeyFingerprint: string | null;
+  windows: string[];
+}
+
+export interface BankConnectionCheckView {
+  ok: boolean;
+  message: string;
+  host: string;
+  hostKeyFingerprint: string | null;
+  inboxFiles: number | null;
+  outboxFiles: number | null;
+  at: string;
+}
 
 export interface CompaniesTables {
   companies: CompaniesTable;

@@ -16,7 +16,54 @@ export const CompanyAssignee = z.object({
 });
 export type CompanyAssignee = z.infer<typeof CompanyAssignee>;
 
-/** The whole company (ADMIN): details, assignees, QuickBooks link and NACHA settings (masked). */
+/** The last check of the company's SFTP connection to its bank. */
+export const BankConnectionLastCheck = named(
+  'BankConnectionLastCheck',
+  z.object({
+    ok: z.boolean(),
+    message: z.string().describe('What the check found: the folders listed, or why not in the bank’s words'),
+    host: z.string(),
+    hostKeyFingerprint: z.string().nullable().describe('The host key the server showed (SHA256:…)'),
+    inboxFiles: z.number().int().nullable(),
+    outboxFiles: z.number().int().nullable(),
+    at: z.iso.datetime(),
+  }),
+);
+
+/** How the company's NACHA files reach its bank. The password or private key is never shown. */
+export const BankConnection = named(
+  'BankConnection',
+  z.object({
+    mode: z.enum(['manual', 'sftp']).describe('manual: download the file, confirm by e-mail link'),
+    host: z.string().nullable(),
+    port: z.number().int().nullable(),
+    username: z.string().nullable(),
+    passwordSet: z.boolean().describe('A password is stored (sealed); it is never returned'),
+    keySet: z.boolean().describe('A private key is stored (sealed); it is never returned'),
+    inbox: z.string().nullable().describe('The folder uploads go to'),
+    outbox: z.string().nullable().describe('The folder of the bank’s answers'),
+    hostKeyFingerprint: z.string().nullable().describe('The pinned host key, SHA256:… as OpenSSH prints it'),
+    windows: z.array(z.string()).describe('Cut-offs, times of day in New York (HH:MM), in order'),
+    lastCheck: BankConnectionLastCheck.nullable(),
+  }),
+);
+export type BankConnection = z.infer<typeof BankConnection>;
+
+/** A check that passed: logged in with the host key pinned, both folders listed. */
+export const BankConnectionTest = named(
+  'BankConnectionTest',
+  z.object({
+    ok: z.boolean(),
+    message: z.string(),
+    hostKeyFingerprint: z.string(),
+    inbox: z.array(z.string()).describe('The names in the inbox folder'),
+    outbox: z.array(z.string()).describe('The names in the outbox folder'),
+    checkedAt: z.iso.datetime(),
+  }),
+);
+export type BankConnectionTest = z.infer<typeof BankConnectionTest>;
+
+/** The whole company (ADMIN): details, assignees, QuickBooks link, NACHA settings (masked), bank connection. */
 export const Company = named(
   'Company',
   z.object({
@@ -57,6 +104,7 @@ export const Company = named(
     companyEntryDescription: z.string().optional(),
     companyDiscretionaryData: z.string().nullable().optional(),
     balancedFile: z.boolean().optional(),
+    bankConnection: BankConnection,
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),
   }),

@@ -1,5 +1,5 @@
-// Company aggregate events: client companies, their assignments,
-// their payment account and their NACHA settings. Names are unique among active companies: the one
+// Company aggregate events: client companies, their assignments, their payment account, their NACHA
+// settings and their bank connection. Names are unique among active companies: the one
 // `companynames` stream decides that (CompanyNameClaimed/Released).
 import { z } from 'zod';
 import type { PersonalFields } from '../shared/personal.js';
@@ -49,6 +49,32 @@ export const NachaSettings = z.object({
   balancedFile: z.boolean(),
 });
 export type NachaSettings = z.infer<typeof NachaSettings>;
+
+/** How the company's NACHA files reach its bank: by hand (download, confirm by link) or over SFTP. */
+export const BankConnectionMode = z.enum(['manual', 'sftp']);
+export type BankConnectionMode = z.infer<typeof BankConnectionMode>;
+
+/**
+ * The company's connection to its bank (its ODFI). For `manual` every SFTP field is null. One of
+ * `password` and `privateKey` is set for `sftp`; both are sealed with the company's key.
+ */
+export const BankConnectionSettings = z.object({
+  mode: BankConnectionMode,
+  host: z.string().nullable(),
+  port: z.number().int().nullable(),
+  username: z.string().nullable(),
+  password: z.string().nullable(),
+  privateKey: z.string().nullable(),
+  /** Where uploads go. */
+  inbox: z.string().nullable(),
+  /** Where the bank's answers are. */
+  outbox: z.string().nullable(),
+  /** The bank's host key as OpenSSH prints it (SHA256:…); any other key is refused. */
+  hostKeyFingerprint: z.string().nullable(),
+  /** The company's cut-offs, times of day in New York (HH:MM), in order. */
+  windows: z.array(z.string()),
+});
+export type BankConnectionSettings = z.infer<typeof BankConnectionSettings>;
 
 export const companyEvents = {
   CompanyCreated: {
@@ -146,6 +172,29 @@ export const companyEvents = {
   CompanyQbReconsentDue: {
     version: 1,
     schema: z.object({ companyId, realmId: z.string(), hardExpiresAt: z.string(), at: z.string() }),
+  },
+  /** The whole bank connection; its password or private key sealed with the company's key. */
+  CompanyBankConnectionSet: {
+    version: 1,
+    personal: companyPersonal(['password', 'privateKey']),
+    schema: BankConnectionSettings.extend({ companyId, at: z.string() }),
+  },
+  /**
+   * A check of the SFTP connection: logged in with the host key pinned and both folders listed
+   * (`ok`), or why not, in the bank's own words. `hostKeyFingerprint`: the key the server showed.
+   */
+  CompanyBankConnectionChecked: {
+    version: 1,
+    schema: z.object({
+      companyId,
+      ok: z.boolean(),
+      message: z.string(),
+      host: z.string(),
+      hostKeyFingerprint: z.string().nullable(),
+      inboxFiles: z.number().int().nullable(),
+      outboxFiles: z.number().int().nullable(),
+      at: z.string(),
+    }),
   },
   CompanyActivated: { version: 1, schema: z.object({ companyId, at: z.string() }) },
   CompanyDeactivated: { version: 1, schema: z.object({ companyId, at: z.string() }) },

@@ -15,6 +15,7 @@ import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/log.js';
 import type { AchFileAccess } from './ach-files.js';
 import type { AchTraceAccess } from './ach-traces.js';
+import type { BankConnectionAccess } from './bank-connections.js';
 import type { CommandHandler } from './command-handler.js';
 import type { FreshReads } from './fresh-reads.js';
 import type { PaymentHoldAccess } from './payment-holds.js';
@@ -51,6 +52,8 @@ export interface AppServices {
   queueNames: readonly string[];
   /** A company's QuickBooks, its token kept fresh (implemented by the companies module). */
   quickbooks: QuickBooksAccess;
+  /** A company's bank connection, manual or SFTP, and sessions with it (implemented by the companies module). */
+  bankConnections: BankConnectionAccess;
   /** A company's NACHA settings, file ids and stored files (implemented by the approvals module). */
   achFiles: AchFileAccess;
   /** The payments held, counted as the approvals list filters them (implemented by the approvals module). */

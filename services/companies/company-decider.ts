@@ -1,9 +1,11 @@
-// The company aggregate as a decider: details, status, assignments, payment account
-// and NACHA settings. Name uniqueness is decided on the `companynames` stream (names-decider.ts); whether an
+// The company aggregate as a decider: details, status, assignments, payment account, NACHA settings
+// and the connection to its bank. Name uniqueness is decided on the `companynames` stream (names-decider.ts); whether an
 // assignee may be assigned (a manager that exists, a user of the right role) is checked by the use
 // case against the read models. Pure: times come in on the command.
+import { DEFAULT_CUTOFF_WINDOWS } from '../../schema/companies/bank-connection-commands.js';
 import type {
   AssignmentRole,
+  BankConnectionSettings,
   CompanyEvent,
   CompanyStatus,
   NachaSettings,
@@ -46,8 +48,24 @@ export interface CompanyState {
   /** The full settings, bank account number included (opened from the sealed event). */
   nacha: NachaSettings | null;
   qb: QbConnectionState;
+  /** How its files reach the bank, the secret opened from the sealed event. */
+  bank: BankConnectionSettings;
   createdAt: string | null;
 }
+
+/** Until an ADMIN sets one: files by hand, with the default cut-offs. */
+export const MANUAL_BANK_CONNECTION: BankConnectionSettings = {
+  mode: 'manual',
+  host: null,
+  port: null,
+  username: null,
+  password: null,
+  privateKey: null,
+  inbox: null,
+  outbox: null,
+  hostKeyFingerprint: null,
+  windows: [...DEFAULT_CUTOFF_WINDOWS],
+};
 
 const NO_QB: QbConnectionState = {
   clientId: null,
@@ -74,6 +92,7 @@ export const initialState = (): CompanyState => ({
   paymentAccountReference: null,
   nacha: null,
   qb: NO_QB,
+  bank: MANUAL_BANK_CONNECTION,
   createdAt: null,
 });
 
@@ -105,6 +124,18 @@ export type CompanyCommand =
   | { type: 'RecordQbConnectionLost'; status: 'disconnected' | 'error'; reason: string; now: string }
   /** The refresh token's hard expiry is near: warn once per grant (the refresh job). */
   | { type: 'WarnQbReconsent'; hardExpiresAt: string; now: string }
+  | { type: 'SetBankConnection'; settings: BankConnectionSettings; now: string }
+  /** A check's outcome, recorded only while the connection is still the one checked (`checked`). */
+  | {
+      type: 'RecordBankConnectionCheck';
+      checked: BankConnectionSettings;
+      ok: boolean;
+      message: string;
+      hostKeyFingerprint: string | null;
+      inboxFiles: number | null;
+      outboxFiles: number | null;
+      now: string;
+    }
   | { type: 'ActivateCompany'; now: string }
   | { type: 'DeactivateCompany'; now: string }
   | { type: 'DeleteCompany'; now: string };
@@ -176,6 +207,10 @@ export function evolve(state: CompanyState, event: CompanyEvent): CompanyState {
       return { ...state, qb: { ...state.qb, status: event.data.status, problem: event.data.reason } };
     case 'CompanyQbReconsentDue':
       return { ...state, qb: { ...state.qb, reconsentDueFor: event.data.hardExpiresAt } };
+    case 'CompanyBankConnectionSet': {
+      const { companyId: _id, at: _at, ...bank } = event.data;
+      return { ...state, bank };
+    }
     case 'CompanyActivated':
       return { ...state, status: 'ACTIVE' };
     case 'CompanyDeactivated':
@@ -188,6 +223,21 @@ export function evolve(state: CompanyState, event: CompanyEvent): CompanyState {
 }
 
 export const COMPANY_NOT_FOUND = 'Company not found';
+
+const BANK_FIELDS = [
+  'mode',
+  'host',
+  'port',
+  'username',
+  'password',
+  'privateKey',
+  'inbox',
+  'outbox',
+  'hostKeyFingerprint',
+] as const;
+
+export const sameBankConnection = (a: BankConnectionSettings, b: BankConnectionSettings) =>
+  BANK_FIELDS.every((f) => a[f] === b[f]) && a.windows.join() === b.windows.join();
 
 export function decide(command: CompanyCommand, state: CompanyState): CompanyEvent[] {
   if (command.type === 'CreateCompany') {
@@ -289,6 +339,36 @@ export function decide(command: CompanyCommand, state: CompanyState): CompanyEve
           data: { companyId, realmId: state.qb.realmId, hardExpiresAt: command.hardExpiresAt, at },
         },
       ];
+    case 'SetBankConnection': {
+      const s = command.settings;
+      if (s.mode === 'sftp' && !s.password && !s.privateKey)
+        throw new DomainError(
+          'VALIDATION',
+          'An SFTP connection needs the password or the private key of its login',
+        );
+      if (sameBankConnection(state.bank, s)) return [];
+      return [{ type: 'CompanyBankConnectionSet', data: { companyId, ...s, at } }];
+    }
+    case 'RecordBankConnectionCheck': {
+      // A check of settings since changed says nothing about the ones in force.
+      if (state.bank.mode !== 'sftp' || !sameBankConnection(state.bank, command.checked)) return [];
+      const { ok, message, hostKeyFingerprint, inboxFiles, outboxFiles } = command;
+      return [
+        {
+          type: 'CompanyBankConnectionChecked',
+          data: {
+            companyId,
+            ok,
+            message,
+            host: state.bank.host!,
+            hostKeyFingerprint,
+            inboxFiles,
+            outboxFiles,
+            at,
+          },
+        },
+      ];
+    }
     case 'ActivateCompany':
       if (state.status === 'ACTIVE') return [];
       return [{ type: 'CompanyActivated', data: { companyId, at } }];

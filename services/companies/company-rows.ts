@@ -2,11 +2,13 @@
 // and the part of it each role may read.
 import { sql } from 'kysely';
 import type {
+  BankConnection,
   Company,
   CompanyAssignee,
   CompanyRead,
   CompanyReference,
 } from '../../schema/companies/answers.js';
+import { DEFAULT_CUTOFF_WINDOWS } from '../../schema/companies/bank-connection-commands.js';
 import type { AppServices } from '../app/context.js';
 import { type Actor, can } from '../auth/permissions.js';
 import { AppError, parseRowId } from '../shared/errors.js';
@@ -55,6 +57,24 @@ export function companyRows(app: AppServices) {
 
 export type CompanyRow = Awaited<ReturnType<ReturnType<typeof companyRows>['executeTakeFirstOrThrow']>>;
 
+/** The connection as the read model keeps it; never set: files by hand with the default cut-offs. */
+export function toBankConnection(r: Pick<CompanyRow, 'bank_connection' | 'bank_check'>): BankConnection {
+  const c = r.bank_connection;
+  return {
+    mode: c?.mode ?? 'manual',
+    host: c?.host ?? null,
+    port: c?.port ?? null,
+    username: c?.username ?? null,
+    passwordSet: c?.passwordSet ?? false,
+    keySet: c?.keySet ?? false,
+    inbox: c?.inbox ?? null,
+    outbox: c?.outbox ?? null,
+    hostKeyFingerprint: c?.hostKeyFingerprint ?? null,
+    windows: c?.windows ?? [...DEFAULT_CUTOFF_WINDOWS],
+    lastCheck: r.bank_check ? { ...r.bank_check, at: new Date(r.bank_check.at).toISOString() } : null,
+  };
+}
+
 export function toCompanyDto(r: CompanyRow): CompanyDto {
   const nacha = r.nacha;
   return {
@@ -82,6 +102,7 @@ export function toCompanyDto(r: CompanyRow): CompanyDto {
     accountant: r.accountant,
     ...(nacha ?? {}),
     nachaConfigured: nacha !== null,
+    bankConnection: toBankConnection(r),
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),
   };

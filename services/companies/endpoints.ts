@@ -1,10 +1,18 @@
 // The companies' commands, each declared once (services/app/endpoints.ts): create, update, delete,
 // activate and deactivate a company, change its assignees, choose its payment account, save its
-// NACHA settings, and its QuickBooks connection (credentials, the OAuth start, a token refresh). The
-// gateway makes each one's REST route (/api/company/companies/*), GraphQL mutation and OpenAPI entry.
+// NACHA settings, set and check its bank connection, and its QuickBooks connection (credentials, the
+// OAuth start, a token refresh). The gateway makes each one's REST route (/api/company/companies/*),
+// GraphQL mutation and OpenAPI entry; their GraphQL input objects are in graphql-inputs.ts.
 // The OAuth callback stays a hand-written route: it is public and answers the popup with a page.
 import { z } from 'zod';
-import { Company, QbAuthUrl, QbCredentials, QbTokenStatus } from '../../schema/companies/answers.js';
+import {
+  BankConnectionTest,
+  Company,
+  QbAuthUrl,
+  QbCredentials,
+  QbTokenStatus,
+} from '../../schema/companies/answers.js';
+import { BankConnectionInput } from '../../schema/companies/bank-connection-commands.js';
 import {
   AssignmentsInput,
   CompanyInput,
@@ -13,14 +21,9 @@ import {
   PaymentAccountInput,
 } from '../../schema/companies/commands.js';
 import { QbCredentialsInput, QbOAuthStartInput } from '../../schema/companies/quickbooks-commands.js';
-import {
-  byId,
-  declareCommand,
-  type GraphQLInputDeclaration,
-  type WithId,
-  withoutNulls,
-} from '../app/endpoints.js';
+import { byId, declareCommand, type WithId, withoutNulls } from '../app/endpoints.js';
 import { changeAssignments } from './assignments.js';
+import { setBankConnection, testBankConnection } from './bank-connection.js';
 import { createCompany } from './create.js';
 import { configureNacha } from './nacha.js';
 import { setPaymentAccount } from './payment-account.js';
@@ -31,63 +34,14 @@ import { refreshQbToken } from './quickbooks-refresh.js';
 import { activateCompany, deactivateCompany, deleteCompany } from './status.js';
 import { updateCompany } from './update.js';
 
+export { companyInputs } from './graphql-inputs.js';
+
 const BASE = '/api/company/companies';
 const TAGS = ['companies'];
 const QB_TAGS = ['quickbooks'];
 const CompanyIdParams = z.object({ id: z.string().regex(/^\d+$/).describe('Company id') });
 /** Companies are the administrator's: any company not deleted. */
 const ANY_COMPANY = 'any company not deleted (companies are the administrator’s)';
-
-export const companyInputs: GraphQLInputDeclaration[] = [
-  {
-    name: 'CompanyInput',
-    fields: {
-      name: 'String!',
-      email: 'String',
-      phone: 'String',
-      website: 'String',
-      address: 'String',
-      description: 'String',
-      industry: 'String',
-      managerId: 'Int',
-      processorId: 'Int',
-      approverId: 'Int',
-      accountantId: 'Int',
-      qbPaymentAccountReference: 'String',
-      metadata: 'String',
-    },
-  },
-  {
-    name: 'CompanyAssignmentsInput',
-    description: 'Absent: unchanged. Null: unassigned.',
-    fields: {
-      managerId: 'Int',
-      processorId: 'Int',
-      approverId: 'Int',
-      accountantId: 'Int',
-    },
-  },
-  {
-    name: 'NachaConfigInput',
-    fields: {
-      bankRoutingNumber: 'String!',
-      bankAccountNumber: {
-        type: 'String',
-        description: 'Absent or the masked value: keep the stored one.',
-      },
-      bankAccountType: 'BankAccountType!',
-      bankName: 'String!',
-      originatorStatusCode: 'String',
-      companyTaxId: 'String!',
-      achCompanyId: 'String',
-      immediateDestinationName: 'String!',
-      immediateOriginName: 'String',
-      companyEntryDescription: 'String',
-      companyDiscretionaryData: 'String',
-      balancedFile: 'Boolean',
-    },
-  },
-];
 
 const idOnly = (r: { params: Record<string, string> }) => r.params.id;
 
@@ -311,6 +265,63 @@ export const companyEndpoints = [
       args: { id: 'Int!', input: 'NachaConfigInput!' },
       returns: 'Company!',
       input: (args) => ({ id: args.id, body: withoutNulls(args.input as object) }),
+    },
+  }),
+  declareCommand({
+    name: 'SetCompanyBankConnection',
+    permission: 'companies.write',
+    scope: ANY_COMPANY,
+    run: (app, actor, { id, body }: WithId) => setBankConnection(app, actor, id, body),
+    rest: {
+      method: 'PUT',
+      path: `${BASE}/:id/bank-connection`,
+      input: byId,
+      message: 'Bank connection saved',
+      doc: {
+        summary:
+          'Choose how the company’s files reach its bank (ADMIN): by hand, or SFTP with its login, folders, pinned host key and cut-offs',
+        description:
+          'The password or private key is sealed with the company’s key and never returned: answers say only whether one is set. Left out (or empty), the stored one is kept; a new one replaces the other kind. Manual forgets the SFTP settings.',
+        tags: TAGS,
+        params: CompanyIdParams,
+        body: BankConnectionInput,
+        data: Company,
+        errors: [404, 422],
+      },
+    },
+    graphql: {
+      name: 'setCompanyBankConnection',
+      args: { id: 'Int!', input: 'BankConnectionInput!' },
+      returns: 'Company!',
+      input: (args) => ({ id: args.id, body: withoutNulls(args.input as object) }),
+    },
+  }),
+  declareCommand({
+    name: 'TestBankConnection',
+    permission: 'companies.write',
+    scope: `${ANY_COMPANY}; its files going over SFTP`,
+    run: (app, actor, id: unknown) => testBankConnection(app, actor, id),
+    rest: {
+      method: 'POST',
+      path: `${BASE}/:id/bank-connection/test`,
+      input: idOnly,
+      message: 'Bank connection checked',
+      doc: {
+        summary:
+          'Check the SFTP connection (ADMIN): log in with the host key pinned and list both folders; the outcome is recorded on the company',
+        description:
+          'Refused (409) in words when the bank’s host key is not the pinned one (nothing is sent), when the bank refuses the login or a folder, or when it does not answer within 10 seconds.',
+        tags: TAGS,
+        params: CompanyIdParams,
+        data: BankConnectionTest,
+        errors: [404, 409, 422],
+      },
+    },
+    graphql: {
+      name: 'testBankConnection',
+      args: { companyId: 'Int!' },
+      returns: 'BankConnectionTest!',
+      input: (args) => args.companyId,
     },
   }),
   declareCommand({

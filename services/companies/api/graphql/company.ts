@@ -23,6 +23,7 @@ import {
   isWholeCompany,
 } from '../../company-rows.js';
 import { getCompany, listCompanies, searchCompanies } from '../../queries.js';
+import { BankConnectionRef } from './bank-connection.js';
 
 const CompanyStatusEnum = builder.enumType('CompanyStatus', {
   values: ['ACTIVE', 'INACTIVE', 'SUSPENDED'] as const,
@@ -75,6 +76,7 @@ export const CompanyRef = builder.objectRef<CompanyView>('Company').implement({
         approver: AssigneeRef,
         accountant: AssigneeRef,
         bankAccountType: BankAccountTypeEnum,
+        bankConnection: BankConnectionRef,
       },
       scalars: { qbLastRefresh: 'DateTime', createdAt: 'DateTime', updatedAt: 'DateTime' },
     }),

@@ -14,7 +14,7 @@ const AssigneeFields = graphql(`
   }
 `);
 
-/** The whole company as an ADMIN reads it (the NACHA fields null until configured). */
+/** The whole company as an ADMIN reads it (the NACHA fields null until configured; never a bank secret). */
 export const CompanyFields = graphql(
   `
     fragment CompanyFields on Company @_unmask {
@@ -61,6 +61,27 @@ export const CompanyFields = graphql(
       companyEntryDescription
       companyDiscretionaryData
       balancedFile
+      bankConnection {
+        mode
+        host
+        port
+        username
+        passwordSet
+        keySet
+        inbox
+        outbox
+        hostKeyFingerprint
+        windows
+        lastCheck {
+          ok
+          message
+          host
+          hostKeyFingerprint
+          inboxFiles
+          outboxFiles
+          at
+        }
+      }
       createdAt
       updatedAt
     }

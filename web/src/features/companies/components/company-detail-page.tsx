@@ -1,6 +1,6 @@
-// /companies/{id}: header with status and Activate/Deactivate, the
-// company's information, inline assignments, payment account, the control on vendors' bank detail
-// changes, recent activity, the QuickBooks connection, the company details and quick actions.
+// /companies/{id}: header with status and Activate/Deactivate, the company's information, inline
+// assignments, payment account, its bank connection, the control on vendors' bank detail changes,
+// recent activity, the QuickBooks connection, the company details and quick actions.
 // Live: any change to the company reloads it.
 import { ArrowLeft, Building2, ClipboardCheck, FileText, Landmark, Pencil } from 'lucide-react';
 import { type ReactNode, useState } from 'react';
@@ -23,6 +23,7 @@ import {
   useTokenStatus,
 } from '../api/companies';
 import { formatDate, formatDateTime, NONE, PICKER_LIMIT } from '../utils/company-rules';
+import { BankConnectionCard } from './bank-connection-card';
 import { BankingControlCard } from './banking-control-card';
 import { CompanyActivityCard } from './company-activity-card';
 import { CompanyStatusBadge } from './company-badges';
@@ -222,6 +223,7 @@ export function CompanyDetailPage() {
           </Card>
           <AssignmentsCard company={c} />
           <PaymentAccountCard company={c} canManage />
+          <BankConnectionCard companyId={c.id} connection={c.bankConnection} canManage />
           <BankingControlCard companyId={c.id} />
           <CompanyActivityCard companyId={c.id} />
         </div>
