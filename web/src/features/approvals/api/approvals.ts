@@ -73,6 +73,7 @@ export const ApprovalRowFields = graphql(
     bankingFlags {
       ...ApprovalBankingFlagFields
     }
+    bankPaymentState
     createdAt
     updatedAt
   }

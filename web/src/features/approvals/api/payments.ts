@@ -79,6 +79,23 @@ export const ApprovalPaymentFields = graphql(`
       error
       success
     }
+    bankPaymentState
+    bankEntries {
+      traceNumber
+      qbVendorId
+      vendorName
+      amountCents
+      accountLast4
+      fileName
+      status
+      returnCode
+      returnDescription
+      returnedAt
+      changeCode
+      changeDescription
+      correctedAccountLast4
+      correctionDueBy
+    }
   }
 `);
 
@@ -89,6 +106,9 @@ export type PaymentView = ResultOf<typeof ApprovalPaymentFields>;
  * `duration` in milliseconds.
  */
 export type QbSyncItem = PaymentView['qbPaymentSyncItems'][number];
+
+/** An entry of the approval's file the bank returned or sent a notification of change for. */
+export type BankEntry = NonNullable<PaymentView['bankEntries']>[number];
 
 const A = '/api/bill-approval/approvals';
 const path = (id: string, tail: string) => `${A}/${encodeURIComponent(id)}/${tail}`;

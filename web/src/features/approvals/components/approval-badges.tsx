@@ -35,3 +35,15 @@ export function PriorityBadge({ priority }: { priority: string }) {
     </Badge>
   );
 }
+
+const BANK_WORDS: Record<string, string> = { RETURNED: 'Returned', PARTLY_RETURNED: 'Partly returned' };
+
+/** What the bank did after the file, beside the status: every vendor's entry came back, or some. */
+export function BankPaymentBadge({ state }: { state: string | null | undefined }) {
+  if (!state) return null;
+  return (
+    <Badge className="border-transparent bg-red-100 text-red-900" data-testid="bank-payment-state">
+      {BANK_WORDS[state] ?? titleCase(state)}
+    </Badge>
+  );
+}

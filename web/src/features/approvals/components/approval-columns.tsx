@@ -14,7 +14,7 @@ import {
   regenerateBlockedReason,
   shortId,
 } from '../utils/approval-rules';
-import { ApprovalStatusBadge, PriorityBadge } from './approval-badges';
+import { ApprovalStatusBadge, BankPaymentBadge, PriorityBadge } from './approval-badges';
 import { BankingFlagMarker } from './banking-flags';
 import { PaymentProblemMarker } from './payment-problem';
 
@@ -110,6 +110,7 @@ export function approvalColumns(actions: ApprovalRowActions): Column<ApprovalRow
       cell: (a) => (
         <div data-testid="status">
           <ApprovalStatusBadge status={a.status} />
+          <BankPaymentBadge state={a.bankPaymentState} />
           {a.awaitingSecondApproval ? (
             <span className="mt-1 block text-xs text-muted-foreground">2nd approval due</span>
           ) : null}

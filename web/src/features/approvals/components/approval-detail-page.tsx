@@ -44,10 +44,11 @@ import {
   shortId,
 } from '../utils/approval-rules';
 import { mayDownloadFiles, mayRegenerate } from '../utils/payment-rules';
-import { ApprovalStatusBadge, PriorityBadge } from './approval-badges';
+import { ApprovalStatusBadge, BankPaymentBadge, PriorityBadge } from './approval-badges';
 import { ApprovalHistoryList } from './approval-history';
 import { ApproveDialog } from './approve-dialog';
 import { AuditExportButton } from './audit-export-button';
+import { BankEntriesCard } from './bank-entries-card';
 import { BankingFlagsBanner } from './banking-flags';
 import { BankingReviewCard } from './banking-review';
 import { BillCard } from './bill-card';
@@ -190,6 +191,7 @@ export function ApprovalDetailPage() {
             <span data-testid="detail-status">
               <ApprovalStatusBadge status={a.status} />
             </span>
+            <BankPaymentBadge state={a.bankPaymentState} />
             {a.paymentProblem ? <PaymentProblemBadge problem={a.paymentProblem} /> : null}
             <PriorityBadge priority={a.priority} />
             <span>Created {relativeTime(a.createdAt)} ago</span>
@@ -408,6 +410,7 @@ export function ApprovalDetailPage() {
             </CardContent>
           </Card>
           <NachaCard payment={a} canManage={canRegenerate} canDownload={canDownload} />
+          <BankEntriesCard payment={a} />
           <QbSyncCard payment={a} staff={staff && !deleted && !past} />
           <Card>
             <CardHeader>

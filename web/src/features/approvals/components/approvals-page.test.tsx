@@ -49,6 +49,7 @@ const approval = (i: number, over: Partial<ApprovalRow> = {}): ApprovalRow => ({
   approveBlockedReason: null,
   paymentProblem: null,
   bankingFlags: [],
+  bankPaymentState: null,
   createdAt: '2026-11-20T10:00:00.000Z',
   updatedAt: '2026-11-20T10:00:00.000Z',
   ...over,
@@ -207,6 +208,21 @@ describe('ApprovalsPage', () => {
     expect(marker.textContent).toContain('Bank change pending: Harbor Lumber');
     expect(marker.getAttribute('title')).toBe('Harbor Lumber: bank details change pending, by Mia Maker');
     expect(screen.queryByTestId(`approval-banking-flag-${approval(2).id}`)).toBeNull();
+  });
+
+  it('says beside the status when the bank returned a payment, in full or in part', async () => {
+    serve(() =>
+      pageOf([
+        approval(1, { status: 'PAYMENT_COMPLETED', bankPaymentState: 'PARTLY_RETURNED' }),
+        approval(2, { status: 'PAYMENT_COMPLETED', bankPaymentState: 'RETURNED' }),
+        approval(3, { status: 'PAYMENT_COMPLETED' }),
+      ]),
+    );
+    renderPage();
+    await screen.findAllByText('Payment Completed');
+    const states = screen.getAllByTestId('bank-payment-state');
+    expect(states.map((s) => s.textContent)).toEqual(['Partly returned', 'Returned']);
+    for (const s of states) expect(s.closest('[data-testid="status"]')).toBeTruthy();
   });
 
   it('on a phone shows ID (with the company and amount under it), status and actions; Created is a column of its own, never pinned over another', async () => {
