@@ -77,7 +77,13 @@ export async function testBankConnection(
   const companyId = parseId(id);
   const state = await load(app, companyId);
   const conn = toSftpConnection(state.bank);
-  if (!conn) throw new AppError('CONFLICT', NOT_SFTP);
+  if (!conn)
+    throw new AppError(
+      'CONFLICT',
+      state.bank.mode === 'sftp'
+        ? 'The bank login’s password or key is gone (the company’s data was forgotten): set the connection again'
+        : NOT_SFTP,
+    );
   let listed: { inbox: string[]; outbox: string[] } | null = null;
   let failure: BankSftpError | null = null;
   try {

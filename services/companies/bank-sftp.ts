@@ -107,18 +107,34 @@ function connect(client: InstanceType<typeof Client>, conn: SftpBankConnection, 
         ),
       ),
     );
-    client.connect({
-      host: conn.host,
-      port: conn.port,
-      username: conn.username,
-      ...(conn.privateKey ? { privateKey: conn.privateKey } : { password: conn.password }),
-      readyTimeout: timeoutMs,
-      // Called before the login is sent: a key other than the pinned one ends the handshake.
-      hostVerifier: (key: Buffer) => {
+    // ssh2 throws at once on a key it cannot use (checked when saved, so this is a stored key gone bad).
+    try {
+      connectWith(client, conn, timeoutMs, (key) => {
         seen = fingerprintOf(key);
         return seen === conn.hostKeyFingerprint;
-      },
-    });
+      });
+    } catch {
+      settle(
+        new BankSftpError('login', 'The stored private key could not be used: set the connection again'),
+      );
+    }
+  });
+}
+
+function connectWith(
+  client: InstanceType<typeof Client>,
+  conn: SftpBankConnection,
+  timeoutMs: number,
+  hostVerifier: (key: Buffer) => boolean,
+) {
+  client.connect({
+    host: conn.host,
+    port: conn.port,
+    username: conn.username,
+    ...(conn.privateKey ? { privateKey: conn.privateKey } : { password: conn.password }),
+    readyTimeout: timeoutMs,
+    // Called before the login is sent: a key other than the pinned one ends the handshake.
+    hostVerifier,
   });
 }
 
