@@ -30,7 +30,7 @@ import { listenMetrics } from './gateway/hardening.js';
 import { IdempotencyStore } from './gateway/idempotency.js';
 import { createLiveBus } from './gateway/live.js';
 import { buildGateway } from './gateway/server.js';
-import { jobHandlers, processManagers, projections, storageSetups } from './modules/index.js';
+import { jobHandlers, processManagers, projections, schedules, storageSetups } from './modules/index.js';
 import { paymentsAchTraces } from './payments/traces.js';
 import { assertNoLegacyEvents } from './privacy/legacy.js';
 import { BlindIndex, type PersonalDataStore } from './privacy/personal-data.js';
@@ -269,7 +269,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     closers.push(() => reactions.stop());
   }
   if (role === 'all' || role === 'worker') {
-    const workers = await startWorkers(app, jobHandlers);
+    const workers = await startWorkers(app, jobHandlers, schedules);
     closers.push(() => workers.close());
   }
 

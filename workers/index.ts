@@ -75,10 +75,11 @@ export function startJobWorkers(
 export async function startWorkers(
   app: AppServices,
   handlers: Partial<Record<string, Record<string, JobHandler>>>,
+  schedules: ReadonlyArray<{ queue: string; name: string; every: number }> = [],
 ) {
   const connection = redisOptions(app.config.REDIS_URL);
   const prefix = queuePrefix(app.config.REDIS_PREFIX);
-  const maintenance = await startMaintenance(app, connection, prefix);
+  const maintenance = await startMaintenance(app, connection, prefix, schedules);
   const reactions = startJobWorkers(app, handlers, { connection, prefix });
   return {
     async close() {

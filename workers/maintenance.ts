@@ -25,10 +25,23 @@ const SCHEDULES = [
   { name: 'purge-credentials', every: HOUR },
 ] as const;
 
-export async function startMaintenance(app: AppServices, connection: ConnectionOptions, prefix: string) {
+export async function startMaintenance(
+  app: AppServices,
+  connection: ConnectionOptions,
+  prefix: string,
+  /** The modules' repeating jobs, on their own queues (services/modules/index.ts `schedules`). */
+  moduleSchedules: ReadonlyArray<{ queue: string; name: string; every: number }> = [],
+) {
   const queue = new Queue(MAINTENANCE_QUEUE, { connection, prefix });
   // The Redis monitor (services/shared/redis.ts) already says once that Redis is down: no line per retry.
   queue.on('error', () => {});
+  const moduleQueues = new Map<string, Queue>();
+  for (const { queue: name } of moduleSchedules)
+    if (!moduleQueues.has(name)) {
+      const q = new Queue(name, { connection, prefix });
+      q.on('error', () => {});
+      moduleQueues.set(name, q);
+    }
   // Scheduling waits for Redis; a worker started while Redis is down must still finish starting
   // (and stop on SIGTERM), so the schedules are set in the background, retried until they land.
   let closed = false;
@@ -36,6 +49,8 @@ export async function startMaintenance(app: AppServices, connection: ConnectionO
     for (let delay = 500; !closed; delay = Math.min(delay * 2, 10_000)) {
       try {
         for (const { name, every } of SCHEDULES) await queue.upsertJobScheduler(name, { every }, { name });
+        for (const s of moduleSchedules)
+          await moduleQueues.get(s.queue)!.upsertJobScheduler(s.name, { every: s.every }, { name: s.name });
         return;
       } catch {
         await new Promise((r) => setTimeout(r, delay));
@@ -70,6 +85,7 @@ export async function startMaintenance(app: AppServices, connection: ConnectionO
       closed = true;
       await worker.close();
       await queue.close();
+      await Promise.all([...moduleQueues.values()].map((q) => q.close()));
     },
   };
 }

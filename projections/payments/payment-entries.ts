@@ -13,8 +13,8 @@ const decode = eventDecoder({ ...approvalEvents, ...paymentsEvents });
 
 export const paymentEntriesProjection: Projection<PaymentsTables> = {
   name: 'payment_entries',
-  version: 1,
-  tables: ['payment_entries', 'ach_inbound_files'],
+  version: 2,
+  tables: ['payment_entries', 'ach_inbound_files', 'ach_deliveries'],
   handles: [
     'NachaFileGenerated',
     'PaymentEntryReturned',
@@ -22,6 +22,11 @@ export const paymentEntriesProjection: Projection<PaymentsTables> = {
     'AchInboundFileReceived',
     'AchInboundFileRefused',
     'AchInboundFileApplied',
+    'AchDeliveryScheduled',
+    'AchFileDelivered',
+    'AchFileAcknowledged',
+    'AchFileRejectedByBank',
+    'AchDeliveryFailed',
   ],
   // The corrected numbers stay sealed: the rows keep their tails only.
   readsPersonal: () => false,
@@ -69,6 +74,26 @@ export const paymentEntriesProjection: Projection<PaymentsTables> = {
       received_at timestamptz NOT NULL,
       applied_at timestamptz
     )`.execute(db);
+    await sql`CREATE TABLE IF NOT EXISTS ${sql.id(schema, 'ach_deliveries')} (
+      approval_id text PRIMARY KEY,
+      company_id integer NOT NULL,
+      file_id text NOT NULL,
+      version integer NOT NULL,
+      file_name text NOT NULL,
+      status text NOT NULL,
+      window_at timestamptz,
+      delivered_at timestamptz,
+      size integer,
+      sha256 text,
+      found_there boolean,
+      bank_answer text,
+      bank_text text,
+      failure text,
+      updated_at timestamptz NOT NULL
+    )`.execute(db);
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id('ach_deliveries_name_idx')} ON ${sql.id(schema, 'ach_deliveries')} (company_id, file_name)`.execute(
+      db,
+    );
     await sql`CREATE INDEX IF NOT EXISTS ${sql.id('ach_inbound_files_received_idx')} ON ${sql.id(schema, 'ach_inbound_files')} (received_at DESC)`.execute(
       db,
     );
@@ -173,6 +198,74 @@ export const paymentEntriesProjection: Projection<PaymentsTables> = {
           .onConflict((oc) => oc.column('file_id').doNothing())
           .execute();
         ctx.notify({ topic: 'ach-inbound', id: d.fileId });
+        return;
+      }
+      case 'AchDeliveryScheduled': {
+        const d = event.data;
+        const row = {
+          company_id: d.companyId,
+          file_id: d.fileId,
+          version: d.version,
+          file_name: d.fileName,
+          status: 'scheduled' as const,
+          window_at: new Date(d.windowAt),
+          delivered_at: null,
+          size: null,
+          sha256: null,
+          found_there: null,
+          bank_answer: null,
+          bank_text: null,
+          failure: null,
+          updated_at: new Date(d.at),
+        };
+        await db
+          .insertInto('ach_deliveries')
+          .values({ approval_id: d.approvalId, ...row })
+          .onConflict((oc) => oc.column('approval_id').doUpdateSet(row))
+          .execute();
+        ctx.notify({ topic: 'approval', id: d.approvalId, data: { type: event.type } });
+        return;
+      }
+      case 'AchFileDelivered': {
+        const d = event.data;
+        await db
+          .updateTable('ach_deliveries')
+          .set({
+            status: 'delivered',
+            delivered_at: new Date(d.at),
+            size: d.size,
+            sha256: d.sha256,
+            found_there: d.foundThere,
+            updated_at: new Date(d.at),
+          })
+          .where('approval_id', '=', d.approvalId)
+          .execute();
+        ctx.notify({ topic: 'approval', id: d.approvalId, data: { type: event.type } });
+        return;
+      }
+      case 'AchFileAcknowledged':
+      case 'AchFileRejectedByBank': {
+        const d = event.data;
+        await db
+          .updateTable('ach_deliveries')
+          .set({
+            bank_answer: event.type === 'AchFileAcknowledged' ? 'acknowledged' : 'rejected',
+            bank_text: d.bankText,
+            updated_at: new Date(d.at),
+          })
+          .where('approval_id', '=', d.approvalId)
+          .execute();
+        ctx.notify({ topic: 'approval', id: d.approvalId, data: { type: event.type } });
+        return;
+      }
+      case 'AchDeliveryFailed': {
+        const d = event.data;
+        await db
+          .updateTable('ach_deliveries')
+          .set({ status: 'failed', failure: d.reason, updated_at: new Date(d.at) })
+          .where('approval_id', '=', d.approvalId)
+          .execute();
+        ctx.notify({ topic: 'approval', id: d.approvalId, data: { type: event.type } });
         return;
       }
       case 'AchInboundFileApplied': {

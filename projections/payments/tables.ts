@@ -47,7 +47,27 @@ export interface AchInboundFilesTable {
   applied_at: Date | null;
 }
 
+/** An approval's file on its way to the bank over SFTP (the latest one scheduled). */
+export interface AchDeliveriesTable {
+  approval_id: string;
+  company_id: number;
+  file_id: string;
+  version: number;
+  file_name: string;
+  status: 'scheduled' | 'delivered' | 'failed';
+  window_at: Date | null;
+  delivered_at: Date | null;
+  size: number | null;
+  sha256: string | null;
+  found_there: boolean | null;
+  bank_answer: 'acknowledged' | 'rejected' | null;
+  bank_text: string | null;
+  failure: string | null;
+  updated_at: Date;
+}
+
 export interface PaymentsTables {
   payment_entries: PaymentEntriesTable;
   ach_inbound_files: AchInboundFilesTable;
+  ach_deliveries: AchDeliveriesTable;
 }

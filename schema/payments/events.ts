@@ -4,7 +4,9 @@
 //   there and a return names one entry only;
 // - `achinbound-<sha256>`: one file the bank sent back (returns, notifications of change), named by
 //   its content, so the same file read twice applies nothing the second time;
-// - `achentry-<trace>`: one entry of a Billflow file, by its trace number: returned once, corrected.
+// - `achentry-<trace>`: one entry of a Billflow file, by its trace number: returned once, corrected;
+// - `achdelivery-<approvalId>`: an approval's file on its way to a bank over SFTP: waiting for its
+//   cut-off window, uploaded once, then acknowledged or rejected by the bank.
 // The corrected bank numbers a notification of change carries are sealed with the company's key;
 // the tails are plain, for the history and the screens.
 import { z } from 'zod';
@@ -144,6 +146,72 @@ export const paymentsEvents = {
       correctedRoutingLast4: z.string().nullable(),
       dueBy: z.string(),
       inboundFileId: sha256,
+      at: z.string(),
+    }),
+  },
+  /** A file made for a company that sends over SFTP waits for its next cut-off window. */
+  AchDeliveryScheduled: {
+    version: 1,
+    schema: z.object({
+      approvalId: z.string(),
+      companyId,
+      fileId: z.string(),
+      version: z.number().int().positive(),
+      fileName: z.string(),
+      effectiveDate: z.string(),
+      /** The window's instant (New York wall time `window` on `windowDay`). */
+      windowAt: z.string(),
+      at: z.string(),
+    }),
+  },
+  /**
+   * The file is in the bank's inbox: uploaded now, or found there already by name and size (an upload
+   * that landed before its answer was lost), so it is never sent twice.
+   */
+  AchFileDelivered: {
+    version: 1,
+    schema: z.object({
+      approvalId: z.string(),
+      companyId,
+      fileId: z.string(),
+      version: z.number().int().positive(),
+      fileName: z.string(),
+      size: z.number().int().nonnegative(),
+      sha256,
+      foundThere: z.boolean(),
+      at: z.string(),
+    }),
+  },
+  /** The bank's acknowledgement of a delivered file, its own words kept. */
+  AchFileAcknowledged: {
+    version: 1,
+    schema: z.object({
+      approvalId: z.string(),
+      companyId,
+      fileId: z.string(),
+      bankText: z.string(),
+      at: z.string(),
+    }),
+  },
+  /** The bank refused a delivered file: nothing of it will be paid. */
+  AchFileRejectedByBank: {
+    version: 1,
+    schema: z.object({
+      approvalId: z.string(),
+      companyId,
+      fileId: z.string(),
+      bankText: z.string(),
+      at: z.string(),
+    }),
+  },
+  /** The upload could not be made (a changed host key, the bank refusing, attempts used up). */
+  AchDeliveryFailed: {
+    version: 1,
+    schema: z.object({
+      approvalId: z.string(),
+      companyId,
+      fileId: z.string(),
+      reason: z.string(),
       at: z.string(),
     }),
   },

@@ -2,6 +2,7 @@
 // QuickBooks connection (credentials, OAuth, token refresh by the `quickbooks` process manager).
 import type pg from 'pg';
 import { companiesProjection } from '../../projections/companies/companies.js';
+import { BankConnectionInput } from '../../schema/companies/bank-connection-commands.js';
 import {
   AssignmentsInput,
   CompanyInput,
@@ -56,6 +57,7 @@ export const companyModule = defineModule({
     NachaConfigInput,
     CompanyListInput,
     CompanySearchInput,
+    BankConnectionInput,
   },
   permissions,
   projections: [companiesProjection],

@@ -73,6 +73,13 @@ export const jobHandlers: Record<string, Record<string, JobHandler>> = Object.fr
   ),
 );
 
+/** The modules' repeating jobs, each on a queue of its own module. */
+export const schedules = unique(
+  all.flatMap((m) => m.schedules ?? []),
+  (s) => `${s.queue}/${s.name}`,
+  'schedule',
+);
+
 /** What the modules' commands need beside the log, created at start-up (services/main.ts). */
 export const storageSetups = all.flatMap((m) => (m.storage ? [m.storage] : []));
 

@@ -43,6 +43,8 @@ export interface Module {
   projections?: readonly AnyProjection[];
   /** Its reactions to events (workers/<module>/): events → BullMQ jobs. */
   processManagers?: readonly ProcessManager[];
+  /** Jobs of its queues that repeat on their own (BullMQ job schedulers, one id each). */
+  schedules?: ReadonlyArray<{ queue: string; name: string; every: number }>;
   /** Job handlers of its queues: queue name → job name → handler. The worker role consumes these. */
   jobHandlers?: Record<string, Record<string, JobHandler>>;
   /**

@@ -63,6 +63,7 @@ describe('the modules', () => {
     expect(routeGroups).toHaveLength(17);
     expect(Object.keys(jobHandlers).sort()).toEqual([
       'approvals',
+      'bank',
       'mail',
       'payment-mail',
       'payments',

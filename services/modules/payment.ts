@@ -6,6 +6,12 @@ import { paymentEntriesProjection } from '../../projections/payments/payment-ent
 import { paymentsEvents } from '../../schema/payments/events.js';
 import '../payments/api/graphql/attention.js';
 import '../payments/api/graphql/inbound-file.js';
+import {
+  BANK_QUEUE,
+  bankDeliveryProcessManager,
+  bankJobHandlers,
+  POLL_EVERY_MS,
+} from '../../workers/payments/delivery.js';
 import { paymentInboundRoutes } from '../payments/api/rest/inbound-routes.js';
 import { defineModule } from './module.js';
 
@@ -28,4 +34,8 @@ export const paymentModule = defineModule({
   permissions,
   projections: [paymentEntriesProjection],
   routes: [paymentInboundRoutes],
+  processManagers: [bankDeliveryProcessManager],
+  jobHandlers: { [BANK_QUEUE]: bankJobHandlers },
+  // Every SFTP company's outbox (answers, returns, notifications of change), read by whichever worker.
+  schedules: [{ queue: BANK_QUEUE, name: 'poll-banks', every: POLL_EVERY_MS }],
 });

@@ -226,9 +226,10 @@ describe("the bank's files, read back", () => {
     ]);
     const row = await entryRow(trace, (r) => r.change_code !== null);
     expect(row).toMatchObject({ status: 'sent', change_code: 'C01', corrected_account_last4: '0102' });
-    const raw = await t.started.app.pool.query('SELECT data::text AS data FROM es_events WHERE stream_id = $1', [
-      entryStreamId(trace),
-    ]);
+    const raw = await t.started.app.pool.query(
+      'SELECT data::text AS data FROM es_events WHERE stream_id = $1',
+      [entryStreamId(trace)],
+    );
     expect(raw.rows).toHaveLength(1);
     expect(raw.rows[0].data).not.toContain('7100000102');
     const list = await api(t.url, 'GET', INBOUND, { token: moderator });

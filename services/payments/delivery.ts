@@ -1,0 +1,211 @@
+// Delivering an approval's file to its company's bank over SFTP, and reading what the bank answers.
+// - schedule: a file made for a company that sends over SFTP waits for the next cut-off window.
+// - deliver: at the window, the file goes into the bank's inbox once. An upload that may have landed
+//   (a connection lost after the write) is looked for in the inbox by name and size before any new
+//   upload, so a file never goes twice; it is written under a temporary name and renamed, so the
+//   bank never reads half a file. A file whose effective date is no longer after today is not sent:
+//   it would settle the same day by accident.
+// - poll: the bank's outbox is read: the acknowledgement or rejection of each delivered file, and the
+//   return and notification-of-change files, applied once (services/payments/inbound.ts). What was
+//   read and recorded is removed from the outbox, as banks expect.
+import { createHash } from 'node:crypto';
+import type { SFTPWrapper } from 'ssh2';
+import { BankSftpError } from '../app/bank-connections.js';
+import type { CommandContext } from '../app/command-handler.js';
+import type { AppServices } from '../app/context.js';
+import { DomainError } from '../shared/domain-errors.js';
+import { deliveryDecider, deliveryStreamId } from './delivery-decider.js';
+import { applyInboundFile } from './inbound.js';
+import { newYorkClock, nextWindow } from './windows.js';
+
+export interface FileToDeliver {
+  approvalId: string;
+  companyId: number;
+  fileId: string;
+  version: number;
+  fileName: string;
+  effectiveDate: string;
+}
+
+/** Schedules the file at the company's next window; null when the company sends by hand. */
+export async function scheduleDelivery(
+  app: AppServices,
+  file: FileToDeliver,
+  ctx: CommandContext,
+  now = new Date(),
+) {
+  const connection = await app.bankConnections.connection(file.companyId).catch((err) => {
+    if (err instanceof DomainError && err.code === 'NOT_FOUND') return { mode: 'manual' as const };
+    throw err;
+  });
+  if (connection.mode !== 'sftp') return null;
+  const window = nextWindow(now, connection.windows);
+  const r = await app.commands.handle(
+    deliveryDecider,
+    deliveryStreamId(file.approvalId),
+    {
+      type: 'ScheduleDelivery',
+      facts: { ...file, windowAt: window.at.toISOString(), at: now.toISOString() },
+    },
+    ctx,
+  );
+  return r.state.pending;
+}
+
+const list = (sftp: SFTPWrapper, dir: string) =>
+  new Promise<Array<{ filename: string; attrs: { size: number } }>>((resolve, reject) =>
+    sftp.readdir(dir, (err, items) => (err ? reject(err) : resolve(items))),
+  );
+const write = (sftp: SFTPWrapper, file: string, text: string) =>
+  new Promise<void>((resolve, reject) =>
+    sftp.writeFile(file, text, (err: Error | null | undefined) => (err ? reject(err) : resolve())),
+  );
+const rename = (sftp: SFTPWrapper, from: string, to: string) =>
+  new Promise<void>((resolve, reject) => sftp.rename(from, to, (err) => (err ? reject(err) : resolve())));
+const read = (sftp: SFTPWrapper, file: string) =>
+  new Promise<string>((resolve, reject) =>
+    sftp.readFile(file, (err, data) => (err ? reject(err) : resolve(data.toString('latin1')))),
+  );
+const remove = (sftp: SFTPWrapper, file: string) =>
+  new Promise<void>((resolve, reject) => sftp.unlink(file, (err) => (err ? reject(err) : resolve())));
+const join = (dir: string, name: string) => `${dir.replace(/\/+$/, '')}/${name}`;
+
+export type DeliveryOutcome = 'stale' | 'delivered' | 'found-there' | 'refused';
+
+/**
+ * Delivers the file if it is still the one waiting. A refusal the bank or the rules make (a changed
+ * host key, an effective date gone by, the file gone) is recorded at once as the delivery's failure;
+ * anything else throws for the job to try again later.
+ */
+export async function deliverFile(
+  app: AppServices,
+  approvalId: string,
+  fileId: string,
+  ctx: CommandContext,
+  now = new Date(),
+): Promise<DeliveryOutcome> {
+  const streamId = deliveryStreamId(approvalId);
+  const { state } = await app.commands.load(deliveryDecider, streamId);
+  const p = state.pending;
+  if (!p || p.fileId !== fileId || state.delivered) return 'stale';
+  const fail = async (reason: string) => {
+    await app.commands.handle(
+      deliveryDecider,
+      streamId,
+      {
+        type: 'RecordDeliveryFailed',
+        facts: { approvalId, companyId: p.companyId, fileId, reason, at: now.toISOString() },
+      },
+      ctx,
+    );
+    return 'refused' as const;
+  };
+  if (p.effectiveDate <= newYorkClock(now).day)
+    return fail(
+      `The file's effective date ${p.effectiveDate} is not after today in New York: sent now it would settle the same day. Regenerate the file for a new date.`,
+    );
+  const stored = await app.achFiles.read(approvalId, fileId);
+  if (stored === null || stored === 'gone') return fail('The stored file is no longer there to send.');
+  const size = Buffer.byteLength(stored.text, 'latin1');
+  const sha256 = createHash('sha256').update(stored.text, 'latin1').digest('hex');
+  const connection = await app.bankConnections.connection(p.companyId);
+  if (connection.mode !== 'sftp')
+    return fail('The company now sends its files by hand: download the file instead.');
+  let foundThere: boolean;
+  try {
+    foundThere = await app.bankConnections.withSftp(p.companyId, async (sftp) => {
+      const there = (await list(sftp, connection.inbox)).find((f) => f.filename === p.fileName);
+      if (there && there.attrs.size === size) return true;
+      const part = join(connection.inbox, `${p.fileName}.part`);
+      await write(sftp, part, stored.text);
+      await rename(sftp, part, join(connection.inbox, p.fileName));
+      return false;
+    });
+  } catch (err) {
+    if (err instanceof BankSftpError && err.kind === 'host-key') return fail(err.message);
+    throw err;
+  }
+  await app.commands.handle(
+    deliveryDecider,
+    streamId,
+    {
+      type: 'RecordDelivered',
+      facts: {
+        approvalId,
+        companyId: p.companyId,
+        fileId,
+        version: p.version,
+        fileName: p.fileName,
+        size,
+        sha256,
+        foundThere,
+        at: new Date().toISOString(),
+      },
+    },
+    ctx,
+  );
+  return foundThere ? 'found-there' : 'delivered';
+}
+
+/** A delivered file by its name at a company's bank (the acknowledgement names it). */
+async function deliveredByName(app: AppServices, companyId: number, fileName: string) {
+  return app.db
+    .selectFrom('ach_deliveries')
+    .select(['approval_id', 'file_id'])
+    .where('company_id', '=', companyId)
+    .where('file_name', '=', fileName)
+    .where('status', '=', 'delivered')
+    .executeTakeFirst();
+}
+
+/** Reads the company's outbox once: answers to delivered files, then return and NOC files. */
+export async function pollBank(app: AppServices, companyId: number, ctx: CommandContext) {
+  const connection = await app.bankConnections.connection(companyId);
+  if (connection.mode !== 'sftp') return { answers: 0, files: 0 };
+  return app.bankConnections.withSftp(companyId, async (sftp) => {
+    let answers = 0;
+    let files = 0;
+    for (const item of await list(sftp, connection.outbox)) {
+      const name = item.filename;
+      const path = join(connection.outbox, name);
+      const answer = /^(.+)\.(ack|rej)$/.exec(name);
+      if (answer) {
+        const delivered = await deliveredByName(app, companyId, answer[1]);
+        if (!delivered) continue; // not ours, or not yet recorded: looked at again next time
+        const bankText = (await read(sftp, path))
+          .slice(0, 2000)
+          .replace(/[^\x20-\x7e\n]/g, '')
+          .trim();
+        await app.commands.handle(
+          deliveryDecider,
+          deliveryStreamId(delivered.approval_id),
+          {
+            type: 'RecordBankAnswer',
+            accepted: answer[2] === 'ack',
+            facts: {
+              approvalId: delivered.approval_id,
+              companyId,
+              fileId: delivered.file_id,
+              bankText,
+              at: new Date().toISOString(),
+            },
+          },
+          { ...ctx, commandId: `bank-answer:${delivered.file_id}` },
+        );
+        await remove(sftp, path);
+        answers++;
+      } else if (/\.(ach|txt)$/i.test(name)) {
+        const content = await read(sftp, path);
+        try {
+          await applyInboundFile(app, null, { fileName: name.slice(0, 200), content }, 'sftp', ctx);
+        } catch (err) {
+          // An invalid file is recorded as refused (with its reasons) by applyInboundFile: moved on from.
+          if (!(err instanceof DomainError)) throw err;
+        }
+        await remove(sftp, path);
+        files++;
+      }
+    }
+    return { answers, files };
+  });
+}

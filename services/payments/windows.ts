@@ -1,0 +1,57 @@
+// A company's cut-off windows: the times of day, in New York (the Federal Reserve's time), by which
+// its bank must have a file to send it in that processing window. A file made now waits for the
+// next window on a banking day, and is uploaded then. Pure: the caller gives the instant.
+import { isBankingDay, nextBankingDay } from '../nacha/banking-day.js';
+
+/** Fifteen minutes before the Fed's same-day deadlines (10:30, 14:45, 16:45 ET): ODFIs cut earlier. */
+export const DEFAULT_WINDOWS = ['10:15', '14:30', '16:30'] as const;
+
+const NY = new Intl.DateTimeFormat('en-US', {
+  timeZone: 'America/New_York',
+  hourCycle: 'h23',
+  year: 'numeric',
+  month: '2-digit',
+  day: '2-digit',
+  hour: '2-digit',
+  minute: '2-digit',
+});
+
+/** The New York wall clock of an instant: 'YYYY-MM-DD' and minutes since midnight. */
+export function newYorkClock(at: Date): { day: string; minutes: number } {
+  const p = Object.fromEntries(NY.formatToParts(at).map((x) => [x.type, x.value]));
+  return { day: `${p.year}-${p.month}-${p.day}`, minutes: Number(p.hour) * 60 + Number(p.minute) };
+}
+
+/** The instant a New York wall time names (the offset found by asking the clock, DST included). */
+export function newYorkInstant(day: string, hhmm: string): Date {
+  const asUtc = Date.parse(`${day}T${hhmm}:00Z`);
+  // New York is 4 or 5 hours behind UTC: guess 5, then correct by what the clock says.
+  let guess = asUtc + 5 * 3_600_000;
+  for (let i = 0; i < 2; i++) {
+    const seen = newYorkClock(new Date(guess));
+    const seenUtc = Date.parse(`${seen.day}T00:00:00Z`) + seen.minutes * 60_000;
+    guess += asUtc - seenUtc;
+  }
+  return new Date(guess);
+}
+
+const toMinutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.slice(3, 5));
+
+/**
+ * The next cut-off window strictly after `now`: today's first window still ahead when today is a
+ * banking day, else the first window of the next banking day.
+ */
+export function nextWindow(
+  now: Date,
+  windows: readonly string[] = DEFAULT_WINDOWS,
+): { day: string; time: string; at: Date } {
+  if (windows.length === 0) throw new Error('a company has at least one cut-off window');
+  const sorted = [...windows].sort((a, b) => toMinutes(a) - toMinutes(b));
+  const { day, minutes } = newYorkClock(now);
+  if (isBankingDay(day)) {
+    const time = sorted.find((w) => toMinutes(w) > minutes);
+    if (time) return { day, time, at: newYorkInstant(day, time) };
+  }
+  const next = nextBankingDay(day);
+  return { day: next, time: sorted[0], at: newYorkInstant(next, sorted[0]) };
+}

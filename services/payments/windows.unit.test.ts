@@ -1,0 +1,32 @@
+// Cut-off windows in New York time: the next one after an instant, across DST and banking days.
+import { describe, expect, it } from 'vitest';
+import { newYorkClock, newYorkInstant, nextWindow } from './windows.js';
+
+describe('cut-off windows', () => {
+  it('names a New York wall time as its instant, in winter (UTC-5) and summer (UTC-4)', () => {
+    expect(newYorkInstant('2026-12-07', '10:15').toISOString()).toBe('2026-12-07T15:15:00.000Z');
+    expect(newYorkInstant('2026-07-07', '10:15').toISOString()).toBe('2026-07-07T14:15:00.000Z');
+    expect(newYorkClock(new Date('2026-12-07T15:15:00Z'))).toEqual({ day: '2026-12-07', minutes: 615 });
+  });
+
+  it("takes today's next window on a banking day, else the first of the next banking day", () => {
+    // Monday 2026-12-07, 09:00 New York: the 10:15 window.
+    expect(nextWindow(new Date('2026-12-07T14:00:00Z'))).toMatchObject({ day: '2026-12-07', time: '10:15' });
+    // 12:00: the 14:30 window.
+    expect(nextWindow(new Date('2026-12-07T17:00:00Z'))).toMatchObject({ day: '2026-12-07', time: '14:30' });
+    // Exactly at a window: it has closed, the next one.
+    expect(nextWindow(new Date('2026-12-07T15:15:00Z'))).toMatchObject({ time: '14:30' });
+    // 17:00: Tuesday's first.
+    expect(nextWindow(new Date('2026-12-07T22:00:00Z'))).toMatchObject({ day: '2026-12-08', time: '10:15' });
+    // Friday evening: Monday. Christmas Eve evening 2026 (Thursday): Saturday, Sunday and Christmas
+    // (Friday) are no banking days, so Monday the 28th.
+    expect(nextWindow(new Date('2026-12-11T23:00:00Z'))).toMatchObject({ day: '2026-12-14' });
+    expect(nextWindow(new Date('2026-12-24T23:00:00Z'))).toMatchObject({ day: '2026-12-28' });
+  });
+
+  it("follows the company's own windows, in any order", () => {
+    const w = nextWindow(new Date('2026-12-07T15:00:00Z'), ['16:00', '09:30']);
+    expect(w).toMatchObject({ day: '2026-12-07', time: '16:00' });
+    expect(w.at.toISOString()).toBe('2026-12-07T21:00:00.000Z');
+  });
+});
