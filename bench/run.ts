@@ -12,13 +12,14 @@ import { NODE_FLAGS } from '../services/shared/node-flags.js';
 import { aptInstall, ensureLocalServices, ROOT } from '../tools/local-services.js';
 import { auditAsOfPart } from './audit-asof.js';
 import { auditVerifyPart } from './audit-verify.js';
+import { bankPart } from './bank.js';
 import { captureProcess, fmt, type PartResult, partProcess, quick, type Row } from './common.js';
 import { damonState } from './host.js';
 import { nachaPart } from './nacha.js';
 import { runOnePart } from './part.js';
 import { paymentsPart } from './payments.js';
 
-/** `--only=append,replay,latency,floor,web,vendors,approvals,bills` runs a subset. */
+/** `--only=append,replay,latency,floor,web,vendors,approvals,bills,bank` runs a subset (the names below). */
 const only = process.argv
   .find((a) => a.startsWith('--only='))
   ?.slice(7)
@@ -34,6 +35,7 @@ const PARTS = [
   'bills',
   'nacha',
   'payments',
+  'bank',
   'audit-asof',
   'audit-verify',
 ] as const;
@@ -69,11 +71,13 @@ async function main() {
             ? nachaPart()
             : name === 'payments'
               ? paymentsPart()
-              : name === 'audit-asof'
-                ? auditAsOfPart()
-                : name === 'audit-verify'
-                  ? auditVerifyPart()
-                  : runPart(name, services)
+              : name === 'bank'
+                ? bankPart()
+                : name === 'audit-asof'
+                  ? auditAsOfPart()
+                  : name === 'audit-verify'
+                    ? auditVerifyPart()
+                    : runPart(name, services)
       ).catch((err: Error) => {
         process.stderr.write(`${err.message}\n`);
         failed.push(name);
