@@ -111,6 +111,7 @@ export const PAYMENT_JOBS = [
   'record-return',
   'void-returned-payments',
   'notify-returned',
+  'bank-delivery',
 ] as const;
 export const PaymentJob = z.enum(PAYMENT_JOBS);
 export type PaymentJob = z.infer<typeof PaymentJob>;
@@ -123,7 +124,7 @@ const STEP_DONE: Readonly<Record<string, readonly PaymentJob[]>> = {
   NachaGenerationFailed: GENERATION_JOBS,
   QbPaymentSyncStarted: ['start-qb-sync', 'pay-bills'],
   ApprovalLinkIssued: ['send-links'],
-  BankUploadConfirmed: ['send-links'],
+  BankUploadConfirmed: ['send-links', 'bank-delivery'],
   PaymentCompleted: ['send-links'],
   PaymentReturnRecorded: ['record-return'],
   QbBillPaymentVoided: ['void-returned-payments'],
@@ -263,6 +264,18 @@ export const paymentEvents = {
       companyId,
       fileVersion: z.number().int().positive(),
       ...confirmedBy,
+      /**
+       * The system delivered the file to the bank over SFTP (byUserId, linkId and recipient null):
+       * what it sent, on record. Absent on a person's confirmation.
+       */
+      delivery: z
+        .object({
+          via: z.literal('sftp'),
+          fileName: z.string(),
+          size: z.number().int().nonnegative(),
+          sha256: z.string().regex(/^[0-9a-f]{64}$/),
+        })
+        .optional(),
       at: z.string(),
     }),
   },

@@ -10,9 +10,11 @@
 //   read and recorded is removed from the outbox, as banks expect.
 import { createHash } from 'node:crypto';
 import type { SFTPWrapper } from 'ssh2';
+import { approvalEvents } from '../../schema/approvals/events.js';
 import { BankSftpError } from '../app/bank-connections.js';
 import type { CommandContext } from '../app/command-handler.js';
 import type { AppServices } from '../app/context.js';
+import { eventDecoder } from '../shared/decider.js';
 import { DomainError } from '../shared/domain-errors.js';
 import { deliveryDecider, deliveryStreamId } from './delivery-decider.js';
 import { applyInboundFile } from './inbound.js';
@@ -72,6 +74,29 @@ const join = (dir: string, name: string) => `${dir.replace(/\/+$/, '')}/${name}`
 
 export type DeliveryOutcome = 'stale' | 'delivered' | 'found-there' | 'refused';
 
+const decodeApproval = eventDecoder(approvalEvents);
+
+/**
+ * Whether the approval still waits for the bank with this version of its file: its latest file
+ * asked for, made, not deleted, not at the bank yet. Read from the approval's own events (its stream
+ * `approval-<id>`), so a file Regenerate replaced, or one a person confirmed by link, is never sent.
+ */
+async function approvalWaitsFor(app: AppServices, approvalId: string, version: number) {
+  const { events } = await app.store.readStream(`approval-${approvalId}`);
+  let requested = 0;
+  let generated = false;
+  let done = false;
+  for (const stored of events) {
+    const e = decodeApproval(stored, { sealed: 'absent' });
+    if (e.type === 'NachaGenerationRequested') {
+      requested = e.data.version;
+      generated = false;
+    } else if (e.type === 'NachaFileGenerated' && e.data.version === requested) generated = true;
+    else if (e.type === 'BankUploadConfirmed' || e.type === 'ApprovalDeleted') done = true;
+  }
+  return !done && generated && requested === version;
+}
+
 /**
  * Delivers the file if it is still the one waiting. A refusal the bank or the rules make (a changed
  * host key, an effective date gone by, the file gone) is recorded at once as the delivery's failure;
@@ -88,6 +113,7 @@ export async function deliverFile(
   const { state } = await app.commands.load(deliveryDecider, streamId);
   const p = state.pending;
   if (!p || p.fileId !== fileId || state.delivered) return 'stale';
+  if (!(await approvalWaitsFor(app, approvalId, p.version))) return 'stale';
   const fail = async (reason: string) => {
     await app.commands.handle(
       deliveryDecider,

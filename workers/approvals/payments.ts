@@ -19,6 +19,7 @@ import { paymentsEvents } from '../../schema/payments/events.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
 import { eventDecoder } from '../../services/shared/decider.js';
 import { type JobHandler, type ProcessManager, type ReactionJob, reactionJobId } from '../process-manager.js';
+import { deliveryJobHandlers } from './delivery-jobs.js';
 import { linkJobHandlers } from './link-jobs.js';
 import { nachaJobHandlers } from './nacha-jobs.js';
 import { MAIL_ENDED_JOB, mailEndedHandler, reportingFailures } from './payment-failures.js';
@@ -63,6 +64,9 @@ export const paymentsProcessManager: ProcessManager = {
     'QbPaymentSyncStarted',
     'PaymentEntryReturned',
     'PaymentReturnRecorded',
+    'AchFileDelivered',
+    'AchFileRejectedByBank',
+    'AchDeliveryFailed',
   ],
   startAt: 'beginning',
   react(stored) {
@@ -98,6 +102,33 @@ export const paymentsProcessManager: ProcessManager = {
           job('void-returned-payments', {
             approvalId: event.data.approvalId,
             traceNumber: event.data.traceNumber,
+          }),
+        ];
+      case 'AchFileDelivered':
+        return [
+          job('bank-delivery', {
+            kind: 'delivered',
+            approvalId: event.data.approvalId,
+            fileVersion: event.data.version,
+            fileName: event.data.fileName,
+            size: event.data.size,
+            sha256: event.data.sha256,
+          }),
+        ];
+      case 'AchFileRejectedByBank':
+        return [
+          job('bank-delivery', {
+            kind: 'refused',
+            approvalId: event.data.approvalId,
+            reason: event.data.bankText,
+          }),
+        ];
+      case 'AchDeliveryFailed':
+        return [
+          job('bank-delivery', {
+            kind: 'failed',
+            approvalId: event.data.approvalId,
+            reason: event.data.reason,
           }),
         ];
       default:
@@ -166,6 +197,7 @@ export const paymentsJobHandlers: Record<string, JobHandler> = reportingFailures
   ...nachaJobHandlers,
   ...qbPaymentJobHandlers,
   ...returnJobHandlers,
+  ...deliveryJobHandlers,
 });
 export const paymentMailJobHandlers: Record<string, JobHandler> = {
   ...reportingFailures(linkJobHandlers),

@@ -40,11 +40,19 @@ export type { ReturnCommand, ReturnedEntry } from './return-decider.js';
  * does not.
  */
 export type Confirmer =
-  | { byUserId: number; link: null; reason?: string }
+  | { byUserId: number; link: null; reason?: string; delivery?: undefined }
   | {
       byUserId: number | null;
       link: { linkId: string; recipient: string; manager: string | null };
       reason?: undefined;
+      delivery?: undefined;
+    }
+  /** The system delivered the file over SFTP (services/payments/delivery.ts): the bank has this version. */
+  | {
+      byUserId: null;
+      link: null;
+      reason?: undefined;
+      delivery: { fileVersion: number; fileName: string; size: number; sha256: string };
     };
 
 export type PaymentCommand =
@@ -390,10 +398,27 @@ export function decidePayment(command: PaymentCommand, state: PaymentSlice): Pay
     case 'MarkBankUploaded': {
       if (status !== 'NACHA_GENERATED') throw cannotUpdate(status);
       if (command.link) checkLink(state, command.link, 'bank-uploaded', at);
+      const d = command.delivery;
+      // The bank has what was delivered: a version made since then was never sent, so the books
+      // must not follow it (the QuickBooks sync pays what the uploaded version paid).
+      if (d && d.fileVersion !== payment.nachaVersion)
+        throw new DomainError(
+          'CONFLICT',
+          `The bank received version ${d.fileVersion} of the NACHA file (${d.fileName}), but version ${payment.nachaVersion} was made since: tell the bank which one to pay before going on`,
+        );
       return [
         {
           type: 'BankUploadConfirmed',
-          data: { approvalId, companyId, fileVersion: payment.nachaVersion, ...confirmedBy(command), at },
+          data: {
+            approvalId,
+            companyId,
+            fileVersion: payment.nachaVersion,
+            ...confirmedBy(command),
+            ...(d
+              ? { delivery: { via: 'sftp' as const, fileName: d.fileName, size: d.size, sha256: d.sha256 } }
+              : {}),
+            at,
+          },
         },
       ];
     }

@@ -45,6 +45,7 @@ export const PAYMENT_JOB_WORDS: Record<PaymentJob, string> = {
   'record-return': 'Recording the returned payment',
   'void-returned-payments': 'Voiding the returned payment in QuickBooks',
   'notify-returned': 'E-mailing the returned payment notice',
+  'bank-delivery': 'Sending the NACHA file to the bank',
 };
 
 /** Bills named as a person reads them: their document numbers, else their ids. */
@@ -141,6 +142,12 @@ export function paymentStep(
         { reason: e.data.reason },
       );
     case 'BankUploadConfirmed':
+      if (e.data.delivery)
+        return s(
+          'Uploaded to the bank',
+          `NACHA file version ${e.data.fileVersion} (${e.data.delivery.fileName}, ${e.data.delivery.size} bytes, sha256 ${e.data.delivery.sha256.slice(0, 12)}…) sent over SFTP at the cut-off window`,
+          { actorName: 'System' },
+        );
       return s('Bank upload confirmed', joined(`NACHA file version ${e.data.fileVersion}`, inApp(e.data)), {
         actorName: linkActor(e.data),
         reason: e.data.reason ?? null,

@@ -140,6 +140,8 @@ const RETRY_OF_JOB: Record<PaymentJob, 'regenerate' | 'retry-qb-sync' | 'operati
   'record-return': 'operations',
   'void-returned-payments': 'operations',
   'notify-returned': 'operations',
+  // A file the bank refused, or that could not be sent: a new version is sent at the next window.
+  'bank-delivery': 'regenerate',
 };
 
 /** Approve again helps vendors held out for banking changed after approval; a pending change waits. */
