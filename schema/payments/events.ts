@@ -215,6 +215,19 @@ export const paymentsEvents = {
       at: z.string(),
     }),
   },
+  /**
+   * An ADMIN sends the company's waiting files now, ahead of their window (stream
+   * `achcutoff-<companyId>`): each named delivery is tried at once.
+   */
+  AchCutoffTriggered: {
+    version: 1,
+    schema: z.object({
+      companyId,
+      byUserId: z.number().int().positive(),
+      deliveries: z.array(z.object({ approvalId: z.string(), fileId: z.string() })),
+      at: z.string(),
+    }),
+  },
 } as const;
 
 type Defs = typeof paymentsEvents;

@@ -13,6 +13,9 @@ import {
   POLL_EVERY_MS,
 } from '../../workers/payments/delivery.js';
 import { paymentInboundRoutes } from '../payments/api/rest/inbound-routes.js';
+import { paymentsEndpoints } from '../payments/endpoints.js';
+import { InboundFileInput } from '../payments/inbound.js';
+import { SendNowInput } from '../payments/send-now.js';
 import { defineModule } from './module.js';
 
 // Reading a bank file changes money's state (a return reopens bills): ADMIN only. Staff who act on
@@ -20,6 +23,8 @@ import { defineModule } from './module.js';
 const permissions = {
   'payments.read': ['ADMIN', 'MODERATOR'] as const,
   'payments.inbound': ['ADMIN'] as const,
+  // Sending a company's waiting files ahead of their window moves money sooner: ADMIN only.
+  'payments.deliver': ['ADMIN'] as const,
 };
 
 type PaymentsPermissions = Record<keyof typeof permissions, unknown>;
@@ -31,9 +36,11 @@ export const paymentModule = defineModule({
   name: 'payment',
   folder: 'payments',
   events: paymentsEvents,
+  commands: { InboundFileInput, SendNowInput },
   permissions,
   projections: [paymentEntriesProjection],
   routes: [paymentInboundRoutes],
+  endpoints: paymentsEndpoints,
   processManagers: [bankDeliveryProcessManager],
   jobHandlers: { [BANK_QUEUE]: bankJobHandlers },
   // Every SFTP company's outbox (answers, returns, notifications of change), read by whichever worker.

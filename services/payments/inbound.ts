@@ -35,6 +35,7 @@ export const InboundFileInput = z.object({
   content: z
     .string()
     .min(1, 'content is required')
+    .max(MAX_INBOUND_BYTES, 'the file is larger than 16 MB')
     .refine((s) => Buffer.byteLength(s) <= MAX_INBOUND_BYTES, 'the file is larger than 16 MB')
     .refine((s) => /^[\x20-\x7e\r\n]*$/.test(s), 'an ACH file holds printable ASCII and line breaks only'),
 });

@@ -19,7 +19,7 @@ const decode = eventDecoder({ ...approvalEvents, ...paymentsEvents });
 
 export const bankDeliveryProcessManager: ProcessManager = {
   name: 'bank-delivery',
-  handles: ['NachaFileGenerated', 'AchDeliveryScheduled'],
+  handles: ['NachaFileGenerated', 'AchDeliveryScheduled', 'AchCutoffTriggered'],
   startAt: 'beginning',
   react(stored) {
     const event = decode(stored);
@@ -56,6 +56,13 @@ export const bankDeliveryProcessManager: ProcessManager = {
         },
       ];
     }
+    if (event.type === 'AchCutoffTriggered')
+      return event.data.deliveries.map((d, n) => ({
+        queue: BANK_QUEUE,
+        name: 'deliver',
+        jobId: reactionJobId('bank-delivery', stored, n),
+        data: { ...meta, approvalId: d.approvalId, fileId: d.fileId },
+      }));
     return [];
   },
 };

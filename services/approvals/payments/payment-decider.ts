@@ -12,10 +12,12 @@ import type {
   QbSyncStatus,
 } from '../../../schema/approvals/payment-events.js';
 import { DomainError } from '../../shared/domain-errors.js';
+import { type Confirmer, checkLink, confirmedBy } from './confirmer.js';
 import { billsAtTheBank, billsToRecord, type PaymentSlice } from './payment-state.js';
 import { decideReturn, type ReturnCommand } from './return-decider.js';
 import { REASON_LENGTH, reasonFits } from './step-reason.js';
 
+export type { Confirmer } from './confirmer.js';
 export {
   billsAtTheBank,
   billsToRecord,
@@ -29,31 +31,7 @@ export {
   type PaymentState,
   returnedBillIds,
 } from './payment-state.js';
-
 export type { ReturnCommand, ReturnedEntry } from './return-decider.js';
-
-/**
- * A signed-in staff member, or an e-mail link whose signature the caller has checked. `manager` is
- * the address of the approval's manager now (null: none, or none with an address), which the caller
- * reads: the approval holds only the manager's id. `reason`: why staff confirm in place of the
- * link's recipients; the app's confirmation always gives one (step-actions.ts), the demo seeding
- * does not.
- */
-export type Confirmer =
-  | { byUserId: number; link: null; reason?: string; delivery?: undefined }
-  | {
-      byUserId: number | null;
-      link: { linkId: string; recipient: string; manager: string | null };
-      reason?: undefined;
-      delivery?: undefined;
-    }
-  /** The system delivered the file over SFTP (services/payments/delivery.ts): the bank has this version. */
-  | {
-      byUserId: null;
-      link: null;
-      reason?: undefined;
-      delivery: { fileVersion: number; fileName: string; size: number; sha256: string };
-    };
 
 export type PaymentCommand =
   | { type: 'RequestNacha'; reason: 'approved' | 'regenerate'; byUserId: number | null; now: string }
@@ -163,45 +141,6 @@ export const QB_RETRYABLE: readonly QbSyncStatus[] = ['FAILED', 'PARTIAL_SUCCESS
 /** The spec's text for a status that does not allow the update (the confirm page matches on it). */
 const cannotUpdate = (status: ApprovalStatus | null) =>
   new DomainError('CONFLICT', `Cannot update approval with status ${status}`);
-
-const sameAddress = (a: string) => (b: string) => a.trim().toLowerCase() === b.trim().toLowerCase();
-
-function checkLink(
-  state: PaymentSlice,
-  link: { linkId: string; manager: string | null },
-  action: LinkAction,
-  now: string,
-) {
-  const l = state.payment.links[link.linkId];
-  if (!l) throw new DomainError('FORBIDDEN', 'This link is not valid for this approval');
-  if (l.action !== action) throw new DomainError('FORBIDDEN', 'This link is for another action');
-  if (l.used) throw new DomainError('FORBIDDEN', 'This link has already been used');
-  if (now >= l.expiresAt) throw new DomainError('FORBIDDEN', 'This link has expired');
-  // A link is its recipient's while they are on the approval: removing a recipient (or the manager
-  // changing) ends the links sent to that address.
-  const holder = sameAddress(l.recipient);
-  if (!state.recipients.some(holder) && !(link.manager !== null && holder(link.manager)))
-    throw new DomainError(
-      'FORBIDDEN',
-      'This link no longer works: its recipient is no longer a recipient of this approval',
-    );
-  if (l.fileVersion !== state.payment.nachaVersion)
-    throw new DomainError(
-      'FORBIDDEN',
-      'This link was replaced: the NACHA file was regenerated after it was sent',
-    );
-}
-
-const confirmedBy = (c: Confirmer) => {
-  if (c.link === null && c.reason !== undefined && !reasonFits(c.reason))
-    throw new DomainError('VALIDATION', REASON_LENGTH);
-  return {
-    byUserId: c.byUserId,
-    linkId: c.link?.linkId ?? null,
-    recipient: c.link?.recipient ?? null,
-    ...(c.link === null && c.reason !== undefined ? { reason: c.reason } : {}),
-  };
-};
 
 /** The step whose link a status waits on. */
 export const STEP_OF_STATUS: Partial<Record<ApprovalStatus, LinkAction>> = {
