@@ -98,6 +98,36 @@ export const paymentEntriesProjection: Projection<PaymentsTables> = {
       db,
     );
   },
+  // A bank's file returns thousands of entries in a row: each run of returns is one UPDATE, the rest
+  // one by one in log order (a run is written before the event after it).
+  async applyBatch(trx, events, ctx) {
+    let run: Array<Extract<ReturnType<typeof decode>, { type: 'PaymentEntryReturned' }>['data']> = [];
+    const flush = async () => {
+      if (run.length === 0) return;
+      const values = sql.join(
+        run.map(
+          (d) =>
+            sql`(${d.traceNumber}, ${d.returnCode}, ${d.description}, ${d.action}, ${new Date(d.at)}::timestamptz)`,
+        ),
+      );
+      await sql`UPDATE ${sql.id(ctx.schema, 'payment_entries')} AS e
+        SET status = 'returned', return_code = v.code, return_description = v.description,
+            return_action = v.action, returned_at = v.at
+        FROM (VALUES ${values}) AS v(trace, code, description, action, at)
+        WHERE e.trace_number = v.trace`.execute(trx);
+      run = [];
+    };
+    for (const stored of events) {
+      if (stored.type === 'PaymentEntryReturned') {
+        const event = decode(stored, { sealed: 'absent' });
+        if (event.type === 'PaymentEntryReturned') run.push(event.data);
+        continue;
+      }
+      await flush();
+      await paymentEntriesProjection.apply(trx, stored, ctx);
+    }
+    await flush();
+  },
   async apply(trx, stored, ctx) {
     const event = decode(stored, { sealed: 'absent' });
     const db = trx.withSchema(ctx.schema);
@@ -151,7 +181,6 @@ export const paymentEntriesProjection: Projection<PaymentsTables> = {
           })
           .where('trace_number', '=', d.traceNumber)
           .execute();
-        ctx.notify({ topic: 'payment-entry', id: d.traceNumber, data: { approvalId: d.approvalId } });
         return;
       }
       case 'PaymentEntryCorrectionReceived': {
@@ -168,7 +197,6 @@ export const paymentEntriesProjection: Projection<PaymentsTables> = {
           })
           .where('trace_number', '=', d.traceNumber)
           .execute();
-        ctx.notify({ topic: 'payment-entry', id: d.traceNumber, data: { approvalId: d.approvalId } });
         return;
       }
       case 'AchInboundFileReceived':

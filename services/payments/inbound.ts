@@ -22,8 +22,8 @@ import { inboundDecider, inboundStreamId } from './inbound-decider.js';
 export const MAX_INBOUND_BYTES = 16 * 1024 * 1024;
 /** The data key the bank's files are sealed with: they hold many companies' vendors' numbers. */
 export const INBOUND_SUBJECT = 'bank-inbound';
-/** Entries applied at once: each is its own stream, so they never conflict. */
-const WIDTH = 16;
+/** Entries applied at once: each is its own stream, so they never conflict, and their appends group. */
+const WIDTH = 64;
 
 export const InboundFileInput = z.object({
   fileName: z
@@ -227,6 +227,15 @@ export async function applyInboundFile(
   }
 
   const dueBy = correctionDueBy(now.slice(0, 10));
+  // The entries' streams are read in a few round trips, not one each: the commands below then decide
+  // on those states (their append still checks each stream's version). Each decision is once-only by
+  // the entry's own state (returned once; corrected once per file), so a run again after a crash
+  // applies nothing twice without a command id per line.
+  await app.commands.prime(
+    entryDecider,
+    work.map((w) => entryStreamId(w.row.trace_number)),
+  );
+  const entryCtx = { correlationId: ctx.correlationId, causationId: ctx.causationId, userId: ctx.userId };
   const results = await inParallel(work, WIDTH, async ({ entry, row }) => {
     const base = {
       traceNumber: row.trace_number,
@@ -266,12 +275,8 @@ export async function applyInboundFile(
               dueBy,
             },
           };
-    const r = await app.commands.handle(entryDecider, entryStreamId(row.trace_number), command, {
-      ...ctx,
-      // One command per line of this file: a run again after a crash decides nothing twice.
-      commandId: `inbound:${fileId}:${entry.line}`,
-    });
-    return r.events.length > 0 && !('duplicate' in r && r.duplicate);
+    const r = await app.commands.handle(entryDecider, entryStreamId(row.trace_number), command, entryCtx);
+    return r.events.length > 0;
   });
   const applied = results.filter(Boolean).length;
   const alreadyApplied = results.length - applied;
