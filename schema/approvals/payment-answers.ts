@@ -65,6 +65,30 @@ export const PaymentPrerequisite = named(
   }),
 );
 
+/**
+ * The approval's file on its way to the bank over SFTP (its company's bank connection): waiting for
+ * the cut-off window, delivered by the system (and what the bank answered), or not sent and why.
+ */
+export const BankDelivery = named(
+  'BankDelivery',
+  z.object({
+    status: z.enum(['scheduled', 'delivered', 'failed']),
+    fileName: z.string(),
+    version: z.number().int().describe('The version of the payment file the delivery is for'),
+    windowAt: z.string().nullable().describe('The cut-off window the file waits for (New York time)'),
+    deliveredAt: z.string().nullable(),
+    size: z.number().int().nullable().describe('Bytes, as delivered'),
+    sha256: z.string().nullable().describe('Of the file as delivered'),
+    foundThere: z
+      .boolean()
+      .nullable()
+      .describe('The file was already in the bank’s inbox (by name and size), so it was not sent again'),
+    bankAnswer: z.enum(['acknowledged', 'rejected']).nullable(),
+    bankText: z.string().nullable().describe('The bank’s answer in its own words'),
+    failure: z.string().nullable().describe('Why the file was not sent'),
+  }),
+);
+
 export const PaymentFields = z.object({
   nachaFileGenerated: z.boolean(),
   nachaFileName: z.string().nullable(),
@@ -125,6 +149,9 @@ export const PaymentFields = z.object({
     .describe(
       'Detail only (null in lists): the entries of the approval’s files that the bank returned or sent a notification of change for',
     ),
+  bankDelivery: BankDelivery.nullable().describe(
+    'Detail only (null in lists, and for a company that sends its files by hand): the file’s delivery to the bank over SFTP',
+  ),
   bankPaymentState: z
     .enum(['RETURNED', 'PARTLY_RETURNED'])
     .nullable()

@@ -64,6 +64,32 @@ async function bankEntriesOf(app: AppServices, approvalId: string) {
   return { bankEntries, bankPaymentState };
 }
 
+/**
+ * The approval's file on its way to the bank over SFTP (the payments module's read model, one row per
+ * approval, its latest file scheduled); null when the company sends its files by hand.
+ */
+async function bankDeliveryOf(app: AppServices, approvalId: string) {
+  const r = await app.db
+    .selectFrom('ach_deliveries')
+    .selectAll()
+    .where('approval_id', '=', approvalId)
+    .executeTakeFirst();
+  if (!r) return null;
+  return {
+    status: r.status,
+    fileName: r.file_name,
+    version: r.version,
+    windowAt: r.window_at?.toISOString() ?? null,
+    deliveredAt: r.delivered_at?.toISOString() ?? null,
+    size: r.size === null ? null : Number(r.size),
+    sha256: r.sha256,
+    foundThere: r.found_there,
+    bankAnswer: r.bank_answer,
+    bankText: r.bank_text,
+    failure: r.failure,
+  };
+}
+
 /** The ACH status of a company's QuickBooks vendors, from the vendors read model (masked). */
 export async function achStatuses(app: AppServices, companyId: number, qbVendorIds: string[]) {
   const out = new Map<string, AchStatus>();
@@ -165,6 +191,7 @@ export async function withDetail(
     recipients: state.recipients ?? [],
     nachaFiles: nachaFilesOf(dto.id, state),
     ...(await bankEntriesOf(app, dto.id)),
+    bankDelivery: await bankDeliveryOf(app, dto.id),
     // Until the bank has the file: what its payment still needs.
     paymentPrerequisites: BEFORE_THE_BANK.includes(dto.status)
       ? await paymentPrerequisites(app, dto.companyId, state.bills, { live: true })

@@ -119,6 +119,7 @@ export function paymentFields(r: PaymentRow): z.infer<typeof PaymentFields> {
     paymentProblem: paymentProblem(r),
     paymentPrerequisites: null,
     bankEntries: null,
+    bankDelivery: null,
     bankPaymentState: r.bank_payment_state ?? null,
     paymentLinkSentAt: iso(r.payment_link_sent_at),
     paymentLinkExpiresAt: iso(r.payment_link_expires_at),

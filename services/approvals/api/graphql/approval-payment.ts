@@ -3,6 +3,7 @@
 // answer. Derived from the answers; approval.ts spreads these refs into Approval.
 import type { z } from 'zod';
 import {
+  BankDelivery as BankDeliveryAnswer,
   NachaFileRef as NachaFileRefAnswer,
   PaymentFields,
   PaymentPrerequisite as PaymentPrerequisiteAnswer,
@@ -91,6 +92,22 @@ const BankEntryType = builder
       }),
   });
 
+const BankDeliveryStatusEnum = builder.enumType('BankDeliveryStatus', {
+  values: BankDeliveryAnswer.shape.status.options,
+  description: 'scheduled: waiting for the cut-off window; delivered: in the bank’s inbox; failed: not sent',
+});
+const BankAnswerEnum = builder.enumType('BankAnswer', {
+  values: BankDeliveryAnswer.shape.bankAnswer.unwrap().options,
+});
+const BankDeliveryType = builder.objectRef<z.infer<typeof BankDeliveryAnswer>>('BankDelivery').implement({
+  description: 'The approval’s file on its way to the bank over SFTP, sent by the system at a cut-off window',
+  fields: (t) =>
+    answerFields(t, BankDeliveryAnswer, {
+      refs: { status: BankDeliveryStatusEnum, bankAnswer: BankAnswerEnum },
+      scalars: { windowAt: 'DateTime', deliveredAt: 'DateTime' },
+    }),
+});
+
 const QbSyncItemType = builder
   .objectRef<z.infer<typeof QbSyncDetailItemAnswer>>('QbSyncDetailItem')
   .implement({ fields: (t) => answerFields(t, QbSyncDetailItemAnswer) });
@@ -110,6 +127,7 @@ export const PAYMENT_REFS = {
   paymentProblem: PaymentProblemType,
   paymentPrerequisites: PaymentPrerequisiteType,
   bankEntries: BankEntryType,
+  bankDelivery: BankDeliveryType,
   bankPaymentState: BankPaymentStateEnum,
 } as const;
 

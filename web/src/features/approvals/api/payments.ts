@@ -16,6 +16,7 @@ export const ApprovalPaymentFields = graphql(`
   fragment ApprovalPaymentFields on Approval @_unmask {
     id
     status
+    companyId
     nachaFileGenerated
     nachaFileName
     nachaBatchNumber
@@ -80,6 +81,19 @@ export const ApprovalPaymentFields = graphql(`
       success
     }
     bankPaymentState
+    bankDelivery {
+      status
+      fileName
+      version
+      windowAt
+      deliveredAt
+      size
+      sha256
+      foundThere
+      bankAnswer
+      bankText
+      failure
+    }
     bankEntries {
       traceNumber
       qbVendorId
@@ -106,6 +120,9 @@ export type PaymentView = ResultOf<typeof ApprovalPaymentFields>;
  * `duration` in milliseconds.
  */
 export type QbSyncItem = PaymentView['qbPaymentSyncItems'][number];
+
+/** The file's delivery to the bank over SFTP (null: the company sends its files by hand). */
+export type BankDelivery = NonNullable<PaymentView['bankDelivery']>;
 
 /** An entry of the approval's file the bank returned or sent a notification of change for. */
 export type BankEntry = NonNullable<PaymentView['bankEntries']>[number];
@@ -203,6 +220,17 @@ export const ConfirmPaymentStep = graphql(`
         status
       }
     }
+  }
+`);
+
+/**
+ * SendWaitingFilesNow (ADMIN): the company's files waiting for their cut-off window go to the bank at
+ * once; the server's message says how many ("1 waiting file will be sent now"). The approval's push
+ * re-reads the card once its file is delivered.
+ */
+export const SendWaitingFilesNow = graphql(`
+  mutation ApprovalSendWaitingFilesNow($companyId: Int!) {
+    sendWaitingFilesNow(companyId: $companyId)
   }
 `);
 

@@ -409,7 +409,12 @@ export function ApprovalDetailPage() {
               </dl>
             </CardContent>
           </Card>
-          <NachaCard payment={a} canManage={canRegenerate} canDownload={canDownload} />
+          <NachaCard
+            payment={a}
+            canManage={canRegenerate}
+            canDownload={canDownload}
+            canSendNow={user?.role === 'ADMIN' && live}
+          />
           <BankEntriesCard payment={a} />
           <QbSyncCard payment={a} staff={staff && !deleted && !past} />
           <Card>

@@ -3,7 +3,9 @@
 // earlier versions with their downloads, the current step's e-mail link (sent again or the step
 // confirmed in the app by staff: payment-link-actions.tsx), and the penny test. Shown by nachaCardShown. The downloads
 // are offered only to the roles that may download the files; Regenerate shows disabled, saying why,
-// once the file is at the bank.
+// once the file is at the bank. For a company that sends its files over SFTP the card says where the
+// file is on its way to the bank (bank-delivery.tsx), with Send now for an ADMIN while it waits, and
+// asks nobody to upload it by hand; the file stays downloadable.
 import { Download, RefreshCw } from 'lucide-react';
 import { type ReactNode, useCallback, useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
@@ -14,7 +16,9 @@ import { useGqlMutation } from '../../../lib/use-graphql';
 import { formatCurrency } from '../../../lib/utils';
 import { downloadNachaFile, type PaymentView, RegenerateNacha } from '../api/payments';
 import { formatDate, formatDateTime, regenerateBlockedReason } from '../utils/approval-rules';
+import { deliveryWords } from '../utils/delivery-words';
 import { nachaCardShown } from '../utils/payment-rules';
+import { BankDeliveryLine } from './bank-delivery';
 import { PaymentLinkActions } from './payment-link-actions';
 import { PennyTest } from './penny-test';
 
@@ -78,12 +82,15 @@ export function NachaCard({
   payment: p,
   canManage,
   canDownload,
+  canSendNow = false,
 }: {
   payment: PaymentView;
   /** ADMIN or MODERATOR on a status from APPROVED through PAYMENT_COMPLETED. */
   canManage: boolean;
   /** The viewer's role may download the stored files (ADMIN, MODERATOR). */
   canDownload: boolean;
+  /** ADMIN, on the approval as it is now: may send the company's waiting files to the bank now. */
+  canSendNow?: boolean;
 }) {
   const [busy, setBusy] = useState(false);
   const runRegenerate = useRegenerateNacha();
@@ -93,6 +100,9 @@ export function NachaCard({
   const skipped = p.nachaSkippedBills ?? [];
   const earlier = (p.nachaFiles ?? []).filter((f) => /^payment$/i.test(f.kind) && !f.current);
   const atBank = regenerateBlockedReason(p.status);
+  const systemSends = p.bankDelivery
+    ? (deliveryWords(p.bankDelivery, p.status)?.systemSends ?? false)
+    : false;
 
   async function regenerate() {
     setBusy(true);
@@ -195,7 +205,9 @@ export function NachaCard({
           </p>
         ) : null}
 
-        <PaymentLinkActions payment={p} canManage={canManage} />
+        <BankDeliveryLine payment={p} canSendNow={canSendNow} />
+
+        <PaymentLinkActions payment={p} canManage={canManage} systemUploads={systemSends} />
 
         {earlier.length > 0 ? (
           <div className="grid gap-2">

@@ -1,7 +1,8 @@
 // The e-mail link of the step the approval waits on (the bank upload at NACHA_GENERATED, the payment
 // at BANK_UPLOADED), on the NACHA card: when it was last sent and until when it works, and for staff
 // "Send link again" and "Confirm in app", each asking for a reason; the toast says what the server did
-// or its refusal as it words it. A step confirmed in the app shows its reason to everyone.
+// or its refusal as it words it. A step confirmed in the app shows its reason to everyone. When the
+// system sends the file to the bank over SFTP, nobody is asked to confirm its upload.
 import { CheckCircle2, Mail } from 'lucide-react';
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
@@ -38,16 +39,20 @@ export function PaymentLinkActions({
   payment: p,
   canManage,
   now = Date.now(),
+  systemUploads = false,
 }: {
   payment: PaymentView;
   /** ADMIN or MODERATOR, on the approval as it is now (not a past view). */
   canManage: boolean;
   now?: number;
+  /** The system sends the file to the bank (SFTP): the bank upload is not a person's step. */
+  systemUploads?: boolean;
 }) {
   const [open, setOpen] = useState<'resend' | 'confirm' | null>(null);
   const resend = useGqlMutation(ResendPaymentLink, 'The link could not be sent again');
   const confirm = useGqlMutation(ConfirmPaymentStep, 'The step could not be confirmed');
-  const step = STEP_OF[p.status];
+  const byPeople = STEP_OF[p.status];
+  const step = systemUploads && byPeople === 'bank-uploaded' ? undefined : byPeople;
   const reasons = [
     p.bankUploadReason ? `Bank upload confirmed in the app: ${p.bankUploadReason}` : null,
     p.paymentCompletedReason ? `Payment confirmed in the app: ${p.paymentCompletedReason}` : null,

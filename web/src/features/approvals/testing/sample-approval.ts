@@ -58,6 +58,7 @@ export const sampleApproval = (over: Partial<Approval> = {}): Approval => ({
   nachaFiles: null,
   paymentPrerequisites: null,
   bankEntries: null,
+  bankDelivery: null,
   bankPaymentState: null,
   pennyTestGenerated: false,
   pennyTestBatchNumber: null,

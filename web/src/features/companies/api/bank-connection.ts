@@ -1,5 +1,5 @@
 // The company's bank connection (ADMIN): how its files reach the bank, by hand or over SFTP, and a
-// check of the SFTP login. The connection itself is read with the company (CompanyFields); its
+// check of the SFTP login, and Send now of the files waiting for their cut-off window. The connection itself is read with the company (CompanyFields); its
 // password or key is never read back. Writes re-read the company (lib/cache-rules.ts).
 import { graphql, type VariablesOf } from '../../../lib/graphql';
 import type { Company } from './companies';
@@ -26,6 +26,16 @@ export const TestBankConnection = graphql(`
       outbox
       checkedAt
     }
+  }
+`);
+
+/**
+ * Send now (ADMIN, a company that sends over SFTP): its files waiting for their cut-off window go to
+ * the bank at once; the answer is the server's message ("2 waiting files will be sent now").
+ */
+export const CompanySendWaitingFilesNow = graphql(`
+  mutation CompanySendWaitingFilesNow($companyId: Int!) {
+    sendWaitingFilesNow(companyId: $companyId)
   }
 `);
 

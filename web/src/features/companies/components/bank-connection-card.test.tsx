@@ -1,7 +1,8 @@
 // The company's bank connection card: others see the mode only; an ADMIN switches to SFTP, its
 // mistakes are shown at their fields before anything is sent, a stored secret is never shown and is
 // kept when left empty, the server's field refusal lands at its field, and a check says what the bank
-// said (or why not) while the last check recorded on the company is shown.
+// said (or why not) while the last check recorded on the company is shown; with SFTP an ADMIN sends the
+// files waiting for their cut-off window now, after a confirm, the toast saying the server's message.
 import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -13,7 +14,12 @@ import {
   GraphQLTestProvider,
   gqlError,
 } from '../../../testing/graphql-mock';
-import { type BankConnection, SetCompanyBankConnection, TestBankConnection } from '../api/bank-connection';
+import {
+  type BankConnection,
+  CompanySendWaitingFilesNow,
+  SetCompanyBankConnection,
+  TestBankConnection,
+} from '../api/bank-connection';
 import { BankConnectionCard } from './bank-connection-card';
 
 beforeEach(() => resetToasts());
@@ -195,5 +201,41 @@ describe('BankConnectionCard', () => {
     await user.click(screen.getByRole('button', { name: /Check connection/ }));
     toast = await screen.findByTestId('toast');
     expect(within(toast).getByText(changed)).toBeTruthy();
+  });
+
+  it('sends the waiting files now after a confirm, only over SFTP, with the server’s message or refusal', async () => {
+    let answer: unknown = { sendWaitingFilesNow: '2 waiting files will be sent now' };
+    const gql = createGraphQLMock().on(CompanySendWaitingFilesNow, () => answer as never);
+    open(gql, sftp);
+    const user = userEvent.setup();
+    await user.click(screen.getByRole('button', { name: 'Send waiting files now' }));
+    const dialog = await screen.findByRole('alertdialog');
+    expect(within(dialog).getByText("Send the company's waiting files to the bank now?")).toBeTruthy();
+    // Nothing is sent before the confirm.
+    expect(gql.calls(CompanySendWaitingFilesNow)).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: 'Send now' }));
+    let toast = await screen.findByTestId('toast');
+    expect(within(toast).getByText('2 waiting files will be sent now')).toBeTruthy();
+    expect(gql.calls(CompanySendWaitingFilesNow)).toEqual([{ companyId: 7 }]);
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+
+    const refusal = 'This company sends its files by hand: there is nothing to send over SFTP';
+    answer = gqlError(refusal, { code: 'CONFLICT' });
+    resetToasts();
+    await user.click(screen.getByRole('button', { name: 'Send waiting files now' }));
+    await user.click(
+      within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Send now' }),
+    );
+    toast = await screen.findByTestId('toast');
+    expect(within(toast).getByText('Not sent')).toBeTruthy();
+    expect(within(toast).getByText(refusal)).toBeTruthy();
+  });
+
+  it('offers Send now to no one else, and not for a company that sends by hand', () => {
+    open(createGraphQLMock(), manual);
+    expect(screen.queryByRole('button', { name: 'Send waiting files now' })).toBeNull();
+    cleanup();
+    open(createGraphQLMock(), sftp, false);
+    expect(screen.queryByRole('button', { name: 'Send waiting files now' })).toBeNull();
   });
 });

@@ -1,12 +1,14 @@
 // "Bank Connection" on the company's page: how its NACHA files reach the bank. An ADMIN chooses by
 // hand (download the file, confirm by e-mail link) or SFTP to the bank with its login, folders,
 // pinned host key and cut-off windows, and checks the connection; the password or private key is
-// write-only (the page only says one is set). Others see the mode only. The server decides: its
+// write-only (the page only says one is set). With SFTP, "Send waiting files now" sends the files
+// waiting for their cut-off window at once, after a confirm. Others see the mode only. The server decides: its
 // refusal shows at the field or as a toast, and the last check's outcome is read with the company.
-import { CheckCircle2, PlugZap, XCircle } from 'lucide-react';
+import { CheckCircle2, PlugZap, Send, XCircle } from 'lucide-react';
 import { type FormEvent, useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '../../../components/ui/card';
+import { ConfirmActionDialog } from '../../../components/ui/confirm-action-dialog';
 import { FormField } from '../../../components/ui/form-field';
 import { TextField } from '../../../components/ui/text-field';
 import { toast } from '../../../components/ui/use-toast';
@@ -17,6 +19,7 @@ import {
   type BankConnection,
   type BankConnectionCheck,
   CHECK_TIMEOUT_MS,
+  CompanySendWaitingFilesNow,
   SetCompanyBankConnection,
   TestBankConnection,
 } from '../api/bank-connection';
@@ -229,6 +232,32 @@ function ConnectionForm({ companyId, stored }: { companyId: number; stored: Bank
   );
 }
 
+/** The company's files waiting for their cut-off window, sent to the bank now (the bank's trigger cut-off). */
+function SendWaitingFiles({ companyId }: { companyId: number }) {
+  const [open, setOpen] = useState(false);
+  const send = useGqlMutation(CompanySendWaitingFilesNow, 'The waiting files could not be sent');
+  return (
+    <div>
+      <Button type="button" size="sm" variant="outline" onClick={() => setOpen(true)}>
+        <Send aria-hidden="true" />
+        Send waiting files now
+      </Button>
+      <ConfirmActionDialog
+        open={open}
+        onOpenChange={setOpen}
+        title="Send the company's waiting files to the bank now?"
+        description="Every file of the company waiting for its cut-off window goes to the bank at once."
+        actionLabel="Send now"
+        busyLabel="Sending…"
+        run={async () => ({ message: (await send({ companyId })).sendWaitingFilesNow })}
+        successMessage="The waiting files will be sent now"
+        errorTitle="Not sent"
+        errorFallback="The waiting files could not be sent"
+      />
+    </div>
+  );
+}
+
 export function BankConnectionCard({
   companyId,
   connection,
@@ -236,6 +265,7 @@ export function BankConnectionCard({
 }: {
   companyId: number;
   connection: BankConnection;
+  /** ADMIN: edits and checks the connection, and sends the waiting files now. */
   canManage: boolean;
 }) {
   return (
@@ -247,6 +277,7 @@ export function BankConnectionCard({
       {canManage ? (
         <CardContent className="grid gap-4">
           {connection.mode === 'sftp' ? <LastCheck check={connection.lastCheck} /> : null}
+          {connection.mode === 'sftp' ? <SendWaitingFiles companyId={companyId} /> : null}
           <ConnectionForm companyId={companyId} stored={connection} />
         </CardContent>
       ) : null}
