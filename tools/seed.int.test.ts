@@ -1,29 +1,43 @@
 // The demo data `npm start` leaves: made through the product's own commands, and only once.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../test/support/app.js';
 import { api, signIn } from '../test/support/http.js';
+import { demoBankRules, demoBankUsers } from './bank-sandbox/demo.js';
+import { type BankSandbox, startBankSandbox } from './bank-sandbox/server.js';
 import { type QboSandbox, startQboSandbox } from './qbo-sandbox/server.js';
 import { DEMO_SECOND_APPROVAL_THRESHOLD, seedDemoData } from './seed.js';
 
 let t: TestApp;
 let sim: QboSandbox;
+let bank: BankSandbox;
+let bankDir: string;
 const app = { clientId: 'billflow-demo', clientSecret: 'demo-secret' };
 const shortLivedApp = { clientId: 'billflow-demo-2min', clientSecret: 'demo-2min-secret' };
 
 beforeAll(async () => {
+  bankDir = mkdtempSync(path.join(tmpdir(), 'billflow-demo-bank-'));
+  bank = await startBankSandbox({ stateDir: bankDir, users: demoBankUsers, rules: demoBankRules });
   sim = await startQboSandbox({ clients: [app, { ...shortLivedApp, accessTtlSeconds: 120 }] });
   t = await startTestApp({ env: { QBO_OAUTH_BASE: sim.url, QBO_API_BASE: sim.url } });
 });
 afterAll(async () => {
   await t?.stop();
   await sim?.close();
+  await bank?.close();
+  if (bankDir) rmSync(bankDir, { recursive: true, force: true });
 });
 
 describe('demo data', () => {
   it('adds the demo users, three managers (one linked to the demo USER) and four companies; a second run adds nothing', async () => {
     const qbo = { url: sim.url, gatewayUrl: t.url, app, shortLivedApp };
-    const demo = await seedDemoData(t.started.app, qbo);
-    await seedDemoData(t.started.app, qbo);
+    const demo = await seedDemoData(t.started.app, qbo, bank);
+    const received = async () =>
+      (await (await fetch(`${bank.hooksUrl}/__bank/received`)).json()).received as Array<{ status: string }>;
+    const firstRun = await received();
+    await seedDemoData(t.started.app, qbo, bank);
     expect(demo.map((u) => u.role)).toEqual(['MODERATOR', 'USER', 'GUEST']);
     const token = (await signIn(t.url, t.admin.email, t.admin.password)).tokens.accessToken;
     const list = await api(t.url, 'GET', '/api/manager/managers?limit=10', { token });
@@ -63,18 +77,27 @@ describe('demo data', () => {
     const control = await api(t.url, 'GET', `/api/vendors/banking-control/${sunriseId}`, { token });
     expect(control.body.data).toMatchObject({ enabled: true });
     const morgan = await signIn(t.url, 'morgan.moderator@billflow.local', demo[0].password);
+    let nocWaiting = 0;
     for (const v of withBanking) {
       const changes = await api(t.url, 'GET', `/api/vendors/${v.id}/banking-changes`, { token });
       expect(changes.status, JSON.stringify(changes.body)).toBe(200);
-      expect(changes.body.data).toEqual([
-        expect.objectContaining({
-          status: 'approved',
-          verifiedBy: 'second-person',
-          decidedById: morgan.user.id,
-          reason: expect.any(String),
-        }),
-      ]);
+      const byPeople = changes.body.data.filter((c: { source: string }) => c.source !== 'noc');
+      expect(byPeople.length).toBeGreaterThan(0);
+      for (const c of byPeople)
+        expect(c).toEqual(
+          expect.objectContaining({
+            status: 'approved',
+            verifiedBy: 'second-person',
+            decidedById: morgan.user.id,
+            reason: expect.any(String),
+          }),
+        );
+      nocWaiting += changes.body.data.filter(
+        (c: { source: string; status: string }) => c.source === 'noc' && c.status === 'pending',
+      ).length;
     }
+    // The bank's C01 notification of change waits for an ADMIN on one vendor.
+    expect(nocWaiting).toBe(1);
     // Sunrise's approvals, in every status (pending of each priority; the payment statuses), once.
     const approvals = await api(
       t.url,
@@ -84,7 +107,15 @@ describe('demo data', () => {
         token,
       },
     );
-    expect(approvals.body.meta.pagination.total).toBe(12);
+    expect(approvals.body.meta.pagination.total).toBe(14);
+    // Sunrise sends its files over SFTP to the bank sandbox: two went there, acknowledged; one came
+    // back in part with R03. A second run sent nothing more.
+    const sunrise = (await api(t.url, 'GET', `/api/company/companies/${sunriseId}`, { token })).body.data;
+    expect(sunrise.bankConnection).toMatchObject({ mode: 'sftp' });
+    expect(firstRun.map((r) => r.status)).toEqual(['accepted', 'accepted']);
+    expect(await received()).toHaveLength(2);
+    const states = approvals.body.data.map((a: { bankPaymentState: string | null }) => a.bankPaymentState);
+    expect(states.filter((x: string | null) => x === 'PARTLY_RETURNED')).toHaveLength(1);
     const statuses = approvals.body.data.map((a: { status: string }) => a.status);
     for (const s of [
       'PENDING',
@@ -124,7 +155,7 @@ describe('demo data', () => {
           token: who,
         },
       );
-      expect(theirs.body.meta.pagination.total).toBe(12);
+      expect(theirs.body.meta.pagination.total).toBe(14);
     }
     // The demo users can sign in with the printed password.
     const uma = await signIn(t.url, 'uma.user@billflow.local', demo[1].password);

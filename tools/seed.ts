@@ -25,6 +25,7 @@ import { approveBankingChange } from '../services/vendors/banking-changes.js';
 import { listVendors } from '../services/vendors/queries.js';
 import { getVendorSync, requestVendorSync } from '../services/vendors/sync.js';
 import { consentAndReturn } from './qbo-sandbox/connect.js';
+import { type DemoBank, seedDemoBank } from './seed-bank.js';
 import { seedDemoPayments } from './seed-payments.js';
 
 export const DEMO_PASSWORD = 'demo-pass-2026';
@@ -46,7 +47,7 @@ export interface DemoQuickBooks {
   shortLivedApp: { clientId: string; clientSecret: string };
 }
 
-export async function seedDemoData(app: AppServices, quickbooks?: DemoQuickBooks) {
+export async function seedDemoData(app: AppServices, quickbooks?: DemoQuickBooks, bank?: DemoBank) {
   for (const u of DEMO_USERS) {
     const { state } = await app.commands.load(emailClaimDecider, claimStreamOf(app, u.email));
     if (state.claimedBy !== null) continue;
@@ -60,7 +61,7 @@ export async function seedDemoData(app: AppServices, quickbooks?: DemoQuickBooks
   await seedDemoManagers(app);
   if (quickbooks) {
     await seedDemoCompanies(app, quickbooks);
-    await seedDemoApprovals(app, quickbooks.url);
+    await seedDemoApprovals(app, quickbooks.url, bank);
   }
   return DEMO_USERS.map((u) => ({ email: u.email, role: u.role, password: DEMO_PASSWORD }));
 }
@@ -274,7 +275,7 @@ async function demoModerator(app: AppServices): Promise<Actor | null> {
  * and the payment statuses (seed-payments.ts). Only while Sunrise
  * has no approval yet, so a second start adds nothing.
  */
-async function seedDemoApprovals(app: AppServices, simulatorUrl: string) {
+async function seedDemoApprovals(app: AppServices, simulatorUrl: string, bank?: DemoBank) {
   const sunrise = await app.db
     .selectFrom('companies')
     .select(['id', 'qb_realm_id'])
@@ -356,6 +357,14 @@ async function seedDemoApprovals(app: AppServices, simulatorUrl: string) {
     managerId: manager?.id ?? null,
     simulatorUrl,
   });
+  // Then Sunrise sends its files over SFTP to the bank sandbox: files at the bank, a return, a NOC.
+  if (bank)
+    await seedDemoBank(app, bank, {
+      companyId: sunrise.id,
+      admin: actor,
+      approver: morgan,
+      managerId: manager?.id ?? null,
+    });
   // The demo shows dual control: above $10,000 a second, different approver must approve (set after
   // the approvals above, which one moderator decided). The creator may not approve (the default),
   // and only the staff assigned to Sunrise work on its approvals.

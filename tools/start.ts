@@ -101,6 +101,7 @@ async function main() {
     sandbox && started.url
       ? { url: sandbox.url, gatewayUrl: started.url, app: demoApp, shortLivedApp }
       : undefined,
+    bank,
   );
 
   const lines = [
