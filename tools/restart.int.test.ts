@@ -1,5 +1,6 @@
 // A second start keeps the demo whole: the pieces of `npm start` (tools/start.ts:
-// the QuickBooks simulator with its state file, the product, the demo seed) are started, stopped and
+// the QuickBooks simulator with its state file, the bank sandbox with its state folder, the product,
+// the demo seed) are started, stopped and
 // started again on the same database, Redis prefix and state file. Every demo company is found as it
 // was: Sunrise connected with its QuickBooks calls working, Harbor's tokens refreshable, Pinecrest
 // disconnected, Northwind inactive; the mail inbox (the SMTP catcher on its file) still lists the
@@ -15,6 +16,8 @@ import { testAppEnv } from '../test/support/app.js';
 import { createTestDatabase, type TestDatabase } from '../test/support/db.js';
 import { api, signIn } from '../test/support/http.js';
 import { createTestRedis } from '../test/support/redis.js';
+import { demoBankRules, demoBankUsers } from './bank-sandbox/demo.js';
+import { type BankSandbox, startBankSandbox } from './bank-sandbox/server.js';
 import { type QboSandbox, startQboSandbox } from './qbo-sandbox/server.js';
 import { seedDemoData } from './seed.js';
 import { type SmtpCatcher, startSmtpCatcher } from './smtp-catcher.js';
@@ -25,11 +28,12 @@ const admin = { email: 'admin@restart.test', password: 'Restart-Passw0rd!' };
 const dir = mkdtempSync(path.join(tmpdir(), 'billflow-restart-'));
 const stateFile = path.join(dir, 'qbo-sandbox.json');
 const mailFile = path.join(dir, 'smtp-catcher.jsonl');
+const bankDir = path.join(dir, 'bank-sandbox');
 
 let db: TestDatabase;
 let redis: Awaited<ReturnType<typeof createTestRedis>>;
 let env: Record<string, string>;
-let running: { sim: QboSandbox; app: StartedApp; catcher: SmtpCatcher } | null = null;
+let running: { sim: QboSandbox; app: StartedApp; catcher: SmtpCatcher; bank: BankSandbox } | null = null;
 
 /**
  * What tools/start.ts does: the SMTP catcher (with its file), the simulator (with its state file),
@@ -37,6 +41,7 @@ let running: { sim: QboSandbox; app: StartedApp; catcher: SmtpCatcher } | null =
  */
 async function start(file: string | undefined = stateFile) {
   const catcher = await startSmtpCatcher({ smtpPort: 0, httpPort: 0, file: mailFile });
+  const bank = await startBankSandbox({ stateDir: bankDir, users: demoBankUsers, rules: demoBankRules });
   const sim = await startQboSandbox({
     clients: [demoApp, { ...shortLivedApp, accessTtlSeconds: 120 }],
     ...(file ? { stateFile: file } : {}),
@@ -51,8 +56,8 @@ async function start(file: string | undefined = stateFile) {
       SMTP_URL: catcher.smtpUrl,
     }),
   );
-  await seedDemoData(app.app, { url: sim.url, gatewayUrl: app.url!, app: demoApp, shortLivedApp });
-  running = { sim, app, catcher };
+  await seedDemoData(app.app, { url: sim.url, gatewayUrl: app.url!, app: demoApp, shortLivedApp }, bank);
+  running = { sim, app, catcher, bank };
   return running;
 }
 
@@ -60,6 +65,7 @@ async function stop() {
   await running?.app.close();
   await running?.sim.close();
   await running?.catcher.stop();
+  await running?.bank.close();
   running = null;
 }
 
@@ -122,6 +128,11 @@ describe('a second start', () => {
     expect(listed.map((m) => [m.id, m.subject, m.receivedAt])).toEqual(expect.arrayContaining(mails));
     const again = (await signIn(url, admin.email, admin.password)).tokens.accessToken;
     expect(await companies(url, again)).toEqual(before);
+    // The bank kept what it received (its state folder): the demo's two files, none sent again.
+    const received = (await (await fetch(`${second.bank.hooksUrl}/__bank/received`)).json()) as {
+      received: unknown[];
+    };
+    expect(received.received).toHaveLength(2);
     const sunrise = before['Sunrise Bakery LLC'].id;
     // Its QuickBooks calls work with the tokens kept on both sides: bank accounts, open bills.
     const info = await api(url, 'GET', `/api/quickbooks/${sunrise}/company-info`, { token: again });
