@@ -21,6 +21,8 @@ export interface VendorsTable {
   block_code: string | null;
   block_description: string | null;
   block_trace: string | null;
+  /** Mailed a remittance advice when a file paying it goes to the bank (on unless turned off). */
+  remittance_advice: boolean;
   qb_synced_at: Date;
   created_at: Date;
   updated_at: Date;

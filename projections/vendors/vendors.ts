@@ -29,7 +29,8 @@ export const vendorsProjection: Projection<VendorReadTables> = {
   // 3: room on each page for in-place updates (fillfactor).
   // 4: bank numbers shown by shownTail, so a short one stored whole before is masked once rebuilt.
   // 5: a block after the bank returned a payment (blocked_at, block_code, block_description, block_trace).
-  version: 5,
+  // 6: whether the vendor is mailed its remittance advice (remittance_advice).
+  version: 6,
   tables: ['vendors'],
   handles: [
     'VendorCreated',
@@ -38,6 +39,7 @@ export const vendorsProjection: Projection<VendorReadTables> = {
     'VendorBankingCleared',
     'VendorBankingBlocked',
     'VendorBankingUnblocked',
+    'VendorRemittanceAdviceSet',
     'VendorForgotten',
   ],
   // Bank details are kept as the tail a masked read shows, which the event carries in plain since
@@ -62,6 +64,7 @@ export const vendorsProjection: Projection<VendorReadTables> = {
       block_code text,
       block_description text,
       block_trace text,
+      remittance_advice boolean NOT NULL DEFAULT true,
       qb_synced_at timestamptz NOT NULL,
       created_at timestamptz NOT NULL,
       updated_at timestamptz NOT NULL,
@@ -118,6 +121,7 @@ export function evolveVendorRow(
         block_code: null,
         block_description: null,
         block_trace: null,
+        remittance_advice: true,
         qb_synced_at: at,
         created_at: at,
         updated_at: at,
@@ -191,6 +195,11 @@ export function evolveVendorRow(
         updated_at: at,
       };
     }
+    case 'VendorRemittanceAdviceSet': {
+      if (!row) return undefined;
+      const at = new Date(event.data.at);
+      return { ...row, remittance_advice: event.data.enabled, updated_at: at };
+    }
     default:
       return undefined;
   }
@@ -217,6 +226,7 @@ const upsertVendors = rowsInsert<VendorRowValues>({
     ['block_code', 'text'],
     ['block_description', 'text'],
     ['block_trace', 'text'],
+    ['remittance_advice', 'boolean'],
     ['qb_synced_at', 'timestamptz'],
     ['created_at', 'timestamptz'],
     ['updated_at', 'timestamptz'],

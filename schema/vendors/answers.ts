@@ -186,6 +186,8 @@ export const Vendor = z.object({
   pendingBankingChange: BankingChange.nullable().optional(),
   /** Blocked after the bank returned a payment (null: files pay it). */
   bankingBlock: BankingBlock.nullable(),
+  /** Mailed a remittance advice when a file paying it goes to the bank (on unless staff turned it off). */
+  remittanceAdvice: z.boolean(),
 });
 export type Vendor = z.infer<typeof Vendor>;
 

@@ -112,6 +112,9 @@ const reason = plainText(500, 'Please give a reason').pipe(z.string().min(1, 'Pl
 /** Approving or rejecting a held bank detail change: always with a reason, on record. */
 export const BankingChangeDecisionInput = z.object({ reason });
 
+/** Turns the vendor's remittance advice e-mails on or off. */
+export const RemittanceAdviceInput = z.object({ enabled: flag });
+
 /** A company's control on bank detail changes (ADMIN). Turning it off needs a reason. */
 export const BankingControlInput = z.object({
   enabled: flag,

@@ -127,6 +127,19 @@ export const vendorEvents = {
   },
   VendorBankingCleared: { version: 1, schema: z.object({ vendorId, at: z.string() }) },
   /**
+   * Whether the vendor is mailed a remittance advice (who paid it, what, for which bills) when a file
+   * paying it goes to the bank: on for every vendor until staff turn it off, on record with who did.
+   */
+  VendorRemittanceAdviceSet: {
+    version: 1,
+    schema: z.object({
+      vendorId,
+      enabled: z.boolean(),
+      byUserId: z.number().int().positive(),
+      at: z.string(),
+    }),
+  },
+  /**
    * A change of routing number, account number or account type (or a first entry), held: the live
    * banking stays as it was until a second person approves it, or the vendor confirms micro-deposits
    * to the new account. It replaces a pending one (`replaces`). The numbers are sealed; the tails old

@@ -297,6 +297,55 @@ function paymentReturned(d: z.infer<typeof PaymentReturnedData>, ctx: MailContex
   };
 }
 
+export const RemittanceAdviceData = z.object({
+  /** The payer: the company whose file paid the vendor. */
+  companyName: name,
+  vendorName: name,
+  amountCents: cents,
+  effectiveDate: isoDay,
+  accountLast4: tail,
+  /** The entry's trace number, by which the vendor's bank finds the credit; null on older files. */
+  traceNumber: z
+    .string()
+    .regex(/^\d{15}$/)
+    .nullable(),
+  /** What the entry paid for each bill, by its document number (or id); null: an older file's, not kept. */
+  bills: z
+    .array(z.object({ docNumber: z.string().min(1).max(100), amountCents: cents.nullable() }))
+    .max(1000),
+});
+
+function remittanceAdvice(d: z.infer<typeof RemittanceAdviceData>): MailContent {
+  const amount = formatUsd(d.amountCents);
+  const day = formatDay(d.effectiveDate);
+  return {
+    subject: `Payment from ${d.companyName}: ${amount}, effective ${day}`,
+    preview: `${d.companyName} is paying ${d.vendorName} ${amount} by ACH (${plural(d.bills.length, 'bill')}).`,
+    heading: 'Remittance advice',
+    paragraphs: [
+      `${d.companyName} sent ${d.vendorName} a payment of ${amount} by ACH to the account ${ending(d.accountLast4)}, effective ${day}.`,
+      'The bills it pays are below. If it has not reached the account a few banking days after that date, give your bank the trace number.',
+    ],
+    facts: [
+      ['Payer', d.companyName],
+      ['Amount', amount],
+      ['Effective date', day],
+      ['Account', ending(d.accountLast4)],
+      ['Trace number', d.traceNumber ?? 'not on record'],
+    ],
+    lines: {
+      caption: 'Bills paid',
+      rows: d.bills.map(
+        (b) =>
+          [
+            `Bill ${b.docNumber}`,
+            b.amountCents === null ? 'not itemised' : formatUsd(b.amountCents),
+          ] as const,
+      ),
+    },
+  };
+}
+
 export const VendorBankingChangeNoticeData = z.object({
   companyName: name,
   vendorName: name,
@@ -421,6 +470,7 @@ export const mailTemplates = {
   'payment-completed': template(PaymentCompletedData, paymentCompleted),
   'payment-problem': template(PaymentProblemData, paymentProblem),
   'payment-returned': template(PaymentReturnedData, paymentReturned),
+  'remittance-advice': template(RemittanceAdviceData, remittanceAdvice),
   'vendor-banking-change-notice': template(VendorBankingChangeNoticeData, vendorBankingChangeNotice),
   'vendor-banking-change-frozen': template(VendorBankingChangeFrozenData, vendorBankingChangeFrozen),
   'vendor-micro-deposits': template(VendorMicroDepositsData, vendorMicroDeposits),

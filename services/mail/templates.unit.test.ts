@@ -63,6 +63,18 @@ const samples: { [T in MailTemplateName]: MailTemplateData<T> } = {
     bills: ['1001', '1002'],
     returnedAt: '2025-06-05T10:30:00.000Z',
   },
+  'remittance-advice': {
+    companyName: 'Acme Corp',
+    vendorName: 'Paper Supply Co',
+    amountCents: 150_025,
+    effectiveDate: '2025-06-02',
+    accountLast4: '0003',
+    traceNumber: '091000010000042',
+    bills: [
+      { docNumber: 'INV-1001', amountCents: 100_000 },
+      { docNumber: 'INV-1002', amountCents: 50_025 },
+    ],
+  },
   'vendor-banking-change-notice': {
     companyName: 'Acme Corp',
     vendorName: 'Paper Supply Co',
@@ -212,6 +224,19 @@ describe('mail templates', () => {
     );
     await expect(
       renderTemplate('payment-returned', { ...samples['payment-returned'], accountLast4: '7100000003' }, ctx),
+    ).rejects.toThrow();
+  });
+
+  it('remittance-advice: the payer, amount, effective date, bills with their amounts, last four and trace', async () => {
+    const m = await renderTemplate('remittance-advice', samples['remittance-advice'], ctx);
+    expect(m.subject).toBe('Payment from Acme Corp: $1,500.25, effective Mon, June 2, 2025');
+    inBoth(m, 'Acme Corp', '$1,500.25', 'Mon, June 2, 2025', 'ending 0003', '091000010000042');
+    inBoth(m, 'Bill INV-1001', '$1,000.00', 'Bill INV-1002', '$500.25');
+    await expect(
+      renderTemplate('remittance-advice', { ...samples['remittance-advice'], accountLast4: '71000003' }, ctx),
+    ).rejects.toThrow();
+    await expect(
+      renderTemplate('remittance-advice', { ...samples['remittance-advice'], accountLast4: '00003' }, ctx),
     ).rejects.toThrow();
   });
 

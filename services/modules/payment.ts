@@ -12,6 +12,11 @@ import {
   bankJobHandlers,
   POLL_EVERY_MS,
 } from '../../workers/payments/delivery.js';
+import {
+  REMITTANCE_QUEUE,
+  remittanceJobHandlers,
+  remittanceProcessManager,
+} from '../../workers/payments/remittance.js';
 import { paymentInboundRoutes } from '../payments/api/rest/inbound-routes.js';
 import { paymentsEndpoints } from '../payments/endpoints.js';
 import { InboundFileInput } from '../payments/inbound.js';
@@ -41,8 +46,8 @@ export const paymentModule = defineModule({
   projections: [paymentEntriesProjection],
   routes: [paymentInboundRoutes],
   endpoints: paymentsEndpoints,
-  processManagers: [bankDeliveryProcessManager],
-  jobHandlers: { [BANK_QUEUE]: bankJobHandlers },
+  processManagers: [bankDeliveryProcessManager, remittanceProcessManager],
+  jobHandlers: { [BANK_QUEUE]: bankJobHandlers, [REMITTANCE_QUEUE]: remittanceJobHandlers },
   // Every SFTP company's outbox (answers, returns, notifications of change), read by whichever worker.
   schedules: [{ queue: BANK_QUEUE, name: 'poll-banks', every: POLL_EVERY_MS }],
 });

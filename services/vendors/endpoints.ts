@@ -9,6 +9,7 @@ import {
   BankingControlInput,
   BankingInput,
   BatchBankingInput,
+  RemittanceAdviceInput,
   VendorSyncInput,
 } from '../../schema/vendors/commands.js';
 import {
@@ -22,6 +23,7 @@ import { batchUpdateVendorBanking, clearVendorBanking, updateVendorBanking } fro
 import { approveBankingChange, rejectBankingChange, setBankingControl } from './banking-changes.js';
 import { forgetVendor } from './forget.js';
 import { startMicroDeposits } from './micro-deposits.js';
+import { setVendorRemittanceAdvice } from './remittance-advice.js';
 import { requestVendorSync } from './sync.js';
 import type { VendorDto } from './vendor-rows.js';
 
@@ -262,6 +264,36 @@ export const vendorEndpoints = [
       args: { id: 'Int!' },
       returns: 'Vendor!',
       input: (args) => args.id,
+    },
+  }),
+  declareCommand({
+    name: 'SetVendorRemittanceAdvice',
+    permission: 'vendors.write',
+    scope: CHANGEABLE,
+    run: (app, actor, { id, body }: WithId) => setVendorRemittanceAdvice(app, actor, id, body),
+    rest: {
+      method: 'PUT',
+      path: `${BASE}/:id/remittance-advice`,
+      input: byId,
+      message: (vendor: VendorDto) =>
+        vendor.remittanceAdvice ? 'Remittance advice turned on' : 'Remittance advice turned off',
+      doc: {
+        summary:
+          'Turn on or off the e-mail that tells the vendor what it was paid when a file paying it goes to the bank (ADMIN, MODERATOR)',
+        tags: TAGS,
+        params: VendorIdParams,
+        body: RemittanceAdviceInput,
+        data: Vendor,
+        errors: [404, 409],
+      },
+    },
+    graphql: {
+      name: 'setVendorRemittanceAdvice',
+      description:
+        'ADMIN or MODERATOR: whether the vendor is mailed a remittance advice when a file paying it goes to the bank.',
+      args: { id: 'Int!', enabled: 'Boolean!' },
+      returns: 'Vendor!',
+      input: (args) => ({ id: args.id, body: { enabled: args.enabled } }),
     },
   }),
   declareCommand({

@@ -179,6 +179,15 @@ const HISTORY: Record<VendorEvent['type'], (e: VendorEvent) => { action: string;
         };
   },
   VendorBankingCleared: () => ({ action: 'Banking cleared', details: null }),
+  VendorRemittanceAdviceSet: (e) => {
+    const on = (e.data as { enabled: boolean }).enabled;
+    return {
+      action: on ? 'Remittance advice turned on' : 'Remittance advice turned off',
+      details: on
+        ? 'The vendor is mailed what it was paid when a file paying it goes to the bank'
+        : 'The vendor is no longer mailed what it was paid',
+    };
+  },
   VendorBankingUnmasked: (e) => {
     const exported = (
       e.data as { export?: { companyId: number | null; includeInactive: boolean; vendors: number } }

@@ -76,6 +76,16 @@ export type MicroDepositsDownloadCommand = {
 export const FROZEN_ONLY_REJECT =
   "The vendor's contact reported this change as not theirs: it can only be rejected";
 
+/** The pending change `changeId`, or the refusal that it is not (any longer) pending. */
+export function pendingOf<P extends { changeId: string }>(pending: P | null, changeId: string): P {
+  if (!pending || pending.changeId !== changeId)
+    throw new DomainError(
+      'CONFLICT',
+      'This bank detail change is no longer pending (approved, rejected or replaced)',
+    );
+  return pending;
+}
+
 /** The two amounts, in either order. */
 const sameAmounts = (a: readonly number[], b: readonly number[]) =>
   a.length === b.length &&

@@ -31,12 +31,14 @@ import {
   type MicroDepositsDownloadCommand,
   type MicroDepositVerification,
   type NoticeCommand,
+  pendingOf,
   recordDownload,
   recordMailEnded,
   recordNotice,
   type StartMicroDepositsCommand,
   startMicroDeposits,
 } from './micro-deposit-rules.js';
+import { type RemittanceAdviceCommand, setRemittanceAdvice } from './remittance-rules.js';
 
 export interface VendorFromQb {
   name: string;
@@ -67,6 +69,8 @@ export interface VendorState {
   block: BankingBlock | null;
   /** The bank's answers (returns, notifications of change) already acted on (bank-answer-rules.ts). */
   bankAnswers: ReadonlySet<string>;
+  /** Mailed its remittance advice when a file paying it goes to the bank (remittance-rules.ts). */
+  remittanceAdvice: boolean;
 }
 
 export interface PendingChange {
@@ -94,6 +98,7 @@ export const initialState = (): VendorState => ({
   forgotten: false,
   block: null,
   bankAnswers: new Set(),
+  remittanceAdvice: true,
 });
 
 export type VendorCommand =
@@ -148,7 +153,8 @@ export type VendorCommand =
       export?: { companyId: number | null; includeInactive: boolean; vendors: number };
     }
   | { type: 'ForgetVendor'; now: string }
-  | BankAnswerCommand;
+  | BankAnswerCommand
+  | RemittanceAdviceCommand;
 
 export function evolve(state: VendorState, event: VendorEvent): VendorState {
   const bankAnswers = answersAfter(state.bankAnswers, event);
@@ -199,6 +205,8 @@ function evolveVendor(state: VendorState, event: VendorEvent): VendorState {
     }
     case 'VendorBankingUnblocked':
       return { ...state, block: null };
+    case 'VendorRemittanceAdviceSet':
+      return { ...state, remittanceAdvice: event.data.enabled };
     case 'VendorForgotten':
       return { ...state, qb: null, banking: null, pending: null, forgotten: true, block: null };
     default:
@@ -252,7 +260,7 @@ function decideVendor(command: VendorCommand, state: VendorState): VendorEvent[]
     case 'UpdateBanking':
       return updateBanking(command, state, vendorId);
     case 'ApproveBankingChange': {
-      const pending = pendingOf(state, command.changeId);
+      const pending = pendingOf(state.pending, command.changeId);
       if (pending.frozen) throw new DomainError('CONFLICT', FROZEN_ONLY_REJECT);
       // The numbers came from a file no person typed: the administrator confirms them.
       if (pending.source === 'noc' && !command.byAdmin)
@@ -269,14 +277,14 @@ function decideVendor(command: VendorCommand, state: VendorState): VendorEvent[]
       ];
     }
     case 'RejectBankingChange': {
-      pendingOf(state, command.changeId);
+      pendingOf(state.pending, command.changeId);
       const { changeId, byUserId, reason, now } = command;
       return [
         { type: 'VendorBankingChangeRejected', data: { vendorId, changeId, byUserId, reason, at: now } },
       ];
     }
     case 'FreezeBankingChange': {
-      const pending = pendingOf(state, command.changeId);
+      const pending = pendingOf(state.pending, command.changeId);
       if (command.link) checkNoticeLink(pending.notice, command.link.linkId, command.now);
       if (pending.frozen) return [];
       return [
@@ -291,7 +299,7 @@ function decideVendor(command: VendorCommand, state: VendorState): VendorEvent[]
     case 'RecordBankingMailEnded':
       return recordMailEnded(vendorId, command);
     case 'StartMicroDeposits': {
-      const pending = pendingOf(state, command.changeId);
+      const pending = pendingOf(state.pending, command.changeId);
       if (pending.source === 'noc')
         throw new DomainError(
           'CONFLICT',
@@ -300,7 +308,7 @@ function decideVendor(command: VendorCommand, state: VendorState): VendorEvent[]
       return startMicroDeposits(vendorId, pending.frozen, command);
     }
     case 'ConfirmMicroDeposits': {
-      const pending = pendingOf(state, command.changeId);
+      const pending = pendingOf(state.pending, command.changeId);
       const events = confirmMicroDeposits(vendorId, pending.frozen, pending.verification, command);
       if (events[0]?.type !== 'VendorMicroDepositsConfirmed') return events;
       const verifiedBy = { kind: 'micro-deposits' } as const;
@@ -315,6 +323,8 @@ function decideVendor(command: VendorCommand, state: VendorState): VendorEvent[]
       return blockBanking(vendorId, state.banking, state.bankAnswers, command);
     case 'ProposeBankCorrection':
       return proposeCorrection(command, state, vendorId);
+    case 'SetRemittanceAdvice':
+      return setRemittanceAdvice(vendorId, state.remittanceAdvice, command);
     case 'ClearBanking':
       if (!state.banking) return [];
       return [{ type: 'VendorBankingCleared', data: { vendorId, at: command.now } }];
@@ -331,17 +341,6 @@ function decideVendor(command: VendorCommand, state: VendorState): VendorEvent[]
         },
       ];
   }
-}
-
-/** The pending change `changeId`, or the refusal that it is not (any longer) pending. */
-function pendingOf(state: VendorState, changeId: string): PendingChange {
-  const pending = state.pending;
-  if (!pending || pending.changeId !== changeId)
-    throw new DomainError(
-      'CONFLICT',
-      'This bank detail change is no longer pending (approved, rejected or replaced)',
-    );
-  return pending;
 }
 
 /** The numbers and the type: what a payment goes by (the bank's name is only a label). */

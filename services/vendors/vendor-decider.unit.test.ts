@@ -341,6 +341,38 @@ describe('a bank detail change under the company’s control', () => {
   });
 });
 
+describe('a vendor’s remittance advice', () => {
+  const spec = deciderSpec(vendorDecider);
+  const set = (enabled: boolean) => ({ type: 'SetRemittanceAdvice' as const, enabled, byUserId: 4, now });
+  const turnedOff: VendorEvent = {
+    type: 'VendorRemittanceAdviceSet',
+    data: { vendorId: 7, enabled: false, byUserId: 4, at: now },
+  };
+
+  it('is on until staff turn it off, on record with who; setting it as it is records nothing', () => {
+    spec.given([created]).when(set(true)).then([]);
+    spec.given([created]).when(set(false)).then([turnedOff]);
+    spec.given([created, turnedOff]).when(set(false)).then([]);
+    spec
+      .given([created, turnedOff])
+      .when(set(true))
+      .then([
+        { type: 'VendorRemittanceAdviceSet', data: { vendorId: 7, enabled: true, byUserId: 4, at: now } },
+      ]);
+  });
+
+  it('is refused for a vendor not synced or forgotten', () => {
+    spec
+      .given([])
+      .when(set(false))
+      .thenRefuses('NOT_FOUND', /Vendor not found/);
+    spec
+      .given([created, { type: 'VendorForgotten', data: { vendorId: 7, subject: 'vendor-7', at: now } }])
+      .when(set(false))
+      .thenRefuses('NOT_FOUND', /Vendor not found/);
+  });
+});
+
 describe('a vendor mail about a change that ended', () => {
   const spec = deciderSpec(vendorDecider);
   it('is recorded whatever the change’s state, its reason cut to 500 characters', () => {

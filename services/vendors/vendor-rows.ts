@@ -41,6 +41,7 @@ export function anyVendorRows(app: AppServices) {
       'v.block_code',
       'v.block_description',
       'v.block_trace',
+      'v.remittance_advice',
       'v.created_at',
       'v.updated_at',
       'v.qb_synced_at',
@@ -83,6 +84,7 @@ export function toDto(r: VendorRow): VendorDto {
             since: r.blocked_at.toISOString(),
             message: bankingBlockMessage(r.block_code ?? '', r.block_description ?? ''),
           },
+    remittanceAdvice: r.remittance_advice,
   };
 }
 
