@@ -33,6 +33,7 @@ export const VendorFields = graphql(`
       since
       message
     }
+    remittanceAdvice
   }
 `);
 
@@ -248,6 +249,16 @@ export const ClearVendorBanking = graphql(`
   }
 `);
 
+/** ADMIN or MODERATOR: whether the vendor is mailed what it was paid when a file paying it goes to the bank. */
+export const SetVendorRemittanceAdvice = graphql(`
+  mutation SetVendorRemittanceAdvice($id: Int!, $enabled: Boolean!) {
+    setVendorRemittanceAdvice(id: $id, enabled: $enabled) {
+      id
+      remittanceAdvice
+    }
+  }
+`);
+
 /** ADMIN: the vendor's data key is deleted and it leaves every list. */
 export const ForgetVendor = graphql(`
   mutation ForgetVendor($id: Int!) {
@@ -291,6 +302,8 @@ export const VENDOR_MESSAGES = {
   microDepositsStarted:
     'Micro-deposit check started: download its file for the bank; the vendor’s contact gets a link to enter the amounts',
   bankingCleared: 'Banking information cleared successfully',
+  remittanceOn: 'Remittance advice turned on',
+  remittanceOff: 'Remittance advice turned off',
   forgotten: 'Vendor forgotten',
 } as const;
 

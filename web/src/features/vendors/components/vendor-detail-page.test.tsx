@@ -21,6 +21,7 @@ import type { Role } from '../../../types/api';
 import {
   ApproveVendorBankingChange,
   RejectVendorBankingChange,
+  SetVendorRemittanceAdvice,
   StartVendorMicroDeposits,
   VendorBankingChangesQuery,
   VendorHistoryQuery,
@@ -371,5 +372,37 @@ describe('VendorDetailPage: a held bank details change', () => {
     );
     expect(link.textContent).toMatch(/^The e-mail with the vendor’s micro-deposit link was not delivered/);
     expect(link.getAttribute('data-testid')).toBe('micro-deposit-link-undelivered');
+  });
+});
+
+describe('VendorDetailPage: remittance advice', () => {
+  it('lets staff turn it off, re-reading the vendor, and says what the vendor is then no longer told', async () => {
+    signIn('MODERATOR');
+    const gql = mock(sampleVendor()).on(SetVendorRemittanceAdvice, {
+      setVendorRemittanceAdvice: { id: 12, remittanceAdvice: false },
+    });
+    open(gql);
+    const user = userEvent.setup();
+    const toggle = await screen.findByRole('switch', { name: 'Send remittance advice' });
+    expect(toggle.getAttribute('aria-checked')).toBe('true');
+    expect(screen.getByText(/its e-mail on record is told the amount, the bills paid/)).toBeTruthy();
+    const reads = gql.calls(VendorQuery).length;
+    await user.click(toggle);
+    await screen.findByText('Remittance advice turned off');
+    expect(gql.calls(SetVendorRemittanceAdvice)).toEqual([{ id: 12, enabled: false }]);
+    await waitFor(() => expect(gql.calls(VendorQuery).length).toBeGreaterThan(reads));
+  });
+
+  it('shows a vendor turned off, and one without an e-mail, as they are; a USER cannot change it', async () => {
+    signIn('USER');
+    open(mock(sampleVendor({ remittanceAdvice: false })));
+    const toggle = await screen.findByRole('switch', { name: 'Send remittance advice' });
+    expect(toggle.getAttribute('aria-checked')).toBe('false');
+    expect((toggle as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByText(/^Off: the vendor is not told/)).toBeTruthy();
+    cleanup();
+    signIn('ADMIN');
+    open(mock(sampleVendor({ email: null })));
+    await screen.findByText(/no e-mail on record in QuickBooks: nobody is told/);
   });
 });

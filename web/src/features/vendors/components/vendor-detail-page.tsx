@@ -1,7 +1,7 @@
 // /vendors/{id}: contact, company, banking masked by default with the
 // unmask control and its banner for ADMIN and MODERATOR, a held change of the bank details with who
-// must act on it, every bank detail change, and the vendor's history (unmasks included). Live:
-// another session's change reloads the vendor, masked again.
+// must act on it, every bank detail change, whether it is mailed a remittance advice, and the
+// vendor's history (unmasks included). Live: another session's change reloads the vendor, masked again.
 import { ArrowLeft, Eye, EyeOff, Pencil, RefreshCw, ShieldAlert, Trash2, UserX } from 'lucide-react';
 import { type ReactNode, useEffect, useState } from 'react';
 import { Link, useParams } from 'react-router-dom';
@@ -22,6 +22,7 @@ import { BankingChangesCard } from './banking-changes-card';
 import { ClearBankingDialog } from './clear-banking-dialog';
 import { ForgetVendorDialog } from './forget-vendor-dialog';
 import { PendingBankingChange } from './pending-banking-change';
+import { RemittanceAdviceSetting } from './remittance-advice-setting';
 import { BankingBadge, BankingBlockNotice, VendorStatusBadge } from './vendor-badges';
 import { isNotFound, VendorNotFound } from './vendor-not-found';
 
@@ -154,6 +155,9 @@ export function VendorDetailPage() {
                   <Field label="Created">{formatDateTime(v.createdAt)}</Field>
                   <Field label="Last Updated">{formatDateTime(v.updatedAt)}</Field>
                 </dl>
+                <div className="mt-4 border-t pt-4">
+                  <RemittanceAdviceSetting vendor={v} mayChange={mayUnmask} />
+                </div>
               </CardContent>
             </Card>
             <Card>

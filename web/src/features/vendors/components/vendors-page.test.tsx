@@ -35,6 +35,7 @@ const vendor = (id: number, name: string, more: Partial<Vendor> = {}): Vendor =>
   qbSyncedAt: '2026-11-01T10:00:00.000Z',
   isUnmasked: false,
   bankingBlock: null,
+  remittanceAdvice: true,
   ...more,
 });
 

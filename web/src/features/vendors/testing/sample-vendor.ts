@@ -22,6 +22,7 @@ export const sampleVendor = (over: Partial<VendorDetail> = {}): VendorDetail => 
   isUnmasked: false,
   pendingBankingChange: null,
   bankingBlock: null,
+  remittanceAdvice: true,
   ...over,
 });
 
