@@ -237,7 +237,7 @@ describe('a return from the bank', () => {
     expect(after[0]).toMatchObject({ action: 'Payments unblocked' });
   });
 
-  it('a file never pays a blocked vendor: generation names it', async () => {
+  it('a file never pays a blocked vendor: generation holds it out, named, and pays the others', async () => {
     const [blocked, other] = [pool[1], pool[2]];
     await setBanking(blocked.id, '7200000303');
     await setBanking(other.id, '7200000404');
@@ -246,12 +246,14 @@ describe('a return from the bank', () => {
     const name = (await vendor(blocked.id)).name as string;
     const id = await approve([blocked.bills[0], other.bills[0]]);
     const d = await nachaOutcome(t.url, admin, id);
-    expect(d.nachaFileGenerated).toBe(false);
+    expect(d.status).toBe('NACHA_GENERATED');
     expect(d.nachaProblems).toContainEqual({
       kind: 'vendor-banking',
       vendorName: name,
-      message: `${name}: payments blocked after the bank returned a payment (R03 No account/unable to locate account): change the bank details`,
+      message: `${name}: payments blocked after the bank returned a payment (R03 No account/unable to locate account): change the bank details (held out of this file, its bills wait; the rest of the file went ahead)`,
     });
+    // The blocked vendor's bill is left out of the file, the other's paid.
+    expect(d.nachaSkippedBills.map((b: { billId: string }) => b.billId)).toEqual([blocked.bills[0].Id]);
   });
 });
 

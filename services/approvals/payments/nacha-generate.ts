@@ -144,9 +144,12 @@ async function plan(app: AppServices, state: ApprovalState, ctx: CommandContext)
     if (p.blocking) problems.push({ kind: 'company-settings', vendorName: null, message: p.message });
   problems.push(...vendorCheck.problems);
   const held = await bankingHolds(app, state, vendorCheck.payable);
+  const blocked = new Set(vendorCheck.blocked.map((b) => b.qbVendorId));
+  for (const b of vendorCheck.blocked) held.set(b.qbVendorId, { name: b.name, reason: b.reason });
   const holds = (partial: boolean): NachaProblem[] =>
-    [...held.values()].map((h) => ({
-      kind: 'vendor-banking-changed',
+    [...held.entries()].map(([id, h]) => ({
+      // A blocked account waits for new bank details, not for approve again.
+      kind: blocked.has(id) ? 'vendor-banking' : 'vendor-banking-changed',
       vendorName: h.name,
       message: `${h.name}: ${h.reason}${partial ? ' (held out of this file, its bills wait; the rest of the file went ahead)' : ''}`,
     }));

@@ -125,6 +125,8 @@ export interface PayableVendor {
   banking: Banking;
   /** A change of its banking waiting ('pending') or reported as not the vendor's ('frozen'). */
   change: 'pending' | 'frozen' | null;
+  /** Why its payments are blocked (the bank returned one): held out of every file until its account changes. */
+  blocked?: string;
 }
 
 const problem = (kind: NachaProblem['kind'], vendorName: string | null, message: string): NachaProblem => ({
@@ -191,8 +193,14 @@ export async function vendorsForNacha(
   app: AppServices,
   companyId: number,
   vendors: ReadonlyArray<{ qbVendorId: string; name: string | null }>,
-): Promise<{ payable: Map<string, PayableVendor>; problems: NachaProblem[]; faulty: NachaProblem[] }> {
+): Promise<{
+  payable: Map<string, PayableVendor>;
+  problems: NachaProblem[];
+  faulty: NachaProblem[];
+  blocked: Array<{ qbVendorId: string; name: string; reason: string }>;
+}> {
   const payable = new Map<string, PayableVendor>();
+  const blocked: Array<{ qbVendorId: string; name: string; reason: string }> = [];
   const problems: NachaProblem[] = [];
   /** Banking present but not writable into a file (also in `problems`). */
   const faulty: NachaProblem[] = [];
@@ -228,14 +236,13 @@ export async function vendorsForNacha(
       problems.push(problem('vendor-banking', name, `${name} has no banking information`));
     else if (state.blocked)
       // The bank said the account cannot take payments (or someone must look): paying it again would
-      // come back the same, or worse, reach an account nobody checked.
-      problems.push(
-        problem(
-          'vendor-banking',
-          name,
-          `${name}: payments blocked after the bank returned a payment (${state.blocked.returnCode} ${state.blocked.description}): change the bank details`,
-        ),
-      );
+      // come back the same, or worse, reach an account nobody checked. Held out of the file alone,
+      // as a vendor whose banking changed after approval is: the others are paid.
+      blocked.push({
+        qbVendorId: v.qbVendorId,
+        name,
+        reason: `payments blocked after the bank returned a payment (${state.blocked.returnCode} ${state.blocked.description}): change the bank details`,
+      });
     else {
       const fault = bankingFault(state.banking);
       if (fault) {
@@ -251,7 +258,7 @@ export async function vendorsForNacha(
         });
     }
   }
-  return { payable, problems, faulty };
+  return { payable, problems, faulty, blocked };
 }
 
 /** The approval's vendors (approved bills), in the bills' order. */

@@ -136,5 +136,7 @@ export async function paymentPrerequisites(
   out.push(...account);
   for (const p of vendors.problems)
     out.push({ kind: 'vendor', blocking: false, vendorName: p.vendorName, message: p.message });
+  for (const b of vendors.blocked)
+    out.push({ kind: 'vendor', blocking: false, vendorName: b.name, message: `${b.name}: ${b.reason}` });
   return out;
 }
