@@ -68,6 +68,7 @@ describe('the modules', () => {
       'payment-mail',
       'payments',
       'quickbooks',
+      'remittance',
       'users',
       'vendor-mail',
       'vendors',

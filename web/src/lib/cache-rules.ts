@@ -126,6 +126,9 @@ export const WRITES: Record<string, readonly string[]> = {
   approveBankingAgain: APPROVAL_READS,
   generatePennyTest: APPROVAL_READS,
   retryQbSync: APPROVAL_READS,
+  resendPaymentLink: APPROVAL_READS,
+  confirmPaymentStep: APPROVAL_READS,
+  sendWaitingFilesNow: APPROVAL_READS,
   // Companies
   createCompany: COMPANY_READS,
   updateCompany: COMPANY_READS,
@@ -139,10 +142,13 @@ export const WRITES: Record<string, readonly string[]> = {
   deleteQbCredentials: COMPANY_READS,
   startQbOAuth: COMPANY_READS,
   refreshQbToken: COMPANY_READS,
+  setCompanyBankConnection: COMPANY_READS,
+  testBankConnection: COMPANY_READS,
   // Vendors
   updateVendorBanking: VENDOR_READS,
   clearVendorBanking: VENDOR_READS,
   forgetVendor: VENDOR_READS,
+  setVendorRemittanceAdvice: VENDOR_READS,
   approveVendorBankingChange: VENDOR_READS,
   rejectVendorBankingChange: VENDOR_READS,
   // A micro-deposit check and its file's download are lines of the vendor's history and its change.
