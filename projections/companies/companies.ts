@@ -39,7 +39,8 @@ const ROLE_COLUMN = {
 export const companiesProjection: Projection<CompaniesTables> = {
   name: 'companies',
   // 2: the QuickBooks connection's realm, status and last refresh. 3: the bank connection and its check.
-  version: 3,
+  // 4: whether the company sends Same-Day ACH.
+  version: 4,
   tables: ['companies'],
   handles: [
     'CompanyCreated',
@@ -47,6 +48,7 @@ export const companiesProjection: Projection<CompaniesTables> = {
     'CompanyAssignmentChanged',
     'CompanyPaymentAccountChanged',
     'CompanyNachaConfigured',
+    'CompanySameDayAchSet',
     'CompanyBankConnectionSet',
     'CompanyBankConnectionChecked',
     'CompanyQbCredentialsRemoved',
@@ -78,6 +80,7 @@ export const companiesProjection: Projection<CompaniesTables> = {
       qb_last_refresh timestamptz,
       qb_payment_account_reference text,
       nacha jsonb,
+      same_day_ach boolean NOT NULL DEFAULT false,
       bank_connection jsonb,
       bank_check jsonb,
       created_at timestamptz NOT NULL,
@@ -156,6 +159,9 @@ export const companiesProjection: Projection<CompaniesTables> = {
         break;
       case 'CompanyPaymentAccountChanged':
         await update({ qb_payment_account_reference: event.data.accountReference }, event.data.at);
+        break;
+      case 'CompanySameDayAchSet':
+        await update({ same_day_ach: event.data.sameDayAch }, event.data.at);
         break;
       case 'CompanyNachaConfigured': {
         const { companyId: _id, at, bankAccountNumber, ...rest } = event.data;

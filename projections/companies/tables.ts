@@ -1,5 +1,6 @@
 // The companies module's read-model tables as kysely sees them (projections/database.ts composes them into
 // the read-model database).
+import type { Generated } from 'kysely';
 import type { BankConnectionMode, NachaSettings } from '../../schema/companies/events.js';
 
 export interface CompaniesTable {
@@ -22,6 +23,8 @@ export interface CompaniesTable {
   qb_last_refresh: Date | null;
   qb_payment_account_reference: string | null;
   nacha: MaskedNacha | null;
+  /** Files made before the same-day deadline are effective the same day. */
+  same_day_ach: Generated<boolean>;
   /** Null: never set (files by hand, the default cut-offs). */
   bank_connection: BankConnectionView | null;
   /** The last check of the SFTP connection; null when none since it was set. */

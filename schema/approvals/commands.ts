@@ -80,9 +80,26 @@ export const UpdateApprovalInput = z
   );
 export type UpdateApprovalInput = z.infer<typeof UpdateApprovalInput>;
 
+/**
+ * The effective entry date chosen, 'YYYY-MM-DD' (a banking day, today only in a same-day window, at
+ * most 30 days ahead: services/approvals/payments/effective-date.ts); absent, null or empty: the default.
+ */
+const effectiveDate = z
+  .string()
+  .max(32)
+  .nullish()
+  .transform((s) => (s ? s.trim() : undefined) || undefined)
+  .describe(
+    "The effective entry date, 'YYYY-MM-DD'; absent: the next banking day (today in a same-day window)",
+  );
+
 export const ApproveApprovalInput = z.object({
   approvedBills: billIdList('approvedBills').pipe(z.array(z.string()).min(1, 'Approve at least one bill')),
+  effectiveDate,
 });
+
+/** Regenerate's body: optionally the effective entry date. */
+export const RegenerateNachaInput = z.object({ effectiveDate });
 
 const REJECTION_REASON_MAX = 1000;
 export const RejectApprovalInput = z.object({

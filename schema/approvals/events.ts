@@ -185,6 +185,8 @@ export const approvalEvents = {
        * it, or, where it changed after a first approver saw it, as that first approver saw it.
        */
       approvedBanking,
+      /** The effective entry date the approver chose ('YYYY-MM-DD'); absent: the default. */
+      effectiveDate: z.string().optional(),
       at: z.string(),
     }),
   },

@@ -101,6 +101,18 @@ export const PaymentFields = z.object({
   nachaFileUrl: z.string().nullable(),
   nachaVersion: z.number().int(),
   nachaEffectiveDate: z.string().nullable(),
+  nachaSameDay: z
+    .boolean()
+    .nullable()
+    .describe(
+      'The file is effective today in a Same-Day ACH window (batch header SD1700). Detail only; null in lists',
+    ),
+  nachaDateNote: z
+    .string()
+    .nullable()
+    .describe(
+      'Why the file’s effective date is not the one asked for (a chosen date lapsed, an entry above the same-day limit). Detail only',
+    ),
   nachaEntryCount: z.number().int().nullable(),
   nachaTotalAmount: z.number().nullable().describe('Credits, USD'),
   nachaProblems: z.array(NachaProblem),

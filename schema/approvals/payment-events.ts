@@ -157,6 +157,11 @@ export const paymentEvents = {
       version: z.number().int().positive(),
       reason: z.enum(['approved', 'regenerate']),
       byUserId: userId.nullable(),
+      /**
+       * The effective entry date chosen ('YYYY-MM-DD', a banking day): the file takes it if it still
+       * holds when made. Absent: the default (the next banking day, or today in a same-day window).
+       */
+      effectiveDate: z.string().optional(),
       at: z.string(),
     }),
   },
@@ -182,6 +187,10 @@ export const paymentEvents = {
        * went ahead, their bills wait for approve again and Regenerate. Absent on older files.
        */
       heldVendors: z.array(NachaProblem).optional(),
+      /** Effective today in a Same-Day ACH window (batch header SD1700). Absent on older files: false. */
+      sameDay: z.boolean().optional(),
+      /** Why the effective date is not the one asked for (a chosen date lapsed, an entry above the same-day limit). */
+      dateNote: z.string().optional(),
       at: z.string(),
     }),
   },

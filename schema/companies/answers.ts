@@ -104,6 +104,9 @@ export const Company = named(
     companyEntryDescription: z.string().optional(),
     companyDiscretionaryData: z.string().nullable().optional(),
     balancedFile: z.boolean().optional(),
+    sameDayAch: z
+      .boolean()
+      .describe('Sends Same-Day ACH: files made before 14:45 New York are effective the same day'),
     bankConnection: BankConnection,
     createdAt: z.iso.datetime(),
     updatedAt: z.iso.datetime(),

@@ -140,6 +140,11 @@ export const AssignmentsInput = z
 
 export const PaymentAccountInput = z.object({ qbPaymentAccountReference: accountReference });
 
+/** Whether the company sends Same-Day ACH (its bank must have agreed to it). */
+export const SameDayAchInput = z.object({
+  sameDayAch: z.boolean().describe('true: files made before 14:45 New York are effective the same day'),
+});
+
 export const CompanyListInput = z.object({
   search: z.preprocess((v) => (v === '' ? undefined : v), plainText(255).optional()),
   status: z.preprocess(

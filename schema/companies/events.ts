@@ -122,6 +122,14 @@ export const companyEvents = {
     personal: companyPersonal(['bankAccountNumber']),
     schema: NachaSettings.extend({ companyId, at: z.string() }),
   },
+  /**
+   * Whether the company sends Same-Day ACH (its bank agreed to it): files made before the same-day
+   * deadline are effective the same day. Off until an ADMIN turns it on.
+   */
+  CompanySameDayAchSet: {
+    version: 1,
+    schema: z.object({ companyId, sameDayAch: z.boolean(), at: z.string() }),
+  },
   /** The QuickBooks app's client id (not secret); the secret is in `qb_connections`, sealed. */
   CompanyQbCredentialsSaved: {
     version: 1,

@@ -122,6 +122,8 @@ export type ApprovalCommand =
       managerEmail: string | null;
       /** The live banking of the approval's vendors as the approver is shown it (approve.ts reads it). */
       banking: ApprovedBanking[];
+      /** The effective entry date chosen, already checked against the calendar (approve.ts). */
+      effectiveDate?: string;
       now: string;
     }
   | {
@@ -207,6 +209,7 @@ export function evolve(state: ApprovalState, event: ApprovalEvent): ApprovalStat
         approvedBillIds: event.data.approvedBillIds,
         approvedBy: event.data.byUserId,
         approvedBanking: event.data.approvedBanking ? bankingMap(event.data.approvedBanking) : null,
+        payment: { ...state.payment, chosenEffectiveDate: event.data.effectiveDate ?? null },
       };
     case 'ApprovalBankingReapproved':
       return {
@@ -380,6 +383,7 @@ export function decide(command: ApprovalCommand, state: ApprovalState): Approval
             // On record only when the first approval covers every bill approved now.
             firstApprovedBy: coveredByFirst ? first.byUserId : null,
             approvedBanking: coveredByFirst ? completedBanking(shown, first.approvedBanking) : shown,
+            ...(command.effectiveDate ? { effectiveDate: command.effectiveDate } : {}),
             at,
           },
         },

@@ -1,7 +1,8 @@
 // PUT /approvals/{id}/approve: the approved subset, judged by the decider on the company's policy
 // as its own stream holds it, and refused when nobody could confirm the payment (no manager with an
 // e-mail address, no recipients); the bills left out are freed. The vendors' live banking, as the
-// approver is shown it, is recorded by fingerprint: a file pays nothing else (decision 0033).
+// approver is shown it, is recorded by fingerprint: a file pays nothing else (decision 0033). A chosen
+// effective entry date is checked against the calendar first and goes on record with the approval.
 import { ApproveApprovalInput } from '../../schema/approvals/commands.js';
 import type { CommandContext } from '../app/command-handler.js';
 import type { AppServices } from '../app/context.js';
@@ -10,6 +11,7 @@ import { parseInput } from '../shared/errors.js';
 import { approvalDecider, approvalStreamId } from './approval-decider.js';
 import { answerApproval } from './command.js';
 import { asApproved, liveBankingOf, vendorsOfApproval } from './payments/approved-banking.js';
+import { checkedEffectiveDate } from './payments/chosen-date.js';
 import { policyOf } from './policy.js';
 import { releaseFor } from './release.js';
 import { parseApprovalId, requireActionableRow } from './rows.js';
@@ -20,11 +22,14 @@ export async function approveOne(
   approvalId: string,
   billIds: string[] | 'all',
   ctx: CommandContext,
+  chosenDate?: string,
 ) {
   const row = await requireActionableRow(app, actor, approvalId);
-  const [policy, live] = await Promise.all([
+  const [policy, live, effectiveDate] = await Promise.all([
     policyOf(app, row.company_id),
     vendorsOfApproval(app, row).then((ids) => liveBankingOf(app, row.company_id, ids)),
+    // A date the file could not take is refused before anything is recorded.
+    checkedEffectiveDate(app, row.company_id, chosenDate),
   ]);
   const ids = billIds === 'all' ? row.bill_ids : billIds;
   const r = await app.commands.handle(
@@ -38,6 +43,7 @@ export async function approveOne(
       // The manager as the read model joins it (a deleted manager is none).
       managerEmail: row.manager_id !== null ? (row.m_email ?? null) : null,
       banking: [...live.values()].map(asApproved),
+      ...(effectiveDate ? { effectiveDate } : {}),
       now: new Date().toISOString(),
     },
     ctx,
@@ -49,9 +55,9 @@ export async function approveOne(
 export async function approveApproval(app: AppServices, actor: Actor | null, id: unknown, body: unknown) {
   authorize(actor, 'approvals.write');
   const approvalId = parseApprovalId(id);
-  const { approvedBills } = parseInput(ApproveApprovalInput, body);
+  const { approvedBills, effectiveDate } = parseInput(ApproveApprovalInput, body);
   const ctx = commandContext(actor);
-  const r = await approveOne(app, actor, approvalId, approvedBills, ctx);
+  const r = await approveOne(app, actor, approvalId, approvedBills, ctx, effectiveDate);
   // The bills left out are free for another approval.
   if (r.events.some((e) => e.type === 'ApprovalApproved')) await releaseFor(app, approvalId, r.state, ctx);
   return answerApproval(app, approvalId, r.position, r.state);

@@ -8,7 +8,7 @@ import { cleanQbText } from '../quickbooks/clean.js';
 import { maskTail } from '../shared/masking.js';
 import { type ApprovalState, approvalDecider, approvalStreamId } from './approval-decider.js';
 import { bankingReviewOf } from './banking-review.js';
-import { nachaFilesOf } from './payments/payment-rows.js';
+import { nachaDateOf, nachaFilesOf } from './payments/payment-rows.js';
 import { paymentPrerequisites } from './payments/prerequisites.js';
 import {
   type AchStatus,
@@ -190,6 +190,7 @@ export async function withDetail(
     approvedBillsParsed: bills.filter((b) => approved.has(b.Id)),
     recipients: state.recipients ?? [],
     nachaFiles: nachaFilesOf(dto.id, state),
+    ...nachaDateOf(state),
     ...(await bankEntriesOf(app, dto.id)),
     bankDelivery: await bankDeliveryOf(app, dto.id),
     // Until the bank has the file: what its payment still needs.

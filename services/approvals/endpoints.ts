@@ -168,19 +168,22 @@ export const approvalEndpoints = [
       doc: {
         summary: 'Approve a PENDING approval: approvedBills, a subset of its bills (at least one)',
         description:
-          'Under the company policy, the creator may be refused (403), and above the threshold the first approval leaves it PENDING with awaitingSecondApproval until a different approver approves.',
+          "Under the company policy, the creator may be refused (403), and above the threshold the first approval leaves it PENDING with awaitingSecondApproval until a different approver approves. effectiveDate ('YYYY-MM-DD', optional) is the file's effective entry date: a banking day, not past, at most 30 days ahead, today only for a company that sends Same-Day ACH before 14:45 New York; otherwise 400 and nothing is recorded. Absent: the next banking day (today in a same-day window).",
         tags: TAGS,
         params: ApprovalIdParams,
         body: ApproveApprovalInput,
         data: Approval,
-        errors: [404, 409],
+        errors: [400, 403, 404, 409],
       },
     },
     graphql: {
       name: 'approveApproval',
-      args: { id: 'String!', approvedBillIds: '[String!]!' },
+      args: { id: 'String!', approvedBillIds: '[String!]!', effectiveDate: 'String' },
       returns: 'Approval!',
-      input: (args) => ({ id: args.id, body: { approvedBills: args.approvedBillIds } }),
+      input: (args) => ({
+        id: args.id,
+        body: { approvedBills: args.approvedBillIds, effectiveDate: args.effectiveDate },
+      }),
     },
   }),
   declareCommand({

@@ -50,6 +50,8 @@ export interface CompanyState {
   qb: QbConnectionState;
   /** How its files reach the bank, the secret opened from the sealed event. */
   bank: BankConnectionSettings;
+  /** Files made before the same-day deadline are effective the same day (off by default). */
+  sameDayAch: boolean;
   createdAt: string | null;
 }
 
@@ -93,6 +95,7 @@ export const initialState = (): CompanyState => ({
   nacha: null,
   qb: NO_QB,
   bank: MANUAL_BANK_CONNECTION,
+  sameDayAch: false,
   createdAt: null,
 });
 
@@ -108,6 +111,7 @@ export type CompanyCommand =
   | { type: 'ChangeAssignments'; assignments: Partial<Assignments>; now: string }
   | { type: 'SetPaymentAccount'; reference: string | null; now: string }
   | { type: 'ConfigureNacha'; settings: NachaSettings; now: string }
+  | { type: 'SetSameDayAch'; sameDayAch: boolean; now: string }
   | { type: 'SaveQbCredentials'; clientId: string; isSandbox: boolean; now: string }
   | { type: 'RemoveQbCredentials'; now: string }
   | {
@@ -182,6 +186,8 @@ export function evolve(state: CompanyState, event: CompanyEvent): CompanyState {
       const { companyId: _id, at: _at, ...settings } = event.data;
       return { ...state, nacha: settings };
     }
+    case 'CompanySameDayAchSet':
+      return { ...state, sameDayAch: event.data.sameDayAch };
     case 'CompanyQbCredentialsSaved':
       return {
         ...state,
@@ -286,6 +292,9 @@ export function decide(command: CompanyCommand, state: CompanyState): CompanyEve
           data: { companyId, accountReference: command.reference, at },
         },
       ];
+    case 'SetSameDayAch':
+      if (command.sameDayAch === state.sameDayAch) return [];
+      return [{ type: 'CompanySameDayAchSet', data: { companyId, sameDayAch: command.sameDayAch, at } }];
     case 'ConfigureNacha': {
       const same = state.nacha && JSON.stringify(state.nacha) === JSON.stringify(command.settings);
       if (same) return [];

@@ -102,6 +102,7 @@ export function toCompanyDto(r: CompanyRow): CompanyDto {
     accountant: r.accountant,
     ...(nacha ?? {}),
     nachaConfigured: nacha !== null,
+    sameDayAch: r.same_day_ach,
     bankConnection: toBankConnection(r),
     createdAt: r.created_at.toISOString(),
     updatedAt: r.updated_at.toISOString(),

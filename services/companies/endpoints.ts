@@ -19,13 +19,14 @@ import {
   CompanyUpdateInput,
   NachaConfigInput,
   PaymentAccountInput,
+  SameDayAchInput,
 } from '../../schema/companies/commands.js';
 import { QbCredentialsInput, QbOAuthStartInput } from '../../schema/companies/quickbooks-commands.js';
 import { byId, declareCommand, type WithId, withoutNulls } from '../app/endpoints.js';
 import { changeAssignments } from './assignments.js';
 import { setBankConnection, testBankConnection } from './bank-connection.js';
 import { createCompany } from './create.js';
-import { configureNacha } from './nacha.js';
+import { configureNacha, setSameDayAch } from './nacha.js';
 import { setPaymentAccount } from './payment-account.js';
 import { putQbCredentials } from './quickbooks-credentials.js';
 import { deleteQbCredentials } from './quickbooks-disconnect.js';
@@ -265,6 +266,34 @@ export const companyEndpoints = [
       args: { id: 'Int!', input: 'NachaConfigInput!' },
       returns: 'Company!',
       input: (args) => ({ id: args.id, body: withoutNulls(args.input as object) }),
+    },
+  }),
+  declareCommand({
+    name: 'SetCompanySameDayAch',
+    permission: 'companies.write',
+    scope: ANY_COMPANY,
+    run: (app, actor, { id, body }: WithId) => setSameDayAch(app, actor, id, body),
+    rest: {
+      method: 'PUT',
+      path: `${BASE}/:id/same-day-ach`,
+      input: byId,
+      message: 'Same-Day ACH setting saved',
+      doc: {
+        summary: 'Turn Same-Day ACH on or off for the company’s payment files (ADMIN)',
+        description:
+          'On: a file made before 14:45 New York on a banking day is effective that day (batch header SD1700), unless an entry is above $1,000,000.00 (then the whole file is effective the next banking day). Off (the default): the next banking day.',
+        tags: TAGS,
+        params: CompanyIdParams,
+        body: SameDayAchInput,
+        data: Company,
+        errors: [404, 422],
+      },
+    },
+    graphql: {
+      name: 'setCompanySameDayAch',
+      args: { id: 'Int!', sameDayAch: 'Boolean!' },
+      returns: 'Company!',
+      input: (args) => ({ id: args.id, body: { sameDayAch: args.sameDayAch } }),
     },
   }),
   declareCommand({

@@ -1,7 +1,7 @@
 // A company's NACHA settings: what its ACH files say; the account number is shown masked
 // and kept when sent back masked.
 import { maskAccountNumber } from '../../projections/companies/companies.js';
-import { NachaConfigInput } from '../../schema/companies/commands.js';
+import { NachaConfigInput, SameDayAchInput } from '../../schema/companies/commands.js';
 import type { NachaSettings } from '../../schema/companies/events.js';
 import type { AppServices } from '../app/context.js';
 import { type Actor, authorize } from '../auth/permissions.js';
@@ -56,6 +56,28 @@ export async function configureNacha(
   const r = await run(app, actor, companyId, {
     type: 'ConfigureNacha',
     settings,
+    now: new Date().toISOString(),
+  });
+  return answer(app, companyId, r.position);
+}
+
+/**
+ * Turns Same-Day ACH on or off (ADMIN): on, a file made before the same-day deadline is effective
+ * the same day, marked for the 17:00 settlement (services/approvals/payments/effective-date.ts).
+ */
+export async function setSameDayAch(
+  app: AppServices,
+  actor: Actor | null,
+  id: unknown,
+  input: unknown,
+): Promise<CompanyDto> {
+  authorize(actor, 'companies.write');
+  const companyId = parseId(id);
+  const { sameDayAch } = parseInput(SameDayAchInput, input);
+  await load(app, companyId);
+  const r = await run(app, actor, companyId, {
+    type: 'SetSameDayAch',
+    sameDayAch,
     now: new Date().toISOString(),
   });
   return answer(app, companyId, r.position);

@@ -46,6 +46,11 @@ export interface VendorPaymentFileInput {
   credits: VendorCredit[];
   /** The effective entry date, 'YYYY-MM-DD' (the next banking day: nextBankingDay). */
   effectiveDate: string;
+  /**
+   * The batch header's company descriptive date (positions 64–69): 'SD1700' marks a same-day file for
+   * the 17:00 settlement window (Nacha's recommended SDHHMM; ODFIs may require it). Blank when absent.
+   */
+  companyDescriptiveDate?: string;
   fileIdModifier: string;
   createdAt: Date;
   /** The first entry's trace sequence, reserved at the ODFI (writer.ts); 1 when absent. */
@@ -174,6 +179,7 @@ function build(
         companyDiscretionaryData: company.companyDiscretionaryData ?? '',
         companyIdentification: company.achCompanyId?.trim() || origin,
         companyEntryDescription: kind.description,
+        companyDescriptiveDate: input.companyDescriptiveDate ?? '',
         effectiveEntryDate: yymmdd(input.effectiveDate),
         originatorStatusCode: company.originatorStatusCode as '1' | '2',
         odfiIdentification: routing.slice(0, 8),

@@ -4,6 +4,7 @@
 // to show, which says what really happened.
 import { z } from 'zod';
 import { Approval } from '../../../schema/approvals/answers.js';
+import { RegenerateNachaInput } from '../../../schema/approvals/commands.js';
 import { PennyTestResult } from '../../../schema/approvals/payment-answers.js';
 import { declareCommand, type WithId, byId as withBody } from '../../app/endpoints.js';
 import type { Actor } from '../../auth/permissions.js';
@@ -44,24 +45,30 @@ export const paymentEndpoints = [
     name: 'GenerateNacha',
     permission: 'approvals.write',
     scope: IN_SCOPE,
-    run: (app, actor, id: unknown) => regenerateNacha(app, actor, id),
+    run: (app, actor, { id, body }: WithId) => regenerateNacha(app, actor, id, body),
     rest: {
       method: 'POST',
       path: `${A}/:id/regenerate-nacha`,
       ...rest,
+      input: withBody,
       doc: {
         summary: 'Ask for a new version of the approval’s NACHA file (GenerateNacha)',
         description:
-          'The file is made by a job; earlier versions stay downloadable. Refused (409) from BANK_UPLOADED on: the file is at the bank, a second one would pay twice.',
+          "The file is made by a job; earlier versions stay downloadable. Refused (409) from BANK_UPLOADED on: the file is at the bank, a second one would pay twice. effectiveDate ('YYYY-MM-DD', optional): the file's effective entry date, a banking day, not past, at most 30 days ahead, today only for a company that sends Same-Day ACH before 14:45 New York (else 400, nothing recorded); absent: the next banking day (today in a same-day window).",
         tags: TAGS,
         params,
+        body: RegenerateNachaInput,
         data: Approval,
-        errors: [403, 404, 409],
+        errors: [400, 403, 404, 409],
       },
     },
     graphql: {
       name: 'regenerateNacha',
-      ...byId,
+      args: { id: 'String!', effectiveDate: 'String' },
+      input: (args: Record<string, unknown>) => ({
+        id: args.id,
+        body: { effectiveDate: args.effectiveDate },
+      }),
       returns: 'NachaRegenerateResult!',
       description:
         'Asks for a new version of the NACHA file (GenerateNacha); earlier versions stay downloadable. Refused from BANK_UPLOADED on: a second file would pay twice',

@@ -1,31 +1,43 @@
 // Staff's calls on an approval's files: Regenerate (GenerateNacha: a new version is asked
 // for; refused from BANK_UPLOADED on, a second file would pay twice) and the download of a stored
 // file as text (ADMIN, MODERATOR), each download recorded on the approval before the text is given.
+
+import { RegenerateNachaInput } from '../../../schema/approvals/commands.js';
 import type { AppServices } from '../../app/context.js';
 import { type Actor, authorize, commandContext } from '../../auth/permissions.js';
 import { nextBankingDay } from '../../nacha/banking-day.js';
 import { achFileDay } from '../../nacha/payment-file.js';
-import { AppError } from '../../shared/errors.js';
+import { AppError, parseInput } from '../../shared/errors.js';
 import { approvalDecider, approvalStreamId } from '../approval-decider.js';
 import { answerApproval, onApproval } from '../command.js';
-import { type ApprovalDto, parseApprovalId, requireRow } from '../rows.js';
+import { type ApprovalDto, parseApprovalId, requireActionableRow, requireRow } from '../rows.js';
+import { checkedEffectiveDate } from './chosen-date.js';
 import { FILE_ID_MODIFIERS, fileDayDecider, fileDayStreamId } from './file-modifier.js';
 import { readNachaFile } from './nacha-files.js';
 import { isoDay } from './nacha-generate.js';
 
 export const REGENERATING = 'The NACHA file is being regenerated';
 
-/** POST /approvals/{id}/regenerate-nacha: the new version's request; the file follows from the job. */
+/**
+ * POST /approvals/{id}/regenerate-nacha: the new version's request, with the effective entry date
+ * chosen if any (checked first: a refused date records nothing); the file follows from the job.
+ */
 export async function regenerateNacha(
   app: AppServices,
   actor: Actor | null,
   id: unknown,
+  body?: unknown,
 ): Promise<{ message: string; approval: ApprovalDto }> {
   authorize(actor, 'approvals.write');
-  const r = await onApproval(app, actor, id, {
+  const { effectiveDate: chosen } = parseInput(RegenerateNachaInput, body ?? {});
+  const approvalId = parseApprovalId(id);
+  const row = await requireActionableRow(app, actor, approvalId);
+  const effectiveDate = await checkedEffectiveDate(app, row.company_id, chosen);
+  const r = await onApproval(app, actor, approvalId, {
     type: 'RequestNacha',
     reason: 'regenerate',
     byUserId: actor.id,
+    ...(effectiveDate ? { effectiveDate } : {}),
     now: new Date().toISOString(),
   });
   return {

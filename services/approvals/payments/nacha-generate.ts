@@ -1,8 +1,8 @@
 // Generating an approval's payment file (the `generate-nacha` job; docs/ARCHITECTURE.md "Payments"):
 // one credit per vendor, the sum of its approved bills' open balances (afresh from QuickBooks where
 // the company is connected, never above the approved balance; a bill paid there, or whose balance
-// there is not a valid amount, is left out and named), effective the next banking
-// day, the day's next file id modifier, credits only (220) or balanced (200) per the company. The
+// there is not a valid amount, is left out and named), effective the date chosen if it still holds,
+// else the next banking day (today in a Same-Day window: effective-date.ts), the day's next file id modifier, credits only (220) or balanced (200) per the company. The
 // file is validated by the library before it is kept (an invalid file is never stored), stored
 // encrypted with the company's key, and reported to the approval with RecordNachaGenerated; what
 // stops it is reported with RecordNachaFailed, each problem named.
@@ -27,12 +27,14 @@ import { AppError } from '../../shared/errors.js';
 import { type ApprovalState, approvalDecider, approvalStreamId } from '../approval-decider.js';
 import { bankingFingerprint, fingerprintKey } from './approved-banking.js';
 import { bankingHold } from './banking-holds.js';
+import { fileEffectiveDate, paymentClock, SAME_DAY_MARKER } from './effective-date.js';
 import { FILE_ID_MODIFIERS, FileLimitReached, takeFileIdModifier } from './file-modifier.js';
 import { findNachaFile, storeNachaFile } from './nacha-files.js';
 import {
   companyForNacha,
   type PayableVendor,
   qbBalances,
+  sameDayAchOf,
   vendorsForNacha,
   vendorsOf,
 } from './nacha-sources.js';
@@ -267,17 +269,30 @@ export async function generatePaymentFile(
     });
     return 'failed' as const;
   };
-  const planned = await plan(app, state, ctx);
+  const [planned, sameDayAch] = await Promise.all([
+    plan(app, state, ctx),
+    sameDayAchOf(app, state.companyId!),
+  ]);
   if ('problems' in planned) return fail(planned.problems);
   const { company } = planned;
-  const createdAt = new Date();
+  const createdAt = paymentClock.now();
   const day = achFileDay(createdAt);
-  const effectiveDate = nextBankingDay(isoDay(day));
+  const creditCents = planned.credits.map((c) => c.amountCents);
+  // A balanced file's offsetting debit is an entry too: Same-Day's per-payment limit holds for it.
+  const total = creditCents.reduce((a, b) => a + b, 0);
+  const dated = fileEffectiveDate({
+    chosen: p.chosenEffectiveDate,
+    now: createdAt,
+    sameDayAch,
+    entryCents: company.balancedFile ? [...creditCents, total] : creditCents,
+  });
+  const { effectiveDate } = dated;
   const build = (fileIdModifier: string, firstTraceSequence?: number) =>
     buildVendorPaymentFile({
       company,
       credits: planned.credits,
       effectiveDate,
+      ...(dated.sameDay ? { companyDescriptiveDate: SAME_DAY_MARKER } : {}),
       fileIdModifier,
       createdAt,
       firstTraceSequence,
@@ -335,6 +350,8 @@ export async function generatePaymentFile(
     vendors: planned.vendors.map((v, i) => ({ ...v, traceNumber: built.traceNumbers[i] })),
     skippedBills: planned.skippedBills,
     ...(planned.heldVendors.length > 0 ? { heldVendors: planned.heldVendors } : {}),
+    sameDay: dated.sameDay,
+    ...(dated.note ? { dateNote: dated.note } : {}),
   };
   const kept = await storeNachaFile<GeneratedFile>(app, {
     fileId,

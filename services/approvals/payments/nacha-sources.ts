@@ -41,6 +41,18 @@ async function nachaSettingsOf(app: AppServices, companyId: number): Promise<Nac
   return settings;
 }
 
+/** Whether the company sends Same-Day ACH, as its stream last says (off by default). */
+export async function sameDayAchOf(app: AppServices, companyId: number): Promise<boolean> {
+  const { events } = await app.store.readStream(`company-${companyId}`);
+  let on = false;
+  for (const stored of events) {
+    if (stored.type !== 'CompanySameDayAchSet') continue;
+    const e = decodeCompany(stored);
+    if (e.type === 'CompanySameDayAchSet') on = e.data.sameDayAch;
+  }
+  return on;
+}
+
 interface VendorFold {
   exists: boolean;
   forgotten: boolean;

@@ -34,7 +34,14 @@ export {
 export type { ReturnCommand, ReturnedEntry } from './return-decider.js';
 
 export type PaymentCommand =
-  | { type: 'RequestNacha'; reason: 'approved' | 'regenerate'; byUserId: number | null; now: string }
+  | {
+      type: 'RequestNacha';
+      reason: 'approved' | 'regenerate';
+      byUserId: number | null;
+      /** Regenerate's chosen effective entry date, already checked against the calendar. */
+      effectiveDate?: string;
+      now: string;
+    }
   | {
       type: 'RecordNachaGenerated';
       version: number;
@@ -59,6 +66,8 @@ export type PaymentCommand =
         skippedBills: Array<{ billId: string; docNumber: string | null; reason: string }>;
         /** Vendors held out (their banking is not the banking approved), named; the rest went ahead. */
         heldVendors?: NachaProblem[];
+        sameDay?: boolean;
+        dateNote?: string;
       };
       now: string;
     }
@@ -162,7 +171,16 @@ export function decidePayment(command: PaymentCommand, state: PaymentSlice): Pay
           ? [
               {
                 type: 'NachaGenerationRequested',
-                data: { approvalId, companyId, version: 1, reason: 'approved', byUserId: null, at },
+                data: {
+                  approvalId,
+                  companyId,
+                  version: 1,
+                  reason: 'approved',
+                  byUserId: null,
+                  // The date the approver chose travels with the request the file is made for.
+                  ...(payment.chosenEffectiveDate ? { effectiveDate: payment.chosenEffectiveDate } : {}),
+                  at,
+                },
               },
             ]
           : [];
@@ -183,6 +201,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentSlice): Pay
             version: payment.nachaVersion + 1,
             reason: 'regenerate',
             byUserId: command.byUserId,
+            ...(command.effectiveDate ? { effectiveDate: command.effectiveDate } : {}),
             at,
           },
         },
@@ -231,6 +250,8 @@ export function decidePayment(command: PaymentCommand, state: PaymentSlice): Pay
             version: payment.nachaVersion + 1,
             reason: 'regenerate',
             byUserId: null,
+            // The file that waited keeps the date asked for, if it still holds when made.
+            ...(payment.chosenEffectiveDate ? { effectiveDate: payment.chosenEffectiveDate } : {}),
             at,
           },
         },

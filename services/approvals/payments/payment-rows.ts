@@ -97,6 +97,8 @@ export function paymentFields(r: PaymentRow): z.infer<typeof PaymentFields> {
     nachaFileUrl: r.nacha_file_id ? nachaFileUrl(r.id, r.nacha_file_id) : null,
     nachaVersion: r.nacha_version ?? 0,
     nachaEffectiveDate: r.nacha_effective_date,
+    nachaSameDay: null,
+    nachaDateNote: null,
     nachaEntryCount: r.nacha_entry_count,
     nachaTotalAmount: dollars(r.nacha_total_cents),
     nachaProblems: r.nacha_problems ?? [],
@@ -225,4 +227,13 @@ export function nachaFilesOf(approvalId: string, state: ApprovalState): Array<z.
       url: nachaFileUrl(approvalId, f.fileId),
       current: f.fileId === latest,
     }));
+}
+
+/** The detail's words on the latest file's date: same-day or not, and why it is not the date asked for. */
+export function nachaDateOf(state: ApprovalState): {
+  nachaSameDay: boolean | null;
+  nachaDateNote: string | null;
+} {
+  const latest = state.payment.files.at(-1);
+  return { nachaSameDay: latest ? (latest.sameDay ?? false) : null, nachaDateNote: latest?.dateNote ?? null };
 }

@@ -26,6 +26,10 @@ export interface PaymentFile {
   bills: FileBill[];
   /** Its entries: one per vendor, with that vendor's bills (empty for a penny test). */
   vendors: Array<{ qbVendorId: string; billIds: string[] }>;
+  /** A payment file effective today in a Same-Day ACH window (absent on older files and penny tests). */
+  sameDay?: boolean;
+  /** Why its effective date is not the one asked for. */
+  dateNote?: string;
   at: string;
 }
 
@@ -44,6 +48,8 @@ export interface PaymentState {
   /** How many files were asked for; the latest request's outcome is the one that counts. */
   nachaVersion: number;
   nacha: 'NONE' | 'REQUESTED' | 'GENERATED' | 'FAILED';
+  /** The effective entry date chosen for the latest request (at approval or Regenerate); null: the default. */
+  chosenEffectiveDate: string | null;
   problems: NachaProblem[];
   /** Every payment file made (the latest last): older versions stay downloadable. */
   files: PaymentFile[];
@@ -69,6 +75,7 @@ export interface PaymentState {
 export const initialPaymentState = (): PaymentState => ({
   nachaVersion: 0,
   nacha: 'NONE',
+  chosenEffectiveDate: null,
   problems: [],
   files: [],
   pennyTests: [],
@@ -148,7 +155,13 @@ function evolvePaymentStep<S extends PaymentSlice>(state: S, event: PaymentEvent
       return {
         ...state,
         status: 'NACHA_PENDING',
-        payment: { ...p, nachaVersion: event.data.version, nacha: 'REQUESTED', problems: [] },
+        payment: {
+          ...p,
+          nachaVersion: event.data.version,
+          nacha: 'REQUESTED',
+          chosenEffectiveDate: event.data.effectiveDate ?? null,
+          problems: [],
+        },
       };
     case 'NachaFileGenerated': {
       const d = event.data;
@@ -159,6 +172,8 @@ function evolvePaymentStep<S extends PaymentSlice>(state: S, event: PaymentEvent
         version: d.version,
         bills: fileBills(d.vendors),
         vendors: d.vendors.map((v) => ({ qbVendorId: v.qbVendorId, billIds: v.billIds })),
+        ...(d.sameDay ? { sameDay: true } : {}),
+        ...(d.dateNote ? { dateNote: d.dateNote } : {}),
         at: d.at,
       };
       return {
