@@ -105,6 +105,35 @@ describe('the NACHA file', () => {
     spec.given([created]).when(cmd).then([]);
   });
 
+  it('carries the effective date chosen at approval, or at Regenerate, on the request', () => {
+    const chosen: ApprovalEvent = {
+      type: 'ApprovalApproved',
+      data: { ...approved.data, effectiveDate: '2026-11-30' } as typeof approved.data,
+    };
+    const withDate = (version: number, reason: 'approved' | 'regenerate', effectiveDate: string) => {
+      const e = requested(version, reason) as Extract<ApprovalEvent, { type: 'NachaGenerationRequested' }>;
+      return { ...e, data: { ...e.data, effectiveDate } };
+    };
+    spec
+      .given([created, chosen])
+      .when({ type: 'RequestNacha', reason: 'approved', byUserId: null, now: t0 })
+      .then([withDate(1, 'approved', '2026-11-30')]);
+    spec
+      .given([created, chosen, withDate(1, 'approved', '2026-11-30'), generated(1)])
+      .when({ type: 'RequestNacha', reason: 'regenerate', byUserId: 8, effectiveDate: '2026-12-01', now: at })
+      .then([
+        {
+          ...withDate(2, 'regenerate', '2026-12-01'),
+          data: { ...withDate(2, 'regenerate', '2026-12-01').data, at },
+        },
+      ]);
+    // Regenerate without a date asks for the default: the earlier choice is not carried over.
+    spec
+      .given([created, chosen, withDate(1, 'approved', '2026-11-30'), generated(1)])
+      .when({ type: 'RequestNacha', reason: 'regenerate', byUserId: 8, now: t0 })
+      .then([requested(2, 'regenerate')]);
+  });
+
   it('is regenerated as a new version before the bank has it, and refused after', () => {
     const cmd = { type: 'RequestNacha', reason: 'regenerate', byUserId: 8, now: t0 } as const;
     spec

@@ -396,8 +396,8 @@ export const UpdateApproval = graphql(`
 export type UpdateApprovalInput = VariablesOf<typeof UpdateApproval>['input'];
 
 export const ApproveApproval = graphql(`
-  mutation ApproveApproval($id: String!, $approvedBillIds: [String!]!) {
-    approveApproval(id: $id, approvedBillIds: $approvedBillIds) {
+  mutation ApproveApproval($id: String!, $approvedBillIds: [String!]!, $effectiveDate: String) {
+    approveApproval(id: $id, approvedBillIds: $approvedBillIds, effectiveDate: $effectiveDate) {
       id
       status
       awaitingSecondApproval

@@ -25,6 +25,8 @@ export const ApprovalPaymentFields = graphql(`
     nachaFileUrl
     nachaVersion
     nachaEffectiveDate
+    nachaSameDay
+    nachaDateNote
     nachaEntryCount
     nachaTotalAmount
     nachaProblems {
@@ -137,8 +139,8 @@ export function downloadNachaFile(url: string, fileName: string | null): Promise
 
 /** GenerateNacha (regenerate): a new version; the server's message is shown. */
 export const RegenerateNacha = graphql(`
-  mutation RegenerateNacha($id: String!) {
-    regenerateNacha(id: $id) {
+  mutation RegenerateNacha($id: String!, $effectiveDate: String) {
+    regenerateNacha(id: $id, effectiveDate: $effectiveDate) {
       message
       approval {
         id

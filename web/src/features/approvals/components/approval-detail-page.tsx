@@ -153,9 +153,13 @@ export function ApprovalDetailPage() {
     setRegenerating(false);
   }
 
-  async function approve(billIds: string[]) {
+  async function approve(billIds: string[], effectiveDate?: string) {
     try {
-      const next = await approveCall({ id: a!.id, approvedBillIds: billIds });
+      const next = await approveCall({
+        id: a!.id,
+        approvedBillIds: billIds,
+        ...(effectiveDate ? { effectiveDate } : {}),
+      });
       if (next.approveApproval.awaitingSecondApproval)
         toast.success('First approval recorded', 'A second, different approver must now approve.');
       else toast.success('Approval approved successfully');

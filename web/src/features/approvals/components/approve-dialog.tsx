@@ -1,4 +1,5 @@
-// Approve with the approved subset of the approval's bills (at least one).
+// Approve with the approved subset of the approval's bills (at least one), and optionally the payment
+// file's effective entry date (empty: the next banking day; the server refuses a day it cannot pay on).
 import { useEffect, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { Checkbox } from '../../../components/ui/checkbox';
@@ -10,8 +11,11 @@ import {
   DialogHeader,
   DialogTitle,
 } from '../../../components/ui/dialog';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
 import { formatCurrency } from '../../../lib/utils';
 import type { ApprovalBill } from '../api/approvals';
+import { earliestEffectiveDate } from '../utils/effective-date';
 
 export function ApproveDialog({
   open,
@@ -19,24 +23,35 @@ export function ApproveDialog({
   bills,
   onSubmit,
   note,
+  sameDayAch = false,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   bills: readonly Pick<ApprovalBill, 'id' | 'totalAmt' | 'vendorName' | 'docNumber'>[];
-  onSubmit: (approvedBills: string[]) => Promise<void>;
+  /** The payment file's effective date, 'YYYY-MM-DD', when one is chosen; undefined: the default. */
+  onSubmit: (approvedBills: string[], effectiveDate?: string) => Promise<void>;
   note?: string | null;
+  /** The company sends Same-Day ACH: today may be chosen. */
+  sameDayAch?: boolean;
 }) {
   const [chosen, setChosen] = useState<Set<string>>(new Set());
+  const [effectiveDate, setEffectiveDate] = useState('');
   const [busy, setBusy] = useState(false);
   useEffect(() => {
-    if (open) setChosen(new Set(bills.map((b) => b.id)));
+    if (open) {
+      setChosen(new Set(bills.map((b) => b.id)));
+      setEffectiveDate('');
+    }
   }, [open, bills]);
 
   const total = bills.filter((b) => chosen.has(b.id)).reduce((sum, b) => sum + b.totalAmt, 0);
   async function submit() {
     setBusy(true);
     try {
-      await onSubmit(bills.filter((b) => chosen.has(b.id)).map((b) => b.id));
+      await onSubmit(
+        bills.filter((b) => chosen.has(b.id)).map((b) => b.id),
+        effectiveDate || undefined,
+      );
       onOpenChange(false);
     } catch {
       // The caller said why in a toast.
@@ -90,6 +105,21 @@ export function ApproveDialog({
             );
           })}
         </fieldset>
+        <div className="grid gap-1">
+          <Label htmlFor="approve-effective-date">Effective date (optional)</Label>
+          <Input
+            id="approve-effective-date"
+            type="date"
+            value={effectiveDate}
+            min={earliestEffectiveDate(sameDayAch)}
+            onChange={(e) => setEffectiveDate(e.target.value)}
+            aria-describedby="approve-effective-date-hint"
+          />
+          <p id="approve-effective-date-hint" className="text-xs text-muted-foreground">
+            The day the vendors are paid: a banking day. Empty: the next banking day
+            {sameDayAch ? ' (today, same-day, before 2:45 PM New York)' : ''}.
+          </p>
+        </div>
         <p className="text-sm">
           {chosen.size} of {bills.length} bills · <span className="font-medium">{formatCurrency(total)}</span>
         </p>

@@ -1,5 +1,5 @@
-// NACHA Information: the current file's batch number, name, time and processing
-// status, its download, Regenerate for staff, what to fix while a generation waits on a fix, the
+// NACHA Information: the current file's batch number, name, time, effective date (same-day or not,
+// and why it is not the date asked for) and processing status, its download, Regenerate for staff, what to fix while a generation waits on a fix, the
 // earlier versions with their downloads, the current step's e-mail link (sent again or the step
 // confirmed in the app by staff: payment-link-actions.tsx), and the penny test. Shown by nachaCardShown. The downloads
 // are offered only to the roles that may download the files; Regenerate shows disabled, saying why,
@@ -11,12 +11,15 @@ import { type ReactNode, useCallback, useState } from 'react';
 import { Badge } from '../../../components/ui/badge';
 import { Button } from '../../../components/ui/button';
 import { Card, CardContent, CardHeader, CardTitle } from '../../../components/ui/card';
+import { Input } from '../../../components/ui/input';
+import { Label } from '../../../components/ui/label';
 import { toast } from '../../../components/ui/use-toast';
 import { useGqlMutation } from '../../../lib/use-graphql';
 import { formatCurrency } from '../../../lib/utils';
 import { downloadNachaFile, type PaymentView, RegenerateNacha } from '../api/payments';
 import { formatDate, formatDateTime, regenerateBlockedReason } from '../utils/approval-rules';
 import { deliveryWords } from '../utils/delivery-words';
+import { earliestEffectiveDate, effectiveWords } from '../utils/effective-date';
 import { nachaCardShown } from '../utils/payment-rules';
 import { BankDeliveryLine } from './bank-delivery';
 import { PaymentLinkActions } from './payment-link-actions';
@@ -41,12 +44,12 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
  * Regenerate (the card, the detail's header, the list's row menu): the server's message in the
  * toast, its refusal under the spec's title. The write re-reads the approval through the cache.
  */
-export function useRegenerateNacha(): (id: string) => Promise<void> {
+export function useRegenerateNacha(): (id: string, effectiveDate?: string) => Promise<void> {
   const regenerate = useGqlMutation(RegenerateNacha, 'An unexpected error occurred');
   return useCallback(
-    async (id: string) => {
+    async (id: string, effectiveDate?: string) => {
       try {
-        const answer = await regenerate({ id });
+        const answer = await regenerate(effectiveDate ? { id, effectiveDate } : { id });
         toast.success(
           'NACHA file regenerated successfully',
           answer.regenerateNacha.message || 'The NACHA file has been regenerated and is ready for download',
@@ -93,6 +96,7 @@ export function NachaCard({
   canSendNow?: boolean;
 }) {
   const [busy, setBusy] = useState(false);
+  const [effectiveDate, setEffectiveDate] = useState('');
   const runRegenerate = useRegenerateNacha();
   if (!nachaCardShown(p)) return null;
   const status = p.nachaProcessingStatus ? PROCESSING[p.nachaProcessingStatus] : null;
@@ -106,7 +110,7 @@ export function NachaCard({
 
   async function regenerate() {
     setBusy(true);
-    await runRegenerate(p.id);
+    await runRegenerate(p.id, effectiveDate || undefined);
     setBusy(false);
   }
 
@@ -132,7 +136,16 @@ export function NachaCard({
             <Row label="Generated">{formatDateTime(p.nachaGeneratedAt)}</Row>
             {p.nachaVersion ? <Row label="Version">{p.nachaVersion}</Row> : null}
             {p.nachaEffectiveDate ? (
-              <Row label="Effective date">{formatDate(p.nachaEffectiveDate)}</Row>
+              <Row label="Effective date">
+                <span data-testid="nacha-effective">
+                  {effectiveWords(p.nachaEffectiveDate, p.nachaSameDay) ?? formatDate(p.nachaEffectiveDate)}
+                </span>
+                {p.nachaDateNote ? (
+                  <span className="block text-muted-foreground" data-testid="nacha-date-note">
+                    {p.nachaDateNote}
+                  </span>
+                ) : null}
+              </Row>
             ) : null}
             {p.nachaEntryCount !== null && p.nachaEntryCount !== undefined ? (
               <Row label="Entries">{p.nachaEntryCount}</Row>
@@ -180,12 +193,28 @@ export function NachaCard({
           </div>
         ) : null}
 
-        <div className="flex flex-wrap gap-2">
+        <div className="flex flex-wrap items-end gap-2">
           {p.nachaFileUrl && canDownload ? (
             <Button variant="outline" onClick={() => runDownload(p.nachaFileUrl!, p.nachaFileName)}>
               <Download aria-hidden="true" />
               Download NACHA File
             </Button>
+          ) : null}
+          {canManage && atBank === null ? (
+            <div className="grid gap-1">
+              <Label htmlFor="regenerate-effective-date" className="text-xs">
+                Effective date (empty: next banking day)
+              </Label>
+              <Input
+                id="regenerate-effective-date"
+                type="date"
+                className="h-9 w-44"
+                value={effectiveDate}
+                min={earliestEffectiveDate(false)}
+                onChange={(e) => setEffectiveDate(e.target.value)}
+                disabled={busy}
+              />
+            </div>
           ) : null}
           {canManage ? (
             <Button

@@ -148,6 +148,46 @@ describe('NachaCard actions', () => {
     expect(gql.calls(RegenerateNacha)).toEqual([{ id: ID }]);
   });
 
+  it('regenerates with the effective date chosen, and shows the file’s date in words', async () => {
+    gql.on(RegenerateNacha, {
+      regenerateNacha: {
+        message: 'The NACHA file is being regenerated',
+        approval: { id: ID, status: 'NACHA_PENDING' },
+      },
+    });
+    show(
+      <NachaCard
+        canDownload
+        payment={generated({
+          nachaEffectiveDate: '2026-12-07',
+          nachaSameDay: true,
+          nachaDateNote: null,
+        })}
+        canManage
+      />,
+    );
+    expect(screen.getByTestId('nacha-effective').textContent).toBe('Effective Mon, Dec 7 (same-day)');
+    const field = screen.getByLabelText('Effective date (empty: next banking day)') as HTMLInputElement;
+    expect(field.type).toBe('date');
+    await userEvent.type(field, '2026-12-10');
+    await userEvent.click(screen.getByRole('button', { name: 'Regenerate NACHA File' }));
+    await screen.findByText('NACHA file regenerated successfully');
+    expect(gql.calls(RegenerateNacha)).toEqual([{ id: ID, effectiveDate: '2026-12-10' }]);
+  });
+
+  it('a next-day file says its date without same-day, and why it is not the date asked for', () => {
+    const note = 'The chosen effective date 2026-12-04 no longer holds: the file is effective 2026-12-08';
+    show(
+      <NachaCard
+        canDownload
+        payment={generated({ nachaEffectiveDate: '2026-12-08', nachaSameDay: false, nachaDateNote: note })}
+        canManage={false}
+      />,
+    );
+    expect(screen.getByTestId('nacha-effective').textContent).toBe('Effective Tue, Dec 8');
+    expect(screen.getByTestId('nacha-date-note').textContent).toBe(note);
+  });
+
   it('a refused regenerate is titled as the spec says, with the server’s reason', async () => {
     gql.on(RegenerateNacha, gqlError('A NACHA file is being generated already', { code: 'CONFLICT' }));
     show(<NachaCard canDownload payment={generated()} canManage />);

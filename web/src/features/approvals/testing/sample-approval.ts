@@ -51,6 +51,8 @@ export const sampleApproval = (over: Partial<Approval> = {}): Approval => ({
   nachaFileUrl: null,
   nachaVersion: 0,
   nachaEffectiveDate: null,
+  nachaSameDay: null,
+  nachaDateNote: null,
   nachaEntryCount: null,
   nachaTotalAmount: null,
   nachaProblems: [],

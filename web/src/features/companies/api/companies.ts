@@ -61,6 +61,7 @@ export const CompanyFields = graphql(
       companyEntryDescription
       companyDiscretionaryData
       balancedFile
+      sameDayAch
       bankConnection {
         mode
         host
@@ -221,6 +222,15 @@ export const SetCompanyPaymentAccount = graphql(`
   mutation SetCompanyPaymentAccount($id: Int!, $qbPaymentAccountReference: String) {
     setCompanyPaymentAccount(id: $id, qbPaymentAccountReference: $qbPaymentAccountReference) {
       id
+    }
+  }
+`);
+
+export const SetCompanySameDayAch = graphql(`
+  mutation SetCompanySameDayAch($id: Int!, $sameDayAch: Boolean!) {
+    setCompanySameDayAch(id: $id, sameDayAch: $sameDayAch) {
+      id
+      sameDayAch
     }
   }
 `);

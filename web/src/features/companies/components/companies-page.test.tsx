@@ -50,6 +50,7 @@ const base = {
   companyEntryDescription: null,
   companyDiscretionaryData: null,
   balancedFile: null,
+  sameDayAch: false,
   bankConnection: {
     mode: 'manual',
     host: null,

@@ -74,6 +74,7 @@ const company: Company = {
   companyEntryDescription: null,
   companyDiscretionaryData: null,
   balancedFile: null,
+  sameDayAch: false,
   bankConnection: {
     mode: 'manual',
     host: null,

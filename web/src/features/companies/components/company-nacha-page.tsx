@@ -1,4 +1,4 @@
-// /companies/{id}/nacha: loads the company, then the NACHA form.
+// /companies/{id}/nacha: loads the company, then whether it sends Same-Day ACH and the NACHA form.
 import { ArrowLeft } from 'lucide-react';
 import { useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router-dom';
@@ -13,6 +13,7 @@ import { COMPANY_MESSAGES, CompanyQuery, ConfigureCompanyNacha } from '../api/co
 import { nachaDefaults, toNachaPayload } from '../utils/nacha-rules';
 import { CompanyNotFound } from './company-not-found';
 import { NachaForm } from './nacha-form';
+import { SameDayAchCard } from './same-day-ach-card';
 
 export function CompanyNachaPage() {
   const { id = '' } = useParams();
@@ -46,23 +47,26 @@ export function CompanyNachaPage() {
       ) : !c ? (
         <LoadingState text="Loading company details..." />
       ) : (
-        <NachaForm
-          key={c.id}
-          initial={nachaDefaults(c)}
-          serverErrors={serverErrors}
-          onCancel={() => navigate(`/companies/${c.id}`)}
-          onSubmit={async (values) => {
-            setServerErrors({});
-            try {
-              await configureNacha({ id: c.id, input: toNachaPayload(values) });
-              toast.success(COMPANY_MESSAGES.nacha);
-              navigate(`/companies/${c.id}`);
-            } catch (err) {
-              if (err instanceof ApiError) setServerErrors(err.fieldErrors);
-              toast.error(err instanceof Error ? err.message : 'An error occurred');
-            }
-          }}
-        />
+        <>
+          <SameDayAchCard key={`same-day-${c.id}`} companyId={c.id} sameDayAch={c.sameDayAch} />
+          <NachaForm
+            key={c.id}
+            initial={nachaDefaults(c)}
+            serverErrors={serverErrors}
+            onCancel={() => navigate(`/companies/${c.id}`)}
+            onSubmit={async (values) => {
+              setServerErrors({});
+              try {
+                await configureNacha({ id: c.id, input: toNachaPayload(values) });
+                toast.success(COMPANY_MESSAGES.nacha);
+                navigate(`/companies/${c.id}`);
+              } catch (err) {
+                if (err instanceof ApiError) setServerErrors(err.fieldErrors);
+                toast.error(err instanceof Error ? err.message : 'An error occurred');
+              }
+            }}
+          />
+        </>
       )}
     </div>
   );
