@@ -92,7 +92,7 @@ export function paymentStep(
     case 'NachaGenerationRequested':
       return s(
         e.data.reason === 'approved' ? 'NACHA file requested' : 'NACHA file regeneration requested',
-        `Version ${e.data.version}`,
+        `Version ${e.data.version}${e.data.effectiveDate ? `, effective ${e.data.effectiveDate} as chosen` : ''}`,
         {
           reason:
             e.data.reason === 'approved'
@@ -112,7 +112,7 @@ export function paymentStep(
         : '';
       return s(
         'NACHA file generated',
-        `${d.fileName}: ${counted(d.entryCount, 'entry', 'entries')}, ${dollars(d.totalCreditCents)} to ${counted(d.vendors.length, 'vendor')}, effective ${d.effectiveDate}, batch ${d.batchNumber}${d.balanced ? ', balanced' : ''}${skipped}${held}`,
+        `${d.fileName}: ${counted(d.entryCount, 'entry', 'entries')}, ${dollars(d.totalCreditCents)} to ${counted(d.vendors.length, 'vendor')}, effective ${d.effectiveDate}${d.sameDay ? ' (same-day)' : ''}, batch ${d.batchNumber}${d.balanced ? ', balanced' : ''}${skipped}${held}${d.dateNote ? `; ${d.dateNote}` : ''}`,
         { amount: d.totalCreditCents / 100, downloadUrl: nachaFileUrl(d.approvalId, d.fileId) },
       );
     }

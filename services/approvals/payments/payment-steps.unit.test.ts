@@ -210,6 +210,33 @@ describe('confirming the step in the app', () => {
       .thenRefuses('CONFLICT', 'Cannot update approval with status NACHA_GENERATED');
   });
 
+  it('reads the effective date in the history: chosen on the request, same-day and why on the file', () => {
+    const chosen = {
+      ...base,
+      version: 2,
+      reason: 'regenerate' as const,
+      byUserId: 8,
+      effectiveDate: '2026-11-30',
+      at,
+    };
+    expect(paymentStep({ type: 'NachaGenerationRequested', data: chosen }).details).toBe(
+      'Version 2, effective 2026-11-30 as chosen',
+    );
+    // A request recorded before dates could be chosen still decodes and reads as before.
+    const { effectiveDate: _none, ...older } = chosen;
+    expect(approvalEvents.NachaGenerationRequested.schema.parse(older)).toEqual(older);
+    expect(paymentStep({ type: 'NachaGenerationRequested', data: older }).details).toBe('Version 2');
+    const g = generated as Extract<ApprovalEvent, { type: 'NachaFileGenerated' }>;
+    const sameDay = { ...g.data, effectiveDate: '2026-11-25', sameDay: true };
+    expect(paymentStep({ type: 'NachaFileGenerated', data: sameDay }).details).toContain(
+      'effective 2026-11-25 (same-day), batch 1',
+    );
+    const note = 'An entry is above $1,000,000.00, Same-Day ACH’s limit per payment';
+    expect(paymentStep({ type: 'NachaFileGenerated', data: { ...g.data, dateNote: note } }).details).toMatch(
+      /effective 2026-11-27, batch 1; An entry is above/,
+    );
+  });
+
   it('reads in the history with who confirmed and why; an older confirmation still decodes', () => {
     const step = paymentStep(
       uploadedInApp as Extract<ApprovalEvent, { type: 'BankUploadConfirmed' }>,
