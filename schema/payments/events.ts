@@ -159,6 +159,8 @@ export const paymentsEvents = {
       version: z.number().int().positive(),
       fileName: z.string(),
       effectiveDate: z.string(),
+      /** A Same-Day ACH file (effective the day it is made): it must reach the bank before the deadline. */
+      sameDay: z.boolean().optional(),
       /** The window's instant (New York wall time `window` on `windowDay`). */
       windowAt: z.string(),
       at: z.string(),

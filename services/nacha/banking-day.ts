@@ -50,3 +50,11 @@ export function nextBankingDay(fromIsoDate: string): string {
     if (isBankingDay(next)) return next;
   }
 }
+
+/**
+ * The Fed's second same-day deadline, 14:45 New York (settlement 17:00). The first (10:30, settling
+ * 13:00) would leave a morning's approvals for tomorrow; the third (16:45, settling 18:00) has no
+ * confirmed batch-header marker and leaves no margin for the ODFI's own earlier cut-off. A same-day
+ * file is made before it and must reach the bank before it.
+ */
+export const SAME_DAY_DEADLINE = '14:45';

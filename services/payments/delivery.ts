@@ -18,7 +18,7 @@ import { eventDecoder } from '../shared/decider.js';
 import { DomainError } from '../shared/domain-errors.js';
 import { deliveryDecider, deliveryStreamId } from './delivery-decider.js';
 import { applyInboundFile } from './inbound.js';
-import { newYorkClock, nextWindow } from './windows.js';
+import { deliveryDateProblem, nextWindow } from './windows.js';
 
 export interface FileToDeliver {
   approvalId: string;
@@ -27,6 +27,7 @@ export interface FileToDeliver {
   version: number;
   fileName: string;
   effectiveDate: string;
+  sameDay?: boolean;
 }
 
 /** Schedules the file at the company's next window; null when the company sends by hand. */
@@ -126,10 +127,8 @@ export async function deliverFile(
     );
     return 'refused' as const;
   };
-  if (p.effectiveDate <= newYorkClock(now).day)
-    return fail(
-      `The file's effective date ${p.effectiveDate} is not after today in New York: sent now it would settle the same day. Regenerate the file for a new date.`,
-    );
+  const dateProblem = deliveryDateProblem(p.effectiveDate, p.sameDay ?? false, now);
+  if (dateProblem) return fail(dateProblem);
   const stored = await app.achFiles.read(approvalId, fileId);
   if (stored === null || stored === 'gone') return fail('The stored file is no longer there to send.');
   const size = Buffer.byteLength(stored.text, 'latin1');

@@ -1,7 +1,7 @@
 // A company's cut-off windows: the times of day, in New York (the Federal Reserve's time), by which
 // its bank must have a file to send it in that processing window. A file made now waits for the
 // next window on a banking day, and is uploaded then. Pure: the caller gives the instant.
-import { isBankingDay, nextBankingDay } from '../nacha/banking-day.js';
+import { isBankingDay, nextBankingDay, SAME_DAY_DEADLINE } from '../nacha/banking-day.js';
 
 /** Fifteen minutes before the Fed's same-day deadlines (10:30, 14:45, 16:45 ET): ODFIs cut earlier. */
 export const DEFAULT_WINDOWS = ['10:15', '14:30', '16:30'] as const;
@@ -54,4 +54,21 @@ export function nextWindow(
   }
   const next = nextBankingDay(day);
   return { day: next, time: sorted[0], at: newYorkInstant(next, sorted[0]) };
+}
+
+/**
+ * Why a file must not go to the bank now, or null: an effective date in the past, or today for a
+ * file that is not Same-Day (a past or present date submitted before a same-day deadline settles
+ * that day, by accident), or a Same-Day file after the same-day deadline.
+ */
+export function deliveryDateProblem(effectiveDate: string, sameDay: boolean, now: Date): string | null {
+  const { day, minutes } = newYorkClock(now);
+  if (effectiveDate > day) return null;
+  if (effectiveDate < day)
+    return `The file's effective date ${effectiveDate} has passed: Regenerate the file for a new date.`;
+  if (!sameDay)
+    return `The file's effective date ${effectiveDate} is today in New York: sent now it would settle the same day. Regenerate the file for a new date.`;
+  if (minutes >= toMinutes(SAME_DAY_DEADLINE))
+    return `The Same-Day file missed today's same-day deadline (${SAME_DAY_DEADLINE} New York): Regenerate the file for a new date.`;
+  return null;
 }

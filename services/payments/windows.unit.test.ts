@@ -1,6 +1,6 @@
 // Cut-off windows in New York time: the next one after an instant, across DST and banking days.
 import { describe, expect, it } from 'vitest';
-import { newYorkClock, newYorkInstant, nextWindow } from './windows.js';
+import { deliveryDateProblem, newYorkClock, newYorkInstant, nextWindow } from './windows.js';
 
 describe('cut-off windows', () => {
   it('names a New York wall time as its instant, in winter (UTC-5) and summer (UTC-4)', () => {
@@ -28,5 +28,22 @@ describe('cut-off windows', () => {
     const w = nextWindow(new Date('2026-12-07T15:00:00Z'), ['16:00', '09:30']);
     expect(w).toMatchObject({ day: '2026-12-07', time: '16:00' });
     expect(w.at.toISOString()).toBe('2026-12-07T21:00:00.000Z');
+  });
+});
+
+describe('whether a file may go to the bank now', () => {
+  // Monday 2026-12-07, 10:00 and 15:00 New York.
+  const morning = new Date('2026-12-07T15:00:00Z');
+  const afternoon = new Date('2026-12-07T20:00:00Z');
+  it('sends a file effective on a later day, refuses one whose date has passed', () => {
+    expect(deliveryDateProblem('2026-12-08', false, morning)).toBeNull();
+    expect(deliveryDateProblem('2026-12-04', false, morning)).toMatch(/has passed/);
+  });
+  it('refuses a file effective today unless it is Same-Day, and a Same-Day one after the deadline', () => {
+    expect(deliveryDateProblem('2026-12-07', false, morning)).toMatch(/would settle the same day/);
+    expect(deliveryDateProblem('2026-12-07', true, morning)).toBeNull();
+    expect(deliveryDateProblem('2026-12-07', true, afternoon)).toMatch(
+      /missed today's same-day deadline \(14:45/,
+    );
   });
 });

@@ -40,6 +40,7 @@ export const bankDeliveryProcessManager: ProcessManager = {
             version: d.version,
             fileName: d.fileName,
             effectiveDate: d.effectiveDate,
+            sameDay: d.sameDay ?? false,
           },
         },
       ];
@@ -76,6 +77,7 @@ export const bankJobHandlers: Record<string, JobHandler> = {
       version: number;
       fileName: string;
       effectiveDate: string;
+      sameDay: boolean;
     };
     const pending = await scheduleDelivery(app, d, jobContext(job));
     return { scheduledFor: pending?.windowAt ?? null };

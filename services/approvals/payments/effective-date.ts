@@ -2,7 +2,7 @@
 // the approver chose, when it is still a banking day ahead, else the next banking day; today, for a
 // company that sends Same-Day ACH, when the file is made before the same-day deadline and no entry is
 // above Same-Day ACH's per-payment limit. Pure: the caller gives the instant ("now").
-import { isBankingDay, nextBankingDay } from '../../nacha/banking-day.js';
+import { isBankingDay, nextBankingDay, SAME_DAY_DEADLINE } from '../../nacha/banking-day.js';
 
 /**
  * The clock payment dates are judged on: the request's check and the file's generation read it, so a
@@ -10,12 +10,7 @@ import { isBankingDay, nextBankingDay } from '../../nacha/banking-day.js';
  */
 export const paymentClock = { now: (): Date => new Date() };
 
-/**
- * The Fed's second same-day deadline, 14:45 New York (settlement 17:00). The first (10:30, settling
- * 13:00) would leave a morning's approvals for tomorrow; the third (16:45, settling 18:00) has no
- * confirmed batch-header marker and leaves no margin for the ODFI's own earlier cut-off.
- */
-export const SAME_DAY_DEADLINE = '14:45';
+export { SAME_DAY_DEADLINE };
 /** The batch header's company descriptive date for a same-day file: the 17:00 settlement window. */
 export const SAME_DAY_MARKER = 'SD1700';
 /** Nacha's Same-Day ACH limit per payment since March 18, 2022: $1,000,000.00. */
