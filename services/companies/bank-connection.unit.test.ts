@@ -207,7 +207,11 @@ describe('keys', () => {
     expect(privateKeyProblem(pair.private)).toBeNull();
     expect(privateKeyProblem(pair.public)).toBe('That is a public key: give the private key');
     expect(privateKeyProblem('not a key')).toMatch(/could not be read/);
-    const locked = ssh2.utils.generateKeyPairSync('ed25519', { passphrase: 'pw', cipher: 'aes256-ctr', rounds: 4 });
+    const locked = ssh2.utils.generateKeyPairSync('ed25519', {
+      passphrase: 'pw',
+      cipher: 'aes256-ctr',
+      rounds: 4,
+    });
     expect(privateKeyProblem(locked.private)).toMatch(/passphrase/);
   });
 
