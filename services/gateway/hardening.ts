@@ -30,7 +30,9 @@ export const GRAPHQL_LIMITS = {
   maxAliases: 15,
   maxDepth: 10,
   maxTokens: 2000,
-  maxCost: 5000,
+  // The approval detail as of a past step (its bills, history and payment facts) costs about 5,300:
+  // the room above it is for the screens, still far below a fragment bomb's 10,000 leaves.
+  maxCost: 8000,
   maxDirectives: 50,
 };
 
