@@ -9,11 +9,13 @@ import { demoBankRules, demoBankUsers } from './bank-sandbox/demo.js';
 import { type BankSandbox, startBankSandbox } from './bank-sandbox/server.js';
 import { type QboSandbox, startQboSandbox } from './qbo-sandbox/server.js';
 import { DEMO_SECOND_APPROVAL_THRESHOLD, seedDemoData } from './seed.js';
+import { type SmtpCatcher, startSmtpCatcher } from './smtp-catcher.js';
 
 let t: TestApp;
 let sim: QboSandbox;
 let bank: BankSandbox;
 let bankDir: string;
+let catcher: SmtpCatcher;
 const app = { clientId: 'billflow-demo', clientSecret: 'demo-secret' };
 const shortLivedApp = { clientId: 'billflow-demo-2min', clientSecret: 'demo-2min-secret' };
 
@@ -21,12 +23,17 @@ beforeAll(async () => {
   bankDir = mkdtempSync(path.join(tmpdir(), 'billflow-demo-bank-'));
   bank = await startBankSandbox({ stateDir: bankDir, users: demoBankUsers, rules: demoBankRules });
   sim = await startQboSandbox({ clients: [app, { ...shortLivedApp, accessTtlSeconds: 120 }] });
-  t = await startTestApp({ env: { QBO_OAUTH_BASE: sim.url, QBO_API_BASE: sim.url } });
+  // The demo's mail reaches an inbox, as npm start's SMTP catcher takes it.
+  catcher = await startSmtpCatcher({ smtpPort: 0, httpPort: 0 });
+  t = await startTestApp({
+    env: { QBO_OAUTH_BASE: sim.url, QBO_API_BASE: sim.url, SMTP_URL: catcher.smtpUrl },
+  });
 });
 afterAll(async () => {
   await t?.stop();
   await sim?.close();
   await bank?.close();
+  await catcher?.stop();
   if (bankDir) rmSync(bankDir, { recursive: true, force: true });
 });
 
@@ -116,6 +123,20 @@ describe('demo data', () => {
     expect(await received()).toHaveLength(2);
     const states = approvals.body.data.map((a: { bankPaymentState: string | null }) => a.bankPaymentState);
     expect(states.filter((x: string | null) => x === 'PARTLY_RETURNED')).toHaveLength(1);
+    // The vendors paid by those two files are told what they were paid (those with an e-mail).
+    const deadline = Date.now() + 30_000;
+    let remittances = 0;
+    while (remittances === 0 && Date.now() < deadline) {
+      remittances = Number(
+        (
+          await t.started.app.pool.query(
+            `SELECT count(*)::int AS n FROM mail_deliveries WHERE key LIKE 'remittance_%'`,
+          )
+        ).rows[0].n,
+      );
+      if (remittances === 0) await new Promise((r) => setTimeout(r, 200));
+    }
+    expect(remittances).toBeGreaterThan(0);
     const statuses = approvals.body.data.map((a: { status: string }) => a.status);
     for (const s of [
       'PENDING',
