@@ -55,6 +55,7 @@ const SENSITIVE: Array<[field: string, selection: string]> = [
   ['companyEntryDescription', 'companyEntryDescription'],
   ['companyDiscretionaryData', 'companyDiscretionaryData'],
   ['balancedFile', 'balancedFile'],
+  ['sameDayAch', 'sameDayAch'],
   ['bankConnection', 'bankConnection { mode host username passwordSet hostKeyFingerprint }'],
   ['createdAt', 'createdAt'],
   ['updatedAt', 'updatedAt'],
