@@ -18,7 +18,7 @@ import { eventDecoder } from '../shared/decider.js';
 import { DomainError } from '../shared/domain-errors.js';
 import { deliveryDecider, deliveryStreamId } from './delivery-decider.js';
 import { applyInboundFile } from './inbound.js';
-import { deliveryDateProblem, nextWindow } from './windows.js';
+import { deliveryDateProblem, deliveryTime } from './windows.js';
 
 export interface FileToDeliver {
   approvalId: string;
@@ -42,13 +42,13 @@ export async function scheduleDelivery(
     throw err;
   });
   if (connection.mode !== 'sftp') return null;
-  const window = nextWindow(now, connection.windows);
+  const windowAt = deliveryTime(now, connection.windows, file.sameDay ?? false);
   const r = await app.commands.handle(
     deliveryDecider,
     deliveryStreamId(file.approvalId),
     {
       type: 'ScheduleDelivery',
-      facts: { ...file, windowAt: window.at.toISOString(), at: now.toISOString() },
+      facts: { ...file, windowAt: windowAt.toISOString(), at: now.toISOString() },
     },
     ctx,
   );

@@ -72,3 +72,16 @@ export function deliveryDateProblem(effectiveDate: string, sameDay: boolean, now
     return `The Same-Day file missed today's same-day deadline (${SAME_DAY_DEADLINE} New York): Regenerate the file for a new date.`;
   return null;
 }
+
+/**
+ * When a file goes: at the next cut-off window, except a Same-Day file whose next window would pass
+ * the same-day deadline: it goes at once, while the day's deadline still holds.
+ */
+export function deliveryTime(now: Date, windows: readonly string[], sameDay: boolean): Date {
+  const window = nextWindow(now, windows);
+  if (!sameDay) return window.at;
+  const { day, minutes } = newYorkClock(now);
+  const deadline = toMinutes(SAME_DAY_DEADLINE);
+  const late = window.day !== day || toMinutes(window.time) >= deadline;
+  return late && minutes < deadline ? now : window.at;
+}

@@ -1,6 +1,6 @@
 // Cut-off windows in New York time: the next one after an instant, across DST and banking days.
 import { describe, expect, it } from 'vitest';
-import { deliveryDateProblem, newYorkClock, newYorkInstant, nextWindow } from './windows.js';
+import { deliveryDateProblem, deliveryTime, newYorkClock, newYorkInstant, nextWindow } from './windows.js';
 
 describe('cut-off windows', () => {
   it('names a New York wall time as its instant, in winter (UTC-5) and summer (UTC-4)', () => {
@@ -45,5 +45,21 @@ describe('whether a file may go to the bank now', () => {
     expect(deliveryDateProblem('2026-12-07', true, afternoon)).toMatch(
       /missed today's same-day deadline \(14:45/,
     );
+  });
+});
+
+describe('when a file goes', () => {
+  const windows = ['10:15', '14:30', '16:30'];
+  it('at the next window; a Same-Day file whose next window would be past the deadline at once', () => {
+    // 14:35 New York: the next window is 16:30, after the 14:45 same-day deadline.
+    const at = new Date('2026-12-07T19:35:00Z');
+    expect(deliveryTime(at, windows, false).toISOString()).toBe('2026-12-07T21:30:00.000Z');
+    expect(deliveryTime(at, windows, true)).toEqual(at);
+    // 09:00: the 10:15 window is before the deadline, Same-Day or not.
+    const morning = new Date('2026-12-07T14:00:00Z');
+    expect(deliveryTime(morning, windows, true).toISOString()).toBe('2026-12-07T15:15:00.000Z');
+    // 15:00: too late for same-day anyway; the next window (its date check refuses it then, in words).
+    const late = new Date('2026-12-07T20:00:00Z');
+    expect(deliveryTime(late, windows, true).toISOString()).toBe('2026-12-07T21:30:00.000Z');
   });
 });
