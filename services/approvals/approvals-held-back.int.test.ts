@@ -63,6 +63,19 @@ beforeAll(async () => {
   const all = await startApp(loadConfig(env));
   try {
     const url = all.url!;
+    // A fresh database: the admin made at start reaches the users read model (which a sign-in reads)
+    // when the projector has applied it, later than the start on a busy host.
+    for (const deadline = Date.now() + 60_000; ; ) {
+      const row = await all.app.db
+        .selectFrom('users')
+        .select('id')
+        .where('email_lower', '=', admin.email.toLowerCase())
+        .executeTakeFirst();
+      if (row) break;
+      if (Date.now() > deadline)
+        throw new Error('the admin made at start never reached the users read model');
+      await new Promise((r) => setTimeout(r, 100));
+    }
     token = (await signIn(url, admin.email, admin.password)).tokens.accessToken;
     const c = await api(url, 'POST', '/api/company/companies', { body: { name: 'Held Back Bakery' }, token });
     companyId = c.body.data.id;
