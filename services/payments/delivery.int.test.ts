@@ -5,7 +5,7 @@
 // and sha256 on record, and the payment-completed link goes out; the bank's acknowledgement and its
 // return file are read from its outbox; a file already in the bank's inbox is never sent again; a
 // changed host key refuses the upload aloud, on the approval.
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -180,6 +180,18 @@ describe('delivery to the bank over SFTP', () => {
       return x.bankPaymentState === 'RETURNED' ? x : null;
     });
     expect(returned.bankEntries[0]).toMatchObject({ returnCode: 'R03', status: 'returned' });
+    // A file that is no ACH file at all (not even ASCII) is refused on record, never lost unseen.
+    writeFileSync(path.join(stateDir, ODFI, 'outbox', 'BAD 1.ach'), 'h\u00e9llo\n');
+    await pollBank(t.started.app, companyId, {});
+    const refused = await until('the odd file refused on record', async () =>
+      t.started.app.db
+        .selectFrom('ach_inbound_files')
+        .selectAll()
+        .where('status', '=', 'refused')
+        .executeTakeFirst(),
+    );
+    expect(refused).toMatchObject({ file_name: 'BAD 1.ach', source: 'sftp' });
+    expect(refused.reasons.join(' ')).toMatch(/printable ASCII/);
     // What was read is gone from the outbox, so nothing is read twice.
     expect((await bankFiles()).outbox).toEqual([]);
     // Delivering again changes nothing: the file went once.

@@ -222,7 +222,10 @@ export async function pollBank(app: AppServices, companyId: number, ctx: Command
       } else if (/\.(ach|txt)$/i.test(name)) {
         const content = await read(sftp, path);
         try {
-          await applyInboundFile(app, null, { fileName: name.slice(0, 200), content }, 'sftp', ctx);
+          // The bank's own name, cleaned to what a file name may hold, so the file is never refused
+          // (and removed unread) for its name alone.
+          const fileName = name.replace(/[^\w .()-]/g, '_').slice(0, 200);
+          await applyInboundFile(app, null, { fileName, content }, 'sftp', ctx);
         } catch (err) {
           // An invalid file is recorded as refused (with its reasons) by applyInboundFile: moved on from.
           if (!(err instanceof DomainError)) throw err;

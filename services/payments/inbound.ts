@@ -109,8 +109,29 @@ export async function applyInboundFile(
 ): Promise<InboundOutcome> {
   if (source === 'upload') authorize(actor, 'payments.inbound');
   const parsedInput = InboundFileInput.safeParse(input);
-  if (!parsedInput.success)
-    throw new DomainError('VALIDATION', parsedInput.error.issues.map((i) => i.message).join('; '));
+  if (!parsedInput.success) {
+    const reasons = parsedInput.error.issues.map((i) => i.message);
+    // A file from the bank's outbox that is no ACH file at all (binary, too large) is refused on
+    // record too, as an invalid one is below: the job removes it, and staff must see that it came.
+    const raw = (input ?? {}) as { fileName?: unknown; content?: unknown };
+    if (source === 'sftp' && typeof raw.content === 'string') {
+      const fileId = createHash('sha256').update(raw.content).digest('hex');
+      const fileName =
+        String(raw.fileName ?? 'unnamed')
+          .replace(/[^\w .()-]/g, '_')
+          .slice(0, 200) || 'unnamed';
+      await app.commands.handle(
+        inboundDecider,
+        inboundStreamId(fileId),
+        {
+          type: 'RefuseInboundFile',
+          facts: { fileId, fileName, source, byUserId: null, reasons, at: new Date().toISOString() },
+        },
+        ctx,
+      );
+    }
+    throw new DomainError('VALIDATION', reasons.join('; '));
+  }
   const { fileName, content } = parsedInput.data;
   const fileId = createHash('sha256').update(content).digest('hex');
   const streamId = inboundStreamId(fileId);
