@@ -5,7 +5,7 @@
 // approval, other action and superseded links are refused with their texts; verify-token answers;
 // the history names the link's recipient; and no address is readable in a token, the log or Redis.
 import { randomUUID } from 'node:crypto';
-import type { Job } from 'bullmq';
+import { type Job, Queue } from 'bullmq';
 import { decodeJwt, SignJWT } from 'jose';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,6 +14,9 @@ import { startTestApp, type TestApp } from '../../test/support/app.js';
 import { api, signIn } from '../../test/support/http.js';
 import { type CaughtMessage, type SmtpCatcher, startSmtpCatcher } from '../../tools/smtp-catcher.js';
 import { linkJobHandlers } from '../../workers/approvals/link-jobs.js';
+import { PAYMENTS_QUEUE } from '../../workers/approvals/payments.js';
+import { queuePrefix } from '../shared/queues.js';
+import { redisOptions } from '../shared/redis.js';
 import type { ApprovalCommand } from './approval-decider.js';
 import { approvalDecider, approvalStreamId } from './approval-decider.js';
 import { signLinkToken } from './payments/link-token.js';
@@ -424,14 +427,26 @@ describe('e-mail links', () => {
     expect(await status(approvalId)).toBe('NACHA_GENERATED');
 
     // The file regenerated: while the new one is made the status refuses the step; then the old links are replaced.
-    await run(approvalId, [{ type: 'RequestNacha', reason: 'regenerate', byUserId: adminId, now: now() }]);
-    const pending = await api(t.url, 'GET', `${A}/${approvalId}/verify-token?token=${good.token}`);
-    expect(pending.status).toBe(409);
-    expect(pending.body).toMatchObject({
-      code: 'VALIDATION_FAILED',
-      error: { code: 'VALIDATION_FAILED', details: 'Cannot update approval with status NACHA_PENDING' },
+    // The payments queue is held meanwhile, so the real generate-nacha job cannot make v2 before the test does
+    // (it did, under a full run's load); once resumed, it finds v2 made and does nothing.
+    const payments = new Queue(PAYMENTS_QUEUE, {
+      connection: redisOptions(t.started.app.config.REDIS_URL),
+      prefix: queuePrefix(t.started.app.config.REDIS_PREFIX),
     });
-    await run(approvalId, generated(2, `ACH_LINKS_${n}_v2.txt`).slice(1));
+    await payments.pause();
+    try {
+      await run(approvalId, [{ type: 'RequestNacha', reason: 'regenerate', byUserId: adminId, now: now() }]);
+      const pending = await api(t.url, 'GET', `${A}/${approvalId}/verify-token?token=${good.token}`);
+      expect(pending.status).toBe(409);
+      expect(pending.body).toMatchObject({
+        code: 'VALIDATION_FAILED',
+        error: { code: 'VALIDATION_FAILED', details: 'Cannot update approval with status NACHA_PENDING' },
+      });
+      await run(approvalId, generated(2, `ACH_LINKS_${n}_v2.txt`).slice(1));
+    } finally {
+      await payments.resume();
+      await payments.close();
+    }
     const replaced = 'This link was replaced: the NACHA file was regenerated after it was sent';
     const old = await api(t.url, 'POST', `${A}/${approvalId}/bank-uploaded?token=${good.token}`);
     expect(old.status).toBe(403);
