@@ -32,6 +32,7 @@ import { createLiveBus } from './gateway/live.js';
 import { buildGateway } from './gateway/server.js';
 import { jobHandlers, processManagers, projections, schedules, storageSetups } from './modules/index.js';
 import { paymentsAchTraces } from './payments/traces.js';
+import { paymentsAchWindows } from './payments/window-files.js';
 import { assertNoLegacyEvents } from './privacy/legacy.js';
 import { BlindIndex, type PersonalDataStore } from './privacy/personal-data.js';
 import { openEventStore } from './privacy/store.js';
@@ -239,6 +240,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     achFiles: approvalsAchFiles(() => app),
     paymentHolds: approvalsPaymentHolds(() => app),
     achTraces: paymentsAchTraces(() => app),
+    achWindows: paymentsAchWindows(() => app),
     tailWitness,
   };
   await waiter.start();

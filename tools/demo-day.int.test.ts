@@ -1,11 +1,10 @@
 // A busy day on the demo company, end to end on the product `npm start` runs (demo data, workers, the
-// QuickBooks simulator): 60 approvals approved in one New York day. A company may send 36 files a
-// day (file id modifiers A–Z, 0–9; the demo's own files and penny tests count), so each approval
-// must end either NACHA_GENERATED with a file that passes the validator, or waiting with the reason
-// and the day it will be made. None may stay in an in-progress state once its job has ended.
+// QuickBooks simulator): 200 approvals approved in one New York day are all paid. A company may send
+// 36 files a day (file id modifiers A–Z, 0–9), so the approvals made for one cut-off window share its
+// file, a batch each (decision 0040): every approval ends NACHA_GENERATED, its file a batch of a valid
+// shared file under the number its card shows, and the day uses a handful of modifiers, not 200.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAchFile } from '../services/nacha/parser.js';
-import { achFileDay } from '../services/nacha/payment-file.js';
 import { validateAchFile } from '../services/nacha/validator.js';
 import { startTestApp, type TestApp } from '../test/support/app.js';
 import { api, signIn } from '../test/support/http.js';
@@ -13,8 +12,7 @@ import { type QboSandbox, startQboSandbox } from './qbo-sandbox/server.js';
 import { DEMO_SECOND_APPROVAL_THRESHOLD, seedDemoData } from './seed.js';
 
 const A = '/api/bill-approval/approvals';
-const APPROVALS = 60;
-const DAILY_FILES = 36;
+const APPROVALS = 200;
 
 let t: TestApp;
 let sim: QboSandbox;
@@ -43,7 +41,7 @@ async function inParallel<T, R>(items: T[], n: number, f: (item: T) => Promise<R
 beforeAll(async () => {
   sim = await startQboSandbox({
     clients: [app, { ...shortLivedApp, accessTtlSeconds: 120 }],
-    billsPerRealm: 110,
+    billsPerRealm: 240,
     ratePerMinute: 100_000,
     concurrentPerRealm: 50,
   });
@@ -64,8 +62,7 @@ afterAll(async () => {
 });
 
 describe('a busy day on the demo company', () => {
-  it('60 approvals approved in one New York day: each has a valid file, or says why it waits and when', async () => {
-    const dayAtStart = achFileDay(new Date());
+  it('200 approvals approved in one New York day are all paid, in a handful of shared files', async () => {
     // Bills under the second-approval threshold, in no open approval; their vendors given banking.
     const open = await api(t.url, 'GET', `/api/bill-approval/bills?companyId=${sunriseId}`, { token: admin });
     expect(open.status, JSON.stringify(open.body)).toBe(200);
@@ -127,14 +124,19 @@ describe('a busy day on the demo company', () => {
       return id;
     });
 
-    // Each one settles: a file, or a reason to wait. Nothing left "Generating…" after its job ended.
-    const deadline = Date.now() + 240_000;
+    // Each one is paid: a file made, none waiting on the day's limit.
+    const deadline = Date.now() + 420_000;
     type Detail = {
       id: string;
       status: string;
-      nachaProcessingStatus: string | null;
-      nachaFileUrl: string | null;
       paymentProblem: { kind: string; message: string } | null;
+      nachaFiles: Array<{
+        kind: string;
+        fileName: string;
+        batchNumber: number;
+        url: string;
+        current: boolean;
+      }>;
     };
     let settled: Detail[] = [];
     for (;;) {
@@ -143,38 +145,41 @@ describe('a busy day on the demo company', () => {
         4,
         async (id) => (await api(t.url, 'GET', `${A}/${id}`, { token: admin })).body.data,
       );
-      const pending = settled.filter(
-        (d) => !(d.status === 'NACHA_GENERATED' || (d.status === 'NACHA_PENDING' && d.paymentProblem)),
-      );
+      const pending = settled.filter((d) => d.status !== 'NACHA_GENERATED');
+      const stuck = pending.find((d) => d.paymentProblem);
+      if (stuck)
+        throw new Error(`an approval waits instead of being paid: ${JSON.stringify(stuck.paymentProblem)}`);
       if (pending.length === 0) break;
       if (Date.now() > deadline)
         throw new Error(
-          `${pending.length} approval(s) never settled: ${JSON.stringify(pending.slice(0, 3))}`,
+          `${pending.length} approval(s) never got a file: ${JSON.stringify(pending.slice(0, 3))}`,
         );
-      await new Promise((r) => setTimeout(r, 500));
+      await new Promise((r) => setTimeout(r, 1000));
     }
-    const generated = settled.filter((d) => d.status === 'NACHA_GENERATED');
-    const waiting = settled.filter((d) => d.status !== 'NACHA_GENERATED');
-    // No fault: those without a file wait on the day's limit, and say so with the day.
-    for (const w of waiting) {
-      expect(w.paymentProblem?.kind, JSON.stringify(w.paymentProblem)).toBe('waiting');
-      expect(w.paymentProblem?.message).toMatch(
-        /has sent the 36 NACHA files its bank takes in one day: this file will be made on \d{4}-\d{2}-\d{2}, with no one needing to act/,
-      );
+    // The approvals share files: each file's batches are the approvals that name it, under their numbers.
+    const byFile = new Map<string, Array<{ id: string; batchNumber: number; url: string }>>();
+    for (const d of settled) {
+      const f = d.nachaFiles.find((x) => x.kind === 'payment' && x.current)!;
+      byFile.set(f.fileName, [
+        ...(byFile.get(f.fileName) ?? []),
+        { id: d.id, batchNumber: f.batchNumber, url: f.url },
+      ]);
     }
-    // Every file made is valid, and each has its own file id modifier.
+    // One file per cut-off window the approvals were made in: a test crossing a window makes two.
+    expect(byFile.size).toBeLessThanOrEqual(3);
     const modifiers = new Set<string>();
-    await inParallel(generated, 4, async (d) => {
-      const res = await fetch(`${t.url}${d.nachaFileUrl}`, { headers: { authorization: `Bearer ${admin}` } });
+    for (const [fileName, members] of byFile) {
+      const res = await fetch(`${t.url}${members[0].url}`, { headers: { authorization: `Bearer ${admin}` } });
       expect(res.status).toBe(200);
       const text = await res.text();
-      expect(validateAchFile(text)).toEqual([]);
-      modifiers.add(parseAchFile(text).header.fileIdModifier);
-    });
-    expect(modifiers.size).toBe(generated.length);
-    expect(generated.length).toBeLessThanOrEqual(DAILY_FILES);
-    // Within one New York day the limit is met and the rest wait (a day that turned mid-test frees it).
-    if (achFileDay(new Date()) === dayAtStart) expect(waiting.length).toBeGreaterThan(0);
-    expect(generated.length + waiting.length).toBe(APPROVALS);
-  }, 420_000);
+      expect(validateAchFile(text), fileName).toEqual([]);
+      const parsed = parseAchFile(text);
+      modifiers.add(parsed.header.fileIdModifier);
+      expect(parsed.batches.map((b) => b.header.batchNumber)).toEqual(
+        members.map((m) => m.batchNumber).sort((a, b) => a - b),
+      );
+    }
+    expect(modifiers.size).toBe(byFile.size);
+    expect(settled).toHaveLength(APPROVALS);
+  }, 600_000);
 });

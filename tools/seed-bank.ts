@@ -3,7 +3,8 @@
 // get the accounts the sandbox's rules answer: one ending 0003 (returned R03), one ending 0101
 // (corrected by a C01 notification of change). One approval pays the R03 vendor and another vendor,
 // so its file comes back in part; another pays the C01 vendor, whose corrected account then waits
-// for an ADMIN. Both files go to the bank by Send now (the bank's trigger cut-off), the bank's answers
+// for an ADMIN. Both are batches of their window's one file (decision 0040), which goes to the bank by
+// Send now (the bank's trigger cut-off), the bank's answers
 // are read from its outbox, and each vendor with an e-mail gets its remittance advice. Only while
 // Sunrise still sends its files by hand, so a second start adds nothing.
 import type { AppServices } from '../services/app/context.js';

@@ -191,6 +191,15 @@ export const paymentEvents = {
       sameDay: z.boolean().optional(),
       /** Why the effective date is not the one asked for (a chosen date lapsed, an entry above the same-day limit). */
       dateNote: z.string().optional(),
+      /**
+       * The cut-off window whose shared file carries this one as batch `batchNumber` (decision 0040):
+       * the window's instant, its file's number there, and how the window's files go (by hand or over
+       * SFTP: a company that changes how it sends never mixes the two). Absent on older files: a file
+       * of its own.
+       */
+      window: z
+        .object({ at: z.string(), file: z.number().int().positive(), via: z.enum(['manual', 'sftp']) })
+        .optional(),
       at: z.string(),
     }),
   },

@@ -6,7 +6,9 @@
 //   its content, so the same file read twice applies nothing the second time;
 // - `achentry-<trace>`: one entry of a Billflow file, by its trace number: returned once, corrected;
 // - `achdelivery-<approvalId>`: an approval's file on its way to a bank over SFTP: waiting for its
-//   cut-off window, uploaded once, then acknowledged or rejected by the bank.
+//   cut-off window, uploaded once, then acknowledged or rejected by the bank;
+// - `achwindow-<companyId>-<via>-<window>`: the files a company sends the bank at one cut-off window
+//   (by hand or over SFTP), the approvals made for that window sharing one (a batch each: decision 0040).
 // The corrected bank numbers a notification of change carries are sealed with the company's key;
 // the tails are plain, for the history and the screens.
 import { z } from 'zod';
@@ -15,6 +17,8 @@ import type { PersonalFields } from '../shared/personal.js';
 const companyId = z.number().int().positive();
 const trace = z.string().regex(/^\d{15}$/);
 const sha256 = z.string().regex(/^[0-9a-f]{64}$/);
+/** How a window's files go to the bank: a person downloads them, or Billflow uploads them over SFTP. */
+export const WindowVia = z.enum(['manual', 'sftp']);
 
 /** A company's data key subject (the same as the companies module's companySubject). */
 const companyPersonal = (fields: readonly string[]): PersonalFields => ({
@@ -163,6 +167,8 @@ export const paymentsEvents = {
       sameDay: z.boolean().optional(),
       /** The window's instant (New York wall time `window` on `windowDay`). */
       windowAt: z.string(),
+      /** The window's shared file that carries it (decision 0040). Absent on older files: a file of its own. */
+      window: z.object({ at: z.string(), file: z.number().int().positive(), via: WindowVia }).optional(),
       at: z.string(),
     }),
   },
@@ -214,6 +220,60 @@ export const paymentsEvents = {
       companyId,
       fileId: z.string(),
       reason: z.string(),
+      at: z.string(),
+    }),
+  },
+  /** A new shared file for the window: its header (creation instant, so its name) is fixed now. */
+  AchWindowFileOpened: {
+    version: 1,
+    schema: z.object({
+      companyId,
+      via: WindowVia,
+      windowAt: z.string(),
+      /** The file's number within the window: 1, then 2 once the first was sealed. */
+      file: z.number().int().positive(),
+      createdAt: z.string(),
+    }),
+  },
+  /**
+   * An approval's file (one batch) joins the window's open file as its batch `batch`; a newer version
+   * of the same approval's file takes its place, batch and all.
+   */
+  AchWindowFileBatchJoined: {
+    version: 1,
+    schema: z.object({
+      companyId,
+      via: WindowVia,
+      windowAt: z.string(),
+      file: z.number().int().positive(),
+      batch: z.number().int().positive(),
+      approvalId: z.string(),
+      /** The approval's own file (services/approvals/payments/nacha-generate.ts paymentFileId). */
+      fileId: z.string(),
+      version: z.number().int().positive(),
+      at: z.string(),
+    }),
+  },
+  /**
+   * The shared file is closed: downloaded by a person or taken for its upload. Its batches are those
+   * named; an approval made later for the window goes into a new file.
+   */
+  AchWindowFileSealed: {
+    version: 1,
+    schema: z.object({
+      companyId,
+      via: WindowVia,
+      windowAt: z.string(),
+      file: z.number().int().positive(),
+      batches: z.array(
+        z.object({
+          batch: z.number().int().positive(),
+          approvalId: z.string(),
+          fileId: z.string(),
+          version: z.number().int().positive(),
+        }),
+      ),
+      reason: z.enum(['download', 'upload']),
       at: z.string(),
     }),
   },

@@ -15,6 +15,7 @@ import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/log.js';
 import type { AchFileAccess } from './ach-files.js';
 import type { AchTraceAccess } from './ach-traces.js';
+import type { AchWindowAccess } from './ach-windows.js';
 import type { BankConnectionAccess } from './bank-connections.js';
 import type { CommandHandler } from './command-handler.js';
 import type { FreshReads } from './fresh-reads.js';
@@ -60,6 +61,8 @@ export interface AppServices {
   paymentHolds: PaymentHoldAccess;
   /** Trace numbers never reused at an ODFI (implemented by the payments module). */
   achTraces: AchTraceAccess;
+  /** The cut-off windows' shared files (implemented by the payments module). */
+  achWindows: AchWindowAccess;
   /** The log's end as seen outside the database (Postgres store only; the anchor job trims it). */
   tailWitness: TailWitness | null;
 }

@@ -228,7 +228,9 @@ describe('the payment file', () => {
     const text = await res.text();
     expect(validateAchFile(text)).toEqual([]);
     const file = parseAchFile(text);
-    const batch = file.batches[0];
+    // The download is the window's shared file (decision 0040): this approval is the batch its card names.
+    const mine = d.nachaFiles.find((f: any) => f.current);
+    const batch = file.batches.find((b) => b.header.batchNumber === mine.batchNumber)!;
     expect(batch.header.serviceClassCode).toBe(220);
     expect(batch.entries).toHaveLength(2);
     const cents = (bills: QbBill[]) => bills.reduce((s, b) => s + Math.round(b.Balance * 100), 0);
@@ -237,7 +239,7 @@ describe('the payment file', () => {
     expect(a.amountCents).toBe(cents(aBills));
     expect(b.amountCents).toBe(cents(bBills));
     for (const bill of aBills) expect(a.addenda[0].paymentRelatedInformation).toContain(bill.DocNumber);
-    expect(file.control.totalCreditCents).toBe(cents(aBills) + cents(bBills));
+    expect(batch.control.totalCreditCents).toBe(cents(aBills) + cents(bBills));
     expect(file.control.totalDebitCents).toBe(0);
     expect(d.nachaTotalAmount).toBe((cents(aBills) + cents(bBills)) / 100);
     // The file id derives from the approval and the version; the job run again changes nothing.
@@ -278,7 +280,7 @@ describe('the payment file', () => {
     expect(entries[0].addenda[0].paymentRelatedInformation).not.toContain(paid.DocNumber);
   });
 
-  it('regenerates a balanced (200) version 2; version 1 stays downloadable; modifiers A, B, … in order', async () => {
+  it('regenerates a balanced (200) version 2; version 1 stays downloadable; modifiers A, B, … in order, one a shared file', async () => {
     expect(
       (
         await api(t.url, 'PUT', `/api/company/companies/${companyId}/nacha-config`, {
@@ -334,13 +336,20 @@ describe('the payment file', () => {
     const v1 = await download(firstFileUrl);
     expect(v1.status).toBe(200);
     expect(parseAchFile(await v1.text()).batches[0].header.serviceClassCode).toBe(220);
-    // Every file of the company today took the next modifier, from A.
+    // Every file of the company today took the next modifier, from A: one per shared file, not one
+    // per approval's file (decision 0040).
     const taken = await sql<{ m: string }>(
       `SELECT data->>'modifier' AS m FROM es_events WHERE stream_id LIKE $1 ORDER BY stream_version`,
       [`nachafileday-${companyId}-%`],
     );
-    expect(taken.map((r) => r.m)).toEqual(['A', 'B', 'C', 'D'].slice(0, taken.length));
-    expect(taken.length).toBe(4);
+    expect(taken.map((r) => r.m)).toEqual([...'ABCDEFGH'].slice(0, taken.length));
+    const made = await sql<{ n: string; files: string }>(
+      `SELECT count(*) AS n, count(DISTINCT data->>'fileName') AS files FROM es_events
+        WHERE event_type = 'NachaFileGenerated' AND data->>'companyId' = $1`,
+      [String(companyId)],
+    );
+    expect(taken.length).toBe(Number(made[0].files));
+    expect(Number(made[0].files)).toBeLessThan(Number(made[0].n));
   });
 
   it('refuses Regenerate once the file is at the bank', async () => {

@@ -8,16 +8,15 @@
 // - poll: the bank's outbox is read: the acknowledgement or rejection of each delivered file, and the
 //   return and notification-of-change files, applied once (services/payments/inbound.ts). What was
 //   read and recorded is removed from the outbox, as banks expect.
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { SFTPWrapper } from 'ssh2';
-import { approvalEvents } from '../../schema/approvals/events.js';
 import { BankSftpError } from '../app/bank-connections.js';
 import type { CommandContext } from '../app/command-handler.js';
 import type { AppServices } from '../app/context.js';
-import { eventDecoder } from '../shared/decider.js';
 import { DomainError } from '../shared/domain-errors.js';
-import { deliveryDecider, deliveryStreamId } from './delivery-decider.js';
+import { type DeliveryState, deliveryDecider, deliveryStreamId } from './delivery-decider.js';
 import { applyInboundFile } from './inbound.js';
+import { approvalWaitsFor } from './window-files.js';
 import { deliveryDateProblem, deliveryTime } from './windows.js';
 
 export interface FileToDeliver {
@@ -28,6 +27,8 @@ export interface FileToDeliver {
   fileName: string;
   effectiveDate: string;
   sameDay?: boolean;
+  /** The window's shared file that carries it (decision 0040): it goes at that window. */
+  window?: { at: string; file: number; via: 'manual' | 'sftp' };
 }
 
 /** Schedules the file at the company's next window; null when the company sends by hand. */
@@ -42,7 +43,11 @@ export async function scheduleDelivery(
     throw err;
   });
   if (connection.mode !== 'sftp') return null;
-  const windowAt = deliveryTime(now, connection.windows, file.sameDay ?? false);
+  // A file made while the company sent by hand stays with the by-hand window's file (decision 0040).
+  if (file.window && file.window.via !== 'sftp') return null;
+  const windowAt = file.window
+    ? new Date(file.window.at)
+    : deliveryTime(now, connection.windows, file.sameDay ?? false);
   const r = await app.commands.handle(
     deliveryDecider,
     deliveryStreamId(file.approvalId),
@@ -75,29 +80,6 @@ const join = (dir: string, name: string) => `${dir.replace(/\/+$/, '')}/${name}`
 
 export type DeliveryOutcome = 'stale' | 'delivered' | 'found-there' | 'refused';
 
-const decodeApproval = eventDecoder(approvalEvents);
-
-/**
- * Whether the approval still waits for the bank with this version of its file: its latest file
- * asked for, made, not deleted, not at the bank yet. Read from the approval's own events (its stream
- * `approval-<id>`), so a file Regenerate replaced, or one a person confirmed by link, is never sent.
- */
-async function approvalWaitsFor(app: AppServices, approvalId: string, version: number) {
-  const { events } = await app.store.readStream(`approval-${approvalId}`);
-  let requested = 0;
-  let generated = false;
-  let done = false;
-  for (const stored of events) {
-    const e = decodeApproval(stored, { sealed: 'absent' });
-    if (e.type === 'NachaGenerationRequested') {
-      requested = e.data.version;
-      generated = false;
-    } else if (e.type === 'NachaFileGenerated' && e.data.version === requested) generated = true;
-    else if (e.type === 'BankUploadConfirmed' || e.type === 'ApprovalDeleted') done = true;
-  }
-  return !done && generated && requested === version;
-}
-
 /**
  * Delivers the file if it is still the one waiting. A refusal the bank or the rules make (a changed
  * host key, an effective date gone by, the file gone) is recorded at once as the delivery's failure;
@@ -129,50 +111,117 @@ export async function deliverFile(
   };
   const dateProblem = deliveryDateProblem(p.effectiveDate, p.sameDay ?? false, now);
   if (dateProblem) return fail(dateProblem);
-  const stored = await app.achFiles.read(approvalId, fileId);
-  if (stored === null || stored === 'gone') return fail('The stored file is no longer there to send.');
-  const size = Buffer.byteLength(stored.text, 'latin1');
-  const sha256 = createHash('sha256').update(stored.text, 'latin1').digest('hex');
   const connection = await app.bankConnections.connection(p.companyId);
   if (connection.mode !== 'sftp')
     return fail('The company now sends its files by hand: download the file instead.');
+  const shared = await sharedFileOf(app, p, ctx);
+  if (shared === 'gone') return fail('The stored file is no longer there to send.');
+  const { text, batches } = shared;
+  const size = Buffer.byteLength(text, 'latin1');
+  const sha256 = createHash('sha256').update(text, 'latin1').digest('hex');
   let foundThere: boolean;
   try {
-    foundThere = await app.bankConnections.withSftp(p.companyId, async (sftp) => {
-      const there = (await list(sftp, connection.inbox)).find((f) => f.filename === p.fileName);
-      if (there && there.attrs.size === size) return true;
-      const part = join(connection.inbox, `${p.fileName}.part`);
-      await write(sftp, part, stored.text);
-      await rename(sftp, part, join(connection.inbox, p.fileName));
-      return false;
-    });
+    // One upload of a shared file at a time: its approvals' jobs run at the same window.
+    foundThere = await withUploadLock(app, p.companyId, p.fileName, () =>
+      app.bankConnections.withSftp(p.companyId, async (sftp) => {
+        const there = (await list(sftp, connection.inbox)).find((f) => f.filename === p.fileName);
+        if (there && there.attrs.size === size) return true;
+        const part = join(connection.inbox, `${p.fileName}.part`);
+        await write(sftp, part, text);
+        await rename(sftp, part, join(connection.inbox, p.fileName));
+        return false;
+      }),
+    );
   } catch (err) {
     if (err instanceof BankSftpError && err.kind === 'host-key') return fail(err.message);
     throw err;
   }
-  await app.commands.handle(
-    deliveryDecider,
-    streamId,
-    {
-      type: 'RecordDelivered',
-      facts: {
-        approvalId,
-        companyId: p.companyId,
-        fileId,
-        version: p.version,
-        fileName: p.fileName,
-        size,
-        sha256,
-        foundThere,
-        at: new Date().toISOString(),
+  // Every approval the file carries is at the bank now: one whose delivery is not scheduled yet finds
+  // the file there when its own job runs.
+  const at = new Date().toISOString();
+  for (const b of batches)
+    await app.commands.handle(
+      deliveryDecider,
+      deliveryStreamId(b.approvalId),
+      {
+        type: 'RecordDelivered',
+        facts: {
+          approvalId: b.approvalId,
+          companyId: p.companyId,
+          fileId: b.fileId,
+          version: b.version,
+          fileName: p.fileName,
+          size,
+          sha256,
+          foundThere: b.approvalId === approvalId ? foundThere : false,
+          at,
+        },
       },
-    },
-    ctx,
-  );
+      b.approvalId === approvalId ? ctx : { ...ctx, commandId: `delivered:${b.fileId}` },
+    );
   return foundThere ? 'found-there' : 'delivered';
 }
 
-/** A delivered file by its name at a company's bank (the acknowledgement names it). */
+/**
+ * The text that goes: the window's shared file carrying the approval's file (decision 0040), or the
+ * file alone for one made before files were shared; 'gone' when it cannot be read.
+ */
+async function sharedFileOf(
+  app: AppServices,
+  p: NonNullable<DeliveryState['pending']>,
+  ctx: CommandContext,
+): Promise<
+  { text: string; batches: ReadonlyArray<{ approvalId: string; fileId: string; version: number }> } | 'gone'
+> {
+  const stored = await app.achFiles.read(p.approvalId, p.fileId);
+  if (stored === null || stored === 'gone') return 'gone';
+  if (p.window) {
+    const shared = await app.achWindows.sharedFile(
+      {
+        companyId: p.companyId,
+        via: p.window.via,
+        windowAt: p.window.at,
+        file: p.window.file,
+        approvalId: p.approvalId,
+        fileId: p.fileId,
+      },
+      'upload',
+      ctx,
+    );
+    if (shared) return shared;
+  }
+  return { text: stored.text, batches: [{ approvalId: p.approvalId, fileId: p.fileId, version: p.version }] };
+}
+
+/** How long one upload may hold its file's lock (the SFTP work's own limit is 60 s). */
+const UPLOAD_LOCK_MS = 90_000;
+
+/** Runs `fn` holding the file's upload lock in Redis; another holder makes the job try again later. */
+async function withUploadLock<T>(
+  app: AppServices,
+  companyId: number,
+  fileName: string,
+  fn: () => Promise<T>,
+) {
+  const key = `${app.config.REDIS_PREFIX}:bank-upload-lock:${companyId}:${fileName}`;
+  const holder = randomUUID();
+  if ((await app.redis.set(key, holder, 'PX', UPLOAD_LOCK_MS, 'NX')) !== 'OK')
+    throw new Error(`${fileName} is being uploaded by another job: tried again shortly`);
+  try {
+    return await fn();
+  } finally {
+    await app.redis
+      .eval(
+        "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
+        1,
+        key,
+        holder,
+      )
+      .catch(() => {});
+  }
+}
+
+/** The approvals' files delivered in one file at a company's bank, by its name (the acknowledgement names it). */
 async function deliveredByName(app: AppServices, companyId: number, fileName: string) {
   return app.db
     .selectFrom('ach_deliveries')
@@ -180,7 +229,7 @@ async function deliveredByName(app: AppServices, companyId: number, fileName: st
     .where('company_id', '=', companyId)
     .where('file_name', '=', fileName)
     .where('status', '=', 'delivered')
-    .executeTakeFirst();
+    .execute();
 }
 
 /** Reads the company's outbox once: answers to delivered files, then return and NOC files. */
@@ -196,27 +245,29 @@ export async function pollBank(app: AppServices, companyId: number, ctx: Command
       const answer = /^(.+)\.(ack|rej)$/.exec(name);
       if (answer) {
         const delivered = await deliveredByName(app, companyId, answer[1]);
-        if (!delivered) continue; // not ours, or not yet recorded: looked at again next time
+        if (delivered.length === 0) continue; // not ours, or not yet recorded: looked at again next time
         const bankText = (await read(sftp, path))
           .slice(0, 2000)
           .replace(/[^\x20-\x7e\n]/g, '')
           .trim();
-        await app.commands.handle(
-          deliveryDecider,
-          deliveryStreamId(delivered.approval_id),
-          {
-            type: 'RecordBankAnswer',
-            accepted: answer[2] === 'ack',
-            facts: {
-              approvalId: delivered.approval_id,
-              companyId,
-              fileId: delivered.file_id,
-              bankText,
-              at: new Date().toISOString(),
+        // The answer is for the file, so for every approval it carries.
+        for (const d of delivered)
+          await app.commands.handle(
+            deliveryDecider,
+            deliveryStreamId(d.approval_id),
+            {
+              type: 'RecordBankAnswer',
+              accepted: answer[2] === 'ack',
+              facts: {
+                approvalId: d.approval_id,
+                companyId,
+                fileId: d.file_id,
+                bankText,
+                at: new Date().toISOString(),
+              },
             },
-          },
-          { ...ctx, commandId: `bank-answer:${delivered.file_id}` },
-        );
+            { ...ctx, commandId: `bank-answer:${d.file_id}` },
+          );
         await remove(sftp, path);
         answers++;
       } else if (/\.(ach|txt)$/i.test(name)) {

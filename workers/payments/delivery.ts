@@ -41,6 +41,7 @@ export const bankDeliveryProcessManager: ProcessManager = {
             fileName: d.fileName,
             effectiveDate: d.effectiveDate,
             sameDay: d.sameDay ?? false,
+            ...(d.window ? { window: d.window } : {}),
           },
         },
       ];
@@ -78,6 +79,7 @@ export const bankJobHandlers: Record<string, JobHandler> = {
       fileName: string;
       effectiveDate: string;
       sameDay: boolean;
+      window?: { at: string; file: number; via: 'manual' | 'sftp' };
     };
     const pending = await scheduleDelivery(app, d, jobContext(job));
     return { scheduledFor: pending?.windowAt ?? null };

@@ -3,6 +3,7 @@
 // list; once the company sends over SFTP, the file made at approval waits for its cut-off window
 // (GraphQL and the REST detail say so, with the window); after Send now it is delivered, with its
 // name, size and sha256, and then acknowledged by the bank.
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -19,6 +20,7 @@ import {
 import { type BankSandbox, startBankSandbox } from '../../../tools/bank-sandbox/server.js';
 import type { QbBill, Realm } from '../../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../../tools/qbo-sandbox/server.js';
+import { parseAchFile } from '../../nacha/parser.js';
 import { pollBank } from '../../payments/delivery.js';
 
 const A = '/api/bill-approval/approvals';
@@ -209,5 +211,57 @@ describe('the approval’s bankDelivery', () => {
     // The file of the company that sent by hand was never scheduled, so never sent.
     expect((await restDetail(byHand.id)).bankDelivery).toBeNull();
     expect((await inboxOfBank()).map((f) => f.name)).toEqual([fileName]);
+  });
+
+  it('sends the approvals made for one window as one file, a batch each, uploaded once and acknowledged for each', async () => {
+    const before = (await inboxOfBank()).length;
+    const made = [await approvedFile(), await approvedFile(), await approvedFile()];
+    // One shared file for the window (decision 0040): one name, each approval its own batch.
+    expect(new Set(made.map((m) => m.fileName)).size).toBe(1);
+    const batches = await Promise.all(
+      made.map(
+        async (m) =>
+          (await restDetail(m.id)).nachaFiles.find((f: { current: boolean }) => f.current).batchNumber,
+      ),
+    );
+    expect(batches).toEqual([1, 2, 3]);
+    for (const m of made)
+      await until('scheduled', async () => (await gqlDelivery(m.id))?.status === 'scheduled');
+    const now = await gql(
+      t.url,
+      'mutation ($c: Int!) { sendWaitingFilesNow(companyId: $c) }',
+      { c: companyId },
+      admin,
+    );
+    expect(now.errors, JSON.stringify(now.errors)).toBeUndefined();
+    const sent = [];
+    for (const m of made)
+      sent.push(
+        await until('delivered', async () => {
+          const d = await gqlDelivery(m.id);
+          return d?.status === 'delivered' ? d : null;
+        }),
+      );
+    // The bank holds one file more, the one every approval names, with their three batches.
+    const inbox = await inboxOfBank();
+    expect(inbox).toHaveLength(before + 1);
+    const there = inbox.find((f) => f.name === made[0].fileName)!;
+    for (const d of sent)
+      expect(d).toMatchObject({ fileName: there.name, size: there.size, sha256: there.sha256 });
+    const r = await fetch(`${t.url}${(await restDetail(made[0].id)).nachaFileUrl}`, {
+      headers: { authorization: `Bearer ${admin}` },
+    });
+    const text = await r.text();
+    expect(createHash('sha256').update(text, 'latin1').digest('hex')).toBe(there.sha256);
+    expect(parseAchFile(text).batches.map((b) => b.header.batchNumber)).toEqual([1, 2, 3]);
+    // Each approval is at the bank, by the system, and the bank's answer reaches each one.
+    for (const m of made)
+      await until('bank uploaded', async () => (await restDetail(m.id)).status === 'BANK_UPLOADED');
+    await pollBank(t.started.app, companyId, {});
+    for (const m of made)
+      await until(
+        'acknowledged',
+        async () => (await restDetail(m.id)).bankDelivery?.bankAnswer === 'acknowledged',
+      );
   });
 });

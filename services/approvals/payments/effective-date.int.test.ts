@@ -45,11 +45,18 @@ async function approve(effectiveDate?: string) {
   return id;
 }
 
-/** The batch header (record 5) of the approval's current file: its descriptive and effective dates. */
-async function batchHeader(d: { nachaFileUrl: string }) {
+/**
+ * The batch header (record 5) of the approval's current file, its batch in the window's shared file
+ * (decision 0040): its descriptive and effective dates.
+ */
+async function batchHeader(d: {
+  nachaFileUrl: string;
+  nachaFiles: Array<{ current: boolean; batchNumber: number }>;
+}) {
   const res = await fetch(`${t.url}${d.nachaFileUrl}`, { headers: { authorization: `Bearer ${admin}` } });
   expect(res.status).toBe(200);
-  const line = (await res.text()).split(/\r?\n/).find((l) => l.startsWith('5'))!;
+  const batch = String(d.nachaFiles.find((f) => f.current)!.batchNumber).padStart(7, '0');
+  const line = (await res.text()).split(/\r?\n/).find((l) => l.startsWith('5') && l.endsWith(batch))!;
   return { descriptiveDate: line.slice(63, 69), effectiveDate: line.slice(69, 75) };
 }
 

@@ -14,7 +14,7 @@ import { type ApprovalDto, parseApprovalId, requireActionableRow, requireRow } f
 import { checkedEffectiveDate } from './chosen-date.js';
 import { FILE_ID_MODIFIERS, fileDayDecider, fileDayStreamId } from './file-modifier.js';
 import { readNachaFile } from './nacha-files.js';
-import { isoDay } from './nacha-generate.js';
+import { type GeneratedFile, isoDay } from './nacha-generate.js';
 
 export const REGENERATING = 'The NACHA file is being regenerated';
 
@@ -74,11 +74,30 @@ export async function downloadNachaFile(
   if (!found) throw new AppError('NOT_FOUND', 'File not found');
   if ('gone' in found)
     throw new AppError('NOT_FOUND', 'The file can no longer be read: its company’s data was forgotten');
+  const ctx = commandContext(actor);
   await app.commands.handle(
     approvalDecider,
     approvalStreamId(approvalId),
     { type: 'RecordNachaDownload', fileId, byUserId: actor.id, now: new Date().toISOString() },
-    commandContext(actor),
+    ctx,
   );
+  // What goes to the bank is the window's shared file that carries this one (decision 0040): the
+  // download seals it, so an approval made later for the window goes into the window's next file.
+  const { window } = found.file.summary as Partial<GeneratedFile>;
+  if (found.file.kind === 'payment' && window) {
+    const shared = await app.achWindows.sharedFile(
+      {
+        companyId: found.file.companyId,
+        via: window.via,
+        windowAt: window.at,
+        file: window.file,
+        approvalId,
+        fileId,
+      },
+      'download',
+      ctx,
+    );
+    if (shared) return { fileName: found.file.fileName, text: shared.text };
+  }
   return { fileName: found.file.fileName, text: found.text };
 }

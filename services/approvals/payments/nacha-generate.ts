@@ -2,7 +2,9 @@
 // one credit per vendor, the sum of its approved bills' open balances (afresh from QuickBooks where
 // the company is connected, never above the approved balance; a bill paid there, or whose balance
 // there is not a valid amount, is left out and named), effective the date chosen if it still holds,
-// else the next banking day (today in a Same-Day window: effective-date.ts), the day's next file id modifier, credits only (220) or balanced (200) per the company. The
+// else the next banking day (today in a Same-Day window: effective-date.ts), credits only (220) or
+// balanced (200) per the company. The file is one batch of the company's shared file for its cut-off
+// window (decision 0040: that file's header, so its modifier and name, and its batch number). The
 // file is validated by the library before it is kept (an invalid file is never stored), stored
 // encrypted with the company's key, and reported to the approval with RecordNachaGenerated; what
 // stops it is reported with RecordNachaFailed, each problem named.
@@ -276,7 +278,6 @@ export async function generatePaymentFile(
   if ('problems' in planned) return fail(planned.problems);
   const { company } = planned;
   const createdAt = paymentClock.now();
-  const day = achFileDay(createdAt);
   const creditCents = planned.credits.map((c) => c.amountCents);
   // A balanced file's offsetting debit is an entry too: Same-Day's per-payment limit holds for it.
   const total = creditCents.reduce((a, b) => a + b, 0);
@@ -287,20 +288,20 @@ export async function generatePaymentFile(
     entryCents: company.balancedFile ? [...creditCents, total] : creditCents,
   });
   const { effectiveDate } = dated;
-  const build = (fileIdModifier: string, firstTraceSequence?: number) =>
+  const build = (fileIdModifier: string, at: Date, firstTraceSequence?: number) =>
     buildVendorPaymentFile({
       company,
       credits: planned.credits,
       effectiveDate,
       ...(dated.sameDay ? { companyDescriptiveDate: SAME_DAY_MARKER } : {}),
       fileIdModifier,
-      createdAt,
+      createdAt: at,
       firstTraceSequence,
     });
   // A file the writer refuses takes none of the day's 36 file id modifiers: it is built once on a
   // trial modifier first (the modifier changes one character of the header, never a refusal).
   try {
-    build('A');
+    build('A', createdAt);
   } catch (err) {
     if (!(err instanceof AchWriteError)) throw err;
     return fail([
@@ -310,9 +311,23 @@ export async function generatePaymentFile(
       ),
     ]);
   }
+  // The file is a batch of the company's shared file for its cut-off window (decision 0040): the
+  // window's file takes one of the day's modifiers, however many approvals it carries.
+  const place = await app.achWindows.place(
+    {
+      companyId: state.companyId!,
+      approvalId,
+      fileId,
+      version,
+      sameDay: dated.sameDay,
+      requestedAt: new Date(p.requestedAt ?? createdAt),
+    },
+    ctx,
+  );
+  const day = achFileDay(place.createdAt);
   let fileIdModifier: string;
   try {
-    fileIdModifier = await takeFileIdModifier(app, state.companyId!, day, fileId, ctx);
+    fileIdModifier = await takeFileIdModifier(app, state.companyId!, day, place.windowFileId, ctx);
   } catch (err) {
     // A rule, not a fault: the file waits for the next banking day, which asks for it again by itself.
     if (!(err instanceof FileLimitReached)) throw err;
@@ -334,12 +349,12 @@ export async function generatePaymentFile(
     entries,
     ctx,
   );
-  const built = build(fileIdModifier, firstTrace);
+  const built = build(fileIdModifier, place.createdAt, firstTrace);
   assertValidFile(built.text);
   const file: GeneratedFile = {
     fileId,
     fileName: built.fileName,
-    batchNumber: built.batchNumber,
+    batchNumber: place.batch,
     fileIdModifier,
     effectiveDate,
     entryCount: built.entryCount,
@@ -352,6 +367,7 @@ export async function generatePaymentFile(
     ...(planned.heldVendors.length > 0 ? { heldVendors: planned.heldVendors } : {}),
     sameDay: dated.sameDay,
     ...(dated.note ? { dateNote: dated.note } : {}),
+    window: { at: place.windowAt, file: place.file, via: place.via },
   };
   const kept = await storeNachaFile<GeneratedFile>(app, {
     fileId,

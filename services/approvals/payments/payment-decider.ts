@@ -68,6 +68,8 @@ export type PaymentCommand =
         heldVendors?: NachaProblem[];
         sameDay?: boolean;
         dateNote?: string;
+        /** The window's shared file that carries it (decision 0040). */
+        window?: { at: string; file: number; via: 'manual' | 'sftp' };
       };
       now: string;
     }

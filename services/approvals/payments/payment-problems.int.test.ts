@@ -243,7 +243,20 @@ describe('payment problems are shown where the clerk works', () => {
   }, 60_000);
 
   it('the day’s 36 files used: the approval says it waits and when, and that day asks for the file by itself', async () => {
-    // Every modifier of the company's day is taken (other approvals' files, penny tests).
+    // The company's shared files so far are sealed (downloaded, as a clerk would): the next approval
+    // needs a new file (decision 0040), and every modifier of the day is taken (other files, penny tests).
+    const made = await sql<{ id: string }>(
+      `SELECT DISTINCT data->>'approvalId' AS id FROM es_events
+        WHERE event_type = 'NachaFileGenerated' AND data->>'companyId' = '${companyId}'`,
+    );
+    for (const { id } of made) {
+      const url = (await detail(id)).nachaFileUrl;
+      if (!url) continue; // its latest request made no file
+      const res = await fetch(`${t.url}${url}`, {
+        headers: { authorization: `Bearer ${admin}` },
+      });
+      expect(res.status).toBe(200);
+    }
     const day = achFileDay(new Date());
     for (let i = 0; ; i++) {
       try {

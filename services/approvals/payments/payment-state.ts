@@ -50,6 +50,8 @@ export interface PaymentState {
   nacha: 'NONE' | 'REQUESTED' | 'GENERATED' | 'FAILED';
   /** The effective entry date chosen for the latest request (at approval or Regenerate); null: the default. */
   chosenEffectiveDate: string | null;
+  /** When the latest file was asked for: the instant its cut-off window is counted from, however late its job runs. */
+  requestedAt: string | null;
   problems: NachaProblem[];
   /** Every payment file made (the latest last): older versions stay downloadable. */
   files: PaymentFile[];
@@ -76,6 +78,7 @@ export const initialPaymentState = (): PaymentState => ({
   nachaVersion: 0,
   nacha: 'NONE',
   chosenEffectiveDate: null,
+  requestedAt: null,
   problems: [],
   files: [],
   pennyTests: [],
@@ -160,6 +163,7 @@ function evolvePaymentStep<S extends PaymentSlice>(state: S, event: PaymentEvent
           nachaVersion: event.data.version,
           nacha: 'REQUESTED',
           chosenEffectiveDate: event.data.effectiveDate ?? null,
+          requestedAt: event.data.at,
           problems: [],
         },
       };

@@ -132,7 +132,8 @@ afterAll(async () => {
 describe('penny tests and the day’s file id modifiers', () => {
   it('a penny test whose file cannot be written takes no modifier', async () => {
     const before = await dayEvents();
-    expect(before.map((e) => e.data.modifier)).toEqual(['A', 'B', 'C', 'D']);
+    // The four approvals made for one cut-off window share its file: one modifier (decision 0040).
+    expect(before.map((e) => e.data.modifier)).toEqual(['A']);
     // Settings the form would refuse (the routing number's check digit), as an older import could
     // have left them: the writer refuses the file.
     const company = await t.started.app.commands.load(companyDecider, companyDecider.streamId(companyId));
@@ -200,26 +201,31 @@ describe('penny tests and the day’s file id modifiers', () => {
     expect(g.errors?.[0]?.message).toContain(`${PENNY_LIMIT}: at most 6 penny tests per company a day`);
     expect(g.errors?.[0]?.extensions?.code).toBe('CONFLICT');
 
-    // The day's stream: the four payment files' A–D, then the six penny tests, each with its vendors.
+    // The day's stream: the four approvals' shared file A, then the six penny tests, each with its vendors.
     const events = await dayEvents();
     expect(events.map((e) => [e.data.modifier, e.data.kind])).toEqual([
-      ...[...'ABCD'].map((m) => [m, 'payment']),
+      ['A', 'payment'],
       ...[...'987654'].map((m) => [m, 'penny-test']),
     ]);
-    expect(events.slice(4).map((e) => e.data.qbVendorIds)).toEqual(
+    expect(events.slice(1).map((e) => e.data.qbVendorIds)).toEqual(
       [0, 0, 1, 2, 3, 1].map((i) => [bills[i].VendorRef.value]),
     );
 
-    // Payment files made afterwards still get the next modifiers.
+    // The shared file is downloaded, so sealed: payment files made afterwards get the next modifier,
+    // a regenerated one too (its old batch went with the sealed file).
+    const sealedUrl = (await nachaOutcome(t.url, admin, a1)).nachaFileUrl;
+    expect(
+      (await fetch(`${t.url}${sealedUrl}`, { headers: { authorization: `Bearer ${admin}` } })).status,
+    ).toBe(200);
     const a5 = await approve(bills[4]);
     const d5 = await nachaOutcome(t.url, admin, a5);
     expect(d5.status).toBe('NACHA_GENERATED');
-    expect(modifierOf(d5.nachaFileName)).toBe('E');
+    expect(modifierOf(d5.nachaFileName)).toBe('B');
     const regen = await api(t.url, 'POST', `${A}/${a1}/regenerate-nacha`, { token: moderator });
     expect(regen.status, JSON.stringify(regen.body)).toBe(200);
     const d1 = await nachaOutcome(t.url, admin, a1, 2);
     expect(d1.status).toBe('NACHA_GENERATED');
-    expect(modifierOf(d1.nachaFileName)).toBe('F');
+    expect(d1.nachaFileName).toBe(d5.nachaFileName);
   });
 
   it('holds the company’s limit when two processes take modifiers at once', async () => {
