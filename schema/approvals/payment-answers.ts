@@ -120,6 +120,13 @@ export const PaymentFields = z.object({
     z.object({ billId: z.string(), docNumber: z.string().nullable(), reason: z.string() }),
   ),
   nachaFiles: z.array(NachaFileRef).nullable().describe('Detail only; null in lists'),
+  nachaFileSharedWith: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      'Detail only: how many other approvals’ batches the current file carries (the approvals made for one cut-off window share its file); null in lists',
+    ),
   pennyTestGenerated: z.boolean(),
   pennyTestBatchNumber: z.number().int().nullable(),
   pennyTestFileName: z.string().nullable(),

@@ -90,6 +90,22 @@ async function bankDeliveryOf(app: AppServices, approvalId: string) {
   };
 }
 
+/**
+ * How many other approvals' batches the approval's current file carries (decision 0040: a file's
+ * name is unique within its company, the day and modifier in it); null without a file.
+ */
+async function sharedWith(app: AppServices, companyId: number, approvalId: string, fileName: string | null) {
+  if (!fileName) return null;
+  const r = await app.db
+    .selectFrom('approvals')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('company_id', '=', companyId)
+    .where('nacha_file_name', '=', fileName)
+    .where('id', '!=', approvalId)
+    .executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
 /** The ACH status of a company's QuickBooks vendors, from the vendors read model (masked). */
 export async function achStatuses(app: AppServices, companyId: number, qbVendorIds: string[]) {
   const out = new Map<string, AchStatus>();
@@ -190,6 +206,7 @@ export async function withDetail(
     approvedBillsParsed: bills.filter((b) => approved.has(b.Id)),
     recipients: state.recipients ?? [],
     nachaFiles: nachaFilesOf(dto.id, state),
+    nachaFileSharedWith: await sharedWith(app, dto.companyId, dto.id, dto.nachaFileName),
     ...nachaDateOf(state),
     ...(await bankEntriesOf(app, dto.id)),
     bankDelivery: await bankDeliveryOf(app, dto.id),

@@ -104,6 +104,7 @@ export function paymentFields(r: PaymentRow): z.infer<typeof PaymentFields> {
     nachaProblems: r.nacha_problems ?? [],
     nachaSkippedBills: r.nacha_skipped_bills ?? [],
     nachaFiles: null,
+    nachaFileSharedWith: null,
     pennyTestGenerated: r.penny_test_file_id !== null,
     pennyTestBatchNumber: r.penny_test_batch_number,
     pennyTestFileName: r.penny_test_file_name,

@@ -55,6 +55,7 @@ export const ApprovalPaymentFields = graphql(`
       url
       current
     }
+    nachaFileSharedWith
     pennyTestGenerated
     pennyTestBatchNumber
     pennyTestFileName

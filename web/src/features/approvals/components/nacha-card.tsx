@@ -153,6 +153,15 @@ export function NachaCard({
             {p.nachaTotalAmount !== null && p.nachaTotalAmount !== undefined ? (
               <Row label="Total credits">{formatCurrency(p.nachaTotalAmount)}</Row>
             ) : null}
+            {p.nachaFileSharedWith ? (
+              <Row label="Shared file">
+                <span data-testid="nacha-shared-with">
+                  This file also carries the batches of {p.nachaFileSharedWith} other{' '}
+                  {p.nachaFileSharedWith === 1 ? 'approval' : 'approvals'} made for the same cut-off window:
+                  it goes to the bank once, and each approval is confirmed on its own.
+                </span>
+              </Row>
+            ) : null}
           </dl>
         ) : p.nachaProcessingStatus === 'REQUESTED' ||
           (p.status === 'NACHA_PENDING' && problems.length === 0) ? (

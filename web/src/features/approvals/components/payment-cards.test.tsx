@@ -188,6 +188,16 @@ describe('NachaCard actions', () => {
     expect(screen.getByTestId('nacha-date-note').textContent).toBe(note);
   });
 
+  it('says when the file also carries other approvals’ batches, and not when it is the file’s only one', () => {
+    show(<NachaCard canDownload payment={generated({ nachaFileSharedWith: 3 })} canManage={false} />);
+    expect(screen.getByTestId('nacha-shared-with').textContent).toBe(
+      'This file also carries the batches of 3 other approvals made for the same cut-off window: it goes to the bank once, and each approval is confirmed on its own.',
+    );
+    cleanup();
+    show(<NachaCard canDownload payment={generated({ nachaFileSharedWith: 0 })} canManage={false} />);
+    expect(screen.queryByTestId('nacha-shared-with')).toBeNull();
+  });
+
   it('a refused regenerate is titled as the spec says, with the server’s reason', async () => {
     gql.on(RegenerateNacha, gqlError('A NACHA file is being generated already', { code: 'CONFLICT' }));
     show(<NachaCard canDownload payment={generated()} canManage />);

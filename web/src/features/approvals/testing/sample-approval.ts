@@ -58,6 +58,7 @@ export const sampleApproval = (over: Partial<Approval> = {}): Approval => ({
   nachaProblems: [],
   nachaSkippedBills: [],
   nachaFiles: null,
+  nachaFileSharedWith: null,
   paymentPrerequisites: null,
   bankEntries: null,
   bankDelivery: null,
