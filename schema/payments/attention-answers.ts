@@ -64,5 +64,11 @@ export const BankAttention = z.object({
   overdueCorrections: z.number().int().describe('Of those, past their six banking days'),
   parkedEntries: z.number().int().describe('Entries of recent bank files that matched no Billflow entry'),
   returns: z.number().int().describe('Entries the bank returned in the period'),
+  failedDeliveries: z
+    .number()
+    .int()
+    .describe(
+      'Approvals whose file the upload could not deliver, or the bank rejected, and that wait on a person',
+    ),
 });
 export type BankAttention = z.infer<typeof BankAttention>;

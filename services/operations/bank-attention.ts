@@ -1,6 +1,7 @@
 // The operations page's line on the bank: notifications of change still open (the vendor's bank
 // details not changed since) and those past Nacha's six banking days, the entries of recent bank files
-// that matched no Billflow entry, and the returns, over the last 30 days. Read from the payments and
+// that matched no Billflow entry, the returns, and the files an upload failed to deliver or the bank
+// rejected (their approvals wait on a person), over the last 30 days. Read from the payments and
 // vendors read models, the same rule as the bank files page (schema/payments/attention-answers.ts);
 // kept while those stand still, as the page refreshes every two seconds, and per New York day, as
 // "overdue" moves with the date.
@@ -17,7 +18,7 @@ export async function bankAttention(app: AppServices, now: Date = new Date()): P
   try {
     return await readCached(app, READ_MODELS, `operations:bank:${today}`, async () => {
       const since = new Date(now.getTime() - ATTENTION_DAYS * 86_400_000);
-      const [entries, files] = await Promise.all([
+      const [entries, files, deliveries] = await Promise.all([
         app.db
           .selectFrom('payment_entries as e')
           .leftJoin('vendors as v', (join) =>
@@ -44,6 +45,12 @@ export async function bankAttention(app: AppServices, now: Date = new Date()): P
           .select(sql<number>`coalesce(sum(jsonb_array_length(parked)), 0)::int`.as('parked'))
           .where('received_at', '>=', since)
           .executeTakeFirstOrThrow(),
+        app.db
+          .selectFrom('ach_deliveries')
+          .select(sql<number>`count(*)::int`.as('failed'))
+          .where('updated_at', '>=', since)
+          .where((eb) => eb.or([eb('status', '=', 'failed'), eb('bank_answer', '=', 'rejected')]))
+          .executeTakeFirstOrThrow(),
       ]);
       return {
         lookbackDays: ATTENTION_DAYS,
@@ -51,6 +58,7 @@ export async function bankAttention(app: AppServices, now: Date = new Date()): P
         overdueCorrections: entries.overdue,
         parkedEntries: files.parked,
         returns: entries.returns,
+        failedDeliveries: deliveries.failed,
       };
     });
   } catch (err) {

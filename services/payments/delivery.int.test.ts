@@ -21,6 +21,7 @@ import {
 import { type BankSandbox, startBankSandbox } from '../../tools/bank-sandbox/server.js';
 import type { QbBill, Realm } from '../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
+import { bankAttention } from '../operations/bank-attention.js';
 import { deliverFile, pollBank } from './delivery.js';
 
 const A = '/api/bill-approval/approvals';
@@ -230,5 +231,10 @@ describe('delivery to the bank over SFTP', () => {
     expect(d.status).toBe('NACHA_GENERATED');
     expect(d.paymentProblem.message).toMatch(/not sent to the bank: The bank's host key changed/);
     expect(d.paymentProblem.retry).toBe('regenerate');
+    // The operations page counts it among the files that wait on a person.
+    await until('the failed delivery on the operations page', async () => {
+      const bank = await bankAttention(t.started.app);
+      return (bank?.failedDeliveries ?? 0) >= 1;
+    });
   });
 });

@@ -221,6 +221,14 @@ async function withUploadLock<T>(
   }
 }
 
+/**
+ * The bank's words with every number of 6 or more digits standing alone masked to its last four: an
+ * answer may quote an account number, and none is ever kept in plain (a file name's date, inside its
+ * name, stays as it is).
+ */
+export const maskDigitRuns = (text: string) =>
+  text.replace(/\b\d{6,}\b/g, (run) => `${'•'.repeat(run.length - 4)}${run.slice(-4)}`);
+
 /** The approvals' files delivered in one file at a company's bank, by its name (the acknowledgement names it). */
 async function deliveredByName(app: AppServices, companyId: number, fileName: string) {
   return app.db
@@ -246,10 +254,12 @@ export async function pollBank(app: AppServices, companyId: number, ctx: Command
       if (answer) {
         const delivered = await deliveredByName(app, companyId, answer[1]);
         if (delivered.length === 0) continue; // not ours, or not yet recorded: looked at again next time
-        const bankText = (await read(sftp, path))
-          .slice(0, 2000)
-          .replace(/[^\x20-\x7e\n]/g, '')
-          .trim();
+        const bankText = maskDigitRuns(
+          (await read(sftp, path))
+            .slice(0, 2000)
+            .replace(/[^\x20-\x7e\n]/g, '')
+            .trim(),
+        );
         // The answer is for the file, so for every approval it carries.
         for (const d of delivered)
           await app.commands.handle(

@@ -46,7 +46,8 @@ const ATTENTION = `{ paymentEntriesNeedingAttention { today lookbackDays
   corrections { traceNumber companyId companyName approvalId vendorId vendorName amountCents code description
     correctedAccountLast4 dueBy overdue receivedAt }
   returns { traceNumber companyId companyName approvalId vendorId vendorName amountCents code description receivedAt } } }`;
-const BANK = '{ bankAttention { lookbackDays openCorrections overdueCorrections parkedEntries returns } }';
+const BANK =
+  '{ bankAttention { lookbackDays openCorrections overdueCorrections parkedEntries failedDeliveries returns } }';
 
 async function upload(token: string, fileName: string, content: string) {
   const form = new FormData();
@@ -244,6 +245,7 @@ describe("the bank's files on GraphQL", () => {
       openCorrections: 1,
       overdueCorrections: 0,
       parkedEntries: 1,
+      failedDeliveries: 0,
       returns: 1,
     });
   });

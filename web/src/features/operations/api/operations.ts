@@ -134,6 +134,7 @@ export const BankAttentionQuery = graphql(`
       openCorrections
       overdueCorrections
       parkedEntries
+      failedDeliveries
       returns
     }
   }

@@ -1,5 +1,6 @@
 // The bank's line: what the bank sent back that waits on a person, counted (notifications of change
-// past Nacha's six banking days, entries of bank files that matched no payment), linking to the bank
+// past Nacha's six banking days, entries of bank files that matched no payment, files the upload could
+// not deliver or the bank rejected), linking to the bank
 // files page where staff read them.
 import { Landmark } from 'lucide-react';
 import { Link } from 'react-router-dom';
@@ -39,6 +40,10 @@ export function BankCard({
             (of {bank.openCorrections} open) ·{' '}
             <span className={cn(bank.parkedEntries > 0 && 'font-medium text-amber-700')}>
               Parked entries: {bank.parkedEntries}
+            </span>{' '}
+            ·{' '}
+            <span className={cn(bank.failedDeliveries > 0 && 'font-medium text-destructive')}>
+              Files not delivered or rejected: {bank.failedDeliveries}
             </span>{' '}
             · Returns: {bank.returns} · last {bank.lookbackDays} days ·{' '}
             <Link className="underline" to="/bank-files">

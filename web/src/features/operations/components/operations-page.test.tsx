@@ -67,6 +67,7 @@ const bank = {
   openCorrections: 3,
   overdueCorrections: 2,
   parkedEntries: 1,
+  failedDeliveries: 2,
   returns: 4,
 };
 
@@ -332,9 +333,10 @@ describe('OperationsPage', () => {
     renderPage();
     const line = await screen.findByTestId('bank-line');
     expect(line.textContent).toBe(
-      'Notifications of change past their deadline: 2 (of 3 open) · Parked entries: 1 · Returns: 4 · last 30 days · Bank files',
+      'Notifications of change past their deadline: 2 (of 3 open) · Parked entries: 1 · Files not delivered or rejected: 2 · Returns: 4 · last 30 days · Bank files',
     );
     expect(within(line).getByText(/past their deadline/).className).toContain('text-destructive');
+    expect(within(line).getByText(/not delivered or rejected/).className).toContain('text-destructive');
     expect(within(line).getByRole('link', { name: 'Bank files' }).getAttribute('href')).toBe('/bank-files');
   });
 
