@@ -288,8 +288,7 @@ describe('the bank issue, done', () => {
         passwordSet: true,
         hostKeyFingerprint: bank.hostKeyFingerprint(),
       });
-      // No axe check on this page: its Company Information list nests a field in a <div> inside the
-      // <dl> (company-detail-page.tsx, the Description field), which axe calls serious; a product fix.
+      expect(await seriousAxeViolations(page)).toEqual([]);
 
       // 2. An approval of both vendors (one bill each), approved on its page.
       const firstBills = [returned.bill, corrected.bills[0]];
@@ -314,18 +313,19 @@ describe('the bank issue, done', () => {
       const uploaded = await detail(first);
       expect(uploaded.status).toBe('BANK_UPLOADED');
       expect(uploaded.bankUploadReason).toBeNull();
-      // The history says the system sent it at the window: no person and no user is named. (Its actor
-      // kind reads 'link-recipient' named "System", not 'system': reported, not asserted here.)
+      // The history says the system sent it at the window: no person, no user, no link's recipient.
       const history = (await api(app.url, 'GET', `${A}/${first}/history`, { token: admin })).body
         .data as Array<{
         action: string;
         userId: number | null;
         userName: string | null;
+        actorKind: string;
         details: string | null;
       }>;
       const upload = history.filter((h) => h.action === 'Uploaded to the bank');
       expect(upload, JSON.stringify(history.map((h) => h.action))).toHaveLength(1);
-      expect(upload[0]).toMatchObject({ userId: null, userName: 'System' });
+      expect(upload[0]).toMatchObject({ userId: null, actorKind: 'system' });
+      expect(upload[0].userName).toMatch(/^System/);
       expect(upload[0].details).toMatch(/sent over SFTP at the cut-off window$/);
       const inbox = await bankInbox();
       expect(inbox.map((f) => f.name)).toEqual([
@@ -338,6 +338,12 @@ describe('the bank issue, done', () => {
         .toMatch(/ — the bank acknowledged it$/);
       // The payment-completed link e-mail; its button completes the payment, and QuickBooks records it.
       const firstLink = await catcher.waitFor(paymentLinkMail(first), 60_000);
+      // The system uploaded the file: no one was asked to upload it by hand (it would go twice).
+      expect(
+        catcher
+          .messages()
+          .filter((m) => /^NACHA file ready for the bank/.test(m.subject) && mailText(m).includes(first)),
+      ).toEqual([]);
       await pressPaymentLink(linkIn(firstLink));
       const paid = await until(
         () => detail(first),

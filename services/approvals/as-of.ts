@@ -156,5 +156,12 @@ export async function approvalAsOf(
     steps: events.length,
     deleted: row.deleted,
   };
-  return { approval: await withDetail(app, dto, state), asOf, steps: stepsOf(events), erased: [...erased] };
+  // The bank's facts live on the payments module's streams: those recorded after this point are left out.
+  const point = count === events.length ? null : last.createdAt;
+  return {
+    approval: await withDetail(app, dto, state, point),
+    asOf,
+    steps: stepsOf(events),
+    erased: [...erased],
+  };
 }

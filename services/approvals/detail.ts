@@ -28,13 +28,30 @@ const BEFORE_THE_BANK: readonly string[] = ['PENDING', 'APPROVED', 'NACHA_PENDIN
  * What the bank did with the approval's entries after the file (the payments module's read model):
  * the entries it returned or corrected, and whether every vendor of the file at the bank came back.
  */
-async function bankEntriesOf(app: AppServices, approvalId: string) {
-  const all = await app.db
+async function bankEntriesOf(app: AppServices, approvalId: string, asOf: Date | null) {
+  const recorded = await app.db
     .selectFrom('payment_entries')
     .selectAll()
     .where('approval_id', '=', approvalId)
     .orderBy('trace_number')
     .execute();
+  // At a past point (time travel): what the bank had sent back by then, nothing after.
+  const all = asOf
+    ? recorded.map((r) => ({
+        ...r,
+        ...(r.returned_at && r.returned_at > asOf
+          ? { status: 'sent' as const, return_code: null, return_description: null, returned_at: null }
+          : {}),
+        ...(r.correction_received_at && r.correction_received_at > asOf
+          ? {
+              change_code: null,
+              change_description: null,
+              corrected_account_last4: null,
+              correction_due_by: null,
+            }
+          : {}),
+      }))
+    : recorded;
   const rows = all.filter((r) => r.status === 'returned' || r.change_code !== null);
   const bankEntries = rows.map((r) => ({
     traceNumber: r.trace_number,
@@ -68,13 +85,14 @@ async function bankEntriesOf(app: AppServices, approvalId: string) {
  * The approval's file on its way to the bank over SFTP (the payments module's read model, one row per
  * approval, its latest file scheduled); null when the company sends its files by hand.
  */
-async function bankDeliveryOf(app: AppServices, approvalId: string) {
+async function bankDeliveryOf(app: AppServices, approvalId: string, asOf: Date | null) {
   const r = await app.db
     .selectFrom('ach_deliveries')
     .selectAll()
     .where('approval_id', '=', approvalId)
     .executeTakeFirst();
-  if (!r) return null;
+  // The read model keeps the delivery's latest state only: at a past point before it, none is shown.
+  if (!r || (asOf && r.updated_at > asOf)) return null;
   return {
     status: r.status,
     fileName: r.file_name,
@@ -178,6 +196,8 @@ export async function withDetail(
   app: AppServices,
   dto: ApprovalDto,
   state: ApprovalState,
+  /** A past point (time travel): the bank's facts recorded after it are left out. */
+  asOf: Date | null = null,
 ): Promise<ApprovalDto> {
   const contacts = new Map<string, VendorContact>((state.vendorContacts ?? []).map((c) => [c.qbVendorId, c]));
   const [ach, review] = await Promise.all([
@@ -208,8 +228,8 @@ export async function withDetail(
     nachaFiles: nachaFilesOf(dto.id, state),
     nachaFileSharedWith: await sharedWith(app, dto.companyId, dto.id, dto.nachaFileName),
     ...nachaDateOf(state),
-    ...(await bankEntriesOf(app, dto.id)),
-    bankDelivery: await bankDeliveryOf(app, dto.id),
+    ...(await bankEntriesOf(app, dto.id, asOf)),
+    bankDelivery: await bankDeliveryOf(app, dto.id, asOf),
     // Until the bank has the file: what its payment still needs.
     paymentPrerequisites: BEFORE_THE_BANK.includes(dto.status)
       ? await paymentPrerequisites(app, dto.companyId, state.bills, { live: true })

@@ -299,7 +299,11 @@ describe('a notification of change from the bank', () => {
     const d = await nachaOutcome(t.url, admin, id);
     expect(d.nachaProblems).toEqual([]);
     const file = await fetch(`${t.url}${d.nachaFileUrl}`, { headers: { authorization: `Bearer ${admin}` } });
-    const entries = parseAchFile(await file.text()).batches[0].entries;
+    // The download is the window's shared file: this approval's batch is the one its card names.
+    const batch = d.nachaFiles.find((f: { current: boolean }) => f.current).batchNumber;
+    const entries = parseAchFile(await file.text()).batches.find(
+      (b) => b.header.batchNumber === batch,
+    )!.entries;
     expect(entries.map((e) => e.dfiAccountNumber.trim())).toEqual(['7300000102']);
   });
 

@@ -6,7 +6,7 @@
 //   vendor's bills let go (record-return), and their QuickBooks payments voided (void-returned-payments).
 // - `payment-mail` (queue `payment-mail`, from the moment it is first deployed: e-mails must not fire
 //   for years of history): the manager hears of a new approval (notify-manager), a file ready sends
-//   the bank-upload links, a bank upload the payment-completed links (send-links), staff asking to
+//   the bank-upload links (none for a file the system uploads over SFTP), a bank upload the payment-completed links (send-links), staff asking to
 //   send the current step's link again fresh links for it (send-links), a payment tells the
 //   stakeholders (notify-completed), a returned payment the manager and the creator (notify-returned).
 // Job ids derive from the event and the process manager's own name, so they never collide with the
@@ -156,6 +156,9 @@ export const paymentMailProcessManager: ProcessManager = {
       case 'ApprovalCreated':
         return [job('notify-manager', { approvalId: event.data.approvalId })];
       case 'NachaFileGenerated':
+        // A file the system uploads over SFTP at its window asks no one to upload it: a person who did
+        // would send it twice. Its payment-completed links go once it is at the bank.
+        if (event.data.window?.via === 'sftp') return [];
         return [
           job('send-links', {
             approvalId: event.data.approvalId,

@@ -146,7 +146,7 @@ export function paymentStep(
         return s(
           'Uploaded to the bank',
           `NACHA file version ${e.data.fileVersion} (${e.data.delivery.fileName}, ${e.data.delivery.size} bytes, sha256 ${e.data.delivery.sha256.slice(0, 12)}…) sent over SFTP at the cut-off window`,
-          { actorName: 'System' },
+          // No link's recipient: the history names the system job that uploaded it.
         );
       return s('Bank upload confirmed', joined(`NACHA file version ${e.data.fileVersion}`, inApp(e.data)), {
         actorName: linkActor(e.data),

@@ -229,6 +229,20 @@ describe('a payment the bank returned', () => {
     });
     expect(row.bankPaymentState).toBe('PARTLY_RETURNED');
 
+    // Time travel to the payment's completion: the bank had sent nothing back yet, so nothing shows.
+    const stream = await t.started.app.store.readStream(approvalStreamId(approvalId));
+    const completed = stream.events.find((e) => e.type === 'PaymentCompleted')!;
+    const past = await api(t.url, 'GET', `${A}/${approvalId}/as-of?position=${completed.position}`, {
+      token: admin,
+    });
+    expect(past.status, JSON.stringify(past.body)).toBe(200);
+    expect(past.body.data.approval).toMatchObject({ bankPaymentState: null, bankEntries: [] });
+    const latest = stream.events.at(-1)!;
+    const now = await api(t.url, 'GET', `${A}/${approvalId}/as-of?position=${latest.position}`, {
+      token: admin,
+    });
+    expect(now.body.data.approval.bankPaymentState).toBe('PARTLY_RETURNED');
+
     // The history names the return and the void, with the bills open again.
     const history = (await api(t.url, 'GET', `${A}/${approvalId}/history`, { token: admin })).body.data;
     const vendor = d.bankEntries[0].vendorName;

@@ -40,9 +40,10 @@ import { ConnectionCard } from './connection-card';
 import { PaymentAccountCard } from './payment-account-card';
 import { QbOAuthDialog } from './qb-oauth-dialog';
 
-function Field({ label, children }: { label: string; children: ReactNode }) {
+function Field({ label, children, wide }: { label: string; children: ReactNode; wide?: boolean }) {
+  // The group is the dl's own child (a wrapper between them breaks the definition list for readers).
   return (
-    <div className="grid gap-0.5">
+    <div className={wide ? 'grid gap-0.5 sm:col-span-2' : 'grid gap-0.5'}>
       <dt className="text-xs text-muted-foreground">{label}</dt>
       <dd className="text-sm [overflow-wrap:anywhere]">
         {children || <span className="text-muted-foreground">N/A</span>}
@@ -195,9 +196,9 @@ export function CompanyDetailPage() {
             </CardHeader>
             <CardContent>
               <dl className="grid gap-4 sm:grid-cols-2">
-                <div className="sm:col-span-2">
-                  <Field label="Description">{c.description}</Field>
-                </div>
+                <Field label="Description" wide>
+                  {c.description}
+                </Field>
                 <Field label="Industry">{c.industry}</Field>
                 <Field label="Status">
                   <CompanyStatusBadge status={c.status} />
