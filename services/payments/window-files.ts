@@ -6,7 +6,7 @@
 import { approvalEvents } from '../../schema/approvals/events.js';
 import type { AchWindowAccess } from '../app/ach-windows.js';
 import type { AppServices } from '../app/context.js';
-import { combineAchFiles } from '../nacha/combine.js';
+import { AchCombineError, combineAchFiles } from '../nacha/combine.js';
 import { validateAchFile } from '../nacha/validator.js';
 import { eventDecoder } from '../shared/decider.js';
 import { DomainError } from '../shared/domain-errors.js';
@@ -65,7 +65,17 @@ async function sharedText(app: AppServices, batches: readonly WindowBatch[]) {
       throw new DomainError('NOT_FOUND', `The file of batch ${b.batch} can no longer be read`);
     parts.push({ text: stored.text, batch: renumber ? i + 1 : b.batch });
   }
-  const text = combineAchFiles(parts);
+  let text: string;
+  try {
+    text = combineAchFiles(parts);
+  } catch (err) {
+    if (!(err instanceof AchCombineError)) throw err;
+    // Batches written with different origins or banks: the company's NACHA settings changed meanwhile.
+    throw new DomainError(
+      'CONFLICT',
+      `The cut-off window's shared file cannot be made (${err.message}): the company's NACHA settings changed after some of its batches were written. Regenerate the approvals' files.`,
+    );
+  }
   const issues = validateAchFile(text);
   if (issues.length > 0)
     throw new Error(
