@@ -159,6 +159,9 @@ export async function deliverFile(
       },
       b.approvalId === approvalId ? ctx : { ...ctx, commandId: `delivered:${b.fileId}` },
     );
+  // Found at the bank late (its delivery was scheduled after the shared file went): the bank's answer
+  // to that file may already be on record for the file's other approvals, and its outbox read.
+  if (foundThere) await answerAsForTheFile(app, p.companyId, p.fileName, approvalId, fileId, ctx);
   return foundThere ? 'found-there' : 'delivered';
 }
 
@@ -228,6 +231,41 @@ async function withUploadLock<T>(
  */
 export const maskDigitRuns = (text: string) =>
   text.replace(/\b\d{6,}\b/g, (run) => `${'•'.repeat(run.length - 4)}${run.slice(-4)}`);
+
+/** The bank's answer to a file, recorded for one more approval it carries, when one is on record. */
+async function answerAsForTheFile(
+  app: AppServices,
+  companyId: number,
+  fileName: string,
+  approvalId: string,
+  fileId: string,
+  ctx: CommandContext,
+) {
+  const answered = await app.db
+    .selectFrom('ach_deliveries')
+    .select(['bank_answer', 'bank_text'])
+    .where('company_id', '=', companyId)
+    .where('file_name', '=', fileName)
+    .where('bank_answer', 'is not', null)
+    .executeTakeFirst();
+  if (!answered?.bank_answer) return;
+  await app.commands.handle(
+    deliveryDecider,
+    deliveryStreamId(approvalId),
+    {
+      type: 'RecordBankAnswer',
+      accepted: answered.bank_answer === 'acknowledged',
+      facts: {
+        approvalId,
+        companyId,
+        fileId,
+        bankText: answered.bank_text ?? '',
+        at: new Date().toISOString(),
+      },
+    },
+    { ...ctx, commandId: `bank-answer:${fileId}` },
+  );
+}
 
 /** The approvals' files delivered in one file at a company's bank, by its name (the acknowledgement names it). */
 async function deliveredByName(app: AppServices, companyId: number, fileName: string) {

@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../test/support/app.js';
 import { api, gql, signIn } from '../../../test/support/http.js';
@@ -20,8 +21,11 @@ import {
 import { type BankSandbox, startBankSandbox } from '../../../tools/bank-sandbox/server.js';
 import type { QbBill, Realm } from '../../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../../tools/qbo-sandbox/server.js';
+import { BANK_QUEUE } from '../../../workers/payments/delivery.js';
 import { parseAchFile } from '../../nacha/parser.js';
-import { pollBank } from '../../payments/delivery.js';
+import { deliverFile, pollBank } from '../../payments/delivery.js';
+import { queuePrefix } from '../../shared/queues.js';
+import { redisOptions } from '../../shared/redis.js';
 
 const A = '/api/bill-approval/approvals';
 const ODFI = NACHA_CONFIG.bankRoutingNumber;
@@ -263,5 +267,41 @@ describe('the approval’s bankDelivery', () => {
         'acknowledged',
         async () => (await restDetail(m.id)).bankDelivery?.bankAnswer === 'acknowledged',
       );
+  });
+
+  it('gives an approval whose delivery was scheduled after its shared file went the bank’s answer all the same', async () => {
+    const fileIdOf = async (id: string) =>
+      (await restDetail(id)).nachaFiles.find((f: { current: boolean }) => f.current).fileId as string;
+    const first = await approvedFile();
+    await until('the first scheduled', async () => (await gqlDelivery(first.id))?.status === 'scheduled');
+    // The bank queue is held: the late approval's file is made and placed, but its delivery waits.
+    const bankQueue = new Queue(BANK_QUEUE, {
+      connection: redisOptions(t.started.app.config.REDIS_URL),
+      prefix: queuePrefix(t.started.app.config.REDIS_PREFIX),
+    });
+    await bankQueue.pause();
+    let late: { id: string; fileName: string };
+    try {
+      late = await approvedFile();
+      expect(late.fileName).toBe(first.fileName);
+      expect(await deliverFile(t.started.app, first.id, await fileIdOf(first.id), {})).toBe('delivered');
+      await pollBank(t.started.app, companyId, {});
+      await until('the first acknowledged', async () => {
+        return (await restDetail(first.id)).bankDelivery?.bankAnswer === 'acknowledged';
+      });
+    } finally {
+      await bankQueue.resume();
+      await bankQueue.close();
+    }
+    await until('the late one scheduled', async () => Boolean((await gqlDelivery(late.id))?.status));
+    // Its window comes (called here as its delayed job would): the file is there, its answer given.
+    const outcome = await deliverFile(t.started.app, late.id, await fileIdOf(late.id), {});
+    expect(['found-there', 'stale']).toContain(outcome);
+    const d = await until('the late one acknowledged', async () => {
+      const x = await restDetail(late.id);
+      return x.bankDelivery?.bankAnswer === 'acknowledged' ? x : null;
+    });
+    expect(d.bankDelivery.fileName).toBe(first.fileName);
+    expect((await inboxOfBank()).filter((f) => f.name === first.fileName)).toHaveLength(1);
   });
 });
