@@ -109,7 +109,7 @@ describe('a busy day on the demo company', () => {
     }
 
     // Made by the admin, approved by the moderator (the demo's policy: the creator may not approve).
-    const ids = await inParallel(day, 3, async (bill) => {
+    const ids = await inParallel(day, 6, async (bill) => {
       const c = await api(t.url, 'POST', A, {
         body: { companyId: sunriseId, billIds: [bill.id], managerId },
         token: admin,
