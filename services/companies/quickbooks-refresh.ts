@@ -1,6 +1,5 @@
 // Refreshing a company's QuickBooks tokens (by hand and by the refresh job): one refresh
 // per realm at a time across processes, each outcome recorded on the company's stream.
-import { randomUUID } from 'node:crypto';
 import type { QbTokenStatus } from '../../schema/companies/answers.js';
 import type { CommandContext } from '../app/command-handler.js';
 import { type AppServices, awaitProjections } from '../app/context.js';
@@ -8,6 +7,7 @@ import { type Actor, authorize, commandContext } from '../auth/permissions.js';
 import { QbApiError, QbAppCredentialsError, QbGrantError } from '../quickbooks/client.js';
 import { refreshDue } from '../quickbooks/refresh-timing.js';
 import { AppError } from '../shared/errors.js';
+import { tryRedisLock } from '../shared/redis-lock.js';
 import { liveCompany, outcomeContext, parseId, qb, record } from './quickbooks.js';
 import { qbTokenStatus } from './quickbooks-token-status.js';
 
@@ -48,16 +48,12 @@ const inFlight = new WeakMap<AppServices, Map<number, Promise<RefreshOutcome>>>(
 const REFRESH_LOCK_MS = 30_000;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/**
- * The realm's refresh lock across processes, in Redis (SET NX with a deadline): waiting for it holds no
- * database connection (a pooled connection held on pg_advisory_lock starved the pool). Released only by its
- * holder; a crashed holder's lock ends by itself.
- */
+/** The realm's refresh lock across processes (services/shared/redis-lock.ts), waited for a while. */
 async function withRefreshLock<T>(app: AppServices, realmId: string, fn: () => Promise<T>): Promise<T> {
   const key = `${app.config.REDIS_PREFIX}:qb-refresh-lock:${realmId}`;
-  const holder = randomUUID();
   const deadline = Date.now() + REFRESH_LOCK_MS + 5000;
-  while ((await app.redis.set(key, holder, 'PX', REFRESH_LOCK_MS, 'NX')) !== 'OK') {
+  let release = await tryRedisLock(app.redis, key, REFRESH_LOCK_MS);
+  while (!release) {
     if (Date.now() > deadline)
       throw new QbApiError(
         'A QuickBooks token refresh for this company is taking too long',
@@ -65,18 +61,12 @@ async function withRefreshLock<T>(app: AppServices, realmId: string, fn: () => P
         'REFRESH_BUSY',
       );
     await sleep(50 + Math.floor(Math.random() * 50));
+    release = await tryRedisLock(app.redis, key, REFRESH_LOCK_MS);
   }
   try {
     return await fn();
   } finally {
-    await app.redis
-      .eval(
-        "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
-        1,
-        key,
-        holder,
-      )
-      .catch(() => {});
+    await release();
   }
 }
 

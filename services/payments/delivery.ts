@@ -8,12 +8,13 @@
 // - poll: the bank's outbox is read: the acknowledgement or rejection of each delivered file, and the
 //   return and notification-of-change files, applied once (services/payments/inbound.ts). What was
 //   read and recorded is removed from the outbox, as banks expect.
-import { createHash, randomUUID } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import type { SFTPWrapper } from 'ssh2';
 import { BankSftpError } from '../app/bank-connections.js';
 import type { CommandContext } from '../app/command-handler.js';
 import type { AppServices } from '../app/context.js';
 import { DomainError } from '../shared/domain-errors.js';
+import { tryRedisLock } from '../shared/redis-lock.js';
 import { type DeliveryState, deliveryDecider, deliveryStreamId } from './delivery-decider.js';
 import { applyInboundFile } from './inbound.js';
 import { approvalWaitsFor } from './window-files.js';
@@ -199,7 +200,7 @@ async function sharedFileOf(
 /** How long one upload may hold its file's lock (the SFTP work's own limit is 60 s). */
 const UPLOAD_LOCK_MS = 90_000;
 
-/** Runs `fn` holding the file's upload lock in Redis; another holder makes the job try again later. */
+/** Runs `fn` holding the file's upload lock (services/shared/redis-lock.ts); another holder makes the job try again later. */
 async function withUploadLock<T>(
   app: AppServices,
   companyId: number,
@@ -207,20 +208,12 @@ async function withUploadLock<T>(
   fn: () => Promise<T>,
 ) {
   const key = `${app.config.REDIS_PREFIX}:bank-upload-lock:${companyId}:${fileName}`;
-  const holder = randomUUID();
-  if ((await app.redis.set(key, holder, 'PX', UPLOAD_LOCK_MS, 'NX')) !== 'OK')
-    throw new Error(`${fileName} is being uploaded by another job: tried again shortly`);
+  const release = await tryRedisLock(app.redis, key, UPLOAD_LOCK_MS);
+  if (!release) throw new Error(`${fileName} is being uploaded by another job: tried again shortly`);
   try {
     return await fn();
   } finally {
-    await app.redis
-      .eval(
-        "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) end return 0",
-        1,
-        key,
-        holder,
-      )
-      .catch(() => {});
+    await release();
   }
 }
 
