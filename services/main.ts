@@ -31,6 +31,7 @@ import { IdempotencyStore } from './gateway/idempotency.js';
 import { createLiveBus } from './gateway/live.js';
 import { buildGateway } from './gateway/server.js';
 import { jobHandlers, processManagers, projections, schedules, storageSetups } from './modules/index.js';
+import { paymentsAchEntries } from './payments/entries.js';
 import { paymentsAchTraces } from './payments/traces.js';
 import { paymentsAchWindows } from './payments/window-files.js';
 import { assertNoLegacyEvents } from './privacy/legacy.js';
@@ -241,6 +242,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     paymentHolds: approvalsPaymentHolds(() => app),
     achTraces: paymentsAchTraces(() => app),
     achWindows: paymentsAchWindows(() => app),
+    achEntries: paymentsAchEntries(() => app),
     tailWitness,
   };
   await waiter.start();

@@ -3,6 +3,7 @@
 // sync. Only what the events carry: file ids, names, counts, totals, vendors' last four digits at
 // most (not even those are kept here); never an account number.
 import { jobStepDone, type PaymentEvent } from '../../schema/approvals/payment-events.js';
+import type { PaymentsEvent } from '../../schema/payments/events.js';
 import type { ApprovalPaymentColumns, ApprovalsTable } from './tables.js';
 
 export const PAYMENT_EVENT_TYPES = [
@@ -19,9 +20,14 @@ export const PAYMENT_EVENT_TYPES = [
   'QbPaymentSyncFinished',
   'PaymentJobFailed',
   'PaymentJobRecovered',
+  // Recorded on the approval before the bank's answers moved to the payments module (decision 0041).
   'PaymentReturnRecorded',
   'QbBillPaymentVoided',
 ] as const;
+
+/** The payments module's answers about the approval's entries (on `achentry-<trace>`). */
+export const ENTRY_ANSWER_TYPES = ['PaymentEntryReturned', 'PaymentEntryQbVoided'] as const;
+export type EntryAnswerEvent = Extract<PaymentsEvent, { type: (typeof ENTRY_ANSWER_TYPES)[number] }>;
 
 /** Events that set the status (their change notices carry it). */
 export const PAYMENT_STATUS_EVENTS = [
@@ -62,6 +68,7 @@ export const emptyPaymentColumns = (): ApprovalPaymentColumns => ({
   payment_completed_reason: null,
   bank_payment_state: null,
   returned_bill_ids: [],
+  returned_traces: [],
 });
 
 export const PAYMENT_COLUMNS = Object.keys(emptyPaymentColumns()) as Array<keyof ApprovalPaymentColumns>;
@@ -97,10 +104,11 @@ export const PAYMENT_COLUMNS_SQL = `
   bank_upload_reason text,
   payment_completed_reason text,
   bank_payment_state text,
-  returned_bill_ids text[] NOT NULL DEFAULT '{}'`;
+  returned_bill_ids text[] NOT NULL DEFAULT '{}',
+  returned_traces text[] NOT NULL DEFAULT '{}'`;
 
 /**
- * The columns versions 5 and 6 added: a table of an older version serving until the rebuild's swap
+ * The columns versions 5 to 7 added: a table of an older version serving until the rebuild's swap
  * gets them, empty.
  */
 export const PAYMENT_LINK_COLUMNS_SQL = [
@@ -110,6 +118,7 @@ export const PAYMENT_LINK_COLUMNS_SQL = [
   'payment_completed_reason text',
   'bank_payment_state text',
   "returned_bill_ids text[] NOT NULL DEFAULT '{}'",
+  "returned_traces text[] NOT NULL DEFAULT '{}'",
 ];
 
 type Items = ApprovalPaymentColumns['qb_sync_items'];
@@ -229,25 +238,51 @@ function evolvePaymentColumns(row: ApprovalsTable, event: PaymentEvent): Approva
     }
     case 'PaymentJobRecovered':
       return { ...r, payment_job_problem: null };
-    case 'PaymentReturnRecorded': {
-      const returned = new Set([...(row.returned_bill_ids ?? []), ...event.data.bills.map((b) => b.billId)]);
+    case 'PaymentReturnRecorded':
       return {
-        ...r,
+        ...withReturn(r, event.data.traceNumber, event.data.bills),
         bank_payment_state: event.data.bankPaymentState,
-        returned_bill_ids: [...returned],
       };
-    }
     case 'QbBillPaymentVoided':
-      // The QuickBooks items show the bill's payment voided: it no longer counts as paid there.
-      return {
-        ...r,
-        qb_sync_items: (row.qb_sync_items ?? []).map((i) =>
-          event.data.bills.some((b) => b.billId === i.billId && b.billPaymentId === i.billPaymentId)
-            ? { ...i, error: `Payment ${i.billPaymentId} voided: the bank returned the payment` }
-            : i,
-        ),
-      };
+      return withVoids(r, event.data.bills);
     default:
       return row;
   }
+}
+
+function withReturn(row: ApprovalsTable, trace: string, bills: ReadonlyArray<{ billId: string }>) {
+  return {
+    ...row,
+    returned_traces: [...new Set([...(row.returned_traces ?? []), trace])],
+    returned_bill_ids: [...new Set([...(row.returned_bill_ids ?? []), ...bills.map((b) => b.billId)])],
+  };
+}
+
+/** The QuickBooks items show the bill's payment voided: it no longer counts as paid there. */
+function withVoids(row: ApprovalsTable, bills: ReadonlyArray<{ billId: string; billPaymentId: string }>) {
+  return {
+    ...row,
+    qb_sync_items: (row.qb_sync_items ?? []).map((i) =>
+      bills.some((b) => b.billId === i.billId && b.billPaymentId === i.billPaymentId)
+        ? { ...i, error: `Payment ${i.billPaymentId} voided: the bank returned the payment` }
+        : i,
+    ),
+  };
+}
+
+/**
+ * The row after the payments module's answer about one of its entries: a return (its bills, and
+ * whether every entry of the file has come back), or the voids of its QuickBooks payments.
+ */
+export function evolveEntryAnswerRow(row: ApprovalsTable, event: EntryAnswerEvent): ApprovalsTable {
+  const r = { ...row, updated_at: new Date(event.data.at) };
+  if (event.type === 'PaymentEntryQbVoided') return withVoids(r, event.data.bills);
+  const d = event.data;
+  const next = withReturn(r, d.traceNumber, d.bills ?? []);
+  // A return read before the count was kept says PARTLY until its approval's own record says more.
+  const all = d.fileEntryCount !== undefined && next.returned_traces.length >= d.fileEntryCount;
+  return {
+    ...next,
+    bank_payment_state: all ? 'RETURNED' : (row.bank_payment_state ?? 'PARTLY_RETURNED'),
+  };
 }

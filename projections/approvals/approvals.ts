@@ -11,11 +11,15 @@ import {
   type BillSnapshot,
   type Priority,
 } from '../../schema/approvals/events.js';
+import { paymentsEvents } from '../../schema/payments/events.js';
 import type { StoredEvent } from '../../services/eventstore/port.js';
 import { eventDecoder } from '../../services/shared/decider.js';
 import type { Projection, ProjectionContext } from '../projection.js';
 import {
+  ENTRY_ANSWER_TYPES,
+  type EntryAnswerEvent,
   emptyPaymentColumns,
+  evolveEntryAnswerRow,
   evolvePaymentRow,
   PAYMENT_COLUMNS,
   PAYMENT_COLUMNS_SQL,
@@ -30,7 +34,12 @@ export type { ApprovalCountsTable, ApprovalsTable, ApprovalsTables } from './tab
 
 export const PRIORITY_RANK: Record<Priority, number> = { URGENT: 0, HIGH: 1, MEDIUM: 2, LOW: 3 };
 
-const decodeApprovalEvent = eventDecoder(approvalEvents);
+// The approval's own events, and the payments module's answers about its entries (decision 0041).
+const decodeApprovalEvent = eventDecoder({
+  ...approvalEvents,
+  PaymentEntryReturned: paymentsEvents.PaymentEntryReturned,
+  PaymentEntryQbVoided: paymentsEvents.PaymentEntryQbVoided,
+});
 
 const HANDLES = [
   'ApprovalCreated',
@@ -43,6 +52,7 @@ const HANDLES = [
   'ApprovalDeleted',
   'ApprovalBankingReapproved',
   ...PAYMENT_EVENT_TYPES,
+  ...ENTRY_ANSWER_TYPES,
 ] as const;
 
 /** What the list's search matches: the id, bill ids, document numbers and vendor names. */
@@ -69,8 +79,9 @@ export const approvalsProjection: Projection<ApprovalReadTables> = {
   // 2: the payment columns; 3: a payment job's failure (payment_job_problem); 4: the bills' vendors
   // (vendor_qb_ids), vendors a file held out kept in nacha_problems, and held rows indexed with them;
   // 5: the step's link (sent, expires) and the reasons of steps confirmed in the app; 6: what the bank
-  // returned (bank_payment_state, returned_bill_ids).
-  version: 6,
+  // returned (bank_payment_state, returned_bill_ids); 7: the returns and voids read from the payments
+  // module's entries (returned_traces).
+  version: 7,
   tables: ['approvals', 'approval_counts'],
   handles: HANDLES,
   async setup(db, schema) {
@@ -189,7 +200,10 @@ const contributionOf = (r: Row | undefined): Contribution | null =>
 const cents = (n: number) => (Math.round(n * 100) / 100).toFixed(2);
 
 /** The row after one event; undefined when the event changes nothing (an approval not created yet). */
-export function evolveApprovalRow(row: Row | undefined, event: ApprovalEvent): Row | undefined {
+export function evolveApprovalRow(
+  row: Row | undefined,
+  event: ApprovalEvent | EntryAnswerEvent,
+): Row | undefined {
   const at = new Date(event.data.at);
   if (event.type === 'ApprovalCreated') {
     if (row) return undefined;
@@ -306,6 +320,9 @@ export function evolveApprovalRow(row: Row | undefined, event: ApprovalEvent): R
     case 'PaymentReturnRecorded':
     case 'QbBillPaymentVoided':
       return evolvePaymentRow(row, event);
+    case 'PaymentEntryReturned':
+    case 'PaymentEntryQbVoided':
+      return evolveEntryAnswerRow(row, event);
     default:
       return undefined;
   }

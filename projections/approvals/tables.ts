@@ -47,6 +47,8 @@ export interface ApprovalPaymentColumns {
   bank_payment_state: 'RETURNED' | 'PARTLY_RETURNED' | null;
   /** The bills of the entries the bank returned: their vendors were not paid. */
   returned_bill_ids: string[];
+  /** The trace numbers of the entries the bank returned. */
+  returned_traces: string[];
 }
 
 export interface ApprovalsTable extends ApprovalPaymentColumns {

@@ -13,7 +13,8 @@ const decode = eventDecoder({ ...approvalEvents, ...paymentsEvents });
 
 export const paymentEntriesProjection: Projection<PaymentsTables> = {
   name: 'payment_entries',
-  version: 2,
+  // 3: each entry's bills (what it paid per bill), and entries found by their file.
+  version: 3,
   tables: ['payment_entries', 'ach_inbound_files', 'ach_deliveries'],
   handles: [
     'NachaFileGenerated',
@@ -53,9 +54,13 @@ export const paymentEntriesProjection: Projection<PaymentsTables> = {
       corrected_account_last4 text,
       corrected_routing_last4 text,
       correction_due_by text,
-      correction_received_at timestamptz
+      correction_received_at timestamptz,
+      bills jsonb NOT NULL DEFAULT '[]'
     )`.execute(db);
     await sql`CREATE INDEX IF NOT EXISTS ${sql.id('payment_entries_approval_idx')} ON ${sql.id(schema, 'payment_entries')} (approval_id)`.execute(
+      db,
+    );
+    await sql`CREATE INDEX IF NOT EXISTS ${sql.id('payment_entries_file_idx')} ON ${sql.id(schema, 'payment_entries')} (file_id)`.execute(
       db,
     );
     await sql`CREATE TABLE IF NOT EXISTS ${sql.id(schema, 'ach_inbound_files')} (
@@ -159,6 +164,14 @@ export const paymentEntriesProjection: Projection<PaymentsTables> = {
             corrected_routing_last4: null,
             correction_due_by: null,
             correction_received_at: null,
+            // A file made before per-bill amounts were kept: a vendor's one bill took the whole entry.
+            bills: JSON.stringify(
+              v.bills ??
+                v.billIds.map((billId) => ({
+                  billId,
+                  amountCents: v.billIds.length === 1 ? v.amountCents : 0,
+                })),
+            ) as never,
           }));
         if (rows.length > 0)
           await db

@@ -27,6 +27,8 @@ export interface PaymentEntriesTable {
   corrected_routing_last4: string | null;
   correction_due_by: string | null;
   correction_received_at: Date | null;
+  /** What the entry paid per bill. */
+  bills: Array<{ billId: string; amountCents: number }>;
 }
 
 /** One file the bank sent back. */

@@ -4,7 +4,8 @@
 //   there and a return names one entry only;
 // - `achinbound-<sha256>`: one file the bank sent back (returns, notifications of change), named by
 //   its content, so the same file read twice applies nothing the second time;
-// - `achentry-<trace>`: one entry of a Billflow file, by its trace number: returned once, corrected;
+// - `achentry-<trace>`: one entry of a Billflow file, by its trace number: returned once (its bills'
+//   QuickBooks payments then voided once), corrected;
 // - `achdelivery-<approvalId>`: an approval's file on its way to a bank over SFTP: waiting for its
 //   cut-off window, uploaded once, then acknowledged or rejected by the bank;
 // - `achwindow-<companyId>-<via>-<window>`: the files a company sends the bank at one cut-off window
@@ -107,7 +108,12 @@ export const paymentsEvents = {
       at: z.string(),
     }),
   },
-  /** The bank returned the entry: the vendor was not paid. */
+  /**
+   * The bank returned the entry: the vendor was not paid. `bills`: what the entry paid per bill (the
+   * approvals module lets them go and voids their QuickBooks payments); `fileEntryCount`: how many
+   * entries its file carried for that approval (every one back: the approval's payment RETURNED).
+   * Both absent on returns read before they were kept (those approvals recorded PaymentReturnRecorded).
+   */
   PaymentEntryReturned: {
     version: 1,
     schema: z.object({
@@ -122,7 +128,36 @@ export const paymentsEvents = {
       returnCode: z.string(),
       description: z.string(),
       action: ReturnAction,
+      bills: z
+        .array(z.object({ billId: z.string(), amountCents: z.number().int().nonnegative() }))
+        .optional(),
+      fileEntryCount: z.number().int().positive().optional(),
       inboundFileId: sha256,
+      at: z.string(),
+    }),
+  },
+  /**
+   * The QuickBooks bill payments Billflow recorded for a returned entry's bills are voided (Intuit's
+   * void: the record stays, its amounts zeroed), so the books show those bills open, as they are.
+   * Once per entry; absent when none had been recorded.
+   */
+  PaymentEntryQbVoided: {
+    version: 1,
+    schema: z.object({
+      traceNumber: trace,
+      approvalId: z.string(),
+      companyId,
+      vendorName: z.string(),
+      bills: z
+        .array(
+          z.object({
+            billId: z.string(),
+            docNumber: z.string().nullable(),
+            billPaymentId: z.string(),
+            amount: z.number(),
+          }),
+        )
+        .min(1),
       at: z.string(),
     }),
   },

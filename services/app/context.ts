@@ -13,6 +13,7 @@ import type { BlindIndex } from '../privacy/personal-data.js';
 import type { SubjectKeys } from '../privacy/subject-keys.js';
 import type { Config } from '../shared/config.js';
 import type { Logger } from '../shared/log.js';
+import type { AchEntryAccess } from './ach-entries.js';
 import type { AchFileAccess } from './ach-files.js';
 import type { AchTraceAccess } from './ach-traces.js';
 import type { AchWindowAccess } from './ach-windows.js';
@@ -63,6 +64,8 @@ export interface AppServices {
   achTraces: AchTraceAccess;
   /** The cut-off windows' shared files (implemented by the payments module). */
   achWindows: AchWindowAccess;
+  /** What the bank did with each entry of Billflow's files (implemented by the payments module). */
+  achEntries: AchEntryAccess;
   /** The log's end as seen outside the database (Postgres store only; the anchor job trims it). */
   tailWitness: TailWitness | null;
 }

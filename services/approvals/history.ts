@@ -1,5 +1,5 @@
 // GET /approvals/{id}/history: the approval's stream, and what happened around it on other streams
-// (its company's policy, its vendors' banking unmasked), as steps a reader follows, in the order of
+// (its company's policy, its vendors' banking unmasked, what the bank did with its entries), as steps a reader follows, in the order of
 // the log. Each step names who took it (a user, an e-mail link's recipient, the system job), what it
 // changed, the reason given and its file; the managers and users are named from their read models
 // ("a deleted manager" once gone). Nothing else is stored for it: every field comes from the events.
@@ -16,6 +16,7 @@ import {
   windowOf,
 } from './history-around.js';
 import { type ApprovalHistoryEntry, approvalSteps, type HistoryNames, namedIdsOf } from './history-steps.js';
+import { entrySteps, entryStreamsOf } from './payments/entry-history.js';
 import { parseApprovalId, requireRow } from './rows.js';
 
 export { DELETED_MANAGER, historyMoney } from './history-steps.js';
@@ -25,6 +26,8 @@ export type { ApprovalHistoryEntry, HistoryNames };
 export interface AroundEvents {
   policy: readonly StoredEvent[];
   vendors: readonly StoredEvent[];
+  /** The streams of its files' entries (the payments module's: returns, voids, corrections). */
+  entries?: readonly StoredEvent[];
 }
 
 const NOTHING_AROUND: AroundEvents = { policy: [], vendors: [] };
@@ -42,24 +45,28 @@ export function historyEntries(
   const others = [
     ...policySteps(around.policy, window, names.users),
     ...vendorSteps(around.vendors, subjects.vendors, window, names.users),
+    ...entrySteps(events, around.entries ?? [], names.users),
   ];
   if (others.length === 0) return own;
   // Positions order by plain string comparison (services/eventstore/port.ts).
   return [...own, ...others].sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : 0));
 }
 
-/** The streams around the approval: its company's policy and its vendors' (each read whole). */
+/** The streams around the approval: its company's policy, its vendors' and its entries' (each read whole). */
 async function readAround(app: AppServices, events: readonly StoredEvent[]): Promise<AroundEvents> {
   const subjects = approvalSubjects(events);
   if (!subjects) return NOTHING_AROUND;
-  const ids = [policyStreamOf(subjects.companyId), ...subjects.vendors.keys()];
+  const vendorIds = [...subjects.vendors.keys()];
+  const entryIds = entryStreamsOf(events);
+  const ids = [policyStreamOf(subjects.companyId), ...vendorIds, ...entryIds];
   const streams = app.store.readStreams
     ? await app.store.readStreams(ids)
     : new Map(await Promise.all(ids.map(async (id) => [id, await app.store.readStream(id)] as const)));
-  const [policyId, ...vendorIds] = ids;
+  const of = (list: string[]) => list.flatMap((id) => streams.get(id)?.events ?? []);
   return {
-    policy: streams.get(policyId)?.events ?? [],
-    vendors: vendorIds.flatMap((id) => streams.get(id)?.events ?? []),
+    policy: streams.get(ids[0])?.events ?? [],
+    vendors: of(vendorIds),
+    entries: of(entryIds),
   };
 }
 
@@ -105,6 +112,11 @@ export async function approvalHistory(
   const { events } = await app.store.readStream(approvalStreamId(approvalId));
   const around = await readAround(app, events);
   const ids = namedIdsOf(events);
-  const userIds = [...new Set([...ids.users, ...aroundUserIds([...around.policy, ...around.vendors])])];
+  const userIds = [
+    ...new Set([
+      ...ids.users,
+      ...aroundUserIds([...around.policy, ...around.vendors, ...(around.entries ?? [])]),
+    ]),
+  ];
   return historyEntries(events, await namesOf(app, userIds, ids.managers), around);
 }

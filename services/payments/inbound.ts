@@ -60,7 +60,9 @@ interface EntryRow {
   vendor_name: string;
   amount_cents: string | number;
   account_last4: string;
+  file_id: string;
   file_name: string;
+  bills: Array<{ billId: string; amountCents: number }>;
 }
 
 async function setupContents(app: Pick<AppServices, 'pool'>) {
@@ -93,7 +95,7 @@ export function correctionDueBy(receivedOn: string): string {
 }
 
 const last4 = (s: string | undefined) => (s ? s.slice(-4) : null);
-const accountTypeOf = (c: CorrectedData) =>
+const accountTypeOf = (c: CorrectedData): 'savings' | 'checking' | null =>
   c.transactionCode === undefined ? null : c.transactionCode >= 30 ? 'savings' : 'checking';
 
 /**
@@ -193,11 +195,21 @@ export async function applyInboundFile(
   const rows = new Map<string, EntryRow>();
   if (traces.length > 0) {
     const r = await app.pool.query<EntryRow>(
-      `SELECT trace_number, approval_id, company_id, qb_vendor_id, vendor_name, amount_cents, account_last4, file_name
+      `SELECT trace_number, approval_id, company_id, qb_vendor_id, vendor_name, amount_cents, account_last4,
+              file_id, file_name, bills
          FROM payment_entries WHERE trace_number = ANY($1::text[])`,
       [traces],
     );
     for (const row of r.rows) rows.set(row.trace_number, row);
+  }
+  // How many entries each matched file carries (by the file's index: one statement for the file).
+  const entriesOfFile = new Map<string, number>();
+  if (rows.size > 0) {
+    const r = await app.pool.query<{ file_id: string; n: string }>(
+      'SELECT file_id, count(*) AS n FROM payment_entries WHERE file_id = ANY($1::text[]) GROUP BY file_id',
+      [[...new Set([...rows.values()].map((row) => row.file_id))]],
+    );
+    for (const row of r.rows) entriesOfFile.set(row.file_id, Number(row.n));
   }
   const parked: ParkedEntry[] = [];
   const park = (e: InboundReturn | InboundCorrection, kind: 'return' | 'correction', reason: string) =>
@@ -279,6 +291,8 @@ export async function applyInboundFile(
               returnCode: entry.returnCode,
               description: entry.description,
               action: entry.action,
+              bills: row.bills,
+              fileEntryCount: entriesOfFile.get(row.file_id) ?? 1,
             },
           }
         : {

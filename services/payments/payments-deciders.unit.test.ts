@@ -1,5 +1,6 @@
 // The payments module's deciders, given/when/then: trace ranges at an ODFI, a file from the bank
-// received, refused and applied once, an entry returned once and corrected once per file.
+// received, refused and applied once, an entry returned once (its QuickBooks payments voided once)
+// and corrected once per file.
 import { describe, expect, it } from 'vitest';
 import type { PaymentsEvent } from '../../schema/payments/events.js';
 import { deciderSpec } from '../../test/support/decider-spec.js';
@@ -141,6 +142,40 @@ describe('an entry of a Billflow file', () => {
       .given([returned(sha)])
       .when({ type: 'ReturnEntry', facts: returned(otherSha).data })
       .then([]);
+  });
+  it('records the voids of its QuickBooks payments once, after a return, for its own bills only', () => {
+    const withBills: E<'PaymentEntryReturned'> = {
+      ...returned(sha),
+      data: { ...returned(sha).data, bills: [{ billId: 'b1', amountCents: 12_500 }], fileEntryCount: 2 },
+    };
+    const bills = [{ billId: 'b1', docNumber: 'INV-1', billPaymentId: 'bp-9', amount: 125 }];
+    const voided: E<'PaymentEntryQbVoided'> = {
+      type: 'PaymentEntryQbVoided',
+      data: {
+        traceNumber: '021000020000007',
+        approvalId: 'ap-1',
+        companyId: 3,
+        vendorName: 'Paper Co',
+        bills,
+        at,
+      },
+    };
+    const record = { type: 'RecordQbVoids', bills, now: at } as const;
+    spec.given([withBills]).when(record).then([voided]);
+    spec.given([withBills, voided]).when(record).then([]);
+    spec
+      .given([])
+      .when(record)
+      .thenRefuses('CONFLICT', /not returned/);
+    spec
+      .given([withBills])
+      .when({ ...record, bills: [{ ...bills[0], billId: 'b2' }] })
+      .thenRefuses('VALIDATION', /b2 is not one of the returned entry/);
+    // A return read before its bills were kept: the approval's own file names them.
+    spec
+      .given([returned(sha)])
+      .when(record)
+      .then([voided]);
   });
   it('records a notification of change once per file that carries one', () => {
     spec

@@ -1,9 +1,10 @@
 // The payment process managers (docs/ARCHITECTURE.md "Payments"):
 // - `payments` (queue `payments`, from the beginning of the log): an approved approval asks for its
 //   file (request-nacha), a request is generated (generate-nacha), a completed payment starts the
-//   QuickBooks bill payments (start-qb-sync), and each run pays its bills (pay-bills); an entry the
-//   bank returned (the payments module's PaymentEntryReturned) is recorded on its approval, its
-//   vendor's bills let go (record-return), and their QuickBooks payments voided (void-returned-payments).
+//   QuickBooks bill payments (start-qb-sync), and each run pays its bills (pay-bills); for an entry
+//   the bank returned (the payments module's PaymentEntryReturned, never recorded on the approval's
+//   stream: decision 0041) its vendor's bills are let go (record-return) and their QuickBooks payments
+//   voided (void-returned-payments).
 // - `payment-mail` (queue `payment-mail`, from the moment it is first deployed: e-mails must not fire
 //   for years of history): the manager hears of a new approval (notify-manager), a file ready sends
 //   the bank-upload links (none for a file the system uploads over SFTP), a bank upload the payment-completed links (send-links), staff asking to
@@ -32,11 +33,12 @@ export const PAYMENT_MAIL_QUEUE = 'payment-mail';
 const decode = eventDecoder({ ...approvalEvents, ...paymentEvents, ...paymentsEvents });
 
 function jobOf(pm: string, queue: string, stored: StoredEvent) {
-  return (name: string, data: Record<string, unknown>, delayMs = 0): ReactionJob => ({
+  // `n`: the job's place among those one event starts (each its own id).
+  return (name: string, data: Record<string, unknown>, delayMs = 0, n = 0): ReactionJob => ({
     queue,
     name,
     data: { ...data, correlationId: stored.metadata.correlationId ?? null, causationEventId: stored.id },
-    jobId: reactionJobId(pm, stored),
+    jobId: reactionJobId(pm, stored, n),
     ...(delayMs > 0 ? { delayMs } : {}),
   });
 }
@@ -63,7 +65,6 @@ export const paymentsProcessManager: ProcessManager = {
     'PaymentCompleted',
     'QbPaymentSyncStarted',
     'PaymentEntryReturned',
-    'PaymentReturnRecorded',
     'AchFileDelivered',
     'AchFileRejectedByBank',
     'AchDeliveryFailed',
@@ -93,17 +94,10 @@ export const paymentsProcessManager: ProcessManager = {
         return [job('start-qb-sync', { approvalId: event.data.approvalId })];
       case 'QbPaymentSyncStarted':
         return [job('pay-bills', { approvalId: event.data.approvalId, attempt: event.data.attempt })];
-      case 'PaymentEntryReturned':
-        return [
-          job('record-return', { approvalId: event.data.approvalId, traceNumber: event.data.traceNumber }),
-        ];
-      case 'PaymentReturnRecorded':
-        return [
-          job('void-returned-payments', {
-            approvalId: event.data.approvalId,
-            traceNumber: event.data.traceNumber,
-          }),
-        ];
+      case 'PaymentEntryReturned': {
+        const entry = { approvalId: event.data.approvalId, traceNumber: event.data.traceNumber };
+        return [job('record-return', entry), job('void-returned-payments', entry, 0, 1)];
+      }
       case 'AchFileDelivered':
         return [
           job('bank-delivery', {
@@ -146,7 +140,7 @@ export const paymentMailProcessManager: ProcessManager = {
     'PaymentLinkResendRequested',
     'PaymentCompleted',
     'PaymentJobFailed',
-    'PaymentReturnRecorded',
+    'PaymentEntryReturned',
   ],
   startAt: 'now',
   react(stored) {
@@ -180,7 +174,7 @@ export const paymentMailProcessManager: ProcessManager = {
         ];
       case 'PaymentCompleted':
         return [job('notify-completed', { approvalId: event.data.approvalId })];
-      case 'PaymentReturnRecorded':
+      case 'PaymentEntryReturned':
         return [
           job('notify-returned', { approvalId: event.data.approvalId, traceNumber: event.data.traceNumber }),
         ];

@@ -1,8 +1,9 @@
-// Jobs of the `payments` process manager for an entry the bank returned (payments.ts): record-return
-// (the return on the approval, the vendor's bills let go) and void-returned-payments (their QuickBooks
-// payments voided). Each is idempotent and reports back with commands whose ids derive from the job id.
+// Jobs of the `payments` process manager for an entry the bank returned (the payments module's
+// PaymentEntryReturned; payments.ts): record-return (the vendor's bills let go, so a new approval may
+// take them) and void-returned-payments (their QuickBooks payments voided, recorded on the entry).
+// Each is idempotent and reports back with a command whose id is the job's.
 import { DelayedError } from 'bullmq';
-import { recordPaymentReturn, voidReturnedPayments } from '../../services/approvals/payments/returns.js';
+import { releaseReturnedBills, voidReturnedPayments } from '../../services/approvals/payments/returns.js';
 import { QbThrottledError } from '../../services/quickbooks/client.js';
 import { type JobHandler, jobContext } from '../process-manager.js';
 
@@ -12,10 +13,10 @@ const SYNC_POLL_MS = 2_000;
 export const returnJobHandlers: Record<string, JobHandler> = {
   async 'record-return'(app, job) {
     const { approvalId, traceNumber } = job.data as { approvalId: string; traceNumber: string };
-    return recordPaymentReturn(app, {
+    return releaseReturnedBills(app, {
       approvalId,
       traceNumber,
-      commandId: (part) => `${job.id}-${part}`,
+      commandId: `${job.id}-release`,
       ctx: jobContext(job),
     });
   },

@@ -18,6 +18,7 @@ import {
   userPerson,
 } from './links.js';
 import { PAYMENT_JOB_WORDS } from './payment-history.js';
+import { billsOfReturn, returnedEntry } from './returns.js';
 
 export interface PlannedMail<T extends MailTemplateName = MailTemplateName> {
   key: string;
@@ -173,8 +174,8 @@ export async function paymentProblemMail(
 }
 
 /**
- * PaymentReturnRecorded: the manager and the creator hear that the bank returned one vendor's
- * payment, with the code and what happens next (the same person once when they are both).
+ * The payments module's PaymentEntryReturned: the manager and the creator hear that the bank returned
+ * one vendor's payment, with the code and what happens next (the same person once when they are both).
  */
 export async function returnedMails(
   app: AppServices,
@@ -182,12 +183,12 @@ export async function returnedMails(
   traceNumber: string,
   jobId: string,
 ): Promise<PlannedMail[]> {
-  const { state, events } = await loadApproval(app, approvalId);
-  const recorded = events.find(
-    (e) => e.type === 'PaymentReturnRecorded' && e.data.traceNumber === traceNumber,
-  );
-  if (!state.exists || recorded?.type !== 'PaymentReturnRecorded') return [];
-  const d = recorded.data;
+  const [{ state }, { returned: d }] = await Promise.all([
+    loadApproval(app, approvalId),
+    returnedEntry(app, traceNumber),
+  ]);
+  if (!state.exists || !d || d.approvalId !== approvalId) return [];
+  const docNumbers = new Map(state.bills.map((b) => [b.Id, b.DocNumber || null]));
   const people: Person[] = [];
   for (const p of [await managerPerson(app, state.managerId), await userPerson(app, state.createdBy)])
     if (p && !people.some((q) => q.address.toLowerCase() === p.address.toLowerCase())) people.push(p);
@@ -207,8 +208,8 @@ export async function returnedMails(
         returnCode: d.returnCode,
         description: d.description,
         blocksBanking: d.action === 'block-account',
-        bills: d.bills.map((b) => b.docNumber ?? b.billId),
-        returnedAt: d.returnedAt,
+        bills: billsOfReturn(d, state.payment.files).map((id) => docNumbers.get(id) ?? id),
+        returnedAt: d.at,
       },
     }),
   );

@@ -201,14 +201,21 @@ describe('the QuickBooks bill payments match the uploaded file', () => {
               now: at,
             });
           }
-          run({ type: 'FinishQbSync', attempt, skipped: false, message: 'done', now: at });
+          run({
+            type: 'FinishQbSync',
+            returnedBillIds: [],
+            attempt,
+            skipped: false,
+            message: 'done',
+            now: at,
+          });
         };
-        run({ type: 'StartQbSync', retry: false, byUserId: null, now: at });
+        run({ type: 'StartQbSync', returnedBillIds: [], retry: false, byUserId: null, now: at });
         syncRun(1);
         for (let r = 0; r < h.retries; r++) {
           const s = fold(events).payment.qbSync;
           if (s.status !== 'FAILED' && s.status !== 'PARTIAL_SUCCESS') break;
-          run({ type: 'StartQbSync', retry: true, byUserId: 8, now: at });
+          run({ type: 'StartQbSync', returnedBillIds: [], retry: true, byUserId: 8, now: at });
           syncRun(s.attempt + 1);
         }
         // Someone puts every balance back; retries finish the job.
@@ -216,7 +223,7 @@ describe('the QuickBooks bill payments match the uploaded file', () => {
         for (let r = 0; r < 2; r++) {
           const s = fold(events).payment.qbSync;
           if (s.status !== 'FAILED' && s.status !== 'PARTIAL_SUCCESS') break;
-          run({ type: 'StartQbSync', retry: true, byUserId: 8, now: at });
+          run({ type: 'StartQbSync', returnedBillIds: [], retry: true, byUserId: 8, now: at });
           syncRun(s.attempt + 1);
         }
 

@@ -14,7 +14,6 @@ import type {
 import { DomainError } from '../../shared/domain-errors.js';
 import { type Confirmer, checkLink, confirmedBy } from './confirmer.js';
 import { billsAtTheBank, billsToRecord, type PaymentSlice } from './payment-state.js';
-import { decideReturn, type ReturnCommand } from './return-decider.js';
 import { REASON_LENGTH, reasonFits } from './step-reason.js';
 
 export type { Confirmer } from './confirmer.js';
@@ -23,15 +22,13 @@ export {
   billsToRecord,
   evolvePayment,
   type FileBill,
+  fileAtTheBank,
   fileBills,
   initialPaymentState,
   type PaymentFile,
-  type PaymentReturn,
   type PaymentSlice,
   type PaymentState,
-  returnedBillIds,
 } from './payment-state.js';
-export type { ReturnCommand, ReturnedEntry } from './return-decider.js';
 
 export type PaymentCommand =
   | {
@@ -103,7 +100,17 @@ export type PaymentCommand =
   | { type: 'ResendPaymentLink'; byUserId: number; reason: string; recipientCount: number; now: string }
   | ({ type: 'MarkBankUploaded'; now: string } & Confirmer)
   | ({ type: 'MarkPaymentCompleted'; now: string } & Confirmer)
-  | { type: 'StartQbSync'; retry: boolean; byUserId: number | null; now: string }
+  /**
+   * `returnedBillIds`: the bills of the file at the bank whose entries the bank returned (the caller
+   * reads the payments module's entries): QuickBooks does not record them as paid.
+   */
+  | {
+      type: 'StartQbSync';
+      retry: boolean;
+      byUserId: number | null;
+      returnedBillIds: readonly string[];
+      now: string;
+    }
   | {
       type: 'RecordQbBillResult';
       attempt: number;
@@ -115,7 +122,14 @@ export type PaymentCommand =
       outcome: { billPaymentId: string } | { error: string };
       now: string;
     }
-  | { type: 'FinishQbSync'; attempt: number; skipped: boolean; message: string; now: string }
+  | {
+      type: 'FinishQbSync';
+      attempt: number;
+      skipped: boolean;
+      message: string;
+      returnedBillIds: readonly string[];
+      now: string;
+    }
   /** The system asks again for a file that waited on the day's file limit (its banking day came). */
   | { type: 'RequestDeferredNacha'; version: number; now: string }
   | {
@@ -126,8 +140,7 @@ export type PaymentCommand =
       reason: string;
       now: string;
     }
-  | { type: 'RecordPaymentJobRecovered'; jobId: string; now: string }
-  | ReturnCommand;
+  | { type: 'RecordPaymentJobRecovered'; jobId: string; now: string };
 
 /**
  * Statuses a file may be (re)made from: the screens offer it up to PAYMENT_COMPLETED; the server
@@ -412,7 +425,7 @@ export function decidePayment(command: PaymentCommand, state: PaymentSlice): Pay
             companyId,
             attempt: sync.attempt + 1,
             // A bill whose entry the bank returned is not paid there either.
-            billIds: billsToRecord(payment)
+            billIds: billsToRecord(payment, new Set(command.returnedBillIds))
               .map((b) => b.billId)
               .filter((id) => !paid.has(id)),
             byUserId: command.byUserId,
@@ -433,14 +446,11 @@ export function decidePayment(command: PaymentCommand, state: PaymentSlice): Pay
         ? [{ type: 'QbBillPaid', data: { ...base, billPaymentId: command.outcome.billPaymentId } }]
         : [{ type: 'QbBillPaymentFailed', data: { ...base, error: command.outcome.error } }];
     }
-    case 'RecordPaymentReturn':
-    case 'RecordQbVoids':
-      return decideReturn(command, state);
     case 'FinishQbSync': {
       const sync = payment.qbSync;
       if (command.attempt !== sync.attempt || sync.status !== 'SYNCING') return [];
       const paid = sync.paidBillIds.length;
-      const total = billsToRecord(payment).length;
+      const total = billsToRecord(payment, new Set(command.returnedBillIds)).length;
       const result = command.skipped
         ? 'SKIPPED'
         : paid === total

@@ -396,7 +396,7 @@ describe('QuickBooks bill payments', () => {
       now: at,
     }) as const;
   const finish = (attempt: number, skipped = false) =>
-    ({ type: 'FinishQbSync', attempt, skipped, message: 'm', now: at }) as const;
+    ({ type: 'FinishQbSync', returnedBillIds: [], attempt, skipped, message: 'm', now: at }) as const;
   const finished = (
     attempt: number,
     status: 'SUCCESS' | 'PARTIAL_SUCCESS' | 'FAILED' | 'SKIPPED',
@@ -406,7 +406,7 @@ describe('QuickBooks bill payments', () => {
   });
 
   it('starts once after the payment, for every approved bill', () => {
-    const cmd = { type: 'StartQbSync', retry: false, byUserId: null, now: at } as const;
+    const cmd = { type: 'StartQbSync', returnedBillIds: [], retry: false, byUserId: null, now: at } as const;
     spec
       .given(done)
       .when(cmd)
@@ -416,6 +416,25 @@ describe('QuickBooks bill payments', () => {
       .when(cmd)
       .then([]);
     spec.given(ready).when(cmd).thenRefuses('CONFLICT');
+  });
+
+  it('leaves out a bill whose entry the bank returned (the caller reads the returns), unless already recorded', () => {
+    spec
+      .given(done)
+      .when({ type: 'StartQbSync', returnedBillIds: ['11'], retry: false, byUserId: null, now: at })
+      .then([started(1, ['10'])]);
+    // The run records bill 10 and ends: every bill QuickBooks must record is recorded.
+    spec
+      .given([...done, started(1, ['10']), billPaid('10')])
+      .when({
+        type: 'FinishQbSync',
+        returnedBillIds: ['11'],
+        attempt: 1,
+        skipped: false,
+        message: 'm',
+        now: at,
+      })
+      .then([finished(1, 'SUCCESS')]);
   });
 
   it("pays only the bills of the file the bank took: a bill it left out is not the sync's", () => {
@@ -452,7 +471,7 @@ describe('QuickBooks bill payments', () => {
     ];
     spec
       .given(history)
-      .when({ type: 'StartQbSync', retry: false, byUserId: null, now: at })
+      .when({ type: 'StartQbSync', returnedBillIds: [], retry: false, byUserId: null, now: at })
       .then([started(1, ['10'])]);
     spec
       .given([...history, started(1, ['10'])])
@@ -477,7 +496,7 @@ describe('QuickBooks bill payments', () => {
     const partial = [...run1, billPaid('10'), finished(1, 'PARTIAL_SUCCESS')];
     spec
       .given(partial)
-      .when({ type: 'StartQbSync', retry: true, byUserId: 8, now: at })
+      .when({ type: 'StartQbSync', returnedBillIds: [], retry: true, byUserId: 8, now: at })
       .then([started(2, ['11'], 8)]);
     spec
       .given([...partial, started(2, ['11'], 8), billPaid('11', 2)])
@@ -497,12 +516,12 @@ describe('QuickBooks bill payments', () => {
       .then([finished(1, 'SKIPPED')]);
     spec
       .given(run1)
-      .when({ type: 'StartQbSync', retry: true, byUserId: 8, now: at })
+      .when({ type: 'StartQbSync', returnedBillIds: [], retry: true, byUserId: 8, now: at })
       .thenRefuses('CONFLICT', /already running/);
     const all = [...run1, billPaid('10'), billPaid('11'), finished(1, 'SUCCESS')];
     spec
       .given(all)
-      .when({ type: 'StartQbSync', retry: true, byUserId: 8, now: at })
+      .when({ type: 'StartQbSync', returnedBillIds: [], retry: true, byUserId: 8, now: at })
       .thenRefuses('CONFLICT', /already paid/);
   });
 

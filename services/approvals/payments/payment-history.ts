@@ -184,25 +184,47 @@ export function paymentStep(
       return s(`${PAYMENT_JOB_WORDS[e.data.job]} failed`, e.data.reason, { reason: e.data.reason });
     case 'PaymentJobRecovered':
       return s(`${PAYMENT_JOB_WORDS[e.data.job]} went through on a retry`, null);
-    case 'PaymentReturnRecorded': {
-      const d = e.data;
-      const bills = d.bills.length
-        ? `; ${d.bills.length === 1 ? 'bill' : 'bills'} ${billList(d.bills)} ${d.bills.length === 1 ? 'is' : 'are'} free for a new approval`
-        : '';
-      return s(
-        `Payment to ${d.vendorName} returned by the bank`,
-        `${d.returnCode} ${d.description}: ${dollars(d.amountCents)} to the account ending ${d.accountLast4.slice(-4)} (${d.fileName})${bills}`,
-        { amount: d.amountCents / 100, reason: `${d.returnCode} ${d.description}` },
-      );
-    }
-    case 'QbBillPaymentVoided': {
-      const d = e.data;
-      const n = d.bills.length;
-      return s(
-        `QuickBooks payment for ${d.vendorName} voided`,
-        `${n === 1 ? 'Bill' : 'Bills'} ${billList(d.bills)} ${n === 1 ? 'is' : 'are'} open again (${n === 1 ? 'payment' : 'payments'} ${d.bills.map((b) => b.billPaymentId).join(', ')})`,
-        { amount: Math.round(d.bills.reduce((sum, b) => sum + b.amount, 0) * 100) / 100 },
-      );
-    }
+    // Recorded on the approval before the bank's answers moved to the payments module (decision 0041).
+    case 'PaymentReturnRecorded':
+      return s(...returnedWords(e.data, e.data.bills));
+    case 'QbBillPaymentVoided':
+      return s(...voidedWords(e.data));
   }
+}
+
+type Words = [action: string, details: string | null, more: Partial<PaymentStep>];
+
+/** The bank's return of one vendor's entry, in words; `bills`: what the entry paid for each. */
+export function returnedWords(
+  d: {
+    vendorName: string;
+    returnCode: string;
+    description: string;
+    amountCents: number;
+    accountLast4: string;
+    fileName: string;
+  },
+  bills: ReadonlyArray<{ billId: string; docNumber: string | null }>,
+): Words {
+  const freed = bills.length
+    ? `; ${bills.length === 1 ? 'bill' : 'bills'} ${billList(bills)} ${bills.length === 1 ? 'is' : 'are'} free for a new approval`
+    : '';
+  return [
+    `Payment to ${d.vendorName} returned by the bank`,
+    `${d.returnCode} ${d.description}: ${dollars(d.amountCents)} to the account ending ${d.accountLast4.slice(-4)} (${d.fileName})${freed}`,
+    { amount: d.amountCents / 100, reason: `${d.returnCode} ${d.description}` },
+  ];
+}
+
+/** The QuickBooks payments of a returned entry's bills voided, in words. */
+export function voidedWords(d: {
+  vendorName: string;
+  bills: ReadonlyArray<{ billId: string; docNumber: string | null; billPaymentId: string; amount: number }>;
+}): Words {
+  const n = d.bills.length;
+  return [
+    `QuickBooks payment for ${d.vendorName} voided`,
+    `${n === 1 ? 'Bill' : 'Bills'} ${billList(d.bills)} ${n === 1 ? 'is' : 'are'} open again (${n === 1 ? 'payment' : 'payments'} ${d.bills.map((b) => b.billPaymentId).join(', ')})`,
+    { amount: Math.round(d.bills.reduce((sum, b) => sum + b.amount, 0) * 100) / 100 },
+  ];
 }

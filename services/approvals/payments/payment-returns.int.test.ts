@@ -2,8 +2,9 @@
 // a real SMTP server: an approval of two vendors is paid (file, bank upload and payment confirmed by
 // staff with a reason, QuickBooks bill payments recorded), then an ADMIN uploads the bank's return of
 // one vendor's entry (R03, written by the bank sandbox's own writer from the file's lines). The
-// approval records it beside its status, that vendor's QuickBooks payments are voided and its bills
-// open again there, the detail, the list row, the history and the dashboard show it, the manager and
+// payments module records it on the entry and the approval's own stream learns nothing of it; that
+// vendor's QuickBooks payments are voided (recorded on the entry) and its bills open again there, the
+// detail, the list row, the history and the dashboard show it beside the status, the manager and
 // the creator are mailed (the account by its last four digits), the reactions run again change
 // nothing, and the returned bills go into a new approval.
 import type { Job } from 'bullmq';
@@ -197,7 +198,14 @@ describe('a payment the bank returned', () => {
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     expect(r.body.data).toMatchObject({ returns: 1, applied: 1, parked: [] });
     const trace = original(RETURNED_ACCOUNT).entry.slice(79, 94);
-    await until('the void recorded', async () => (await stateOf(approvalId)).payment.returns[trace]?.voided);
+    const entryOf = async () => (await t.started.app.achEntries.answers([trace])).get(trace)!;
+    const voids = await until('the void recorded', async () => (await entryOf()).voided);
+    expect(voids.map((v) => v.billId).sort()).toEqual(returnedBills.map((b) => b.Id).sort());
+    // The approval's stream keeps its milestones only: the bank's answer is the entry's.
+    const types = (await storedOf(approvalId)).map((e) => e.type);
+    expect(types).not.toContain('PaymentReturnRecorded');
+    expect(types).not.toContain('QbBillPaymentVoided');
+    expect(types.at(-1)).toBe('QbPaymentSyncFinished');
 
     // QuickBooks: the returned vendor's payments voided (kept, zeroed), its bills open again; the
     // other vendor's payment stands.
@@ -289,8 +297,10 @@ describe('a payment the bank returned', () => {
       ).filter((x) => x.method === 'POST').length;
     const posts = await requests();
     const trace = original(RETURNED_ACCOUNT).entry.slice(79, 94);
-    const [returnedEvent] = (await t.started.app.store.readStream(`achentry-${trace}`)).events;
-    const recorded = (await storedOf(approvalId)).find((e) => e.type === 'PaymentReturnRecorded')!;
+    const entryStream = async () => (await t.started.app.store.readStream(`achentry-${trace}`)).events;
+    const [returnedEvent] = await entryStream();
+    const entryBefore = (await entryStream()).length;
+    const billsBefore = (await t.started.app.store.readStream(`approvalbills-${companyId}`)).events.length;
     const asJob = (reaction: { jobId: string; name: string; queue: string; data: Record<string, unknown> }) =>
       ({
         id: reaction.jobId,
@@ -298,14 +308,14 @@ describe('a payment the bank returned', () => {
         queueName: reaction.queue,
         data: reaction.data,
       }) as unknown as Job;
-    const [record] = paymentsProcessManager.react(returnedEvent);
-    const [voiding] = paymentsProcessManager.react(recorded);
-    const [notify] = paymentMailProcessManager.react(recorded);
+    const [record, voiding] = paymentsProcessManager.react(returnedEvent);
+    const [notify] = paymentMailProcessManager.react(returnedEvent);
     expect([record.name, voiding.name, notify.name]).toEqual([
       'record-return',
       'void-returned-payments',
       'notify-returned',
     ]);
+    expect(record.jobId).not.toBe(voiding.jobId);
     await returnJobHandlers['record-return'](t.started.app, asJob(record));
     expect(await returnJobHandlers['void-returned-payments'](t.started.app, asJob(voiding))).toEqual({
       kind: 'done',
@@ -313,6 +323,10 @@ describe('a payment the bank returned', () => {
     });
     await linkJobHandlers['notify-returned'](t.started.app, asJob(notify));
     expect((await storedOf(approvalId)).length).toBe(before);
+    expect((await entryStream()).length).toBe(entryBefore);
+    expect((await t.started.app.store.readStream(`approvalbills-${companyId}`)).events.length).toBe(
+      billsBefore,
+    );
     expect(await requests()).toBe(posts);
     const keys = [0, 1].map((i) => `${notify.jobId}_${i}`.replace(/[^A-Za-z0-9_-]/g, '_'));
     const delivered = await t.started.app.pool.query('SELECT key FROM mail_deliveries WHERE key = ANY($1)', [

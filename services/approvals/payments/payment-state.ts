@@ -24,24 +24,16 @@ export interface PaymentFile {
   version: number;
   /** The bills the file paid, with what it paid for each (empty for a penny test). */
   bills: FileBill[];
-  /** Its entries: one per vendor, with that vendor's bills (empty for a penny test). */
-  vendors: Array<{ qbVendorId: string; billIds: string[] }>;
+  /**
+   * Its entries: one per vendor, with that vendor's bills and the entry's trace number (the key the
+   * bank's answers name it by: the payments module's `achentry-<trace>`; absent on older files).
+   */
+  vendors: Array<{ qbVendorId: string; billIds: string[]; traceNumber?: string }>;
   /** A payment file effective today in a Same-Day ACH window (absent on older files and penny tests). */
   sameDay?: boolean;
   /** Why its effective date is not the one asked for. */
   dateNote?: string;
   at: string;
-}
-
-/** An entry of the file at the bank that the bank returned: its vendor was not paid. */
-export interface PaymentReturn {
-  traceNumber: string;
-  qbVendorId: string;
-  vendorName: string;
-  fileName: string;
-  billIds: string[];
-  /** Its bills' QuickBooks payments are voided (or there were none to void). */
-  voided: boolean;
 }
 
 export interface PaymentState {
@@ -68,8 +60,6 @@ export interface PaymentState {
     attempt: number;
     paidBillIds: string[];
   };
-  /** The entries the bank returned, by trace number. */
-  returns: Record<string, PaymentReturn>;
   /** A job of the payment path that failed for good, until its step goes through (or the job does). */
   jobProblem: { jobId: string; job: PaymentJob; reason: string; at: string } | null;
 }
@@ -84,7 +74,6 @@ export const initialPaymentState = (): PaymentState => ({
   pennyTests: [],
   uploadedVersion: null,
   jobProblem: null,
-  returns: {},
   links: {},
   qbSync: { status: null, attempt: 0, paidBillIds: [] },
 });
@@ -106,20 +95,20 @@ export function billsAtTheBank(payment: PaymentState): FileBill[] {
   return payment.files.find((f) => f.version === payment.uploadedVersion)?.bills ?? [];
 }
 
-/** The bills of entries the bank returned: their vendors were not paid. */
-export function returnedBillIds(payment: PaymentState): Set<string> {
-  return new Set(Object.values(payment.returns ?? {}).flatMap((r) => r.billIds));
-}
-
 /**
  * The bills QuickBooks must record as paid: those of the file at the bank, less the ones whose entry
- * the bank returned before QuickBooks recorded them (a returned bill already recorded stays counted:
- * its payment is voided, not unrecorded).
+ * the bank returned (`returned`: read from the payments module's entries) before QuickBooks recorded
+ * them (a returned bill already recorded stays counted: its payment is voided, not unrecorded).
  */
-export function billsToRecord(payment: PaymentState): FileBill[] {
-  const returned = returnedBillIds(payment);
+export function billsToRecord(payment: PaymentState, returned: ReadonlySet<string>): FileBill[] {
   const paid = new Set(payment.qbSync.paidBillIds);
   return billsAtTheBank(payment).filter((b) => !returned.has(b.billId) || paid.has(b.billId));
+}
+
+/** The file the bank took (null before the upload). */
+export function fileAtTheBank(payment: PaymentState): PaymentFile | null {
+  if (payment.uploadedVersion === null) return null;
+  return payment.files.find((f) => f.version === payment.uploadedVersion) ?? null;
 }
 
 /**
@@ -175,7 +164,11 @@ function evolvePaymentStep<S extends PaymentSlice>(state: S, event: PaymentEvent
         batchNumber: d.batchNumber,
         version: d.version,
         bills: fileBills(d.vendors),
-        vendors: d.vendors.map((v) => ({ qbVendorId: v.qbVendorId, billIds: v.billIds })),
+        vendors: d.vendors.map((v) => ({
+          qbVendorId: v.qbVendorId,
+          billIds: v.billIds,
+          ...(v.traceNumber ? { traceNumber: v.traceNumber } : {}),
+        })),
         ...(d.sameDay ? { sameDay: true } : {}),
         ...(d.dateNote ? { dateNote: d.dateNote } : {}),
         at: d.at,
@@ -260,25 +253,10 @@ function evolvePaymentStep<S extends PaymentSlice>(state: S, event: PaymentEvent
     }
     case 'PaymentJobRecovered':
       return { ...state, payment: { ...p, jobProblem: null } };
-    case 'PaymentReturnRecorded': {
-      const d = event.data;
-      const r: PaymentReturn = {
-        traceNumber: d.traceNumber,
-        qbVendorId: d.qbVendorId,
-        vendorName: d.vendorName,
-        fileName: d.fileName,
-        billIds: d.bills.map((b) => b.billId),
-        voided: false,
-      };
-      return { ...state, payment: { ...p, returns: { ...p.returns, [d.traceNumber]: r } } };
-    }
-    case 'QbBillPaymentVoided': {
-      const r = p.returns[event.data.traceNumber];
-      if (!r) return state;
-      return {
-        ...state,
-        payment: { ...p, returns: { ...p.returns, [r.traceNumber]: { ...r, voided: true } } },
-      };
-    }
+    // Recorded on the approval before the bank's answers moved to the payments module's entries
+    // (decision 0041): its history and read model still show them; its rules read the entries.
+    case 'PaymentReturnRecorded':
+    case 'QbBillPaymentVoided':
+      return state;
   }
 }

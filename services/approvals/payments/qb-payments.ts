@@ -19,7 +19,8 @@ import { qbStringList } from '../../quickbooks/query-text.js';
 import { AppError } from '../../shared/errors.js';
 import { type ApprovalState, approvalDecider, approvalStreamId } from '../approval-decider.js';
 import { billPaymentStep } from './paid-amounts.js';
-import { billsAtTheBank, billsToRecord, returnedBillIds } from './payment-decider.js';
+import { billsAtTheBank, billsToRecord } from './payment-decider.js';
+import { returnedBillIds } from './returns.js';
 
 /** The key of one bill of one approval (43 characters): written on its BillPayment, the same on every run. */
 export function qbPaymentRequestId(approvalId: string, billId: string): string {
@@ -183,14 +184,14 @@ export async function payApprovalBills(app: AppServices, run: PayBillsRun) {
   const { billIds, done } = await resultsOfRun(app, approvalId, attempt);
   const paidBefore = new Set(sync.paidBillIds);
   // A bill whose entry the bank returned since the run started is not recorded as paid.
-  const returned = returnedBillIds(state.payment);
+  const returned = new Set(await returnedBillIds(app, state.payment));
   const todo = billIds.filter((id) => !paidBefore.has(id) && !done.has(id) && !returned.has(id));
   const now = () => new Date().toISOString();
   const finish = (skipped: boolean, message: string) =>
     app.commands.handle(
       approvalDecider,
       streamId,
-      { type: 'FinishQbSync', attempt, skipped, message, now: now() },
+      { type: 'FinishQbSync', attempt, skipped, message, returnedBillIds: [...returned], now: now() },
       { ...ctx, commandId: run.commandId('finish') },
     );
 
@@ -277,7 +278,7 @@ export async function payApprovalBills(app: AppServices, run: PayBillsRun) {
   }
   const after = await app.commands.load(approvalDecider, streamId);
   const paidTotal = after.state.payment.qbSync.paidBillIds.length;
-  const total = billsToRecord(after.state.payment).length;
+  const total = billsToRecord(after.state.payment, returned).length;
   await finish(false, finishMessage(paidTotal, total, total - paidTotal));
   return { ran: true as const, skipped: false, paid, failed };
 }
@@ -311,11 +312,19 @@ async function recordResult(
 }
 
 /** The first run after the payment (the process manager's start-qb-sync): once. */
-export function startQbSync(app: AppServices, approvalId: string, ctx: CommandContext) {
+export async function startQbSync(app: AppServices, approvalId: string, ctx: CommandContext) {
+  const streamId = approvalStreamId(approvalId);
+  const { state } = await app.commands.load(approvalDecider, streamId);
   return app.commands.handle(
     approvalDecider,
-    approvalStreamId(approvalId),
-    { type: 'StartQbSync', retry: false, byUserId: null, now: new Date().toISOString() },
+    streamId,
+    {
+      type: 'StartQbSync',
+      retry: false,
+      byUserId: null,
+      returnedBillIds: await returnedBillIds(app, state.payment),
+      now: new Date().toISOString(),
+    },
     ctx,
   );
 }

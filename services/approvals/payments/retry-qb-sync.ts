@@ -1,18 +1,25 @@
 // POST /approvals/{id}/retry-qb-sync (RetryQbSync): a new QuickBooks payment run for the
 // bills not yet paid. The decider refuses it before PAYMENT_COMPLETED, while a run is going, and once
-// every bill is paid; the run itself is the process manager's pay-bills job.
+// every bill is paid; the run itself is the process manager's pay-bills job. A bill whose entry the
+// bank returned is not in it (the run reads the returns again before each payment).
 import type { AppServices } from '../../app/context.js';
 import { type Actor, authorize } from '../../auth/permissions.js';
+import { approvalDecider, approvalStreamId } from '../approval-decider.js';
 import { answerApproval, onApproval } from '../command.js';
+import { parseApprovalId } from '../rows.js';
+import { returnedBillIds } from './returns.js';
 
 export const RETRY_STARTED = 'QuickBooks payment sync retry started';
 
 export async function retryQbSync(app: AppServices, actor: Actor | null, id: unknown) {
   authorize(actor, 'approvals.write');
-  const r = await onApproval(app, actor, id, {
+  const approvalId = parseApprovalId(id);
+  const { state } = await app.commands.load(approvalDecider, approvalStreamId(approvalId));
+  const r = await onApproval(app, actor, approvalId, {
     type: 'StartQbSync',
     retry: true,
     byUserId: actor.id,
+    returnedBillIds: await returnedBillIds(app, state.payment),
     now: new Date().toISOString(),
   });
   return { approval: await answerApproval(app, r.approvalId, r.position, r.state), message: RETRY_STARTED };

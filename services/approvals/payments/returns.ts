@@ -1,71 +1,56 @@
-// What the approval does when the bank returns the entry that paid one of its vendors (the payments
-// module's PaymentEntryReturned): it records the return (PaymentReturnRecorded), lets the vendor's
-// bills go on the company's approvalbills stream so a new approval may take them, and voids the
-// QuickBooks bill payments it had recorded for them (QbBillPaymentVoided), so the books match the
-// bank again: the bills are open there as they are in fact. Each step is idempotent: the return is
-// recorded once per trace, the release frees only bills still held, and a payment already voided is
-// taken as done.
-import { paymentsEvents } from '../../../schema/payments/events.js';
+// What the approvals module does when the bank returns the entry that paid one of its vendors (the
+// payments module's PaymentEntryReturned, on `achentry-<trace>`): it lets the vendor's bills go on
+// the company's approvalbills stream so a new approval may take them, and voids the QuickBooks bill
+// payments it had recorded for them, recorded on the entry (PaymentEntryQbVoided, through the kernel's
+// achEntries port), so the books match the bank again. The approval's own stream and decider learn
+// nothing of it (decision 0041): its status stays the milestone it reached. Each step is idempotent:
+// the release frees only bills still held, and a payment already voided is taken as done.
+import type { ReturnedEntry } from '../../app/ach-entries.js';
 import type { CommandContext } from '../../app/command-handler.js';
 import type { AppServices } from '../../app/context.js';
 import { QbApiError, QbThrottledError } from '../../quickbooks/client.js';
-import { eventDecoder } from '../../shared/decider.js';
 import { AppError } from '../../shared/errors.js';
 import { approvalDecider, approvalStreamId } from '../approval-decider.js';
 import { releaseBills } from '../release.js';
-import type { ReturnedEntry } from './payment-decider.js';
+import { fileAtTheBank, type PaymentFile, type PaymentState } from './payment-decider.js';
 import { voidBillPayment } from './qb-void.js';
 
-const decodeEntry = eventDecoder(paymentsEvents);
-
-/** The payments module's stream of one entry (schema/payments/events.ts: `achentry-<trace>`). */
-const entryStreamOf = (traceNumber: string) => `achentry-${traceNumber}`;
-
-/** The return the payments module recorded for the entry; null when it has none. */
-export async function returnedEntry(app: AppServices, traceNumber: string): Promise<ReturnedEntry | null> {
-  const { events } = await app.store.readStream(entryStreamOf(traceNumber));
-  for (const stored of events ?? []) {
-    if (stored.type !== 'PaymentEntryReturned') continue;
-    const e = decodeEntry(stored, { sealed: 'absent' });
-    if (e.type === 'PaymentEntryReturned') return e.data;
-  }
-  return null;
+/** The bills a returned entry paid: as the return names them, else its vendor's in the file. */
+export function billsOfReturn(e: ReturnedEntry, files: readonly PaymentFile[]): string[] {
+  if (e.bills) return e.bills.map((b) => b.billId);
+  const file = files.find((f) => f.fileName === e.fileName);
+  return file?.vendors.find((v) => v.qbVendorId === e.qbVendorId)?.billIds ?? [];
 }
 
-/**
- * Records the bank's return of the entry on its approval and frees the vendor's bills. `commandId`
- * gives each of the two commands its own id (the job's id and a part), so a run again appends nothing.
- */
-export async function recordPaymentReturn(
+/** The bills of the file at the bank whose entries the bank returned (read from the entries now). */
+export async function returnedBillIds(app: AppServices, payment: PaymentState): Promise<string[]> {
+  const file = fileAtTheBank(payment);
+  const traces = file?.vendors.flatMap((v) => (v.traceNumber ? [v.traceNumber] : [])) ?? [];
+  if (traces.length === 0) return [];
+  const answers = await app.achEntries.answers(traces);
+  return [...answers.values()].flatMap((a) => (a.returned ? billsOfReturn(a.returned, payment.files) : []));
+}
+
+/** The return the payments module recorded for the entry; null when it has none. */
+export async function returnedEntry(app: AppServices, traceNumber: string) {
+  return (await app.achEntries.answers([traceNumber])).get(traceNumber) ?? { returned: null, voided: null };
+}
+
+/** Lets the returned entry's bills go, so a new approval may take them (once: only bills still held). */
+export async function releaseReturnedBills(
   app: AppServices,
-  input: {
-    approvalId: string;
-    traceNumber: string;
-    commandId: (part: string) => string;
-    ctx: CommandContext;
-  },
+  input: { approvalId: string; traceNumber: string; commandId: string; ctx: CommandContext },
 ) {
-  const entry = await returnedEntry(app, input.traceNumber);
-  if (!entry) throw new AppError('NOT_FOUND', `No return is recorded for entry ${input.traceNumber}`);
-  const streamId = approvalStreamId(input.approvalId);
-  const { state } = await app.commands.load(approvalDecider, streamId);
-  const docNumbers = Object.fromEntries(state.bills.map((b) => [b.Id, b.DocNumber || null]));
-  const r = await app.commands.handle(
-    approvalDecider,
-    streamId,
-    { type: 'RecordPaymentReturn', entry, docNumbers, now: new Date().toISOString() },
-    { ...input.ctx, commandId: input.commandId('record') },
-  );
-  const recorded = r.state.payment.returns[input.traceNumber];
-  if (recorded && recorded.billIds.length > 0)
-    await releaseBills(
-      app,
-      entry.companyId,
-      [{ approvalId: input.approvalId, billIds: recorded.billIds }],
-      'returned',
-      { ...input.ctx, commandId: input.commandId('release') },
-    );
-  return { recorded: r.events.length > 0, billIds: recorded?.billIds ?? [] };
+  const { returned } = await returnedEntry(app, input.traceNumber);
+  if (!returned) throw new AppError('NOT_FOUND', `No return is recorded for entry ${input.traceNumber}`);
+  const { state } = await app.commands.load(approvalDecider, approvalStreamId(input.approvalId));
+  const billIds = billsOfReturn(returned, state.payment.files);
+  if (billIds.length > 0)
+    await releaseBills(app, returned.companyId, [{ approvalId: input.approvalId, billIds }], 'returned', {
+      ...input.ctx,
+      commandId: input.commandId,
+    });
+  return { billIds };
 }
 
 /** The QuickBooks payment recorded for each bill (the latest QbBillPaid of it). */
@@ -87,22 +72,21 @@ export type VoidOutcome =
   | { kind: 'wait' };
 
 /**
- * Voids the QuickBooks payments of a returned entry's bills and records it. A QuickBooks failure goes
- * up (the job records it on the approval, PaymentJobFailed, and a retry voids what is left).
+ * Voids the QuickBooks payments of a returned entry's bills and records it on the entry. A QuickBooks
+ * failure goes up (the job records it on the approval, PaymentJobFailed, and a retry voids what is left).
  */
 export async function voidReturnedPayments(
   app: AppServices,
   input: { approvalId: string; traceNumber: string; commandId: string; ctx: CommandContext },
 ): Promise<VoidOutcome> {
-  const streamId = approvalStreamId(input.approvalId);
-  const { state } = await app.commands.load(approvalDecider, streamId);
-  const r = state.payment.returns[input.traceNumber];
-  if (!r) throw new AppError('NOT_FOUND', `No return of entry ${input.traceNumber} on this approval`);
-  if (r.voided) return { kind: 'done', voided: 0 };
+  const { returned, voided } = await returnedEntry(app, input.traceNumber);
+  if (!returned) throw new AppError('NOT_FOUND', `No return is recorded for entry ${input.traceNumber}`);
+  if (voided) return { kind: 'done', voided: 0 };
+  const { state } = await app.commands.load(approvalDecider, approvalStreamId(input.approvalId));
   const sync = state.payment.qbSync.status;
   if (sync === 'PENDING' || sync === 'SYNCING') return { kind: 'wait' };
   const recorded = await recordedPayments(app, input.approvalId);
-  const toVoid = r.billIds.flatMap((billId) => {
+  const toVoid = billsOfReturn(returned, state.payment.files).flatMap((billId) => {
     const p = recorded.get(billId);
     return p ? [{ billId, ...p }] : [];
   });
@@ -115,27 +99,21 @@ export async function voidReturnedPayments(
       if (err instanceof QbThrottledError) throw err;
       if (err instanceof QbApiError)
         throw new QbApiError(
-          `QuickBooks payment ${p.billPaymentId} of bill ${p.docNumber ?? p.billId} (${r.vendorName}) not voided: ${err.message}`,
+          `QuickBooks payment ${p.billPaymentId} of bill ${p.docNumber ?? p.billId} (${returned.vendorName}) not voided: ${err.message}`,
           err.status,
           err.code,
         );
       throw err;
     }
   }
-  await app.commands.handle(
-    approvalDecider,
-    streamId,
-    {
-      type: 'RecordQbVoids',
-      traceNumber: input.traceNumber,
-      bills: toVoid.map((p) => ({
-        billId: p.billId,
-        docNumber: p.docNumber,
-        billPaymentId: p.billPaymentId,
-        amount: p.amount,
-      })),
-      now: new Date().toISOString(),
-    },
+  await app.achEntries.recordQbVoids(
+    input.traceNumber,
+    toVoid.map((p) => ({
+      billId: p.billId,
+      docNumber: p.docNumber,
+      billPaymentId: p.billPaymentId,
+      amount: p.amount,
+    })),
     { ...input.ctx, commandId: input.commandId },
   );
   return { kind: 'done', voided: toVoid.length };
