@@ -15,7 +15,6 @@ import { ProcessManagerRunner } from '../workers/process-manager-runner.js';
 import { CommandHandler } from './app/command-handler.js';
 import type { AppServices } from './app/context.js';
 import { FreshReads } from './app/fresh-reads.js';
-import { approvalsAchFiles } from './approvals/payments/ach-file-access.js';
 import { approvalsPaymentHolds } from './approvals/payments/payment-hold-access.js';
 import { AccessTokens } from './auth/access-tokens.js';
 import { Credentials } from './auth/credentials.js';
@@ -31,6 +30,7 @@ import { IdempotencyStore } from './gateway/idempotency.js';
 import { createLiveBus } from './gateway/live.js';
 import { buildGateway } from './gateway/server.js';
 import { jobHandlers, processManagers, projections, schedules, storageSetups } from './modules/index.js';
+import { paymentsAchFiles } from './payments/ach-files.js';
 import { paymentsAchEntries } from './payments/entries.js';
 import { paymentsAchTraces } from './payments/traces.js';
 import { paymentsAchWindows } from './payments/window-files.js';
@@ -238,7 +238,7 @@ export async function startApp(config: Config, options: StartOptions = {}): Prom
     queueNames: [QUEUES.maintenance, ...Object.keys(jobHandlers)],
     quickbooks: companiesQuickBooksAccess(() => app),
     bankConnections: companiesBankConnections(() => app),
-    achFiles: approvalsAchFiles(() => app),
+    achFiles: paymentsAchFiles(() => app),
     paymentHolds: approvalsPaymentHolds(() => app),
     achTraces: paymentsAchTraces(() => app),
     achWindows: paymentsAchWindows(() => app),

@@ -82,7 +82,7 @@ export type UpdateApprovalInput = z.infer<typeof UpdateApprovalInput>;
 
 /**
  * The effective entry date chosen, 'YYYY-MM-DD' (a banking day, today only in a same-day window, at
- * most 30 days ahead: services/approvals/payments/effective-date.ts); absent, null or empty: the default.
+ * most 30 days ahead: services/nacha/effective-date.ts); absent, null or empty: the default.
  */
 const effectiveDate = z
   .string()

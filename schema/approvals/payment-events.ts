@@ -5,7 +5,7 @@
 //
 // No account number is ever in these events: a file's vendors carry their last four digits only (one
 // event cannot seal several vendors' numbers under each vendor's own key), and the file itself is kept
-// encrypted with the company's key outside the log (services/approvals/payments/nacha-files.ts).
+// encrypted with the company's key outside the log (services/payments/nacha-files.ts).
 // A link's recipient is an e-mail address: sealed with the company's key, as the recipients are.
 import { z } from 'zod';
 import { companySubject } from '../companies/events.js';
@@ -432,28 +432,3 @@ type Defs = typeof paymentEvents;
 export type PaymentEvent = {
   [K in keyof Defs]: { type: K; data: z.infer<Defs[K]['schema']> };
 }[keyof Defs];
-
-/**
- * The file id modifiers a company used on one day (stream `nachafileday-<companyId>-<YYYYMMDD>`).
- * `kind` and `qbVendorIds` (the vendors a penny test credited) are absent on modifiers taken before
- * they were recorded: those were payment files as far as the day's limits go.
- */
-export const nachaFileDayEvents = {
-  NachaFileIdModifierTaken: {
-    version: 1,
-    schema: z.object({
-      companyId,
-      day: z.string(),
-      modifier: z.string().length(1),
-      fileId: z.string(),
-      at: z.string(),
-      kind: z.enum(['payment', 'penny-test']).optional(),
-      qbVendorIds: z.array(z.string()).optional(),
-    }),
-  },
-} as const;
-
-type DayDefs = typeof nachaFileDayEvents;
-export type NachaFileDayEvent = {
-  [K in keyof DayDefs]: { type: K; data: z.infer<DayDefs[K]['schema']> };
-}[keyof DayDefs];

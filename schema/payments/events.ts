@@ -8,6 +8,7 @@
 //   QuickBooks payments then voided once), corrected;
 // - `achdelivery-<approvalId>`: an approval's file on its way to a bank over SFTP: waiting for its
 //   cut-off window, uploaded once, then acknowledged or rejected by the bank;
+// - `nachafileday-<companyId>-<YYYYMMDD>`: the file id modifiers a company took on one day (36 at most);
 // - `achwindow-<companyId>-<via>-<window>`: the files a company sends the bank at one cut-off window
 //   (by hand or over SFTP), the approvals made for that window sharing one (a batch each: decision 0040).
 // The corrected bank numbers a notification of change carries are sealed with the company's key;
@@ -331,3 +332,28 @@ type Defs = typeof paymentsEvents;
 export type PaymentsEvent = {
   [K in keyof Defs]: { type: K; data: z.infer<Defs[K]['schema']> };
 }[keyof Defs];
+
+/**
+ * The file id modifiers a company used on one day (stream `nachafileday-<companyId>-<YYYYMMDD>`).
+ * `kind` and `qbVendorIds` (the vendors a penny test credited) are absent on modifiers taken before
+ * they were recorded: those were payment files as far as the day's limits go.
+ */
+export const nachaFileDayEvents = {
+  NachaFileIdModifierTaken: {
+    version: 1,
+    schema: z.object({
+      companyId,
+      day: z.string(),
+      modifier: z.string().length(1),
+      fileId: z.string(),
+      at: z.string(),
+      kind: z.enum(['payment', 'penny-test']).optional(),
+      qbVendorIds: z.array(z.string()).optional(),
+    }),
+  },
+} as const;
+
+type DayDefs = typeof nachaFileDayEvents;
+export type NachaFileDayEvent = {
+  [K in keyof DayDefs]: { type: K; data: z.infer<DayDefs[K]['schema']> };
+}[keyof DayDefs];

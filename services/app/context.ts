@@ -56,7 +56,7 @@ export interface AppServices {
   quickbooks: QuickBooksAccess;
   /** A company's bank connection, manual or SFTP, and sessions with it (implemented by the companies module). */
   bankConnections: BankConnectionAccess;
-  /** A company's NACHA settings, file ids and stored files (implemented by the approvals module). */
+  /** A company's NACHA settings, file ids, payment files and stored files (implemented by the payments module). */
   achFiles: AchFileAccess;
   /** The payments held, counted as the approvals list filters them (implemented by the approvals module). */
   paymentHolds: PaymentHoldAccess;

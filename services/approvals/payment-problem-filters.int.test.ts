@@ -13,8 +13,8 @@ import type { QbBill, Realm } from '../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../tools/qbo-sandbox/server.js';
 import { paymentsJobHandlers } from '../../workers/approvals/payments.js';
 import { achFileDay } from '../nacha/payment-file.js';
+import { FileLimitReached, takeFileIdModifier } from '../payments/file-modifier.js';
 import { approvalDecider, approvalStreamId } from './approval-decider.js';
-import { FileLimitReached, takeFileIdModifier } from './payments/file-modifier.js';
 
 const A = '/api/bill-approval/approvals';
 const qbApp = { clientId: 'billflow-problem-filters', clientSecret: 'problem-filters-secret-4242' };

@@ -63,7 +63,7 @@ export async function configureNacha(
 
 /**
  * Turns Same-Day ACH on or off (ADMIN): on, a file made before the same-day deadline is effective
- * the same day, marked for the 17:00 settlement (services/approvals/payments/effective-date.ts).
+ * the same day, marked for the 17:00 settlement (services/nacha/effective-date.ts).
  */
 export async function setSameDayAch(
   app: AppServices,

@@ -6,7 +6,6 @@ import { approvalsProjection } from '../../projections/approvals/approvals.js';
 import { bankingControlsProjection } from '../../projections/approvals/banking-controls.js';
 import * as approvalCommands from '../../schema/approvals/commands.js';
 import { approvalBillsEvents, approvalEvents, approvalPolicyEvents } from '../../schema/approvals/events.js';
-import { nachaFileDayEvents } from '../../schema/approvals/payment-events.js';
 import { billCopyJobHandlers, billCopyProcessManager } from '../../workers/approvals/bill-copy-reactions.js';
 import {
   PAYMENT_MAIL_QUEUE,
@@ -31,7 +30,6 @@ import { approvalRoutes } from '../approvals/api/rest/approval-routes.js';
 import { approvalEndpoints, approvalInputs } from '../approvals/endpoints.js';
 import { paymentEndpoints } from '../approvals/payments/endpoints.js';
 import { linkEndpoints } from '../approvals/payments/link-endpoints.js';
-import { setupNachaFiles } from '../approvals/payments/nacha-files.js';
 import { defineModule } from './module.js';
 
 // ADMIN and MODERATOR do every approval action; USER views (list, detail, history, stats,
@@ -54,7 +52,7 @@ declare module '../auth/permissions.js' {
 export const approvalModule = defineModule({
   name: 'approval',
   folder: 'approvals',
-  events: { ...approvalEvents, ...approvalBillsEvents, ...approvalPolicyEvents, ...nachaFileDayEvents },
+  events: { ...approvalEvents, ...approvalBillsEvents, ...approvalPolicyEvents },
   commands: approvalCommands,
   permissions,
   // banking_controls: the flag window of each company's bank detail changes, where money is decided.
@@ -73,7 +71,5 @@ export const approvalModule = defineModule({
   endpoints: [...approvalEndpoints, ...paymentEndpoints, ...linkEndpoints],
   graphqlInputs: approvalInputs,
   routes: [approvalRoutes, approvalPaymentRoutes, approvalLinkRoutes, approvalAuditRoutes],
-  // The stored NACHA files (encrypted with the company's key), made at start under the set-up lock.
-  storage: setupNachaFiles,
   gateway: batchApprovalReads,
 });

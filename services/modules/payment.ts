@@ -1,9 +1,10 @@
-// Payments: what the ACH network does with Billflow's entries after a file leaves. The trace numbers
-// each file takes at its ODFI (never reused, so a return names one entry), the files the bank sends
-// back (returns, notifications of change: read once, kept sealed), and each entry's fate. The
+// Payments: the ACH files and what the network does with their entries. Each file written (its date,
+// cut-off window, modifier and trace numbers at its ODFI, never reused, so a return names one entry)
+// and kept sealed, its delivery, the files the bank sends back (returns, notifications of change: read
+// once, kept sealed), and each entry's fate. The
 // approval keeps its own statuses as milestones; the bank's answers are this module's streams.
 import { paymentEntriesProjection } from '../../projections/payments/payment-entries.js';
-import { paymentsEvents } from '../../schema/payments/events.js';
+import { nachaFileDayEvents, paymentsEvents } from '../../schema/payments/events.js';
 import '../payments/api/graphql/attention.js';
 import '../payments/api/graphql/inbound-file.js';
 import {
@@ -20,6 +21,7 @@ import {
 import { paymentInboundRoutes } from '../payments/api/rest/inbound-routes.js';
 import { paymentsEndpoints } from '../payments/endpoints.js';
 import { InboundFileInput } from '../payments/inbound.js';
+import { setupNachaFiles } from '../payments/nacha-files.js';
 import { SendNowInput } from '../payments/send-now.js';
 import { defineModule } from './module.js';
 
@@ -40,7 +42,7 @@ declare module '../auth/permissions.js' {
 export const paymentModule = defineModule({
   name: 'payment',
   folder: 'payments',
-  events: paymentsEvents,
+  events: { ...paymentsEvents, ...nachaFileDayEvents },
   commands: { InboundFileInput, SendNowInput },
   permissions,
   projections: [paymentEntriesProjection],
@@ -50,4 +52,6 @@ export const paymentModule = defineModule({
   jobHandlers: { [BANK_QUEUE]: bankJobHandlers, [REMITTANCE_QUEUE]: remittanceJobHandlers },
   // Every SFTP company's outbox (answers, returns, notifications of change), read by whichever worker.
   schedules: [{ queue: BANK_QUEUE, name: 'poll-banks', every: POLL_EVERY_MS }],
+  // The stored ACH files (sealed with the company's key), made at start under the set-up lock.
+  storage: setupNachaFiles,
 });

@@ -324,3 +324,6 @@ export function isFileIdModifier(value: string): boolean {
   const c = value.charCodeAt(0);
   return (c >= 65 && c <= 90) || (c >= 48 && c <= 57);
 }
+
+/** The file id modifiers that tell apart a company's files of one day (File Header 34): A–Z, then 0–9. */
+export const FILE_ID_MODIFIERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';

@@ -280,3 +280,15 @@ function validateEntry(e: EntryDetail, scc: number, sccKnown: boolean, add: Add)
       );
   }
 }
+
+/** The file's text checked by the validator: an Error naming the first few issues when it breaks a rule. */
+export function assertValidAchFile(text: string): void {
+  const issues = validateAchFile(text);
+  if (issues.length > 0)
+    throw new Error(
+      `the NACHA library refused the file it wrote: ${issues
+        .slice(0, 5)
+        .map((i) => `line ${i.line} ${i.record}.${i.field}: ${i.message}`)
+        .join('; ')}`,
+    );
+}

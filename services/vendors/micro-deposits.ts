@@ -69,7 +69,7 @@ export async function startMicroDeposits(
   if (!pending) throw new AppError('CONFLICT', 'This bank detail change is no longer pending');
   if (!story.contactEmail) throw new AppError('CONFLICT', NO_CONTACT);
   const settings = await app.achFiles.company(row.company_id);
-  if ('problem' in settings) throw new AppError('VALIDATION', settings.problem);
+  if ('problem' in settings) throw new AppError('VALIDATION', settings.problem.message);
   const day = achFileDay(now);
   const effectiveDate = nextBankingDay(isoDay(day));
   const credits = amountsCents.map((amountCents) => ({

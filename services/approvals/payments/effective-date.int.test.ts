@@ -9,8 +9,8 @@ import { api, gql, signIn } from '../../../test/support/http.js';
 import { connectedCompany, nachaOutcome, readyToPay, syncVendors } from '../../../test/support/payments.js';
 import type { QbBill } from '../../../tools/qbo-sandbox/seed.js';
 import { type QboSandbox, startQboSandbox } from '../../../tools/qbo-sandbox/server.js';
+import { paymentClock } from '../../shared/payment-clock.js';
 import { approvalDecider, approvalStreamId } from '../approval-decider.js';
-import { paymentClock } from './effective-date.js';
 
 const A = '/api/bill-approval/approvals';
 const qbApp = { clientId: 'billflow-dates', clientSecret: 'dates-secret-value-7731' };

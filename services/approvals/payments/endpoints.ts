@@ -6,16 +6,16 @@ import { z } from 'zod';
 import { Approval } from '../../../schema/approvals/answers.js';
 import { RegenerateNachaInput } from '../../../schema/approvals/commands.js';
 import { PennyTestResult } from '../../../schema/approvals/payment-answers.js';
+import {
+  PENNY_LIMIT,
+  PENNY_TESTS_PER_COMPANY_PER_DAY,
+  PENNY_TESTS_PER_VENDOR_PER_DAY,
+} from '../../app/ach-files.js';
 import { declareCommand, type WithId, byId as withBody } from '../../app/endpoints.js';
 import type { Actor } from '../../auth/permissions.js';
 import { approveBankingAgain } from '../approve-again.js';
 import type { ApprovalDto } from '../rows.js';
 import { withViewer } from '../viewer.js';
-import {
-  PENNY_LIMIT,
-  PENNY_TESTS_PER_COMPANY_PER_DAY,
-  PENNY_TESTS_PER_VENDOR_PER_DAY,
-} from './file-modifier.js';
 import { regenerateNacha } from './nacha-actions.js';
 import { generatePennyTest } from './penny-test.js';
 import { retryQbSync } from './retry-qb-sync.js';

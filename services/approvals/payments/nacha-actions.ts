@@ -7,14 +7,13 @@ import type { AppServices } from '../../app/context.js';
 import { type Actor, authorize, commandContext } from '../../auth/permissions.js';
 import { nextBankingDay } from '../../nacha/banking-day.js';
 import { achFileDay } from '../../nacha/payment-file.js';
+import { FILE_ID_MODIFIERS } from '../../nacha/records.js';
 import { AppError, parseInput } from '../../shared/errors.js';
 import { approvalDecider, approvalStreamId } from '../approval-decider.js';
 import { answerApproval, onApproval } from '../command.js';
 import { type ApprovalDto, parseApprovalId, requireActionableRow, requireRow } from '../rows.js';
 import { checkedEffectiveDate } from './chosen-date.js';
-import { FILE_ID_MODIFIERS, fileDayDecider, fileDayStreamId } from './file-modifier.js';
-import { readNachaFile } from './nacha-files.js';
-import { type GeneratedFile, isoDay } from './nacha-generate.js';
+import { isoDay } from './nacha-generate.js';
 
 export const REGENERATING = 'The NACHA file is being regenerated';
 
@@ -49,13 +48,12 @@ export async function regenerateNacha(
 /** What Regenerate will really do: make the file now, or wait for a banking day with files left. */
 async function regenerationMessage(app: AppServices, companyId: number): Promise<string> {
   const day = achFileDay(new Date());
-  const { state } = await app.commands.load(fileDayDecider, fileDayStreamId(companyId, day));
-  const used = new Set(state.taken.values());
-  if ([...FILE_ID_MODIFIERS].some((m) => !used.has(m))) return REGENERATING;
+  if ((await app.achFiles.modifiersLeft(companyId, day)) > 0) return REGENERATING;
   return `The company has sent the ${FILE_ID_MODIFIERS.length} NACHA files its bank takes today: the new version will be made on ${nextBankingDay(isoDay(day))}, with no one needing to act`;
 }
 
 const FILE_ID = /^[0-9a-f-]{36}$/i;
+const GONE = 'The file can no longer be read: its company’s data was forgotten';
 
 /** GET /approvals/{id}/nacha-files/{fileId}: the file's text, its download on record first. */
 export async function downloadNachaFile(
@@ -70,10 +68,9 @@ export async function downloadNachaFile(
   const fileId =
     typeof fileIdInput === 'string' && FILE_ID.test(fileIdInput) ? fileIdInput.toLowerCase() : null;
   if (!fileId) throw new AppError('NOT_FOUND', 'File not found');
-  const found = await readNachaFile(app, approvalId, fileId);
+  const found = await app.achFiles.read(approvalId, fileId);
   if (!found) throw new AppError('NOT_FOUND', 'File not found');
-  if ('gone' in found)
-    throw new AppError('NOT_FOUND', 'The file can no longer be read: its company’s data was forgotten');
+  if (found === 'gone') throw new AppError('NOT_FOUND', GONE);
   const ctx = commandContext(actor);
   await app.commands.handle(
     approvalDecider,
@@ -81,23 +78,9 @@ export async function downloadNachaFile(
     { type: 'RecordNachaDownload', fileId, byUserId: actor.id, now: new Date().toISOString() },
     ctx,
   );
-  // What goes to the bank is the window's shared file that carries this one (decision 0040): the
-  // download seals it, so an approval made later for the window goes into the window's next file.
-  const { window } = found.file.summary as Partial<GeneratedFile>;
-  if (found.file.kind === 'payment' && window) {
-    const shared = await app.achWindows.sharedFile(
-      {
-        companyId: found.file.companyId,
-        via: window.via,
-        windowAt: window.at,
-        file: window.file,
-        approvalId,
-        fileId,
-      },
-      'download',
-      ctx,
-    );
-    if (shared) return { fileName: found.file.fileName, text: shared.text };
-  }
-  return { fileName: found.file.fileName, text: found.text };
+  // What goes to the bank is the window's shared file that carries this one (decision 0040), sealed
+  // by this download: an approval made later for the window goes into the window's next file.
+  const file = await app.achFiles.download(approvalId, fileId, ctx);
+  if (file === 'gone') throw new AppError('NOT_FOUND', GONE);
+  return file ?? found;
 }

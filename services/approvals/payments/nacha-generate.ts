@@ -1,45 +1,28 @@
 // Generating an approval's payment file (the `generate-nacha` job; docs/ARCHITECTURE.md "Payments"):
-// one credit per vendor, the sum of its approved bills' open balances (afresh from QuickBooks where
-// the company is connected, never above the approved balance; a bill paid there, or whose balance
-// there is not a valid amount, is left out and named), effective the date chosen if it still holds,
-// else the next banking day (today in a Same-Day window: effective-date.ts), credits only (220) or
-// balanced (200) per the company. The file is one batch of the company's shared file for its cut-off
-// window (decision 0040: that file's header, so its modifier and name, and its batch number). The
-// file is validated by the library before it is kept (an invalid file is never stored), stored
-// encrypted with the company's key, and reported to the approval with RecordNachaGenerated; what
-// stops it is reported with RecordNachaFailed, each problem named.
+// what the file pays is the approval's to decide, here: one credit per vendor, the sum of its approved
+// bills' open balances (afresh from QuickBooks where the company is connected, never above the
+// approved balance; a bill paid there, or whose balance there is not a valid amount, is left out and
+// named), to the bank details the approver saw (a vendor whose banking changed, or is blocked, is held
+// out, named). The file itself (its date, cut-off window, modifier, traces, text and storage) is the
+// payments module's, through the kernel's achFiles port (decision 0041); the outcome is reported to the
+// approval with RecordNachaGenerated, or what stops it with RecordNachaFailed, each problem named.
 //
-// Idempotent: the file id derives from the approval and the request's version, its modifier is taken
-// once per file id, and the stored row is what is reported, so a job run again (a retry, a crash
-// after storing) reports the very same file; the decider drops an outcome already recorded.
+// Idempotent: the file id derives from the approval and the request's version, the payments module
+// keeps the summary of the file it wrote for that id, and that summary is what is reported, so a job
+// run again (a retry, a crash after storing) reports the very same file; the decider drops an outcome
+// already recorded.
 import type { NachaProblem } from '../../../schema/approvals/payment-events.js';
+import type { PaymentFileOutcome } from '../../app/ach-files.js';
 import { type CommandContext, eventIdFor } from '../../app/command-handler.js';
 import type { AppServices } from '../../app/context.js';
-import { nextBankingDay } from '../../nacha/banking-day.js';
-import {
-  achFileDay,
-  buildVendorPaymentFile,
-  type NachaCompany,
-  type VendorCredit,
-} from '../../nacha/payment-file.js';
-import { AchWriteError, MAX_ENTRY_AMOUNT_CENTS } from '../../nacha/records.js';
-import { validateAchFile } from '../../nacha/validator.js';
+import type { VendorCredit } from '../../nacha/payment-file.js';
+import { type AchWriteError, MAX_ENTRY_AMOUNT_CENTS } from '../../nacha/records.js';
 import { QbApiError, QbGrantError, QbThrottledError } from '../../quickbooks/client.js';
 import { AppError } from '../../shared/errors.js';
 import { type ApprovalState, approvalDecider, approvalStreamId } from '../approval-decider.js';
 import { bankingFingerprint, fingerprintKey } from './approved-banking.js';
 import { bankingHold } from './banking-holds.js';
-import { fileEffectiveDate, paymentClock, SAME_DAY_MARKER } from './effective-date.js';
-import { FILE_ID_MODIFIERS, FileLimitReached, takeFileIdModifier } from './file-modifier.js';
-import { findNachaFile, storeNachaFile } from './nacha-files.js';
-import {
-  companyForNacha,
-  type PayableVendor,
-  qbBalances,
-  sameDayAchOf,
-  vendorsForNacha,
-  vendorsOf,
-} from './nacha-sources.js';
+import { type PayableVendor, qbBalances, vendorsForNacha, vendorsOf } from './nacha-sources.js';
 import { planFileBills } from './paid-amounts.js';
 import type { PaymentCommand } from './payment-decider.js';
 import { paymentAccountPrerequisites } from './prerequisites.js';
@@ -52,18 +35,6 @@ export const paymentFileId = (approvalId: string, version: number) =>
 
 /** 'YYYYMMDD' → 'YYYY-MM-DD'. */
 export const isoDay = (day: string) => `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6, 8)}`;
-
-/** The file's text validated by the library: never kept when it breaks a rule. */
-export function assertValidFile(text: string) {
-  const issues = validateAchFile(text);
-  if (issues.length > 0)
-    throw new Error(
-      `the NACHA library refused the file it wrote: ${issues
-        .slice(0, 5)
-        .map((i) => `line ${i.line} ${i.record}.${i.field}: ${i.message}`)
-        .join('; ')}`,
-    );
-}
 
 /** The most one entry's 10-digit amount field holds: $99,999,999.99. */
 const ENTRY_LIMIT = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD' }).format(
@@ -102,7 +73,6 @@ type Plan =
       vendors: GeneratedFile['vendors'];
       skippedBills: GeneratedFile['skippedBills'];
       heldVendors: NachaProblem[];
-      company: NachaCompany;
     };
 
 /**
@@ -136,7 +106,7 @@ async function plan(app: AppServices, state: ApprovalState, ctx: CommandContext)
   const approved = new Set(state.approvedBillIds);
   const bills = state.bills.filter((b) => approved.has(b.Id));
   const [company, vendorCheck, account] = await Promise.all([
-    companyForNacha(app, companyId),
+    app.achFiles.company(companyId),
     vendorsForNacha(app, companyId, vendorsOf(bills)),
     paymentAccountPrerequisites(app, companyId, { live: true }),
   ]);
@@ -232,7 +202,7 @@ async function plan(app: AppServices, state: ApprovalState, ctx: CommandContext)
       bills: v.bills,
     });
   }
-  return { credits, vendors, skippedBills, heldVendors: holds(true), company: company.company };
+  return { credits, vendors, skippedBills, heldVendors: holds(true) };
 }
 
 export type GenerationOutcome = 'stale' | 'generated' | 'failed';
@@ -251,14 +221,9 @@ export async function generatePaymentFile(
   if (!state.exists || state.deleted || p.nachaVersion !== version || p.nacha !== 'REQUESTED') return 'stale';
   const report = (command: PaymentCommand) => app.commands.handle(approvalDecider, streamId, command, ctx);
   const fileId = paymentFileId(approvalId, version);
-  const stored = await findNachaFile<GeneratedFile>(app, fileId);
-  if (stored) {
-    await report({
-      type: 'RecordNachaGenerated',
-      version,
-      file: stored.summary,
-      now: new Date().toISOString(),
-    });
+  const kept = await app.achFiles.keptSummary<GeneratedFile>(fileId);
+  if (kept) {
+    await report({ type: 'RecordNachaGenerated', version, file: kept, now: new Date().toISOString() });
     return 'generated';
   }
   const fail = async (problems: NachaProblem[]) => {
@@ -271,114 +236,65 @@ export async function generatePaymentFile(
     });
     return 'failed' as const;
   };
-  const [planned, sameDayAch] = await Promise.all([
-    plan(app, state, ctx),
-    sameDayAchOf(app, state.companyId!),
-  ]);
+  const planned = await plan(app, state, ctx);
   if ('problems' in planned) return fail(planned.problems);
-  const { company } = planned;
-  const createdAt = paymentClock.now();
-  const creditCents = planned.credits.map((c) => c.amountCents);
-  // A balanced file's offsetting debit is an entry too: Same-Day's per-payment limit holds for it.
-  const total = creditCents.reduce((a, b) => a + b, 0);
-  const dated = fileEffectiveDate({
-    chosen: p.chosenEffectiveDate,
-    now: createdAt,
-    sameDayAch,
-    entryCents: company.balancedFile ? [...creditCents, total] : creditCents,
-  });
-  const { effectiveDate } = dated;
-  const build = (fileIdModifier: string, at: Date, firstTraceSequence?: number) =>
-    buildVendorPaymentFile({
-      company,
-      credits: planned.credits,
-      effectiveDate,
-      ...(dated.sameDay ? { companyDescriptiveDate: SAME_DAY_MARKER } : {}),
-      fileIdModifier,
-      createdAt: at,
-      firstTraceSequence,
-    });
-  // A file the writer refuses takes none of the day's 36 file id modifiers: it is built once on a
-  // trial modifier first (the modifier changes one character of the header, never a refusal).
-  try {
-    build('A', createdAt);
-  } catch (err) {
-    if (!(err instanceof AchWriteError)) throw err;
-    return fail([
-      writeProblem(
-        err,
-        planned.credits.map((c) => c.name),
-      ),
-    ]);
-  }
-  // The file is a batch of the company's shared file for its cut-off window (decision 0040): the
-  // window's file takes one of the day's modifiers, however many approvals it carries.
-  const place = await app.achWindows.place(
+  const outcome: PaymentFileOutcome<GeneratedFile> = await app.achFiles.writePaymentFile(
     {
       companyId: state.companyId!,
       approvalId,
       fileId,
       version,
-      sameDay: dated.sameDay,
-      requestedAt: new Date(p.requestedAt ?? createdAt),
+      credits: planned.credits,
+      chosenEffectiveDate: p.chosenEffectiveDate,
+      requestedAt: p.requestedAt ? new Date(p.requestedAt) : null,
     },
+    (w) => ({
+      fileId,
+      fileName: w.fileName,
+      batchNumber: w.batchNumber,
+      fileIdModifier: w.fileIdModifier,
+      effectiveDate: w.effectiveDate,
+      entryCount: w.entryCount,
+      totalCreditCents: w.totalCreditCents,
+      totalDebitCents: w.totalDebitCents,
+      balanced: w.balanced,
+      // The credits come first in the file, in the vendors' order: entry i is vendor i.
+      vendors: planned.vendors.map((v, i) => ({ ...v, traceNumber: w.traceNumbers[i] })),
+      skippedBills: planned.skippedBills,
+      ...(planned.heldVendors.length > 0 ? { heldVendors: planned.heldVendors } : {}),
+      sameDay: w.sameDay,
+      ...(w.dateNote ? { dateNote: w.dateNote } : {}),
+      window: w.window,
+    }),
     ctx,
   );
-  const day = achFileDay(place.createdAt);
-  let fileIdModifier: string;
-  try {
-    fileIdModifier = await takeFileIdModifier(app, state.companyId!, day, place.windowFileId, ctx);
-  } catch (err) {
-    // A rule, not a fault: the file waits for the next banking day, which asks for it again by itself.
-    if (!(err instanceof FileLimitReached)) throw err;
-    const waitUntil = nextBankingDay(isoDay(day));
-    return fail([
-      {
-        kind: 'file-limit',
-        vendorName: null,
-        message: `${company.companyName} has sent the ${FILE_ID_MODIFIERS.length} NACHA files its bank takes in one day: this file will be made on ${waitUntil}, with no one needing to act, and paid from then on`,
-        waitUntil,
-      },
-    ]);
+  switch (outcome.kind) {
+    case 'company':
+      return fail([outcome.problem]);
+    case 'refused':
+      return fail([
+        writeProblem(
+          outcome.error,
+          planned.credits.map((c) => c.name),
+        ),
+      ]);
+    case 'file-limit':
+      // A rule, not a fault: the file waits for the next banking day, which asks for it again by itself.
+      return fail([
+        {
+          kind: 'file-limit',
+          vendorName: null,
+          message: `${outcome.companyName} has sent the ${outcome.modifiers} NACHA files its bank takes in one day: this file will be made on ${outcome.waitUntil}, with no one needing to act, and paid from then on`,
+          waitUntil: outcome.waitUntil,
+        },
+      ]);
+    case 'written':
+      await report({
+        type: 'RecordNachaGenerated',
+        version,
+        file: outcome.summary,
+        now: new Date().toISOString(),
+      });
+      return 'generated';
   }
-  // Its traces are taken at the ODFI only now, after the file's modifier: a file that waits takes none.
-  const entries = planned.credits.length + (company.balancedFile ? 1 : 0);
-  const firstTrace = await app.achTraces.reserve(
-    company.bankRoutingNumber.trim().slice(0, 8),
-    fileId,
-    entries,
-    ctx,
-  );
-  const built = build(fileIdModifier, place.createdAt, firstTrace);
-  assertValidFile(built.text);
-  const file: GeneratedFile = {
-    fileId,
-    fileName: built.fileName,
-    batchNumber: place.batch,
-    fileIdModifier,
-    effectiveDate,
-    entryCount: built.entryCount,
-    totalCreditCents: built.totalCreditCents,
-    totalDebitCents: built.totalDebitCents,
-    balanced: company.balancedFile,
-    // The credits come first in the file, in the vendors' order: entry i is vendor i.
-    vendors: planned.vendors.map((v, i) => ({ ...v, traceNumber: built.traceNumbers[i] })),
-    skippedBills: planned.skippedBills,
-    ...(planned.heldVendors.length > 0 ? { heldVendors: planned.heldVendors } : {}),
-    sameDay: dated.sameDay,
-    ...(dated.note ? { dateNote: dated.note } : {}),
-    window: { at: place.windowAt, file: place.file, via: place.via },
-  };
-  const kept = await storeNachaFile<GeneratedFile>(app, {
-    fileId,
-    approvalId,
-    companyId: state.companyId!,
-    kind: 'payment',
-    version,
-    fileName: built.fileName,
-    summary: file,
-    text: built.text,
-  });
-  await report({ type: 'RecordNachaGenerated', version, file: kept.summary, now: new Date().toISOString() });
-  return 'generated';
 }

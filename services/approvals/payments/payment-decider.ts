@@ -42,32 +42,11 @@ export type PaymentCommand =
   | {
       type: 'RecordNachaGenerated';
       version: number;
-      file: {
-        fileId: string;
-        fileName: string;
-        batchNumber: number;
-        fileIdModifier: string;
-        effectiveDate: string;
-        entryCount: number;
-        totalCreditCents: number;
-        totalDebitCents: number;
-        balanced: boolean;
-        vendors: Array<{
-          qbVendorId: string;
-          name: string;
-          amountCents: number;
-          accountLast4: string;
-          billIds: string[];
-          bills?: Array<{ billId: string; amountCents: number }>;
-        }>;
-        skippedBills: Array<{ billId: string; docNumber: string | null; reason: string }>;
-        /** Vendors held out (their banking is not the banking approved), named; the rest went ahead. */
-        heldVendors?: NachaProblem[];
-        sameDay?: boolean;
-        dateNote?: string;
-        /** The window's shared file that carries it (decision 0040). */
-        window?: { at: string; file: number; via: 'manual' | 'sftp' };
-      };
+      /** What the payments module wrote, as the approval records it (NachaFileGenerated's facts). */
+      file: Omit<
+        Extract<PaymentEvent, { type: 'NachaFileGenerated' }>['data'],
+        'approvalId' | 'companyId' | 'version' | 'at'
+      >;
       now: string;
     }
   | { type: 'RecordNachaFailed'; version: number; reason: string; problems: NachaProblem[]; now: string }

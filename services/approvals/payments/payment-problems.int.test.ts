@@ -19,10 +19,10 @@ import { type QboSandbox, startQboSandbox } from '../../../tools/qbo-sandbox/ser
 import { type SmtpCatcher, startSmtpCatcher } from '../../../tools/smtp-catcher.js';
 import { newYorkDayStart, paymentsJobHandlers } from '../../../workers/approvals/payments.js';
 import { achFileDay } from '../../nacha/payment-file.js';
+import { FileLimitReached, takeFileIdModifier } from '../../payments/file-modifier.js';
 import { queuePrefix } from '../../shared/queues.js';
 import { redisOptions } from '../../shared/redis.js';
 import { approvalDecider, approvalStreamId } from '../approval-decider.js';
-import { FileLimitReached, takeFileIdModifier } from './file-modifier.js';
 
 const A = '/api/bill-approval/approvals';
 const MANAGER = 'mara.manager@client.test';

@@ -15,7 +15,6 @@ import { type QboSandbox, startQboSandbox } from '../../../tools/qbo-sandbox/ser
 import { CommandHandler } from '../../app/command-handler.js';
 import { companyDecider } from '../../companies/company-decider.js';
 import { achFileDay } from '../../nacha/payment-file.js';
-import { DomainError } from '../../shared/domain-errors.js';
 import {
   fileDayStreamId,
   PENNY_LIMIT,
@@ -24,7 +23,8 @@ import {
   PENNY_TESTS_PER_VENDOR_PER_DAY,
   pennyLimitsReset,
   takeFileIdModifier,
-} from './file-modifier.js';
+} from '../../payments/file-modifier.js';
+import { DomainError } from '../../shared/domain-errors.js';
 
 const A = '/api/bill-approval/approvals';
 const qbApp = { clientId: 'billflow-penny', clientSecret: 'penny-secret-value-3321' };

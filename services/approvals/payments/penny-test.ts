@@ -2,7 +2,7 @@
 // each vendor of the approval with complete banking a random 1–99 cents (chosen here, outside the
 // decider), company entry description ACCTVERIFY, its own file id modifier; stored encrypted with the
 // company's key as payment files are, and recorded on the approval (PennyTestGenerated).
-// The modifier is one of the company's few a day (file-modifier.ts: penny tests are limited per
+// The modifier is one of the company's few a day (the payments module's file-modifier.ts: penny tests are limited per
 // vendor and per company, and never take the ones payment files need), so a file that cannot be
 // written must not use one up: the file is built and validated first with a stand-in modifier, and
 // only then is the real one taken and the file built again with it.
@@ -14,13 +14,12 @@ import { type Actor, authorize, commandContext } from '../../auth/permissions.js
 import { nextBankingDay } from '../../nacha/banking-day.js';
 import { achFileDay, buildPennyTestFile, type VendorCredit } from '../../nacha/payment-file.js';
 import { AchWriteError } from '../../nacha/records.js';
+import { assertValidAchFile } from '../../nacha/validator.js';
 import { AppError } from '../../shared/errors.js';
 import { approvalDecider, approvalStreamId } from '../approval-decider.js';
 import { parseApprovalId, requireActionableRow } from '../rows.js';
-import { PENNY_TEST_MODIFIERS, takeFileIdModifier } from './file-modifier.js';
-import { storeNachaFile } from './nacha-files.js';
-import { assertValidFile, isoDay, writeProblem } from './nacha-generate.js';
-import { companyForNacha, vendorsForNacha, vendorsOf } from './nacha-sources.js';
+import { isoDay, writeProblem } from './nacha-generate.js';
+import { vendorsForNacha, vendorsOf } from './nacha-sources.js';
 import { PENNY_TEST_STATUSES } from './payment-decider.js';
 
 export const NO_COMPLETE_BANKING = 'No vendors have complete banking information';
@@ -45,7 +44,7 @@ export async function generatePennyTest(
   const approved = new Set(state.approvedBillIds);
   const bills = state.bills.filter((b) => approved.size === 0 || approved.has(b.Id));
   const [company, vendors] = await Promise.all([
-    companyForNacha(app, companyId),
+    app.achFiles.company(companyId),
     vendorsForNacha(app, companyId, vendorsOf(bills)),
   ]);
   // A vendor without banking (or not synced, inactive) is not tested; one whose banking a file
@@ -88,14 +87,18 @@ export async function generatePennyTest(
         p.kind === 'vendor-banking' ? `${PENNY_VALIDATION}: ${p.message}` : p.message,
       );
     }
-    assertValidFile(file.text);
+    assertValidAchFile(file.text);
     return file;
   };
   // The trial: the same file with a stand-in modifier; a refusal here takes no modifier.
-  build(PENNY_TEST_MODIFIERS.at(-1)!);
-  const fileIdModifier = await takeFileIdModifier(app, companyId, day, fileId, ctx, {
-    vendors: [...vendors.payable.values()].map((v) => ({ qbVendorId: v.qbVendorId, name: v.name })),
-  });
+  build(app.achFiles.trialModifier);
+  const fileIdModifier = await app.achFiles.takePennyTestModifier(
+    companyId,
+    day,
+    fileId,
+    [...vendors.payable.values()].map((v) => ({ qbVendorId: v.qbVendorId, name: v.name })),
+    ctx,
+  );
   const built = build(fileIdModifier);
   const totalCents = credits.reduce((s, c) => s + c.amountCents, 0);
   const summary = {
@@ -106,12 +109,10 @@ export async function generatePennyTest(
     totalCents,
     vendorCount: credits.length,
   };
-  await storeNachaFile(app, {
+  await app.achFiles.storePennyTest({
     fileId,
-    approvalId,
+    ownerId: approvalId,
     companyId,
-    kind: 'penny-test',
-    version: 0,
     fileName: built.fileName,
     summary,
     text: built.text,

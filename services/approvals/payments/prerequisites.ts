@@ -10,7 +10,7 @@ import type { BillSnapshot } from '../../../schema/approvals/events.js';
 import type { PaymentPrerequisite } from '../../../schema/approvals/payment-answers.js';
 import type { AppServices } from '../../app/context.js';
 import { qbStringList } from '../../quickbooks/query-text.js';
-import { companyForNacha, vendorsForNacha, vendorsOf } from './nacha-sources.js';
+import { vendorsForNacha, vendorsOf } from './nacha-sources.js';
 
 type Prerequisite = z.infer<typeof PaymentPrerequisite>;
 
@@ -126,7 +126,7 @@ export async function paymentPrerequisites(
   opts: { live: boolean },
 ): Promise<Prerequisite[]> {
   const [company, account, vendors] = await Promise.all([
-    companyForNacha(app, companyId),
+    app.achFiles.company(companyId),
     paymentAccountPrerequisites(app, companyId, opts),
     vendorsForNacha(app, companyId, vendorsOf(bills as BillSnapshot[])),
   ]);

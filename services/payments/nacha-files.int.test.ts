@@ -4,10 +4,10 @@
 // key and its files can never be read again.
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/db.js';
-import { rotateEncryptionKey } from '../../privacy/key-rotation.js';
-import { SubjectKeys } from '../../privacy/subject-keys.js';
-import { createPool } from '../../shared/db.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/db.js';
+import { rotateEncryptionKey } from '../privacy/key-rotation.js';
+import { SubjectKeys } from '../privacy/subject-keys.js';
+import { createPool } from '../shared/db.js';
 import { NACHA_FILES_TABLE, openFile, readNachaFile, sealFile, storeNachaFile } from './nacha-files.js';
 
 const keyA = randomBytes(32).toString('base64');

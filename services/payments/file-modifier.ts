@@ -10,24 +10,22 @@
 // files always keep at least the first 30 (A–Z, 0–3). Payment files take the first free one, and may
 // take one of the last few too while no penny test has. The day is the New York day (achFileDay), so
 // the limits start again at midnight New York time.
-import type { NachaFileDayEvent } from '../../../schema/approvals/payment-events.js';
-import type { CommandContext } from '../../app/command-handler.js';
-import type { AppServices } from '../../app/context.js';
-import type { Decider } from '../../shared/decider.js';
-import { DomainError } from '../../shared/domain-errors.js';
+import type { NachaFileDayEvent } from '../../schema/payments/events.js';
+import {
+  PENNY_LIMIT,
+  PENNY_TESTS_PER_COMPANY_PER_DAY,
+  PENNY_TESTS_PER_VENDOR_PER_DAY,
+} from '../app/ach-files.js';
+import type { CommandContext } from '../app/command-handler.js';
+import type { AppServices } from '../app/context.js';
+import { FILE_ID_MODIFIERS } from '../nacha/records.js';
+import type { Decider } from '../shared/decider.js';
+import { DomainError } from '../shared/domain-errors.js';
 
-export const FILE_ID_MODIFIERS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
-
-/** Penny tests a company may make in one New York day. */
-export const PENNY_TESTS_PER_COMPANY_PER_DAY = 6;
-/** Penny tests that may credit one vendor in one New York day. */
-export const PENNY_TESTS_PER_VENDOR_PER_DAY = 2;
 /** The modifiers a penny test may take: the last ones of the range, the last first. */
 export const PENNY_TEST_MODIFIERS = FILE_ID_MODIFIERS.slice(-PENNY_TESTS_PER_COMPANY_PER_DAY);
 /** The modifiers only payment files take (A–Z, 0–3). */
 export const PAYMENT_RESERVE = FILE_ID_MODIFIERS.length - PENNY_TEST_MODIFIERS.length;
-/** How a penny test over its limits is refused. */
-export const PENNY_LIMIT = 'Penny test limit reached';
 
 export type FileKind = 'payment' | 'penny-test';
 
@@ -170,3 +168,5 @@ export async function takeFileIdModifier(
   if (!modifier) throw new Error(`no file id modifier recorded for ${fileId}`);
   return modifier;
 }
+
+export { FILE_ID_MODIFIERS, PENNY_LIMIT, PENNY_TESTS_PER_COMPANY_PER_DAY, PENNY_TESTS_PER_VENDOR_PER_DAY };

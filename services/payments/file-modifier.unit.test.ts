@@ -3,8 +3,8 @@
 // end of the range, at most a few a company and two a vendor a day, never one of the first 30 that
 // payment files keep, each refusal saying its limit and when it resets.
 import { describe, expect, it } from 'vitest';
-import type { NachaFileDayEvent } from '../../../schema/approvals/payment-events.js';
-import { deciderSpec } from '../../../test/support/decider-spec.js';
+import type { NachaFileDayEvent } from '../../schema/payments/events.js';
+import { deciderSpec } from '../../test/support/decider-spec.js';
 import {
   FILE_ID_MODIFIERS,
   type FileDayCommand,

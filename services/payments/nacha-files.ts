@@ -9,9 +9,9 @@
 // bills), so a job run again for the same version reports the very same file.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { companySubject } from '../../../schema/companies/events.js';
-import type { AppServices } from '../../app/context.js';
-import type { SubjectKeys } from '../../privacy/subject-keys.js';
+import { companySubject } from '../../schema/companies/events.js';
+import type { AppServices } from '../app/context.js';
+import type { SubjectKeys } from '../privacy/subject-keys.js';
 
 export const NACHA_FILES_TABLE = 'nacha_files';
 

@@ -2,13 +2,7 @@
 // the approver chose, when it is still a banking day ahead, else the next banking day; today, for a
 // company that sends Same-Day ACH, when the file is made before the same-day deadline and no entry is
 // above Same-Day ACH's per-payment limit. Pure: the caller gives the instant ("now").
-import { isBankingDay, nextBankingDay, SAME_DAY_DEADLINE } from '../../nacha/banking-day.js';
-
-/**
- * The clock payment dates are judged on: the request's check and the file's generation read it, so a
- * test sets one instant for both instead of waiting for a time of day.
- */
-export const paymentClock = { now: (): Date => new Date() };
+import { isBankingDay, nextBankingDay, SAME_DAY_DEADLINE } from './banking-day.js';
 
 export { SAME_DAY_DEADLINE };
 /** The batch header's company descriptive date for a same-day file: the 17:00 settlement window. */
