@@ -12,8 +12,9 @@
 // 4. a C01 notification of change for the other vendor is a held change an ADMIN approves on the
 //    vendor's page; the next approval's file, as the bank received it, pays the corrected account;
 // 5. both vendors got their remittance advice (each file's, to the e-mail on record in QuickBooks);
-// 6. staff send the second approval's payment link again with a reason, and the new e-mail's link
-//    completes the step.
+// 6. the second approval's payment link lapses (the server's payment clock and the browser's moved a
+//    week and a day on): the card and the old link say so; staff send it again with a reason, and the
+//    new e-mail's link completes the step.
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -25,6 +26,7 @@ import { formatUsd } from '../services/mail/format.js';
 import { parseAchFile } from '../services/nacha/parser.js';
 import { validateAchFile } from '../services/nacha/validator.js';
 import { pollBank } from '../services/payments/delivery.js';
+import { paymentClock } from '../services/shared/payment-clock.js';
 import { queuePrefix } from '../services/shared/queues.js';
 import { redisOptions } from '../services/shared/redis.js';
 import { startTestApp, type TestApp } from '../test/support/app.js';
@@ -255,7 +257,7 @@ afterAll(async () => {
 });
 
 describe('the bank issue, done', () => {
-  it('SFTP set on screen → delivered at the window → acknowledged → paid → R03 returned and voided → C01 applied and paid → remittances → link sent again', async () => {
+  it('SFTP set on screen → delivered at the window → acknowledged → paid → R03 returned and voided → C01 applied and paid → remittances → a lapsed link sent again', async () => {
     const { context, page, errors } = await openPage(browser, app.url);
     page.setDefaultTimeout(20_000);
     try {
@@ -482,31 +484,57 @@ describe('the bank issue, done', () => {
       expect(mailText(toCorrectedAgain)).toContain('0102');
       expect(mailText(toCorrectedAgain)).not.toContain(CORRECTED_ACCOUNT);
 
-      // 6. The payment link sent again by staff, and the new link completes the step. A link lapses
-      // only after LINK_TTL_DAYS (at least one day, seven by default), so here it is sent again while
-      // the first still works; the lapse itself is covered by
-      // services/approvals/payments/payment-link-resend.int.test.ts.
+      // 6. A lapsed link sent again. A week and a day pass: the server's payment clock (the one a link's
+      // expiry is set and checked on) and the browser's clock move on together. The card says the
+      // link expired, the old link says so too, staff send it again with a reason, and the new e-mail's
+      // link completes the step.
       const firstMail = await catcher.waitFor(paymentLinkMail(second), 60_000);
       const oldLink = linkIn(firstMail);
-      await page.goto(`/approvals/${second}`);
-      const link = page.getByTestId('payment-link');
-      await link
-        .getByTestId('payment-link-standing')
-        .getByText(/^Link sent /)
-        .waitFor();
-      await link.getByRole('button', { name: 'Send link again' }).click();
-      const resend = page.getByRole('dialog', { name: 'Send the payment link again' });
-      await resend.getByLabel('Reason *').fill('The recipient could not find the first e-mail');
-      await resend.getByRole('button', { name: 'Send link again' }).click();
-      await resend.waitFor({ state: 'detached' });
-      const newMail = await catcher.waitFor(
-        (m) => paymentLinkMail(second)(m) && linkIn(m) !== oldLink,
-        60_000,
-      );
-      expect(newMail.id).not.toBe(firstMail.id);
-      await pressPaymentLink(linkIn(newMail));
-      await page.getByText('Payment Completed', { exact: true }).first().waitFor({ timeout: 30_000 });
-      expect((await detail(second)).status).toBe('PAYMENT_COMPLETED');
+      const shift = (app.started.app.config.LINK_TTL_DAYS + 1) * 86_400_000;
+      paymentClock.now = () => new Date(Date.now() + shift);
+      try {
+        const later = await context.newPage();
+        later.setDefaultTimeout(10_000);
+        later.on('pageerror', (err) => errors.push(err.message));
+        await later.clock.install({ time: new Date(Date.now() + shift) });
+        await later.goto(`/approvals/${second}`);
+        const link = later.getByTestId('payment-link');
+        await link
+          .getByTestId('payment-link-standing')
+          .getByText(/^Link expired .+: send it again$/)
+          .waitFor();
+        const lapsed = await openPage(browser, app.url);
+        try {
+          const answer = await lapsed.page.goto(oldLink);
+          expect(answer?.status()).toBe(403);
+          await lapsed.page.getByText('This link has expired').waitFor();
+        } finally {
+          await lapsed.context.close();
+        }
+        await link.getByRole('button', { name: 'Send link again' }).click();
+        const resend = later.getByRole('dialog', { name: 'Send the payment link again' });
+        await resend.getByLabel('Reason *').fill('The first link lapsed while the clerk was away');
+        await resend.getByRole('button', { name: 'Send link again' }).click();
+        await resend.waitFor({ state: 'detached' });
+        await link
+          .getByTestId('payment-link-standing')
+          .getByText(/^Link sent /)
+          .waitFor({ timeout: 30_000 });
+        const newMail = await catcher.waitFor(
+          (m) => paymentLinkMail(second)(m) && linkIn(m) !== oldLink,
+          60_000,
+        );
+        expect(newMail.id).not.toBe(firstMail.id);
+        await pressPaymentLink(linkIn(newMail));
+        await later.getByText('Payment Completed', { exact: true }).first().waitFor({ timeout: 30_000 });
+        expect((await detail(second)).status).toBe('PAYMENT_COMPLETED');
+        const history = (await api(app.url, 'GET', `${A}/${second}/history`, { token: admin })).body.data;
+        expect(history.map((h: { reason: string | null }) => h.reason)).toContain(
+          'The first link lapsed while the clerk was away',
+        );
+      } finally {
+        paymentClock.now = () => new Date();
+      }
       expect(errors).toEqual([]);
     } finally {
       await context.close();

@@ -9,6 +9,7 @@ import type { AppServices } from '../../app/context.js';
 import { awaitProjections } from '../../app/context.js';
 import { DomainError } from '../../shared/domain-errors.js';
 import { AppError } from '../../shared/errors.js';
+import { paymentClock } from '../../shared/payment-clock.js';
 import type { RequestContext } from '../../shared/request-context.js';
 import { type ApprovalState, approvalDecider, approvalStreamId } from '../approval-decider.js';
 import { withDetail } from '../detail.js';
@@ -127,7 +128,7 @@ const stepCommand = (link: OpenedLink, now: string) => ({
 export function stepStanding(link: OpenedLink): 'done' | 'open' {
   if (alreadyDone(link.state.status, link.action)) return 'done';
   try {
-    approvalDecider.decide(stepCommand(link, new Date().toISOString()), link.state);
+    approvalDecider.decide(stepCommand(link, paymentClock.now().toISOString()), link.state);
     return 'open';
   } catch (err) {
     throw refusalOf(err);
@@ -279,7 +280,7 @@ export async function confirmByLink(
     const r = await app.commands.handle(
       approvalDecider,
       approvalStreamId(link.approvalId),
-      stepCommand(link, new Date().toISOString()),
+      stepCommand(link, paymentClock.now().toISOString()),
       { userId: null, request: input.request },
     );
     await awaitProjections(app, r.position, ['approvals']);

@@ -9,6 +9,7 @@
 import { hkdfSync } from 'node:crypto';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
 import { LINK_ACTIONS, type LinkAction } from '../../../schema/approvals/payment-events.js';
+import { paymentClock } from '../../shared/payment-clock.js';
 
 const ALG = 'HS256';
 
@@ -70,7 +71,10 @@ export async function verifyLinkToken(
   let payload: Record<string, unknown>;
   try {
     // jose checks the signature before the expiry: an expired token here was made by us.
-    ({ payload } = await jwtVerify(token, linkKey(secret), { algorithms: [ALG] }));
+    ({ payload } = await jwtVerify(token, linkKey(secret), {
+      algorithms: [ALG],
+      currentDate: paymentClock.now(),
+    }));
   } catch (err) {
     throw new LinkTokenError(err instanceof joseErrors.JWTExpired ? 'expired' : 'invalid');
   }

@@ -12,6 +12,7 @@ import { type CommandContext, eventIdFor } from '../../app/command-handler.js';
 import type { AppServices } from '../../app/context.js';
 import { appUrlOf } from '../../mail/send.js';
 import { eventDecoder } from '../../shared/decider.js';
+import { paymentClock } from '../../shared/payment-clock.js';
 import { type ApprovalState, approvalDecider, approvalStreamId } from '../approval-decider.js';
 import { signLinkToken } from './link-token.js';
 
@@ -165,7 +166,7 @@ export async function issueLinks(
         linkId,
         action: input.action,
         recipient: person.address,
-        expiresAt: new Date(now.getTime() + ttlMs).toISOString(),
+        expiresAt: new Date(paymentClock.now().getTime() + ttlMs).toISOString(),
         now: now.toISOString(),
       },
       { ...ctx, commandId: `${input.jobId}_link_${index}` },

@@ -154,6 +154,9 @@ export const STEP_OF_STATUS: Partial<Record<ApprovalStatus, LinkAction>> = {
 export const NOBODY_TO_SEND =
   'Nobody to send the link to: this approval has neither a manager with an e-mail address nor recipients. Confirm the step in the app with a reason, or add a recipient and send the link again.';
 
+export const SYSTEM_UPLOADS =
+  'Billflow uploads this file to the bank over SFTP at its cut-off window: nobody is sent a link to upload it. An ADMIN may send the company’s waiting files now, or confirm the upload in the app with a reason.';
+
 export function decidePayment(command: PaymentCommand, state: PaymentSlice): PaymentEvent[] {
   const { approvalId, companyId, status, payment } = state;
   const at = command.now;
@@ -330,6 +333,9 @@ export function decidePayment(command: PaymentCommand, state: PaymentSlice): Pay
           `Cannot send a payment link again for an approval with status ${status}: links wait on NACHA Generated (the bank upload) and Bank Uploaded (the payment)`,
         );
       if (!reasonFits(command.reason)) throw new DomainError('VALIDATION', REASON_LENGTH);
+      // A file Billflow sends over SFTP asks nobody to upload it: one who did would send it twice.
+      if (action === 'bank-uploaded' && payment.files.find((f) => f.version === payment.nachaVersion)?.sftp)
+        throw new DomainError('CONFLICT', SYSTEM_UPLOADS);
       if (command.recipientCount < 1) throw new DomainError('CONFLICT', NOBODY_TO_SEND);
       // The step's earlier links stay good until their own expiry: someone may be on the confirmation
       // page already, and the fresh link is only another way to the same step (one press confirms it).

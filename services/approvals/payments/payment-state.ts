@@ -33,6 +33,8 @@ export interface PaymentFile {
   sameDay?: boolean;
   /** Why its effective date is not the one asked for. */
   dateNote?: string;
+  /** Billflow uploads it over SFTP at its window: nobody is asked to upload it (absent: by hand). */
+  sftp?: true;
   at: string;
 }
 
@@ -171,6 +173,7 @@ function evolvePaymentStep<S extends PaymentSlice>(state: S, event: PaymentEvent
         })),
         ...(d.sameDay ? { sameDay: true } : {}),
         ...(d.dateNote ? { dateNote: d.dateNote } : {}),
+        ...(d.window?.via === 'sftp' ? { sftp: true as const } : {}),
         at: d.at,
       };
       return {

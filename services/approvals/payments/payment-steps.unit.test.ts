@@ -1,5 +1,6 @@
 // When a payment step's e-mail link cannot serve, given/when/then: staff send the current step's link
-// again (only at NACHA_GENERATED or BANK_UPLOADED, with a reason, to somebody), the earlier links of
+// again (only at NACHA_GENERATED or BANK_UPLOADED, with a reason, to somebody; never the bank upload
+// of a file Billflow sends over SFTP), the earlier links of
 // the step still work, and staff confirm the step in the app with a reason recorded on the event; an
 // event recorded before reasons existed still decodes and reads.
 import { describe, expect, it } from 'vitest';
@@ -7,7 +8,7 @@ import { type ApprovalEvent, approvalEvents } from '../../../schema/approvals/ev
 import { billSnapshot } from '../../../test/support/bills.js';
 import { deciderSpec } from '../../../test/support/decider-spec.js';
 import { approvalDecider } from '../approval-decider.js';
-import { NOBODY_TO_SEND } from './payment-decider.js';
+import { NOBODY_TO_SEND, SYSTEM_UPLOADS } from './payment-decider.js';
 import { paymentStep } from './payment-history.js';
 import { REASON_LENGTH } from './step-reason.js';
 
@@ -135,6 +136,23 @@ describe('sending the current step’s link again', () => {
   it('is refused with what to do instead when there is nobody to send to', () => {
     spec.given(ready).when(resend(undefined, 0)).thenRefuses('CONFLICT', NOBODY_TO_SEND);
     expect(NOBODY_TO_SEND).toMatch(/Confirm the step in the app.*add a recipient/);
+  });
+
+  it('is refused for the bank upload of a file Billflow sends over SFTP: nobody is to upload it', () => {
+    const overSftp: ApprovalEvent = {
+      ...generated,
+      data: {
+        ...(generated.data as object),
+        window: { at: '2026-11-25T19:00:00.000Z', file: 1, via: 'sftp' },
+      } as never,
+    } as ApprovalEvent;
+    const sftpReady = [created, approved, requested, overSftp];
+    spec.given(sftpReady).when(resend()).thenRefuses('CONFLICT', SYSTEM_UPLOADS);
+    // Once the bank has it, the payment's link is a person's step again.
+    spec
+      .given([...sftpReady, uploadedInApp])
+      .when(resend())
+      .then([resent('payment-completed')]);
   });
 
   it('is refused without a reason of 3 to 500 characters', () => {
