@@ -8,7 +8,14 @@ import { createTestDatabase, type TestDatabase } from '../../test/support/db.js'
 import { rotateEncryptionKey } from '../privacy/key-rotation.js';
 import { SubjectKeys } from '../privacy/subject-keys.js';
 import { createPool } from '../shared/db.js';
-import { NACHA_FILES_TABLE, openFile, readNachaFile, sealFile, storeNachaFile } from './nacha-files.js';
+import {
+  NACHA_FILES_TABLE,
+  openFile,
+  readNachaFile,
+  readNachaFiles,
+  sealFile,
+  storeNachaFile,
+} from './nacha-files.js';
 
 const keyA = randomBytes(32).toString('base64');
 const keyB = randomBytes(32).toString('base64');
@@ -76,12 +83,41 @@ describe('stored NACHA files', () => {
     });
   });
 
+  it('are read many at once, each with its company key, only through their own owner', async () => {
+    const other = {
+      approvalId: '55555555-5555-4555-8555-555555555555',
+      fileId: '66666666-6666-4666-8666-666666666666',
+    };
+    await withApp(keyB, async (app) => {
+      await storeNachaFile(app, {
+        ...other,
+        companyId: 8,
+        kind: 'payment',
+        version: 1,
+        fileName: 'ACH_20260102_B_Y.txt',
+        summary: {},
+        text: `${TEXT}8`,
+      });
+      const both = await readNachaFiles(app, [
+        { ownerId: approvalId, fileId },
+        { ownerId: other.approvalId, fileId: other.fileId },
+      ]);
+      expect(both.get(fileId)).toMatchObject({ text: TEXT });
+      expect(both.get(other.fileId)).toMatchObject({ text: `${TEXT}8` });
+      const wrongOwner = await readNachaFiles(app, [{ ownerId: other.approvalId, fileId }]);
+      expect(wrongOwner.size).toBe(0);
+    });
+  });
+
   it('cannot be read once the company is forgotten', async () => {
     await withApp(keyB, async (app) => {
       await app.subjectKeys.forget('company-7');
       const r = await readNachaFile(app, approvalId, fileId);
       expect(r).toMatchObject({ gone: true });
       expect(r).not.toHaveProperty('text');
+      expect((await readNachaFiles(app, [{ ownerId: approvalId, fileId }])).get(fileId)).toMatchObject({
+        gone: true,
+      });
       // Nothing new is sealed for a forgotten company.
       await expect(
         storeNachaFile(app, {

@@ -162,3 +162,37 @@ export async function readNachaFile(
   if (!key) return { file: toStored(row), gone: true };
   return { file: toStored(row), text: openFile(key, row.file_id, row.ciphertext) };
 }
+
+/**
+ * Many files' texts in one read (a cut-off window's batches), each decrypted with its company's key:
+ * by file id, each `gone` once its company was forgotten; a file not found, or another owner's, is absent.
+ */
+export async function readNachaFiles(
+  app: Pick<AppServices, 'pool' | 'subjectKeys'>,
+  wanted: ReadonlyArray<{ ownerId: string; fileId: string }>,
+): Promise<Map<string, { file: StoredNachaFile; text: string } | { file: StoredNachaFile; gone: true }>> {
+  const out = new Map<
+    string,
+    { file: StoredNachaFile; text: string } | { file: StoredNachaFile; gone: true }
+  >();
+  if (wanted.length === 0) return out;
+  await ensureTable(app.pool);
+  const owners = new Map(wanted.map((w) => [w.fileId, w.ownerId]));
+  const r = await app.pool.query<Row>(`SELECT * FROM ${NACHA_FILES_TABLE} WHERE file_id = ANY($1::text[])`, [
+    [...owners.keys()],
+  ]);
+  const keys = new Map<number, Buffer | null>();
+  for (const row of r.rows) {
+    if (owners.get(row.file_id) !== row.approval_id) continue;
+    if (!keys.has(row.company_id))
+      keys.set(row.company_id, await app.subjectKeys.get(companySubject(row.company_id)));
+    const key = keys.get(row.company_id);
+    out.set(
+      row.file_id,
+      key
+        ? { file: toStored(row), text: openFile(key, row.file_id, row.ciphertext) }
+        : { file: toStored(row), gone: true },
+    );
+  }
+  return out;
+}

@@ -6,10 +6,12 @@
 import { approvalEvents } from '../../schema/approvals/events.js';
 import type { AchWindowAccess } from '../app/ach-windows.js';
 import type { AppServices } from '../app/context.js';
+import type { StoredEvent } from '../eventstore/port.js';
 import { AchCombineError, combineAchFiles } from '../nacha/combine.js';
 import { validateAchFile } from '../nacha/validator.js';
 import { eventDecoder } from '../shared/decider.js';
 import { DomainError } from '../shared/domain-errors.js';
+import { readNachaFiles } from './nacha-files.js';
 import {
   batchOf,
   type WindowBatch,
@@ -28,6 +30,19 @@ const decodeApproval = eventDecoder(approvalEvents);
  */
 export async function approvalWaitsFor(app: AppServices, approvalId: string, version: number) {
   const { events } = await app.store.readStream(`approval-${approvalId}`);
+  return waitsFor(events, version);
+}
+
+/** The batches whose approvals still wait for the bank with their file (their streams read at once). */
+async function batchesWaiting(app: AppServices, batches: readonly WindowBatch[]) {
+  const ids = batches.map((b) => `approval-${b.approvalId}`);
+  const streams = app.store.readStreams
+    ? await app.store.readStreams(ids)
+    : new Map(await Promise.all(ids.map(async (id) => [id, await app.store.readStream(id)] as const)));
+  return batches.filter((b) => waitsFor(streams.get(`approval-${b.approvalId}`)?.events ?? [], b.version));
+}
+
+function waitsFor(events: readonly StoredEvent[], version: number) {
   let requested = 0;
   let generated = false;
   let done = false;
@@ -59,9 +74,14 @@ async function sharedText(app: AppServices, batches: readonly WindowBatch[]) {
   // Nacha's first batch is 1: batch 1's approval left the file (a newer file asked for) before the
   // seal, so the batches are numbered again in order (the approvals' cards keep their first numbers).
   const renumber = batches[0]?.batch !== 1;
+  // Every batch's file in one read (they are this module's own files).
+  const files = await readNachaFiles(
+    app,
+    batches.map((b) => ({ ownerId: b.approvalId, fileId: b.fileId })),
+  );
   for (const [i, b] of batches.entries()) {
-    const stored = await app.achFiles.read(b.approvalId, b.fileId);
-    if (stored === null || stored === 'gone')
+    const stored = files.get(b.fileId);
+    if (!stored || 'gone' in stored)
       throw new DomainError('NOT_FOUND', `The file of batch ${b.batch} can no longer be read`);
     parts.push({ text: stored.text, batch: renumber ? i + 1 : b.batch });
   }
@@ -127,9 +147,7 @@ export function paymentsAchWindows(appOf: () => AppServices): AchWindowAccess {
       const f = state.files.find((x) => x.file === input.file);
       if (!f) return null;
       if (!f.sealed) {
-        const waiting: WindowBatch[] = [];
-        for (const b of f.batches.values())
-          if (await approvalWaitsFor(app, b.approvalId, b.version)) waiting.push(b);
+        const waiting = await batchesWaiting(app, [...f.batches.values()]);
         // The one asking is in it even when it no longer waits (an old version downloaded for the record).
         const mine = f.batches.get(input.approvalId);
         if (mine?.fileId === input.fileId && !waiting.includes(mine)) waiting.push(mine);
