@@ -8,7 +8,7 @@ import { InboundFileOutcome, InboundFileRow } from '../../../../schema/payments/
 import { routeDoc } from '../../../gateway/rest/contracts.js';
 import type { RestDeps } from '../../../gateway/rest/deps.js';
 import { ok } from '../../../gateway/rest/envelope.js';
-import { AppError } from '../../../shared/errors.js';
+import { uploadedFile } from '../../../gateway/rest/upload.js';
 import { applyInboundFile, MAX_INBOUND_BYTES } from '../../inbound.js';
 import { listInboundFiles } from '../../queries.js';
 
@@ -47,22 +47,11 @@ export function paymentInboundRoutes(server: FastifyInstance, { app, actorOf }: 
       },
       async (req, reply) => {
         const actor = await actorOf(req);
-        if (!req.isMultipart()) throw new AppError('VALIDATION', 'Send the file as multipart/form-data');
-        const part = await req.file();
-        if (!part) throw new AppError('VALIDATION', 'No file was sent (field "file")');
-        const content = await part.toBuffer().catch((err: unknown) => {
-          throw new AppError(
-            'VALIDATION',
-            /too large|limit/i.test(String(err))
-              ? 'The file is larger than 16 MB'
-              : 'The upload did not complete',
-          );
-        });
-        if (part.file.truncated) throw new AppError('VALIDATION', 'The file is larger than 16 MB');
+        const upload = await uploadedFile(req, '16 MB');
         const outcome = await applyInboundFile(
           app,
           actor,
-          { fileName: part.filename, content: content.toString('latin1') },
+          { fileName: upload.filename, content: upload.content.toString('latin1') },
           'upload',
           { userId: actor ? String(actor.id) : null, request: actor?.request },
         );

@@ -23,7 +23,7 @@ import {
 import { routeDoc } from '../../../gateway/rest/contracts.js';
 import type { RestDeps } from '../../../gateway/rest/deps.js';
 import { ok } from '../../../gateway/rest/envelope.js';
-import { AppError } from '../../../shared/errors.js';
+import { uploadedFile } from '../../../gateway/rest/upload.js';
 import { getBankingControl, vendorBankingChanges } from '../../banking-changes.js';
 import { exportVendorsCsv } from '../../csv-export.js';
 import { CSV_MAX_BYTES, importVendorsCsv } from '../../csv-import.js';
@@ -134,19 +134,8 @@ export function vendorRoutes(server: FastifyInstance, { app, actorOf }: RestDeps
       },
       async (req, reply) => {
         const actor = await actorOf(req);
-        if (!req.isMultipart()) throw new AppError('VALIDATION', 'Send the file as multipart/form-data');
-        const part = await req.file();
-        if (!part) throw new AppError('VALIDATION', 'No file was sent (field "file")');
-        const content = await part.toBuffer().catch((err: unknown) => {
-          throw new AppError(
-            'VALIDATION',
-            /too large|limit/i.test(String(err))
-              ? 'The file is larger than 5 MB'
-              : 'The upload did not complete',
-          );
-        });
-        if (part.file.truncated) throw new AppError('VALIDATION', 'The file is larger than 5 MB');
-        return ok(reply, await importVendorsCsv(app, actor, { filename: part.filename, content }));
+        const { filename, content } = await uploadedFile(req, '5 MB');
+        return ok(reply, await importVendorsCsv(app, actor, { filename, content }));
       },
     );
   });
