@@ -136,7 +136,8 @@ describe('TimelineScrubber', () => {
 
     await user.click(screen.getByRole('button', { name: 'Previous' }));
     await waitFor(() => expect(banner()).toMatch(/step 2 of 3$/));
-    expect(status()).toMatch(/Pending/i);
+    // The banner names the step at once; the approval as it was arrives with its query's answer.
+    await waitFor(() => expect(status()).toMatch(/Pending/i));
     const shownStep = screen.getByTestId('time-travel-step');
     expect(shownStep.textContent).toContain('After: Updated');
     // The step's log position is an auditor's detail: in the tooltip, not the text.
@@ -153,11 +154,13 @@ describe('TimelineScrubber', () => {
     fireEvent.change(slider, { target: { value: '1' } });
     await waitFor(() => expect(banner()).toMatch(/step 1 of 3$/));
     expect((screen.getByRole('button', { name: 'Previous' }) as HTMLButtonElement).disabled).toBe(true);
-    expect(gql.calls(ApprovalAsOfQuery).map((v) => v.asOf?.position ?? null)).toEqual([
-      null,
-      steps[1].position,
-      steps[0].position,
-    ]);
+    await waitFor(() =>
+      expect(gql.calls(ApprovalAsOfQuery).map((v) => v.asOf?.position ?? null)).toEqual([
+        null,
+        steps[1].position,
+        steps[0].position,
+      ]),
+    );
 
     // By keyboard: from the slider, Tab reaches Next and Enter presses it.
     slider.focus();
@@ -168,8 +171,8 @@ describe('TimelineScrubber', () => {
 
     await user.click(screen.getByRole('button', { name: 'Back to now' }));
     expect(screen.queryByTestId('time-travel')).toBeNull();
-    expect(status()).toMatch(/Approved/i);
-    expect(within(screen.getByTestId('approved-bills-list')).getByText(/INV-1/)).toBeTruthy();
+    await waitFor(() => expect(status()).toMatch(/Approved/i));
+    expect(within(await screen.findByTestId('approved-bills-list')).getByText(/INV-1/)).toBeTruthy();
   });
 
   it('names the fields erased when their subject was forgotten', async () => {
