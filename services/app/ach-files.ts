@@ -96,11 +96,13 @@ export interface AchFileAccess {
   /**
    * What a person downloads for an approval's file: the cut-off window's shared file that carries it,
    * sealed by the download (decision 0040), else the file alone; 'gone' once its company was
-   * forgotten, null when there is none.
+   * forgotten, null when there is none. `record` runs once the file is found readable, before the
+   * seal: the download is on record before anything is given.
    */
   download(
     approvalId: string,
     fileId: string,
+    record: () => Promise<unknown>,
     ctx: CommandContext,
   ): Promise<{ fileName: string; text: string } | 'gone' | null>;
   /** A stand-in modifier for a trial build: a file the writer refuses takes none of the day's. */

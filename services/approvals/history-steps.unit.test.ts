@@ -4,9 +4,8 @@
 // read by name; erased fields shown as erased.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ApprovalEvent, ApprovalPolicyEvent, BillSnapshot } from '../../schema/approvals/events.js';
-import { schemaVersionOf } from '../../schema/shared/events.js';
-import type { VendorEvent } from '../../schema/vendors/events.js';
+import type { ApprovalEvent, BillSnapshot } from '../../schema/approvals/events.js';
+import { storedEvents } from '../../test/support/stored-events.js';
 import type { StoredEvent } from '../eventstore/port.js';
 import { historyEntries } from './history.js';
 import { systemActorName } from './history-steps.js';
@@ -29,27 +28,7 @@ const bill = (id: string, amount: number, vendor = '55'): BillSnapshot => ({
 });
 const ids = { approvalId: 'a1', companyId: 2 };
 
-let pos = 0;
-const stored = (
-  streamId: string,
-  event: ApprovalEvent | ApprovalPolicyEvent | VendorEvent | { type: string; data: unknown },
-  metadata: Record<string, unknown> = {},
-  erased?: string[],
-): StoredEvent => {
-  pos += 10;
-  return {
-    id: randomUUID(),
-    type: event.type,
-    schemaVersion: schemaVersionOf(event.type),
-    streamId,
-    streamVersion: 1,
-    position: String(pos).padStart(8, '0'),
-    data: event.data,
-    metadata,
-    createdAt: new Date(at),
-    ...(erased ? { erased } : {}),
-  };
-};
+const stored = storedEvents(at);
 const user = (id: number) => ({ userId: String(id), commandId: randomUUID() });
 const job = (pm: string) => ({ userId: null, commandId: `${pm}_${randomUUID()}_0` });
 const A = 'approval-a1';

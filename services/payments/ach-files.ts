@@ -28,10 +28,11 @@ export function paymentsAchFiles(app: () => AppServices): AchFileAccess {
     async keptSummary<S>(fileId: string) {
       return (await findNachaFile<S>(app(), fileId))?.summary ?? null;
     },
-    async download(approvalId, fileId, ctx) {
+    async download(approvalId, fileId, record, ctx) {
       const found = await readNachaFile(app(), approvalId, fileId);
       if (!found) return null;
       if ('gone' in found) return 'gone';
+      await record();
       // What goes to the bank is the window's shared file that carries this one (decision 0040): the
       // download seals it, so an approval made later for the window goes into the window's next file.
       const { window } = found.file.summary as {

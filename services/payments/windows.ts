@@ -2,24 +2,15 @@
 // its bank must have a file to send it in that processing window. A file made now waits for the
 // next window on a banking day, and is uploaded then. Pure: the caller gives the instant.
 import { isBankingDay, nextBankingDay, SAME_DAY_DEADLINE } from '../nacha/banking-day.js';
+import { newYorkNow } from '../nacha/effective-date.js';
 
 /** Fifteen minutes before the Fed's same-day deadlines (10:30, 14:45, 16:45 ET): ODFIs cut earlier. */
 export const DEFAULT_WINDOWS = ['10:15', '14:30', '16:30'] as const;
 
-const NY = new Intl.DateTimeFormat('en-US', {
-  timeZone: 'America/New_York',
-  hourCycle: 'h23',
-  year: 'numeric',
-  month: '2-digit',
-  day: '2-digit',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-
 /** The New York wall clock of an instant: 'YYYY-MM-DD' and minutes since midnight. */
 export function newYorkClock(at: Date): { day: string; minutes: number } {
-  const p = Object.fromEntries(NY.formatToParts(at).map((x) => [x.type, x.value]));
-  return { day: `${p.year}-${p.month}-${p.day}`, minutes: Number(p.hour) * 60 + Number(p.minute) };
+  const { day, time } = newYorkNow(at);
+  return { day, minutes: Number(time.slice(0, 2)) * 60 + Number(time.slice(3, 5)) };
 }
 
 /** The instant a New York wall time names (the offset found by asking the clock, DST included). */

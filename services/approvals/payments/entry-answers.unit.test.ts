@@ -13,9 +13,8 @@ import {
 import type { ApprovalsTable } from '../../../projections/approvals/tables.js';
 import type { ApprovalEvent } from '../../../schema/approvals/events.js';
 import type { PaymentsEvent } from '../../../schema/payments/events.js';
-import { schemaVersionOf } from '../../../schema/shared/events.js';
 import { approvalCreated } from '../../../test/support/bills.js';
-import type { StoredEvent } from '../../eventstore/port.js';
+import { storedEvents } from '../../../test/support/stored-events.js';
 import { entrySteps, entryStreamsOf } from './entry-history.js';
 
 const at = '2026-12-07T15:00:00.000Z';
@@ -58,21 +57,9 @@ const voided = (traceNumber: string) =>
     },
   }) satisfies E<'PaymentEntryQbVoided'>;
 
-let pos = 0;
-const stored = (streamId: string, event: { type: string; data: unknown }, userId: string | null = null) => {
-  pos += 10;
-  return {
-    id: randomUUID(),
-    type: event.type,
-    schemaVersion: schemaVersionOf(event.type),
-    streamId,
-    streamVersion: 1,
-    position: String(pos).padStart(8, '0'),
-    data: event.data,
-    metadata: { userId, commandId: randomUUID() },
-    createdAt: new Date(at),
-  } satisfies StoredEvent;
-};
+const event = storedEvents(at);
+const stored = (streamId: string, e: { type: string; data: unknown }, userId: string | null = null) =>
+  event(streamId, e, { userId, commandId: randomUUID() });
 
 const row = (): ApprovalsTable =>
   ({

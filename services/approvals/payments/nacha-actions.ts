@@ -68,19 +68,22 @@ export async function downloadNachaFile(
   const fileId =
     typeof fileIdInput === 'string' && FILE_ID.test(fileIdInput) ? fileIdInput.toLowerCase() : null;
   if (!fileId) throw new AppError('NOT_FOUND', 'File not found');
-  const found = await app.achFiles.read(approvalId, fileId);
-  if (!found) throw new AppError('NOT_FOUND', 'File not found');
-  if (found === 'gone') throw new AppError('NOT_FOUND', GONE);
   const ctx = commandContext(actor);
-  await app.commands.handle(
-    approvalDecider,
-    approvalStreamId(approvalId),
-    { type: 'RecordNachaDownload', fileId, byUserId: actor.id, now: new Date().toISOString() },
-    ctx,
-  );
   // What goes to the bank is the window's shared file that carries this one (decision 0040), sealed
   // by this download: an approval made later for the window goes into the window's next file.
-  const file = await app.achFiles.download(approvalId, fileId, ctx);
+  const file = await app.achFiles.download(
+    approvalId,
+    fileId,
+    () =>
+      app.commands.handle(
+        approvalDecider,
+        approvalStreamId(approvalId),
+        { type: 'RecordNachaDownload', fileId, byUserId: actor.id, now: new Date().toISOString() },
+        ctx,
+      ),
+    ctx,
+  );
+  if (!file) throw new AppError('NOT_FOUND', 'File not found');
   if (file === 'gone') throw new AppError('NOT_FOUND', GONE);
-  return file ?? found;
+  return file;
 }

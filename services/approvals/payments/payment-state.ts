@@ -93,8 +93,7 @@ export interface PaymentSlice {
 
 /** The bills of the file the bank took, each with what the file paid for it (empty before the upload). */
 export function billsAtTheBank(payment: PaymentState): FileBill[] {
-  if (payment.uploadedVersion === null) return [];
-  return payment.files.find((f) => f.version === payment.uploadedVersion)?.bills ?? [];
+  return fileAtTheBank(payment)?.bills ?? [];
 }
 
 /**

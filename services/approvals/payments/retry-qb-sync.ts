@@ -3,10 +3,10 @@
 // every bill is paid; the run itself is the process manager's pay-bills job. A bill whose entry the
 // bank returned is not in it (the run reads the returns again before each payment).
 import type { AppServices } from '../../app/context.js';
-import { type Actor, authorize } from '../../auth/permissions.js';
+import { type Actor, authorize, commandContext } from '../../auth/permissions.js';
 import { approvalDecider, approvalStreamId } from '../approval-decider.js';
-import { answerApproval, onApproval } from '../command.js';
-import { parseApprovalId } from '../rows.js';
+import { answerApproval } from '../command.js';
+import { parseApprovalId, requireActionableRow } from '../rows.js';
 import { returnedBillIds } from './returns.js';
 
 export const RETRY_STARTED = 'QuickBooks payment sync retry started';
@@ -14,13 +14,21 @@ export const RETRY_STARTED = 'QuickBooks payment sync retry started';
 export async function retryQbSync(app: AppServices, actor: Actor | null, id: unknown) {
   authorize(actor, 'approvals.write');
   const approvalId = parseApprovalId(id);
-  const { state } = await app.commands.load(approvalDecider, approvalStreamId(approvalId));
-  const r = await onApproval(app, actor, approvalId, {
-    type: 'StartQbSync',
-    retry: true,
-    byUserId: actor.id,
-    returnedBillIds: await returnedBillIds(app, state.payment),
-    now: new Date().toISOString(),
-  });
-  return { approval: await answerApproval(app, r.approvalId, r.position, r.state), message: RETRY_STARTED };
+  // The caller may act on this approval before anything of it is read.
+  await requireActionableRow(app, actor, approvalId);
+  const streamId = approvalStreamId(approvalId);
+  const { state } = await app.commands.load(approvalDecider, streamId);
+  const r = await app.commands.handle(
+    approvalDecider,
+    streamId,
+    {
+      type: 'StartQbSync',
+      retry: true,
+      byUserId: actor.id,
+      returnedBillIds: await returnedBillIds(app, state.payment),
+      now: new Date().toISOString(),
+    },
+    commandContext(actor),
+  );
+  return { approval: await answerApproval(app, approvalId, r.position, r.state), message: RETRY_STARTED };
 }
